@@ -1,0 +1,259 @@
+/**
+ * The domain model shared by the whole pipeline: the loaded desired state, and the plan (the value `plan` produces and
+ * `apply` consumes). Pure data: everything here serialises to JSON and holds no secret value.
+ */
+import type {
+  AuditLogRotateConfig,
+  Matcher,
+  MetricThreshold,
+  NotificationRequest,
+  SecretNotificationField,
+  ServerTypeName,
+  Threshold,
+} from '../opsman/types.ts';
+
+/** Where a value came from: file path (relative to the desired-state root), 1-based line and column. */
+export interface SourceLocation {
+  file: string;
+  line: number;
+  column: number;
+}
+
+/** How far a run (or a target) may go. Ordered from least to most: the stricter of run and target wins. */
+export type Mode = 'observe' | 'plan' | 'apply';
+
+/** Modes in order of strictness: a lower index is stricter. */
+export const MODES: readonly Mode[] = ['observe', 'plan', 'apply'];
+
+/** A reference to a secret: `<secret id>#<json key>`. The YAML holds these, never the value. */
+export interface SecretRef {
+  secretRef: string;
+}
+
+/** A notification in desired state: every secret-bearing field is a SecretRef, everything else as in the API. */
+export type DesiredNotification = Omit<NotificationRequest, SecretNotificationField | 'role'> & {
+  [F in SecretNotificationField]?: SecretRef;
+};
+
+/** One alert configuration in desired state, after template merge. `key` is its identity in git. */
+export interface DesiredAlertConfig {
+  key: string;
+  eventTypeName: string;
+  /** Defaults to true in desired state (a config you declare is one you want on), unlike the API's default. */
+  enabled: boolean;
+  matchers: Matcher[];
+  metricThreshold?: MetricThreshold;
+  threshold?: Threshold;
+  notifications: DesiredNotification[];
+  /** The template it came from, when it was merged in from one. */
+  template?: string;
+  source: SourceLocation;
+}
+
+/** Audit-log rotation expectation of a project: verified every run, written only with `enforce`. */
+export interface DesiredAuditLogRotation extends AuditLogRotateConfig {
+  enforce: boolean;
+}
+
+/** A project (group) target. */
+export interface DesiredProject {
+  name: string;
+  projectId: string;
+  /** The owning organization: needed to check TEAM notifications (GET /orgs/{orgId}/teams/{teamId}). */
+  orgId?: string;
+  mode?: Mode;
+  defaultServerType?: ServerTypeName;
+  auditLogRotation?: DesiredAuditLogRotation;
+  alertConfigs: DesiredAlertConfig[];
+  /** Delete owned alert configs that left git. Off unless the project says so. */
+  prune: boolean;
+  /** Keys never deleted, whatever prune says. */
+  protect: string[];
+  source: SourceLocation;
+}
+
+/** An organization target. */
+export interface DesiredOrganization {
+  name: string;
+  orgId: string;
+  mode?: Mode;
+  defaultServerType?: ServerTypeName;
+  source: SourceLocation;
+}
+
+/** Run-wide settings (the single Settings document, or the defaults). */
+export interface Settings {
+  mode: Mode;
+  prune: { maxDeletes: number; allowEmpty: boolean };
+  archive: { versionManifest: boolean; usage: boolean };
+  versionManifest?: {
+    /** The manifest to upload when Ops Manager's differs: its path under the desired-state root and its exact text. */
+    pin?: { path: string; text: string; sha256: string };
+  };
+}
+
+/** Default Settings when no Settings document exists: safe (plan only, no deletes beyond 5, no empty prune). */
+export const DEFAULT_SETTINGS: Settings = {
+  mode: 'plan',
+  prune: { maxDeletes: 5, allowEmpty: false },
+  archive: { versionManifest: true, usage: true },
+};
+
+/** One file the desired state was read from: what a plan says it came from. */
+export interface DesiredFileInfo {
+  path: string;
+  sha256: string;
+  /** S3 ETag or version id, when the source has one. */
+  version?: string;
+}
+
+/** The whole loaded, validated desired state. */
+export interface DesiredState {
+  projects: DesiredProject[];
+  organizations: DesiredOrganization[];
+  settings: Settings;
+  files: DesiredFileInfo[];
+  /** sha256 over the sorted file digests: identifies the desired-state revision. */
+  digest: string;
+}
+
+/** Kinds of object the reconciler manages. */
+export type ChangeKind = 'alertConfig' | 'defaultServerType' | 'auditLogRotation' | 'versionManifest';
+
+/**
+ * What a change does. `before`/`after` per action:
+ * - create: before absent; after = desired (secret fields as SecretRef, never values).
+ * - update: before = normalised live (secrets as '(secret)'); after = desired. Applied with a full PUT.
+ * - enable / disable: only `enabled` differs; applied with PATCH.
+ * - delete: before = normalised live; after absent. Only for owned objects, only when prune allows.
+ * - adopt: an unowned live object equal to desired in every non-secret field; id recorded, secrets re-sent if needed.
+ * - noop: before = after (omitted). Listed so reports can count what is in sync.
+ * - blocked: nothing is written; `reason` says why and what unblocks it.
+ * - drift: live differs from desired but this run may not correct it (observe mode, or an expectation not enforced).
+ */
+export type ChangeAction =
+  | 'create'
+  | 'update'
+  | 'enable'
+  | 'disable'
+  | 'delete'
+  | 'adopt'
+  | 'noop'
+  | 'blocked'
+  | 'drift';
+
+/** Order in which actions are listed and applied within a target (deletes last: after every create/update). */
+export const ACTION_ORDER: readonly ChangeAction[] = [
+  'blocked',
+  'drift',
+  'adopt',
+  'create',
+  'update',
+  'enable',
+  'disable',
+  'delete',
+  'noop',
+];
+
+/** A target: one project or organization, or the installation itself (version manifest). */
+export interface TargetRef {
+  type: 'project' | 'organization' | 'global';
+  /** projectId, orgId, or 'global'. */
+  id: string;
+  name: string;
+}
+
+/** One field that differs. Secret fields carry no values: `secret: true` and a note instead. */
+export interface FieldChange {
+  /** JSON-pointer-like path inside the object, e.g. `notifications[WEBHOOK].webhookSecret`. */
+  path: string;
+  before?: unknown;
+  after?: unknown;
+  secret?: boolean;
+  /** For secrets: 'changed' (fingerprint differs), 'removed on live', 'set'. */
+  note?: string;
+}
+
+/** Who changed a live object, from the project's audit events. */
+export interface DriftAttribution {
+  eventTypeName: string;
+  created: string;
+  /** username when a user did it, publicKey when an API key did. */
+  actor: string;
+  actorType: 'user' | 'apiKey' | 'unknown';
+  remoteAddress?: string;
+  eventId: string;
+}
+
+/** One entry of the plan. */
+export interface Change {
+  target: TargetRef;
+  kind: ChangeKind;
+  /** Alert key, or the singleton's name ('defaultServerType', 'auditLogRotation', 'versionManifest'). */
+  key: string;
+  action: ChangeAction;
+  /** Ops Manager id of the object acted on (update, enable, disable, delete, adopt). */
+  id?: string;
+  before?: unknown;
+  after?: unknown;
+  fields: FieldChange[];
+  /** Human explanation. It never drives behaviour. */
+  reason: string;
+  /** Set when the live object changed since our last apply (drift), with who did it when known. */
+  drift?: { detected: true; attribution?: DriftAttribution[] };
+}
+
+/** A target that could not be planned or applied at all (read failed, 500, lease lost...). */
+export interface TargetFailure {
+  target: TargetRef;
+  phase: 'read' | 'plan' | 'apply' | 'verify';
+  message: string;
+  code?: string;
+}
+
+/** The plan: a plain, serialisable value. Deterministic order: target, kind, action order, key. */
+export interface Plan {
+  formatVersion: 1;
+  runId: string;
+  createdAt: string;
+  mode: Mode;
+  desired: { digest: string; files: DesiredFileInfo[] };
+  /** Per target, a digest of the normalised live state the plan was made from: a saved plan is refused when it moved. */
+  liveDigests: Record<string, string>;
+  changes: Change[];
+  failures: TargetFailure[];
+}
+
+/** Counts of a plan, by action. */
+export type PlanSummary = Record<ChangeAction, number>;
+
+/** The result of applying one change. */
+export interface ChangeResult {
+  change: Change;
+  status: 'applied' | 'skipped' | 'failed' | 'not-converging';
+  /** New id for creates. */
+  id?: string;
+  message?: string;
+  durationMs: number;
+}
+
+/** The report of a whole run, written through the ArchiveStore and returned by the handlers. */
+export interface RunReport {
+  runId: string;
+  startedAt: string;
+  finishedAt: string;
+  mode: Mode;
+  plan: Plan;
+  results: ChangeResult[];
+  failures: TargetFailure[];
+  summary: {
+    planned: PlanSummary;
+    applied: number;
+    failed: number;
+    drift: number;
+    blocked: number;
+    targetsFailed: number;
+  };
+  apiCalls: { total: number; byEndpoint: Record<string, number> };
+  durationsMs: Record<string, number>;
+}

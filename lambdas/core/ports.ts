@@ -1,0 +1,160 @@
+/**
+ * The ports: how the pure core talks to the world. Each has a real implementation (S3, Secrets Manager, undici) and a
+ * local one (filesystem, env/secrets file) in lambdas/adapters/ or lambdas/opsman/.
+ */
+import type {
+  AlertConfig,
+  AlertConfigRequest,
+  AuditLogRotateConfig,
+  EventQuery,
+  HostAssignment,
+  OpsManagerEvent,
+  PhysicalHost,
+  RawJsonDocument,
+  ServerType,
+  Team,
+} from '../opsman/types.ts';
+
+/** One desired-state file as listed: path relative to the root, with `/` separators. */
+export interface DesiredFileRef {
+  path: string;
+  size: number;
+  /** S3 ETag or version id; absent for local files. */
+  version?: string;
+}
+
+/** Lists and reads the YAML documents (a directory, or an S3 prefix). */
+export interface DesiredStateSource {
+  /** Human description for reports: `dir:desired-state/` or `s3://bucket/prefix/`. */
+  describe(): string;
+  /** Every `*.yaml`/`*.yml` file under the root, sorted by path. */
+  list(): Promise<DesiredFileRef[]>;
+  /** The bytes of one file (a YAML file, or a file it references such as a pinned manifest). */
+  read(path: string): Promise<{ bytes: Uint8Array; version?: string }>;
+}
+
+/** The reads and writes of Ops Manager the core needs. Implemented by the client in lambdas/opsman/. */
+export interface OpsManagerApi {
+  listAlertConfigs(groupId: string): Promise<AlertConfig[]>;
+  getAlertConfig(groupId: string, alertConfigId: string): Promise<AlertConfig>;
+  createAlertConfig(groupId: string, body: AlertConfigRequest): Promise<AlertConfig>;
+  /** Full replacement (PUT): the body must be complete, `enabled` included. */
+  updateAlertConfig(groupId: string, alertConfigId: string, body: AlertConfigRequest): Promise<AlertConfig>;
+  /** PATCH with `{enabled}` only. */
+  setAlertConfigEnabled(groupId: string, alertConfigId: string, enabled: boolean): Promise<AlertConfig>;
+  deleteAlertConfig(groupId: string, alertConfigId: string): Promise<void>;
+  /** null when the project has none set (empty body). */
+  getProjectDefaultServerType(groupId: string): Promise<ServerType | null>;
+  setProjectDefaultServerType(groupId: string, serverType: ServerType): Promise<void>;
+  getOrgDefaultServerType(orgId: string): Promise<ServerType | null>;
+  setOrgDefaultServerType(orgId: string, serverType: ServerType): Promise<void>;
+  getAuditLogRotateConfig(groupId: string): Promise<AuditLogRotateConfig>;
+  setAuditLogRotateConfig(groupId: string, config: AuditLogRotateConfig): Promise<void>;
+  getTeam(orgId: string, teamId: string): Promise<Team>;
+  /** Every page, newest first. */
+  listProjectEvents(groupId: string, query?: EventQuery): Promise<OpsManagerEvent[]>;
+  listOrgEvents(orgId: string, query?: EventQuery): Promise<OpsManagerEvent[]>;
+  /** The manifest exactly as served (GET /unauth/versionManifest). */
+  getVersionManifest(): Promise<RawJsonDocument>;
+  /** Upload the manifest text unaltered. */
+  putVersionManifest(text: string): Promise<RawJsonDocument>;
+  listPhysicalHosts(): Promise<PhysicalHost[]>;
+  /** Dates are ISO 8601 dates (YYYY-MM-DD). */
+  listProjectHostAssignments(groupId: string, startDate: string, endDate: string): Promise<HostAssignment[]>;
+  listOrgHostAssignments(orgId: string, startDate: string, endDate: string): Promise<HostAssignment[]>;
+}
+
+/** Resolves `<secret id>#<json key>` to its value. Throws SecretResolutionError (never containing the value). */
+export interface SecretResolver {
+  resolve(ref: string): Promise<string>;
+}
+
+/** What the state store persists: ownership and fingerprints. Never a secret in clear. */
+export interface ReconcileState {
+  formatVersion: 1;
+  updatedAt: string;
+  lastRun?: { runId: string; finishedAt: string; mode: string };
+  /** Keyed by projectId, then alert key. */
+  projects: Record<string, ProjectState>;
+}
+
+/** State of one project. */
+export interface ProjectState {
+  /** When this project was last reconciled successfully: the lower bound for drift attribution. */
+  lastReconciledAt?: string;
+  alertConfigs: Record<string, OwnedAlertConfig>;
+}
+
+/** One owned alert config: its id, and fingerprints of what we last applied. */
+export interface OwnedAlertConfig {
+  /** Absent while only a pending create exists. */
+  id?: string;
+  /** HMAC-SHA-256 of the full body last applied, secrets resolved (hex). */
+  fingerprint?: string;
+  /** HMAC-SHA-256 per secret field path, to say which secret changed without knowing its value. */
+  secretFingerprints?: Record<string, string>;
+  /** Digest of the normalised non-secret body last applied: drift = live differs from it. */
+  appliedDigest?: string;
+  /** Set before a POST; cleared once the id is known. */
+  pendingCreate?: { runId: string; startedAt: string };
+  /** Set when a re-read after a write still differed: no rewrite until desiredDigest changes. */
+  notConverging?: { desiredDigest: string; since: string; fields: string[] };
+  adoptedAt?: string;
+  createdAt?: string;
+}
+
+/** A held lease: the lock of a whole apply. */
+export interface Lease {
+  owner: string;
+  runId: string;
+  expiresAt: string;
+  /** Opaque token the store needs to renew or release it (an ETag, a file inode...). */
+  token: string;
+}
+
+/** Reads and writes state with optimistic concurrency, and holds the run lease. */
+export interface StateStore {
+  /** Throws StateCorruptError when the stored state cannot be parsed; never returns a partial state. */
+  read(): Promise<{ state: ReconcileState | null; version: string | null }>;
+  /** Writes when the stored version still equals `expectedVersion` (null: must not exist); throws StateConflictError. */
+  write(state: ReconcileState, expectedVersion: string | null): Promise<string>;
+  /** Takes the lease, or throws LeaseHeldError naming the holder. An expired lease is taken over. */
+  acquireLease(request: { owner: string; runId: string; ttlMs: number }): Promise<Lease>;
+  renewLease(lease: Lease, ttlMs: number): Promise<Lease>;
+  releaseLease(lease: Lease): Promise<void>;
+}
+
+/** Stores archive objects (manifests, usage snapshots, run reports). */
+export interface ArchiveStore {
+  describe(): string;
+  /** Writes `body` under `key`. With `ifAbsent`, an existing key is left alone and `created` is false. */
+  put(
+    key: string,
+    body: string | Uint8Array,
+    options?: { contentType?: string; ifAbsent?: boolean },
+  ): Promise<{ key: string; created: boolean; location: string }>;
+  get(key: string): Promise<Uint8Array | null>;
+}
+
+/** Time, injectable for tests. */
+export interface Clock {
+  now(): Date;
+  sleep(ms: number): Promise<void>;
+}
+
+/** Progress and metrics for long runs (stderr locally, Powertools in Lambda). */
+export interface Reporter {
+  progress(message: string, fields?: Record<string, unknown>): void;
+  metric(name: string, value: number, unit?: 'Count' | 'Milliseconds' | 'Seconds' | 'None'): void;
+}
+
+/** An observer the API client reports every request to; the reconciler counts calls by endpoint with it. */
+export interface RequestObserver {
+  onRequest(event: {
+    method: string;
+    pathTemplate: string;
+    status: number | null;
+    attempts: number;
+    durationMs: number;
+  }): void;
+}

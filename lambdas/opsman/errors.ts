@@ -1,0 +1,94 @@
+/**
+ * Errors of the Ops Manager client. Pure (no undici), so the core can test `instanceof` on them.
+ * No error here ever carries a private key, an Authorization header or a secret field of a body.
+ */
+
+/** Context shared by every client error: which operation failed. */
+export interface RequestContext {
+  method: string;
+  /** The path template, e.g. `/groups/{groupId}/alertConfigs/{alertConfigId}`; never the query string. */
+  pathTemplate: string;
+}
+
+/** Base of every client error: a stable `code`, the request context and an optional cause. */
+export class OpsManagerError extends Error {
+  override name = 'OpsManagerError';
+  readonly code: string;
+  readonly method: string;
+  readonly pathTemplate: string;
+
+  constructor(code: string, message: string, context: RequestContext, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+    this.method = context.method;
+    this.pathTemplate = context.pathTemplate;
+  }
+}
+
+/** Ops Manager answered with a non-2xx status and (usually) its five-field error body. */
+export class OpsManagerApiError extends OpsManagerError {
+  override name = 'OpsManagerApiError';
+  readonly status: number;
+  /** Ops Manager's own error code (GROUP_NOT_FOUND, INVALID_ATTRIBUTE, …), or `HTTP_<status>` when the body had none. */
+  readonly errorCode: string;
+  readonly detail: string;
+
+  constructor(
+    status: number,
+    errorCode: string,
+    detail: string,
+    context: RequestContext,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      'OPSMAN_API_ERROR',
+      `${context.method} ${context.pathTemplate} failed: ${status} ${errorCode}: ${detail}`,
+      context,
+      options,
+    );
+    this.status = status;
+    this.errorCode = errorCode;
+    this.detail = detail;
+  }
+}
+
+/** The credentials were refused after exactly one challenge (wrong key, or a key without the role). */
+export class OpsManagerAuthError extends OpsManagerError {
+  override name = 'OpsManagerAuthError';
+  readonly status: number;
+  readonly errorCode: string;
+
+  constructor(status: number, errorCode: string, message: string, context: RequestContext) {
+    super('OPSMAN_AUTH_ERROR', message, context);
+    this.status = status;
+    this.errorCode = errorCode;
+  }
+}
+
+/**
+ * A write (POST) may or may not have reached Ops Manager: the connection failed after the request was sent.
+ * The caller must re-read before deciding whether to write again; the client never retries it blindly.
+ */
+export class AmbiguousWriteError extends OpsManagerError {
+  override name = 'AmbiguousWriteError';
+
+  constructor(context: RequestContext, options?: { cause?: unknown }) {
+    super(
+      'OPSMAN_AMBIGUOUS_WRITE',
+      `${context.method} ${context.pathTemplate}: the connection failed after the request was sent; it may or may not have been applied`,
+      context,
+      options,
+    );
+  }
+}
+
+/** The request never got an answer (connection refused, timeouts, TLS) after every retry, or the deadline passed. */
+export class OpsManagerTransportError extends OpsManagerError {
+  override name = 'OpsManagerTransportError';
+  readonly attempts: number;
+
+  constructor(message: string, context: RequestContext, attempts: number, options?: { cause?: unknown }) {
+    super('OPSMAN_TRANSPORT_ERROR', message, context, options);
+    this.attempts = attempts;
+  }
+}
