@@ -1,0 +1,50 @@
+/**
+ * The contract of one run of the pipeline: what the CLI and the Lambda handlers pass in, and what they get back.
+ * Implemented by `runReconcile` in run.ts.
+ */
+import type { Mode, Plan } from './model.ts';
+import type {
+  ArchiveStore,
+  Clock,
+  DesiredStateSource,
+  OpsManagerApi,
+  Reporter,
+  SecretResolver,
+  StateStore,
+} from './ports.ts';
+
+/** What a run does: plan only, plan then apply, observe drift only, or archive the manifest and usage. */
+export type RunCommand = 'plan' | 'apply' | 'observe' | 'archive';
+
+/** One run's request. */
+export interface RunRequest {
+  command: RunCommand;
+  /** Run-wide mode cap (`--mode`); the stricter of this and each target's mode wins. */
+  mode?: Mode;
+  /** Only these project ids (and no organizations) when set. */
+  projects?: string[];
+  runId: string;
+  /** Who runs: `cli:<user>@<host>` or `lambda:<function>/<request id>`; recorded in the lease. */
+  owner: string;
+  /** Apply this saved plan instead of planning; refused if live state moved since it was made. */
+  savedPlan?: Plan;
+  /** Overrides of the safety gates, each named in the refusal that needs it. */
+  overrides?: { maxDeletes?: number; allowEmpty?: boolean };
+  /** Wait up to this long for a held lease before failing (0: fail fast). */
+  leaseWaitMs?: number;
+}
+
+/** Everything a run talks to. */
+export interface RunDependencies {
+  source: DesiredStateSource;
+  api: OpsManagerApi;
+  secrets: SecretResolver;
+  state: StateStore;
+  archive: ArchiveStore;
+  clock: Clock;
+  reporter: Reporter;
+  /** Key of the HMAC-SHA-256 fingerprints kept in state. Never stored beside the state in clear. */
+  fingerprintKey: Uint8Array;
+  /** API calls made so far, by endpoint (`GET /groups/{groupId}/alertConfigs`): from the client's observer. */
+  apiCalls?: () => { total: number; byEndpoint: Record<string, number> };
+}
