@@ -1,0 +1,70 @@
+/**
+ * Errors of the AWS adapters. One base class (`AwsAdapterError`) with a stable `code` and context fields; messages
+ * name buckets, keys and secret ids, never a secret value or an object's content.
+ *
+ * The StateStore port's own errors (StateConflictError, StateCorruptError, LeaseHeldError, LeaseLostError) come from
+ * lambdas/core/errors.ts, so the core can match them with `instanceof`.
+ */
+
+/** Base of every AWS adapter error: a stable `code` and an optional cause. */
+export class AwsAdapterError extends Error {
+  override name = 'AwsAdapterError';
+  readonly code: string;
+
+  constructor(code: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+  }
+}
+
+/** An S3 call failed for a reason other than the conditions above (access denied, missing bucket, network). */
+export class S3AccessError extends AwsAdapterError {
+  override name = 'S3AccessError';
+  readonly operation: string;
+  readonly location: string;
+  readonly status: number | undefined;
+
+  constructor(
+    operation: string,
+    location: string,
+    status: number | undefined,
+    detail: string,
+    options?: { cause?: unknown },
+  ) {
+    super('S3_ACCESS', `${operation} ${location} failed${status ? ` (${status})` : ''}: ${detail}`, options);
+    this.operation = operation;
+    this.location = location;
+    this.status = status;
+  }
+}
+
+/** A key or path handed to an adapter is unsafe or malformed (absolute, `..`, empty, wrong hash). */
+export class InvalidKeyError extends AwsAdapterError {
+  override name = 'InvalidKeyError';
+  readonly key: string;
+
+  constructor(key: string, detail: string) {
+    super('INVALID_KEY', `invalid key '${key}': ${detail}`);
+    this.key = key;
+  }
+}
+
+/** A Secrets Manager secret is missing, unreadable or not of the expected shape. Never carries a value. */
+export class SecretsManagerAdapterError extends AwsAdapterError {
+  override name = 'SecretsManagerAdapterError';
+  readonly secretId: string;
+  /** The JSON key asked for, when any. */
+  readonly jsonKey: string | undefined;
+
+  constructor(
+    code: string,
+    secretId: string,
+    jsonKey: string | undefined,
+    detail: string,
+    options?: { cause?: unknown },
+  ) {
+    super(code, `secret '${secretId}'${jsonKey ? ` key '${jsonKey}'` : ''}: ${detail}`, options);
+    this.secretId = secretId;
+    this.jsonKey = jsonKey;
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * Archive objects (manifests, usage snapshots, run reports) under their own prefix. Content-addressed keys
+ * (`…/sha256/<hex>.json`) are checked against the body's digest, and `ifAbsent` writes use `IfNoneMatch: '*'` so an
+ * existing archive object is never rewritten.
+ */
+import { createHash } from 'node:crypto';
+import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import type { ArchiveStore } from '../../core/ports.ts';
+import { InvalidKeyError } from './errors.ts';
+import {
+  accessError,
+  type ConflictRetryOptions,
+  checkRelativeKey,
+  DEFAULT_CONFLICT_RETRY,
+  isNotFound,
+  isPreconditionFailed,
+  normalisePrefix,
+  readBody,
+  retryOnConflict,
+} from './s3-util.ts';
+
+/** Where the archive lives. */
+export interface S3ArchiveStoreOptions {
+  client: S3Client;
+  bucket: string;
+  /** Prefix of every archive key (default `archive/`). Never the desired-state prefix. */
+  prefix?: string;
+  /** Retry of 409 ConditionalRequestConflict (default {@link DEFAULT_CONFLICT_RETRY}). */
+  retry?: Partial<ConflictRetryOptions>;
+}
+
+/** Default archive prefix. */
+export const DEFAULT_ARCHIVE_PREFIX = 'archive/';
+
+const CONTENT_ADDRESSED = /(?:^|\/)sha256\/([0-9a-f]{64})\.[a-z]+$/;
+
+/** ArchiveStore on S3. */
+export class S3ArchiveStore implements ArchiveStore {
+  readonly #client: S3Client;
+  readonly #bucket: string;
+  readonly #prefix: string;
+  readonly #retry: ConflictRetryOptions;
+
+  constructor(options: S3ArchiveStoreOptions) {
+    this.#client = options.client;
+    this.#bucket = options.bucket;
+    this.#prefix = normalisePrefix(options.prefix ?? DEFAULT_ARCHIVE_PREFIX);
+    this.#retry = { ...DEFAULT_CONFLICT_RETRY, ...options.retry };
+  }
+
+  describe(): string {
+    return `s3://${this.#bucket}/${this.#prefix}`;
+  }
+
+  async put(
+    key: string,
+    body: string | Uint8Array,
+    options?: { contentType?: string; ifAbsent?: boolean },
+  ): Promise<{ key: string; created: boolean; location: string }> {
+    checkRelativeKey(key);
+    const bytes = typeof body === 'string' ? new TextEncoder().encode(body) : body;
+    const addressed = CONTENT_ADDRESSED.exec(key);
+    if (addressed) {
+      const digest = createHash('sha256').update(bytes).digest('hex');
+      if (digest !== addressed[1]) throw new InvalidKeyError(key, `content has sha256 ${digest}`);
+    }
+    const fullKey = `${this.#prefix}${key}`;
+    const location = `s3://${this.#bucket}/${fullKey}`;
+    try {
+      await retryOnConflict(
+        () =>
+          this.#client.send(
+            new PutObjectCommand({
+              Bucket: this.#bucket,
+              Key: fullKey,
+              Body: bytes,
+              ContentType: options?.contentType ?? guessContentType(key),
+              ...(options?.ifAbsent ? { IfNoneMatch: '*' } : {}),
+            }),
+          ),
+        this.#retry,
+      );
+      return { key, created: true, location };
+    } catch (error) {
+      if (options?.ifAbsent && isPreconditionFailed(error)) return { key, created: false, location };
+      throw accessError('PutObject', location, error);
+    }
+  }
+
+  async get(key: string): Promise<Uint8Array | null> {
+    checkRelativeKey(key);
+    const location = `s3://${this.#bucket}/${this.#prefix}${key}`;
+    try {
+      const object = await this.#client.send(
+        new GetObjectCommand({ Bucket: this.#bucket, Key: `${this.#prefix}${key}` }),
+      );
+      return await readBody(object.Body);
+    } catch (error) {
+      if (isNotFound(error)) return null;
+      throw accessError('GetObject', location, error);
+    }
+  }
+}
+
+function guessContentType(key: string): string {
+  if (key.endsWith('.json')) return 'application/json';
+  if (key.endsWith('.md')) return 'text/markdown; charset=utf-8';
+  return 'application/octet-stream';
+}

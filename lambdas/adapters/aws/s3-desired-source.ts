@@ -1,0 +1,95 @@
+/**
+ * The desired state under an S3 prefix: what `BucketDeployment` uploads from the repository's `desired-state/` folder.
+ * Each listed file carries its ETag, so a plan records exactly which revision of every file it came from.
+ */
+import {
+  GetObjectCommand,
+  ListObjectsV2Command,
+  type ListObjectsV2CommandOutput,
+  type S3Client,
+} from '@aws-sdk/client-s3';
+import type { DesiredFileRef, DesiredStateSource } from '../../core/ports.ts';
+import { S3AccessError } from './errors.ts';
+import { accessError, checkRelativeKey, isNotFound, normalisePrefix, readBody, unquoteEtag } from './s3-util.ts';
+
+/** Where the desired state lives. */
+export interface S3DesiredStateSourceOptions {
+  client: S3Client;
+  bucket: string;
+  /** Key prefix of the desired-state root (`desired-state/`); `''` is the whole bucket. */
+  prefix: string;
+  /** Keys per ListObjectsV2 page (default 1000, S3's maximum). */
+  pageSize?: number;
+}
+
+/** Default page size of the listing. */
+export const DEFAULT_LIST_PAGE_SIZE = 1000;
+
+const YAML_FILE = /\.ya?ml$/i;
+
+/** Lists and reads YAML documents under an S3 prefix (ListObjectsV2 with pagination, GetObject). */
+export class S3DesiredStateSource implements DesiredStateSource {
+  readonly #client: S3Client;
+  readonly #bucket: string;
+  readonly #prefix: string;
+  readonly #pageSize: number;
+
+  constructor(options: S3DesiredStateSourceOptions) {
+    this.#client = options.client;
+    this.#bucket = options.bucket;
+    this.#prefix = normalisePrefix(options.prefix);
+    this.#pageSize = options.pageSize ?? DEFAULT_LIST_PAGE_SIZE;
+  }
+
+  describe(): string {
+    return `s3://${this.#bucket}/${this.#prefix}`;
+  }
+
+  async list(): Promise<DesiredFileRef[]> {
+    const files: DesiredFileRef[] = [];
+    let token: string | undefined;
+    do {
+      let page: ListObjectsV2CommandOutput;
+      try {
+        page = await this.#client.send(
+          new ListObjectsV2Command({
+            Bucket: this.#bucket,
+            Prefix: this.#prefix,
+            MaxKeys: this.#pageSize,
+            ContinuationToken: token,
+          }),
+        );
+      } catch (error) {
+        throw accessError('ListObjectsV2', this.describe(), error);
+      }
+      for (const object of page.Contents ?? []) {
+        const key = object.Key;
+        if (!key?.startsWith(this.#prefix) || !YAML_FILE.test(key)) continue;
+        const file: DesiredFileRef = { path: key.slice(this.#prefix.length), size: object.Size ?? 0 };
+        const etag = unquoteEtag(object.ETag);
+        if (etag) file.version = etag;
+        files.push(file);
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+    return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
+
+  async read(path: string): Promise<{ bytes: Uint8Array; version?: string }> {
+    checkRelativeKey(path);
+    const key = `${this.#prefix}${path}`;
+    try {
+      const object = await this.#client.send(new GetObjectCommand({ Bucket: this.#bucket, Key: key }));
+      const bytes = await readBody(object.Body);
+      const etag = unquoteEtag(object.ETag);
+      return etag ? { bytes, version: etag } : { bytes };
+    } catch (error) {
+      if (isNotFound(error)) {
+        throw new S3AccessError('GetObject', `s3://${this.#bucket}/${key}`, 404, 'no such file in the desired state', {
+          cause: error,
+        });
+      }
+      throw accessError('GetObject', `s3://${this.#bucket}/${key}`, error);
+    }
+  }
+}

@@ -1,0 +1,163 @@
+/**
+ * The reconcile state as one JSON object in S3, written with optimistic concurrency (`IfMatch` on the ETag read, or
+ * `IfNoneMatch: '*'` when there was none), plus the run lease beside it (s3-lease.ts). Keep this prefix out of the
+ * desired-state prefix: `BucketDeployment` prunes everything there that is not in git.
+ */
+import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { StateConflictError, StateCorruptError } from '../../core/errors.ts';
+import type { Lease, ReconcileState, StateStore } from '../../core/ports.ts';
+import { S3Lease } from './s3-lease.ts';
+import {
+  accessError,
+  type ConflictRetryOptions,
+  DEFAULT_CONFLICT_RETRY,
+  isConditionalConflict,
+  isNotFound,
+  isPreconditionFailed,
+  normalisePrefix,
+  readBody,
+  retryOnConflict,
+} from './s3-util.ts';
+
+/** Where state and lease live. */
+export interface S3StateStoreOptions {
+  client: S3Client;
+  bucket: string;
+  /** Prefix of the state objects (default `state/`). Never the desired-state prefix. */
+  prefix?: string;
+  /** Object name of the state under the prefix (default `state.json`). */
+  stateName?: string;
+  /** Object name of the lease under the prefix (default `lease.json`). */
+  leaseName?: string;
+  /** Clock for lease expiry (default: system time). */
+  now?: () => Date;
+  /** Retry of 409 ConditionalRequestConflict (default {@link DEFAULT_CONFLICT_RETRY}). */
+  retry?: Partial<ConflictRetryOptions>;
+}
+
+/** Defaults of {@link S3StateStoreOptions}. */
+export const DEFAULT_STATE_STORE_OPTIONS = {
+  prefix: 'state/',
+  stateName: 'state.json',
+  leaseName: 'lease.json',
+} as const;
+
+/** StateStore on S3 conditional writes. */
+export class S3StateStore implements StateStore {
+  readonly #client: S3Client;
+  readonly #bucket: string;
+  readonly #key: string;
+  readonly #retry: ConflictRetryOptions;
+  readonly #lease: S3Lease;
+
+  constructor(options: S3StateStoreOptions) {
+    const prefix = normalisePrefix(options.prefix ?? DEFAULT_STATE_STORE_OPTIONS.prefix);
+    this.#client = options.client;
+    this.#bucket = options.bucket;
+    this.#key = `${prefix}${options.stateName ?? DEFAULT_STATE_STORE_OPTIONS.stateName}`;
+    this.#retry = { ...DEFAULT_CONFLICT_RETRY, ...options.retry };
+    this.#lease = new S3Lease({
+      client: options.client,
+      bucket: options.bucket,
+      key: `${prefix}${options.leaseName ?? DEFAULT_STATE_STORE_OPTIONS.leaseName}`,
+      now: options.now ?? (() => new Date()),
+      retry: this.#retry,
+    });
+  }
+
+  /** `s3://bucket/key` of the state object. */
+  describe(): string {
+    return `s3://${this.#bucket}/${this.#key}`;
+  }
+
+  async read(): Promise<{ state: ReconcileState | null; version: string | null }> {
+    let text: string;
+    let etag: string | undefined;
+    try {
+      const object = await this.#client.send(new GetObjectCommand({ Bucket: this.#bucket, Key: this.#key }));
+      text = new TextDecoder().decode(await readBody(object.Body));
+      etag = object.ETag;
+    } catch (error) {
+      if (isNotFound(error)) return { state: null, version: null };
+      throw accessError('GetObject', this.describe(), error);
+    }
+    if (!etag) throw accessError('GetObject', this.describe(), new Error('S3 returned no ETag'));
+    return { state: parseState(text, this.describe(), etag), version: etag };
+  }
+
+  async write(state: ReconcileState, expectedVersion: string | null): Promise<string> {
+    const condition = expectedVersion === null ? { IfNoneMatch: '*' } : { IfMatch: expectedVersion };
+    let etag: string | undefined;
+    try {
+      const result = await retryOnConflict(
+        () =>
+          this.#client.send(
+            new PutObjectCommand({
+              Bucket: this.#bucket,
+              Key: this.#key,
+              Body: `${JSON.stringify(state, null, 2)}\n`,
+              ContentType: 'application/json',
+              ...condition,
+            }),
+          ),
+        this.#retry,
+      );
+      etag = result.ETag;
+    } catch (error) {
+      if (isPreconditionFailed(error)) {
+        throw new StateConflictError(expectedVersion, null);
+      }
+      if (isConditionalConflict(error)) {
+        throw new StateConflictError(expectedVersion, null);
+      }
+      throw accessError('PutObject', this.describe(), error);
+    }
+    if (!etag) throw accessError('PutObject', this.describe(), new Error('S3 returned no ETag'));
+    return etag;
+  }
+
+  acquireLease(request: { owner: string; runId: string; ttlMs: number }): Promise<Lease> {
+    return this.#lease.acquire(request);
+  }
+
+  renewLease(lease: Lease, ttlMs: number): Promise<Lease> {
+    return this.#lease.renew(lease, ttlMs);
+  }
+
+  releaseLease(lease: Lease): Promise<void> {
+    return this.#lease.release(lease);
+  }
+}
+
+/** Parses and shape-checks a state document; StateCorruptError (without content) when it is not one. */
+export function parseState(text: string, location: string, version: string | null): ReconcileState {
+  const corrupt = (detail: string) => new StateCorruptError(`state ${location} cannot be used: ${detail}`, version);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw corrupt(`not JSON (${text.length} bytes)`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw corrupt('not a JSON object');
+  }
+  const record = value as Record<string, unknown>;
+  if (record.formatVersion !== 1) {
+    throw new StateCorruptError(
+      location,
+      `formatVersion is ${typeof record.formatVersion === 'number' ? record.formatVersion : typeof record.formatVersion}, expected 1`,
+    );
+  }
+  if (typeof record.updatedAt !== 'string') throw corrupt('updatedAt is not a string');
+  const projects = record.projects;
+  if (typeof projects !== 'object' || projects === null || Array.isArray(projects)) {
+    throw corrupt('projects is not an object');
+  }
+  for (const [projectId, project] of Object.entries(projects)) {
+    const configs = (project as { alertConfigs?: unknown } | null)?.alertConfigs;
+    if (typeof configs !== 'object' || configs === null || Array.isArray(configs)) {
+      throw corrupt(`projects.${projectId}.alertConfigs is not an object`);
+    }
+  }
+  return value as ReconcileState;
+}

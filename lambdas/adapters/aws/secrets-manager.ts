@@ -1,0 +1,160 @@
+/**
+ * Secrets Manager through Powertools Parameters' `SecretsProvider` (cached ~5 minutes): the Ops Manager credentials
+ * secret, and the `secretRef`s of the desired state (`<secret id>#<json key>`). Errors name the secret id and key, and
+ * the problem; never a value, and never a JSON parser message (which quotes the text it choked on).
+ */
+import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
+import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import type { SecretResolver } from '../../core/ports.ts';
+import { SecretsManagerAdapterError } from './errors.ts';
+
+/** How secrets are fetched. */
+export interface SecretsOptions {
+  /** The SDK client (default: a new one, honouring `AWS_ENDPOINT_URL_SECRETS_MANAGER`). */
+  client?: SecretsManagerClient;
+  /** Seconds a fetched secret is reused before it is fetched again (default 300). */
+  maxAgeSeconds?: number;
+}
+
+/** Default cache lifetime: rotated keys are picked up within five minutes, and a run costs no extra API calls. */
+export const DEFAULT_SECRET_MAX_AGE_SECONDS = 300;
+
+/** The Ops Manager credentials secret, parsed. */
+export interface OpsManagerCredentials {
+  publicKey: string;
+  privateKey: string;
+  /** Key of the state fingerprints (HMAC-SHA-256); absent means "derive one from the private key". */
+  fingerprintKey?: string;
+}
+
+/** Fetches secret strings (cached) and parses them as JSON objects with value-free errors. */
+export class SecretJsonSource {
+  readonly #provider: SecretsProvider;
+  readonly #maxAge: number;
+
+  constructor(options: SecretsOptions = {}) {
+    this.#provider = options.client ? new SecretsProvider({ awsSdkV3Client: options.client }) : new SecretsProvider();
+    this.#maxAge = options.maxAgeSeconds ?? DEFAULT_SECRET_MAX_AGE_SECONDS;
+  }
+
+  /** The secret's JSON object. */
+  async getObject(secretId: string): Promise<Record<string, unknown>> {
+    let raw: string | Uint8Array | undefined;
+    try {
+      raw = await this.#provider.get(secretId, { maxAge: this.#maxAge });
+    } catch (error) {
+      const cause = (error as { cause?: unknown }).cause ?? error;
+      const name = (cause as { name?: unknown })?.name;
+      if (name === 'ResourceNotFoundException') {
+        throw new SecretsManagerAdapterError('SECRET_NOT_FOUND', secretId, undefined, 'no such secret', { cause });
+      }
+      if (name === 'AccessDeniedException') {
+        throw new SecretsManagerAdapterError('SECRET_ACCESS_DENIED', secretId, undefined, 'access denied', { cause });
+      }
+      const detail = error instanceof Error ? error.message : String(error);
+      throw new SecretsManagerAdapterError('SECRET_UNAVAILABLE', secretId, undefined, `cannot be read: ${detail}`, {
+        cause,
+      });
+    }
+    if (raw === undefined || raw === '') {
+      throw new SecretsManagerAdapterError(
+        'SECRET_EMPTY',
+        secretId,
+        undefined,
+        'has no value yet; fill it (see docs/aws.md)',
+      );
+    }
+    if (typeof raw !== 'string') {
+      throw new SecretsManagerAdapterError(
+        'SECRET_NOT_JSON',
+        secretId,
+        undefined,
+        'is binary; expected a JSON SecretString',
+      );
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      throw new SecretsManagerAdapterError(
+        'SECRET_NOT_JSON',
+        secretId,
+        undefined,
+        `is not valid JSON (${raw.length} characters)`,
+      );
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      throw new SecretsManagerAdapterError('SECRET_NOT_JSON', secretId, undefined, 'is not a JSON object');
+    }
+    return value as Record<string, unknown>;
+  }
+}
+
+const PUBLIC_KEY = /^[A-Za-z0-9]{1,64}$/;
+
+/** Reads and validates the credentials secret `{"publicKey","privateKey","fingerprintKey?"}`. */
+export async function loadOpsManagerCredentials(
+  source: SecretJsonSource,
+  secretId: string,
+): Promise<OpsManagerCredentials> {
+  const value = await source.getObject(secretId);
+  const problems: string[] = [];
+  const { publicKey, privateKey, fingerprintKey } = value;
+  if (typeof publicKey !== 'string' || publicKey === '') problems.push('publicKey must be a non-empty string');
+  else if (!PUBLIC_KEY.test(publicKey)) problems.push('publicKey must be letters and digits only');
+  if (typeof privateKey !== 'string' || privateKey === '') problems.push('privateKey must be a non-empty string');
+  if (fingerprintKey !== undefined && (typeof fingerprintKey !== 'string' || fingerprintKey.length < 16)) {
+    problems.push('fingerprintKey, when set, must be a string of at least 16 characters');
+  }
+  const unknown = Object.keys(value).filter((k) => !['publicKey', 'privateKey', 'fingerprintKey'].includes(k));
+  if (unknown.length > 0) problems.push(`unexpected keys: ${unknown.sort().join(', ')}`);
+  if (problems.length > 0) {
+    throw new SecretsManagerAdapterError(
+      'CREDENTIALS_INVALID',
+      secretId,
+      undefined,
+      `expected {"publicKey": "...", "privateKey": "...", "fingerprintKey"?: "..."}: ${problems.join('; ')}`,
+    );
+  }
+  const credentials: OpsManagerCredentials = { publicKey: publicKey as string, privateKey: privateKey as string };
+  if (typeof fingerprintKey === 'string') credentials.fingerprintKey = fingerprintKey;
+  return credentials;
+}
+
+/** Resolves `<secret id>#<json key>` through Secrets Manager; each secret fetched once per cache lifetime. */
+export class SecretsManagerResolver implements SecretResolver {
+  readonly #source: SecretJsonSource;
+
+  constructor(source: SecretJsonSource) {
+    this.#source = source;
+  }
+
+  async resolve(ref: string): Promise<string> {
+    const hash = ref.indexOf('#');
+    const secretId = hash > 0 ? ref.slice(0, hash) : '';
+    const jsonKey = hash > 0 ? ref.slice(hash + 1) : '';
+    if (secretId === '' || jsonKey === '') {
+      throw new SecretsManagerAdapterError('SECRET_REF_INVALID', ref, undefined, "expected '<secret id>#<json key>'");
+    }
+    const value = await this.#source.getObject(secretId);
+    if (!Object.hasOwn(value, jsonKey)) {
+      const keys = Object.keys(value).sort().join(', ') || 'none';
+      throw new SecretsManagerAdapterError(
+        'SECRET_KEY_MISSING',
+        secretId,
+        jsonKey,
+        `no such key (keys present: ${keys})`,
+      );
+    }
+    const field = value[jsonKey];
+    if (typeof field !== 'string' || field === '') {
+      throw new SecretsManagerAdapterError(
+        'SECRET_KEY_NOT_STRING',
+        secretId,
+        jsonKey,
+        'value must be a non-empty string',
+      );
+    }
+    return field;
+  }
+}
