@@ -1,0 +1,184 @@
+/**
+ * Benchmark results: their shape, the Markdown rendering, and the writer of `bench/results/<YYYY-MM-DD>.json` and
+ * `.md`. Several cases run the same day (default, large, quick) merge into the one file of that date, keyed by size.
+ */
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Minimum, PhaseName } from './minimum.ts';
+
+/** Targets of issue 7: requests/minimum and overhead ratios, and the large case's limits. */
+export const TARGETS = { ratioToMinimum: 1.05, overhead: 1.5, largeNoopPlanMs: 10_000, largePeakRssMb: 256 } as const;
+
+/** Figures of one phase. */
+export interface PhaseResult {
+  phase: PhaseName;
+  /** Wall time of runReconcile (or the archive run) inside its child process, in ms. */
+  wallMs: number;
+  /** Requests counted by the client's observer (one per logical request; retries in `attempts`). */
+  observed: { total: number; attempts: number; byMethod: Record<string, number> };
+  /** The emulator's own log over the phase: HTTP exchanges, 401 challenges included in `total`. */
+  emulator: { total: number; challenges: number; byMethod: Record<string, number> };
+  requestsPerProject: number;
+  /** maxRSS of the child process that ran the phase, in MB. */
+  peakRssMb: number;
+  minimum: Minimum;
+  /** observed.total / minimum.total. */
+  ratioToMinimum: number;
+  /** Time a bare client takes to issue minimum.total requests of the same kinds at the same concurrency, in ms. */
+  bareMs: number;
+  /** wallMs / bareMs. */
+  overhead: number;
+  /** Plan counts by action, when the phase planned. */
+  planned?: Record<string, number>;
+  /** Anything that went wrong or does not add up (failures, mismatches between observer and emulator). */
+  notes: string[];
+}
+
+/** One benchmark case (a size). */
+export interface CaseResult {
+  projects: number;
+  alerts: number;
+  concurrency: number;
+  startedAt: string;
+  phases: PhaseResult[];
+}
+
+/** One point of the scaling run. */
+export interface ScalingPoint {
+  projects: number;
+  alerts: number;
+  phase: PhaseName;
+  wallMs: number;
+  msPerProject: number;
+  requestsPerProject: number;
+  peakRssMb: number;
+}
+
+/** Cold start of one Lambda bundle. */
+export interface ColdStartResult {
+  name: string;
+  bytes: number;
+  /** Median import time of the bundle in a fresh process, in ms, over `samples` processes. */
+  importMs: number;
+  samples: number;
+  note?: string;
+}
+
+/** Everything recorded on one date. */
+export interface ResultsFile {
+  date: string;
+  machine: { node: string; cpus: number; platform: string };
+  cases: Record<string, CaseResult>;
+  scaling?: ScalingPoint[];
+  coldStart?: ColdStartResult[];
+}
+
+/** The key of a case in a ResultsFile: `<projects>x<alerts>`. */
+export const caseKey = (c: { projects: number; alerts: number }) => `${c.projects}x${c.alerts}`;
+
+const s = (ms: number) => (ms / 1000).toFixed(2);
+const methods = (m: Record<string, number>) =>
+  Object.entries(m)
+    .filter(([, n]) => n > 0)
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([k, n]) => `${k} ${n}`)
+    .join(', ') || '-';
+const mark = (value: number, limit: number) => `${value.toFixed(3)}${value <= limit ? '' : ' ✗'}`;
+
+/** The Markdown table of one case. */
+export function renderCaseTable(c: CaseResult): string {
+  const lines = [
+    `### ${c.projects} projects x ${c.alerts} alert configs (concurrency ${c.concurrency}, ${c.startedAt})`,
+    '',
+    '| phase | wall (s) | requests by method | req/project | peak RSS (MB) | minimum | req/min | bare (s) | overhead |',
+    '|---|---:|---|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const p of c.phases) {
+    lines.push(
+      `| ${p.phase} | ${s(p.wallMs)} | ${methods(p.observed.byMethod)} | ${p.requestsPerProject.toFixed(2)} | ${p.peakRssMb.toFixed(0)} | ${p.minimum.total} | ${mark(p.ratioToMinimum, TARGETS.ratioToMinimum)} | ${s(p.bareMs)} | ${mark(p.overhead, TARGETS.overhead)} |`,
+    );
+  }
+  const notes = c.phases.flatMap((p) => p.notes.map((n) => `- ${p.phase}: ${n}`));
+  if (notes.length > 0) lines.push('', 'Notes:', ...notes);
+  return lines.join('\n');
+}
+
+/** The whole Markdown report of a results file. */
+export function renderResultsMarkdown(file: ResultsFile, scalingSvg?: string): string {
+  const out = [
+    `# Benchmark results ${file.date}`,
+    '',
+    `Node ${file.machine.node}, ${file.machine.cpus} CPUs, ${file.machine.platform}.`,
+    '',
+  ];
+  const cases = Object.values(file.cases).sort((a, b) => a.projects * a.alerts - b.projects * b.alerts);
+  for (const c of cases) out.push(renderCaseTable(c), '');
+  if (file.scaling && file.scaling.length > 0) {
+    out.push(
+      '### Scaling',
+      '',
+      '| projects | phase | wall (s) | ms/project | req/project | peak RSS (MB) |',
+      '|---:|---|---:|---:|---:|---:|',
+    );
+    for (const p of file.scaling) {
+      out.push(
+        `| ${p.projects} | ${p.phase} | ${s(p.wallMs)} | ${p.msPerProject.toFixed(2)} | ${p.requestsPerProject.toFixed(2)} | ${p.peakRssMb.toFixed(0)} |`,
+      );
+    }
+    if (scalingSvg) out.push('', `![cost per project](${scalingSvg})`);
+    out.push('');
+  }
+  if (file.coldStart && file.coldStart.length > 0) {
+    out.push(
+      '### Lambda cold start',
+      '',
+      '| bundle | size (KB) | import (ms, median) | samples | note |',
+      '|---|---:|---:|---:|---|',
+    );
+    for (const b of file.coldStart) {
+      out.push(
+        `| ${b.name} | ${(b.bytes / 1024).toFixed(0)} | ${b.importMs.toFixed(0)} | ${b.samples} | ${b.note ?? ''} |`,
+      );
+    }
+    out.push('');
+  }
+  return out.join('\n');
+}
+
+async function writeAtomic(path: string, text: string): Promise<void> {
+  const tmp = `${path}.${process.pid}.tmp`;
+  await writeFile(tmp, text);
+  await rename(tmp, path);
+}
+
+/** Reads the results file of `date` in `dir`, or null when none exists yet. */
+export async function readResults(dir: string, date: string): Promise<ResultsFile | null> {
+  try {
+    return JSON.parse(await readFile(join(dir, `${date}.json`), 'utf8')) as ResultsFile;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+/** Merges `update` into the file of its date (cases by key; scaling and cold start replaced when given) and writes .json and .md. */
+export async function writeResults(
+  dir: string,
+  update: Omit<ResultsFile, 'cases'> & { cases?: Record<string, CaseResult> },
+  scalingSvg?: string,
+): Promise<{ json: string; md: string; merged: ResultsFile }> {
+  await mkdir(dir, { recursive: true });
+  const existing = await readResults(dir, update.date);
+  const merged: ResultsFile = {
+    date: update.date,
+    machine: update.machine,
+    cases: { ...(existing?.cases ?? {}), ...(update.cases ?? {}) },
+    scaling: update.scaling ?? existing?.scaling,
+    coldStart: update.coldStart ?? existing?.coldStart,
+  };
+  const json = join(dir, `${update.date}.json`);
+  const md = join(dir, `${update.date}.md`);
+  await writeAtomic(json, `${JSON.stringify(merged, null, 2)}\n`);
+  await writeAtomic(md, renderResultsMarkdown(merged, scalingSvg));
+  return { json, md, merged };
+}

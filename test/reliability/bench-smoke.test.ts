@@ -1,0 +1,192 @@
+// Scenario: the benchmark's generators, minimum-request calculator, SVG chart and results table at tiny sizes give exactly the expected values.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
+import { resolveSpecBody } from '../../bench/alert-catalogue.ts';
+import { renderDesiredState, renderSecretsFile } from '../../bench/desired.ts';
+import { minimumRequests, pagesFor, phaseMinimum, ratio, selectDrift } from '../../bench/minimum.ts';
+import { type CaseResult, renderCaseTable, writeResults } from '../../bench/results.ts';
+import { renderSeed } from '../../bench/seed.ts';
+import { niceCeiling, renderLineChart } from '../../bench/svg-chart.ts';
+import { buildWorld, countDesiredAlerts } from '../../bench/world.ts';
+
+describe('bench generators', () => {
+  it('builds a deterministic world of N x M with distinct alert bodies per project', () => {
+    const world = buildWorld({ projects: 10, alerts: 8 });
+    expect(world.projects).toHaveLength(10);
+    expect(world.orgs).toHaveLength(2);
+    expect(countDesiredAlerts(world)).toBe(80);
+    expect(world.templateKeys).toEqual(['baseline-primary-elected', 'baseline-no-primary-pd', 'baseline-disk-full']);
+    for (const p of world.projects) {
+      const bodies = p.alerts.map((a) => JSON.stringify(a.body));
+      expect(new Set(bodies).size).toBe(bodies.length);
+      expect(new Set(p.alerts.map((a) => a.key)).size).toBe(p.alerts.length);
+    }
+    expect(JSON.stringify(buildWorld({ projects: 10, alerts: 8 }))).toBe(JSON.stringify(world));
+  });
+
+  it('renders a seed with the GLOBAL_OWNER key, every project and the default alerts', () => {
+    const world = buildWorld({ projects: 3, alerts: 5 });
+    const seed = renderSeed(world, new Date('2026-11-21T10:00:00Z'));
+    const keys = seed.apiKeys as { publicKey: string; roles: { roleName: string }[] }[];
+    expect(keys.map((k) => [k.publicKey, k.roles[0]?.roleName])).toEqual([
+      ['gitopsbt', 'GLOBAL_OWNER'],
+      ['benchhmn', 'GLOBAL_OWNER'],
+    ]);
+    expect((seed.projects as unknown[]).length).toBe(3);
+    expect((seed.alertConfigs as unknown[]).length).toBe(9);
+    expect((seed.physicalHosts as unknown[]).length).toBe(6);
+  });
+
+  it('renders desired-state files whose secretRefs all resolve from the generated secrets file', () => {
+    const world = buildWorld({ projects: 4, alerts: 9 });
+    const files = renderDesiredState(world);
+    expect(files.map((f) => f.path).slice(0, 3)).toEqual([
+      'organizations.yaml',
+      'projects/svc-00000-prod.yaml',
+      'projects/svc-00001-staging.yaml',
+    ]);
+    expect(files).toHaveLength(4 + 3);
+    const docs = files.flatMap((f) => parseAllDocuments(f.text).map((d) => d.toJS() as { kind: string }));
+    expect(docs.filter((d) => d.kind === 'Project')).toHaveLength(4);
+    expect(docs.filter((d) => d.kind === 'Organization')).toHaveLength(2);
+    const secrets = JSON.parse(renderSecretsFile(world)) as Record<string, Record<string, string>>;
+    for (const p of world.projects) {
+      for (const a of p.alerts) {
+        const body = resolveSpecBody(a.body, secrets);
+        expect(JSON.stringify(body)).not.toContain('secretRef');
+      }
+    }
+  });
+});
+
+describe('minimum requests', () => {
+  it.each([
+    [0, 1],
+    [1, 1],
+    [500, 1],
+    [501, 2],
+    [1500, 3],
+  ])('pagesFor(%i) = %i', (items, pages) => {
+    expect(pagesFor(items)).toBe(pages);
+  });
+
+  it('adds pages, singleton reads and writes by method', () => {
+    expect(minimumRequests({ lists: [3, 600], singletonReads: 4, writes: { POST: 5, PATCH: 0 } })).toEqual({
+      listPages: 3,
+      singletonReads: 4,
+      writes: 5,
+      total: 12,
+      byMethod: { GET: 7, POST: 5 },
+    });
+  });
+
+  it.each([
+    // 10 alert lists, 2 org + 10 x 2 project singletons, 6 projects notify their org's team.
+    ['apply-initial', 118, { GET: 38, POST: 80 }],
+    ['plan-noop', 38, { GET: 38 }],
+    ['apply-drift', 40, { GET: 39, PATCH: 1 }],
+    ['archive', 12, { GET: 12 }],
+  ] as const)('phase %s of 10 x 8 needs %i requests', (phase, total, byMethod) => {
+    const world = buildWorld({ projects: 10, alerts: 8 });
+    const minimum = phaseMinimum(world, phase);
+    expect(minimum.total).toBe(total);
+    expect(minimum.byMethod).toEqual(byMethod);
+  });
+
+  it('selects 1% of the enabled alerts for drift, spread evenly', () => {
+    const world = buildWorld({ projects: 200, alerts: 25 });
+    const drift = selectDrift(world);
+    const enabled = world.projects.reduce((n, p) => n + p.alerts.filter((a) => a.body.enabled).length, 0);
+    expect(drift.targets).toHaveLength(Math.ceil(enabled / 100));
+    expect(drift.projects).toBe(drift.targets.length);
+  });
+
+  it.each([
+    [105, 100, 1.05],
+    [0, 0, 1],
+    [1, 3, 0.333],
+  ])('ratio(%i, %i) = %d', (a, m, r) => {
+    expect(ratio(a, m)).toBe(r);
+  });
+});
+
+describe('charts and results', () => {
+  it.each([
+    [0, 1],
+    [0.7, 1],
+    [3, 5],
+    [12, 20],
+    [101, 200],
+  ])('niceCeiling(%d) = %d', (max, nice) => {
+    expect(niceCeiling(max)).toBe(nice);
+  });
+
+  it('draws one path per series and one circle per point, escaping names', () => {
+    const svg = renderLineChart(
+      [
+        {
+          title: 'ms per project',
+          yLabel: 'ms',
+          series: [
+            {
+              name: 'plan <noop>',
+              points: [
+                { x: 10, y: 2 },
+                { x: 100, y: 2.1 },
+                { x: 1000, y: 1.9 },
+              ],
+            },
+          ],
+        },
+      ],
+      { title: 'Scaling', xLabel: 'projects' },
+    );
+    expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
+    expect(svg.match(/<path /g)).toHaveLength(1);
+    expect(svg.match(/<circle /g)).toHaveLength(3);
+    expect(svg).toContain('plan &lt;noop&gt;');
+  });
+
+  it('writes the results json and a markdown table, merging cases of the same date', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'bench-results-'));
+    try {
+      const world = buildWorld({ projects: 2, alerts: 2 });
+      const c: CaseResult = {
+        projects: 2,
+        alerts: 2,
+        concurrency: 8,
+        startedAt: '2026-11-21T10:00:00.000Z',
+        phases: [
+          {
+            phase: 'plan-noop',
+            wallMs: 1234,
+            observed: { total: 8, attempts: 8, byMethod: { GET: 8 } },
+            emulator: { total: 9, challenges: 1, byMethod: { GET: 9 } },
+            requestsPerProject: 4,
+            peakRssMb: 120.4,
+            minimum: phaseMinimum(world, 'plan-noop'),
+            ratioToMinimum: 1,
+            bareMs: 1000,
+            overhead: 1.234,
+            notes: [],
+          },
+        ],
+      };
+      expect(renderCaseTable(c)).toContain('| plan-noop | 1.23 | GET 8 | 4.00 | 120 | 8 | 1.000 | 1.00 | 1.234 |');
+      const machine = { node: 'v20', cpus: 2, platform: 'linux' };
+      await writeResults(dir, { date: '2026-11-21', machine, cases: { '2x2': c } });
+      const { merged } = await writeResults(dir, {
+        date: '2026-11-21',
+        machine,
+        cases: { '3x3': { ...c, projects: 3, alerts: 3 } },
+      });
+      expect(Object.keys(merged.cases)).toEqual(['2x2', '3x3']);
+      expect(await readFile(join(dir, '2026-11-21.md'), 'utf8')).toContain('### 3 projects x 3 alert configs');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
