@@ -143,8 +143,7 @@ export function parseState(text: string, location: string, version: string | nul
   }
   const record = value as Record<string, unknown>;
   if (record.formatVersion !== 1) {
-    throw new StateCorruptError(
-      location,
+    throw corrupt(
       `formatVersion is ${typeof record.formatVersion === 'number' ? record.formatVersion : typeof record.formatVersion}, expected 1`,
     );
   }

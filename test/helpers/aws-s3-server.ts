@@ -1,0 +1,204 @@
+/**
+ * A small loopback S3 server (path-style) for tests: ListObjectsV2, GetObject, HeadObject, PutObject and DeleteObject,
+ * with the conditional-write semantics s3rver lacks (`If-None-Match: *` and `If-Match` -> 412 PreconditionFailed) and
+ * injectable 409 ConditionalRequestConflict answers. Requests are served one at a time in arrival order, so of two
+ * racing conditional writes exactly one wins, as on S3.
+ */
+import { createHash } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One stored object. */
+export interface StoredObject {
+  body: Buffer;
+  etag: string;
+  contentType: string;
+  lastModified: Date;
+}
+
+/** One request as the server saw it. */
+export interface LoggedS3Request {
+  method: string;
+  bucket: string;
+  key: string;
+  ifMatch?: string;
+  ifNoneMatch?: string;
+  status: number;
+}
+
+/** The running server. */
+export interface LoopbackS3 {
+  /** `http://127.0.0.1:<port>`: pass as `endpoint` with `forcePathStyle: true`. */
+  endpoint: string;
+  /** bucket -> key -> object. */
+  buckets: Map<string, Map<string, StoredObject>>;
+  requests: LoggedS3Request[];
+  /** The next `count` conditional PUT/DELETE requests answer 409 ConditionalRequestConflict. */
+  injectConflicts(count: number): void;
+  /** Stores an object directly (no request). */
+  putDirect(bucket: string, key: string, body: string | Buffer): StoredObject;
+  getText(bucket: string, key: string): string | undefined;
+  close(): Promise<void>;
+}
+
+const xmlEscape = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/** Starts the server on 127.0.0.1, port 0, with the given (empty) buckets. */
+export async function startLoopbackS3(options: { buckets: string[] }): Promise<LoopbackS3> {
+  const buckets = new Map<string, Map<string, StoredObject>>(options.buckets.map((b) => [b, new Map()]));
+  const requests: LoggedS3Request[] = [];
+  let conflicts = 0;
+
+  const store = (bucket: string, key: string, body: Buffer, contentType = 'application/octet-stream') => {
+    const object: StoredObject = {
+      body,
+      etag: `"${createHash('md5').update(body).digest('hex')}"`,
+      contentType,
+      lastModified: new Date(),
+    };
+    buckets.get(bucket)?.set(key, object);
+    return object;
+  };
+
+  const handle = (req: IncomingMessage, body: Buffer, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const [, bucket = '', ...rest] = url.pathname.split('/');
+    const key = decodeURIComponent(rest.join('/'));
+    const method = req.method ?? 'GET';
+    const ifMatch = header(req, 'if-match');
+    const ifNoneMatch = header(req, 'if-none-match');
+    const log: LoggedS3Request = { method, bucket, key, status: 200 };
+    if (ifMatch !== undefined) log.ifMatch = ifMatch;
+    if (ifNoneMatch !== undefined) log.ifNoneMatch = ifNoneMatch;
+    requests.push(log);
+    const send = (status: number, headers: Record<string, string>, payload: Buffer | string = '') => {
+      log.status = status;
+      res.writeHead(status, { 'x-amz-request-id': `req-${requests.length}`, ...headers });
+      res.end(method === 'HEAD' ? undefined : payload);
+    };
+    const fail = (status: number, code: string, message: string) =>
+      send(
+        status,
+        { 'content-type': 'application/xml' },
+        `<?xml version="1.0" encoding="UTF-8"?><Error><Code>${code}</Code><Message>${xmlEscape(message)}</Message></Error>`,
+      );
+
+    const objects = buckets.get(bucket);
+    if (!objects) return fail(404, 'NoSuchBucket', 'The specified bucket does not exist');
+    if (key === '') {
+      if (method !== 'GET' || url.searchParams.get('list-type') !== '2')
+        return fail(501, 'NotImplemented', 'only ListObjectsV2');
+      return send(200, { 'content-type': 'application/xml' }, listXml(bucket, objects, url.searchParams));
+    }
+    const existing = objects.get(key);
+    const conditional = ifMatch !== undefined || ifNoneMatch !== undefined;
+    if ((method === 'PUT' || method === 'DELETE') && conditional && conflicts > 0) {
+      conflicts--;
+      return fail(409, 'ConditionalRequestConflict', 'A conflicting operation occurred');
+    }
+    if (ifMatch !== undefined) {
+      if (!existing) return fail(404, 'NoSuchKey', 'The specified key does not exist.');
+      if (ifMatch !== existing.etag && `"${ifMatch}"` !== existing.etag) {
+        return fail(412, 'PreconditionFailed', 'At least one of the pre-conditions you specified did not hold');
+      }
+    }
+    if (ifNoneMatch === '*' && existing && method === 'PUT') {
+      return fail(412, 'PreconditionFailed', 'At least one of the pre-conditions you specified did not hold');
+    }
+    switch (method) {
+      case 'GET':
+      case 'HEAD':
+        if (!existing) return fail(404, 'NoSuchKey', 'The specified key does not exist.');
+        return send(
+          200,
+          {
+            etag: existing.etag,
+            'content-type': existing.contentType,
+            'content-length': String(existing.body.length),
+            'last-modified': existing.lastModified.toUTCString(),
+          },
+          existing.body,
+        );
+      case 'PUT': {
+        const object = store(bucket, key, body, header(req, 'content-type'));
+        return send(200, { etag: object.etag });
+      }
+      case 'DELETE':
+        objects.delete(key);
+        return send(204, {});
+      default:
+        return fail(405, 'MethodNotAllowed', `${method} is not supported here`);
+    }
+  };
+
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      try {
+        handle(req, decodeBody(req, Buffer.concat(chunks)), res);
+      } catch (error) {
+        res.writeHead(500);
+        res.end(String(error));
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    buckets,
+    requests,
+    injectConflicts: (count) => {
+      conflicts = count;
+    },
+    putDirect: (bucket, key, body) => store(bucket, key, Buffer.from(body)),
+    getText: (bucket, key) => buckets.get(bucket)?.get(key)?.body.toString('utf8'),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** Undoes `aws-chunked` content encoding (the SDK's streaming checksums), leaving plain bodies alone. */
+function decodeBody(req: IncomingMessage, raw: Buffer): Buffer {
+  const encoding = header(req, 'content-encoding') ?? '';
+  const sha = header(req, 'x-amz-content-sha256') ?? '';
+  if (!encoding.includes('aws-chunked') && !sha.startsWith('STREAMING-')) return raw;
+  const parts: Buffer[] = [];
+  let offset = 0;
+  while (offset < raw.length) {
+    const lineEnd = raw.indexOf('\r\n', offset);
+    if (lineEnd < 0) break;
+    const size = Number.parseInt(raw.subarray(offset, lineEnd).toString('latin1').split(';')[0] ?? '0', 16);
+    if (!size) break;
+    parts.push(raw.subarray(lineEnd + 2, lineEnd + 2 + size));
+    offset = lineEnd + 2 + size + 2;
+  }
+  return Buffer.concat(parts);
+}
+
+function listXml(bucket: string, objects: Map<string, StoredObject>, params: URLSearchParams): string {
+  const prefix = params.get('prefix') ?? '';
+  const maxKeys = Number(params.get('max-keys') ?? '1000');
+  const after = params.get('continuation-token') ?? params.get('start-after') ?? '';
+  const keys = [...objects.keys()].filter((k) => k.startsWith(prefix) && k > after).sort();
+  const page = keys.slice(0, maxKeys);
+  const truncated = keys.length > page.length;
+  const contents = page
+    .map((k) => {
+      const o = objects.get(k) as StoredObject;
+      return `<Contents><Key>${xmlEscape(k)}</Key><LastModified>${o.lastModified.toISOString()}</LastModified><ETag>${xmlEscape(o.etag)}</ETag><Size>${o.body.length}</Size><StorageClass>STANDARD</StorageClass></Contents>`;
+    })
+    .join('');
+  const next = truncated ? `<NextContinuationToken>${xmlEscape(page.at(-1) ?? '')}</NextContinuationToken>` : '';
+  return `<?xml version="1.0" encoding="UTF-8"?><ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Name>${bucket}</Name><Prefix>${xmlEscape(prefix)}</Prefix><KeyCount>${page.length}</KeyCount><MaxKeys>${maxKeys}</MaxKeys><IsTruncated>${truncated}</IsTruncated>${next}${contents}</ListBucketResult>`;
+}

@@ -1,0 +1,76 @@
+/**
+ * A loopback Secrets Manager endpoint for tests: `POST /` with `X-Amz-Target: secretsmanager.GetSecretValue` and an
+ * `application/x-amz-json-1.1` body `{"SecretId"}`, answered as the real service does. Counts calls per secret, so
+ * tests can check the provider's cache.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** The running endpoint. */
+export interface LoopbackSecretsManager {
+  /** `http://127.0.0.1:<port>`: pass as `endpoint` or `AWS_ENDPOINT_URL_SECRETS_MANAGER`. */
+  endpoint: string;
+  /** secret id (name or ARN) -> SecretString; change it between calls to simulate rotation. */
+  secrets: Map<string, string>;
+  /** GetSecretValue calls per secret id. */
+  calls: Map<string, number>;
+  close(): Promise<void>;
+}
+
+/** Starts the endpoint on 127.0.0.1, port 0. */
+export async function startLoopbackSecretsManager(
+  initial: Record<string, string> = {},
+): Promise<LoopbackSecretsManager> {
+  const secrets = new Map(Object.entries(initial));
+  const calls = new Map<string, number>();
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const reply = (status: number, body: unknown) => {
+        res.writeHead(status, { 'content-type': 'application/x-amz-json-1.1' });
+        res.end(JSON.stringify(body));
+      };
+      const target = req.headers['x-amz-target'];
+      if (req.method !== 'POST' || target !== 'secretsmanager.GetSecretValue') {
+        return reply(400, { __type: 'UnknownOperationException', message: `unsupported ${String(target)}` });
+      }
+      let secretId = '';
+      try {
+        secretId = String(
+          (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { SecretId?: unknown }).SecretId ?? '',
+        );
+      } catch {
+        return reply(400, { __type: 'SerializationException', message: 'body is not JSON' });
+      }
+      calls.set(secretId, (calls.get(secretId) ?? 0) + 1);
+      const value = secrets.get(secretId);
+      if (value === undefined) {
+        return reply(400, {
+          __type: 'ResourceNotFoundException',
+          message: "Secrets Manager can't find the specified secret.",
+        });
+      }
+      return reply(200, {
+        ARN: `arn:aws:secretsmanager:eu-west-1:123456789012:secret:${secretId}-AbCdEf`,
+        Name: secretId,
+        SecretString: value,
+        VersionId: 'a1b2c3d4-0000-4000-8000-000000000001',
+        VersionStages: ['AWSCURRENT'],
+        CreatedDate: Math.floor(Date.now() / 1000),
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    secrets,
+    calls,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}

@@ -1,0 +1,103 @@
+// Scenario: the S3 desired-state source and archive store with a real SDK client against loopback S3 (listing, pagination, ETags, ifAbsent).
+import { createHash } from 'node:crypto';
+import type { S3Client } from '@aws-sdk/client-s3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { S3ArchiveStore } from '../../../../lambdas/adapters/aws/s3-archive-store.ts';
+import { S3DesiredStateSource } from '../../../../lambdas/adapters/aws/s3-desired-source.ts';
+import { loopbackS3Client } from '../../../helpers/aws-clients.ts';
+import { type LoopbackS3, startLoopbackS3 } from '../../../helpers/aws-s3-server.ts';
+
+describe('S3DesiredStateSource and S3ArchiveStore on loopback S3', () => {
+  let s3: LoopbackS3;
+  let client: S3Client;
+  beforeEach(async () => {
+    s3 = await startLoopbackS3({ buckets: ['desired', 'archive'] });
+    client = loopbackS3Client(s3.endpoint);
+  });
+  afterEach(async () => {
+    client.destroy();
+    await s3.close();
+  });
+
+  it('lists only *.yaml/*.yml under the prefix, across pages, sorted, with ETags as versions', async () => {
+    const put = (key: string, text: string) => s3.putDirect('desired', key, text);
+    const a = put('desired-state/projects/payments-prod.yaml', 'a: 1\n');
+    const b = put('desired-state/settings.yml', 'b: 2\n');
+    const c = put('desired-state/templates/base.YAML', 'c: 3\n');
+    put('desired-state/local-secrets.json', '{}');
+    put('desired-state/README.md', '# x');
+    put('other/outside.yaml', 'x: 1');
+    put('desired-state-old/also-outside.yaml', 'x: 1');
+    const source = new S3DesiredStateSource({ client, bucket: 'desired', prefix: '/desired-state', pageSize: 2 });
+    expect(source.describe()).toBe('s3://desired/desired-state/');
+    const files = await source.list();
+    expect(files).toEqual([
+      { path: 'projects/payments-prod.yaml', size: 5, version: a.etag.slice(1, -1) },
+      { path: 'settings.yml', size: 5, version: b.etag.slice(1, -1) },
+      { path: 'templates/base.YAML', size: 5, version: c.etag.slice(1, -1) },
+    ]);
+    const listCalls = s3.requests.filter((r) => r.method === 'GET' && r.key === '');
+    expect(listCalls.length).toBeGreaterThanOrEqual(3);
+    const read = await source.read('projects/payments-prod.yaml');
+    expect(new TextDecoder().decode(read.bytes)).toBe('a: 1\n');
+    expect(read.version).toBe(a.etag.slice(1, -1));
+  });
+
+  it.each([
+    ['../state/state.json', /'\.\.' segments/],
+    ['/etc/passwd', /must be relative/],
+    ['', /empty/],
+    ['a//b.yaml', /empty/],
+  ])('refuses to read the unsafe path %j', async (path, message) => {
+    const source = new S3DesiredStateSource({ client, bucket: 'desired', prefix: 'desired-state/' });
+    await expect(source.read(path)).rejects.toMatchObject({
+      code: 'INVALID_KEY',
+      message: expect.stringMatching(message),
+    });
+  });
+
+  it('a missing file is a 404 S3AccessError naming the key', async () => {
+    const source = new S3DesiredStateSource({ client, bucket: 'desired', prefix: 'desired-state/' });
+    await expect(source.read('manifests/pinned.json')).rejects.toMatchObject({
+      code: 'S3_ACCESS',
+      status: 404,
+      message: expect.stringContaining('s3://desired/desired-state/manifests/pinned.json'),
+    });
+  });
+
+  it('an unknown bucket is an S3AccessError, not a crash', async () => {
+    const source = new S3DesiredStateSource({ client, bucket: 'nope', prefix: 'x/' });
+    await expect(source.list()).rejects.toMatchObject({ code: 'S3_ACCESS', status: 404 });
+  });
+
+  it('archive: writes under its prefix, ifAbsent never rewrites, content-addressed keys are checked', async () => {
+    const archive = new S3ArchiveStore({ client, bucket: 'archive', prefix: 'archive' });
+    const manifest = '{"updated":1}';
+    const hex = createHash('sha256').update(manifest).digest('hex');
+    const key = `manifests/sha256/${hex}.json`;
+    expect(await archive.put(key, manifest, { ifAbsent: true })).toEqual({
+      key,
+      created: true,
+      location: `s3://archive/archive/${key}`,
+    });
+    expect(s3.requests.at(-1)).toMatchObject({ method: 'PUT', key: `archive/${key}`, ifNoneMatch: '*', status: 200 });
+    expect((await archive.put(key, manifest, { ifAbsent: true })).created).toBe(false);
+    expect(s3.requests.at(-1)?.status).toBe(412);
+    await expect(archive.put(`manifests/sha256/${'0'.repeat(64)}.json`, manifest)).rejects.toMatchObject({
+      code: 'INVALID_KEY',
+      message: expect.stringContaining(hex),
+    });
+    await archive.put('manifests/latest.json', '{"a":1}');
+    await archive.put('manifests/latest.json', '{"a":2}');
+    expect(new TextDecoder().decode((await archive.get('manifests/latest.json')) ?? new Uint8Array())).toBe('{"a":2}');
+    expect(s3.buckets.get('archive')?.get('archive/manifests/latest.json')?.contentType).toBe('application/json');
+    expect(await archive.get('reports/2026-03-01/none.json')).toBeNull();
+  });
+
+  it('archive: a 409 on an ifAbsent write is retried', async () => {
+    const archive = new S3ArchiveStore({ client, bucket: 'archive', retry: { sleep: async () => {} } });
+    s3.injectConflicts(1);
+    expect((await archive.put('usage/2026-02/physical-hosts.json', '[]', { ifAbsent: true })).created).toBe(true);
+    expect(s3.requests.map((r) => r.status)).toEqual([409, 200]);
+  });
+});

@@ -1,0 +1,129 @@
+// Scenario: the S3 state store and lease, with a real SDK client against a loopback S3 that enforces conditional writes.
+import type { S3Client } from '@aws-sdk/client-s3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { S3StateStore } from '../../../../lambdas/adapters/aws/s3-state-store.ts';
+import {
+  LeaseHeldError,
+  LeaseLostError,
+  StateConflictError,
+  StateCorruptError,
+} from '../../../../lambdas/core/errors.ts';
+import type { ReconcileState } from '../../../../lambdas/core/ports.ts';
+import { loopbackS3Client } from '../../../helpers/aws-clients.ts';
+import { type LoopbackS3, startLoopbackS3 } from '../../../helpers/aws-s3-server.ts';
+
+const BUCKET = 'opsman-gitops-state';
+const noSleep = async () => {};
+
+const state = (updatedAt: string): ReconcileState => ({ formatVersion: 1, updatedAt, projects: {} });
+
+describe('S3StateStore on loopback S3', () => {
+  let s3: LoopbackS3;
+  let client: S3Client;
+  let now: Date;
+  let store: S3StateStore;
+
+  beforeEach(async () => {
+    s3 = await startLoopbackS3({ buckets: [BUCKET] });
+    client = loopbackS3Client(s3.endpoint);
+    now = new Date('2026-03-01T10:00:00Z');
+    store = new S3StateStore({ client, bucket: BUCKET, now: () => now, retry: { sleep: noSleep } });
+  });
+  afterEach(async () => {
+    client.destroy();
+    await s3.close();
+  });
+
+  it('reads null with no state, creates with If-None-Match, then updates with If-Match on the ETag', async () => {
+    expect(await store.read()).toEqual({ state: null, version: null });
+    const v1 = await store.write(state('2026-03-01T10:00:00Z'), null);
+    expect(s3.requests.at(-1)).toMatchObject({ method: 'PUT', key: 'state/state.json', ifNoneMatch: '*', status: 200 });
+    const read = await store.read();
+    expect(read).toEqual({ state: state('2026-03-01T10:00:00Z'), version: v1 });
+    const v2 = await store.write(state('2026-03-01T10:05:00Z'), v1);
+    expect(v2).not.toBe(v1);
+    expect(s3.requests.at(-1)).toMatchObject({ method: 'PUT', ifMatch: v1, status: 200 });
+    expect(JSON.parse(s3.getText(BUCKET, 'state/state.json') ?? '')).toEqual(state('2026-03-01T10:05:00Z'));
+  });
+
+  it('refuses a stale write with StateConflictError and leaves the newer state in place', async () => {
+    const v1 = await store.write(state('a'), null);
+    await store.write(state('b'), v1);
+    const error = await store.write(state('c'), v1).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StateConflictError);
+    expect((error as StateConflictError).expectedVersion).toBe(v1);
+    expect(JSON.parse(s3.getText(BUCKET, 'state/state.json') ?? '').updatedAt).toBe('b');
+    await expect(store.write(state('d'), null)).rejects.toBeInstanceOf(StateConflictError);
+  });
+
+  it('retries 409 ConditionalRequestConflict and succeeds within the budget, fails past it', async () => {
+    s3.injectConflicts(2);
+    const v1 = await store.write(state('a'), null);
+    expect(s3.requests.filter((r) => r.status === 409)).toHaveLength(2);
+    expect(v1).toMatch(/^"[0-9a-f]{32}"$/);
+    s3.injectConflicts(10);
+    await expect(store.write(state('b'), v1)).rejects.toBeInstanceOf(StateConflictError);
+    expect(s3.requests.filter((r) => r.status === 409)).toHaveLength(2 + 5);
+  });
+
+  it.each([
+    ['not JSON', '{"formatVersion":1,', /not JSON \(19 bytes\)/],
+    ['an array', '[]', /not a JSON object/],
+    ['a future format', '{"formatVersion":2,"updatedAt":"x","projects":{}}', /formatVersion is 2, expected 1/],
+    ['projects missing', '{"formatVersion":1,"updatedAt":"x"}', /projects is not an object/],
+    ['bad project', '{"formatVersion":1,"updatedAt":"x","projects":{"p1":{}}}', /projects.p1.alertConfigs/],
+  ])('reports corrupt state (%s) with its version and without content', async (_name, text, message) => {
+    const object = s3.putDirect(BUCKET, 'state/state.json', text);
+    const error = await store.read().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StateCorruptError);
+    expect((error as StateCorruptError).message).toMatch(message);
+    expect((error as StateCorruptError).version).toBe(object.etag);
+  });
+
+  it('lease: created once, held against a second owner, taken over when expired, renewed, released conditionally', async () => {
+    const lease = await store.acquireLease({ owner: 'lambda:a/1', runId: 'run-1', ttlMs: 60_000 });
+    expect(lease).toMatchObject({ owner: 'lambda:a/1', runId: 'run-1', expiresAt: '2026-03-01T10:01:00.000Z' });
+    expect(s3.requests.at(-1)).toMatchObject({ method: 'PUT', key: 'state/lease.json', ifNoneMatch: '*' });
+
+    const held = await store
+      .acquireLease({ owner: 'lambda:b/2', runId: 'run-2', ttlMs: 60_000 })
+      .catch((e: unknown) => e);
+    expect(held).toBeInstanceOf(LeaseHeldError);
+    expect((held as LeaseHeldError).holder).toEqual({
+      owner: 'lambda:a/1',
+      runId: 'run-1',
+      expiresAt: '2026-03-01T10:01:00.000Z',
+    });
+
+    const renewed = await store.renewLease(lease, 120_000);
+    expect(renewed.expiresAt).toBe('2026-03-01T10:02:00.000Z');
+    expect(s3.requests.at(-1)).toMatchObject({ method: 'PUT', ifMatch: lease.token, status: 200 });
+
+    now = new Date('2026-03-01T10:03:00Z');
+    const taken = await store.acquireLease({ owner: 'lambda:b/2', runId: 'run-2', ttlMs: 60_000 });
+    expect(taken.runId).toBe('run-2');
+    expect(s3.requests.at(-1)).toMatchObject({ method: 'PUT', ifMatch: renewed.token, status: 200 });
+
+    await expect(store.renewLease(renewed, 60_000)).rejects.toBeInstanceOf(LeaseLostError);
+    await store.releaseLease(renewed); // no longer ours: the conditional delete is refused and the new holder keeps it
+    expect(s3.requests.at(-1)).toMatchObject({ method: 'DELETE', ifMatch: renewed.token, status: 412 });
+    expect(JSON.parse(s3.getText(BUCKET, 'state/lease.json') ?? '').runId).toBe('run-2');
+    await store.releaseLease(taken);
+    expect(s3.getText(BUCKET, 'state/lease.json')).toBeUndefined();
+  });
+
+  it('lease: an unreadable lease object is treated as expired and taken over', async () => {
+    s3.putDirect(BUCKET, 'state/lease.json', 'garbage');
+    const lease = await store.acquireLease({ owner: 'o', runId: 'r', ttlMs: 1000 });
+    expect(lease.runId).toBe('r');
+  });
+
+  it('lease: of many concurrent acquirers exactly one wins', async () => {
+    const attempts = await Promise.allSettled(
+      Array.from({ length: 8 }, (_, i) => store.acquireLease({ owner: `o${i}`, runId: `r${i}`, ttlMs: 60_000 })),
+    );
+    const won = attempts.filter((a) => a.status === 'fulfilled');
+    expect(won).toHaveLength(1);
+    expect(attempts.filter((a) => a.status === 'rejected' && a.reason instanceof LeaseHeldError)).toHaveLength(7);
+  });
+});

@@ -1,0 +1,88 @@
+// Scenario: credentials and secretRefs through Powertools SecretsProvider and a real SDK client against a loopback Secrets Manager.
+import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  loadOpsManagerCredentials,
+  SecretJsonSource,
+  SecretsManagerResolver,
+} from '../../../../lambdas/adapters/aws/secrets-manager.ts';
+import { loopbackSecretsClient } from '../../../helpers/aws-clients.ts';
+import { type LoopbackSecretsManager, startLoopbackSecretsManager } from '../../../helpers/aws-secrets-server.ts';
+
+const PRIVATE = '7f3c2a9e-4b1d-4e8f-9a6c-1d2e3f4a5b6c';
+
+describe('Secrets Manager adapter on a loopback endpoint', () => {
+  let sm: LoopbackSecretsManager;
+  let client: SecretsManagerClient;
+  beforeEach(async () => {
+    sm = await startLoopbackSecretsManager({
+      'opsman/credentials': JSON.stringify({ publicKey: 'gitopsbt', privateKey: PRIVATE }),
+      'opsman/notifications': JSON.stringify({ pagerduty: 'pd-service-key-123', slack: 42 }),
+    });
+    client = loopbackSecretsClient(sm.endpoint);
+  });
+  afterEach(async () => {
+    client.destroy();
+    await sm.close();
+  });
+
+  it('loads valid credentials', async () => {
+    const source = new SecretJsonSource({ client });
+    expect(await loadOpsManagerCredentials(source, 'opsman/credentials')).toEqual({
+      publicKey: 'gitopsbt',
+      privateKey: PRIVATE,
+    });
+  });
+
+  it.each([
+    ['not JSON', `privateKey=${PRIVATE}`, 'SECRET_NOT_JSON', /is not valid JSON \(\d+ characters\)/],
+    ['an array', `["${PRIVATE}"]`, 'SECRET_NOT_JSON', /not a JSON object/],
+    ['privateKey missing', '{"publicKey":"gitopsbt"}', 'CREDENTIALS_INVALID', /privateKey must be a non-empty string/],
+    ['publicKey odd', `{"publicKey":"git ops","privateKey":"${PRIVATE}"}`, 'CREDENTIALS_INVALID', /letters and digits/],
+    [
+      'extra key',
+      `{"publicKey":"a","privateKey":"${PRIVATE}","password":"${PRIVATE}"}`,
+      'CREDENTIALS_INVALID',
+      /unexpected keys: password/,
+    ],
+    [
+      'short fingerprintKey',
+      `{"publicKey":"a","privateKey":"${PRIVATE}","fingerprintKey":"x"}`,
+      'CREDENTIALS_INVALID',
+      /fingerprintKey/,
+    ],
+  ])('rejects credentials that are %s, without quoting the value', async (_name, text, code, message) => {
+    sm.secrets.set('bad', text);
+    const error = await loadOpsManagerCredentials(new SecretJsonSource({ client }), 'bad').catch((e: unknown) => e);
+    expect(error).toMatchObject({ code, secretId: 'bad', message: expect.stringMatching(message) });
+    expect(JSON.stringify({ ...(error as object), message: (error as Error).message })).not.toContain(PRIVATE);
+  });
+
+  it('a missing secret is SECRET_NOT_FOUND', async () => {
+    await expect(loadOpsManagerCredentials(new SecretJsonSource({ client }), 'opsman/none')).rejects.toMatchObject({
+      code: 'SECRET_NOT_FOUND',
+      message: "secret 'opsman/none': no such secret",
+    });
+  });
+
+  it('resolves secretRefs, caching each secret for maxAge', async () => {
+    const resolver = new SecretsManagerResolver(new SecretJsonSource({ client, maxAgeSeconds: 300 }));
+    expect(await resolver.resolve('opsman/notifications#pagerduty')).toBe('pd-service-key-123');
+    expect(await resolver.resolve('opsman/notifications#pagerduty')).toBe('pd-service-key-123');
+    expect(sm.calls.get('opsman/notifications')).toBe(1);
+  });
+
+  it.each([
+    ['opsman/notifications', 'SECRET_REF_INVALID', /expected '<secret id>#<json key>'/],
+    ['#pagerduty', 'SECRET_REF_INVALID', /expected/],
+    ['opsman/notifications#', 'SECRET_REF_INVALID', /expected/],
+    ['opsman/notifications#opsgenie', 'SECRET_KEY_MISSING', /no such key \(keys present: pagerduty, slack\)/],
+    ['opsman/notifications#slack', 'SECRET_KEY_NOT_STRING', /non-empty string/],
+    ['opsman/missing#x', 'SECRET_NOT_FOUND', /no such secret/],
+  ])('refuses %j with %s and no value in the message', async (ref, code, message) => {
+    const resolver = new SecretsManagerResolver(new SecretJsonSource({ client }));
+    const error = await resolver.resolve(ref).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code, message: expect.stringMatching(message) });
+    expect((error as Error).message).not.toContain('pd-service-key-123');
+  });
+});
