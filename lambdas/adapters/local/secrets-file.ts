@@ -1,0 +1,82 @@
+/**
+ * A SecretResolver over a local JSON file `{"<secret id>": {"<json key>": "value"}}` (the CLI's `--secrets-file`),
+ * the same shape as Secrets Manager secrets holding JSON. The file is read once, on first use.
+ */
+import { readFile } from 'node:fs/promises';
+import { parseSecretRef } from '../../core/desired/secret-ref.ts';
+import type { SecretResolver } from '../../core/ports.ts';
+import { SecretResolutionError } from './secret-errors.ts';
+
+export { SecretResolutionError } from './secret-errors.ts';
+
+/** Resolves secret references from a JSON file. */
+export class FileSecretResolver implements SecretResolver {
+  readonly path: string;
+  private secrets: Promise<Record<string, unknown>> | undefined;
+
+  /** @param path the secrets file (JSON object of objects). */
+  constructor(path: string) {
+    this.path = path;
+  }
+
+  /** The value of `<secret id>#<json key>`; throws SecretResolutionError. */
+  async resolve(ref: string): Promise<string> {
+    const parsed = parseSecretRef(ref);
+    if (!parsed) {
+      throw new SecretResolutionError(
+        'INVALID_REF',
+        ref,
+        `secret reference "${ref}" is not of the form <secret id>#<json key>`,
+      );
+    }
+    this.secrets ??= this.load(ref);
+    // A failed load is not cached: the file may be fixed while a long-lived process runs.
+    const secrets = await this.secrets.catch((error: unknown) => {
+      this.secrets = undefined;
+      throw error;
+    });
+    const secret = secrets[parsed.id];
+    if (secret === undefined) {
+      const message = `secret "${parsed.id}" (for ${ref}) is not in the secrets file ${this.path}`;
+      throw new SecretResolutionError('SECRET_NOT_FOUND', ref, message);
+    }
+    if (secret === null || typeof secret !== 'object' || Array.isArray(secret)) {
+      const message = `secret "${parsed.id}" in ${this.path} must be a JSON object of keys, as {"${parsed.key}": "..."}`;
+      throw new SecretResolutionError('SECRETS_FILE_INVALID', ref, message);
+    }
+    const value = (secret as Record<string, unknown>)[parsed.key];
+    if (value === undefined) {
+      const message = `secret "${parsed.id}" in ${this.path} has no key "${parsed.key}"`;
+      throw new SecretResolutionError('SECRET_KEY_NOT_FOUND', ref, message);
+    }
+    if (typeof value !== 'string' || value === '') {
+      const what = typeof value === 'string' ? 'empty' : `a ${value === null ? 'null' : typeof value}, not a string`;
+      const message = `key "${parsed.key}" of secret "${parsed.id}" in ${this.path} is ${what}`;
+      throw new SecretResolutionError('SECRET_NOT_STRING', ref, message);
+    }
+    return value;
+  }
+
+  private async load(ref: string): Promise<Record<string, unknown>> {
+    let text: string;
+    try {
+      text = await readFile(this.path, 'utf8');
+    } catch (error) {
+      const reason = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+      const message = `secrets file ${this.path} cannot be read (${reason})`;
+      throw new SecretResolutionError('SECRETS_FILE_NOT_FOUND', ref, message, { cause: error });
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      // The parser's message may quote the file's text, which holds secrets: it is not passed on.
+      throw new SecretResolutionError('SECRETS_FILE_INVALID', ref, `secrets file ${this.path} is not valid JSON`);
+    }
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      const message = `secrets file ${this.path} must hold a JSON object {"<secret id>": {"<json key>": "value"}}`;
+      throw new SecretResolutionError('SECRETS_FILE_INVALID', ref, message);
+    }
+    return value as Record<string, unknown>;
+  }
+}

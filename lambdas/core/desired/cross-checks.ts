@@ -1,0 +1,136 @@
+/**
+ * Rules across documents and files: unique ids and names, at most one Settings, template references, unique alert
+ * keys after merge, protect keys that exist, and the orgId a TEAM notification needs. Also runs the per-config rules.
+ */
+import { checkAlertConfig } from './alert-rules.ts';
+import { suggestion } from './did-you-mean.ts';
+import { asArray, asRecord, asString, issueAt, where } from './issue.ts';
+import { type MergedEntry, mergeProject, ownEntries, templateName } from './merge.ts';
+import type { ParsedDocument } from './parse.ts';
+import type { ValidationIssue } from './types.ts';
+
+/** Documents of a load grouped by kind (only those with a valid apiVersion and kind). */
+export interface DocumentsByKind {
+  Project: ParsedDocument[];
+  AlertTemplate: ParsedDocument[];
+  Organization: ParsedDocument[];
+  Settings: ParsedDocument[];
+}
+
+function meta(document: ParsedDocument, field: string): string | undefined {
+  return asString(asRecord(asRecord(document.value)?.metadata)?.[field]);
+}
+
+/** Reports the second and later documents that repeat a value of `field` in metadata. */
+function unique(documents: ParsedDocument[], field: string, what: string): ValidationIssue[] {
+  const firstSeen = new Map<string, ParsedDocument>();
+  const issues: ValidationIssue[] = [];
+  for (const document of documents) {
+    const value = meta(document, field);
+    if (value === undefined) continue;
+    const first = firstSeen.get(value);
+    if (!first) {
+      firstSeen.set(value, document);
+      continue;
+    }
+    const message = `duplicate ${what} ${value}: already declared at ${where(first, ['metadata', field])}`;
+    issues.push(issueAt(document, ['metadata', field], message, { expected: `a ${what} used once`, found: value }));
+  }
+  return issues;
+}
+
+function duplicateKeys(entries: MergedEntry[], scope: string): ValidationIssue[] {
+  const seen = new Map<string, MergedEntry>();
+  const issues: ValidationIssue[] = [];
+  for (const entry of entries) {
+    const first = seen.get(entry.key);
+    if (!first) {
+      seen.set(entry.key, entry);
+      continue;
+    }
+    const message = `duplicate alert key "${entry.key}" in ${scope}: already used at ${where(first.document, first.path)}`;
+    issues.push(
+      issueAt(entry.document, [...entry.path, 'key'], message, { expected: 'a unique key', found: entry.key }),
+    );
+  }
+  return issues;
+}
+
+/** Runs every cross-document rule and the per-config rules; returns the issues found. */
+export function checkDocuments(docs: DocumentsByKind): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  issues.push(...unique(docs.Project, 'projectId', 'projectId'), ...unique(docs.Project, 'name', 'project name'));
+  issues.push(
+    ...unique(docs.Organization, 'orgId', 'orgId'),
+    ...unique(docs.Organization, 'name', 'organization name'),
+  );
+  issues.push(...unique(docs.AlertTemplate, 'name', 'template name'));
+  const [firstSettings, ...extra] = docs.Settings;
+  for (const document of extra) {
+    const message = `a second Settings document: at most one is allowed (the first is at ${where(firstSettings as ParsedDocument, [])})`;
+    issues.push(issueAt(document, ['kind'], message, { expected: 'at most one Settings document' }));
+  }
+  const templates = new Map<string, ParsedDocument>();
+  for (const template of docs.AlertTemplate) {
+    const name = templateName(template);
+    if (name !== undefined && !templates.has(name)) templates.set(name, template);
+    const entries = ownEntries(template, name);
+    issues.push(...duplicateKeys(entries, `template ${name ?? '(unnamed)'}`));
+    for (const entry of entries) issues.push(...checkAlertConfig(template, entry.path, entry.value));
+  }
+  for (const project of docs.Project) issues.push(...checkProject(project, templates));
+  return issues;
+}
+
+function checkProject(project: ParsedDocument, templates: Map<string, ParsedDocument>): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  const name = meta(project, 'name') ?? '(unnamed)';
+  const spec = asRecord(asRecord(project.value)?.spec);
+  asArray(spec?.alertTemplates).forEach((raw, i) => {
+    if (typeof raw !== 'string' || templates.has(raw)) return;
+    const known = [...templates.keys()].sort();
+    const hint = suggestion(raw, known);
+    const list = known.length > 0 ? `known templates: ${known.join(', ')}` : 'no AlertTemplate documents exist';
+    const message = `unknown template "${raw}" (${list})${hint.text}`;
+    issues.push(
+      issueAt(project, ['spec', 'alertTemplates', i], message, {
+        expected: known.join(', '),
+        found: raw,
+        ...(hint.hint ? { hint: hint.hint } : {}),
+      }),
+    );
+  });
+  const own = ownEntries(project);
+  issues.push(...duplicateKeys(own, `project ${name}`));
+  for (const entry of own) issues.push(...checkAlertConfig(project, entry.path, entry.value));
+  const { entries, conflicts } = mergeProject(project, templates);
+  for (const { key, first, second } of conflicts) {
+    const index = asArray(spec?.alertTemplates).indexOf(second.template);
+    const message = `alert key "${key}" comes from both template ${first.template} and template ${second.template}; give project ${name} its own "${key}" entry or rename one`;
+    issues.push(issueAt(project, ['spec', 'alertTemplates', index], message, { found: key }));
+  }
+  const keys = [...new Set(entries.map((entry) => entry.key))];
+  asArray(spec?.protect).forEach((raw, i) => {
+    if (typeof raw !== 'string' || keys.includes(raw)) return;
+    const hint = suggestion(raw, keys);
+    const message = `protect names "${raw}", which is not an alert key of project ${name}${hint.text}`;
+    issues.push(
+      issueAt(project, ['spec', 'protect', i], message, {
+        expected: keys.join(', '),
+        found: raw,
+        ...(hint.hint ? { hint: hint.hint } : {}),
+      }),
+    );
+  });
+  if (meta(project, 'orgId') === undefined) {
+    const team = entries.find((entry) =>
+      asArray(entry.value.notifications).some((n) => asRecord(n)?.typeName === 'TEAM'),
+    );
+    if (team) {
+      const from = team.template ? ` (from template ${team.template})` : '';
+      const message = `metadata.orgId is required: alert "${team.key}"${from} notifies a TEAM, and teams belong to an organization`;
+      issues.push(issueAt(project, ['metadata'], message, { expected: 'metadata.orgId' }));
+    }
+  }
+  return issues;
+}

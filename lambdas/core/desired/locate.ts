@@ -1,0 +1,79 @@
+/**
+ * From a path inside a parsed YAML document to a source position: the node at the path, its key, 1-based line and
+ * column. Aliases are followed, so a value reached through `*anchor` points at the anchored node.
+ */
+import { type Document, isAlias, isMap, isPair, isScalar, isSeq, type LineCounter, type Node } from 'yaml';
+
+/** One step of a path inside a document: a mapping key or a sequence index. */
+export type PathSegment = string | number;
+
+/** A parsed document with what is needed to point into it. */
+export interface LocatedDocument {
+  file: string;
+  doc: Document.Parsed;
+  lineCounter: LineCounter;
+}
+
+/** `spec.alertConfigs[2].notifications[0]` from its segments. */
+export function formatPath(segments: readonly PathSegment[]): string {
+  let out = '';
+  for (const segment of segments) {
+    if (typeof segment === 'number') out += `[${segment}]`;
+    else out += out === '' ? segment : `.${segment}`;
+  }
+  return out;
+}
+
+/** 1-based line and column of a character offset. */
+export function positionAt(lineCounter: LineCounter, offset: number): { line: number; column: number } {
+  const { line, col } = lineCounter.linePos(offset);
+  return { line, column: col };
+}
+
+function deref(doc: Document.Parsed, node: unknown): unknown {
+  // A bounded walk: an alias chain cannot be longer than the document's anchors, and resolve() never loops.
+  return isAlias(node) ? node.resolve(doc) : node;
+}
+
+/** The node at `segments`, and the key node that holds it when its parent is a mapping. */
+export function findNode(
+  located: LocatedDocument,
+  segments: readonly PathSegment[],
+): { node: Node | null; key: Node | null } {
+  let node: unknown = located.doc.contents;
+  let key: Node | null = null;
+  for (const segment of segments) {
+    node = deref(located.doc, node);
+    if (isMap(node)) {
+      const pair = node.items.find((item) => isPair(item) && isScalar(item.key) && String(item.key.value) === segment);
+      if (!pair) return { node: null, key: null };
+      key = pair.key as Node;
+      node = pair.value;
+    } else if (isSeq(node) && typeof segment === 'number') {
+      node = node.items[segment];
+      key = null;
+    } else {
+      return { node: null, key: null };
+    }
+  }
+  return { node: (deref(located.doc, node) as Node | null) ?? null, key };
+}
+
+/**
+ * Position of the value at `segments` (or of its key with `at: 'key'`). When the path does not exist (a missing
+ * field), the closest existing ancestor's position is used.
+ */
+export function locate(
+  located: LocatedDocument,
+  segments: readonly PathSegment[],
+  at: 'value' | 'key' = 'value',
+): { line: number; column: number } {
+  for (let length = segments.length; length >= 0; length--) {
+    const { node, key } = findNode(located, segments.slice(0, length));
+    const target = at === 'key' && length === segments.length && key ? key : (node ?? key);
+    const offset = target?.range?.[0];
+    if (offset !== undefined) return positionAt(located.lineCounter, offset);
+  }
+  const start = located.doc.range[0];
+  return positionAt(located.lineCounter, start);
+}

@@ -1,0 +1,62 @@
+/**
+ * The pinned version manifest of Settings: read through the source port, refused unless it is UTF-8 JSON that looks
+ * like a version manifest. Its text is kept exactly as stored, because Ops Manager wants it uploaded unaltered.
+ */
+import { createHash } from 'node:crypto';
+import type { DesiredStateSource } from '../ports.ts';
+import { asArray, asRecord, issueAt } from './issue.ts';
+import type { ParsedDocument } from './parse.ts';
+import type { LoadOptions, ValidationIssue } from './types.ts';
+
+/** A pinned manifest that passed the checks. */
+export interface PinnedManifest {
+  path: string;
+  text: string;
+  sha256: string;
+  version?: string;
+}
+
+/** Reads and checks the manifest named by `spec.versionManifest.pin` of a Settings document. */
+export async function readPinnedManifest(
+  settings: ParsedDocument,
+  path: string,
+  source: DesiredStateSource,
+  options: Pick<LoadOptions, 'maxManifestBytes'>,
+): Promise<{ pin: PinnedManifest } | { issue: ValidationIssue }> {
+  const at = ['spec', 'versionManifest', 'pin'];
+  const fail = (message: string, found?: string) => ({
+    issue: issueAt(settings, at, `versionManifest.pin ${JSON.stringify(path)}: ${message}`, {
+      expected: 'a JSON version manifest under the desired-state root',
+      ...(found ? { found } : {}),
+    }),
+  });
+  let read: { bytes: Uint8Array; version?: string };
+  try {
+    read = await source.read(path);
+  } catch (error) {
+    return fail(`cannot be read from ${source.describe()} (${error instanceof Error ? error.message : String(error)})`);
+  }
+  if (read.bytes.length > options.maxManifestBytes) {
+    return fail(`is ${read.bytes.length} bytes, over the limit of ${options.maxManifestBytes}`);
+  }
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(read.bytes);
+  } catch {
+    return fail('is not valid UTF-8', 'invalid UTF-8');
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return fail(`is not valid JSON (${error instanceof Error ? error.message : 'parse error'})`, 'invalid JSON');
+  }
+  const manifest = asRecord(value);
+  if (!manifest || !Array.isArray(manifest.versions)) {
+    return fail('does not look like a version manifest: expected a JSON object with a "versions" list');
+  }
+  const unnamed = asArray(manifest.versions).findIndex((v) => typeof asRecord(v)?.name !== 'string');
+  if (unnamed >= 0) return fail(`does not look like a version manifest: versions[${unnamed}] has no "name"`);
+  const sha256 = createHash('sha256').update(read.bytes).digest('hex');
+  return { pin: { path, text, sha256, ...(read.version ? { version: read.version } : {}) } };
+}

@@ -1,0 +1,108 @@
+/**
+ * Bytes of one file to YAML documents, refusing hostile input with issues: oversized and binary files, invalid UTF-8,
+ * syntax errors, duplicate keys, explicit tags (custom types), alias bombs and empty documents.
+ */
+import { type Document, isNode, LineCounter, parseAllDocuments, visit } from 'yaml';
+import type { LocatedDocument } from './locate.ts';
+import { positionAt } from './locate.ts';
+import type { LoadOptions, ValidationIssue } from './types.ts';
+
+/** One document of a file that parsed cleanly, with its plain value. */
+export interface ParsedDocument extends LocatedDocument {
+  /** 1-based index of the document within its file. */
+  index: number;
+  value: unknown;
+}
+
+/** Bytes to text: refuses binary content and invalid UTF-8 (a leading BOM is dropped). */
+export function decodeText(file: string, bytes: Uint8Array): { text: string } | { issue: ValidationIssue } {
+  const at = { file, line: 1, column: 1, path: '' };
+  if (bytes.includes(0)) {
+    return {
+      issue: { ...at, message: 'binary file (it contains NUL bytes); expected UTF-8 YAML text', found: 'binary' },
+    };
+  }
+  try {
+    return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
+  } catch {
+    return { issue: { ...at, message: 'file is not valid UTF-8; save it as UTF-8 text', found: 'invalid UTF-8' } };
+  }
+}
+
+function firstLine(message: string): string {
+  return (message.split('\n')[0] ?? message).replace(/ at line \d+, column \d+:?$/, '');
+}
+
+/** Parses every document of one file. Documents with any issue are left out of `documents`. */
+export function parseYamlFile(
+  file: string,
+  text: string,
+  options: Pick<LoadOptions, 'maxAliasCount'>,
+): { documents: ParsedDocument[]; issues: ValidationIssue[] } {
+  const lineCounter = new LineCounter();
+  const docs = parseAllDocuments(text, { lineCounter, uniqueKeys: true, prettyErrors: false, schema: 'core' });
+  const issues: ValidationIssue[] = [];
+  const documents: ParsedDocument[] = [];
+  const all: Document.Parsed[] = Array.isArray(docs) ? docs : [];
+  if (all.length === 0) {
+    issues.push({
+      file,
+      line: 1,
+      column: 1,
+      path: '',
+      message: 'file holds no YAML documents',
+      expected: 'a document',
+    });
+  }
+  all.forEach((doc, i) => {
+    const before = issues.length;
+    const index = i + 1;
+    for (const error of doc.errors) {
+      const at = positionAt(lineCounter, error.pos[0]);
+      const message =
+        error.code === 'DUPLICATE_KEY'
+          ? `duplicate key "${text.slice(error.pos[0], error.pos[1]).trim()}": each key may appear once in a mapping`
+          : `YAML syntax error: ${firstLine(error.message)}`;
+      issues.push({ file, ...at, path: '', message });
+    }
+    if (issues.length > before) return;
+    visit(doc, (_key, node) => {
+      if (isNode(node) && node.tag !== undefined && node.range) {
+        const at = positionAt(lineCounter, node.range[0]);
+        issues.push({
+          file,
+          ...at,
+          path: '',
+          message: `YAML tags are not allowed (found "${tagLabel(node.tag)}"); write plain values`,
+        });
+      }
+    });
+    if (issues.length > before) return;
+    let value: unknown;
+    try {
+      value = doc.toJS({ maxAliasCount: options.maxAliasCount });
+    } catch {
+      const at = positionAt(lineCounter, doc.range[0]);
+      issues.push({
+        file,
+        ...at,
+        path: '',
+        message: `too many alias expansions (more than ${options.maxAliasCount}): refusing a possible alias bomb`,
+      });
+      return;
+    }
+    if (value === null || value === undefined) {
+      const at = positionAt(lineCounter, doc.range[0]);
+      const message = `document ${index} is empty; remove the extra "---" or give it content`;
+      issues.push({ file, ...at, path: '', message, expected: 'a mapping with apiVersion, kind, metadata, spec' });
+      return;
+    }
+    documents.push({ file, doc, lineCounter, index, value });
+  });
+  return { documents, issues };
+}
+
+function tagLabel(tag: string): string {
+  const core = 'tag:yaml.org,2002:';
+  return tag.startsWith(core) ? `!!${tag.slice(core.length)}` : tag;
+}
