@@ -23,6 +23,22 @@ export class OpsManagerError extends Error {
     this.method = context.method;
     this.pathTemplate = context.pathTemplate;
   }
+
+  /**
+   * What `JSON.stringify` shows: the message, the code and the context fields; a cause only as name, code and
+   * message (the client sanitises causes before attaching them, so no header or body ever rides along).
+   */
+  toJSON(): Record<string, unknown> {
+    const json: Record<string, unknown> = { name: this.name, code: this.code, message: this.message };
+    for (const [field, value] of Object.entries(this)) {
+      if (field !== 'cause' && !(field in json)) json[field] = value;
+    }
+    const cause = this.cause;
+    if (cause instanceof Error) {
+      json.cause = { name: cause.name, code: (cause as { code?: unknown }).code, message: cause.message };
+    }
+    return json;
+  }
 }
 
 /** Ops Manager answered with a non-2xx status and (usually) its five-field error body. */
@@ -58,8 +74,14 @@ export class OpsManagerAuthError extends OpsManagerError {
   readonly status: number;
   readonly errorCode: string;
 
-  constructor(status: number, errorCode: string, message: string, context: RequestContext) {
-    super('OPSMAN_AUTH_ERROR', message, context);
+  constructor(
+    status: number,
+    errorCode: string,
+    message: string,
+    context: RequestContext,
+    options?: { cause?: unknown },
+  ) {
+    super('OPSMAN_AUTH_ERROR', message, context, options);
     this.status = status;
     this.errorCode = errorCode;
   }
@@ -90,5 +112,25 @@ export class OpsManagerTransportError extends OpsManagerError {
   constructor(message: string, context: RequestContext, attempts: number, options?: { cause?: unknown }) {
     super('OPSMAN_TRANSPORT_ERROR', message, context, options);
     this.attempts = attempts;
+  }
+}
+
+/** A caller's argument or a client option is invalid (empty id, bad URL…); nothing was sent. */
+export class OpsManagerValidationError extends OpsManagerError {
+  override name = 'OpsManagerValidationError';
+
+  constructor(message: string, context: RequestContext = { method: '', pathTemplate: '' }) {
+    super('OPSMAN_VALIDATION_ERROR', message, context);
+  }
+}
+
+/** A 2xx response the client cannot use: a body that is not JSON, a wrong shape, a pagination link loop. */
+export class OpsManagerResponseError extends OpsManagerError {
+  override name = 'OpsManagerResponseError';
+  readonly status: number;
+
+  constructor(status: number, message: string, context: RequestContext, options?: { cause?: unknown }) {
+    super('OPSMAN_INVALID_RESPONSE', message, context, options);
+    this.status = status;
   }
 }

@@ -1,0 +1,133 @@
+/**
+ * Turns path templates, parameters, queries and bodies into requests, and 2xx bodies into values. Every id is
+ * checked and percent-encoded; every body is serialised once, so replays send the same bytes.
+ */
+import type { HttpMethod, HttpRequest, HttpResponse } from './auth-exchange.ts';
+import { OpsManagerResponseError, OpsManagerValidationError } from './errors.ts';
+import type { ResolvedClientOptions } from './options.ts';
+import { listAll, paginate } from './pagination.ts';
+import type { RequestExecutor } from './request-executor.ts';
+import { collectSecretValues } from './sanitize.ts';
+
+/** Query values: arrays repeat the parameter (`eventType=A&eventType=B`); undefined is left out. */
+export type QueryValue = string | number | boolean | readonly string[] | undefined;
+
+/** Options of one call. */
+export interface CallOptions {
+  query?: Record<string, QueryValue>;
+  /** A JSON value, serialised here once. */
+  body?: unknown;
+  /** A body sent byte for byte (the version manifest). */
+  rawBody?: string;
+  /** Default true. */
+  auth?: boolean;
+}
+
+/** Builds and runs requests relative to the client's base URL. */
+export class ApiCaller {
+  readonly #options: ResolvedClientOptions;
+  readonly #executor: RequestExecutor;
+
+  constructor(options: ResolvedClientOptions, executor: RequestExecutor) {
+    this.#options = options;
+    this.#executor = executor;
+  }
+
+  /** Builds the request of a call (exported for pagination and tests). */
+  request(method: HttpMethod, template: string, params: Record<string, string>, call: CallOptions = {}): HttpRequest {
+    const context = { method, pathTemplate: template };
+    const path = template.replace(/\{(\w+)\}/g, (_, name: string) => {
+      const value = params[name];
+      if (typeof value !== 'string' || value.trim() === '' || value.length > 512 || hasControlCharacter(value)) {
+        throw new OpsManagerValidationError(
+          `${method} ${template}: ${name} must be a non-empty string without control characters, got ${JSON.stringify(value)}`,
+          context,
+        );
+      }
+      return encodeURIComponent(value);
+    });
+    const url = new URL(this.#options.baseUrl.href);
+    url.pathname = `${url.pathname}${path}`;
+    for (const [name, value] of Object.entries(call.query ?? {})) {
+      if (value === undefined) continue;
+      if (Array.isArray(value)) for (const item of value) url.searchParams.append(name, item);
+      else url.searchParams.set(name, String(value));
+    }
+    let body: string | undefined = call.rawBody;
+    let secrets: string[] = [];
+    if (call.body !== undefined) {
+      body = JSON.stringify(call.body);
+      secrets = collectSecretValues(call.body);
+    }
+    const request: HttpRequest = { method, pathTemplate: template, url, auth: call.auth ?? true, secrets };
+    if (body !== undefined) request.body = body;
+    return request;
+  }
+
+  /** Runs a call and returns the raw 2xx response. */
+  raw(method: HttpMethod, template: string, params: Record<string, string>, call?: CallOptions): Promise<HttpResponse> {
+    return this.#executor.execute(this.request(method, template, params, call));
+  }
+
+  /** Runs a call and parses its body; null for an empty body (any 2xx is success). */
+  async json<T>(
+    method: HttpMethod,
+    template: string,
+    params: Record<string, string>,
+    call?: CallOptions,
+  ): Promise<T | null> {
+    const response = await this.raw(method, template, params, call);
+    return parseJson<T>(response, { method, pathTemplate: template });
+  }
+
+  /** Like {@link json}, but an empty body is an error (for getters that must return an entity). */
+  async entity<T>(
+    method: HttpMethod,
+    template: string,
+    params: Record<string, string>,
+    call?: CallOptions,
+  ): Promise<T> {
+    const value = await this.json<T>(method, template, params, call);
+    if (value === null) {
+      throw new OpsManagerResponseError(200, `${method} ${template}: the response body is empty`, {
+        method,
+        pathTemplate: template,
+      });
+    }
+    return value;
+  }
+
+  /** Async iterator over every item of a list endpoint (itemsPerPage = pageSize, from pageNum 1). */
+  iterate<T>(template: string, params: Record<string, string>, call: CallOptions = {}): AsyncGenerator<T> {
+    return paginate<T>(this.#executor, this.#listRequest(template, params, call), this.#options.baseUrl);
+  }
+
+  /** Every item of a list endpoint, all pages. */
+  listAll<T>(template: string, params: Record<string, string>, call: CallOptions = {}): Promise<T[]> {
+    return listAll<T>(this.#executor, this.#listRequest(template, params, call), this.#options.baseUrl);
+  }
+
+  #listRequest(template: string, params: Record<string, string>, call: CallOptions): HttpRequest {
+    const query = { ...call.query, pageNum: 1, itemsPerPage: this.#options.pageSize };
+    return this.request('GET', template, params, { ...call, query });
+  }
+}
+
+function hasControlCharacter(value: string): boolean {
+  for (let i = 0; i < value.length; i++) if (value.charCodeAt(i) < 0x20 || value.charCodeAt(i) === 0x7f) return true;
+  return false;
+}
+
+/** Parses a 2xx body; null when empty. */
+export function parseJson<T>(response: HttpResponse, context: { method: string; pathTemplate: string }): T | null {
+  if (response.text.trim() === '') return null;
+  try {
+    return JSON.parse(response.text) as T;
+  } catch (error) {
+    throw new OpsManagerResponseError(
+      response.status,
+      `${context.method} ${context.pathTemplate}: the response is not JSON (${(error as Error).message})`,
+      context,
+    );
+  }
+}

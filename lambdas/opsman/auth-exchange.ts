@@ -1,0 +1,128 @@
+/**
+ * One attempt of a request, Digest authentication included: sign with the cached nonce when there is one (nc+1),
+ * otherwise send without credentials; answer a 401 challenge once; on `stale=true` or a refused cached nonce
+ * re-authenticate transparently; refuse to loop on wrong credentials (OpsManagerAuthError after one answered challenge).
+ */
+import type { Dispatcher } from 'undici';
+import { buildDigestAuthorization, DigestError, type NonceCache, selectDigestChallenge } from './digest/index.ts';
+import { parseErrorBody } from './error-body.ts';
+import { OpsManagerAuthError } from './errors.ts';
+import { sanitizeCause, scrub } from './sanitize.ts';
+
+/** HTTP methods the client sends. */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** One logical request. */
+export interface HttpRequest {
+  method: HttpMethod;
+  /** For errors and the observer: `/groups/{groupId}/alertConfigs`. */
+  pathTemplate: string;
+  url: URL;
+  /** JSON text: a string, so every replay (challenge, retry) sends the same bytes. */
+  body?: string;
+  /** False for the unauthenticated endpoints: no credentials unless the server challenges anyway. */
+  auth: boolean;
+  /** Secret values of this request (private key, secret body fields) to scrub from anything the server says. */
+  secrets: readonly string[];
+}
+
+/** A response with its body read. */
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+/** A transport failure of one attempt; `credentialsSent` tells whether the server could have acted on it. */
+export class SendFailure extends Error {
+  override name = 'SendFailure';
+  constructor(
+    readonly error: unknown,
+    readonly credentialsSent: boolean,
+  ) {
+    super('send failed');
+  }
+}
+
+/** What an attempt needs from its client. */
+export interface ExchangeContext {
+  dispatcher: Dispatcher;
+  nonces: NonceCache;
+  username: string;
+  password: string;
+  userAgent: string;
+  signal: AbortSignal;
+}
+
+async function send(ctx: ExchangeContext, request: HttpRequest, authorization: string | null): Promise<HttpResponse> {
+  const headers: Record<string, string> = { accept: 'application/json', 'user-agent': ctx.userAgent };
+  if (request.body !== undefined) headers['content-type'] = 'application/json';
+  if (authorization !== null) headers.authorization = authorization;
+  try {
+    const response = await ctx.dispatcher.request({
+      origin: request.url.origin,
+      path: request.url.pathname + request.url.search,
+      method: request.method,
+      headers,
+      body: request.body ?? null,
+      signal: ctx.signal,
+    });
+    const text = await response.body.text();
+    return { status: response.statusCode, headers: response.headers, text };
+  } catch (error) {
+    throw new SendFailure(error, authorization !== null);
+  }
+}
+
+function authError(request: HttpRequest, response: HttpResponse, why: string, cause?: unknown): OpsManagerAuthError {
+  const body = parseErrorBody(response.text, response.status);
+  const detail = scrub(body.detail, request.secrets);
+  const context = { method: request.method, pathTemplate: request.pathTemplate };
+  const message = `${request.method} ${request.pathTemplate}: ${why} (${response.status} ${body.errorCode}${detail === '' ? '' : `: ${detail}`})`;
+  const options = cause === undefined ? undefined : { cause: sanitizeCause(cause, request.secrets) };
+  return new OpsManagerAuthError(response.status, body.errorCode, message, context, options);
+}
+
+/** Performs one attempt; throws SendFailure (transport) or OpsManagerAuthError (credentials refused, bad challenge). */
+export async function exchange(ctx: ExchangeContext, request: HttpRequest): Promise<HttpResponse> {
+  const origin = request.url.origin;
+  const uri = request.url.pathname + request.url.search;
+  let use = request.auth ? ctx.nonces.next(origin) : null;
+  let sent: 'none' | 'cached' | 'fresh' = use === null ? 'none' : 'cached';
+  let staleAnswered = false;
+  for (;;) {
+    const authorization =
+      use === null
+        ? null
+        : buildDigestAuthorization({
+            challenge: use.challenge,
+            username: ctx.username,
+            password: ctx.password,
+            method: request.method,
+            uri,
+            nc: use.nc,
+            cnonce: use.cnonce,
+          });
+    const response = await send(ctx, request, authorization);
+    if (response.status !== 401) return response;
+    if (use !== null) ctx.nonces.invalidate(origin, use.challenge.nonce);
+    let challenge: ReturnType<typeof selectDigestChallenge>;
+    try {
+      challenge = selectDigestChallenge(response.headers['www-authenticate']);
+    } catch (error) {
+      if (!(error instanceof DigestError)) throw error;
+      if (sent !== 'none') throw authError(request, response, 'Ops Manager refused the credentials');
+      throw authError(request, response, `cannot answer the authentication challenge: ${error.message}`, error);
+    }
+    if (sent === 'fresh') {
+      // A stale nonce may legitimately expire between the challenge and its answer; once, not forever.
+      if (!challenge.stale || staleAnswered) {
+        throw authError(request, response, 'Ops Manager refused the credentials after one Digest challenge');
+      }
+      staleAnswered = true;
+    }
+    ctx.nonces.store(origin, challenge);
+    use = ctx.nonces.next(origin);
+    sent = 'fresh';
+  }
+}

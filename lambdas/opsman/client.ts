@@ -1,0 +1,279 @@
+/**
+ * The Ops Manager Public API client: typed methods for every operation of the spec and the reference's extras,
+ * over Digest auth, retries, pagination and a shared concurrency cap. Create with {@link createOpsManagerClient}.
+ */
+import type { Dispatcher } from 'undici';
+import type { OpsManagerApi } from '../core/ports.ts';
+import { ApiCaller, type QueryValue } from './api-caller.ts';
+import { NonceCache } from './digest/index.ts';
+import { OpsManagerResponseError, OpsManagerValidationError } from './errors.ts';
+import { normalizeHostAssignment, normalizePhysicalHost, normalizeServerType } from './normalize.ts';
+import type { ClientOptions } from './options.ts';
+import { resolveClientOptions } from './options-resolve.ts';
+import { RequestExecutor } from './request-executor.ts';
+import { ROUTES } from './routes.ts';
+import { createDispatcher } from './transport.ts';
+import type {
+  AlertConfig,
+  AlertConfigRequest,
+  AuditLogRotateConfig,
+  EventQuery,
+  HostAssignment,
+  OpsManagerEvent,
+  PhysicalHost,
+  PhysicalHostRequest,
+  RawJsonDocument,
+  S3BlockstoreConfig,
+  ServerType,
+  Team,
+} from './types.ts';
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+function eventQuery(query: EventQuery | undefined): Record<string, QueryValue> {
+  return {
+    eventType: query?.eventType,
+    minDate: query?.minDate,
+    maxDate: query?.maxDate,
+    includeRaw: query?.includeRaw,
+  };
+}
+
+function dateRange(method: string, pathTemplate: string, startDate: string, endDate: string) {
+  for (const [name, value] of [
+    ['startDate', startDate],
+    ['endDate', endDate],
+  ] as const) {
+    if (typeof value !== 'string' || !ISO_DATE.test(value)) {
+      throw new OpsManagerValidationError(
+        `${method} ${pathTemplate}: ${name} must be an ISO 8601 date (YYYY-MM-DD), got ${JSON.stringify(value)}`,
+        { method, pathTemplate },
+      );
+    }
+  }
+  return { startDate, endDate };
+}
+
+/** The client. Implements the core's {@link OpsManagerApi} and more. Call {@link close} when done. */
+export class OpsManagerClient implements OpsManagerApi {
+  readonly #dispatcher: Dispatcher;
+  readonly #api: ApiCaller;
+
+  /** Prefer {@link createOpsManagerClient}. */
+  constructor(options: ClientOptions) {
+    const resolved = resolveClientOptions(options);
+    this.#dispatcher = createDispatcher(resolved);
+    this.#api = new ApiCaller(resolved, new RequestExecutor(resolved, this.#dispatcher, new NonceCache()));
+  }
+
+  /** Closes idle keep-alive connections and waits for in-flight requests. */
+  async close(): Promise<void> {
+    await this.#dispatcher.close();
+  }
+
+  /** Async iterator over any list endpoint (`rel=next` links, itemsPerPage = pageSize). */
+  paginate<T>(pathTemplate: string, params: Record<string, string> = {}, query?: Record<string, QueryValue>) {
+    return this.#api.iterate<T>(pathTemplate, params, query === undefined ? {} : { query });
+  }
+
+  /** Every item of any list endpoint. */
+  listAll<T>(pathTemplate: string, params: Record<string, string> = {}, query?: Record<string, QueryValue>) {
+    return this.#api.listAll<T>(pathTemplate, params, query === undefined ? {} : { query });
+  }
+
+  // Alert configurations
+
+  /** Every alert configuration of a project (all pages). */
+  listAlertConfigs(groupId: string): Promise<AlertConfig[]> {
+    return this.#api.listAll<AlertConfig>(ROUTES.alertConfigs, { groupId });
+  }
+  /** Alert configurations of a project, page by page. */
+  iterateAlertConfigs(groupId: string): AsyncGenerator<AlertConfig> {
+    return this.#api.iterate<AlertConfig>(ROUTES.alertConfigs, { groupId });
+  }
+  /** One alert configuration. */
+  getAlertConfig(groupId: string, alertConfigId: string): Promise<AlertConfig> {
+    return this.#api.entity<AlertConfig>('GET', ROUTES.alertConfig, { groupId, alertConfigId });
+  }
+  /** POST: never retried after it may have been sent (AmbiguousWriteError: re-read before deciding). */
+  createAlertConfig(groupId: string, body: AlertConfigRequest): Promise<AlertConfig> {
+    return this.#api.entity<AlertConfig>('POST', ROUTES.alertConfigs, { groupId }, { body });
+  }
+  /** Full replacement (PUT): send everything, `enabled` included. */
+  updateAlertConfig(groupId: string, alertConfigId: string, body: AlertConfigRequest): Promise<AlertConfig> {
+    return this.#api.entity<AlertConfig>('PUT', ROUTES.alertConfig, { groupId, alertConfigId }, { body });
+  }
+  /** PATCH `{enabled}`: the safe way to toggle. */
+  setAlertConfigEnabled(groupId: string, alertConfigId: string, enabled: boolean): Promise<AlertConfig> {
+    const body = { enabled };
+    return this.#api.entity<AlertConfig>('PATCH', ROUTES.alertConfig, { groupId, alertConfigId }, { body });
+  }
+  /** Deletes one alert configuration. */
+  async deleteAlertConfig(groupId: string, alertConfigId: string): Promise<void> {
+    await this.#api.raw('DELETE', ROUTES.alertConfig, { groupId, alertConfigId });
+  }
+  /** The matcher field names Ops Manager accepts (a bare array). */
+  async listMatcherFieldNames(): Promise<string[]> {
+    return (await this.#api.json<string[]>('GET', ROUTES.matcherFieldNames, {})) ?? [];
+  }
+
+  // Audit-log rotation
+
+  /** Only the configured fields; `{}` when none (an empty body too). */
+  async getAuditLogRotateConfig(groupId: string): Promise<AuditLogRotateConfig> {
+    return (await this.#api.json<AuditLogRotateConfig>('GET', ROUTES.auditLogRotateConfig, { groupId })) ?? {};
+  }
+  /** Replaces the rotation settings (`{}` disables rotation). */
+  async setAuditLogRotateConfig(groupId: string, config: AuditLogRotateConfig): Promise<void> {
+    await this.#api.raw('PUT', ROUTES.auditLogRotateConfig, { groupId }, { body: config });
+  }
+
+  // Usage: physical hosts, assignments, server types
+
+  /** Every physical host; `serverType` always in object form. */
+  async listPhysicalHosts(): Promise<PhysicalHost[]> {
+    return (await this.#api.listAll<PhysicalHost>(ROUTES.physicalHosts, {})).map(normalizePhysicalHost);
+  }
+  /** One physical host. */
+  async getPhysicalHost(physicalHostId: string): Promise<PhysicalHost> {
+    return normalizePhysicalHost(await this.#api.entity<PhysicalHost>('GET', ROUTES.physicalHost, { physicalHostId }));
+  }
+  /** POST: see {@link createAlertConfig} about ambiguity. */
+  async createPhysicalHost(body: PhysicalHostRequest): Promise<PhysicalHost> {
+    return normalizePhysicalHost(await this.#api.entity<PhysicalHost>('POST', ROUTES.physicalHosts, {}, { body }));
+  }
+  /** PUT `{name, serverType, virtualHosts}`. */
+  async updatePhysicalHost(physicalHostId: string, body: PhysicalHostRequest): Promise<PhysicalHost> {
+    const host = await this.#api.entity<PhysicalHost>('PUT', ROUTES.physicalHost, { physicalHostId }, { body });
+    return normalizePhysicalHost(host);
+  }
+  /** Deletes one physical host. */
+  async deletePhysicalHost(physicalHostId: string): Promise<void> {
+    await this.#api.raw('DELETE', ROUTES.physicalHost, { physicalHostId });
+  }
+  /** Host assignments of a project between two ISO dates (all pages). */
+  async listProjectHostAssignments(groupId: string, startDate: string, endDate: string): Promise<HostAssignment[]> {
+    const query = dateRange('GET', ROUTES.projectHostAssignments, startDate, endDate);
+    const items = await this.#api.listAll<HostAssignment>(ROUTES.projectHostAssignments, { groupId }, { query });
+    return items.map(normalizeHostAssignment);
+  }
+  /** Host assignments of an organization between two ISO dates (all pages). */
+  async listOrgHostAssignments(orgId: string, startDate: string, endDate: string): Promise<HostAssignment[]> {
+    const query = dateRange('GET', ROUTES.orgHostAssignments, startDate, endDate);
+    const items = await this.#api.listAll<HostAssignment>(ROUTES.orgHostAssignments, { orgId }, { query });
+    return items.map(normalizeHostAssignment);
+  }
+  /** PUT `{serverType}` on one host. */
+  async setHostServerType(hostId: string, serverType: ServerType): Promise<void> {
+    await this.#api.raw('PUT', ROUTES.hostServerType, { hostId }, { body: { serverType } });
+  }
+  /** null when none is set (empty body). Accepts the bare, wrapped and string forms. */
+  async getProjectDefaultServerType(groupId: string): Promise<ServerType | null> {
+    return normalizeServerType(await this.#api.json('GET', ROUTES.projectDefaultServerType, { groupId }));
+  }
+  /** PUT `{serverType}`. */
+  async setProjectDefaultServerType(groupId: string, serverType: ServerType): Promise<void> {
+    await this.#api.raw('PUT', ROUTES.projectDefaultServerType, { groupId }, { body: { serverType } });
+  }
+  /** null when none is set (empty body). */
+  async getOrgDefaultServerType(orgId: string): Promise<ServerType | null> {
+    return normalizeServerType(await this.#api.json('GET', ROUTES.orgDefaultServerType, { orgId }));
+  }
+  /** PUT `{serverType}`. */
+  async setOrgDefaultServerType(orgId: string, serverType: ServerType): Promise<void> {
+    await this.#api.raw('PUT', ROUTES.orgDefaultServerType, { orgId }, { body: { serverType } });
+  }
+
+  // Teams and events
+
+  /** One team of an organization. */
+  getTeam(orgId: string, teamId: string): Promise<Team> {
+    return this.#api.entity<Team>('GET', ROUTES.team, { orgId, teamId });
+  }
+  /** Every event of a project matching the filters (all pages, newest first as served). */
+  listProjectEvents(groupId: string, query?: EventQuery): Promise<OpsManagerEvent[]> {
+    return this.#api.listAll<OpsManagerEvent>(ROUTES.projectEvents, { groupId }, { query: eventQuery(query) });
+  }
+  /** Project events, page by page. */
+  iterateProjectEvents(groupId: string, query?: EventQuery): AsyncGenerator<OpsManagerEvent> {
+    return this.#api.iterate<OpsManagerEvent>(ROUTES.projectEvents, { groupId }, { query: eventQuery(query) });
+  }
+  /** One project event. */
+  getProjectEvent(groupId: string, eventId: string, options?: { includeRaw?: boolean }): Promise<OpsManagerEvent> {
+    const query = { includeRaw: options?.includeRaw };
+    return this.#api.entity<OpsManagerEvent>('GET', ROUTES.projectEvent, { groupId, eventId }, { query });
+  }
+  /** Every event of an organization matching the filters (all pages). */
+  listOrgEvents(orgId: string, query?: EventQuery): Promise<OpsManagerEvent[]> {
+    return this.#api.listAll<OpsManagerEvent>(ROUTES.orgEvents, { orgId }, { query: eventQuery(query) });
+  }
+  /** Organization events, page by page. */
+  iterateOrgEvents(orgId: string, query?: EventQuery): AsyncGenerator<OpsManagerEvent> {
+    return this.#api.iterate<OpsManagerEvent>(ROUTES.orgEvents, { orgId }, { query: eventQuery(query) });
+  }
+  /** One organization event. */
+  getOrgEvent(orgId: string, eventId: string, options?: { includeRaw?: boolean }): Promise<OpsManagerEvent> {
+    const query = { includeRaw: options?.includeRaw };
+    return this.#api.entity<OpsManagerEvent>('GET', ROUTES.orgEvent, { orgId, eventId }, { query });
+  }
+
+  // Version manifest
+
+  /** GET /unauth/versionManifest without credentials; the text exactly as served. */
+  async getVersionManifest(): Promise<RawJsonDocument> {
+    const response = await this.#api.raw('GET', ROUTES.unauthVersionManifest, {}, { auth: false });
+    return rawDocument(response.text, 'GET', ROUTES.unauthVersionManifest);
+  }
+  /** PUT /versionManifest with `text` unaltered (it must be JSON); returns what the server answered. */
+  async putVersionManifest(text: string): Promise<RawJsonDocument> {
+    const context = { method: 'PUT', pathTemplate: ROUTES.versionManifest };
+    try {
+      JSON.parse(text);
+    } catch (error) {
+      throw new OpsManagerValidationError(
+        `PUT /versionManifest: the manifest is not JSON: ${(error as Error).message}`,
+        context,
+      );
+    }
+    const response = await this.#api.raw('PUT', ROUTES.versionManifest, {}, { rawBody: text });
+    return rawDocument(response.text, 'PUT', ROUTES.versionManifest);
+  }
+
+  // S3 blockstore configurations (admin API)
+
+  /** Every S3 blockstore configuration. */
+  listS3Configs(): Promise<S3BlockstoreConfig[]> {
+    return this.#api.listAll<S3BlockstoreConfig>(ROUTES.s3Configs, {});
+  }
+  /** One S3 blockstore configuration by its id (a name). */
+  getS3Config(s3ConfigId: string): Promise<S3BlockstoreConfig> {
+    return this.#api.entity<S3BlockstoreConfig>('GET', ROUTES.s3Config, { s3ConfigId });
+  }
+  /** POST: see {@link createAlertConfig} about ambiguity. */
+  createS3Config(body: S3BlockstoreConfig): Promise<S3BlockstoreConfig> {
+    return this.#api.entity<S3BlockstoreConfig>('POST', ROUTES.s3Configs, {}, { body });
+  }
+  /** PUT the whole configuration. */
+  updateS3Config(s3ConfigId: string, body: S3BlockstoreConfig): Promise<S3BlockstoreConfig> {
+    return this.#api.entity<S3BlockstoreConfig>('PUT', ROUTES.s3Config, { s3ConfigId }, { body });
+  }
+  /** Deletes one S3 blockstore configuration. */
+  async deleteS3Config(s3ConfigId: string): Promise<void> {
+    await this.#api.raw('DELETE', ROUTES.s3Config, { s3ConfigId });
+  }
+}
+
+function rawDocument(text: string, method: string, pathTemplate: string): RawJsonDocument {
+  if (text.trim() === '') return { text, value: null };
+  try {
+    return { text, value: JSON.parse(text) };
+  } catch (error) {
+    const message = `${method} ${pathTemplate}: the manifest served is not JSON: ${(error as Error).message}`;
+    throw new OpsManagerResponseError(200, message, { method, pathTemplate });
+  }
+}
+
+/** Creates a client (validates options, builds the transport; prints the insecure warning when asked to skip TLS checks). */
+export function createOpsManagerClient(options: ClientOptions): OpsManagerClient {
+  return new OpsManagerClient(options);
+}

@@ -1,0 +1,93 @@
+/**
+ * Digest challenges (RFC 7616 section 3.3): validation of the parsed parameters and the choice of the strongest
+ * challenge this client can answer when a server offers several (SHA-512-256 > SHA-256 > MD5; the server's order
+ * breaks ties, so `-sess` variants are taken when listed first).
+ */
+import { type AuthChallenge, parseAuthenticateHeader } from './challenge-parser.ts';
+import { DigestError } from './errors.ts';
+
+/** The algorithms this client answers, with `-sess` variants. */
+export type DigestAlgorithm = 'MD5' | 'MD5-sess' | 'SHA-256' | 'SHA-256-sess' | 'SHA-512-256' | 'SHA-512-256-sess';
+
+/** A Digest challenge this client can answer. */
+export interface DigestChallenge {
+  realm: string;
+  nonce: string;
+  algorithm: DigestAlgorithm;
+  /** `auth` when the server offers it; null for an RFC 2069 server that sends no qop at all. */
+  qop: 'auth' | null;
+  opaque?: string;
+  stale: boolean;
+  /** Every parameter as received (lower-cased names), unknown ones included. */
+  params: ReadonlyMap<string, string>;
+}
+
+const ALGORITHMS: ReadonlyMap<string, { algorithm: DigestAlgorithm; strength: number }> = new Map([
+  ['md5', { algorithm: 'MD5', strength: 1 }],
+  ['md5-sess', { algorithm: 'MD5-sess', strength: 1 }],
+  ['sha-256', { algorithm: 'SHA-256', strength: 2 }],
+  ['sha-256-sess', { algorithm: 'SHA-256-sess', strength: 2 }],
+  ['sha-512-256', { algorithm: 'SHA-512-256', strength: 3 }],
+  ['sha-512-256-sess', { algorithm: 'SHA-512-256-sess', strength: 3 }],
+]);
+
+function malformed(reason: string): never {
+  throw new DigestError('DIGEST_MALFORMED_CHALLENGE', `malformed Digest challenge: ${reason}`);
+}
+
+/** Validates one `Digest` challenge; null when it is well formed but unanswerable (algorithm or qop unsupported). */
+function toDigestChallenge(challenge: AuthChallenge): { challenge: DigestChallenge; strength: number } | null {
+  if (challenge.token68 !== undefined) malformed('expected name=value parameters, found a bare token');
+  const { params } = challenge;
+  const realm = params.get('realm');
+  const nonce = params.get('nonce');
+  if (realm === undefined) malformed("the 'realm' parameter is missing");
+  if (nonce === undefined || nonce === '') malformed("the 'nonce' parameter is missing or empty");
+  const known = ALGORITHMS.get((params.get('algorithm') ?? 'MD5').toLowerCase());
+  if (known === undefined) return null;
+  let qop: 'auth' | null = null;
+  const qopValue = params.get('qop');
+  if (qopValue !== undefined) {
+    const offered = qopValue.split(',').map((q) => q.trim().toLowerCase());
+    if (!offered.includes('auth')) return null;
+    qop = 'auth';
+  }
+  const stale = (params.get('stale') ?? 'false').toLowerCase() === 'true';
+  const opaque = params.get('opaque');
+  const result: DigestChallenge = { realm, nonce, algorithm: known.algorithm, qop, stale, params };
+  if (opaque !== undefined) result.opaque = opaque;
+  return { challenge: result, strength: known.strength };
+}
+
+/**
+ * Picks the strongest answerable Digest challenge out of every `WWW-Authenticate` value of a response (undici gives a
+ * string, or an array when the header repeats). A malformed header line is skipped when another line yields a usable
+ * challenge. Throws {@link DigestError}: `DIGEST_NO_CHALLENGE`, `DIGEST_MALFORMED_CHALLENGE` or
+ * `DIGEST_UNSUPPORTED_CHALLENGE`.
+ */
+export function selectDigestChallenge(header: string | string[] | undefined): DigestChallenge {
+  const lines = header === undefined ? [] : Array.isArray(header) ? header : [header];
+  let best: { challenge: DigestChallenge; strength: number } | null = null;
+  let firstError: DigestError | null = null;
+  let sawDigest = false;
+  for (const line of lines) {
+    try {
+      for (const parsed of parseAuthenticateHeader(line)) {
+        if (parsed.scheme.toLowerCase() !== 'digest') continue;
+        sawDigest = true;
+        const candidate = toDigestChallenge(parsed);
+        if (candidate !== null && (best === null || candidate.strength > best.strength)) best = candidate;
+      }
+    } catch (error) {
+      if (!(error instanceof DigestError)) throw error;
+      firstError ??= error;
+    }
+  }
+  if (best !== null) return best.challenge;
+  if (firstError !== null) throw firstError;
+  if (!sawDigest) throw new DigestError('DIGEST_NO_CHALLENGE', 'the 401 response carries no Digest challenge');
+  throw new DigestError(
+    'DIGEST_UNSUPPORTED_CHALLENGE',
+    'the server offers only Digest challenges this client cannot answer (supported: MD5, SHA-256, SHA-512-256 and their -sess variants, with qop=auth or no qop)',
+  );
+}

@@ -1,0 +1,35 @@
+/** Reads Ops Manager's five-field error body, tolerating anything else a proxy or load balancer may send. */
+
+/** The parts of an error response the client keeps. */
+export interface ParsedErrorBody {
+  /** Ops Manager's code, or `HTTP_<status>` when the body has none. */
+  errorCode: string;
+  /** The server's detail, or a short excerpt of a non-JSON body; never longer than 500 characters. */
+  detail: string;
+}
+
+const MAX_DETAIL = 500;
+
+function clip(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > MAX_DETAIL ? `${flat.slice(0, MAX_DETAIL - 3)}...` : flat;
+}
+
+/** Parses `{"detail","error","errorCode","parameters","reason"}`; falls back to the status and a clipped excerpt. */
+export function parseErrorBody(text: string, status: number): ParsedErrorBody {
+  const fallback = { errorCode: `HTTP_${status}`, detail: clip(text.startsWith('<') ? '' : text) };
+  if (text.trim() === '') return fallback;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return fallback;
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return fallback;
+  const body = value as Record<string, unknown>;
+  const errorCode =
+    typeof body.errorCode === 'string' && /^[A-Z0-9_]{1,100}$/.test(body.errorCode) ? body.errorCode : `HTTP_${status}`;
+  const detail =
+    typeof body.detail === 'string' ? body.detail : typeof body.reason === 'string' ? body.reason : fallback.detail;
+  return { errorCode, detail: clip(detail) };
+}

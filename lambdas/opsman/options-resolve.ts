@@ -1,0 +1,92 @@
+/** Applies defaults to {@link ClientOptions} and validates every field with a precise message. */
+import { OpsManagerValidationError } from './errors.ts';
+import {
+  type ClientOptions,
+  DEFAULT_MAX_CONCURRENCY,
+  DEFAULT_PAGE_SIZE,
+  DEFAULT_RETRY_OPTIONS,
+  DEFAULT_TIMEOUT_OPTIONS,
+  DEFAULT_USER_AGENT,
+  type ResolvedClientOptions,
+  SYSTEM_CLOCK,
+} from './options.ts';
+
+function invalid(message: string): never {
+  throw new OpsManagerValidationError(`invalid client options: ${message}`);
+}
+
+function integerIn(name: string, value: unknown, min: number, max: number): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    invalid(`${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(value)}`);
+  }
+  return value;
+}
+
+function parseBaseUrl(raw: unknown): URL {
+  if (typeof raw !== 'string' || raw.trim() === '')
+    invalid('baseUrl is required (e.g. https://om:8443/api/public/v1.0)');
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    invalid(`baseUrl is not a URL: ${JSON.stringify(raw)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') invalid(`baseUrl must be http(s), got ${url.protocol}`);
+  if (url.search !== '' || url.hash !== '') invalid('baseUrl must not carry a query string or a fragment');
+  if (url.username !== '' || url.password !== '')
+    invalid('baseUrl must not carry credentials; use publicKey/privateKey');
+  url.pathname = url.pathname.replace(/\/+$/, '');
+  return url;
+}
+
+function key(name: string, value: unknown): string {
+  if (typeof value !== 'string' || value === '') invalid(`${name} is required`);
+  if (/[\s"\\]/.test(value) || !/^[\x21-\x7e]+$/.test(value)) {
+    invalid(`${name} must be printable ASCII without spaces, quotes or backslashes`);
+  }
+  return value;
+}
+
+/** Resolves options; throws {@link OpsManagerValidationError} (never quoting the private key). */
+export function resolveClientOptions(options: ClientOptions): ResolvedClientOptions {
+  if (options === null || typeof options !== 'object') invalid('an options object is required');
+  const retry = { ...DEFAULT_RETRY_OPTIONS, ...options.retry };
+  const timeouts = { ...DEFAULT_TIMEOUT_OPTIONS, ...options.timeouts };
+  integerIn('retry.maxAttempts', retry.maxAttempts, 1, 20);
+  integerIn('retry.baseDelayMs', retry.baseDelayMs, 0, 600_000);
+  integerIn('retry.maxDelayMs', retry.maxDelayMs, 0, 600_000);
+  integerIn('retry.maxRetryAfterMs', retry.maxRetryAfterMs, 0, 3_600_000);
+  integerIn('retry.deadlineMs', retry.deadlineMs, 1, 86_400_000);
+  integerIn('timeouts.connectMs', timeouts.connectMs, 1, 600_000);
+  integerIn('timeouts.headersMs', timeouts.headersMs, 1, 3_600_000);
+  integerIn('timeouts.bodyMs', timeouts.bodyMs, 1, 3_600_000);
+  const maxConcurrency = integerIn('maxConcurrency', options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY, 1, 1024);
+  const maxConnections = integerIn('maxConnections', options.maxConnections ?? maxConcurrency, 1, 1024);
+  const pageSize = integerIn('pageSize', options.pageSize ?? DEFAULT_PAGE_SIZE, 1, 500);
+  if (options.caFile !== undefined && (typeof options.caFile !== 'string' || options.caFile === '')) {
+    invalid('caFile must be a path to a PEM file');
+  }
+  if (options.observer !== undefined && typeof options.observer?.onRequest !== 'function') {
+    invalid('observer must have an onRequest(event) function');
+  }
+  const userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
+  if (typeof userAgent !== 'string' || !/^[\x20-\x7e]+$/.test(userAgent)) invalid('userAgent must be printable ASCII');
+  return {
+    baseUrl: parseBaseUrl(options.baseUrl),
+    publicKey: key('publicKey', options.publicKey),
+    privateKey: key('privateKey', options.privateKey),
+    caFile: options.caFile,
+    insecureSkipVerify: options.insecureSkipVerify === true,
+    maxConcurrency,
+    maxConnections,
+    retry,
+    timeouts,
+    observer: options.observer,
+    userAgent,
+    pageSize,
+    proxy: { ...options.proxy },
+    warn: options.warn ?? ((message) => process.stderr.write(`${message}\n`)),
+    clock: options.clock ?? SYSTEM_CLOCK,
+    random: options.random ?? Math.random,
+  };
+}

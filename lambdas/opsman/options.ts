@@ -1,0 +1,118 @@
+/** Options of the Ops Manager client, their defaults, and their validation. */
+import type { Clock, RequestObserver } from '../core/ports.ts';
+
+/** Retry policy for GET, PUT, PATCH and DELETE (and POST only when it provably never reached the server, or on 429). */
+export interface RetryOptions {
+  /** Attempts per logical request, the first included. 1 disables retries. Default 4. */
+  maxAttempts: number;
+  /** Base of the exponential backoff: attempt n waits a random time in [0, min(maxDelayMs, baseDelayMs * 2^(n-1))]. Default 250 ms. */
+  baseDelayMs: number;
+  /** Cap of one backoff delay. Default 8 s. */
+  maxDelayMs: number;
+  /** Cap of a server's Retry-After (seconds or HTTP date). Default 60 s. */
+  maxRetryAfterMs: number;
+  /** Total budget of one logical request, waits and attempts included; no retry starts past it. Default 120 s. */
+  deadlineMs: number;
+}
+
+/** Socket-level timeouts (undici). undici checks them with a resolution of about one second. */
+export interface TimeoutOptions {
+  /** TCP + TLS connection establishment. Default 10 s. */
+  connectMs: number;
+  /** From the request being sent to the response headers. Default 60 s (Ops Manager is slow under load). */
+  headersMs: number;
+  /** Maximum idle time between two chunks of the response body. Default 60 s. */
+  bodyMs: number;
+}
+
+/** Proxy settings; each field overrides its environment variable (HTTP_PROXY, HTTPS_PROXY, NO_PROXY, any case). */
+export interface ProxyOptions {
+  httpProxy?: string;
+  httpsProxy?: string;
+  noProxy?: string;
+}
+
+/** Everything `createOpsManagerClient` accepts. Only baseUrl, publicKey and privateKey are required. */
+export interface ClientOptions {
+  /** The API base, e.g. `https://om.example.com:8443/api/public/v1.0`; no query string. */
+  baseUrl: string;
+  /** Public key of the API key (the Digest user name). */
+  publicKey: string;
+  /** Private key of the API key (the Digest password). Never logged, never put in an error. */
+  privateKey: string;
+  /** PEM file of a private CA, added to Node's default CAs (and to NODE_EXTRA_CA_CERTS, which Node honours itself). */
+  caFile?: string;
+  /** Disables TLS verification. Prints a warning to stderr on every client creation. Default false. */
+  insecureSkipVerify?: boolean;
+  /** Cap of in-flight requests across the whole client. Default 8. */
+  maxConcurrency?: number;
+  /** Cap of open connections per origin. Default: maxConcurrency. */
+  maxConnections?: number;
+  /** Retry policy; missing fields take {@link DEFAULT_RETRY_OPTIONS}. */
+  retry?: Partial<RetryOptions>;
+  /** Socket timeouts; missing fields take {@link DEFAULT_TIMEOUT_OPTIONS}. */
+  timeouts?: Partial<TimeoutOptions>;
+  /** Told about every logical request (method, path template, status, attempts, duration). */
+  observer?: RequestObserver;
+  /** User-Agent header. Default {@link DEFAULT_USER_AGENT}. */
+  userAgent?: string;
+  /** itemsPerPage of list requests, 1..500. Default 500. */
+  pageSize?: number;
+  /** Proxy overrides; by default the environment decides. */
+  proxy?: ProxyOptions;
+  /** Where warnings go (insecureSkipVerify). Default: a line on process.stderr. */
+  warn?: (message: string) => void;
+  /** Time source for backoff waits and the deadline; tests inject one that does not really sleep. */
+  clock?: Pick<Clock, 'now' | 'sleep'>;
+  /** Random source in [0, 1) for the backoff jitter. Default Math.random. */
+  random?: () => number;
+}
+
+/** Default retry policy. */
+export const DEFAULT_RETRY_OPTIONS: Readonly<RetryOptions> = Object.freeze({
+  maxAttempts: 4,
+  baseDelayMs: 250,
+  maxDelayMs: 8_000,
+  maxRetryAfterMs: 60_000,
+  deadlineMs: 120_000,
+});
+
+/** Default socket timeouts. */
+export const DEFAULT_TIMEOUT_OPTIONS: Readonly<TimeoutOptions> = Object.freeze({
+  connectMs: 10_000,
+  headersMs: 60_000,
+  bodyMs: 60_000,
+});
+
+/** Default cap of in-flight requests. */
+export const DEFAULT_MAX_CONCURRENCY = 8;
+/** Default (and maximum) itemsPerPage. */
+export const DEFAULT_PAGE_SIZE = 500;
+/** Default User-Agent. */
+export const DEFAULT_USER_AGENT = 'opsman-gitops/0.1 (+undici)';
+
+/** Options with every default applied and every value checked. */
+export interface ResolvedClientOptions {
+  baseUrl: URL;
+  publicKey: string;
+  privateKey: string;
+  caFile: string | undefined;
+  insecureSkipVerify: boolean;
+  maxConcurrency: number;
+  maxConnections: number;
+  retry: RetryOptions;
+  timeouts: TimeoutOptions;
+  observer: RequestObserver | undefined;
+  userAgent: string;
+  pageSize: number;
+  proxy: ProxyOptions;
+  warn: (message: string) => void;
+  clock: Pick<Clock, 'now' | 'sleep'>;
+  random: () => number;
+}
+
+/** The real clock. */
+export const SYSTEM_CLOCK: Pick<Clock, 'now' | 'sleep'> = {
+  now: () => new Date(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};

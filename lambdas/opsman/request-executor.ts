@@ -1,0 +1,147 @@
+/**
+ * Runs one logical request: concurrency slot, Digest exchange, retries with backoff within a deadline, error mapping,
+ * and one observer event. Returns only 2xx responses; everything else becomes a typed error.
+ */
+import type { Dispatcher } from 'undici';
+import { type ExchangeContext, exchange, type HttpRequest, type HttpResponse, SendFailure } from './auth-exchange.ts';
+import { NonceCache } from './digest/index.ts';
+import { parseErrorBody } from './error-body.ts';
+import {
+  AmbiguousWriteError,
+  OpsManagerApiError,
+  OpsManagerAuthError,
+  type OpsManagerError,
+  OpsManagerTransportError,
+} from './errors.ts';
+import { ConcurrencyLimiter } from './limiter.ts';
+import type { ResolvedClientOptions } from './options.ts';
+import {
+  backoffDelay,
+  classifyTransportError,
+  IDEMPOTENT_METHODS,
+  parseRetryAfter,
+  RETRYABLE_STATUSES,
+} from './retry-policy.ts';
+import { sanitizeCause, scrub } from './sanitize.ts';
+
+/** Statuses after which a POST may have been applied: surfaced as AmbiguousWriteError, never retried. */
+const AMBIGUOUS_WRITE_STATUSES: ReadonlySet<number> = new Set([500, 502, 503, 504]);
+
+type Outcome = { kind: 'response'; response: HttpResponse } | { kind: 'failure'; failure: SendFailure };
+
+/** Executes requests for one client. */
+export class RequestExecutor {
+  readonly #options: ResolvedClientOptions;
+  readonly #dispatcher: Dispatcher;
+  readonly #limiter: ConcurrencyLimiter;
+  readonly #nonces: NonceCache;
+
+  constructor(options: ResolvedClientOptions, dispatcher: Dispatcher, nonces: NonceCache = new NonceCache()) {
+    this.#options = options;
+    this.#dispatcher = dispatcher;
+    this.#limiter = new ConcurrencyLimiter(options.maxConcurrency);
+    this.#nonces = nonces;
+  }
+
+  /** Requests in flight right now (for tests of the limiter). */
+  get inFlight(): number {
+    return this.#limiter.active;
+  }
+
+  /** Runs `request` to a 2xx response, or throws an OpsManagerError subclass. */
+  async execute(request: HttpRequest): Promise<HttpResponse> {
+    const { clock } = this.#options;
+    const started = clock.now().getTime();
+    const state = { attempts: 0, status: null as number | null };
+    try {
+      return await this.#run(request, started, state);
+    } finally {
+      this.#report(request, state.status, state.attempts, clock.now().getTime() - started);
+    }
+  }
+
+  async #run(request: HttpRequest, started: number, state: { attempts: number; status: number | null }) {
+    const { retry, clock } = this.#options;
+    const context = { method: request.method, pathTemplate: request.pathTemplate };
+    const secrets = [this.#options.privateKey, ...request.secrets];
+    const scoped = { ...request, secrets };
+    for (;;) {
+      state.attempts += 1;
+      const remaining = retry.deadlineMs - (clock.now().getTime() - started);
+      const outcome = await this.#limiter.run(() => this.#attempt(scoped, Math.max(1, remaining)));
+      let error: OpsManagerError;
+      let retryAfterMs: number | null = null;
+      let retryable: boolean;
+      if (outcome.kind === 'response') {
+        const { response } = outcome;
+        state.status = response.status;
+        if (response.status >= 200 && response.status < 300) return response;
+        const body = parseErrorBody(response.text, response.status);
+        const detail = scrub(body.detail, secrets);
+        error =
+          response.status === 403
+            ? new OpsManagerAuthError(
+                403,
+                body.errorCode,
+                `${request.method} ${request.pathTemplate}: Ops Manager refused the request (403 ${body.errorCode}: ${detail})`,
+                context,
+              )
+            : new OpsManagerApiError(response.status, body.errorCode, detail, context);
+        if (request.method === 'POST' && AMBIGUOUS_WRITE_STATUSES.has(response.status)) {
+          throw new AmbiguousWriteError(context, { cause: error });
+        }
+        retryable =
+          RETRYABLE_STATUSES.has(response.status) &&
+          (IDEMPOTENT_METHODS.has(request.method) || response.status === 429);
+        if (response.status === 429) retryAfterMs = parseRetryAfter(response.headers['retry-after'], clock.now());
+      } else {
+        const { failure } = outcome;
+        state.status = null;
+        const kind = classifyTransportError(failure.error);
+        const cause = sanitizeCause(failure.error, secrets);
+        if (request.method === 'POST' && failure.credentialsSent && kind === 'maybe-sent') {
+          throw new AmbiguousWriteError(context, { cause });
+        }
+        retryable = kind !== 'tls';
+        const what = kind === 'tls' ? 'TLS verification failed' : 'no response';
+        error = new OpsManagerTransportError(
+          `${request.method} ${request.pathTemplate}: ${what} after ${state.attempts} attempt(s): ${cause.message}`,
+          context,
+          state.attempts,
+          { cause },
+        );
+      }
+      if (!retryable || state.attempts >= retry.maxAttempts) throw error;
+      const delay = backoffDelay(state.attempts, retryAfterMs, retry, this.#options.random);
+      if (clock.now().getTime() - started + delay >= retry.deadlineMs) throw error;
+      await clock.sleep(delay);
+    }
+  }
+
+  async #attempt(request: HttpRequest, timeoutMs: number): Promise<Outcome> {
+    const ctx: ExchangeContext = {
+      dispatcher: this.#dispatcher,
+      nonces: this.#nonces,
+      username: this.#options.publicKey,
+      password: this.#options.privateKey,
+      userAgent: this.#options.userAgent,
+      signal: AbortSignal.timeout(timeoutMs),
+    };
+    try {
+      return { kind: 'response', response: await exchange(ctx, request) };
+    } catch (error) {
+      if (error instanceof SendFailure) return { kind: 'failure', failure: error };
+      throw error;
+    }
+  }
+
+  #report(request: HttpRequest, status: number | null, attempts: number, durationMs: number): void {
+    const observer = this.#options.observer;
+    if (observer === undefined) return;
+    try {
+      observer.onRequest({ method: request.method, pathTemplate: request.pathTemplate, status, attempts, durationMs });
+    } catch {
+      // An observer's bug must not fail the request it observes.
+    }
+  }
+}

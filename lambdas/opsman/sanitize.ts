@@ -1,0 +1,46 @@
+/**
+ * Keeps secrets out of errors: scrubs known secret values from any text a server or a library hands back, and
+ * replaces library errors (which may hold sockets, requests or headers) with plain copies.
+ */
+import { SECRET_NOTIFICATION_FIELDS } from './types.ts';
+
+/** Body fields whose values are secret, beyond the notification ones. */
+const EXTRA_SECRET_FIELDS = ['awsSecretKey', 'awsAccessKey', 'privateKey', 'password', 'secret'];
+const SECRET_FIELDS: ReadonlySet<string> = new Set<string>([...SECRET_NOTIFICATION_FIELDS, ...EXTRA_SECRET_FIELDS]);
+const REDACTED = '[REDACTED]';
+
+/** Collects the values of secret fields anywhere in a JSON value (short values are ignored: too common to scrub). */
+export function collectSecretValues(value: unknown, into: string[] = []): string[] {
+  if (Array.isArray(value)) {
+    for (const item of value) collectSecretValues(item, into);
+  } else if (value !== null && typeof value === 'object') {
+    for (const [field, item] of Object.entries(value)) {
+      if (SECRET_FIELDS.has(field) && typeof item === 'string' && item.length >= 4) into.push(item);
+      else collectSecretValues(item, into);
+    }
+  }
+  return into;
+}
+
+/** Replaces every occurrence of the secrets, and any Digest/Basic credential, in `text`. */
+export function scrub(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) {
+    if (secret !== '') out = out.split(secret).join(REDACTED);
+  }
+  return out.replace(/\b(Digest|Basic|Bearer)\s+[^\r\n]*/gi, `$1 ${REDACTED}`);
+}
+
+/**
+ * A plain Error with the name, code and scrubbed message of `error` and nothing else: undici's errors can carry a
+ * socket, and any library's error could carry request options with an Authorization header.
+ */
+export function sanitizeCause(error: unknown, secrets: readonly string[]): Error {
+  if (!(error instanceof Error)) return new Error(scrub(String(error), secrets));
+  const copy = new Error(scrub(error.message, secrets));
+  copy.name = error.name;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string') Object.defineProperty(copy, 'code', { value: code, enumerable: true });
+  copy.stack = `${copy.name}: ${copy.message}`;
+  return copy;
+}

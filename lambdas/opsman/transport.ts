@@ -1,0 +1,74 @@
+/**
+ * The undici dispatcher of one client: a keep-alive Agent with a bounded connection count, or an EnvHttpProxyAgent
+ * when a proxy is configured (HTTP_PROXY / HTTPS_PROXY, NO_PROXY honoured). TLS: Node's default CAs, plus NODE_EXTRA_CA_CERTS
+ * (Node adds it itself; when `caFile` replaces the CA list, the client adds it back), plus `caFile`.
+ */
+import { readFileSync } from 'node:fs';
+import { rootCertificates } from 'node:tls';
+import { Agent, type Dispatcher, EnvHttpProxyAgent } from 'undici';
+import { OpsManagerValidationError } from './errors.ts';
+import type { ResolvedClientOptions } from './options.ts';
+
+/** Idle keep-alive sockets are closed after this long (below the usual 60 s of servers and load balancers). */
+export const KEEP_ALIVE_TIMEOUT_MS = 30_000;
+
+/** The warning printed on every client creation with insecureSkipVerify. */
+export const INSECURE_WARNING =
+  'WARNING: opsman-gitops: TLS certificate verification is DISABLED (insecureSkipVerify). Anyone on the network path can read and alter Ops Manager traffic. Use caFile instead.';
+
+function readPem(path: string, what: string): string {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as { code?: string }).code ?? 'unknown error';
+    throw new OpsManagerValidationError(`cannot read ${what} ${JSON.stringify(path)}: ${code}`);
+  }
+  if (!text.includes('-----BEGIN CERTIFICATE-----')) {
+    throw new OpsManagerValidationError(`${what} ${JSON.stringify(path)} contains no PEM certificate`);
+  }
+  return text;
+}
+
+/** The CA list for `caFile`, or undefined to keep Node's defaults (which already include NODE_EXTRA_CA_CERTS). */
+export function buildCaList(caFile: string | undefined, env: NodeJS.ProcessEnv = process.env): string[] | undefined {
+  if (caFile === undefined) return undefined;
+  const list = [...rootCertificates, readPem(caFile, 'caFile')];
+  const extra = env.NODE_EXTRA_CA_CERTS;
+  if (extra !== undefined && extra !== '') list.push(readPem(extra, 'NODE_EXTRA_CA_CERTS'));
+  return list;
+}
+
+function proxyConfigured(options: ResolvedClientOptions, env: NodeJS.ProcessEnv): boolean {
+  const { proxy } = options;
+  return [proxy.httpProxy, proxy.httpsProxy, env.HTTP_PROXY, env.http_proxy, env.HTTPS_PROXY, env.https_proxy].some(
+    (value) => value !== undefined && value !== '',
+  );
+}
+
+/** Builds the dispatcher; prints the insecure warning when verification is off. */
+export function createDispatcher(options: ResolvedClientOptions, env: NodeJS.ProcessEnv = process.env): Dispatcher {
+  if (options.insecureSkipVerify) options.warn(INSECURE_WARNING);
+  const ca = buildCaList(options.caFile, env);
+  const tls = {
+    timeout: options.timeouts.connectMs,
+    ...(ca === undefined ? {} : { ca }),
+    ...(options.insecureSkipVerify ? { rejectUnauthorized: false } : {}),
+  };
+  const common = {
+    connections: options.maxConnections,
+    keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+    headersTimeout: options.timeouts.headersMs,
+    bodyTimeout: options.timeouts.bodyMs,
+    connect: tls,
+  };
+  if (!proxyConfigured(options, env)) return new Agent(common);
+  return new EnvHttpProxyAgent({
+    ...common,
+    requestTls: tls,
+    proxyTls: tls,
+    ...(options.proxy.httpProxy === undefined ? {} : { httpProxy: options.proxy.httpProxy }),
+    ...(options.proxy.httpsProxy === undefined ? {} : { httpsProxy: options.proxy.httpsProxy }),
+    ...(options.proxy.noProxy === undefined ? {} : { noProxy: options.proxy.noProxy }),
+  });
+}

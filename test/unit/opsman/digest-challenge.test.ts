@@ -1,0 +1,195 @@
+// Scenario: WWW-Authenticate values from many real servers parse, the strongest Digest challenge wins, and malformed ones fail cleanly.
+import { describe, expect, it } from 'vitest';
+import { DigestError, parseAuthenticateHeader, selectDigestChallenge } from '../../../lambdas/opsman/digest/index.ts';
+
+describe('parseAuthenticateHeader', () => {
+  const table: { name: string; header: string; expected: { scheme: string; params?: Record<string, string> }[] }[] = [
+    {
+      name: 'Ops Manager form (quoted, unquoted algorithm and stale, empty domain)',
+      header: 'Digest realm="MMS Public API", domain="", nonce="abc/DEF+1=", algorithm=MD5, qop="auth", stale=false',
+      expected: [
+        {
+          scheme: 'Digest',
+          params: {
+            realm: 'MMS Public API',
+            domain: '',
+            nonce: 'abc/DEF+1=',
+            algorithm: 'MD5',
+            qop: 'auth',
+            stale: 'false',
+          },
+        },
+      ],
+    },
+    {
+      name: 'Apache mod_auth_digest form',
+      header: 'Digest realm="private area", nonce="n0/+=", algorithm=MD5, qop="auth,auth-int", opaque="0p"',
+      expected: [
+        {
+          scheme: 'Digest',
+          params: { realm: 'private area', nonce: 'n0/+=', algorithm: 'MD5', qop: 'auth,auth-int', opaque: '0p' },
+        },
+      ],
+    },
+    {
+      name: 'any order, bare values, no spaces, upper-case names',
+      header: 'digest QOP=auth,NONCE=xyz,Realm="r",ALGORITHM=SHA-256',
+      expected: [{ scheme: 'digest', params: { qop: 'auth', nonce: 'xyz', realm: 'r', algorithm: 'SHA-256' } }],
+    },
+    {
+      name: 'escaped quotes and commas inside a quoted string',
+      header: 'Digest realm="a \\"quoted\\", realm", nonce="n"',
+      expected: [{ scheme: 'Digest', params: { realm: 'a "quoted", realm', nonce: 'n' } }],
+    },
+    {
+      name: 'spaces around = and extra commas',
+      header: ' , Digest realm = "r" ,, nonce= "n" , ',
+      expected: [{ scheme: 'Digest', params: { realm: 'r', nonce: 'n' } }],
+    },
+    {
+      name: 'several challenges in one header, with token68 and bare schemes',
+      header: 'Negotiate, Basic realm="b", Digest realm="d", nonce="1", algorithm=MD5, NTLM abc+/==, Bearer',
+      expected: [
+        { scheme: 'Negotiate', params: {} },
+        { scheme: 'Basic', params: { realm: 'b' } },
+        { scheme: 'Digest', params: { realm: 'd', nonce: '1', algorithm: 'MD5' } },
+        { scheme: 'NTLM', params: {} },
+        { scheme: 'Bearer', params: {} },
+      ],
+    },
+    {
+      name: 'unknown directives are kept',
+      header: 'Digest realm="r", nonce="n", charset=UTF-8, userhash=false, x-vendor="y"',
+      expected: [
+        { scheme: 'Digest', params: { realm: 'r', nonce: 'n', charset: 'UTF-8', userhash: 'false', 'x-vendor': 'y' } },
+      ],
+    },
+  ];
+
+  it.each(table)('$name', ({ header, expected }) => {
+    const parsed = parseAuthenticateHeader(header);
+    expect(parsed.map((c) => ({ scheme: c.scheme, params: Object.fromEntries(c.params) }))).toEqual(
+      expected.map((e) => ({ scheme: e.scheme, params: e.params ?? {} })),
+    );
+  });
+
+  it('keeps the token68 of a non-Digest challenge', () => {
+    expect(parseAuthenticateHeader('NTLM abc+/==')[0]?.token68).toBe('abc+/==');
+  });
+
+  const malformed: { header: string; reason: RegExp }[] = [
+    { header: '', reason: /no challenge/ },
+    { header: 'Digest realm="unterminated', reason: /unterminated quoted string/ },
+    { header: 'Digest realm="r" nonce="n"', reason: /expected ','/ },
+    { header: 'Digest realm=, nonce="n"', reason: /expected a space after the scheme/ },
+    { header: 'Digest realm="r", nonce=', reason: /expected a token or a quoted string/ },
+    { header: 'Digest realm="r", realm="s", nonce="n"', reason: /appears twice/ },
+    { header: '"Digest" realm="r"', reason: /expected an authentication scheme/ },
+    { header: 'Digest realm="r", nonce="n\\', reason: /dangling escape|unterminated/ },
+    { header: 'Digest; realm="r"', reason: /expected a space after the scheme/ },
+    { header: 'Digest realm="r", =x', reason: /expected an authentication scheme|parameter name/ },
+  ];
+
+  it.each(malformed)('rejects $header', ({ header, reason }) => {
+    let caught: unknown;
+    try {
+      parseAuthenticateHeader(header);
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(DigestError);
+    expect((caught as DigestError).code).toBe('DIGEST_MALFORMED_CHALLENGE');
+    expect((caught as DigestError).message).toMatch(reason);
+  });
+});
+
+describe('selectDigestChallenge', () => {
+  const table: { name: string; header: string | string[]; algorithm: string; nonce: string; qop: string | null }[] = [
+    {
+      name: 'defaults to MD5 without algorithm',
+      header: 'Digest realm="r", nonce="n1", qop="auth"',
+      algorithm: 'MD5',
+      nonce: 'n1',
+      qop: 'auth',
+    },
+    {
+      name: 'SHA-256 beats MD5 regardless of order (RFC 7616 section 3.9.1 double challenge)',
+      header:
+        'Digest realm="r", nonce="md5", algorithm=MD5, qop="auth", Digest realm="r", nonce="sha", algorithm=SHA-256, qop="auth"',
+      algorithm: 'SHA-256',
+      nonce: 'sha',
+      qop: 'auth',
+    },
+    {
+      name: 'challenges split over several header lines',
+      header: [
+        'Basic realm="x"',
+        'Digest realm="r", nonce="a", algorithm=MD5',
+        'Digest realm="r", nonce="b", algorithm=SHA-256-sess',
+      ],
+      algorithm: 'SHA-256-sess',
+      nonce: 'b',
+      qop: null,
+    },
+    {
+      name: 'the first of equal strength wins (-sess listed first)',
+      header: 'Digest realm="r", nonce="s", algorithm=MD5-sess, Digest realm="r", nonce="p", algorithm=MD5',
+      algorithm: 'MD5-sess',
+      nonce: 's',
+      qop: null,
+    },
+    {
+      name: 'unsupported algorithms are skipped',
+      header: 'Digest realm="r", nonce="x", algorithm=SHA-1024, Digest realm="r", nonce="y", algorithm=md5',
+      algorithm: 'MD5',
+      nonce: 'y',
+      qop: null,
+    },
+    {
+      name: 'auth chosen from auth,auth-int',
+      header: 'Digest realm="private area", nonce="z", algorithm=MD5, qop="auth,auth-int", opaque="o"',
+      algorithm: 'MD5',
+      nonce: 'z',
+      qop: 'auth',
+    },
+    {
+      name: 'a malformed line is skipped when another line is usable',
+      header: ['Digest realm="oops', 'Digest realm="r", nonce="ok"'],
+      algorithm: 'MD5',
+      nonce: 'ok',
+      qop: null,
+    },
+  ];
+
+  it.each(table)('$name', ({ header, algorithm, nonce, qop }) => {
+    const challenge = selectDigestChallenge(header);
+    expect({ algorithm: challenge.algorithm, nonce: challenge.nonce, qop: challenge.qop }).toEqual({
+      algorithm,
+      nonce,
+      qop,
+    });
+  });
+
+  it('reads stale and opaque', () => {
+    const challenge = selectDigestChallenge('Digest realm="r", nonce="n", stale=TRUE, opaque="op"');
+    expect(challenge.stale).toBe(true);
+    expect(challenge.opaque).toBe('op');
+    expect(challenge.params.get('realm')).toBe('r');
+  });
+
+  const failures: { header: string | string[] | undefined; code: string }[] = [
+    { header: undefined, code: 'DIGEST_NO_CHALLENGE' },
+    { header: 'Basic realm="x"', code: 'DIGEST_NO_CHALLENGE' },
+    { header: 'Digest realm="r"', code: 'DIGEST_MALFORMED_CHALLENGE' },
+    { header: 'Digest nonce="n"', code: 'DIGEST_MALFORMED_CHALLENGE' },
+    { header: 'Digest realm="r", nonce=""', code: 'DIGEST_MALFORMED_CHALLENGE' },
+    { header: 'Digest abcdef==', code: 'DIGEST_MALFORMED_CHALLENGE' },
+    { header: 'Digest realm="r", nonce="n", algorithm=SHA-1', code: 'DIGEST_UNSUPPORTED_CHALLENGE' },
+    { header: 'Digest realm="r", nonce="n", qop="auth-int"', code: 'DIGEST_UNSUPPORTED_CHALLENGE' },
+    { header: ['Digest realm="x', 'Basic realm="y"'], code: 'DIGEST_MALFORMED_CHALLENGE' },
+  ];
+
+  it.each(failures)('fails on $header with $code', ({ header, code }) => {
+    expect(() => selectDigestChallenge(header)).toThrow(expect.objectContaining({ name: 'DigestError', code }));
+  });
+});

@@ -1,0 +1,116 @@
+// Scenario: the Digest response matches the published RFC 2617 §3.5 and RFC 7616 §3.9.1 vectors, and the header is well formed.
+import { describe, expect, it } from 'vitest';
+import {
+  buildDigestAuthorization,
+  computeDigestResponse,
+  type DigestResponseInput,
+  formatNonceCount,
+  parseAuthenticateHeader,
+} from '../../../lambdas/opsman/digest/index.ts';
+
+const rfc7616 = {
+  username: 'Mufasa',
+  password: 'Circle of Life',
+  method: 'GET',
+  uri: '/dir/index.html',
+  nc: 1,
+  cnonce: 'f2/wE4q74E6zIJEtWaHKaf5wv/H5QzzpXusqGemxURZJ',
+};
+const rfc7616Challenge = {
+  realm: 'http-auth@example.org',
+  nonce: '7ypf/xlj9XXwfDPEoM4URrv/xwf94BcCAzFZH4GiTo0v',
+  qop: 'auth' as const,
+  opaque: 'FQhe/qaU925kfnzjCev0ciny7QMkPqMAFRtzCUYo5tdS',
+};
+
+const vectors: { name: string; input: DigestResponseInput; expected: string }[] = [
+  {
+    name: 'RFC 2617 section 3.5 (MD5, qop=auth)',
+    input: {
+      username: 'Mufasa',
+      password: 'Circle Of Life',
+      method: 'GET',
+      uri: '/dir/index.html',
+      nc: 1,
+      cnonce: '0a4f113b',
+      challenge: {
+        realm: 'testrealm@host.com',
+        nonce: 'dcd98b7102dd2f0e8b11d0f600bfb0c093',
+        algorithm: 'MD5',
+        qop: 'auth',
+        opaque: '5ccc069c403ebaf9f0171e9517f40e41',
+      },
+    },
+    expected: '6629fae49393a05397450978507c4ef1',
+  },
+  {
+    name: 'RFC 7616 section 3.9.1 (MD5)',
+    input: { ...rfc7616, challenge: { ...rfc7616Challenge, algorithm: 'MD5' } },
+    expected: '8ca523f5e9506fed4657c9700eebdbec',
+  },
+  {
+    name: 'RFC 7616 section 3.9.1 (SHA-256)',
+    input: { ...rfc7616, challenge: { ...rfc7616Challenge, algorithm: 'SHA-256' } },
+    expected: '753927fa0e85d155564e2e272a28d1802ca10daf4496794697cf8db5856cb6c1',
+  },
+];
+
+describe('Digest response vectors', () => {
+  it.each(vectors)('$name', ({ input, expected }) => {
+    expect(computeDigestResponse(input)).toBe(expected);
+  });
+
+  it('RFC 2069 mode (no qop) hashes HA1:nonce:HA2', () => {
+    // HA1/HA2 from the RFC 2617 example; without qop the nc and cnonce take no part.
+    const base = vectors[0]?.input as DigestResponseInput;
+    const a = computeDigestResponse({ ...base, challenge: { ...base.challenge, qop: null } });
+    const b = computeDigestResponse({ ...base, nc: 7, cnonce: 'other', challenge: { ...base.challenge, qop: null } });
+    expect(a).toBe(b);
+    expect(a).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  it('-sess variants mix the nonce and cnonce into HA1', () => {
+    const base = vectors[2]?.input as DigestResponseInput;
+    const sess = computeDigestResponse({ ...base, challenge: { ...base.challenge, algorithm: 'SHA-256-sess' } });
+    expect(sess).not.toBe(vectors[2]?.expected);
+    expect(sess).toMatch(/^[0-9a-f]{64}$/);
+    const other = computeDigestResponse({
+      ...base,
+      cnonce: 'x',
+      challenge: { ...base.challenge, algorithm: 'SHA-256-sess' },
+    });
+    expect(other).not.toBe(sess);
+  });
+
+  it('builds the Authorization header with the RFC 7616 example fields', () => {
+    const header = buildDigestAuthorization(vectors[2]?.input as DigestResponseInput);
+    const [parsed] = parseAuthenticateHeader(header);
+    expect(parsed?.scheme).toBe('Digest');
+    expect(Object.fromEntries(parsed?.params ?? [])).toEqual({
+      username: 'Mufasa',
+      realm: 'http-auth@example.org',
+      nonce: rfc7616Challenge.nonce,
+      uri: '/dir/index.html',
+      algorithm: 'SHA-256',
+      response: '753927fa0e85d155564e2e272a28d1802ca10daf4496794697cf8db5856cb6c1',
+      qop: 'auth',
+      nc: '00000001',
+      cnonce: rfc7616.cnonce,
+      opaque: rfc7616Challenge.opaque,
+    });
+    expect(header).toContain('nc=00000001');
+    expect(header).toContain('qop=auth,');
+  });
+
+  it.each([
+    [1, '00000001'],
+    [255, '000000ff'],
+    [0xffffffff, 'ffffffff'],
+  ])('formats nc %i as %s', (nc, text) => {
+    expect(formatNonceCount(nc)).toBe(text);
+  });
+
+  it.each([0, -1, 1.5, 0x100000000])('rejects nc %s', (nc) => {
+    expect(() => formatNonceCount(nc)).toThrow(RangeError);
+  });
+});
