@@ -1,16 +1,20 @@
 // Scenario: the benchmark's generators, minimum-request calculator, SVG chart and results table at tiny sizes give exactly the expected values.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { resolveSpecBody } from '../../bench/alert-catalogue.ts';
+import { parseBenchArgs } from '../../bench/args.ts';
 import { renderDesiredState, renderSecretsFile } from '../../bench/desired.ts';
 import { minimumRequests, pagesFor, phaseMinimum, ratio, selectDrift } from '../../bench/minimum.ts';
 import { type CaseResult, renderCaseTable, writeResults } from '../../bench/results.ts';
 import { renderSeed } from '../../bench/seed.ts';
 import { niceCeiling, renderLineChart } from '../../bench/svg-chart.ts';
 import { buildWorld, countDesiredAlerts } from '../../bench/world.ts';
+import { FsDesiredStateSource } from '../../lambdas/adapters/local/desired-source-fs.ts';
+import { FileSecretResolver } from '../../lambdas/adapters/local/secrets-file.ts';
+import { loadDesiredState } from '../../lambdas/core/desired/index.ts';
 
 describe('bench generators', () => {
   it('builds a deterministic world of N x M with distinct alert bodies per project', () => {
@@ -58,6 +62,38 @@ describe('bench generators', () => {
         const body = resolveSpecBody(a.body, secrets);
         expect(JSON.stringify(body)).not.toContain('secretRef');
       }
+    }
+  });
+});
+
+describe('generated desired state through the real loader', () => {
+  it('loads 10 x 8 with no issue, every template merged, and resolves every secretRef', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'bench-desired-'));
+    try {
+      const world = buildWorld({ projects: 10, alerts: 8 });
+      for (const f of renderDesiredState(world)) {
+        await mkdir(join(dir, 'desired', f.path, '..'), { recursive: true });
+        await writeFile(join(dir, 'desired', f.path), f.text);
+      }
+      await writeFile(join(dir, 'secrets.json'), renderSecretsFile(world));
+      const result = await loadDesiredState(new FsDesiredStateSource(join(dir, 'desired')));
+      if (!result.ok) throw new Error(JSON.stringify(result.issues.slice(0, 3)));
+      expect(result.state.projects).toHaveLength(10);
+      expect(result.state.organizations).toHaveLength(2);
+      expect(result.state.settings.mode).toBe('apply');
+      const project = result.state.projects.find((p) => p.projectId === world.projects[3]?.id);
+      expect(project?.alertConfigs.map((a) => a.key).sort()).toEqual(
+        world.projects[3]?.alerts.map((a) => a.key).sort(),
+      );
+      const resolver = new FileSecretResolver(join(dir, 'secrets.json'));
+      const refs = JSON.stringify(result.state).match(/"secretRef":"[^"]+"/g) ?? [];
+      expect(refs.length).toBeGreaterThan(0);
+      for (const ref of new Set(refs)) {
+        const value = await resolver.resolve(ref.slice('"secretRef":"'.length, -1));
+        expect(value.length).toBeGreaterThan(8);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });
@@ -188,5 +224,27 @@ describe('charts and results', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('bench flags', () => {
+  it.each([
+    [[], { projects: 200, alerts: 25, scaling: false, quick: false, concurrency: 8 }],
+    [['--projects', '1000', '--alerts=20'], { projects: 1000, alerts: 20 }],
+    [['--scaling'], { scaling: true, alerts: 20 }],
+    [['--scaling', '--alerts', '25'], { scaling: true, alerts: 25 }],
+    [['--quick', '--out', '/tmp/x', '--no-cold-start'], { quick: true, out: '/tmp/x', coldStart: false }],
+  ] as const)('parses %j', (argv, expected) => {
+    expect(parseBenchArgs(argv)).toMatchObject(expected);
+  });
+
+  it.each([
+    [['--projects', '0'], '--projects must be between 1 and 100000, got 0'],
+    [['--alerts', 'ten'], '--alerts needs a whole number, got ten'],
+    [['--out'], '--out needs a value'],
+    [['--quick', '--scaling'], '--quick and --scaling cannot be combined'],
+    [['--fast'], 'unknown option --fast (see --help)'],
+  ] as const)('refuses %j', (argv, message) => {
+    expect(() => parseBenchArgs(argv)).toThrow(message);
   });
 });
