@@ -1,0 +1,54 @@
+/**
+ * The archive Lambda (daily, from the Scheduler): archives the version manifest and the usage snapshots
+ * (`runReconcile` with command `archive`). Takes any Scheduler event or `{}`; rethrows retryable failures so Lambda
+ * retries them.
+ */
+import type { Context } from 'aws-lambda';
+import { runReconcile } from '../core/run.ts';
+import { type AppContext, createAppContext } from './app-context.ts';
+import { classifyError, HandlerError, InvalidEventError } from './errors.ts';
+import { type RunFn, runOnce } from './run-once.ts';
+import type { RunSummary } from './summary.ts';
+
+/** Builds an archive handler over an app context. */
+export function createArchiveHandler(app: AppContext, run: RunFn = runReconcile) {
+  return async (event: unknown, context: Context): Promise<RunSummary> => {
+    const { logger, metrics, runtime } = app;
+    logger.addContext(context);
+    metrics.captureColdStartMetric(context.functionName);
+    try {
+      if (typeof event !== 'object' || event === null || Array.isArray(event)) {
+        const outcome = classifyError(new InvalidEventError('expected a Scheduler event or {}'));
+        logger.error('event rejected', { error: outcome });
+        return { status: 'rejected', trigger: 'unknown', error: outcome };
+      }
+      const trigger = (event as { source?: unknown }).source === 'aws.scheduler' ? 'schedule' : 'manual';
+      if (runtime instanceof HandlerError) {
+        const outcome = classifyError(runtime);
+        logger.error('not configured', { error: outcome });
+        if (trigger === 'schedule') throw new Error(outcome.message);
+        return { status: 'failed', trigger, error: outcome };
+      }
+      const summary = await runOnce({
+        runtime,
+        run,
+        logger,
+        metrics,
+        context,
+        trigger,
+        request: { command: 'archive' },
+      });
+      if (trigger === 'schedule' && summary.status === 'failed' && summary.error?.retryable) {
+        throw new Error(`${summary.error.code}: ${summary.error.message}`);
+      }
+      return summary;
+    } finally {
+      metrics.publishStoredMetrics();
+    }
+  };
+}
+
+const app = createAppContext();
+
+/** The Lambda entry point. */
+export const handler = createArchiveHandler(app);

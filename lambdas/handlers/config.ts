@@ -1,0 +1,96 @@
+/**
+ * The handlers' configuration, from environment variables the stack sets (documented in docs/aws.md). Validated once
+ * at module load; every problem is listed in one ConfigError.
+ */
+
+import { normalisePrefix, prefixesOverlap } from '../adapters/aws/s3-util.ts';
+import type { Mode } from '../core/model.ts';
+import { ConfigError } from './errors.ts';
+
+/** What the handlers need to know about their deployment. */
+export interface HandlerConfig {
+  /** OPSMAN_BASE_URL: `https://om.example.com:8443/api/public/v1.0`. */
+  opsManagerBaseUrl: string;
+  /** OPSMAN_CREDENTIALS_SECRET_ID: name or ARN of the `{"publicKey","privateKey"}` secret. */
+  credentialsSecretId: string;
+  /** DESIRED_STATE_BUCKET / DESIRED_STATE_PREFIX (default `desired-state/`). */
+  desiredBucket: string;
+  desiredPrefix: string;
+  /** STATE_BUCKET, STATE_PREFIX (default `state/`), ARCHIVE_PREFIX (default `archive/`). */
+  stateBucket: string;
+  statePrefix: string;
+  archivePrefix: string;
+  /** OPSMAN_MODE: the deployment's mode cap (default `plan`: nothing is written until you opt in). */
+  mode: Mode;
+  /** OPSMAN_CA_FILE: PEM bundle of a private CA shipped with the function. */
+  caFile?: string;
+  /** OPSMAN_LEASE_WAIT_MS: how long a run waits for a held lease (default 0: fail fast, retried by Lambda). */
+  leaseWaitMs: number;
+  /** OPSMAN_MAX_CONCURRENCY: in-flight Ops Manager requests (default: the client's, 8). */
+  maxConcurrency?: number;
+}
+
+/** Defaults of the optional variables. */
+export const CONFIG_DEFAULTS = {
+  desiredPrefix: 'desired-state/',
+  statePrefix: 'state/',
+  archivePrefix: 'archive/',
+  mode: 'plan' as Mode,
+  leaseWaitMs: 0,
+};
+
+/** Reads and checks the configuration; throws ConfigError naming every problem. */
+export function readConfig(env: NodeJS.ProcessEnv = process.env): HandlerConfig {
+  const problems: string[] = [];
+  const required = (name: string): string => {
+    const value = env[name]?.trim();
+    if (!value) problems.push(`${name} is not set`);
+    return value ?? '';
+  };
+  const config: HandlerConfig = {
+    opsManagerBaseUrl: required('OPSMAN_BASE_URL'),
+    credentialsSecretId: required('OPSMAN_CREDENTIALS_SECRET_ID'),
+    desiredBucket: required('DESIRED_STATE_BUCKET'),
+    desiredPrefix: normalisePrefix(env.DESIRED_STATE_PREFIX ?? CONFIG_DEFAULTS.desiredPrefix),
+    stateBucket: required('STATE_BUCKET'),
+    statePrefix: normalisePrefix(env.STATE_PREFIX ?? CONFIG_DEFAULTS.statePrefix),
+    archivePrefix: normalisePrefix(env.ARCHIVE_PREFIX ?? CONFIG_DEFAULTS.archivePrefix),
+    mode: CONFIG_DEFAULTS.mode,
+    leaseWaitMs: CONFIG_DEFAULTS.leaseWaitMs,
+  };
+  if (config.opsManagerBaseUrl && !/^https?:\/\/[^/]+/.test(config.opsManagerBaseUrl)) {
+    problems.push('OPSMAN_BASE_URL must be an http(s) URL');
+  }
+  const mode = env.OPSMAN_MODE;
+  if (mode !== undefined && mode !== '') {
+    if (mode === 'observe' || mode === 'plan' || mode === 'apply') config.mode = mode;
+    else problems.push(`OPSMAN_MODE must be observe, plan or apply (got "${mode.slice(0, 20)}")`);
+  }
+  if (env.OPSMAN_CA_FILE) config.caFile = env.OPSMAN_CA_FILE;
+  const wait = env.OPSMAN_LEASE_WAIT_MS;
+  if (wait !== undefined && wait !== '') {
+    if (/^\d+$/.test(wait)) config.leaseWaitMs = Number(wait);
+    else problems.push('OPSMAN_LEASE_WAIT_MS must be a whole number of milliseconds');
+  }
+  const concurrency = env.OPSMAN_MAX_CONCURRENCY;
+  if (concurrency !== undefined && concurrency !== '') {
+    if (/^[1-9]\d?$/.test(concurrency)) config.maxConcurrency = Number(concurrency);
+    else problems.push('OPSMAN_MAX_CONCURRENCY must be 1..99');
+  }
+  if (config.stateBucket === config.desiredBucket) {
+    // BucketDeployment prunes everything under the desired prefix, and writes there would retrigger runs.
+    for (const [name, prefix] of [
+      ['STATE_PREFIX', config.statePrefix],
+      ['ARCHIVE_PREFIX', config.archivePrefix],
+    ] as const) {
+      if (prefixesOverlap(prefix, config.desiredPrefix)) {
+        problems.push(`${name} (${prefix}) overlaps DESIRED_STATE_PREFIX (${config.desiredPrefix}) in the same bucket`);
+      }
+    }
+  }
+  if (prefixesOverlap(config.statePrefix, config.archivePrefix)) {
+    problems.push(`STATE_PREFIX (${config.statePrefix}) and ARCHIVE_PREFIX (${config.archivePrefix}) overlap`);
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}

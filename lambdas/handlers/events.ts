@@ -1,0 +1,103 @@
+/**
+ * Validation of what invokes the reconcile function: an EventBridge Scheduler event, an S3 ObjectCreated notification
+ * (only `.yaml`/`.yml` keys under the desired-state prefix trigger a run), or a manual invocation
+ * `{"mode": "observe|plan|apply", "projects": ["…"], "dryRun": true}`. Anything else is rejected with a precise message.
+ */
+import type { Mode } from '../core/model.ts';
+import { InvalidEventError } from './errors.ts';
+
+/** A validated trigger. */
+export type ReconcileTrigger =
+  | { kind: 'schedule'; scheduleArn?: string; time?: string }
+  | { kind: 's3'; bucket: string; keys: string[] }
+  | { kind: 'manual'; mode?: Mode; projects?: string[]; dryRun: boolean }
+  | { kind: 'ignored'; reason: string };
+
+const MODES = new Set(['observe', 'plan', 'apply']);
+const MANUAL_KEYS = new Set(['mode', 'projects', 'dryRun']);
+const PROJECT_ID = /^[0-9a-f]{24}$/;
+const YAML_KEY = /\.ya?ml$/i;
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Parses the reconcile function's event; throws InvalidEventError naming what is wrong. */
+export function parseReconcileEvent(event: unknown, options: { desiredPrefix: string }): ReconcileTrigger {
+  if (!isObject(event)) throw new InvalidEventError(`expected a JSON object, got ${describe(event)}`);
+  if ('Records' in event) return parseS3(event.Records, options.desiredPrefix);
+  if (event.source === 'aws.scheduler' || event['detail-type'] === 'Scheduled Event') {
+    const trigger: ReconcileTrigger = { kind: 'schedule' };
+    const resources = event.resources;
+    if (Array.isArray(resources) && typeof resources[0] === 'string') trigger.scheduleArn = resources[0];
+    if (typeof event.time === 'string') trigger.time = event.time;
+    return trigger;
+  }
+  return parseManual(event);
+}
+
+function parseS3(records: unknown, desiredPrefix: string): ReconcileTrigger {
+  if (!Array.isArray(records) || records.length === 0) throw new InvalidEventError('Records must be a non-empty array');
+  let bucket = '';
+  const keys: string[] = [];
+  for (const [i, record] of records.entries()) {
+    if (!isObject(record) || record.eventSource !== 'aws:s3') {
+      throw new InvalidEventError(`Records[${i}] is not an S3 notification (eventSource must be "aws:s3")`);
+    }
+    const name = record.eventName;
+    const s3 = record.s3;
+    const b = isObject(s3) && isObject(s3.bucket) ? s3.bucket.name : undefined;
+    const k = isObject(s3) && isObject(s3.object) ? s3.object.key : undefined;
+    if (typeof name !== 'string' || typeof b !== 'string' || typeof k !== 'string') {
+      throw new InvalidEventError(`Records[${i}] lacks eventName, s3.bucket.name or s3.object.key`);
+    }
+    if (!name.startsWith('ObjectCreated:')) continue;
+    // S3 notifications URL-encode keys, with '+' for spaces.
+    const key = decodeURIComponent(k.replace(/\+/g, ' '));
+    if (!YAML_KEY.test(key) || !key.startsWith(desiredPrefix)) continue;
+    bucket = b;
+    keys.push(key);
+  }
+  if (keys.length === 0)
+    return { kind: 'ignored', reason: 'no ObjectCreated .yaml/.yml key under the desired-state prefix' };
+  return { kind: 's3', bucket, keys };
+}
+
+function parseManual(event: Record<string, unknown>): ReconcileTrigger {
+  const unknown = Object.keys(event).filter((k) => !MANUAL_KEYS.has(k));
+  if (unknown.length > 0) {
+    throw new InvalidEventError(
+      `unknown event: unexpected field(s) ${unknown.sort().join(', ')}; expected a Scheduler event, an S3 notification or {"mode", "projects", "dryRun"}`,
+    );
+  }
+  const trigger: ReconcileTrigger = { kind: 'manual', dryRun: false };
+  if (event.mode !== undefined) {
+    if (typeof event.mode !== 'string' || !MODES.has(event.mode)) {
+      throw new InvalidEventError(`mode must be one of observe, plan, apply; got ${describe(event.mode)}`);
+    }
+    trigger.mode = event.mode as Mode;
+  }
+  if (event.projects !== undefined) {
+    const p = event.projects;
+    if (!Array.isArray(p) || p.length === 0)
+      throw new InvalidEventError('projects must be a non-empty array of project ids');
+    const bad = p.findIndex((id) => typeof id !== 'string' || !PROJECT_ID.test(id));
+    if (bad >= 0)
+      throw new InvalidEventError(`projects[${bad}] must be a 24-hex-digit project id; got ${describe(p[bad])}`);
+    trigger.projects = [...new Set(p as string[])];
+  }
+  if (event.dryRun !== undefined) {
+    if (typeof event.dryRun !== 'boolean')
+      throw new InvalidEventError(`dryRun must be true or false; got ${describe(event.dryRun)}`);
+    trigger.dryRun = event.dryRun;
+  }
+  return trigger;
+}
+
+/** A short, value-safe description of what was found. */
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string')
+    return value.length > 40 ? `a string of ${value.length} characters` : JSON.stringify(value);
+  if (typeof value === 'object') return 'an object';
+  return `${typeof value} ${String(value)}`;
+}

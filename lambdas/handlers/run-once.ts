@@ -1,0 +1,99 @@
+/**
+ * One run from a handler: take the adapters from the runtime, call `runReconcile`, publish metrics, map the result or
+ * the error (in one place, classifyError) to a summary. Shared by the reconcile and archive handlers.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Logger } from '@aws-lambda-powertools/logger';
+import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import type { Context } from 'aws-lambda';
+import type { RunReport } from '../core/model.ts';
+import type { Reporter } from '../core/ports.ts';
+import type { RunDependencies, RunRequest } from '../core/run-types.ts';
+import { classifyError } from './errors.ts';
+import { addRunMetrics, METRIC } from './metrics.ts';
+import { type Runtime, SYSTEM_CLOCK } from './runtime.ts';
+import { type RunSummary, summarise } from './summary.ts';
+
+/** The core entry point (runReconcile), passed in so this module stays independent of run.ts' load order. */
+export type RunFn = (request: RunRequest, deps: RunDependencies) => Promise<RunReport>;
+
+/** A run id: UTC time to the second plus random hex, sortable and unique. */
+export function newRunId(now: Date): string {
+  return `${now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z')}-${randomBytes(4).toString('hex')}`;
+}
+
+/** Reporter over Powertools: progress as info lines, metrics into the EMF buffer. */
+export function powertoolsReporter(logger: Logger, metrics: Metrics): Reporter {
+  return {
+    progress: (message, fields) => logger.info(message, fields ?? {}),
+    metric: (name, value, unit) =>
+      metrics.addMetric(name, (unit ?? 'Count') as (typeof MetricUnit)[keyof typeof MetricUnit], value),
+  };
+}
+
+/** Runs one request; never throws: failures come back as `status: 'failed'` with a classified error. */
+export async function runOnce(input: {
+  runtime: Runtime;
+  run: RunFn;
+  logger: Logger;
+  metrics: Metrics;
+  context: Pick<Context, 'functionName' | 'awsRequestId'>;
+  trigger: string;
+  request: Omit<RunRequest, 'runId' | 'owner' | 'leaseWaitMs'>;
+}): Promise<RunSummary> {
+  const { runtime, logger, metrics, context, trigger, request } = input;
+  const started = Date.now();
+  const runId = newRunId(new Date(started));
+  logger.appendKeys({ runId, trigger });
+  runtime.calls.reset();
+  try {
+    const { api, fingerprintKey } = await runtime.api();
+    const full: RunRequest = {
+      ...request,
+      runId,
+      owner: `lambda:${context.functionName}/${context.awsRequestId}`,
+      leaseWaitMs: runtime.config.leaseWaitMs,
+    };
+    logger.info('run starting', { command: full.command, mode: full.mode, projects: full.projects });
+    const report = await input.run(full, {
+      source: runtime.source,
+      api,
+      secrets: runtime.secrets,
+      state: runtime.state,
+      archive: runtime.archive,
+      clock: SYSTEM_CLOCK,
+      reporter: powertoolsReporter(logger, metrics),
+      fingerprintKey,
+      apiCalls: () => runtime.calls.snapshot(),
+    });
+    const durationMs = Date.now() - started;
+    addRunMetrics(metrics, report, durationMs);
+    const summary = summarise(report, trigger, full.command, durationMs);
+    logger.info('run finished', { summary });
+    return summary;
+  } catch (error) {
+    const outcome = classifyError(error);
+    metrics.addMetric(METRIC.runFailed, MetricUnit.Count, 1);
+    const log = outcome.code === 'LEASE_HELD' ? logger.warn.bind(logger) : logger.error.bind(logger);
+    const details: Record<string, unknown> = {
+      error: outcome,
+      errorName: error instanceof Error ? error.name : typeof error,
+    };
+    // Only unexpected errors get their stack (masked by the replacer); ours have value-free messages already.
+    if (outcome.code === 'INTERNAL' && error instanceof Error) details.stack = error.stack;
+    log('run failed', details);
+    return {
+      status: outcome.code === 'LEASE_HELD' ? 'skipped' : 'failed',
+      trigger,
+      runId,
+      command: request.command,
+      durationMs: Date.now() - started,
+      error: outcome,
+    };
+  } finally {
+    logger.removeKeys(['runId', 'trigger']);
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * Everything a handler talks to, built once per Lambda container from the configuration: S3 and Secrets Manager
+ * clients and the adapters on them. The Ops Manager client is built on first use and rebuilt only when the
+ * credentials secret changes (rotation is picked up within the secrets cache lifetime).
+ */
+import { createHash, hkdfSync } from 'node:crypto';
+import { S3Client } from '@aws-sdk/client-s3';
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { S3ArchiveStore } from '../adapters/aws/s3-archive-store.ts';
+import { S3DesiredStateSource } from '../adapters/aws/s3-desired-source.ts';
+import { S3StateStore } from '../adapters/aws/s3-state-store.ts';
+import {
+  loadOpsManagerCredentials,
+  type OpsManagerCredentials,
+  SecretJsonSource,
+  SecretsManagerResolver,
+} from '../adapters/aws/secrets-manager.ts';
+import type { Clock, OpsManagerApi, RequestObserver, SecretResolver } from '../core/ports.ts';
+import type { HandlerConfig } from './config.ts';
+
+/** The Ops Manager client the runtime needs: the port plus `close()`. */
+export type ClosableApi = OpsManagerApi & { close(): Promise<void> };
+
+/** Builds an Ops Manager client (createOpsManagerClient in production, injectable for tests). */
+export type ApiFactory = (options: {
+  baseUrl: string;
+  publicKey: string;
+  privateKey: string;
+  caFile?: string;
+  maxConcurrency?: number;
+  observer: RequestObserver;
+}) => ClosableApi;
+
+/** Counts API calls by endpoint; reset at the start of each run. */
+export class ApiCallCounter implements RequestObserver {
+  #byEndpoint: Record<string, number> = {};
+  #total = 0;
+
+  onRequest(event: { method: string; pathTemplate: string }): void {
+    const key = `${event.method} ${event.pathTemplate}`;
+    this.#byEndpoint[key] = (this.#byEndpoint[key] ?? 0) + 1;
+    this.#total++;
+  }
+
+  reset(): void {
+    this.#byEndpoint = {};
+    this.#total = 0;
+  }
+
+  snapshot(): { total: number; byEndpoint: Record<string, number> } {
+    return { total: this.#total, byEndpoint: { ...this.#byEndpoint } };
+  }
+}
+
+/** The real clock. */
+export const SYSTEM_CLOCK: Clock = {
+  now: () => new Date(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
+
+/** The per-container runtime. */
+export class Runtime {
+  readonly config: HandlerConfig;
+  readonly source: S3DesiredStateSource;
+  readonly state: S3StateStore;
+  readonly archive: S3ArchiveStore;
+  readonly secrets: SecretResolver;
+  readonly calls = new ApiCallCounter();
+  readonly #secretJson: SecretJsonSource;
+  readonly #createApi: ApiFactory;
+  #api: { digest: string; api: ClosableApi } | undefined;
+
+  constructor(config: HandlerConfig, createApi: ApiFactory) {
+    this.config = config;
+    this.#createApi = createApi;
+    // Endpoints come from AWS_ENDPOINT_URL_S3 / AWS_ENDPOINT_URL_SECRETS_MANAGER when set (the SDK reads them).
+    const s3 = new S3Client({ forcePathStyle: process.env.AWS_S3_FORCE_PATH_STYLE === 'true' });
+    this.source = new S3DesiredStateSource({ client: s3, bucket: config.desiredBucket, prefix: config.desiredPrefix });
+    this.state = new S3StateStore({ client: s3, bucket: config.stateBucket, prefix: config.statePrefix });
+    this.archive = new S3ArchiveStore({ client: s3, bucket: config.stateBucket, prefix: config.archivePrefix });
+    this.#secretJson = new SecretJsonSource({ client: new SecretsManagerClient({}) });
+    this.secrets = new SecretsManagerResolver(this.#secretJson);
+  }
+
+  /** The Ops Manager client for the current credentials, and the fingerprint key that goes with them. */
+  async api(): Promise<{ api: OpsManagerApi; fingerprintKey: Uint8Array }> {
+    const credentials = await loadOpsManagerCredentials(this.#secretJson, this.config.credentialsSecretId);
+    const digest = createHash('sha256').update(`${credentials.publicKey}\n${credentials.privateKey}`).digest('hex');
+    if (this.#api?.digest !== digest) {
+      const previous = this.#api?.api;
+      const options: Parameters<ApiFactory>[0] = {
+        baseUrl: this.config.opsManagerBaseUrl,
+        publicKey: credentials.publicKey,
+        privateKey: credentials.privateKey,
+        observer: this.calls,
+      };
+      if (this.config.caFile) options.caFile = this.config.caFile;
+      if (this.config.maxConcurrency) options.maxConcurrency = this.config.maxConcurrency;
+      this.#api = { digest, api: this.#createApi(options) };
+      await previous?.close().catch(() => undefined);
+    }
+    return { api: (this.#api as { api: ClosableApi }).api, fingerprintKey: fingerprintKeyOf(credentials) };
+  }
+}
+
+/**
+ * The HMAC key of the state fingerprints: the secret's `fingerprintKey` when set, else derived (HKDF-SHA-256) from the
+ * private key, so nothing extra must be stored. Rotating the API key then changes every fingerprint once, which makes
+ * the next apply re-send the secrets of owned alert configs: set `fingerprintKey` to avoid that.
+ */
+export function fingerprintKeyOf(credentials: OpsManagerCredentials): Uint8Array {
+  if (credentials.fingerprintKey) return new TextEncoder().encode(credentials.fingerprintKey);
+  return new Uint8Array(hkdfSync('sha256', credentials.privateKey, 'opsman-gitops', 'state-fingerprints', 32));
+}

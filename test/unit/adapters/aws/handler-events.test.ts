@@ -1,0 +1,76 @@
+// Scenario: the reconcile function's event validation, table-driven: scheduler, S3 yaml, S3 non-yaml, manual, garbage.
+import { describe, expect, it } from 'vitest';
+import { parseReconcileEvent } from '../../../../lambdas/handlers/events.ts';
+
+const s3Event = (key: string, eventName = 'ObjectCreated:Put') => ({
+  Records: [{ eventSource: 'aws:s3', eventName, s3: { bucket: { name: 'desired-bkt' }, object: { key } } }],
+});
+const P1 = '5e2211c17a3e5a48f5497de3';
+
+describe('parseReconcileEvent', () => {
+  it.each([
+    [
+      'scheduler payload from the stack',
+      {
+        source: 'aws.scheduler',
+        'detail-type': 'Scheduled Event',
+        resources: ['arn:aws:scheduler:x'],
+        time: '2026-03-01T10:00:00Z',
+      },
+      { kind: 'schedule', scheduleArn: 'arn:aws:scheduler:x', time: '2026-03-01T10:00:00Z' },
+    ],
+    ['EventBridge scheduled rule', { 'detail-type': 'Scheduled Event', source: 'aws.events' }, { kind: 'schedule' }],
+    [
+      'S3 yaml under the prefix',
+      s3Event('desired-state/projects/payments-prod.yaml'),
+      { kind: 's3', bucket: 'desired-bkt', keys: ['desired-state/projects/payments-prod.yaml'] },
+    ],
+    [
+      'S3 .yml with an encoded space',
+      s3Event('desired-state/my+file%2Bx.yml'),
+      { kind: 's3', bucket: 'desired-bkt', keys: ['desired-state/my file+x.yml'] },
+    ],
+    ['S3 non-yaml', s3Event('desired-state/local-secrets.json'), { kind: 'ignored' }],
+    ['S3 yaml outside the prefix', s3Event('other/x.yaml'), { kind: 'ignored' }],
+    ['S3 delete', s3Event('desired-state/a.yaml', 'ObjectRemoved:Delete'), { kind: 'ignored' }],
+    ['manual, empty', {}, { kind: 'manual', dryRun: false }],
+    [
+      'manual, full',
+      { mode: 'apply', projects: [P1, P1], dryRun: true },
+      { kind: 'manual', mode: 'apply', projects: [P1], dryRun: true },
+    ],
+    ['manual, observe', { mode: 'observe' }, { kind: 'manual', mode: 'observe', dryRun: false }],
+  ])('accepts %s', (_name, event, expected) => {
+    expect(parseReconcileEvent(event, { desiredPrefix: 'desired-state/' })).toMatchObject(expected);
+  });
+
+  it.each([
+    ['null', null, 'expected a JSON object, got null'],
+    ['a string', 'apply', 'expected a JSON object, got "apply"'],
+    ['an array', [], 'expected a JSON object, got an array'],
+    ['a number', 42, 'expected a JSON object, got number 42'],
+    ['unknown fields', { command: 'apply', force: true }, 'unexpected field(s) command, force'],
+    ['bad mode', { mode: 'destroy' }, 'mode must be one of observe, plan, apply; got "destroy"'],
+    ['mode not a string', { mode: 1 }, 'got number 1'],
+    ['projects not array', { projects: P1 }, 'projects must be a non-empty array'],
+    ['projects empty', { projects: [] }, 'projects must be a non-empty array'],
+    [
+      'project id by name',
+      { projects: [P1, 'payments-prod'] },
+      'projects[1] must be a 24-hex-digit project id; got "payments-prod"',
+    ],
+    ['dryRun a string', { dryRun: 'yes' }, 'dryRun must be true or false; got "yes"'],
+    ['Records empty', { Records: [] }, 'Records must be a non-empty array'],
+    ['Records from SNS', { Records: [{ eventSource: 'aws:sns' }] }, 'Records[0] is not an S3 notification'],
+    ['Records without key', { Records: [{ eventSource: 'aws:s3', eventName: 'ObjectCreated:Put', s3: {} }] }, 'lacks'],
+  ])('rejects %s with a precise message', (_name, event, message) => {
+    let caught: unknown;
+    try {
+      parseReconcileEvent(event, { desiredPrefix: 'desired-state/' });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toMatchObject({ name: 'InvalidEventError', code: 'INVALID_EVENT' });
+    expect((caught as Error).message).toContain(message);
+  });
+});

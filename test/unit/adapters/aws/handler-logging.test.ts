@@ -1,0 +1,71 @@
+// Scenario: the handlers' Powertools logger masks every secret-bearing key and Authorization value (captured stdout scanned).
+import { describe, expect, it } from 'vitest';
+import { createLogger, MASK, maskSecrets, SECRET_KEYS } from '../../../../lambdas/handlers/logging.ts';
+import { SECRET_NOTIFICATION_FIELDS } from '../../../../lambdas/opsman/types.ts';
+
+const SECRET = 'S3CR3T-value-0c9e8d7f6a5b';
+
+/** Captures what the logger writes to stdout/stderr while `fn` runs. */
+function capture(fn: () => void): string {
+  const out: string[] = [];
+  const original = { out: process.stdout.write, err: process.stderr.write };
+  const grab = ((chunk: string | Uint8Array) => {
+    out.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
+    return true;
+  }) as typeof process.stdout.write;
+  process.stdout.write = grab;
+  process.stderr.write = grab;
+  try {
+    fn();
+  } finally {
+    process.stdout.write = original.out;
+    process.stderr.write = original.err;
+  }
+  return out.join('');
+}
+
+describe('logger masking', () => {
+  it('masks every secret key, nested and in arrays, in any case', () => {
+    const keys = [
+      ...SECRET_NOTIFICATION_FIELDS,
+      'privateKey',
+      'PrivateKey',
+      'Authorization',
+      'fingerprintKey',
+      'password',
+    ];
+    const logger = createLogger({ serviceName: 'test' });
+    const text = capture(() => {
+      logger.info('flat', Object.fromEntries(keys.map((k) => [k, SECRET])));
+      logger.info('nested', {
+        request: { headers: { authorization: `Digest username="gitopsbt", response="${SECRET}"` } },
+      });
+      logger.info('array', { notifications: keys.map((k) => ({ typeName: 'WEBHOOK', [k]: SECRET })) });
+      logger.error('free text', { detail: `sent Authorization: Digest username="x", response="${SECRET}"` });
+      logger.warn(`Bearer ${SECRET}`);
+    });
+    const lines = text.trim().split('\n');
+    expect(lines).toHaveLength(5);
+    expect(text).not.toContain(SECRET);
+    const flat = JSON.parse(lines[0] ?? '{}') as Record<string, unknown>;
+    for (const key of keys) expect(flat[key]).toBe(MASK);
+    expect(flat.message).toBe('flat');
+    expect(JSON.parse(lines[3] ?? '{}').detail).toBe(`sent Authorization: Digest ${MASK}`);
+  });
+
+  it.each([
+    ['webhookSecret', 'x', MASK],
+    ['secretRef', 'vault#webhook', 'vault#webhook'],
+    ['privateKey', '', ''],
+    ['typeName', 'WEBHOOK', 'WEBHOOK'],
+    ['note', 'Basic dXNlcjpwYXNz', `Basic ${MASK}`],
+    ['note', 'x Bearer abc.def-123 y', `x Bearer ${MASK} y`],
+    ['note', 'desired digest 3f2a (Digest of files)', 'desired digest 3f2a (Digest of files)'],
+  ])('maskSecrets(%j, %j)', (key, value, expected) => {
+    expect(maskSecrets(key, value)).toBe(expected);
+  });
+
+  it('covers every secret notification field of the API', () => {
+    for (const field of SECRET_NOTIFICATION_FIELDS) expect(SECRET_KEYS.has(field.toLowerCase())).toBe(true);
+  });
+});
