@@ -1,11 +1,117 @@
-/** Placeholder until the CLI lands: the composition root in bin/main.ts calls this. */
+/**
+ * The `opsman-gitops` command: parses the invocation, dispatches to a command, and maps every error to a message and
+ * an exit code in one place (0 ok, 1 error, 2 usage). bin/main.ts, the composition root, calls runCli.
+ */
+import { readFile } from 'node:fs/promises';
+import { runApply } from './commands/apply.ts';
+import { runArchive } from './commands/archive.ts';
+import { runDemo } from './commands/demo.ts';
+import { runPlan } from './commands/plan.ts';
+import { runSchema } from './commands/schema.ts';
+import { runValidate } from './commands/validate.ts';
+import { type CommandContext, commandContext, type StartEmulator } from './context.ts';
+import { CliError, EXIT, UsageError } from './errors.ts';
+import { commandHelp, topLevelHelp } from './help.ts';
+import { type CliIo, processIo } from './io.ts';
+import { parseInvocation } from './options.ts';
+
+/** What the composition root injects. */
 export interface CliDependencies {
   /** Starts the Ops Manager emulator in-process (injected so lambdas/ never imports emulator/). */
-  startEmulator: (options: Record<string, unknown>) => Promise<{ url: string; close(): Promise<void> }>;
+  startEmulator: StartEmulator;
+  /** The process window; defaults to the real process (tests pass a recorder). */
+  io?: CliIo;
+}
+
+/** Replaces any occurrence of the private key (belt and braces: no message should ever hold it). */
+export function redactCredentials(text: string, env: Record<string, string | undefined>): string {
+  let out = text;
+  for (const name of ['OPSMAN_PRIVATE_KEY', 'OPSMAN_FINGERPRINT_KEY']) {
+    const value = env[name];
+    if (value !== undefined && value.length >= 4) out = out.split(value).join('(redacted)');
+  }
+  return out;
+}
+
+/** Prints an error and returns its exit code. Never prints a stack trace. */
+export function reportError(io: CliIo, error: unknown): number {
+  const say = (text: string) => io.stderr.write(redactCredentials(text, io.env));
+  if (error instanceof UsageError) {
+    say(`error: ${error.message}\n`);
+    say(`Run 'opsman-gitops ${error.command !== undefined ? `${error.command} ` : ''}--help' for usage.\n`);
+    return error.exitCode;
+  }
+  if (error instanceof CliError) {
+    say(`error: ${error.message}\n`);
+    return error.exitCode;
+  }
+  if (error instanceof Error) {
+    const code = (error as { code?: unknown }).code;
+    const suffix = typeof code === 'string' && !error.message.includes(code) ? ` (${code})` : '';
+    say(`error: ${error.message}${suffix}\n`);
+    return EXIT.error;
+  }
+  say(`error: ${String(error)}\n`);
+  return EXIT.error;
+}
+
+async function version(): Promise<string> {
+  try {
+    const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version?: string;
+    };
+    return pkg.version ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+async function dispatch(ctx: CommandContext, command: string): Promise<number> {
+  switch (command) {
+    case 'validate':
+      return runValidate(ctx);
+    case 'schema':
+      return runSchema(ctx);
+    case 'plan':
+      return runPlan(ctx, 'plan');
+    case 'observe':
+      return runPlan(ctx, 'observe');
+    case 'apply':
+      return runApply(ctx);
+    case 'archive':
+      return runArchive(ctx);
+    case 'demo':
+      return runDemo(ctx);
+    case 'emulator':
+      throw new UsageError('put `emulator` first, before any option: `opsman-gitops emulator [options]`', 'emulator');
+    default:
+      throw new UsageError(`unknown command '${command}'`);
+  }
 }
 
 /** Runs the `opsman-gitops` command; resolves to the exit code. */
-export async function runCli(argv: string[], _deps: CliDependencies): Promise<number> {
-  process.stderr.write(`opsman-gitops: '${argv[0] ?? ''}' is not available yet\n`);
-  return 1;
+export async function runCli(argv: string[], deps: CliDependencies): Promise<number> {
+  const io = deps.io ?? processIo();
+  try {
+    const { command, args, options } = parseInvocation(argv, io.env);
+    if (options.version) {
+      io.stdout.write(`opsman-gitops ${await version()}\n`);
+      return EXIT.ok;
+    }
+    if (command === undefined || (command === 'help' && args[0] === undefined)) {
+      io.stdout.write(topLevelHelp());
+      return command === undefined && !options.help ? EXIT.usage : EXIT.ok;
+    }
+    if (command === 'help') {
+      io.stdout.write(commandHelp(args[0] as Parameters<typeof commandHelp>[0]));
+      return EXIT.ok;
+    }
+    if (options.help) {
+      io.stdout.write(commandHelp(command));
+      return EXIT.ok;
+    }
+    return await dispatch(commandContext(options, io, deps.startEmulator), command);
+  } catch (error) {
+    return reportError(io, error);
+  }
 }

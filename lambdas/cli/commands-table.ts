@@ -1,0 +1,116 @@
+/**
+ * The commands of `opsman-gitops`, their one-line summaries, and the options each one uses (every command accepts
+ * every global option and ignores those it does not use).
+ */
+
+/** Names of the commands. */
+export const COMMANDS = [
+  'validate',
+  'plan',
+  'apply',
+  'observe',
+  'archive',
+  'schema',
+  'emulator',
+  'demo',
+  'help',
+] as const;
+
+/** One command name. */
+export type CommandName = (typeof COMMANDS)[number];
+
+/** Summary and used options of one command, for help. */
+export interface CommandInfo {
+  summary: string;
+  usage: string;
+  /** Global options this command reads (long names). */
+  uses: readonly string[];
+  description: string;
+}
+
+const CONNECTION = ['base-url', 'ca-file', 'insecure-skip-verify'] as const;
+const RUN = ['desired', 'secrets-file', 'state-dir', 'archive-dir', 'project', 'mode', 'no-color'] as const;
+
+/** The command table. */
+export const COMMAND_INFO: Record<CommandName, CommandInfo> = {
+  validate: {
+    summary: 'Check the desired-state YAML (schema and semantic rules); no API call',
+    usage: 'opsman-gitops validate [--desired DIR]',
+    uses: ['desired'],
+    description:
+      'Loads every *.yaml/*.yml under --desired and prints every problem with file:line:column, or a one-line\n' +
+      'summary of what was loaded. Exit 0 when valid, 1 when not. Never talks to Ops Manager.',
+  },
+  plan: {
+    summary: 'Compare desired state with Ops Manager and print what apply would do',
+    usage: 'opsman-gitops plan [--json|--markdown] [--out FILE] [--detailed-exitcode] [--project ID]...',
+    uses: [...CONNECTION, ...RUN, 'json', 'markdown', 'out', 'detailed-exitcode', 'max-deletes', 'allow-empty'],
+    description:
+      'Reads live state, diffs it against the desired state and prints the plan. Writes nothing to Ops Manager.\n' +
+      '--out saves the plan as JSON for a later `apply --plan FILE`. With --detailed-exitcode: 0 no changes,\n' +
+      '2 changes present, 1 error.',
+  },
+  apply: {
+    summary: 'Plan, confirm, and write the changes to Ops Manager',
+    usage: 'opsman-gitops apply [--auto-approve] [--plan FILE] [--max-deletes N] [--allow-empty] [--project ID]...',
+    uses: [
+      ...CONNECTION,
+      ...RUN,
+      'json',
+      'auto-approve',
+      'plan',
+      'max-deletes',
+      'allow-empty',
+      'lease-wait',
+      'detailed-exitcode',
+    ],
+    description:
+      'Plans, shows the plan, asks for confirmation on a terminal (or proceeds with --auto-approve), then applies\n' +
+      'exactly the plan shown. Without a terminal and without --auto-approve it refuses. --plan FILE applies a\n' +
+      'saved plan (no prompt, as Terraform) and refuses if Ops Manager moved since the plan was made.',
+  },
+  observe: {
+    summary: 'Read Ops Manager and report drift only; writes nothing',
+    usage: 'opsman-gitops observe [--json|--markdown] [--detailed-exitcode] [--project ID]...',
+    uses: [...CONNECTION, ...RUN, 'json', 'markdown', 'detailed-exitcode'],
+    description:
+      'Same as `plan --mode observe`: every difference is reported as drift, with who changed it when the audit\n' +
+      'events say so. With --detailed-exitcode: 0 no drift, 2 drift, 1 error.',
+  },
+  archive: {
+    summary: 'Archive the version manifest and the usage (physical hosts, host assignments)',
+    usage: 'opsman-gitops archive [--archive-dir DIR] [--json]',
+    uses: [...CONNECTION, 'desired', 'secrets-file', 'state-dir', 'archive-dir', 'project', 'json', 'no-color'],
+    description:
+      "Stores the version manifest content-addressed (only when it changed), the physical hosts and this month's\n" +
+      'host assignments under --archive-dir, and a run report. With a pinned manifest in Settings, uploads it\n' +
+      "when Ops Manager's differs (unless --mode is observe or plan).",
+  },
+  schema: {
+    summary: 'Print the JSON Schema of the desired-state documents',
+    usage: 'opsman-gitops schema > desired-state.schema.json',
+    uses: [],
+    description: 'Prints the draft 2020-12 JSON Schema editors use to complete and check the YAML.',
+  },
+  emulator: {
+    summary: 'Run the Ops Manager API emulator (see `opsman-gitops emulator --help`)',
+    usage: 'opsman-gitops emulator [--host H] [--port P] [--seed FILE] [--data-file FILE] [--admin]',
+    uses: [],
+    description: 'Starts the standalone emulator of the Ops Manager Public API. Its own options: `emulator --help`.',
+  },
+  demo: {
+    summary: 'Run the whole flow against an in-process emulator (what `npm start` runs)',
+    usage: 'opsman-gitops demo [--no-color]',
+    uses: ['no-color'],
+    description:
+      'Starts the emulator on the example seed in a temporary directory and runs validate, plan, apply, a second\n' +
+      'plan (no changes), an edit by another user, the drift it causes with attribution, a corrective apply and\n' +
+      'the archive. Needs no setup; cleans up after itself.',
+  },
+  help: {
+    summary: 'Show help for a command',
+    usage: 'opsman-gitops help [COMMAND]',
+    uses: [],
+    description: 'Same as `opsman-gitops COMMAND --help`.',
+  },
+};

@@ -1,0 +1,63 @@
+/**
+ * `opsman-gitops apply`: plan, show, confirm, apply exactly the plan shown. `--auto-approve` plans and applies in one
+ * run; `--plan FILE` applies a saved plan (refused by the reconciler when Ops Manager moved since).
+ */
+import type { Plan } from '../../core/model.ts';
+import { renderReportJson } from '../../core/render/json.ts';
+import { renderPlanText } from '../../core/render/plan-text.ts';
+import { renderRunSummary } from '../../core/render/run-summary.ts';
+import { hasWrites } from '../../core/render/summary.ts';
+import { askApproval, confirmationMode, refusal } from '../confirm.ts';
+import { type CommandContext, openSession } from '../context.ts';
+import { EXIT } from '../errors.ts';
+import { planExitCode, reportExitCode } from '../outcome.ts';
+import { reconcile } from '../wiring.ts';
+import { desiredIsValid } from './plan.ts';
+import { runRequest } from './run-request.ts';
+import { readSavedPlan } from './saved-plan.ts';
+
+/** Runs apply; resolves to the exit code. */
+export async function runApply(ctx: CommandContext): Promise<number> {
+  const { options, io, style } = ctx;
+  const approval = confirmationMode({
+    autoApprove: options.autoApprove,
+    savedPlan: options.planFile !== undefined,
+    interactive: io.interactive,
+  });
+  if (approval === 'refuse') throw refusal();
+  let savedPlan: Plan | undefined;
+  if (options.planFile !== undefined) savedPlan = await readSavedPlan(options.planFile);
+  else if (!(await desiredIsValid(ctx))) return EXIT.error;
+  const session = await openSession(ctx, 'apply');
+  try {
+    if (approval === 'ask') {
+      const planned = await reconcile(runRequest(ctx, 'plan'), session.deps);
+      io.stdout.write(renderPlanText(planned.plan, { style }));
+      if (!hasWrites(planned.plan)) {
+        io.stdout.write('\nNothing to apply.\n');
+        return planExitCode(planned.plan, false);
+      }
+      if (!(await askApproval(io))) {
+        io.stderr.write('Apply cancelled: nothing was written.\n');
+        return EXIT.error;
+      }
+      savedPlan = planned.plan;
+    }
+    const report = await reconcile(runRequest(ctx, 'apply', savedPlan), session.deps);
+    if (options.json) {
+      io.stdout.write(renderReportJson(report));
+    } else {
+      if (approval !== 'ask') io.stdout.write(`${renderPlanText(report.plan, { style })}\n`);
+      io.stdout.write(
+        renderRunSummary(report, {
+          style,
+          reportLocation: session.archive.reportLocation(report.runId),
+          archived: session.archive.written.filter((o) => !o.key.startsWith('reports/')).map((o) => o.location),
+        }),
+      );
+    }
+    return reportExitCode(report);
+  } finally {
+    await session.close();
+  }
+}

@@ -1,0 +1,39 @@
+/** `opsman-gitops archive`: store the version manifest and usage snapshots, and print what was written where. */
+import { renderReportJson } from '../../core/render/json.ts';
+import { renderRunSummary } from '../../core/render/run-summary.ts';
+import { type CommandContext, openSession } from '../context.ts';
+import { EXIT } from '../errors.ts';
+import { reportExitCode } from '../outcome.ts';
+import { reconcile } from '../wiring.ts';
+import { desiredIsValid } from './plan.ts';
+import { runRequest } from './run-request.ts';
+
+/** Runs archive; resolves to the exit code. */
+export async function runArchive(ctx: CommandContext): Promise<number> {
+  if (!(await desiredIsValid(ctx))) return EXIT.error;
+  const session = await openSession(ctx, 'archive');
+  try {
+    const report = await reconcile(runRequest(ctx, 'archive'), session.deps);
+    if (ctx.options.json) {
+      ctx.io.stdout.write(renderReportJson(report));
+      return reportExitCode(report);
+    }
+    const objects = session.archive.written.filter((o) => !o.key.startsWith('reports/'));
+    ctx.io.stdout.write(`Archive: ${session.archive.describe()}\n`);
+    for (const o of objects) {
+      ctx.io.stdout.write(`  ${o.created ? ctx.style.create('+') : '='} ${o.key}${o.created ? '' : ' (unchanged)'}\n`);
+    }
+    if (objects.length === 0)
+      ctx.io.stdout.write('  (nothing written: archiving is off in Settings, or nothing changed)\n');
+    ctx.io.stdout.write(
+      renderRunSummary(report, {
+        style: ctx.style,
+        label: 'Archive',
+        reportLocation: session.archive.reportLocation(report.runId),
+      }),
+    );
+    return reportExitCode(report);
+  } finally {
+    await session.close();
+  }
+}

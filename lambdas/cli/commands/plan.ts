@@ -1,0 +1,48 @@
+/** `opsman-gitops plan` and `opsman-gitops observe`: compute the plan (observe: drift only) and print it. */
+import { writeFile } from 'node:fs/promises';
+import { renderPlanJson } from '../../core/render/json.ts';
+import type { CommandContext } from '../context.ts';
+import { openSession } from '../context.ts';
+import { CliError, EXIT } from '../errors.ts';
+import { planExitCode } from '../outcome.ts';
+import { reconcile } from '../wiring.ts';
+import { printPlan, runRequest } from './run-request.ts';
+import { loadDesired } from './validate.ts';
+
+/** Loads and validates the desired state; on issues prints them to stderr and resolves to false (no API call). */
+export async function desiredIsValid(ctx: CommandContext): Promise<boolean> {
+  const { result, formatIssues } = await loadDesired(ctx.options.desired);
+  if (result.ok) return true;
+  const text = formatIssues(result.issues);
+  ctx.io.stderr.write(text.endsWith('\n') ? text : `${text}\n`);
+  ctx.io.stderr.write(
+    `error: the desired state in ${ctx.options.desired} is invalid; nothing was sent to Ops Manager\n`,
+  );
+  return false;
+}
+
+/** Runs plan (or observe); resolves to the exit code. */
+export async function runPlan(ctx: CommandContext, command: 'plan' | 'observe'): Promise<number> {
+  if (!(await desiredIsValid(ctx))) return EXIT.error;
+  const session = await openSession(ctx, command);
+  try {
+    const report = await reconcile(runRequest(ctx, command), session.deps);
+    printPlan(ctx, report.plan);
+    if (command === 'plan' && ctx.options.out !== undefined) {
+      try {
+        await writeFile(ctx.options.out, renderPlanJson(report.plan), { mode: 0o644 });
+      } catch (error) {
+        throw new CliError(
+          'CLI_WRITE_FAILED',
+          `cannot save the plan to ${ctx.options.out}: ${(error as Error).message}`,
+        );
+      }
+      ctx.io.stderr.write(
+        `Saved the plan to ${ctx.options.out}: apply it with \`opsman-gitops apply --plan ${ctx.options.out}\`\n`,
+      );
+    }
+    return planExitCode(report.plan, ctx.options.detailedExitcode);
+  } finally {
+    await session.close();
+  }
+}

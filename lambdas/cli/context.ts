@@ -1,0 +1,95 @@
+/**
+ * What every command gets: the options, the process window, the output style, and the injected emulator starter.
+ * Also builds a run session: the real adapters wired for one reconcile, closed by the caller.
+ */
+import { stat } from 'node:fs/promises';
+import { type Style, styleFor } from '../core/render/style.ts';
+import type { RunDependencies } from '../core/run-types.ts';
+import { CliError, EXIT, UsageError } from './errors.ts';
+import type { CliIo } from './io.ts';
+import type { CliOptions } from './options.ts';
+import { ApiCallCounter, RecordingArchiveStore, SYSTEM_CLOCK, stderrReporter } from './runtime.ts';
+import { type ApiClient, apiClient, desiredSource, localStores, secretResolver } from './wiring.ts';
+
+/** Starts the Ops Manager emulator in-process (injected so lambdas/ never imports emulator/). */
+export type StartEmulator = (options: Record<string, unknown>) => Promise<{ url: string; close(): Promise<void> }>;
+
+/** The context of one command. */
+export interface CommandContext {
+  options: CliOptions;
+  io: CliIo;
+  /** Colours on stdout: a terminal, and neither --no-color nor NO_COLOR. */
+  style: Style;
+  startEmulator: StartEmulator;
+}
+
+/** Builds the context; colour only when stdout is a terminal. */
+export function commandContext(options: CliOptions, io: CliIo, startEmulator: StartEmulator): CommandContext {
+  const color = !options.noColor && io.stdout.isTTY === true && io.env.TERM !== 'dumb';
+  return { options, io, style: styleFor(color), startEmulator };
+}
+
+/** The Ops Manager connection settings from options and environment, or a usage error naming what is missing. */
+export function connectionSettings(
+  options: CliOptions,
+  env: Record<string, string | undefined>,
+  command: string,
+): { baseUrl: string; publicKey: string; privateKey: string } {
+  const missing: string[] = [];
+  if (options.baseUrl === undefined) missing.push('--base-url (or OPSMAN_BASE_URL)');
+  const publicKey = env.OPSMAN_PUBLIC_KEY ?? '';
+  const privateKey = env.OPSMAN_PRIVATE_KEY ?? '';
+  if (publicKey === '') missing.push('OPSMAN_PUBLIC_KEY');
+  if (privateKey === '') missing.push('OPSMAN_PRIVATE_KEY');
+  if (missing.length > 0) {
+    throw new UsageError(`${command} talks to Ops Manager and needs ${missing.join(', ')}`, command);
+  }
+  return { baseUrl: options.baseUrl as string, publicKey, privateKey };
+}
+
+/** Fails with a clear message when the desired-state directory is missing. */
+export async function requireDirectory(dir: string, flag: string): Promise<void> {
+  const info = await stat(dir).catch(() => null);
+  if (info === null) throw new CliError('CLI_NO_DIRECTORY', `${flag} '${dir}' does not exist`, EXIT.error);
+  if (!info.isDirectory()) throw new CliError('CLI_NOT_A_DIRECTORY', `${flag} '${dir}' is not a directory`, EXIT.error);
+}
+
+/** One reconcile's wiring: the dependencies, the client (to close) and the archive recorder. */
+export interface RunSession {
+  deps: RunDependencies;
+  client: ApiClient;
+  archive: RecordingArchiveStore;
+  close(): Promise<void>;
+}
+
+/** Builds the real adapters for one run. */
+export async function openSession(ctx: CommandContext, command: string): Promise<RunSession> {
+  const { options, io } = ctx;
+  const connection = connectionSettings(options, io.env, command);
+  const counter = new ApiCallCounter();
+  const [source, secrets, stores] = await Promise.all([
+    desiredSource(options.desired),
+    secretResolver(options.secretsFile, io.env),
+    localStores(options.stateDir, options.archiveDir, io.env),
+  ]);
+  const client = await apiClient({
+    ...connection,
+    caFile: options.caFile,
+    insecureSkipVerify: options.insecureSkipVerify,
+    observer: counter,
+    warn: (message: string) => io.stderr.write(`${message}\n`),
+  });
+  const archive = new RecordingArchiveStore(stores.archive);
+  const deps: RunDependencies = {
+    source,
+    api: client,
+    secrets,
+    state: stores.state,
+    archive,
+    clock: SYSTEM_CLOCK,
+    reporter: stderrReporter(io.stderr),
+    fingerprintKey: stores.fingerprintKey,
+    apiCalls: () => counter.snapshot(),
+  };
+  return { deps, client, archive, close: () => client.close() };
+}

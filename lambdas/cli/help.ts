@@ -1,0 +1,82 @@
+/** Help texts: the top-level overview and one page per command, listing the global options it uses. */
+import { COMMAND_INFO, COMMANDS, type CommandName } from './commands-table.ts';
+
+/** One line of help per global option. */
+export const OPTION_HELP: Record<string, string> = {
+  desired: '--desired DIR            desired-state directory (default desired-state/)',
+  'base-url': '--base-url URL           Ops Manager base URL, …/api/public/v1.0 (else OPSMAN_BASE_URL)',
+  'ca-file': '--ca-file FILE           PEM bundle of a private CA for HTTPS',
+  'insecure-skip-verify': '--insecure-skip-verify   do not verify the TLS certificate (warns; never in production)',
+  'secrets-file': '--secrets-file FILE      JSON {"<secret id>": {"<key>": "value"}} (else OPSMAN_SECRET_<ID>_<KEY>)',
+  'state-dir': '--state-dir DIR          ownership state, lock and fingerprint key (default .opsman-gitops/)',
+  'archive-dir': '--archive-dir DIR        manifests, usage and run reports (default <state-dir>/archive)',
+  project: '--project ID             only this project id; repeatable (organizations are then skipped)',
+  mode: '--mode MODE              observe | plan | apply: a cap; the stricter of this and each target wins',
+  'auto-approve': '--auto-approve           apply without asking (required when there is no terminal)',
+  json: '--json                   print the plan or report as JSON on stdout',
+  markdown: '--markdown               print the plan as Markdown (pull-request comments)',
+  'no-color': '--no-color               no ANSI colours (also NO_COLOR=1; colours only on a terminal anyway)',
+  'detailed-exitcode': '--detailed-exitcode      exit 0 no changes, 2 changes, 1 error',
+  out: '--out FILE               save the plan as JSON for `apply --plan FILE`',
+  plan: '--plan FILE              apply this saved plan (refused if Ops Manager moved since)',
+  'max-deletes': '--max-deletes N          allow up to N deletions in this run (overrides Settings)',
+  'allow-empty': '--allow-empty            allow pruning a project whose desired alert set is empty',
+  'lease-wait': "--lease-wait SECONDS     wait this long for another run's lock (default 0: fail fast)",
+};
+
+const ENVIRONMENT = [
+  'Environment:',
+  '  OPSMAN_BASE_URL          base URL when --base-url is absent',
+  '  OPSMAN_PUBLIC_KEY        API public key',
+  '  OPSMAN_PRIVATE_KEY       API private key (there is no flag for it, on purpose)',
+  '  OPSMAN_SECRET_<ID>_<KEY> secret values when --secrets-file is absent',
+  '  OPSMAN_FINGERPRINT_KEY   key of the state fingerprints (else generated into the state dir)',
+  '  NO_COLOR                 disable colours',
+];
+
+const EXIT_CODES = [
+  'Exit codes:',
+  '  0  success (plan --detailed-exitcode: no changes)',
+  '  1  error, failed target, blocked change or failed write',
+  '  2  usage error (plan --detailed-exitcode: changes present)',
+];
+
+/** The top-level help. */
+export function topLevelHelp(): string {
+  const lines = [
+    'opsman-gitops: GitOps for MongoDB Ops Manager (YAML desired state -> plan -> apply -> drift -> archive)',
+    '',
+    'Usage: opsman-gitops <command> [options]',
+    '',
+    'Commands:',
+    ...COMMANDS.map((c) => `  ${c.padEnd(10)} ${COMMAND_INFO[c].summary}`),
+    '',
+    'Global options (accepted by every command; a command ignores those it does not use):',
+    ...Object.values(OPTION_HELP).map((line) => `  ${line}`),
+    '  -h, --help               help for a command',
+    '  --version                print the version',
+    '',
+    ...ENVIRONMENT,
+    '',
+    ...EXIT_CODES,
+    '',
+    'Start with `npm start` (or `opsman-gitops demo`): the whole flow against an in-process emulator.',
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+/** The help of one command. */
+export function commandHelp(command: CommandName): string {
+  const info = COMMAND_INFO[command];
+  const lines = [`Usage: ${info.usage}`, '', info.summary, '', info.description, ''];
+  if (info.uses.length > 0) {
+    lines.push('Options it uses:');
+    for (const name of info.uses) {
+      const line = OPTION_HELP[name];
+      if (line !== undefined) lines.push(`  ${line}`);
+    }
+    lines.push('');
+  }
+  lines.push('Every other global option is accepted and ignored; see `opsman-gitops --help`.', '', ...EXIT_CODES);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,45 @@
+/**
+ * The CLI's window on the process: output streams, terminal detection, environment and the confirmation prompt.
+ * Injected, so tests run every command in-process with recorded output and a scripted terminal.
+ */
+import { createInterface } from 'node:readline/promises';
+
+/** A writable text stream. */
+export interface TextSink {
+  write(text: string): unknown;
+  isTTY?: boolean;
+}
+
+/** Everything the CLI reads from or writes to the process. */
+export interface CliIo {
+  /** Plans, reports, schema: what a pipe should receive. */
+  stdout: TextSink;
+  /** Progress, warnings, errors, prompts. */
+  stderr: TextSink;
+  /** True when a human can answer a prompt (stdin and stderr are terminals). */
+  interactive: boolean;
+  env: Record<string, string | undefined>;
+  /** Asks one question; resolves to the answer, or null when input ended. */
+  prompt(question: string): Promise<string | null>;
+}
+
+/** The real process: stdout/stderr, process.env, a readline prompt on stdin. */
+export function processIo(): CliIo {
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    interactive: process.stdin.isTTY === true && process.stderr.isTTY === true,
+    env: process.env,
+    async prompt(question: string): Promise<string | null> {
+      const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
+      try {
+        return await new Promise<string | null>((resolve) => {
+          rl.once('close', () => resolve(null));
+          rl.question(question).then(resolve, () => resolve(null));
+        });
+      } finally {
+        rl.close();
+      }
+    },
+  };
+}

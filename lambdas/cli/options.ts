@@ -1,0 +1,265 @@
+/**
+ * The global options, parsed with node:util parseArgs in strict mode and validated into a typed value. Every command
+ * accepts every option; a command ignores the ones it does not use. Credentials never come from flags.
+ */
+import { parseArgs } from 'node:util';
+import { MODES, type Mode } from '../core/model.ts';
+import { COMMAND_INFO, COMMANDS, type CommandName } from './commands-table.ts';
+import { UsageError } from './errors.ts';
+
+/** Defaults of the options that have one. */
+export const DEFAULT_OPTIONS = {
+  desired: 'desired-state/',
+  stateDir: '.opsman-gitops/',
+  /** Seconds to wait for a held lease (0: fail fast). */
+  leaseWaitSeconds: 0,
+} as const;
+
+/** The validated options of one invocation. */
+export interface CliOptions {
+  /** Desired-state directory. */
+  desired: string;
+  /** Ops Manager base URL (`…/api/public/v1.0`): --base-url, else OPSMAN_BASE_URL. */
+  baseUrl?: string;
+  /** PEM file of a private CA. */
+  caFile?: string;
+  /** Disable TLS verification (warns on every run). */
+  insecureSkipVerify: boolean;
+  /** JSON secrets file; when absent secrets come from OPSMAN_SECRET_* variables. */
+  secretsFile?: string;
+  stateDir: string;
+  /** Default `<stateDir>/archive`. */
+  archiveDir: string;
+  /** Only these project ids (repeatable --project). */
+  projects: string[];
+  mode?: Mode;
+  autoApprove: boolean;
+  json: boolean;
+  markdown: boolean;
+  /** --no-color or NO_COLOR. */
+  noColor: boolean;
+  detailedExitcode: boolean;
+  /** plan: save the plan JSON here. */
+  out?: string;
+  /** apply: apply this saved plan. */
+  planFile?: string;
+  maxDeletes?: number;
+  allowEmpty: boolean;
+  leaseWaitSeconds: number;
+  help: boolean;
+  version: boolean;
+}
+
+/** One parsed invocation: the command (absent for a bare `--help`/`--version`) and its options. */
+export interface Invocation {
+  command?: CommandName;
+  /** Further positionals: only `help COMMAND` takes one. */
+  args: string[];
+  options: CliOptions;
+}
+
+const OPTION_SPEC = {
+  desired: { type: 'string' },
+  'base-url': { type: 'string' },
+  'ca-file': { type: 'string' },
+  'insecure-skip-verify': { type: 'boolean' },
+  'secrets-file': { type: 'string' },
+  'state-dir': { type: 'string' },
+  'archive-dir': { type: 'string' },
+  project: { type: 'string', multiple: true },
+  mode: { type: 'string' },
+  'auto-approve': { type: 'boolean' },
+  json: { type: 'boolean' },
+  markdown: { type: 'boolean' },
+  'no-color': { type: 'boolean' },
+  'detailed-exitcode': { type: 'boolean' },
+  out: { type: 'string' },
+  plan: { type: 'string' },
+  'max-deletes': { type: 'string' },
+  'allow-empty': { type: 'boolean' },
+  'lease-wait': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean' },
+} as const;
+
+/** Long names of every option (for help and "did you mean"). */
+export const OPTION_NAMES: readonly string[] = Object.keys(OPTION_SPEC);
+
+const PROJECT_ID = /^[0-9a-f]{24}$/i;
+
+function closest(input: string, candidates: readonly string[]): string | undefined {
+  let best: { name: string; distance: number } | undefined;
+  for (const name of candidates) {
+    const d = editDistance(input, name);
+    if (best === undefined || d < best.distance) best = { name, distance: d };
+  }
+  return best !== undefined && best.distance <= Math.max(2, Math.floor(input.length / 3)) ? best.name : undefined;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost));
+    }
+    previous = current;
+  }
+  return previous[b.length] ?? 0;
+}
+
+/** Refuses `--private-key`/`--public-key` before parsing, with the reason (a flag would land in shell history). */
+function refuseCredentialFlags(argv: readonly string[], command: string | undefined): void {
+  for (const arg of argv) {
+    if (arg === '--') return;
+    const name = arg.split('=')[0];
+    if (name === '--private-key' || name === '--public-key' || name === '--api-key') {
+      throw new UsageError(
+        `${name} is not an option: credentials come from the environment only (OPSMAN_PUBLIC_KEY and ` +
+          'OPSMAN_PRIVATE_KEY), so a private key never lands in shell history or in the process list',
+        command,
+      );
+    }
+  }
+}
+
+/** Turns parseArgs' errors into a clear usage message with a suggestion. */
+function usageFromParseError(error: unknown, command: string | undefined): UsageError {
+  const e = error as { code?: string; message?: string };
+  const message = e.message ?? String(error);
+  if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    const flag = /'([^']+)'/.exec(message)?.[1] ?? '';
+    const suggestion = closest(flag.replace(/^-+/, ''), OPTION_NAMES);
+    const hint = suggestion !== undefined ? ` (did you mean --${suggestion}?)` : '';
+    return new UsageError(`unknown option ${flag}${hint}`, command);
+  }
+  if (e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+    const flag = /'(--[a-z-]+)/.exec(message)?.[1] ?? 'an option';
+    if (message.includes('argument missing')) return new UsageError(`${flag} needs a value`, command);
+    return new UsageError(`${flag} takes no value`, command);
+  }
+  return new UsageError(message, command);
+}
+
+function nonNegativeInteger(flag: string, value: string | undefined, command?: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d{1,6}$/.test(value)) {
+    throw new UsageError(`${flag} expects a whole number >= 0, found '${value}'`, command);
+  }
+  return Number(value);
+}
+
+function leaseWait(value: string | undefined, command?: string): number {
+  if (value === undefined) return DEFAULT_OPTIONS.leaseWaitSeconds;
+  if (!/^\d{1,5}(\.\d{1,3})?$/.test(value) || Number(value) > 86_400) {
+    throw new UsageError(`--lease-wait expects seconds between 0 and 86400, found '${value}'`, command);
+  }
+  return Number(value);
+}
+
+function baseUrl(value: string | undefined, command?: string): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`the base URL '${value}' is not a URL (expected https://host:port/api/public/v1.0)`, command);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UsageError(`the base URL must be http or https, found '${url.protocol}'`, command);
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new UsageError(
+      'the base URL must not carry credentials: use OPSMAN_PUBLIC_KEY and OPSMAN_PRIVATE_KEY',
+      command,
+    );
+  }
+  return value.replace(/\/+$/, '');
+}
+
+/** Parses and validates argv (without node and script). Throws UsageError. */
+export function parseInvocation(argv: readonly string[], env: Record<string, string | undefined>): Invocation {
+  const firstWord = argv.find((a) => !a.startsWith('-'));
+  refuseCredentialFlags(argv, firstWord);
+  let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTION_SPEC; allowPositionals: true; strict: true }>>;
+  try {
+    parsed = parseArgs({ args: [...argv], options: OPTION_SPEC, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw usageFromParseError(error, firstWord);
+  }
+  const [first, ...args] = parsed.positionals;
+  let command: CommandName | undefined;
+  if (first !== undefined) {
+    if (!(COMMANDS as readonly string[]).includes(first)) {
+      const suggestion = closest(first, COMMANDS);
+      const hint = suggestion !== undefined ? ` (did you mean '${suggestion}'?)` : '';
+      throw new UsageError(`unknown command '${first}'${hint}`);
+    }
+    command = first as CommandName;
+  }
+  if (command === 'help') {
+    if (args.length > 1 || (args[0] !== undefined && !(COMMANDS as readonly string[]).includes(args[0]))) {
+      throw new UsageError(`help takes one command name, found '${args.join(' ')}'`, 'help');
+    }
+  } else if (args.length > 0) {
+    throw new UsageError(`unexpected argument '${args[0]}' (${command ?? 'the command'} takes options only)`, command);
+  }
+  const v = parsed.values;
+  const mode = v.mode;
+  if (mode !== undefined && !(MODES as readonly string[]).includes(mode)) {
+    throw new UsageError(`--mode expects one of observe, plan, apply, found '${mode}'`, command);
+  }
+  for (const id of v.project ?? []) {
+    if (!PROJECT_ID.test(id)) {
+      throw new UsageError(
+        `--project expects a 24-hex project id (e.g. 5e2211c17a3e5a48f5497de3), found '${id}'`,
+        command,
+      );
+    }
+  }
+  if (v.json === true && v.markdown === true) {
+    throw new UsageError('--json and --markdown exclude each other: pick one output format', command);
+  }
+  for (const [flag, value] of [
+    ['--desired', v.desired],
+    ['--state-dir', v['state-dir']],
+    ['--archive-dir', v['archive-dir']],
+    ['--out', v.out],
+    ['--plan', v.plan],
+    ['--secrets-file', v['secrets-file']],
+    ['--ca-file', v['ca-file']],
+  ] as const) {
+    if (value === '') throw new UsageError(`${flag} needs a non-empty path`, command);
+  }
+  const stateDir = v['state-dir'] ?? DEFAULT_OPTIONS.stateDir;
+  const options: CliOptions = {
+    desired: v.desired ?? DEFAULT_OPTIONS.desired,
+    baseUrl: baseUrl(v['base-url'] ?? env.OPSMAN_BASE_URL, command),
+    caFile: v['ca-file'],
+    insecureSkipVerify: v['insecure-skip-verify'] === true,
+    secretsFile: v['secrets-file'],
+    stateDir,
+    archiveDir: v['archive-dir'] ?? `${stateDir.replace(/\/+$/, '')}/archive`,
+    projects: [...new Set((v.project ?? []).map((p) => p.toLowerCase()))],
+    mode: mode as Mode | undefined,
+    autoApprove: v['auto-approve'] === true,
+    json: v.json === true,
+    markdown: v.markdown === true,
+    noColor: v['no-color'] === true || (env.NO_COLOR !== undefined && env.NO_COLOR !== ''),
+    detailedExitcode: v['detailed-exitcode'] === true,
+    out: v.out,
+    planFile: v.plan,
+    maxDeletes: nonNegativeInteger('--max-deletes', v['max-deletes'], command),
+    allowEmpty: v['allow-empty'] === true,
+    leaseWaitSeconds: leaseWait(v['lease-wait'], command),
+    help: v.help === true,
+    version: v.version === true,
+  };
+  return { command, args, options };
+}
+
+/** Usage line of a command, for error messages. */
+export function usageOf(command: CommandName): string {
+  return COMMAND_INFO[command].usage;
+}

@@ -1,0 +1,80 @@
+/**
+ * The lines of one change, shared by the human and the Markdown renderers: a symbol and header, the reason, the
+ * field-level before/after, and who changed a drifted object.
+ */
+import type { Change, ChangeAction } from '../model.ts';
+import type { Style } from './style.ts';
+import { formatAttribution, formatFieldChange, objectLines } from './values.ts';
+
+/** Symbol of each action, as in `terraform plan` (`<=` adopt, `!` blocked and `?` drift are ours). */
+export const ACTION_SYMBOLS: Record<ChangeAction, string> = {
+  create: '+',
+  update: '~',
+  enable: '~',
+  disable: '~',
+  delete: '-',
+  adopt: '<=',
+  noop: ' ',
+  blocked: '!',
+  drift: '?',
+};
+
+/** Colour of a line by action. */
+export function paint(style: Style, action: ChangeAction, text: string): string {
+  switch (action) {
+    case 'create':
+      return style.create(text);
+    case 'update':
+    case 'enable':
+    case 'disable':
+      return style.update(text);
+    case 'delete':
+      return style.delete(text);
+    case 'adopt':
+      return style.adopt(text);
+    case 'blocked':
+      return style.blocked(text);
+    case 'drift':
+      return style.drift(text);
+    case 'noop':
+      return text;
+  }
+}
+
+/** `~ alertConfig "host-down" (id 5f…)`: symbol, kind, key, id and template. */
+export function changeHeader(change: Change): string {
+  const id = change.id !== undefined ? ` (id ${change.id})` : '';
+  const after = change.after as { template?: unknown } | undefined;
+  const template = typeof after?.template === 'string' ? ` from template ${after.template}` : '';
+  const verb = change.action === 'enable' || change.action === 'disable' ? ` ${change.action}` : '';
+  return `${ACTION_SYMBOLS[change.action]} ${change.kind} "${change.key}"${id}${template}${verb}`;
+}
+
+/** The body lines of a change (unindented): field changes, or the whole object for a create or a delete. */
+export function changeBody(change: Change): string[] {
+  const lines: string[] = [];
+  if (change.fields.length > 0) {
+    for (const field of change.fields) lines.push(formatFieldChange(field));
+  } else if (change.action === 'create' && change.after !== undefined) {
+    lines.push(...objectLines(change.after));
+  } else if (change.action === 'delete' && change.before !== undefined) {
+    lines.push(...objectLines(change.before));
+  }
+  if (change.drift?.detected === true) {
+    const attributions = change.drift.attribution ?? [];
+    if (attributions.length === 0) lines.push('changed outside opsman-gitops (who and when unknown)');
+    for (const a of attributions) lines.push(formatAttribution(a));
+  }
+  return lines;
+}
+
+/** Every line of one change, indented for a target section, coloured by action. */
+export function changeLines(change: Change, style: Style, indent = '  '): string[] {
+  const lines = [indent + paint(style, change.action, changeHeader(change))];
+  if (change.reason !== '') lines.push(`${indent}    ${style.dim(`# ${change.reason}`)}`);
+  for (const line of changeBody(change)) {
+    const text = line.startsWith('changed ') ? style.drift(line) : line;
+    lines.push(`${indent}    ${text}`);
+  }
+  return lines;
+}

@@ -1,0 +1,57 @@
+/**
+ * The human plan, like `terraform plan`: one section per target with its changes (`+` create, `~` update, `-` delete,
+ * `<=` adopt, `!` blocked, `?` drift), field-level before -> after, failures, and the summary line.
+ */
+import type { Plan, TargetFailure } from '../model.ts';
+import { changeLines } from './change-lines.ts';
+import { PLAIN_STYLE, type Style } from './style.ts';
+import { countChanges, groupByTarget, hasChanges, summaryLine, targetTitle } from './summary.ts';
+
+/** Options of the human renderers. */
+export interface TextRenderOptions {
+  /** Colours (ANSI_STYLE) or none (PLAIN_STYLE, the default). */
+  style?: Style;
+  /** List targets whose every change is a noop as a one-line "no changes" (default true). */
+  showUnchangedTargets?: boolean;
+}
+
+/** Default options of the human renderers. */
+export const DEFAULT_TEXT_RENDER_OPTIONS: Required<TextRenderOptions> = {
+  style: PLAIN_STYLE,
+  showUnchangedTargets: true,
+};
+
+/** One failed target as a line: `Project x (id) [read]: message (CODE)`. */
+export function failureLine(failure: TargetFailure): string {
+  const code = failure.code !== undefined ? ` (${failure.code})` : '';
+  return `${targetTitle(failure.target)} [${failure.phase}]: ${failure.message}${code}`;
+}
+
+/** Renders a plan for a terminal; the result ends with a newline. */
+export function renderPlanText(plan: Plan, options: TextRenderOptions = {}): string {
+  const { style, showUnchangedTargets } = { ...DEFAULT_TEXT_RENDER_OPTIONS, ...options };
+  const out: string[] = [];
+  const writes = plan.mode === 'apply' ? '' : ` (mode ${plan.mode}: nothing will be written)`;
+  out.push(style.dim(`opsman-gitops plan ${plan.runId}${writes}`), '');
+  for (const group of groupByTarget(plan.changes)) {
+    const visible = group.changes.filter((c) => c.action !== 'noop' || c.drift?.detected === true);
+    const counts = countChanges(group.changes);
+    if (visible.length === 0) {
+      if (showUnchangedTargets)
+        out.push(`${style.bold(targetTitle(group.target))}: no changes (${counts.unchanged} unchanged)`, '');
+      continue;
+    }
+    out.push(style.bold(targetTitle(group.target)));
+    for (const change of visible) out.push(...changeLines(change, style));
+    out.push('');
+  }
+  if (plan.failures.length > 0) {
+    out.push(style.error(style.bold('Failures:')));
+    for (const failure of plan.failures) out.push(`  ${style.error(`x ${failureLine(failure)}`)}`);
+    out.push('');
+  }
+  if (!hasChanges(plan) && plan.failures.length === 0)
+    out.push(style.ok('No changes. Ops Manager matches the desired state.'));
+  out.push(style.bold(summaryLine(countChanges(plan.changes))));
+  return `${out.join('\n')}\n`;
+}

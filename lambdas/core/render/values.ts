@@ -1,0 +1,113 @@
+/**
+ * Formatting values for plans, with secrets masked twice over: a renderer only ever gets a Plan (which holds no secret
+ * value by contract), and still prints every secret-bearing field and every secretRef as a placeholder.
+ */
+import { SECRET_NOTIFICATION_FIELDS } from '../../opsman/types.ts';
+import type { DriftAttribution, FieldChange } from '../model.ts';
+
+const SECRET_FIELDS: ReadonlySet<string> = new Set(SECRET_NOTIFICATION_FIELDS);
+
+/** What every secret value is printed as. */
+export const SECRET_PLACEHOLDER = '(secret)';
+
+/** True for `{ secretRef: "…" }`. */
+export function isSecretRef(value: unknown): boolean {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    typeof (value as Record<string, unknown>).secretRef === 'string'
+  );
+}
+
+/** True when the last segment of a field path names a secret-bearing field (`notifications[WEBHOOK].webhookUrl`). */
+export function isSecretPath(path: string): boolean {
+  const last = path.split(/[.[\]]/).filter((s) => s !== '');
+  const name = last[last.length - 1];
+  return name !== undefined && SECRET_FIELDS.has(name);
+}
+
+/** A deep copy with every secret field and secretRef replaced by the placeholder. */
+export function maskSecrets(value: unknown): unknown {
+  if (isSecretRef(value)) return SECRET_PLACEHOLDER;
+  if (Array.isArray(value)) return value.map(maskSecrets);
+  if (typeof value === 'object' && value !== null) {
+    const out: Record<string, unknown> = {};
+    for (const [key, inner] of Object.entries(value)) {
+      out[key] =
+        SECRET_FIELDS.has(key) && inner !== undefined && inner !== null ? SECRET_PLACEHOLDER : maskSecrets(inner);
+    }
+    return out;
+  }
+  return value;
+}
+
+/** One value on one line: strings quoted, objects as compact JSON, secrets masked, absent as `(none)`. */
+export function formatValue(value: unknown): string {
+  if (value === undefined) return '(none)';
+  const masked = maskSecrets(value);
+  if (masked === SECRET_PLACEHOLDER) return SECRET_PLACEHOLDER;
+  return JSON.stringify(masked) ?? String(masked);
+}
+
+/** The secret placeholder for a field change's note: `(secret changed)`, `(secret removed on live)`, `(secret)`. */
+export function secretNote(note: string | undefined): string {
+  switch (note) {
+    case 'changed':
+      return '(secret changed)';
+    case 'removed on live':
+      return '(secret removed on live)';
+    case 'added':
+      return '(secret added)';
+    case 'removed':
+      return '(secret removed)';
+    default:
+      return SECRET_PLACEHOLDER;
+  }
+}
+
+/** `path: before -> after`, or the secret placeholder for a secret field. */
+export function formatFieldChange(change: FieldChange): string {
+  if (change.secret === true || isSecretPath(change.path)) return `${change.path}: ${secretNote(change.note)}`;
+  if (change.before === undefined && change.after !== undefined) return `${change.path}: ${formatValue(change.after)}`;
+  if (change.after === undefined && change.before !== undefined) {
+    return `${change.path}: ${formatValue(change.before)} -> (none)`;
+  }
+  return `${change.path}: ${formatValue(change.before)} -> ${formatValue(change.after)}`;
+}
+
+/** `changed by jdoekey1 (API key) at 2026-11-21T10:00:00Z from 127.0.0.1 (ALERT_CONFIG_DISABLED_AUDIT)`. */
+export function formatAttribution(a: DriftAttribution): string {
+  const who =
+    a.actorType === 'apiKey' ? `${a.actor} (API key)` : a.actorType === 'user' ? `${a.actor} (user)` : a.actor;
+  const from = a.remoteAddress !== undefined && a.remoteAddress !== '' ? ` from ${a.remoteAddress}` : '';
+  return `changed by ${who} at ${a.created}${from} (${a.eventTypeName})`;
+}
+
+/** Top-level fields of an object as `name: value` lines, skipping identity and bookkeeping fields. */
+export function objectLines(value: unknown, skip: ReadonlySet<string> = DEFAULT_SKIPPED): string[] {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return [formatValue(value)];
+  const lines: string[] = [];
+  for (const [key, inner] of Object.entries(value)) {
+    if (skip.has(key) || inner === undefined) continue;
+    if (Array.isArray(inner) && inner.length > 0 && inner.some((e) => typeof e === 'object' && e !== null)) {
+      lines.push(`${key}:`);
+      for (const element of inner) lines.push(`  - ${formatValue(element)}`);
+      continue;
+    }
+    lines.push(SECRET_FIELDS.has(key) ? `${key}: ${SECRET_PLACEHOLDER}` : `${key}: ${formatValue(inner)}`);
+  }
+  return lines;
+}
+
+/** Fields not worth repeating under a change header: its identity and where it came from. */
+export const DEFAULT_SKIPPED: ReadonlySet<string> = new Set([
+  'key',
+  'source',
+  'template',
+  'id',
+  'groupId',
+  'links',
+  'created',
+  'updated',
+]);
