@@ -35,7 +35,7 @@ export {
   type RetryOptions,
   type TimeoutOptions,
 } from './options.ts';
-export { MAX_PAGES } from './pagination.ts';
+export { MAX_PAGES, nextPageUrl } from './pagination.ts';
 export { ROUTES, type RouteName } from './routes.ts';
 export { INSECURE_WARNING, KEEP_ALIVE_TIMEOUT_MS } from './transport.ts';
 export type * from './types.ts';

@@ -1,0 +1,172 @@
+// Scenario: the client authenticates against independent Digest servers (Ops Manager, Apache, SHA-256, RFC 2069 forms), reuses nonces with increasing nc, survives stale nonces and never loops on bad credentials.
+import { afterEach, describe, expect, it } from 'vitest';
+import { createOpsManagerClient, OpsManagerAuthError, type OpsManagerClient } from '../../../lambdas/opsman/index.ts';
+import { type DigestServerOptions, startDigestServer } from '../../helpers/client-digest-server.ts';
+import { TEST_PRIVATE_KEY } from '../../helpers/client-fixtures.ts';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function setup(options: DigestServerOptions = {}, privateKey = TEST_PRIVATE_KEY) {
+  const server = await startDigestServer({
+    password: TEST_PRIVATE_KEY,
+    handler: (req) => ({ json: { id: 't1', name: 'team', links: [], echo: req.body } }),
+    ...options,
+  });
+  const client = createOpsManagerClient({ baseUrl: server.baseUrl, publicKey: 'pubkey', privateKey });
+  cleanups.push(
+    () => server.close(),
+    () => client.close(),
+  );
+  return { server, client };
+}
+
+async function getTeams(client: OpsManagerClient, n: number) {
+  for (let i = 0; i < n; i++) await client.getTeam('5e2211c17a3e5a48f5497de0', '6a1f00000000000000000001');
+}
+
+describe('Digest auth flow', () => {
+  it('N sequential requests cost N+1 exchanges and nc increases', async () => {
+    const { server, client } = await setup();
+    await getTeams(client, 5);
+    expect(server.log).toHaveLength(6);
+    expect(server.challenges()).toBe(1);
+    expect(server.log[0]?.authorization).toBeUndefined();
+    expect(server.log.slice(1).map((e) => e.nc)).toEqual(['00000001', '00000002', '00000003', '00000004', '00000005']);
+    expect(server.log.every((e, i) => (i === 0 ? e.status === 401 : e.status === 200))).toBe(true);
+  });
+
+  it('re-authenticates transparently on stale=true', async () => {
+    const { server, client } = await setup();
+    await getTeams(client, 2);
+    server.expireNonces();
+    await getTeams(client, 2);
+    expect(server.log.map((e) => e.status)).toEqual([401, 200, 200, 401, 200, 200]);
+    expect(server.log.map((e) => e.nc ?? '-')).toEqual([
+      '-',
+      '00000001',
+      '00000002',
+      '00000003',
+      '00000001',
+      '00000002',
+    ]);
+  });
+
+  it('wrong credentials: OpsManagerAuthError after exactly one answered challenge, every time', async () => {
+    const { server, client } = await setup({}, 'wrong-private-key');
+    for (let i = 0; i < 2; i++) {
+      const error = await client.getTeam('o', 't').catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(OpsManagerAuthError);
+      expect(error).toMatchObject({
+        status: 401,
+        errorCode: 'USER_UNAUTHORIZED',
+        method: 'GET',
+        pathTemplate: '/orgs/{orgId}/teams/{teamId}',
+      });
+    }
+    expect(server.log.map((e) => e.status)).toEqual([401, 401, 401, 401]);
+    expect(server.log.map((e) => e.authorization !== undefined)).toEqual([false, true, false, true]);
+  });
+
+  const servers: { name: string; options: DigestServerOptions }[] = [
+    {
+      name: 'Apache mod_auth_digest style (MD5, qop="auth,auth-int", opaque)',
+      options: {
+        realm: 'private area',
+        qop: 'auth,auth-int',
+        opaque: 'op4que+/=',
+        challenge: (nonce) =>
+          `Digest realm="private area", nonce="${nonce}", algorithm=MD5, qop="auth,auth-int", opaque="op4que+/="`,
+      },
+    },
+    { name: 'SHA-256', options: { algorithm: 'SHA-256' } },
+    { name: 'SHA-256-sess', options: { algorithm: 'SHA-256-sess' } },
+    { name: 'MD5-sess', options: { algorithm: 'MD5-sess' } },
+    { name: 'RFC 2069 (no qop)', options: { qop: null } },
+    {
+      name: 'several challenges, SHA-256 offered second (the strongest is picked)',
+      options: {
+        algorithm: 'SHA-256',
+        challenge: (nonce) => [
+          `Basic realm="MMS Public API"`,
+          `Digest realm="MMS Public API", nonce="${nonce}", algorithm=MD5, qop="auth", Digest realm="MMS Public API", nonce="${nonce}", algorithm=SHA-256, qop="auth"`,
+        ],
+      },
+    },
+    {
+      name: 'bare values in any order',
+      options: {
+        challenge: (nonce) => `Digest qop=auth,algorithm=MD5,nonce="${nonce}",realm="MMS Public API",stale=false`,
+      },
+    },
+  ];
+
+  it.each(servers)('interoperates with $name', async ({ options }) => {
+    const { server, client } = await setup(options);
+    await getTeams(client, 3);
+    expect(server.log.map((e) => e.status)).toEqual([401, 200, 200, 200]);
+  });
+
+  it('replays a POST body byte for byte after the challenge', async () => {
+    const bodies: string[] = [];
+    const { server, client } = await setup({
+      handler: (req) => {
+        bodies.push(req.body);
+        return {
+          json: {
+            id: 'a1',
+            groupId: 'g',
+            enabled: true,
+            eventTypeName: 'HOST_DOWN',
+            notifications: [],
+            matchers: [],
+            links: [],
+            created: '',
+            updated: '',
+          },
+        };
+      },
+    });
+    const body = {
+      eventTypeName: 'HOST_DOWN',
+      enabled: true,
+      notifications: [{ typeName: 'GROUP', intervalMin: 5, delayMin: 0, roles: ['GROUP_OWNER'] }],
+    };
+    const created = await client.createAlertConfig('g', body);
+    expect(created.id).toBe('a1');
+    expect(bodies).toEqual([JSON.stringify(body)]);
+    expect(server.log.map((e) => [e.method, e.status])).toEqual([
+      ['POST', 401],
+      ['POST', 200],
+    ]);
+  });
+
+  it('answers an unauthenticated endpoint without credentials and keeps the text exact', async () => {
+    const manifest = '{ "updated": 1700000000000,\n  "versions": [ {"name": "6.0.5", "builds": []} ] }';
+    const { server, client } = await setup({
+      publicPaths: ['/api/public/v1.0/unauth/'],
+      handler: () => ({ text: manifest }),
+    });
+    const doc = await client.getVersionManifest();
+    expect(doc.text).toBe(manifest);
+    expect(doc.value).toEqual({ updated: 1700000000000, versions: [{ name: '6.0.5', builds: [] }] });
+    expect(server.log.map((e) => [e.url, e.status, e.authorization])).toEqual([
+      ['/api/public/v1.0/unauth/versionManifest', 200, undefined],
+    ]);
+  });
+
+  it.each([
+    ['a malformed challenge', 'Digest realm="unterminated', 'DIGEST_MALFORMED_CHALLENGE'],
+    ['no Digest challenge', 'Basic realm="x"', 'DIGEST_NO_CHALLENGE'],
+    ['an unsupported algorithm only', 'Digest realm="r", nonce="n", algorithm=SHA-1', 'DIGEST_UNSUPPORTED_CHALLENGE'],
+  ])('fails cleanly on %s', async (_name, header, code) => {
+    const { server, client } = await setup({ challenge: () => header });
+    const error = await client.getTeam('o', 't').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OpsManagerAuthError);
+    expect((error as OpsManagerAuthError).message).toMatch(/cannot answer the authentication challenge/);
+    expect(((error as Error).cause as { code?: string }).code).toBe(code);
+    expect(server.log).toHaveLength(1);
+  });
+});

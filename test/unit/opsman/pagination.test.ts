@@ -1,0 +1,147 @@
+// Scenario: list calls follow rel=next links across pages with itemsPerPage=pageSize, never send anything to a foreign origin, and reject link loops and malformed envelopes.
+import { afterEach, describe, expect, it } from 'vitest';
+import { createOpsManagerClient, nextPageUrl, OpsManagerResponseError } from '../../../lambdas/opsman/index.ts';
+import { type ScriptedRequest, startDigestServer } from '../../helpers/client-digest-server.ts';
+import { TEST_PRIVATE_KEY } from '../../helpers/client-fixtures.ts';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** Serves `total` events, `itemsPerPage` per page, with next links built by `linkBase` (default: the server's own). */
+async function pagedServer(total: number, linkBase?: (origin: string) => string) {
+  const seen: ScriptedRequest[] = [];
+  let origin = '';
+  const server = await startDigestServer({
+    password: TEST_PRIVATE_KEY,
+    handler: (req) => {
+      seen.push(req);
+      const pageNum = Number(req.query.get('pageNum') ?? '1');
+      const size = Number(req.query.get('itemsPerPage') ?? '100');
+      const results = Array.from({ length: total }, (_, i) => ({ id: `e${i}`, created: '', eventTypeName: 'X' })).slice(
+        (pageNum - 1) * size,
+        pageNum * size,
+      );
+      const href = (n: number) => {
+        const q = new URLSearchParams(req.query);
+        q.set('pageNum', String(n));
+        q.set('itemsPerPage', String(size));
+        return `${(linkBase ?? ((o) => o))(origin)}${req.pathname}?${q}`;
+      };
+      const links = [{ rel: 'self', href: href(pageNum) }];
+      if (pageNum * size < total) links.push({ rel: 'next', href: href(pageNum + 1) });
+      return { json: { results, links, totalCount: total } };
+    },
+  });
+  origin = server.origin;
+  cleanups.push(() => server.close());
+  return { server, seen };
+}
+
+function client(baseUrl: string, pageSize?: number) {
+  const c = createOpsManagerClient({
+    baseUrl,
+    publicKey: 'pubkey',
+    privateKey: TEST_PRIVATE_KEY,
+    ...(pageSize ? { pageSize } : {}),
+  });
+  cleanups.push(() => c.close());
+  return c;
+}
+
+describe('pagination', () => {
+  it('follows next links across pages and keeps the filters', async () => {
+    const { server, seen } = await pagedServer(7);
+    const events = await client(server.baseUrl, 3).listProjectEvents('g1', { eventType: ['A', 'B'], includeRaw: true });
+    expect(events.map((e) => e.id)).toEqual(['e0', 'e1', 'e2', 'e3', 'e4', 'e5', 'e6']);
+    expect(seen.map((r) => r.query.get('pageNum'))).toEqual(['1', '2', '3']);
+    expect(seen.every((r) => r.query.get('itemsPerPage') === '3' && r.query.getAll('eventType').join() === 'A,B')).toBe(
+      true,
+    );
+    expect(seen[0]?.query.get('includeRaw')).toBe('true');
+  });
+
+  it('asks for 500 items per page by default', async () => {
+    const { server, seen } = await pagedServer(2);
+    await client(server.baseUrl).listAlertConfigs('g1');
+    expect(seen.map((r) => r.url)).toEqual(['/api/public/v1.0/groups/g1/alertConfigs?pageNum=1&itemsPerPage=500']);
+  });
+
+  it('iterates lazily', async () => {
+    const { server, seen } = await pagedServer(10);
+    const c = client(server.baseUrl, 2);
+    const ids: string[] = [];
+    for await (const event of c.iterateProjectEvents('g1')) {
+      ids.push(event.id);
+      if (ids.length === 3) break;
+    }
+    expect(ids).toEqual(['e0', 'e1', 'e2']);
+    expect(seen).toHaveLength(2);
+  });
+
+  it('never follows a next link to another origin: it pages its own URL instead', async () => {
+    const foreign = await startDigestServer({ password: TEST_PRIVATE_KEY });
+    cleanups.push(() => foreign.close());
+    const { server, seen } = await pagedServer(5, () => foreign.origin);
+    const events = await client(server.baseUrl, 2).listOrgEvents('o1');
+    expect(events).toHaveLength(5);
+    expect(seen.map((r) => r.query.get('pageNum'))).toEqual(['1', '2', '3']);
+    expect(foreign.log).toEqual([]);
+  });
+
+  it('rejects a next link that loops back', async () => {
+    const server = await startDigestServer({
+      password: TEST_PRIVATE_KEY,
+      handler: (req) => ({ json: { results: [{ id: 'x' }], links: [{ rel: 'next', href: req.url }] } }),
+    });
+    cleanups.push(() => server.close());
+    const error = await client(server.baseUrl)
+      .listAlertConfigs('g1')
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OpsManagerResponseError);
+    expect((error as Error).message).toMatch(/already read/);
+  });
+
+  it.each([
+    ['not JSON', 'oops', /not JSON/],
+    ['no results', '{"links":[]}', /no results array/],
+  ])('rejects a list body that is %s', async (_name, text, message) => {
+    const server = await startDigestServer({ password: TEST_PRIVATE_KEY, handler: () => ({ text }) });
+    cleanups.push(() => server.close());
+    await expect(client(server.baseUrl).listAlertConfigs('g1')).rejects.toThrow(message);
+  });
+});
+
+describe('nextPageUrl', () => {
+  const base = new URL('https://om.example.com:8443/api/public/v1.0');
+  const current = new URL('https://om.example.com:8443/api/public/v1.0/groups/g/events?itemsPerPage=2&pageNum=1');
+  it.each([
+    ['no links', undefined, null],
+    ['no next', [{ rel: 'self', href: current.href }], null],
+    [
+      'same origin',
+      [{ rel: 'next', href: 'https://om.example.com:8443/api/public/v1.0/groups/g/events?pageNum=2' }],
+      'https://om.example.com:8443/api/public/v1.0/groups/g/events?pageNum=2',
+    ],
+    [
+      'relative',
+      [{ rel: 'next', href: '/api/public/v1.0/groups/g/events?pageNum=3' }],
+      'https://om.example.com:8443/api/public/v1.0/groups/g/events?pageNum=3',
+    ],
+    [
+      'other host: own URL, its pageNum',
+      [{ rel: 'next', href: 'https://evil.example/api/public/v1.0/groups/g/events?pageNum=2' }],
+      'https://om.example.com:8443/api/public/v1.0/groups/g/events?itemsPerPage=2&pageNum=2',
+    ],
+    [
+      'outside the base path',
+      [{ rel: 'next', href: 'https://om.example.com:8443/other?pageNum=4' }],
+      'https://om.example.com:8443/api/public/v1.0/groups/g/events?itemsPerPage=2&pageNum=4',
+    ],
+    ['foreign without pageNum', [{ rel: 'next', href: 'https://evil.example/x' }], null],
+    ['not a string', [{ rel: 'next', href: 42 }], null],
+  ])('%s', (_name, links, expected) => {
+    expect(nextPageUrl(links, current, base)?.href ?? null).toBe(expected);
+  });
+});

@@ -1,0 +1,241 @@
+// Scenario: against a scripted server, GET/PUT/PATCH/DELETE retry on 429/5xx/resets/timeouts within bounds, a POST is never retried once it may have been applied, and 4xx fail at once.
+import { createServer } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  AmbiguousWriteError,
+  type ClientOptions,
+  createOpsManagerClient,
+  OpsManagerApiError,
+  OpsManagerTransportError,
+} from '../../../lambdas/opsman/index.ts';
+import { type ScriptedReply, type ScriptedRequest, startDigestServer } from '../../helpers/client-digest-server.ts';
+import { fakeClock, recordingObserver, TEST_PRIVATE_KEY } from '../../helpers/client-fixtures.ts';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+const ALERT = {
+  id: 'a1',
+  groupId: 'g',
+  enabled: true,
+  eventTypeName: 'HOST_DOWN',
+  notifications: [],
+  matchers: [],
+  links: [],
+  created: '',
+  updated: '',
+};
+const BODY = { eventTypeName: 'HOST_DOWN', notifications: [{ typeName: 'GROUP', roles: ['GROUP_OWNER'] }] };
+
+/** A server answering authenticated requests from a script (one reply per request; the last repeats). */
+async function scripted(replies: ScriptedReply[], extra: Partial<ClientOptions> = {}) {
+  const seen: ScriptedRequest[] = [];
+  const server = await startDigestServer({
+    password: TEST_PRIVATE_KEY,
+    handler: (req) => {
+      seen.push(req);
+      return replies[Math.min(seen.length - 1, replies.length - 1)] ?? { json: {} };
+    },
+  });
+  const clock = fakeClock();
+  const observer = recordingObserver();
+  const client = createOpsManagerClient({
+    baseUrl: server.baseUrl,
+    publicKey: 'pubkey',
+    privateKey: TEST_PRIVATE_KEY,
+    clock,
+    observer,
+    random: () => 0.5,
+    ...extra,
+  });
+  cleanups.push(
+    () => server.close(),
+    () => client.close(),
+  );
+  return { server, client, clock, observer, seen };
+}
+
+describe('retries of idempotent requests', () => {
+  it('retries a 503 burst with jittered exponential backoff', async () => {
+    const { client, clock, observer, seen } = await scripted([{ status: 503 }, { status: 503 }, { json: ALERT }]);
+    expect((await client.getAlertConfig('g', 'a1')).id).toBe('a1');
+    expect(seen).toHaveLength(3);
+    expect(clock.sleeps).toEqual([125, 250]); // random 0.5 x 250 ms x 2^(n-1)
+    expect(observer.events).toEqual([
+      expect.objectContaining({
+        method: 'GET',
+        pathTemplate: '/groups/{groupId}/alertConfigs/{alertConfigId}',
+        status: 200,
+        attempts: 3,
+      }),
+    ]);
+  });
+
+  it.each([
+    ['delta-seconds', '7', 7000],
+    ['an HTTP date', new Date(Date.parse('2026-01-01T00:00:03Z')).toUTCString(), 3000],
+    ['a huge value (capped)', '86400', 60_000],
+  ])('honours Retry-After as %s', async (_name, retryAfter, expected) => {
+    const { client, clock } = await scripted([
+      {
+        status: 429,
+        json: { error: 429, errorCode: 'RATE_LIMITED', detail: 'slow down' },
+        headers: { 'retry-after': retryAfter },
+      },
+      { json: ALERT },
+    ]);
+    await client.setAlertConfigEnabled('g', 'a1', false);
+    expect(clock.sleeps).toEqual([expected]);
+  });
+
+  it.each([500, 502, 504])('retries %i on PUT and DELETE', async (status) => {
+    const { client, seen } = await scripted([{ status }, { json: ALERT }]);
+    await client.updateAlertConfig('g', 'a1', BODY);
+    await client.deleteAlertConfig('g', 'a1');
+    expect(seen.map((r) => r.method)).toEqual(['PUT', 'PUT', 'DELETE']);
+  });
+
+  it('retries a connection reset on GET', async () => {
+    const { client, seen } = await scripted(['reset', { json: ALERT }]);
+    expect((await client.getAlertConfig('g', 'a1')).id).toBe('a1');
+    expect(seen).toHaveLength(2);
+  });
+
+  it('gives up after maxAttempts with the last error', async () => {
+    const { client, seen, observer } = await scripted([
+      { status: 503, json: { errorCode: 'SERVICE_UNAVAILABLE', detail: 'down' } },
+    ]);
+    const error = await client.getAlertConfig('g', 'a1').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OpsManagerApiError);
+    expect(error).toMatchObject({ status: 503, errorCode: 'SERVICE_UNAVAILABLE', detail: 'down' });
+    expect(seen).toHaveLength(4);
+    expect(observer.events[0]).toMatchObject({ status: 503, attempts: 4 });
+  });
+
+  it('stops when the next wait would pass the deadline', async () => {
+    const { client, seen, clock } = await scripted(
+      [{ status: 429, headers: { 'retry-after': '30' } }, { json: ALERT }],
+      {
+        retry: { deadlineMs: 10_000 },
+      },
+    );
+    await expect(client.getAlertConfig('g', 'a1')).rejects.toMatchObject({ name: 'OpsManagerApiError', status: 429 });
+    expect(seen).toHaveLength(1);
+    expect(clock.sleeps).toEqual([]);
+  });
+
+  it.each([400, 404, 409])('never retries %i', async (status) => {
+    const { client, seen } = await scripted([
+      { status, json: { error: status, errorCode: 'INVALID_ATTRIBUTE', detail: 'Invalid attribute foo specified.' } },
+    ]);
+    const error = await client.getAlertConfig('g', 'a1').catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'OpsManagerApiError', status, errorCode: 'INVALID_ATTRIBUTE', method: 'GET' });
+    expect(seen).toHaveLength(1);
+  });
+
+  it('maps a non-JSON error body to HTTP_<status>', async () => {
+    const { client } = await scripted([{ status: 418, text: 'teapot here' }]);
+    await expect(client.getTeam('o', 't')).rejects.toMatchObject({ errorCode: 'HTTP_418', detail: 'teapot here' });
+  });
+
+  it('retries a response slower than the headers timeout', async () => {
+    const { client, seen } = await scripted([{ json: ALERT, delayMs: 2500 }, { json: ALERT }], {
+      timeouts: { headersMs: 200 },
+    });
+    expect((await client.getAlertConfig('g', 'a1')).id).toBe('a1');
+    expect(seen).toHaveLength(2);
+  });
+});
+
+describe('POST is never blindly retried', () => {
+  it('a reset after the authenticated POST was sent is an AmbiguousWriteError, with no duplicate', async () => {
+    const { client, seen, server } = await scripted(['reset', { json: ALERT }]);
+    const error = await client.createAlertConfig('g', BODY).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AmbiguousWriteError);
+    expect(error).toMatchObject({
+      code: 'OPSMAN_AMBIGUOUS_WRITE',
+      method: 'POST',
+      pathTemplate: '/groups/{groupId}/alertConfigs',
+    });
+    expect(((error as Error).cause as { code?: string }).code).toBe('UND_ERR_SOCKET');
+    expect(seen).toHaveLength(1);
+    expect(server.log.filter((e) => e.method === 'POST' && e.authorization !== undefined)).toHaveLength(1);
+  });
+
+  it.each([500, 502, 503, 504])('a %i answer to a POST is ambiguous too', async (status) => {
+    const { client, seen } = await scripted([{ status }, { json: ALERT }]);
+    const error = await client.createAlertConfig('g', BODY).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AmbiguousWriteError);
+    expect((error as Error).cause).toMatchObject({ name: 'OpsManagerApiError', status });
+    expect(seen).toHaveLength(1);
+  });
+
+  it('a timeout waiting for the POST answer is ambiguous', async () => {
+    const { client, seen } = await scripted([{ json: ALERT, delayMs: 2500 }], { timeouts: { headersMs: 200 } });
+    await expect(client.createAlertConfig('g', BODY)).rejects.toBeInstanceOf(AmbiguousWriteError);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('a 429 on POST was refused unprocessed, so it is retried', async () => {
+    const { client, seen } = await scripted([{ status: 429, headers: { 'retry-after': '1' } }, { json: ALERT }]);
+    expect((await client.createAlertConfig('g', BODY)).id).toBe('a1');
+    expect(seen).toHaveLength(2);
+  });
+
+  it('a POST refused at connect time never left, so it is retried (then fails as a transport error)', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const address = probe.address() as { port: number };
+        probe.close(() => resolve(address.port));
+      });
+    });
+    const observer = recordingObserver();
+    const client = createOpsManagerClient({
+      baseUrl: `http://127.0.0.1:${port}/api/public/v1.0`,
+      publicKey: 'pubkey',
+      privateKey: TEST_PRIVATE_KEY,
+      clock: fakeClock(),
+      observer,
+      retry: { maxAttempts: 3 },
+    });
+    cleanups.push(() => client.close());
+    const error = await client.createAlertConfig('g', BODY).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OpsManagerTransportError);
+    expect(error).toMatchObject({ attempts: 3 });
+    expect(((error as Error).cause as { code?: string }).code).toBe('ECONNREFUSED');
+    expect(observer.events[0]).toMatchObject({ method: 'POST', status: null, attempts: 3 });
+  });
+});
+
+describe('concurrency limiter', () => {
+  it('never has more than maxConcurrency requests in flight', async () => {
+    let inFlight = 0;
+    let peak = 0;
+    const server = await startDigestServer({
+      password: TEST_PRIVATE_KEY,
+      handler: async () => {
+        inFlight += 1;
+        peak = Math.max(peak, inFlight);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        inFlight -= 1;
+        return { json: { id: 't', name: 'n', links: [] } };
+      },
+    });
+    const client = createOpsManagerClient({
+      baseUrl: server.baseUrl,
+      publicKey: 'pubkey',
+      privateKey: TEST_PRIVATE_KEY,
+      maxConcurrency: 3,
+    });
+    cleanups.push(
+      () => server.close(),
+      () => client.close(),
+    );
+    await client.getTeam('o', 't');
+    const results = await Promise.all(Array.from({ length: 20 }, () => client.getTeam('o', 't')));
+    expect(results).toHaveLength(20);
+    expect(peak).toBe(3);
+  });
+});
