@@ -222,6 +222,29 @@ export interface Plan {
   liveDigests: Record<string, string>;
   changes: Change[];
   failures: TargetFailure[];
+  /** Per target key (`project:<id>`): the effective mode (stricter of run cap and target mode). Apply writes only to
+   * targets whose mode is 'apply'. Absent in older plans: then the plan's own `mode` applies to every target. */
+  targetModes?: Record<string, Mode>;
+  /** Per target key: which live components the digest covers (`alertConfigs`, `defaultServerType`, ...). */
+  liveReads?: Record<string, string[]>;
+  /** Live objects nobody owns (Ops Manager defaults, other tools): reported, never touched. */
+  unmanaged?: UnmanagedObject[];
+  /** Loud run-wide notices (corrupt state recovered, ...). */
+  warnings?: string[];
+}
+
+/** A live object the reconciler does not own and leaves alone. */
+export interface UnmanagedObject {
+  target: TargetRef;
+  kind: ChangeKind;
+  id: string;
+  /** One-line description, e.g. `HOST_DOWN (enabled)`. */
+  summary: string;
+}
+
+/** The key of a target in `liveDigests`, `targetModes`, `liveReads`: `project:<id>`, `organization:<id>`, `global:global`. */
+export function targetKey(target: TargetRef): string {
+  return `${target.type}:${target.id}`;
 }
 
 /** Counts of a plan, by action. */
@@ -256,4 +279,19 @@ export interface RunReport {
   };
   apiCalls: { total: number; byEndpoint: Record<string, number> };
   durationsMs: Record<string, number>;
+  /** The command that ran (plan, apply, observe, archive). */
+  command?: string;
+  /** Loud run-wide notices (corrupt state recovered, lease taken over, ...). */
+  warnings?: string[];
+  /** What the archive command stored. */
+  archive?: ArchiveSummary;
+  /** Where the report itself was written (ArchiveStore location), when it was. */
+  reportLocation?: string;
+}
+
+/** What an archive run stored. */
+export interface ArchiveSummary {
+  manifest?: { sha256: string; key: string; changed: boolean; location: string };
+  usage?: { month: string; keys: string[] };
+  errors: string[];
 }

@@ -76,6 +76,15 @@ export interface ReconcileState {
   lastRun?: { runId: string; finishedAt: string; mode: string };
   /** Keyed by projectId, then alert key. */
   projects: Record<string, ProjectState>;
+  /** Keyed by orgId: organizations' singletons (added by the reconciler; optional for older states). */
+  organizations?: Record<string, OrganizationState>;
+}
+
+/** State of one organization target. */
+export interface OrganizationState {
+  lastReconciledAt?: string;
+  /** Digest of each singleton value last applied or verified equal (`defaultServerType`): tells drift apart. */
+  singletons?: Record<string, string>;
 }
 
 /** State of one project. */
@@ -83,6 +92,8 @@ export interface ProjectState {
   /** When this project was last reconciled successfully: the lower bound for drift attribution. */
   lastReconciledAt?: string;
   alertConfigs: Record<string, OwnedAlertConfig>;
+  /** Digest of each singleton value last applied or verified equal (`defaultServerType`, `auditLogRotation`). */
+  singletons?: Record<string, string>;
 }
 
 /** One owned alert config: its id, and fingerprints of what we last applied. */

@@ -1,0 +1,80 @@
+/** Local ArchiveStore: files under a directory, written atomically; `ifAbsent` never replaces an existing file. */
+import { randomUUID } from 'node:crypto';
+import { link, mkdir, open, readFile, rm } from 'node:fs/promises';
+import { dirname, join, resolve, sep } from 'node:path';
+import type { ArchiveStore } from '../../core/ports.ts';
+import { FsStoreError, writeFileAtomic } from './state-fs.ts';
+
+function isErrno(error: unknown, code: string): boolean {
+  return (error as NodeJS.ErrnoException | null)?.code === code;
+}
+
+/** Archive objects as files under `dir` (keys use `/`). */
+export class FsArchiveStore implements ArchiveStore {
+  private readonly root: string;
+
+  constructor(dir: string) {
+    this.root = resolve(dir);
+  }
+
+  /** `dir:<absolute path>`. */
+  describe(): string {
+    return `dir:${this.root}`;
+  }
+
+  private pathOf(key: string): string {
+    if (
+      key === '' ||
+      key.startsWith('/') ||
+      key.split('/').some((p) => p === '..' || p === '.' || p === '') ||
+      key.includes('\\')
+    ) {
+      throw new FsStoreError(`invalid archive key ${JSON.stringify(key)}`, key);
+    }
+    const path = join(this.root, ...key.split('/'));
+    if (!path.startsWith(this.root + sep)) throw new FsStoreError(`invalid archive key ${JSON.stringify(key)}`, key);
+    return path;
+  }
+
+  /** Writes `body` under `key` atomically; with `ifAbsent` an existing file is kept and `created` is false. */
+  async put(
+    key: string,
+    body: string | Uint8Array,
+    options: { contentType?: string; ifAbsent?: boolean } = {},
+  ): Promise<{ key: string; created: boolean; location: string }> {
+    const path = this.pathOf(key);
+    const dir = dirname(path);
+    await mkdir(dir, { recursive: true });
+    if (!options.ifAbsent) {
+      await writeFileAtomic(path, body, dir, 0o644);
+      return { key, created: true, location: path };
+    }
+    const temp = join(dir, `.${randomUUID()}.tmp`);
+    const handle = await open(temp, 'wx', 0o644);
+    try {
+      await handle.writeFile(body);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    try {
+      await link(temp, path);
+      return { key, created: true, location: path };
+    } catch (error) {
+      if (isErrno(error, 'EEXIST')) return { key, created: false, location: path };
+      throw new FsStoreError(`cannot write ${path}: ${(error as Error).message}`, path, { cause: error });
+    } finally {
+      await rm(temp, { force: true });
+    }
+  }
+
+  /** The bytes under `key`, or null. */
+  async get(key: string): Promise<Uint8Array | null> {
+    try {
+      return new Uint8Array(await readFile(this.pathOf(key)));
+    } catch (error) {
+      if (isErrno(error, 'ENOENT')) return null;
+      throw error;
+    }
+  }
+}

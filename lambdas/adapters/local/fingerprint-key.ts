@@ -1,0 +1,68 @@
+/**
+ * The HMAC key of the state's fingerprints. From `OPSMAN_FINGERPRINT_KEY` (hex or base64, at least 16 bytes), else
+ * generated once into `<state dir>/fingerprint.key` (mode 0600) and reused. It must stay stable: a new key makes every
+ * stored secret fingerprint differ, so the next apply re-sends every secret once (harmless, but noisy).
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ReconcileError } from '../../core/errors.ts';
+
+/** Smallest accepted key, in bytes. */
+export const MIN_KEY_BYTES = 16;
+
+/** The key could not be read, parsed or created (the message never contains key material). */
+export class FingerprintKeyError extends ReconcileError {
+  override name = 'FingerprintKeyError';
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('FINGERPRINT_KEY', message, options);
+  }
+}
+
+/** Parses a key given as hex or base64; throws FingerprintKeyError naming the source. */
+export function parseFingerprintKey(text: string, source: string): Uint8Array {
+  const value = text.trim();
+  let bytes: Buffer;
+  if (/^[0-9a-fA-F]+$/.test(value) && value.length % 2 === 0) bytes = Buffer.from(value, 'hex');
+  else if (/^[A-Za-z0-9+/_-]+={0,2}$/.test(value)) bytes = Buffer.from(value, 'base64');
+  else throw new FingerprintKeyError(`${source} is neither hex nor base64`);
+  if (bytes.length < MIN_KEY_BYTES)
+    throw new FingerprintKeyError(`${source} is ${bytes.length} bytes; at least ${MIN_KEY_BYTES} are needed`);
+  return new Uint8Array(bytes);
+}
+
+/** The fingerprint key: from the environment, else the state directory's key file (created on first use). */
+export async function loadFingerprintKey(
+  stateDir: string,
+  env: Record<string, string | undefined>,
+): Promise<Uint8Array> {
+  const fromEnv = env.OPSMAN_FINGERPRINT_KEY;
+  if (fromEnv !== undefined && fromEnv !== '') return parseFingerprintKey(fromEnv, 'OPSMAN_FINGERPRINT_KEY');
+  const path = join(stateDir, 'fingerprint.key');
+  try {
+    return parseFingerprintKey(await readFile(path, 'utf8'), path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+      if (error instanceof FingerprintKeyError) throw error;
+      throw new FingerprintKeyError(`cannot read ${path}: ${(error as Error).message}`, { cause: error });
+    }
+  }
+  await mkdir(stateDir, { recursive: true });
+  const key = randomBytes(32);
+  try {
+    const handle = await open(path, 'wx', 0o600);
+    try {
+      await handle.writeFile(`${key.toString('hex')}\n`);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    return new Uint8Array(key);
+  } catch (error) {
+    // Another process created it first: use theirs, so both agree.
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST')
+      return parseFingerprintKey(await readFile(path, 'utf8'), path);
+    throw new FingerprintKeyError(`cannot create ${path}: ${(error as Error).message}`, { cause: error });
+  }
+}

@@ -1,0 +1,256 @@
+/**
+ * Local StateStore: `state.json` in a directory, written atomically (temp file, fsync, rename) with a version check
+ * (version = sha256 of the content), and the run lease as `lease.json` created with O_EXCL. An expired lease is taken
+ * over, and a lease is renewed or released, only under a short `lease.json.lock` (O_EXCL too), so two runs can never
+ * both believe they hold it.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdir, open, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  LeaseHeldError,
+  LeaseLostError,
+  ReconcileError,
+  StateConflictError,
+  StateCorruptError,
+} from '../../core/errors.ts';
+import type { Lease, ReconcileState, StateStore } from '../../core/ports.ts';
+import { isReconcileState } from '../../core/state.ts';
+
+/** A local store could not read or write its files. */
+export class FsStoreError extends ReconcileError {
+  override name = 'FsStoreError';
+  readonly path: string;
+
+  constructor(message: string, path: string, options?: { cause?: unknown }) {
+    super('FS_STORE_ERROR', message, options);
+    this.path = path;
+  }
+}
+
+/** Options of FsStateStore. */
+export interface FsStateStoreOptions {
+  /** Clock for lease expiry. */
+  now: () => Date;
+  /** A short internal lock older than this is considered abandoned (a crashed process) and removed. */
+  staleLockMs: number;
+  /** How long to wait for a short internal lock. */
+  lockWaitMs: number;
+}
+
+/** Defaults of FsStateStoreOptions. */
+export const DEFAULT_FS_STATE_OPTIONS: FsStateStoreOptions = {
+  now: () => new Date(),
+  staleLockMs: 30_000,
+  lockWaitMs: 5_000,
+};
+
+interface LeaseDoc {
+  owner: string;
+  runId: string;
+  expiresAt: string;
+  token: string;
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+function isErrno(error: unknown, code: string): boolean {
+  return (error as NodeJS.ErrnoException | null)?.code === code;
+}
+
+/** Writes `text` to `path` atomically: a temp file in the same directory, fsync, rename, fsync of the directory. */
+export async function writeFileAtomic(
+  path: string,
+  text: string | Uint8Array,
+  dir: string,
+  mode = 0o600,
+): Promise<void> {
+  const temp = join(dir, `.${randomUUID()}.tmp`);
+  const handle = await open(temp, 'wx', mode);
+  try {
+    await handle.writeFile(text);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+  await syncDir(dir);
+}
+
+async function syncDir(dir: string): Promise<void> {
+  try {
+    const handle = await open(dir, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // Some platforms cannot fsync a directory; the rename is still atomic.
+  }
+}
+
+/** State and lease in a local directory. */
+export class FsStateStore implements StateStore {
+  private readonly statePath: string;
+  private readonly leasePath: string;
+  private readonly options: FsStateStoreOptions;
+
+  constructor(
+    private readonly dir: string,
+    options: Partial<FsStateStoreOptions> = {},
+  ) {
+    this.statePath = join(dir, 'state.json');
+    this.leasePath = join(dir, 'lease.json');
+    this.options = { ...DEFAULT_FS_STATE_OPTIONS, ...options };
+  }
+
+  private async readText(path: string): Promise<string | null> {
+    try {
+      return await readFile(path, 'utf8');
+    } catch (error) {
+      if (isErrno(error, 'ENOENT')) return null;
+      throw new FsStoreError(`cannot read ${path}: ${(error as Error).message}`, path, { cause: error });
+    }
+  }
+
+  /** Reads state.json; StateCorruptError when it is not a valid state document. */
+  async read(): Promise<{ state: ReconcileState | null; version: string | null }> {
+    const text = await this.readText(this.statePath);
+    if (text === null) return { state: null, version: null };
+    const version = sha256(text);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (error) {
+      throw new StateCorruptError(`state ${this.statePath} is not valid JSON`, version, { cause: error });
+    }
+    if (!isReconcileState(parsed))
+      throw new StateCorruptError(`state ${this.statePath} is not a state document (formatVersion 1)`, version);
+    return { state: parsed, version };
+  }
+
+  /** Writes state.json when the stored version is still `expectedVersion`. */
+  async write(state: ReconcileState, expectedVersion: string | null): Promise<string> {
+    await mkdir(this.dir, { recursive: true });
+    return this.withLock(`${this.statePath}.lock`, async () => {
+      const current = await this.readText(this.statePath);
+      const actual = current === null ? null : sha256(current);
+      if (actual !== expectedVersion) throw new StateConflictError(expectedVersion, actual);
+      const text = `${JSON.stringify(state, null, 2)}\n`;
+      await writeFileAtomic(this.statePath, text, this.dir);
+      return sha256(text);
+    });
+  }
+
+  /** Creates lease.json (O_EXCL), or takes over an expired one; LeaseHeldError otherwise. */
+  async acquireLease(request: { owner: string; runId: string; ttlMs: number }): Promise<Lease> {
+    await mkdir(this.dir, { recursive: true });
+    const doc: LeaseDoc = {
+      owner: request.owner,
+      runId: request.runId,
+      expiresAt: new Date(this.options.now().getTime() + request.ttlMs).toISOString(),
+      token: randomUUID(),
+    };
+    return this.withLock(`${this.leasePath}.lock`, async () => {
+      const current = await this.readLease();
+      if (current !== null && Date.parse(current.expiresAt) > this.options.now().getTime()) {
+        throw new LeaseHeldError({ owner: current.owner, runId: current.runId, expiresAt: current.expiresAt });
+      }
+      if (current === null) {
+        try {
+          const handle = await open(this.leasePath, 'wx', 0o600);
+          try {
+            await handle.writeFile(JSON.stringify(doc));
+            await handle.sync();
+          } finally {
+            await handle.close();
+          }
+          return doc;
+        } catch (error) {
+          if (!isErrno(error, 'EEXIST')) throw error;
+          const other = await this.readLease();
+          throw new LeaseHeldError({
+            owner: other?.owner ?? 'another run',
+            runId: other?.runId ?? 'unknown',
+            expiresAt: other?.expiresAt ?? 'unknown',
+          });
+        }
+      }
+      // Expired (or unreadable): replace it; we hold the lease lock, so nobody renews or takes it meanwhile.
+      await writeFileAtomic(this.leasePath, JSON.stringify(doc), this.dir);
+      return doc;
+    });
+  }
+
+  /** Extends our lease; LeaseLostError when it is no longer ours. */
+  async renewLease(lease: Lease, ttlMs: number): Promise<Lease> {
+    return this.withLock(`${this.leasePath}.lock`, async () => {
+      const current = await this.readLease();
+      if (current === null || current.token !== lease.token) {
+        throw new LeaseLostError(`lease ${this.leasePath} of run ${lease.runId} was taken over or removed`);
+      }
+      const doc: LeaseDoc = { ...current, expiresAt: new Date(this.options.now().getTime() + ttlMs).toISOString() };
+      await writeFileAtomic(this.leasePath, JSON.stringify(doc), this.dir);
+      return doc;
+    });
+  }
+
+  /** Removes lease.json only if it is still ours. */
+  async releaseLease(lease: Lease): Promise<void> {
+    await this.withLock(`${this.leasePath}.lock`, async () => {
+      const current = await this.readLease();
+      if (current === null || current.token !== lease.token) return;
+      await unlink(this.leasePath).catch((error: unknown) => {
+        if (!isErrno(error, 'ENOENT')) throw error;
+      });
+    });
+  }
+
+  /** The lease document, or null when absent; an unreadable one counts as expired. */
+  private async readLease(): Promise<LeaseDoc | null> {
+    const text = await this.readText(this.leasePath);
+    if (text === null) return null;
+    try {
+      const doc = JSON.parse(text) as LeaseDoc;
+      if (typeof doc.token === 'string' && typeof doc.expiresAt === 'string') return doc;
+    } catch {
+      // fall through
+    }
+    return { owner: 'unreadable lease', runId: 'unknown', expiresAt: new Date(0).toISOString(), token: '' };
+  }
+
+  /** Runs `fn` holding a short O_EXCL lock file; an abandoned lock (older than staleLockMs) is removed. */
+  private async withLock<T>(path: string, fn: () => Promise<T>): Promise<T> {
+    const deadline = Date.now() + this.options.lockWaitMs;
+    for (;;) {
+      try {
+        const handle = await open(path, 'wx', 0o600);
+        await handle.close();
+        break;
+      } catch (error) {
+        if (!isErrno(error, 'EEXIST'))
+          throw new FsStoreError(`cannot create ${path}: ${(error as Error).message}`, path, { cause: error });
+        const info = await stat(path).catch(() => null);
+        if (info !== null && Date.now() - info.mtimeMs > this.options.staleLockMs) {
+          await rm(path, { force: true });
+          continue;
+        }
+        if (Date.now() > deadline) throw new FsStoreError(`${path} is held by another process`, path);
+        await new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 20));
+      }
+    }
+    try {
+      return await fn();
+    } finally {
+      await rm(path, { force: true });
+    }
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * The desired body of an alert config as it travels in a plan (`Change.after`): every field of the request, secrets
+ * as SecretRefs. `buildAlertRequest` turns it into the request sent to Ops Manager, with secrets resolved.
+ */
+
+import type { AlertConfigRequest, Matcher, MetricThreshold, NotificationRequest, Threshold } from '../opsman/types.ts';
+import { MaskedValueError } from './errors.ts';
+import type { DesiredAlertConfig, DesiredNotification, SecretRef } from './model.ts';
+import { isSecretField, looksMasked, notificationIdentity } from './notification-types.ts';
+
+/** An alert config body with secret references, never values: safe in plans, reports and saved plan files. */
+export interface DesiredAlertBody {
+  eventTypeName: string;
+  enabled: boolean;
+  matchers: Matcher[];
+  metricThreshold?: MetricThreshold;
+  threshold?: Threshold;
+  notifications: DesiredNotification[];
+}
+
+/** One secret reference of a body, with the field path it fills. */
+export interface SecretUse {
+  /** `notifications[WEBHOOK].webhookSecret` (identity-based, not index-based). */
+  path: string;
+  /** Index in `notifications`. */
+  index: number;
+  field: string;
+  ref: string;
+}
+
+/** The body part of a desired alert config (drops key, template and source). */
+export function toDesiredAlertBody(config: DesiredAlertConfig): DesiredAlertBody {
+  const body: DesiredAlertBody = {
+    eventTypeName: config.eventTypeName,
+    enabled: config.enabled,
+    matchers: config.matchers ?? [],
+    notifications: config.notifications,
+  };
+  if (config.metricThreshold !== undefined) body.metricThreshold = config.metricThreshold;
+  if (config.threshold !== undefined) body.threshold = config.threshold;
+  return body;
+}
+
+/** Identity-based path prefix of each notification: duplicates of one identity get `#2`, `#3` in list order. */
+export function notificationPaths(notifications: readonly Record<string, unknown>[]): string[] {
+  const seen = new Map<string, number>();
+  return notifications.map((n) => {
+    const id = notificationIdentity(n);
+    const count = (seen.get(id) ?? 0) + 1;
+    seen.set(id, count);
+    return `notifications[${count === 1 ? id : `${id}#${count}`}]`;
+  });
+}
+
+/** Every secret reference of a body, in a stable order. */
+export function secretUses(body: DesiredAlertBody): SecretUse[] {
+  const paths = notificationPaths(body.notifications as unknown as Record<string, unknown>[]);
+  const uses: SecretUse[] = [];
+  body.notifications.forEach((n, index) => {
+    for (const [field, value] of Object.entries(n)) {
+      if (!isSecretField(field) || value === undefined) continue;
+      const ref = (value as SecretRef).secretRef;
+      uses.push({ path: `${paths[index]}.${field}`, index, field, ref });
+    }
+  });
+  return uses.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/**
+ * The request body for POST/PUT: desired fields plus resolved secrets (by SecretUse path), `enabled` always present.
+ * Throws MaskedValueError when a resolved value looks like a redaction mask.
+ */
+export function buildAlertRequest(body: DesiredAlertBody, secrets: ReadonlyMap<string, string>): AlertConfigRequest {
+  const uses = secretUses(body);
+  const notifications: NotificationRequest[] = body.notifications.map((n, index) => {
+    const out: Record<string, unknown> = {};
+    for (const [field, value] of Object.entries(n)) {
+      if (value === undefined || isSecretField(field)) continue;
+      out[field] = value;
+    }
+    for (const use of uses.filter((u) => u.index === index)) {
+      const value = secrets.get(use.path);
+      if (value === undefined) throw new MaskedValueError(`${use.path} (unresolved)`);
+      if (looksMasked(value)) throw new MaskedValueError(use.path);
+      out[use.field] = value;
+    }
+    return out as unknown as NotificationRequest;
+  });
+  const request: AlertConfigRequest = {
+    enabled: body.enabled,
+    eventTypeName: body.eventTypeName,
+    matchers: body.matchers,
+    notifications,
+  };
+  if (body.metricThreshold !== undefined) request.metricThreshold = body.metricThreshold;
+  if (body.threshold !== undefined) request.threshold = body.threshold;
+  return request;
+}

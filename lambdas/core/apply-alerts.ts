@@ -1,0 +1,170 @@
+/**
+ * Executes one alert-config change: POST (create), full PUT (update, and adopt when secrets must be re-sent), PATCH
+ * (enable/disable) or DELETE. Bodies are built from the plan's desired body plus secrets resolved now, never from a
+ * GET. An ambiguous POST is resolved by re-reading the list: one match is adopted, several block the key.
+ */
+import { AmbiguousWriteError, OpsManagerApiError } from '../opsman/errors.ts';
+import type { AlertConfigRequest } from '../opsman/types.ts';
+import { buildAlertRequest, type DesiredAlertBody, secretUses } from './alert-body.ts';
+import { ReconcileError } from './errors.ts';
+import { bodyFingerprint, secretFingerprints } from './fingerprint.ts';
+import type { Change } from './model.ts';
+import { normalDigest, normaliseDesired, normaliseLive, sameNormal } from './normalise.ts';
+import type { OpsManagerApi, OwnedAlertConfig, ReconcileState, SecretResolver } from './ports.ts';
+import { resolveBodySecrets } from './resolve-secrets.ts';
+import { ownedIds, projectState, setAlertRecord } from './state.ts';
+
+/** What applying one alert change needs. */
+export interface AlertApplyContext {
+  api: OpsManagerApi;
+  secrets: SecretResolver;
+  fingerprintKey: Uint8Array;
+  state: ReconcileState;
+  now: () => string;
+}
+
+/** A prepared body: the request to send and its fingerprints. Lives in memory only (it holds secret values). */
+export interface PreparedBody {
+  request: AlertConfigRequest;
+  hasSecrets: boolean;
+  fingerprint: string;
+  secretFingerprints: Record<string, string>;
+  appliedDigest: string;
+}
+
+/** The outcome of one alert change. */
+export interface AlertApplyOutcome {
+  id?: string;
+  message?: string;
+}
+
+/** Resolves secrets and builds the request of a change's desired body; throws ReconcileError naming the problem. */
+export async function prepareBody(change: Change, ctx: AlertApplyContext): Promise<PreparedBody> {
+  const body = change.after as DesiredAlertBody | undefined;
+  if (body === undefined)
+    throw new ReconcileError('PLAN_INCOMPLETE', `${change.action} of ${change.key} has no desired body`);
+  const resolved = await resolveBodySecrets(body, ctx.secrets);
+  if (!resolved.ok) throw new ReconcileError('SECRET_UNRESOLVED', resolved.reason);
+  const request = buildAlertRequest(body, resolved.values);
+  return {
+    request,
+    hasSecrets: secretUses(body).length > 0,
+    fingerprint: bodyFingerprint(ctx.fingerprintKey, request),
+    secretFingerprints: secretFingerprints(ctx.fingerprintKey, resolved.values),
+    appliedDigest: normalDigest(normaliseDesired(body)),
+  };
+}
+
+function recordApplied(
+  change: Change,
+  ctx: AlertApplyContext,
+  id: string,
+  prepared: PreparedBody,
+  how: 'created' | 'adopted' | 'updated',
+): void {
+  const old = ctx.state.projects[change.target.id]?.alertConfigs[change.key];
+  const record: OwnedAlertConfig = {
+    ...(old ?? {}),
+    id,
+    fingerprint: prepared.fingerprint,
+    secretFingerprints: prepared.secretFingerprints,
+    appliedDigest: prepared.appliedDigest,
+  };
+  delete record.pendingCreate;
+  delete record.notConverging;
+  if (how === 'created') record.createdAt = ctx.now();
+  if (how === 'adopted') record.adoptedAt = ctx.now();
+  setAlertRecord(ctx.state, change.target.id, change.key, record);
+}
+
+/** After an ambiguous POST: the unowned live configs equal to the desired body. */
+async function findCreated(change: Change, ctx: AlertApplyContext): Promise<string[]> {
+  const desired = normaliseDesired(change.after as DesiredAlertBody);
+  const owned = ownedIds(ctx.state, change.target.id);
+  const live = await ctx.api.listAlertConfigs(change.target.id);
+  return live
+    .filter((c) => !owned.has(c.id) && sameNormal(normaliseLive(c), desired))
+    .map((c) => c.id)
+    .sort();
+}
+
+async function create(change: Change, ctx: AlertApplyContext, prepared: PreparedBody): Promise<AlertApplyOutcome> {
+  try {
+    const created = await ctx.api.createAlertConfig(change.target.id, prepared.request);
+    recordApplied(change, ctx, created.id, prepared, 'created');
+    return { id: created.id };
+  } catch (error) {
+    if (error instanceof AmbiguousWriteError) {
+      const found = await findCreated(change, ctx);
+      const only = found[0];
+      if (found.length === 1 && only !== undefined) {
+        recordApplied(change, ctx, only, prepared, 'created');
+        return {
+          id: only,
+          message: `the POST was ambiguous; re-read found exactly one matching config ${only}, adopted`,
+        };
+      }
+      throw new ReconcileError(
+        'AMBIGUOUS_CREATE',
+        found.length === 0
+          ? `the POST was ambiguous and no matching config was found; the pending marker stays and the next run retries`
+          : `the POST was ambiguous and ${found.length} matching configs exist (${found.join(', ')}); blocked for a human`,
+        { cause: error },
+      );
+    }
+    // A refusal (4xx) created nothing: drop the pending marker. Anything else may have: keep it for the next run.
+    if (error instanceof OpsManagerApiError && error.status >= 400 && error.status < 500) {
+      const record = ctx.state.projects[change.target.id]?.alertConfigs[change.key];
+      if (record !== undefined && record.id === undefined)
+        setAlertRecord(ctx.state, change.target.id, change.key, undefined);
+      else if (record !== undefined) delete record.pendingCreate;
+    }
+    throw error;
+  }
+}
+
+/** Applies one alert-config change and updates the in-memory state. Throws on failure. */
+export async function applyAlertChange(
+  change: Change,
+  ctx: AlertApplyContext,
+  prepared?: PreparedBody,
+): Promise<AlertApplyOutcome> {
+  const groupId = change.target.id;
+  const id = change.id;
+  if (change.action === 'delete') {
+    if (id === undefined) throw new ReconcileError('PLAN_INCOMPLETE', `delete of ${change.key} has no id`);
+    try {
+      await ctx.api.deleteAlertConfig(groupId, id);
+    } catch (error) {
+      if (!(error instanceof OpsManagerApiError && error.status === 404)) throw error;
+    }
+    setAlertRecord(ctx.state, groupId, change.key, undefined);
+    return { id, message: 'deleted' };
+  }
+  const body = prepared ?? (await prepareBody(change, ctx));
+  if (change.action === 'create') return create(change, ctx, body);
+  if (id === undefined) throw new ReconcileError('PLAN_INCOMPLETE', `${change.action} of ${change.key} has no id`);
+  if (change.action === 'update') {
+    await ctx.api.updateAlertConfig(groupId, id, body.request);
+    recordApplied(change, ctx, id, body, 'updated');
+    return { id };
+  }
+  if (change.action === 'enable' || change.action === 'disable') {
+    await ctx.api.setAlertConfigEnabled(groupId, id, change.action === 'enable');
+    recordApplied(change, ctx, id, body, 'updated');
+    return { id };
+  }
+  if (change.action === 'adopt') {
+    // The live secrets are redacted, so whether they match is unknowable: re-send them once, then fingerprints hold.
+    if (body.hasSecrets) await ctx.api.updateAlertConfig(groupId, id, body.request);
+    recordApplied(change, ctx, id, body, 'adopted');
+    return { id, message: body.hasSecrets ? 'adopted; secrets re-sent with a full PUT' : 'adopted' };
+  }
+  throw new ReconcileError('NOT_A_WRITE', `${change.action} is not applied`);
+}
+
+/** Marks a pending create in state (saved before the POST, so a crash leaves a trace the next run resolves). */
+export function markPending(state: ReconcileState, change: Change, runId: string, now: string): void {
+  // A fresh record: an old id (its config vanished) must not shadow the marker.
+  projectState(state, change.target.id).alertConfigs[change.key] = { pendingCreate: { runId, startedAt: now } };
+}

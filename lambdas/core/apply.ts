@@ -1,0 +1,263 @@
+/**
+ * Apply: executes a plan's writes and never diffs again. Pending-create markers are saved before any POST; targets
+ * run concurrently and fail independently; within a target changes run in plan order and deletes only after every
+ * create/update of that target succeeded; every write is verified by a re-read (non-convergence guard).
+ */
+import {
+  type AlertApplyContext,
+  applyAlertChange,
+  markPending,
+  type PreparedBody,
+  prepareBody,
+} from './apply-alerts.ts';
+import { applySingletonChange, type PinReader, recordSingleton } from './apply-singletons.ts';
+import { errorCode, errorMessage, mapLimit } from './concurrency.ts';
+import type { Change, ChangeResult, Plan, TargetFailure } from './model.ts';
+import { targetKey } from './model.ts';
+import { isWrite } from './modes.ts';
+import type { Clock, OpsManagerApi, ReconcileState, Reporter, SecretResolver } from './ports.ts';
+import { organizationState, projectState } from './state.ts';
+import { verifyTarget } from './verify.ts';
+
+/** Options of apply. */
+export interface ApplyOptions {
+  /** Targets written at once (the client's limiter caps requests underneath). Default 8. */
+  targetConcurrency: number;
+}
+
+/** Defaults of ApplyOptions. */
+export const DEFAULT_APPLY_OPTIONS: ApplyOptions = { targetConcurrency: 8 };
+
+/** What apply talks to. */
+export interface ApplyContext {
+  api: OpsManagerApi;
+  secrets: SecretResolver;
+  fingerprintKey: Uint8Array;
+  clock: Clock;
+  reporter: Reporter;
+  runId: string;
+  /** The working state, mutated as changes are applied; the caller saves it. */
+  state: ReconcileState;
+  /** Why a target's writes are skipped (plan command, target mode), or undefined when it may be written. */
+  skipReason: (targetKey: string) => string | undefined;
+  /** Saves the working state now (used for pending-create markers before the first POST). */
+  persist: () => Promise<void>;
+  /** Called before each write: renews the lease when due; throws when it was lost. */
+  keepAlive: () => Promise<void>;
+  readPin: PinReader;
+}
+
+/** The outcome of an apply. */
+export interface ApplyOutcome {
+  results: ChangeResult[];
+  failures: TargetFailure[];
+}
+
+function result(
+  change: Change,
+  status: ChangeResult['status'],
+  started: number,
+  extra: { id?: string; message?: string } = {},
+): ChangeResult {
+  const r: ChangeResult = { change, status, durationMs: Date.now() - started };
+  if (extra.id !== undefined) r.id = extra.id;
+  if (extra.message !== undefined) r.message = extra.message;
+  return r;
+}
+
+async function applyTarget(
+  changes: Change[],
+  ctx: ApplyContext,
+  prepared: Map<Change, PreparedBody>,
+  alertCtx: AlertApplyContext,
+): Promise<{ results: ChangeResult[]; failure?: TargetFailure }> {
+  const results: ChangeResult[] = [];
+  let alertFailed = false;
+  for (const change of changes) {
+    const started = Date.now();
+    if (change.kind === 'alertConfig' && change.action === 'delete' && alertFailed) {
+      results.push(
+        result(change, 'skipped', started, {
+          message: 'not deleted: an earlier create or update of this project failed',
+        }),
+      );
+      continue;
+    }
+    try {
+      await ctx.keepAlive();
+    } catch (error) {
+      results.push(result(change, 'failed', started, { message: errorMessage(error) }));
+      return {
+        results,
+        failure: {
+          target: change.target,
+          phase: 'apply',
+          message: errorMessage(error),
+          code: errorCode(error) ?? 'LEASE_LOST',
+        },
+      };
+    }
+    try {
+      if (change.kind === 'alertConfig') {
+        const out = await applyAlertChange(change, alertCtx, prepared.get(change));
+        results.push(result(change, 'applied', started, out));
+      } else {
+        await applySingletonChange(change, ctx.api, ctx.readPin);
+        recordSingleton(ctx.state, change);
+        results.push(result(change, 'applied', started));
+      }
+    } catch (error) {
+      if (change.kind === 'alertConfig') alertFailed = true;
+      results.push(result(change, 'failed', started, { message: errorMessage(error) }));
+    }
+  }
+  return { results };
+}
+
+/** Executes the writes of `plan`. Never throws for a change's or a target's problem. */
+export async function applyPlan(
+  plan: Plan,
+  ctx: ApplyContext,
+  options: ApplyOptions = DEFAULT_APPLY_OPTIONS,
+): Promise<ApplyOutcome> {
+  const now = () => ctx.clock.now().toISOString();
+  const alertCtx: AlertApplyContext = {
+    api: ctx.api,
+    secrets: ctx.secrets,
+    fingerprintKey: ctx.fingerprintKey,
+    state: ctx.state,
+    now,
+  };
+  const results: ChangeResult[] = [];
+  const failures: TargetFailure[] = [];
+  const failedTargets = new Set(plan.failures.map((f) => targetKey(f.target)));
+  const byTarget = new Map<string, Change[]>();
+  for (const change of plan.changes) {
+    const key = targetKey(change.target);
+    if (!isWrite(change)) {
+      if (
+        change.action === 'noop' &&
+        change.kind !== 'alertConfig' &&
+        ctx.skipReason(key) === undefined &&
+        change.after !== undefined
+      ) {
+        recordSingleton(ctx.state, change);
+      }
+      continue;
+    }
+    const skip = ctx.skipReason(key);
+    if (skip !== undefined) {
+      results.push({ change, status: 'skipped', message: skip, durationMs: 0 });
+      continue;
+    }
+    const list = byTarget.get(key) ?? [];
+    list.push(change);
+    byTarget.set(key, list);
+  }
+
+  // Prepare every alert body first (secrets resolved now): a problem fails that change before anything is written.
+  const prepared = new Map<Change, PreparedBody>();
+  for (const [key, list] of byTarget) {
+    const kept: Change[] = [];
+    for (const change of list) {
+      if (change.kind !== 'alertConfig' || change.action === 'delete') {
+        kept.push(change);
+        continue;
+      }
+      try {
+        prepared.set(change, await prepareBody(change, alertCtx));
+        kept.push(change);
+      } catch (error) {
+        results.push({ change, status: 'failed', message: errorMessage(error), durationMs: 0 });
+        // A failed create/update must still hold back this target's deletes.
+        for (const d of list) {
+          if (d.action === 'delete' && d.kind === 'alertConfig') {
+            results.push({
+              change: d,
+              status: 'skipped',
+              message: 'not deleted: an earlier create or update of this project failed',
+              durationMs: 0,
+            });
+          }
+        }
+      }
+    }
+    byTarget.set(
+      key,
+      kept.filter((c) => !(c.action === 'delete' && results.some((r) => r.change === c))),
+    );
+  }
+
+  const creates = [...byTarget.values()].flat().filter((c) => c.action === 'create');
+  if (creates.length > 0) {
+    for (const c of creates) markPending(ctx.state, c, ctx.runId, now());
+    try {
+      await ctx.persist();
+    } catch (error) {
+      // Without the markers a crash could duplicate: write nothing at all.
+      for (const list of byTarget.values()) {
+        for (const c of list)
+          results.push({
+            change: c,
+            status: 'failed',
+            message: `state not saved before creating: ${errorMessage(error)}`,
+            durationMs: 0,
+          });
+      }
+      return { results, failures };
+    }
+  }
+
+  const targets = [...byTarget.entries()];
+  let done = 0;
+  const outcomes = await mapLimit(targets, options.targetConcurrency, async ([, list]) => {
+    const out = await applyTarget(list, ctx, prepared, alertCtx);
+    const verified = await verifyTarget(out.results, ctx);
+    done++;
+    ctx.reporter.progress(`applied ${list[0]?.target.name ?? ''} (${done}/${targets.length})`, {
+      done,
+      total: targets.length,
+    });
+    return { ...out, verified };
+  });
+  for (const o of outcomes) {
+    results.push(...o.results);
+    if (o.failure !== undefined) failures.push(o.failure);
+    if (o.verified.failure !== undefined) failures.push(o.verified.failure);
+  }
+
+  // Mark every target read and written without failure as reconciled (the lower bound of drift attribution).
+  const stamp = now();
+  const bad = new Set([
+    ...failedTargets,
+    ...failures.map((f) => targetKey(f.target)),
+    ...results.filter((r) => r.status === 'failed').map((r) => targetKey(r.change.target)),
+  ]);
+  const clean = Object.keys(plan.liveDigests).filter((key) => !bad.has(key) && ctx.skipReason(key) === undefined);
+  for (const key of clean) {
+    const [type, id = ''] = splitKey(key);
+    if (type === 'project') projectState(ctx.state, id).lastReconciledAt = stamp;
+    if (type === 'organization') organizationState(ctx.state, id).lastReconciledAt = stamp;
+  }
+  forgetVanished(plan, ctx, clean);
+  return { results, failures };
+}
+
+function splitKey(key: string): [string, string] {
+  const at = key.indexOf(':');
+  return [key.slice(0, at), key.slice(at + 1)];
+}
+
+/** Drops records of owned keys that are neither desired nor live any more (no change of the plan mentions them). */
+function forgetVanished(plan: Plan, ctx: ApplyContext, clean: string[]): void {
+  for (const key of clean) {
+    const [type, projectId] = splitKey(key);
+    if (type !== 'project') continue;
+    const mentioned = new Set(
+      plan.changes.filter((c) => c.kind === 'alertConfig' && targetKey(c.target) === key).map((c) => c.key),
+    );
+    const records = ctx.state.projects[projectId]?.alertConfigs ?? {};
+    for (const k of Object.keys(records))
+      if (!mentioned.has(k) && records[k]?.pendingCreate === undefined) delete records[k];
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * Drift attribution: for owned objects whose live value moved since our last apply, the project's audit events
+ * since the last reconcile say who changed them and when. Best effort: a failure never fails the run.
+ */
+import type { OpsManagerEvent } from '../opsman/types.ts';
+import { errorMessage } from './concurrency.ts';
+import type { Change, DriftAttribution } from './model.ts';
+import type { OpsManagerApi } from './ports.ts';
+
+/** Event types that record a change to an alert config. */
+export const ALERT_CONFIG_EVENT_TYPES = [
+  'ALERT_CONFIG_CHANGED_AUDIT',
+  'ALERT_CONFIG_DELETED_AUDIT',
+  'ALERT_CONFIG_ENABLED_AUDIT',
+  'ALERT_CONFIG_DISABLED_AUDIT',
+  'ALERT_CONFIG_ADDED_AUDIT',
+] as const;
+
+/** Event types per singleton kind, matched by target rather than object id. */
+export const SINGLETON_EVENT_TYPES: Readonly<Record<string, readonly string[]>> = {
+  defaultServerType: [
+    'PROJECT_DEFAULT_SERVER_TYPE_CHANGED_AUDIT',
+    'ORG_DEFAULT_SERVER_TYPE_CHANGED_AUDIT',
+    'DEFAULT_SERVER_TYPE_CHANGED_AUDIT',
+  ],
+  auditLogRotation: ['AUTOMATION_CONFIG_PUBLISHED_AUDIT', 'AUDIT_LOG_ROTATE_CONFIG_UPDATED_AUDIT'],
+};
+
+/** At most this many events are attached to one change (newest first). */
+export const MAX_ATTRIBUTIONS = 5;
+
+/** Turns an event into an attribution. */
+export function toAttribution(event: OpsManagerEvent): DriftAttribution {
+  const attribution: DriftAttribution = {
+    eventTypeName: event.eventTypeName,
+    created: event.created,
+    actor: event.username ?? event.publicKey ?? 'unknown',
+    actorType: event.username !== undefined ? 'user' : event.publicKey !== undefined ? 'apiKey' : 'unknown',
+    eventId: event.id,
+  };
+  if (event.remoteAddress !== undefined) attribution.remoteAddress = event.remoteAddress;
+  return attribution;
+}
+
+function newestFirst(a: OpsManagerEvent, b: OpsManagerEvent): number {
+  return a.created < b.created ? 1 : a.created > b.created ? -1 : 0;
+}
+
+/**
+ * Adds `drift.attribution` to the drifted changes of one target (project or organization). Returns a warning
+ * when the events could not be read; the changes are left without attribution then.
+ */
+export async function attributeDrift(
+  api: OpsManagerApi,
+  changes: Change[],
+  since: string | undefined,
+  formerIds: ReadonlyMap<string, string> = new Map(),
+): Promise<string | undefined> {
+  const drifted = changes.filter((c) => c.drift?.detected === true);
+  const first = drifted[0];
+  if (first === undefined) return undefined;
+  const target = first.target;
+  const types = new Set<string>();
+  for (const c of drifted) {
+    const list = c.kind === 'alertConfig' ? ALERT_CONFIG_EVENT_TYPES : (SINGLETON_EVENT_TYPES[c.kind] ?? []);
+    for (const t of list) types.add(t);
+  }
+  let events: OpsManagerEvent[];
+  try {
+    const query = since === undefined ? { eventType: [...types] } : { eventType: [...types], minDate: since };
+    events =
+      target.type === 'organization'
+        ? await api.listOrgEvents(target.id, query)
+        : await api.listProjectEvents(target.id, query);
+  } catch (error) {
+    return `drift attribution for ${target.name} unavailable: ${errorMessage(error)}`;
+  }
+  for (const change of drifted) {
+    const matching = events
+      .filter((e) =>
+        change.kind === 'alertConfig'
+          ? e.alertConfigId !== undefined && e.alertConfigId === (change.id ?? formerIds.get(change.key))
+          : (SINGLETON_EVENT_TYPES[change.kind] ?? []).includes(e.eventTypeName),
+      )
+      .sort(newestFirst)
+      .slice(0, MAX_ATTRIBUTIONS)
+      .map(toAttribution);
+    if (matching.length > 0 && change.drift !== undefined) change.drift.attribution = matching;
+  }
+  return undefined;
+}

@@ -1,0 +1,113 @@
+/**
+ * Errors of the reconciler core and of the StateStore / ArchiveStore ports. One base class with a stable `code`;
+ * none of them ever carries a secret value, a credential or a resolved secret reference.
+ */
+
+/** Base of every reconciler error. */
+export class ReconcileError extends Error {
+  override name = 'ReconcileError';
+  readonly code: string;
+
+  constructor(code: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+  }
+}
+
+/** The stored state could not be parsed. `version` lets a run overwrite it once it has recovered ownership. */
+export class StateCorruptError extends ReconcileError {
+  override name = 'StateCorruptError';
+  /** Version of the corrupt content (pass it to `write` to replace it), when the store knows it. */
+  readonly version: string | null;
+
+  constructor(message: string, version: string | null, options?: { cause?: unknown }) {
+    super('STATE_CORRUPT', message, options);
+    this.version = version;
+  }
+}
+
+/** The state changed since it was read (optimistic concurrency). */
+export class StateConflictError extends ReconcileError {
+  override name = 'StateConflictError';
+  readonly expectedVersion: string | null;
+  readonly actualVersion: string | null;
+
+  constructor(expectedVersion: string | null, actualVersion: string | null) {
+    super(
+      'STATE_CONFLICT',
+      `state changed since it was read (expected version ${expectedVersion ?? 'none'}, found ${actualVersion ?? 'none'})`,
+    );
+    this.expectedVersion = expectedVersion;
+    this.actualVersion = actualVersion;
+  }
+}
+
+/** Another run holds the lease. */
+export class LeaseHeldError extends ReconcileError {
+  override name = 'LeaseHeldError';
+  readonly holder: { owner: string; runId: string; expiresAt: string };
+
+  constructor(holder: { owner: string; runId: string; expiresAt: string }, waitedMs = 0) {
+    super(
+      'LEASE_HELD',
+      `another run holds the lease: ${holder.owner} (run ${holder.runId}, expires ${holder.expiresAt})` +
+        (waitedMs > 0 ? `; waited ${waitedMs} ms` : ''),
+    );
+    this.holder = holder;
+  }
+}
+
+/** The lease was lost (expired and taken over, or removed) while we held it. */
+export class LeaseLostError extends ReconcileError {
+  override name = 'LeaseLostError';
+
+  constructor(message: string) {
+    super('LEASE_LOST', message);
+  }
+}
+
+/** A saved plan was made from live state that has since moved. */
+export class SavedPlanStaleError extends ReconcileError {
+  override name = 'SavedPlanStaleError';
+  /** Target keys (`project:<id>`, `organization:<id>`, `global:global`) whose live digest moved. */
+  readonly targets: string[];
+
+  constructor(targets: string[], names: string[]) {
+    super(
+      'SAVED_PLAN_STALE',
+      `the saved plan is stale: live state moved since it was made for ${names.join(', ')}; make a new plan`,
+    );
+    this.targets = targets;
+  }
+}
+
+/** A saved plan is not something this version can apply. */
+export class SavedPlanInvalidError extends ReconcileError {
+  override name = 'SavedPlanInvalidError';
+
+  constructor(message: string) {
+    super('SAVED_PLAN_INVALID', message);
+  }
+}
+
+/** The desired state did not load or validate; `issues` are the loader's ValidationIssue values. */
+export class DesiredStateInvalidError extends ReconcileError {
+  override name = 'DesiredStateInvalidError';
+  readonly issues: unknown[];
+
+  constructor(issues: unknown[], summary: string) {
+    super('DESIRED_STATE_INVALID', summary);
+    this.issues = issues;
+  }
+}
+
+/** A value about to be sent looks like a redaction mask: sending it would overwrite the real secret. */
+export class MaskedValueError extends ReconcileError {
+  override name = 'MaskedValueError';
+  readonly path: string;
+
+  constructor(path: string) {
+    super('MASKED_VALUE', `refusing to send ${path}: its value looks like a redaction mask (****)`);
+    this.path = path;
+  }
+}

@@ -1,0 +1,38 @@
+/**
+ * Keyed fingerprints (HMAC-SHA-256) of what was applied: the state keeps these, never a secret in clear, and a secret
+ * change is found by comparing them (a redacted live value says nothing about the real one).
+ */
+import type { AlertConfigRequest } from '../opsman/types.ts';
+import { hmacOf } from './canonical.ts';
+
+/** HMAC of one secret value, bound to its field path so equal values in two fields do not correlate. */
+export function secretFingerprint(key: Uint8Array, path: string, value: string): string {
+  return hmacOf(key, { path, value });
+}
+
+/** HMAC of every secret of a body, by field path. */
+export function secretFingerprints(key: Uint8Array, secrets: ReadonlyMap<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [path, value] of [...secrets.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    out[path] = secretFingerprint(key, path, value);
+  }
+  return out;
+}
+
+/** HMAC of the full request body (secrets included): identifies exactly what was sent. */
+export function bodyFingerprint(key: Uint8Array, request: AlertConfigRequest): string {
+  return hmacOf(key, request);
+}
+
+/** Paths whose secret differs from the stored fingerprints (changed, new, or no record of it). */
+export function changedSecretPaths(
+  key: Uint8Array,
+  secrets: ReadonlyMap<string, string>,
+  stored: Record<string, string> | undefined,
+): string[] {
+  const changed: string[] = [];
+  for (const [path, value] of secrets) {
+    if (stored?.[path] !== secretFingerprint(key, path, value)) changed.push(path);
+  }
+  return changed.sort();
+}

@@ -1,0 +1,72 @@
+/**
+ * The run lease: an apply holds it for its whole read-plan-write phase. A held lease is waited for up to
+ * `leaseWaitMs`, then the run fails fast naming the holder; the store takes over an expired one. While held it is
+ * renewed whenever less than half of its time is left.
+ */
+import { LeaseHeldError } from './errors.ts';
+import type { Clock, Lease, StateStore } from './ports.ts';
+
+/** Lease timing. */
+export interface LeaseOptions {
+  /** Lifetime of the lease; a little longer than the longest run. Default 15 minutes. */
+  ttlMs: number;
+  /** Pause between attempts while waiting for a held lease. Default 500 ms. */
+  retryEveryMs: number;
+}
+
+/** Defaults of LeaseOptions. */
+export const DEFAULT_LEASE_OPTIONS: LeaseOptions = { ttlMs: 15 * 60_000, retryEveryMs: 500 };
+
+/** A lease being held, renewed on demand. */
+export class HeldLease {
+  private current: Lease;
+
+  constructor(
+    private readonly store: StateStore,
+    lease: Lease,
+    private readonly clock: Clock,
+    private readonly options: LeaseOptions,
+  ) {
+    this.current = lease;
+  }
+
+  /** The lease as last acquired or renewed. */
+  get lease(): Lease {
+    return this.current;
+  }
+
+  /** Renews when less than half the lifetime is left; throws LeaseLostError when it was taken over. */
+  async keepAlive(): Promise<void> {
+    const left = Date.parse(this.current.expiresAt) - this.clock.now().getTime();
+    if (left > this.options.ttlMs / 2) return;
+    this.current = await this.store.renewLease(this.current, this.options.ttlMs);
+  }
+
+  /** Releases the lease (the store releases only if it is still ours). */
+  async release(): Promise<void> {
+    await this.store.releaseLease(this.current);
+  }
+}
+
+/** Acquires the lease, waiting up to `waitMs` while another run holds it. */
+export async function acquireLease(
+  store: StateStore,
+  clock: Clock,
+  request: { owner: string; runId: string; waitMs: number },
+  options: LeaseOptions = DEFAULT_LEASE_OPTIONS,
+): Promise<HeldLease> {
+  const started = clock.now().getTime();
+  for (;;) {
+    try {
+      const lease = await store.acquireLease({ owner: request.owner, runId: request.runId, ttlMs: options.ttlMs });
+      return new HeldLease(store, lease, clock, options);
+    } catch (error) {
+      if (!(error instanceof LeaseHeldError)) throw error;
+      const waited = clock.now().getTime() - started;
+      if (waited >= request.waitMs) {
+        throw waited > 0 ? new LeaseHeldError(error.holder, waited) : error;
+      }
+      await clock.sleep(Math.min(options.retryEveryMs, request.waitMs - waited));
+    }
+  }
+}

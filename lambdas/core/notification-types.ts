@@ -1,0 +1,84 @@
+/**
+ * What Ops Manager echoes per notification type, the defaults it fills, and how a notification is identified
+ * independently of its position in the list. Written from the spec and shared/reference/ops-manager-api.md.
+ */
+import { SECRET_NOTIFICATION_FIELDS, type SecretNotificationField } from '../opsman/types.ts';
+
+/** Fields (besides typeName) each notification type echoes on read. Fields outside this list are never compared. */
+export const ECHOED_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  ADMIN: ['delayMin', 'intervalMin', 'emailEnabled', 'smsEnabled'],
+  DATADOG: ['delayMin', 'intervalMin', 'datadogApiKey'],
+  EMAIL: ['delayMin', 'intervalMin', 'emailAddress'],
+  GROUP: ['delayMin', 'intervalMin', 'emailEnabled', 'smsEnabled', 'roles'],
+  HIPCHAT: ['delayMin', 'intervalMin', 'notificationToken', 'roomName'],
+  MICROSOFT_TEAMS: ['delayMin', 'intervalMin', 'microsoftTeamsWebhookUrl'],
+  OPS_GENIE: ['delayMin', 'opsGenieApiKey', 'opsGenieRegion'],
+  ORG: ['delayMin', 'intervalMin', 'emailEnabled', 'smsEnabled', 'roles'],
+  PAGER_DUTY: ['delayMin', 'serviceKey'],
+  SLACK: ['delayMin', 'intervalMin', 'apiToken', 'channelName'],
+  SMS: ['delayMin', 'intervalMin', 'mobileNumber'],
+  TEAM: ['delayMin', 'intervalMin', 'emailEnabled', 'smsEnabled', 'teamId'],
+  USER: ['delayMin', 'intervalMin', 'emailEnabled', 'smsEnabled', 'username'],
+  VICTOR_OPS: ['delayMin', 'victorOpsApiKey', 'victorOpsRoutingKey'],
+  WEBHOOK: ['delayMin', 'intervalMin', 'webhookUrl', 'webhookSecret'],
+};
+
+/** Every non-server notification field: used for types missing from ECHOED_FIELDS (compare all we know). */
+const ALL_FIELDS: readonly string[] = [
+  'delayMin',
+  'intervalMin',
+  'emailEnabled',
+  'smsEnabled',
+  'emailAddress',
+  'mobileNumber',
+  'username',
+  'roles',
+  'teamId',
+  'channelName',
+  'roomName',
+  'opsGenieRegion',
+  ...SECRET_NOTIFICATION_FIELDS,
+];
+
+/**
+ * Values the server fills when a field its type echoes was not sent. Filled on both sides before comparing, so an
+ * omitted field and its default are equal.
+ */
+export const NOTIFICATION_DEFAULTS: Readonly<Record<string, unknown>> = {
+  delayMin: 0,
+  emailEnabled: false,
+  smsEnabled: false,
+};
+
+/** The field that addresses a notification of a type (its identity beside typeName). */
+const ADDRESS_FIELD: Readonly<Record<string, string>> = {
+  EMAIL: 'emailAddress',
+  SMS: 'mobileNumber',
+  USER: 'username',
+  TEAM: 'teamId',
+  SLACK: 'channelName',
+  HIPCHAT: 'roomName',
+};
+
+/** Fields compared for a notification of `typeName`. */
+export function echoedFields(typeName: string): readonly string[] {
+  return ECHOED_FIELDS[typeName] ?? ALL_FIELDS;
+}
+
+/** True for a secret-bearing field name. */
+export function isSecretField(field: string): field is SecretNotificationField {
+  return (SECRET_NOTIFICATION_FIELDS as readonly string[]).includes(field);
+}
+
+/** A notification's non-secret identity: `EMAIL:ops@example.com`, `GROUP`, `WEBHOOK`. */
+export function notificationIdentity(notification: Record<string, unknown>): string {
+  const typeName = String(notification.typeName ?? '?');
+  const field = ADDRESS_FIELD[typeName];
+  const address = field === undefined ? undefined : notification[field];
+  return address === undefined || address === null ? typeName : `${typeName}:${String(address)}`;
+}
+
+/** True when a value looks like a redaction mask (four or more asterisks in a row). */
+export function looksMasked(value: unknown): boolean {
+  return typeof value === 'string' && /\*{4,}/.test(value);
+}

@@ -1,0 +1,198 @@
+/**
+ * Plans the alert configs of one project: pairs each desired key with its live config (owned id, pending create, or
+ * adoption of an equal unowned config), diffs them, and lists owned configs that left git as delete candidates.
+ * Pure: every input was read before. Safety gates and modes are applied afterwards (safety.ts, modes.ts).
+ */
+import type { AlertConfig } from '../opsman/types.ts';
+import { type DesiredAlertBody, toDesiredAlertBody } from './alert-body.ts';
+import { hmacOf } from './canonical.ts';
+import { diffAlert, onlyEnabledDiffers, secretChanges } from './diff.ts';
+import { changedSecretPaths, secretFingerprints } from './fingerprint.ts';
+import type { Change, DesiredProject, TargetRef } from './model.ts';
+import { type NormalAlert, normalDigest, normaliseDesired, normaliseLive, sameNormal } from './normalise.ts';
+import type { OwnedAlertConfig, ProjectState } from './ports.ts';
+
+/** Outcome of resolving the secrets of one alert config. */
+export type ResolvedSecrets = { ok: true; values: Map<string, string> } | { ok: false; reason: string };
+
+/** A live config nobody owns: reported, never touched. */
+export interface UnmanagedAlert {
+  target: TargetRef;
+  id: string;
+  eventTypeName: string;
+  enabled: boolean;
+}
+
+/** Everything needed to plan one project's alert configs. */
+export interface AlertPlanInput {
+  target: TargetRef;
+  project: DesiredProject;
+  live: AlertConfig[];
+  state: ProjectState | undefined;
+  /** Per alert key. A key missing here has no secrets. */
+  secrets: ReadonlyMap<string, ResolvedSecrets>;
+  /** Per alert key: why a team reference blocks it. */
+  teamProblems: ReadonlyMap<string, string>;
+  fingerprintKey: Uint8Array;
+}
+
+/** The planned changes and the unmanaged live configs of a project. */
+export interface AlertPlanOutput {
+  changes: Change[];
+  unmanaged: UnmanagedAlert[];
+  /** Keys whose owned config vanished from Ops Manager, with the id it had (for drift attribution). */
+  formerIds: Map<string, string>;
+}
+
+/** Identity of a desired body for the non-convergence guard: any desired change, secrets included, re-arms it. */
+export function desiredIdentity(key: Uint8Array, body: DesiredAlertBody, secrets: ReadonlyMap<string, string>): string {
+  return hmacOf(key, { body, secrets: secretFingerprints(key, secrets) });
+}
+
+function byCreatedThenId(a: AlertConfig, b: AlertConfig): number {
+  const ka = `${a.created ?? ''}|${a.id}`;
+  const kb = `${b.created ?? ''}|${b.id}`;
+  return ka < kb ? -1 : ka > kb ? 1 : 0;
+}
+
+/** Plans one project's alert configs. */
+export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
+  const { target, project, fingerprintKey } = input;
+  const owned = input.state?.alertConfigs ?? {};
+  const liveById = new Map(input.live.map((c) => [c.id, c]));
+  const normalLive = new Map(input.live.map((c) => [c.id, normaliseLive(c)]));
+  const ownedIds = new Set(Object.values(owned).flatMap((o) => (o.id === undefined ? [] : [o.id])));
+  const claimed = new Set<string>();
+  const changes: Change[] = [];
+  const formerIds = new Map<string, string>();
+  const base = (key: string) => ({ target, kind: 'alertConfig' as const, key });
+
+  const unownedMatches = (desired: NormalAlert): AlertConfig[] =>
+    input.live
+      .filter((c) => !ownedIds.has(c.id) && !claimed.has(c.id))
+      .filter((c) => {
+        const n = normalLive.get(c.id);
+        return n !== undefined && sameNormal(n, desired);
+      })
+      .sort(byCreatedThenId);
+
+  for (const config of [...project.alertConfigs].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))) {
+    const key = config.key;
+    const after = toDesiredAlertBody(config);
+    const desired = normaliseDesired(after);
+    const record: OwnedAlertConfig | undefined = owned[key];
+    const resolved = input.secrets.get(key) ?? { ok: true, values: new Map<string, string>() };
+    const live = record?.id === undefined ? undefined : liveById.get(record.id);
+    if (record?.id !== undefined && live !== undefined) claimed.add(record.id);
+
+    const teamProblem = input.teamProblems.get(key);
+    if (!resolved.ok || teamProblem !== undefined) {
+      const change: Change = {
+        ...base(key),
+        action: 'blocked',
+        after,
+        fields: [],
+        reason: !resolved.ok ? resolved.reason : (teamProblem ?? ''),
+      };
+      if (live !== undefined) change.id = live.id;
+      changes.push(change);
+      continue;
+    }
+
+    if (live !== undefined) {
+      const liveNormal = normalLive.get(live.id) as NormalAlert;
+      const changedSecrets = changedSecretPaths(fingerprintKey, resolved.values, record?.secretFingerprints);
+      const fields = [
+        ...diffAlert(desired, liveNormal),
+        ...secretChanges(changedSecrets, record?.secretFingerprints !== undefined),
+      ];
+      const drifted = record?.appliedDigest !== undefined && normalDigest(liveNormal) !== record.appliedDigest;
+      const change: Change = { ...base(key), id: live.id, action: 'noop', fields, reason: 'in sync' };
+      if (fields.length > 0) {
+        change.before = liveNormal;
+        change.after = after;
+        const guard = record?.notConverging;
+        if (guard !== undefined && guard.desiredDigest === desiredIdentity(fingerprintKey, after, resolved.values)) {
+          change.action = 'blocked';
+          change.reason = `not converging since ${guard.since} (fields ${guard.fields.join(', ')} still differed after a write); not rewritten until its desired state changes`;
+        } else if (onlyEnabledDiffers(fields)) {
+          change.action = desired.enabled ? 'enable' : 'disable';
+          change.reason = desired.enabled ? 'enabled in desired state, disabled live' : 'disabled in desired state';
+        } else {
+          change.action = 'update';
+          change.reason = `${fields.length} field(s) differ`;
+        }
+        if (drifted) change.drift = { detected: true };
+      }
+      changes.push(change);
+      continue;
+    }
+
+    // No live object for this key: pending create, owned but deleted outside, or never seen.
+    const matches = unownedMatches(desired);
+    const pending = record?.pendingCreate !== undefined && record.id === undefined;
+    if (pending && matches.length > 1) {
+      changes.push({
+        ...base(key),
+        action: 'blocked',
+        after,
+        fields: [],
+        reason: `a create of this key was interrupted (run ${record?.pendingCreate?.runId}) and ${matches.length} matching unmanaged alert configs exist (${matches.map((m) => m.id).join(', ')}); delete the duplicates in Ops Manager so that one remains, then re-run`,
+      });
+      continue;
+    }
+    const first = matches[0];
+    if (first !== undefined) {
+      claimed.add(first.id);
+      changes.push({
+        ...base(key),
+        action: 'adopt',
+        id: first.id,
+        before: normalLive.get(first.id),
+        after,
+        fields: secretChanges([...resolved.values.keys()].sort(), false),
+        reason: pending
+          ? `recovering an interrupted create: adopting the one matching config ${first.id}`
+          : `unowned live config ${first.id} equals the desired one in every non-secret field`,
+      });
+      continue;
+    }
+    const change: Change = {
+      ...base(key),
+      action: 'create',
+      after,
+      fields: [],
+      reason:
+        record?.id !== undefined ? `owned config ${record.id} no longer exists in Ops Manager` : 'not in Ops Manager',
+    };
+    if (record?.id !== undefined) {
+      change.drift = { detected: true };
+      formerIds.set(key, record.id);
+    }
+    changes.push(change);
+  }
+
+  // Owned configs that left git: delete candidates (gated later), or forgotten when already gone.
+  const desiredKeys = new Set(project.alertConfigs.map((c) => c.key));
+  for (const key of Object.keys(owned).sort()) {
+    if (desiredKeys.has(key)) continue;
+    const id = owned[key]?.id;
+    const live = id === undefined ? undefined : liveById.get(id);
+    if (live === undefined) continue;
+    claimed.add(live.id);
+    changes.push({
+      ...base(key),
+      action: 'delete',
+      id: live.id,
+      before: normalLive.get(live.id),
+      fields: [],
+      reason: 'owned alert config no longer in the desired state',
+    });
+  }
+
+  const unmanaged = input.live
+    .filter((c) => !ownedIds.has(c.id) && !claimed.has(c.id))
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .map((c) => ({ target, id: c.id, eventTypeName: c.eventTypeName, enabled: c.enabled }));
+  return { changes, unmanaged, formerIds };
+}

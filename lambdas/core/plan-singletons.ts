@@ -1,0 +1,152 @@
+/**
+ * Plans the singleton settings of a target: default server type (projects and organizations), audit-log rotation
+ * (projects; written only with `enforce`), and the pinned version manifest (the installation).
+ */
+import type { AuditLogRotateConfig, ServerType, ServerTypeName } from '../opsman/types.ts';
+import { canonicalJson, digestOf } from './canonical.ts';
+import type { Change, DesiredAuditLogRotation, FieldChange, TargetRef } from './model.ts';
+
+/** Values the real product fills when a rotation field is not written (shared/reference/ops-manager-api.md). */
+export const AUDIT_LOG_DEFAULTS: Readonly<AuditLogRotateConfig> = {
+  numUncompressed: 5,
+  percentOfDiskspace: 0.02,
+  numTotal: 0,
+};
+
+/** Labels of the server types, sent with the name on PUT. */
+export const SERVER_TYPE_LABELS: Readonly<Record<ServerTypeName, string>> = {
+  DEV_SERVER: 'Dev Server',
+  TEST_SERVER: 'Test Server',
+  PRODUCTION_SERVER: 'Production Server',
+  RAM_POOL: 'RAM Pool',
+};
+
+const ROTATION_FIELDS = [
+  'sizeThresholdMB',
+  'timeThresholdHrs',
+  'numUncompressed',
+  'percentOfDiskspace',
+  'numTotal',
+] as const;
+
+/** The rotation config to write: the fields the desired state sets, `enforce` dropped. */
+export function desiredRotation(desired: DesiredAuditLogRotation): AuditLogRotateConfig {
+  const out: AuditLogRotateConfig = {};
+  for (const field of ROTATION_FIELDS) if (desired[field] !== undefined) out[field] = desired[field];
+  return out;
+}
+
+/** Digest of a singleton value, kept in state to tell drift (live moved) from a pending change (desired moved). */
+export function singletonDigest(value: unknown): string {
+  return digestOf(value ?? null);
+}
+
+/** Plans the default server type of a project or organization. */
+export function planServerType(
+  target: TargetRef,
+  desired: ServerTypeName,
+  live: ServerType | null,
+  lastApplied: string | undefined,
+): Change {
+  const before = live?.name ?? null;
+  const change: Change = {
+    target,
+    kind: 'defaultServerType',
+    key: 'defaultServerType',
+    action: before === desired ? 'noop' : 'update',
+    // Kept on noops too: apply records it as verified, to tell later drift from a pending change.
+    after: desired,
+    fields: before === desired ? [] : [{ path: 'defaultServerType', before, after: desired }],
+    reason: before === desired ? 'in sync' : `default server type is ${before ?? 'not set'}, desired ${desired}`,
+  };
+  if (change.action !== 'noop') {
+    change.before = before;
+    if (lastApplied !== undefined && lastApplied !== singletonDigest(before)) change.drift = { detected: true };
+  }
+  return change;
+}
+
+/** Plans the audit-log rotation of a project: only the fields the desired state sets are compared. */
+export function planAuditLogRotation(
+  target: TargetRef,
+  desired: DesiredAuditLogRotation,
+  live: AuditLogRotateConfig,
+  lastApplied: string | undefined,
+): Change {
+  const wanted = desiredRotation(desired);
+  const seen = rotationProjection(live, wanted);
+  const fields: FieldChange[] = [];
+  for (const field of ROTATION_FIELDS) {
+    const want = wanted[field];
+    if (want === undefined) continue;
+    const have = live[field] ?? AUDIT_LOG_DEFAULTS[field];
+    if (have === undefined || Number(have) !== Number(want))
+      fields.push({ path: field, before: have ?? null, after: want });
+  }
+  const change: Change = {
+    target,
+    kind: 'auditLogRotation',
+    key: 'auditLogRotation',
+    action: 'noop',
+    after: wanted,
+    fields,
+    reason: 'in sync',
+  };
+  if (fields.length === 0) return change;
+  change.before = live;
+  if (desired.enforce) {
+    change.action = 'update';
+    change.reason = `${fields.length} rotation field(s) differ; enforce is on`;
+  } else {
+    change.action = 'drift';
+    change.reason = `${fields.length} rotation field(s) differ; not written because enforce is off (set auditLogRotation.enforce: true)`;
+  }
+  if (lastApplied !== undefined && lastApplied !== singletonDigest(seen)) change.drift = { detected: true };
+  return change;
+}
+
+/** The live rotation seen through the fields the desired state sets (server defaults filled): what is compared. */
+export function rotationProjection(live: AuditLogRotateConfig, wanted: AuditLogRotateConfig): AuditLogRotateConfig {
+  const out: AuditLogRotateConfig = {};
+  for (const field of ROTATION_FIELDS) {
+    if (wanted[field] === undefined) continue;
+    const have = live[field] ?? AUDIT_LOG_DEFAULTS[field];
+    if (have !== undefined) out[field] = Number(have);
+  }
+  return out;
+}
+
+/** Plans the pinned version manifest: an update when Ops Manager's differs (as JSON values) from the pin. */
+export function planVersionManifest(
+  target: TargetRef,
+  pin: { path: string; text: string; sha256: string },
+  live: { text: string; value: unknown; sha256: string },
+): Change {
+  let pinned: unknown;
+  try {
+    pinned = JSON.parse(pin.text);
+  } catch {
+    return {
+      target,
+      kind: 'versionManifest',
+      key: 'versionManifest',
+      action: 'blocked',
+      fields: [],
+      reason: `pinned manifest ${pin.path} is not valid JSON`,
+    };
+  }
+  const same = canonicalJson(pinned) === canonicalJson(live.value);
+  const change: Change = {
+    target,
+    kind: 'versionManifest',
+    key: 'versionManifest',
+    action: same ? 'noop' : 'update',
+    fields: same ? [] : [{ path: 'versionManifest', before: live.sha256, after: pin.sha256 }],
+    reason: same ? 'Ops Manager serves the pinned manifest' : `Ops Manager's manifest differs from the pin ${pin.path}`,
+  };
+  if (!same) {
+    change.before = { sha256: live.sha256 };
+    change.after = { path: pin.path, sha256: pin.sha256 };
+  }
+  return change;
+}

@@ -1,0 +1,68 @@
+/**
+ * Reads the live state of each target. A failed read throws (the caller records a target failure): a failed or
+ * partial read never counts as "absent".
+ */
+import type { AlertConfig, AuditLogRotateConfig, ServerType } from '../opsman/types.ts';
+import { digestOf, sha256Hex } from './canonical.ts';
+import { normaliseLive } from './normalise.ts';
+import type { OpsManagerApi } from './ports.ts';
+
+/** Components a project read may cover. */
+export type ProjectComponent = 'alertConfigs' | 'defaultServerType' | 'auditLogRotation';
+
+/** What was read of a project. */
+export interface LiveProject {
+  alertConfigs: AlertConfig[];
+  defaultServerType?: ServerType | null;
+  auditLogRotation?: AuditLogRotateConfig;
+}
+
+/** What was read of the installation (version manifest). */
+export interface LiveGlobal {
+  manifest: { text: string; value: unknown; sha256: string };
+}
+
+/** Reads the listed components of a project, in parallel (the client limits concurrency). */
+export async function readProjectLive(
+  api: OpsManagerApi,
+  projectId: string,
+  components: readonly ProjectComponent[],
+): Promise<LiveProject> {
+  const [alertConfigs, serverType, rotation] = await Promise.all([
+    api.listAlertConfigs(projectId),
+    components.includes('defaultServerType') ? api.getProjectDefaultServerType(projectId) : Promise.resolve(undefined),
+    components.includes('auditLogRotation') ? api.getAuditLogRotateConfig(projectId) : Promise.resolve(undefined),
+  ]);
+  const live: LiveProject = { alertConfigs };
+  if (serverType !== undefined) live.defaultServerType = serverType;
+  if (rotation !== undefined) live.auditLogRotation = rotation;
+  return live;
+}
+
+/** Reads the version manifest. */
+export async function readGlobalLive(api: OpsManagerApi): Promise<LiveGlobal> {
+  const doc = await api.getVersionManifest();
+  return { manifest: { text: doc.text, value: doc.value, sha256: sha256Hex(doc.text) } };
+}
+
+/** Digest of a project's live state: what a saved plan is checked against. */
+export function projectLiveDigest(live: LiveProject): string {
+  const alerts = live.alertConfigs
+    .map((c) => ({ id: c.id, body: normaliseLive(c) }))
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return digestOf({
+    alerts,
+    defaultServerType: live.defaultServerType === undefined ? undefined : (live.defaultServerType?.name ?? null),
+    auditLogRotation: live.auditLogRotation,
+  });
+}
+
+/** Digest of an organization's live state. */
+export function orgLiveDigest(serverType: ServerType | null): string {
+  return digestOf({ defaultServerType: serverType?.name ?? null });
+}
+
+/** Digest of the installation's live state. */
+export function globalLiveDigest(live: LiveGlobal): string {
+  return digestOf({ manifest: live.manifest.sha256 });
+}

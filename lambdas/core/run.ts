@@ -1,0 +1,247 @@
+/**
+ * One run of the pipeline, as one function reads:
+ * load desired -> validate -> resolve secrets -> read live -> normalise -> diff -> plan -> safety gates -> apply ->
+ * verify -> save state -> report. The CLI and the Lambda handlers call `runReconcile` with their adapters.
+ */
+import { applyPlan } from './apply.ts';
+import { runArchive } from './archive-run.ts';
+import { sha256Hex } from './canonical.ts';
+import { errorMessage } from './concurrency.ts';
+import { loadDesiredState } from './desired/index.ts';
+import { DesiredStateInvalidError, ReconcileError } from './errors.ts';
+import { acquireLease, DEFAULT_LEASE_OPTIONS, type HeldLease, type LeaseOptions } from './lease.ts';
+import {
+  type ChangeResult,
+  type DesiredState,
+  type Plan,
+  type RunReport,
+  type TargetFailure,
+  targetKey,
+} from './model.ts';
+import { runMode, stricter } from './modes.ts';
+import { DEFAULT_PLAN_OPTIONS, makePlan, type PlanOptions } from './plan.ts';
+import { collectFailures, summariseRun, writeReport } from './report.ts';
+import { CachingSecretResolver } from './resolve-secrets.ts';
+import type { RunDependencies, RunRequest } from './run-types.ts';
+import { assertPlanFresh, checkSavedPlan } from './saved-plan.ts';
+import { StateSession } from './state-save.ts';
+
+/** Options of a run. */
+export interface RunOptions {
+  plan: PlanOptions;
+  lease: LeaseOptions;
+  /** Targets written at once. Default 8. */
+  applyConcurrency: number;
+}
+
+/** Defaults of RunOptions. */
+export const DEFAULT_RUN_OPTIONS: RunOptions = {
+  plan: DEFAULT_PLAN_OPTIONS,
+  lease: DEFAULT_LEASE_OPTIONS,
+  applyConcurrency: 8,
+};
+
+const COMMANDS = new Set(['plan', 'apply', 'observe', 'archive']);
+
+function emptyPlan(request: RunRequest, createdAt: string, desired?: DesiredState): Plan {
+  return {
+    formatVersion: 1,
+    runId: request.runId,
+    createdAt,
+    mode: runMode(request.command, request.mode),
+    desired: { digest: desired?.digest ?? '', files: desired?.files ?? [] },
+    liveDigests: {},
+    changes: [],
+    failures: [],
+  };
+}
+
+async function loadDesired(deps: RunDependencies): Promise<DesiredState> {
+  const loaded = await loadDesiredState(deps.source);
+  if (!loaded.ok) {
+    throw new DesiredStateInvalidError(
+      loaded.issues,
+      `the desired state in ${deps.source.describe()} has ${loaded.issues.length} problem(s); run validate`,
+    );
+  }
+  return loaded.state;
+}
+
+function callsSince(
+  before: { total: number; byEndpoint: Record<string, number> } | undefined,
+  after: { total: number; byEndpoint: Record<string, number> } | undefined,
+): { total: number; byEndpoint: Record<string, number> } {
+  if (after === undefined) return { total: 0, byEndpoint: {} };
+  const byEndpoint: Record<string, number> = {};
+  for (const [k, v] of Object.entries(after.byEndpoint)) {
+    const n = v - (before?.byEndpoint[k] ?? 0);
+    if (n > 0) byEndpoint[k] = n;
+  }
+  return { total: after.total - (before?.total ?? 0), byEndpoint };
+}
+
+/**
+ * Runs one command. Throws ReconcileError subclasses for run-level refusals (invalid desired state, a held lease,
+ * a stale saved plan); every per-target problem is in the report instead.
+ */
+export async function runReconcile(
+  request: RunRequest,
+  deps: RunDependencies,
+  options: RunOptions = DEFAULT_RUN_OPTIONS,
+): Promise<RunReport> {
+  if (!COMMANDS.has(request.command))
+    throw new ReconcileError('BAD_REQUEST', `unknown command ${String(request.command)}`);
+  if (typeof request.runId !== 'string' || request.runId === '')
+    throw new ReconcileError('BAD_REQUEST', 'runId is required');
+  const startedAt = deps.clock.now().toISOString();
+  const t0 = Date.now();
+  const durationsMs: Record<string, number> = {};
+  const time = async <T>(name: string, fn: () => Promise<T>): Promise<T> => {
+    const s = Date.now();
+    try {
+      return await fn();
+    } finally {
+      durationsMs[name] = (durationsMs[name] ?? 0) + (Date.now() - s);
+    }
+  };
+  const callsBefore = deps.apiCalls?.();
+  const secrets = new CachingSecretResolver(deps.secrets);
+  const warnings: string[] = [];
+  let plan: Plan;
+  let results: ChangeResult[] = [];
+  let applyFailures: TargetFailure[] = [];
+  let archive: RunReport['archive'];
+
+  if (request.command === 'archive') {
+    const desired = await time('load', () => loadDesired(deps));
+    plan = emptyPlan(request, startedAt, desired);
+    archive = await time('archive', () => runArchive(desired, request.projects, deps));
+  } else {
+    const saved = request.savedPlan === undefined ? undefined : checkSavedPlan(request.savedPlan);
+    if (saved !== undefined && request.command !== 'apply') {
+      throw new ReconcileError('BAD_REQUEST', 'a saved plan can only be applied (command apply)');
+    }
+    const desired = saved === undefined ? await time('load', () => loadDesired(deps)) : undefined;
+    let lease: HeldLease | undefined;
+    if (request.command === 'apply') {
+      lease = await time('lease', () =>
+        acquireLease(
+          deps.state,
+          deps.clock,
+          { owner: request.owner, runId: request.runId, waitMs: request.leaseWaitMs ?? 0 },
+          options.lease,
+        ),
+      );
+    }
+    try {
+      const session = await time('state', () => StateSession.open(deps.state, startedAt));
+      if (session.loaded.corrupt) {
+        warnings.push(
+          `STATE WAS CORRUPT (${session.loaded.corruptMessage ?? 'unreadable'}): ownership is recovered by adoption and nothing is pruned this run`,
+        );
+      }
+      if (saved !== undefined) {
+        await time('verifySavedPlan', () => assertPlanFresh(saved, deps.api));
+        plan = saved;
+      } else {
+        plan = await time('plan', () =>
+          makePlan(
+            {
+              runId: request.runId,
+              createdAt: startedAt,
+              command: request.command,
+              modeCap: request.mode,
+              desired: desired as DesiredState,
+              projects: request.projects,
+              state: session.loaded.state,
+              stateCorrupt: session.loaded.corrupt,
+              overrides: request.overrides,
+            },
+            { api: deps.api, secrets, fingerprintKey: deps.fingerprintKey, reporter: deps.reporter },
+            options.plan,
+          ),
+        );
+      }
+      warnings.push(...(plan.warnings ?? []).filter((w) => !w.startsWith('STATE WAS CORRUPT')));
+      if (request.command === 'apply' && lease !== undefined) {
+        const held = lease;
+        const current = plan;
+        const skipReason = (key: string): string | undefined => {
+          const own = current.targetModes?.[key] ?? current.mode;
+          const mode = stricter(own, request.mode ?? 'apply');
+          return mode === 'apply'
+            ? undefined
+            : `target mode is ${mode} (spec.mode or Settings.mode, capped by --mode): not written`;
+        };
+        const outcome = await time('apply', () =>
+          applyPlan(
+            current,
+            {
+              api: deps.api,
+              secrets,
+              fingerprintKey: deps.fingerprintKey,
+              clock: deps.clock,
+              reporter: deps.reporter,
+              runId: request.runId,
+              state: session.state,
+              skipReason,
+              persist: () =>
+                session.save({ now: deps.clock.now().toISOString(), runId: request.runId, mode: current.mode }),
+              keepAlive: () => held.keepAlive(),
+              readPin: async (path, sha256) => {
+                const { bytes } = await deps.source.read(path);
+                if (sha256Hex(bytes) !== sha256) {
+                  throw new ReconcileError('PIN_CHANGED', `pinned manifest ${path} changed since the plan was made`);
+                }
+                return new TextDecoder().decode(bytes);
+              },
+            },
+            { targetConcurrency: options.applyConcurrency },
+          ),
+        );
+        results = outcome.results;
+        applyFailures = outcome.failures;
+        for (const key of Object.keys(current.liveDigests)) if (skipReason(key) === undefined) session.touched.add(key);
+        for (const c of current.changes)
+          if (skipReason(targetKey(c.target)) === undefined) session.touched.add(targetKey(c.target));
+        await time('save', () =>
+          session.save({ now: deps.clock.now().toISOString(), runId: request.runId, mode: current.mode }),
+        );
+      }
+    } finally {
+      if (lease !== undefined) {
+        await lease.release().catch((error: unknown) => warnings.push(`lease release failed: ${errorMessage(error)}`));
+      }
+    }
+  }
+
+  const failures = collectFailures(plan, applyFailures, results);
+  const report: RunReport = {
+    runId: request.runId,
+    startedAt,
+    finishedAt: deps.clock.now().toISOString(),
+    mode: plan.mode,
+    command: request.command,
+    plan,
+    results,
+    failures,
+    summary: summariseRun(plan, results, failures),
+    apiCalls: callsSince(callsBefore, deps.apiCalls?.()),
+    durationsMs,
+  };
+  if (warnings.length > 0) report.warnings = warnings;
+  if (archive !== undefined) {
+    report.archive = archive;
+    for (const e of archive.errors)
+      failures.push({ target: { type: 'global', id: 'global', name: 'archive' }, phase: 'apply', message: e });
+    report.summary.targetsFailed = new Set(failures.map((f) => targetKey(f.target))).size;
+  }
+  durationsMs.total = Date.now() - t0;
+  try {
+    report.reportLocation = await writeReport(deps.archive, report);
+  } catch (error) {
+    report.warnings = [...(report.warnings ?? []), `the run report could not be written: ${errorMessage(error)}`];
+  }
+  deps.reporter.metric('ChangesApplied', report.summary.applied, 'Count');
+  return report;
+}

@@ -1,0 +1,72 @@
+/**
+ * Saved plans: `apply --plan FILE` applies a plan made earlier, after checking that the live state of every target
+ * it covers is still what the plan was made from (same live digests). Otherwise the plan is refused.
+ */
+import { errorMessage } from './concurrency.ts';
+import { SavedPlanInvalidError, SavedPlanStaleError } from './errors.ts';
+import type { Plan } from './model.ts';
+import type { OpsManagerApi } from './ports.ts';
+import {
+  globalLiveDigest,
+  orgLiveDigest,
+  type ProjectComponent,
+  projectLiveDigest,
+  readGlobalLive,
+  readProjectLive,
+} from './read-live.ts';
+
+/** Checks the shape of a plan read from a file (it came from outside: never trusted). */
+export function checkSavedPlan(plan: unknown): Plan {
+  const p = plan as Partial<Plan> | null;
+  if (p === null || typeof p !== 'object') throw new SavedPlanInvalidError('the saved plan is not a JSON object');
+  if (p.formatVersion !== 1)
+    throw new SavedPlanInvalidError(`the saved plan has formatVersion ${String(p.formatVersion)}; expected 1`);
+  if (!Array.isArray(p.changes) || !Array.isArray(p.failures))
+    throw new SavedPlanInvalidError('the saved plan has no changes list');
+  if (p.liveDigests === null || typeof p.liveDigests !== 'object')
+    throw new SavedPlanInvalidError('the saved plan has no liveDigests');
+  for (const c of p.changes) {
+    if (
+      c === null ||
+      typeof c !== 'object' ||
+      typeof c.key !== 'string' ||
+      typeof c.action !== 'string' ||
+      typeof c.target?.id !== 'string'
+    ) {
+      throw new SavedPlanInvalidError('the saved plan has a malformed change');
+    }
+  }
+  return p as Plan;
+}
+
+async function currentDigest(api: OpsManagerApi, key: string, reads: string[] | undefined): Promise<string> {
+  const at = key.indexOf(':');
+  const type = key.slice(0, at);
+  const id = key.slice(at + 1);
+  if (type === 'project') {
+    return projectLiveDigest(await readProjectLive(api, id, (reads ?? ['alertConfigs']) as ProjectComponent[]));
+  }
+  if (type === 'organization') return orgLiveDigest(await api.getOrgDefaultServerType(id));
+  return globalLiveDigest(await readGlobalLive(api));
+}
+
+/** Throws SavedPlanStaleError naming every target whose live state moved (or could not be re-read). */
+export async function assertPlanFresh(plan: Plan, api: OpsManagerApi): Promise<void> {
+  const names = new Map(plan.changes.map((c) => [`${c.target.type}:${c.target.id}`, c.target.name]));
+  const stale: string[] = [];
+  const labels: string[] = [];
+  await Promise.all(
+    Object.entries(plan.liveDigests).map(async ([key, digest]) => {
+      try {
+        const now = await currentDigest(api, key, plan.liveReads?.[key]);
+        if (now === digest) return;
+        stale.push(key);
+        labels.push(`${names.get(key) ?? key} (${key})`);
+      } catch (error) {
+        stale.push(key);
+        labels.push(`${names.get(key) ?? key} (${key}: could not re-read: ${errorMessage(error)})`);
+      }
+    }),
+  );
+  if (stale.length > 0) throw new SavedPlanStaleError(stale.sort(), labels.sort());
+}

@@ -1,0 +1,75 @@
+/**
+ * Helpers over ReconcileState: the ownership records and fingerprints the reconciler keeps between runs. The state
+ * never holds a secret in clear: only ids, HMAC fingerprints and digests of non-secret bodies.
+ */
+import type { OrganizationState, OwnedAlertConfig, ProjectState, ReconcileState } from './ports.ts';
+
+/** A fresh, empty state. */
+export function emptyState(now: string): ReconcileState {
+  return { formatVersion: 1, updatedAt: now, projects: {} };
+}
+
+/** A deep copy (states are plain JSON). */
+export function cloneState(state: ReconcileState): ReconcileState {
+  return JSON.parse(JSON.stringify(state)) as ReconcileState;
+}
+
+/** The project's state, created when missing. */
+export function projectState(state: ReconcileState, projectId: string): ProjectState {
+  let p = state.projects[projectId];
+  if (p === undefined) {
+    p = { alertConfigs: {} };
+    state.projects[projectId] = p;
+  }
+  return p;
+}
+
+/** The organization's state, created when missing. */
+export function organizationState(state: ReconcileState, orgId: string): OrganizationState {
+  state.organizations ??= {};
+  let o = state.organizations[orgId];
+  if (o === undefined) {
+    o = {};
+    state.organizations[orgId] = o;
+  }
+  return o;
+}
+
+/** Replaces (or with `undefined` removes) the record of one alert key. */
+export function setAlertRecord(
+  state: ReconcileState,
+  projectId: string,
+  key: string,
+  record: OwnedAlertConfig | undefined,
+): void {
+  const p = projectState(state, projectId);
+  if (record === undefined) delete p.alertConfigs[key];
+  else p.alertConfigs[key] = record;
+}
+
+/** Ids owned by any key of a project. */
+export function ownedIds(state: ReconcileState, projectId: string): Set<string> {
+  const records = Object.values(state.projects[projectId]?.alertConfigs ?? {});
+  return new Set(records.flatMap((r) => (r.id === undefined ? [] : [r.id])));
+}
+
+/**
+ * Structural validation of a parsed state document: adapters call it so that a readable but malformed state is
+ * reported as corrupt instead of being half-used.
+ */
+export function isReconcileState(value: unknown): value is ReconcileState {
+  if (value === null || typeof value !== 'object') return false;
+  const v = value as Record<string, unknown>;
+  if (v.formatVersion !== 1 || typeof v.projects !== 'object' || v.projects === null) return false;
+  for (const p of Object.values(v.projects as Record<string, unknown>)) {
+    if (p === null || typeof p !== 'object') return false;
+    const configs = (p as Record<string, unknown>).alertConfigs;
+    if (configs === null || typeof configs !== 'object') return false;
+    for (const r of Object.values(configs as Record<string, unknown>)) {
+      if (r === null || typeof r !== 'object') return false;
+      const id = (r as Record<string, unknown>).id;
+      if (id !== undefined && typeof id !== 'string') return false;
+    }
+  }
+  return true;
+}
