@@ -78,7 +78,7 @@ function authError(request: HttpRequest, response: HttpResponse, why: string, ca
   const body = parseErrorBody(response.text, response.status);
   const detail = scrub(body.detail, request.secrets);
   const context = { method: request.method, pathTemplate: request.pathTemplate };
-  const message = `${request.method} ${request.pathTemplate}: ${why} (${response.status} ${body.errorCode}${detail === '' ? '' : `: ${detail}`})`;
+  const message = `${request.method} ${request.pathTemplate}: ${scrub(why, request.secrets)} (${response.status} ${body.errorCode}${detail === '' ? '' : `: ${detail}`})`;
   const options = cause === undefined ? undefined : { cause: sanitizeCause(cause, request.secrets) };
   return new OpsManagerAuthError(response.status, body.errorCode, message, context, options);
 }

@@ -22,13 +22,15 @@ export function collectSecretValues(value: unknown, into: string[] = []): string
   return into;
 }
 
-/** Replaces every occurrence of the secrets, and any Digest/Basic credential, in `text`. */
+/** Replaces every occurrence of the secrets, and anything shaped like an Authorization header value, in `text`. */
 export function scrub(text: string, secrets: readonly string[]): string {
   let out = text;
   for (const secret of secrets) {
     if (secret !== '') out = out.split(secret).join(REDACTED);
   }
-  return out.replace(/\b(Digest|Basic|Bearer)\s+[^\r\n]*/gi, `$1 ${REDACTED}`);
+  return out
+    .replace(/\bDigest\s+username=[^\r\n]*/gi, `Digest ${REDACTED}`)
+    .replace(/\b(Basic|Bearer)\s+[A-Za-z0-9+/=._~-]{8,}/g, `$1 ${REDACTED}`);
 }
 
 /**

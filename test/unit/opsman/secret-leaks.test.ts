@@ -1,0 +1,155 @@
+// Scenario: across every kind of failure, no thrown error (message, stack, toString, JSON, util.inspect, causes) and no stderr output contains the private key, an Authorization header or a secret body field.
+import { inspect } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOpsManagerClient, OpsManagerError } from '../../../lambdas/opsman/index.ts';
+import { type DigestServer, startDigestServer } from '../../helpers/client-digest-server.ts';
+import { fakeClock, TEST_PRIVATE_KEY } from '../../helpers/client-fixtures.ts';
+
+const WEBHOOK_SECRET = 'whsec-LEAKCANARY-0123456789';
+const SERVICE_KEY = 'pd-service-key-LEAKCANARY';
+const FORBIDDEN = [TEST_PRIVATE_KEY, WEBHOOK_SECRET, SERVICE_KEY, 'Digest username', 'response="', 'cnonce='];
+const BODY = {
+  eventTypeName: 'HOST_DOWN',
+  notifications: [
+    { typeName: 'WEBHOOK', webhookUrl: 'https://hooks.example/x', webhookSecret: WEBHOOK_SECRET },
+    { typeName: 'PAGER_DUTY', serviceKey: SERVICE_KEY },
+  ],
+};
+
+let server: DigestServer;
+let mode = '';
+beforeAll(async () => {
+  server = await startDigestServer({
+    password: TEST_PRIVATE_KEY,
+    challenge: (nonce, stale) =>
+      mode === 'malformed'
+        ? `Digest realm="${TEST_PRIVATE_KEY}`
+        : `Digest realm="MMS Public API", nonce="${nonce}", algorithm=MD5, qop="auth", stale=${stale}`,
+    handler: (req) => {
+      if (mode === 'echo') {
+        return {
+          status: 400,
+          json: {
+            error: 400,
+            errorCode: 'INVALID_ATTRIBUTE',
+            detail: `bad ${req.body} auth ${req.headers.authorization} key ${TEST_PRIVATE_KEY}`,
+          },
+        };
+      }
+      if (mode === 'echo-text') return { status: 502, text: `upstream said ${req.headers.authorization} ${req.body}` };
+      if (mode === 'reset') return 'reset';
+      if (mode === 'unavailable') return { status: 503, json: { errorCode: 'X', detail: TEST_PRIVATE_KEY } };
+      return { json: {} };
+    },
+  });
+  return () => server.close();
+});
+
+function scan(label: string, error: unknown): void {
+  expect(error, label).toBeInstanceOf(Error);
+  const views: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; current instanceof Error && depth < 5; depth++) {
+    views.push(
+      String(current),
+      current.stack ?? '',
+      current.message,
+      JSON.stringify(current),
+      inspect(current, { depth: 10, showHidden: true }),
+    );
+    current = current.cause;
+  }
+  for (const view of views) for (const secret of FORBIDDEN) expect(view, `${label}: ${secret}`).not.toContain(secret);
+}
+
+const stderr: string[] = [];
+const originalWrite = process.stderr.write;
+beforeAll(() => {
+  process.stderr.write = ((chunk: string | Uint8Array) => {
+    stderr.push(String(chunk));
+    return true;
+  }) as typeof process.stderr.write;
+  return () => {
+    process.stderr.write = originalWrite;
+  };
+});
+afterAll(() => {
+  for (const text of stderr) for (const secret of FORBIDDEN) expect(text).not.toContain(secret);
+});
+
+function client(overrides: Record<string, unknown> = {}) {
+  return createOpsManagerClient({
+    baseUrl: server.baseUrl,
+    publicKey: 'pubkey',
+    privateKey: TEST_PRIVATE_KEY,
+    clock: fakeClock(),
+    retry: { maxAttempts: 2 },
+    ...overrides,
+  });
+}
+
+describe('no secret in any error', () => {
+  const cases: [string, string, Record<string, unknown>, (c: ReturnType<typeof client>) => Promise<unknown>][] = [
+    ['wrong credentials', '', { privateKey: `${TEST_PRIVATE_KEY}-wrong` }, (c) => c.createAlertConfig('g', BODY)],
+    ['server echoes body, header and key in detail', 'echo', {}, (c) => c.createAlertConfig('g', BODY)],
+    ['server echoes them in a non-JSON 502', 'echo-text', {}, (c) => c.updateAlertConfig('g', 'a', BODY)],
+    ['ambiguous POST after a reset', 'reset', {}, (c) => c.createAlertConfig('g', BODY)],
+    ['transport error after retries', 'reset', {}, (c) => c.updateAlertConfig('g', 'a', BODY)],
+    ['503 exhaustion with the key in detail', 'unavailable', {}, (c) => c.getTeam('o', 't')],
+    ['malformed challenge quoting the key', 'malformed', {}, (c) => c.getTeam('o', 't')],
+    [
+      'connection refused',
+      '',
+      { baseUrl: 'http://127.0.0.1:9/api/public/v1.0' },
+      (c) => c.createAlertConfig('g', BODY),
+    ],
+    ['TLS failure', '', { tlsToPlainServer: true }, (c) => c.getTeam('o', 't')],
+  ];
+
+  it.each(cases)('%s', async (label, serverMode, overrides, call) => {
+    mode = serverMode;
+    const { tlsToPlainServer, ...rest } = overrides;
+    const c = client(tlsToPlainServer ? { baseUrl: server.baseUrl.replace('http:', 'https:') } : rest);
+    try {
+      const error = await call(c).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(OpsManagerError);
+      scan(label, error);
+    } finally {
+      await c.close();
+    }
+  });
+
+  it('invalid options never quote the private key', () => {
+    for (const privateKey of [`${TEST_PRIVATE_KEY} with space`, `${TEST_PRIVATE_KEY}"`]) {
+      let caught: unknown;
+      try {
+        client({ privateKey });
+      } catch (error) {
+        caught = error;
+      }
+      scan('options', caught);
+    }
+  });
+
+  it('the client object itself does not show the key', () => {
+    const c = client();
+    expect(inspect(c, { depth: 10, showHidden: true })).not.toContain(TEST_PRIVATE_KEY);
+    expect(JSON.stringify(c)).not.toContain(TEST_PRIVATE_KEY);
+    return c.close();
+  });
+
+  it('errors serialise their useful fields', async () => {
+    mode = 'echo';
+    const c = client();
+    const error = await c.getTeam('o', 't').catch((e: unknown) => e);
+    await c.close();
+    expect(JSON.parse(JSON.stringify(error))).toMatchObject({
+      name: 'OpsManagerApiError',
+      code: 'OPSMAN_API_ERROR',
+      status: 400,
+      errorCode: 'INVALID_ATTRIBUTE',
+      method: 'GET',
+      pathTemplate: '/orgs/{orgId}/teams/{teamId}',
+    });
+  });
+});
