@@ -93,20 +93,24 @@ function closest(input: string, candidates: readonly string[]): string | undefin
     const d = editDistance(input, name);
     if (best === undefined || d < best.distance) best = { name, distance: d };
   }
-  return best !== undefined && best.distance <= Math.max(2, Math.floor(input.length / 3)) ? best.name : undefined;
+  return best !== undefined && best.distance <= Math.max(1, Math.floor(input.length / 3)) ? best.name : undefined;
 }
 
+/** Optimal-string-alignment distance: edits plus adjacent transpositions (`jsno` is one step from `json`). */
 function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
+  const at = (i: number, j: number): number => d[i]?.[j] ?? 0;
   for (let i = 1; i <= a.length; i++) {
-    const current = [i];
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost));
+      let best = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, at(i - 2, j - 2) + 1);
+      (d[i] as number[])[j] = best;
     }
-    previous = current;
   }
-  return previous[b.length] ?? 0;
+  return at(a.length, b.length);
 }
 
 /** Refuses `--private-key`/`--public-key` before parsing, with the reason (a flag would land in shell history). */
@@ -137,7 +141,11 @@ function usageFromParseError(error: unknown, command: string | undefined): Usage
   if (e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
     const flag = /'(--[a-z-]+)/.exec(message)?.[1] ?? 'an option';
     if (message.includes('argument missing')) return new UsageError(`${flag} needs a value`, command);
-    return new UsageError(`${flag} takes no value`, command);
+    if (message.includes('ambiguous')) {
+      return new UsageError(`${flag} needs a value; to pass one starting with '-', write ${flag}=-VALUE`, command);
+    }
+    if (message.includes('does not take an argument')) return new UsageError(`${flag} takes no value`, command);
+    return new UsageError(message.split('\n')[0] ?? message, command);
   }
   return new UsageError(message, command);
 }

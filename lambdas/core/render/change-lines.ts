@@ -47,7 +47,8 @@ export function changeHeader(change: Change): string {
   const after = change.after as { template?: unknown } | undefined;
   const template = typeof after?.template === 'string' ? ` from template ${after.template}` : '';
   const verb = change.action === 'enable' || change.action === 'disable' ? ` ${change.action}` : '';
-  return `${ACTION_SYMBOLS[change.action]} ${change.kind} "${change.key}"${id}${template}${verb}`;
+  const name = change.key === change.kind ? change.kind : `${change.kind} "${change.key}"`;
+  return `${ACTION_SYMBOLS[change.action]} ${name}${id}${template}${verb}`;
 }
 
 /** The body lines of a change (unindented): field changes, or the whole object for a create or a delete. */

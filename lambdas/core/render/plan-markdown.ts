@@ -52,7 +52,17 @@ export function renderPlanMarkdown(plan: Plan, title = 'opsman-gitops plan'): st
     const lines = visible.flatMap((change) => changeLines(change, PLAIN_STYLE, ''));
     const fence = fenceFor(lines);
     const c = countChanges(group.changes);
-    const counts = `${c.create} to create, ${c.update} to update, ${c.delete} to delete, ${c.adopt} to adopt, ${c.blocked} blocked, ${c.drifted} drifted`;
+    const counts = [
+      [c.create, 'to create'],
+      [c.update, 'to update'],
+      [c.delete, 'to delete'],
+      [c.adopt, 'to adopt'],
+      [c.blocked, 'blocked'],
+      [c.drifted, 'drifted'],
+    ]
+      .filter(([n]) => (n as number) > 0)
+      .map(([n, what]) => `${n} ${what}`)
+      .join(', ');
     out.push(`<details><summary><b>${escapeMarkdown(targetTitle(group.target))}</b>: ${counts}</summary>`, '');
     out.push(`${fence}diff`, ...lines, fence, '', '</details>', '');
   }

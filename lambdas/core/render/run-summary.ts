@@ -55,7 +55,8 @@ export function renderRunSummary(report: RunReport, options: RunSummaryOptions =
   const line =
     `${label} complete: ${count('applied')} applied, ${count('failed')} failed, ${count('skipped')} skipped, ` +
     `${count('not-converging')} not converging, ${report.summary.blocked} blocked, ` +
-    `${report.failures.length} targets failed${took}; ${report.apiCalls.total} API calls.`;
+    `${report.failures.length} target${report.failures.length === 1 ? '' : 's'} failed${took}; ` +
+    `${report.apiCalls.total} API call${report.apiCalls.total === 1 ? '' : 's'}.`;
   const bad = count('failed') + count('not-converging') + report.failures.length + report.summary.blocked > 0;
   out.push(style.bold(bad ? style.error(line) : style.ok(line)));
   if (options.reportLocation !== undefined) out.push(`Report: ${options.reportLocation}`);

@@ -1,0 +1,42 @@
+// Scenario: apply's approval: auto-approve or a saved plan proceed, a terminal asks (only "yes"), no terminal refuses.
+import { describe, expect, it } from 'vitest';
+import { askApproval, confirmationMode, refusal } from '../../../lambdas/cli/confirm.ts';
+import { recordingIo } from '../../helpers/cli-io.ts';
+
+describe('confirmationMode', () => {
+  it.each([
+    { autoApprove: true, savedPlan: false, interactive: false, mode: 'proceed' },
+    { autoApprove: true, savedPlan: false, interactive: true, mode: 'proceed' },
+    { autoApprove: false, savedPlan: true, interactive: false, mode: 'proceed' },
+    { autoApprove: false, savedPlan: true, interactive: true, mode: 'proceed' },
+    { autoApprove: false, savedPlan: false, interactive: true, mode: 'ask' },
+    { autoApprove: false, savedPlan: false, interactive: false, mode: 'refuse' },
+  ])('auto=$autoApprove saved=$savedPlan tty=$interactive -> $mode', ({ mode, ...input }) => {
+    expect(confirmationMode(input)).toBe(mode);
+  });
+
+  it('the refusal explains both ways out and exits 1', () => {
+    const error = refusal();
+    expect(error.exitCode).toBe(1);
+    expect(error.code).toBe('CLI_APPROVAL_REQUIRED');
+    expect(error.message).toContain('--auto-approve');
+    expect(error.message).toContain('apply --plan FILE');
+  });
+});
+
+describe('askApproval', () => {
+  it.each([
+    { answer: 'yes', approved: true },
+    { answer: '  yes  ', approved: true },
+    { answer: 'y', approved: false },
+    { answer: 'YES', approved: false },
+    { answer: '', approved: false },
+    { answer: undefined, approved: false },
+  ])('answer $answer -> $approved', async ({ answer, approved }) => {
+    const io = recordingIo({ interactive: true, answers: answer === undefined ? [] : [answer] });
+    expect(await askApproval(io)).toBe(approved);
+    expect(io.questions).toEqual(['  Enter a value: ']);
+    expect(io.err()).toContain("Only 'yes' will be accepted");
+    expect(io.out()).toBe('');
+  });
+});

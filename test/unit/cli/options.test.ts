@@ -1,0 +1,157 @@
+// Scenario: every command and global option parses (strict) into typed options; every mistake is a clear usage error.
+import { describe, expect, it } from 'vitest';
+import { COMMANDS } from '../../../lambdas/cli/commands-table.ts';
+import { UsageError } from '../../../lambdas/cli/errors.ts';
+import { DEFAULT_OPTIONS, parseInvocation } from '../../../lambdas/cli/options.ts';
+
+const P1 = '5e2211c17a3e5a48f5497de3';
+const P2 = '5e2211c17a3e5a48f5497de4';
+
+describe('parseInvocation: commands', () => {
+  it.each(COMMANDS.filter((c) => c !== 'help'))('%s parses with defaults', (command) => {
+    const { command: parsed, args, options } = parseInvocation([command], {});
+    expect(parsed).toBe(command);
+    expect(args).toEqual([]);
+    expect(options).toMatchObject({
+      desired: DEFAULT_OPTIONS.desired,
+      stateDir: '.opsman-gitops/',
+      archiveDir: '.opsman-gitops/archive',
+      projects: [],
+      autoApprove: false,
+      json: false,
+      markdown: false,
+      noColor: false,
+      detailedExitcode: false,
+      allowEmpty: false,
+      insecureSkipVerify: false,
+      leaseWaitSeconds: 0,
+      help: false,
+    });
+    expect(options.baseUrl).toBeUndefined();
+    expect(options.mode).toBeUndefined();
+  });
+
+  it('no command at all is allowed (top-level help)', () => {
+    expect(parseInvocation([], {}).command).toBeUndefined();
+    expect(parseInvocation(['--help'], {}).options.help).toBe(true);
+    expect(parseInvocation(['-h'], {}).options.help).toBe(true);
+  });
+
+  it('help takes one command name', () => {
+    expect(parseInvocation(['help', 'plan'], {})).toMatchObject({ command: 'help', args: ['plan'] });
+  });
+});
+
+describe('parseInvocation: global options', () => {
+  const CASES: { argv: string[]; env?: Record<string, string>; expected: Record<string, unknown> }[] = [
+    { argv: ['plan', '--desired', 'ds'], expected: { desired: 'ds' } },
+    { argv: ['plan', '--desired=ds2'], expected: { desired: 'ds2' } },
+    {
+      argv: ['plan', '--base-url', 'https://om:8443/api/public/v1.0/'],
+      expected: { baseUrl: 'https://om:8443/api/public/v1.0' },
+    },
+    {
+      argv: ['plan'],
+      env: { OPSMAN_BASE_URL: 'http://127.0.0.1:9/api/public/v1.0' },
+      expected: { baseUrl: 'http://127.0.0.1:9/api/public/v1.0' },
+    },
+    {
+      argv: ['plan', '--base-url', 'https://flag/api/public/v1.0'],
+      env: { OPSMAN_BASE_URL: 'https://env/api/public/v1.0' },
+      expected: { baseUrl: 'https://flag/api/public/v1.0' },
+    },
+    { argv: ['plan', '--ca-file', 'ca.pem'], expected: { caFile: 'ca.pem' } },
+    { argv: ['plan', '--insecure-skip-verify'], expected: { insecureSkipVerify: true } },
+    { argv: ['plan', '--secrets-file', 's.json'], expected: { secretsFile: 's.json' } },
+    { argv: ['plan', '--state-dir', '/tmp/st/'], expected: { stateDir: '/tmp/st/', archiveDir: '/tmp/st/archive' } },
+    { argv: ['plan', '--state-dir', 'st', '--archive-dir', 'ar'], expected: { stateDir: 'st', archiveDir: 'ar' } },
+    { argv: ['plan', '--project', P1], expected: { projects: [P1] } },
+    {
+      argv: ['plan', '--project', P1, '--project', P2, '--project', P1.toUpperCase()],
+      expected: { projects: [P1, P2] },
+    },
+    { argv: ['plan', '--mode', 'observe'], expected: { mode: 'observe' } },
+    { argv: ['apply', '--mode=apply'], expected: { mode: 'apply' } },
+    { argv: ['apply', '--auto-approve'], expected: { autoApprove: true } },
+    { argv: ['plan', '--json'], expected: { json: true } },
+    { argv: ['plan', '--markdown'], expected: { markdown: true } },
+    { argv: ['plan', '--no-color'], expected: { noColor: true } },
+    { argv: ['plan'], env: { NO_COLOR: '1' }, expected: { noColor: true } },
+    { argv: ['plan'], env: { NO_COLOR: '' }, expected: { noColor: false } },
+    { argv: ['plan', '--detailed-exitcode'], expected: { detailedExitcode: true } },
+    { argv: ['plan', '--out', 'plan.json'], expected: { out: 'plan.json' } },
+    { argv: ['apply', '--plan', 'plan.json'], expected: { planFile: 'plan.json' } },
+    { argv: ['apply', '--max-deletes', '0'], expected: { maxDeletes: 0 } },
+    { argv: ['apply', '--max-deletes', '12'], expected: { maxDeletes: 12 } },
+    { argv: ['apply', '--allow-empty'], expected: { allowEmpty: true } },
+    { argv: ['apply', '--lease-wait', '30'], expected: { leaseWaitSeconds: 30 } },
+    { argv: ['apply', '--lease-wait', '1.5'], expected: { leaseWaitSeconds: 1.5 } },
+    {
+      argv: ['validate', '--json', '--auto-approve', '--max-deletes', '3'],
+      expected: { json: true, autoApprove: true },
+    },
+    { argv: ['--desired', 'x', 'validate'], expected: { desired: 'x' } },
+    { argv: ['plan', '--help'], expected: { help: true } },
+    { argv: ['--version'], expected: { version: true } },
+  ];
+  it.each(CASES)('$argv $env', ({ argv, env, expected }) => {
+    expect(parseInvocation(argv, env ?? {}).options).toMatchObject(expected);
+  });
+});
+
+describe('parseInvocation: usage errors', () => {
+  const CASES: { argv: string[]; env?: Record<string, string>; message: RegExp }[] = [
+    { argv: ['plna'], message: /unknown command 'plna' \(did you mean 'plan'\?\)/ },
+    { argv: ['frobnicate'], message: /^unknown command 'frobnicate'$/ },
+    { argv: ['plan', '--jsno'], message: /unknown option --jsno \(did you mean --json\?\)/ },
+    { argv: ['plan', '--frobnicate'], message: /^unknown option --frobnicate$/ },
+    { argv: ['plan', '-x'], message: /unknown option -x/ },
+    {
+      argv: ['plan', '--private-key', 'abc'],
+      message: /--private-key is not an option: credentials come from the environment only/,
+    },
+    { argv: ['apply', '--private-key=abc'], message: /OPSMAN_PRIVATE_KEY/ },
+    { argv: ['plan', '--public-key', 'abc'], message: /--public-key is not an option/ },
+    { argv: ['plan', '--mode', 'yolo'], message: /--mode expects one of observe, plan, apply, found 'yolo'/ },
+    { argv: ['plan', '--mode'], message: /--mode needs a value/ },
+    { argv: ['plan', '--desired'], message: /--desired needs a value/ },
+    { argv: ['plan', '--desired='], message: /--desired needs a non-empty path/ },
+    { argv: ['plan', '--json=yes'], message: /--json takes no value/ },
+    { argv: ['plan', '--project', 'payments-prod'], message: /--project expects a 24-hex project id/ },
+    { argv: ['apply', '--max-deletes', '-1'], message: /--max-deletes needs a value; to pass one starting with '-'/ },
+    { argv: ['apply', '--max-deletes=-1'], message: /--max-deletes expects a whole number >= 0, found '-1'/ },
+    { argv: ['apply', '--max-deletes', 'many'], message: /--max-deletes expects a whole number >= 0, found 'many'/ },
+    { argv: ['apply', '--max-deletes', '1.5'], message: /--max-deletes expects a whole number/ },
+    {
+      argv: ['apply', '--lease-wait', 'soon'],
+      message: /--lease-wait expects seconds between 0 and 86400, found 'soon'/,
+    },
+    { argv: ['apply', '--lease-wait', '100000'], message: /--lease-wait expects seconds/ },
+    { argv: ['plan', '--json', '--markdown'], message: /--json and --markdown exclude each other/ },
+    { argv: ['plan', 'extra'], message: /unexpected argument 'extra'/ },
+    { argv: ['help', 'nothing'], message: /help takes one command name/ },
+    { argv: ['plan', '--base-url', 'not a url'], message: /is not a URL/ },
+    { argv: ['plan', '--base-url', 'ftp://om/api'], message: /must be http or https/ },
+    { argv: ['plan', '--base-url', 'https://u:p@om/api'], message: /must not carry credentials/ },
+    { argv: ['plan'], env: { OPSMAN_BASE_URL: 'nope' }, message: /is not a URL/ },
+  ];
+  it.each(CASES)('$argv', ({ argv, env, message }) => {
+    let caught: unknown;
+    try {
+      parseInvocation(argv, env ?? {});
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(UsageError);
+    expect((caught as UsageError).exitCode).toBe(2);
+    expect((caught as UsageError).message).toMatch(message);
+  });
+
+  it('a refused private key flag never echoes the key', () => {
+    try {
+      parseInvocation(['plan', '--private-key=0c9e8d7f-6a5b-4c3d-2e1f-0a9b8c7d6e5f'], {});
+    } catch (error) {
+      expect((error as Error).message).not.toContain('0c9e8d7f');
+    }
+  });
+});

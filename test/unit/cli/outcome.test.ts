@@ -1,0 +1,50 @@
+// Scenario: exit codes from plans and reports: 0 ok, 1 failure or blocked, 2 changes with --detailed-exitcode.
+import { describe, expect, it } from 'vitest';
+import { planExitCode, reportExitCode } from '../../../lambdas/cli/outcome.ts';
+import type { ChangeAction, ChangeResult } from '../../../lambdas/core/model.ts';
+import { ANALYTICS, change, plan, report } from '../../helpers/cli-plans.ts';
+
+const FAILURE = { target: ANALYTICS, phase: 'read' as const, message: 'boom' };
+
+describe('planExitCode', () => {
+  const CASES: { actions: ChangeAction[]; failed?: boolean; detailed: boolean; code: number }[] = [
+    { actions: [], detailed: false, code: 0 },
+    { actions: [], detailed: true, code: 0 },
+    { actions: ['noop', 'noop'], detailed: true, code: 0 },
+    { actions: ['create'], detailed: false, code: 0 },
+    { actions: ['create'], detailed: true, code: 2 },
+    { actions: ['noop', 'disable'], detailed: true, code: 2 },
+    { actions: ['drift'], detailed: true, code: 2 },
+    { actions: ['drift'], detailed: false, code: 0 },
+    { actions: ['blocked'], detailed: false, code: 1 },
+    { actions: ['blocked', 'create'], detailed: true, code: 1 },
+    { actions: ['create'], failed: true, detailed: true, code: 1 },
+    { actions: [], failed: true, detailed: false, code: 1 },
+  ];
+  it.each(CASES)('$actions failed=$failed detailed=$detailed -> $code', ({ actions, failed, detailed, code }) => {
+    const p = plan(
+      actions.map((action, i) => change({ key: `k${i}`, action })),
+      { failures: failed === true ? [FAILURE] : [] },
+    );
+    expect(planExitCode(p, detailed)).toBe(code);
+  });
+});
+
+describe('reportExitCode', () => {
+  const CASES: { statuses: ChangeResult['status'][]; failed?: boolean; blocked?: boolean; code: number }[] = [
+    { statuses: [], code: 0 },
+    { statuses: ['applied', 'applied'], code: 0 },
+    { statuses: ['applied', 'skipped'], code: 0 },
+    { statuses: ['applied', 'failed'], code: 1 },
+    { statuses: ['not-converging'], code: 1 },
+    { statuses: ['applied'], failed: true, code: 1 },
+    { statuses: ['applied'], blocked: true, code: 1 },
+  ];
+  it.each(CASES)('$statuses failed=$failed blocked=$blocked -> $code', ({ statuses, failed, blocked, code }) => {
+    const changes = statuses.map((_, i) => change({ key: `k${i}`, action: 'update' }));
+    if (blocked === true) changes.push(change({ key: 'b', action: 'blocked' }));
+    const p = plan(changes, { failures: failed === true ? [FAILURE] : [] });
+    const results = statuses.map((status, i) => ({ change: changes[i] as never, status, durationMs: 1 }));
+    expect(reportExitCode(report(p, results))).toBe(code);
+  });
+});

@@ -1,0 +1,159 @@
+// Scenario: runCli in-process: help, usage errors (exit 2), validate and schema without Ops Manager, apply's refusals.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { COMMANDS } from '../../../lambdas/cli/commands-table.ts';
+import { redactCredentials, runCli } from '../../../lambdas/cli/main.ts';
+import { noEmulator, recordingIo } from '../../helpers/cli-io.ts';
+
+const EXAMPLE = new URL('../../../desired-state/', import.meta.url).pathname;
+const CREDS = {
+  OPSMAN_BASE_URL: 'http://127.0.0.1:9/api/public/v1.0',
+  OPSMAN_PUBLIC_KEY: 'gitopsbt',
+  OPSMAN_PRIVATE_KEY: '7f3c2a9e-4b1d-4e8f-9a6c-1d2e3f4a5b6c',
+};
+
+async function run(argv: string[], options: Parameters<typeof recordingIo>[0] = {}) {
+  const io = recordingIo(options);
+  const code = await runCli(argv, { startEmulator: noEmulator, io });
+  return { code, out: io.out(), err: io.err() };
+}
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'cli-unit-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('help', () => {
+  it('top-level --help lists every command and exits 0', async () => {
+    const { code, out } = await run(['--help']);
+    expect(code).toBe(0);
+    for (const command of COMMANDS) expect(out).toContain(`  ${command} `);
+    expect(out).toContain('Exit codes:');
+  });
+
+  it('no command prints the help and exits 2', async () => {
+    const { code, out } = await run([]);
+    expect(code).toBe(2);
+    expect(out).toContain('Usage: opsman-gitops <command> [options]');
+  });
+
+  it.each(COMMANDS.filter((c) => c !== 'help'))('%s --help and help %s print its usage', async (command) => {
+    const a = await run([command, '--help']);
+    const b = await run(['help', command]);
+    expect(a.code).toBe(0);
+    expect(a.out).toContain(`Usage: opsman-gitops ${command}`);
+    expect(b.out).toBe(a.out);
+  });
+
+  it('--version prints the package version', async () => {
+    const { code, out } = await run(['--version']);
+    expect(code).toBe(0);
+    expect(out).toMatch(/^opsman-gitops \d+\.\d+\.\d+\n$/);
+  });
+});
+
+describe('usage errors', () => {
+  it.each([
+    [['plan', '--nope'], /error: unknown option --nope\nRun 'opsman-gitops plan --help' for usage\.\n/],
+    [['nope'], /error: unknown command 'nope'\nRun 'opsman-gitops --help' for usage\.\n/],
+    [['plan', '--private-key', 'x'], /credentials come from the environment only/],
+    [
+      ['plan', '--desired', EXAMPLE],
+      /plan talks to Ops Manager and needs --base-url \(or OPSMAN_BASE_URL\), OPSMAN_PUBLIC_KEY/,
+    ],
+    [['--no-color', 'emulator'], /put `emulator` first/],
+  ])('%j exits 2', async (argv, message) => {
+    const { code, err, out } = await run(argv);
+    expect(code).toBe(2);
+    expect(err).toMatch(message);
+    expect(out).toBe('');
+  });
+});
+
+describe('validate and schema (no Ops Manager)', () => {
+  it('validates the example: one summary line, exit 0', async () => {
+    const { code, out } = await run(['validate', '--desired', EXAMPLE]);
+    expect(code).toBe(0);
+    expect(out).toMatch(/^Valid: .*\d+ projects.*\n$/);
+  });
+
+  it('validate --json gives ok and the summary', async () => {
+    const { code, out } = await run(['validate', '--json', '--desired', EXAMPLE]);
+    expect(code).toBe(0);
+    expect(JSON.parse(out)).toMatchObject({ ok: true });
+  });
+
+  it('prints every issue with file:line:column and exits 1', async () => {
+    await writeFile(
+      join(dir, 'p.yaml'),
+      'apiVersion: opsman-gitops/v1\nkind: Project\nmetadata:\n  name: x\n  projectId: nothex\nspec:\n  mode: yolo\n',
+    );
+    const { code, out } = await run(['validate', '--desired', dir]);
+    expect(code).toBe(1);
+    expect(out).toMatch(/p\.yaml:\d+:\d+: /);
+    expect(out).toMatch(/problems? in /);
+  });
+
+  it('a missing desired directory is a clear error, exit 1', async () => {
+    const { code, err } = await run(['validate', '--desired', join(dir, 'missing')]);
+    expect(code).toBe(1);
+    expect(err).toBe(`error: --desired '${join(dir, 'missing')}' does not exist\n`);
+  });
+
+  it('plan on an invalid desired state exits 1 before needing Ops Manager', async () => {
+    await writeFile(join(dir, 'bad.yaml'), 'apiVersion: opsman-gitops/v1\nkind: Nope\n');
+    const { code, err } = await run(['plan', '--desired', dir], { env: CREDS });
+    expect(code).toBe(1);
+    expect(err).toContain('nothing was sent to Ops Manager');
+  });
+
+  it('schema prints the JSON Schema', async () => {
+    const { code, out } = await run(['schema']);
+    expect(code).toBe(0);
+    expect(JSON.parse(out)).toMatchObject({ $schema: 'https://json-schema.org/draft/2020-12/schema' });
+  });
+});
+
+describe('apply approval', () => {
+  it('refuses without a terminal and without --auto-approve, before any API call', async () => {
+    const { code, err, out } = await run(['apply', '--desired', EXAMPLE], { env: CREDS, interactive: false });
+    expect(code).toBe(1);
+    expect(err).toContain('apply needs approval: no terminal to ask on');
+    expect(out).toBe('');
+  });
+
+  it('a missing saved plan file is a clear error', async () => {
+    const { code, err } = await run(['apply', '--plan', join(dir, 'none.json')], { env: CREDS });
+    expect(code).toBe(1);
+    expect(err).toContain('no such file');
+  });
+
+  it.each([
+    ['not json', /not JSON/],
+    ['[]', /not a JSON object/],
+    ['{"formatVersion":2}', /formatVersion must be 1, found 2/],
+    [
+      '{"formatVersion":1,"runId":"r","mode":"apply","desired":{},"liveDigests":{},"changes":[1],"failures":[]}',
+      /changes\[0\] is not a change/,
+    ],
+  ])('a malformed saved plan (%s) is refused', async (content, message) => {
+    await writeFile(join(dir, 'plan.json'), content);
+    const { code, err } = await run(['apply', '--plan', join(dir, 'plan.json')], { env: CREDS });
+    expect(code).toBe(1);
+    expect(err).toMatch(message);
+  });
+});
+
+describe('redactCredentials', () => {
+  it.each([
+    ['key 7f3c2a9e-4b1d-4e8f-9a6c-1d2e3f4a5b6c here', 'key (redacted) here'],
+    ['nothing secret', 'nothing secret'],
+  ])('%s', (input, output) => {
+    expect(redactCredentials(input, CREDS)).toBe(output);
+  });
+});

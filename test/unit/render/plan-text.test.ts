@@ -1,0 +1,129 @@
+// Scenario: whole plans render like `terraform plan` (golden text), with the summary line and colour only when asked.
+import { describe, expect, it } from 'vitest';
+import { renderPlanText } from '../../../lambdas/core/render/plan-text.ts';
+import { ANSI_STYLE } from '../../../lambdas/core/render/style.ts';
+import { countChanges, summaryLine } from '../../../lambdas/core/render/summary.ts';
+import { ACME, ANALYTICS, change, plan } from '../../helpers/cli-plans.ts';
+
+const MIXED = plan(
+  [
+    change({ key: 'a', action: 'create', after: { eventTypeName: 'HOST_DOWN' } }),
+    change({ key: 'b', action: 'update', id: 'i1', fields: [{ path: 'enabled', before: false, after: true }] }),
+    change({ key: 'c', action: 'noop', id: 'i2' }),
+    change({ target: ANALYTICS, key: 'd', action: 'noop' }),
+    change({ target: ACME, kind: 'defaultServerType', key: 'defaultServerType', action: 'noop' }),
+  ],
+  {
+    failures: [
+      {
+        target: { type: 'project', id: '5e2211c17a3e5a48f5497de7', name: 'ledger-prod' },
+        phase: 'read',
+        message: 'GET /groups/{groupId}/alertConfigs failed: 500 UNEXPECTED_ERROR: boom',
+        code: 'OPSMAN_API_ERROR',
+      },
+    ],
+  },
+);
+
+const GOLDEN = [
+  'opsman-gitops plan 20261121T100000Z-abcdef',
+  '',
+  'Project payments-prod (5e2211c17a3e5a48f5497de3)',
+  '  + alertConfig "a"',
+  '      eventTypeName: "HOST_DOWN"',
+  '  ~ alertConfig "b" (id i1)',
+  '      enabled: false -> true',
+  '',
+  'Project analytics-dev (5e2211c17a3e5a48f5497de6): no changes (1 unchanged)',
+  '',
+  'Organization acme (5e2211c17a3e5a48f5497de0): no changes (1 unchanged)',
+  '',
+  'Failures:',
+  '  x Project ledger-prod (5e2211c17a3e5a48f5497de7) [read]: GET /groups/{groupId}/alertConfigs failed: 500 UNEXPECTED_ERROR: boom (OPSMAN_API_ERROR)',
+  '',
+  'Plan: 1 to create, 1 to update, 0 to delete, 0 to adopt, 0 blocked, 0 drifted, 3 unchanged.',
+  '',
+].join('\n');
+
+describe('renderPlanText', () => {
+  it('renders a mixed plan exactly', () => {
+    expect(renderPlanText(MIXED)).toBe(GOLDEN);
+  });
+
+  it('says there is nothing to do when every change is a noop', () => {
+    const text = renderPlanText(plan([change({ key: 'x' }), change({ key: 'y' })]));
+    expect(text).toBe(
+      [
+        'opsman-gitops plan 20261121T100000Z-abcdef',
+        '',
+        'Project payments-prod (5e2211c17a3e5a48f5497de3): no changes (2 unchanged)',
+        '',
+        'No changes. Ops Manager matches the desired state.',
+        'Plan: 0 to create, 0 to update, 0 to delete, 0 to adopt, 0 blocked, 0 drifted, 2 unchanged.',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('can leave unchanged targets out', () => {
+    const text = renderPlanText(MIXED, { showUnchangedTargets: false });
+    expect(text).not.toContain('analytics-dev');
+    expect(text).toContain('payments-prod');
+  });
+
+  it('says nothing will be written in observe and plan modes', () => {
+    expect(renderPlanText(plan([], { mode: 'observe' })).split('\n')[0]).toBe(
+      'opsman-gitops plan 20261121T100000Z-abcdef (mode observe: nothing will be written)',
+    );
+    expect(renderPlanText(plan([], { mode: 'plan' })).split('\n')[0]).toContain('(mode plan: nothing will be written)');
+  });
+
+  it('colours only with the ANSI style, and the text under the colour is the same', () => {
+    const plain = renderPlanText(MIXED);
+    const coloured = renderPlanText(MIXED, { style: ANSI_STYLE });
+    expect(plain).not.toContain('\u001b[');
+    expect(coloured).toContain('\u001b[32m+ alertConfig "a"\u001b[39m');
+    expect(coloured).toContain('\u001b[33m~ alertConfig "b" (id i1)\u001b[39m');
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping the ANSI escapes on purpose
+    expect(coloured.replace(/\u001b\[[0-9;]*m/g, '')).toBe(plain);
+  });
+});
+
+describe('summary line', () => {
+  const CASES = [
+    {
+      actions: [],
+      line: 'Plan: 0 to create, 0 to update, 0 to delete, 0 to adopt, 0 blocked, 0 drifted, 0 unchanged.',
+    },
+    {
+      actions: ['create', 'create', 'create', 'update', 'enable', 'delete', 'adopt', 'blocked', 'blocked', 'drift'],
+      line: 'Plan: 3 to create, 2 to update, 1 to delete, 1 to adopt, 2 blocked, 1 drifted, 0 unchanged.',
+    },
+    {
+      actions: [
+        'disable',
+        'noop',
+        'noop',
+        'noop',
+        'noop',
+        'noop',
+        'noop',
+        'noop',
+        'noop',
+        'noop',
+        'noop',
+        'noop',
+        'noop',
+      ],
+      line: 'Plan: 0 to create, 1 to update, 0 to delete, 0 to adopt, 0 blocked, 0 drifted, 12 unchanged.',
+    },
+  ] as const;
+  it.each(CASES)('$line', ({ actions, line }) => {
+    expect(summaryLine(countChanges(actions.map((action, i) => change({ key: `k${i}`, action }))))).toBe(line);
+  });
+
+  it('counts an update that corrects drift as both an update and a drift', () => {
+    const counts = countChanges([change({ action: 'update', drift: { detected: true } })]);
+    expect(counts).toEqual({ create: 0, update: 1, delete: 0, adopt: 0, blocked: 0, drifted: 1, unchanged: 0 });
+  });
+});

@@ -1,0 +1,57 @@
+// Scenario: an apply's summary lists what was applied, what failed, the counts, and where the report went (golden).
+import { describe, expect, it } from 'vitest';
+import { renderRunSummary } from '../../../lambdas/core/render/run-summary.ts';
+import { ANALYTICS, change, plan, report } from '../../helpers/cli-plans.ts';
+
+describe('renderRunSummary', () => {
+  it('renders results, failures, counts and locations exactly', () => {
+    const p = plan(
+      [
+        change({ key: 'a', action: 'create' }),
+        change({ key: 'b', action: 'update', id: 'i2' }),
+        change({ key: 'c', action: 'noop', id: 'i3' }),
+        change({ key: 'd', action: 'delete', id: 'i4' }),
+        change({ key: 'e', action: 'enable', id: 'i5' }),
+      ],
+      {
+        failures: [{ target: ANALYTICS, phase: 'read', message: 'connection refused', code: 'OPSMAN_TRANSPORT_ERROR' }],
+      },
+    );
+    const [a, b, c, d, e] = p.changes as [never, never, never, never, never];
+    const r = report(p, [
+      { change: a, status: 'applied', id: 'new1', durationMs: 5 },
+      { change: b, status: 'failed', message: '400 INVALID_ATTRIBUTE', durationMs: 5 },
+      { change: c, status: 'applied', durationMs: 0 },
+      { change: d, status: 'skipped', message: 'a create of this project failed', durationMs: 0 },
+      { change: e, status: 'not-converging', message: 'enabled still differs', durationMs: 5 },
+    ]);
+    expect(
+      renderRunSummary(r, { reportLocation: '/s/archive/reports/2026-11-21/x.json', archived: ['/s/m.json'] }),
+    ).toBe(
+      [
+        '  + payments-prod alertConfig "a" (id new1): create applied',
+        '  ~ payments-prod alertConfig "b" (id i2): FAILED: 400 INVALID_ATTRIBUTE',
+        '  - payments-prod alertConfig "d" (id i4): skipped: a create of this project failed',
+        '  ~ payments-prod alertConfig "e" (id i5): NOT CONVERGING: enabled still differs',
+        '',
+        'Failures:',
+        '  x Project analytics-dev (5e2211c17a3e5a48f5497de6) [read]: connection refused (OPSMAN_TRANSPORT_ERROR)',
+        '',
+        'Apply complete: 2 applied, 1 failed, 1 skipped, 1 not converging, 0 blocked, 1 target failed in 1.5 s; 12 API calls.',
+        'Report: /s/archive/reports/2026-11-21/x.json',
+        'Archived: /s/m.json',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('is one line when nothing needed doing', () => {
+    const p = plan([change({ key: 'c' })]);
+    const r = report(p, [{ change: p.changes[0] as never, status: 'applied', durationMs: 0 }], {
+      apiCalls: { total: 1, byEndpoint: {} },
+    });
+    expect(renderRunSummary(r, { label: 'Archive' })).toBe(
+      'Archive complete: 1 applied, 0 failed, 0 skipped, 0 not converging, 0 blocked, 0 targets failed in 1.5 s; 1 API call.\n',
+    );
+  });
+});
