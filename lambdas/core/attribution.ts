@@ -18,13 +18,20 @@ export const ALERT_CONFIG_EVENT_TYPES = [
 
 /** Event types per singleton kind, matched by target rather than object id. */
 export const SINGLETON_EVENT_TYPES: Readonly<Record<string, readonly string[]>> = {
-  defaultServerType: [
-    'PROJECT_DEFAULT_SERVER_TYPE_CHANGED_AUDIT',
-    'ORG_DEFAULT_SERVER_TYPE_CHANGED_AUDIT',
-    'DEFAULT_SERVER_TYPE_CHANGED_AUDIT',
-  ],
-  auditLogRotation: ['AUTOMATION_CONFIG_PUBLISHED_AUDIT', 'AUDIT_LOG_ROTATE_CONFIG_UPDATED_AUDIT'],
+  defaultServerType: ['DEFAULT_SERVER_TYPE_CHANGED_AUDIT'],
+  auditLogRotation: ['AUTOMATION_CONFIG_PUBLISHED_AUDIT'],
 };
+
+/**
+ * The events' lower bound: the last reconcile, floored to the second (Ops Manager stamps events in whole seconds,
+ * so an edit in the same second as our last run would otherwise be missed).
+ */
+export function eventsSince(lastReconciledAt: string | undefined): string | undefined {
+  if (lastReconciledAt === undefined) return undefined;
+  const ms = Date.parse(lastReconciledAt);
+  if (Number.isNaN(ms)) return undefined;
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+}
 
 /** At most this many events are attached to one change (newest first). */
 export const MAX_ATTRIBUTIONS = 5;
@@ -67,7 +74,8 @@ export async function attributeDrift(
   }
   let events: OpsManagerEvent[];
   try {
-    const query = since === undefined ? { eventType: [...types] } : { eventType: [...types], minDate: since };
+    const minDate = eventsSince(since);
+    const query = minDate === undefined ? { eventType: [...types] } : { eventType: [...types], minDate };
     events =
       target.type === 'organization'
         ? await api.listOrgEvents(target.id, query)

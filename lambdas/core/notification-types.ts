@@ -46,6 +46,8 @@ const ALL_FIELDS: readonly string[] = [
  */
 export const NOTIFICATION_DEFAULTS: Readonly<Record<string, unknown>> = {
   delayMin: 0,
+  // Ops Manager repeats every 60 minutes unless told otherwise (types without an interval never echo it).
+  intervalMin: 60,
   emailEnabled: false,
   smsEnabled: false,
 };
