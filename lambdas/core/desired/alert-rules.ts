@@ -15,8 +15,16 @@ import {
   TYPE_NAME_VALUES,
 } from './enums.ts';
 import { asArray, asRecord, asString, issueAt } from './issue.ts';
-import type { LocatedDocument, PathSegment } from './locate.ts';
+import { formatPath, type LocatedDocument, type PathSegment } from './locate.ts';
 import type { ValidationIssue } from './types.ts';
+
+const ALL_ROLES: readonly string[] = [...GROUP_ROLES, ...ORG_ROLES];
+
+const KNOWN_FIELDS = new Set<string>([
+  ...COMMON_NOTIFICATION_FIELDS,
+  'role',
+  ...Object.values(NOTIFICATION_FIELDS).flatMap((rules) => [...rules.required, ...rules.optional]),
+]);
 
 const ROLES_BY_TYPE: Record<string, readonly string[]> = { GROUP: GROUP_ROLES, ORG: ORG_ROLES };
 
@@ -25,24 +33,29 @@ export function checkAlertConfig(located: LocatedDocument, at: PathSegment[], va
   const config = asRecord(value);
   if (!config) return [];
   const issues: ValidationIssue[] = [];
+  const subject = formatPath(at);
   const event = asString(config.eventTypeName);
   if (event !== undefined) {
     const wantsMetric = event === METRIC_EVENT_TYPE;
     if (wantsMetric && config.metricThreshold === undefined) {
       issues.push(
-        issueAt(located, at, `missing metricThreshold: event type ${event} needs one`, { expected: 'metricThreshold' }),
+        issueAt(located, at, `${subject}: missing metricThreshold: event type ${event} needs one`, {
+          expected: 'metricThreshold',
+        }),
       );
     }
     if (!wantsMetric && config.metricThreshold !== undefined) {
-      const message = `metricThreshold is only for ${METRIC_EVENT_TYPE}; event type ${event} takes none`;
+      const message = `${subject}: metricThreshold is only for ${METRIC_EVENT_TYPE}; event type ${event} takes none`;
       issues.push(issueAt(located, [...at, 'metricThreshold'], message, { found: 'metricThreshold' }, 'key'));
     }
     const wantsThreshold = THRESHOLD_EVENT_TYPES.includes(event);
     if (wantsThreshold && config.threshold === undefined) {
-      issues.push(issueAt(located, at, `missing threshold: event type ${event} needs one`, { expected: 'threshold' }));
+      issues.push(
+        issueAt(located, at, `${subject}: missing threshold: event type ${event} needs one`, { expected: 'threshold' }),
+      );
     }
     if (!wantsThreshold && config.threshold !== undefined) {
-      const message = `threshold is only for ${THRESHOLD_EVENT_TYPES.join(' and ')}; event type ${event} takes none`;
+      const message = `${subject}: threshold is only for ${THRESHOLD_EVENT_TYPES.join(' and ')}; event type ${event} takes none`;
       issues.push(issueAt(located, [...at, 'threshold'], message, { found: 'threshold' }, 'key'));
     }
   }
@@ -53,7 +66,7 @@ export function checkAlertConfig(located: LocatedDocument, at: PathSegment[], va
     if (matcher?.fieldName !== 'TYPE_NAME' || matched === undefined) return;
     if ((operator === 'EQUALS' || operator === 'NOT_EQUALS') && !TYPE_NAME_VALUES.includes(matched)) {
       const hint = suggestion(matched, TYPE_NAME_VALUES);
-      const message = `a TYPE_NAME matcher compares with one of ${TYPE_NAME_VALUES.join(', ')}; found "${matched}"${hint.text}`;
+      const message = `${formatPath([...at, 'matchers', i, 'value'])}: a TYPE_NAME matcher compares with one of ${TYPE_NAME_VALUES.join(', ')}; found "${matched}"${hint.text}`;
       issues.push(
         issueAt(located, [...at, 'matchers', i, 'value'], message, {
           expected: TYPE_NAME_VALUES.join(', '),
@@ -76,30 +89,34 @@ export function checkNotification(located: LocatedDocument, at: PathSegment[], v
   const rules = type === undefined ? undefined : NOTIFICATION_FIELDS[type];
   if (!notification || !type || !rules) return [];
   const issues: ValidationIssue[] = [];
-  const label = `a ${type} notification`;
+  const subject = formatPath(at);
+  const label = `${type} notifications`;
   for (const field of rules.required) {
     const present = notification[field] !== undefined || (field === 'roles' && notification.role !== undefined);
     if (!present) {
       const form = (SECRET_NOTIFICATION_FIELDS as readonly string[]).includes(field)
         ? ' ({secretRef: "<secret id>#<json key>"})'
         : '';
-      issues.push(issueAt(located, at, `missing ${field}: ${label} needs ${field}${form}`, { expected: field }));
+      issues.push(
+        issueAt(located, at, `${subject}: missing ${field}: ${label} need ${field}${form}`, { expected: field }),
+      );
     }
   }
   const allowed = [...COMMON_NOTIFICATION_FIELDS, ...rules.required, ...rules.optional];
   if (rules.required.includes('roles')) allowed.push('role');
   for (const field of Object.keys(notification)) {
-    if (allowed.includes(field)) continue;
+    // Unknown names are the schema's to report (with a did-you-mean); this rule is about known fields.
+    if (allowed.includes(field) || !KNOWN_FIELDS.has(field)) continue;
     const takes = [...rules.required, ...rules.optional];
-    const message = `${field} does not apply to ${label} (it takes ${takes.length > 0 ? takes.join(', ') : 'only typeName, delayMin, intervalMin'}); Ops Manager would ignore it`;
+    const message = `${subject}: ${field} does not apply to ${label} (they take ${takes.length > 0 ? takes.join(', ') : 'only typeName, delayMin, intervalMin'}); Ops Manager would ignore it`;
     issues.push(issueAt(located, [...at, field], message, { found: field }, 'key'));
   }
   if (NO_INTERVAL_TYPES.includes(type) && notification.intervalMin !== undefined) {
-    const message = `intervalMin must not be set on ${label}: Ops Manager refuses it for ${NO_INTERVAL_TYPES.join(', ')}`;
+    const message = `${subject}: intervalMin must not be set on ${label}: Ops Manager refuses it for ${NO_INTERVAL_TYPES.join(', ')}`;
     issues.push(issueAt(located, [...at, 'intervalMin'], message, { found: String(notification.intervalMin) }, 'key'));
   }
   if (notification.role !== undefined && notification.roles !== undefined) {
-    const message = 'give either role or roles, not both (role is a shorthand for a one-item roles list)';
+    const message = `${subject}: give either role or roles, not both (role is a shorthand for a one-item roles list)`;
     issues.push(issueAt(located, [...at, 'role'], message, {}, 'key'));
   }
   const valid = ROLES_BY_TYPE[type];
@@ -109,9 +126,9 @@ export function checkNotification(located: LocatedDocument, at: PathSegment[], v
         ? [[notification.role, ['role']]]
         : asArray(notification.roles).map((role, i) => [role, ['roles', i]]);
     for (const [role, path] of given as [unknown, PathSegment[]][]) {
-      if (typeof role !== 'string' || valid.includes(role)) continue;
+      if (typeof role !== 'string' || valid.includes(role) || !ALL_ROLES.includes(role)) continue;
       const hint = suggestion(role, valid);
-      const message = `role ${role} does not belong to ${label}; it takes ${valid.join(', ')}${hint.text}`;
+      const message = `${formatPath([...at, ...path])}: role ${role} does not apply to ${label}; they take ${valid.join(', ')}${hint.text}`;
       issues.push(
         issueAt(located, [...at, ...path], message, {
           expected: valid.join(', '),

@@ -122,14 +122,14 @@ function checkProject(project: ParsedDocument, templates: Map<string, ParsedDocu
       }),
     );
   });
-  if (meta(project, 'orgId') === undefined) {
+  if (asRecord(asRecord(project.value)?.metadata)?.orgId === undefined) {
     const team = entries.find((entry) =>
       asArray(entry.value.notifications).some((n) => asRecord(n)?.typeName === 'TEAM'),
     );
     if (team) {
       const from = team.template ? ` (from template ${team.template})` : '';
       const message = `metadata.orgId is required: alert "${team.key}"${from} notifies a TEAM, and teams belong to an organization`;
-      issues.push(issueAt(project, ['metadata'], message, { expected: 'metadata.orgId' }));
+      issues.push(issueAt(project, ['metadata'], message, { expected: 'metadata.orgId' }, 'key'));
     }
   }
   return issues;

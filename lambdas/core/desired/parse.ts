@@ -50,7 +50,7 @@ export function parseYamlFile(
       line: 1,
       column: 1,
       path: '',
-      message: 'file holds no YAML documents',
+      message: 'file holds no YAML documents (only comments or whitespace); add a document or remove the file',
       expected: 'a document',
     });
   }
@@ -61,7 +61,7 @@ export function parseYamlFile(
       const at = positionAt(lineCounter, error.pos[0]);
       const message =
         error.code === 'DUPLICATE_KEY'
-          ? `duplicate key "${text.slice(error.pos[0], error.pos[1]).trim()}": each key may appear once in a mapping`
+          ? `duplicate key "${keyText(text, error.pos[0])}": each key may appear once in a mapping`
           : `YAML syntax error: ${firstLine(error.message)}`;
       issues.push({ file, ...at, path: '', message });
     }
@@ -105,4 +105,9 @@ export function parseYamlFile(
 function tagLabel(tag: string): string {
   const core = 'tag:yaml.org,2002:';
   return tag.startsWith(core) ? `!!${tag.slice(core.length)}` : tag;
+}
+
+function keyText(text: string, offset: number): string {
+  const match = /^("[^"\n]*"|'[^'\n]*'|[^:#\n]+?)\s*:/.exec(text.slice(offset, offset + 200));
+  return (match?.[1] ?? text.slice(offset, offset + 1)).replace(/^["']|["']$/g, '');
 }

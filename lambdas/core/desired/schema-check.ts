@@ -53,6 +53,9 @@ export function describeValue(value: unknown): string {
   return String(value);
 }
 
+/** Values users write from memory that Ops Manager refuses, with the reason. */
+const KNOWN_REFUSALS: Record<string, string> = { TOTAL: 'Ops Manager no longer supports mode TOTAL' };
+
 const TYPE_WORDS: Record<string, string> = {
   object: 'a mapping',
   array: 'a list',
@@ -96,7 +99,7 @@ function translate(located: LocatedDocument, error: ErrorObject): ValidationIssu
       const field = String(params.missingProperty);
       const expected = `field "${field}"`;
       return {
-        ...at(segments),
+        ...at(segments, 'key'),
         path: formatPath([...segments, field]),
         message: `missing required ${expected} in ${subject}`,
         expected,
@@ -129,7 +132,8 @@ function translate(located: LocatedDocument, error: ErrorObject): ValidationIssu
       const allowed = ((params.allowedValues as unknown[]) ?? []).map(String);
       const hint = typeof error.data === 'string' ? suggestion(error.data, allowed) : { text: '' };
       const list = allowed.length <= 16 ? `one of ${allowed.join(', ')}` : `one of the ${allowed.length} known values`;
-      const message = `${subject} must be ${list}; found ${found}${hint.text}`;
+      const known = typeof error.data === 'string' ? KNOWN_REFUSALS[error.data] : undefined;
+      const message = `${subject} must be ${list}; found ${found}${known ? ` (${known})` : ''}${hint.text}`;
       return {
         ...at(segments),
         message,
@@ -162,7 +166,8 @@ function translate(located: LocatedDocument, error: ErrorObject): ValidationIssu
     case 'minItems':
     case 'minLength': {
       const expected = Number(params.limit) <= 1 ? 'not empty' : `at least ${String(params.limit)} items`;
-      return { ...at(segments), message: `${subject} must be ${expected}`, expected, found };
+      const message = Number(params.limit) <= 1 ? `${subject} must not be empty` : `${subject} must have ${expected}`;
+      return { ...at(segments), message, expected, found };
     }
     case 'uniqueItems': {
       const j = Number(params.j);

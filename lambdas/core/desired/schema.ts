@@ -24,13 +24,13 @@ import {
 const objectId = (what: string) => ({
   type: 'string',
   pattern: '^[0-9a-f]{24}$',
-  description: `${what}: 24 lowercase hexadecimal characters`,
+  description: `a ${what} (24 lowercase hexadecimal characters)`,
 });
 
 const name = (what: string) => ({
   type: 'string',
   pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$',
-  description: `${what}: letters, digits, '.', '_' or '-', starting with a letter or digit, at most 63 characters`,
+  description: `a ${what} (letters, digits, '.', '_' or '-', starting with a letter or digit, at most 63 characters)`,
 });
 
 const text = (what: string) => ({ type: 'string', minLength: 1, description: what });
@@ -86,7 +86,7 @@ const notification = closed(
 
 const alertConfig = closed(
   {
-    key: name('alert key (its stable identity in git)'),
+    key: name('alert key'),
     eventTypeName: { enum: [...EVENT_TYPE_NAMES], description: 'event type that triggers the alert' },
     enabled: { type: 'boolean', description: 'defaults to true' },
     matchers: {
@@ -206,7 +206,7 @@ export const DESIRED_STATE_SCHEMA: Record<string, unknown> = {
           pin: {
             type: 'string',
             pattern: '^(?!/)(?!.*(^|/)\\.\\.(/|$)).+\\.json$',
-            description: 'path of a .json manifest under the desired-state root, without ".."',
+            description: 'the path of a .json manifest under the desired-state root, without ".."',
           },
         }),
       }),

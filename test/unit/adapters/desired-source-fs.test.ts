@@ -1,0 +1,76 @@
+// Scenario: the directory source lists YAML files recursively and sorted, skips dot-dirs and escaping links, and refuses paths outside the root.
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DesiredSourceError, FsDesiredStateSource } from '../../../lambdas/adapters/local/desired-source-fs.ts';
+
+let base: string;
+let root: string;
+
+beforeEach(async () => {
+  base = await mkdtemp(path.join(tmpdir(), 'desired-fs-'));
+  root = path.join(base, 'root');
+  await mkdir(path.join(root, 'projects/nested'), { recursive: true });
+  await mkdir(path.join(root, '.git'), { recursive: true });
+  await mkdir(path.join(base, 'outside'), { recursive: true });
+  await writeFile(path.join(root, 'settings.yaml'), 'a: 1\n');
+  await writeFile(path.join(root, 'projects/b.yml'), 'b: 2\n');
+  await writeFile(path.join(root, 'projects/a.yaml'), 'a: 1\n');
+  await writeFile(path.join(root, 'projects/nested/c.YAML'), 'c: 3\n');
+  await writeFile(path.join(root, 'projects/notes.md'), '# not yaml\n');
+  await writeFile(path.join(root, '.git/config.yaml'), 'hidden: true\n');
+  await writeFile(path.join(root, '.hidden.yaml'), 'hidden: true\n');
+  await writeFile(path.join(base, 'outside/secret.yaml'), 'outside: true\n');
+  await symlink(path.join(base, 'outside'), path.join(root, 'escape-dir'));
+  await symlink(path.join(base, 'outside/secret.yaml'), path.join(root, 'escape.yaml'));
+  await symlink(path.join(root, 'projects/a.yaml'), path.join(root, 'alias.yaml'));
+  await symlink(root, path.join(root, 'projects/loop'));
+});
+
+afterEach(async () => {
+  await rm(base, { recursive: true, force: true });
+});
+
+describe('FsDesiredStateSource', () => {
+  it('lists YAML files sorted with / separators, skipping dot entries and links leaving the root', async () => {
+    const refs = await new FsDesiredStateSource(root).list();
+    expect(refs).toEqual([
+      { path: 'alias.yaml', size: 5 },
+      { path: 'projects/a.yaml', size: 5 },
+      { path: 'projects/b.yml', size: 5 },
+      { path: 'projects/nested/c.YAML', size: 5 },
+      { path: 'settings.yaml', size: 5 },
+    ]);
+  });
+
+  it('reads a file under the root', async () => {
+    const { bytes } = await new FsDesiredStateSource(root).read('projects/a.yaml');
+    expect(new TextDecoder().decode(bytes)).toBe('a: 1\n');
+  });
+
+  it.each([
+    ['../outside/secret.yaml', 'OUTSIDE_ROOT'],
+    ['projects/../../outside/secret.yaml', 'OUTSIDE_ROOT'],
+    ['/etc/passwd', 'OUTSIDE_ROOT'],
+    ['escape.yaml', 'OUTSIDE_ROOT'],
+    ['escape-dir/secret.yaml', 'OUTSIDE_ROOT'],
+    ['missing.yaml', 'NOT_FOUND'],
+    ['projects', 'NOT_A_FILE'],
+  ])('refuses to read %s (%s)', async (relative, code) => {
+    const error = await new FsDesiredStateSource(root).read(relative).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DesiredSourceError);
+    expect((error as DesiredSourceError).code).toBe(code);
+    expect((error as DesiredSourceError).message).not.toContain('outside: true');
+  });
+
+  it('fails listing a root that is not a directory', async () => {
+    const error = await new FsDesiredStateSource(path.join(base, 'nope')).list().catch((e: unknown) => e);
+    expect((error as DesiredSourceError).code).toBe('NOT_A_DIRECTORY');
+  });
+
+  it('describes itself relative to the working directory', () => {
+    expect(new FsDesiredStateSource('desired-state').describe()).toBe('dir:desired-state/');
+    expect(new FsDesiredStateSource(root).describe()).toBe(`dir:${root}/`);
+  });
+});

@@ -1,0 +1,147 @@
+// Scenario: hostile or broken input (sizes, binary, encodings, failing sources, fuzz) always yields issues, never a throw.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { loadDesiredState, type ValidationIssue } from '../../../lambdas/core/desired/index.ts';
+import type { DesiredFileRef, DesiredStateSource } from '../../../lambdas/core/ports.ts';
+import { MemorySource } from './memory-source.ts';
+
+const ORG =
+  'apiVersion: opsman-gitops/v1\nkind: Organization\nmetadata: {name: acme, orgId: 5e2211c17a3e5a48f5497de0}\nspec: {}\n';
+
+async function issuesOf(source: DesiredStateSource, options = {}): Promise<ValidationIssue[]> {
+  const result = await loadDesiredState(source, options);
+  return result.ok ? [] : result.issues;
+}
+
+/** A source whose list/read can be made to fail or to lie about sizes. */
+class RiggedSource implements DesiredStateSource {
+  constructor(
+    private readonly refs: DesiredFileRef[] | Error,
+    private readonly bytes: Uint8Array | Error,
+  ) {}
+  describe(): string {
+    return 'rigged:/';
+  }
+  async list(): Promise<DesiredFileRef[]> {
+    if (this.refs instanceof Error) throw this.refs;
+    return this.refs;
+  }
+  async read(): Promise<{ bytes: Uint8Array }> {
+    if (this.bytes instanceof Error) throw this.bytes;
+    return { bytes: this.bytes };
+  }
+}
+
+describe('hostile input', () => {
+  it.each([
+    [
+      'a file over the size limit (listed size)',
+      new RiggedSource([{ path: 'big.yaml', size: 2_000_000 }], new Uint8Array()),
+      'file is 2000000 bytes, over the limit of 1048576 bytes',
+    ],
+    [
+      'a file over the size limit (actual bytes)',
+      new RiggedSource([{ path: 'big.yaml', size: 10 }], new Uint8Array(1_048_577).fill(32)),
+      'file is 1048577 bytes, over the limit of 1048576 bytes',
+    ],
+    [
+      'a binary file',
+      new MemorySource({ 'bin.yaml': new Uint8Array([0x61, 0x3a, 0x00, 0x01]) }),
+      'binary file (it contains NUL bytes); expected UTF-8 YAML text',
+    ],
+    [
+      'invalid UTF-8',
+      new MemorySource({ 'latin1.yaml': new Uint8Array([0x61, 0x3a, 0x20, 0xe9, 0x0a]) }),
+      'file is not valid UTF-8; save it as UTF-8 text',
+    ],
+    [
+      'a file with only comments',
+      new MemorySource({ 'c.yaml': '# nothing yet\n' }),
+      'file holds no YAML documents (only comments or whitespace); add a document or remove the file',
+    ],
+    [
+      'a zero-byte file',
+      new MemorySource({ 'z.yaml': '' }),
+      'file holds no YAML documents (only comments or whitespace); add a document or remove the file',
+    ],
+    [
+      'an empty document',
+      new MemorySource({ 'e.yaml': '---\n' }),
+      'document 1 is empty; remove the extra "---" or give it content',
+    ],
+    [
+      'a scalar document',
+      new MemorySource({ 's.yaml': 'just text\n' }),
+      'a desired-state document must be a mapping with apiVersion, kind, metadata and spec; found "just text"',
+    ],
+    [
+      'a failing read',
+      new RiggedSource([{ path: 'a.yaml', size: 1 }], new Error('EACCES: permission denied')),
+      'cannot read file: EACCES: permission denied',
+    ],
+  ])('refuses %s', async (_what, source, message) => {
+    const issues = await issuesOf(source);
+    expect(issues.map((i) => i.message)).toEqual([message]);
+    expect(issues[0]).toMatchObject({ line: 1, column: 1 });
+  });
+
+  it('reports a failing listing against the source', async () => {
+    const issues = await issuesOf(new RiggedSource(new Error('AccessDenied'), new Uint8Array()));
+    expect(issues).toEqual([
+      { file: 'rigged:/', line: 1, column: 1, path: '', message: 'cannot list the desired-state files: AccessDenied' },
+    ]);
+  });
+
+  it('refuses more files than maxFiles', async () => {
+    const issues = await issuesOf(new MemorySource({ 'a.yaml': ORG, 'b.yaml': ORG }), { maxFiles: 1 });
+    expect(issues.map((i) => i.message)).toEqual(['2 YAML files, over the limit of 1']);
+  });
+
+  it('accepts a UTF-8 byte-order mark and a few aliases', async () => {
+    const text = `\uFEFF${ORG}---\napiVersion: opsman-gitops/v1\nkind: Project\nmetadata: {name: p, projectId: 5e2211c17a3e5a48f5497de3}\nspec:\n  alertConfigs:\n    - key: a\n      eventTypeName: HOST_DOWN\n      notifications: &n [{typeName: GROUP, roles: [GROUP_OWNER]}]\n    - key: b\n      eventTypeName: NO_PRIMARY\n      notifications: *n\n`;
+    const result = await loadDesiredState(new MemorySource({ 'a.yaml': text }));
+    expect(result.ok && result.state.projects[0]?.alertConfigs.map((c) => c.notifications)).toEqual([
+      [{ typeName: 'GROUP', roles: ['GROUP_OWNER'] }],
+      [{ typeName: 'GROUP', roles: ['GROUP_OWNER'] }],
+    ]);
+  });
+
+  it('lowers the alias limit on request', async () => {
+    const text = `${ORG}x: &x [1]\ny: [*x, *x, *x]\n`;
+    const issues = await issuesOf(new MemorySource({ 'a.yaml': text }), { maxAliasCount: 2 });
+    expect(issues.map((i) => i.message)).toEqual([
+      'too many alias expansions (more than 2): refusing a possible alias bomb',
+    ]);
+  });
+
+  it('never throws on arbitrary text, and every issue has a position', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.string({ maxLength: 300 }), async (text) => {
+        const issues = await issuesOf(new MemorySource({ 'f.yaml': text }));
+        for (const issue of issues) {
+          expect(issue.line).toBeGreaterThanOrEqual(1);
+          expect(issue.column).toBeGreaterThanOrEqual(1);
+          expect(issue.message.length).toBeGreaterThan(0);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('never throws on mutated valid documents', async () => {
+    const base = `${ORG}---\napiVersion: opsman-gitops/v1\nkind: Project\nmetadata: {name: p, projectId: 5e2211c17a3e5a48f5497de3}\nspec:\n  alertConfigs:\n    - {key: a, eventTypeName: HOST_DOWN, notifications: [{typeName: GROUP, roles: [GROUP_OWNER]}]}\n`;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.nat(base.length),
+        fc.nat(base.length),
+        fc.string({ maxLength: 8 }),
+        async (at, cut, insert) => {
+          const text = base.slice(0, at) + insert + base.slice(Math.min(base.length, at + (cut % 6)));
+          const result = await loadDesiredState(new MemorySource({ 'f.yaml': text }));
+          expect(typeof result.ok).toBe('boolean');
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});

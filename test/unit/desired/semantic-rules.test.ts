@@ -1,0 +1,295 @@
+// Scenario: each semantic rule of the desired-state format, table-driven: a minimal breaking input and the issue it gives.
+import { describe, expect, it } from 'vitest';
+import { loadDesiredState, type ValidationIssue } from '../../../lambdas/core/desired/index.ts';
+import { MemorySource, projectYaml } from './memory-source.ts';
+
+const ORG =
+  'apiVersion: opsman-gitops/v1\nkind: Organization\nmetadata: {name: acme, orgId: 5e2211c17a3e5a48f5497de0}\nspec: {}\n';
+
+/** A project (line 8 is the first alert config's `- key:` line, line 11 its first notification) with one alert config built from `body` lines. */
+function withAlert(body: string, extraSpec = ''): string {
+  return projectYaml(`  alertConfigs:\n    - key: a1\n${body}${extraSpec}`);
+}
+
+function notification(fields: string, event = 'HOST_DOWN'): string {
+  return withAlert(`      eventTypeName: ${event}\n      notifications:\n        - {${fields}}\n`);
+}
+
+async function issuesOf(files: Record<string, string>): Promise<ValidationIssue[]> {
+  const result = await loadDesiredState(new MemorySource(files));
+  return result.ok ? [] : result.issues;
+}
+
+interface Case {
+  rule: string;
+  files: Record<string, string>;
+  /** Expected single issue: file, line, path and a fragment of the message. */
+  want: { file: string; line: number; path: string; message: string };
+}
+
+const NOTIFY_PATH = 'spec.alertConfigs[0].notifications[0]';
+
+const REQUIRED: [string, string][] = [
+  ['EMAIL', 'emailAddress'],
+  ['SMS', 'mobileNumber'],
+  ['USER', 'username'],
+  ['TEAM', 'teamId'],
+  ['WEBHOOK', 'webhookUrl'],
+  ['SLACK', 'apiToken'],
+  ['PAGER_DUTY', 'serviceKey'],
+  ['DATADOG', 'datadogApiKey'],
+  ['OPS_GENIE', 'opsGenieApiKey'],
+  ['VICTOR_OPS', 'victorOpsApiKey'],
+  ['HIPCHAT', 'notificationToken'],
+  ['MICROSOFT_TEAMS', 'microsoftTeamsWebhookUrl'],
+  ['GROUP', 'roles'],
+  ['ORG', 'roles'],
+];
+
+const requiredCases: Case[] = REQUIRED.map(([type, field]) => ({
+  rule: `${type} requires ${field}`,
+  files: {
+    'p.yaml':
+      `${notification(`typeName: ${type}${type === 'SLACK' ? ', channelName: x' : type === 'HIPCHAT' ? ', roomName: r' : ''}`)}`.replace(
+        'name: p1\n',
+        'name: p1\n  orgId: 5e2211c17a3e5a48f5497de0\n',
+      ),
+  },
+  want: {
+    file: 'p.yaml',
+    line: 12,
+    path: NOTIFY_PATH,
+    message: `missing ${field}: ${type} notifications need ${field}`,
+  },
+}));
+
+const cases: Case[] = [
+  ...requiredCases,
+  {
+    rule: 'SLACK also requires channelName',
+    files: { 'p.yaml': notification('typeName: SLACK, apiToken: {secretRef: "s#k"}') },
+    want: { file: 'p.yaml', line: 11, path: NOTIFY_PATH, message: 'missing channelName' },
+  },
+  {
+    rule: 'HIPCHAT also requires roomName',
+    files: { 'p.yaml': notification('typeName: HIPCHAT, notificationToken: {secretRef: "s#k"}') },
+    want: { file: 'p.yaml', line: 11, path: NOTIFY_PATH, message: 'missing roomName' },
+  },
+  {
+    rule: 'intervalMin at least 5',
+    files: { 'p.yaml': notification('typeName: EMAIL, emailAddress: a@b.example, intervalMin: 4') },
+    want: { file: 'p.yaml', line: 11, path: `${NOTIFY_PATH}.intervalMin`, message: 'must be at least 5; found 4' },
+  },
+  ...['PAGER_DUTY serviceKey', 'OPS_GENIE opsGenieApiKey', 'VICTOR_OPS victorOpsApiKey'].map((spec): Case => {
+    const [type, field] = spec.split(' ') as [string, string];
+    return {
+      rule: `no intervalMin on ${type}`,
+      files: { 'p.yaml': notification(`typeName: ${type}, ${field}: {secretRef: "s#k"}, intervalMin: 5`) },
+      want: {
+        file: 'p.yaml',
+        line: 11,
+        path: `${NOTIFY_PATH}.intervalMin`,
+        message: `intervalMin must not be set on ${type} notifications`,
+      },
+    };
+  }),
+  {
+    rule: 'roles only on GROUP and ORG',
+    files: { 'p.yaml': notification('typeName: USER, username: u, roles: [GROUP_OWNER]') },
+    want: {
+      file: 'p.yaml',
+      line: 11,
+      path: `${NOTIFY_PATH}.roles`,
+      message: 'roles does not apply to USER notifications',
+    },
+  },
+  {
+    rule: 'role only on GROUP and ORG',
+    files: { 'p.yaml': notification('typeName: SMS, mobileNumber: "+1555", role: GROUP_OWNER') },
+    want: {
+      file: 'p.yaml',
+      line: 11,
+      path: `${NOTIFY_PATH}.role`,
+      message: 'role does not apply to SMS notifications',
+    },
+  },
+  {
+    rule: 'ORG takes organization roles',
+    files: { 'p.yaml': notification('typeName: ORG, role: GROUP_OWNER') },
+    want: {
+      file: 'p.yaml',
+      line: 11,
+      path: `${NOTIFY_PATH}.role`,
+      message: 'role GROUP_OWNER does not apply to ORG notifications',
+    },
+  },
+  {
+    rule: 'metricThreshold required for OUTSIDE_METRIC_THRESHOLD',
+    files: { 'p.yaml': notification('typeName: GROUP, roles: [GROUP_OWNER]', 'OUTSIDE_METRIC_THRESHOLD') },
+    want: { file: 'p.yaml', line: 8, path: 'spec.alertConfigs[0]', message: 'missing metricThreshold' },
+  },
+  {
+    rule: 'metricThreshold only for OUTSIDE_METRIC_THRESHOLD',
+    files: {
+      'p.yaml': withAlert(
+        '      eventTypeName: HOST_DOWN\n      metricThreshold: {metricName: CONNECTIONS, operator: GREATER_THAN, threshold: 1}\n      notifications: [{typeName: GROUP, roles: [GROUP_OWNER]}]\n',
+      ),
+    },
+    want: {
+      file: 'p.yaml',
+      line: 10,
+      path: 'spec.alertConfigs[0].metricThreshold',
+      message: 'metricThreshold is only for',
+    },
+  },
+  {
+    rule: 'threshold required for TOO_MANY_UNHEALTHY_MEMBERS',
+    files: { 'p.yaml': notification('typeName: GROUP, roles: [GROUP_OWNER]', 'TOO_MANY_UNHEALTHY_MEMBERS') },
+    want: { file: 'p.yaml', line: 8, path: 'spec.alertConfigs[0]', message: 'missing threshold' },
+  },
+  {
+    rule: 'threshold only for member-count events',
+    files: {
+      'p.yaml': withAlert(
+        '      eventTypeName: NO_PRIMARY\n      threshold: {operator: LESS_THAN, threshold: 1}\n      notifications: [{typeName: GROUP, roles: [GROUP_OWNER]}]\n',
+      ),
+    },
+    want: { file: 'p.yaml', line: 10, path: 'spec.alertConfigs[0].threshold', message: 'threshold is only for' },
+  },
+  {
+    rule: 'unknown eventTypeName with did-you-mean',
+    files: { 'p.yaml': notification('typeName: GROUP, roles: [GROUP_OWNER]', 'HOST_DOWNN') },
+    want: { file: 'p.yaml', line: 9, path: 'spec.alertConfigs[0].eventTypeName', message: 'did you mean "HOST_DOWN"?' },
+  },
+  {
+    rule: 'secretRef of the form id#key',
+    files: { 'p.yaml': notification('typeName: PAGER_DUTY, serviceKey: {secretRef: "no-key"}') },
+    want: {
+      file: 'p.yaml',
+      line: 11,
+      path: `${NOTIFY_PATH}.serviceKey.secretRef`,
+      message: 'must be a secret reference "<secret id>#<json key>"',
+    },
+  },
+  {
+    rule: 'projectId is 24 hex',
+    files: { 'p.yaml': projectYaml('  prune: true\n', 'name: p1\n  projectId: 5e2211c17a3e5a48f5497de') },
+    want: { file: 'p.yaml', line: 5, path: 'metadata.projectId', message: '24 lowercase hexadecimal characters' },
+  },
+  {
+    rule: 'TEAM notifications need metadata.orgId',
+    files: { 'p.yaml': notification('typeName: TEAM, teamId: 6a1f00000000000000000001') },
+    want: { file: 'p.yaml', line: 3, path: 'metadata', message: 'metadata.orgId is required' },
+  },
+  {
+    rule: 'unique projectId across files',
+    files: {
+      'a.yaml': projectYaml('  prune: true\n'),
+      'b.yaml': projectYaml('  prune: true\n', 'name: p2\n  projectId: 5e2211c17a3e5a48f5497de3'),
+    },
+    want: { file: 'b.yaml', line: 5, path: 'metadata.projectId', message: 'already declared at a.yaml:5' },
+  },
+  {
+    rule: 'unique orgId across files',
+    files: { 'a.yaml': ORG, 'b.yaml': ORG.replace('name: acme', 'name: acme2') },
+    want: { file: 'b.yaml', line: 3, path: 'metadata.orgId', message: 'duplicate orgId 5e2211c17a3e5a48f5497de0' },
+  },
+  {
+    rule: 'unique alert keys in a project',
+    files: {
+      'p.yaml': withAlert(
+        '      eventTypeName: HOST_DOWN\n      notifications: [{typeName: GROUP, roles: [GROUP_OWNER]}]\n    - key: a1\n      eventTypeName: NO_PRIMARY\n      notifications: [{typeName: GROUP, roles: [GROUP_OWNER]}]\n',
+      ),
+    },
+    want: { file: 'p.yaml', line: 11, path: 'spec.alertConfigs[1].key', message: 'duplicate alert key "a1"' },
+  },
+  {
+    rule: 'unknown template with did-you-mean',
+    files: {
+      'p.yaml': projectYaml('  alertTemplates: [baselin]\n'),
+      't.yaml':
+        'apiVersion: opsman-gitops/v1\nkind: AlertTemplate\nmetadata: {name: baseline}\nspec:\n  alertConfigs:\n    - {key: k, eventTypeName: HOST_DOWN, notifications: [{typeName: GROUP, roles: [GROUP_OWNER]}]}\n',
+    },
+    want: { file: 'p.yaml', line: 7, path: 'spec.alertTemplates[0]', message: 'did you mean "baseline"?' },
+  },
+  {
+    rule: 'protect keys exist',
+    files: { 'p.yaml': projectYaml('  protect: [nothing-here]\n') },
+    want: { file: 'p.yaml', line: 7, path: 'spec.protect[0]', message: 'protect names "nothing-here"' },
+  },
+  {
+    rule: 'at most one Settings',
+    files: {
+      'a.yaml': ORG,
+      's.yaml':
+        'apiVersion: opsman-gitops/v1\nkind: Settings\nspec: {}\n---\napiVersion: opsman-gitops/v1\nkind: Settings\nspec: {}\n',
+    },
+    want: { file: 's.yaml', line: 6, path: 'kind', message: 'a second Settings document' },
+  },
+  {
+    rule: 'versionManifest.pin exists',
+    files: {
+      'a.yaml': ORG,
+      's.yaml': 'apiVersion: opsman-gitops/v1\nkind: Settings\nspec:\n  versionManifest: {pin: m.json}\n',
+    },
+    want: { file: 's.yaml', line: 4, path: 'spec.versionManifest.pin', message: 'cannot be read' },
+  },
+  {
+    rule: 'versionManifest.pin is a manifest',
+    files: {
+      'a.yaml': ORG,
+      's.yaml': 'apiVersion: opsman-gitops/v1\nkind: Settings\nspec:\n  versionManifest: {pin: m.json}\n',
+      'm.json': '{"updated": 1}',
+    },
+    want: {
+      file: 's.yaml',
+      line: 4,
+      path: 'spec.versionManifest.pin',
+      message: 'expected a JSON object with a "versions" list',
+    },
+  },
+];
+
+describe('semantic rules', () => {
+  it.each(cases)('$rule', async ({ files, want }) => {
+    const issues = await issuesOf(files);
+    expect(issues).toHaveLength(1);
+    const [issue] = issues as [ValidationIssue];
+    expect({ file: issue.file, line: issue.line, path: issue.path }).toEqual({
+      file: want.file,
+      line: want.line,
+      path: want.path,
+    });
+    expect(issue.message).toContain(want.message);
+    expect(issue.column).toBeGreaterThanOrEqual(1);
+  });
+
+  it('accepts a TEAM notification when the project names its organization', async () => {
+    const files = {
+      'p.yaml': notification('typeName: TEAM, teamId: 6a1f00000000000000000001').replace(
+        'name: p1\n',
+        'name: p1\n  orgId: 5e2211c17a3e5a48f5497de0\n',
+      ),
+    };
+    expect(await issuesOf(files)).toEqual([]);
+  });
+
+  it('normalises role to roles', async () => {
+    const result = await loadDesiredState(
+      new MemorySource({ 'p.yaml': notification('typeName: GROUP, role: GROUP_OWNER, intervalMin: 5') }),
+    );
+    expect(result.ok && result.state.projects[0]?.alertConfigs[0]?.notifications).toEqual([
+      { typeName: 'GROUP', roles: ['GROUP_OWNER'], intervalMin: 5 },
+    ]);
+  });
+
+  it('defaults enabled to true and matchers to []', async () => {
+    const result = await loadDesiredState(
+      new MemorySource({ 'p.yaml': notification('typeName: EMAIL, emailAddress: a@b.example') }),
+    );
+    const config = result.ok ? result.state.projects[0]?.alertConfigs[0] : undefined;
+    expect(config?.enabled).toBe(true);
+    expect(config?.matchers).toEqual([]);
+    expect(config?.source).toEqual({ file: 'p.yaml', line: 8, column: 7 });
+  });
+});
