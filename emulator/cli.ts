@@ -1,5 +1,86 @@
-/** Placeholder until the emulator lands: `opsman-gitops emulator`. */
-export async function runEmulatorCommand(_argv: string[]): Promise<number> {
-  process.stderr.write('opsman-gitops emulator: not built yet\n');
-  return 1;
+/** `opsman-gitops emulator`: runs the emulator until SIGINT/SIGTERM and prints how to reach it. */
+import { readFile } from 'node:fs/promises';
+import { CliUsageError, parseEmulatorArgs, USAGE } from './cli-args.ts';
+import { EmulatorError } from './errors.ts';
+import { startEmulator } from './index.ts';
+import { buildState } from './store/seed-build.ts';
+import { readSeed } from './store/seed-read.ts';
+
+/** A key and a project to show in the sample curl line: the first Global Owner key, else the first key. */
+async function sample(
+  seed: string | undefined,
+): Promise<{ publicKey: string; privateKey: string; groupId?: string } | null> {
+  const { doc, source } = await readSeed(seed);
+  const state = buildState(doc, source);
+  const keys = [...state.apiKeys.values()];
+  const key = keys.find((k) => k.roles.some((r) => r.roleName === 'GLOBAL_OWNER')) ?? keys[0];
+  if (!key) return null;
+  return { publicKey: key.publicKey, privateKey: key.privateKey, groupId: [...state.groups.keys()][0] };
+}
+
+async function readPem(file: string, what: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (err) {
+    throw new CliUsageError(`cannot read ${what} ${file} (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+}
+
+function waitForSignal(): Promise<string> {
+  return new Promise((resolve) => {
+    const onSignal = (signal: string) => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      resolve(signal);
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+}
+
+/** Runs the command; resolves to the exit code (0 after a clean stop, 1 on start failure, 2 on bad flags). */
+export async function runEmulatorCommand(argv: string[]): Promise<number> {
+  try {
+    const args = parseEmulatorArgs(argv);
+    if (args.help) {
+      process.stdout.write(USAGE);
+      return 0;
+    }
+    const tls =
+      args.tlsCert && args.tlsKey
+        ? { cert: await readPem(args.tlsCert, 'the TLS certificate'), key: await readPem(args.tlsKey, 'the TLS key') }
+        : undefined;
+    const emulator = await startEmulator({
+      host: args.host,
+      port: args.port,
+      admin: args.admin,
+      ...(args.seed ? { seed: args.seed } : {}),
+      ...(args.dataFile ? { dataFile: args.dataFile } : {}),
+      ...(tls ? { tls } : {}),
+    });
+    const lines = [`Ops Manager emulator listening on ${emulator.url}`];
+    if (args.dataFile) lines.push(`  data file: ${args.dataFile}`);
+    if (args.admin) lines.push(`  admin API: ${emulator.origin}/__emulator/`);
+    const s = await sample(args.seed);
+    if (s) {
+      const path = s.groupId ? `/groups/${s.groupId}/alertConfigs` : '/alertConfigs/matchers/fieldNames';
+      lines.push(
+        `  try: curl --digest${tls ? ' -k' : ''} -u ${s.publicKey}:${s.privateKey} '${emulator.url}${path}?pretty=true'`,
+      );
+    }
+    lines.push('  stop with Ctrl-C');
+    process.stdout.write(`${lines.join('\n')}\n`);
+    const signal = await waitForSignal();
+    process.stdout.write(`received ${signal}, stopping\n`);
+    await emulator.close();
+    return 0;
+  } catch (err) {
+    if (err instanceof CliUsageError) {
+      process.stderr.write(`opsman-gitops emulator: ${err.message}\n\n${USAGE}`);
+      return 2;
+    }
+    const message = err instanceof EmulatorError || err instanceof Error ? err.message : String(err);
+    process.stderr.write(`opsman-gitops emulator: cannot start: ${message}\n`);
+    return 1;
+  }
 }

@@ -1,6 +1,148 @@
-/** Placeholder until the emulator lands. */
-export async function startEmulator(
-  _options: Record<string, unknown>,
-): Promise<{ url: string; close(): Promise<void> }> {
-  throw new Error('the emulator is not built yet');
+/**
+ * The Ops Manager Public API emulator, in-process: `startEmulator(options)` resolves to `{ url, origin, close() }`.
+ * Built from the spec and the reference only; it imports nothing from lambdas/.
+ */
+import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { FaultRegistry } from './admin/faults.ts';
+import { RequestLog } from './admin/request-log.ts';
+import { NonceStore } from './auth/nonces.ts';
+import { EmulatorCore } from './core.ts';
+import { Router } from './router.ts';
+import { ROUTES } from './routes/index.ts';
+import { API_BASE_PATH, handleRequest, type PipelineDeps } from './server.ts';
+import { DataFileWriter, dataFileText, loadDataFile, writeAtomic } from './store/data-file.ts';
+import { buildState } from './store/seed-build.ts';
+import { EXAMPLE_SEED_PATH, readSeed } from './store/seed-read.ts';
+import { toSeedDocument } from './store/snapshot.ts';
+import type { State } from './store/state.ts';
+
+export { DataFileError, EmulatorError, SeedError } from './errors.ts';
+export { API_BASE_PATH } from './server.ts';
+export { EXAMPLE_SEED_PATH } from './store/seed-read.ts';
+
+/** Options of startEmulator. */
+export interface EmulatorOptions {
+  /** TCP port; 0 picks a free one. */
+  port?: number;
+  /** Interface to listen on. */
+  host?: string;
+  /** A seed file path (JSON or YAML) or a seed object; default: emulator/seeds/example.yaml. */
+  seed?: string | object;
+  /** Persist every mutation to this file (atomic writes) and resume from it on start. */
+  dataFile?: string;
+  /** Serve the admin API under /__emulator/. */
+  admin?: boolean;
+  /** Lifetime of a Digest nonce in milliseconds. */
+  nonceTtlMs?: number;
+  /** Serve HTTPS with this certificate and key (PEM text). */
+  tls?: { cert: string; key: string };
+  /** Largest accepted request body in bytes (413 beyond). */
+  maxBodyBytes?: number;
+  /** Where unexpected errors are reported (one line each, never a secret). */
+  onError?: (message: string) => void;
+}
+
+/** Defaults of every option. */
+export const DEFAULT_EMULATOR_OPTIONS = {
+  port: 0,
+  host: '127.0.0.1',
+  admin: false,
+  nonceTtlMs: 300_000,
+  maxBodyBytes: 16 * 1024 * 1024,
+  onError: (message: string) => process.stderr.write(`opsman-gitops emulator: ${message}\n`),
+} as const;
+
+/** A running emulator. */
+export interface RunningEmulator {
+  /** Base URL of the API, ending in /api/public/v1.0. */
+  url: string;
+  /** Scheme, host and port, e.g. http://127.0.0.1:41234 (the admin API lives at `${origin}/__emulator/`). */
+  origin: string;
+  /** Stops listening and closes every connection. */
+  close(): Promise<void>;
+}
+
+const seedCache = new Map<string, Record<string, unknown>>();
+
+/** The canonical seed document (ids fixed), cached for the example seed so each start stays fast. */
+async function canonicalSeed(seed: string | object | undefined): Promise<Record<string, unknown>> {
+  const cacheKey = seed === undefined ? EXAMPLE_SEED_PATH : undefined;
+  const cached = cacheKey ? seedCache.get(cacheKey) : undefined;
+  if (cached) return cached;
+  const { doc, source } = await readSeed(seed);
+  const canonical = toSeedDocument(buildState(doc, source));
+  if (cacheKey) seedCache.set(cacheKey, canonical);
+  return canonical;
+}
+
+function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}
+
+/** Starts an emulator; rejects with SeedError or DataFileError on bad input, or the listen error. */
+export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const o = { ...DEFAULT_EMULATOR_OPTIONS, ...options };
+  const seedDoc = await canonicalSeed(options.seed);
+  const fresh = (): State => buildState(structuredClone(seedDoc), '(seed)');
+  let state: State;
+  if (o.dataFile) {
+    const loaded = await loadDataFile(o.dataFile);
+    state = loaded ?? fresh();
+    if (!loaded) await writeAtomic(o.dataFile, dataFileText(state));
+  } else state = fresh();
+  const dataFile = o.dataFile;
+  const holder: { core?: EmulatorCore } = {};
+  const writer = dataFile ? new DataFileWriter(dataFile, () => (holder.core as EmulatorCore).state) : null;
+  const core = new EmulatorCore(state, writer);
+  holder.core = core;
+  const deps: PipelineDeps = {
+    core,
+    router: new Router(ROUTES),
+    nonces: new NonceStore(o.nonceTtlMs),
+    faults: new FaultRegistry(),
+    log: new RequestLog(),
+    admin: o.admin,
+    tls: !!o.tls,
+    maxBodyBytes: o.maxBodyBytes,
+    onError: o.onError,
+    reset: async () => {
+      core.state = fresh();
+      deps.faults.clear();
+      deps.log.clear();
+      await core.commit();
+    },
+  };
+  const handler = (req: Parameters<typeof handleRequest>[0], res: Parameters<typeof handleRequest>[1]) => {
+    handleRequest(req, res, deps).catch((err: unknown) => o.onError(`request failed: ${(err as Error)?.message}`));
+  };
+  const server: Server = o.tls
+    ? (createHttpsServer({ cert: o.tls.cert, key: o.tls.key }, handler) as unknown as Server)
+    : createHttpServer(handler);
+  server.on('clientError', (_err, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    else socket.destroy();
+  });
+  const address = await listen(server, o.port, o.host);
+  const host = address.family === 'IPv6' || address.address.includes(':') ? `[${address.address}]` : address.address;
+  const origin = `${o.tls ? 'https' : 'http'}://${host}:${address.port}`;
+  let closed: Promise<void> | null = null;
+  return {
+    url: `${origin}${API_BASE_PATH}`,
+    origin,
+    close: () => {
+      closed ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return closed;
+    },
+  };
 }

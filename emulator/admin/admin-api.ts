@@ -1,0 +1,59 @@
+/**
+ * The admin API under `/__emulator/` (only with `admin: true`, no authentication): reset to the seed, faults, the
+ * request log, and nonce expiry. It is never reachable under the public API base.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ApiError, apiErrors } from '../errors.ts';
+import { parseJsonBody, readBody } from '../http/body.ts';
+import { errorText, send } from '../http/respond.ts';
+import type { PipelineDeps } from '../server.ts';
+import { parseFault } from './faults.ts';
+
+const JSON_HEADERS = { 'Content-Type': 'application/json' };
+
+async function route(method: string, path: string, req: IncomingMessage, deps: PipelineDeps): Promise<unknown> {
+  const key = `${method} ${path.replace(/\/+$/, '')}`;
+  switch (key) {
+    case 'POST /__emulator/reset':
+      req.resume();
+      await deps.reset();
+      return {};
+    case 'POST /__emulator/faults': {
+      const fault = parseFault(parseJsonBody(await readBody(req, deps.maxBodyBytes)));
+      return { id: deps.faults.add(fault) };
+    }
+    case 'DELETE /__emulator/faults':
+      req.resume();
+      deps.faults.clear();
+      return {};
+    case 'GET /__emulator/requests':
+      return deps.log.toJSON();
+    case 'DELETE /__emulator/requests':
+      deps.log.clear();
+      return {};
+    case 'POST /__emulator/nonces/expire':
+      req.resume();
+      deps.nonces.expireAll();
+      return {};
+    default:
+      req.resume();
+      throw apiErrors.resourceNotFound(path);
+  }
+}
+
+/** Handles one admin request; never throws. */
+export async function handleAdmin(
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  deps: PipelineDeps,
+): Promise<void> {
+  try {
+    const body = await route((req.method ?? 'GET').toUpperCase(), path, req, deps);
+    send(res, 200, JSON.stringify(body), JSON_HEADERS);
+  } catch (err) {
+    const apiErr = err instanceof ApiError ? err : apiErrors.unexpected();
+    if (!(err instanceof ApiError)) deps.onError(`admin API: ${(err as Error)?.message ?? String(err)}`);
+    send(res, apiErr.status, errorText(apiErr.toBody(), false), JSON_HEADERS);
+  }
+}

@@ -1,0 +1,53 @@
+/** Alert configurations as read back: secrets redacted, only each notification type's own fields, links. */
+import type { StoredAlertConfig, StoredNotification } from '../store/state.ts';
+import { NOTIFICATION_TYPES } from './catalog.ts';
+import { redactField } from './redact.ts';
+
+/** A link of an entity or a list. */
+export interface Link {
+  rel: string;
+  href: string;
+}
+
+/** One notification as answered. `teamName` resolves a team id to its name. */
+export function renderNotification(
+  n: StoredNotification,
+  teamName: (teamId: string) => string | undefined,
+): Record<string, unknown> {
+  const spec = NOTIFICATION_TYPES[n.typeName];
+  const out: Record<string, unknown> = { typeName: n.typeName, delayMin: n.delayMin };
+  if (spec?.interval && n.intervalMin !== undefined) out.intervalMin = n.intervalMin;
+  for (const field of spec?.own ?? []) {
+    const value = n[field];
+    if (value === undefined) continue;
+    out[field] = Array.isArray(value) ? [...value] : redactField(field, value);
+  }
+  if (n.typeName === 'TEAM' && typeof n.teamId === 'string') {
+    const name = teamName(n.teamId);
+    if (name !== undefined) out.teamName = name;
+  }
+  out.notifierId = n.notifierId;
+  return out;
+}
+
+/** One alert configuration as answered. */
+export function renderAlertConfig(
+  cfg: StoredAlertConfig,
+  links: Link[],
+  teamName: (teamId: string) => string | undefined,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    id: cfg.id,
+    groupId: cfg.groupId,
+    eventTypeName: cfg.eventTypeName,
+    created: cfg.created,
+    updated: cfg.updated,
+    enabled: cfg.enabled,
+    matchers: cfg.matchers.map((m) => ({ ...m })),
+  };
+  if (cfg.metricThreshold) out.metricThreshold = { ...cfg.metricThreshold };
+  if (cfg.threshold) out.threshold = { ...cfg.threshold };
+  out.notifications = cfg.notifications.map((n) => renderNotification(n, teamName));
+  out.links = links;
+  return out;
+}

@@ -1,0 +1,141 @@
+/**
+ * Validation of one notification of an alert configuration. Fields of other types are accepted and dropped (the real
+ * product does not echo them); unknown fields are rejected. On PUT a secret field that is absent (with a known
+ * notifierId) or that equals the redacted mask of the stored value keeps the stored value.
+ */
+import { apiErrors } from '../errors.ts';
+import { isObjectId } from '../ids.ts';
+import type { StoredNotification } from '../store/state.ts';
+import {
+  BOOLEAN_NOTIFICATION_FIELDS,
+  GROUP_NOTIFICATION_ROLES,
+  KNOWN_NOTIFICATION_FIELDS,
+  NOTIFICATION_TYPES,
+  SECRET_FIELDS,
+} from './catalog.ts';
+import { redactField } from './redact.ts';
+
+const INTEGER_FIELDS = new Set(['delayMin', 'intervalMin']);
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function checkTypes(n: Record<string, unknown>, attr: string): void {
+  for (const [key, value] of Object.entries(n)) {
+    if (!KNOWN_NOTIFICATION_FIELDS.has(key)) throw apiErrors.invalidAttribute(`${attr}.${key}`);
+    if (value === null || value === undefined) continue;
+    const name = `${attr}.${key}`;
+    if (BOOLEAN_NOTIFICATION_FIELDS.has(key)) {
+      if (typeof value !== 'boolean') throw apiErrors.invalidJsonAttribute(name);
+    } else if (INTEGER_FIELDS.has(key)) {
+      if (typeof value !== 'number' || !Number.isInteger(value)) throw apiErrors.invalidJsonAttribute(name);
+    } else if (key === 'roles') {
+      if (!Array.isArray(value) || value.some((r) => typeof r !== 'string')) throw apiErrors.invalidJsonAttribute(name);
+    } else if (typeof value !== 'string') {
+      throw apiErrors.invalidJsonAttribute(name);
+    }
+  }
+}
+
+function counterpartOf(
+  n: Record<string, unknown>,
+  typeName: string,
+  previous: readonly StoredNotification[],
+): StoredNotification | undefined {
+  if (typeof n.notifierId !== 'string') return undefined;
+  return previous.find((p) => p.notifierId === n.notifierId && p.typeName === typeName);
+}
+
+/** The stored value of a secret field: the sent value, or the stored one when the sent value is absent or its mask. */
+function resolveSecret(
+  field: string,
+  sent: unknown,
+  typeName: string,
+  counterpart: StoredNotification | undefined,
+  previous: readonly StoredNotification[],
+): unknown {
+  if (counterpart && typeof counterpart[field] === 'string') {
+    if (sent === undefined || sent === null || redactField(field, counterpart[field]) === sent)
+      return counterpart[field];
+  }
+  if (typeof sent === 'string' && sent.includes('*')) {
+    const match = previous.find(
+      (p) => p.typeName === typeName && typeof p[field] === 'string' && redactField(field, p[field]) === sent,
+    );
+    if (match) return match[field];
+  }
+  return sent;
+}
+
+function validateRoles(n: Record<string, unknown>, attr: string): string[] | undefined {
+  const roles = Array.isArray(n.roles) ? [...(n.roles as string[])] : undefined;
+  if (typeof n.role === 'string') {
+    if (roles === undefined) return validateRoles({ roles: [n.role] }, attr);
+    if (!roles.includes(n.role)) roles.unshift(n.role);
+  }
+  if (roles === undefined) return undefined;
+  if (roles.length === 0) throw apiErrors.missingRoles();
+  for (const role of roles) if (!GROUP_NOTIFICATION_ROLES.has(role)) throw apiErrors.invalidEnum(role, `${attr}.roles`);
+  return [...new Set(roles)];
+}
+
+function checkValueFormats(out: StoredNotification, attr: string): void {
+  for (const field of ['webhookUrl', 'microsoftTeamsWebhookUrl']) {
+    const v = out[field];
+    if (typeof v === 'string' && !v.includes('*') && !/^https?:\/\/[^/\s?#]+(\/\S*)?$/.test(v)) {
+      throw apiErrors.invalidJsonAttribute(`${attr}.${field}`);
+    }
+  }
+  if (typeof out.emailAddress === 'string' && !/^[^@\s]+@[^@\s]+$/.test(out.emailAddress)) {
+    throw apiErrors.invalidJsonAttribute(`${attr}.emailAddress`);
+  }
+  if (out.opsGenieRegion !== undefined && out.opsGenieRegion !== 'US' && out.opsGenieRegion !== 'EU') {
+    throw apiErrors.invalidEnum(String(out.opsGenieRegion), `${attr}.opsGenieRegion`);
+  }
+  if (out.teamId !== undefined && !isObjectId(out.teamId)) throw apiErrors.invalidJsonAttribute(`${attr}.teamId`);
+}
+
+/** Validates notification `index`; `used` holds notifier ids already taken in this configuration. */
+export function validateNotification(
+  raw: unknown,
+  index: number,
+  previous: readonly StoredNotification[],
+  used: ReadonlySet<string>,
+  ctx: { mode: 'create' | 'replace' | 'seed'; newId: () => string },
+): StoredNotification {
+  const attr = `notifications[${index}]`;
+  if (!isObject(raw)) throw apiErrors.invalidJsonAttribute(attr);
+  checkTypes(raw, attr);
+  if (raw.typeName === undefined || raw.typeName === null) throw apiErrors.missingAttribute(`${attr}.typeName`);
+  const typeName = raw.typeName as string;
+  const spec = NOTIFICATION_TYPES[typeName];
+  if (!spec) throw apiErrors.unsupportedNotification(typeName);
+  const delayMin = (raw.delayMin as number | undefined | null) ?? 0;
+  if (delayMin < 0) throw apiErrors.invalidJsonAttribute(`${attr}.delayMin`);
+  const counterpart = counterpartOf(raw, typeName, previous);
+  let notifierId = counterpart?.notifierId;
+  if (!notifierId && ctx.mode === 'seed' && isObjectId(raw.notifierId) && !used.has(raw.notifierId)) {
+    notifierId = raw.notifierId;
+  }
+  const out: StoredNotification = { typeName, notifierId: notifierId ?? ctx.newId(), delayMin };
+  if (spec.interval) {
+    const interval = (raw.intervalMin as number | undefined | null) ?? 60;
+    if (interval < 5) throw apiErrors.intervalOutOfRange();
+    out.intervalMin = interval;
+  } else if (raw.intervalMin !== undefined && raw.intervalMin !== null) {
+    throw apiErrors.invalidAttribute(`${attr}.intervalMin`);
+  }
+  for (const field of spec.own) {
+    let value: unknown = raw[field];
+    if (field === 'roles') value = validateRoles(raw, attr);
+    else if (SECRET_FIELDS.has(field)) value = resolveSecret(field, value, typeName, counterpart, previous);
+    if (BOOLEAN_NOTIFICATION_FIELDS.has(field)) value = value ?? false;
+    if (spec.required.includes(field) && (value === undefined || value === null || value === '')) {
+      throw apiErrors.missingAttribute(`${attr}.${field}`);
+    }
+    if (value !== undefined && value !== null) out[field] = value;
+  }
+  checkValueFormats(out, attr);
+  return out;
+}

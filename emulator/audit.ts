@@ -1,0 +1,77 @@
+/** Audit events: every successful mutation records who did what, from where, and which parameters changed. */
+import type { DiffParam } from './alerts/diffs.ts';
+import { isoSeconds, newObjectId } from './ids.ts';
+import type { RequestContext } from './routes/context.ts';
+import type { EventRec } from './store/state.ts';
+
+/** What a mutation tells the audit log. */
+export interface AuditInput {
+  eventTypeName: string;
+  groupId?: string;
+  orgId?: string;
+  alertConfigId?: string;
+  hostId?: string;
+  /** The changed parameters, secrets already redacted. */
+  params?: DiffParam[];
+  /** Status of the diff: NEW, MODIFIED or REMOVED. */
+  status?: 'NEW' | 'MODIFIED' | 'REMOVED';
+  /** Diff type when one of the spec's applies (PROCESS for automation changes). */
+  diffType?: string;
+  /** Name of the changed object in the diff. */
+  name?: string | null;
+  /** Extra fields of the raw document. */
+  raw?: Record<string, unknown>;
+}
+
+/** Records an audit event for the caller of `ctx`. */
+export function recordAudit(ctx: RequestContext, input: AuditInput): EventRec {
+  const now = ctx.core.now();
+  const id = newObjectId(now);
+  const key = ctx.key;
+  const event: EventRec = { id, created: isoSeconds(now), eventTypeName: input.eventTypeName };
+  if (input.groupId) event.groupId = input.groupId;
+  if (input.orgId) event.orgId = input.orgId;
+  if (input.alertConfigId) event.alertConfigId = input.alertConfigId;
+  if (input.hostId) event.hostId = input.hostId;
+  if (key) {
+    event.apiKeyId = key.id;
+    event.publicKey = key.publicKey;
+    event.isGlobalAdmin = key.roles.some(
+      (r) => r.roleName === 'GLOBAL_OWNER' || r.roleName === 'GLOBAL_MONITORING_ADMIN',
+    );
+  }
+  event.remoteAddress = ctx.remoteAddress;
+  const diff: Record<string, unknown> = {
+    id: input.alertConfigId ?? input.hostId ?? id,
+    name: input.name ?? null,
+    params: input.params ?? [],
+    privileges: null,
+    roles: [],
+    status: input.status ?? 'MODIFIED',
+  };
+  if (input.diffType) diff.type = input.diffType;
+  event.diffs = [diff];
+  event.raw = {
+    _t: 'AUDIT',
+    cre: event.created,
+    et: input.eventTypeName,
+    ...(input.groupId ? { gid: input.groupId } : {}),
+    ...(input.orgId ? { orgId: input.orgId } : {}),
+    ...(key ? { apiKeyId: key.id } : {}),
+    ...input.raw,
+  };
+  ctx.core.addEvent(event);
+  return event;
+}
+
+/** An event as answered: `raw` only when asked, a self link. */
+export function renderEvent(event: EventRec, apiBase: string, includeRaw: boolean): Record<string, unknown> {
+  const { raw, ...rest } = event;
+  const out: Record<string, unknown> = { ...rest };
+  if (includeRaw && raw !== undefined) out.raw = raw;
+  const path = event.groupId
+    ? `/groups/${event.groupId}/events/${event.id}`
+    : `/orgs/${event.orgId}/events/${event.id}`;
+  out.links = [{ href: `${apiBase}${path}`, rel: 'self' }];
+  return out;
+}

@@ -1,0 +1,74 @@
+/** Parsing of `opsman-gitops emulator` flags, with precise errors. */
+
+/** The parsed flags. */
+export interface EmulatorCliArgs {
+  help: boolean;
+  host: string;
+  port: number;
+  seed?: string;
+  dataFile?: string;
+  tlsCert?: string;
+  tlsKey?: string;
+  admin: boolean;
+}
+
+/** A flag error: the message is shown with the usage, exit code 2. */
+export class CliUsageError extends Error {
+  override name = 'CliUsageError';
+  readonly code = 'CLI_USAGE';
+}
+
+/** The usage text. */
+export const USAGE = `Usage: opsman-gitops emulator [options]
+
+Runs the Ops Manager Public API emulator until SIGINT or SIGTERM.
+
+Options:
+  --host HOST          interface to listen on (default 127.0.0.1)
+  --port PORT          TCP port, 0 for any free port (default 8080)
+  --seed FILE          seed file, JSON or YAML (default emulator/seeds/example.yaml)
+  --data-file FILE     persist every change to FILE and resume from it on restart
+  --tls-cert FILE      serve HTTPS with this PEM certificate (needs --tls-key)
+  --tls-key FILE       PEM private key of --tls-cert
+  --admin              serve the admin API under /__emulator/ (reset, faults, request log)
+  -h, --help           show this help
+`;
+
+const VALUED = new Set(['--host', '--port', '--seed', '--data-file', '--tls-cert', '--tls-key']);
+
+/** Parses argv (after `emulator`); throws CliUsageError. */
+export function parseEmulatorArgs(argv: readonly string[]): EmulatorCliArgs {
+  const out: EmulatorCliArgs = { help: false, host: '127.0.0.1', port: 8080, admin: false };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
+    const name = eq > 0 ? arg.slice(0, eq) : arg;
+    if (name === '--help' || name === '-h') {
+      out.help = true;
+      continue;
+    }
+    if (name === '--admin') {
+      if (eq > 0) throw new CliUsageError('--admin takes no value');
+      out.admin = true;
+      continue;
+    }
+    if (!VALUED.has(name)) throw new CliUsageError(`unknown option ${JSON.stringify(arg)}`);
+    const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
+    if (value === undefined || value === '' || (eq < 0 && value.startsWith('--'))) {
+      throw new CliUsageError(`${name} needs a value`);
+    }
+    if (name === '--port') {
+      if (!/^\d{1,5}$/.test(value) || Number(value) > 65535)
+        throw new CliUsageError(`--port must be 0..65535, got "${value}"`);
+      out.port = Number(value);
+    } else if (name === '--host') out.host = value;
+    else if (name === '--seed') out.seed = value;
+    else if (name === '--data-file') out.dataFile = value;
+    else if (name === '--tls-cert') out.tlsCert = value;
+    else out.tlsKey = value;
+  }
+  if ((out.tlsCert === undefined) !== (out.tlsKey === undefined)) {
+    throw new CliUsageError('--tls-cert and --tls-key go together');
+  }
+  return out;
+}

@@ -1,0 +1,45 @@
+/** Reading request bodies with a size limit, and parsing JSON with the reference's INVALID_JSON error. */
+import type { IncomingMessage } from 'node:http';
+import { apiErrors } from '../errors.ts';
+
+/** Reads the whole body as UTF-8; throws a 413 ApiError (and discards the rest) past `limit` bytes. */
+export function readBody(req: IncomingMessage, limit: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length'] ?? '0');
+    if (Number.isFinite(declared) && declared > limit) {
+      req.resume();
+      reject(apiErrors.payloadTooLarge(limit));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let failed = false;
+    req.on('data', (chunk: Buffer) => {
+      if (failed) return;
+      size += chunk.length;
+      if (size > limit) {
+        failed = true;
+        chunks.length = 0;
+        reject(apiErrors.payloadTooLarge(limit));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (!failed) resolve(Buffer.concat(chunks).toString('utf8'));
+    });
+    req.on('error', (err) => {
+      if (!failed) reject(err);
+    });
+  });
+}
+
+/** Parses a JSON body; `undefined` for an empty body. Throws 400 INVALID_JSON when malformed. */
+export function parseJsonBody(text: string): unknown {
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw apiErrors.invalidJson();
+  }
+}

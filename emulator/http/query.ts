@@ -1,0 +1,53 @@
+/** The query parameters every endpoint accepts: pretty, envelope, and for lists pageNum, itemsPerPage, includeCount. */
+import { apiErrors } from '../errors.ts';
+
+/** Maximum of itemsPerPage. */
+export const MAX_ITEMS_PER_PAGE = 500;
+
+/** Default of itemsPerPage. */
+export const DEFAULT_ITEMS_PER_PAGE = 100;
+
+/** The parsed common parameters. */
+export interface CommonQuery {
+  pretty: boolean;
+  envelope: boolean;
+  pageNum: number;
+  itemsPerPage: number;
+  includeCount: boolean;
+}
+
+/** A boolean parameter: `true`/`false` in any case; anything else is 400 INVALID_QUERY_PARAMETER. */
+export function boolParam(query: URLSearchParams, name: string, fallback: boolean): boolean {
+  const value = query.get(name);
+  if (value === null) return fallback;
+  const v = value.toLowerCase();
+  if (v === 'true') return true;
+  if (v === 'false') return false;
+  throw apiErrors.invalidQuery(name);
+}
+
+function intParam(query: URLSearchParams, name: string, fallback: number, min: number, max: number): number {
+  const value = query.get(name);
+  if (value === null) return fallback;
+  if (!/^\d{1,9}$/.test(value)) throw apiErrors.invalidQuery(name);
+  const n = Number(value);
+  if (n < min || n > max) throw apiErrors.invalidQuery(name);
+  return n;
+}
+
+/** Parses pretty and envelope only (never throws; bad values fall back so an error can still be rendered). */
+export function lenientFormat(query: URLSearchParams): { pretty: boolean; envelope: boolean } {
+  const flag = (name: string) => query.get(name)?.toLowerCase() === 'true';
+  return { pretty: flag('pretty'), envelope: flag('envelope') };
+}
+
+/** Parses and validates the common parameters. */
+export function parseCommonQuery(query: URLSearchParams): CommonQuery {
+  return {
+    pretty: boolParam(query, 'pretty', false),
+    envelope: boolParam(query, 'envelope', false),
+    pageNum: intParam(query, 'pageNum', 1, 1, 1_000_000_000),
+    itemsPerPage: intParam(query, 'itemsPerPage', DEFAULT_ITEMS_PER_PAGE, 1, MAX_ITEMS_PER_PAGE),
+    includeCount: boolParam(query, 'includeCount', true),
+  };
+}

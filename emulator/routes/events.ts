@@ -1,0 +1,90 @@
+/** Events of projects and organizations: newest first, filtered by eventType (repeatable), minDate, maxDate. */
+import { renderEvent } from '../audit.ts';
+import { apiErrors } from '../errors.ts';
+import { boolParam } from '../http/query.ts';
+import { parseIsoInstant } from '../ids.ts';
+import type { EventRec } from '../store/state.ts';
+import { param, type RequestContext, type Route } from './context.ts';
+import { listResponse, okResponse, requireGroup, requireOrg } from './helpers.ts';
+
+function dateParam(ctx: RequestContext, name: string): number | null {
+  const value = ctx.query.get(name);
+  if (value === null) return null;
+  const ms = parseIsoInstant(value);
+  if (ms === null) throw apiErrors.invalidQuery(name);
+  return ms;
+}
+
+function list(ctx: RequestContext, belongs: (e: EventRec) => boolean) {
+  const types = new Set(
+    ctx.query
+      .getAll('eventType')
+      .flatMap((t) => t.split(','))
+      .filter((t) => t !== ''),
+  );
+  const min = dateParam(ctx, 'minDate');
+  const max = dateParam(ctx, 'maxDate');
+  const includeRaw = boolParam(ctx.query, 'includeRaw', false);
+  const picked: { e: EventRec; at: number; i: number }[] = [];
+  ctx.core.state.events.forEach((e, i) => {
+    if (!belongs(e)) return;
+    if (types.size > 0 && !types.has(e.eventTypeName)) return;
+    const at = Date.parse(e.created);
+    if (min !== null && at < min) return;
+    if (max !== null && at > max) return;
+    picked.push({ e, at, i });
+  });
+  picked.sort((a, b) => b.at - a.at || b.i - a.i);
+  return listResponse(
+    ctx,
+    picked.map((p) => renderEvent(p.e, ctx.apiBase, includeRaw)),
+  );
+}
+
+function one(ctx: RequestContext, belongs: (e: EventRec) => boolean) {
+  const id = param(ctx, 'eventId');
+  const includeRaw = boolParam(ctx.query, 'includeRaw', false);
+  const event = ctx.core.state.events.find((e) => e.id === id && belongs(e));
+  if (!event) throw apiErrors.resourceNotFound(`/api/public/v1.0${ctx.path}`);
+  return okResponse(renderEvent(event, ctx.apiBase, includeRaw));
+}
+
+/** Routes of the event endpoints. */
+export const eventRoutes: Route[] = [
+  {
+    method: 'GET',
+    template: '/groups/{groupId}/events',
+    need: { kind: 'group', level: 'READ_ONLY' },
+    handler: (ctx) => {
+      const group = requireGroup(ctx);
+      return list(ctx, (e) => e.groupId === group.id);
+    },
+  },
+  {
+    method: 'GET',
+    template: '/groups/{groupId}/events/{eventId}',
+    need: { kind: 'group', level: 'READ_ONLY' },
+    handler: (ctx) => {
+      const group = requireGroup(ctx);
+      return one(ctx, (e) => e.groupId === group.id);
+    },
+  },
+  {
+    method: 'GET',
+    template: '/orgs/{orgId}/events',
+    need: { kind: 'org', level: 'MEMBER' },
+    handler: (ctx) => {
+      const org = requireOrg(ctx);
+      return list(ctx, (e) => e.orgId === org.id && e.groupId === undefined);
+    },
+  },
+  {
+    method: 'GET',
+    template: '/orgs/{orgId}/events/{eventId}',
+    need: { kind: 'org', level: 'MEMBER' },
+    handler: (ctx) => {
+      const org = requireOrg(ctx);
+      return one(ctx, (e) => e.orgId === org.id && e.groupId === undefined);
+    },
+  },
+];

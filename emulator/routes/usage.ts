@@ -1,0 +1,221 @@
+/**
+ * Usage reporting: physical hosts (`/usage/groups[/{physicalHostId}]`), host assignments, per-host and default server
+ * types. `/usage/groups/{x}` alone is a physical host; followed by `/hosts` or `/defaultServerType` it is a project.
+ */
+import { recordAudit } from '../audit.ts';
+import { apiErrors } from '../errors.ts';
+import { isIsoDate, newObjectId } from '../ids.ts';
+import { parseServerType, serverTypeObject, validatePhysicalHost } from '../store/resources.ts';
+import type { HostAssignmentRec, PhysicalHostRec, State } from '../store/state.ts';
+import { param, type RequestContext, type Route } from './context.ts';
+import { emptyResponse, jsonObject, listResponse, okResponse, requireGroup, requireOrg } from './helpers.ts';
+
+const OWNER = { kind: 'global', level: 'OWNER' } as const;
+
+function requirePhysicalHost(ctx: RequestContext): PhysicalHostRec {
+  const host = ctx.core.state.physicalHosts.get(param(ctx, 'physicalHostId'));
+  if (!host) throw apiErrors.resourceNotFound(`/api/public/v1.0${ctx.path}`);
+  return host;
+}
+
+function renderHost(h: PhysicalHostRec): Record<string, unknown> {
+  return { id: h.id, name: h.name, serverType: h.serverType, hosts: h.hosts.map((v) => ({ ...v })) };
+}
+
+function nameTaken(state: State, name: string, except?: string): boolean {
+  return [...state.physicalHosts.values()].some((h) => h.name === name && h.id !== except);
+}
+
+async function saveHost(ctx: RequestContext, id: string, previous?: PhysicalHostRec) {
+  const state = ctx.core.state;
+  const host = validatePhysicalHost(await ctx.json(), id, (g) => state.groups.has(g));
+  if (nameTaken(state, host.name, id)) throw apiErrors.duplicateName('physical host', host.name);
+  state.physicalHosts.set(id, host);
+  recordAudit(ctx, {
+    eventTypeName: previous ? 'PHYSICAL_HOST_UPDATED_AUDIT' : 'PHYSICAL_HOST_CREATED_AUDIT',
+    hostId: id,
+    name: host.name,
+    status: previous ? 'MODIFIED' : 'NEW',
+    params: [
+      { display: 'Name', param: 'name', old: previous?.name ?? null, new: host.name },
+      { display: 'Server type', param: 'serverType', old: previous?.serverType ?? null, new: host.serverType },
+    ].filter((p) => p.old !== p.new),
+  });
+  await ctx.core.commit();
+  return okResponse(renderHost(host));
+}
+
+function dateRange(ctx: RequestContext): { start: string; end: string } {
+  const start = ctx.query.get('startDate');
+  const end = ctx.query.get('endDate');
+  if (start === null) throw apiErrors.missingQuery('startDate');
+  if (end === null) throw apiErrors.missingQuery('endDate');
+  if (!isIsoDate(start)) throw apiErrors.invalidQuery('startDate');
+  if (!isIsoDate(end) || end < start) throw apiErrors.invalidQuery('endDate');
+  return { start, end };
+}
+
+function assignments(ctx: RequestContext, groupIds: ReadonlySet<string>): Record<string, unknown>[] {
+  const { start, end } = dateRange(ctx);
+  const state = ctx.core.state;
+  const inRange = (a: HostAssignmentRec) => (a.from ?? '0000-01-01') <= end && (a.to ?? '9999-12-31') >= start;
+  return state.hostAssignments
+    .filter((a) => groupIds.has(a.groupId) && inRange(a))
+    .sort((a, b) => a.hostname.localeCompare(b.hostname))
+    .map((a) => {
+      const group = state.groups.get(a.groupId);
+      const orgName = group ? state.orgs.get(group.orgId)?.name : undefined;
+      const out: Record<string, unknown> = {
+        hostname: a.hostname,
+        processes: a.processes.map((p) => ({ ...p, groupName: group?.name, orgName, groupId: a.groupId })),
+        serverType: serverTypeObject(a.serverType),
+      };
+      if (a.isChargeable !== undefined) out.isChargeable = a.isChargeable;
+      if (a.memSizeMB !== undefined) out.memSizeMB = a.memSizeMB;
+      return out;
+    });
+}
+
+async function serverTypeBody(ctx: RequestContext) {
+  const body = await jsonObject(ctx);
+  for (const key of Object.keys(body)) if (key !== 'serverType') throw apiErrors.invalidAttribute(key);
+  return parseServerType(body.serverType, 'serverType');
+}
+
+function defaultTypeResponse(name: string | undefined) {
+  return name ? okResponse(serverTypeObject(name as Parameters<typeof serverTypeObject>[0])) : emptyResponse();
+}
+
+/** Routes of the usage endpoints (all need the Global Owner role, as the spec's table says). */
+export const usageRoutes: Route[] = [
+  {
+    method: 'GET',
+    template: '/usage/groups',
+    need: OWNER,
+    handler: (ctx) => listResponse(ctx, [...ctx.core.state.physicalHosts.values()].map(renderHost)),
+  },
+  {
+    method: 'POST',
+    template: '/usage/groups',
+    need: OWNER,
+    handler: (ctx) => saveHost(ctx, newObjectId(ctx.core.now())),
+  },
+  {
+    method: 'GET',
+    template: '/usage/groups/{physicalHostId}',
+    need: OWNER,
+    handler: (ctx) => okResponse(renderHost(requirePhysicalHost(ctx))),
+  },
+  {
+    method: 'PUT',
+    template: '/usage/groups/{physicalHostId}',
+    need: OWNER,
+    handler: (ctx) => {
+      const previous = requirePhysicalHost(ctx);
+      return saveHost(ctx, previous.id, previous);
+    },
+  },
+  {
+    method: 'DELETE',
+    template: '/usage/groups/{physicalHostId}',
+    need: OWNER,
+    handler: async (ctx) => {
+      const host = requirePhysicalHost(ctx);
+      ctx.core.state.physicalHosts.delete(host.id);
+      recordAudit(ctx, {
+        eventTypeName: 'PHYSICAL_HOST_DELETED_AUDIT',
+        hostId: host.id,
+        name: host.name,
+        status: 'REMOVED',
+      });
+      await ctx.core.commit();
+      return emptyResponse();
+    },
+  },
+  {
+    method: 'GET',
+    template: '/usage/groups/{groupId}/hosts',
+    need: OWNER,
+    handler: (ctx) => listResponse(ctx, assignments(ctx, new Set([requireGroup(ctx).id]))),
+  },
+  {
+    method: 'GET',
+    template: '/usage/organizations/{orgId}/hosts',
+    need: OWNER,
+    handler: (ctx) => {
+      const org = requireOrg(ctx);
+      const groups = [...ctx.core.state.groups.values()].filter((g) => g.orgId === org.id).map((g) => g.id);
+      return listResponse(ctx, assignments(ctx, new Set(groups)));
+    },
+  },
+  {
+    method: 'PUT',
+    template: '/usage/hosts/{hostId}',
+    need: OWNER,
+    handler: async (ctx) => {
+      const hostId = param(ctx, 'hostId');
+      const matches = ctx.core.state.hostAssignments.filter((a) => a.hostId === hostId);
+      if (matches.length === 0) throw apiErrors.resourceNotFound(`/api/public/v1.0${ctx.path}`);
+      const type = await serverTypeBody(ctx);
+      const old = matches[0]?.serverType ?? null;
+      for (const a of matches) a.serverType = type;
+      recordAudit(ctx, {
+        eventTypeName: 'HOST_SERVER_TYPE_CHANGED_AUDIT',
+        groupId: matches[0]?.groupId,
+        hostId,
+        name: matches[0]?.hostname ?? null,
+        params: [{ display: 'Server type', param: 'serverType', old, new: type }],
+      });
+      await ctx.core.commit();
+      return emptyResponse();
+    },
+  },
+  {
+    method: 'GET',
+    template: '/usage/groups/{groupId}/defaultServerType',
+    need: OWNER,
+    handler: (ctx) => defaultTypeResponse(ctx.core.state.groupServerTypes.get(requireGroup(ctx).id)),
+  },
+  {
+    method: 'PUT',
+    template: '/usage/groups/{groupId}/defaultServerType',
+    need: OWNER,
+    handler: async (ctx) => {
+      const group = requireGroup(ctx);
+      const type = await serverTypeBody(ctx);
+      const old = ctx.core.state.groupServerTypes.get(group.id) ?? null;
+      ctx.core.state.groupServerTypes.set(group.id, type);
+      recordAudit(ctx, {
+        eventTypeName: 'DEFAULT_SERVER_TYPE_CHANGED_AUDIT',
+        groupId: group.id,
+        params: [{ display: 'Default server type', param: 'defaultServerType', old, new: type }],
+      });
+      await ctx.core.commit();
+      return emptyResponse();
+    },
+  },
+  {
+    method: 'GET',
+    template: '/usage/organizations/{orgId}/defaultServerType',
+    need: OWNER,
+    handler: (ctx) => defaultTypeResponse(ctx.core.state.orgServerTypes.get(requireOrg(ctx).id)),
+  },
+  {
+    method: 'PUT',
+    template: '/usage/organizations/{orgId}/defaultServerType',
+    need: OWNER,
+    handler: async (ctx) => {
+      const org = requireOrg(ctx);
+      const type = await serverTypeBody(ctx);
+      const old = ctx.core.state.orgServerTypes.get(org.id) ?? null;
+      ctx.core.state.orgServerTypes.set(org.id, type);
+      recordAudit(ctx, {
+        eventTypeName: 'DEFAULT_SERVER_TYPE_CHANGED_AUDIT',
+        orgId: org.id,
+        params: [{ display: 'Default server type', param: 'defaultServerType', old, new: type }],
+      });
+      await ctx.core.commit();
+      return emptyResponse();
+    },
+  },
+];

@@ -1,0 +1,209 @@
+/**
+ * The request pipeline: authenticate, route (404/405), faults, common query, roles, handler, durability, response.
+ * Authentication comes before anything else, so an unauthenticated request never learns or changes anything.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { handleAdmin } from './admin/admin-api.ts';
+import type { Fault, FaultRegistry } from './admin/faults.ts';
+import { faultError } from './admin/faults.ts';
+import type { RequestLog, RequestLogEntry } from './admin/request-log.ts';
+import { authenticate } from './auth/authenticate.ts';
+import { challengeHeader } from './auth/digest.ts';
+import type { NonceStore } from './auth/nonces.ts';
+import { isAllowed, type RoleScope } from './auth/roles.ts';
+import type { EmulatorCore } from './core.ts';
+import { ApiError, apiErrors } from './errors.ts';
+import { parseJsonBody, readBody } from './http/body.ts';
+import { lenientFormat, parseCommonQuery } from './http/query.ts';
+import {
+  type ApiResponse,
+  CHALLENGE_CONTENT_TYPE,
+  errorText,
+  type Format,
+  send,
+  standardHeaders,
+  successText,
+} from './http/respond.ts';
+import type { Router } from './router.ts';
+import type { RequestContext, Route } from './routes/context.ts';
+import type { ApiKeyRec } from './store/state.ts';
+
+/** The path prefix of the public API. */
+export const API_BASE_PATH = '/api/public/v1.0';
+
+/** What the pipeline needs. */
+export interface PipelineDeps {
+  core: EmulatorCore;
+  router: Router;
+  nonces: NonceStore;
+  faults: FaultRegistry;
+  log: RequestLog;
+  admin: boolean;
+  tls: boolean;
+  maxBodyBytes: number;
+  /** Back to the seed (admin reset). */
+  reset: () => Promise<void>;
+  /** Reports an unexpected error (one line, no secrets). */
+  onError: (message: string) => void;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function sendError(res: ServerResponse, err: ApiError, deps: PipelineDeps, format: Format): void {
+  const headers = { ...standardHeaders(deps.core.state.serviceVersion), ...err.headers };
+  send(res, err.status, errorText(err.toBody(), format.pretty), headers);
+}
+
+function sendChallenge(res: ServerResponse, stale: boolean, deps: PipelineDeps, format: Format): void {
+  send(res, 401, errorText(apiErrors.notAuthorized().toBody(), format.pretty), {
+    ...standardHeaders(deps.core.state.serviceVersion),
+    'Content-Type': CHALLENGE_CONTENT_TYPE,
+    'WWW-Authenticate': challengeHeader(deps.nonces.issue(), stale),
+  });
+}
+
+function resetSocket(res: ServerResponse): void {
+  const socket = res.socket as (NonNullable<typeof res.socket> & { resetAndDestroy?: () => void }) | null;
+  if (socket?.resetAndDestroy) socket.resetAndDestroy();
+  else socket?.destroy();
+}
+
+function scopeOf(params: Record<string, string>, deps: PipelineDeps): RoleScope {
+  if (params.groupId !== undefined) {
+    return { groupId: params.groupId, orgId: deps.core.state.groups.get(params.groupId)?.orgId };
+  }
+  return params.orgId !== undefined ? { orgId: params.orgId } : {};
+}
+
+function apiBaseOf(req: IncomingMessage, deps: PipelineDeps): string {
+  const host = req.headers.host;
+  const local = `${req.socket.localAddress?.includes(':') ? `[${req.socket.localAddress}]` : req.socket.localAddress}:${req.socket.localPort}`;
+  const authority = host && /^[A-Za-z0-9.\-[\]:]+$/.test(host) ? host : local;
+  return `${deps.tls ? 'https' : 'http'}://${authority}${API_BASE_PATH}`;
+}
+
+function contextFor(
+  req: IncomingMessage,
+  deps: PipelineDeps,
+  route: Route,
+  params: Record<string, string>,
+  key: ApiKeyRec | null,
+  parts: { path: string; rawQuery: string; query: URLSearchParams },
+  body: { consumed: boolean },
+): RequestContext {
+  let text: Promise<string> | null = null;
+  const readText = () => {
+    body.consumed = true;
+    text ??= readBody(req, deps.maxBodyBytes);
+    return text;
+  };
+  return {
+    core: deps.core,
+    method: route.method,
+    path: parts.path,
+    params,
+    query: parts.query,
+    rawQuery: parts.rawQuery,
+    common: parseCommonQuery(parts.query),
+    key,
+    remoteAddress: (req.socket.remoteAddress ?? '').replace(/^::ffff:/, ''),
+    apiBase: apiBaseOf(req, deps),
+    text: readText,
+    json: async () => parseJsonBody(await readText()),
+  };
+}
+
+/** Applies a fault; true when the response is fully handled (error sent or socket reset). */
+async function applyFault(
+  fault: Fault,
+  res: ServerResponse,
+  deps: PipelineDeps,
+  format: Format,
+): Promise<number | null> {
+  if (fault.latencyMs) await sleep(fault.latencyMs);
+  if (fault.reset) {
+    resetSocket(res);
+    return 0;
+  }
+  if (fault.status !== undefined) {
+    const err = faultError(fault);
+    sendError(res, err, deps, format);
+    return err.status;
+  }
+  return null;
+}
+
+/** Handles one request; never throws. */
+export async function handleRequest(req: IncomingMessage, res: ServerResponse, deps: PipelineDeps): Promise<void> {
+  req.on('error', () => undefined);
+  res.on('error', () => undefined);
+  const url = req.url ?? '/';
+  const q = url.indexOf('?');
+  const rawPath = q < 0 ? url : url.slice(0, q);
+  const rawQuery = q < 0 ? '' : url.slice(q + 1);
+  const query = new URLSearchParams(rawQuery);
+  const format = lenientFormat(query);
+  if (rawPath.startsWith('/__emulator/') && deps.admin) return handleAdmin(req, res, rawPath, deps);
+  if (rawPath !== API_BASE_PATH && !rawPath.startsWith(`${API_BASE_PATH}/`)) {
+    req.resume();
+    return sendError(res, apiErrors.resourceNotFound(rawPath), deps, format);
+  }
+  const path = rawPath.slice(API_BASE_PATH.length) || '/';
+  const method = (req.method ?? 'GET').toUpperCase();
+  const match = deps.router.match(method, path);
+  const entry: RequestLogEntry = {
+    method,
+    path,
+    route: match.kind === 'found' ? match.route.template : match.kind === 'method' ? match.template : null,
+    status: 0,
+    at: new Date(deps.core.now()).toISOString(),
+  };
+  let challenged = false;
+  const body = { consumed: false };
+  const finish = (status: number) => {
+    entry.status = status;
+    deps.log.record(entry, challenged);
+    if (!body.consumed) req.resume();
+  };
+  let key: ApiKeyRec | null = null;
+  if (!(match.kind === 'found' && match.route.unauthenticated)) {
+    const auth = authenticate(req.headers.authorization, method, url, deps.core.state.apiKeys, deps.nonces);
+    if (!auth.ok) {
+      challenged = true;
+      sendChallenge(res, auth.stale, deps, format);
+      return finish(401);
+    }
+    key = auth.key;
+    entry.publicKey = key.publicKey;
+  }
+  let fault: Fault | null = null;
+  let outcome: { ok: ApiResponse } | { err: ApiError };
+  try {
+    if (match.kind === 'none') throw apiErrors.resourceNotFound(rawPath);
+    if (match.kind === 'method') throw apiErrors.methodNotAllowed(method, rawPath, match.allow);
+    fault = deps.faults.take(method, path);
+    if (fault?.phase === 'before') {
+      const status = await applyFault(fault, res, deps, format);
+      if (status !== null) return finish(status);
+    }
+    const ctx = contextFor(req, deps, match.route, match.params, key, { path, rawQuery, query }, body);
+    if (key && !isAllowed(key, match.route.need, scopeOf(match.params, deps))) throw apiErrors.userUnauthorized();
+    outcome = { ok: await match.route.handler(ctx) };
+  } catch (err) {
+    if (!(err instanceof ApiError))
+      deps.onError(`unexpected error on ${method} ${path}: ${(err as Error)?.message ?? String(err)}`);
+    outcome = { err: err instanceof ApiError ? err : apiErrors.unexpected() };
+  }
+  if (fault?.phase === 'after') {
+    const status = await applyFault(fault, res, deps, format);
+    if (status !== null) return finish(status);
+  }
+  if ('err' in outcome) {
+    sendError(res, outcome.err, deps, format);
+    return finish(outcome.err.status);
+  }
+  const ok = outcome.ok;
+  const text = successText(ok, format);
+  send(res, ok.status, text, { ...standardHeaders(deps.core.state.serviceVersion), ...ok.headers });
+  finish(ok.status);
+}

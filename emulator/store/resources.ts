@@ -1,0 +1,182 @@
+/**
+ * Validation of the non-alert request bodies (server types, audit-log rotation, physical hosts, S3 blockstore
+ * configurations), shared by the routes and the seed loader. Each throws ApiError with the reference's codes.
+ */
+import { maskAll } from '../alerts/redact.ts';
+import { isPlainObject } from '../alerts/validate.ts';
+import { apiErrors } from '../errors.ts';
+import type { AuditLogRotateRec, PhysicalHostRec, S3ConfigRec, ServerTypeName } from './state.ts';
+import { SERVER_TYPES } from './state.ts';
+
+function onlyKeys(body: Record<string, unknown>, allowed: readonly string[], prefix = ''): void {
+  for (const key of Object.keys(body)) if (!allowed.includes(key)) throw apiErrors.invalidAttribute(prefix + key);
+}
+
+/** A server type given as a name string or a `{name, label?}` object. The label is informative; names decide. */
+export function parseServerType(value: unknown, attr: string): ServerTypeName {
+  if (value === undefined || value === null) throw apiErrors.missingAttribute(attr);
+  let name: unknown = value;
+  if (isPlainObject(value)) {
+    onlyKeys(value, ['name', 'label'], `${attr}.`);
+    if (value.label !== undefined && typeof value.label !== 'string')
+      throw apiErrors.invalidJsonAttribute(`${attr}.label`);
+    if (value.name === undefined || value.name === null) throw apiErrors.missingAttribute(`${attr}.name`);
+    name = value.name;
+  }
+  if (typeof name !== 'string') throw apiErrors.invalidJsonAttribute(attr);
+  if (!(name in SERVER_TYPES)) throw apiErrors.invalidEnum(name, attr);
+  return name as ServerTypeName;
+}
+
+/** The object form `{name, label}` of a server type. */
+export function serverTypeObject(name: ServerTypeName): { name: ServerTypeName; label: string } {
+  return { name, label: SERVER_TYPES[name] };
+}
+
+const ROTATE_FIELDS: Record<keyof AuditLogRotateRec, { integer: boolean; min: number; max?: number }> = {
+  sizeThresholdMB: { integer: false, min: Number.MIN_VALUE },
+  timeThresholdHrs: { integer: true, min: 1 },
+  numUncompressed: { integer: true, min: 1 },
+  percentOfDiskspace: { integer: false, min: 0, max: 1 },
+  numTotal: { integer: true, min: 0 },
+};
+
+/**
+ * Body of PUT auditLogRotateConfig: `{}` disables rotation (returns null); otherwise sizeThresholdMB and
+ * timeThresholdHrs are required. Only the fields sent are stored.
+ */
+export function validateAuditLogRotate(body: unknown): AuditLogRotateRec | null {
+  if (!isPlainObject(body)) throw apiErrors.invalidJson();
+  onlyKeys(body, Object.keys(ROTATE_FIELDS));
+  const out: AuditLogRotateRec = {};
+  for (const [field, rule] of Object.entries(ROTATE_FIELDS) as [
+    keyof AuditLogRotateRec,
+    (typeof ROTATE_FIELDS)['numTotal'],
+  ][]) {
+    const v = body[field];
+    if (v === undefined || v === null) continue;
+    if (typeof v !== 'number' || !Number.isFinite(v) || (rule.integer && !Number.isInteger(v))) {
+      throw apiErrors.invalidJsonAttribute(field);
+    }
+    if (v < rule.min || (rule.max !== undefined && v > rule.max)) throw apiErrors.invalidJsonAttribute(field);
+    out[field] = v;
+  }
+  if (Object.keys(out).length === 0) return null;
+  if (out.sizeThresholdMB === undefined) throw apiErrors.missingAttribute('sizeThresholdMB');
+  if (out.timeThresholdHrs === undefined) throw apiErrors.missingAttribute('timeThresholdHrs');
+  return out;
+}
+
+/** Body of POST /usage/groups and PUT /usage/groups/{id}; `groupExists` checks virtual hosts' projects. */
+export function validatePhysicalHost(
+  body: unknown,
+  id: string,
+  groupExists: (groupId: string) => boolean,
+): PhysicalHostRec {
+  if (!isPlainObject(body)) throw apiErrors.invalidJson();
+  onlyKeys(body, ['id', 'name', 'serverType', 'virtualHosts', 'hosts', 'links']);
+  if (body.id !== undefined && body.id !== id) throw apiErrors.readOnly('id');
+  if (body.name === undefined || body.name === null) throw apiErrors.missingAttribute('name');
+  if (typeof body.name !== 'string' || body.name.trim() === '') throw apiErrors.invalidJsonAttribute('name');
+  const serverType = parseServerType(body.serverType, 'serverType');
+  const list = body.virtualHosts ?? body.hosts;
+  if (list === undefined || list === null) throw apiErrors.missingAttribute('virtualHosts');
+  if (!Array.isArray(list)) throw apiErrors.invalidJsonAttribute('virtualHosts');
+  const hosts = list.map((h, i) => {
+    const attr = `virtualHosts[${i}]`;
+    if (!isPlainObject(h)) throw apiErrors.invalidJsonAttribute(attr);
+    onlyKeys(h, ['groupId', 'hostname'], `${attr}.`);
+    const out: { groupId?: string; hostname?: string } = {};
+    for (const key of ['groupId', 'hostname'] as const) {
+      const v = h[key];
+      if (v === undefined || v === null) continue;
+      if (typeof v !== 'string') throw apiErrors.invalidJsonAttribute(`${attr}.${key}`);
+      out[key] = v;
+    }
+    if (out.groupId !== undefined && !groupExists(out.groupId)) throw apiErrors.groupNotFound(out.groupId);
+    return out;
+  });
+  return { id, name: body.name, serverType, hosts };
+}
+
+const S3_BOOLEANS = [
+  'assignmentEnabled',
+  'encryptedCredentials',
+  'ssl',
+  'acceptedTos',
+  'pathStyleAccessEnabled',
+  'sseEnabled',
+];
+const S3_STRINGS = ['awsAccessKey', 'awsSecretKey', 's3BucketEndpoint', 's3BucketName', 'uri'];
+const S3_FIELDS = [
+  'id',
+  'links',
+  'labels',
+  'loadFactor',
+  'writeConcern',
+  's3AuthMethod',
+  ...S3_BOOLEANS,
+  ...S3_STRINGS,
+];
+
+/** Body of POST/PUT of an S3 blockstore configuration. On PUT, `previous` supplies an omitted or masked secret key. */
+export function validateS3Config(body: unknown, pathId: string | undefined, previous?: S3ConfigRec): S3ConfigRec {
+  if (!isPlainObject(body)) throw apiErrors.invalidJson();
+  onlyKeys(body, S3_FIELDS);
+  if (pathId !== undefined && body.id !== undefined && body.id !== pathId) throw apiErrors.readOnly('id');
+  const id = pathId ?? body.id;
+  if (id === undefined || id === null) throw apiErrors.missingAttribute('id');
+  if (typeof id !== 'string' || !/^[A-Za-z0-9._-]{1,64}$/.test(id)) throw apiErrors.invalidJsonAttribute('id');
+  const out: S3ConfigRec = { id };
+  for (const f of S3_BOOLEANS) {
+    if (body[f] === undefined || body[f] === null) continue;
+    if (typeof body[f] !== 'boolean') throw apiErrors.invalidJsonAttribute(f);
+    out[f] = body[f];
+  }
+  for (const f of S3_STRINGS) {
+    if (body[f] === undefined || body[f] === null) continue;
+    if (typeof body[f] !== 'string') throw apiErrors.invalidJsonAttribute(f);
+    out[f] = body[f];
+  }
+  if (body.labels !== undefined && body.labels !== null) {
+    if (!Array.isArray(body.labels) || body.labels.some((l) => typeof l !== 'string'))
+      throw apiErrors.invalidJsonAttribute('labels');
+    out.labels = [...body.labels];
+  }
+  if (body.loadFactor !== undefined && body.loadFactor !== null) {
+    if (typeof body.loadFactor !== 'number' || !Number.isInteger(body.loadFactor) || body.loadFactor < 1) {
+      throw apiErrors.invalidJsonAttribute('loadFactor');
+    }
+    out.loadFactor = body.loadFactor;
+  }
+  if (body.writeConcern !== undefined && body.writeConcern !== null) {
+    if (typeof body.writeConcern !== 'string') throw apiErrors.invalidJsonAttribute('writeConcern');
+    if (!['W1', 'W2', 'MAJORITY'].includes(body.writeConcern))
+      throw apiErrors.invalidEnum(body.writeConcern, 'writeConcern');
+    out.writeConcern = body.writeConcern;
+  }
+  const method = body.s3AuthMethod ?? 'KEYS';
+  if (typeof method !== 'string') throw apiErrors.invalidJsonAttribute('s3AuthMethod');
+  if (method !== 'KEYS' && method !== 'IAM_ROLE') throw apiErrors.invalidEnum(method, 's3AuthMethod');
+  out.s3AuthMethod = method;
+  const stored = previous?.awsSecretKey;
+  if (typeof stored === 'string' && (out.awsSecretKey === undefined || out.awsSecretKey === maskAll(stored))) {
+    out.awsSecretKey = stored;
+  }
+  for (const f of ['s3BucketEndpoint', 's3BucketName', 'uri', 'acceptedTos']) {
+    if (out[f] === undefined) throw apiErrors.missingAttribute(f);
+  }
+  if (out.acceptedTos !== true) throw apiErrors.invalidAttribute('acceptedTos');
+  if (method === 'KEYS') {
+    if (out.awsAccessKey === undefined) throw apiErrors.missingAttribute('awsAccessKey');
+    if (out.awsSecretKey === undefined) throw apiErrors.missingAttribute('awsSecretKey');
+  }
+  return out;
+}
+
+/** An S3 configuration as answered: the secret key fully masked. */
+export function renderS3Config(rec: S3ConfigRec): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...rec };
+  if (typeof rec.awsSecretKey === 'string') out.awsSecretKey = maskAll(rec.awsSecretKey);
+  return out;
+}
