@@ -1,0 +1,98 @@
+/**
+ * Alarms to one SNS topic (SSL enforced, optional email subscription): function errors, drift detected, targets
+ * failed, messages in the failure queues, and no successful run for N hours (missing data breaches: a silent
+ * function is a broken one). Metric names are those of lambdas/handlers/metrics.ts.
+ */
+import { Duration } from 'aws-cdk-lib';
+import { Alarm, ComparisonOperator, type IMetric, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+
+/** Namespace and service dimension of the handlers' EMF metrics (POWERTOOLS_METRICS_NAMESPACE / SERVICE_NAME). */
+export const METRICS = { namespace: 'OpsmanGitops', service: 'opsman-gitops' } as const;
+
+/** What to watch. */
+export interface AlarmsProps {
+  functions: Record<string, IFunction>;
+  queues: Record<string, IQueue>;
+  alarmEmail?: string;
+  noSuccessHours: number;
+}
+
+/** The topic and the alarms. */
+export class Alarms extends Construct {
+  readonly topic: Topic;
+  readonly alarms: Alarm[] = [];
+
+  constructor(scope: Construct, id: string, props: AlarmsProps) {
+    super(scope, id);
+    this.topic = new Topic(this, 'Topic', { displayName: 'opsman-gitops alarms', enforceSSL: true });
+    if (props.alarmEmail) this.topic.addSubscription(new EmailSubscription(props.alarmEmail));
+
+    for (const [name, fn] of Object.entries(props.functions)) {
+      this.#add(`${name}Errors`, fn.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' }), {
+        description: `The ${name} function failed (threw, timed out or was throttled out).`,
+      });
+    }
+    this.#add('DriftDetected', this.#run('DriftDetected'), {
+      description: 'Live Ops Manager configuration differs from git (someone changed it by hand, or observe mode).',
+    });
+    this.#add('TargetsFailed', this.#run('TargetsFailed'), {
+      description: 'At least one project or organization could not be read, planned or applied.',
+    });
+    for (const [name, queue] of Object.entries(props.queues)) {
+      this.#add(
+        `${name}Messages`,
+        queue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
+        {
+          description: `Invocations that failed for good are waiting in the ${name} queue.`,
+        },
+      );
+    }
+    const hourly = this.#run('LastSuccess', Duration.hours(1));
+    this.#add('NoSuccessfulRun', hourly, {
+      description: `No successful reconcile run for ${props.noSuccessHours} hours.`,
+      comparisonOperator: ComparisonOperator.LESS_THAN_THRESHOLD,
+      evaluationPeriods: props.noSuccessHours,
+      treatMissingData: TreatMissingData.BREACHING,
+    });
+  }
+
+  /** A run metric of the handlers, summed per period. */
+  #run(name: string, period = Duration.minutes(15)): Metric {
+    return new Metric({
+      namespace: METRICS.namespace,
+      metricName: name,
+      dimensionsMap: { service: METRICS.service },
+      statistic: 'Sum',
+      period,
+    });
+  }
+
+  #add(
+    id: string,
+    metric: IMetric,
+    options: {
+      description: string;
+      comparisonOperator?: ComparisonOperator;
+      evaluationPeriods?: number;
+      treatMissingData?: TreatMissingData;
+    },
+  ): void {
+    const alarm = new Alarm(this, id, {
+      metric,
+      alarmDescription: options.description,
+      threshold: 1,
+      evaluationPeriods: options.evaluationPeriods ?? 1,
+      comparisonOperator: options.comparisonOperator ?? ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: options.treatMissingData ?? TreatMissingData.NOT_BREACHING,
+    });
+    alarm.addAlarmAction(new SnsAction(this.topic));
+    alarm.addOkAction(new SnsAction(this.topic));
+    this.alarms.push(alarm);
+  }
+}

@@ -1,0 +1,162 @@
+/**
+ * The stack's settings, read from CDK context (`cdk.json` or `-c key=value`) and validated with precise messages.
+ * Every key is documented in docs/aws.md.
+ */
+import type { Node } from 'constructs';
+
+/** Optional VPC placement for an Ops Manager on a private network. */
+export interface VpcSettings {
+  vpcId: string;
+  subnetIds: string[];
+  securityGroupIds: string[];
+  /** Route tables of the subnets (same order): needed for the S3 gateway endpoint; without them none is created. */
+  routeTableIds: string[];
+  /** Create the S3 gateway and Secrets Manager / CloudWatch Logs interface endpoints (default true). */
+  createEndpoints: boolean;
+}
+
+/** Everything the stack takes from context. */
+export interface StackSettings {
+  opsManagerBaseUrl: string;
+  reconcileSchedule: string;
+  archiveSchedule: string;
+  timeZone: string;
+  mode: 'observe' | 'plan' | 'apply';
+  alarmEmail?: string;
+  vpc?: VpcSettings;
+  /** Path (relative to the repository) of a PEM bundle of the private CA that signed Ops Manager's certificate. */
+  caBundle?: string;
+  /** Hours without a successful run before the staleness alarm fires (default 6). */
+  noSuccessHours: number;
+  /** Prefix of the Secrets Manager names the desired state's secretRefs may use (default `opsman-gitops/`). */
+  secretNamePrefix: string;
+  /** Folder uploaded to the desired-state prefix (default `desired-state`). */
+  desiredStateDir: string;
+  /** Days the functions' logs are kept (default 90). */
+  logRetentionDays: number;
+}
+
+/** Defaults of the optional keys. */
+export const SETTINGS_DEFAULTS = {
+  opsManagerBaseUrl: 'https://opsmanager.example.internal:8443/api/public/v1.0',
+  reconcileSchedule: 'rate(15 minutes)',
+  archiveSchedule: 'cron(30 2 * * ? *)',
+  timeZone: 'Etc/UTC',
+  mode: 'plan' as const,
+  noSuccessHours: 6,
+  secretNamePrefix: 'opsman-gitops/',
+  desiredStateDir: 'desired-state',
+  logRetentionDays: 90,
+};
+
+/** Thrown when a context value is malformed; lists every problem. */
+export class SettingsError extends Error {
+  override name = 'SettingsError';
+  readonly code = 'CONTEXT_INVALID';
+  constructor(readonly problems: string[]) {
+    super(`invalid CDK context: ${problems.join('; ')}`);
+  }
+}
+
+const SCHEDULE = /^(rate\(\d+ (minute|minutes|hour|hours|day|days)\)|cron\([^()]+\)|at\([0-9T:-]+\))$/;
+const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
+
+/** Reads the settings from a node's context. */
+export function readSettings(node: Node): StackSettings {
+  const problems: string[] = [];
+  const str = (key: string, fallback?: string): string | undefined => {
+    const value: unknown = node.tryGetContext(key);
+    if (value === undefined || value === null || value === '') return fallback;
+    if (typeof value !== 'string') {
+      problems.push(`${key} must be a string`);
+      return fallback;
+    }
+    return value.trim();
+  };
+  const list = (key: string): string[] => {
+    const value: unknown = node.tryGetContext(key);
+    if (value === undefined || value === null || value === '') return [];
+    if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value as string[];
+    if (typeof value === 'string')
+      return value
+        .split(',')
+        .map((v) => v.trim())
+        .filter(Boolean);
+    problems.push(`${key} must be a list of ids or a comma-separated string`);
+    return [];
+  };
+  const num = (key: string, fallback: number, min: number, max: number): number => {
+    const raw: unknown = node.tryGetContext(key);
+    if (raw === undefined || raw === null || raw === '') return fallback;
+    const value = typeof raw === 'string' ? Number(raw) : raw;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+      problems.push(`${key} must be a whole number from ${min} to ${max}`);
+      return fallback;
+    }
+    return value;
+  };
+
+  const d = SETTINGS_DEFAULTS;
+  const settings: StackSettings = {
+    opsManagerBaseUrl: str('opsManagerBaseUrl', d.opsManagerBaseUrl) ?? d.opsManagerBaseUrl,
+    reconcileSchedule: str('reconcileSchedule', d.reconcileSchedule) ?? d.reconcileSchedule,
+    archiveSchedule: str('archiveSchedule', d.archiveSchedule) ?? d.archiveSchedule,
+    timeZone: str('timeZone', d.timeZone) ?? d.timeZone,
+    mode: d.mode,
+    noSuccessHours: num('noSuccessHours', d.noSuccessHours, 1, 24),
+    secretNamePrefix: str('secretNamePrefix', d.secretNamePrefix) ?? d.secretNamePrefix,
+    desiredStateDir: str('desiredStateDir', d.desiredStateDir) ?? d.desiredStateDir,
+    logRetentionDays: num('logRetentionDays', d.logRetentionDays, 1, 3653),
+  };
+  if (!/^https?:\/\/[^/\s]+\/\S*api\/public\/v1\.0\/?$/.test(settings.opsManagerBaseUrl)) {
+    problems.push('opsManagerBaseUrl must be an http(s) URL ending in /api/public/v1.0');
+  }
+  for (const key of ['reconcileSchedule', 'archiveSchedule'] as const) {
+    if (!SCHEDULE.test(settings[key])) problems.push(`${key} must be rate(N minutes|hours|days), cron(...) or at(...)`);
+  }
+  if (!/^[A-Za-z]+(?:[/_+-][A-Za-z0-9_+-]+)*$/.test(settings.timeZone)) {
+    problems.push('timeZone must be an IANA time zone such as Europe/Paris or Etc/UTC');
+  }
+  const mode = str('mode');
+  if (mode !== undefined) {
+    if (mode === 'observe' || mode === 'plan' || mode === 'apply') settings.mode = mode;
+    else problems.push('mode must be observe, plan or apply');
+  }
+  const email = str('alarmEmail');
+  if (email !== undefined) {
+    if (EMAIL.test(email)) settings.alarmEmail = email;
+    else problems.push('alarmEmail must be an email address');
+  }
+  const caBundle = str('caBundle');
+  if (caBundle !== undefined) settings.caBundle = caBundle;
+  if (!/^[A-Za-z0-9/_+=.@-]+\/$/.test(settings.secretNamePrefix)) {
+    problems.push('secretNamePrefix must be a Secrets Manager name prefix ending in /');
+  }
+
+  const vpcId = str('vpcId');
+  const subnetIds = list('subnetIds');
+  const securityGroupIds = list('securityGroupIds');
+  const routeTableIds = list('routeTableIds');
+  if (vpcId !== undefined || subnetIds.length > 0 || securityGroupIds.length > 0) {
+    if (!vpcId || !/^vpc-[0-9a-f]{8,17}$/.test(vpcId)) problems.push('vpcId must be a VPC id (vpc-...)');
+    if (subnetIds.length === 0 || !subnetIds.every((s) => /^subnet-[0-9a-f]{8,17}$/.test(s))) {
+      problems.push('subnetIds must list subnet ids (subnet-...) when vpcId is set');
+    }
+    if (securityGroupIds.length === 0 || !securityGroupIds.every((s) => /^sg-[0-9a-f]{8,17}$/.test(s))) {
+      problems.push('securityGroupIds must list security group ids (sg-...) when vpcId is set');
+    }
+    if (routeTableIds.length > 0 && routeTableIds.length !== subnetIds.length) {
+      problems.push('routeTableIds must have one entry per subnet id');
+    }
+    const endpoints: unknown = node.tryGetContext('createVpcEndpoints');
+    settings.vpc = {
+      vpcId: vpcId ?? '',
+      subnetIds,
+      securityGroupIds,
+      routeTableIds,
+      createEndpoints: endpoints === undefined ? true : endpoints === true || endpoints === 'true',
+    };
+  }
+  if (problems.length > 0) throw new SettingsError(problems);
+  return settings;
+}
