@@ -16,13 +16,19 @@ export const MODE_VALUES = ['observe', 'plan', 'apply'] as const;
 /** Server types of the usage endpoints. */
 export const SERVER_TYPES = ['DEV_SERVER', 'TEST_SERVER', 'PRODUCTION_SERVER', 'RAM_POOL'] as const;
 
-/** Event types an alert configuration may watch. Unknown names are refused: a typo would create a useless alert. */
+/**
+ * Event types an alert configuration may watch: the reference's list plus a few more of the real product. Unknown
+ * names are refused: a typo would create an alert that never fires.
+ */
 export const EVENT_TYPE_NAMES = [
   'HOST_DOWN',
   'HOST_RECOVERING',
   'HOST_RESTARTED',
   'HOST_ROLLBACK',
   'HOST_SSL_CERTIFICATE_STALE',
+  'HOST_UPGRADED',
+  'HOST_NOW_PRIMARY',
+  'HOST_NOW_SECONDARY',
   'OUTSIDE_METRIC_THRESHOLD',
   'VERSION_BEHIND',
   'NO_PRIMARY',
@@ -33,14 +39,18 @@ export const EVENT_TYPE_NAMES = [
   'MEMBER_ADDED',
   'MEMBER_REMOVED',
   'AUTOMATION_AGENT_DOWN',
+  'AUTOMATION_AGENT_UP',
   'MONITORING_AGENT_DOWN',
+  'MONITORING_AGENT_UP',
   'BACKUP_AGENT_DOWN',
+  'BACKUP_AGENT_UP',
   'OPLOG_BEHIND',
   'RESYNC_REQUIRED',
   'CLUSTER_MONGOS_IS_MISSING',
   'BI_CONNECTOR_DOWN',
   'AUTOMATION_CONFIG_PUBLISHED_AUDIT',
   'JOINED_GROUP',
+  'REMOVED_FROM_GROUP',
   'USERS_WITHOUT_MULTI_FACTOR_AUTH',
 ] as const;
 
@@ -163,7 +173,7 @@ export const NOTIFICATION_FIELDS: Readonly<Record<string, { required: string[]; 
   SMS: { required: ['mobileNumber'], optional: [] },
   TEAM: { required: ['teamId'], optional: ['emailEnabled', 'smsEnabled'] },
   USER: { required: ['username'], optional: ['emailEnabled', 'smsEnabled'] },
-  VICTOR_OPS: { required: ['victorOpsApiKey'], optional: ['victorOpsRoutingKey'] },
+  VICTOR_OPS: { required: ['victorOpsApiKey', 'victorOpsRoutingKey'], optional: [] },
   WEBHOOK: { required: ['webhookUrl'], optional: ['webhookSecret'] },
 };
 
