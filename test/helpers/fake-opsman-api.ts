@@ -142,8 +142,11 @@ export class FakeWorld {
   calls: FakeCall[] = [];
   faults: FakeFault[] = [];
   private seq = 0;
-  /** Milliseconds added to the fake's clock per event (events are created in order). */
+  /** The fake's own clock (one second per reading) unless `timeSource` is set (share the run's clock). */
   time = Date.parse('2026-01-01T00:00:00Z');
+  timeSource: (() => Date) | undefined;
+  /** Called on every stored alert: lets a test make the server alter what it was sent (non-convergence). */
+  onStore: ((stored: StoredAlert) => void) | undefined;
 
   /** Adds a project (and its org). */
   addProject(groupId: string, orgId = 'org0'): void {
@@ -163,7 +166,8 @@ export class FakeWorld {
 
   now(): string {
     this.time += 1000;
-    return new Date(this.time).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const at = this.timeSource?.() ?? new Date(this.time);
+    return at.toISOString().replace(/\.\d{3}Z$/, 'Z');
   }
 
   /** Writes made so far (method names), optionally for one project. */
@@ -202,6 +206,7 @@ export class FakeWorld {
     };
     if (body.metricThreshold !== undefined) stored.metricThreshold = { ...body.metricThreshold };
     if (body.threshold !== undefined) stored.threshold = { ...body.threshold };
+    this.onStore?.(stored);
     group.alerts.set(stored.id, stored);
     return stored;
   }
@@ -416,11 +421,13 @@ export class FakeOpsManager implements OpsManagerApi {
 
   private filterEvents(events: OpsManagerEvent[], query: EventQuery | undefined): OpsManagerEvent[] {
     const min = query?.minDate === undefined ? undefined : Date.parse(query.minDate);
+    // Newest first; events of the same second in reverse order of recording (like the real list).
     return events
-      .filter((e) => query?.eventType === undefined || query.eventType.includes(e.eventTypeName))
-      .filter((e) => min === undefined || Date.parse(e.created) >= min)
-      .sort((a, b) => (a.created < b.created ? 1 : a.created > b.created ? -1 : 0))
-      .map((e) => ({ ...e }));
+      .map((e, i) => ({ e, i }))
+      .filter(({ e }) => query?.eventType === undefined || query.eventType.includes(e.eventTypeName))
+      .filter(({ e }) => min === undefined || Date.parse(e.created) >= min)
+      .sort((a, b) => (a.e.created < b.e.created ? 1 : a.e.created > b.e.created ? -1 : b.i - a.i))
+      .map(({ e }) => ({ ...e }));
   }
 
   listProjectEvents(groupId: string, query?: EventQuery): Promise<OpsManagerEvent[]> {

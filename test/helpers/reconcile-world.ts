@@ -218,7 +218,9 @@ export class ReconcileHarness {
   readonly key = new Uint8Array(32).fill(7);
   private runs = 0;
 
-  constructor(readonly world: FakeWorld) {}
+  constructor(readonly world: FakeWorld) {
+    world.timeSource = () => this.clock.now();
+  }
 
   /** Sets the desired-state files (path -> YAML). */
   setFiles(files: Record<string, string>): void {

@@ -1,0 +1,211 @@
+// Scenario: normalisation makes a desired body and the live config Ops Manager echoes for it equal; diff names what differs.
+import { describe, expect, it } from 'vitest';
+import type { DesiredAlertBody } from '../../../lambdas/core/alert-body.ts';
+import { diffAlert, onlyEnabledDiffers } from '../../../lambdas/core/diff.ts';
+import { normaliseDesired, normaliseLive, SECRET, sameNormal } from '../../../lambdas/core/normalise.ts';
+import type { AlertConfig } from '../../../lambdas/opsman/types.ts';
+
+const base: DesiredAlertBody = {
+  eventTypeName: 'NO_PRIMARY',
+  enabled: true,
+  matchers: [],
+  notifications: [{ typeName: 'GROUP', roles: ['GROUP_OWNER'], intervalMin: 5, delayMin: 0, emailEnabled: true }],
+};
+
+function live(overrides: Partial<AlertConfig>): AlertConfig {
+  return {
+    id: 'a1',
+    groupId: 'g',
+    created: '2026-01-01T00:00:00Z',
+    updated: '2026-01-01T00:00:00Z',
+    enabled: true,
+    eventTypeName: 'NO_PRIMARY',
+    links: [{ rel: 'self', href: 'x' }],
+    matchers: [],
+    typeName: 'REPLICA_SET',
+    notifications: [
+      { typeName: 'GROUP', roles: ['GROUP_OWNER'], intervalMin: 5, delayMin: 0, emailEnabled: true, notifierId: 'n1' },
+    ],
+    ...overrides,
+  };
+}
+
+describe('normalise: equal cases', () => {
+  const cases: { name: string; desired: DesiredAlertBody; live: AlertConfig }[] = [
+    { name: 'server-only fields dropped', desired: base, live: live({}) },
+    {
+      name: 'numbers compared numerically (90 vs 90.0 vs "90")',
+      desired: {
+        ...base,
+        eventTypeName: 'OUTSIDE_METRIC_THRESHOLD',
+        metricThreshold: { metricName: 'X', operator: 'GREATER_THAN', threshold: 90, mode: 'AVERAGE', units: 'RAW' },
+      },
+      live: live({
+        eventTypeName: 'OUTSIDE_METRIC_THRESHOLD',
+        metricThreshold: {
+          metricName: 'X',
+          operator: 'GREATER_THAN',
+          threshold: '90.0' as unknown as number,
+          mode: 'AVERAGE',
+          units: 'RAW',
+        },
+      }),
+    },
+    {
+      name: 'matchers, notifications and roles in any order',
+      desired: {
+        ...base,
+        matchers: [
+          { fieldName: 'HOSTNAME', operator: 'EQUALS', value: 'b' },
+          { fieldName: 'HOSTNAME', operator: 'EQUALS', value: 'a' },
+        ],
+        notifications: [
+          { typeName: 'EMAIL', emailAddress: 'x@example.com', intervalMin: 60, delayMin: 0 },
+          {
+            typeName: 'GROUP',
+            roles: ['GROUP_READ_ONLY', 'GROUP_OWNER'],
+            intervalMin: 5,
+            delayMin: 0,
+            emailEnabled: true,
+          },
+        ],
+      },
+      live: live({
+        matchers: [
+          { fieldName: 'HOSTNAME', operator: 'EQUALS', value: 'a' },
+          { fieldName: 'HOSTNAME', operator: 'EQUALS', value: 'b' },
+        ],
+        notifications: [
+          {
+            typeName: 'GROUP',
+            roles: ['GROUP_OWNER', 'GROUP_READ_ONLY'],
+            intervalMin: 5,
+            delayMin: 0,
+            emailEnabled: true,
+          },
+          { typeName: 'EMAIL', emailAddress: 'x@example.com', intervalMin: 60, delayMin: 0 },
+        ],
+      }),
+    },
+    {
+      name: 'server defaults filled (delayMin 0, intervalMin 60, smsEnabled false)',
+      desired: { ...base, notifications: [{ typeName: 'GROUP', roles: ['GROUP_OWNER'], emailEnabled: true }] },
+      live: live({
+        notifications: [
+          { typeName: 'GROUP', roles: ['GROUP_OWNER'], intervalMin: 60, delayMin: 0, emailEnabled: true },
+        ],
+      }),
+    },
+    {
+      name: 'fields a type does not echo are ignored (EMAIL with emailEnabled)',
+      desired: {
+        ...base,
+        notifications: [{ typeName: 'EMAIL', emailAddress: 'a@b.c', emailEnabled: true, smsEnabled: true }],
+      },
+      live: live({ notifications: [{ typeName: 'EMAIL', emailAddress: 'a@b.c', intervalMin: 60, delayMin: 0 }] }),
+    },
+    {
+      name: 'a redacted secret equals a secret reference',
+      desired: {
+        ...base,
+        notifications: [{ typeName: 'WEBHOOK', webhookUrl: { secretRef: 's#u' }, webhookSecret: { secretRef: 's#s' } }],
+      },
+      live: live({
+        notifications: [
+          {
+            typeName: 'WEBHOOK',
+            webhookUrl: 'https://h/********',
+            webhookSecret: '******',
+            intervalMin: 60,
+            delayMin: 0,
+          },
+        ],
+      }),
+    },
+    {
+      name: 'intervalMin not echoed for PAGER_DUTY',
+      desired: { ...base, notifications: [{ typeName: 'PAGER_DUTY', serviceKey: { secretRef: 's#k' } }] },
+      live: live({ notifications: [{ typeName: 'PAGER_DUTY', serviceKey: '****abcd', delayMin: 0 }] }),
+    },
+    {
+      name: 'live enabled false by default and matchers absent',
+      desired: { ...base, enabled: false },
+      live: { ...live({ enabled: undefined as unknown as boolean }), matchers: undefined as unknown as [] },
+    },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const d = normaliseDesired(c.desired);
+      const l = normaliseLive(c.live);
+      expect(diffAlert(d, l)).toEqual([]);
+      expect(sameNormal(d, l)).toBe(true);
+    });
+  }
+});
+
+describe('diff: field changes', () => {
+  const cases: { name: string; desired: DesiredAlertBody; live: AlertConfig; paths: string[] }[] = [
+    { name: 'disabled live', desired: base, live: live({ enabled: false }), paths: ['enabled'] },
+    {
+      name: 'threshold changed',
+      desired: { ...base, metricThreshold: { metricName: 'X', operator: 'GREATER_THAN', threshold: 90 } },
+      live: live({ metricThreshold: { metricName: 'X', operator: 'GREATER_THAN', threshold: 80 } }),
+      paths: ['metricThreshold.threshold'],
+    },
+    {
+      name: 'notification removed on live',
+      desired: { ...base, notifications: [...base.notifications, { typeName: 'EMAIL', emailAddress: 'a@b.c' }] },
+      live: live({}),
+      paths: ['notifications[EMAIL:a@b.c]'],
+    },
+    {
+      name: 'interval changed, matched by identity not index',
+      desired: {
+        ...base,
+        notifications: [{ typeName: 'EMAIL', emailAddress: 'a@b.c', intervalMin: 30 }, ...base.notifications],
+      },
+      live: live({
+        notifications: [...base.notifications, { typeName: 'EMAIL', emailAddress: 'a@b.c', intervalMin: 60 }],
+      }),
+      paths: ['notifications[EMAIL:a@b.c].intervalMin'],
+    },
+    {
+      name: 'secret removed on live is drift',
+      desired: {
+        ...base,
+        notifications: [{ typeName: 'WEBHOOK', webhookUrl: { secretRef: 's#u' }, webhookSecret: { secretRef: 's#s' } }],
+      },
+      live: live({
+        notifications: [{ typeName: 'WEBHOOK', webhookUrl: 'https://h/***', intervalMin: 60, delayMin: 0 }],
+      }),
+      paths: ['notifications[WEBHOOK].webhookSecret'],
+    },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const fields = diffAlert(normaliseDesired(c.desired), normaliseLive(c.live));
+      expect(fields.map((f) => f.path)).toEqual(c.paths);
+    });
+  }
+
+  it('a removed secret carries no value, only a note', () => {
+    const fields = diffAlert(
+      normaliseDesired({
+        ...base,
+        notifications: [{ typeName: 'WEBHOOK', webhookUrl: { secretRef: 's#u' }, webhookSecret: { secretRef: 's#s' } }],
+      }),
+      normaliseLive(live({ notifications: [{ typeName: 'WEBHOOK', webhookUrl: 'https://h/***' }] })),
+    );
+    expect(fields).toEqual([{ path: 'notifications[WEBHOOK].webhookSecret', secret: true, note: 'removed on live' }]);
+  });
+
+  it('only enabled differing is a toggle', () => {
+    expect(onlyEnabledDiffers(diffAlert(normaliseDesired(base), normaliseLive(live({ enabled: false }))))).toBe(true);
+    expect(
+      normaliseDesired({
+        ...base,
+        notifications: [{ typeName: 'SLACK', apiToken: { secretRef: 'a#b' }, channelName: '#c' }],
+      }).notifications[0]?.apiToken,
+    ).toBe(SECRET);
+  });
+});

@@ -1,0 +1,184 @@
+// Scenario: ownership: adoption instead of duplication, pending-create recovery, ambiguous POSTs, non-convergence, corrupt state.
+import { describe, expect, it } from 'vitest';
+import { ambiguous } from '../../helpers/fake-opsman-api.ts';
+import { actions, ownedId, P1, P2, scenario, setP1 } from './scenario-fixture.ts';
+
+const DISK_BODY = {
+  eventTypeName: 'OUTSIDE_METRIC_THRESHOLD',
+  enabled: true,
+  metricThreshold: {
+    metricName: 'DISK_PARTITION_SPACE_USED_DATA',
+    mode: 'AVERAGE',
+    operator: 'GREATER_THAN',
+    threshold: 90.0,
+    units: 'RAW',
+  },
+  notifications: [
+    { typeName: 'EMAIL', emailAddress: 'dba@acme.example', intervalMin: 60, delayMin: 0 },
+    { typeName: 'GROUP', roles: ['GROUP_OWNER'], intervalMin: 60, delayMin: 0, emailEnabled: true },
+  ],
+};
+
+describe('adoption', () => {
+  it('adopts an equal unowned config instead of creating a duplicate', async () => {
+    const h = scenario();
+    const existing = h.world.seedAlert(P1, DISK_BODY);
+    const report = await h.run('apply');
+    const disk = report.plan.changes.find((c) => c.key === 'disk');
+    expect(disk).toMatchObject({ action: 'adopt', id: existing });
+    expect(ownedId(h, 'disk')).toBe(existing);
+    expect(h.world.writes(P1).filter((w) => w.method === 'createAlertConfig').length).toBe(1);
+    expect(actions(await h.run('plan'))).toEqual([]);
+  });
+
+  it('never lets two desired keys adopt the same live config; the earliest created is chosen', async () => {
+    const h = scenario({
+      alertConfigs: [
+        { key: 'a', eventTypeName: 'HOST_DOWN', notifications: [{ typeName: 'EMAIL', emailAddress: 'x@y.z' }] },
+        { key: 'b', eventTypeName: 'HOST_DOWN', notifications: [{ typeName: 'EMAIL', emailAddress: 'x@y.z' }] },
+      ],
+    });
+    const first = h.world.seedAlert(P1, {
+      eventTypeName: 'HOST_DOWN',
+      enabled: true,
+      notifications: [{ typeName: 'EMAIL', emailAddress: 'x@y.z' }],
+    });
+    h.world.seedAlert(P1, {
+      eventTypeName: 'HOST_DOWN',
+      enabled: true,
+      notifications: [{ typeName: 'EMAIL', emailAddress: 'x@y.z' }],
+    });
+    const plan = await h.run('plan');
+    const adopted = plan.plan.changes.filter((c) => c.action === 'adopt');
+    expect(adopted.map((c) => c.key)).toEqual(['a', 'b']);
+    expect(adopted[0]?.id).toBe(first);
+    expect(new Set(adopted.map((c) => c.id)).size).toBe(2);
+  });
+
+  it('re-sends secrets once when adopting a config that has them', async () => {
+    const h = scenario();
+    h.world.seedAlert(P1, {
+      eventTypeName: 'NO_PRIMARY',
+      enabled: true,
+      notifications: [
+        { typeName: 'GROUP', roles: ['GROUP_OWNER'], intervalMin: 5, delayMin: 0, emailEnabled: true },
+        { typeName: 'WEBHOOK', webhookUrl: 'https://old.example/x', webhookSecret: 'old-secret' },
+      ],
+    });
+    const report = await h.run('apply');
+    expect(report.results.find((r) => r.change.key === 'no-primary')?.message).toContain('secrets re-sent');
+    const stored = h.world.groups.get(P1)?.alerts.get(ownedId(h, 'no-primary'));
+    expect(stored?.notifications.find((n) => n.typeName === 'WEBHOOK')?.webhookSecret).toBe(
+      'whsec-super-secret-value-9876',
+    );
+  });
+});
+
+describe('crash-safe creates', () => {
+  it('saves a pending marker before the POST', async () => {
+    const h = scenario();
+    let markerSeen = false;
+    h.world.onStore = () => {
+      const records = h.state.state?.projects[P1]?.alertConfigs ?? {};
+      if (Object.values(records).some((r) => r.pendingCreate !== undefined)) markerSeen = true;
+    };
+    await h.run('apply');
+    expect(markerSeen).toBe(true);
+    expect(
+      Object.values(h.state.state?.projects[P1]?.alertConfigs ?? {}).every((r) => r.pendingCreate === undefined),
+    ).toBe(true);
+  });
+
+  it('an ambiguous POST that did create is adopted in the same run: no duplicate', async () => {
+    const h = scenario();
+    h.world.faults.push({ method: 'createAlertConfig', groupId: P1, phase: 'after', error: () => ambiguous() });
+    const report = await h.run('apply');
+    expect(report.failures).toEqual([]);
+    expect(report.results.some((r) => r.message?.includes('ambiguous'))).toBe(true);
+    expect(h.world.groups.get(P1)?.alerts.size).toBe(3);
+    expect(actions(await h.run('plan'))).toEqual([]);
+  });
+
+  it('a crash after the POST is recovered by the next run adopting the single match', async () => {
+    const h = scenario();
+    // The POST reached Ops Manager, then the connection (and the run's save) was lost: only the marker remains.
+    h.world.faults.push({
+      method: 'createAlertConfig',
+      groupId: P1,
+      phase: 'after',
+      error: () => new Error('socket hang up'),
+    });
+    const first = await h.run('apply');
+    expect(first.results.filter((r) => r.status === 'failed').length).toBe(1);
+    const pendingKey = Object.entries(h.state.state?.projects[P1]?.alertConfigs ?? {}).find(
+      ([, r]) => r.pendingCreate !== undefined,
+    )?.[0];
+    expect(pendingKey).toBeDefined();
+    const second = await h.run('apply');
+    expect(second.plan.changes.find((c) => c.key === pendingKey)?.action).toBe('adopt');
+    expect(h.world.groups.get(P1)?.alerts.size).toBe(3);
+    expect(actions(await h.run('plan'))).toEqual([]);
+  });
+
+  it('several matches for a pending create block the key for a human', async () => {
+    const h = scenario({
+      alertConfigs: [
+        { key: 'x', eventTypeName: 'HOST_DOWN', notifications: [{ typeName: 'EMAIL', emailAddress: 'x@y.z' }] },
+      ],
+    });
+    h.world.faults.push({ method: 'createAlertConfig', groupId: P1, phase: 'after', error: () => new Error('reset') });
+    await h.run('apply');
+    h.world.seedAlert(P1, {
+      eventTypeName: 'HOST_DOWN',
+      enabled: true,
+      notifications: [{ typeName: 'EMAIL', emailAddress: 'x@y.z' }],
+    });
+    const plan = await h.run('plan');
+    const x = plan.plan.changes.find((c) => c.key === 'x');
+    expect(x?.action).toBe('blocked');
+    expect(x?.reason).toMatch(/interrupted .* 2 matching unmanaged alert configs/);
+  });
+});
+
+describe('non-convergence guard', () => {
+  it('reports a config that still differs after the write and does not rewrite it until desired changes', async () => {
+    const h = scenario();
+    h.world.onStore = (stored) => {
+      if (stored.metricThreshold) stored.metricThreshold.threshold = 85;
+    };
+    const first = await h.run('apply');
+    expect(first.results.find((r) => r.change.key === 'disk')?.status).toBe('not-converging');
+    expect(h.state.state?.projects[P1]?.alertConfigs.disk?.notConverging?.fields).toEqual([
+      'metricThreshold.threshold',
+    ]);
+    const writes = h.world.writes().length;
+    const second = await h.run('apply');
+    expect(second.plan.changes.find((c) => c.key === 'disk')?.action).toBe('blocked');
+    expect(h.world.writes().length).toBe(writes);
+    // A change of the desired state re-arms it.
+    const alerts = (await import('./scenario-fixture.ts')).p1Alerts();
+    (alerts[1] as { metricThreshold: { threshold: number } }).metricThreshold.threshold = 95;
+    setP1(h, { alertConfigs: alerts });
+    const third = await h.run('plan');
+    expect(third.plan.changes.find((c) => c.key === 'disk')?.action).toBe('update');
+  });
+});
+
+describe('corrupt state', () => {
+  it('is reported loudly, recovers ownership by adoption, and prunes nothing', async () => {
+    const h = scenario();
+    await h.run('apply');
+    const before = h.world.groups.get(P1)?.alerts.size;
+    // Every key of project 1 left git: with a readable state (and allowEmpty) they would be pruned.
+    setP1(h, { alertConfigs: [] });
+    h.state.text = '{ this is not json';
+    const report = await h.run('apply', { overrides: { allowEmpty: true } });
+    expect(report.warnings?.[0]).toMatch(/STATE WAS CORRUPT/);
+    expect(report.plan.changes.filter((c) => c.action === 'delete')).toEqual([]);
+    expect(h.world.groups.get(P1)?.alerts.size).toBe(before);
+    expect(report.plan.changes.filter((c) => c.target.id === P2 && c.action === 'adopt').map((c) => c.key)).toEqual([
+      'host-down',
+    ]);
+    expect(h.state.state?.projects[P2]?.alertConfigs['host-down']?.id).toBeDefined();
+  });
+});
