@@ -166,7 +166,7 @@ const KINDS: readonly Kind[] = [
     build: ({ c, secretId }) => ({
       eventTypeName: 'TOO_FEW_HEALTHY_MEMBERS',
       enabled: true,
-      threshold: { operator: 'LESS_THAN', threshold: 2 + c },
+      threshold: { operator: 'LESS_THAN', threshold: 2 + c, units: 'RAW' },
       notifications: [{ typeName: 'PAGER_DUTY', delayMin: 0, serviceKey: ref(`${secretId}#pagerduty-key`) }],
     }),
   },
@@ -213,7 +213,7 @@ const KINDS: readonly Kind[] = [
     build: ({ c, secretId }) => ({
       eventTypeName: 'TOO_MANY_UNHEALTHY_MEMBERS',
       enabled: true,
-      threshold: { operator: 'GREATER_THAN', threshold: 1 + c },
+      threshold: { operator: 'GREATER_THAN', threshold: 1 + c, units: 'RAW' },
       notifications: [
         {
           typeName: 'GROUP',

@@ -1,6 +1,7 @@
 /**
- * The emulator in another process, over loopback: spawned through the product's own command
- * (`node bin/opsman-gitops.mjs emulator --port 0 --seed FILE --admin`), its base URL parsed from what it prints.
+ * The emulator in another process, over loopback: spawned through the bench launcher (`node --import tsx
+ * bench/emulator-launcher.ts --port 0 --seed FILE --admin`), or the product's own command
+ * (`node bin/opsman-gitops.mjs emulator ...`) with `useCli`; its base URL parsed from what it prints.
  * Used by the benchmark (so the emulator's CPU is not the reconciler's) and by the restart scenario.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -19,6 +20,8 @@ export interface EmulatorProcessOptions {
   startTimeoutMs?: number;
   /** Extra arguments after the standard ones. */
   extraArgs?: string[];
+  /** Start through `bin/opsman-gitops.mjs emulator` instead of the bench launcher. */
+  useCli?: boolean;
 }
 
 /** Defaults of EmulatorProcessOptions. */
@@ -40,6 +43,8 @@ export interface EmulatorProcess {
 
 /** The command file of the product, resolved from this module. */
 export const CLI_ENTRY = fileURLToPath(new URL('../bin/opsman-gitops.mjs', import.meta.url));
+/** The bench launcher. */
+export const LAUNCHER_ENTRY = fileURLToPath(new URL('./emulator-launcher.ts', import.meta.url));
 
 const URL_PATTERN = /(https?:\/\/[^\s"']+?)\/api\/public\/v1\.0/;
 
@@ -84,7 +89,10 @@ export async function startEmulatorProcess(options: EmulatorProcessOptions): Pro
   ];
   if (options.dataFile) args.push('--data-file', options.dataFile);
   args.push(...(options.extraArgs ?? []));
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: fileURLToPath(new URL('..', import.meta.url)),
+  });
   let output = '';
   const found = await new Promise<{ url: string; origin: string; port: number }>((resolve, reject) => {
     const timeout = options.startTimeoutMs ?? DEFAULT_EMULATOR_PROCESS_OPTIONS.startTimeoutMs;

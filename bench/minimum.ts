@@ -22,7 +22,24 @@ export interface Minimum {
   total: number;
   /** The same total by HTTP method. */
   byMethod: Record<string, number>;
+  /** The same total by route (`GET /groups/{groupId}/alertConfigs`), when computed for a phase. */
+  byRoute?: Record<string, number>;
 }
+
+/** Route names, as the client's observer and the emulator's log spell them. */
+export const ROUTES = {
+  alertConfigs: 'GET /groups/{groupId}/alertConfigs',
+  createAlert: 'POST /groups/{groupId}/alertConfigs',
+  patchAlert: 'PATCH /groups/{groupId}/alertConfigs/{alertConfigId}',
+  projectServerType: 'GET /usage/groups/{groupId}/defaultServerType',
+  orgServerType: 'GET /usage/organizations/{orgId}/defaultServerType',
+  auditLog: 'GET /groups/{groupId}/automationConfig/auditLogRotateConfig',
+  team: 'GET /orgs/{orgId}/teams/{teamId}',
+  projectEvents: 'GET /groups/{groupId}/events',
+  manifest: 'GET /unauth/versionManifest',
+  physicalHosts: 'GET /usage/groups',
+  projectAssignments: 'GET /usage/groups/{groupId}/hosts',
+} as const;
 
 /** Pages needed to read `items` items: at least one (an empty list is still one request). */
 export function pagesFor(items: number, pageSize: number = MAX_PAGE_SIZE): number {
@@ -96,8 +113,64 @@ function planReads(world: World, alertsLive: (p: WorldProject) => number) {
   return { lists, singletonReads };
 }
 
+/** The minimum of one phase by route. */
+export function phaseRoutes(
+  world: World,
+  phase: PhaseName,
+  drift: DriftSelection = selectDrift(world),
+): Record<string, number> {
+  const n = world.projects.length;
+  const teams = world.projects.reduce((sum, p) => sum + teamsReferenced(p).length, 0);
+  const alertPages = (extra: (p: WorldProject) => number) =>
+    world.projects.reduce((sum, p) => sum + pagesFor(p.defaults.length + extra(p)), 0);
+  const reads = (extra: (p: WorldProject) => number): Record<string, number> => ({
+    [ROUTES.alertConfigs]: alertPages(extra),
+    [ROUTES.projectServerType]: n,
+    [ROUTES.auditLog]: n,
+    [ROUTES.orgServerType]: world.orgs.length,
+    [ROUTES.team]: teams,
+  });
+  const out: Record<string, number> = (() => {
+    switch (phase) {
+      case 'apply-initial':
+        return { ...reads(() => 0), [ROUTES.createAlert]: world.projects.reduce((sum, p) => sum + p.alerts.length, 0) };
+      case 'plan-noop':
+        return reads((p) => p.alerts.length);
+      case 'apply-drift':
+        return {
+          ...reads((p) => p.alerts.length),
+          [ROUTES.projectEvents]: drift.projects,
+          [ROUTES.patchAlert]: drift.targets.length,
+        };
+      case 'archive': {
+        const hosts = world.projects.reduce((sum, p) => sum + p.hostnames.length, 0);
+        const assignments = world.projects.reduce((sum, p) => sum + pagesFor(p.hostnames.length), 0);
+        return {
+          [ROUTES.manifest]: 1,
+          [ROUTES.physicalHosts]: pagesFor(hosts),
+          [ROUTES.projectAssignments]: assignments,
+        };
+      }
+    }
+  })();
+  for (const [route, count] of Object.entries(out)) if (count === 0) delete out[route];
+  return out;
+}
+
+/** Where `observed` (requests by route) exceeds or falls short of the minimum by route: `route: observed (minimum m)`. */
+export function routeDifferences(observed: Record<string, number>, minimum: Record<string, number>): string[] {
+  const routes = [...new Set([...Object.keys(observed), ...Object.keys(minimum)])].sort();
+  return routes
+    .filter((r) => (observed[r] ?? 0) !== (minimum[r] ?? 0))
+    .map((r) => `${r}: ${observed[r] ?? 0} (minimum ${minimum[r] ?? 0})`);
+}
+
 /** The minimum of one phase of the benchmark over `world` (with phase 3's drift selection). */
 export function phaseMinimum(world: World, phase: PhaseName, drift: DriftSelection = selectDrift(world)): Minimum {
+  return { ...phaseMinimumTotals(world, phase, drift), byRoute: phaseRoutes(world, phase, drift) };
+}
+
+function phaseMinimumTotals(world: World, phase: PhaseName, drift: DriftSelection): Minimum {
   switch (phase) {
     case 'apply-initial': {
       const reads = planReads(world, (p) => p.defaults.length);

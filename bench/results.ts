@@ -15,7 +15,7 @@ export interface PhaseResult {
   /** Wall time of runReconcile (or the archive run) inside its child process, in ms. */
   wallMs: number;
   /** Requests counted by the client's observer (one per logical request; retries in `attempts`). */
-  observed: { total: number; attempts: number; byMethod: Record<string, number> };
+  observed: { total: number; attempts: number; byMethod: Record<string, number>; byRoute?: Record<string, number> };
   /** The emulator's own log over the phase: HTTP exchanges, 401 challenges included in `total`. */
   emulator: { total: number; challenges: number; byMethod: Record<string, number> };
   requestsPerProject: number;

@@ -4,6 +4,7 @@
  * to what the desired state declares (so a first apply writes only alert configs), physical hosts, a month of host
  * assignments and a version manifest for the archive phase.
  */
+import { hexId } from './random.ts';
 import type { World } from './world.ts';
 
 /** The seed object, in the emulator's seed format (see the emulator README). */
@@ -67,7 +68,7 @@ export function renderSeed(world: World, now: Date = new Date()): Seed {
     auditLogRotateConfigs: world.projects.map((p) => ({ groupId: p.id, ...p.auditLogRotation })),
     physicalHosts: world.projects.flatMap((p) =>
       p.hostnames.map((hostname, h) => ({
-        id: `${p.id.slice(0, 20)}${h.toString(16).padStart(4, '0')}`.replace(/^6b00/, '6e00'),
+        id: hexId('6e00', p.index * p.hostnames.length + h),
         name: `phys-${hostname}`,
         serverType: p.serverType,
         hosts: [{ groupId: p.id, hostname }],
@@ -76,12 +77,12 @@ export function renderSeed(world: World, now: Date = new Date()): Seed {
     hostAssignments: world.projects.flatMap((p) =>
       p.hostnames.map((hostname) => ({
         groupId: p.id,
-        ...monthRange(now),
         hostname,
-        processes: [{ cluster: `${p.name}-rs`, groupName: p.name, groupId: p.id, name: hostname, processType: 7 }],
-        serverType: { name: p.serverType, label: SERVER_LABELS[p.serverType] },
+        serverType: p.serverType,
+        processes: [{ cluster: `${p.name}-rs`, name: hostname, processType: 7 }],
         isChargeable: true,
         memSizeMB: 16384,
+        from: monthRange(now).startDate,
       })),
     ),
     versionManifest: versionManifest(),

@@ -1,0 +1,188 @@
+/**
+ * One benchmark case (N projects x M alert configs): generate the world, start the emulator in another process,
+ * then run the four phases (first apply, no-op plan, plan+apply after 1% drift, archive), each in its own child
+ * process, each followed by its bare-client baseline; collect the figures of every phase.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { renderDesiredState, renderSecretsFile } from './desired.ts';
+import { injectDrift } from './drift.ts';
+import { countByMethod, EmulatorAdmin, type RequestLog } from './emulator-admin.ts';
+import { type EmulatorProcess, startEmulatorProcess } from './emulator-process.ts';
+import { PHASES, type PhaseName, phaseMinimum, ratio, routeDifferences, selectDrift } from './minimum.ts';
+import type { PhaseChildResult, PhaseJob } from './phase-protocol.ts';
+import type { CaseResult, PhaseResult } from './results.ts';
+import type { RunPaths } from './run-deps.ts';
+import { renderSeed } from './seed.ts';
+import { runPhaseChild } from './spawn-phase.ts';
+import { buildWorld, countDesiredAlerts, type World } from './world.ts';
+
+/** Options of one case. */
+export interface CaseOptions {
+  projects: number;
+  alerts: number;
+  /** Client concurrency, the same for the reconciler and the bare baseline. */
+  concurrency: number;
+  /** Directory for the generated files, state and archive of this case. */
+  workDir: string;
+  /** Only these phases (default: all four, in order; later phases need the earlier ones). */
+  phases?: readonly PhaseName[];
+  /** Extra node flags for the reconcile children (e.g. `--cpu-prof`). */
+  nodeArgs?: string[];
+  /** Progress lines. */
+  log?: (line: string) => void;
+}
+
+/** Writes seed, desired state and secrets of `world` under `dir`; resolves to the paths. */
+export async function writeWorld(world: World, dir: string): Promise<RunPaths & { seedFile: string }> {
+  const desiredDir = join(dir, 'desired');
+  const paths = {
+    seedFile: join(dir, 'seed.json'),
+    desiredDir,
+    secretsFile: join(dir, 'secrets.json'),
+    stateDir: join(dir, 'state'),
+    archiveDir: join(dir, 'archive'),
+  };
+  for (const d of [desiredDir, paths.stateDir, paths.archiveDir]) await mkdir(d, { recursive: true });
+  await writeFile(paths.seedFile, JSON.stringify(renderSeed(world)));
+  await writeFile(paths.secretsFile, renderSecretsFile(world), { mode: 0o600 });
+  for (const file of renderDesiredState(world)) {
+    const path = join(desiredDir, file.path);
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, file.text);
+  }
+  return paths;
+}
+
+function expectedPlanNotes(phase: PhaseName, world: World, driftCount: number, child: PhaseChildResult): string[] {
+  const planned = child.planned ?? {};
+  const notes: string[] = [];
+  const want: Partial<Record<PhaseName, [string, number]>> = {
+    'apply-initial': ['create', countDesiredAlerts(world)],
+    'apply-drift': ['enable', driftCount],
+  };
+  const expectation = want[phase];
+  if (expectation && (planned[expectation[0]] ?? 0) !== expectation[1]) {
+    notes.push(`expected ${expectation[1]} ${expectation[0]} in the plan, got ${planned[expectation[0]] ?? 0}`);
+  }
+  if (phase === 'plan-noop') {
+    const changes = Object.entries(planned).filter(([action, n]) => action !== 'noop' && n > 0);
+    if (changes.length > 0)
+      notes.push(`the no-op plan is not empty: ${changes.map(([a, n]) => `${a} ${n}`).join(', ')}`);
+  }
+  return notes;
+}
+
+function phaseResult(
+  phase: PhaseName,
+  world: World,
+  child: PhaseChildResult,
+  bare: PhaseChildResult,
+  log: RequestLog,
+  driftCount: number,
+  drift: ReturnType<typeof selectDrift>,
+): PhaseResult {
+  const minimum = phaseMinimum(world, phase, drift);
+  const notes = [...expectedPlanNotes(phase, world, driftCount, child), ...child.problems];
+  if (child.error) notes.push(`run failed: ${child.error}`);
+  if (bare.error) notes.push(`bare baseline failed: ${bare.error}`);
+  notes.push(...bare.problems.map((p) => `bare: ${p}`));
+  const emulatorRequests = log.total - log.challenges;
+  if (emulatorRequests !== child.counts.attempts) {
+    notes.push(
+      `observer saw ${child.counts.attempts} attempts, the emulator logged ${emulatorRequests} (+${log.challenges} challenges)`,
+    );
+  }
+  if (bare.counts.total !== minimum.total)
+    notes.push(`bare baseline issued ${bare.counts.total} requests, minimum is ${minimum.total}`);
+  const offRoutes = routeDifferences(child.counts.byRoute, minimum.byRoute ?? {});
+  if (offRoutes.length > 0) notes.push(`requests off the minimum: ${offRoutes.join('; ')}`);
+  const planned = child.planned;
+  return {
+    phase,
+    wallMs: child.wallMs,
+    observed: {
+      total: child.counts.total,
+      attempts: child.counts.attempts,
+      byMethod: child.counts.byMethod,
+      byRoute: child.counts.byRoute,
+    },
+    emulator: { total: log.total, challenges: log.challenges, byMethod: countByMethod(log) },
+    requestsPerProject: child.counts.total / world.projects.length,
+    peakRssMb: child.maxRssKb / 1024,
+    minimum,
+    ratioToMinimum: ratio(child.counts.total, minimum.total),
+    bareMs: bare.wallMs,
+    overhead: bare.wallMs > 0 ? Math.round((child.wallMs / bare.wallMs) * 1000) / 1000 : 0,
+    ...(planned ? { planned } : {}),
+    notes,
+  };
+}
+
+/** Runs the case; the emulator processes are always stopped. */
+export async function runCase(options: CaseOptions): Promise<CaseResult> {
+  const log = options.log ?? (() => {});
+  const world = buildWorld({ projects: options.projects, alerts: options.alerts });
+  const paths = await writeWorld(world, options.workDir);
+  const drift = selectDrift(world);
+  const startedAt = new Date().toISOString();
+  const phases: PhaseResult[] = [];
+  const job = (kind: PhaseJob['kind'], phase: PhaseName, baseUrl: string): PhaseJob => ({
+    kind,
+    phase,
+    baseUrl,
+    concurrency: options.concurrency,
+    projects: options.projects,
+    alerts: options.alerts,
+    paths,
+  });
+  const emulator = await startEmulatorProcess({ seed: paths.seedFile });
+  const admin = new EmulatorAdmin(emulator.origin);
+  try {
+    for (const phase of options.phases ?? PHASES) {
+      let driftIds: string[] = [];
+      const since = new Date(Date.now() - 1000).toISOString();
+      if (phase === 'apply-drift') {
+        driftIds = await injectDrift(world, drift, {
+          baseUrl: emulator.url,
+          stateDir: paths.stateDir,
+          concurrency: options.concurrency,
+        });
+        log(`  drift: disabled ${driftIds.length} alert configs as another key`);
+      }
+      await admin.clearRequests();
+      log(`  ${phase}: reconcile`);
+      const child = await runPhaseChild(job('reconcile', phase, emulator.url), options.workDir, options.nodeArgs);
+      const requestLog = await admin.requests();
+      log(`  ${phase}: ${(child.wallMs / 1000).toFixed(2)} s, ${child.counts.total} requests; bare baseline`);
+      const bare = await runBare(phase, job('bare', phase, emulator.url), paths.seedFile, options.workDir, {
+        drift,
+        driftIds,
+        since,
+      });
+      await admin.clearRequests();
+      phases.push(phaseResult(phase, world, child, bare, requestLog, driftIds.length, drift));
+    }
+  } finally {
+    await emulator.close();
+  }
+  return { projects: options.projects, alerts: options.alerts, concurrency: options.concurrency, startedAt, phases };
+}
+
+/** The bare baseline of a phase. Creates run against a second, fresh emulator so they duplicate nothing. */
+async function runBare(
+  phase: PhaseName,
+  job: PhaseJob,
+  seedFile: string,
+  workDir: string,
+  extra: Pick<PhaseJob, 'drift' | 'driftIds' | 'since'>,
+): Promise<PhaseChildResult> {
+  if (phase !== 'apply-initial') return runPhaseChild({ ...job, ...extra }, workDir);
+  let fresh: EmulatorProcess | undefined;
+  try {
+    fresh = await startEmulatorProcess({ seed: seedFile });
+    return await runPhaseChild({ ...job, baseUrl: fresh.url }, workDir);
+  } finally {
+    await fresh?.close();
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * One benchmark phase in a fresh child process, so its peak RSS (`process.resourceUsage().maxRSS`) is the phase's own.
+ * Two kinds of job: `reconcile` runs the real `runReconcile` with the real adapters; `bare` issues the phase's
+ * minimum requests with a bare client (the overhead baseline). Prints one line `BENCH_RESULT <json>` on stdout.
+ *
+ * Usage: `node --import tsx bench/phase-child.ts <job.json>`
+ */
+import { readFile } from 'node:fs/promises';
+import { runReconcile } from '../lambdas/core/run.ts';
+import { createOpsManagerClient } from '../lambdas/opsman/client.ts';
+import { type BareContext, bareOperations, runPool } from './bare.ts';
+import type { PhaseName } from './minimum.ts';
+import { type PhaseChildResult, type PhaseJob, RESULT_MARKER } from './phase-protocol.ts';
+import { buildRunDependencies, countingObserver } from './run-deps.ts';
+import { buildWorld, TOOL_KEY } from './world.ts';
+
+const COMMANDS: Record<PhaseName, 'apply' | 'plan' | 'archive'> = {
+  'apply-initial': 'apply',
+  'plan-noop': 'plan',
+  'apply-drift': 'apply',
+  archive: 'archive',
+};
+
+async function reconcile(job: PhaseJob): Promise<PhaseChildResult> {
+  const { deps, counts, close } = buildRunDependencies(job.paths, {
+    baseUrl: job.baseUrl,
+    publicKey: TOOL_KEY.publicKey,
+    privateKey: TOOL_KEY.privateKey,
+    maxConcurrency: job.concurrency,
+  });
+  try {
+    const started = performance.now();
+    const report = await runReconcile(
+      { command: COMMANDS[job.phase], runId: `bench-${job.phase}-${Date.now()}`, owner: `bench:${process.pid}` },
+      deps,
+    );
+    const wallMs = performance.now() - started;
+    const problems = [
+      ...report.failures.map((f) => `${f.target.name} ${f.phase}: ${f.message}`),
+      ...report.results
+        .filter((r) => r.status !== 'applied')
+        .map((r) => `${r.change.key} ${r.status}: ${r.message ?? ''}`),
+    ].slice(0, 5);
+    return {
+      wallMs,
+      counts,
+      maxRssKb: process.resourceUsage().maxRSS,
+      planned: { ...report.summary.planned },
+      applied: report.summary.applied,
+      failed: report.summary.failed,
+      targetsFailed: report.summary.targetsFailed,
+      problems,
+    };
+  } finally {
+    await close();
+  }
+}
+
+async function bare(job: PhaseJob): Promise<PhaseChildResult> {
+  const counting = countingObserver();
+  const api = createOpsManagerClient({
+    baseUrl: job.baseUrl,
+    publicKey: TOOL_KEY.publicKey,
+    privateKey: TOOL_KEY.privateKey,
+    maxConcurrency: job.concurrency,
+    observer: counting.observer,
+  });
+  try {
+    const world = buildWorld({ projects: job.projects, alerts: job.alerts });
+    const ctx: BareContext = { drift: job.drift ?? { targets: [], projects: 0 } };
+    if (job.driftIds) ctx.driftIds = job.driftIds;
+    if (job.since) ctx.since = job.since;
+    const ops = bareOperations(world, job.phase, api, ctx);
+    const pool = await runPool(ops, job.concurrency);
+    return {
+      wallMs: pool.wallMs,
+      counts: counting.counts,
+      maxRssKb: process.resourceUsage().maxRSS,
+      problems: pool.firstError ? [`${pool.failures} bare requests failed, first: ${pool.firstError}`] : [],
+    };
+  } finally {
+    await api.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const file = process.argv[2];
+  if (!file) throw new Error('usage: phase-child.ts <job.json>');
+  const job = JSON.parse(await readFile(file, 'utf8')) as PhaseJob;
+  let result: PhaseChildResult;
+  try {
+    result = job.kind === 'bare' ? await bare(job) : await reconcile(job);
+  } catch (error) {
+    result = {
+      wallMs: 0,
+      counts: { total: 0, attempts: 0, byMethod: {}, byRoute: {}, failed: 0 },
+      maxRssKb: process.resourceUsage().maxRSS,
+      problems: [],
+      error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+    };
+  }
+  process.stdout.write(`${RESULT_MARKER}${JSON.stringify(result)}\n`);
+}
+
+await main();

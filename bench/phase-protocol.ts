@@ -1,0 +1,37 @@
+/**
+ * The protocol between the benchmark and its phase children: the job a child runs and the result line it prints.
+ */
+import type { DriftSelection, PhaseName } from './minimum.ts';
+import type { RequestCounts, RunPaths } from './run-deps.ts';
+
+/** What the parent asks a child to do. */
+export interface PhaseJob {
+  kind: 'reconcile' | 'bare';
+  phase: PhaseName;
+  baseUrl: string;
+  concurrency: number;
+  projects: number;
+  alerts: number;
+  paths: RunPaths;
+  /** For bare apply-drift: which alerts drifted, and their ids. */
+  drift?: DriftSelection;
+  driftIds?: string[];
+  since?: string;
+}
+
+/** What a child reports back. */
+export interface PhaseChildResult {
+  wallMs: number;
+  counts: RequestCounts;
+  maxRssKb: number;
+  planned?: Record<string, number>;
+  applied?: number;
+  failed?: number;
+  targetsFailed?: number;
+  /** First messages of failures (targets or changes), for the notes. */
+  problems: string[];
+  error?: string;
+}
+
+/** Marker of the result line. */
+export const RESULT_MARKER = 'BENCH_RESULT ';

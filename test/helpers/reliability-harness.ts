@@ -1,0 +1,152 @@
+/**
+ * The reliability suite's world: a small bench world (seed, desired state, secrets) in a temp dir, the emulator
+ * in-process with its admin API, and runs of the real `runReconcile` with the real client (fast retries) and the
+ * filesystem state and archive stores. Everything is removed by `close()`.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { writeWorld } from '../../bench/case.ts';
+import { EmulatorAdmin } from '../../bench/emulator-admin.ts';
+import { buildRunDependencies, type RequestCounts, type RunPaths } from '../../bench/run-deps.ts';
+import { renderSeed } from '../../bench/seed.ts';
+import { buildWorld, TOOL_KEY, type World, type WorldOptions } from '../../bench/world.ts';
+import { startEmulator } from '../../emulator/index.ts';
+import type { RunReport } from '../../lambdas/core/model.ts';
+import { runReconcile } from '../../lambdas/core/run.ts';
+import type { RunRequest } from '../../lambdas/core/run-types.ts';
+import { createOpsManagerClient } from '../../lambdas/opsman/client.ts';
+import type { ClientOptions, RetryOptions, TimeoutOptions } from '../../lambdas/opsman/options.ts';
+import type { AlertConfig } from '../../lambdas/opsman/types.ts';
+import { compareInventory, expectedSignatures, type ProjectDiff } from './reliability-inventory.ts';
+
+/** Retries small enough for tests: a few attempts, millisecond backoffs, Retry-After capped at 1.5 s. */
+export const FAST_RETRY: RetryOptions = {
+  maxAttempts: 4,
+  baseDelayMs: 5,
+  maxDelayMs: 40,
+  maxRetryAfterMs: 1_500,
+  deadlineMs: 15_000,
+};
+
+/** The outcome of one run: its report, or what it threw; and the requests the client made. */
+export interface RunOutcome {
+  report?: RunReport;
+  error?: Error;
+  counts: RequestCounts;
+}
+
+/** Options of a harness. */
+export interface HarnessOptions extends WorldOptions {
+  /** Passed to startEmulator. */
+  nonceTtlMs?: number;
+  dataFile?: string;
+}
+
+/** A running test world. */
+export interface Harness {
+  world: World;
+  dir: string;
+  paths: RunPaths & { seedFile: string };
+  url: string;
+  admin: EmulatorAdmin;
+  /** Runs the reconciler once; never rejects (a throw lands in `error`). */
+  run(request: Partial<RunRequest> & Pick<RunRequest, 'command'>, client?: Partial<ClientOptions>): Promise<RunOutcome>;
+  /** Every project's live alert configs (faults cleared first, so the read itself is not disturbed). */
+  live(): Promise<Map<string, AlertConfig[]>>;
+  /** Differences between live and desired-plus-defaults; empty when converged with nothing lost or duplicated. */
+  inventory(): Promise<ProjectDiff[]>;
+  close(): Promise<void>;
+}
+
+let runCounter = 0;
+
+/** Runs runReconcile against `url` with the harness paths; never rejects. */
+export async function runOnce(
+  url: string,
+  paths: RunPaths,
+  request: Partial<RunRequest> & Pick<RunRequest, 'command'>,
+  client: Partial<ClientOptions> = {},
+): Promise<RunOutcome> {
+  const { retry, timeouts, ...rest } = client;
+  const { deps, counts, close } = buildRunDependencies(paths, {
+    baseUrl: url,
+    publicKey: TOOL_KEY.publicKey,
+    privateKey: TOOL_KEY.privateKey,
+    retry: { ...FAST_RETRY, ...retry },
+    ...(timeouts ? { timeouts: timeouts as Partial<TimeoutOptions> } : {}),
+    ...rest,
+  });
+  try {
+    const report = await runReconcile(
+      { runId: `rel-${process.pid}-${++runCounter}`, owner: `test:${process.pid}`, ...request },
+      deps,
+    );
+    return { report, counts };
+  } catch (error) {
+    return { error: error instanceof Error ? error : new Error(String(error)), counts };
+  } finally {
+    await close();
+  }
+}
+
+/** Reads every project's alert configs with a clean client. */
+export async function readLive(url: string, world: World): Promise<Map<string, AlertConfig[]>> {
+  const api = createOpsManagerClient({
+    baseUrl: url,
+    publicKey: TOOL_KEY.publicKey,
+    privateKey: TOOL_KEY.privateKey,
+    retry: FAST_RETRY,
+  });
+  try {
+    const out = new Map<string, AlertConfig[]>();
+    for (const p of world.projects) out.set(p.id, await api.listAlertConfigs(p.id));
+    return out;
+  } finally {
+    await api.close();
+  }
+}
+
+/** Starts a harness: world files in a temp dir, the emulator in-process with the admin API. */
+export async function startHarness(options: HarnessOptions): Promise<Harness> {
+  const world = buildWorld(options);
+  const dir = await mkdtemp(join(tmpdir(), 'opsman-rel-'));
+  const paths = await writeWorld(world, dir);
+  const emulator = await startEmulator({
+    port: 0,
+    host: '127.0.0.1',
+    seed: renderSeed(world),
+    admin: true,
+    ...(options.nonceTtlMs === undefined ? {} : { nonceTtlMs: options.nonceTtlMs }),
+    ...(options.dataFile === undefined ? {} : { dataFile: options.dataFile }),
+  });
+  const admin = new EmulatorAdmin(new URL(emulator.url).origin);
+  const harness: Harness = {
+    world,
+    dir,
+    paths,
+    url: emulator.url,
+    admin,
+    run: (request, client) => runOnce(emulator.url, paths, request, client),
+    async live() {
+      await admin.clearFaults();
+      return readLive(emulator.url, world);
+    },
+    async inventory() {
+      return compareInventory(expectedSignatures(world), await harness.live());
+    },
+    async close() {
+      await emulator.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+  return harness;
+}
+
+/** Counts of the plan of a report that are not noop (an empty plan has none). */
+export function pendingChanges(report: RunReport | undefined): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [action, n] of Object.entries(report?.summary.planned ?? {}))
+    if (action !== 'noop' && n > 0) out[action] = n;
+  return out;
+}
