@@ -1,0 +1,107 @@
+// Scenario: the Digest primitives (challenge text, header parsing, RFC vectors) and the nonce store's replay rules.
+import { describe, expect, it } from 'vitest';
+import { challengeHeader, expectedResponse, parseDigestAuthorization } from '../../../emulator/auth/digest.ts';
+import { NonceStore, REPLAY_WINDOW } from '../../../emulator/auth/nonces.ts';
+
+describe('challengeHeader', () => {
+  it('is byte-for-byte the real product challenge', () => {
+    expect(challengeHeader('abc', false)).toBe(
+      'Digest realm="MMS Public API", domain="", nonce="abc", algorithm=MD5, qop="auth", stale=false',
+    );
+    expect(challengeHeader('xyz', true)).toMatch(/, stale=true$/);
+  });
+});
+
+describe('parseDigestAuthorization', () => {
+  it.each([
+    ['quoted values', 'Digest username="a", nonce="n", uri="/x?y=1,2"', { username: 'a', nonce: 'n', uri: '/x?y=1,2' }],
+    ['bare values', 'Digest qop=auth, nc=00000001, algorithm=MD5', { qop: 'auth', nc: '00000001', algorithm: 'MD5' }],
+    ['escaped quote', 'Digest username="a\\"b"', { username: 'a"b' }],
+    ['case-insensitive scheme and names', 'digest USERNAME="u"', { username: 'u' }],
+  ])('parses %s', (_name, header, expected) => {
+    expect(parseDigestAuthorization(header)).toMatchObject(expected);
+  });
+
+  it.each([
+    ['basic scheme', 'Basic dXNlcjpwYXNz'],
+    ['unterminated quote', 'Digest username="abc'],
+    ['duplicate directive', 'Digest nc=1, nc=2'],
+    ['missing =', 'Digest username'],
+    ['absent', undefined],
+  ])('rejects %s', (_name, header) => {
+    expect(parseDigestAuthorization(header)).toBeNull();
+  });
+});
+
+describe('expectedResponse', () => {
+  it('matches the RFC 2617 section 3.5 vector (MD5, qop=auth)', () => {
+    const c = {
+      username: 'Mufasa',
+      realm: 'testrealm@host.com',
+      nonce: 'dcd98b7102dd2f0e8b11d0f600bfb0c093',
+      uri: '/dir/index.html',
+      qop: 'auth',
+      nc: '00000001',
+      cnonce: '0a4f113b',
+    };
+    expect(expectedResponse(c, 'GET', 'Circle Of Life')).toBe('6629fae49393a05397450978507c4ef1');
+  });
+
+  it('matches the RFC 7616 section 3.9.1 vectors (MD5 and SHA-256)', () => {
+    const base = {
+      username: 'Mufasa',
+      realm: 'http-auth@example.org',
+      nonce: '7ypf/xlj9XXwfDPEoM4URrv/xwf94BcCAzFZH4GiTo0v',
+      uri: '/dir/index.html',
+      qop: 'auth',
+      nc: '00000001',
+      cnonce: 'f2/wE4q74E6zIJEtWaHKaf5wv/H5QzzpXusqGemxURZJ',
+    };
+    expect(expectedResponse({ ...base, algorithm: 'MD5' }, 'GET', 'Circle of Life')).toBe(
+      '8ca523f5e9506fed4657c9700eebdbec',
+    );
+    expect(expectedResponse({ ...base, algorithm: 'SHA-256' }, 'GET', 'Circle of Life')).toBe(
+      '753927fa0e85d155564e2e272a28d1802ca10daf4496794697cf8db5856cb6c1',
+    );
+  });
+
+  it('hashes nc exactly as sent (1 and 00000001 differ)', () => {
+    const c = { username: 'u', realm: 'r', nonce: 'n', uri: '/', qop: 'auth', cnonce: 'c' };
+    expect(expectedResponse({ ...c, nc: '1' }, 'GET', 'p')).not.toBe(
+      expectedResponse({ ...c, nc: '00000001' }, 'GET', 'p'),
+    );
+  });
+});
+
+describe('NonceStore', () => {
+  it('accepts increasing and out-of-order nc, refuses replays', () => {
+    const store = new NonceStore(60_000);
+    const n = store.issue();
+    expect([store.use(n, 1), store.use(n, 3), store.use(n, 2), store.use(n, 2), store.use(n, 1)]).toEqual([
+      'ok',
+      'ok',
+      'ok',
+      'replay',
+      'replay',
+    ]);
+  });
+
+  it('refuses nc far below the highest seen', () => {
+    const store = new NonceStore(60_000);
+    const n = store.issue();
+    expect(store.use(n, REPLAY_WINDOW + 10)).toBe('ok');
+    expect(store.use(n, 5)).toBe('replay');
+  });
+
+  it('reports expired and unknown nonces as stale', () => {
+    let now = 1_000;
+    const store = new NonceStore(100, () => now);
+    const n = store.issue();
+    now += 101;
+    expect(store.use(n, 1)).toBe('stale');
+    expect(store.use('never-issued', 1)).toBe('stale');
+    const m = store.issue();
+    store.expireAll();
+    expect(store.use(m, 1)).toBe('stale');
+  });
+});

@@ -1,0 +1,133 @@
+// Scenario: the example seed loads; broken seeds are refused with every problem and its path; the CLI flags parse strictly.
+import { describe, expect, it } from 'vitest';
+import { CliUsageError, parseEmulatorArgs } from '../../../emulator/cli-args.ts';
+import { SeedError } from '../../../emulator/errors.ts';
+import { buildState } from '../../../emulator/store/seed-build.ts';
+import { parseSeedText, readSeed } from '../../../emulator/store/seed-read.ts';
+import { toSeedDocument } from '../../../emulator/store/snapshot.ts';
+
+function issuesOf(doc: unknown): string[] {
+  try {
+    buildState(doc, 'test');
+    return [];
+  } catch (err) {
+    if (err instanceof SeedError) return err.issues;
+    throw err;
+  }
+}
+
+const org = { id: '5e2211c17a3e5a48f5497de0', name: 'acme' };
+const project = { id: '5e2211c17a3e5a48f5497de3', name: 'p', orgId: org.id };
+
+describe('the example seed', () => {
+  it('loads with the team brief ids, keys and defaults', async () => {
+    const { doc, source } = await readSeed(undefined);
+    const state = buildState(doc, source);
+    expect([...state.orgs.keys()]).toEqual(['5e2211c17a3e5a48f5497de0', '5e2211c17a3e5a48f5497de1']);
+    expect(state.groups.size).toBe(5);
+    expect([...state.apiKeys.keys()]).toEqual(['gitopsbt', 'jdoekey1', 'roviewer', 'acmemmbr', 'autoadmn']);
+    for (const g of state.groups.keys()) {
+      const types = [...(state.alertConfigs.get(g)?.values() ?? [])].map((c) => c.eventTypeName);
+      expect(types).toEqual(expect.arrayContaining(['HOST_DOWN', 'NO_PRIMARY', 'OUTSIDE_METRIC_THRESHOLD']));
+    }
+    expect(state.groupServerTypes.get('5e2211c17a3e5a48f5497de3')).toBe('DEV_SERVER');
+    expect(state.auditLogRotate.get('5e2211c17a3e5a48f5497de3')?.numTotal).toBe(10);
+    expect(JSON.parse(state.versionManifest ?? '{}')).toMatchObject({
+      updated: expect.any(Number),
+      versions: expect.any(Array),
+    });
+  });
+
+  it('survives a round trip through the data-file form unchanged', async () => {
+    const { doc } = await readSeed(undefined);
+    const once = toSeedDocument(buildState(doc, 'a'));
+    expect(toSeedDocument(buildState(structuredClone(once), 'b'))).toEqual(once);
+  });
+});
+
+describe('seed validation', () => {
+  it.each([
+    ['an unknown section', { organisations: [] }, '(seed).organisations: unknown field'],
+    ['a bad id', { organizations: [{ id: 'acme', name: 'acme' }] }, 'organizations[0].id: expected a 24-character'],
+    [
+      'a project in an unknown org',
+      { organizations: [org], projects: [{ ...project, orgId: '5e2211c17a3e5a48f5497de9' }] },
+      'projects[0].orgId: unknown organization',
+    ],
+    [
+      'a GROUP role without groupId',
+      { organizations: [org], apiKeys: [{ publicKey: 'k', privateKey: 'p', roles: [{ roleName: 'GROUP_OWNER' }] }] },
+      'apiKeys[0].roles[0].groupId: required',
+    ],
+    [
+      'an unknown role',
+      { apiKeys: [{ publicKey: 'k', privateKey: 'p', roles: [{ roleName: 'EMPEROR' }] }] },
+      'apiKeys[0].roles[0].roleName: expected one of',
+    ],
+    [
+      'an invalid alert config',
+      {
+        organizations: [org],
+        projects: [project],
+        alertConfigs: [{ groupId: project.id, eventTypeName: 'HOST_DOWN' }],
+      },
+      'alertConfigs[0]: MISSING_NOTIFICATIONS',
+    ],
+    [
+      'a bad server type',
+      { organizations: [org], projects: [project], defaultServerTypes: [{ groupId: project.id, serverType: 'HUGE' }] },
+      'defaultServerTypes[0].serverType: INVALID_ENUM_VALUE',
+    ],
+    [
+      'a bad assignment date',
+      {
+        organizations: [org],
+        projects: [project],
+        hostAssignments: [{ groupId: project.id, hostname: 'h', serverType: 'DEV_SERVER', from: '2026-13-01' }],
+      },
+      'hostAssignments[0].from: expected a date',
+    ],
+    [
+      'a manifest that is not JSON',
+      { versionManifest: '{nope' },
+      'versionManifest: the manifest text is not valid JSON',
+    ],
+    ['an event without a type', { events: [{ created: '2026-01-01T00:00:00Z' }] }, 'events[0].eventTypeName: required'],
+  ])('reports %s', (_name, doc, expected) => {
+    expect(issuesOf(doc).join('\n')).toContain(expected);
+  });
+
+  it('reports every problem at once', () => {
+    expect(issuesOf({ organizations: [{ id: 1 }, { name: 2 }] })).toHaveLength(4);
+  });
+
+  it('names the line of broken YAML', () => {
+    expect(() => parseSeedText('a: [1,\nb: ]', 'x.yaml')).toThrow(/not valid YAML/);
+    expect(() => parseSeedText('{"a":', 'x.json')).toThrow(/not valid JSON/);
+  });
+});
+
+describe('parseEmulatorArgs', () => {
+  it.each([
+    [[], { host: '127.0.0.1', port: 8080, admin: false }],
+    [['--port', '0', '--admin', '--host=0.0.0.0'], { host: '0.0.0.0', port: 0, admin: true }],
+    [['--seed', 's.yaml', '--data-file', 'd.json'], { seed: 's.yaml', dataFile: 'd.json' }],
+    [['--tls-cert', 'c.pem', '--tls-key', 'k.pem'], { tlsCert: 'c.pem', tlsKey: 'k.pem' }],
+    [['-h'], { help: true }],
+  ])('parses %j', (argv, expected) => {
+    expect(parseEmulatorArgs(argv)).toMatchObject(expected);
+  });
+
+  it.each([
+    [['--port', 'eighty'], '--port must be 0..65535'],
+    [['--port', '70000'], '--port must be 0..65535'],
+    [['--port'], '--port needs a value'],
+    [['--seed', '--admin'], '--seed needs a value'],
+    [['--verbose'], 'unknown option "--verbose"'],
+    [['--tls-cert', 'c.pem'], '--tls-cert and --tls-key go together'],
+    [['--admin=yes'], '--admin takes no value'],
+  ])('rejects %j', (argv, message) => {
+    expect(() => parseEmulatorArgs(argv)).toThrow(CliUsageError);
+    expect(() => parseEmulatorArgs(argv)).toThrow(message);
+  });
+});
