@@ -2,19 +2,19 @@
  * The composition of the CLI: builds the real adapters (API client, desired-state source, secret resolver, state and
  * archive stores, fingerprint key) from the options, and reaches the reconciler. The only file of the CLI that knows
  * where each adapter lives.
- *
- * Until every module lands, the ones not yet present are loaded dynamically through the contract shapes below, and a
- * missing one is a clear CliError rather than a compile error.
  */
+import { FsArchiveStore } from '../adapters/local/archive-fs.ts';
 import { FsDesiredStateSource } from '../adapters/local/desired-source-fs.ts';
+import { loadFingerprintKey } from '../adapters/local/fingerprint-key.ts';
 import { EnvSecretResolver } from '../adapters/local/secrets-env.ts';
 import { FileSecretResolver } from '../adapters/local/secrets-file.ts';
+import { FsStateStore } from '../adapters/local/state-fs.ts';
 import { DESIRED_STATE_SCHEMA, formatIssues, loadDesiredState } from '../core/desired/index.ts';
 import type { RunReport } from '../core/model.ts';
 import type { ArchiveStore, DesiredStateSource, RequestObserver, SecretResolver, StateStore } from '../core/ports.ts';
+import { runReconcile } from '../core/run.ts';
 import type { RunDependencies, RunRequest } from '../core/run-types.ts';
 import { createOpsManagerClient, type OpsManagerClient } from '../opsman/index.ts';
-import { CliError, EXIT } from './errors.ts';
 
 export type { LoadResult, ValidationIssue } from '../core/desired/index.ts';
 
@@ -31,20 +31,6 @@ export interface ConnectionOptions {
   observer?: RequestObserver;
   /** Where the client's warnings go (insecureSkipVerify). */
   warn?: (message: string) => void;
-}
-
-async function load<T>(relative: string, what: string): Promise<T> {
-  try {
-    return (await import(new URL(relative, import.meta.url).href)) as T;
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code === 'ERR_MODULE_NOT_FOUND' || code === 'ERR_LOAD_URL') {
-      throw new CliError('CLI_NOT_AVAILABLE', `${what} is not available in this build yet (${relative})`, EXIT.error, {
-        cause: error,
-      });
-    }
-    throw error;
-  }
 }
 
 /** The desired-state engine: loader, issue formatter, JSON Schema. */
@@ -80,37 +66,14 @@ export async function localStores(
   archiveDir: string,
   env: Record<string, string | undefined>,
 ): Promise<{ state: StateStore; archive: ArchiveStore; fingerprintKey: Uint8Array }> {
-  const [stateMod, archiveMod, keyMod] = await Promise.all([
-    load<{ FsStateStore: new (dir: string) => StateStore }>('../adapters/local/state-fs.ts', 'the state store'),
-    load<{ FsArchiveStore: new (dir: string) => ArchiveStore }>('../adapters/local/archive-fs.ts', 'the archive store'),
-    load<{ loadFingerprintKey(dir: string, env: Record<string, string | undefined>): Promise<Uint8Array> }>(
-      '../adapters/local/fingerprint-key.ts',
-      'the fingerprint key',
-    ),
-  ]);
   return {
-    state: new stateMod.FsStateStore(stateDir),
-    archive: new archiveMod.FsArchiveStore(archiveDir),
-    fingerprintKey: await keyMod.loadFingerprintKey(stateDir, env),
+    state: new FsStateStore(stateDir),
+    archive: new FsArchiveStore(archiveDir),
+    fingerprintKey: await loadFingerprintKey(stateDir, env),
   };
 }
 
 /** The reconciler's one entry point. */
-export async function reconcile(request: RunRequest, deps: RunDependencies): Promise<RunReport> {
-  const mod = await load<{ runReconcile(r: RunRequest, d: RunDependencies): Promise<RunReport> }>(
-    '../core/run.ts',
-    'the reconciler',
-  );
-  return mod.runReconcile(request, deps);
-}
-
-/** True once the reconciler module exists (the demo degrades to emulator + validate before that). */
-export async function reconcilerAvailable(): Promise<boolean> {
-  try {
-    await load('../core/run.ts', 'the reconciler');
-    return true;
-  } catch (error) {
-    if (error instanceof CliError && error.code === 'CLI_NOT_AVAILABLE') return false;
-    throw error;
-  }
+export function reconcile(request: RunRequest, deps: RunDependencies): Promise<RunReport> {
+  return runReconcile(request, deps);
 }

@@ -16,8 +16,8 @@ import { desiredIsValid } from './plan.ts';
 import { runRequest } from './run-request.ts';
 import { readSavedPlan } from './saved-plan.ts';
 
-/** Runs apply; resolves to the exit code. */
-export async function runApply(ctx: CommandContext): Promise<number> {
+/** Runs apply; resolves to the exit code. `showPlan: false` prints only the results (the demo showed the plan). */
+export async function runApply(ctx: CommandContext, showPlan = true): Promise<number> {
   const { options, io, style } = ctx;
   const approval = confirmationMode({
     autoApprove: options.autoApprove,
@@ -47,11 +47,11 @@ export async function runApply(ctx: CommandContext): Promise<number> {
     if (options.json) {
       io.stdout.write(renderReportJson(report));
     } else {
-      if (approval !== 'ask') io.stdout.write(`${renderPlanText(report.plan, { style })}\n`);
+      if (approval !== 'ask' && showPlan) io.stdout.write(`${renderPlanText(report.plan, { style })}\n`);
       io.stdout.write(
         renderRunSummary(report, {
           style,
-          reportLocation: session.archive.reportLocation(report.runId),
+          reportLocation: report.reportLocation ?? session.archive.reportLocation(report.runId),
           archived: session.archive.written.filter((o) => !o.key.startsWith('reports/')).map((o) => o.location),
         }),
       );

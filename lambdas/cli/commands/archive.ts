@@ -1,6 +1,6 @@
 /** `opsman-gitops archive`: store the version manifest and usage snapshots, and print what was written where. */
 import { renderReportJson } from '../../core/render/json.ts';
-import { renderRunSummary } from '../../core/render/run-summary.ts';
+import { renderArchiveSummary } from '../../core/render/run-summary.ts';
 import { type CommandContext, openSession } from '../context.ts';
 import { EXIT } from '../errors.ts';
 import { reportExitCode } from '../outcome.ts';
@@ -26,10 +26,9 @@ export async function runArchive(ctx: CommandContext): Promise<number> {
     if (objects.length === 0)
       ctx.io.stdout.write('  (nothing written: archiving is off in Settings, or nothing changed)\n');
     ctx.io.stdout.write(
-      renderRunSummary(report, {
+      renderArchiveSummary(report, {
         style: ctx.style,
-        label: 'Archive',
-        reportLocation: session.archive.reportLocation(report.runId),
+        reportLocation: report.reportLocation ?? session.archive.reportLocation(report.runId),
       }),
     );
     return reportExitCode(report);

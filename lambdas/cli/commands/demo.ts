@@ -9,7 +9,7 @@ import type { CommandContext } from '../context.ts';
 import { CliError, EXIT } from '../errors.ts';
 import type { CliIo, TextSink } from '../io.ts';
 import type { CliOptions } from '../options.ts';
-import { apiClient, localStores, reconcilerAvailable } from '../wiring.ts';
+import { apiClient, localStores } from '../wiring.ts';
 import { runApply } from './apply.ts';
 import { runArchive } from './archive.ts';
 import { editAsHuman } from './demo-edit.ts';
@@ -98,17 +98,11 @@ export async function runDemo(ctx: CommandContext): Promise<number> {
 
     section(`Validate the desired state (${relative(process.cwd(), desired) || desired})`);
     healthy = check((await runValidate(sub)) === EXIT.ok, 'the example desired state is valid') && healthy;
-    if (!(await reconcilerAvailable())) {
-      note('\nThe reconciler is not built yet: the demo stops here. The emulator above answers the curl line until');
-      note('the demo exits; run `npx opsman-gitops emulator` to keep one running.');
-      return healthy ? EXIT.ok : EXIT.error;
-    }
-
     section('Plan: what apply would change (unmanaged default alerts are left alone)');
     await runPlan(sub, 'plan');
 
-    section('Apply (auto-approved)');
-    healthy = check((await runApply(sub)) === EXIT.ok, 'apply succeeded') && healthy;
+    section('Apply (auto-approved): the plan above, executed');
+    healthy = check((await runApply(sub, false)) === EXIT.ok, 'apply succeeded') && healthy;
 
     section('Plan again: nothing left to do');
     tee.text = '';

@@ -41,7 +41,7 @@ export async function runPlan(ctx: CommandContext, command: 'plan' | 'observe'):
         `Saved the plan to ${ctx.options.out}: apply it with \`opsman-gitops apply --plan ${ctx.options.out}\`\n`,
       );
     }
-    return planExitCode(report.plan, ctx.options.detailedExitcode);
+    return planExitCode(report.plan, ctx.options.detailedExitcode, command);
   } finally {
     await session.close();
   }

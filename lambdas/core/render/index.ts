@@ -2,7 +2,14 @@
 export { ACTION_SYMBOLS, changeBody, changeHeader, changeLines } from './change-lines.ts';
 export { canonicalize, KEY_ORDER, renderJson, renderPlanJson, renderReportJson } from './json.ts';
 export { escapeMarkdown, renderPlanMarkdown } from './plan-markdown.ts';
-export { DEFAULT_TEXT_RENDER_OPTIONS, failureLine, renderPlanText, type TextRenderOptions } from './plan-text.ts';
+export {
+  DEFAULT_TEXT_RENDER_OPTIONS,
+  failureLine,
+  renderPlanText,
+  type TextRenderOptions,
+  targetModeNote,
+  unmanagedNote,
+} from './plan-text.ts';
 export { type RunSummaryOptions, renderRunSummary } from './run-summary.ts';
 export { ANSI_STYLE, PLAIN_STYLE, type Style, styleFor } from './style.ts';
 export {

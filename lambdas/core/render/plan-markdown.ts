@@ -4,7 +4,7 @@
  */
 import type { Plan } from '../model.ts';
 import { changeLines } from './change-lines.ts';
-import { failureLine } from './plan-text.ts';
+import { failureLine, targetModeNote, unmanagedNote } from './plan-text.ts';
 import { PLAIN_STYLE } from './style.ts';
 import { countChanges, groupByTarget, hasChanges, summaryLine, targetTitle } from './summary.ts';
 
@@ -30,6 +30,7 @@ export function renderPlanMarkdown(plan: Plan, title = 'opsman-gitops plan'): st
   const out: string[] = [`### ${escapeMarkdown(title)}`, ''];
   const total = countChanges(plan.changes);
   if (plan.mode !== 'apply') out.push(`Mode \`${plan.mode}\`: nothing will be written.`, '');
+  for (const warning of plan.warnings ?? []) out.push(`> **Warning:** ${escapeMarkdown(warning)}`, '');
   out.push(`**${summaryLine(total)}**`, '');
   if (!hasChanges(plan) && plan.failures.length === 0)
     out.push('No changes. Ops Manager matches the desired state.', '');
@@ -63,8 +64,12 @@ export function renderPlanMarkdown(plan: Plan, title = 'opsman-gitops plan'): st
       .filter(([n]) => (n as number) > 0)
       .map(([n, what]) => `${n} ${what}`)
       .join(', ');
-    out.push(`<details><summary><b>${escapeMarkdown(targetTitle(group.target))}</b>: ${counts}</summary>`, '');
-    out.push(`${fence}diff`, ...lines, fence, '', '</details>', '');
+    const mode = escapeMarkdown(targetModeNote(plan, group.target));
+    out.push(`<details><summary><b>${escapeMarkdown(targetTitle(group.target))}</b>${mode}: ${counts}</summary>`, '');
+    out.push(`${fence}diff`, ...lines, fence, '');
+    const unmanaged = unmanagedNote(plan, group.target);
+    if (unmanaged !== '') out.push(escapeMarkdown(unmanaged), '');
+    out.push('</details>', '');
   }
   if (plan.failures.length > 0) {
     out.push('**Failures**', '');

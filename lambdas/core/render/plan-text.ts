@@ -2,7 +2,7 @@
  * The human plan, like `terraform plan`: one section per target with its changes (`+` create, `~` update, `-` delete,
  * `<=` adopt, `!` blocked, `?` drift), field-level before -> after, failures, and the summary line.
  */
-import type { Plan, TargetFailure } from '../model.ts';
+import { type Plan, type TargetFailure, type TargetRef, targetKey } from '../model.ts';
 import { changeLines } from './change-lines.ts';
 import { PLAIN_STYLE, type Style } from './style.ts';
 import { countChanges, groupByTarget, hasChanges, summaryLine, targetTitle } from './summary.ts';
@@ -27,22 +27,43 @@ export function failureLine(failure: TargetFailure): string {
   return `${targetTitle(failure.target)} [${failure.phase}]: ${failure.message}${code}`;
 }
 
+/** ` [mode plan: not applied]` when a target's effective mode is stricter than the plan's. */
+export function targetModeNote(plan: Plan, target: TargetRef): string {
+  const mode = plan.targetModes?.[targetKey(target)];
+  if (mode === undefined || mode === plan.mode || plan.mode !== 'apply') return '';
+  return mode === 'observe'
+    ? ' [mode observe: drift is reported, nothing written]'
+    : ' [mode plan: shown, not applied]';
+}
+
+/** `(3 unmanaged alert configs left alone)` for a target, or '' when it has none. */
+export function unmanagedNote(plan: Plan, target: TargetRef): string {
+  const n = (plan.unmanaged ?? []).filter((u) => u.target.type === target.type && u.target.id === target.id).length;
+  if (n === 0) return '';
+  return `(${n} unmanaged object${n === 1 ? '' : 's'} left alone: Ops Manager defaults or other tools)`;
+}
+
 /** Renders a plan for a terminal; the result ends with a newline. */
 export function renderPlanText(plan: Plan, options: TextRenderOptions = {}): string {
   const { style, showUnchangedTargets } = { ...DEFAULT_TEXT_RENDER_OPTIONS, ...options };
   const out: string[] = [];
   const writes = plan.mode === 'apply' ? '' : ` (mode ${plan.mode}: nothing will be written)`;
   out.push(style.dim(`opsman-gitops plan ${plan.runId}${writes}`), '');
+  for (const warning of plan.warnings ?? []) out.push(style.error(`Warning: ${warning}`));
+  if ((plan.warnings ?? []).length > 0) out.push('');
   for (const group of groupByTarget(plan.changes)) {
     const visible = group.changes.filter((c) => c.action !== 'noop' || c.drift?.detected === true);
     const counts = countChanges(group.changes);
+    const title = style.bold(targetTitle(group.target)) + style.dim(targetModeNote(plan, group.target));
+    const unmanaged = unmanagedNote(plan, group.target);
     if (visible.length === 0) {
-      if (showUnchangedTargets)
-        out.push(`${style.bold(targetTitle(group.target))}: no changes (${counts.unchanged} unchanged)`, '');
-      continue;
+      if (!showUnchangedTargets) continue;
+      out.push(`${title}: no changes (${counts.unchanged} unchanged)`);
+    } else {
+      out.push(title);
+      for (const change of visible) out.push(...changeLines(change, style));
     }
-    out.push(style.bold(targetTitle(group.target)));
-    for (const change of visible) out.push(...changeLines(change, style));
+    if (unmanaged !== '') out.push(`  ${style.dim(unmanaged)}`);
     out.push('');
   }
   if (plan.failures.length > 0) {

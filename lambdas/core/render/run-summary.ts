@@ -22,7 +22,8 @@ function resultLine(result: ChangeResult, style: Style): string {
   const change = result.change;
   const id = result.id ?? change.id;
   const idText = id !== undefined ? ` (id ${id})` : '';
-  const head = `${ACTION_SYMBOLS[change.action]} ${change.target.name} ${change.kind} "${change.key}"${idText}: `;
+  const name = change.key === change.kind ? change.kind : `${change.kind} "${change.key}"`;
+  const head = `${ACTION_SYMBOLS[change.action]} ${change.target.name} ${name}${idText}: `;
   const message = result.message !== undefined && result.message !== '' ? `: ${result.message}` : '';
   switch (result.status) {
     case 'applied':
@@ -36,11 +37,41 @@ function resultLine(result: ChangeResult, style: Style): string {
   }
 }
 
+/** What an archive run stored: the manifest (new or unchanged), the usage month and files, and any errors. */
+export function renderArchiveSummary(report: RunReport, options: RunSummaryOptions = {}): string {
+  const style = options.style ?? PLAIN_STYLE;
+  const archive = report.archive;
+  const out: string[] = [];
+  if (archive?.manifest !== undefined) {
+    const m = archive.manifest;
+    out.push(
+      `Version manifest: sha256 ${m.sha256.slice(0, 12)} ${m.changed ? style.create('(new, stored)') : '(unchanged since the last archive)'}`,
+    );
+    out.push(`  ${m.location}`);
+  }
+  if (archive?.usage !== undefined) {
+    const n = archive.usage.keys.length;
+    out.push(
+      `Usage ${archive.usage.month}: ${n} snapshot${n === 1 ? '' : 's'} (physical hosts, host assignments per project)`,
+    );
+  }
+  for (const error of archive?.errors ?? []) out.push(style.error(`x ${error}`));
+  for (const failure of report.failures) out.push(style.error(`x ${failureLine(failure)}`));
+  const bad = (archive?.errors.length ?? 0) + report.failures.length;
+  const line = `Archive complete${bad > 0 ? ` with ${bad} error${bad === 1 ? '' : 's'}` : ''}; ${report.apiCalls.total} API call${report.apiCalls.total === 1 ? '' : 's'}.`;
+  out.push(style.bold(bad > 0 ? style.error(line) : style.ok(line)));
+  const reportLocation = options.reportLocation ?? report.reportLocation;
+  if (reportLocation !== undefined) out.push(`Report: ${reportLocation}`);
+  return `${out.join('\n')}\n`;
+}
+
 /** Renders a run's results; the result ends with a newline. */
 export function renderRunSummary(report: RunReport, options: RunSummaryOptions = {}): string {
   const style = options.style ?? PLAIN_STYLE;
   const label = options.label ?? 'Apply';
   const out: string[] = [];
+  for (const warning of report.warnings ?? []) out.push(style.error(`Warning: ${warning}`));
+  if ((report.warnings ?? []).length > 0) out.push('');
   const shown = report.results.filter((r) => r.change.action !== 'noop' || r.status !== 'applied');
   for (const result of shown) out.push(`  ${resultLine(result, style)}`);
   if (shown.length > 0) out.push('');
@@ -59,7 +90,8 @@ export function renderRunSummary(report: RunReport, options: RunSummaryOptions =
     `${report.apiCalls.total} API call${report.apiCalls.total === 1 ? '' : 's'}.`;
   const bad = count('failed') + count('not-converging') + report.failures.length + report.summary.blocked > 0;
   out.push(style.bold(bad ? style.error(line) : style.ok(line)));
-  if (options.reportLocation !== undefined) out.push(`Report: ${options.reportLocation}`);
+  const reportLocation = options.reportLocation ?? report.reportLocation;
+  if (reportLocation !== undefined) out.push(`Report: ${reportLocation}`);
   for (const location of options.archived ?? []) out.push(`Archived: ${location}`);
   return `${out.join('\n')}\n`;
 }

@@ -7,26 +7,30 @@ import { ANALYTICS, change, plan, report } from '../../helpers/cli-plans.ts';
 const FAILURE = { target: ANALYTICS, phase: 'read' as const, message: 'boom' };
 
 describe('planExitCode', () => {
-  const CASES: { actions: ChangeAction[]; failed?: boolean; detailed: boolean; code: number }[] = [
+  const CASES: { actions: ChangeAction[]; failed?: boolean; detailed: boolean; observe?: boolean; code: number }[] = [
     { actions: [], detailed: false, code: 0 },
     { actions: [], detailed: true, code: 0 },
     { actions: ['noop', 'noop'], detailed: true, code: 0 },
     { actions: ['create'], detailed: false, code: 0 },
     { actions: ['create'], detailed: true, code: 2 },
     { actions: ['noop', 'disable'], detailed: true, code: 2 },
-    { actions: ['drift'], detailed: true, code: 2 },
-    { actions: ['drift'], detailed: false, code: 0 },
+    { actions: ['drift'], detailed: true, code: 0 },
+    { actions: ['drift'], detailed: true, observe: true, code: 2 },
+    { actions: ['noop'], detailed: true, observe: true, code: 0 },
+    { actions: ['drift'], detailed: false, observe: true, code: 0 },
+    { actions: ['adopt'], detailed: true, code: 2 },
     { actions: ['blocked'], detailed: false, code: 1 },
     { actions: ['blocked', 'create'], detailed: true, code: 1 },
     { actions: ['create'], failed: true, detailed: true, code: 1 },
     { actions: [], failed: true, detailed: false, code: 1 },
   ];
-  it.each(CASES)('$actions failed=$failed detailed=$detailed -> $code', ({ actions, failed, detailed, code }) => {
+  it.each(CASES)('$actions failed=$failed detailed=$detailed observe=$observe -> $code', (c) => {
+    const { actions, failed, detailed, observe, code } = c;
     const p = plan(
       actions.map((action, i) => change({ key: `k${i}`, action })),
       { failures: failed === true ? [FAILURE] : [] },
     );
-    expect(planExitCode(p, detailed)).toBe(code);
+    expect(planExitCode(p, detailed, observe === true ? 'observe' : 'plan')).toBe(code);
   });
 });
 
@@ -40,6 +44,11 @@ describe('reportExitCode', () => {
     { statuses: ['applied'], failed: true, code: 1 },
     { statuses: ['applied'], blocked: true, code: 1 },
   ];
+  it('an archive error is a failure', () => {
+    const p = plan([]);
+    expect(reportExitCode(report(p, [], { archive: { errors: ['usage: 500'] } }))).toBe(1);
+    expect(reportExitCode(report(p, [], { archive: { errors: [] } }))).toBe(0);
+  });
   it.each(CASES)('$statuses failed=$failed blocked=$blocked -> $code', ({ statuses, failed, blocked, code }) => {
     const changes = statuses.map((_, i) => change({ key: `k${i}`, action: 'update' }));
     if (blocked === true) changes.push(change({ key: 'b', action: 'blocked' }));

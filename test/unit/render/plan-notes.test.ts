@@ -1,0 +1,117 @@
+// Scenario: the plan's extras render: unmanaged objects as a count per target, stricter target modes, run warnings.
+import { describe, expect, it } from 'vitest';
+import { renderPlanMarkdown } from '../../../lambdas/core/render/plan-markdown.ts';
+import { renderPlanText, targetModeNote, unmanagedNote } from '../../../lambdas/core/render/plan-text.ts';
+import { renderArchiveSummary } from '../../../lambdas/core/render/run-summary.ts';
+import { ANALYTICS, change, PAYMENTS, plan, report } from '../../helpers/cli-plans.ts';
+
+const UNMANAGED = [
+  { target: PAYMENTS, kind: 'alertConfig' as const, id: 'u1', summary: 'HOST_DOWN (enabled)' },
+  { target: PAYMENTS, kind: 'alertConfig' as const, id: 'u2', summary: 'NO_PRIMARY (enabled)' },
+  { target: ANALYTICS, kind: 'alertConfig' as const, id: 'u3', summary: 'HOST_DOWN (disabled)' },
+];
+
+describe('notes of a target', () => {
+  it.each([
+    { target: PAYMENTS, note: '(2 unmanaged objects left alone: Ops Manager defaults or other tools)' },
+    { target: ANALYTICS, note: '(1 unmanaged object left alone: Ops Manager defaults or other tools)' },
+    { target: { ...ANALYTICS, id: 'other' }, note: '' },
+  ])('unmanaged of $target.id', ({ target, note }) => {
+    expect(unmanagedNote(plan([], { unmanaged: UNMANAGED }), target)).toBe(note);
+  });
+
+  it.each([
+    { planMode: 'apply' as const, targetMode: 'plan' as const, note: ' [mode plan: shown, not applied]' },
+    {
+      planMode: 'apply' as const,
+      targetMode: 'observe' as const,
+      note: ' [mode observe: drift is reported, nothing written]',
+    },
+    { planMode: 'apply' as const, targetMode: 'apply' as const, note: '' },
+    { planMode: 'plan' as const, targetMode: 'observe' as const, note: '' },
+    { planMode: 'apply' as const, targetMode: undefined, note: '' },
+  ])('plan $planMode, target $targetMode', ({ planMode, targetMode, note }) => {
+    const targetModes = targetMode === undefined ? undefined : { [`project:${PAYMENTS.id}`]: targetMode };
+    expect(targetModeNote(plan([], { mode: planMode, targetModes }), PAYMENTS)).toBe(note);
+  });
+});
+
+describe('renderPlanText extras', () => {
+  const P = plan([change({ key: 'a', action: 'create' }), change({ target: ANALYTICS, key: 'b' })], {
+    unmanaged: UNMANAGED,
+    targetModes: { [`project:${PAYMENTS.id}`]: 'plan' },
+    warnings: ['state.json was corrupt and was set aside'],
+  });
+
+  it('prints warnings first, mode notes on headers, unmanaged counts under targets', () => {
+    expect(renderPlanText(P)).toBe(
+      [
+        'opsman-gitops plan 20261121T100000Z-abcdef',
+        '',
+        'Warning: state.json was corrupt and was set aside',
+        '',
+        'Project payments-prod (5e2211c17a3e5a48f5497de3) [mode plan: shown, not applied]',
+        '  + alertConfig "a"',
+        '  (2 unmanaged objects left alone: Ops Manager defaults or other tools)',
+        '',
+        'Project analytics-dev (5e2211c17a3e5a48f5497de6): no changes (1 unchanged)',
+        '  (1 unmanaged object left alone: Ops Manager defaults or other tools)',
+        '',
+        'Plan: 1 to create, 0 to update, 0 to delete, 0 to adopt, 0 blocked, 0 drifted, 1 unchanged.',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('carries the same notes into Markdown', () => {
+    const md = renderPlanMarkdown(P);
+    expect(md).toContain('> **Warning:** state.json was corrupt and was set aside');
+    expect(md).toContain(
+      '<b>Project payments-prod (5e2211c17a3e5a48f5497de3)</b> [mode plan: shown, not applied]: 1 to create',
+    );
+    expect(md).toContain('(2 unmanaged objects left alone: Ops Manager defaults or other tools)');
+  });
+});
+
+describe('renderArchiveSummary', () => {
+  it.each([
+    {
+      name: 'a new manifest and usage',
+      archive: {
+        manifest: {
+          sha256: 'ab'.repeat(32),
+          key: 'manifests/sha256/x.json',
+          changed: true,
+          location: '/a/manifests/sha256/x.json',
+        },
+        usage: { month: '2026-11', keys: ['usage/2026-11/physical-hosts.json', 'usage/2026-11/assignments-1.json'] },
+        errors: [],
+      },
+      text: [
+        'Version manifest: sha256 abababababab (new, stored)',
+        '  /a/manifests/sha256/x.json',
+        'Usage 2026-11: 2 snapshots (physical hosts, host assignments per project)',
+        'Archive complete; 12 API calls.',
+        'Report: /r.json',
+        '',
+      ],
+    },
+    {
+      name: 'an unchanged manifest and an error',
+      archive: {
+        manifest: { sha256: 'cd'.repeat(32), key: 'k', changed: false, location: '/a/k' },
+        errors: ['usage: GET /usage/groups failed: 500'],
+      },
+      text: [
+        'Version manifest: sha256 cdcdcdcdcdcd (unchanged since the last archive)',
+        '  /a/k',
+        'x usage: GET /usage/groups failed: 500',
+        'Archive complete with 1 error; 12 API calls.',
+        'Report: /r.json',
+        '',
+      ],
+    },
+  ])('$name', ({ archive, text }) => {
+    expect(renderArchiveSummary(report(plan([]), [], { archive, reportLocation: '/r.json' }))).toBe(text.join('\n'));
+  });
+});
