@@ -1,4 +1,5 @@
 /** Starts the emulator with its admin API for the client's integration tests, with small typed admin helpers. */
+import { Agent, fetch } from 'undici';
 import { startEmulator } from '../../emulator/index.ts';
 import { type ClientOptions, createOpsManagerClient, type OpsManagerClient } from '../../lambdas/opsman/index.ts';
 
@@ -48,13 +49,19 @@ export interface EmulatorFixture {
   fault(spec: FaultSpec): Promise<void>;
   requests(): Promise<RequestLogView>;
   clearRequests(): Promise<void>;
+  /** Back to the seed, faults and request log cleared. */
+  reset(): Promise<void>;
   expireNonces(): Promise<void>;
   close(): Promise<void>;
 }
 
+/** Admin calls only: the test emulator may serve a throw-away certificate. */
+const adminDispatcher = new Agent({ connect: { rejectUnauthorized: false } });
+
 async function admin(origin: string, method: string, path: string, body?: unknown): Promise<unknown> {
   const response = await fetch(`${origin}/__emulator${path}`, {
     method,
+    dispatcher: adminDispatcher,
     headers: body === undefined ? {} : { 'content-type': 'application/json' },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
@@ -78,6 +85,7 @@ export async function startEmulatorFixture(options: { tls?: { cert: string; key:
     fault: async (spec) => void (await admin(emulator.origin, 'POST', '/faults', spec)),
     requests: async () => (await admin(emulator.origin, 'GET', '/requests')) as RequestLogView,
     clearRequests: async () => void (await admin(emulator.origin, 'DELETE', '/requests')),
+    reset: async () => void (await admin(emulator.origin, 'POST', '/reset')),
     expireNonces: async () => void (await admin(emulator.origin, 'POST', '/nonces/expire')),
     close: async () => {
       await Promise.all(clients.map((client) => client.close()));

@@ -17,7 +17,7 @@ beforeAll(async () => {
   return () => emu.close();
 });
 beforeEach(async () => {
-  await fetch(`${emu.origin}/__emulator/reset`, { method: 'POST' });
+  await emu.reset();
 });
 
 function client(extra: Parameters<EmulatorFixture['client']>[0] = {}) {
