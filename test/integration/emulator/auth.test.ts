@@ -1,0 +1,166 @@
+// Scenario: Digest authentication over HTTP: no header, unknown key, wrong password, stale and expired nonces, replayed nc,
+// nc of either width, uri mismatch, the unauthenticated manifest, and a key without the role.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  digestHeader,
+  type EmulatorHarness,
+  K,
+  parseChallenge,
+  startHarness,
+  W,
+} from '../../helpers/emulator-client.ts';
+
+let h: EmulatorHarness;
+beforeAll(async () => {
+  h = await startHarness({ nonceTtlMs: 60_000 });
+});
+afterAll(async () => {
+  await h.emu.close();
+});
+
+const PATH = `/groups/${W.paymentsProd}/alertConfigs`;
+const uri = `/api/public/v1.0${PATH}`;
+
+async function challenge(): Promise<string> {
+  const res = await fetch(`${h.emu.url}${PATH}`);
+  return parseChallenge(res.headers.get('www-authenticate')).nonce ?? '';
+}
+
+async function withHeader(authorization: string, method = 'GET', target = uri) {
+  const res = await fetch(`${h.emu.origin}${target}`, { method, headers: { authorization } });
+  return { status: res.status, www: res.headers.get('www-authenticate'), body: await res.json().catch(() => null) };
+}
+
+describe('challenges', () => {
+  it('answers a request without credentials with the exact 401', async () => {
+    const res = await fetch(`${h.emu.url}${PATH}`);
+    expect(res.status).toBe(401);
+    expect(res.headers.get('content-type')).toBe('application/json;charset=ISO-8859-1');
+    expect(res.headers.get('www-authenticate')).toMatch(
+      /^Digest realm="MMS Public API", domain="", nonce="[A-Za-z0-9_-]+", algorithm=MD5, qop="auth", stale=false$/,
+    );
+    expect(await res.json()).toEqual({
+      detail: 'You are not authorized for this resource.',
+      error: 401,
+      errorCode: 'NOT_AUTHORIZED',
+      parameters: [],
+      reason: 'Unauthorized',
+    });
+  });
+
+  it('challenges before routing: an unknown path still gets 401, not 404', async () => {
+    expect((await fetch(`${h.emu.url}/no/such/thing`)).status).toBe(401);
+  });
+
+  it.each([
+    ['an unknown key', { publicKey: 'nobody', privateKey: 'x' }],
+    ['a wrong password', { publicKey: K.owner.publicKey, privateKey: 'wrong' }],
+  ])('refuses %s with a fresh, non-stale challenge', async (_name, key) => {
+    const r = await withHeader(digestHeader(key, 'GET', uri, await challenge(), '00000001'));
+    expect(r.status).toBe(401);
+    expect(parseChallenge(r.www).stale).toBe('false');
+    expect(r.body.errorCode).toBe('NOT_AUTHORIZED');
+  });
+
+  it('refuses a uri that is not the request target', async () => {
+    const nonce = await challenge();
+    const r = await withHeader(
+      digestHeader(K.owner, 'GET', `/api/public/v1.0/groups/${W.ledgerProd}/alertConfigs`, nonce, '1'),
+    );
+    expect(r.status).toBe(401);
+  });
+
+  it('refuses a response computed for another method', async () => {
+    const r = await withHeader(digestHeader(K.owner, 'POST', uri, await challenge(), '1'), 'GET');
+    expect(r.status).toBe(401);
+  });
+});
+
+describe('nonces', () => {
+  it('accepts nc as sent, bare or zero-padded, and nonce reuse with a higher nc', async () => {
+    const nonce = await challenge();
+    const a = await withHeader(digestHeader(K.owner, 'GET', uri, nonce, '1'));
+    const b = await withHeader(digestHeader(K.owner, 'GET', uri, nonce, '00000002'));
+    const c = await withHeader(digestHeader(K.owner, 'GET', uri, nonce, 'a'));
+    expect([a.status, b.status, c.status]).toEqual([200, 200, 200]);
+  });
+
+  it('refuses a replayed nc with a new challenge', async () => {
+    const nonce = await challenge();
+    const header = digestHeader(K.owner, 'GET', uri, nonce, '00000001');
+    expect((await withHeader(header)).status).toBe(200);
+    const replay = await withHeader(header);
+    expect(replay.status).toBe(401);
+    expect(parseChallenge(replay.www).nonce).not.toBe(nonce);
+  });
+
+  it('answers a nonce made stale by the admin API with stale=true, and a fresh one works', async () => {
+    const nonce = await challenge();
+    expect((await h.admin('POST', '/nonces/expire')).status).toBe(200);
+    const r = await withHeader(digestHeader(K.owner, 'GET', uri, nonce, '1'));
+    expect(r.status).toBe(401);
+    const fresh = parseChallenge(r.www);
+    expect(fresh.stale).toBe('true');
+    expect((await withHeader(digestHeader(K.owner, 'GET', uri, fresh.nonce ?? '', '1'))).status).toBe(200);
+  });
+
+  it('expires nonces after nonceTtlMs', async () => {
+    const short = await startHarness({ nonceTtlMs: 1 });
+    try {
+      const res = await fetch(`${short.emu.url}${PATH}`);
+      const nonce = parseChallenge(res.headers.get('www-authenticate')).nonce ?? '';
+      await new Promise((r) => setTimeout(r, 20));
+      const again = await fetch(`${short.emu.url}${PATH}`, {
+        headers: { authorization: digestHeader(K.owner, 'GET', uri, nonce, '1') },
+      });
+      expect(again.status).toBe(401);
+      expect(parseChallenge(again.headers.get('www-authenticate')).stale).toBe('true');
+    } finally {
+      await short.emu.close();
+    }
+  });
+
+  it('a caching client costs one challenge for many requests', async () => {
+    await h.admin('DELETE', '/requests');
+    const client = h.as(K.viewer, 'bare');
+    for (let i = 0; i < 5; i++) expect((await client.get(PATH)).status).toBe(200);
+    const log = (await h.admin('GET', '/requests')).body;
+    expect(log.total).toBe(6);
+    expect(log.challenges).toBe(1);
+  });
+});
+
+describe('authorisation', () => {
+  it('serves the version manifest without any key', async () => {
+    const res = await fetch(`${h.emu.url}/unauth/versionManifest`);
+    expect(res.status).toBe(200);
+    expect((await res.json()).versions.length).toBeGreaterThan(0);
+  });
+
+  it('answers a key without the role with 401 USER_UNAUTHORIZED and no challenge', async () => {
+    const res = await h.as(K.member).get(PATH);
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toBeNull();
+    expect(res.body).toEqual({
+      detail: 'Current user is not authorized to perform this action.',
+      error: 401,
+      errorCode: 'USER_UNAUTHORIZED',
+      parameters: [],
+      reason: 'Unauthorized',
+    });
+  });
+
+  it('never lets an unauthenticated request change anything', async () => {
+    const before = (await h.owner.get(PATH)).body.totalCount;
+    const res = await fetch(`${h.emu.url}${PATH}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        eventTypeName: 'HOST_DOWN',
+        notifications: [{ typeName: 'EMAIL', emailAddress: 'a@b.c' }],
+      }),
+    });
+    expect(res.status).toBe(401);
+    expect((await h.owner.get(PATH)).body.totalCount).toBe(before);
+  });
+});

@@ -1,0 +1,179 @@
+// Scenario: teams, audit-log rotation, the version manifest (byte-exact), S3 blockstore configurations, and events with
+// their filters (eventType repeatable, inclusive minDate/maxDate, includeRaw, newest first).
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type EmulatorHarness, K, startHarness, W } from '../../helpers/emulator-client.ts';
+
+let h: EmulatorHarness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+beforeEach(async () => {
+  await h.admin('POST', '/reset');
+});
+afterAll(async () => {
+  await h.emu.close();
+});
+
+describe('teams', () => {
+  it('gets one team of an organization', async () => {
+    const res = await h.as(K.member).get(`/orgs/${W.acme}/teams/${W.dbaOncall}`);
+    expect(res.body).toEqual({
+      id: W.dbaOncall,
+      name: 'dba-oncall',
+      links: [{ href: `${h.emu.url}/orgs/${W.acme}/teams/${W.dbaOncall}`, rel: 'self' }],
+    });
+    expect((await h.owner.get(`/orgs/${W.acme}/teams/${W.platformSre}`)).body.errorCode).toBe('RESOURCE_NOT_FOUND');
+    expect((await h.owner.get(`/orgs/${W.missing}/teams/${W.dbaOncall}`)).body.errorCode).toBe('ORG_NOT_FOUND');
+  });
+});
+
+describe('audit-log rotation', () => {
+  const path = `/groups/${W.paymentsProd}/automationConfig/auditLogRotateConfig`;
+
+  it('returns only configured fields and replaces them on PUT with {}', async () => {
+    expect((await h.owner.get(path)).body).toEqual({
+      sizeThresholdMB: 1000,
+      timeThresholdHrs: 24,
+      numUncompressed: 5,
+      percentOfDiskspace: 0.02,
+      numTotal: 10,
+    });
+    const put = await h.as(K.automation).put(path, { sizeThresholdMB: 2048, timeThresholdHrs: 24, numTotal: 30 });
+    expect(put.status).toBe(200);
+    expect(put.body).toEqual({});
+    expect((await h.owner.get(path)).body).toEqual({ sizeThresholdMB: 2048, timeThresholdHrs: 24, numTotal: 30 });
+    const ev = (await h.owner.get(`/groups/${W.paymentsProd}/events?eventType=AUTOMATION_CONFIG_PUBLISHED_AUDIT`)).body
+      .results[0];
+    expect(ev).toMatchObject({ publicKey: 'autoadmn' });
+    expect(ev.diffs[0].params).toContainEqual({
+      display: 'Audit log rotation numTotal',
+      param: 'auditLogRotate.numTotal',
+      old: '10',
+      new: '30',
+    });
+  });
+
+  it('an empty body disables rotation', async () => {
+    expect((await h.owner.put(path, {})).status).toBe(200);
+    expect((await h.owner.get(path)).body).toEqual({});
+  });
+
+  it.each([
+    [{ timeThresholdHrs: 24 }, 'MISSING_ATTRIBUTE', 'sizeThresholdMB'],
+    [{ sizeThresholdMB: 1, timeThresholdHrs: 1.5 }, 'INVALID_JSON_ATTRIBUTE', 'timeThresholdHrs'],
+    [
+      { sizeThresholdMB: 1, timeThresholdHrs: 1, percentOfDiskspace: 2 },
+      'INVALID_JSON_ATTRIBUTE',
+      'percentOfDiskspace',
+    ],
+    [{ sizeThresholdMB: 1, timeThresholdHrs: 1, rotate: true }, 'INVALID_ATTRIBUTE', 'rotate'],
+  ])('refuses %j', async (body, code, param) => {
+    expect((await h.owner.put(path, body)).body).toMatchObject({ errorCode: code, parameters: [param] });
+  });
+});
+
+describe('version manifest', () => {
+  it('round-trips the uploaded text byte for byte', async () => {
+    const text =
+      '{"updated":1763000000000,  "versions":[{"name":"8.0.4","builds":[{"architecture":"amd64","gitVersion":"abc","platform":"linux","url":"https://x/y.tgz","flavor":"ubuntu","minOsVersion":"22.04","modules":["enterprise"]}]}],"extra":1.50}';
+    const put = await h.owner.request('PUT', '/versionManifest', undefined, text);
+    expect(put.status).toBe(200);
+    expect(put.text).toBe(text);
+    const res = await fetch(`${h.emu.url}/unauth/versionManifest`);
+    expect(await res.text()).toBe(text);
+    const pretty = await fetch(`${h.emu.url}/unauth/versionManifest?pretty=true`);
+    expect(await pretty.text()).toContain('\n  "versions": [');
+  });
+
+  it('needs a global automation role and a JSON object with versions', async () => {
+    expect((await h.as(K.jdoe).request('PUT', '/versionManifest', undefined, '{"versions":[]}')).body.errorCode).toBe(
+      'USER_UNAUTHORIZED',
+    );
+    expect((await h.owner.request('PUT', '/versionManifest', undefined, '{"versions":')).body.errorCode).toBe(
+      'INVALID_JSON',
+    );
+    expect((await h.owner.request('PUT', '/versionManifest', undefined, '{"updated":1}')).body.errorCode).toBe(
+      'MISSING_ATTRIBUTE',
+    );
+  });
+});
+
+describe('S3 blockstore configurations', () => {
+  const BASE = '/admin/backup/snapshot/s3Configs';
+  const body = {
+    id: 'globex-snapshots',
+    s3BucketEndpoint: 'https://s3.eu-west-1.amazonaws.com',
+    s3BucketName: 'globex-snaps',
+    uri: 'mongodb://meta.globex.internal:27017',
+    acceptedTos: true,
+    awsAccessKey: 'AKIAGLOBEX',
+    awsSecretKey: 'super-secret-key',
+    labels: ['globex'],
+  };
+
+  it('lists, creates, reads, updates and deletes, never showing the secret key', async () => {
+    expect((await h.as(K.viewer).get(BASE)).body.results[0].id).toBe('acme-snapshots');
+    const created = await h.owner.post(BASE, body);
+    expect(created.status).toBe(200);
+    expect(created.body).toMatchObject({
+      id: 'globex-snapshots',
+      s3AuthMethod: 'KEYS',
+      awsSecretKey: '****************',
+    });
+    expect((await h.owner.post(BASE, body)).body.errorCode).toBe('DUPLICATE_NAME');
+    const got = (await h.owner.get(`${BASE}/globex-snapshots`)).body;
+    const updated = await h.owner.put(`${BASE}/globex-snapshots`, { ...got, s3BucketName: 'globex-snaps-2' });
+    expect(updated.body.s3BucketName).toBe('globex-snaps-2');
+    expect(JSON.stringify((await h.owner.get(BASE)).body)).not.toContain('super-secret');
+    expect((await h.owner.delete(`${BASE}/globex-snapshots`)).status).toBe(200);
+    expect((await h.owner.delete(`${BASE}/globex-snapshots`)).body.errorCode).toBe('RESOURCE_NOT_FOUND');
+  });
+
+  it('validates the body', async () => {
+    expect((await h.owner.post(BASE, { ...body, acceptedTos: false })).body.errorCode).toBe('INVALID_ATTRIBUTE');
+    expect((await h.owner.post(BASE, { ...body, s3AuthMethod: 'MAGIC' })).body.errorCode).toBe('INVALID_ENUM_VALUE');
+    const { uri: _u, ...noUri } = body;
+    expect((await h.owner.post(BASE, noUri)).body.parameters).toEqual(['uri']);
+    expect((await h.as(K.viewer).post(BASE, body)).body.errorCode).toBe('USER_UNAUTHORIZED');
+  });
+});
+
+describe('events', () => {
+  const path = `/groups/${W.paymentsProd}/events`;
+
+  it('lists newest first, with raw only on request', async () => {
+    const res = await h.owner.get(path);
+    expect(res.body.results.map((e: { id: string }) => e.id)).toEqual([
+      '6f0e00000000000000000002',
+      '6f0e00000000000000000001',
+    ]);
+    expect(res.body.results[0]).not.toHaveProperty('raw');
+    expect(res.body.results[0]).toMatchObject({ username: 'j.doe@acme.example', links: [{ rel: 'self' }] });
+    const one = await h.owner.get(`/groups/${W.searchProd}/events/6f0e00000000000000000003?includeRaw=true`);
+    expect(one.body.raw).toEqual({ _t: 'AUDIT', automationConfigVersion: 42 });
+  });
+
+  it('filters by repeated eventType and inclusive dates', async () => {
+    const both = await h.owner.get(`${path}?eventType=JOINED_GROUP&eventType=ALERT_CONFIG_CHANGED_AUDIT`);
+    expect(both.body.totalCount).toBe(2);
+    const one = await h.owner.get(`${path}?eventType=JOINED_GROUP`);
+    expect(one.body.results.map((e: { eventTypeName: string }) => e.eventTypeName)).toEqual(['JOINED_GROUP']);
+    const exact = await h.owner.get(`${path}?minDate=2026-10-14T09:12:44Z&maxDate=2026-10-14T09:12:44Z`);
+    expect(exact.body.results.map((e: { id: string }) => e.id)).toEqual(['6f0e00000000000000000002']);
+    expect((await h.owner.get(`${path}?minDate=2026-10-15`)).body.totalCount).toBe(0);
+    expect((await h.owner.get(`${path}?minDate=soon`)).body).toMatchObject({
+      errorCode: 'INVALID_QUERY_PARAMETER',
+      parameters: ['minDate'],
+    });
+  });
+
+  it('gets one project event and org events', async () => {
+    expect((await h.as(K.viewer).get(`${path}/6f0e00000000000000000001`)).body.eventTypeName).toBe('JOINED_GROUP');
+    expect((await h.owner.get(`${path}/6f0e00000000000000000003`)).status).toBe(404);
+    const org = await h.as(K.member).get(`/orgs/${W.acme}/events`);
+    expect(org.body.results.map((e: { eventTypeName: string }) => e.eventTypeName)).toEqual(['JOINED_TEAM']);
+    expect((await h.as(K.member).get(`/orgs/${W.acme}/events/6f0e00000000000000000004`)).body.targetUsername).toBe(
+      'b.doe@acme.example',
+    );
+  });
+});

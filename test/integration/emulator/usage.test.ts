@@ -1,0 +1,172 @@
+// Scenario: usage endpoints over HTTP: physical hosts (list, create, get, update, delete), host assignments per project and
+// organization with date ranges, a host's server type, and default server types, plus the /usage/groups/{x} overloading.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type EmulatorHarness, startHarness, W } from '../../helpers/emulator-client.ts';
+
+let h: EmulatorHarness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+beforeEach(async () => {
+  await h.admin('POST', '/reset');
+});
+afterAll(async () => {
+  await h.emu.close();
+});
+
+const NOV = 'startDate=2026-11-01&endDate=2026-11-30';
+
+describe('physical hosts', () => {
+  it('lists them with serverType as a string', async () => {
+    const res = await h.owner.get('/usage/groups');
+    expect(res.body.totalCount).toBe(4);
+    expect(res.body.results[0]).toEqual({
+      id: '6e0000000000000000000001',
+      name: 'rack1-node01.acme.internal',
+      serverType: 'PRODUCTION_SERVER',
+      hosts: [
+        { groupId: W.paymentsProd, hostname: 'pay-prod-0.acme.internal' },
+        { groupId: W.paymentsProd, hostname: 'pay-prod-1.acme.internal' },
+      ],
+    });
+  });
+
+  it('creates, reads, updates and deletes one', async () => {
+    const body = {
+      name: 'rack9-node01',
+      serverType: { name: 'RAM_POOL', label: 'RAM Pool' },
+      virtualHosts: [{ groupId: W.searchProd, hostname: 's1' }],
+    };
+    const created = await h.owner.post('/usage/groups', body);
+    expect(created.status).toBe(200);
+    expect(created.body).toMatchObject({
+      name: 'rack9-node01',
+      serverType: 'RAM_POOL',
+      hosts: [{ groupId: W.searchProd, hostname: 's1' }],
+    });
+    const id = created.body.id;
+    expect((await h.owner.get(`/usage/groups/${id}`)).body.name).toBe('rack9-node01');
+    const updated = await h.owner.put(`/usage/groups/${id}`, {
+      ...body,
+      name: 'rack9-node01b',
+      serverType: { name: 'TEST_SERVER' },
+    });
+    expect(updated.body).toMatchObject({ id, name: 'rack9-node01b', serverType: 'TEST_SERVER' });
+    expect((await h.owner.post('/usage/groups', { ...body, name: 'rack9-node01b' })).body.errorCode).toBe(
+      'DUPLICATE_NAME',
+    );
+    expect((await h.owner.delete(`/usage/groups/${id}`)).status).toBe(200);
+    expect((await h.owner.get(`/usage/groups/${id}`)).body.errorCode).toBe('RESOURCE_NOT_FOUND');
+  });
+
+  it('validates the body', async () => {
+    expect((await h.owner.post('/usage/groups', { name: 'x', virtualHosts: [] })).body).toMatchObject({
+      errorCode: 'MISSING_ATTRIBUTE',
+      parameters: ['serverType'],
+    });
+    expect(
+      (await h.owner.post('/usage/groups', { name: 'x', serverType: { name: 'HUGE' }, virtualHosts: [] })).body
+        .errorCode,
+    ).toBe('INVALID_ENUM_VALUE');
+    expect((await h.owner.post('/usage/groups', { name: 'x', serverType: 'DEV_SERVER' })).body.parameters).toEqual([
+      'virtualHosts',
+    ]);
+    expect(
+      (
+        await h.owner.post('/usage/groups', {
+          name: 'x',
+          serverType: 'DEV_SERVER',
+          virtualHosts: [{ groupId: W.missing }],
+        })
+      ).body.errorCode,
+    ).toBe('GROUP_NOT_FOUND');
+  });
+});
+
+describe('host assignments', () => {
+  it('lists a project for a date range, with names filled in', async () => {
+    const res = await h.owner.get(`/usage/groups/${W.searchProd}/hosts?${NOV}`);
+    expect(res.body.results).toEqual([
+      {
+        hostname: 'search-prod-0.acme.internal',
+        processes: [
+          {
+            cluster: 'search',
+            name: 'search-prod-0.acme.internal:27017',
+            processType: 7,
+            hasConflictingServerType: false,
+            groupName: 'search-prod',
+            orgName: 'acme',
+            groupId: W.searchProd,
+          },
+        ],
+        serverType: { name: 'PRODUCTION_SERVER', label: 'Production Server' },
+        isChargeable: true,
+        memSizeMB: 32768,
+      },
+    ]);
+    const october = await h.owner.get(`/usage/groups/${W.searchProd}/hosts?startDate=2026-10-01&endDate=2026-10-31`);
+    expect(october.body.totalCount).toBe(2);
+  });
+
+  it('lists an organization across its projects', async () => {
+    const res = await h.owner.get(`/usage/organizations/${W.globex}/hosts?${NOV}`);
+    expect(res.body.results.map((r: { hostname: string }) => r.hostname)).toEqual([
+      'analytics-dev-0.globex.internal',
+      'ledger-prod-0.globex.internal',
+      'ledger-prod-1.globex.internal',
+    ]);
+  });
+
+  it.each([
+    ['', 'MISSING_QUERY_PARAMETER', 'startDate'],
+    ['startDate=2026-11-01', 'MISSING_QUERY_PARAMETER', 'endDate'],
+    ['startDate=yesterday&endDate=2026-11-30', 'INVALID_QUERY_PARAMETER', 'startDate'],
+    ['startDate=2026-11-30&endDate=2026-11-01', 'INVALID_QUERY_PARAMETER', 'endDate'],
+  ])('refuses query %j', async (query, code, param) => {
+    const res = await h.owner.get(`/usage/groups/${W.paymentsProd}/hosts?${query}`);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ errorCode: code, parameters: [param] });
+  });
+
+  it('answers ORG_NOT_FOUND for an unknown organization', async () => {
+    expect((await h.owner.get(`/usage/organizations/${W.missing}/hosts?${NOV}`)).body.errorCode).toBe('ORG_NOT_FOUND');
+  });
+});
+
+describe('server types', () => {
+  it('GET gives the bare object, PUT takes it wrapped and answers 200 without a body', async () => {
+    const path = `/usage/groups/${W.paymentsProd}/defaultServerType`;
+    expect((await h.owner.get(path)).body).toEqual({ name: 'DEV_SERVER', label: 'Dev Server' });
+    const put = await h.owner.put(path, { serverType: { name: 'PRODUCTION_SERVER', label: 'Production Server' } });
+    expect(put.status).toBe(200);
+    expect(put.text).toBe('');
+    expect((await h.owner.get(path)).body).toEqual({ name: 'PRODUCTION_SERVER', label: 'Production Server' });
+    const ev = (await h.owner.get(`/groups/${W.paymentsProd}/events?eventType=DEFAULT_SERVER_TYPE_CHANGED_AUDIT`)).body
+      .results[0];
+    expect(ev.diffs[0].params[0]).toMatchObject({ old: 'DEV_SERVER', new: 'PRODUCTION_SERVER' });
+  });
+
+  it('does the same for an organization, with an org event', async () => {
+    const path = `/usage/organizations/${W.acme}/defaultServerType`;
+    expect((await h.owner.put(path, { serverType: { name: 'TEST_SERVER' } })).status).toBe(200);
+    expect((await h.owner.get(path)).body).toEqual({ name: 'TEST_SERVER', label: 'Test Server' });
+    const ev = (await h.owner.get(`/orgs/${W.acme}/events`)).body.results[0];
+    expect(ev).toMatchObject({ eventTypeName: 'DEFAULT_SERVER_TYPE_CHANGED_AUDIT', orgId: W.acme });
+  });
+
+  it('validates the wrapped body', async () => {
+    const path = `/usage/groups/${W.paymentsProd}/defaultServerType`;
+    expect((await h.owner.put(path, { name: 'DEV_SERVER' })).body.errorCode).toBe('INVALID_ATTRIBUTE');
+    expect((await h.owner.put(path, {})).body.errorCode).toBe('MISSING_ATTRIBUTE');
+    expect((await h.owner.put(path, { serverType: { name: 'NOPE' } })).body.errorCode).toBe('INVALID_ENUM_VALUE');
+  });
+
+  it('updates the server type of one host', async () => {
+    const put = await h.owner.put('/usage/hosts/6f0000000000000000000005', { serverType: { name: 'TEST_SERVER' } });
+    expect(put.status).toBe(200);
+    const res = await h.owner.get(`/usage/groups/${W.searchProd}/hosts?${NOV}`);
+    expect(res.body.results[0].serverType).toEqual({ name: 'TEST_SERVER', label: 'Test Server' });
+    expect((await h.owner.put(`/usage/hosts/${W.missing}`, { serverType: { name: 'TEST_SERVER' } })).status).toBe(404);
+  });
+});
