@@ -29,9 +29,15 @@ function num(value: unknown): unknown {
   return value;
 }
 
-function normaliseThreshold(value: unknown): Record<string, unknown> | undefined {
+/** Values Ops Manager fills in thresholds when they are not sent. */
+export const THRESHOLD_DEFAULTS: Readonly<Record<'metricThreshold' | 'threshold', Record<string, unknown>>> = {
+  metricThreshold: { mode: 'AVERAGE', units: 'RAW' },
+  threshold: { units: 'RAW' },
+};
+
+function normaliseThreshold(value: unknown, defaults: Record<string, unknown>): Record<string, unknown> | undefined {
   if (value === undefined || value === null || typeof value !== 'object') return undefined;
-  const out: Record<string, unknown> = {};
+  const out: Record<string, unknown> = { ...defaults };
   for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
     if (v === undefined || v === null) continue;
     out[k] = k === 'threshold' ? num(v) : v;
@@ -88,9 +94,9 @@ function normaliseBody(raw: {
       (raw.notifications ?? []).map((n) => normaliseNotification(n as Record<string, unknown>)),
     ),
   };
-  const metricThreshold = normaliseThreshold(raw.metricThreshold);
+  const metricThreshold = normaliseThreshold(raw.metricThreshold, THRESHOLD_DEFAULTS.metricThreshold);
   if (metricThreshold !== undefined) out.metricThreshold = metricThreshold;
-  const threshold = normaliseThreshold(raw.threshold);
+  const threshold = normaliseThreshold(raw.threshold, THRESHOLD_DEFAULTS.threshold);
   if (threshold !== undefined) out.threshold = threshold;
   return out;
 }

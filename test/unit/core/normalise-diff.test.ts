@@ -165,7 +165,10 @@ describe('diff: field changes', () => {
         notifications: [{ typeName: 'EMAIL', emailAddress: 'a@b.c', intervalMin: 30 }, ...base.notifications],
       },
       live: live({
-        notifications: [...base.notifications, { typeName: 'EMAIL', emailAddress: 'a@b.c', intervalMin: 60 }],
+        notifications: [
+          { typeName: 'GROUP', roles: ['GROUP_OWNER'], intervalMin: 5, delayMin: 0, emailEnabled: true },
+          { typeName: 'EMAIL', emailAddress: 'a@b.c', intervalMin: 60 },
+        ],
       }),
       paths: ['notifications[EMAIL:a@b.c].intervalMin'],
     },

@@ -1,0 +1,142 @@
+// Scenario: modes (observe, plan, target modes), isolation of a failing project, blocked secrets and teams, saved plans, the lease.
+import { describe, expect, it } from 'vitest';
+import { LeaseHeldError, SavedPlanStaleError } from '../../../lambdas/core/errors.ts';
+import { runMode, stricter, targetMode } from '../../../lambdas/core/modes.ts';
+import { serverError } from '../../helpers/fake-opsman-api.ts';
+import { actions, ownedId, P1, P2, p1Alerts, scenario, TEAM } from './scenario-fixture.ts';
+
+describe('modes', () => {
+  it('the stricter of run and target mode wins', () => {
+    expect(stricter('apply', 'plan')).toBe('plan');
+    expect(stricter('observe', 'apply')).toBe('observe');
+    expect(runMode('plan', 'apply')).toBe('plan');
+    expect(runMode('observe', undefined)).toBe('observe');
+    expect(runMode('apply', undefined)).toBe('apply');
+    expect(targetMode('apply', 'plan', 'apply')).toBe('plan');
+    expect(targetMode('apply', undefined, 'observe')).toBe('observe');
+    expect(targetMode('observe', 'apply', 'apply')).toBe('observe');
+  });
+
+  it('observe writes nothing and reports differences as drift', async () => {
+    const h = scenario();
+    const report = await h.run('observe');
+    expect(actions(report)).toEqual(['disk:drift', 'no-primary:drift', 'host-down:drift']);
+    expect(h.world.writes()).toEqual([]);
+    expect(h.state.writes).toBe(0);
+  });
+
+  it('the plan command writes nothing even when every mode says apply', async () => {
+    const h = scenario();
+    const report = await h.run('plan', { mode: 'apply' });
+    expect(actions(report)).toEqual(['disk:create', 'no-primary:create', 'host-down:create']);
+    expect(h.world.writes()).toEqual([]);
+    expect(h.state.writes).toBe(0);
+    expect(h.state.lease).toBeNull();
+  });
+
+  it('a target in plan mode is planned but not written by apply; --mode observe turns everything into drift', async () => {
+    const h = scenario({}, { mode: 'plan' });
+    const report = await h.run('apply');
+    expect(report.results.filter((r) => r.change.target.id === P2).map((r) => r.status)).toEqual(['skipped']);
+    expect(h.world.writes(P2)).toEqual([]);
+    expect(h.world.writes(P1).length).toBe(2);
+    const observed = await h.run('apply', { mode: 'observe' });
+    expect(actions(observed)).toEqual(['host-down:drift']);
+  });
+});
+
+describe('isolation', () => {
+  it('a project failing with 500 does not stop the others; every failure is listed', async () => {
+    const h = scenario();
+    h.world.faults.push({ method: 'listAlertConfigs', groupId: P1, error: () => serverError() });
+    const report = await h.run('apply');
+    expect(report.failures.map((f) => `${f.target.name}:${f.phase}`)).toEqual(['payments-prod:read']);
+    expect(report.summary.targetsFailed).toBe(1);
+    expect(h.world.writes(P2).length).toBe(1);
+    expect(h.state.state?.projects[P1]).toBeUndefined();
+  });
+
+  it('an unresolvable secret blocks only that alert config', async () => {
+    const h = scenario();
+    delete (h.secrets.values as Record<string, string>)['notify#secret'];
+    const report = await h.run('apply');
+    const noPrimary = report.plan.changes.find((c) => c.key === 'no-primary');
+    expect(noPrimary?.action).toBe('blocked');
+    expect(noPrimary?.reason).toMatch(/secret reference notify#secret .* could not be resolved/);
+    expect(report.plan.changes.find((c) => c.key === 'disk')?.action).toBe('create');
+    expect(h.world.writes(P1).length).toBe(1);
+  });
+
+  it('a secret that looks like a mask is refused for that object', async () => {
+    const h = scenario();
+    h.secrets.values['notify#secret'] = '********cafe';
+    const report = await h.run('plan');
+    expect(report.plan.changes.find((c) => c.key === 'no-primary')?.reason).toMatch(/looks like a redaction mask/);
+  });
+
+  it('a missing team blocks that alert config during plan', async () => {
+    const alerts = [
+      ...p1Alerts(),
+      {
+        key: 'team',
+        eventTypeName: 'HOST_DOWN',
+        notifications: [{ typeName: 'TEAM', teamId: '6a1f0000000000000000ffff' }],
+      },
+      { key: 'team-ok', eventTypeName: 'HOST_RECOVERING', notifications: [{ typeName: 'TEAM', teamId: TEAM }] },
+    ];
+    const h = scenario({ alertConfigs: alerts });
+    const report = await h.run('plan');
+    expect(report.plan.changes.find((c) => c.key === 'team')).toMatchObject({ action: 'blocked' });
+    expect(report.plan.changes.find((c) => c.key === 'team')?.reason).toMatch(
+      /team 6a1f0000000000000000ffff does not exist in organization/,
+    );
+    expect(report.plan.changes.find((c) => c.key === 'team-ok')?.action).toBe('create');
+  });
+});
+
+describe('saved plans', () => {
+  it('applies a saved plan when live state has not moved', async () => {
+    const h = scenario();
+    const planned = await h.run('plan', { mode: 'apply' });
+    const saved = JSON.parse(JSON.stringify(planned.plan));
+    const report = await h.run('apply', { savedPlan: saved });
+    expect(report.results.filter((r) => r.status === 'applied').length).toBe(3);
+    expect(actions(await h.run('plan'))).toEqual([]);
+  });
+
+  it('refuses a saved plan whose targets moved, naming them', async () => {
+    const h = scenario();
+    await h.run('apply');
+    const planned = await h.run('plan');
+    await h.world.as('jdoekey1').setAlertConfigEnabled(P1, ownedId(h, 'disk'), false);
+    const writes = h.world.writes().length;
+    await expect(h.run('apply', { savedPlan: planned.plan })).rejects.toThrow(SavedPlanStaleError);
+    await expect(h.run('apply', { savedPlan: planned.plan })).rejects.toThrow(/payments-prod/);
+    expect(h.world.writes().length).toBe(writes);
+  });
+});
+
+describe('lease', () => {
+  it('a second apply fails fast naming the holder; an expired lease is taken over', async () => {
+    const h = scenario();
+    await h.state.acquireLease({ owner: 'cli:alice@laptop', runId: 'other-run', ttlMs: 60_000 });
+    await expect(h.run('apply')).rejects.toThrow(LeaseHeldError);
+    await expect(h.run('apply')).rejects.toThrow(/cli:alice@laptop .*other-run/);
+    expect(h.world.writes()).toEqual([]);
+    const plan = await h.run('plan');
+    expect(plan.failures).toEqual([]);
+    h.clock.ms += 61_000;
+    const report = await h.run('apply');
+    expect(report.failures).toEqual([]);
+    expect(h.state.lease).toBeNull();
+  });
+
+  it('waits up to leaseWaitMs for a held lease', async () => {
+    const h = scenario();
+    await h.state.acquireLease({ owner: 'x', runId: 'r', ttlMs: 2_000 });
+    const report = await h.run('apply', { leaseWaitMs: 5_000 });
+    expect(report.failures).toEqual([]);
+    await h.state.acquireLease({ owner: 'x', runId: 'r', ttlMs: 60_000 });
+    await expect(h.run('apply', { leaseWaitMs: 1_000 })).rejects.toThrow(/waited 10\d\d ms/);
+  });
+});
