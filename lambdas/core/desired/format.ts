@@ -3,10 +3,20 @@
  */
 import type { ValidationIssue } from './types.ts';
 
-/** Orders issues by file, line, column, then message (the order `loadDesiredState` returns). */
+/**
+ * Orders issues by file, line, column, then message (the order `loadDesiredState` returns), dropping exact repeats
+ * (an aliased node reached twice reports once).
+ */
 export function sortIssues(issues: readonly ValidationIssue[]): ValidationIssue[] {
   const cmp = (a: string | number, b: string | number) => (a < b ? -1 : a > b ? 1 : 0);
-  return [...issues].sort(
+  const seen = new Set<string>();
+  const unique = issues.filter((issue) => {
+    const id = `${issue.file}\u0000${issue.line}\u0000${issue.column}\u0000${issue.message}`;
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
+  return unique.sort(
     (a, b) => cmp(a.file, b.file) || cmp(a.line, b.line) || cmp(a.column, b.column) || cmp(a.message, b.message),
   );
 }

@@ -5,6 +5,7 @@
 import { type Document, isNode, LineCounter, parseAllDocuments, visit } from 'yaml';
 import type { LocatedDocument } from './locate.ts';
 import { positionAt } from './locate.ts';
+import { findExcessiveNesting } from './nesting.ts';
 import type { LoadOptions, ValidationIssue } from './types.ts';
 
 /** One document of a file that parsed cleanly, with its plain value. */
@@ -40,6 +41,14 @@ export function parseYamlFile(
   options: Pick<LoadOptions, 'maxAliasCount'>,
 ): { documents: ParsedDocument[]; issues: ValidationIssue[] } {
   const lineCounter = new LineCounter();
+  const deep = findExcessiveNesting(text);
+  if (deep) {
+    lineCounter.addNewLine(0);
+    for (const match of text.matchAll(/\n/g)) lineCounter.addNewLine((match.index ?? 0) + 1);
+    const at = positionAt(lineCounter, deep.offset);
+    const message = `nesting too deep (${deep.reason}): refusing a document built to exhaust the parser`;
+    return { documents: [], issues: [{ file, ...at, path: '', message }] };
+  }
   const docs = parseAllDocuments(text, { lineCounter, uniqueKeys: true, prettyErrors: false, schema: 'core' });
   const issues: ValidationIssue[] = [];
   const documents: ParsedDocument[] = [];

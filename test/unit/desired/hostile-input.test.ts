@@ -85,6 +85,36 @@ describe('hostile input', () => {
     expect(issues[0]).toMatchObject({ line: 1, column: 1 });
   });
 
+  it.each([
+    ['deep flow nesting', '['.repeat(100_000), 1, 65, 'flow collections nested deeper than 64'],
+    ['deep flow mappings', '{a: '.repeat(20_000), 1, 257, 'flow collections nested deeper than 64'],
+    ['deep compact sequences', `${'- '.repeat(50_000)}x`, 1, 257, 'indented deeper than 256 columns'],
+    [
+      'deep indentation',
+      `a:\n${Array.from({ length: 400 }, (_, i) => `${' '.repeat(i + 1)}b:`).join('\n')}`,
+      258,
+      257,
+      'indented deeper than 256 columns',
+    ],
+  ])('refuses %s before parsing', async (_what, text, line, column, reason) => {
+    const issues = await issuesOf(new MemorySource({ 'deep.yaml': text }));
+    expect(issues).toEqual([
+      {
+        file: 'deep.yaml',
+        line,
+        column,
+        path: '',
+        message: `nesting too deep (${reason}): refusing a document built to exhaust the parser`,
+      },
+    ]);
+  });
+
+  it('does not count brackets inside quotes or comments as nesting', async () => {
+    const text = `${ORG}# ${'['.repeat(100)}\nx: "${'['.repeat(100)}"\n`;
+    const issues = await issuesOf(new MemorySource({ 'a.yaml': text }));
+    expect(issues.map((i) => i.message)).toEqual(['unknown field "x" in the document']);
+  });
+
   it('reports a failing listing against the source', async () => {
     const issues = await issuesOf(new RiggedSource(new Error('AccessDenied'), new Uint8Array()));
     expect(issues).toEqual([
