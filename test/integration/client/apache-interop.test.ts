@@ -1,0 +1,166 @@
+// Scenario: the client authenticates to a real Apache httpd with mod_auth_digest (an independent Digest server): nonce reuse with nc checking on, stale nonces after the lifetime, wrong keys. Runs only where /usr/sbin/apache2 exists.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { connect, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createOpsManagerClient, OpsManagerAuthError } from '../../../lambdas/opsman/index.ts';
+
+const APACHE = '/usr/sbin/apache2';
+const MODULES = '/usr/lib/apache2/modules';
+const USER = 'gitopsbt';
+const PASSWORD = 'apache-interop-private-key';
+const TEAM = { id: 'team1', name: 'dba-oncall', links: [] };
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForPort(port: number, child: ChildProcess): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    if (child.exitCode !== null) throw new Error(`apache2 exited with ${child.exitCode}`);
+    const ok = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1', () => {
+        socket.destroy();
+        resolve(true);
+      }).on('error', () => resolve(false));
+    });
+    if (ok) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('apache2 did not start listening');
+}
+
+function config(dir: string, port: number): string {
+  const protectedDir = (path: string, lifetime: number) => `
+<Directory "${dir}/www${path}">
+  AuthType Digest
+  AuthName "private area"
+  AuthDigestProvider file
+  AuthUserFile "${dir}/htdigest"
+  AuthDigestNonceLifetime ${lifetime}
+  AuthDigestNcCheck On
+  Require valid-user
+</Directory>`;
+  return `
+ServerName 127.0.0.1
+Listen 127.0.0.1:${port}
+PidFile "${dir}/httpd.pid"
+DefaultRuntimeDir "${dir}"
+ErrorLog "${dir}/error.log"
+LogLevel warn
+User www-data
+Group www-data
+LoadModule mpm_event_module ${MODULES}/mod_mpm_event.so
+LoadModule authn_core_module ${MODULES}/mod_authn_core.so
+LoadModule authn_file_module ${MODULES}/mod_authn_file.so
+LoadModule authz_core_module ${MODULES}/mod_authz_core.so
+LoadModule authz_user_module ${MODULES}/mod_authz_user.so
+LoadModule auth_digest_module ${MODULES}/mod_auth_digest.so
+LogFormat "%>s %m %U" short
+CustomLog "${dir}/access.log" short
+DocumentRoot "${dir}/www"
+${protectedDir('/api', 300)}
+${protectedDir('/short', 1)}
+`;
+}
+
+describe.skipIf(!existsSync(APACHE) || !existsSync(`${MODULES}/mod_auth_digest.so`))(
+  'Apache httpd mod_auth_digest interop',
+  () => {
+    let dir: string;
+    let port: number;
+
+    beforeAll(async () => {
+      dir = await mkdtemp(join(tmpdir(), 'opsman-client-apache-'));
+      port = await freePort();
+      for (const prefix of ['', '/short']) {
+        const teamsDir = join(dir, 'www', prefix, 'api/public/v1.0/orgs/o1/teams');
+        await mkdir(teamsDir, { recursive: true });
+        await writeFile(join(teamsDir, 'team1'), JSON.stringify(TEAM));
+      }
+      const ha1 = createHash('md5').update(`${USER}:private area:${PASSWORD}`).digest('hex');
+      await writeFile(join(dir, 'htdigest'), `${USER}:private area:${ha1}\n`);
+      await writeFile(join(dir, 'httpd.conf'), config(dir, port));
+      await chmod(dir, 0o755); // the worker processes run as www-data
+      const child = spawn(APACHE, ['-f', join(dir, 'httpd.conf'), '-DFOREGROUND'], {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr?.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+      });
+      try {
+        await waitForPort(port, child);
+      } catch (error) {
+        const log = stderr + (await readFile(join(dir, 'error.log'), 'utf8').catch(() => ''));
+        child.kill('SIGKILL');
+        throw new Error(`${(error as Error).message}: ${log}`);
+      }
+      return async () => {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+        await rm(dir, { recursive: true, force: true });
+      };
+    });
+
+    async function accessLog(): Promise<string[]> {
+      const text = await readFile(join(dir, 'access.log'), 'utf8').catch(() => '');
+      return text.split('\n').filter((line) => line !== '');
+    }
+
+    it('N sequential requests cost N+1 exchanges (nonce reused, nc checked by Apache)', async () => {
+      const client = createOpsManagerClient({
+        baseUrl: `http://127.0.0.1:${port}/api/public/v1.0`,
+        publicKey: USER,
+        privateKey: PASSWORD,
+      });
+      try {
+        for (let i = 0; i < 5; i++) expect(await client.getTeam('o1', 'team1')).toEqual(TEAM);
+      } finally {
+        await client.close();
+      }
+      const lines = (await accessLog()).filter((line) => line.includes(' /api/'));
+      expect(lines.map((line) => line.split(' ')[0])).toEqual(['401', '200', '200', '200', '200', '200']);
+    });
+
+    it('re-authenticates transparently when Apache marks the nonce stale', async () => {
+      const client = createOpsManagerClient({
+        baseUrl: `http://127.0.0.1:${port}/short/api/public/v1.0`,
+        publicKey: USER,
+        privateKey: PASSWORD,
+      });
+      try {
+        expect(await client.getTeam('o1', 'team1')).toEqual(TEAM);
+        await new Promise((resolve) => setTimeout(resolve, 2500)); // past AuthDigestNonceLifetime 1
+        expect(await client.getTeam('o1', 'team1')).toEqual(TEAM);
+      } finally {
+        await client.close();
+      }
+      const lines = (await accessLog()).filter((line) => line.includes(' /short/'));
+      expect(lines.map((line) => line.split(' ')[0])).toEqual(['401', '200', '401', '200']);
+    });
+
+    it('wrong credentials end after one challenge', async () => {
+      const client = createOpsManagerClient({
+        baseUrl: `http://127.0.0.1:${port}/api/public/v1.0`,
+        publicKey: USER,
+        privateKey: 'wrong',
+      });
+      try {
+        await expect(client.getTeam('o1', 'team1')).rejects.toBeInstanceOf(OpsManagerAuthError);
+      } finally {
+        await client.close();
+      }
+    });
+  },
+);
