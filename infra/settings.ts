@@ -28,7 +28,7 @@ export interface StackSettings {
   caBundle?: string;
   /** Hours without a successful run before the staleness alarm fires (default 6). */
   noSuccessHours: number;
-  /** Prefix of the Secrets Manager names the desired state's secretRefs may use (default `opsman-gitops/`). */
+  /** Prefix of the Secrets Manager names the desired state's secretRefs may use (default `opsman/`, as the example desired state uses). */
   secretNamePrefix: string;
   /** Folder uploaded to the desired-state prefix (default `desired-state`). */
   desiredStateDir: string;
@@ -44,7 +44,7 @@ export const SETTINGS_DEFAULTS = {
   timeZone: 'Etc/UTC',
   mode: 'plan' as const,
   noSuccessHours: 6,
-  secretNamePrefix: 'opsman-gitops/',
+  secretNamePrefix: 'opsman/',
   desiredStateDir: 'desired-state',
   logRetentionDays: 90,
 };

@@ -36,15 +36,26 @@ export function countPlannedWrites(report: RunReport): number {
   return p.create + p.update + p.enable + p.disable + p.delete + p.adopt;
 }
 
-/** Adds the per-run metrics of a finished report. `LastSuccess` is 1 only when no target failed. */
-export function addRunMetrics(metrics: Metrics, report: RunReport, durationMs: number): void {
+/**
+ * Adds the per-run metrics of a finished report, except those the core already reported through the Reporter port
+ * (`alreadyReported`), so no metric is counted twice. `LastSuccess` is 1 only when no target and no change failed.
+ */
+export function addRunMetrics(
+  metrics: Metrics,
+  report: RunReport,
+  durationMs: number,
+  alreadyReported: ReadonlySet<string> = new Set(),
+): void {
   const s = report.summary;
-  metrics.addMetric(METRIC.changesPlanned, MetricUnit.Count, countPlannedWrites(report));
-  metrics.addMetric(METRIC.changesApplied, MetricUnit.Count, s.applied);
-  metrics.addMetric(METRIC.driftDetected, MetricUnit.Count, s.drift);
-  metrics.addMetric(METRIC.blocked, MetricUnit.Count, s.blocked);
-  metrics.addMetric(METRIC.targetsFailed, MetricUnit.Count, s.targetsFailed);
-  metrics.addMetric(METRIC.apiCalls, MetricUnit.Count, report.apiCalls.total);
-  metrics.addMetric(METRIC.runDuration, MetricUnit.Milliseconds, durationMs);
-  if (s.targetsFailed === 0 && s.failed === 0) metrics.addMetric(METRIC.lastSuccess, MetricUnit.Count, 1);
+  const add = (name: string, unit: (typeof MetricUnit)[keyof typeof MetricUnit], value: number) => {
+    if (!alreadyReported.has(name)) metrics.addMetric(name, unit, value);
+  };
+  add(METRIC.changesPlanned, MetricUnit.Count, countPlannedWrites(report));
+  add(METRIC.changesApplied, MetricUnit.Count, s.applied);
+  add(METRIC.driftDetected, MetricUnit.Count, s.drift);
+  add(METRIC.blocked, MetricUnit.Count, s.blocked);
+  add(METRIC.targetsFailed, MetricUnit.Count, s.targetsFailed);
+  add(METRIC.apiCalls, MetricUnit.Count, report.apiCalls.total);
+  add(METRIC.runDuration, MetricUnit.Milliseconds, durationMs);
+  if (s.targetsFailed === 0 && s.failed === 0) add(METRIC.lastSuccess, MetricUnit.Count, 1);
 }

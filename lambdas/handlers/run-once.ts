@@ -25,12 +25,14 @@ export function newRunId(now: Date): string {
     .replace(/\.\d+Z$/, 'Z')}-${randomBytes(4).toString('hex')}`;
 }
 
-/** Reporter over Powertools: progress as info lines, metrics into the EMF buffer. */
-export function powertoolsReporter(logger: Logger, metrics: Metrics): Reporter {
+/** Reporter over Powertools: progress as info lines, metrics into the EMF buffer (names recorded in `reported`). */
+export function powertoolsReporter(logger: Logger, metrics: Metrics, reported: Set<string> = new Set()): Reporter {
   return {
     progress: (message, fields) => logger.info(message, fields ?? {}),
-    metric: (name, value, unit) =>
-      metrics.addMetric(name, (unit ?? 'Count') as (typeof MetricUnit)[keyof typeof MetricUnit], value),
+    metric: (name, value, unit) => {
+      reported.add(name);
+      metrics.addMetric(name, (unit ?? 'Count') as (typeof MetricUnit)[keyof typeof MetricUnit], value);
+    },
   };
 }
 
@@ -57,6 +59,7 @@ export async function runOnce(input: {
       owner: `lambda:${context.functionName}/${context.awsRequestId}`,
       leaseWaitMs: runtime.config.leaseWaitMs,
     };
+    const reported = new Set<string>();
     logger.info('run starting', { command: full.command, mode: full.mode, projects: full.projects });
     const report = await input.run(full, {
       source: runtime.source,
@@ -65,12 +68,12 @@ export async function runOnce(input: {
       state: runtime.state,
       archive: runtime.archive,
       clock: SYSTEM_CLOCK,
-      reporter: powertoolsReporter(logger, metrics),
+      reporter: powertoolsReporter(logger, metrics, reported),
       fingerprintKey,
       apiCalls: () => runtime.calls.snapshot(),
     });
     const durationMs = Date.now() - started;
-    addRunMetrics(metrics, report, durationMs);
+    addRunMetrics(metrics, report, durationMs, reported);
     const summary = summarise(report, trigger, full.command, durationMs);
     logger.info('run finished', { summary });
     return summary;

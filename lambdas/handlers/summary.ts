@@ -25,9 +25,14 @@ export interface RunSummary {
   /** Which revision of the desired state the run used: digest and each file's path and S3 version (ETag). */
   desired?: { digest: string; files: { path: string; version?: string }[] };
   failures?: { target: string; phase: TargetFailure['phase']; message: string; code?: string }[];
+  /** Changes whose apply failed or did not converge (at most {@link MAX_LISTED_CHANGES}). */
+  failedChanges?: { target: string; kind: string; key: string; action: string; status: string; message?: string }[];
   error?: ErrorOutcome;
   reason?: string;
 }
+
+/** Most failed changes listed in a summary (the archived report has them all). */
+export const MAX_LISTED_CHANGES = 20;
 
 /** Maps a finished report to the summary. */
 export function summarise(report: RunReport, trigger: string, command: RunCommand, durationMs: number): RunSummary {
@@ -58,5 +63,16 @@ export function summarise(report: RunReport, trigger: string, command: RunComman
       message: f.message,
       ...(f.code ? { code: f.code } : {}),
     })),
+    failedChanges: report.results
+      .filter((r) => r.status === 'failed' || r.status === 'not-converging')
+      .slice(0, MAX_LISTED_CHANGES)
+      .map((r) => ({
+        target: `${r.change.target.type}:${r.change.target.name}`,
+        kind: r.change.kind,
+        key: r.change.key,
+        action: r.change.action,
+        status: r.status,
+        ...(r.message ? { message: r.message } : {}),
+      })),
   };
 }

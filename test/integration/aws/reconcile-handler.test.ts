@@ -1,0 +1,161 @@
+// Scenario: the reconcile and archive Lambda handlers end to end: real SDK clients against loopback S3 and Secrets Manager, the Ops Manager emulator, the real core.
+import type { Context } from 'aws-lambda';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AwsWorld, emulatorAdmin, fakeLambdaContext, startAwsWorld, WORLD } from '../../helpers/aws-world.ts';
+
+type Handler = (event: unknown, context: Context) => Promise<Record<string, unknown> & { status: string }>;
+
+describe('reconcile handler on loopback AWS and the emulator', () => {
+  let world: AwsWorld;
+  let reconcile: Handler;
+  let archive: Handler;
+  const saved = { ...process.env };
+  let n = 0;
+  const ctx = (name?: string) => fakeLambdaContext(`req-${++n}`, name) as unknown as Context;
+
+  beforeAll(async () => {
+    world = await startAwsWorld({ mode: 'apply' });
+    Object.assign(process.env, world.env);
+    // Module scope reads the environment: import only once it points at the loopback world.
+    reconcile = (await import('../../../lambdas/handlers/reconcile.ts')).handler as unknown as Handler;
+    archive = (await import('../../../lambdas/handlers/archive.ts')).handler as unknown as Handler;
+  });
+  afterAll(async () => {
+    process.env = saved;
+    await world?.close();
+  });
+
+  it('plans from a manual dry run, recording every desired file with its S3 ETag, and writes nothing', async () => {
+    const summary = await reconcile({ mode: 'apply', dryRun: true }, ctx());
+    expect(summary).toMatchObject({ status: 'ok', trigger: 'manual', command: 'plan', applied: 0 });
+    const planned = summary.planned as Record<string, number>;
+    expect(planned.create).toBeGreaterThan(0);
+    const files = (summary.desired as { files: { path: string; version?: string }[] }).files;
+    const stored = world.s3.buckets.get(WORLD.desiredBucket);
+    for (const file of files) {
+      expect(file.version).toBe(stored?.get(`desired-state/${file.path}`)?.etag.slice(1, -1));
+    }
+    expect(files.map((f) => f.path)).toContain('settings.yaml');
+    expect(world.s3.getText(WORLD.dataBucket, 'state/lease.json')).toBeUndefined();
+    const log = (await emulatorAdmin(world.emulator.origin, 'GET', 'requests')) as { entries: { method: string }[] };
+    expect(log.entries.filter((e) => e.method !== 'GET')).toEqual([]);
+  });
+
+  it('two invocations at once: exactly one applies, the other is refused by the S3 lease', async () => {
+    await emulatorAdmin(world.emulator.origin, 'POST', 'faults', {
+      method: 'GET',
+      path: '/groups/*/alertConfigs',
+      latencyMs: 150,
+      times: 50,
+    });
+    const [a, b] = await Promise.all([reconcile({ mode: 'apply' }, ctx()), reconcile({ mode: 'apply' }, ctx())]);
+    await emulatorAdmin(world.emulator.origin, 'DELETE', 'faults');
+    const statuses = [a?.status, b?.status].sort();
+    expect(statuses).toEqual(['ok', 'skipped']);
+    const winner = a?.status === 'ok' ? a : b;
+    const loser = a?.status === 'ok' ? b : a;
+    expect(winner?.applied).toBeGreaterThan(0);
+    expect({ status: winner?.status, failedChanges: winner?.failedChanges }).toEqual({
+      status: 'ok',
+      failedChanges: [],
+    });
+    expect(loser?.error).toMatchObject({ code: 'LEASE_HELD', retryable: true });
+    expect(loser?.applied).toBeUndefined();
+    const log = (await emulatorAdmin(world.emulator.origin, 'GET', 'requests')) as {
+      byRoute: Record<string, number>;
+    };
+    // Every create was sent once, by the winner alone.
+    expect(log.byRoute['POST /groups/{groupId}/alertConfigs']).toBe((winner?.planned as Record<string, number>).create);
+    const state = JSON.parse(world.s3.getText(WORLD.dataBucket, 'state/state.json') ?? '{}') as {
+      formatVersion?: number;
+    };
+    expect(state.formatVersion).toBe(1);
+    expect(world.s3.getText(WORLD.dataBucket, 'state/lease.json')).toBeUndefined();
+    const reports = [...(world.s3.buckets.get(WORLD.dataBucket)?.keys() ?? [])].filter((k) =>
+      k.startsWith('archive/reports/'),
+    );
+    expect(reports.length).toBeGreaterThan(0);
+  });
+
+  it('an S3 upload of a YAML file triggers a converged run; other keys are ignored', async () => {
+    const yaml = await reconcile(
+      {
+        Records: [
+          {
+            eventSource: 'aws:s3',
+            eventName: 'ObjectCreated:Put',
+            s3: { bucket: { name: WORLD.desiredBucket }, object: { key: 'desired-state/projects/payments.yaml' } },
+          },
+        ],
+      },
+      ctx(),
+    );
+    expect(yaml).toMatchObject({ status: 'ok', trigger: 's3', command: 'apply', applied: 0 });
+    const json = await reconcile(
+      {
+        Records: [
+          {
+            eventSource: 'aws:s3',
+            eventName: 'ObjectCreated:Put',
+            s3: {
+              bucket: { name: WORLD.desiredBucket },
+              object: { key: 'desired-state/schema/opsman-gitops.schema.json' },
+            },
+          },
+        ],
+      },
+      ctx(),
+    );
+    expect(json).toMatchObject({ status: 'ignored', trigger: 's3' });
+  });
+
+  it('a manual observe run never writes; a scheduled run runs at the deployment mode', async () => {
+    const summary = await reconcile({ mode: 'observe' }, ctx());
+    expect(summary).toMatchObject({ status: 'ok', command: 'observe', mode: 'observe', applied: 0 });
+    const scheduled = await reconcile(
+      {
+        source: 'aws.scheduler',
+        'detail-type': 'Scheduled Event',
+        resources: ['arn:aws:scheduler:::schedule/x'],
+        time: 't',
+      },
+      ctx(),
+    );
+    expect(scheduled).toMatchObject({ status: 'ok', trigger: 'schedule', command: 'apply' });
+  });
+
+  it.each([[null], ['apply'], [{ mode: 'destroy' }], [{ Records: 'x' }], [[1, 2]]])(
+    'rejects the garbage event %j with a clear error, without throwing',
+    async (event) => {
+      const summary = await reconcile(event, ctx());
+      expect(summary).toMatchObject({ status: 'rejected', error: { code: 'INVALID_EVENT' } });
+      expect(String((summary.error as { message: string }).message)).toMatch(/^invalid event: /);
+    },
+  );
+
+  it('the archive handler archives the manifest and usage under the archive prefix only', async () => {
+    const summary = await archive(
+      { source: 'aws.scheduler', 'detail-type': 'Scheduled Event' },
+      ctx('opsman-gitops-archive'),
+    );
+    expect(summary).toMatchObject({ status: 'ok', trigger: 'schedule', command: 'archive' });
+    const keys = [...(world.s3.buckets.get(WORLD.dataBucket)?.keys() ?? [])];
+    expect(keys.some((k) => /^archive\/manifests\/sha256\/[0-9a-f]{64}\.json$/.test(k))).toBe(true);
+    expect(keys.some((k) => k.startsWith('archive/usage/'))).toBe(true);
+    expect(keys.every((k) => k.startsWith('archive/') || k.startsWith('state/'))).toBe(true);
+    const desiredKeys = [...(world.s3.buckets.get(WORLD.desiredBucket)?.keys() ?? [])];
+    expect(desiredKeys.every((k) => k.startsWith('desired-state/'))).toBe(true);
+  });
+
+  it('never lets a secret value reach the handler result', async () => {
+    const summary = await reconcile({ mode: 'plan' }, ctx());
+    const text = JSON.stringify(summary);
+    for (const secret of [
+      WORLD.privateKey,
+      'fake-webhook-secret-0001-not-real',
+      'xoxb-FAKE-0000000000-not-a-real-token',
+    ]) {
+      expect(text).not.toContain(secret);
+    }
+  });
+});
