@@ -65,7 +65,9 @@ describe('reconcile handler on loopback AWS and the emulator', () => {
       byRoute: Record<string, number>;
     };
     // Every create was sent once, by the winner alone.
-    expect(log.byRoute['POST /groups/{groupId}/alertConfigs']).toBe((winner?.planned as Record<string, number>).create);
+    expect(log.byRoute['POST /groups/{groupId}/alertConfigs']).toBe(
+      (winner?.planned as Record<string, number> | undefined)?.create,
+    );
     const state = JSON.parse(world.s3.getText(WORLD.dataBucket, 'state/state.json') ?? '{}') as {
       formatVersion?: number;
     };
