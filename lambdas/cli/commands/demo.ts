@@ -13,7 +13,7 @@ import { apiClient, localStores } from '../wiring.ts';
 import { runApply } from './apply.ts';
 import { runArchive } from './archive.ts';
 import { editAsHuman } from './demo-edit.ts';
-import { HUMAN_KEY, PACKAGE_ROOT, PAYMENTS_PROD, TOOL_KEY } from './demo-world.ts';
+import { HUMAN_KEY, PACKAGE_ROOT, PAYMENTS_PROD, READ_ONLY_KEY, TOOL_KEY } from './demo-world.ts';
 import { runPlan } from './plan.ts';
 import { runValidate } from './validate.ts';
 
@@ -93,7 +93,7 @@ export async function runDemo(ctx: CommandContext): Promise<number> {
     out.write(`Ops Manager emulator (example seed): ${emulator.url}\n`);
     out.write(`Working directory (state, archive, emulator data): ${work}\n`);
     out.write(
-      `Try it while the demo runs: curl --digest -u ${TOOL_KEY.publicKey}:${TOOL_KEY.privateKey} '${emulator.url}/groups/${PAYMENTS_PROD}/alertConfigs'\n`,
+      `Read it while the demo runs (a read-only key of the example seed): curl --digest -u ${READ_ONLY_KEY.publicKey}:${READ_ONLY_KEY.privateKey} '${emulator.url}/groups/${PAYMENTS_PROD}/alertConfigs'\n`,
     );
 
     section(`Validate the desired state (${relative(process.cwd(), desired) || desired})`);
@@ -144,6 +144,7 @@ export async function runDemo(ctx: CommandContext): Promise<number> {
     out.write(`Archive: ${archiveDir}\n`);
     for (const file of await listFiles(join(archiveDir, 'reports'))) out.write(`Report:  ${file}\n`);
     note(`\nRemove it all with: rm -rf ${work}`);
+    note('Keep an emulator running to try the commands yourself: npx opsman-gitops emulator --port 8080');
     out.write(
       `\n${healthy ? style.ok('Demo complete.') : style.error('Demo finished with unexpected results (see above).')}\n`,
     );

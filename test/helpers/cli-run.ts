@@ -1,0 +1,50 @@
+/** Spawns the real `opsman-gitops` binary (node bin/opsman-gitops.mjs) and collects its exit code and output. */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root. */
+export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** What one run of the binary produced. */
+export interface BinaryRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The example world's keys (published fake keys of the emulator seed). */
+export const KEYS = {
+  tool: { publicKey: 'gitopsbt', privateKey: '7f3c2a9e-4b1d-4e8f-9a6c-1d2e3f4a5b6c' },
+  human: { publicKey: 'jdoekey1', privateKey: '0c9e8d7f-6a5b-4c3d-2e1f-0a9b8c7d6e5f' },
+} as const;
+
+/** Runs the binary with a clean environment plus `env`; stdin is closed (no terminal). */
+export function runBinary(args: string[], env: Record<string, string> = {}, cwd = REPO_ROOT): Promise<BinaryRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['bin/opsman-gitops.mjs', ...args], {
+      cwd,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** The environment that points the binary at an emulator with the tool's key. */
+export function toolEnv(url: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    OPSMAN_BASE_URL: url,
+    OPSMAN_PUBLIC_KEY: KEYS.tool.publicKey,
+    OPSMAN_PRIVATE_KEY: KEYS.tool.privateKey,
+    ...extra,
+  };
+}
