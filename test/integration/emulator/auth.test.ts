@@ -28,7 +28,8 @@ async function challenge(): Promise<string> {
 
 async function withHeader(authorization: string, method = 'GET', target = uri) {
   const res = await fetch(`${h.emu.origin}${target}`, { method, headers: { authorization } });
-  return { status: res.status, www: res.headers.get('www-authenticate'), body: await res.json().catch(() => null) };
+  const body = (await res.json().catch(() => null)) as { errorCode?: string } | null;
+  return { status: res.status, www: res.headers.get('www-authenticate'), body };
 }
 
 describe('challenges', () => {
@@ -59,7 +60,7 @@ describe('challenges', () => {
     const r = await withHeader(digestHeader(key, 'GET', uri, await challenge(), '00000001'));
     expect(r.status).toBe(401);
     expect(parseChallenge(r.www).stale).toBe('false');
-    expect(r.body.errorCode).toBe('NOT_AUTHORIZED');
+    expect(r.body?.errorCode).toBe('NOT_AUTHORIZED');
   });
 
   it('refuses a uri that is not the request target', async () => {
@@ -134,7 +135,7 @@ describe('authorisation', () => {
   it('serves the version manifest without any key', async () => {
     const res = await fetch(`${h.emu.url}/unauth/versionManifest`);
     expect(res.status).toBe(200);
-    expect((await res.json()).versions.length).toBeGreaterThan(0);
+    expect(((await res.json()) as { versions: unknown[] }).versions.length).toBeGreaterThan(0);
   });
 
   it('answers a key without the role with 401 USER_UNAUTHORIZED and no challenge', async () => {

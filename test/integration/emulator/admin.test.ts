@@ -1,0 +1,157 @@
+// Scenario: the admin API: reset to the seed, fault injection (status, 429 with Retry-After, reset, latency, phase after,
+// times, probability, method and glob), clearing faults, the request log by route template, and its absence by default.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startEmulator } from '../../../emulator/index.ts';
+import { alertBody, type EmulatorHarness, startHarness, W } from '../../helpers/emulator-client.ts';
+
+let h: EmulatorHarness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+beforeEach(async () => {
+  await h.admin('POST', '/reset');
+});
+afterAll(async () => {
+  await h.emu.close();
+});
+
+const ALERTS = `/groups/${W.paymentsProd}/alertConfigs`;
+
+describe('reset', () => {
+  it('restores the seed and clears faults and the log', async () => {
+    await h.owner.delete(`${ALERTS}/6c0100000000000000000001`);
+    await h.admin('POST', '/faults', { path: '/usage/**', status: 503, times: 5 });
+    expect((await h.admin('POST', '/reset')).body).toEqual({});
+    expect((await h.owner.get(`${ALERTS}/6c0100000000000000000001`)).status).toBe(200);
+    expect((await h.owner.get('/usage/groups')).status).toBe(200);
+    expect((await h.admin('GET', '/requests')).body.total).toBe(2);
+  });
+});
+
+describe('faults', () => {
+  it('answers an injected status with the chosen errorCode, times N, then recovers', async () => {
+    const added = await h.admin('POST', '/faults', {
+      method: 'GET',
+      path: '/groups/*/alertConfigs',
+      status: 503,
+      times: 2,
+    });
+    expect(added.body.id).toMatch(/^[0-9a-f]+$/);
+    const a = await h.owner.get(ALERTS);
+    const b = await h.owner.get(ALERTS);
+    expect([a.status, b.status]).toEqual([503, 503]);
+    expect(a.body).toMatchObject({ error: 503, errorCode: 'SERVICE_UNAVAILABLE', reason: 'Service Unavailable' });
+    expect((await h.owner.get(ALERTS)).status).toBe(200);
+  });
+
+  it('answers 429 RATE_LIMITED with Retry-After', async () => {
+    await h.admin('POST', '/faults', { path: '/groups/**', status: 429, retryAfter: 2 });
+    const res = await h.owner.get(`/groups/${W.paymentsProd}/events`);
+    expect(res.status).toBe(429);
+    expect(res.headers.get('retry-after')).toBe('2');
+    expect(res.body.errorCode).toBe('RATE_LIMITED');
+  });
+
+  it('matches the method and the glob only', async () => {
+    await h.admin('POST', '/faults', {
+      method: 'POST',
+      path: '/groups/*/alertConfigs',
+      status: 500,
+      errorCode: 'UNEXPECTED_ERROR',
+    });
+    expect((await h.owner.get(ALERTS)).status).toBe(200);
+    expect((await h.owner.get(`${ALERTS}/6c0100000000000000000001`)).status).toBe(200);
+    expect((await h.owner.post(ALERTS, alertBody())).body.errorCode).toBe('UNEXPECTED_ERROR');
+  });
+
+  it('resets the connection before the operation (nothing written)', async () => {
+    await h.admin('POST', '/faults', { method: 'POST', path: ALERTS, reset: true });
+    await expect(h.owner.post(ALERTS, alertBody({ eventTypeName: 'HOST_RECOVERING' }))).rejects.toThrow();
+    const list = (await h.owner.get(ALERTS)).body.results.map((c: { eventTypeName: string }) => c.eventTypeName);
+    expect(list).not.toContain('HOST_RECOVERING');
+  });
+
+  it('fails after the operation (an ambiguous write that did happen)', async () => {
+    await h.admin('POST', '/faults', { method: 'POST', path: ALERTS, status: 502, phase: 'after' });
+    expect((await h.owner.post(ALERTS, alertBody({ eventTypeName: 'HOST_RECOVERING' }))).status).toBe(502);
+    const list = (await h.owner.get(ALERTS)).body.results.map((c: { eventTypeName: string }) => c.eventTypeName);
+    expect(list).toContain('HOST_RECOVERING');
+  });
+
+  it('adds latency and then answers normally', async () => {
+    await h.admin('POST', '/faults', { path: ALERTS, latencyMs: 30 });
+    expect((await h.owner.get(ALERTS)).status).toBe(200);
+  });
+
+  it('applies after authentication: a challenge is not consumed by a fault', async () => {
+    await h.admin('POST', '/faults', { path: '/usage/groups', status: 500 });
+    const unauth = await fetch(`${h.emu.url}/usage/groups`);
+    expect(unauth.status).toBe(401);
+    expect(
+      (await h.as({ publicKey: 'roviewer', privateKey: '3b4c5d6e-7f80-4192-a3b4-c5d6e7f80912' }).get('/usage/groups'))
+        .status,
+    ).toBe(500);
+  });
+
+  it('never fires with probability 0, and DELETE clears them', async () => {
+    await h.admin('POST', '/faults', { path: '/**', status: 500, probability: 0, times: 100 });
+    expect((await h.owner.get(ALERTS)).status).toBe(200);
+    await h.admin('POST', '/faults', { path: '/**', status: 500, times: 100 });
+    expect((await h.admin('DELETE', '/faults')).body).toEqual({});
+    expect((await h.owner.get(ALERTS)).status).toBe(200);
+  });
+
+  it.each([
+    [{ status: 500 }, 'MISSING_ATTRIBUTE'],
+    [{ path: 'groups', status: 500 }, 'INVALID_JSON_ATTRIBUTE'],
+    [{ path: '/x' }, 'MISSING_ATTRIBUTE'],
+    [{ path: '/x', status: 200 }, 'INVALID_JSON_ATTRIBUTE'],
+    [{ path: '/x', status: 500, phase: 'during' }, 'INVALID_ENUM_VALUE'],
+    [{ path: '/x', status: 500, probability: 2 }, 'INVALID_JSON_ATTRIBUTE'],
+    [{ path: '/x', status: 500, colour: 'red' }, 'INVALID_ATTRIBUTE'],
+  ])('refuses fault %j', async (body, code) => {
+    const res = await h.admin('POST', '/faults', body);
+    expect(res.status).toBe(400);
+    expect(res.body.errorCode).toBe(code);
+  });
+});
+
+describe('request log', () => {
+  it('counts requests, challenges and routes by template', async () => {
+    await h.admin('DELETE', '/requests');
+    const client = h.as({ publicKey: 'gitopsbt', privateKey: '7f3c2a9e-4b1d-4e8f-9a6c-1d2e3f4a5b6c' });
+    await client.get(ALERTS);
+    await client.get(`/groups/${W.searchProd}/alertConfigs`);
+    await client.get(`${ALERTS}/6c0100000000000000000001`);
+    await client.get('/nowhere');
+    const log = (await h.admin('GET', '/requests')).body;
+    expect(log.total).toBe(5);
+    expect(log.challenges).toBe(1);
+    expect(log.byRoute).toEqual({
+      'GET /groups/{groupId}/alertConfigs': 3,
+      'GET /groups/{groupId}/alertConfigs/{alertConfigId}': 1,
+      'GET (unmatched)': 1,
+    });
+    expect(log.entries[1]).toMatchObject({
+      method: 'GET',
+      path: ALERTS,
+      route: '/groups/{groupId}/alertConfigs',
+      status: 200,
+      publicKey: 'gitopsbt',
+      at: expect.stringMatching(/Z$/),
+    });
+    expect(log.entries[0]).toMatchObject({ status: 401 });
+    expect(log.entries[0]).not.toHaveProperty('publicKey');
+  });
+});
+
+describe('without admin', () => {
+  it('does not exist', async () => {
+    const emu = await startEmulator({});
+    try {
+      expect((await fetch(`${emu.origin}/__emulator/reset`, { method: 'POST' })).status).toBe(404);
+    } finally {
+      await emu.close();
+    }
+  });
+});

@@ -1,0 +1,121 @@
+// Scenario: the conventions every endpoint shares: success headers, pretty, envelope, pageNum/itemsPerPage edges,
+// includeCount, and absolute links that keep the request's own query first.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type EmulatorHarness, startHarness, W } from '../../helpers/emulator-client.ts';
+
+let h: EmulatorHarness;
+beforeAll(async () => {
+  h = await startHarness();
+  // 7 alert configs in search-prod: 4 seeded + 3 more.
+  for (let i = 0; i < 3; i++) {
+    await h.owner.post(`/groups/${W.searchProd}/alertConfigs`, {
+      eventTypeName: 'HOST_RESTARTED',
+      notifications: [{ typeName: 'EMAIL', emailAddress: `n${i}@acme.example` }],
+    });
+  }
+});
+afterAll(async () => {
+  await h.emu.close();
+});
+
+const LIST = `/groups/${W.searchProd}/alertConfigs`;
+
+describe('headers', () => {
+  it('carries the real product success headers', async () => {
+    const res = await h.owner.get(LIST);
+    expect(res.headers.get('content-type')).toBe('application/json');
+    expect(res.headers.get('x-vendor-service-version')).toMatch(/^gitHash=[0-9a-f]{40}; versionString=\S+$/);
+    expect(res.headers.get('strict-transport-security')).toBe('max-age=300');
+    expect(res.headers.get('vary')).toBe('Accept-Encoding');
+    expect(res.headers.get('date')).toBeTruthy();
+    expect(Number(res.headers.get('content-length'))).toBe(Buffer.byteLength(res.text));
+  });
+});
+
+describe('pretty and envelope', () => {
+  it('pretty-prints on request', async () => {
+    const res = await h.owner.get(`/orgs/${W.acme}/teams/${W.dbaOncall}?pretty=true`);
+    expect(res.text).toBe(JSON.stringify(res.body, null, 2));
+    expect((await h.owner.get(`/orgs/${W.acme}/teams/${W.dbaOncall}`)).text).toBe(JSON.stringify(res.body));
+  });
+
+  it('wraps a single entity as {status, content}', async () => {
+    const res = await h.owner.get(`/orgs/${W.acme}/teams/${W.dbaOncall}?envelope=true`);
+    expect(res.body).toEqual({
+      status: 200,
+      content: expect.objectContaining({ id: W.dbaOncall, name: 'dba-oncall' }),
+    });
+  });
+
+  it('adds status to a list envelope', async () => {
+    const res = await h.owner.get(`${LIST}?envelope=true&itemsPerPage=2`);
+    expect(Object.keys(res.body).sort()).toEqual(['links', 'results', 'status', 'totalCount']);
+    expect(res.body.status).toBe(200);
+  });
+
+  it.each([['pretty=yes'], ['envelope=1'], ['includeCount=maybe']])('refuses %s', async (q) => {
+    const res = await h.owner.get(`${LIST}?${q}`);
+    expect(res.status).toBe(400);
+    expect(res.body.errorCode).toBe('INVALID_QUERY_PARAMETER');
+  });
+});
+
+describe('pagination', () => {
+  it('pages with self, previous and next links keeping the query first', async () => {
+    const first = await h.owner.get(`${LIST}?pretty=false&itemsPerPage=3`);
+    expect(first.body.totalCount).toBe(7);
+    expect(first.body.results).toHaveLength(3);
+    const base = `${h.emu.url}${LIST}`;
+    expect(first.body.links).toEqual([
+      { href: `${base}?pretty=false&pageNum=1&itemsPerPage=3`, rel: 'self' },
+      { href: `${base}?pretty=false&pageNum=2&itemsPerPage=3`, rel: 'next' },
+    ]);
+    const last = await h.owner.get(`${LIST}?itemsPerPage=3&pageNum=3&pretty=false`);
+    expect(last.body.results).toHaveLength(1);
+    expect(last.body.links).toEqual([
+      { href: `${base}?pretty=false&pageNum=3&itemsPerPage=3`, rel: 'self' },
+      { href: `${base}?pretty=false&pageNum=2&itemsPerPage=3`, rel: 'previous' },
+    ]);
+  });
+
+  it('adds pageNum and itemsPerPage to self even when the client sent neither', async () => {
+    const res = await h.owner.get(LIST);
+    expect(res.body.links).toEqual([{ href: `${h.emu.url}${LIST}?pageNum=1&itemsPerPage=100`, rel: 'self' }]);
+  });
+
+  it('answers an empty page past the end', async () => {
+    const res = await h.owner.get(`${LIST}?pageNum=9&itemsPerPage=3`);
+    expect(res.status).toBe(200);
+    expect(res.body.results).toEqual([]);
+    expect(res.body.totalCount).toBe(7);
+  });
+
+  it('accepts itemsPerPage 1 and 500', async () => {
+    expect((await h.owner.get(`${LIST}?itemsPerPage=1`)).body.results).toHaveLength(1);
+    expect((await h.owner.get(`${LIST}?itemsPerPage=500`)).body.results).toHaveLength(7);
+  });
+
+  it.each([
+    ['itemsPerPage=0'],
+    ['itemsPerPage=501'],
+    ['itemsPerPage=ten'],
+    ['pageNum=0'],
+    ['pageNum=-1'],
+    ['pageNum=1.5'],
+  ])('refuses %s with INVALID_QUERY_PARAMETER', async (q) => {
+    const res = await h.owner.get(`${LIST}?${q}`);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ errorCode: 'INVALID_QUERY_PARAMETER', parameters: [q.split('=')[0]] });
+  });
+
+  it('omits totalCount with includeCount=false', async () => {
+    const res = await h.owner.get(`${LIST}?includeCount=false`);
+    expect(res.body).not.toHaveProperty('totalCount');
+    expect(res.body.results).toHaveLength(7);
+  });
+
+  it('an empty list is 200 with results []', async () => {
+    const res = await h.owner.get(`/orgs/${W.globex}/events`);
+    expect(res.body).toMatchObject({ results: [], totalCount: 0 });
+  });
+});
