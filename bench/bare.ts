@@ -50,11 +50,16 @@ export interface BareContext {
 /** The reads of one plan: an alert list per project, their singletons and team checks, org server types. */
 function planReads(world: World, api: OpsManagerApi): BareOperation[] {
   const ops: BareOperation[] = [];
+  const teams = new Set<string>();
   for (const p of world.projects) {
     ops.push(() => api.listAlertConfigs(p.id));
     ops.push(() => api.getProjectDefaultServerType(p.id));
     ops.push(() => api.getAuditLogRotateConfig(p.id));
-    for (const teamId of teamsReferenced(p)) ops.push(() => api.getTeam(p.orgId, teamId));
+    for (const teamId of teamsReferenced(p)) {
+      if (teams.has(`${p.orgId}/${teamId}`)) continue;
+      teams.add(`${p.orgId}/${teamId}`);
+      ops.push(() => api.getTeam(p.orgId, teamId));
+    }
   }
   for (const o of world.orgs) ops.push(() => api.getOrgDefaultServerType(o.id));
   return ops;

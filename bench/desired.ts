@@ -29,7 +29,7 @@ function projectDoc(world: World, project: WorldProject): string {
   };
   if (world.templateKeys.length > 0) spec.alertTemplates = [TEMPLATE_NAME];
   spec.alertConfigs = own;
-  spec.prune = false;
+  spec.prune = project.prune === true;
   return doc('Project', { name: project.name, projectId: project.id, orgId: project.orgId }, spec);
 }
 

@@ -22,7 +22,8 @@ export interface FaultSpec {
 export interface RequestLogEntry {
   method: string;
   path: string;
-  route: string;
+  /** The route template; null when no route matched. */
+  route: string | null;
   status: number;
   publicKey?: string;
   at: string;

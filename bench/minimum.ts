@@ -105,11 +105,18 @@ export function selectDrift(world: World, fraction = 0.01): DriftSelection {
   return { targets, projects: new Set(targets.map(([p]) => p)).size };
 }
 
+/** Distinct (org, team) pairs the whole world notifies: a team needs one check per run, however many projects name it. */
+export function distinctTeams(world: World): number {
+  const pairs = new Set<string>();
+  for (const p of world.projects) for (const t of teamsReferenced(p)) pairs.add(`${p.orgId}/${t}`);
+  return pairs.size;
+}
+
 /** Reads of one plan over the whole world: alert lists (with `extraLive` alerts per project), singletons, teams. */
 function planReads(world: World, alertsLive: (p: WorldProject) => number) {
   const lists = world.projects.map((p) => alertsLive(p));
-  let singletonReads = world.orgs.length; // org defaultServerType
-  for (const p of world.projects) singletonReads += 2 + teamsReferenced(p).length; // defaultServerType, auditLog, teams
+  // Org defaultServerType, each project's defaultServerType and audit-log rotation, each distinct team once.
+  const singletonReads = world.orgs.length + 2 * world.projects.length + distinctTeams(world);
   return { lists, singletonReads };
 }
 
@@ -120,7 +127,7 @@ export function phaseRoutes(
   drift: DriftSelection = selectDrift(world),
 ): Record<string, number> {
   const n = world.projects.length;
-  const teams = world.projects.reduce((sum, p) => sum + teamsReferenced(p).length, 0);
+  const teams = distinctTeams(world);
   const alertPages = (extra: (p: WorldProject) => number) =>
     world.projects.reduce((sum, p) => sum + pagesFor(p.defaults.length + extra(p)), 0);
   const reads = (extra: (p: WorldProject) => number): Record<string, number> => ({

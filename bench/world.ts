@@ -72,6 +72,8 @@ export interface WorldProject {
   defaults: DefaultAlertSpec[];
   /** Hostnames of the project's virtual hosts (for the usage archive). */
   hostnames: string[];
+  /** `spec.prune` of the project (false in generated worlds; scenarios turn it on). */
+  prune?: boolean;
 }
 
 /** The whole world. */

@@ -3,11 +3,12 @@
  * in-process with its admin API, and runs of the real `runReconcile` with the real client (fast retries) and the
  * filesystem state and archive stores. Everything is removed by `close()`.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { writeWorld } from '../../bench/case.ts';
-import { EmulatorAdmin } from '../../bench/emulator-admin.ts';
+import { renderDesiredState } from '../../bench/desired.ts';
+import { EmulatorAdmin, type RequestLog } from '../../bench/emulator-admin.ts';
 import { buildRunDependencies, type RequestCounts, type RunPaths } from '../../bench/run-deps.ts';
 import { renderSeed } from '../../bench/seed.ts';
 import { buildWorld, TOOL_KEY, type World, type WorldOptions } from '../../bench/world.ts';
@@ -148,5 +149,26 @@ export function pendingChanges(report: RunReport | undefined): Record<string, nu
   const out: Record<string, number> = {};
   for (const [action, n] of Object.entries(report?.summary.planned ?? {}))
     if (action !== 'noop' && n > 0) out[action] = n;
+  return out;
+}
+
+/** Rewrites the harness' desired-state directory from `world` (a modified copy of `h.world`). */
+export async function rewriteDesired(h: Harness, world: World): Promise<void> {
+  await rm(h.paths.desiredDir, { recursive: true, force: true });
+  await mkdir(h.paths.desiredDir, { recursive: true });
+  for (const file of renderDesiredState(world)) {
+    const path = join(h.paths.desiredDir, file.path);
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, file.text);
+  }
+}
+
+/** Requests in the emulator's log by route and status, e.g. `POST /groups/{groupId}/alertConfigs 200`. */
+export function statusCounts(log: RequestLog): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const e of log.entries) {
+    const key = `${e.method} ${e.route ?? '(unmatched)'} ${e.status}`;
+    out[key] = (out[key] ?? 0) + 1;
+  }
   return out;
 }

@@ -120,16 +120,17 @@ describe('minimum requests', () => {
   });
 
   it.each([
-    // 10 alert lists, 2 org + 10 x 2 project singletons, 6 projects notify their org's team.
-    ['apply-initial', 118, { GET: 38, POST: 80 }],
-    ['plan-noop', 38, { GET: 38 }],
-    ['apply-drift', 40, { GET: 39, PATCH: 1 }],
+    // 10 alert lists, 2 org + 10 x 2 project singletons, 2 distinct teams (6 projects notify their org's team).
+    ['apply-initial', 114, { GET: 34, POST: 80 }],
+    ['plan-noop', 34, { GET: 34 }],
+    ['apply-drift', 36, { GET: 35, PATCH: 1 }],
     ['archive', 12, { GET: 12 }],
   ] as const)('phase %s of 10 x 8 needs %i requests', (phase, total, byMethod) => {
     const world = buildWorld({ projects: 10, alerts: 8 });
     const minimum = phaseMinimum(world, phase);
     expect(minimum.total).toBe(total);
     expect(minimum.byMethod).toEqual(byMethod);
+    expect(Object.values(minimum.byRoute ?? {}).reduce((a, b) => a + b, 0)).toBe(total);
   });
 
   it('selects 1% of the enabled alerts for drift, spread evenly', () => {

@@ -1,0 +1,50 @@
+// Scenario: every Digest nonce is expired between runs and repeatedly during an apply; the client re-authenticates and a later run converges with nothing lost or duplicated.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Harness, pendingChanges, startHarness } from '../helpers/reliability-harness.ts';
+
+describe('nonces expiring mid-run', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ projects: 3, alerts: 6 });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('re-authenticates transparently when nonces expired between runs', async () => {
+    const first = await h.run({ command: 'plan' });
+    expect(first.error).toBeUndefined();
+    await h.admin.clearRequests();
+    await h.admin.expireNonces();
+    const second = await h.run({ command: 'plan' });
+    expect(second.error).toBeUndefined();
+    expect(second.report?.failures).toEqual([]);
+    expect((await h.admin.requests()).challenges).toBeGreaterThanOrEqual(1);
+  });
+
+  it('converges when nonces go stale every 100 ms during the apply', async () => {
+    let expiries = 0;
+    let running = true;
+    const expirer = (async () => {
+      while (running) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        await h.admin.expireNonces();
+        expiries++;
+      }
+    })();
+    const apply = await h.run({ command: 'apply' });
+    running = false;
+    await expirer;
+    expect(apply.error).toBeUndefined();
+    expect(expiries).toBeGreaterThanOrEqual(1);
+
+    // A later run finishes whatever a stale nonce interrupted, and the one after has nothing left to do.
+    await h.admin.expireNonces();
+    const again = await h.run({ command: 'apply' });
+    expect(again.error).toBeUndefined();
+    expect(again.report?.summary.failed).toBe(0);
+    const plan = await h.run({ command: 'plan' });
+    expect(pendingChanges(plan.report)).toEqual({});
+    expect(await h.inventory()).toEqual([]);
+  });
+});
