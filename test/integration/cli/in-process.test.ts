@@ -1,0 +1,100 @@
+// Scenario: runCli in-process against the emulator: apply asks on a terminal (no -> nothing written, yes -> exactly the
+// plan shown), observe --detailed-exitcode sees hand-made drift, archive --json reports what it stored.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startEmulator } from '../../../emulator/index.ts';
+import { runCli } from '../../../lambdas/cli/main.ts';
+import type { RunReport } from '../../../lambdas/core/model.ts';
+import type { ReconcileState } from '../../../lambdas/core/ports.ts';
+import { createOpsManagerClient } from '../../../lambdas/opsman/index.ts';
+import { noEmulator, recordingIo } from '../../helpers/cli-io.ts';
+import { KEYS, REPO_ROOT, toolEnv } from '../../helpers/cli-run.ts';
+
+const PAYMENTS_PROD = '5e2211c17a3e5a48f5497de3';
+
+let emulator: { url: string; close(): Promise<void> };
+let dir: string;
+let common: string[];
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'cli-inproc-'));
+  emulator = await startEmulator({ port: 0, host: '127.0.0.1' });
+  common = [
+    '--desired',
+    join(REPO_ROOT, 'desired-state'),
+    '--state-dir',
+    join(dir, 'state'),
+    '--secrets-file',
+    join(REPO_ROOT, 'desired-state/local-secrets.json'),
+    '--project',
+    PAYMENTS_PROD,
+  ];
+});
+
+afterEach(async () => {
+  await emulator.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function cli(argv: string[], options: { interactive?: boolean; answers?: string[] } = {}) {
+  const io = recordingIo({ env: toolEnv(emulator.url), ...options });
+  const code = await runCli([...argv, ...common], { startEmulator: noEmulator, io });
+  return { code, out: io.out(), err: io.err(), questions: io.questions };
+}
+
+describe('apply on a terminal', () => {
+  it('answering anything but yes writes nothing', async () => {
+    const run = await cli(['apply'], { interactive: true, answers: ['y'] });
+    expect(run.code).toBe(1);
+    expect(run.questions).toHaveLength(1);
+    expect(run.out).toMatch(/Plan: [1-9]\d* to create/);
+    expect(run.err).toContain('Apply cancelled: nothing was written.');
+    expect((await cli(['plan', '--detailed-exitcode'])).code).toBe(2);
+  });
+
+  it('yes applies the plan shown, printed once, then the results', async () => {
+    const run = await cli(['apply'], { interactive: true, answers: ['yes'] });
+    expect(run.code).toBe(0);
+    expect(run.out.match(/^Plan: /gm)).toHaveLength(1);
+    expect(run.out).toMatch(/Apply complete: [1-9]\d* applied, 0 failed/);
+    expect((await cli(['plan', '--detailed-exitcode'])).code).toBe(0);
+  });
+
+  it('with nothing to do it does not ask', async () => {
+    expect((await cli(['apply', '--auto-approve'])).code).toBe(0);
+    const run = await cli(['apply'], { interactive: true, answers: [] });
+    expect(run.code).toBe(0);
+    expect(run.questions).toEqual([]);
+    expect(run.out).toContain('Nothing to apply.');
+  });
+});
+
+describe('observe and archive', () => {
+  it('observe --detailed-exitcode: 0 in sync, 2 after a hand edit, attributed', async () => {
+    expect((await cli(['apply', '--auto-approve'])).code).toBe(0);
+    expect((await cli(['observe', '--detailed-exitcode'])).code).toBe(0);
+    const human = createOpsManagerClient({ baseUrl: emulator.url, ...KEYS.human });
+    try {
+      const state = JSON.parse(await readFile(join(dir, 'state', 'state.json'), 'utf8')) as ReconcileState;
+      const owned = new Set(Object.values(state.projects[PAYMENTS_PROD]?.alertConfigs ?? {}).map((r) => r.id));
+      const target = (await human.listAlertConfigs(PAYMENTS_PROD)).find((c) => c.enabled && owned.has(c.id));
+      if (target === undefined) throw new Error('no enabled managed alert config in payments-prod');
+      await human.setAlertConfigEnabled(PAYMENTS_PROD, target.id, false);
+    } finally {
+      await human.close();
+    }
+    const run = await cli(['observe', '--detailed-exitcode']);
+    expect(run.out).toContain('changed by jdoekey1 (API key)');
+    expect(run.code).toBe(2);
+  });
+
+  it('archive --json prints the run report with what was stored', async () => {
+    const run = await cli(['archive', '--json']);
+    expect(run.code).toBe(0);
+    const report = JSON.parse(run.out) as RunReport;
+    expect(report.archive?.manifest?.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(report.archive?.errors).toEqual([]);
+  });
+});
