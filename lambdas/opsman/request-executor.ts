@@ -119,19 +119,25 @@ export class RequestExecutor {
   }
 
   async #attempt(request: HttpRequest, timeoutMs: number): Promise<Outcome> {
+    const signal = AbortSignal.timeout(timeoutMs);
     const ctx: ExchangeContext = {
       dispatcher: this.#dispatcher,
       nonces: this.#nonces,
       username: this.#options.publicKey,
       password: this.#options.privateKey,
       userAgent: this.#options.userAgent,
-      signal: AbortSignal.timeout(timeoutMs),
+      signal,
     };
     try {
       return { kind: 'response', response: await exchange(ctx, request) };
     } catch (error) {
-      if (error instanceof SendFailure) return { kind: 'failure', failure: error };
-      throw error;
+      if (!(error instanceof SendFailure)) throw error;
+      if (!signal.aborted) return { kind: 'failure', failure: error };
+      const deadline = new Error(
+        `the request deadline (retry.deadlineMs = ${this.#options.retry.deadlineMs} ms) passed`,
+      );
+      Object.defineProperty(deadline, 'code', { value: 'OPSMAN_DEADLINE_EXCEEDED', enumerable: true });
+      return { kind: 'failure', failure: new SendFailure(deadline, error.credentialsSent) };
     }
   }
 

@@ -103,6 +103,7 @@ describe.skipIf(!existsSync(APACHE) || !existsSync(`${MODULES}/mod_auth_digest.s
       } catch (error) {
         const log = stderr + (await readFile(join(dir, 'error.log'), 'utf8').catch(() => ''));
         child.kill('SIGKILL');
+        await rm(dir, { recursive: true, force: true });
         throw new Error(`${(error as Error).message}: ${log}`);
       }
       return async () => {

@@ -126,6 +126,17 @@ describe('retries of idempotent requests', () => {
     expect(clock.sleeps).toEqual([]);
   });
 
+  it('aborts an attempt that runs past the total deadline', async () => {
+    const { client, seen } = await scripted([{ json: ALERT, delayMs: 4000 }], {
+      clock: { now: () => new Date(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) },
+      retry: { deadlineMs: 1500 },
+    });
+    const error = await client.getAlertConfig('g', 'a1').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OpsManagerTransportError);
+    expect((error as Error).message).toMatch(/deadline \(retry.deadlineMs = 1500 ms\) passed/);
+    expect(seen).toHaveLength(1);
+  });
+
   it.each([400, 404, 409])('never retries %i', async (status) => {
     const { client, seen } = await scripted([
       { status, json: { error: status, errorCode: 'INVALID_ATTRIBUTE', detail: 'Invalid attribute foo specified.' } },
