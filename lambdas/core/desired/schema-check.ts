@@ -1,21 +1,17 @@
 /**
- * Structural validation of one document against DESIRED_STATE_SCHEMA, with ajv's errors translated into precise
- * messages (path, expected, found, did-you-mean) at the YAML position they concern. Ajv's own text is never shown.
+ * Structural validation of one document against DESIRED_STATE_SCHEMA (ajv, draft 2020-12, all errors, compiled once).
+ * Ajv's errors are translated by schema-messages.ts; its own text is never shown.
  */
-import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
-import { SECRET_NOTIFICATION_FIELDS } from '../../opsman/types.ts';
-import { suggestion } from './did-you-mean.ts';
-import { formatPath, type LocatedDocument, locate, type PathSegment } from './locate.ts';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { LocatedDocument } from './locate.ts';
 import { DESIRED_STATE_SCHEMA } from './schema.ts';
+import { translate } from './schema-messages.ts';
 import type { ValidationIssue } from './types.ts';
+
+export { describeValue, SECRET_REF_FORM } from './schema-messages.ts';
 
 const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, strictTypes: false, strictRequired: false });
 const validate = ajv.compile(DESIRED_STATE_SCHEMA);
-
-const SECRET_FIELDS: readonly string[] = SECRET_NOTIFICATION_FIELDS;
-
-/** The shape a secret-bearing field must have, as shown in messages. */
-export const SECRET_REF_FORM = '{secretRef: "<secret id>#<json key>"}';
 
 /** Validates one document's value; returns its issues (empty when the structure is valid). */
 export function checkSchema(located: LocatedDocument, value: unknown): ValidationIssue[] {
@@ -33,153 +29,4 @@ export function checkSchema(located: LocatedDocument, value: unknown): Validatio
     issues.push(issue);
   }
   return issues;
-}
-
-function segmentsOf(pointer: string): PathSegment[] {
-  if (pointer === '') return [];
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((raw) => raw.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .map((part) => (/^\d+$/.test(part) ? Number(part) : part));
-}
-
-/** A short, safe description of a found value (strings quoted and truncated). */
-export function describeValue(value: unknown): string {
-  if (value === null || value === undefined) return 'nothing (an empty value)';
-  if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
-  if (Array.isArray(value)) return 'a list';
-  if (typeof value === 'object') return 'a mapping';
-  return String(value);
-}
-
-/** Values users write from memory that Ops Manager refuses, with the reason. */
-const KNOWN_REFUSALS: Record<string, string> = { TOTAL: 'Ops Manager no longer supports mode TOTAL' };
-
-const TYPE_WORDS: Record<string, string> = {
-  object: 'a mapping',
-  array: 'a list',
-  string: 'a string',
-  integer: 'a whole number',
-  number: 'a number',
-  boolean: 'true or false',
-};
-
-function isSecretSegment(segment: PathSegment): boolean {
-  return typeof segment === 'string' && (SECRET_FIELDS.includes(segment) || segment === 'secretRef');
-}
-
-function kindOf(value: unknown): string {
-  if (value === null || value === undefined) return 'empty value';
-  if (Array.isArray(value)) return 'list';
-  if (typeof value === 'object') return 'mapping';
-  return `${typeof value} value`;
-}
-
-function isSecretField(segments: readonly PathSegment[]): boolean {
-  const last = segments[segments.length - 1];
-  return typeof last === 'string' && SECRET_FIELDS.includes(last) && segments.includes('notifications');
-}
-
-function translate(located: LocatedDocument, error: ErrorObject): ValidationIssue {
-  const segments = segmentsOf(error.instancePath);
-  const where = formatPath(segments);
-  const at = (path: readonly PathSegment[], on: 'value' | 'key' = 'value') => ({
-    file: located.file,
-    ...locate(located, path, on),
-    path: formatPath(path),
-  });
-  const subject = where === '' ? 'the document' : where;
-  const params = error.params as Record<string, unknown>;
-  const schema = (error.parentSchema ?? {}) as Record<string, unknown>;
-  // Inside a secret-bearing field nothing is echoed: a misplaced secret must not reach a terminal or a CI log.
-  const found = segments.some(isSecretSegment) ? `a ${kindOf(error.data)}` : describeValue(error.data);
-  switch (error.keyword) {
-    case 'required': {
-      const field = String(params.missingProperty);
-      const expected = `field "${field}"`;
-      return {
-        ...at(segments, 'key'),
-        path: formatPath([...segments, field]),
-        message: `missing required ${expected} in ${subject}`,
-        expected,
-      };
-    }
-    case 'additionalProperties': {
-      const field = String(params.additionalProperty);
-      const known = Object.keys((schema.properties as Record<string, unknown> | undefined) ?? {});
-      const hint = suggestion(field, known);
-      const message = `unknown field "${field}" in ${subject}${hint.text}`;
-      const expected = `one of: ${known.join(', ')}`;
-      return {
-        ...at([...segments, field], 'key'),
-        message,
-        expected,
-        found: `"${field}"`,
-        ...(hint.hint ? { hint: hint.hint } : {}),
-      };
-    }
-    case 'type': {
-      if (isSecretField(segments) && typeof error.data !== 'object') {
-        const field = String(segments[segments.length - 1]);
-        const message = `${where} holds a literal value: secrets do not belong in git; write ${field}: ${SECRET_REF_FORM} and keep the value in the secret store`;
-        return { ...at(segments), message, expected: SECRET_REF_FORM, found: `a literal ${typeof error.data}` };
-      }
-      const expected = TYPE_WORDS[String(params.type)] ?? String(params.type);
-      return { ...at(segments), message: `${subject} must be ${expected}; found ${found}`, expected, found };
-    }
-    case 'enum': {
-      const allowed = ((params.allowedValues as unknown[]) ?? []).map(String);
-      const hint = typeof error.data === 'string' ? suggestion(error.data, allowed) : { text: '' };
-      const list = allowed.length <= 16 ? `one of ${allowed.join(', ')}` : `one of the ${allowed.length} known values`;
-      const known = typeof error.data === 'string' ? KNOWN_REFUSALS[error.data] : undefined;
-      const message = `${subject} must be ${list}; found ${found}${known ? ` (${known})` : ''}${hint.text}`;
-      return {
-        ...at(segments),
-        message,
-        expected: allowed.join(', '),
-        found,
-        ...(hint.hint ? { hint: hint.hint } : {}),
-      };
-    }
-    case 'const': {
-      const expected = JSON.stringify(params.allowedValue);
-      return { ...at(segments), message: `${subject} must be ${expected}; found ${found}`, expected, found };
-    }
-    case 'pattern': {
-      const expected = String(schema.description ?? `text matching ${String(params.pattern)}`);
-      return { ...at(segments), message: `${subject} must be ${expected}; found ${found}`, expected, found };
-    }
-    case 'minimum':
-    case 'maximum':
-    case 'exclusiveMinimum':
-    case 'exclusiveMaximum': {
-      const words: Record<string, string> = {
-        minimum: 'at least',
-        maximum: 'at most',
-        exclusiveMinimum: 'greater than',
-        exclusiveMaximum: 'less than',
-      };
-      const expected = `${words[error.keyword]} ${String(params.limit)}`;
-      return { ...at(segments), message: `${subject} must be ${expected}; found ${found}`, expected, found };
-    }
-    case 'minItems':
-    case 'minLength': {
-      const expected = Number(params.limit) <= 1 ? 'not empty' : `at least ${String(params.limit)} items`;
-      const message = Number(params.limit) <= 1 ? `${subject} must not be empty` : `${subject} must have ${expected}`;
-      return { ...at(segments), message, expected, found };
-    }
-    case 'uniqueItems': {
-      const j = Number(params.j);
-      const item = Array.isArray(error.data) ? describeValue(error.data[j]) : 'an item';
-      return {
-        ...at([...segments, j]),
-        message: `${subject} lists ${item} twice`,
-        expected: 'each item once',
-        found: item,
-      };
-    }
-    default:
-      return { ...at(segments), message: `${subject} does not match the format (rule "${error.keyword}")` };
-  }
 }
