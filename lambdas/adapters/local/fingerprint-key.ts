@@ -3,8 +3,8 @@
  * generated once into `<state dir>/fingerprint.key` (mode 0600) and reused. It must stay stable: a new key makes every
  * stored secret fingerprint differ, so the next apply re-sends every secret once (harmless, but noisy).
  */
-import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile } from 'node:fs/promises';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { link, mkdir, open, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ReconcileError } from '../../core/errors.ts';
 
@@ -50,19 +50,24 @@ export async function loadFingerprintKey(
   }
   await mkdir(stateDir, { recursive: true });
   const key = randomBytes(32);
+  // Written whole to a temp file, then published with link(): a concurrent reader never sees a half-written key.
+  const temp = join(stateDir, `.fingerprint.key.${randomUUID()}.tmp`);
   try {
-    const handle = await open(path, 'wx', 0o600);
+    const handle = await open(temp, 'wx', 0o600);
     try {
       await handle.writeFile(`${key.toString('hex')}\n`);
       await handle.sync();
     } finally {
       await handle.close();
     }
+    await link(temp, path);
     return new Uint8Array(key);
   } catch (error) {
-    // Another process created it first: use theirs, so both agree.
+    // Another process published one first: use theirs, so both agree.
     if ((error as NodeJS.ErrnoException).code === 'EEXIST')
       return parseFingerprintKey(await readFile(path, 'utf8'), path);
     throw new FingerprintKeyError(`cannot create ${path}: ${(error as Error).message}`, { cause: error });
+  } finally {
+    await rm(temp, { force: true });
   }
 }

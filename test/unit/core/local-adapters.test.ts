@@ -1,0 +1,153 @@
+// Scenario: the local adapters: atomic state with version conflicts and corruption detection, O_EXCL lease with safe takeover, archive ifAbsent, fingerprint key.
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FsArchiveStore } from '../../../lambdas/adapters/local/archive-fs.ts';
+import {
+  FingerprintKeyError,
+  loadFingerprintKey,
+  parseFingerprintKey,
+} from '../../../lambdas/adapters/local/fingerprint-key.ts';
+import { FsStateStore } from '../../../lambdas/adapters/local/state-fs.ts';
+import { LeaseHeldError, LeaseLostError, StateConflictError, StateCorruptError } from '../../../lambdas/core/errors.ts';
+import { emptyState } from '../../../lambdas/core/state.ts';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'reconcile-adapters-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('FsStateStore: state', () => {
+  it('reads nothing at first, writes with version checks, and leaves no temp files', async () => {
+    const store = new FsStateStore(dir);
+    expect(await store.read()).toEqual({ state: null, version: null });
+    const v1 = await store.write(emptyState('2026-01-01T00:00:00Z'), null);
+    await expect(store.write(emptyState('x'), null)).rejects.toThrow(StateConflictError);
+    const read = await store.read();
+    expect(read.version).toBe(v1);
+    expect(read.state?.formatVersion).toBe(1);
+    const v2 = await store.write({ ...emptyState('2026-01-02T00:00:00Z'), projects: { p: { alertConfigs: {} } } }, v1);
+    expect(v2).not.toBe(v1);
+    await expect(store.write(emptyState('y'), v1)).rejects.toThrow(/expected version/);
+    expect((await readdir(dir)).sort()).toEqual(['state.json']);
+    expect((await stat(join(dir, 'state.json'))).mode & 0o777).toBe(0o600);
+  });
+
+  it('concurrent writers from one version: exactly one wins', async () => {
+    const store = new FsStateStore(dir);
+    const v = await store.write(emptyState('a'), null);
+    const results = await Promise.allSettled(
+      Array.from({ length: 6 }, (_, i) => new FsStateStore(dir).write({ ...emptyState(`w${i}`) }, v)),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled').length).toBe(1);
+    expect(results.filter((r) => r.status === 'rejected' && r.reason instanceof StateConflictError).length).toBe(5);
+  });
+
+  it('detects a corrupt state and can replace it using the version it reports', async () => {
+    await writeFile(join(dir, 'state.json'), '{"formatVersion": 1, "projects": ');
+    const store = new FsStateStore(dir);
+    const error = await store.read().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StateCorruptError);
+    await store.write(emptyState('fixed'), (error as StateCorruptError).version);
+    expect((await store.read()).state?.updatedAt).toBe('fixed');
+    await writeFile(join(dir, 'state.json'), '{"formatVersion": 2}');
+    await expect(store.read()).rejects.toThrow(/not a state document/);
+  });
+});
+
+describe('FsStateStore: lease', () => {
+  it('holds, refuses a second holder by name, renews, releases only its own', async () => {
+    let now = Date.parse('2026-01-01T00:00:00Z');
+    const store = new FsStateStore(dir, { now: () => new Date(now) });
+    const lease = await store.acquireLease({ owner: 'cli:a@h', runId: 'r1', ttlMs: 10_000 });
+    const held = await store.acquireLease({ owner: 'cli:b@h', runId: 'r2', ttlMs: 10_000 }).catch((e: unknown) => e);
+    expect(held).toBeInstanceOf(LeaseHeldError);
+    expect((held as LeaseHeldError).holder).toMatchObject({ owner: 'cli:a@h', runId: 'r1' });
+    now += 5_000;
+    const renewed = await store.renewLease(lease, 10_000);
+    expect(Date.parse(renewed.expiresAt)).toBe(now + 10_000);
+    await store.releaseLease({ ...lease, token: 'not-mine' });
+    expect(JSON.parse(await readFile(join(dir, 'lease.json'), 'utf8')).runId).toBe('r1');
+    await store.releaseLease(renewed);
+    expect((await readdir(dir)).includes('lease.json')).toBe(false);
+  });
+
+  it('takes over an expired lease; the old holder then finds it lost', async () => {
+    let now = Date.parse('2026-01-01T00:00:00Z');
+    const store = new FsStateStore(dir, { now: () => new Date(now) });
+    const old = await store.acquireLease({ owner: 'crashed', runId: 'r1', ttlMs: 1_000 });
+    now += 2_000;
+    const fresh = await store.acquireLease({ owner: 'next', runId: 'r2', ttlMs: 1_000 });
+    expect(fresh.runId).toBe('r2');
+    await expect(store.renewLease(old, 1_000)).rejects.toThrow(LeaseLostError);
+    await store.releaseLease(old);
+    expect(JSON.parse(await readFile(join(dir, 'lease.json'), 'utf8')).runId).toBe('r2');
+  });
+
+  it('many racing acquirers: exactly one gets the lease', async () => {
+    const results = await Promise.allSettled(
+      Array.from({ length: 8 }, (_, i) =>
+        new FsStateStore(dir).acquireLease({ owner: `o${i}`, runId: `r${i}`, ttlMs: 60_000 }),
+      ),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled').length).toBe(1);
+  });
+
+  it('an unreadable lease file counts as expired', async () => {
+    await writeFile(join(dir, 'lease.json'), 'garbage');
+    const lease = await new FsStateStore(dir).acquireLease({ owner: 'o', runId: 'r', ttlMs: 1_000 });
+    expect(lease.owner).toBe('o');
+  });
+});
+
+describe('FsArchiveStore', () => {
+  it('writes atomically, keeps existing objects with ifAbsent, reads back, refuses escaping keys', async () => {
+    const archive = new FsArchiveStore(dir);
+    const a = await archive.put('manifests/sha256/abc.json', '{"a":1}', { ifAbsent: true });
+    expect(a.created).toBe(true);
+    const b = await archive.put('manifests/sha256/abc.json', '{"b":2}', { ifAbsent: true });
+    expect(b.created).toBe(false);
+    expect(new TextDecoder().decode((await archive.get('manifests/sha256/abc.json')) as Uint8Array)).toBe('{"a":1}');
+    await archive.put('manifests/latest.json', 'x');
+    await archive.put('manifests/latest.json', 'y');
+    expect(new TextDecoder().decode((await archive.get('manifests/latest.json')) as Uint8Array)).toBe('y');
+    expect(await archive.get('missing.json')).toBeNull();
+    for (const bad of ['../x', '/abs', 'a//b', 'a/./b'])
+      await expect(archive.put(bad, 'x')).rejects.toThrow(/invalid archive key/);
+    expect((await readdir(join(dir, 'manifests', 'sha256'))).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+});
+
+describe('fingerprint key', () => {
+  it('parses hex and base64, refuses short or malformed keys without echoing them', () => {
+    expect(parseFingerprintKey('00'.repeat(32), 'env').length).toBe(32);
+    expect(parseFingerprintKey(Buffer.alloc(24, 1).toString('base64'), 'env').length).toBe(24);
+    expect(() => parseFingerprintKey('abcd', 'OPSMAN_FINGERPRINT_KEY')).toThrow(/2 bytes; at least 16/);
+    const error = (() => {
+      try {
+        parseFingerprintKey('not a key!!', 'OPSMAN_FINGERPRINT_KEY');
+      } catch (e) {
+        return e as Error;
+      }
+    })();
+    expect(error).toBeInstanceOf(FingerprintKeyError);
+    expect(error?.message).not.toContain('not a key');
+  });
+
+  it('prefers the environment, else generates once into the state dir with mode 0600 and reuses it', async () => {
+    const fromEnv = await loadFingerprintKey(dir, { OPSMAN_FINGERPRINT_KEY: 'ab'.repeat(16) });
+    expect(Buffer.from(fromEnv).toString('hex')).toBe('ab'.repeat(16));
+    const [k1, k2] = await Promise.all([
+      loadFingerprintKey(join(dir, 's'), {}),
+      loadFingerprintKey(join(dir, 's'), {}),
+    ]);
+    expect(Buffer.from(k1).equals(Buffer.from(k2))).toBe(true);
+    expect((await stat(join(dir, 's', 'fingerprint.key'))).mode & 0o777).toBe(0o600);
+    const again = await loadFingerprintKey(join(dir, 's'), {});
+    expect(Buffer.from(again).equals(Buffer.from(k1))).toBe(true);
+  });
+});
