@@ -1,0 +1,109 @@
+// Scenario: independent Digest clients against the emulator: curl --digest (spawned) and Python requests' HTTPDigestAuth
+// (spawned python3), each with a query string and a POST with a JSON body; Python reuses its nonce with a rising nc.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type EmulatorHarness, K, startHarness, W } from '../../helpers/emulator-client.ts';
+
+const run = promisify(execFile);
+let h: EmulatorHarness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h.emu.close();
+});
+
+const creds = `${K.owner.publicKey}:${K.owner.privateKey}`;
+const body = JSON.stringify({
+  eventTypeName: 'PRIMARY_ELECTED',
+  enabled: true,
+  notifications: [{ typeName: 'EMAIL', emailAddress: 'interop@acme.example', intervalMin: 5 }],
+});
+
+async function curl(args: string[]): Promise<{ status: number; body: string }> {
+  const { stdout } = await run('curl', ['-sS', '--digest', '-u', creds, '-w', '\n%{http_code}', ...args], {
+    timeout: 20_000,
+  });
+  const cut = stdout.lastIndexOf('\n');
+  return { status: Number(stdout.slice(cut + 1)), body: stdout.slice(0, cut) };
+}
+
+describe('curl --digest', () => {
+  it('GETs a list with a query string', async () => {
+    const res = await curl([`${h.emu.url}/groups/${W.paymentsProd}/events?eventType=JOINED_GROUP&itemsPerPage=5`]);
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body).results.map((e: { eventTypeName: string }) => e.eventTypeName)).toEqual([
+      'JOINED_GROUP',
+    ]);
+  });
+
+  it('POSTs a JSON body', async () => {
+    const res = await curl([
+      '-X',
+      'POST',
+      '-H',
+      'Content-Type: application/json',
+      '--data-binary',
+      body,
+      `${h.emu.url}/groups/${W.analyticsDev}/alertConfigs?pretty=true`,
+    ]);
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body)).toMatchObject({
+      eventTypeName: 'PRIMARY_ELECTED',
+      groupId: W.analyticsDev,
+      enabled: true,
+    });
+  });
+
+  it('fails cleanly with a wrong password', async () => {
+    const { stdout } = await run('curl', [
+      '-sS',
+      '--digest',
+      '-u',
+      'gitopsbt:wrong',
+      '-w',
+      '\n%{http_code}',
+      `${h.emu.url}/usage/groups`,
+    ]);
+    expect(stdout.trim().endsWith('401')).toBe(true);
+  });
+});
+
+const PYTHON = `
+import json, sys
+import requests
+from requests.auth import HTTPDigestAuth
+base, user, password, group, body = sys.argv[1:6]
+auth = HTTPDigestAuth(user, password)
+s = requests.Session()
+out = []
+r = s.get(base + '/groups/' + group + '/alertConfigs', params={'itemsPerPage': '2', 'pageNum': '2'}, auth=auth)
+out.append([r.status_code, r.json().get('totalCount'), len(r.json().get('results', []))])
+r = s.post(base + '/groups/' + group + '/alertConfigs', data=body, headers={'Content-Type': 'application/json'}, auth=auth)
+out.append([r.status_code, r.json().get('eventTypeName'), r.json().get('enabled')])
+r = s.get(base + '/groups/' + group + '/alertConfigs', auth=auth)
+out.append([r.status_code, r.json().get('totalCount'), 0])
+print(json.dumps(out))
+`;
+
+describe('python requests HTTPDigestAuth', () => {
+  it('GETs with a query, POSTs JSON, and reuses its nonce', async () => {
+    await h.admin('DELETE', '/requests');
+    const { stdout } = await run(
+      'python3',
+      ['-c', PYTHON, h.emu.url, K.owner.publicKey, K.owner.privateKey, W.ledgerProd, body],
+      {
+        timeout: 30_000,
+      },
+    );
+    expect(JSON.parse(stdout)).toEqual([
+      [200, 4, 2],
+      [200, 'PRIMARY_ELECTED', true],
+      [200, 5, 0],
+    ]);
+    const log = (await h.admin('GET', '/requests')).body;
+    expect(log.challenges).toBe(1);
+    expect(log.total).toBe(4);
+  });
+});

@@ -1,0 +1,121 @@
+// Scenario: HTTPS with a self-signed certificate generated at test time (curl verifies it), and the `emulator` command:
+// prints a working curl line, stops cleanly on SIGTERM, refuses bad flags (exit 2) and bad seeds (exit 1).
+import { execFile, spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator } from '../../../emulator/index.ts';
+import { K, W } from '../../helpers/emulator-client.ts';
+
+const run = promisify(execFile);
+const BIN = join(import.meta.dirname, '../../../bin/opsman-gitops.mjs');
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'emulator-tls-'));
+  await run('openssl', [
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-days',
+    '1',
+    '-subj',
+    '/CN=127.0.0.1',
+    '-addext',
+    'subjectAltName=IP:127.0.0.1',
+    '-keyout',
+    join(dir, 'key.pem'),
+    '-out',
+    join(dir, 'cert.pem'),
+  ]);
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('HTTPS', () => {
+  it('serves the API over TLS with https links', async () => {
+    const emu = await startEmulator({
+      tls: { cert: await readFile(join(dir, 'cert.pem'), 'utf8'), key: await readFile(join(dir, 'key.pem'), 'utf8') },
+    });
+    try {
+      expect(emu.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/api\/public\/v1\.0$/);
+      const { stdout } = await run('curl', [
+        '-sS',
+        '--cacert',
+        join(dir, 'cert.pem'),
+        '--digest',
+        '-u',
+        `${K.owner.publicKey}:${K.owner.privateKey}`,
+        `${emu.url}/groups/${W.paymentsProd}/alertConfigs?itemsPerPage=1`,
+      ]);
+      expect(JSON.parse(stdout).links[0].href).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/api\/public\/v1\.0\/groups\//);
+    } finally {
+      await emu.close();
+    }
+  });
+});
+
+function startCli(args: string[]) {
+  const child = spawn(process.execPath, [BIN, 'emulator', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => {
+    stdout += d;
+  });
+  child.stderr.on('data', (d) => {
+    stderr += d;
+  });
+  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const ready = async () => {
+    for (let i = 0; i < 300 && !stdout.includes('stop with'); i++) await new Promise((r) => setTimeout(r, 50));
+    return stdout;
+  };
+  return { child, exit, ready, output: () => ({ stdout, stderr }) };
+}
+
+describe('opsman-gitops emulator', () => {
+  it('prints a working curl line and stops on SIGTERM', async () => {
+    const dataFile = join(dir, 'cli-data.json');
+    const cli = startCli(['--port', '0', '--admin', '--data-file', dataFile]);
+    try {
+      const out = await cli.ready();
+      expect(out).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+\/api\/public\/v1\.0/);
+      const line = /try: curl --digest -u (\S+) '([^']+)'/.exec(out);
+      expect(line?.[1]).toBe(`${K.owner.publicKey}:${K.owner.privateKey}`);
+      const { stdout } = await run('curl', ['-sS', '--digest', '-u', line?.[1] ?? '', line?.[2] ?? '']);
+      expect(JSON.parse(stdout).totalCount).toBe(4);
+    } finally {
+      cli.child.kill('SIGTERM');
+    }
+    expect(await cli.exit).toBe(0);
+    expect(cli.output().stdout).toContain('received SIGTERM, stopping');
+    expect(JSON.parse(await readFile(dataFile, 'utf8')).format).toBe('opsman-gitops-emulator-data');
+  });
+
+  it('refuses a bad flag with exit code 2', async () => {
+    const cli = startCli(['--port', 'http']);
+    expect(await cli.exit).toBe(2);
+    expect(cli.output().stderr).toContain('--port must be 0..65535, got "http"');
+    expect(cli.output().stderr).toContain('Usage: opsman-gitops emulator');
+  });
+
+  it('refuses an invalid seed with exit code 1 and every problem', async () => {
+    const seed = join(dir, 'bad-seed.yaml');
+    await writeFile(seed, 'organizations:\n  - id: nope\n    name: acme\nprojects: 3\n');
+    const cli = startCli(['--port', '0', '--seed', seed]);
+    expect(await cli.exit).toBe(1);
+    const { stderr } = cli.output();
+    expect(stderr).toContain('organizations[0].id: expected a 24-character lower-case hex id, found "nope"');
+    expect(stderr).toContain('projects: expected a list');
+  });
+
+  it('prints its help', async () => {
+    const cli = startCli(['--help']);
+    expect(await cli.exit).toBe(0);
+    expect(cli.output().stdout).toContain('--data-file FILE');
+  });
+});
