@@ -53,17 +53,7 @@ export const COMMAND_INFO: Record<CommandName, CommandInfo> = {
   apply: {
     summary: 'Plan, confirm, and write the changes to Ops Manager',
     usage: 'opsman-gitops apply [--auto-approve] [--plan FILE] [--max-deletes N] [--allow-empty] [--project ID]...',
-    uses: [
-      ...CONNECTION,
-      ...RUN,
-      'json',
-      'auto-approve',
-      'plan',
-      'max-deletes',
-      'allow-empty',
-      'lease-wait',
-      'detailed-exitcode',
-    ],
+    uses: [...CONNECTION, ...RUN, 'json', 'auto-approve', 'plan', 'max-deletes', 'allow-empty', 'lease-wait'],
     description:
       'Plans, shows the plan, asks for confirmation on a terminal (or proceeds with --auto-approve), then applies\n' +
       'exactly the plan shown. Without a terminal and without --auto-approve it refuses. --plan FILE applies a\n' +
