@@ -1,0 +1,353 @@
+// Scenario: the synthesized stack (bundling skipped) has every property the issue asks for, and cdk-nag AwsSolutions passes.
+
+import { existsSync, readdirSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { App, type Stack } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Bucket } from 'aws-cdk-lib/aws-s3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../infra/build-app.ts';
+
+const SLOW = 180_000;
+const NO_BUNDLING = { 'aws:cdk:bundling-stacks': [] as string[] };
+
+type Resources = Record<string, { Type: string; Properties: Record<string, unknown> }>;
+
+describe('OpsmanGitops stack (default context, alarm email, CA bundle)', () => {
+  let outdir: string;
+  let template: Template;
+  let resources: Resources;
+  let app: App;
+  let stack: Stack;
+
+  beforeAll(async () => {
+    outdir = await mkdtemp(join(tmpdir(), 'opsman-cdk-'));
+    ({ app, stack } = buildApp(
+      new App({
+        outdir,
+        context: {
+          ...NO_BUNDLING,
+          alarmEmail: 'oncall@example.com',
+          caBundle: 'test/infra/fixtures/ca.pem',
+          mode: 'apply',
+        },
+      }),
+    ));
+    // cdk-nag v3 runs as a validation plugin: unacknowledged findings make synth throw.
+    expect(() => app.synth()).not.toThrow();
+    template = Template.fromStack(stack);
+    resources = template.toJSON().Resources as Resources;
+  }, SLOW);
+  afterAll(async () => {
+    await rm(outdir, { recursive: true, force: true });
+  });
+
+  const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
+  const fnByHandler = (text: string) => {
+    const found = ofType('AWS::Lambda::Function').find(([, r]) =>
+      String(r.Properties.Description ?? '').includes(text),
+    );
+    if (!found) throw new Error(`no function described with ${text}`);
+    return found;
+  };
+
+  it('buckets: versioned, encrypted, private, logged, SSL enforced; the data bucket has lifecycle rules', () => {
+    template.resourceCountIs('AWS::S3::Bucket', 3);
+    const secured = {
+      BucketEncryption: {
+        ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
+      },
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      },
+    };
+    template.resourcePropertiesCountIs('AWS::S3::Bucket', secured, 3);
+    template.resourcePropertiesCountIs(
+      'AWS::S3::Bucket',
+      {
+        VersioningConfiguration: { Status: 'Enabled' },
+        LoggingConfiguration: Match.objectLike({ LogFilePrefix: Match.anyValue() }),
+      },
+      2,
+    );
+    template.hasResourceProperties('AWS::S3::Bucket', {
+      LifecycleConfiguration: {
+        Rules: Match.arrayWith([
+          Match.objectLike({
+            Id: 'state-versions',
+            Prefix: 'state/',
+            NoncurrentVersionExpiration: { NoncurrentDays: 30 },
+          }),
+          Match.objectLike({ Id: 'run-reports', Prefix: 'archive/reports/', ExpirationInDays: 800 }),
+        ]),
+      },
+    });
+    template.resourcePropertiesCountIs(
+      'AWS::S3::BucketPolicy',
+      {
+        PolicyDocument: {
+          Statement: Match.arrayWith([
+            Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+          ]),
+        },
+      },
+      3,
+    );
+  });
+
+  it('the credentials secret is created empty, with fill-in instructions', () => {
+    template.hasResourceProperties('AWS::SecretsManager::Secret', {
+      Name: 'opsman/credentials',
+      SecretString: '{}',
+      Description: Match.stringLikeRegexp('publicKey.*privateKey'),
+    });
+  });
+
+  it('functions: nodejs24.x, arm64, JSON logging to their own log group, sized, reconcile alone reserved to 1', () => {
+    const lambdas = ofType('AWS::Lambda::Function').filter(([, r]) => r.Properties.Runtime === 'nodejs24.x');
+    expect(lambdas).toHaveLength(2);
+    for (const [, r] of lambdas) {
+      expect(r.Properties).toMatchObject({
+        Architectures: ['arm64'],
+        MemorySize: 256,
+        Handler: 'index.handler',
+        LoggingConfig: { LogFormat: 'JSON', ApplicationLogLevel: 'INFO', SystemLogLevel: 'WARN' },
+      });
+      expect((r.Properties.LoggingConfig as { LogGroup?: unknown }).LogGroup).toBeDefined();
+    }
+    const [, reconcile] = fnByHandler('plan/apply');
+    const [, archive] = fnByHandler('daily archive');
+    expect(reconcile.Properties).toMatchObject({ Timeout: 600, ReservedConcurrentExecutions: 1 });
+    expect(archive.Properties.Timeout).toBe(300);
+    expect(archive.Properties.ReservedConcurrentExecutions).toBeUndefined();
+    const env = (reconcile.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+    expect(env).toMatchObject({
+      OPSMAN_BASE_URL: 'https://opsmanager.example.internal:8443/api/public/v1.0',
+      OPSMAN_MODE: 'apply',
+      DESIRED_STATE_PREFIX: 'desired-state/',
+      STATE_PREFIX: 'state/',
+      ARCHIVE_PREFIX: 'archive/',
+      POWERTOOLS_SERVICE_NAME: 'opsman-gitops',
+      POWERTOOLS_METRICS_NAMESPACE: 'OpsmanGitops',
+      NODE_OPTIONS: '--enable-source-maps',
+      OPSMAN_CA_FILE: '/var/task/ca-bundle.pem',
+      NODE_EXTRA_CA_CERTS: '/var/task/ca-bundle.pem',
+    });
+    template.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 90 }, 2);
+  });
+
+  it('async invocations: two retries, then the SQS on-failure destination', () => {
+    template.resourcePropertiesCountIs(
+      'AWS::Lambda::EventInvokeConfig',
+      {
+        MaximumRetryAttempts: 2,
+        MaximumEventAgeInSeconds: 7200,
+        DestinationConfig: { OnFailure: { Destination: Match.anyValue() } },
+      },
+      2,
+    );
+    template.resourcePropertiesCountIs(
+      'AWS::SQS::Queue',
+      { SqsManagedSseEnabled: true, MessageRetentionPeriod: 1209600 },
+      2,
+    );
+    template.resourcePropertiesCountIs(
+      'AWS::SQS::QueuePolicy',
+      {
+        PolicyDocument: {
+          Statement: Match.arrayWith([
+            Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+          ]),
+        },
+      },
+      2,
+    );
+  });
+
+  it('schedules: reconcile every N minutes and archive daily, in the time zone, with retries and a DLQ', () => {
+    template.resourceCountIs('AWS::Scheduler::Schedule', 2);
+    for (const expression of ['rate(15 minutes)', 'cron(30 2 * * ? *)']) {
+      template.hasResourceProperties('AWS::Scheduler::Schedule', {
+        ScheduleExpression: expression,
+        ScheduleExpressionTimezone: 'Etc/UTC',
+        State: 'ENABLED',
+        Target: Match.objectLike({
+          RetryPolicy: { MaximumRetryAttempts: 3, MaximumEventAgeInSeconds: 3600 },
+          DeadLetterConfig: { Arn: Match.anyValue() },
+          Input: Match.stringLikeRegexp('"source":"aws.scheduler".*<aws.scheduler.schedule-arn>'),
+        }),
+      });
+    }
+  });
+
+  it('S3 notifications: ObjectCreated on .yaml and .yml under the desired prefix only', () => {
+    template.hasResourceProperties('Custom::S3BucketNotifications', {
+      NotificationConfiguration: {
+        LambdaFunctionConfigurations: ['.yaml', '.yml'].map((suffix) => ({
+          Events: ['s3:ObjectCreated:*'],
+          Filter: {
+            Key: {
+              FilterRules: Match.arrayWith([
+                { Name: 'suffix', Value: suffix },
+                { Name: 'prefix', Value: 'desired-state/' },
+              ]),
+            },
+          },
+          LambdaFunctionArn: Match.anyValue(),
+        })),
+      },
+    });
+  });
+
+  it('BucketDeployment: the desired-state folder to its prefix, pruned, without the secrets file', () => {
+    template.hasResourceProperties('Custom::CDKBucketDeployment', {
+      DestinationBucketKeyPrefix: 'desired-state/',
+      Prune: true,
+    });
+    const assets = readdirSync(outdir).filter(
+      (d) => d.startsWith('asset.') && existsSync(join(outdir, d, 'settings.yaml')),
+    );
+    expect(assets).toHaveLength(1);
+    const dir = join(outdir, assets[0] ?? '');
+    expect(existsSync(join(dir, 'local-secrets.json'))).toBe(false);
+    expect(existsSync(join(dir, 'manifests', 'approved.json'))).toBe(true);
+    expect(readdirSync(join(dir, 'projects')).length).toBeGreaterThan(0);
+  });
+
+  it('alarms: errors, drift, failed targets, queues and staleness, all to an SSL-only topic with email', () => {
+    template.resourceCountIs('AWS::CloudWatch::Alarm', 7);
+    template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'oncall@example.com' });
+    template.hasResourceProperties('AWS::SNS::TopicPolicy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        ]),
+      },
+    });
+    for (const metric of ['DriftDetected', 'TargetsFailed']) {
+      template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        MetricName: metric,
+        Namespace: 'OpsmanGitops',
+        Dimensions: [{ Name: 'service', Value: 'opsman-gitops' }],
+        Threshold: 1,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        AlarmActions: [Match.anyValue()],
+      });
+    }
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: 'LastSuccess',
+      Period: 3600,
+      EvaluationPeriods: 6,
+      ComparisonOperator: 'LessThanThreshold',
+      TreatMissingData: 'breaching',
+    });
+    template.resourcePropertiesCountIs('AWS::CloudWatch::Alarm', { MetricName: 'Errors', Namespace: 'AWS/Lambda' }, 2);
+  });
+
+  it('IAM: each function gets only the actions and prefixes it uses', () => {
+    const statementsOf = (description: string) => {
+      const [fnId] = fnByHandler(description);
+      const role = (resources[fnId]?.Properties.Role as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0];
+      const policies = ofType('AWS::IAM::Policy').filter(([, p]) =>
+        (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === role),
+      );
+      return policies.flatMap(
+        ([, p]) => (p.Properties.PolicyDocument as { Statement: Record<string, unknown>[] }).Statement,
+      );
+    };
+    const render = (statements: Record<string, unknown>[]) =>
+      statements.map((s) => JSON.stringify({ a: s.Action, r: s.Resource, c: s.Condition }));
+    const reconcile = render(statementsOf('plan/apply')).join('\n');
+    const archive = render(statementsOf('daily archive')).join('\n');
+    expect(reconcile).toContain('/desired-state/*');
+    expect(reconcile).toContain('"s3:prefix":["desired-state/","desired-state/*"]');
+    expect(reconcile).toContain('/state/state.json');
+    expect(reconcile).toContain('"a":"s3:DeleteObject","r":{"Fn::Join":["",[{"Fn::GetAtt":["StorageData');
+    expect(reconcile).toContain('/state/lease.json');
+    expect(reconcile).toContain(':secret:opsman/*');
+    expect(archive).toContain('/archive/*');
+    for (const forbidden of ['/state/', 's3:DeleteObject', ':secret:opsman/*'])
+      expect(archive).not.toContain(forbidden);
+    for (const text of [reconcile, archive]) {
+      expect(text).not.toContain('"a":"s3:*"');
+      expect(text).not.toMatch(/"r":"\*"/);
+    }
+  });
+});
+
+describe('OpsmanGitops stack in a VPC from context ids', () => {
+  it(
+    'places the functions in the given subnets and security groups, adds the endpoints, and still passes cdk-nag',
+    async () => {
+      const outdir = await mkdtemp(join(tmpdir(), 'opsman-cdk-vpc-'));
+      try {
+        const { app, stack } = buildApp(
+          new App({
+            outdir,
+            context: {
+              ...NO_BUNDLING,
+              vpcId: 'vpc-0123456789abcdef0',
+              subnetIds: 'subnet-0123456789abcdef0,subnet-0123456789abcdef1',
+              securityGroupIds: ['sg-0123456789abcdef0'],
+              routeTableIds: ['rtb-0123456789abcdef0', 'rtb-0123456789abcdef1'],
+            },
+          }),
+        );
+        expect(() => app.synth()).not.toThrow();
+        const template = Template.fromStack(stack);
+        template.resourcePropertiesCountIs(
+          'AWS::Lambda::Function',
+          {
+            VpcConfig: {
+              SubnetIds: ['subnet-0123456789abcdef0', 'subnet-0123456789abcdef1'],
+              SecurityGroupIds: ['sg-0123456789abcdef0'],
+            },
+          },
+          2,
+        );
+        template.hasResourceProperties('AWS::EC2::VPCEndpoint', {
+          VpcEndpointType: 'Gateway',
+          VpcId: 'vpc-0123456789abcdef0',
+          RouteTableIds: ['rtb-0123456789abcdef0', 'rtb-0123456789abcdef1'],
+        });
+        template.resourcePropertiesCountIs(
+          'AWS::EC2::VPCEndpoint',
+          { VpcEndpointType: 'Interface', PrivateDnsEnabled: true },
+          2,
+        );
+        template.hasResourceProperties('AWS::EC2::SecurityGroupIngress', {
+          IpProtocol: 'tcp',
+          FromPort: 443,
+          ToPort: 443,
+          SourceSecurityGroupId: 'sg-0123456789abcdef0',
+        });
+        template.resourceCountIs('AWS::SNS::Subscription', 0);
+      } finally {
+        await rm(outdir, { recursive: true, force: true });
+      }
+    },
+    SLOW,
+  );
+});
+
+describe('cdk-nag is really on', () => {
+  it(
+    'an unacknowledged finding fails synth',
+    async () => {
+      const outdir = await mkdtemp(join(tmpdir(), 'opsman-cdk-nag-'));
+      try {
+        const { app, stack } = buildApp(new App({ outdir, context: NO_BUNDLING }));
+        new Bucket(stack, 'CarelessBucket');
+        expect(() => app.synth()).toThrow(/AwsSolutions-S1|AwsSolutions-S10/);
+      } finally {
+        await rm(outdir, { recursive: true, force: true });
+      }
+    },
+    SLOW,
+  );
+});
