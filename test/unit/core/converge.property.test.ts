@@ -63,7 +63,7 @@ const alert = fc.record({
   threshold: fc.integer({ min: 1, max: 99 }),
 });
 
-type Alert = fc.infer<typeof alert>;
+type Alert = typeof alert extends fc.Arbitrary<infer T> ? T : never;
 
 function toDesired(alerts: Alert[]): Partial<DesiredAlertConfig>[] {
   return alerts.map((a, i) => ({
@@ -89,7 +89,7 @@ function liveBody(a: Alert, secret: string): AlertConfigRequest {
       Object.fromEntries(
         Object.entries(n).map(([k, v]) => [k, typeof v === 'object' && v !== null && 'secretRef' in v ? secret : v]),
       ),
-    ) as AlertConfigRequest['notifications'],
+    ) as unknown as AlertConfigRequest['notifications'],
   };
 }
 
