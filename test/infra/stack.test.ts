@@ -251,8 +251,8 @@ describe('OpsmanGitops stack (default context, alarm email, CA bundle)', () => {
 
   it('IAM: each function gets only the actions and prefixes it uses', () => {
     const statementsOf = (description: string) => {
-      const [fnId] = fnByHandler(description);
-      const role = (resources[fnId]?.Properties.Role as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0];
+      const [, fn] = fnByHandler(description);
+      const role = (fn.Properties.Role as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0];
       const policies = ofType('AWS::IAM::Policy').filter(([, p]) =>
         (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === role),
       );
