@@ -70,6 +70,14 @@ async function mapLimited<T, R>(items: T[], limit: number, fn: (item: T) => Prom
   return results;
 }
 
+function capIssues(issues: ValidationIssue[], max: number): ValidationIssue[] {
+  if (issues.length <= max) return issues;
+  const shown = issues.slice(0, max);
+  const last = shown[shown.length - 1] as ValidationIssue;
+  const message = `... and ${issues.length - max} more issues not shown (the first ${max} are above); fix those and validate again`;
+  return [...shown, { file: last.file, line: last.line, column: last.column, path: '', message }];
+}
+
 /**
  * Loads and validates the desired state of a source. Resolves to the state and a one-line summary, or to every
  * issue found, sorted by file, line and column. Never rejects on bad input.
@@ -123,7 +131,7 @@ export async function loadDesiredState(
     if ('issue' in pinned) issues.push(pinned.issue);
     else pin = pinned.pin;
   }
-  if (issues.length > 0) return { ok: false, issues: sortIssues(issues) };
+  if (issues.length > 0) return { ok: false, issues: capIssues(sortIssues(issues), options.maxIssues) };
   const files = read.flatMap((r) => (r.info ? [r.info] : []));
   const state = buildState(docs, files, pin);
   return { ok: true, state, summary: summarize(state, docs.AlertTemplate.length, files.length) };

@@ -13,8 +13,11 @@ export { describeValue, SECRET_REF_FORM } from './schema-messages.ts';
 const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, strictTypes: false, strictRequired: false });
 const validate = ajv.compile(DESIRED_STATE_SCHEMA);
 
+/** Most schema issues translated per document. */
+export const MAX_SCHEMA_ISSUES = 200;
+
 /** Validates one document's value; returns its issues (empty when the structure is valid). */
-export function checkSchema(located: LocatedDocument, value: unknown): ValidationIssue[] {
+export function checkSchema(located: LocatedDocument, value: unknown, limit = MAX_SCHEMA_ISSUES): ValidationIssue[] {
   if (validate(value)) return [];
   const errors = (validate.errors ?? []).filter((error) => error.keyword !== 'if');
   const typed = new Set(errors.filter((error) => error.keyword === 'type').map((error) => error.instancePath));
@@ -22,6 +25,8 @@ export function checkSchema(located: LocatedDocument, value: unknown): Validatio
   const issues: ValidationIssue[] = [];
   for (const error of errors) {
     if (typed.has(error.instancePath) && error.keyword !== 'type') continue;
+    // Translation (positions, did-you-mean) is the costly part: a document this broken needs no more detail.
+    if (issues.length >= limit) break;
     const issue = translate(located, error);
     const id = `${issue.path}\u0000${issue.message}`;
     if (seen.has(id)) continue;

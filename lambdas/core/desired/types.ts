@@ -34,6 +34,8 @@ export interface LoadOptions {
   maxAliasCount: number;
   /** Most YAML files under one root. */
   maxFiles: number;
+  /** Most issues reported; the rest are counted in a final issue (fix the first ones, then validate again). */
+  maxIssues: number;
 }
 
 /** Defaults of LoadOptions. */
@@ -42,4 +44,5 @@ export const DEFAULT_LOAD_OPTIONS: LoadOptions = {
   maxManifestBytes: 32 * 1024 * 1024,
   maxAliasCount: 100,
   maxFiles: 10_000,
+  maxIssues: 1000,
 };

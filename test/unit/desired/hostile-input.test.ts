@@ -136,6 +136,20 @@ describe('hostile input', () => {
     ]);
   });
 
+  it('reports at most maxIssues issues and counts the rest', async () => {
+    const configs = Array.from(
+      { length: 5 },
+      (_, i) => `    - {key: k${i}, eventTypeName: NOPE, notifications: [{typeName: GROUP, roles: [GROUP_OWNER]}]}`,
+    );
+    const text = `apiVersion: opsman-gitops/v1\nkind: Project\nmetadata: {name: p, projectId: 5e2211c17a3e5a48f5497de3}\nspec:\n  alertConfigs:\n${configs.join('\n')}\n`;
+    const issues = await issuesOf(new MemorySource({ 'a.yaml': text }), { maxIssues: 2 });
+    expect(issues.map((i) => [i.line, i.message.slice(0, 40)])).toEqual([
+      [6, 'spec.alertConfigs[0].eventTypeName must '],
+      [7, 'spec.alertConfigs[1].eventTypeName must '],
+      [7, '... and 3 more issues not shown (the fir'],
+    ]);
+  });
+
   it('lowers the alias limit on request', async () => {
     const text = `${ORG}x: &x [1]\ny: [*x, *x, *x]\n`;
     const issues = await issuesOf(new MemorySource({ 'a.yaml': text }), { maxAliasCount: 2 });
