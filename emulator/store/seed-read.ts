@@ -1,17 +1,43 @@
 /** Reads a seed: a path to a JSON or YAML file, or an object given in-process. */
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { parse as parseYaml } from 'yaml';
 import { SeedError } from '../errors.ts';
 
 /** The example seed shipped with the emulator. */
 export const EXAMPLE_SEED_PATH = fileURLToPath(new URL('../seeds/example.yaml', import.meta.url));
 
+/** Path of the parsed-YAML cache (JSON text) next to a seed file: `example.yaml` -> `example.yaml.cache`. */
+export function seedCachePath(path: string): string {
+  return `${path}.cache`;
+}
+
+/** SHA-256 (hex) of seed text, which names the YAML a cache was made from. */
+export function seedTextHash(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/**
+ * The parsed document from the cache next to a YAML seed when it was made from exactly this text, else undefined.
+ * Parsing YAML costs a hundred times more than JSON, and every integration test starts an emulator.
+ */
+async function cachedDoc(path: string, text: string): Promise<unknown> {
+  if (!/\.ya?ml$/.test(path)) return undefined;
+  try {
+    const cache = JSON.parse(await readFile(seedCachePath(path), 'utf8')) as { sha256?: string; doc?: unknown };
+    return cache.sha256 === seedTextHash(text) ? cache.doc : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Parses seed text: JSON when the name ends in .json or the text starts with `{`, YAML otherwise. */
-export function parseSeedText(text: string, source: string): unknown {
+export async function parseSeedText(text: string, source: string): Promise<unknown> {
   const json = source.endsWith('.json') || text.trimStart().startsWith('{');
   try {
-    return json ? JSON.parse(text) : parseYaml(text, { maxAliasCount: 100, uniqueKeys: true, prettyErrors: true });
+    if (json) return JSON.parse(text);
+    const { parse } = await import('yaml');
+    return parse(text, { maxAliasCount: 100, uniqueKeys: true, prettyErrors: true });
   } catch (err) {
     const message = err instanceof Error ? err.message.split('\n')[0] : String(err);
     throw new SeedError(source, [`not valid ${json ? 'JSON' : 'YAML'}: ${message}`]);
@@ -30,5 +56,6 @@ export async function readSeed(seed: string | object | undefined): Promise<{ doc
     const code = (err as NodeJS.ErrnoException).code ?? 'unknown error';
     throw new SeedError(path, [`cannot read the file (${code})`]);
   }
-  return { doc: parseSeedText(text, path), source: path };
+  const cached = await cachedDoc(path, text);
+  return { doc: cached ?? (await parseSeedText(text, path)), source: path };
 }

@@ -1,9 +1,17 @@
 // Scenario: the example seed loads; broken seeds are refused with every problem and its path; the CLI flags parse strictly.
+
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { CliUsageError, parseEmulatorArgs } from '../../../emulator/cli-args.ts';
 import { SeedError } from '../../../emulator/errors.ts';
 import { buildState } from '../../../emulator/store/seed-build.ts';
-import { parseSeedText, readSeed } from '../../../emulator/store/seed-read.ts';
+import {
+  EXAMPLE_SEED_PATH,
+  parseSeedText,
+  readSeed,
+  seedCachePath,
+  seedTextHash,
+} from '../../../emulator/store/seed-read.ts';
 import { toSeedDocument } from '../../../emulator/store/snapshot.ts';
 
 function issuesOf(doc: unknown): string[] {
@@ -36,6 +44,13 @@ describe('the example seed', () => {
       updated: expect.any(Number),
       versions: expect.any(Array),
     });
+  });
+
+  it('has a fresh parsed cache (regenerate with `npx tsx emulator/seeds/write-cache.ts`)', async () => {
+    const text = await readFile(EXAMPLE_SEED_PATH, 'utf8');
+    const cache = JSON.parse(await readFile(seedCachePath(EXAMPLE_SEED_PATH), 'utf8'));
+    expect(cache.sha256).toBe(seedTextHash(text));
+    expect(cache.doc).toEqual(await parseSeedText(text, EXAMPLE_SEED_PATH));
   });
 
   it('survives a round trip through the data-file form unchanged', async () => {
@@ -101,9 +116,10 @@ describe('seed validation', () => {
     expect(issuesOf({ organizations: [{ id: 1 }, { name: 2 }] })).toHaveLength(4);
   });
 
-  it('names the line of broken YAML', () => {
-    expect(() => parseSeedText('a: [1,\nb: ]', 'x.yaml')).toThrow(/not valid YAML/);
-    expect(() => parseSeedText('{"a":', 'x.json')).toThrow(/not valid JSON/);
+  it('refuses broken YAML and JSON', async () => {
+    await expect(parseSeedText('a: [1,\nb: ]', 'x.yaml')).rejects.toThrow(/not valid YAML/);
+    await expect(parseSeedText('a: 1\na: 2\n', 'x.yaml')).rejects.toThrow(/not valid YAML/);
+    await expect(parseSeedText('{"a":', 'x.json')).rejects.toThrow(/not valid JSON/);
   });
 });
 
