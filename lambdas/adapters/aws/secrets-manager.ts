@@ -98,6 +98,14 @@ export async function loadOpsManagerCredentials(
   secretId: string,
 ): Promise<OpsManagerCredentials> {
   const value = await source.getObject(secretId);
+  if (Object.keys(value).length === 0) {
+    throw new SecretsManagerAdapterError(
+      'CREDENTIALS_NOT_FILLED',
+      secretId,
+      undefined,
+      'has not been filled yet: put {"publicKey": "...", "privateKey": "..."} into it (docs/aws.md, first-time steps)',
+    );
+  }
   const problems: string[] = [];
   const { publicKey, privateKey, fingerprintKey } = value;
   if (typeof publicKey !== 'string' || publicKey === '') problems.push('publicKey must be a non-empty string');

@@ -1,0 +1,123 @@
+// Scenario: handler configuration from env vars, the one-place error mapping, and how a misconfigured handler answers (never a crash).
+import type { Context } from 'aws-lambda';
+import { describe, expect, it } from 'vitest';
+import { LeaseHeldError, StateCorruptError } from '../../../../lambdas/core/errors.ts';
+import { createAppContext } from '../../../../lambdas/handlers/app-context.ts';
+import { createArchiveHandler } from '../../../../lambdas/handlers/archive.ts';
+import { readConfig } from '../../../../lambdas/handlers/config.ts';
+import { ConfigError, classifyError, InvalidEventError } from '../../../../lambdas/handlers/errors.ts';
+import { createReconcileHandler } from '../../../../lambdas/handlers/reconcile.ts';
+import { OpsManagerApiError, OpsManagerAuthError } from '../../../../lambdas/opsman/errors.ts';
+import { fakeLambdaContext } from '../../../helpers/aws-world.ts';
+
+const BASE = {
+  OPSMAN_BASE_URL: 'https://om.corp:8443/api/public/v1.0',
+  OPSMAN_CREDENTIALS_SECRET_ID: 'opsman/credentials',
+  DESIRED_STATE_BUCKET: 'desired',
+  STATE_BUCKET: 'data',
+};
+
+describe('readConfig', () => {
+  it('applies defaults', () => {
+    expect(readConfig(BASE)).toEqual({
+      opsManagerBaseUrl: BASE.OPSMAN_BASE_URL,
+      credentialsSecretId: 'opsman/credentials',
+      desiredBucket: 'desired',
+      desiredPrefix: 'desired-state/',
+      stateBucket: 'data',
+      statePrefix: 'state/',
+      archivePrefix: 'archive/',
+      mode: 'plan',
+      leaseWaitMs: 0,
+    });
+  });
+
+  it.each([
+    [
+      {},
+      'OPSMAN_BASE_URL is not set; OPSMAN_CREDENTIALS_SECRET_ID is not set; DESIRED_STATE_BUCKET is not set; STATE_BUCKET is not set',
+    ],
+    [{ ...BASE, OPSMAN_BASE_URL: 'om.corp' }, 'OPSMAN_BASE_URL must be an http(s) URL'],
+    [{ ...BASE, OPSMAN_MODE: 'yolo' }, 'OPSMAN_MODE must be observe, plan or apply (got "yolo")'],
+    [{ ...BASE, OPSMAN_LEASE_WAIT_MS: '5s' }, 'OPSMAN_LEASE_WAIT_MS must be a whole number'],
+    [{ ...BASE, OPSMAN_MAX_CONCURRENCY: '0' }, 'OPSMAN_MAX_CONCURRENCY must be 1..99'],
+    [
+      { ...BASE, STATE_BUCKET: 'desired', STATE_PREFIX: 'desired-state/state' },
+      'STATE_PREFIX (desired-state/state/) overlaps',
+    ],
+    [
+      { ...BASE, STATE_BUCKET: 'desired', DESIRED_STATE_PREFIX: '' },
+      'overlaps DESIRED_STATE_PREFIX () in the same bucket',
+    ],
+    [{ ...BASE, ARCHIVE_PREFIX: 'state/archive' }, 'STATE_PREFIX (state/) and ARCHIVE_PREFIX (state/archive/) overlap'],
+  ])('rejects %j', (env, message) => {
+    expect(() => readConfig(env)).toThrow(ConfigError);
+    expect(() => readConfig(env)).toThrow(message);
+  });
+});
+
+describe('classifyError', () => {
+  const ctx = { method: 'GET', pathTemplate: '/groups/{groupId}/alertConfigs' };
+  it.each([
+    [new LeaseHeldError({ owner: 'o', runId: 'r', expiresAt: 'e' }), 'LEASE_HELD', true],
+    [new StateCorruptError('state s3://b/state/state.json cannot be used: not JSON', '"e"'), 'STATE_CORRUPT', false],
+    [new InvalidEventError('x'), 'INVALID_EVENT', false],
+    [new OpsManagerApiError(503, 'SERVICE_UNAVAILABLE', 'down', ctx), 'OPSMAN_API_ERROR', true],
+    [new OpsManagerApiError(400, 'INVALID_ATTRIBUTE', 'bad', ctx), 'OPSMAN_API_ERROR', false],
+    [new OpsManagerAuthError(401, 'UNAUTHORIZED', 'refused', ctx), 'OPSMAN_AUTH_ERROR', false],
+    [new TypeError('Cannot read properties of undefined (reading "Authorization: Digest x")'), 'INTERNAL', true],
+    ['a string', 'INTERNAL', true],
+  ])('%s -> %s (retryable %s)', (error, code, retryable) => {
+    const outcome = classifyError(error);
+    expect(outcome).toMatchObject({ code, retryable });
+    if (code === 'INTERNAL') expect(outcome.message).not.toContain('Digest');
+  });
+});
+
+describe('a misconfigured handler', () => {
+  const withEnv = <T>(env: Record<string, string | undefined>, fn: () => T): T => {
+    const saved = { ...process.env };
+    for (const [k, v] of Object.entries(env)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+    try {
+      return fn();
+    } finally {
+      process.env = saved;
+    }
+  };
+  const broken = () =>
+    withEnv({ ...BASE, OPSMAN_BASE_URL: undefined, STATE_BUCKET: undefined, POWERTOOLS_LOG_LEVEL: 'CRITICAL' }, () =>
+      createAppContext(() => {
+        throw new Error('never called');
+      }),
+    );
+  const context = fakeLambdaContext('req-1') as unknown as Context;
+
+  it('keeps the ConfigError instead of crashing at load', () => {
+    const app = broken();
+    expect(app.runtime).toBeInstanceOf(ConfigError);
+    expect((app.runtime as ConfigError).problems).toEqual(['OPSMAN_BASE_URL is not set', 'STATE_BUCKET is not set']);
+  });
+
+  it('answers a manual invocation with the error, and throws for a scheduled one (so Lambda records the failure)', async () => {
+    const handler = createReconcileHandler(broken());
+    expect(await handler({ mode: 'plan' }, context)).toMatchObject({
+      status: 'failed',
+      trigger: 'manual',
+      error: { code: 'CONFIG_INVALID', retryable: false },
+    });
+    await expect(handler({ source: 'aws.scheduler', 'detail-type': 'Scheduled Event' }, context)).rejects.toThrow(
+      'invalid configuration: OPSMAN_BASE_URL is not set; STATE_BUCKET is not set',
+    );
+    expect(await handler('garbage', context)).toMatchObject({ status: 'rejected', error: { code: 'INVALID_EVENT' } });
+  });
+
+  it('the archive handler does the same', async () => {
+    const handler = createArchiveHandler(broken());
+    expect(await handler({}, context)).toMatchObject({ status: 'failed', error: { code: 'CONFIG_INVALID' } });
+    expect(await handler(42, context)).toMatchObject({ status: 'rejected', error: { code: 'INVALID_EVENT' } });
+    await expect(handler({ source: 'aws.scheduler' }, context)).rejects.toThrow('invalid configuration');
+  });
+});
