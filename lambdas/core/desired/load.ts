@@ -80,13 +80,22 @@ function capIssues(issues: ValidationIssue[], max: number): ValidationIssue[] {
 
 /**
  * Loads and validates the desired state of a source. Resolves to the state and a one-line summary, or to every
- * issue found, sorted by file, line and column. Never rejects on bad input.
+ * issue found, sorted by file, line and column. Never rejects: even an unexpected failure becomes an issue.
  */
 export async function loadDesiredState(
   source: DesiredStateSource,
   overrides: Partial<LoadOptions> = {},
 ): Promise<LoadResult> {
-  const options: LoadOptions = { ...DEFAULT_LOAD_OPTIONS, ...overrides };
+  try {
+    return await load(source, { ...DEFAULT_LOAD_OPTIONS, ...overrides });
+  } catch (error) {
+    // A bug of this module, not of the input: reported (without a stack, which could quote file contents), never thrown.
+    const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    return { ok: false, issues: [rootIssue(source, `internal error while loading the desired state: ${reason}`)] };
+  }
+}
+
+async function load(source: DesiredStateSource, options: LoadOptions): Promise<LoadResult> {
   let refs: DesiredFileRef[];
   try {
     refs = (await source.list()).filter((ref) => /\.ya?ml$/i.test(ref.path));

@@ -122,6 +122,19 @@ describe('hostile input', () => {
     ]);
   });
 
+  it('turns an unexpected failure of the source into an issue instead of a rejection', async () => {
+    // A source that breaks its contract (null bytes) makes the loader fail internally.
+    const result = await loadDesiredState({
+      describe: () => 'odd:/',
+      list: async () => [{ path: 'a.yaml', size: 1 }],
+      read: async () => ({ bytes: null as unknown as Uint8Array }),
+    });
+    expect(result.ok).toBe(false);
+    expect(result.ok ? '' : result.issues[0]?.message).toMatch(
+      /^internal error while loading the desired state: TypeError: /,
+    );
+  });
+
   it('refuses more files than maxFiles', async () => {
     const issues = await issuesOf(new MemorySource({ 'a.yaml': ORG, 'b.yaml': ORG }), { maxFiles: 1 });
     expect(issues.map((i) => i.message)).toEqual(['2 YAML files, over the limit of 1']);
