@@ -15,6 +15,7 @@ import {
   SecretJsonSource,
   SecretsManagerResolver,
 } from '../adapters/aws/secrets-manager.ts';
+import { parseFingerprintKey } from '../adapters/local/fingerprint-key.ts';
 import type { Clock, OpsManagerApi, RequestObserver, SecretResolver } from '../core/ports.ts';
 import type { HandlerConfig } from './config.ts';
 
@@ -104,11 +105,13 @@ export class Runtime {
 }
 
 /**
- * The HMAC key of the state fingerprints: the secret's `fingerprintKey` when set, else derived (HKDF-SHA-256) from the
- * private key, so nothing extra must be stored. Rotating the API key then changes every fingerprint once, which makes
- * the next apply re-send the secrets of owned alert configs: set `fingerprintKey` to avoid that.
+ * The HMAC key of the state fingerprints: the secret's `fingerprintKey` when set (hex or base64, at least 16 bytes, as
+ * the CLI's OPSMAN_FINGERPRINT_KEY), else derived (HKDF-SHA-256) from the private key, so nothing extra must be stored.
+ * Rotating the API key then changes every fingerprint once, which makes the next apply re-send the secrets of owned
+ * alert configs: set `fingerprintKey` to avoid that.
  */
 export function fingerprintKeyOf(credentials: OpsManagerCredentials): Uint8Array {
-  if (credentials.fingerprintKey) return new TextEncoder().encode(credentials.fingerprintKey);
+  if (credentials.fingerprintKey)
+    return parseFingerprintKey(credentials.fingerprintKey, 'the fingerprintKey of the credentials secret');
   return new Uint8Array(hkdfSync('sha256', credentials.privateKey, 'opsman-gitops', 'state-fingerprints', 32));
 }

@@ -7,6 +7,7 @@ import { createArchiveHandler } from '../../../../lambdas/handlers/archive.ts';
 import { readConfig } from '../../../../lambdas/handlers/config.ts';
 import { ConfigError, classifyError, InvalidEventError } from '../../../../lambdas/handlers/errors.ts';
 import { createReconcileHandler } from '../../../../lambdas/handlers/reconcile.ts';
+import { fingerprintKeyOf } from '../../../../lambdas/handlers/runtime.ts';
 import { OpsManagerApiError, OpsManagerAuthError } from '../../../../lambdas/opsman/errors.ts';
 import { fakeLambdaContext } from '../../../helpers/aws-world.ts';
 
@@ -119,5 +120,28 @@ describe('a misconfigured handler', () => {
     expect(await handler({}, context)).toMatchObject({ status: 'failed', error: { code: 'CONFIG_INVALID' } });
     expect(await handler(42, context)).toMatchObject({ status: 'rejected', error: { code: 'INVALID_EVENT' } });
     await expect(handler({ source: 'aws.scheduler' }, context)).rejects.toThrow('invalid configuration');
+  });
+});
+
+describe('fingerprintKeyOf', () => {
+  const privateKey = '7f3c2a9e-4b1d-4e8f-9a6c-1d2e3f4a5b6c';
+  it('derives a stable 32-byte key from the private key when none is set', () => {
+    const a = fingerprintKeyOf({ publicKey: 'p', privateKey });
+    expect(a).toHaveLength(32);
+    expect(Buffer.from(a).equals(Buffer.from(fingerprintKeyOf({ publicKey: 'p', privateKey })))).toBe(true);
+    expect(Buffer.from(a).equals(Buffer.from(fingerprintKeyOf({ publicKey: 'p', privateKey: `${privateKey}x` })))).toBe(
+      false,
+    );
+  });
+  it.each([
+    ['00112233445566778899aabbccddeeff', 16],
+    ['ABEiM0RVZneImaq7zN3u/w==', 16],
+  ])('decodes %s like the CLI does', (fingerprintKey, length) => {
+    expect(fingerprintKeyOf({ publicKey: 'p', privateKey, fingerprintKey })).toHaveLength(length);
+  });
+  it('refuses a short key without echoing it', () => {
+    expect(() => fingerprintKeyOf({ publicKey: 'p', privateKey, fingerprintKey: 'c2hvcnQta2V5LTE=' })).toThrow(
+      /fingerprintKey of the credentials secret is 11 bytes; at least 16/,
+    );
   });
 });
