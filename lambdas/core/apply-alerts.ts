@@ -4,7 +4,7 @@
  * GET. An ambiguous POST is resolved by re-reading the list: one match is adopted, several block the key.
  */
 import { AmbiguousWriteError, OpsManagerApiError } from '../opsman/errors.ts';
-import type { AlertConfigRequest } from '../opsman/types.ts';
+import type { AlertConfig, AlertConfigRequest } from '../opsman/types.ts';
 import { buildAlertRequest, type DesiredAlertBody, secretUses } from './alert-body.ts';
 import { ReconcileError } from './errors.ts';
 import { bodyFingerprint, secretFingerprints } from './fingerprint.ts';
@@ -36,6 +36,10 @@ export interface PreparedBody {
 export interface AlertApplyOutcome {
   id?: string;
   message?: string;
+  /** The config as the write's response returned it (the server's stored entity), when the write returned one. */
+  response?: AlertConfig;
+  /** False when nothing was sent to Ops Manager (adoption without secrets): there is nothing to verify. */
+  wrote: boolean;
 }
 
 /** Resolves secrets and builds the request of a change's desired body; throws ReconcileError naming the problem. */
@@ -92,7 +96,7 @@ async function create(change: Change, ctx: AlertApplyContext, prepared: Prepared
   try {
     const created = await ctx.api.createAlertConfig(change.target.id, prepared.request);
     recordApplied(change, ctx, created.id, prepared, 'created');
-    return { id: created.id };
+    return { id: created.id, response: created, wrote: true };
   } catch (error) {
     if (error instanceof AmbiguousWriteError) {
       const found = await findCreated(change, ctx);
@@ -102,6 +106,8 @@ async function create(change: Change, ctx: AlertApplyContext, prepared: Prepared
         return {
           id: only,
           message: `the POST was ambiguous; re-read found exactly one matching config ${only}, adopted`,
+          // The re-read just found it equal to the desired body: already verified.
+          wrote: false,
         };
       }
       throw new ReconcileError(
@@ -139,26 +145,32 @@ export async function applyAlertChange(
       if (!(error instanceof OpsManagerApiError && error.status === 404)) throw error;
     }
     setAlertRecord(ctx.state, groupId, change.key, undefined);
-    return { id, message: 'deleted' };
+    return { id, message: 'deleted', wrote: true };
   }
   const body = prepared ?? (await prepareBody(change, ctx));
   if (change.action === 'create') return create(change, ctx, body);
   if (id === undefined) throw new ReconcileError('PLAN_INCOMPLETE', `${change.action} of ${change.key} has no id`);
   if (change.action === 'update') {
-    await ctx.api.updateAlertConfig(groupId, id, body.request);
+    const response = await ctx.api.updateAlertConfig(groupId, id, body.request);
     recordApplied(change, ctx, id, body, 'updated');
-    return { id };
+    return { id, response, wrote: true };
   }
   if (change.action === 'enable' || change.action === 'disable') {
-    await ctx.api.setAlertConfigEnabled(groupId, id, change.action === 'enable');
+    const response = await ctx.api.setAlertConfigEnabled(groupId, id, change.action === 'enable');
     recordApplied(change, ctx, id, body, 'updated');
-    return { id };
+    return { id, response, wrote: true };
   }
   if (change.action === 'adopt') {
     // The live secrets are redacted, so whether they match is unknowable: re-send them once, then fingerprints hold.
-    if (body.hasSecrets) await ctx.api.updateAlertConfig(groupId, id, body.request);
+    const response = body.hasSecrets ? await ctx.api.updateAlertConfig(groupId, id, body.request) : undefined;
     recordApplied(change, ctx, id, body, 'adopted');
-    return { id, message: body.hasSecrets ? 'adopted; secrets re-sent with a full PUT' : 'adopted' };
+    const outcome: AlertApplyOutcome = {
+      id,
+      message: body.hasSecrets ? 'adopted; secrets re-sent with a full PUT' : 'adopted',
+      wrote: body.hasSecrets,
+    };
+    if (response !== undefined) outcome.response = response;
+    return outcome;
   }
   throw new ReconcileError('NOT_A_WRITE', `${change.action} is not applied`);
 }

@@ -17,7 +17,7 @@ import { targetKey } from './model.ts';
 import { isWrite } from './modes.ts';
 import type { Clock, OpsManagerApi, ReconcileState, Reporter, SecretResolver } from './ports.ts';
 import { organizationState, projectState } from './state.ts';
-import { verifyTarget } from './verify.ts';
+import { verifyTarget, type WriteEcho } from './verify.ts';
 
 /** Options of apply. */
 export interface ApplyOptions {
@@ -70,8 +70,9 @@ async function applyTarget(
   ctx: ApplyContext,
   prepared: Map<Change, PreparedBody>,
   alertCtx: AlertApplyContext,
-): Promise<{ results: ChangeResult[]; failure?: TargetFailure }> {
+): Promise<{ results: ChangeResult[]; written: Map<ChangeResult, WriteEcho>; failure?: TargetFailure }> {
   const results: ChangeResult[] = [];
+  const written = new Map<ChangeResult, WriteEcho>();
   let alertFailed = false;
   for (const change of changes) {
     const started = Date.now();
@@ -89,6 +90,7 @@ async function applyTarget(
       results.push(result(change, 'failed', started, { message: errorMessage(error) }));
       return {
         results,
+        written,
         failure: {
           target: change.target,
           phase: 'apply',
@@ -100,18 +102,22 @@ async function applyTarget(
     try {
       if (change.kind === 'alertConfig') {
         const out = await applyAlertChange(change, alertCtx, prepared.get(change));
-        results.push(result(change, 'applied', started, out));
+        const r = result(change, 'applied', started, out);
+        results.push(r);
+        if (out.wrote) written.set(r, { response: out.response });
       } else {
         await applySingletonChange(change, ctx.api, ctx.readPin);
         recordSingleton(ctx.state, change);
-        results.push(result(change, 'applied', started));
+        const r = result(change, 'applied', started);
+        results.push(r);
+        written.set(r, {});
       }
     } catch (error) {
       if (change.kind === 'alertConfig') alertFailed = true;
       results.push(result(change, 'failed', started, { message: errorMessage(error) }));
     }
   }
-  return { results };
+  return { results, written };
 }
 
 /** Executes the writes of `plan`. Never throws for a change's or a target's problem. */
@@ -212,7 +218,7 @@ export async function applyPlan(
   let done = 0;
   const outcomes = await mapLimit(targets, options.targetConcurrency, async ([, list]) => {
     const out = await applyTarget(list, ctx, prepared, alertCtx);
-    const verified = await verifyTarget(out.results, ctx);
+    const verified = await verifyTarget(out.written, ctx);
     done++;
     ctx.reporter.progress(`applied ${list[0]?.target.name ?? ''} (${done}/${targets.length})`, {
       done,

@@ -1,12 +1,13 @@
 /**
- * Convergence check right after a target's writes: one re-read of its alert list (and of each written singleton).
- * A written object that still differs is reported `not-converging` and is not rewritten until its desired state
- * changes (no flapping loop).
+ * Convergence check right after a target's writes. Ops Manager answers POST, PUT and PATCH with the config as it
+ * stored it: that echo is compared with the desired body first, at no extra request. Whenever an echo differs or is
+ * missing, one re-read of the target's alert list decides (so a flag is never raised on an odd response alone). Written
+ * singletons are re-read with a GET. A written object that still differs is reported `not-converging` and is not
+ * rewritten until its desired state changes (no flapping loop).
  */
-
+import type { AlertConfig } from '../opsman/types.ts';
 import type { DesiredAlertBody } from './alert-body.ts';
 import type { ApplyContext } from './apply.ts';
-import type { AlertApplyContext } from './apply-alerts.ts';
 import { verifySingleton } from './apply-singletons.ts';
 import { errorCode, errorMessage } from './concurrency.ts';
 import { diffAlert } from './diff.ts';
@@ -14,6 +15,11 @@ import type { ChangeResult, TargetFailure } from './model.ts';
 import { normaliseDesired, normaliseLive } from './normalise.ts';
 import { desiredIdentity } from './plan-alerts.ts';
 import { resolveBodySecrets } from './resolve-secrets.ts';
+
+/** What a write returned: the stored config for alert writes that answer with one. */
+export interface WriteEcho {
+  response?: AlertConfig;
+}
 
 /** What verification found beyond the per-result statuses it updates. */
 export interface VerifyOutcome {
@@ -36,35 +42,34 @@ async function guard(result: ChangeResult, ctx: ApplyContext, fields: string[]):
   };
 }
 
-/** Re-reads what `results` wrote and flags what did not converge. */
-export async function verifyTarget(
-  results: ChangeResult[],
-  ctx: ApplyContext | (ApplyContext & AlertApplyContext),
-): Promise<VerifyOutcome> {
-  const written = results.filter((r) => r.status === 'applied' && r.change.action !== 'delete');
-  const alerts = written.filter((r) => r.change.kind === 'alertConfig');
-  const target = written[0]?.change.target;
+function differingFields(result: ChangeResult, live: AlertConfig): string[] {
+  return diffAlert(normaliseDesired(result.change.after as DesiredAlertBody), normaliseLive(live)).map((f) => f.path);
+}
+
+/** Checks what was written (`written`: each applied write with its echo) and flags what did not converge. */
+export async function verifyTarget(written: Map<ChangeResult, WriteEcho>, ctx: ApplyContext): Promise<VerifyOutcome> {
+  const entries = [...written.entries()].filter(([r]) => r.status === 'applied' && r.change.action !== 'delete');
+  const target = entries[0]?.[0].change.target;
   if (target === undefined) return {};
   try {
-    if (alerts.length > 0) {
+    const doubtful = entries.filter(([r, echo]) => {
+      if (r.change.kind !== 'alertConfig') return false;
+      const id = r.id ?? r.change.id;
+      return echo.response === undefined || echo.response.id !== id || differingFields(r, echo.response).length > 0;
+    });
+    if (doubtful.length > 0) {
       const live = new Map((await ctx.api.listAlertConfigs(target.id)).map((c) => [c.id, c]));
-      for (const r of alerts) {
+      for (const [r] of doubtful) {
         const id = r.id ?? r.change.id;
         const config = id === undefined ? undefined : live.get(id);
-        if (config === undefined) {
-          await guard(r, ctx, ['(missing after write)']);
-          continue;
+        if (config === undefined) await guard(r, ctx, ['(missing after write)']);
+        else {
+          const fields = differingFields(r, config);
+          if (fields.length > 0) await guard(r, ctx, fields);
         }
-        const fields = diffAlert(normaliseDesired(r.change.after as DesiredAlertBody), normaliseLive(config));
-        if (fields.length > 0)
-          await guard(
-            r,
-            ctx,
-            fields.map((f) => f.path),
-          );
       }
     }
-    for (const r of written.filter((w) => w.change.kind !== 'alertConfig')) {
+    for (const [r] of entries.filter(([w]) => w.change.kind !== 'alertConfig')) {
       const fields = await verifySingleton(r.change, ctx.api, ctx.readPin);
       if (fields.length > 0) await guard(r, ctx, fields);
     }
