@@ -2,6 +2,7 @@
  * One attempt of a request, Digest authentication included: sign with the cached nonce when there is one (nc+1),
  * otherwise send without credentials; answer a 401 challenge once; on `stale=true` or a refused cached nonce
  * re-authenticate transparently; refuse to loop on wrong credentials (OpsManagerAuthError after one answered challenge).
+ * While one request fetches an origin's first challenge, the others wait for its nonce instead of fetching their own.
  */
 import type { Dispatcher } from 'undici';
 import { buildDigestAuthorization, DigestError, type NonceCache, selectDigestChallenge } from './digest/index.ts';
@@ -86,8 +87,31 @@ function authError(request: HttpRequest, response: HttpResponse, why: string, ca
 /** Performs one attempt; throws SendFailure (transport) or OpsManagerAuthError (credentials refused, bad challenge). */
 export async function exchange(ctx: ExchangeContext, request: HttpRequest): Promise<HttpResponse> {
   const origin = request.url.origin;
-  const uri = request.url.pathname + request.url.search;
   let use = request.auth ? ctx.nonces.next(origin) : null;
+  let priming = false;
+  if (request.auth && use === null) {
+    const claim = ctx.nonces.beginPriming(origin);
+    if (claim === true) priming = true;
+    else {
+      await claim;
+      use = ctx.nonces.next(origin);
+    }
+  }
+  try {
+    return await answerChallenges(ctx, request, use);
+  } finally {
+    if (priming) ctx.nonces.endPriming(origin);
+  }
+}
+
+async function answerChallenges(
+  ctx: ExchangeContext,
+  request: HttpRequest,
+  first: ReturnType<NonceCache['next']>,
+): Promise<HttpResponse> {
+  const origin = request.url.origin;
+  const uri = request.url.pathname + request.url.search;
+  let use = first;
   let sent: 'none' | 'cached' | 'fresh' = use === null ? 'none' : 'cached';
   let staleAnswered = false;
   for (;;) {
@@ -104,8 +128,11 @@ export async function exchange(ctx: ExchangeContext, request: HttpRequest): Prom
             cnonce: use.cnonce,
           });
     const response = await send(ctx, request, authorization);
-    if (response.status !== 401) return response;
-    if (use !== null) ctx.nonces.invalidate(origin, use.challenge.nonce);
+    if (response.status !== 401) {
+      if (use !== null && sent === 'fresh') ctx.nonces.store(origin, use);
+      return response;
+    }
+    if (use !== null && sent === 'cached') ctx.nonces.invalidate(origin, use.challenge.nonce);
     let challenge: ReturnType<typeof selectDigestChallenge>;
     try {
       challenge = selectDigestChallenge(response.headers['www-authenticate']);
@@ -121,8 +148,7 @@ export async function exchange(ctx: ExchangeContext, request: HttpRequest): Prom
       }
       staleAnswered = true;
     }
-    ctx.nonces.store(origin, challenge);
-    use = ctx.nonces.next(origin);
+    use = ctx.nonces.firstUse(challenge);
     sent = 'fresh';
   }
 }

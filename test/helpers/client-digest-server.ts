@@ -40,6 +40,9 @@ export interface DigestServerOptions {
   /** Paths (prefix match) that need no authentication. */
   publicPaths?: string[];
   tls?: { cert: string; key: string };
+  /** `increasing` (default): each nc must exceed the last one seen for the nonce, like Apache's AuthDigestNcCheck;
+   *  `unique`: any nc not used before is accepted, so concurrent requests may arrive out of order. */
+  ncCheck?: 'increasing' | 'unique';
 }
 
 /** A log line per HTTP exchange. */
@@ -81,7 +84,7 @@ export async function startDigestServer(options: DigestServerOptions = {}): Prom
   const realm = options.realm ?? 'MMS Public API';
   const algorithm = options.algorithm ?? 'MD5';
   const qop = options.qop === undefined ? 'auth' : options.qop;
-  const nonces = new Map<string, { lastNc: number; stale: boolean }>();
+  const nonces = new Map<string, { lastNc: number; used: Set<number>; stale: boolean }>();
   const log: ExchangeLog[] = [];
   const sockets = new Set<Socket>();
   let challenges = 0;
@@ -111,8 +114,10 @@ export async function startDigestServer(options: DigestServerOptions = {}): Prom
     if (state.stale) return 'stale';
     if (qop !== null) {
       const nc = Number.parseInt(p.get('nc') ?? '', 16);
-      if (!/^[0-9a-f]{8}$/.test(p.get('nc') ?? '') || !(nc > state.lastNc)) return 'bad';
-      state.lastNc = nc;
+      if (!/^[0-9a-f]{8}$/.test(p.get('nc') ?? '')) return 'bad';
+      if (options.ncCheck === 'unique' ? state.used.has(nc) : !(nc > state.lastNc)) return 'bad';
+      state.lastNc = Math.max(nc, state.lastNc);
+      state.used.add(nc);
     }
     return 'ok';
   }
@@ -135,7 +140,7 @@ export async function startDigestServer(options: DigestServerOptions = {}): Prom
     const verdict = isPublic ? 'ok' : verify(req);
     if (verdict !== 'ok') {
       const nonce = randomBytes(12).toString('base64');
-      nonces.set(nonce, { lastNc: 0, stale: false });
+      nonces.set(nonce, { lastNc: 0, used: new Set(), stale: false });
       challenges += 1;
       entry.status = 401;
       res.writeHead(401, {

@@ -24,6 +24,7 @@ const MAX_NC = 0xffffffff;
 /** Cached nonces keyed by origin (`https://host:port`). */
 export class NonceCache {
   readonly #entries = new Map<string, Entry>();
+  readonly #priming = new Map<string, { done: Promise<void>; resolve: () => void }>();
   readonly #cnonce: () => string;
 
   /** `cnonce` is injectable for tests; the default draws 16 bytes from node:crypto. */
@@ -31,10 +32,46 @@ export class NonceCache {
     this.#cnonce = cnonce;
   }
 
-  /** Remembers a fresh challenge for `origin`, replacing any older nonce. */
-  store(origin: string, challenge: DigestChallenge): void {
-    const sessionCnonce = challenge.algorithm.endsWith('-sess') ? this.#cnonce() : null;
-    this.#entries.set(origin, { challenge, nc: 0, sessionCnonce });
+  /**
+   * The first use (nc=1) of a fresh challenge, kept private to the request that answers it: the nonce is published
+   * with {@link store} only once that answer was accepted, so servers that insist on nc arriving in order (Apache
+   * with AuthDigestNcCheck) always see nc=1 first.
+   */
+  firstUse(challenge: DigestChallenge): NonceUse {
+    return { challenge, nc: 1, cnonce: this.#cnonce() };
+  }
+
+  /**
+   * Publishes a nonce for `origin` (replacing any older one) after `used` was accepted, and wakes requests waiting
+   * for one. Later requests continue with nc = used.nc + 1.
+   */
+  store(origin: string, used: NonceUse): void {
+    const sessionCnonce = used.challenge.algorithm.endsWith('-sess') ? used.cnonce : null;
+    this.#entries.set(origin, { challenge: used.challenge, nc: used.nc, sessionCnonce });
+    this.endPriming(origin);
+  }
+
+  /**
+   * Single flight for the first challenge of an origin: the first caller without a nonce gets true and fetches it;
+   * later callers get the promise of that fetch, so a cold start with N parallel requests costs one challenge, not N.
+   */
+  beginPriming(origin: string): true | Promise<void> {
+    const pending = this.#priming.get(origin);
+    if (pending !== undefined) return pending.done;
+    let resolve: () => void = () => undefined;
+    const done = new Promise<void>((r) => {
+      resolve = r;
+    });
+    this.#priming.set(origin, { done, resolve });
+    return true;
+  }
+
+  /** Ends the priming of `origin` (a nonce was stored, or the priming request failed); waiters then retry. */
+  endPriming(origin: string): void {
+    const pending = this.#priming.get(origin);
+    if (pending === undefined) return;
+    this.#priming.delete(origin);
+    pending.resolve();
   }
 
   /** The next use of the cached nonce (nc incremented), or null when none is cached or its nc space is spent. */

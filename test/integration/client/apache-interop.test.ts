@@ -151,6 +151,20 @@ describe.skipIf(!existsSync(APACHE) || !existsSync(`${MODULES}/mod_auth_digest.s
       expect(lines.map((line) => line.split(' ')[0])).toEqual(['401', '200', '401', '200']);
     });
 
+    it('parallel requests all succeed although Apache checks that nc arrives in order', async () => {
+      const client = createOpsManagerClient({
+        baseUrl: `http://127.0.0.1:${port}/api/public/v1.0`,
+        publicKey: USER,
+        privateKey: PASSWORD,
+      });
+      try {
+        const teams = await Promise.all(Array.from({ length: 10 }, () => client.getTeam('o1', 'team1')));
+        expect(teams).toEqual(Array.from({ length: 10 }, () => TEAM));
+      } finally {
+        await client.close();
+      }
+    });
+
     it('wrong credentials end after one challenge', async () => {
       const client = createOpsManagerClient({
         baseUrl: `http://127.0.0.1:${port}/api/public/v1.0`,

@@ -25,6 +25,16 @@ describe('Digest against the emulator', () => {
     expect(log.entries.filter((e) => e.status === 200)).toHaveLength(N);
   });
 
+  it('parallel requests from a cold client share one challenge, then reuse the nonce concurrently', async () => {
+    const client = emu.client();
+    await emu.clearRequests();
+    await Promise.all(Array.from({ length: 16 }, () => client.getTeam(IDS.acme, IDS.dbaOncall)));
+    await Promise.all(Array.from({ length: 16 }, () => client.getAuditLogRotateConfig(IDS.paymentsProd)));
+    const log = await emu.requests();
+    expect(log.challenges).toBe(1);
+    expect(log.total).toBe(33);
+  });
+
   it('an expired nonce (stale=true) re-authenticates transparently', async () => {
     const client = emu.client();
     await client.getTeam(IDS.acme, IDS.dbaOncall);

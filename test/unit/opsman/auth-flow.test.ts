@@ -38,6 +38,22 @@ describe('Digest auth flow', () => {
     expect(server.log.every((e, i) => (i === 0 ? e.status === 401 : e.status === 200))).toBe(true);
   });
 
+  it('a cold start with many parallel requests costs one challenge (single flight)', async () => {
+    const { server, client } = await setup({ ncCheck: 'unique' });
+    await Promise.all(Array.from({ length: 12 }, () => client.getTeam('o', 't')));
+    expect(server.challenges()).toBe(1);
+    expect(server.log).toHaveLength(13);
+    expect(new Set(server.log.slice(1).map((e) => e.nc)).size).toBe(12);
+  });
+
+  it('parallel requests survive a server that insists on nc arriving in order (no auth error, bounded cost)', async () => {
+    const { server, client } = await setup({ ncCheck: 'increasing' });
+    const teams = await Promise.all(Array.from({ length: 12 }, () => client.getTeam('o', 't')));
+    expect(teams).toHaveLength(12);
+    expect(server.log.filter((e) => e.status === 200)).toHaveLength(12);
+    expect(server.log.length).toBeLessThanOrEqual(1 + 12 * 2);
+  });
+
   it('re-authenticates transparently on stale=true', async () => {
     const { server, client } = await setup();
     await getTeams(client, 2);

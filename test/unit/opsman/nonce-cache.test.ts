@@ -1,0 +1,69 @@
+// Scenario: the nonce cache hands out increasing nc values per origin, keeps -sess cnonces fixed, publishes a nonce only after its first use, and lets one request prime an origin while the others wait.
+import { describe, expect, it } from 'vitest';
+import { type DigestChallenge, NonceCache } from '../../../lambdas/opsman/digest/index.ts';
+
+const challenge = (nonce: string, algorithm: DigestChallenge['algorithm'] = 'MD5'): DigestChallenge => ({
+  realm: 'r',
+  nonce,
+  algorithm,
+  qop: 'auth',
+  stale: false,
+  params: new Map(),
+});
+
+function counter() {
+  let n = 0;
+  return () => `c${++n}`;
+}
+
+describe('NonceCache', () => {
+  it('continues after the first use with nc+1, per origin', () => {
+    const cache = new NonceCache(counter());
+    expect(cache.next('https://a')).toBeNull();
+    const first = cache.firstUse(challenge('n1'));
+    expect(first).toMatchObject({ nc: 1, cnonce: 'c1' });
+    expect(cache.next('https://a')).toBeNull(); // not published before the answer was accepted
+    cache.store('https://a', first);
+    expect(
+      [cache.next('https://a'), cache.next('https://a')].map((u) => [u?.challenge.nonce, u?.nc, u?.cnonce]),
+    ).toEqual([
+      ['n1', 2, 'c2'],
+      ['n1', 3, 'c3'],
+    ]);
+    expect(cache.next('https://b')).toBeNull();
+  });
+
+  it('keeps the cnonce of the first use for -sess algorithms', () => {
+    const cache = new NonceCache(counter());
+    const first = cache.firstUse(challenge('n1', 'SHA-256-sess'));
+    cache.store('o', first);
+    expect([cache.next('o')?.cnonce, cache.next('o')?.cnonce]).toEqual([first.cnonce, first.cnonce]);
+  });
+
+  it('invalidates only the nonce it was told about', () => {
+    const cache = new NonceCache(counter());
+    cache.store('o', cache.firstUse(challenge('n2')));
+    cache.invalidate('o', 'n1');
+    expect(cache.has('o')).toBe(true);
+    cache.invalidate('o', 'n2');
+    expect(cache.has('o')).toBe(false);
+  });
+
+  it('single flight: the first caller primes, the others wait until a nonce is stored', async () => {
+    const cache = new NonceCache(counter());
+    expect(cache.beginPriming('o')).toBe(true);
+    const waiting = cache.beginPriming('o');
+    expect(waiting).toBeInstanceOf(Promise);
+    let woke = false;
+    const done = (waiting as Promise<void>).then(() => {
+      woke = true;
+    });
+    await Promise.resolve();
+    expect(woke).toBe(false);
+    cache.store('o', cache.firstUse(challenge('n1')));
+    await done;
+    expect(cache.next('o')?.nc).toBe(2);
+    expect(cache.beginPriming('o')).toBe(true); // a new priming may start later
+    cache.endPriming('o');
+  });
+});
