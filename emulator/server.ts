@@ -47,7 +47,8 @@ export interface PipelineDeps {
   onError: (message: string) => void;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+// Unref'd: an injected latency must never keep a stopped emulator's process alive.
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms).unref());
 
 function sendError(res: ServerResponse, err: ApiError, deps: PipelineDeps, format: Format): void {
   const headers = { ...standardHeaders(deps.core.state.serviceVersion), ...err.headers };

@@ -86,6 +86,26 @@ describe('nonces', () => {
     expect([a.status, b.status, c.status]).toEqual([200, 200, 200]);
   });
 
+  it('accepts one nonce used by many concurrent requests arriving out of order', async () => {
+    const nonce = await challenge();
+    const ncs = Array.from({ length: 20 }, (_, i) => (20 - i).toString(16).padStart(8, '0'));
+    const results = await Promise.all(ncs.map((nc) => withHeader(digestHeader(K.owner, 'GET', uri, nonce, nc))));
+    expect(results.map((r) => r.status)).toEqual(ncs.map(() => 200));
+  });
+
+  it('accepts SHA-256 responses for the same nonce', async () => {
+    const { createHash } = await import('node:crypto');
+    const sha = (s: string) => createHash('sha256').update(s).digest('hex');
+    const nonce = await challenge();
+    const ha1 = sha(`${K.owner.publicKey}:MMS Public API:${K.owner.privateKey}`);
+    const response = sha(`${ha1}:${nonce}:00000001:c1:auth:${sha(`GET:${uri}`)}`);
+    const header = digestHeader(K.owner, 'GET', uri, nonce, '00000001', { cnonce: 'c1', response }).replace(
+      'algorithm=MD5',
+      'algorithm=SHA-256',
+    );
+    expect((await withHeader(header)).status).toBe(200);
+  });
+
   it('refuses a replayed nc with a new challenge', async () => {
     const nonce = await challenge();
     const header = digestHeader(K.owner, 'GET', uri, nonce, '00000001');

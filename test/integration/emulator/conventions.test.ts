@@ -32,6 +32,15 @@ describe('headers', () => {
   });
 });
 
+describe('HEAD', () => {
+  it('answers like GET without a body', async () => {
+    const res = await h.owner.request('HEAD', LIST);
+    expect(res.status).toBe(200);
+    expect(res.text).toBe('');
+    expect(Number(res.headers.get('content-length'))).toBeGreaterThan(0);
+  });
+});
+
 describe('pretty and envelope', () => {
   it('pretty-prints on request', async () => {
     const res = await h.owner.get(`/orgs/${W.acme}/teams/${W.dbaOncall}?pretty=true`);
