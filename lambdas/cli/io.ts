@@ -23,8 +23,22 @@ export interface CliIo {
   prompt(question: string): Promise<string | null>;
 }
 
+let pipeGuarded = false;
+
+/** A closed pipe on stdout (`opsman-gitops plan | head`) ends the process quietly instead of crashing it. */
+function guardBrokenPipe(): void {
+  if (pipeGuarded) return;
+  pipeGuarded = true;
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    process.stderr.write(`error: cannot write to stdout: ${error.message}\n`);
+    process.exit(1);
+  });
+}
+
 /** The real process: stdout/stderr, process.env, a readline prompt on stdin. */
 export function processIo(): CliIo {
+  guardBrokenPipe();
   return {
     stdout: process.stdout,
     stderr: process.stderr,

@@ -23,3 +23,22 @@ export function reportExitCode(report: RunReport): number {
   if (countChanges(report.plan.changes).blocked > 0) return EXIT.error;
   return EXIT.ok;
 }
+
+/**
+ * One stderr line naming what made a run exit 1 (the details are in the plan or report on stdout, which CI may have
+ * redirected to a file): `error: 1 target failed, 2 changes blocked`. Undefined when nothing did.
+ */
+export function problemsLine(plan: Plan, report?: RunReport): string | undefined {
+  const parts: string[] = [];
+  const failures = Math.max(plan.failures.length, report?.failures.length ?? 0);
+  if (failures > 0) parts.push(`${failures} target${failures === 1 ? '' : 's'} failed`);
+  const blocked = countChanges(plan.changes).blocked;
+  if (blocked > 0) parts.push(`${blocked} change${blocked === 1 ? '' : 's'} blocked`);
+  const failed = report?.results.filter((r) => r.status === 'failed').length ?? 0;
+  if (failed > 0) parts.push(`${failed} write${failed === 1 ? '' : 's'} failed`);
+  const stuck = report?.results.filter((r) => r.status === 'not-converging').length ?? 0;
+  if (stuck > 0) parts.push(`${stuck} not converging`);
+  const archive = report?.archive?.errors.length ?? 0;
+  if (archive > 0) parts.push(`${archive} archive error${archive === 1 ? '' : 's'}`);
+  return parts.length === 0 ? undefined : `error: ${parts.join(', ')} (details in the output above)`;
+}

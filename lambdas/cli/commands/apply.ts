@@ -10,7 +10,7 @@ import { hasWrites } from '../../core/render/summary.ts';
 import { askApproval, confirmationMode, refusal } from '../confirm.ts';
 import { type CommandContext, openSession } from '../context.ts';
 import { EXIT } from '../errors.ts';
-import { planExitCode, reportExitCode } from '../outcome.ts';
+import { planExitCode, problemsLine, reportExitCode } from '../outcome.ts';
 import { reconcile } from '../wiring.ts';
 import { desiredIsValid } from './plan.ts';
 import { runRequest } from './run-request.ts';
@@ -56,6 +56,8 @@ export async function runApply(ctx: CommandContext, showPlan = true): Promise<nu
         }),
       );
     }
+    const problems = problemsLine(report.plan, report);
+    if (problems !== undefined) io.stderr.write(`${problems}\n`);
     return reportExitCode(report);
   } finally {
     await session.close();

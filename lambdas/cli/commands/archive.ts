@@ -3,7 +3,7 @@ import { renderReportJson } from '../../core/render/json.ts';
 import { renderArchiveSummary } from '../../core/render/run-summary.ts';
 import { type CommandContext, openSession } from '../context.ts';
 import { EXIT } from '../errors.ts';
-import { reportExitCode } from '../outcome.ts';
+import { problemsLine, reportExitCode } from '../outcome.ts';
 import { reconcile } from '../wiring.ts';
 import { desiredIsValid } from './plan.ts';
 import { runRequest } from './run-request.ts';
@@ -14,6 +14,8 @@ export async function runArchive(ctx: CommandContext): Promise<number> {
   const session = await openSession(ctx, 'archive');
   try {
     const report = await reconcile(runRequest(ctx, 'archive'), session.deps);
+    const problems = problemsLine(report.plan, report);
+    if (problems !== undefined) ctx.io.stderr.write(`${problems}\n`);
     if (ctx.options.json) {
       ctx.io.stdout.write(renderReportJson(report));
       return reportExitCode(report);

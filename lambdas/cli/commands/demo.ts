@@ -97,7 +97,7 @@ export async function runDemo(ctx: CommandContext): Promise<number> {
     );
 
     section(`Validate the desired state (${relative(process.cwd(), desired) || desired})`);
-    healthy = check((await runValidate(sub)) === EXIT.ok, 'the example desired state is valid') && healthy;
+    if (!check((await runValidate(sub)) === EXIT.ok, 'the example desired state is valid')) return EXIT.error;
     section('Plan: what apply would change (unmanaged default alerts are left alone)');
     await runPlan(sub, 'plan');
 

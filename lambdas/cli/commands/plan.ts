@@ -4,7 +4,7 @@ import { renderPlanJson } from '../../core/render/json.ts';
 import type { CommandContext } from '../context.ts';
 import { openSession } from '../context.ts';
 import { CliError, EXIT } from '../errors.ts';
-import { planExitCode } from '../outcome.ts';
+import { planExitCode, problemsLine } from '../outcome.ts';
 import { reconcile } from '../wiring.ts';
 import { printPlan, runRequest } from './run-request.ts';
 import { loadDesired } from './validate.ts';
@@ -41,6 +41,8 @@ export async function runPlan(ctx: CommandContext, command: 'plan' | 'observe'):
         `Saved the plan to ${ctx.options.out}: apply it with \`opsman-gitops apply --plan ${ctx.options.out}\`\n`,
       );
     }
+    const problems = problemsLine(report.plan);
+    if (problems !== undefined) ctx.io.stderr.write(`${problems}\n`);
     return planExitCode(report.plan, ctx.options.detailedExitcode, command);
   } finally {
     await session.close();

@@ -29,13 +29,13 @@ afterEach(async () => {
 describe('opsman-gitops against the emulator', () => {
   it('validate on the example: exit 0, one summary line, no API needed', async () => {
     const run = await runBinary(['validate']);
-    expect(run.code).toBe(0);
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
     expect(run.stdout).toMatch(/^Valid: loaded \d+ projects, \d+ organizations, .*\n$/);
   });
 
   it('plan --json prints only the plan value on stdout, progress on stderr', async () => {
     const run = await runBinary(['plan', '--json', ...common], toolEnv(emulator.url));
-    expect(run.code).toBe(0);
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
     const plan = JSON.parse(run.stdout) as Plan;
     expect(plan.formatVersion).toBe(1);
     expect(plan.mode).toBe('plan');
@@ -47,24 +47,24 @@ describe('opsman-gitops against the emulator', () => {
   it('plan --detailed-exitcode is 2 before apply --auto-approve and 0 after it', async () => {
     const only = ['--project', PAYMENTS_PROD];
     const before = await runBinary(['plan', '--detailed-exitcode', ...only, ...common], toolEnv(emulator.url));
-    expect(before.code).toBe(2);
+    expect(before.code, `${before.stdout}\n${before.stderr}`).toBe(2);
     expect(before.stdout).toMatch(/Plan: [1-9]\d* to create/);
 
     const apply = await runBinary(['apply', '--auto-approve', ...only, ...common], toolEnv(emulator.url));
     expect(apply.stderr).toBe(apply.stderr.replace(/error:/g, ''));
-    expect(apply.code).toBe(0);
+    expect(apply.code, `${apply.stdout}\n${apply.stderr}`).toBe(0);
     expect(apply.stdout).toMatch(/Apply complete: [1-9]\d* applied, 0 failed, 0 skipped, 0 not converging, 0 blocked/);
     expect(apply.stdout).toMatch(/Report: .*reports\/\d{4}-\d{2}-\d{2}\/[^/]+\.json/);
 
     const after = await runBinary(['plan', '--detailed-exitcode', ...only, ...common], toolEnv(emulator.url));
-    expect(after.code).toBe(0);
+    expect(after.code, `${after.stdout}\n${after.stderr}`).toBe(0);
     expect(after.stdout).toContain('No changes. Ops Manager matches the desired state.');
     expect(after.stdout).toContain('Plan: 0 to create, 0 to update, 0 to delete, 0 to adopt, 0 blocked');
   });
 
   it('--project limits the plan to that project and skips organizations', async () => {
     const run = await runBinary(['plan', '--json', '--project', SEARCH_PROD, ...common], toolEnv(emulator.url));
-    expect(run.code).toBe(0);
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
     const plan = JSON.parse(run.stdout) as Plan;
     expect(plan.changes.length).toBeGreaterThan(0);
     expect(new Set(plan.changes.map((c) => `${c.target.type}:${c.target.id}`))).toEqual(
@@ -76,34 +76,34 @@ describe('opsman-gitops against the emulator', () => {
     const file = join(dir, 'plan.json');
     const only = ['--project', PAYMENTS_PROD];
     const saved = await runBinary(['plan', '--out', file, ...only, ...common], toolEnv(emulator.url));
-    expect(saved.code).toBe(0);
+    expect(saved.code, `${saved.stdout}\n${saved.stderr}`).toBe(0);
     expect(saved.stderr).toContain(`Saved the plan to ${file}`);
     const plan = JSON.parse(await readFile(file, 'utf8')) as Plan;
     expect(plan.changes.length).toBeGreaterThan(0);
 
     const applied = await runBinary(['apply', '--plan', file, ...common], toolEnv(emulator.url));
-    expect(applied.code).toBe(0);
+    expect(applied.code, `${applied.stdout}\n${applied.stderr}`).toBe(0);
     expect(applied.stdout).toMatch(/Apply complete: [1-9]\d* applied, 0 failed/);
 
     const again = await runBinary(['apply', '--plan', file, ...common], toolEnv(emulator.url));
-    expect(again.code).toBe(1);
-    expect(again.stderr).toMatch(/^error: .*(stale|changed|moved|no longer)/im);
+    expect(again.code, `${again.stdout}\n${again.stderr}`).toBe(1);
+    expect(again.stderr, again.stderr).toMatch(/^error: .*(stale|changed|moved|no longer)/im);
   });
 
   it('apply without a terminal and without --auto-approve refuses and writes nothing', async () => {
     const run = await runBinary(['apply', ...common], toolEnv(emulator.url));
-    expect(run.code).toBe(1);
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(1);
     expect(run.stderr).toContain('apply needs approval: no terminal to ask on');
     const after = await runBinary(
       ['plan', '--detailed-exitcode', '--project', PAYMENTS_PROD, ...common],
       toolEnv(emulator.url),
     );
-    expect(after.code).toBe(2);
+    expect(after.code, `${after.stdout}\n${after.stderr}`).toBe(2);
   });
 
   it('plan --markdown renders a pull-request comment', async () => {
     const run = await runBinary(['plan', '--markdown', '--project', PAYMENTS_PROD, ...common], toolEnv(emulator.url));
-    expect(run.code).toBe(0);
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
     expect(run.stdout.startsWith('### opsman-gitops plan\n')).toBe(true);
     expect(run.stdout).toContain('<details><summary><b>Project payments-prod (5e2211c17a3e5a48f5497de3)</b>');
     expect(run.stdout).toContain('```diff\n');
@@ -114,7 +114,7 @@ describe('opsman-gitops against the emulator', () => {
       ['plan', '--project', PAYMENTS_PROD, ...common],
       toolEnv(emulator.url, { OPSMAN_PRIVATE_KEY: 'not-the-key-00000000' }),
     );
-    expect(run.code).toBe(1);
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(1);
     expect(run.stdout).toContain('Failures:\n  x Project payments-prod (5e2211c17a3e5a48f5497de3) [read]:');
     expect(run.stdout).toContain('OPSMAN_AUTH_ERROR');
     expect(run.stdout + run.stderr).not.toContain('not-the-key-00000000');

@@ -1,6 +1,6 @@
 // Scenario: exit codes from plans and reports: 0 ok, 1 failure or blocked, 2 changes with --detailed-exitcode.
 import { describe, expect, it } from 'vitest';
-import { planExitCode, reportExitCode } from '../../../lambdas/cli/outcome.ts';
+import { planExitCode, problemsLine, reportExitCode } from '../../../lambdas/cli/outcome.ts';
 import type { ChangeAction, ChangeResult } from '../../../lambdas/core/model.ts';
 import { ANALYTICS, change, plan, report } from '../../helpers/cli-plans.ts';
 
@@ -55,5 +55,31 @@ describe('reportExitCode', () => {
     const p = plan(changes, { failures: failed === true ? [FAILURE] : [] });
     const results = statuses.map((status, i) => ({ change: changes[i] as never, status, durationMs: 1 }));
     expect(reportExitCode(report(p, results))).toBe(code);
+  });
+});
+
+describe('problemsLine', () => {
+  it('is undefined when nothing went wrong', () => {
+    expect(problemsLine(plan([change({ action: 'create' })]))).toBeUndefined();
+  });
+
+  it('names every kind of problem with its count', () => {
+    const changes = [
+      change({ key: 'a', action: 'blocked' }),
+      change({ key: 'b', action: 'update' }),
+      change({ key: 'c', action: 'update' }),
+    ];
+    const p = plan(changes, { failures: [FAILURE, { ...FAILURE, target: { ...ANALYTICS, id: 'x' } }] });
+    const r = report(
+      p,
+      [
+        { change: changes[1] as never, status: 'failed', durationMs: 1 },
+        { change: changes[2] as never, status: 'not-converging', durationMs: 1 },
+      ],
+      { archive: { errors: ['usage failed'] } },
+    );
+    expect(problemsLine(p, r)).toBe(
+      'error: 2 targets failed, 1 change blocked, 1 write failed, 1 not converging, 1 archive error (details in the output above)',
+    );
   });
 });
