@@ -65,6 +65,8 @@ export interface PlanDependencies {
   secrets: SecretResolver;
   fingerprintKey: Uint8Array;
   reporter: Reporter;
+  /** Called after each target is planned (apply renews its lease here); an error aborts the plan. */
+  keepAlive?: () => Promise<void>;
 }
 
 interface TargetPlan {
@@ -207,19 +209,20 @@ export async function makePlan(
   const teams: TeamCache = new Map();
   let done = 0;
   const total = projects.length + orgs.length;
-  const tick = (name: string) => {
+  const tick = async (name: string) => {
     done++;
     deps.reporter.progress(`planned ${name} (${done}/${total})`, { done, total });
+    await deps.keepAlive?.();
   };
   const targets: TargetPlan[] = [
     ...(await mapLimit(projects, options.targetConcurrency, async (p) => {
       const r = await planProject(p, request, deps, teams);
-      tick(p.name);
+      await tick(p.name);
       return r;
     })),
     ...(await mapLimit(orgs, options.targetConcurrency, async (o) => {
       const r = await planOrganization(o, request, deps);
-      tick(o.name);
+      await tick(o.name);
       return r;
     })),
   ];

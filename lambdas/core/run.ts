@@ -157,7 +157,13 @@ export async function runReconcile(
               stateCorrupt: session.loaded.corrupt,
               overrides: request.overrides,
             },
-            { api: deps.api, secrets, fingerprintKey: deps.fingerprintKey, reporter: deps.reporter },
+            {
+              api: deps.api,
+              secrets,
+              fingerprintKey: deps.fingerprintKey,
+              reporter: deps.reporter,
+              keepAlive: lease === undefined ? undefined : () => (lease as HeldLease).keepAlive(),
+            },
             options.plan,
           ),
         );
