@@ -17,8 +17,9 @@ export function createArchiveHandler(app: AppContext, run: RunFn = runReconcile)
     logger.addContext(context);
     metrics.captureColdStartMetric(context.functionName);
     try {
-      if (typeof event !== 'object' || event === null || Array.isArray(event)) {
-        const outcome = classifyError(new InvalidEventError('expected a Scheduler event or {}'));
+      const problem = archiveEventProblem(event);
+      if (problem) {
+        const outcome = classifyError(new InvalidEventError(problem));
         logger.error('event rejected', { error: outcome });
         return { status: 'rejected', trigger: 'unknown', error: outcome };
       }
@@ -46,6 +47,17 @@ export function createArchiveHandler(app: AppContext, run: RunFn = runReconcile)
       metrics.publishStoredMetrics();
     }
   };
+}
+
+/** Why an archive event is refused: it must be a Scheduler event or an empty object (manual run). */
+export function archiveEventProblem(event: unknown): string | undefined {
+  if (typeof event !== 'object' || event === null || Array.isArray(event)) return 'expected a Scheduler event or {}';
+  const record = event as Record<string, unknown>;
+  if (record.source === 'aws.scheduler' || record['detail-type'] === 'Scheduled Event') return undefined;
+  const keys = Object.keys(record);
+  return keys.length === 0
+    ? undefined
+    : `unexpected field(s) ${keys.sort().join(', ')}; expected a Scheduler event or {}`;
 }
 
 const app = createAppContext();

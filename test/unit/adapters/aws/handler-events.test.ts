@@ -1,5 +1,6 @@
 // Scenario: the reconcile function's event validation, table-driven: scheduler, S3 yaml, S3 non-yaml, manual, garbage.
 import { describe, expect, it } from 'vitest';
+import { archiveEventProblem } from '../../../../lambdas/handlers/archive.ts';
 import { parseReconcileEvent } from '../../../../lambdas/handlers/events.ts';
 
 const s3Event = (key: string, eventName = 'ObjectCreated:Put') => ({
@@ -72,5 +73,17 @@ describe('parseReconcileEvent', () => {
     }
     expect(caught).toMatchObject({ name: 'InvalidEventError', code: 'INVALID_EVENT' });
     expect((caught as Error).message).toContain(message);
+  });
+});
+
+describe('archiveEventProblem', () => {
+  it.each([
+    [{}, undefined],
+    [{ source: 'aws.scheduler', 'detail-type': 'Scheduled Event', resources: ['arn'] }, undefined],
+    [null, 'expected a Scheduler event or {}'],
+    [[], 'expected a Scheduler event or {}'],
+    [{ mode: 'apply' }, 'unexpected field(s) mode; expected a Scheduler event or {}'],
+  ])('%j -> %j', (event, problem) => {
+    expect(archiveEventProblem(event)).toBe(problem);
   });
 });
