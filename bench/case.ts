@@ -4,6 +4,7 @@
  * process, each followed by its bare-client baseline; collect the figures of every phase.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
+import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { renderDesiredState, renderSecretsFile } from './desired.ts';
 import { injectDrift } from './drift.ts';
@@ -126,6 +127,7 @@ export async function runCase(options: CaseOptions): Promise<CaseResult> {
   const paths = await writeWorld(world, options.workDir);
   const drift = selectDrift(world);
   const startedAt = new Date().toISOString();
+  const loadStart = loadavg();
   const phases: PhaseResult[] = [];
   const job = (kind: PhaseJob['kind'], phase: PhaseName, baseUrl: string): PhaseJob => ({
     kind,
@@ -166,7 +168,14 @@ export async function runCase(options: CaseOptions): Promise<CaseResult> {
   } finally {
     await emulator.close();
   }
-  return { projects: options.projects, alerts: options.alerts, concurrency: options.concurrency, startedAt, phases };
+  return {
+    projects: options.projects,
+    alerts: options.alerts,
+    concurrency: options.concurrency,
+    startedAt,
+    loadAverage: { start: loadStart, end: loadavg() },
+    phases,
+  };
 }
 
 /** The bare baseline of a phase. Creates run against a second, fresh emulator so they duplicate nothing. */

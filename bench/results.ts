@@ -40,6 +40,8 @@ export interface CaseResult {
   alerts: number;
   concurrency: number;
   startedAt: string;
+  /** `os.loadavg()` (1, 5, 15 minutes) when the case started and ended: figures taken on a busy machine say so. */
+  loadAverage?: { start: number[]; end: number[] };
   phases: PhaseResult[];
 }
 
@@ -90,6 +92,12 @@ export function renderCaseTable(c: CaseResult): string {
   const lines = [
     `### ${c.projects} projects x ${c.alerts} alert configs (concurrency ${c.concurrency}, ${c.startedAt})`,
     '',
+    ...(c.loadAverage
+      ? [
+          `Machine load average (1/5/15 min) at start ${c.loadAverage.start.map((n) => n.toFixed(1)).join('/')}, at end ${c.loadAverage.end.map((n) => n.toFixed(1)).join('/')}.`,
+          '',
+        ]
+      : []),
     '| phase | wall (s) | requests by method | req/project | peak RSS (MB) | minimum | req/min | bare (s) | overhead |',
     '|---|---:|---|---:|---:|---:|---:|---:|---:|',
   ];

@@ -26,8 +26,9 @@ describe('two applies at once', () => {
     const ran = [a, b].filter((r) => r.report !== undefined);
     expect(refused).toHaveLength(1);
     expect(ran).toHaveLength(1);
-    expect(refused[0]?.error).toBeInstanceOf(LeaseHeldError);
-    expect((refused[0]?.error as LeaseHeldError).holder.owner).toMatch(/^test:/);
+    const error = refused[0]?.error;
+    expect(error).toBeInstanceOf(LeaseHeldError);
+    expect(error instanceof LeaseHeldError ? error.holder.owner : '').toMatch(/^test:/);
     // The refused run wrote nothing.
     expect(refused[0]?.counts.byMethod.POST ?? 0).toBe(0);
     expect((await h.admin.requests()).byRoute[CREATES]).toBe(24);
