@@ -57,18 +57,23 @@ function dateRange(method: string, pathTemplate: string, startDate: string, endD
 /** The client. Implements the core's {@link OpsManagerApi} and more. Call {@link close} when done. */
 export class OpsManagerClient implements OpsManagerApi {
   readonly #dispatcher: Dispatcher;
+  readonly #executor: RequestExecutor;
   readonly #api: ApiCaller;
+  #closing: Promise<void> | null = null;
 
   /** Prefer {@link createOpsManagerClient}. */
   constructor(options: ClientOptions) {
     const resolved = resolveClientOptions(options);
     this.#dispatcher = createDispatcher(resolved);
-    this.#api = new ApiCaller(resolved, new RequestExecutor(resolved, this.#dispatcher, new NonceCache()));
+    this.#executor = new RequestExecutor(resolved, this.#dispatcher, new NonceCache());
+    this.#api = new ApiCaller(resolved, this.#executor);
   }
 
-  /** Closes idle keep-alive connections and waits for in-flight requests. */
-  async close(): Promise<void> {
-    await this.#dispatcher.close();
+  /** Refuses new requests, waits for in-flight ones and closes the connections. Idempotent. */
+  close(): Promise<void> {
+    this.#executor.close();
+    this.#closing ??= this.#dispatcher.close();
+    return this.#closing;
   }
 
   /** Async iterator over any list endpoint (`rel=next` links, itemsPerPage = pageSize). */

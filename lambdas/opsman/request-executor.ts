@@ -12,6 +12,7 @@ import {
   OpsManagerAuthError,
   type OpsManagerError,
   OpsManagerTransportError,
+  OpsManagerValidationError,
 } from './errors.ts';
 import { ConcurrencyLimiter } from './limiter.ts';
 import type { ResolvedClientOptions } from './options.ts';
@@ -35,6 +36,7 @@ export class RequestExecutor {
   readonly #dispatcher: Dispatcher;
   readonly #limiter: ConcurrencyLimiter;
   readonly #nonces: NonceCache;
+  #closed = false;
 
   constructor(options: ResolvedClientOptions, dispatcher: Dispatcher, nonces: NonceCache = new NonceCache()) {
     this.#options = options;
@@ -48,8 +50,17 @@ export class RequestExecutor {
     return this.#limiter.active;
   }
 
+  /** Refuses every later request (the client is closing its connections). */
+  close(): void {
+    this.#closed = true;
+  }
+
   /** Runs `request` to a 2xx response, or throws an OpsManagerError subclass. */
   async execute(request: HttpRequest): Promise<HttpResponse> {
+    if (this.#closed) {
+      const context = { method: request.method, pathTemplate: request.pathTemplate };
+      throw new OpsManagerValidationError(`${request.method} ${request.pathTemplate}: the client is closed`, context);
+    }
     const { clock } = this.#options;
     const started = clock.now().getTime();
     const state = { attempts: 0, status: null as number | null };

@@ -351,6 +351,18 @@ describe('typed endpoints', () => {
   });
 });
 
+describe('close', () => {
+  it('is idempotent and refuses later requests without sending them', async () => {
+    const c = createOpsManagerClient({ baseUrl: server.baseUrl, publicKey: 'pubkey', privateKey: TEST_PRIVATE_KEY });
+    await Promise.all([c.close(), c.close()]);
+    await c.close();
+    const error = await c.getTeam(O, 't').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OpsManagerValidationError);
+    expect((error as Error).message).toMatch(/the client is closed/);
+    expect(seen).toEqual([]);
+  });
+});
+
 describe('normalizeServerType', () => {
   it.each([
     [null, null],
