@@ -44,7 +44,7 @@ export function createArchiveHandler(app: AppContext, run: RunFn = runReconcile)
       }
       return summary;
     } finally {
-      metrics.publishStoredMetrics();
+      if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
     }
   };
 }

@@ -21,9 +21,12 @@ const YAML_KEY = /\.ya?ml$/i;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Parses the reconcile function's event; throws InvalidEventError naming what is wrong. */
-export function parseReconcileEvent(event: unknown, options: { desiredPrefix: string }): ReconcileTrigger {
+export function parseReconcileEvent(
+  event: unknown,
+  options: { desiredPrefix: string; desiredBucket?: string },
+): ReconcileTrigger {
   if (!isObject(event)) throw new InvalidEventError(`expected a JSON object, got ${describe(event)}`);
-  if ('Records' in event) return parseS3(event.Records, options.desiredPrefix);
+  if ('Records' in event) return parseS3(event.Records, options.desiredPrefix, options.desiredBucket);
   if (event.source === 'aws.scheduler' || event['detail-type'] === 'Scheduled Event') {
     const trigger: ReconcileTrigger = { kind: 'schedule' };
     const resources = event.resources;
@@ -34,7 +37,7 @@ export function parseReconcileEvent(event: unknown, options: { desiredPrefix: st
   return parseManual(event);
 }
 
-function parseS3(records: unknown, desiredPrefix: string): ReconcileTrigger {
+function parseS3(records: unknown, desiredPrefix: string, desiredBucket: string | undefined): ReconcileTrigger {
   if (!Array.isArray(records) || records.length === 0) throw new InvalidEventError('Records must be a non-empty array');
   let bucket = '';
   const keys: string[] = [];
@@ -50,6 +53,7 @@ function parseS3(records: unknown, desiredPrefix: string): ReconcileTrigger {
       throw new InvalidEventError(`Records[${i}] lacks eventName, s3.bucket.name or s3.object.key`);
     }
     if (!name.startsWith('ObjectCreated:')) continue;
+    if (desiredBucket !== undefined && b !== desiredBucket) continue;
     // S3 notifications URL-encode keys, with '+' for spaces.
     const key = decodeURIComponent(k.replace(/\+/g, ' '));
     if (!YAML_KEY.test(key) || !key.startsWith(desiredPrefix)) continue;

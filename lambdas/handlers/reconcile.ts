@@ -29,9 +29,12 @@ export function createReconcileHandler(app: AppContext, run: RunFn = runReconcil
     try {
       let trigger: ReconcileTrigger;
       try {
-        trigger = parseReconcileEvent(event, {
-          desiredPrefix: runtime instanceof HandlerError ? '' : runtime.config.desiredPrefix,
-        });
+        trigger = parseReconcileEvent(
+          event,
+          runtime instanceof HandlerError
+            ? { desiredPrefix: '' }
+            : { desiredPrefix: runtime.config.desiredPrefix, desiredBucket: runtime.config.desiredBucket },
+        );
       } catch (error) {
         const outcome = classifyError(error);
         logger.error('event rejected', { error: outcome });
@@ -73,7 +76,7 @@ export function createReconcileHandler(app: AppContext, run: RunFn = runReconcil
       if (rethrow && summary.error) throw new Error(`${summary.error.code}: ${summary.error.message}`);
       return summary;
     } finally {
-      metrics.publishStoredMetrics();
+      if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
     }
   };
 }

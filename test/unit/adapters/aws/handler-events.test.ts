@@ -34,6 +34,19 @@ describe('parseReconcileEvent', () => {
     ['S3 non-yaml', s3Event('desired-state/local-secrets.json'), { kind: 'ignored' }],
     ['S3 yaml outside the prefix', s3Event('other/x.yaml'), { kind: 'ignored' }],
     ['S3 delete', s3Event('desired-state/a.yaml', 'ObjectRemoved:Delete'), { kind: 'ignored' }],
+    [
+      'S3 yaml in another bucket',
+      {
+        Records: [
+          {
+            eventSource: 'aws:s3',
+            eventName: 'ObjectCreated:Put',
+            s3: { bucket: { name: 'x' }, object: { key: 'desired-state/a.yaml' } },
+          },
+        ],
+      },
+      { kind: 'ignored' },
+    ],
     ['manual, empty', {}, { kind: 'manual', dryRun: false }],
     [
       'manual, full',
@@ -42,7 +55,9 @@ describe('parseReconcileEvent', () => {
     ],
     ['manual, observe', { mode: 'observe' }, { kind: 'manual', mode: 'observe', dryRun: false }],
   ])('accepts %s', (_name, event, expected) => {
-    expect(parseReconcileEvent(event, { desiredPrefix: 'desired-state/' })).toMatchObject(expected);
+    expect(parseReconcileEvent(event, { desiredPrefix: 'desired-state/', desiredBucket: 'desired-bkt' })).toMatchObject(
+      expected,
+    );
   });
 
   it.each([
