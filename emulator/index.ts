@@ -9,6 +9,7 @@ import { FaultRegistry } from './admin/faults.ts';
 import { RequestLog } from './admin/request-log.ts';
 import { NonceStore } from './auth/nonces.ts';
 import { EmulatorCore } from './core.ts';
+import { EmulatorError } from './errors.ts';
 import { Router } from './router.ts';
 import { ROUTES } from './routes/index.ts';
 import { API_BASE_PATH, handleRequest, type PipelineDeps } from './server.ts';
@@ -96,7 +97,18 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   if (o.dataFile) {
     const loaded = await loadDataFile(o.dataFile);
     state = loaded ?? fresh();
-    if (!loaded) await writeAtomic(o.dataFile, dataFileText(state));
+    if (!loaded) {
+      const file = o.dataFile;
+      await writeAtomic(file, dataFileText(state)).catch((err: NodeJS.ErrnoException) => {
+        throw new EmulatorError(
+          'DATA_FILE_UNWRITABLE',
+          `cannot create data file ${file} (${err.code ?? err.message})`,
+          {
+            file,
+          },
+        );
+      });
+    }
   } else state = fresh();
   const dataFile = o.dataFile;
   const holder: { core?: EmulatorCore } = {};
@@ -131,6 +143,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     else socket.destroy();
   });
   const address = await listen(server, o.port, o.host);
+  server.on('error', (err) => o.onError(`server error: ${err.message}`));
   const host = address.family === 'IPv6' || address.address.includes(':') ? `[${address.address}]` : address.address;
   const origin = `${o.tls ? 'https' : 'http'}://${host}:${address.port}`;
   let closed: Promise<void> | null = null;

@@ -98,6 +98,11 @@ describe('data file', () => {
     expect(await readFile(file, 'utf8')).toContain('6c0100000000000000000001');
   });
 
+  it('says clearly when the data file cannot be created', async () => {
+    const file = join(dir, 'no-such-dir', 'data.json');
+    await expect(startEmulator({ dataFile: file })).rejects.toThrow(`cannot create data file ${file} (ENOENT)`);
+  });
+
   it.each([
     ['not JSON', '{"format": "opsman-gitops-emulator-data", "sta', /not valid JSON/],
     ['empty', '', /not valid JSON/],
