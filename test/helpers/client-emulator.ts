@@ -55,13 +55,16 @@ export interface EmulatorFixture {
   close(): Promise<void>;
 }
 
-/** Admin calls only: the test emulator may serve a throw-away certificate. */
-const adminDispatcher = new Agent({ connect: { rejectUnauthorized: false } });
-
-async function admin(origin: string, method: string, path: string, body?: unknown): Promise<unknown> {
+async function admin(
+  dispatcher: Agent,
+  origin: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<unknown> {
   const response = await fetch(`${origin}/__emulator${path}`, {
     method,
-    dispatcher: adminDispatcher,
+    dispatcher,
     headers: body === undefined ? {} : { 'content-type': 'application/json' },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
@@ -74,6 +77,8 @@ async function admin(origin: string, method: string, path: string, body?: unknow
 export async function startEmulatorFixture(options: { tls?: { cert: string; key: string }; nonceTtlMs?: number } = {}) {
   const emulator = await startEmulator({ port: 0, host: '127.0.0.1', admin: true, ...options });
   const clients: OpsManagerClient[] = [];
+  // Admin calls only: the test emulator may serve a throw-away certificate.
+  const dispatcher = new Agent({ connect: { rejectUnauthorized: false } });
   const fixture: EmulatorFixture = {
     url: emulator.url,
     origin: emulator.origin,
@@ -82,13 +87,14 @@ export async function startEmulatorFixture(options: { tls?: { cert: string; key:
       clients.push(client);
       return client;
     },
-    fault: async (spec) => void (await admin(emulator.origin, 'POST', '/faults', spec)),
-    requests: async () => (await admin(emulator.origin, 'GET', '/requests')) as RequestLogView,
-    clearRequests: async () => void (await admin(emulator.origin, 'DELETE', '/requests')),
-    reset: async () => void (await admin(emulator.origin, 'POST', '/reset')),
-    expireNonces: async () => void (await admin(emulator.origin, 'POST', '/nonces/expire')),
+    fault: async (spec) => void (await admin(dispatcher, emulator.origin, 'POST', '/faults', spec)),
+    requests: async () => (await admin(dispatcher, emulator.origin, 'GET', '/requests')) as RequestLogView,
+    clearRequests: async () => void (await admin(dispatcher, emulator.origin, 'DELETE', '/requests')),
+    reset: async () => void (await admin(dispatcher, emulator.origin, 'POST', '/reset')),
+    expireNonces: async () => void (await admin(dispatcher, emulator.origin, 'POST', '/nonces/expire')),
     close: async () => {
       await Promise.all(clients.map((client) => client.close()));
+      await dispatcher.close();
       await emulator.close();
     },
   };

@@ -69,7 +69,7 @@ LogFormat "%>s %m %U" short
 CustomLog "${dir}/access.log" short
 DocumentRoot "${dir}/www"
 ${protectedDir('/api', 300)}
-${protectedDir('/short', 1)}
+${protectedDir('/short', 2)}
 `;
 }
 
@@ -142,7 +142,7 @@ describe.skipIf(!existsSync(APACHE) || !existsSync(`${MODULES}/mod_auth_digest.s
       });
       try {
         expect(await client.getTeam('o1', 'team1')).toEqual(TEAM);
-        await new Promise((resolve) => setTimeout(resolve, 2500)); // past AuthDigestNonceLifetime 1
+        await new Promise((resolve) => setTimeout(resolve, 3500)); // past AuthDigestNonceLifetime 2
         expect(await client.getTeam('o1', 'team1')).toEqual(TEAM);
       } finally {
         await client.close();
