@@ -165,6 +165,7 @@ export async function applyPlan(
   const prepared = new Map<Change, PreparedBody>();
   for (const [key, list] of byTarget) {
     const kept: Change[] = [];
+    let prepareFailed = false;
     for (const change of list) {
       if (change.kind !== 'alertConfig' || change.action === 'delete') {
         kept.push(change);
@@ -175,22 +176,22 @@ export async function applyPlan(
         kept.push(change);
       } catch (error) {
         results.push({ change, status: 'failed', message: errorMessage(error), durationMs: 0 });
-        // A failed create/update must still hold back this target's deletes.
-        for (const d of list) {
-          if (d.action === 'delete' && d.kind === 'alertConfig') {
-            results.push({
-              change: d,
-              status: 'skipped',
-              message: 'not deleted: an earlier create or update of this project failed',
-              durationMs: 0,
-            });
-          }
-        }
+        prepareFailed = true;
       }
+    }
+    // A failed create/update must still hold back this target's deletes.
+    const held = (c: Change) => prepareFailed && c.kind === 'alertConfig' && c.action === 'delete';
+    for (const d of kept.filter(held)) {
+      results.push({
+        change: d,
+        status: 'skipped',
+        message: 'not deleted: an earlier create or update of this project failed',
+        durationMs: 0,
+      });
     }
     byTarget.set(
       key,
-      kept.filter((c) => !(c.action === 'delete' && results.some((r) => r.change === c))),
+      kept.filter((c) => !held(c)),
     );
   }
 
@@ -232,7 +233,8 @@ export async function applyPlan(
     if (o.verified.failure !== undefined) failures.push(o.verified.failure);
   }
 
-  // Mark every target read and written without failure as reconciled (the lower bound of drift attribution).
+  // Mark every target read and written without failure, and left without known drift, as reconciled: the lower bound
+  // of the next drift attribution (a drift still standing keeps its older bound, so its author stays findable).
   const stamp = now();
   const bad = new Set([
     ...failedTargets,
@@ -240,7 +242,10 @@ export async function applyPlan(
     ...results.filter((r) => r.status === 'failed').map((r) => targetKey(r.change.target)),
   ]);
   const clean = Object.keys(plan.liveDigests).filter((key) => !bad.has(key) && ctx.skipReason(key) === undefined);
-  for (const key of clean) {
+  const drifting = new Set(
+    plan.changes.filter((c) => c.action === 'drift' || c.action === 'blocked').map((c) => targetKey(c.target)),
+  );
+  for (const key of clean.filter((k) => !drifting.has(k))) {
     const [type, id = ''] = splitKey(key);
     if (type === 'project') projectState(ctx.state, id).lastReconciledAt = stamp;
     if (type === 'organization') organizationState(ctx.state, id).lastReconciledAt = stamp;

@@ -54,6 +54,23 @@ describe('singletons', () => {
     expect(d?.drift?.attribution?.[0]?.actor).toBe('jdoekey1');
   });
 
+  it('an unenforced rotation drift keeps its author across later applies', async () => {
+    const rotation = { sizeThresholdMB: 1000, timeThresholdHrs: 24 };
+    const h = scenario({ auditLogRotation: { enforce: false, ...rotation } });
+    h.world.auditLog.set(P1, { ...rotation, numUncompressed: 5, percentOfDiskspace: 0.02, numTotal: 0 });
+    await h.run('apply');
+    await h.world.as('jdoekey1').setAuditLogRotateConfig(P1, { ...rotation, timeThresholdHrs: 1 });
+    await h.run('apply');
+    await h.run('apply');
+    const plan = await h.run('plan');
+    const change = plan.plan.changes.find((c) => c.kind === 'auditLogRotation');
+    expect(change?.action).toBe('drift');
+    expect(change?.drift?.attribution?.[0]).toMatchObject({
+      actor: 'jdoekey1',
+      eventTypeName: 'AUTOMATION_CONFIG_PUBLISHED_AUDIT',
+    });
+  });
+
   it('observe mode in Settings turns singleton updates into drift', async () => {
     const h = scenario({ defaultServerType: 'PRODUCTION_SERVER', mode: undefined });
     h.source.files.set('settings.yaml', settingsYaml({ mode: 'observe' }));
