@@ -1,0 +1,86 @@
+// Scenario: a whole handler run at DEBUG level, and a run with refused credentials, never print a secret value: captured stdout/stderr scanned.
+
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Context } from 'aws-lambda';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAppContext } from '../../../lambdas/handlers/app-context.ts';
+import { createReconcileHandler } from '../../../lambdas/handlers/reconcile.ts';
+import { type AwsWorld, fakeLambdaContext, startAwsWorld, WORLD } from '../../helpers/aws-world.ts';
+
+const localSecrets = JSON.parse(
+  readFileSync(join(import.meta.dirname, '..', '..', '..', 'desired-state', 'local-secrets.json'), 'utf8'),
+) as Record<string, Record<string, string>>;
+const SECRET_VALUES = [WORLD.privateKey, ...Object.values(localSecrets).flatMap((o) => Object.values(o))];
+
+/** Captures everything written to stdout and stderr while `fn` runs. */
+async function capture(fn: () => Promise<unknown>): Promise<{ text: string; result: unknown }> {
+  const chunks: string[] = [];
+  const original = { out: process.stdout.write, err: process.stderr.write };
+  const grab = ((chunk: string | Uint8Array) => {
+    chunks.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
+    return true;
+  }) as typeof process.stdout.write;
+  process.stdout.write = grab;
+  process.stderr.write = grab;
+  try {
+    const result = await fn();
+    return { text: chunks.join(''), result };
+  } finally {
+    process.stdout.write = original.out;
+    process.stderr.write = original.err;
+  }
+}
+
+describe('handler logs never carry secrets', () => {
+  let world: AwsWorld;
+  const saved = { ...process.env };
+  beforeAll(async () => {
+    world = await startAwsWorld({ mode: 'apply' });
+    Object.assign(process.env, world.env, { POWERTOOLS_LOG_LEVEL: 'DEBUG' });
+  });
+  afterAll(async () => {
+    process.env = saved;
+    await world?.close();
+  });
+
+  it('an apply run at DEBUG level', async () => {
+    const handler = createReconcileHandler(createAppContext());
+    const { text, result } = await capture(() =>
+      handler({ mode: 'apply' }, fakeLambdaContext('req-log-1') as unknown as Context),
+    );
+    expect(result).toMatchObject({ status: 'ok' });
+    expect(text).toContain('"message":"run finished"');
+    for (const secret of SECRET_VALUES) expect(text).not.toContain(secret);
+  });
+
+  it('a run whose credentials Ops Manager refuses, and a malformed credentials secret', async () => {
+    world.secrets.secrets.set(
+      WORLD.credentialsSecretId,
+      JSON.stringify({ publicKey: WORLD.publicKey, privateKey: `${WORLD.privateKey}-wrong` }),
+    );
+    const refused = await capture(() =>
+      createReconcileHandler(createAppContext())(
+        { mode: 'plan' },
+        fakeLambdaContext('req-log-2') as unknown as Context,
+      ),
+    );
+    // The core fails each target on its own: the run is partial, every target failed with the auth error.
+    expect(refused.result).toMatchObject({ status: 'partial', targetsFailed: 6 });
+    expect(JSON.stringify(refused.result)).toContain('OPSMAN_AUTH_ERROR');
+    world.secrets.secrets.set(
+      WORLD.credentialsSecretId,
+      `{"publicKey": "${WORLD.publicKey}", "privateKey": "${WORLD.privateKey}",`,
+    );
+    const malformed = await capture(() =>
+      createReconcileHandler(createAppContext())(
+        { mode: 'plan' },
+        fakeLambdaContext('req-log-3') as unknown as Context,
+      ),
+    );
+    expect(malformed.result).toMatchObject({ status: 'failed', error: { code: 'SECRET_NOT_JSON' } });
+    for (const text of [refused.text, malformed.text, JSON.stringify([refused.result, malformed.result])]) {
+      for (const secret of [...SECRET_VALUES, `${WORLD.privateKey}-wrong`]) expect(text).not.toContain(secret);
+    }
+  });
+});
