@@ -166,7 +166,8 @@ const KINDS: readonly Kind[] = [
     build: ({ c, secretId }) => ({
       eventTypeName: 'TOO_FEW_HEALTHY_MEMBERS',
       enabled: true,
-      threshold: { operator: 'LESS_THAN', threshold: 2 + c, units: 'RAW' },
+      // No units: Ops Manager fills RAW, which the diff must treat as the default.
+      threshold: { operator: 'LESS_THAN', threshold: 2 + c },
       notifications: [{ typeName: 'PAGER_DUTY', delayMin: 0, serviceKey: ref(`${secretId}#pagerduty-key`) }],
     }),
   },

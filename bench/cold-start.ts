@@ -6,7 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ColdStartResult } from './results.ts';
@@ -96,15 +96,19 @@ export async function bundleHandlers(outDir: string): Promise<BundleFile[]> {
   return out;
 }
 
-/** Bundles from infra/bundle-metrics.ts `measureBundles()`, when it exists and names files that exist. */
-async function bundlesFromInfra(): Promise<BundleFile[] | null> {
+/**
+ * Bundles from infra/bundle-metrics.ts `measureBundles({ keepIn })`, when it exists and names files that exist. The
+ * files are kept inside the repository so the AWS SDK, external in the stack's bundles (Lambda's runtime provides
+ * it), resolves from node_modules as it would from the runtime.
+ */
+async function bundlesFromInfra(keepIn: string): Promise<BundleFile[] | null> {
   const module = join(ROOT, 'infra', 'bundle-metrics.ts');
   if (!existsSync(module)) return null;
   // A variable specifier: infra/ is built in parallel and its exact result type is read defensively below.
   const specifier = module;
-  const imported = (await import(specifier)) as { measureBundles?: () => Promise<unknown> | unknown };
+  const imported = (await import(specifier)) as { measureBundles?: (o: object) => Promise<unknown> | unknown };
   if (typeof imported.measureBundles !== 'function') return null;
-  const raw = await imported.measureBundles();
+  const raw = await imported.measureBundles({ keepIn });
   const list = Array.isArray(raw) ? raw : raw && typeof raw === 'object' ? Object.values(raw as object) : [];
   const out: BundleFile[] = [];
   for (const item of list as Record<string, unknown>[]) {
@@ -114,17 +118,33 @@ async function bundlesFromInfra(): Promise<BundleFile[] | null> {
     const bytes = [item.bytes, item.size, item.sizeBytes].find((v) => typeof v === 'number') as number | undefined;
     const name = String(item.name ?? item.handler ?? (file ? basename(file) : 'bundle'));
     if (file && existsSync(file))
-      out.push({ name, file, bytes: bytes ?? (await stat(file)).size, note: 'infra measureBundles()' });
+      out.push({
+        name,
+        file,
+        bytes: bytes ?? (await stat(file)).size,
+        note: 'infra measureBundles(), AWS SDK external',
+      });
   }
   return out.length > 0 ? out : null;
 }
 
+/** Where bundles are kept while measured: inside the repository (excluded from lint and typecheck), removed after. */
+const KEEP_DIR = join(ROOT, 'bench', 'results', `.bundles-${process.pid}`);
+
 /** Measures every bundle: size, and the median import time over `samples` fresh processes. */
 export async function measureColdStarts(options: { outDir: string; samples: number }): Promise<ColdStartResult[]> {
+  try {
+    return await measure(options);
+  } finally {
+    await rm(KEEP_DIR, { recursive: true, force: true });
+  }
+}
+
+async function measure(options: { outDir: string; samples: number }): Promise<ColdStartResult[]> {
   let bundles: BundleFile[] | null = null;
   let note: string | undefined;
   try {
-    bundles = await bundlesFromInfra();
+    bundles = await bundlesFromInfra(KEEP_DIR);
   } catch (error) {
     note = `measureBundles() failed: ${error instanceof Error ? error.message : String(error)}`;
   }
