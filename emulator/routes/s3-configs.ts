@@ -2,7 +2,7 @@
 import { recordAudit } from '../audit.ts';
 import { apiErrors } from '../errors.ts';
 import { selfLink } from '../http/paginate.ts';
-import { renderS3Config, validateS3Config } from '../store/resources.ts';
+import { renderS3Config, validateS3Config } from '../store/s3-config.ts';
 import type { S3ConfigRec } from '../store/state.ts';
 import { param, type RequestContext, type Route } from './context.ts';
 import { emptyResponse, listResponse, okResponse } from './helpers.ts';

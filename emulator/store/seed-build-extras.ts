@@ -3,7 +3,8 @@ import { isPlainObject } from '../alerts/validate.ts';
 import { ApiError } from '../errors.ts';
 import { isoSeconds, newObjectId } from '../ids.ts';
 import type { Checker } from './checker.ts';
-import { parseServerType, validateAuditLogRotate, validatePhysicalHost, validateS3Config } from './resources.ts';
+import { parseServerType, validateAuditLogRotate, validatePhysicalHost } from './resources.ts';
+import { validateS3Config } from './s3-config.ts';
 import type { EventRec, HostAssignmentRec, ProcessRec, ServerTypeName, State } from './state.ts';
 
 function guard<T>(c: Checker, path: string, fn: () => T): T | undefined {
