@@ -104,7 +104,7 @@ export class RequestExecutor {
         retryable =
           RETRYABLE_STATUSES.has(response.status) &&
           (IDEMPOTENT_METHODS.has(request.method) || response.status === 429);
-        if (response.status === 429) retryAfterMs = parseRetryAfter(response.headers['retry-after'], clock.now());
+        if (retryable) retryAfterMs = parseRetryAfter(response.headers['retry-after'], clock.now());
       } else {
         const { failure } = outcome;
         state.status = null;

@@ -47,6 +47,7 @@ export function parseRetryAfter(value: string | string[] | undefined, now: Date)
   if (text === undefined || text.trim() === '') return null;
   const trimmed = text.trim();
   if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  if (!/^[A-Za-z]{3},? /.test(trimmed)) return null; // an HTTP date starts with the day name
   const date = Date.parse(trimmed);
   if (Number.isNaN(date)) return null;
   return Math.max(0, date - now.getTime());

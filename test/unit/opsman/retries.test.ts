@@ -90,6 +90,12 @@ describe('retries of idempotent requests', () => {
     expect(clock.sleeps).toEqual([expected]);
   });
 
+  it('honours Retry-After on a 503 too', async () => {
+    const { client, clock } = await scripted([{ status: 503, headers: { 'retry-after': '3' } }, { json: ALERT }]);
+    await client.getAlertConfig('g', 'a1');
+    expect(clock.sleeps).toEqual([3000]);
+  });
+
   it.each([500, 502, 504])('retries %i on PUT and DELETE', async (status) => {
     const { client, seen } = await scripted([{ status }, { json: ALERT }]);
     await client.updateAlertConfig('g', 'a1', BODY);

@@ -1,0 +1,71 @@
+// Scenario: the pure retry decisions: transport errors classified by code, Retry-After parsed in both forms, and full-jitter backoff bounded by its caps.
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_RETRY_OPTIONS } from '../../../lambdas/opsman/index.ts';
+import { backoffDelay, classifyTransportError, parseRetryAfter } from '../../../lambdas/opsman/retry-policy.ts';
+import { scrub } from '../../../lambdas/opsman/sanitize.ts';
+
+const withCode = (code: string, cause?: unknown) => Object.assign(new Error(code, { cause }), { code });
+
+describe('classifyTransportError', () => {
+  it.each([
+    [withCode('ECONNREFUSED'), 'not-sent'],
+    [withCode('ENOTFOUND'), 'not-sent'],
+    [withCode('UND_ERR_CONNECT_TIMEOUT'), 'not-sent'],
+    [withCode('UND_ERR_SOCKET'), 'maybe-sent'],
+    [withCode('ECONNRESET'), 'maybe-sent'],
+    [withCode('UND_ERR_HEADERS_TIMEOUT'), 'maybe-sent'],
+    [withCode('UND_ERR_BODY_TIMEOUT'), 'maybe-sent'],
+    [withCode('OPSMAN_DEADLINE_EXCEEDED'), 'maybe-sent'],
+    [withCode('DEPTH_ZERO_SELF_SIGNED_CERT'), 'tls'],
+    [withCode('UNABLE_TO_VERIFY_LEAF_SIGNATURE'), 'tls'],
+    [withCode('ERR_TLS_CERT_ALTNAME_INVALID'), 'tls'],
+    [withCode('UND_ERR', withCode('ECONNREFUSED')), 'not-sent'],
+    [new Error('no code'), 'maybe-sent'],
+    ['a string', 'maybe-sent'],
+  ])('%s -> %s', (error, kind) => {
+    expect(classifyTransportError(error)).toBe(kind);
+  });
+});
+
+describe('parseRetryAfter', () => {
+  const now = new Date('2026-01-01T00:00:00Z');
+  it.each([
+    [undefined, null],
+    ['', null],
+    ['0', 0],
+    ['12', 12_000],
+    [['5', '9'], 5000],
+    ['Thu, 01 Jan 2026 00:00:30 GMT', 30_000],
+    ['Wed, 31 Dec 2025 23:59:00 GMT', 0],
+    ['soon', null],
+    ['-3', null],
+  ])('%j -> %j', (value, expected) => {
+    expect(parseRetryAfter(value as string | string[] | undefined, now)).toBe(expected);
+  });
+});
+
+describe('backoffDelay', () => {
+  const options = { ...DEFAULT_RETRY_OPTIONS, baseDelayMs: 100, maxDelayMs: 1000, maxRetryAfterMs: 5000 };
+  it.each([
+    [1, null, 0.999, 99],
+    [2, null, 0.5, 100],
+    [4, null, 1 - 1e-9, 799],
+    [10, null, 1 - 1e-9, 999],
+    [3, null, 0, 0],
+    [1, 2000, 0.5, 2000],
+    [1, 60_000, 0.5, 5000],
+  ])('attempt %i, Retry-After %j, random %f -> %i ms', (attempt, retryAfter, random, expected) => {
+    expect(backoffDelay(attempt, retryAfter, options, () => random)).toBe(expected);
+  });
+});
+
+describe('scrub', () => {
+  it.each([
+    ['key k3y-secret here', ['k3y-secret'], 'key [REDACTED] here'],
+    ['auth Digest username="a", response="b"', [], 'auth Digest [REDACTED]'],
+    ['Basic dXNlcjpwYXNzd29yZA==', [], 'Basic [REDACTED]'],
+    ['Digest realm="r" is a challenge, kept', [], 'Digest realm="r" is a challenge, kept'],
+  ])('%s', (text, secrets, expected) => {
+    expect(scrub(text, secrets)).toBe(expected);
+  });
+});
