@@ -49,6 +49,8 @@ export function processIo(): CliIo {
       try {
         return await new Promise<string | null>((resolve) => {
           rl.once('close', () => resolve(null));
+          // Ctrl-C at the prompt cancels (readline would otherwise just pause and leave the prompt hanging).
+          rl.once('SIGINT', () => rl.close());
           rl.question(question).then(resolve, () => resolve(null));
         });
       } finally {
