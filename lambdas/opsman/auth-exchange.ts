@@ -84,6 +84,21 @@ function authError(request: HttpRequest, response: HttpResponse, why: string, ca
   return new OpsManagerAuthError(response.status, body.errorCode, message, context, options);
 }
 
+/** Waits for another request's challenge, but never past this attempt's own deadline. */
+async function waitUnlessAborted(pending: Promise<void>, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) throw new SendFailure(signal.reason, false);
+  let onAbort = (): void => undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(new SendFailure(signal.reason, false));
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    await Promise.race([pending, aborted]);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
 /** Performs one attempt; throws SendFailure (transport) or OpsManagerAuthError (credentials refused, bad challenge). */
 export async function exchange(ctx: ExchangeContext, request: HttpRequest): Promise<HttpResponse> {
   const origin = request.url.origin;
@@ -93,7 +108,7 @@ export async function exchange(ctx: ExchangeContext, request: HttpRequest): Prom
     const claim = ctx.nonces.beginPriming(origin);
     if (claim === true) priming = true;
     else {
-      await claim;
+      await waitUnlessAborted(claim, ctx.signal);
       use = ctx.nonces.next(origin);
     }
   }
