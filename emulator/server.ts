@@ -52,11 +52,11 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms).unref());
 
 function sendError(res: ServerResponse, err: ApiError, deps: PipelineDeps, format: Format): void {
   const headers = { ...standardHeaders(deps.core.state.serviceVersion), ...err.headers };
-  send(res, err.status, errorText(err.toBody(), format.pretty), headers);
+  send(res, err.status, errorText(err.toBody(), format), headers);
 }
 
 function sendChallenge(res: ServerResponse, stale: boolean, deps: PipelineDeps, format: Format): void {
-  send(res, 401, errorText(apiErrors.notAuthorized().toBody(), format.pretty), {
+  send(res, 401, errorText(apiErrors.notAuthorized().toBody(), format), {
     ...standardHeaders(deps.core.state.serviceVersion),
     'Content-Type': CHALLENGE_CONTENT_TYPE,
     'WWW-Authenticate': challengeHeader(deps.nonces.issue(), stale),

@@ -54,6 +54,6 @@ export async function handleAdmin(
   } catch (err) {
     const apiErr = err instanceof ApiError ? err : apiErrors.unexpected();
     if (!(err instanceof ApiError)) deps.onError(`admin API: ${(err as Error)?.message ?? String(err)}`);
-    send(res, apiErr.status, errorText(apiErr.toBody(), false), JSON_HEADERS);
+    send(res, apiErr.status, errorText(apiErr.toBody(), { pretty: false, envelope: false }), JSON_HEADERS);
   }
 }

@@ -58,7 +58,7 @@ export function send(res: ServerResponse, status: number, text: string | null, h
   res.end(buf ?? undefined);
 }
 
-/** The text of an error body. */
-export function errorText(body: ErrorBody, pretty: boolean): string {
-  return serialise(body, pretty);
+/** The text of an error body; with the envelope it is wrapped as `{status, content}` like any single result. */
+export function errorText(body: ErrorBody, f: Format): string {
+  return serialise(f.envelope ? { status: body.error, content: body } : body, f.pretty);
 }

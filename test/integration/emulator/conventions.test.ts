@@ -62,6 +62,21 @@ describe('pretty and envelope', () => {
     expect(res.body.status).toBe(200);
   });
 
+  it('wraps an error as {status, content} with the five fields inside, keeping the HTTP status', async () => {
+    const res = await h.owner.get(`/groups/${W.missing}/alertConfigs?envelope=true`);
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({
+      status: 404,
+      content: {
+        detail: `No group with ID ${W.missing} exists.`,
+        error: 404,
+        errorCode: 'GROUP_NOT_FOUND',
+        parameters: [W.missing],
+        reason: 'Not Found',
+      },
+    });
+  });
+
   it.each([['pretty=yes'], ['envelope=1'], ['includeCount=maybe']])('refuses %s', async (q) => {
     const res = await h.owner.get(`${LIST}?${q}`);
     expect(res.status).toBe(400);
