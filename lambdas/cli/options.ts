@@ -6,6 +6,8 @@ import { parseArgs } from 'node:util';
 import { MODES, type Mode } from '../core/model.ts';
 import { COMMAND_INFO, COMMANDS, type CommandName } from './commands-table.ts';
 import { UsageError } from './errors.ts';
+import { baseUrl, leaseWait, nonNegativeInteger } from './option-values.ts';
+import { closest } from './suggest.ts';
 
 /** Defaults of the options that have one. */
 export const DEFAULT_OPTIONS = {
@@ -87,32 +89,6 @@ export const OPTION_NAMES: readonly string[] = Object.keys(OPTION_SPEC);
 
 const PROJECT_ID = /^[0-9a-f]{24}$/i;
 
-function closest(input: string, candidates: readonly string[]): string | undefined {
-  let best: { name: string; distance: number } | undefined;
-  for (const name of candidates) {
-    const d = editDistance(input, name);
-    if (best === undefined || d < best.distance) best = { name, distance: d };
-  }
-  return best !== undefined && best.distance <= Math.max(1, Math.floor(input.length / 3)) ? best.name : undefined;
-}
-
-/** Optimal-string-alignment distance: edits plus adjacent transpositions (`jsno` is one step from `json`). */
-function editDistance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
-    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
-  );
-  const at = (i: number, j: number): number => d[i]?.[j] ?? 0;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let best = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, at(i - 2, j - 2) + 1);
-      (d[i] as number[])[j] = best;
-    }
-  }
-  return at(a.length, b.length);
-}
-
 /** Refuses `--private-key`/`--public-key` before parsing, with the reason (a flag would land in shell history). */
 function refuseCredentialFlags(argv: readonly string[], command: string | undefined): void {
   for (const arg of argv) {
@@ -148,42 +124,6 @@ function usageFromParseError(error: unknown, command: string | undefined): Usage
     return new UsageError(message.split('\n')[0] ?? message, command);
   }
   return new UsageError(message, command);
-}
-
-function nonNegativeInteger(flag: string, value: string | undefined, command?: string): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d{1,6}$/.test(value)) {
-    throw new UsageError(`${flag} expects a whole number >= 0, found '${value}'`, command);
-  }
-  return Number(value);
-}
-
-function leaseWait(value: string | undefined, command?: string): number {
-  if (value === undefined) return DEFAULT_OPTIONS.leaseWaitSeconds;
-  if (!/^\d{1,5}(\.\d{1,3})?$/.test(value) || Number(value) > 86_400) {
-    throw new UsageError(`--lease-wait expects seconds between 0 and 86400, found '${value}'`, command);
-  }
-  return Number(value);
-}
-
-function baseUrl(value: string | undefined, command?: string): string | undefined {
-  if (value === undefined || value === '') return undefined;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new UsageError(`the base URL '${value}' is not a URL (expected https://host:port/api/public/v1.0)`, command);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new UsageError(`the base URL must be http or https, found '${url.protocol}'`, command);
-  }
-  if (url.username !== '' || url.password !== '') {
-    throw new UsageError(
-      'the base URL must not carry credentials: use OPSMAN_PUBLIC_KEY and OPSMAN_PRIVATE_KEY',
-      command,
-    );
-  }
-  return value.replace(/\/+$/, '');
 }
 
 /** Parses and validates argv (without node and script). Throws UsageError. */
@@ -260,7 +200,8 @@ export function parseInvocation(argv: readonly string[], env: Record<string, str
     planFile: v.plan,
     maxDeletes: nonNegativeInteger('--max-deletes', v['max-deletes'], command),
     allowEmpty: v['allow-empty'] === true,
-    leaseWaitSeconds: leaseWait(v['lease-wait'], command),
+    leaseWaitSeconds:
+      v['lease-wait'] === undefined ? DEFAULT_OPTIONS.leaseWaitSeconds : leaseWait(v['lease-wait'], command),
     help: v.help === true,
     version: v.version === true,
   };
