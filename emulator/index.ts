@@ -67,15 +67,21 @@ export interface RunningEmulator {
 
 const seedCache = new Map<string, Record<string, unknown>>();
 
-/** The canonical seed document (ids fixed), cached for the example seed so each start stays fast. */
-async function canonicalSeed(seed: string | object | undefined): Promise<Record<string, unknown>> {
+/**
+ * The canonical seed document (ids fixed, detached from any state), and a state built from it when one was built on
+ * the way. Cached for the example seed so each start stays fast.
+ */
+async function canonicalSeed(
+  seed: string | object | undefined,
+): Promise<{ doc: Record<string, unknown>; state?: State }> {
   const cacheKey = seed === undefined ? EXAMPLE_SEED_PATH : undefined;
   const cached = cacheKey ? seedCache.get(cacheKey) : undefined;
-  if (cached) return cached;
+  if (cached) return { doc: cached };
   const { doc, source } = await readSeed(seed);
-  const canonical = toSeedDocument(buildState(doc, source));
+  const state = buildState(doc, source);
+  const canonical = structuredClone(toSeedDocument(state));
   if (cacheKey) seedCache.set(cacheKey, canonical);
-  return canonical;
+  return { doc: canonical, state };
 }
 
 function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
@@ -91,12 +97,12 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
 /** Starts an emulator; rejects with SeedError or DataFileError on bad input, or the listen error. */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const o = { ...DEFAULT_EMULATOR_OPTIONS, ...options };
-  const seedDoc = await canonicalSeed(options.seed);
+  const { doc: seedDoc, state: built } = await canonicalSeed(options.seed);
   const fresh = (): State => buildState(structuredClone(seedDoc), '(seed)');
   let state: State;
   if (o.dataFile) {
     const loaded = await loadDataFile(o.dataFile);
-    state = loaded ?? fresh();
+    state = loaded ?? built ?? fresh();
     if (!loaded) {
       const file = o.dataFile;
       await writeAtomic(file, dataFileText(state)).catch((err: NodeJS.ErrnoException) => {
@@ -109,7 +115,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         );
       });
     }
-  } else state = fresh();
+  } else state = built ?? fresh();
   const dataFile = o.dataFile;
   const holder: { core?: EmulatorCore } = {};
   const writer = dataFile ? new DataFileWriter(dataFile, () => (holder.core as EmulatorCore).state) : null;
