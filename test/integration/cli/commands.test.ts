@@ -26,7 +26,7 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-describe('opsman-gitops against the emulator', () => {
+describe('opsman-gitops against the emulator', { timeout: 120_000 }, () => {
   it('validate on the example: exit 0, one summary line, no API needed', async () => {
     const run = await runBinary(['validate']);
     expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../../emulator/index.ts';
+import { FsStateStore } from '../../../lambdas/adapters/local/state-fs.ts';
 import { runCli } from '../../../lambdas/cli/main.ts';
 import type { RunReport } from '../../../lambdas/core/model.ts';
 import type { ReconcileState } from '../../../lambdas/core/ports.ts';
@@ -44,7 +45,7 @@ async function cli(argv: string[], options: { interactive?: boolean; answers?: s
   return { code, out: io.out(), err: io.err(), questions: io.questions };
 }
 
-describe('apply on a terminal', () => {
+describe('apply on a terminal', { timeout: 60_000 }, () => {
   it('answering anything but yes writes nothing', async () => {
     const run = await cli(['apply'], { interactive: true, answers: ['y'] });
     expect(run.code).toBe(1);
@@ -71,7 +72,7 @@ describe('apply on a terminal', () => {
   });
 });
 
-describe('observe and archive', () => {
+describe('observe and archive', { timeout: 60_000 }, () => {
   it('observe --detailed-exitcode: 0 in sync, 2 after a hand edit, attributed', async () => {
     expect((await cli(['apply', '--auto-approve'])).code).toBe(0);
     expect((await cli(['observe', '--detailed-exitcode'])).code).toBe(0);
@@ -96,5 +97,26 @@ describe('observe and archive', () => {
     const report = JSON.parse(run.out) as RunReport;
     expect(report.archive?.manifest?.sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(report.archive?.errors).toEqual([]);
+  });
+});
+
+describe('run-level refusals and warnings', { timeout: 60_000 }, () => {
+  it('a lock held by another run fails fast, naming the holder, and writes nothing', async () => {
+    const store = new FsStateStore(join(dir, 'state'));
+    const lease = await store.acquireLease({ owner: 'cli:alice@laptop', runId: 'other-run', ttlMs: 60_000 });
+    try {
+      const run = await cli(['apply', '--auto-approve', '--lease-wait', '0']);
+      expect(run.code).toBe(1);
+      expect(run.err).toMatch(/^error: .*cli:alice@laptop/m);
+    } finally {
+      await store.releaseLease(lease);
+    }
+    expect((await cli(['plan', '--detailed-exitcode'])).code).toBe(2);
+  });
+
+  it('--insecure-skip-verify warns on stderr', async () => {
+    const run = await cli(['plan', '--insecure-skip-verify']);
+    expect(run.code).toBe(0);
+    expect(run.err).toMatch(/TLS certificate verification is DISABLED/);
   });
 });
