@@ -144,6 +144,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const server: Server = o.tls
     ? (createHttpsServer({ cert: o.tls.cert, key: o.tls.key }, handler) as unknown as Server)
     : createHttpServer(handler);
+  // Idle keep-alive connections live 30 s (Node's default 5 s races clients that reuse a connection just as it closes).
+  server.keepAliveTimeout = 30_000;
   server.on('clientError', (_err, socket) => {
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
     else socket.destroy();
