@@ -30,6 +30,8 @@ export interface CaseOptions {
   phases?: readonly PhaseName[];
   /** Extra node flags for the reconcile children (e.g. `--cpu-prof`). */
   nodeArgs?: string[];
+  /** The compiled phase child (bundle-child.ts); without it children run the TypeScript through tsx. */
+  childBundle?: string;
   /** Progress lines. */
   log?: (line: string) => void;
 }
@@ -102,6 +104,7 @@ function phaseResult(
   return {
     phase,
     wallMs: child.wallMs,
+    ...(child.cpuMs === undefined ? {} : { cpuMs: child.cpuMs }),
     observed: {
       total: child.counts.total,
       attempts: child.counts.attempts,
@@ -154,10 +157,15 @@ export async function runCase(options: CaseOptions): Promise<CaseResult> {
       }
       await admin.clearRequests();
       log(`  ${phase}: reconcile`);
-      const child = await runPhaseChild(job('reconcile', phase, emulator.url), options.workDir, options.nodeArgs);
+      const child = await runPhaseChild(
+        job('reconcile', phase, emulator.url),
+        options.workDir,
+        options.nodeArgs,
+        options.childBundle,
+      );
       const requestLog = await admin.requests();
       log(`  ${phase}: ${(child.wallMs / 1000).toFixed(2)} s, ${child.counts.total} requests; bare baseline`);
-      const bare = await runBare(phase, job('bare', phase, emulator.url), paths.seedFile, options.workDir, {
+      const bare = await runBare(phase, job('bare', phase, emulator.url), paths.seedFile, options, {
         drift,
         driftIds,
         since,
@@ -183,14 +191,14 @@ async function runBare(
   phase: PhaseName,
   job: PhaseJob,
   seedFile: string,
-  workDir: string,
+  options: Pick<CaseOptions, 'workDir' | 'childBundle'>,
   extra: Pick<PhaseJob, 'drift' | 'driftIds' | 'since'>,
 ): Promise<PhaseChildResult> {
-  if (phase !== 'apply-initial') return runPhaseChild({ ...job, ...extra }, workDir);
+  if (phase !== 'apply-initial') return runPhaseChild({ ...job, ...extra }, options.workDir, [], options.childBundle);
   let fresh: EmulatorProcess | undefined;
   try {
     fresh = await startEmulatorProcess({ seed: seedFile });
-    return await runPhaseChild({ ...job, baseUrl: fresh.url }, workDir);
+    return await runPhaseChild({ ...job, baseUrl: fresh.url }, options.workDir, [], options.childBundle);
   } finally {
     await fresh?.close();
   }

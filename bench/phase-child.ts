@@ -30,11 +30,13 @@ async function reconcile(job: PhaseJob): Promise<PhaseChildResult> {
   });
   try {
     const started = performance.now();
+    const cpu = process.cpuUsage();
     const report = await runReconcile(
       { command: COMMANDS[job.phase], runId: `bench-${job.phase}-${Date.now()}`, owner: `bench:${process.pid}` },
       deps,
     );
     const wallMs = performance.now() - started;
+    const used = process.cpuUsage(cpu);
     const problems = [
       ...report.failures.map((f) => `${f.target.name} ${f.phase}: ${f.message}`),
       ...report.results
@@ -43,6 +45,7 @@ async function reconcile(job: PhaseJob): Promise<PhaseChildResult> {
     ].slice(0, 5);
     return {
       wallMs,
+      cpuMs: (used.user + used.system) / 1000,
       counts,
       maxRssKb: process.resourceUsage().maxRSS,
       planned: { ...report.summary.planned },

@@ -22,6 +22,8 @@ export interface PhaseJob {
 /** What a child reports back. */
 export interface PhaseChildResult {
   wallMs: number;
+  /** CPU time (user + system) the child spent in the measured part, in ms: less sensitive to machine load. */
+  cpuMs?: number;
   counts: RequestCounts;
   maxRssKb: number;
   planned?: Record<string, number>;

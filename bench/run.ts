@@ -8,6 +8,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BenchArgs, BenchArgsError, parseBenchArgs, USAGE } from './args.ts';
+import { bundlePhaseChild } from './bundle-child.ts';
 import { runCase } from './case.ts';
 import { measureColdStarts } from './cold-start.ts';
 import type { PhaseName } from './minimum.ts';
@@ -76,6 +77,7 @@ async function main(args: BenchArgs): Promise<number> {
   const cases: Record<string, CaseResult> = {};
   let failures = 0;
   try {
+    const childBundle = await bundlePhaseChild(workRoot);
     for (const size of sizes) {
       err(`case ${size.projects} projects x ${size.alerts} alert configs`);
       const c = await runCase({
@@ -83,6 +85,7 @@ async function main(args: BenchArgs): Promise<number> {
         concurrency: args.concurrency,
         workDir: join(workRoot, caseKey(size)),
         nodeArgs,
+        childBundle,
         log: err,
       });
       cases[caseKey(size)] = c;

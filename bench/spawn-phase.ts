@@ -1,5 +1,6 @@
 /**
- * Runs one PhaseJob in a fresh `node --import tsx bench/phase-child.ts` process and parses its result line.
+ * Runs one PhaseJob in a fresh process (the compiled phase child, or `node --import tsx bench/phase-child.ts`) and
+ * parses its result line.
  */
 import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
@@ -11,15 +12,20 @@ const CHILD = fileURLToPath(new URL('./phase-child.ts', import.meta.url));
 /** The repository root: children run there so `--import tsx` resolves. */
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-/** Runs `job` in a child process; `workDir` receives the job file. Rejects when the child prints no result. */
+/**
+ * Runs `job` in a child process; `workDir` receives the job file. With `bundle` (see bundle-child.ts) the child runs
+ * that compiled file, otherwise the TypeScript source through tsx. Rejects when the child prints no result.
+ */
 export async function runPhaseChild(
   job: PhaseJob,
   workDir: string,
   extraNodeArgs: string[] = [],
+  bundle?: string,
 ): Promise<PhaseChildResult> {
   const jobFile = join(workDir, `job-${job.kind}-${job.phase}-${process.hrtime.bigint()}.json`);
   await writeFile(jobFile, JSON.stringify(job));
-  const child = spawn(process.execPath, [...extraNodeArgs, '--import', 'tsx', CHILD, jobFile], {
+  const entry = bundle ? [bundle] : ['--import', 'tsx', CHILD];
+  const child = spawn(process.execPath, [...extraNodeArgs, ...entry, jobFile], {
     stdio: ['ignore', 'pipe', 'pipe'],
     cwd: ROOT,
   });

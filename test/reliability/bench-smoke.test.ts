@@ -212,7 +212,7 @@ describe('charts and results', () => {
           },
         ],
       };
-      expect(renderCaseTable(c)).toContain('| plan-noop | 1.23 | GET 8 | 4.00 | 120 | 8 | 1.000 | 1.00 | 1.234 |');
+      expect(renderCaseTable(c)).toContain('| plan-noop | 1.23 | - | GET 8 | 4.00 | 120 | 8 | 1.000 | 1.00 | 1.234 |');
       const machine = { node: 'v20', cpus: 2, platform: 'linux' };
       await writeResults(dir, { date: '2026-11-21', machine, cases: { '2x2': c } });
       const { merged } = await writeResults(dir, {
