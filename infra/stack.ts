@@ -5,13 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { Aws, CfnOutput, Duration, SecretValue, Stack, type StackProps, TimeZone } from 'aws-cdk-lib';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { EventType } from 'aws-cdk-lib/aws-s3';
-import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
-import { LambdaDestination } from 'aws-cdk-lib/aws-s3-notifications';
-import { ContextAttribute, Schedule, ScheduleExpression, ScheduleTargetInput } from 'aws-cdk-lib/aws-scheduler';
-import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
+import { CfnOutput, Duration, SecretValue, Stack, type StackProps, TimeZone } from 'aws-cdk-lib';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
@@ -19,22 +13,16 @@ import { Alarms, METRICS } from './alarms.ts';
 import { HouseFunction } from './function.ts';
 import { acknowledgeFindings } from './nag.ts';
 import { Network } from './network.ts';
+import { grantArchive, grantReconcile } from './permissions.ts';
 import { readSettings, SettingsError, type StackSettings } from './settings.ts';
 import { PREFIXES, Storage } from './storage.ts';
-
-/** Files of the desired-state folder never uploaded: the demo's fake secrets and any JSON secrets file. */
-export const DEPLOY_EXCLUDES = [
-  'local-secrets.json',
-  '**/local-secrets.json',
-  '*secret*.json',
-  '**/*secret*.json',
-  '.*',
-];
+import { deployDesiredState, scheduleFunction } from './triggers.ts';
 
 /**
- * Sizing. Memory: 256 MB for both; the work is I/O-bound (HTTP to Ops Manager, S3), and the bench measured the handler's
- * cold import well under that; raise it if `npm run bench` says otherwise. Timeouts: reconcile 10 minutes (hundreds of
- * projects at 8 concurrent requests), archive 5 minutes.
+ * Sizing. Memory: 256 MB for both: the work is I/O-bound (HTTP to Ops Manager and S3, at most 8 requests in flight) and
+ * the bundle is under 1 MB; `npm run bench` measures the cold import and run times, raise the memory if it says so
+ * (Lambda's CPU grows with memory). Timeouts: reconcile 10 minutes (hundreds of projects), archive 5 minutes; the core's
+ * lease lives 15 minutes, longer than any run.
  */
 export const SIZING = {
   reconcile: { memorySize: 256, timeout: Duration.minutes(10) },
@@ -112,107 +100,29 @@ export class OpsmanGitopsStack extends Stack {
       ...SIZING.archive,
     });
 
-    // Least privilege, per prefix.
-    const readDesired = (fn: HouseFunction) => {
-      fn.role.addToPolicy(
-        new PolicyStatement({
-          actions: ['s3:ListBucket'],
-          resources: [storage.desired.bucketArn],
-          conditions: { StringLike: { 's3:prefix': [PREFIXES.desired, `${PREFIXES.desired}*`] } },
-        }),
-      );
-      fn.role.addToPolicy(
-        new PolicyStatement({
-          actions: ['s3:GetObject'],
-          resources: [storage.desired.arnForObjects(`${PREFIXES.desired}*`)],
-        }),
-      );
-    };
-    const useArchive = (fn: HouseFunction) => {
-      fn.role.addToPolicy(
-        new PolicyStatement({
-          actions: ['s3:GetObject', 's3:PutObject'],
-          resources: [storage.data.arnForObjects(`${PREFIXES.archive}*`)],
-        }),
-      );
-    };
-    // Without s3:ListBucket a missing key answers 403 instead of 404, and "no state yet" would look like an error.
-    const listData = (fn: HouseFunction) =>
-      fn.role.addToPolicy(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [storage.data.bucketArn] }));
-    const readSecrets = (fn: HouseFunction) => credentials.grantRead(fn.role);
+    grantReconcile(reconcile, { storage, credentials, secretNamePrefix: settings.secretNamePrefix });
+    grantArchive(archive, { storage, credentials });
 
-    readDesired(reconcile);
-    useArchive(reconcile);
-    listData(reconcile);
-    readSecrets(reconcile);
-    // State and lease are two fixed keys: no wildcard.
-    reconcile.role.addToPolicy(
-      new PolicyStatement({
-        actions: ['s3:GetObject', 's3:PutObject'],
-        resources: [
-          storage.data.arnForObjects(`${PREFIXES.state}state.json`),
-          storage.data.arnForObjects(`${PREFIXES.state}lease.json`),
-        ],
-      }),
-    );
-    reconcile.role.addToPolicy(
-      new PolicyStatement({
-        actions: ['s3:DeleteObject'],
-        resources: [storage.data.arnForObjects(`${PREFIXES.state}lease.json`)],
-      }),
-    );
-    // The desired state's secretRefs name secrets under the prefix.
-    reconcile.role.addToPolicy(
-      new PolicyStatement({
-        actions: ['secretsmanager:GetSecretValue'],
-        resources: [
-          `arn:${Aws.PARTITION}:secretsmanager:${Aws.REGION}:${Aws.ACCOUNT_ID}:secret:${settings.secretNamePrefix}*`,
-        ],
-      }),
-    );
-    readDesired(archive);
-    useArchive(archive);
-    listData(archive);
-    readSecrets(archive);
-
-    // Schedules (EventBridge Scheduler): retried, then dead-lettered.
     const tz = TimeZone.of(settings.timeZone);
-    const schedule = (name: string, fn: HouseFunction, expression: string, description: string) =>
-      new Schedule(this, name, {
-        description,
-        schedule: ScheduleExpression.expression(expression, tz),
-        target: new LambdaInvoke(fn.fn, {
-          input: ScheduleTargetInput.fromObject({
-            source: 'aws.scheduler',
-            'detail-type': 'Scheduled Event',
-            resources: [ContextAttribute.scheduleArn],
-            time: ContextAttribute.scheduledTime,
-          }),
-          retryAttempts: 3,
-          maxEventAge: Duration.hours(1),
-          deadLetterQueue: scheduleDlq,
-        }),
-      });
-    schedule('ReconcileSchedule', reconcile, settings.reconcileSchedule, 'opsman-gitops: periodic reconcile (drift)');
-    schedule('ArchiveSchedule', archive, settings.archiveSchedule, 'opsman-gitops: daily manifest and usage archive');
-
-    // GitOps path: the deployment uploads YAML under the desired prefix; each created YAML object triggers a run.
-    for (const suffix of ['.yaml', '.yml']) {
-      storage.desired.addEventNotification(EventType.OBJECT_CREATED, new LambdaDestination(reconcile.fn), {
-        prefix: PREFIXES.desired,
-        suffix,
-      });
-    }
-    const deployment = new BucketDeployment(this, 'DesiredStateDeployment', {
-      sources: [Source.asset(resolve(PROJECT_ROOT, settings.desiredStateDir), { exclude: DEPLOY_EXCLUDES })],
-      destinationBucket: storage.desired,
-      destinationKeyPrefix: PREFIXES.desired,
-      // Prune deletes everything under the prefix that is not in git: state and archives live in the data bucket.
-      prune: true,
-      memoryLimit: 256,
+    scheduleFunction(this, 'ReconcileSchedule', {
+      fn: reconcile.fn,
+      expression: settings.reconcileSchedule,
+      timeZone: tz,
+      deadLetterQueue: scheduleDlq,
+      description: 'opsman-gitops: periodic reconcile (drift)',
     });
-    const notifications = storage.desired.node.tryFindChild('Notifications');
-    if (notifications) deployment.node.addDependency(notifications);
+    scheduleFunction(this, 'ArchiveSchedule', {
+      fn: archive.fn,
+      expression: settings.archiveSchedule,
+      timeZone: tz,
+      deadLetterQueue: scheduleDlq,
+      description: 'opsman-gitops: daily manifest and usage archive',
+    });
+    deployDesiredState(this, {
+      bucket: storage.desired,
+      reconcile: reconcile.fn,
+      sourceDir: resolve(PROJECT_ROOT, settings.desiredStateDir),
+    });
 
     new Alarms(this, 'Alarms', {
       functions: { Reconcile: reconcile.fn, Archive: archive.fn },

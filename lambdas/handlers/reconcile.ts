@@ -53,7 +53,7 @@ export function createReconcileHandler(app: AppContext, run: RunFn = runReconcil
       if (trigger.kind === 's3') logger.info('desired state changed', { bucket: trigger.bucket, keys: trigger.keys });
       const cap =
         trigger.kind === 'manual' && trigger.mode ? stricter(trigger.mode, runtime.config.mode) : runtime.config.mode;
-      const command: RunCommand = trigger.kind === 'manual' && trigger.dryRun ? stricterCommand(cap) : commandFor(cap);
+      const command: RunCommand = trigger.kind === 'manual' && trigger.dryRun ? dryRunCommand(cap) : commandFor(cap);
       const summary = await runOnce({
         runtime,
         run,
@@ -82,7 +82,7 @@ export function createReconcileHandler(app: AppContext, run: RunFn = runReconcil
 }
 
 /** dryRun: never more than plan. */
-function stricterCommand(mode: Mode): RunCommand {
+function dryRunCommand(mode: Mode): RunCommand {
   return mode === 'observe' ? 'observe' : 'plan';
 }
 
