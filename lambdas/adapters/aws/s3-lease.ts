@@ -57,6 +57,15 @@ export class S3Lease {
       const current = await this.#readCurrent();
       if (current === null) continue; // released between our write and our read: try to create again
       lastHolder = current.doc;
+      // Our own earlier attempt won but its response was lost (the SDK retried the PUT): the lease is already ours.
+      if (current.doc && current.doc.owner === request.owner && current.doc.runId === request.runId) {
+        return {
+          owner: current.doc.owner,
+          runId: current.doc.runId,
+          expiresAt: current.doc.expiresAt,
+          token: current.etag,
+        };
+      }
       const expired = current.doc === null || Date.parse(current.doc.expiresAt) <= this.#o.now().getTime();
       if (!expired) break;
       const taken = await this.#put(request, { IfMatch: current.etag });

@@ -112,6 +112,14 @@ describe('S3StateStore on loopback S3', () => {
     expect(s3.getText(BUCKET, 'state/lease.json')).toBeUndefined();
   });
 
+  it('lease: a lease already holding our owner and run id (a retried PUT that had won) is ours', async () => {
+    const first = await store.acquireLease({ owner: 'lambda:a/1', runId: 'run-1', ttlMs: 60_000 });
+    const again = await store.acquireLease({ owner: 'lambda:a/1', runId: 'run-1', ttlMs: 60_000 });
+    expect(again).toEqual(first);
+    await store.releaseLease(again);
+    expect(s3.getText(BUCKET, 'state/lease.json')).toBeUndefined();
+  });
+
   it('lease: an unreadable lease object is treated as expired and taken over', async () => {
     s3.putDirect(BUCKET, 'state/lease.json', 'garbage');
     const lease = await store.acquireLease({ owner: 'o', runId: 'r', ttlMs: 1000 });
