@@ -16,7 +16,8 @@ export const OPTION_HELP: Record<string, string> = {
   json: '--json                   print the plan or report as JSON on stdout',
   markdown: '--markdown               print the plan as Markdown (pull-request comments)',
   'no-color': '--no-color               no ANSI colours (also NO_COLOR=1; colours only on a terminal anyway)',
-  'detailed-exitcode': '--detailed-exitcode      exit 0 no changes, 2 changes, 1 error',
+  'detailed-exitcode':
+    '--detailed-exitcode      exit 0 nothing to write, 2 something to write (observe: drift), 1 error',
   out: '--out FILE               save the plan as JSON for `apply --plan FILE`',
   plan: '--plan FILE              apply this saved plan (refused if Ops Manager moved since)',
   'max-deletes': '--max-deletes N          allow up to N deletions in this run (overrides Settings)',

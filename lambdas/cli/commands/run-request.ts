@@ -30,6 +30,7 @@ export function runRequest(ctx: CommandContext, command: RunCommand, savedPlan?:
 export function printPlan(ctx: CommandContext, plan: Plan): void {
   const { options, io, style } = ctx;
   if (options.json) io.stdout.write(renderPlanJson(plan));
-  else if (options.markdown) io.stdout.write(renderPlanMarkdown(plan));
+  else if (options.markdown)
+    io.stdout.write(renderPlanMarkdown(plan, `opsman-gitops ${plan.mode === 'observe' ? 'drift report' : 'plan'}`));
   else io.stdout.write(renderPlanText(plan, { style }));
 }
