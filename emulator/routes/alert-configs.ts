@@ -50,9 +50,12 @@ async function create(ctx: RequestContext) {
 }
 
 async function replace(ctx: RequestContext) {
+  requireConfig(ctx);
+  const body = await ctx.json();
+  // Re-read after the body arrived: a concurrent DELETE or PUT may have happened meanwhile.
   const previous = requireConfig(ctx);
   const now = ctx.core.now();
-  const v = validateAlertConfig(await ctx.json(), {
+  const v = validateAlertConfig(body, {
     groupId: previous.groupId,
     mode: 'replace',
     previous,
@@ -78,8 +81,9 @@ async function replace(ctx: RequestContext) {
 }
 
 async function toggle(ctx: RequestContext) {
-  const previous = requireConfig(ctx);
+  requireConfig(ctx);
   const body = await jsonObject(ctx);
+  const previous = requireConfig(ctx);
   for (const key of Object.keys(body)) if (key !== 'enabled') throw apiErrors.invalidAttribute(key);
   if (body.enabled === undefined || body.enabled === null) throw apiErrors.missingAttribute('enabled');
   if (typeof body.enabled !== 'boolean') throw apiErrors.invalidJsonAttribute('enabled');

@@ -23,9 +23,13 @@ function nameTaken(state: State, name: string, except?: string): boolean {
   return [...state.physicalHosts.values()].some((h) => h.name === name && h.id !== except);
 }
 
-async function saveHost(ctx: RequestContext, id: string, previous?: PhysicalHostRec) {
+async function saveHost(ctx: RequestContext, id: string, update: boolean) {
+  const body = await ctx.json();
   const state = ctx.core.state;
-  const host = validatePhysicalHost(await ctx.json(), id, (g) => state.groups.has(g));
+  const host = validatePhysicalHost(body, id, (g) => state.groups.has(g));
+  // Looked up after the body arrived: a concurrent DELETE may have happened meanwhile.
+  const previous = state.physicalHosts.get(id);
+  if (update && !previous) throw apiErrors.resourceNotFound(`/api/public/v1.0${ctx.path}`);
   if (nameTaken(state, host.name, id)) throw apiErrors.duplicateName('physical host', host.name);
   state.physicalHosts.set(id, host);
   recordAudit(ctx, {
@@ -54,7 +58,7 @@ export const physicalHostRoutes: Route[] = [
     method: 'POST',
     template: '/usage/groups',
     need: OWNER,
-    handler: (ctx) => saveHost(ctx, newObjectId(ctx.core.now())),
+    handler: (ctx) => saveHost(ctx, newObjectId(ctx.core.now()), false),
   },
   {
     method: 'GET',
@@ -68,7 +72,7 @@ export const physicalHostRoutes: Route[] = [
     need: OWNER,
     handler: (ctx) => {
       const previous = requirePhysicalHost(ctx);
-      return saveHost(ctx, previous.id, previous);
+      return saveHost(ctx, previous.id, true);
     },
   },
   {

@@ -73,8 +73,10 @@ export const s3ConfigRoutes: Route[] = [
     template: `${BASE}/{s3ConfigId}`,
     need: OWNER,
     handler: async (ctx) => {
+      requireConfig(ctx);
+      const body = await ctx.json();
       const previous = requireConfig(ctx);
-      const rec = validateS3Config(await ctx.json(), previous.id, previous);
+      const rec = validateS3Config(body, previous.id, previous);
       ctx.core.state.s3Configs.set(rec.id, rec);
       recordAudit(ctx, {
         eventTypeName: 'S3_BLOCKSTORE_CONFIG_UPDATED_AUDIT',
