@@ -87,6 +87,7 @@ export class S3StateStore implements StateStore {
 
   async write(state: ReconcileState, expectedVersion: string | null): Promise<string> {
     const condition = expectedVersion === null ? { IfNoneMatch: '*' } : { IfMatch: expectedVersion };
+    const body = `${JSON.stringify(state, null, 2)}\n`;
     let etag: string | undefined;
     try {
       const result = await retryOnConflict(
@@ -95,7 +96,7 @@ export class S3StateStore implements StateStore {
             new PutObjectCommand({
               Bucket: this.#bucket,
               Key: this.#key,
-              Body: `${JSON.stringify(state, null, 2)}\n`,
+              Body: body,
               ContentType: 'application/json',
               ...condition,
             }),
@@ -104,16 +105,27 @@ export class S3StateStore implements StateStore {
       );
       etag = result.ETag;
     } catch (error) {
-      if (isPreconditionFailed(error)) {
-        throw new StateConflictError(expectedVersion, null);
-      }
-      if (isConditionalConflict(error)) {
-        throw new StateConflictError(expectedVersion, null);
+      if (isPreconditionFailed(error) || isConditionalConflict(error)) {
+        const current = await this.#current();
+        // Our own write won but its response was lost (the SDK retried it): the stored state is exactly ours.
+        if (current && current.text === body) return current.etag;
+        throw new StateConflictError(expectedVersion, current?.etag ?? null);
       }
       throw accessError('PutObject', this.describe(), error);
     }
     if (!etag) throw accessError('PutObject', this.describe(), new Error('S3 returned no ETag'));
     return etag;
+  }
+
+  /** The stored text and ETag, or null when absent (used to explain a failed conditional write). */
+  async #current(): Promise<{ text: string; etag: string } | null> {
+    try {
+      const object = await this.#client.send(new GetObjectCommand({ Bucket: this.#bucket, Key: this.#key }));
+      return { text: new TextDecoder().decode(await readBody(object.Body)), etag: object.ETag ?? '' };
+    } catch (error) {
+      if (isNotFound(error)) return null;
+      throw accessError('GetObject', this.describe(), error);
+    }
   }
 
   acquireLease(request: { owner: string; runId: string; ttlMs: number }): Promise<Lease> {

@@ -10,7 +10,7 @@ import {
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { S3StateStore } from '../../../../lambdas/adapters/aws/s3-state-store.ts';
-import { LeaseHeldError, StateConflictError } from '../../../../lambdas/core/errors.ts';
+import { LeaseHeldError } from '../../../../lambdas/core/errors.ts';
 
 const s3 = mockClient(S3Client);
 const client = new S3Client({ region: 'eu-west-1', credentials: { accessKeyId: 'x', secretAccessKey: 'y' } });
@@ -49,12 +49,19 @@ describe('S3StateStore requests (aws-sdk-client-mock)', () => {
     expect(input?.IfMatch).toBeUndefined();
   });
 
-  it('412 becomes StateConflictError at once; 409 is retried with the same condition', async () => {
+  it('412 becomes StateConflictError at once (naming the stored version); 409 is retried with the same condition', async () => {
     s3.on(PutObjectCommand).rejectsOnce(failure(412, 'PreconditionFailed'));
-    await expect(store.write({ formatVersion: 1, updatedAt: 't', projects: {} }, '"v1"')).rejects.toBeInstanceOf(
-      StateConflictError,
-    );
+    s3.on(GetObjectCommand).resolves({
+      ETag: '"other"',
+      Body: body('{"formatVersion":1,"updatedAt":"x","projects":{}}'),
+    });
+    await expect(store.write({ formatVersion: 1, updatedAt: 't', projects: {} }, '"v1"')).rejects.toMatchObject({
+      name: 'StateConflictError',
+      expectedVersion: '"v1"',
+      actualVersion: '"other"',
+    });
     expect(s3.commandCalls(PutObjectCommand)).toHaveLength(1);
+    expect(s3.commandCalls(GetObjectCommand)[0]?.args[0].input).toEqual({ Bucket: 'b', Key: 'st/state.json' });
     s3.reset();
     s3.on(PutObjectCommand)
       .rejectsOnce(failure(409, 'ConditionalRequestConflict'))

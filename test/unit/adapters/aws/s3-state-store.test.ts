@@ -52,8 +52,16 @@ describe('S3StateStore on loopback S3', () => {
     const error = await store.write(state('c'), v1).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StateConflictError);
     expect((error as StateConflictError).expectedVersion).toBe(v1);
+    expect((error as StateConflictError).actualVersion).toBe(s3.buckets.get(BUCKET)?.get('state/state.json')?.etag);
     expect(JSON.parse(s3.getText(BUCKET, 'state/state.json') ?? '').updatedAt).toBe('b');
     await expect(store.write(state('d'), null)).rejects.toBeInstanceOf(StateConflictError);
+  });
+
+  it('a retried write that had already won is recognised by content, not reported as a conflict', async () => {
+    const v1 = await store.write(state('a'), null);
+    const v2 = await store.write(state('b'), v1);
+    // Same write again with the old expected version, as an SDK retry after a lost response would send it.
+    expect(await store.write(state('b'), v1)).toBe(v2);
   });
 
   it('retries 409 ConditionalRequestConflict and succeeds within the budget, fails past it', async () => {
