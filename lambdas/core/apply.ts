@@ -261,14 +261,23 @@ function splitKey(key: string): [string, string] {
 
 /** Drops records of owned keys that are neither desired nor live any more (no change of the plan mentions them). */
 function forgetVanished(plan: Plan, ctx: ApplyContext, clean: string[]): void {
+  const mentioned = new Map<string, Set<string>>();
+  for (const c of plan.changes) {
+    if (c.kind !== 'alertConfig') continue;
+    const key = targetKey(c.target);
+    let keys = mentioned.get(key);
+    if (keys === undefined) {
+      keys = new Set();
+      mentioned.set(key, keys);
+    }
+    keys.add(c.key);
+  }
   for (const key of clean) {
     const [type, projectId] = splitKey(key);
     if (type !== 'project') continue;
-    const mentioned = new Set(
-      plan.changes.filter((c) => c.kind === 'alertConfig' && targetKey(c.target) === key).map((c) => c.key),
-    );
+    const keys = mentioned.get(key) ?? new Set<string>();
     const records = ctx.state.projects[projectId]?.alertConfigs ?? {};
     for (const k of Object.keys(records))
-      if (!mentioned.has(k) && records[k]?.pendingCreate === undefined) delete records[k];
+      if (!keys.has(k) && records[k]?.pendingCreate === undefined) delete records[k];
   }
 }

@@ -5,7 +5,7 @@
  */
 import type { AlertConfig, Matcher } from '../opsman/types.ts';
 import type { DesiredAlertBody } from './alert-body.ts';
-import { canonicalJson, digestOf } from './canonical.ts';
+import { canonicalJson, digestOf, sha256Hex } from './canonical.ts';
 import { echoedFields, isSecretField, NOTIFICATION_DEFAULTS } from './notification-types.ts';
 
 /** What a secret field holds in the normalised model: present, value unknown. */
@@ -119,4 +119,25 @@ export function normalDigest(alert: NormalAlert): string {
 /** True when two normalised alerts are equal. */
 export function sameNormal(a: NormalAlert, b: NormalAlert): boolean {
   return canonicalJson(a) === canonicalJson(b);
+}
+
+/** A live config seen once: its normal form, canonical text and digest (computed lazily, cached per object). */
+export interface LiveView {
+  normal: NormalAlert;
+  text: string;
+  digest: string;
+}
+
+const views = new WeakMap<AlertConfig, { normal: NormalAlert; text: string; digest?: string }>();
+
+/** The normalised view of a live config; repeated calls on the same object cost one lookup. */
+export function liveView(config: AlertConfig): LiveView {
+  let view = views.get(config);
+  if (view === undefined) {
+    const normal = normaliseLive(config);
+    view = { normal, text: canonicalJson(normal) };
+    views.set(config, view);
+  }
+  view.digest ??= sha256Hex(view.text);
+  return view as LiveView;
 }

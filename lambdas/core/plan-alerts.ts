@@ -5,11 +5,11 @@
  */
 import type { AlertConfig } from '../opsman/types.ts';
 import { type DesiredAlertBody, toDesiredAlertBody } from './alert-body.ts';
-import { hmacOf } from './canonical.ts';
+import { canonicalJson, hmacOf } from './canonical.ts';
 import { diffAlert, onlyEnabledDiffers, secretChanges } from './diff.ts';
 import { changedSecretPaths, secretFingerprints } from './fingerprint.ts';
 import type { Change, DesiredProject, TargetRef } from './model.ts';
-import { type NormalAlert, normalDigest, normaliseDesired, normaliseLive, sameNormal } from './normalise.ts';
+import { liveView, type NormalAlert, normaliseDesired } from './normalise.ts';
 import type { OwnedAlertConfig, ProjectState } from './ports.ts';
 
 /** Outcome of resolving the secrets of one alert config. */
@@ -60,26 +60,24 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
   const { target, project, fingerprintKey } = input;
   const owned = input.state?.alertConfigs ?? {};
   const liveById = new Map(input.live.map((c) => [c.id, c]));
-  const normalLive = new Map(input.live.map((c) => [c.id, normaliseLive(c)]));
+  const views = new Map(input.live.map((c) => [c.id, liveView(c)]));
+  const normalLive = new Map([...views].map(([id, v]) => [id, v.normal]));
   const ownedIds = new Set(Object.values(owned).flatMap((o) => (o.id === undefined ? [] : [o.id])));
   const claimed = new Set<string>();
   const changes: Change[] = [];
   const formerIds = new Map<string, string>();
   const base = (key: string) => ({ target, kind: 'alertConfig' as const, key });
 
-  const unownedMatches = (desired: NormalAlert): AlertConfig[] =>
+  const unownedMatches = (desiredText: string): AlertConfig[] =>
     input.live
-      .filter((c) => !ownedIds.has(c.id) && !claimed.has(c.id))
-      .filter((c) => {
-        const n = normalLive.get(c.id);
-        return n !== undefined && sameNormal(n, desired);
-      })
+      .filter((c) => !ownedIds.has(c.id) && !claimed.has(c.id) && views.get(c.id)?.text === desiredText)
       .sort(byCreatedThenId);
 
   for (const config of [...project.alertConfigs].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))) {
     const key = config.key;
     const after = toDesiredAlertBody(config);
     const desired = normaliseDesired(after);
+    const desiredText = canonicalJson(desired);
     const record: OwnedAlertConfig | undefined = owned[key];
     const resolved = input.secrets.get(key) ?? { ok: true, values: new Map<string, string>() };
     const live = record?.id === undefined ? undefined : liveById.get(record.id);
@@ -100,13 +98,15 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
     }
 
     if (live !== undefined) {
-      const liveNormal = normalLive.get(live.id) as NormalAlert;
+      const view = views.get(live.id) as { normal: NormalAlert; text: string; digest: string };
+      const liveNormal = view.normal;
       const changedSecrets = changedSecretPaths(fingerprintKey, resolved.values, record?.secretFingerprints);
+      // Equal canonical texts mean in sync: the field-level diff is only computed when something differs.
       const fields = [
-        ...diffAlert(desired, liveNormal),
+        ...(view.text === desiredText ? [] : diffAlert(desired, liveNormal)),
         ...secretChanges(changedSecrets, record?.secretFingerprints !== undefined),
       ];
-      const drifted = record?.appliedDigest !== undefined && normalDigest(liveNormal) !== record.appliedDigest;
+      const drifted = record?.appliedDigest !== undefined && view.digest !== record.appliedDigest;
       const change: Change = { ...base(key), id: live.id, action: 'noop', fields, reason: 'in sync' };
       if (fields.length > 0) {
         change.before = liveNormal;
@@ -129,7 +129,7 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
     }
 
     // No live object for this key: pending create, owned but deleted outside, or never seen.
-    const matches = unownedMatches(desired);
+    const matches = unownedMatches(desiredText);
     const pending = record?.pendingCreate !== undefined && record.id === undefined;
     if (pending && matches.length > 1) {
       changes.push({

@@ -4,7 +4,7 @@
  */
 import type { AlertConfig, AuditLogRotateConfig, ServerType } from '../opsman/types.ts';
 import { digestOf, sha256Hex } from './canonical.ts';
-import { normaliseLive } from './normalise.ts';
+import { liveView } from './normalise.ts';
 import type { OpsManagerApi } from './ports.ts';
 
 /** Components a project read may cover. */
@@ -47,9 +47,7 @@ export async function readGlobalLive(api: OpsManagerApi): Promise<LiveGlobal> {
 
 /** Digest of a project's live state: what a saved plan is checked against. */
 export function projectLiveDigest(live: LiveProject): string {
-  const alerts = live.alertConfigs
-    .map((c) => ({ id: c.id, body: normaliseLive(c) }))
-    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const alerts = live.alertConfigs.map((c) => `${c.id}:${liveView(c).digest}`).sort();
   return digestOf({
     alerts,
     defaultServerType: live.defaultServerType === undefined ? undefined : (live.defaultServerType?.name ?? null),
