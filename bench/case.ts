@@ -76,6 +76,25 @@ function expectedPlanNotes(phase: PhaseName, world: World, driftCount: number, c
   return notes;
 }
 
+/** Which stage of the run (stages run one after the other, in this order) the heap peak fell in. */
+export function describePeak(
+  peak: { atMs: number; rssMb: number; heapMb: number },
+  stages: Record<string, number>,
+): string {
+  let end = 0;
+  let stage = 'after the last stage';
+  const ordered = Object.entries(stages).filter(([name]) => name !== 'total');
+  for (const [name, ms] of ordered) {
+    end += ms;
+    if (peak.atMs <= end) {
+      stage = `during ${name}`;
+      break;
+    }
+  }
+  const timeline = ordered.map(([n, ms]) => `${n} ${(ms / 1000).toFixed(2)} s`).join(', ');
+  return `peak RSS ${peak.rssMb.toFixed(0)} MB; heap peaked at ${peak.heapMb.toFixed(0)} MB ${(peak.atMs / 1000).toFixed(2)} s in, ${stage} (${timeline})`;
+}
+
 function phaseResult(
   phase: PhaseName,
   world: World,
@@ -88,6 +107,7 @@ function phaseResult(
   const minimum = phaseMinimum(world, phase, drift);
   const notes = [...expectedPlanNotes(phase, world, driftCount, child), ...child.problems];
   if (child.error) notes.push(`run failed: ${child.error}`);
+  if (child.memoryPeak && child.stages) notes.push(`memory: ${describePeak(child.memoryPeak, child.stages)}`);
   if (bare.error) notes.push(`bare baseline failed: ${bare.error}`);
   notes.push(...bare.problems.map((p) => `bare: ${p}`));
   const emulatorRequests = log.total - log.challenges;
@@ -105,6 +125,8 @@ function phaseResult(
     phase,
     wallMs: child.wallMs,
     ...(child.cpuMs === undefined ? {} : { cpuMs: child.cpuMs }),
+    ...(child.memoryPeak ? { memoryPeak: child.memoryPeak } : {}),
+    ...(child.stages ? { stages: child.stages } : {}),
     observed: {
       total: child.counts.total,
       attempts: child.counts.attempts,

@@ -21,6 +21,27 @@ const COMMANDS: Record<PhaseName, 'apply' | 'plan' | 'archive'> = {
   archive: 'archive',
 };
 
+/** Samples RSS and heap every `everyMs`: the highest RSS, and the highest heap with when it happened. */
+function memorySampler(everyMs = 25): { stop(): { atMs: number; rssMb: number; heapMb: number } } {
+  const started = performance.now();
+  let rssMb = 0;
+  let heap = { atMs: 0, heapMb: 0 };
+  const sample = () => {
+    const m = process.memoryUsage();
+    rssMb = Math.max(rssMb, m.rss / 1048576);
+    const heapMb = m.heapUsed / 1048576;
+    if (heapMb > heap.heapMb) heap = { atMs: Math.round(performance.now() - started), heapMb };
+  };
+  const timer = setInterval(sample, everyMs);
+  return {
+    stop() {
+      sample();
+      clearInterval(timer);
+      return { ...heap, rssMb };
+    },
+  };
+}
+
 async function reconcile(job: PhaseJob): Promise<PhaseChildResult> {
   const { deps, counts, close } = buildRunDependencies(job.paths, {
     baseUrl: job.baseUrl,
@@ -31,12 +52,14 @@ async function reconcile(job: PhaseJob): Promise<PhaseChildResult> {
   try {
     const started = performance.now();
     const cpu = process.cpuUsage();
+    const sampler = memorySampler();
     const report = await runReconcile(
       { command: COMMANDS[job.phase], runId: `bench-${job.phase}-${Date.now()}`, owner: `bench:${process.pid}` },
       deps,
     );
     const wallMs = performance.now() - started;
     const used = process.cpuUsage(cpu);
+    const memoryPeak = sampler.stop();
     const problems = [
       ...report.failures.map((f) => `${f.target.name} ${f.phase}: ${f.message}`),
       ...report.results
@@ -46,6 +69,8 @@ async function reconcile(job: PhaseJob): Promise<PhaseChildResult> {
     return {
       wallMs,
       cpuMs: (used.user + used.system) / 1000,
+      memoryPeak,
+      stages: { ...report.durationsMs },
       counts,
       maxRssKb: process.resourceUsage().maxRSS,
       planned: { ...report.summary.planned },

@@ -24,6 +24,10 @@ export interface PhaseChildResult {
   wallMs: number;
   /** CPU time (user + system) the child spent in the measured part, in ms: less sensitive to machine load. */
   cpuMs?: number;
+  /** Highest sampled RSS; highest sampled heap and when it happened (ms after the run started). */
+  memoryPeak?: { atMs: number; rssMb: number; heapMb: number };
+  /** The run report's durations by stage (load, lease, state, plan, apply, save...), in ms. */
+  stages?: Record<string, number>;
   counts: RequestCounts;
   maxRssKb: number;
   planned?: Record<string, number>;

@@ -16,6 +16,9 @@ export interface PhaseResult {
   wallMs: number;
   /** CPU time (user + system) of the reconciling process over the same span, in ms. */
   cpuMs?: number;
+  /** Highest sampled RSS, and when the heap peaked (ms into the run); with the run's stage durations. */
+  memoryPeak?: { atMs: number; rssMb: number; heapMb: number };
+  stages?: Record<string, number>;
   /** Requests counted by the client's observer (one per logical request; retries in `attempts`). */
   observed: { total: number; attempts: number; byMethod: Record<string, number>; byRoute?: Record<string, number> };
   /** The emulator's own log over the phase: HTTP exchanges, 401 challenges included in `total`. */
