@@ -210,9 +210,16 @@ export async function runReconcile(
         for (const key of Object.keys(current.liveDigests)) if (skipReason(key) === undefined) session.touched.add(key);
         for (const c of current.changes)
           if (skipReason(targetKey(c.target)) === undefined) session.touched.add(targetKey(c.target));
-        await time('save', () =>
-          session.save({ now: deps.clock.now().toISOString(), runId: request.runId, mode: current.mode }),
-        );
+        try {
+          await time('save', () =>
+            session.save({ now: deps.clock.now().toISOString(), runId: request.runId, mode: current.mode }),
+          );
+        } catch (error) {
+          // The writes happened; without the record the next run recovers ownership by adoption. Say so, keep the report.
+          const message = `the state could not be saved after applying: ${errorMessage(error)}; the next run recovers ownership by adoption`;
+          warnings.push(message);
+          applyFailures.push({ target: { type: 'global', id: 'state', name: 'state' }, phase: 'apply', message });
+        }
       }
     } finally {
       if (lease !== undefined) {

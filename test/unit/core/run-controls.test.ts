@@ -140,3 +140,26 @@ describe('lease', () => {
     await expect(h.run('apply', { leaseWaitMs: 1_000 })).rejects.toThrow(/waited 10\d\d ms/);
   });
 });
+
+describe('state save failure', () => {
+  it('keeps the report and says how the next run recovers', async () => {
+    const h = scenario();
+    const original = h.state.write.bind(h.state);
+    let calls = 0;
+    h.state.write = async (state, version) => {
+      calls++;
+      if (calls > 1) throw new Error('disk full');
+      return original(state, version);
+    };
+    const report = await h.run('apply');
+    expect(report.summary.applied).toBe(3);
+    expect(report.failures.map((f) => f.message)).toEqual([
+      'the state could not be saved after applying: disk full; the next run recovers ownership by adoption',
+    ]);
+    h.state.write = original;
+    const next = await h.run('apply');
+    expect(actions(next)).toEqual(['disk:adopt', 'no-primary:adopt', 'host-down:adopt']);
+    expect(h.world.writes().filter((w) => w.method === 'createAlertConfig').length).toBe(3);
+    expect(actions(await h.run('plan'))).toEqual([]);
+  });
+});
