@@ -6,8 +6,12 @@ import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { resolveSpecBody } from '../../bench/alert-catalogue.ts';
 import { parseBenchArgs } from '../../bench/args.ts';
+import { describePeak } from '../../bench/case.ts';
+import { median } from '../../bench/cold-start.ts';
 import { renderDesiredState, renderSecretsFile } from '../../bench/desired.ts';
-import { minimumRequests, pagesFor, phaseMinimum, ratio, selectDrift } from '../../bench/minimum.ts';
+import { parseEmulatorUrl } from '../../bench/emulator-process.ts';
+import { minimumRequests, pagesFor, phaseMinimum, ratio, routeDifferences, selectDrift } from '../../bench/minimum.ts';
+import { summariseProfile } from '../../bench/profile-summary.ts';
 import { type CaseResult, renderCaseTable, writeResults } from '../../bench/results.ts';
 import { renderSeed } from '../../bench/seed.ts';
 import { niceCeiling, renderLineChart } from '../../bench/svg-chart.ts';
@@ -247,5 +251,63 @@ describe('bench flags', () => {
     [['--fast'], 'unknown option --fast (see --help)'],
   ] as const)('refuses %j', (argv, message) => {
     expect(() => parseBenchArgs(argv)).toThrow(message);
+  });
+});
+
+describe('bench helpers', () => {
+  it.each([
+    [
+      'emulator listening on http://127.0.0.1:41234/api/public/v1.0\n',
+      { port: 41234, origin: 'http://127.0.0.1:41234' },
+    ],
+    [
+      'starting...\nURL: https://127.0.0.1:8443/api/public/v1.0 (admin on)',
+      { port: 8443, origin: 'https://127.0.0.1:8443' },
+    ],
+  ])('finds the base URL in %j', (output, expected) => {
+    expect(parseEmulatorUrl(output)).toEqual({ ...expected, url: `${expected.origin}/api/public/v1.0` });
+  });
+
+  it('finds no URL before the emulator printed one', () => {
+    expect(parseEmulatorUrl('loading seed')).toBeNull();
+  });
+
+  it('lists the routes where requests differ from the minimum', () => {
+    expect(routeDifferences({ 'GET /a': 3, 'POST /b': 2 }, { 'GET /a': 2, 'POST /b': 2, 'GET /c': 1 })).toEqual([
+      'GET /a: 3 (minimum 2)',
+      'GET /c: 0 (minimum 1)',
+    ]);
+  });
+
+  it.each([
+    [[3, 1, 2], 2],
+    [[4, 1, 3, 2], 2.5],
+    [[], 0],
+  ])('median(%j) = %d', (values, m) => {
+    expect(median(values)).toBe(m);
+  });
+
+  it('names the run stage the heap peaked in', () => {
+    const stages = { load: 1000, state: 10, plan: 500, total: 1600 };
+    expect(describePeak({ atMs: 700, rssMb: 240.2, heapMb: 150.4 }, stages)).toBe(
+      'peak RSS 240 MB; heap peaked at 150 MB 0.70 s in, during load (load 1.00 s, state 0.01 s, plan 0.50 s)',
+    );
+    expect(describePeak({ atMs: 1600, rssMb: 90, heapMb: 20 }, stages)).toContain('after the last stage');
+  });
+
+  it('sums self and inclusive time of a CPU profile', () => {
+    const frame = (functionName: string, url: string) => ({ functionName, url, lineNumber: 0, columnNumber: 0 });
+    const summary = summariseProfile({
+      nodes: [
+        { id: 1, callFrame: frame('(root)', ''), children: [2] },
+        { id: 2, callFrame: frame('load', 'file:///work/main/lambdas/core/desired/load.ts'), children: [3] },
+        { id: 3, callFrame: frame('parse', 'file:///work/main/node_modules/yaml/dist/index.js') },
+      ],
+      samples: [3, 3, 2, 1],
+      timeDeltas: [1000, 1000, 1000, 1000],
+    });
+    expect(summary.total).toBe(4);
+    expect(summary.self[0]).toEqual({ name: 'parse node_modules/yaml/dist/index.js:0:0', ms: 2, share: 0.5 });
+    expect(summary.inclusive).toEqual([{ name: 'load lambdas/core/desired/load.ts:0:0', ms: 3, share: 0.75 }]);
   });
 });
