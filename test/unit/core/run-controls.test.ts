@@ -163,3 +163,17 @@ describe('state save failure', () => {
     expect(actions(await h.run('plan'))).toEqual([]);
   });
 });
+
+describe('saved plan validation', () => {
+  it('refuses a file that is not a plan of this version', async () => {
+    const h = scenario();
+    await expect(h.run('apply', { savedPlan: { formatVersion: 2 } as never })).rejects.toThrow(
+      /formatVersion 2; expected 1/,
+    );
+    await expect(h.run('apply', { savedPlan: null as never })).rejects.toThrow(/not a JSON object/);
+    await expect(
+      h.run('apply', { savedPlan: { formatVersion: 1, changes: [{}], failures: [], liveDigests: {} } as never }),
+    ).rejects.toThrow(/malformed change/);
+    await expect(h.run('plan', { savedPlan: (await h.run('plan')).plan })).rejects.toThrow(/can only be applied/);
+  });
+});
