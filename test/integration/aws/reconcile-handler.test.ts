@@ -111,6 +111,37 @@ describe('reconcile handler on loopback AWS and the emulator', () => {
     expect(json).toMatchObject({ status: 'ignored', trigger: 's3' });
   });
 
+  it('while a run holds the lease, an S3 trigger is rethrown for Lambda to retry and a scheduled one is skipped', async () => {
+    await emulatorAdmin(world.emulator.origin, 'POST', 'faults', {
+      method: 'GET',
+      path: '/groups/*/alertConfigs',
+      latencyMs: 300,
+      times: 50,
+    });
+    try {
+      const holder = reconcile({ mode: 'apply' }, ctx());
+      for (let i = 0; i < 200 && world.s3.getText(WORLD.dataBucket, 'state/lease.json') === undefined; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      expect(world.s3.getText(WORLD.dataBucket, 'state/lease.json')).toBeDefined();
+      const s3Event = {
+        Records: [
+          {
+            eventSource: 'aws:s3',
+            eventName: 'ObjectCreated:Put',
+            s3: { bucket: { name: WORLD.desiredBucket }, object: { key: 'desired-state/settings.yaml' } },
+          },
+        ],
+      };
+      await expect(reconcile(s3Event, ctx())).rejects.toThrow(/^LEASE_HELD: another run holds the lease/);
+      const scheduled = await reconcile({ source: 'aws.scheduler', 'detail-type': 'Scheduled Event' }, ctx());
+      expect(scheduled).toMatchObject({ status: 'skipped', trigger: 'schedule', error: { code: 'LEASE_HELD' } });
+      expect(await holder).toMatchObject({ status: 'ok' });
+    } finally {
+      await emulatorAdmin(world.emulator.origin, 'DELETE', 'faults');
+    }
+  });
+
   it('a manual observe run never writes; a scheduled run runs at the deployment mode', async () => {
     const summary = await reconcile({ mode: 'observe' }, ctx());
     expect(summary).toMatchObject({ status: 'ok', command: 'observe', mode: 'observe', applied: 0 });
