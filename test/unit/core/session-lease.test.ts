@@ -1,0 +1,94 @@
+// Scenario: the state session merges a conflicting write per target, the held lease renews at half-life, attribution names users and keys.
+import { describe, expect, it } from 'vitest';
+import { eventsSince, toAttribution } from '../../../lambdas/core/attribution.ts';
+import { acquireLease } from '../../../lambdas/core/lease.ts';
+import { emptyState } from '../../../lambdas/core/state.ts';
+import { StateSession } from '../../../lambdas/core/state-save.ts';
+import { MemoryStateStore, TestClock } from '../../helpers/reconcile-world.ts';
+
+describe('StateSession', () => {
+  it('on a conflict, keeps the other writer’s projects and carries over the ones this run touched', async () => {
+    const store = new MemoryStateStore(new TestClock());
+    await store.write({ ...emptyState('t0'), projects: { a: { alertConfigs: { x: { id: '1' } } } } }, null);
+    const session = await StateSession.open(store, 't1');
+    session.state.projects.b = { alertConfigs: { y: { id: '2' } } };
+    session.touched.add('project:b');
+    // Someone else writes project c meanwhile.
+    const { version } = await store.read();
+    await store.write(
+      {
+        ...emptyState('t2'),
+        projects: { a: { alertConfigs: { x: { id: '1' } } }, c: { alertConfigs: { z: { id: '3' } } } },
+      },
+      version,
+    );
+    await session.save({ now: 't3', runId: 'r', mode: 'apply' });
+    const saved = store.state;
+    expect(Object.keys(saved?.projects ?? {}).sort()).toEqual(['a', 'b', 'c']);
+    expect(saved?.lastRun).toEqual({ runId: 'r', finishedAt: 't3', mode: 'apply' });
+  });
+});
+
+describe('lease renewal', () => {
+  it('renews only when less than half of the lifetime is left', async () => {
+    const clock = new TestClock();
+    const store = new MemoryStateStore(clock);
+    const held = await acquireLease(
+      store,
+      clock,
+      { owner: 'o', runId: 'r', waitMs: 0 },
+      { ttlMs: 1_000, retryEveryMs: 10 },
+    );
+    const first = held.lease.expiresAt;
+    await held.keepAlive();
+    expect(held.lease.expiresAt).toBe(first);
+    clock.ms += 600;
+    await held.keepAlive();
+    expect(Date.parse(held.lease.expiresAt)).toBeGreaterThan(Date.parse(first));
+    await held.release();
+    expect(store.lease).toBeNull();
+  });
+});
+
+describe('attribution', () => {
+  const cases = [
+    {
+      event: {
+        id: 'e1',
+        created: 't',
+        eventTypeName: 'ALERT_CONFIG_CHANGED_AUDIT',
+        username: 'j.doe@example.com',
+        publicKey: 'k',
+      },
+      actor: 'j.doe@example.com',
+      actorType: 'user',
+    },
+    {
+      event: {
+        id: 'e2',
+        created: 't',
+        eventTypeName: 'ALERT_CONFIG_CHANGED_AUDIT',
+        publicKey: 'jdoekey1',
+        remoteAddress: '10.0.0.1',
+      },
+      actor: 'jdoekey1',
+      actorType: 'apiKey',
+    },
+    {
+      event: { id: 'e3', created: 't', eventTypeName: 'ALERT_CONFIG_CHANGED_AUDIT' },
+      actor: 'unknown',
+      actorType: 'unknown',
+    },
+  ] as const;
+  for (const c of cases) {
+    it(`${c.actorType} actor`, () => {
+      expect(toAttribution(c.event)).toMatchObject({ actor: c.actor, actorType: c.actorType, eventId: c.event.id });
+    });
+  }
+
+  it('floors the lower bound to the second', () => {
+    expect(eventsSince('2026-03-01T10:00:00.800Z')).toBe('2026-03-01T10:00:00Z');
+    expect(eventsSince(undefined)).toBeUndefined();
+    expect(eventsSince('garbage')).toBeUndefined();
+  });
+});
