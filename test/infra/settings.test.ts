@@ -1,9 +1,15 @@
 // Scenario: CDK context validation, table-driven: defaults, accepted values, and precise messages for bad ones.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { readSettings, SETTINGS_DEFAULTS, SettingsError } from '../../infra/settings.ts';
 
-const settingsOf = (context: Record<string, unknown>) => readSettings(new App({ context }).node);
+// An App without outdir makes its own temp directory: give them all one, removed at the end.
+const outdir = mkdtempSync(join(tmpdir(), 'opsman-settings-'));
+afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+const settingsOf = (context: Record<string, unknown>) => readSettings(new App({ context, outdir }).node);
 
 describe('readSettings', () => {
   it('defaults', () => {
@@ -83,5 +89,14 @@ describe('readSettings', () => {
     }
     expect(caught).toBeInstanceOf(SettingsError);
     expect((caught as SettingsError).message).toContain(message);
+  });
+});
+
+describe('the stack refuses a missing CA bundle', () => {
+  it('names the path', async () => {
+    const { buildApp } = await import('../../infra/build-app.ts');
+    expect(() =>
+      buildApp(new App({ outdir, context: { 'aws:cdk:bundling-stacks': [], caBundle: 'certs/missing-ca.pem' } })),
+    ).toThrow('caBundle certs/missing-ca.pem does not exist (path relative to the repository root)');
   });
 });
