@@ -57,6 +57,8 @@ export interface ScalingPoint {
   phase: PhaseName;
   wallMs: number;
   msPerProject: number;
+  /** CPU time of the reconciling process per project, in ms (when measured). */
+  cpuMsPerProject?: number;
   requestsPerProject: number;
   peakRssMb: number;
 }

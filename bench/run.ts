@@ -11,7 +11,6 @@ import { type BenchArgs, BenchArgsError, parseBenchArgs, USAGE } from './args.ts
 import { bundlePhaseChild } from './bundle-child.ts';
 import { runCase } from './case.ts';
 import { measureColdStarts } from './cold-start.ts';
-import type { PhaseName } from './minimum.ts';
 import {
   type CaseResult,
   caseKey,
@@ -20,7 +19,7 @@ import {
   type ScalingPoint,
   writeResults,
 } from './results.ts';
-import { renderLineChart } from './svg-chart.ts';
+import { scalingChart, scalingPoints } from './scaling.ts';
 
 const DEFAULT_RESULTS_DIR = fileURLToPath(new URL('./results', import.meta.url));
 /** Sizes of the scaling run. */
@@ -29,36 +28,6 @@ export const SCALING_PROJECTS = [10, 100, 1000] as const;
 export const QUICK_SIZE = { projects: 5, alerts: 4 } as const;
 
 const err = (line: string) => process.stderr.write(`${line}\n`);
-
-/** The scaling points of a case: one per phase. */
-export function scalingPoints(c: CaseResult): ScalingPoint[] {
-  return c.phases.map((p) => ({
-    projects: c.projects,
-    alerts: c.alerts,
-    phase: p.phase,
-    wallMs: p.wallMs,
-    msPerProject: p.wallMs / c.projects,
-    requestsPerProject: p.requestsPerProject,
-    peakRssMb: p.peakRssMb,
-  }));
-}
-
-/** The scaling chart: ms per project and requests per project, one line per phase. */
-export function scalingChart(points: ScalingPoint[]): string {
-  const phases = [...new Set(points.map((p) => p.phase))] as PhaseName[];
-  const series = (y: (p: ScalingPoint) => number) =>
-    phases.map((phase) => ({
-      name: phase,
-      points: points.filter((p) => p.phase === phase).map((p) => ({ x: p.projects, y: y(p) })),
-    }));
-  return renderLineChart(
-    [
-      { title: 'Wall time per project (ms)', yLabel: 'ms / project', series: series((p) => p.msPerProject) },
-      { title: 'API requests per project', yLabel: 'requests / project', series: series((p) => p.requestsPerProject) },
-    ],
-    { title: `Cost per project, ${points[0]?.alerts ?? '?'} alert configs each`, xLabel: 'projects (log scale)' },
-  );
-}
 
 async function main(args: BenchArgs): Promise<number> {
   const date = new Date().toISOString().slice(0, 10);

@@ -51,7 +51,8 @@ export function niceCeiling(max: number): number {
   return 10 * power;
 }
 
-const fmt = (n: number) => (Math.abs(n) >= 100 ? n.toFixed(0) : Math.abs(n) >= 1 ? n.toFixed(1) : n.toFixed(3));
+const fmt = (n: number) =>
+  n === 0 ? '0' : Math.abs(n) >= 100 ? n.toFixed(0) : Math.abs(n) >= 1 ? n.toFixed(1) : n.toFixed(3);
 
 function renderPanel(
   panel: ChartPanel,
