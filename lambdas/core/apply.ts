@@ -3,21 +3,16 @@
  * run concurrently and fail independently; within a target changes run in plan order and deletes only after every
  * create/update of that target succeeded; every write is verified by a re-read (non-convergence guard).
  */
-import {
-  type AlertApplyContext,
-  applyAlertChange,
-  markPending,
-  type PreparedBody,
-  prepareBody,
-} from './apply-alerts.ts';
-import { applySingletonChange, type PinReader, recordSingleton } from './apply-singletons.ts';
-import { errorCode, errorMessage, mapLimit } from './concurrency.ts';
+import { type AlertApplyContext, markPending, type PreparedBody, prepareBody } from './apply-alerts.ts';
+import { recordReconciled } from './apply-bookkeeping.ts';
+import { type PinReader, recordSingleton } from './apply-singletons.ts';
+import { applyTarget } from './apply-target.ts';
+import { errorMessage, mapLimit } from './concurrency.ts';
 import type { Change, ChangeResult, Plan, TargetFailure } from './model.ts';
 import { targetKey } from './model.ts';
 import { isWrite } from './modes.ts';
 import type { Clock, OpsManagerApi, ReconcileState, Reporter, SecretResolver } from './ports.ts';
-import { organizationState, projectState } from './state.ts';
-import { verifyTarget, type WriteEcho } from './verify.ts';
+import { verifyTarget } from './verify.ts';
 
 /** Options of apply. */
 export interface ApplyOptions {
@@ -53,73 +48,6 @@ export interface ApplyOutcome {
   failures: TargetFailure[];
 }
 
-function result(
-  change: Change,
-  status: ChangeResult['status'],
-  started: number,
-  extra: { id?: string; message?: string } = {},
-): ChangeResult {
-  const r: ChangeResult = { change, status, durationMs: Date.now() - started };
-  if (extra.id !== undefined) r.id = extra.id;
-  if (extra.message !== undefined) r.message = extra.message;
-  return r;
-}
-
-async function applyTarget(
-  changes: Change[],
-  ctx: ApplyContext,
-  prepared: Map<Change, PreparedBody>,
-  alertCtx: AlertApplyContext,
-): Promise<{ results: ChangeResult[]; written: Map<ChangeResult, WriteEcho>; failure?: TargetFailure }> {
-  const results: ChangeResult[] = [];
-  const written = new Map<ChangeResult, WriteEcho>();
-  let alertFailed = false;
-  for (const change of changes) {
-    const started = Date.now();
-    if (change.kind === 'alertConfig' && change.action === 'delete' && alertFailed) {
-      results.push(
-        result(change, 'skipped', started, {
-          message: 'not deleted: an earlier create or update of this project failed',
-        }),
-      );
-      continue;
-    }
-    try {
-      await ctx.keepAlive();
-    } catch (error) {
-      results.push(result(change, 'failed', started, { message: errorMessage(error) }));
-      return {
-        results,
-        written,
-        failure: {
-          target: change.target,
-          phase: 'apply',
-          message: errorMessage(error),
-          code: errorCode(error) ?? 'LEASE_LOST',
-        },
-      };
-    }
-    try {
-      if (change.kind === 'alertConfig') {
-        const out = await applyAlertChange(change, alertCtx, prepared.get(change));
-        const r = result(change, 'applied', started, out);
-        results.push(r);
-        if (out.wrote) written.set(r, { response: out.response });
-      } else {
-        await applySingletonChange(change, ctx.api, ctx.readPin);
-        recordSingleton(ctx.state, change);
-        const r = result(change, 'applied', started);
-        results.push(r);
-        written.set(r, {});
-      }
-    } catch (error) {
-      if (change.kind === 'alertConfig') alertFailed = true;
-      results.push(result(change, 'failed', started, { message: errorMessage(error) }));
-    }
-  }
-  return { results, written };
-}
-
 /** Executes the writes of `plan`. Never throws for a change's or a target's problem. */
 export async function applyPlan(
   plan: Plan,
@@ -136,7 +64,6 @@ export async function applyPlan(
   };
   const results: ChangeResult[] = [];
   const failures: TargetFailure[] = [];
-  const failedTargets = new Set(plan.failures.map((f) => targetKey(f.target)));
   const byTarget = new Map<string, Change[]>();
   for (const change of plan.changes) {
     const key = targetKey(change.target);
@@ -233,51 +160,6 @@ export async function applyPlan(
     if (o.verified.failure !== undefined) failures.push(o.verified.failure);
   }
 
-  // Mark every target read and written without failure, and left without known drift, as reconciled: the lower bound
-  // of the next drift attribution (a drift still standing keeps its older bound, so its author stays findable).
-  const stamp = now();
-  const bad = new Set([
-    ...failedTargets,
-    ...failures.map((f) => targetKey(f.target)),
-    ...results.filter((r) => r.status === 'failed').map((r) => targetKey(r.change.target)),
-  ]);
-  const clean = Object.keys(plan.liveDigests).filter((key) => !bad.has(key) && ctx.skipReason(key) === undefined);
-  const drifting = new Set(
-    plan.changes.filter((c) => c.action === 'drift' || c.action === 'blocked').map((c) => targetKey(c.target)),
-  );
-  for (const key of clean.filter((k) => !drifting.has(k))) {
-    const [type, id = ''] = splitKey(key);
-    if (type === 'project') projectState(ctx.state, id).lastReconciledAt = stamp;
-    if (type === 'organization') organizationState(ctx.state, id).lastReconciledAt = stamp;
-  }
-  forgetVanished(plan, ctx, clean);
+  recordReconciled(plan, ctx, results, failures, now);
   return { results, failures };
-}
-
-function splitKey(key: string): [string, string] {
-  const at = key.indexOf(':');
-  return [key.slice(0, at), key.slice(at + 1)];
-}
-
-/** Drops records of owned keys that are neither desired nor live any more (no change of the plan mentions them). */
-function forgetVanished(plan: Plan, ctx: ApplyContext, clean: string[]): void {
-  const mentioned = new Map<string, Set<string>>();
-  for (const c of plan.changes) {
-    if (c.kind !== 'alertConfig') continue;
-    const key = targetKey(c.target);
-    let keys = mentioned.get(key);
-    if (keys === undefined) {
-      keys = new Set();
-      mentioned.set(key, keys);
-    }
-    keys.add(c.key);
-  }
-  for (const key of clean) {
-    const [type, projectId] = splitKey(key);
-    if (type !== 'project') continue;
-    const keys = mentioned.get(key) ?? new Set<string>();
-    const records = ctx.state.projects[projectId]?.alertConfigs ?? {};
-    for (const k of Object.keys(records))
-      if (!keys.has(k) && records[k]?.pendingCreate === undefined) delete records[k];
-  }
 }

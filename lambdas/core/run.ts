@@ -3,9 +3,7 @@
  * load desired -> validate -> resolve secrets -> read live -> normalise -> diff -> plan -> safety gates -> apply ->
  * verify -> save state -> report. The CLI and the Lambda handlers call `runReconcile` with their adapters.
  */
-import { applyPlan } from './apply.ts';
 import { runArchive } from './archive-run.ts';
-import { sha256Hex } from './canonical.ts';
 import { errorMessage } from './concurrency.ts';
 import { loadDesiredState } from './desired/index.ts';
 import { DesiredStateInvalidError, ReconcileError } from './errors.ts';
@@ -18,10 +16,11 @@ import {
   type TargetFailure,
   targetKey,
 } from './model.ts';
-import { runMode, stricter } from './modes.ts';
+import { runMode } from './modes.ts';
 import { DEFAULT_PLAN_OPTIONS, makePlan, type PlanOptions } from './plan.ts';
 import { collectFailures, summariseRun, writeReport } from './report.ts';
 import { CachingSecretResolver } from './resolve-secrets.ts';
+import { applyAndSave } from './run-apply.ts';
 import type { RunDependencies, RunRequest } from './run-types.ts';
 import { assertPlanFresh, checkSavedPlan } from './saved-plan.ts';
 import { StateSession } from './state-save.ts';
@@ -170,56 +169,10 @@ export async function runReconcile(
       }
       warnings.push(...(plan.warnings ?? []).filter((w) => !w.startsWith('STATE WAS CORRUPT')));
       if (request.command === 'apply' && lease !== undefined) {
-        const held = lease;
-        const current = plan;
-        const skipReason = (key: string): string | undefined => {
-          const own = current.targetModes?.[key] ?? current.mode;
-          const mode = stricter(own, request.mode ?? 'apply');
-          return mode === 'apply'
-            ? undefined
-            : `target mode is ${mode} (spec.mode or Settings.mode, capped by --mode): not written`;
-        };
-        const outcome = await time('apply', () =>
-          applyPlan(
-            current,
-            {
-              api: deps.api,
-              secrets,
-              fingerprintKey: deps.fingerprintKey,
-              clock: deps.clock,
-              reporter: deps.reporter,
-              runId: request.runId,
-              state: session.state,
-              skipReason,
-              persist: () =>
-                session.save({ now: deps.clock.now().toISOString(), runId: request.runId, mode: current.mode }),
-              keepAlive: () => held.keepAlive(),
-              readPin: async (path, sha256) => {
-                const { bytes } = await deps.source.read(path);
-                if (sha256Hex(bytes) !== sha256) {
-                  throw new ReconcileError('PIN_CHANGED', `pinned manifest ${path} changed since the plan was made`);
-                }
-                return new TextDecoder().decode(bytes);
-              },
-            },
-            { targetConcurrency: options.applyConcurrency },
-          ),
-        );
+        const outcome = await applyAndSave(plan, { request, deps, secrets, session, lease, time, options });
         results = outcome.results;
         applyFailures = outcome.failures;
-        for (const key of Object.keys(current.liveDigests)) if (skipReason(key) === undefined) session.touched.add(key);
-        for (const c of current.changes)
-          if (skipReason(targetKey(c.target)) === undefined) session.touched.add(targetKey(c.target));
-        try {
-          await time('save', () =>
-            session.save({ now: deps.clock.now().toISOString(), runId: request.runId, mode: current.mode }),
-          );
-        } catch (error) {
-          // The writes happened; without the record the next run recovers ownership by adoption. Say so, keep the report.
-          const message = `the state could not be saved after applying: ${errorMessage(error)}; the next run recovers ownership by adoption`;
-          warnings.push(message);
-          applyFailures.push({ target: { type: 'global', id: 'state', name: 'state' }, phase: 'apply', message });
-        }
+        warnings.push(...outcome.warnings);
       }
     } finally {
       if (lease !== undefined) {

@@ -1,0 +1,66 @@
+/**
+ * State bookkeeping after an apply: which targets count as reconciled (the lower bound of the next drift attribution)
+ * and which records of vanished keys are forgotten.
+ */
+import type { ApplyContext } from './apply.ts';
+import type { ChangeResult, Plan, TargetFailure } from './model.ts';
+import { targetKey } from './model.ts';
+import { organizationState, projectState } from './state.ts';
+
+/**
+ * Stamps `lastReconciledAt` on every target read and written without failure and left without known drift (a drift
+ * still standing keeps its older bound, so its author stays findable), and forgets vanished records.
+ */
+export function recordReconciled(
+  plan: Plan,
+  ctx: ApplyContext,
+  results: ChangeResult[],
+  failures: TargetFailure[],
+  now: () => string,
+): void {
+  const failedTargets = new Set(plan.failures.map((f) => targetKey(f.target)));
+  const stamp = now();
+  const bad = new Set([
+    ...failedTargets,
+    ...failures.map((f) => targetKey(f.target)),
+    ...results.filter((r) => r.status === 'failed').map((r) => targetKey(r.change.target)),
+  ]);
+  const clean = Object.keys(plan.liveDigests).filter((key) => !bad.has(key) && ctx.skipReason(key) === undefined);
+  const drifting = new Set(
+    plan.changes.filter((c) => c.action === 'drift' || c.action === 'blocked').map((c) => targetKey(c.target)),
+  );
+  for (const key of clean.filter((k) => !drifting.has(k))) {
+    const [type, id = ''] = splitKey(key);
+    if (type === 'project') projectState(ctx.state, id).lastReconciledAt = stamp;
+    if (type === 'organization') organizationState(ctx.state, id).lastReconciledAt = stamp;
+  }
+  forgetVanished(plan, ctx, clean);
+}
+
+function splitKey(key: string): [string, string] {
+  const at = key.indexOf(':');
+  return [key.slice(0, at), key.slice(at + 1)];
+}
+
+/** Drops records of owned keys that are neither desired nor live any more (no change of the plan mentions them). */
+function forgetVanished(plan: Plan, ctx: ApplyContext, clean: string[]): void {
+  const mentioned = new Map<string, Set<string>>();
+  for (const c of plan.changes) {
+    if (c.kind !== 'alertConfig') continue;
+    const key = targetKey(c.target);
+    let keys = mentioned.get(key);
+    if (keys === undefined) {
+      keys = new Set();
+      mentioned.set(key, keys);
+    }
+    keys.add(c.key);
+  }
+  for (const key of clean) {
+    const [type, projectId] = splitKey(key);
+    if (type !== 'project') continue;
+    const keys = mentioned.get(key) ?? new Set<string>();
+    const records = ctx.state.projects[projectId]?.alertConfigs ?? {};
+    for (const k of Object.keys(records))
+      if (!keys.has(k) && records[k]?.pendingCreate === undefined) delete records[k];
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * Applies the changes of one target in plan order. Deletes of alert configs run only when no create or update of the
+ * same target failed before them; a lost lease stops the target at once.
+ */
+
+import type { ApplyContext } from './apply.ts';
+import { type AlertApplyContext, applyAlertChange, type PreparedBody } from './apply-alerts.ts';
+import { applySingletonChange, recordSingleton } from './apply-singletons.ts';
+import { errorCode, errorMessage } from './concurrency.ts';
+import type { Change, ChangeResult, TargetFailure } from './model.ts';
+import type { WriteEcho } from './verify.ts';
+
+/** The outcome of one target: a result per change, the writes to verify, and a failure that stopped it. */
+export interface TargetApplyOutcome {
+  results: ChangeResult[];
+  written: Map<ChangeResult, WriteEcho>;
+  failure?: TargetFailure;
+}
+
+/** A result of `change`, timed from `started`. */
+export function result(
+  change: Change,
+  status: ChangeResult['status'],
+  started: number,
+  extra: { id?: string; message?: string } = {},
+): ChangeResult {
+  const r: ChangeResult = { change, status, durationMs: Date.now() - started };
+  if (extra.id !== undefined) r.id = extra.id;
+  if (extra.message !== undefined) r.message = extra.message;
+  return r;
+}
+
+/** Applies one target's changes (already filtered to writes, in plan order). */
+export async function applyTarget(
+  changes: Change[],
+  ctx: ApplyContext,
+  prepared: Map<Change, PreparedBody>,
+  alertCtx: AlertApplyContext,
+): Promise<TargetApplyOutcome> {
+  const results: ChangeResult[] = [];
+  const written = new Map<ChangeResult, WriteEcho>();
+  let alertFailed = false;
+  for (const change of changes) {
+    const started = Date.now();
+    if (change.kind === 'alertConfig' && change.action === 'delete' && alertFailed) {
+      results.push(
+        result(change, 'skipped', started, {
+          message: 'not deleted: an earlier create or update of this project failed',
+        }),
+      );
+      continue;
+    }
+    try {
+      await ctx.keepAlive();
+    } catch (error) {
+      results.push(result(change, 'failed', started, { message: errorMessage(error) }));
+      return {
+        results,
+        written,
+        failure: {
+          target: change.target,
+          phase: 'apply',
+          message: errorMessage(error),
+          code: errorCode(error) ?? 'LEASE_LOST',
+        },
+      };
+    }
+    try {
+      if (change.kind === 'alertConfig') {
+        const out = await applyAlertChange(change, alertCtx, prepared.get(change));
+        const r = result(change, 'applied', started, out);
+        results.push(r);
+        if (out.wrote) written.set(r, { response: out.response });
+      } else {
+        await applySingletonChange(change, ctx.api, ctx.readPin);
+        recordSingleton(ctx.state, change);
+        const r = result(change, 'applied', started);
+        results.push(r);
+        written.set(r, {});
+      }
+    } catch (error) {
+      if (change.kind === 'alertConfig') alertFailed = true;
+      results.push(result(change, 'failed', started, { message: errorMessage(error) }));
+    }
+  }
+  return { results, written };
+}

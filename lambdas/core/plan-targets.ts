@@ -1,0 +1,163 @@
+/**
+ * Planning of one target: a project (alert configs, default server type, audit-log rotation), an organization (default
+ * server type) or the installation (pinned version manifest). A failed read is a target failure, never "absent".
+ */
+import { toDesiredAlertBody } from './alert-body.ts';
+import { attributeDrift } from './attribution.ts';
+import { errorCode, errorMessage } from './concurrency.ts';
+import {
+  type Change,
+  type DesiredOrganization,
+  type DesiredProject,
+  type Mode,
+  type TargetFailure,
+  type TargetRef,
+  targetKey,
+  type UnmanagedObject,
+} from './model.ts';
+import { observeOnly, targetMode } from './modes.ts';
+import type { PlanDependencies, PlanRequest } from './plan.ts';
+import { planAlertConfigs, type ResolvedSecrets } from './plan-alerts.ts';
+import { planAuditLogRotation, planServerType, planVersionManifest } from './plan-singletons.ts';
+import {
+  globalLiveDigest,
+  orgLiveDigest,
+  type ProjectComponent,
+  projectLiveDigest,
+  readGlobalLive,
+  readProjectLive,
+} from './read-live.ts';
+import { resolveBodySecrets } from './resolve-secrets.ts';
+import { checkTeams, type TeamCache } from './team-check.ts';
+
+/** The plan of one target, before modes are merged and gates applied across targets. */
+export interface TargetPlan {
+  key: string;
+  mode: Mode;
+  changes: Change[];
+  unmanaged: UnmanagedObject[];
+  digest?: string;
+  reads: string[];
+  failure?: TargetFailure;
+  warning?: string;
+}
+
+function projectTarget(p: DesiredProject): TargetRef {
+  return { type: 'project', id: p.projectId, name: p.name };
+}
+
+function failure(target: TargetRef, phase: TargetFailure['phase'], error: unknown): TargetFailure {
+  const f: TargetFailure = { target, phase, message: errorMessage(error) };
+  const code = errorCode(error);
+  if (code !== undefined) f.code = code;
+  return f;
+}
+
+/** Plans one project: reads its live state, resolves secrets, checks teams, plans alerts and singletons. */
+export async function planProject(
+  project: DesiredProject,
+  request: PlanRequest,
+  deps: PlanDependencies,
+  teams: TeamCache,
+): Promise<TargetPlan> {
+  const target = projectTarget(project);
+  const mode = targetMode(request.command, request.modeCap, project.mode ?? request.desired.settings.mode);
+  const reads: ProjectComponent[] = ['alertConfigs'];
+  if (project.defaultServerType !== undefined) reads.push('defaultServerType');
+  if (project.auditLogRotation !== undefined) reads.push('auditLogRotation');
+  const result: TargetPlan = { key: targetKey(target), mode, changes: [], unmanaged: [], reads };
+  let live: Awaited<ReturnType<typeof readProjectLive>>;
+  try {
+    live = await readProjectLive(deps.api, project.projectId, reads);
+  } catch (error) {
+    result.failure = failure(target, 'read', error);
+    return result;
+  }
+  result.digest = projectLiveDigest(live);
+  const state = request.state?.projects[project.projectId];
+  try {
+    const secrets = new Map<string, ResolvedSecrets>();
+    for (const config of project.alertConfigs) {
+      secrets.set(config.key, await resolveBodySecrets(toDesiredAlertBody(config), deps.secrets));
+    }
+    const teamProblems = await checkTeams(project, deps.api, teams);
+    const alerts = planAlertConfigs({
+      target,
+      project,
+      live: live.alertConfigs,
+      state,
+      secrets,
+      teamProblems,
+      fingerprintKey: deps.fingerprintKey,
+    });
+    result.changes.push(...alerts.changes);
+    result.unmanaged = alerts.unmanaged.map((u) => ({
+      target,
+      kind: 'alertConfig',
+      id: u.id,
+      summary: `${u.eventTypeName} (${u.enabled ? 'enabled' : 'disabled'})`,
+    }));
+    if (project.defaultServerType !== undefined && live.defaultServerType !== undefined) {
+      result.changes.push(
+        planServerType(target, project.defaultServerType, live.defaultServerType, state?.singletons?.defaultServerType),
+      );
+    }
+    if (project.auditLogRotation !== undefined && live.auditLogRotation !== undefined) {
+      result.changes.push(
+        planAuditLogRotation(
+          target,
+          project.auditLogRotation,
+          live.auditLogRotation,
+          state?.singletons?.auditLogRotation,
+        ),
+      );
+    }
+    if (mode === 'observe') result.changes = result.changes.map(observeOnly);
+    result.warning = await attributeDrift(deps.api, result.changes, state?.lastReconciledAt, alerts.formerIds);
+  } catch (error) {
+    result.failure = failure(target, 'plan', error);
+    result.changes = [];
+  }
+  return result;
+}
+
+/** Plans one organization's default server type. */
+export async function planOrganization(
+  org: DesiredOrganization,
+  request: PlanRequest,
+  deps: PlanDependencies,
+): Promise<TargetPlan> {
+  const target: TargetRef = { type: 'organization', id: org.orgId, name: org.name };
+  const mode = targetMode(request.command, request.modeCap, org.mode ?? request.desired.settings.mode);
+  const result: TargetPlan = { key: targetKey(target), mode, changes: [], unmanaged: [], reads: ['defaultServerType'] };
+  if (org.defaultServerType === undefined) return result;
+  try {
+    const live = await deps.api.getOrgDefaultServerType(org.orgId);
+    result.digest = orgLiveDigest(live);
+    const last = request.state?.organizations?.[org.orgId];
+    const change = planServerType(target, org.defaultServerType, live, last?.singletons?.defaultServerType);
+    result.changes = [mode === 'observe' ? observeOnly(change) : change];
+    result.warning = await attributeDrift(deps.api, result.changes, last?.lastReconciledAt);
+  } catch (error) {
+    result.failure = failure(target, 'read', error);
+  }
+  return result;
+}
+
+/** Plans the pinned version manifest (not when the run is limited to some projects). */
+export async function planGlobal(request: PlanRequest, deps: PlanDependencies): Promise<TargetPlan | undefined> {
+  const pin = request.desired.settings.versionManifest?.pin;
+  if (pin === undefined || request.projects !== undefined) return undefined;
+  const target: TargetRef = { type: 'global', id: 'global', name: 'Ops Manager' };
+  const mode = targetMode(request.command, request.modeCap, request.desired.settings.mode);
+  const result: TargetPlan = { key: targetKey(target), mode, changes: [], unmanaged: [], reads: ['versionManifest'] };
+  try {
+    const live = await readGlobalLive(deps.api);
+    result.digest = globalLiveDigest(live);
+    const change = planVersionManifest(target, pin, live.manifest);
+    result.changes = [mode === 'observe' ? observeOnly(change) : change];
+  } catch (error) {
+    result.failure = failure(target, 'read', error);
+  }
+  return result;
+}

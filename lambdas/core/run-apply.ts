@@ -1,0 +1,85 @@
+/**
+ * The write phase of an `apply` run: executes the plan under the lease (only for targets whose mode allows it), then
+ * saves the state. A failed save keeps the run's report and is listed as a failure: the next run adopts.
+ */
+import { applyPlan } from './apply.ts';
+import { sha256Hex } from './canonical.ts';
+import { errorMessage } from './concurrency.ts';
+import { ReconcileError } from './errors.ts';
+import type { HeldLease } from './lease.ts';
+import { type ChangeResult, type Plan, type TargetFailure, targetKey } from './model.ts';
+import { stricter } from './modes.ts';
+import type { SecretResolver } from './ports.ts';
+import type { RunOptions } from './run.ts';
+import type { RunDependencies, RunRequest } from './run-types.ts';
+import type { StateSession } from './state-save.ts';
+
+/** What the write phase needs from the run. */
+export interface ApplyPhase {
+  request: RunRequest;
+  deps: RunDependencies;
+  secrets: SecretResolver;
+  session: StateSession;
+  lease: HeldLease;
+  time: <T>(name: string, fn: () => Promise<T>) => Promise<T>;
+  options: RunOptions;
+}
+
+/** Why a target's writes are skipped: the stricter of its planned mode and the request's cap is not `apply`. */
+export function skipReasonFor(plan: Plan, cap: RunRequest['mode']): (key: string) => string | undefined {
+  return (key) => {
+    const mode = stricter(plan.targetModes?.[key] ?? plan.mode, cap ?? 'apply');
+    return mode === 'apply'
+      ? undefined
+      : `target mode is ${mode} (spec.mode or Settings.mode, capped by --mode): not written`;
+  };
+}
+
+/** Applies `plan` and saves the state. */
+export async function applyAndSave(
+  plan: Plan,
+  phase: ApplyPhase,
+): Promise<{ results: ChangeResult[]; failures: TargetFailure[]; warnings: string[] }> {
+  const { request, deps, session, time } = phase;
+  const skipReason = skipReasonFor(plan, request.mode);
+  const save = () => session.save({ now: deps.clock.now().toISOString(), runId: request.runId, mode: plan.mode });
+  const outcome = await time('apply', () =>
+    applyPlan(
+      plan,
+      {
+        api: deps.api,
+        secrets: phase.secrets,
+        fingerprintKey: deps.fingerprintKey,
+        clock: deps.clock,
+        reporter: deps.reporter,
+        runId: request.runId,
+        state: session.state,
+        skipReason,
+        persist: save,
+        keepAlive: () => phase.lease.keepAlive(),
+        readPin: async (path, sha256) => {
+          const { bytes } = await deps.source.read(path);
+          if (sha256Hex(bytes) !== sha256) {
+            throw new ReconcileError('PIN_CHANGED', `pinned manifest ${path} changed since the plan was made`);
+          }
+          return new TextDecoder().decode(bytes);
+        },
+      },
+      { targetConcurrency: phase.options.applyConcurrency },
+    ),
+  );
+  for (const key of Object.keys(plan.liveDigests)) if (skipReason(key) === undefined) session.touched.add(key);
+  for (const c of plan.changes)
+    if (skipReason(targetKey(c.target)) === undefined) session.touched.add(targetKey(c.target));
+  const warnings: string[] = [];
+  const failures = [...outcome.failures];
+  try {
+    await time('save', save);
+  } catch (error) {
+    // The writes happened; without the record the next run recovers ownership by adoption. Say so, keep the report.
+    const message = `the state could not be saved after applying: ${errorMessage(error)}; the next run recovers ownership by adoption`;
+    warnings.push(message);
+    failures.push({ target: { type: 'global', id: 'state', name: 'state' }, phase: 'apply', message });
+  }
+  return { results: outcome.results, failures, warnings };
+}
