@@ -102,6 +102,10 @@ export async function makePlan(
     changes.push(...t.changes);
     plan.unmanaged?.push(...t.unmanaged);
   }
+  const known = new Set(request.desired.projects.map((p) => p.projectId));
+  for (const id of request.projects ?? []) {
+    if (!known.has(id)) plan.warnings?.push(`project ${id} was asked for (--project) but is not in the desired state`);
+  }
   if (request.stateCorrupt) {
     plan.warnings?.unshift(
       'STATE WAS CORRUPT: ownership is unknown this run; owned alert configs are recovered by adoption and nothing is pruned',

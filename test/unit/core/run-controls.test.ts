@@ -177,3 +177,14 @@ describe('saved plan validation', () => {
     await expect(h.run('plan', { savedPlan: (await h.run('plan')).plan })).rejects.toThrow(/can only be applied/);
   });
 });
+
+describe('project selection', () => {
+  it('plans only the selected projects (no organizations) and warns about unknown ones', async () => {
+    const h = scenario();
+    const report = await h.run('plan', { projects: [P2, '0000000000000000000000ff'] });
+    expect([...new Set(report.plan.changes.map((c) => c.target.id))]).toEqual([P2]);
+    expect(report.warnings).toEqual([
+      'project 0000000000000000000000ff was asked for (--project) but is not in the desired state',
+    ]);
+  });
+});
