@@ -65,8 +65,14 @@ function sendChallenge(res: ServerResponse, stale: boolean, deps: PipelineDeps, 
 
 function resetSocket(res: ServerResponse): void {
   const socket = res.socket as (NonNullable<typeof res.socket> & { resetAndDestroy?: () => void }) | null;
-  if (socket?.resetAndDestroy) socket.resetAndDestroy();
-  else socket?.destroy();
+  // A TLS socket has no TCP handle of its own: resetAndDestroy throws ERR_INVALID_HANDLE_TYPE there, so the
+  // connection is closed without a RST instead (the client sees the same "socket closed mid-request").
+  try {
+    if (socket?.resetAndDestroy) socket.resetAndDestroy();
+    else socket?.destroy();
+  } catch {
+    socket?.destroy();
+  }
 }
 
 function scopeOf(params: Record<string, string>, deps: PipelineDeps): RoleScope {

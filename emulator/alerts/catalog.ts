@@ -89,6 +89,15 @@ export const MATCHER_OPERATORS: ReadonlySet<string> = new Set([
   'REGEX',
 ]);
 
+/** Roles an ORG notification may target (Atlas/Ops Manager organization roles). */
+export const ORG_NOTIFICATION_ROLES: ReadonlySet<string> = new Set([
+  'ORG_OWNER',
+  'ORG_MEMBER',
+  'ORG_GROUP_CREATOR',
+  'ORG_BILLING_ADMIN',
+  'ORG_READ_ONLY',
+]);
+
 /** Roles a GROUP notification may target. */
 export const GROUP_NOTIFICATION_ROLES: ReadonlySet<string> = new Set([
   'GROUP_OWNER',
@@ -116,7 +125,7 @@ export interface NotificationTypeSpec {
 export const NOTIFICATION_TYPES: Readonly<Record<string, NotificationTypeSpec>> = {
   ADMIN: { own: ['emailEnabled', 'smsEnabled'], required: [], interval: true },
   GROUP: { own: ['emailEnabled', 'smsEnabled', 'roles'], required: [], interval: true },
-  ORG: { own: ['emailEnabled', 'smsEnabled'], required: [], interval: true },
+  ORG: { own: ['emailEnabled', 'smsEnabled', 'roles'], required: [], interval: true },
   TEAM: { own: ['emailEnabled', 'smsEnabled', 'teamId'], required: ['teamId'], interval: true },
   USER: { own: ['emailEnabled', 'smsEnabled', 'username'], required: ['username'], interval: true },
   EMAIL: { own: ['emailAddress'], required: ['emailAddress'], interval: true },

@@ -11,6 +11,7 @@ import {
   GROUP_NOTIFICATION_ROLES,
   KNOWN_NOTIFICATION_FIELDS,
   NOTIFICATION_TYPES,
+  ORG_NOTIFICATION_ROLES,
   SECRET_FIELDS,
 } from './catalog.ts';
 import { redactField } from './redact.ts';
@@ -68,15 +69,15 @@ function resolveSecret(
   return sent;
 }
 
-function validateRoles(n: Record<string, unknown>, attr: string): string[] | undefined {
+function validateRoles(n: Record<string, unknown>, attr: string, allowed: ReadonlySet<string>): string[] | undefined {
   const roles = Array.isArray(n.roles) ? [...(n.roles as string[])] : undefined;
   if (typeof n.role === 'string') {
-    if (roles === undefined) return validateRoles({ roles: [n.role] }, attr);
+    if (roles === undefined) return validateRoles({ roles: [n.role] }, attr, allowed);
     if (!roles.includes(n.role)) roles.unshift(n.role);
   }
   if (roles === undefined) return undefined;
   if (roles.length === 0) throw apiErrors.missingRoles();
-  for (const role of roles) if (!GROUP_NOTIFICATION_ROLES.has(role)) throw apiErrors.invalidEnum(role, `${attr}.roles`);
+  for (const role of roles) if (!allowed.has(role)) throw apiErrors.invalidEnum(role, `${attr}.roles`);
   return [...new Set(roles)];
 }
 
@@ -128,8 +129,9 @@ export function validateNotification(
   }
   for (const field of spec.own) {
     let value: unknown = raw[field];
-    if (field === 'roles') value = validateRoles(raw, attr);
-    else if (SECRET_FIELDS.has(field)) value = resolveSecret(field, value, typeName, counterpart, previous);
+    if (field === 'roles') {
+      value = validateRoles(raw, attr, typeName === 'ORG' ? ORG_NOTIFICATION_ROLES : GROUP_NOTIFICATION_ROLES);
+    } else if (SECRET_FIELDS.has(field)) value = resolveSecret(field, value, typeName, counterpart, previous);
     if (BOOLEAN_NOTIFICATION_FIELDS.has(field)) value = value ?? false;
     if (spec.required.includes(field) && (value === undefined || value === null || value === '')) {
       throw apiErrors.missingAttribute(`${attr}.${field}`);

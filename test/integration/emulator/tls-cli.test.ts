@@ -57,6 +57,49 @@ describe('HTTPS', () => {
       await emu.close();
     }
   });
+
+  it('closes the connection at once for a reset fault over TLS (no hang)', async () => {
+    const emu = await startEmulator({
+      admin: true,
+      tls: { cert: await readFile(join(dir, 'cert.pem'), 'utf8'), key: await readFile(join(dir, 'key.pem'), 'utf8') },
+    });
+    try {
+      await run('curl', [
+        '-sS',
+        '--cacert',
+        join(dir, 'cert.pem'),
+        '-X',
+        'POST',
+        '-H',
+        'Content-Type: application/json',
+        '--data',
+        JSON.stringify({ path: '/groups/*/alertConfigs', reset: true }),
+        `${emu.origin}/__emulator/faults`,
+      ]);
+      const outcome = await run('curl', [
+        '-sS',
+        '--max-time',
+        '10',
+        '--cacert',
+        join(dir, 'cert.pem'),
+        '--digest',
+        '-u',
+        `${K.owner.publicKey}:${K.owner.privateKey}`,
+        `${emu.url}/groups/${W.paymentsProd}/alertConfigs`,
+      ]).then(
+        () => 0,
+        (err: { code?: number }) => err.code,
+      );
+      // curl exit 28 would be the hang this guards against. curl may retry a reused connection that died, so it can
+      // also succeed; what matters is that the reset happened and nothing waited for a timeout.
+      expect(outcome).not.toBe(28);
+      const log = await run('curl', ['-sS', '--cacert', join(dir, 'cert.pem'), `${emu.origin}/__emulator/requests`]);
+      const statuses = (JSON.parse(log.stdout) as { entries: { status: number }[] }).entries.map((e) => e.status);
+      expect(statuses).toContain(0);
+    } finally {
+      await emu.close();
+    }
+  });
 });
 
 function startCli(args: string[]) {

@@ -122,6 +122,11 @@ describe('validateAlertConfig rejects', () => {
       'INVALID_ENUM_VALUE ["KING","notifications[0].roles"]',
     ],
     [
+      'ORG with a project role',
+      { ...base, notifications: [{ typeName: 'ORG', roles: ['GROUP_OWNER'] }] },
+      'INVALID_ENUM_VALUE ["GROUP_OWNER","notifications[0].roles"]',
+    ],
+    [
       'an unknown notification field',
       { ...base, notifications: [{ ...email, pager: 1 }] },
       'INVALID_ATTRIBUTE ["notifications[0].pager"]',
@@ -164,6 +169,14 @@ describe('validateAlertConfig normalises', () => {
     });
     expect(g).toMatchObject({ typeName: 'GROUP', roles: ['GROUP_OWNER'], emailEnabled: false, smsEnabled: false });
     expect(g).not.toHaveProperty('emailAddress');
+  });
+
+  it('keeps organization roles on an ORG notification', () => {
+    const v = validateAlertConfig(
+      { ...base, notifications: [{ typeName: 'ORG', roles: ['ORG_OWNER', 'ORG_READ_ONLY'], emailEnabled: true }] },
+      ctx,
+    );
+    expect(v.notifications[0]).toMatchObject({ typeName: 'ORG', roles: ['ORG_OWNER', 'ORG_READ_ONLY'] });
   });
 
   it('keeps a stored secret when PUT sends its mask or omits it with the notifierId', () => {
