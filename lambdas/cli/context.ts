@@ -89,6 +89,7 @@ export async function openSession(ctx: CommandContext, command: string): Promise
     clock: SYSTEM_CLOCK,
     reporter: stderrReporter(io.stderr),
     fingerprintKey: stores.fingerprintKey,
+    actorPublicKey: connection.publicKey,
     apiCalls: () => counter.snapshot(),
   };
   return { deps, client, archive, close: () => client.close() };

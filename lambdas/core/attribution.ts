@@ -61,8 +61,9 @@ export async function attributeDrift(
   api: OpsManagerApi,
   changes: Change[],
   since: string | undefined,
-  formerIds: ReadonlyMap<string, string> = new Map(),
+  options: { formerIds?: ReadonlyMap<string, string>; ignoreActor?: string | undefined } = {},
 ): Promise<string | undefined> {
+  const formerIds = options.formerIds ?? new Map<string, string>();
   const drifted = changes.filter((c) => c.drift?.detected === true);
   const first = drifted[0];
   if (first === undefined) return undefined;
@@ -85,6 +86,8 @@ export async function attributeDrift(
   }
   for (const change of drifted) {
     const matching = events
+      // Our own writes (the create that a human later edited, say) are history, not the drift's author.
+      .filter((e) => options.ignoreActor === undefined || e.publicKey !== options.ignoreActor)
       .filter((e) =>
         change.kind === 'alertConfig'
           ? e.alertConfigId !== undefined && e.alertConfigId === (change.id ?? formerIds.get(change.key))

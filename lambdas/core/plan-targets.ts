@@ -113,7 +113,10 @@ export async function planProject(
       );
     }
     if (mode === 'observe') result.changes = result.changes.map(observeOnly);
-    result.warning = await attributeDrift(deps.api, result.changes, state?.lastReconciledAt, alerts.formerIds);
+    result.warning = await attributeDrift(deps.api, result.changes, state?.lastReconciledAt, {
+      formerIds: alerts.formerIds,
+      ignoreActor: deps.actorPublicKey,
+    });
   } catch (error) {
     result.failure = failure(target, 'plan', error);
     result.changes = [];
@@ -137,7 +140,9 @@ export async function planOrganization(
     const last = request.state?.organizations?.[org.orgId];
     const change = planServerType(target, org.defaultServerType, live, last?.singletons?.defaultServerType);
     result.changes = [mode === 'observe' ? observeOnly(change) : change];
-    result.warning = await attributeDrift(deps.api, result.changes, last?.lastReconciledAt);
+    result.warning = await attributeDrift(deps.api, result.changes, last?.lastReconciledAt, {
+      ignoreActor: deps.actorPublicKey,
+    });
   } catch (error) {
     result.failure = failure(target, 'read', error);
   }

@@ -41,6 +41,8 @@ export interface PlanDependencies {
   api: OpsManagerApi;
   secrets: SecretResolver;
   fingerprintKey: Uint8Array;
+  /** Events made by this public key (our own writes) are left out of drift attribution. */
+  actorPublicKey?: string;
   reporter: Reporter;
   /** Called after each target is planned (apply renews its lease here); an error aborts the plan. */
   keepAlive?: () => Promise<void>;

@@ -45,6 +45,8 @@ export interface RunDependencies {
   reporter: Reporter;
   /** Key of the HMAC-SHA-256 fingerprints kept in state. Never stored beside the state in clear. */
   fingerprintKey: Uint8Array;
+  /** The public key this run acts as: its own audit events are never named as the author of a drift. */
+  actorPublicKey?: string;
   /** API calls made so far, by endpoint (`GET /groups/{groupId}/alertConfigs`): from the client's observer. */
   apiCalls?: () => { total: number; byEndpoint: Record<string, number> };
 }

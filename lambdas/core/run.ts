@@ -160,6 +160,7 @@ export async function runReconcile(
               api: deps.api,
               secrets,
               fingerprintKey: deps.fingerprintKey,
+              actorPublicKey: deps.actorPublicKey,
               reporter: deps.reporter,
               keepAlive: lease === undefined ? undefined : () => (lease as HeldLease).keepAlive(),
             },

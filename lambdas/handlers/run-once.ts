@@ -52,7 +52,7 @@ export async function runOnce(input: {
   logger.appendKeys({ runId, trigger });
   runtime.calls.reset();
   try {
-    const { api, fingerprintKey } = await runtime.api();
+    const { api, fingerprintKey, publicKey } = await runtime.api();
     const full: RunRequest = {
       ...request,
       runId,
@@ -70,6 +70,7 @@ export async function runOnce(input: {
       clock: SYSTEM_CLOCK,
       reporter: powertoolsReporter(logger, metrics, reported),
       fingerprintKey,
+      actorPublicKey: publicKey,
       apiCalls: () => runtime.calls.snapshot(),
     });
     const durationMs = Date.now() - started;

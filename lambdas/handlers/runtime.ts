@@ -84,7 +84,7 @@ export class Runtime {
   }
 
   /** The Ops Manager client for the current credentials, and the fingerprint key that goes with them. */
-  async api(): Promise<{ api: OpsManagerApi; fingerprintKey: Uint8Array }> {
+  async api(): Promise<{ api: OpsManagerApi; fingerprintKey: Uint8Array; publicKey: string }> {
     const credentials = await loadOpsManagerCredentials(this.#secretJson, this.config.credentialsSecretId);
     const digest = createHash('sha256').update(`${credentials.publicKey}\n${credentials.privateKey}`).digest('hex');
     if (this.#api?.digest !== digest) {
@@ -100,7 +100,11 @@ export class Runtime {
       this.#api = { digest, api: this.#createApi(options) };
       await previous?.close().catch(() => undefined);
     }
-    return { api: (this.#api as { api: ClosableApi }).api, fingerprintKey: fingerprintKeyOf(credentials) };
+    return {
+      api: (this.#api as { api: ClosableApi }).api,
+      fingerprintKey: fingerprintKeyOf(credentials),
+      publicKey: credentials.publicKey,
+    };
   }
 }
 

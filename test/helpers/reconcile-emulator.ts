@@ -94,6 +94,7 @@ export class EmulatorWorld {
       clock: realClock,
       reporter: quiet,
       fingerprintKey: new Uint8Array(32).fill(3),
+      actorPublicKey: 'gitopsbt',
       apiCalls: () => ({ total: this.calls.total, byEndpoint: { ...this.calls.byEndpoint } }),
     };
   }
