@@ -1,6 +1,7 @@
 /**
  * The error of the local secret resolvers. It names the reference and what is wrong, never a secret value.
  */
+import { parseSecretRef } from '../../core/desired/secret-ref.ts';
 
 /** Why a secret reference could not be resolved. */
 export type SecretErrorCode =
@@ -22,4 +23,17 @@ export class SecretResolutionError extends Error {
     this.code = code;
     this.ref = ref;
   }
+}
+
+/** Splits `<secret id>#<json key>`, or throws INVALID_REF: the first step of every local resolver. */
+export function parseRefOrThrow(ref: string): NonNullable<ReturnType<typeof parseSecretRef>> {
+  const parsed = parseSecretRef(ref);
+  if (!parsed) {
+    throw new SecretResolutionError(
+      'INVALID_REF',
+      ref,
+      `secret reference "${ref}" is not of the form <secret id>#<json key>`,
+    );
+  }
+  return parsed;
 }

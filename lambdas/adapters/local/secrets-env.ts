@@ -3,9 +3,8 @@
  * `OPSMAN_SECRET_<ID>_<KEY>`, upper-cased, every character other than A-Z and 0-9 replaced by `_`
  * (`opsman/notify#payments-webhook-url` -> `OPSMAN_SECRET_OPSMAN_NOTIFY_PAYMENTS_WEBHOOK_URL`).
  */
-import { parseSecretRef } from '../../core/desired/secret-ref.ts';
 import type { SecretResolver } from '../../core/ports.ts';
-import { SecretResolutionError } from './secret-errors.ts';
+import { parseRefOrThrow, SecretResolutionError } from './secret-errors.ts';
 
 export { SecretResolutionError } from './secret-errors.ts';
 
@@ -29,14 +28,7 @@ export class EnvSecretResolver implements SecretResolver {
 
   /** The value of `<secret id>#<json key>`; throws SecretResolutionError. */
   async resolve(ref: string): Promise<string> {
-    const parsed = parseSecretRef(ref);
-    if (!parsed) {
-      throw new SecretResolutionError(
-        'INVALID_REF',
-        ref,
-        `secret reference "${ref}" is not of the form <secret id>#<json key>`,
-      );
-    }
+    const parsed = parseRefOrThrow(ref);
     const name = secretEnvName(parsed.id, parsed.key);
     const value = this.env[name];
     if (value === undefined) {

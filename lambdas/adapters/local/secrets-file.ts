@@ -3,9 +3,8 @@
  * the same shape as Secrets Manager secrets holding JSON. The file is read once, on first use.
  */
 import { readFile } from 'node:fs/promises';
-import { parseSecretRef } from '../../core/desired/secret-ref.ts';
 import type { SecretResolver } from '../../core/ports.ts';
-import { SecretResolutionError } from './secret-errors.ts';
+import { parseRefOrThrow, SecretResolutionError } from './secret-errors.ts';
 
 export { SecretResolutionError } from './secret-errors.ts';
 
@@ -21,14 +20,7 @@ export class FileSecretResolver implements SecretResolver {
 
   /** The value of `<secret id>#<json key>`; throws SecretResolutionError. */
   async resolve(ref: string): Promise<string> {
-    const parsed = parseSecretRef(ref);
-    if (!parsed) {
-      throw new SecretResolutionError(
-        'INVALID_REF',
-        ref,
-        `secret reference "${ref}" is not of the form <secret id>#<json key>`,
-      );
-    }
+    const parsed = parseRefOrThrow(ref);
     this.secrets ??= this.load(ref);
     // A failed load is not cached: the file may be fixed while a long-lived process runs.
     const secrets = await this.secrets.catch((error: unknown) => {
