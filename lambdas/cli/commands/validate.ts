@@ -26,9 +26,8 @@ export async function runValidate(ctx: CommandContext): Promise<number> {
     out.write(`${ctx.style.ok('Valid')}: ${result.summary}\n`);
     return EXIT.ok;
   }
+  // formatIssues ends with its own count line ("2 errors in 1 file"): no second summary here.
   const text = formatIssues(result.issues);
   out.write(text.endsWith('\n') ? text : `${text}\n`);
-  const n = result.issues.length;
-  out.write(ctx.style.error(`${n} problem${n === 1 ? '' : 's'} in ${ctx.options.desired}\n`));
   return EXIT.error;
 }
