@@ -142,12 +142,13 @@ export function renderResultsMarkdown(file: ResultsFile, scalingSvg?: string): s
     out.push(
       '### Scaling',
       '',
-      '| projects | phase | wall (s) | ms/project | req/project | peak RSS (MB) |',
-      '|---:|---|---:|---:|---:|---:|',
+      '| projects | phase | wall (s) | ms/project | CPU ms/project | req/project | peak RSS (MB) |',
+      '|---:|---|---:|---:|---:|---:|---:|',
     );
     for (const p of file.scaling) {
+      const cpu = p.cpuMsPerProject === undefined ? '-' : p.cpuMsPerProject.toFixed(2);
       out.push(
-        `| ${p.projects} | ${p.phase} | ${s(p.wallMs)} | ${p.msPerProject.toFixed(2)} | ${p.requestsPerProject.toFixed(2)} | ${p.peakRssMb.toFixed(0)} |`,
+        `| ${p.projects} | ${p.phase} | ${s(p.wallMs)} | ${p.msPerProject.toFixed(2)} | ${cpu} | ${p.requestsPerProject.toFixed(2)} | ${p.peakRssMb.toFixed(0)} |`,
       );
     }
     if (scalingSvg) out.push('', `![cost per project](${scalingSvg})`);
