@@ -100,3 +100,21 @@ describe('the stack refuses a missing CA bundle', () => {
     ).toThrow('caBundle certs/missing-ca.pem does not exist (path relative to the repository root)');
   });
 });
+
+describe('the stack name comes from context', () => {
+  it.each([
+    [undefined, 'OpsmanGitops'],
+    ['OpsmanGitopsEu', 'OpsmanGitopsEu'],
+  ])('stackName %s -> %s', async (stackName, expected) => {
+    const { stackNameOf } = await import('../../infra/build-app.ts');
+    const context: Record<string, unknown> = stackName === undefined ? {} : { stackName };
+    expect(stackNameOf(new App({ outdir, context }))).toBe(expected);
+  });
+
+  it.each([['1stack'], ['has space'], [42]])('refuses %s', async (stackName) => {
+    const { stackNameOf } = await import('../../infra/build-app.ts');
+    expect(() => stackNameOf(new App({ outdir, context: { stackName } }))).toThrow(
+      /invalid CDK context: stackName must start with a letter/,
+    );
+  });
+});
