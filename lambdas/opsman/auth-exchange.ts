@@ -10,6 +10,12 @@ import { parseErrorBody } from './error-body.ts';
 import { OpsManagerAuthError } from './errors.ts';
 import { sanitizeCause, scrub } from './sanitize.ts';
 
+/**
+ * How many `stale=true` challenges in a row one attempt answers. Each one says the credentials were right and only the
+ * nonce aged (a server rotating nonces fast, or one restarted); a bound keeps a broken server from looping us.
+ */
+export const MAX_STALE_CHALLENGES = 3;
+
 /** HTTP methods the client sends. */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -128,7 +134,7 @@ async function answerChallenges(
   const uri = request.url.pathname + request.url.search;
   let use = first;
   let sent: 'none' | 'cached' | 'fresh' = use === null ? 'none' : 'cached';
-  let staleAnswered = false;
+  let staleAnswered = 0;
   for (;;) {
     const authorization =
       use === null
@@ -157,11 +163,15 @@ async function answerChallenges(
       throw authError(request, response, `cannot answer the authentication challenge: ${error.message}`, error);
     }
     if (sent === 'fresh') {
-      // A stale nonce may legitimately expire between the challenge and its answer; once, not forever.
-      if (!challenge.stale || staleAnswered) {
+      // A fresh nonce may legitimately expire between the challenge and its answer: stale=true means the digest was
+      // right. Answer that a few times, never forever; anything else after a fresh answer is a refusal.
+      if (!challenge.stale) {
         throw authError(request, response, 'Ops Manager refused the credentials after one Digest challenge');
       }
-      staleAnswered = true;
+      if (staleAnswered >= MAX_STALE_CHALLENGES) {
+        throw authError(request, response, `the nonce went stale ${staleAnswered + 1} times in a row`);
+      }
+      staleAnswered += 1;
     }
     use = ctx.nonces.firstUse(challenge);
     sent = 'fresh';

@@ -43,6 +43,8 @@ export interface DigestServerOptions {
   /** `increasing` (default): each nc must exceed the last one seen for the nonce, like Apache's AuthDigestNcCheck;
    *  `unique`: any nc not used before is accepted, so concurrent requests may arrive out of order. */
   ncCheck?: 'increasing' | 'unique';
+  /** The next N nonces issued are already stale when answered (a server rotating nonces faster than a round trip). */
+  staleOnArrival?: number;
 }
 
 /** A log line per HTTP exchange. */
@@ -84,6 +86,7 @@ export async function startDigestServer(options: DigestServerOptions = {}): Prom
   const realm = options.realm ?? 'MMS Public API';
   const algorithm = options.algorithm ?? 'MD5';
   const qop = options.qop === undefined ? 'auth' : options.qop;
+  let staleOnArrival = options.staleOnArrival ?? 0;
   const nonces = new Map<string, { lastNc: number; used: Set<number>; stale: boolean }>();
   const log: ExchangeLog[] = [];
   const sockets = new Set<Socket>();
@@ -140,7 +143,8 @@ export async function startDigestServer(options: DigestServerOptions = {}): Prom
     const verdict = isPublic ? 'ok' : verify(req);
     if (verdict !== 'ok') {
       const nonce = randomBytes(12).toString('base64');
-      nonces.set(nonce, { lastNc: 0, used: new Set(), stale: false });
+      nonces.set(nonce, { lastNc: 0, used: new Set(), stale: staleOnArrival > 0 });
+      staleOnArrival = Math.max(0, staleOnArrival - 1);
       challenges += 1;
       entry.status = 401;
       res.writeHead(401, {

@@ -1,5 +1,6 @@
 // Scenario: the client authenticates against independent Digest servers (Ops Manager, Apache, SHA-256, RFC 2069 forms), reuses nonces with increasing nc, survives stale nonces and never loops on bad credentials.
 import { afterEach, describe, expect, it } from 'vitest';
+import { MAX_STALE_CHALLENGES } from '../../../lambdas/opsman/auth-exchange.ts';
 import { createOpsManagerClient, OpsManagerAuthError, type OpsManagerClient } from '../../../lambdas/opsman/index.ts';
 import { type DigestServerOptions, startDigestServer } from '../../helpers/client-digest-server.ts';
 import { TEST_PRIVATE_KEY } from '../../helpers/client-fixtures.ts';
@@ -68,6 +69,21 @@ describe('Digest auth flow', () => {
       '00000001',
       '00000002',
     ]);
+  });
+
+  it('answers a few stale challenges in a row (fast nonce rotation) without an auth error', async () => {
+    const { server, client } = await setup({ staleOnArrival: 2 });
+    await getTeams(client, 1);
+    expect(server.log.map((e) => e.status)).toEqual([401, 401, 401, 200]);
+  });
+
+  it('gives up after MAX_STALE_CHALLENGES stale answers in a row instead of looping', async () => {
+    const { server, client } = await setup({ staleOnArrival: 50 });
+    const error = await client.getTeam('o', 't').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OpsManagerAuthError);
+    expect(String((error as Error).message)).toContain(`stale ${MAX_STALE_CHALLENGES + 1} times in a row`);
+    // One unauthenticated request, then the first fresh answer and MAX_STALE_CHALLENGES re-answers.
+    expect(server.log).toHaveLength(2 + MAX_STALE_CHALLENGES);
   });
 
   it('wrong credentials: OpsManagerAuthError after exactly one answered challenge, every time', async () => {
