@@ -26,6 +26,8 @@ const YAML_FILE = /\.ya?ml$/i;
 /** Reads desired-state files from a directory. */
 export class FsDesiredStateSource implements DesiredStateSource {
   readonly root: string;
+  /** The root's real path as of the last `list()` (or first `read()`): one realpath + stat per load, not per file. */
+  private realRootCache: string | undefined;
 
   /** @param root the desired-state directory (relative to the working directory or absolute). */
   constructor(root: string) {
@@ -42,6 +44,7 @@ export class FsDesiredStateSource implements DesiredStateSource {
   /** Every YAML file under the root, sorted by path. */
   async list(): Promise<DesiredFileRef[]> {
     const realRoot = await this.realRoot();
+    this.realRootCache = realRoot;
     const found: DesiredFileRef[] = [];
     await this.walk(realRoot, '', found, new Set([realRoot]));
     return found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -49,7 +52,8 @@ export class FsDesiredStateSource implements DesiredStateSource {
 
   /** The bytes of a file under the root (`a/b.yaml`). */
   async read(relativePath: string): Promise<{ bytes: Uint8Array }> {
-    const realRoot = await this.realRoot();
+    this.realRootCache ??= await this.realRoot();
+    const realRoot = this.realRootCache;
     const normalised = relativePath.split('\\').join('/');
     if (path.isAbsolute(normalised) || normalised.split('/').includes('..')) {
       throw new DesiredSourceError(

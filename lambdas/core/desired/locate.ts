@@ -7,11 +7,27 @@ import { type Document, isAlias, isMap, isPair, isScalar, isSeq, type LineCounte
 /** One step of a path inside a document: a mapping key or a sequence index. */
 export type PathSegment = string | number;
 
-/** A parsed document with what is needed to point into it. */
+/** A 1-based source position. */
+export interface Position {
+  line: number;
+  column: number;
+}
+
+/**
+ * A parsed document with what is needed to point into it. `doc` and `lineCounter` may be computed on first use (the
+ * loader re-parses a file only when an issue must be located in it); `positions` holds value positions located in
+ * advance, by `positionKey`, so the happy path never needs the syntax tree again.
+ */
 export interface LocatedDocument {
   file: string;
-  doc: Document.Parsed;
-  lineCounter: LineCounter;
+  readonly doc: Document.Parsed;
+  readonly lineCounter: LineCounter;
+  readonly positions?: ReadonlyMap<string, Position>;
+}
+
+/** Key of a path in `LocatedDocument.positions` (unambiguous, unlike formatPath: a key may contain a dot). */
+export function positionKey(segments: readonly PathSegment[]): string {
+  return JSON.stringify(segments);
 }
 
 /** `spec.alertConfigs[2].notifications[0]` from its segments. */
@@ -67,7 +83,11 @@ export function locate(
   located: LocatedDocument,
   segments: readonly PathSegment[],
   at: 'value' | 'key' = 'value',
-): { line: number; column: number } {
+): Position {
+  if (at === 'value' && located.positions) {
+    const known = located.positions.get(positionKey(segments));
+    if (known) return { line: known.line, column: known.column };
+  }
   for (let length = segments.length; length >= 0; length--) {
     const { node, key } = findNode(located, segments.slice(0, length));
     const target = at === 'key' && length === segments.length && key ? key : (node ?? key);

@@ -1,10 +1,14 @@
 /**
  * Bytes of one file to YAML documents, refusing hostile input with issues: oversized and binary files, invalid UTF-8,
  * syntax errors, duplicate keys, explicit tags (custom types), alias bombs and empty documents.
+ *
+ * Memory: a document keeps its plain value and the few positions the model needs (its start, each alert config's),
+ * not its syntax tree (about 15 times the size of the text). The tree is rebuilt, by re-parsing that one file, only
+ * when an issue has to be located in it.
  */
 import { type Document, isNode, LineCounter, parseAllDocuments, visit } from 'yaml';
-import type { LocatedDocument } from './locate.ts';
-import { positionAt } from './locate.ts';
+import { asArray, asRecord } from './issue.ts';
+import { type LocatedDocument, locate, type PathSegment, type Position, positionAt, positionKey } from './locate.ts';
 import { findExcessiveNesting } from './nesting.ts';
 import type { LoadOptions, ValidationIssue } from './types.ts';
 
@@ -13,6 +17,57 @@ export interface ParsedDocument extends LocatedDocument {
   /** 1-based index of the document within its file. */
   index: number;
   value: unknown;
+}
+
+interface Trees {
+  docs: Document.Parsed[];
+  lineCounter: LineCounter;
+}
+
+function parseTrees(text: string): Trees {
+  const lineCounter = new LineCounter();
+  // Same options on the first parse and on a re-parse, so both give the same documents and offsets.
+  const docs = parseAllDocuments(text, { lineCounter, uniqueKeys: true, prettyErrors: false, schema: 'core' });
+  return { docs: Array.isArray(docs) ? docs : [], lineCounter };
+}
+
+/** A file's syntax trees, rebuilt from its text on first use and shared by its documents. */
+class LazyTrees {
+  private trees: Trees | undefined;
+  constructor(private readonly text: string) {}
+  get(): Trees {
+    this.trees ??= parseTrees(this.text);
+    return this.trees;
+  }
+}
+
+/** A parsed document that holds its value and known positions; its tree comes back only when asked for. */
+class LazyDocument implements ParsedDocument {
+  constructor(
+    readonly file: string,
+    readonly index: number,
+    readonly value: unknown,
+    readonly positions: ReadonlyMap<string, Position>,
+    private readonly trees: LazyTrees,
+  ) {}
+  get doc(): Document.Parsed {
+    const doc = this.trees.get().docs[this.index - 1];
+    if (!doc) throw new Error(`document ${this.index} of ${this.file} is gone on re-parse`);
+    return doc;
+  }
+  get lineCounter(): LineCounter {
+    return this.trees.get().lineCounter;
+  }
+}
+
+/** The positions read on the happy path (build.ts): the document's start and each `spec.alertConfigs` item. */
+function knownPositions(located: LocatedDocument, value: unknown): Map<string, Position> {
+  const positions = new Map<string, Position>();
+  const remember = (segments: PathSegment[]) => positions.set(positionKey(segments), locate(located, segments));
+  remember([]);
+  const count = asArray(asRecord(asRecord(value)?.spec)?.alertConfigs).length;
+  for (let i = 0; i < count; i++) remember(['spec', 'alertConfigs', i]);
+  return positions;
 }
 
 /** Bytes to text: refuses binary content and invalid UTF-8 (a leading BOM is dropped). */
@@ -40,19 +95,19 @@ export function parseYamlFile(
   text: string,
   options: Pick<LoadOptions, 'maxAliasCount'>,
 ): { documents: ParsedDocument[]; issues: ValidationIssue[] } {
-  const lineCounter = new LineCounter();
   const deep = findExcessiveNesting(text);
   if (deep) {
+    const lineCounter = new LineCounter();
     lineCounter.addNewLine(0);
     for (const match of text.matchAll(/\n/g)) lineCounter.addNewLine((match.index ?? 0) + 1);
     const at = positionAt(lineCounter, deep.offset);
     const message = `nesting too deep (${deep.reason}): refusing a document built to exhaust the parser`;
     return { documents: [], issues: [{ file, ...at, path: '', message }] };
   }
-  const docs = parseAllDocuments(text, { lineCounter, uniqueKeys: true, prettyErrors: false, schema: 'core' });
+  const { docs: all, lineCounter: counter } = parseTrees(text);
   const issues: ValidationIssue[] = [];
   const documents: ParsedDocument[] = [];
-  const all: Document.Parsed[] = Array.isArray(docs) ? docs : [];
+  const trees = new LazyTrees(text);
   if (all.length === 0) {
     issues.push({
       file,
@@ -67,7 +122,7 @@ export function parseYamlFile(
     const before = issues.length;
     const index = i + 1;
     for (const error of doc.errors) {
-      const at = positionAt(lineCounter, error.pos[0]);
+      const at = positionAt(counter, error.pos[0]);
       const message =
         error.code === 'DUPLICATE_KEY'
           ? `duplicate key "${keyText(text, error.pos[0])}": each key may appear once in a mapping`
@@ -77,7 +132,7 @@ export function parseYamlFile(
     if (issues.length > before) return;
     visit(doc, (_key, node) => {
       if (isNode(node) && node.tag !== undefined && node.range) {
-        const at = positionAt(lineCounter, node.range[0]);
+        const at = positionAt(counter, node.range[0]);
         issues.push({
           file,
           ...at,
@@ -91,7 +146,7 @@ export function parseYamlFile(
     try {
       value = doc.toJS({ maxAliasCount: options.maxAliasCount });
     } catch {
-      const at = positionAt(lineCounter, doc.range[0]);
+      const at = positionAt(counter, doc.range[0]);
       issues.push({
         file,
         ...at,
@@ -101,12 +156,13 @@ export function parseYamlFile(
       return;
     }
     if (value === null || value === undefined) {
-      const at = positionAt(lineCounter, doc.range[0]);
+      const at = positionAt(counter, doc.range[0]);
       const message = `document ${index} is empty; remove the extra "---" or give it content`;
       issues.push({ file, ...at, path: '', message, expected: 'a mapping with apiVersion, kind, metadata, spec' });
       return;
     }
-    documents.push({ file, doc, lineCounter, index, value });
+    const positions = knownPositions({ file, doc, lineCounter: counter }, value);
+    documents.push(new LazyDocument(file, index, value, positions, trees));
   });
   return { documents, issues };
 }

@@ -1,0 +1,67 @@
+/**
+ * Times loadDesiredState alone on a generated desired state (default 1,000 projects x 20 alert configs) and reports
+ * the heap it retains: `node --expose-gc --import tsx bench/load-desired.ts [--projects N] [--alerts M] [--runs R]`.
+ * The heap is measured after a forced GC while the result is still referenced, so it shows what loading keeps.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { FsDesiredStateSource } from '../lambdas/adapters/local/desired-source-fs.ts';
+import { loadDesiredState } from '../lambdas/core/desired/index.ts';
+import { renderDesiredState } from './desired.ts';
+import { buildWorld } from './world.ts';
+
+function flag(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  const value = i >= 0 ? Number(process.argv[i + 1]) : fallback;
+  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} needs a positive integer`);
+  return value;
+}
+
+const gc = (globalThis as { gc?: () => void }).gc;
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+async function main(): Promise<void> {
+  const projects = flag('projects', 1000);
+  const alerts = flag('alerts', 20);
+  const runs = flag('runs', 3);
+  const root = await mkdtemp(path.join(tmpdir(), 'load-desired-'));
+  try {
+    let bytes = 0;
+    for (const file of renderDesiredState(buildWorld({ projects, alerts }))) {
+      const full = path.join(root, file.path);
+      await mkdir(path.dirname(full), { recursive: true });
+      await writeFile(full, file.text);
+      bytes += Buffer.byteLength(file.text);
+    }
+    console.log(`${projects} projects x ${alerts} alert configs: ${mb(bytes)} of YAML`);
+    gc?.();
+    const base = process.memoryUsage().heapUsed;
+    for (let run = 1; run <= runs; run++) {
+      let peak = 0;
+      const timer = setInterval(() => {
+        peak = Math.max(peak, process.memoryUsage().heapUsed);
+      }, 5);
+      const cpu = process.cpuUsage();
+      const start = performance.now();
+      const result = await loadDesiredState(new FsDesiredStateSource(root));
+      const ms = performance.now() - start;
+      const used = process.cpuUsage(cpu);
+      clearInterval(timer);
+      peak = Math.max(peak, process.memoryUsage().heapUsed);
+      gc?.();
+      const retained = process.memoryUsage().heapUsed - base;
+      const outcome = result.ok ? result.summary : `${result.issues.length} issues`;
+      console.log(
+        `run ${run}: ${ms.toFixed(0)} ms wall, ${((used.user + used.system) / 1000).toFixed(0)} ms CPU, ` +
+          `heap peak ${mb(peak - base)} above start (sampled), retained after GC ${mb(retained)}, ` +
+          `rss ${mb(process.memoryUsage().rss)}, maxRSS ${mb(process.resourceUsage().maxRSS * 1024)}; ${outcome}`,
+      );
+    }
+    if (!gc) console.log('(run node with --expose-gc for the retained figure)');
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+await main();
