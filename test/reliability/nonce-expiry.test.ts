@@ -47,4 +47,19 @@ describe('nonces expiring mid-run', () => {
     expect(pendingChanges(plan.report)).toEqual({});
     expect(await h.inventory()).toEqual([]);
   });
+
+  it('a plan completes with no failure while nonces go stale every 5 ms (several stale challenges in a row)', async () => {
+    let running = true;
+    const expirer = (async () => {
+      while (running) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        await h.admin.expireNonces();
+      }
+    })();
+    const plan = await h.run({ command: 'plan' });
+    running = false;
+    await expirer;
+    expect(plan.error).toBeUndefined();
+    expect(plan.report?.failures.map((f) => f.message)).toEqual([]);
+  });
 });
