@@ -19,14 +19,15 @@ import { PREFIXES, Storage } from './storage.ts';
 import { deployDesiredState, scheduleFunction } from './triggers.ts';
 
 /**
- * Sizing. Memory: 256 MB for both: the work is I/O-bound (HTTP to Ops Manager and S3, at most 8 requests in flight) and
- * the bundle is under 1 MB; `npm run bench` measures the cold import and run times, raise the memory if it says so
- * (Lambda's CPU grows with memory). Timeouts: reconcile 10 minutes (hundreds of projects), archive 5 minutes; the core's
- * lease lives 15 minutes, longer than any run.
+ * Sizing, from `npm run bench` (docs/benchmarks.md). At 1,000 projects x 20 alert configs the reconciling process
+ * peaked at 303 MB RSS in a no-op plan and 388 MB in the first apply, and the no-op plan is CPU-bound (7.5 s of CPU on
+ * one core): reconcile gets 1,024 MB, for 2.5x headroom and the larger CPU share Lambda gives with memory. The archive
+ * peaked at 276 MB: 512 MB. Timeouts: reconcile 10 minutes, archive 5 minutes; the core's lease lives 15 minutes,
+ * longer than any run.
  */
 export const SIZING = {
-  reconcile: { memorySize: 256, timeout: Duration.minutes(10) },
-  archive: { memorySize: 256, timeout: Duration.minutes(5) },
+  reconcile: { memorySize: 1024, timeout: Duration.minutes(10) },
+  archive: { memorySize: 512, timeout: Duration.minutes(5) },
 } as const;
 
 /** Where the repository is (for bundling and the desired-state folder). */

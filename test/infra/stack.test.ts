@@ -114,7 +114,6 @@ describe('OpsmanGitops stack (default context, alarm email, CA bundle)', () => {
     for (const [, r] of lambdas) {
       expect(r.Properties).toMatchObject({
         Architectures: ['arm64'],
-        MemorySize: 256,
         Handler: 'index.handler',
         LoggingConfig: { LogFormat: 'JSON', ApplicationLogLevel: 'INFO', SystemLogLevel: 'WARN' },
       });
@@ -122,7 +121,8 @@ describe('OpsmanGitops stack (default context, alarm email, CA bundle)', () => {
     }
     const [, reconcile] = fnByHandler('plan/apply');
     const [, archive] = fnByHandler('daily archive');
-    expect(reconcile.Properties).toMatchObject({ Timeout: 600, ReservedConcurrentExecutions: 1 });
+    expect(reconcile.Properties).toMatchObject({ Timeout: 600, ReservedConcurrentExecutions: 1, MemorySize: 1024 });
+    expect(archive.Properties).toMatchObject({ MemorySize: 512 });
     expect(archive.Properties.Timeout).toBe(300);
     expect(archive.Properties.ReservedConcurrentExecutions).toBeUndefined();
     const env = (reconcile.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
