@@ -108,6 +108,9 @@ export function parseYamlFile(
   const issues: ValidationIssue[] = [];
   const documents: ParsedDocument[] = [];
   const trees = new LazyTrees(text);
+  // Every explicit tag is written with "!" (`!foo`, `!!str`, `!<uri>`, `!h!x`): without one in the text, no node can
+  // carry a tag, and the walk over every node is skipped.
+  const mayHaveTags = text.includes('!');
   if (all.length === 0) {
     issues.push({
       file,
@@ -130,17 +133,19 @@ export function parseYamlFile(
       issues.push({ file, ...at, path: '', message });
     }
     if (issues.length > before) return;
-    visit(doc, (_key, node) => {
-      if (isNode(node) && node.tag !== undefined && node.range) {
-        const at = positionAt(counter, node.range[0]);
-        issues.push({
-          file,
-          ...at,
-          path: '',
-          message: `YAML tags are not allowed (found "${tagLabel(node.tag)}"); write plain values`,
-        });
-      }
-    });
+    if (mayHaveTags) {
+      visit(doc, (_key, node) => {
+        if (isNode(node) && node.tag !== undefined && node.range) {
+          const at = positionAt(counter, node.range[0]);
+          issues.push({
+            file,
+            ...at,
+            path: '',
+            message: `YAML tags are not allowed (found "${tagLabel(node.tag)}"); write plain values`,
+          });
+        }
+      });
+    }
     if (issues.length > before) return;
     let value: unknown;
     try {
