@@ -1,6 +1,6 @@
 /**
  * Times loadDesiredState alone on a generated desired state (default 1,000 projects x 20 alert configs) and reports
- * the heap it retains: `node --expose-gc --import tsx bench/load-desired.ts [--projects N] [--alerts M] [--runs R]`.
+ * the heap it retains: `npx tsx --expose-gc bench/load-desired.ts [--projects N] [--alerts M] [--runs R]`.
  * The heap is measured after a forced GC while the result is still referenced, so it shows what loading keeps.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
