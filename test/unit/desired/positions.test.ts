@@ -103,4 +103,22 @@ spec:
       if (e[4] !== undefined) expect(result.issues[i]?.message).toContain(`at ${e[4]}`);
     });
   });
+
+  it('still finds explicit tags, in any form, wherever a "!" appears', async () => {
+    const org = (name: string, id: string) => `apiVersion: opsman-gitops/v1
+kind: Organization
+metadata: {name: ${name}, orgId: ${id}}
+spec: {}
+`;
+    const files = {
+      'plain.yaml': `# no tag here!\n${org('acme', '5e2211c17a3e5a48f5497de0')}`,
+      'verbatim.yaml': `${org('globex', '5e2211c17a3e5a48f5497de1')}---\n${org('initech', '!<tag:yaml.org,2002:str> 5e2211c17a3e5a48f5497de2')}`,
+    };
+    const result = await loadDesiredState(new MemorySource(files));
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.issues.map((i) => `${i.file}:${i.line}:${i.column}: ${i.message}`)).toEqual([
+      'verbatim.yaml:8:59: YAML tags are not allowed (found "!!str"); write plain values',
+    ]);
+  });
 });
