@@ -2,13 +2,11 @@
  * Bytes of one file to YAML documents, refusing hostile input with issues: oversized and binary files, invalid UTF-8,
  * syntax errors, duplicate keys, explicit tags (custom types), alias bombs and empty documents.
  *
- * Memory: a document keeps its plain value and the few positions the model needs (its start, each alert config's),
- * not its syntax tree (about 15 times the size of the text). The tree is rebuilt, by re-parsing that one file, only
- * when an issue has to be located in it.
+ * Memory: documents keep their plain values and a few positions, not their syntax trees (see lazy-document.ts).
  */
-import { type Document, isNode, LineCounter, parseAllDocuments, visit } from 'yaml';
-import { asArray, asRecord } from './issue.ts';
-import { type LocatedDocument, locate, type PathSegment, type Position, positionAt, positionKey } from './locate.ts';
+import { isNode, LineCounter, visit } from 'yaml';
+import { knownPositions, LazyDocument, LazyTrees, parseTrees } from './lazy-document.ts';
+import { type LocatedDocument, positionAt } from './locate.ts';
 import { findExcessiveNesting } from './nesting.ts';
 import type { LoadOptions, ValidationIssue } from './types.ts';
 
@@ -17,57 +15,6 @@ export interface ParsedDocument extends LocatedDocument {
   /** 1-based index of the document within its file. */
   index: number;
   value: unknown;
-}
-
-interface Trees {
-  docs: Document.Parsed[];
-  lineCounter: LineCounter;
-}
-
-function parseTrees(text: string): Trees {
-  const lineCounter = new LineCounter();
-  // Same options on the first parse and on a re-parse, so both give the same documents and offsets.
-  const docs = parseAllDocuments(text, { lineCounter, uniqueKeys: true, prettyErrors: false, schema: 'core' });
-  return { docs: Array.isArray(docs) ? docs : [], lineCounter };
-}
-
-/** A file's syntax trees, rebuilt from its text on first use and shared by its documents. */
-class LazyTrees {
-  private trees: Trees | undefined;
-  constructor(private readonly text: string) {}
-  get(): Trees {
-    this.trees ??= parseTrees(this.text);
-    return this.trees;
-  }
-}
-
-/** A parsed document that holds its value and known positions; its tree comes back only when asked for. */
-class LazyDocument implements ParsedDocument {
-  constructor(
-    readonly file: string,
-    readonly index: number,
-    readonly value: unknown,
-    readonly positions: ReadonlyMap<string, Position>,
-    private readonly trees: LazyTrees,
-  ) {}
-  get doc(): Document.Parsed {
-    const doc = this.trees.get().docs[this.index - 1];
-    if (!doc) throw new Error(`document ${this.index} of ${this.file} is gone on re-parse`);
-    return doc;
-  }
-  get lineCounter(): LineCounter {
-    return this.trees.get().lineCounter;
-  }
-}
-
-/** The positions read on the happy path (build.ts): the document's start and each `spec.alertConfigs` item. */
-function knownPositions(located: LocatedDocument, value: unknown): Map<string, Position> {
-  const positions = new Map<string, Position>();
-  const remember = (segments: PathSegment[]) => positions.set(positionKey(segments), locate(located, segments));
-  remember([]);
-  const count = asArray(asRecord(asRecord(value)?.spec)?.alertConfigs).length;
-  for (let i = 0; i < count; i++) remember(['spec', 'alertConfigs', i]);
-  return positions;
 }
 
 /** Bytes to text: refuses binary content and invalid UTF-8 (a leading BOM is dropped). */
