@@ -1,0 +1,84 @@
+// Scenario: the architecture's import rules hold in every source file: the core stays pure, and the emulator and the
+// product never import each other (so the client and the emulator cannot share a bug).
+import { readdir, readFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '../../..');
+
+/** Every .ts file under a directory, as repository-relative paths. */
+async function sourcesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(join(ROOT, dir), { recursive: true, withFileTypes: true });
+  return entries
+    .filter((e) => e.isFile() && e.name.endsWith('.ts'))
+    .map((e) => relative(ROOT, join(e.parentPath, e.name)))
+    .sort();
+}
+
+/** The module specifiers a file imports or re-exports (static and dynamic). */
+function specifiersOf(source: string): string[] {
+  const found: string[] = [];
+  const patterns = [
+    /(?:^|\n)\s*(?:import|export)\s[^'"`]*?from\s*['"]([^'"]+)['"]/g,
+    /(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g,
+    /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g,
+  ];
+  for (const pattern of patterns) for (const match of source.matchAll(pattern)) found.push(match[1] as string);
+  return found;
+}
+
+/** A specifier resolved against the importing file, when relative; bare specifiers as they are. */
+function resolved(file: string, specifier: string): string {
+  return specifier.startsWith('.') ? relative(ROOT, join(ROOT, file, '..', specifier)) : specifier;
+}
+
+const RULES: { name: string; dir: string; forbidden: (target: string) => boolean }[] = [
+  {
+    name: 'lambdas/ never imports emulator/',
+    dir: 'lambdas',
+    forbidden: (t) => t === 'emulator' || t.startsWith('emulator/'),
+  },
+  {
+    name: 'emulator/ never imports lambdas/',
+    dir: 'emulator',
+    forbidden: (t) => t === 'lambdas' || t.startsWith('lambdas/'),
+  },
+  {
+    name: 'lambdas/core/ imports no filesystem, network client or AWS SDK',
+    dir: 'lambdas/core',
+    forbidden: (t) =>
+      /^(node:)?(fs|fs\/promises|http|https|net|tls|child_process)$/.test(t) ||
+      t === 'undici' ||
+      t.startsWith('@aws-sdk/') ||
+      t.startsWith('@aws-lambda-powertools/') ||
+      t.startsWith('lambdas/adapters/') ||
+      t.startsWith('lambdas/handlers/') ||
+      t.startsWith('lambdas/cli/'),
+  },
+];
+
+describe('import boundaries', () => {
+  it('finds static, re-exported and dynamic imports', () => {
+    const source = [
+      "import { a } from './a.ts';",
+      "import type { B } from '../b.ts';",
+      "export { c } from 'undici';",
+      "import 'node:fs';",
+      "const m = await import('../../emulator/index.ts');",
+    ].join('\n');
+    expect(specifiersOf(source).sort()).toEqual(['../../emulator/index.ts', '../b.ts', './a.ts', 'node:fs', 'undici']);
+  });
+
+  it.each(RULES)('$name', async ({ dir, forbidden }) => {
+    const files = await sourcesUnder(dir);
+    expect(files.length).toBeGreaterThan(5);
+    const violations: string[] = [];
+    for (const file of files) {
+      const source = await readFile(join(ROOT, file), 'utf8');
+      for (const specifier of specifiersOf(source)) {
+        if (forbidden(resolved(file, specifier))) violations.push(`${file} imports ${specifier}`);
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+});
