@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { runReconcile } from '../lambdas/core/run.ts';
 import { createOpsManagerClient } from '../lambdas/opsman/client.ts';
 import { type BareContext, bareOperations, runPool } from './bare.ts';
+import { instrumentMemory } from './memory-trace.ts';
 import type { PhaseName } from './minimum.ts';
 import { type PhaseChildResult, type PhaseJob, RESULT_MARKER } from './phase-protocol.ts';
 import { buildRunDependencies, countingObserver } from './run-deps.ts';
@@ -49,6 +50,7 @@ async function reconcile(job: PhaseJob): Promise<PhaseChildResult> {
     privateKey: TOOL_KEY.privateKey,
     maxConcurrency: job.concurrency,
   });
+  const diagnostics = instrumentMemory(deps, job.phase);
   try {
     const started = performance.now();
     const cpu = process.cpuUsage();
@@ -60,6 +62,7 @@ async function reconcile(job: PhaseJob): Promise<PhaseChildResult> {
     const wallMs = performance.now() - started;
     const used = process.cpuUsage(cpu);
     const memoryPeak = sampler.stop();
+    diagnostics.finish();
     const problems = [
       ...report.failures.map((f) => `${f.target.name} ${f.phase}: ${f.message}`),
       ...report.results

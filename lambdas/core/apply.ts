@@ -147,17 +147,20 @@ export async function applyPlan(
   const outcomes = await mapLimit(targets, options.targetConcurrency, async ([, list]) => {
     const out = await applyTarget(list, ctx, prepared, alertCtx);
     const verified = await verifyTarget(out.written, ctx);
+    // Once a target is written and verified, its request bodies and write echoes are dead: release them now rather
+    // than when the last target is done (20,000 of each at 1,000 projects x 20 alert configs).
+    for (const change of list) prepared.delete(change);
     done++;
     ctx.reporter.progress(`applied ${list[0]?.target.name ?? ''} (${done}/${targets.length})`, {
       done,
       total: targets.length,
     });
-    return { ...out, verified };
+    return { results: out.results, failure: out.failure, verifiedFailure: verified.failure };
   });
   for (const o of outcomes) {
     results.push(...o.results);
     if (o.failure !== undefined) failures.push(o.failure);
-    if (o.verified.failure !== undefined) failures.push(o.verified.failure);
+    if (o.verifiedFailure !== undefined) failures.push(o.verifiedFailure);
   }
 
   recordReconciled(plan, ctx, results, failures, now);

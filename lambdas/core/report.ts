@@ -1,4 +1,6 @@
 /** Builds the run report and its summary counts, and writes it through the ArchiveStore. */
+
+import { encodeChunks, jsonChunks } from './json-chunks.ts';
 import {
   ACTION_ORDER,
   type ChangeResult,
@@ -9,6 +11,13 @@ import {
   targetKey,
 } from './model.ts';
 import type { ArchiveStore } from './ports.ts';
+
+/**
+ * Above this many plan changes plus results, a stored report is compact JSON (no indentation): the same document,
+ * about 40% smaller. A first apply of 1,000 projects x 20 alert configs holds 20,000 changes twice (in the plan and in
+ * the results), 38 MB indented.
+ */
+export const COMPACT_REPORT_ENTRIES = 2_000;
 
 /** Counts of a plan by action (every action present, zero when absent). */
 export function summarisePlan(plan: Plan): PlanSummary {
@@ -48,9 +57,18 @@ export function reportKey(startedAt: string, runId: string): string {
   return `reports/${startedAt.slice(0, 10)}/${runId.replace(/[^A-Za-z0-9._-]/g, '_')}.json`;
 }
 
+/**
+ * The stored bytes of a report: JSON ending with a newline, indented by 2 unless the report is large (see
+ * COMPACT_REPORT_ENTRIES). Encoded piece by piece straight into one byte array: no string of the whole report exists.
+ */
+export function reportBytes(report: RunReport): Uint8Array {
+  const large = report.plan.changes.length + report.results.length > COMPACT_REPORT_ENTRIES;
+  return encodeChunks(jsonChunks(report, { indent: large ? 0 : 2, splitDepth: 3 }), '\n');
+}
+
 /** Writes the report; returns its location. */
 export async function writeReport(archive: ArchiveStore, report: RunReport): Promise<string> {
-  const put = await archive.put(reportKey(report.startedAt, report.runId), `${JSON.stringify(report, null, 2)}\n`, {
+  const put = await archive.put(reportKey(report.startedAt, report.runId), reportBytes(report), {
     contentType: 'application/json',
   });
   return put.location;

@@ -14,6 +14,7 @@ import {
   StateConflictError,
   StateCorruptError,
 } from '../../core/errors.ts';
+import { jsonChunks } from '../../core/json-chunks.ts';
 import type { Lease, ReconcileState, StateStore } from '../../core/ports.ts';
 import { isReconcileState } from '../../core/state.ts';
 
@@ -52,8 +53,74 @@ interface LeaseDoc {
   token: string;
 }
 
-function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+function sha256(bytes: string | Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** Pieces of text are gathered up to about this many characters before each write (and hash update). */
+const WRITE_BATCH_CHARS = 1 << 16;
+
+/**
+ * Writes the concatenated `pieces` to `path` atomically (temp file, fsync, rename, directory fsync), a batch at a
+ * time, so the whole text never exists as one string; resolves to the sha256 of the bytes written.
+ */
+export async function writeChunksAtomic(
+  path: string,
+  pieces: Iterable<string>,
+  dir: string,
+  mode = 0o600,
+): Promise<string> {
+  const temp = join(dir, `.${randomUUID()}.tmp`);
+  const hash = createHash('sha256');
+  const handle = await open(temp, 'wx', mode);
+  try {
+    let batch = '';
+    const flush = async () => {
+      const bytes = Buffer.from(batch, 'utf8');
+      hash.update(bytes);
+      await handle.writeFile(bytes);
+      batch = '';
+    };
+    for (const piece of pieces) {
+      batch += piece;
+      if (batch.length >= WRITE_BATCH_CHARS) await flush();
+    }
+    await flush();
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+  await syncDir(dir);
+  return hash.digest('hex');
+}
+
+/** sha256 of a file's bytes, read in blocks; null when it does not exist. */
+async function sha256OfFile(path: string): Promise<string | null> {
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    handle = await open(path, 'r');
+  } catch (error) {
+    if (isErrno(error, 'ENOENT')) return null;
+    throw new FsStoreError(`cannot read ${path}: ${(error as Error).message}`, path, { cause: error });
+  }
+  try {
+    const hash = createHash('sha256');
+    const block = Buffer.alloc(1 << 16);
+    for (;;) {
+      const { bytesRead } = await handle.read(block, 0, block.length, null);
+      if (bytesRead === 0) break;
+      hash.update(block.subarray(0, bytesRead));
+    }
+    return hash.digest('hex');
+  } finally {
+    await handle.close();
+  }
 }
 
 function isErrno(error: unknown, code: string): boolean {
@@ -97,6 +164,11 @@ async function syncDir(dir: string): Promise<void> {
   }
 }
 
+function* withNewline(pieces: Iterable<string>): Generator<string> {
+  yield* pieces;
+  yield '\n';
+}
+
 /** State and lease in a local directory. */
 export class FsStateStore implements StateStore {
   private readonly statePath: string;
@@ -112,20 +184,25 @@ export class FsStateStore implements StateStore {
     this.options = { ...DEFAULT_FS_STATE_OPTIONS, ...options };
   }
 
-  private async readText(path: string): Promise<string | null> {
+  private async readBytes(path: string): Promise<Buffer | null> {
     try {
-      return await readFile(path, 'utf8');
+      return await readFile(path);
     } catch (error) {
       if (isErrno(error, 'ENOENT')) return null;
       throw new FsStoreError(`cannot read ${path}: ${(error as Error).message}`, path, { cause: error });
     }
   }
 
-  /** Reads state.json; StateCorruptError when it is not a valid state document. */
+  private async readText(path: string): Promise<string | null> {
+    return (await this.readBytes(path))?.toString('utf8') ?? null;
+  }
+
+  /** Reads state.json; StateCorruptError when it is not a valid state document. The version hashes the file's bytes. */
   async read(): Promise<{ state: ReconcileState | null; version: string | null }> {
-    const text = await this.readText(this.statePath);
-    if (text === null) return { state: null, version: null };
-    const version = sha256(text);
+    const bytes = await this.readBytes(this.statePath);
+    if (bytes === null) return { state: null, version: null };
+    const version = sha256(bytes);
+    const text = bytes.toString('utf8');
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -137,16 +214,17 @@ export class FsStateStore implements StateStore {
     return { state: parsed, version };
   }
 
-  /** Writes state.json when the stored version is still `expectedVersion`. */
+  /**
+   * Writes state.json when the stored version is still `expectedVersion`. The text is the same as
+   * `JSON.stringify(state, null, 2)` plus a newline, written a project at a time (never one string of the whole state).
+   */
   async write(state: ReconcileState, expectedVersion: string | null): Promise<string> {
     await mkdir(this.dir, { recursive: true });
     return this.withLock(`${this.statePath}.lock`, async () => {
-      const current = await this.readText(this.statePath);
-      const actual = current === null ? null : sha256(current);
+      const actual = await sha256OfFile(this.statePath);
       if (actual !== expectedVersion) throw new StateConflictError(expectedVersion, actual);
-      const text = `${JSON.stringify(state, null, 2)}\n`;
-      await writeFileAtomic(this.statePath, text, this.dir);
-      return sha256(text);
+      const pieces = jsonChunks(state, { indent: 2, splitDepth: 3 });
+      return writeChunksAtomic(this.statePath, withNewline(pieces), this.dir);
     });
   }
 
