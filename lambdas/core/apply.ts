@@ -48,6 +48,23 @@ export interface ApplyOutcome {
   failures: TargetFailure[];
 }
 
+/**
+ * The request bodies of one target's alert writes, built right before its writes. A body that cannot be built now is
+ * left out: applying that change builds it again and fails with the reason.
+ */
+async function prepareTarget(list: Change[], alertCtx: AlertApplyContext): Promise<Map<Change, PreparedBody>> {
+  const prepared = new Map<Change, PreparedBody>();
+  for (const change of list) {
+    if (change.kind !== 'alertConfig' || change.action === 'delete') continue;
+    try {
+      prepared.set(change, await prepareBody(change, alertCtx));
+    } catch {
+      // Reported by applyAlertChange, which prepares the body itself when it is missing here.
+    }
+  }
+  return prepared;
+}
+
 /** Executes the writes of `plan`. Never throws for a change's or a target's problem. */
 export async function applyPlan(
   plan: Plan,
@@ -89,7 +106,8 @@ export async function applyPlan(
   }
 
   // Prepare every alert body first (secrets resolved now): a problem fails that change before anything is written.
-  const prepared = new Map<Change, PreparedBody>();
+  // The bodies are not kept: at 20,000 creates they would be tens of MB alive through the whole apply. Each target's
+  // are rebuilt right before its writes (same secrets: the run's resolver caches them).
   for (const [key, list] of byTarget) {
     const kept: Change[] = [];
     let prepareFailed = false;
@@ -99,7 +117,7 @@ export async function applyPlan(
         continue;
       }
       try {
-        prepared.set(change, await prepareBody(change, alertCtx));
+        await prepareBody(change, alertCtx);
         kept.push(change);
       } catch (error) {
         results.push({ change, status: 'failed', message: errorMessage(error), durationMs: 0 });
@@ -145,11 +163,9 @@ export async function applyPlan(
   const targets = [...byTarget.entries()];
   let done = 0;
   const outcomes = await mapLimit(targets, options.targetConcurrency, async ([, list]) => {
-    const out = await applyTarget(list, ctx, prepared, alertCtx);
+    const out = await applyTarget(list, ctx, await prepareTarget(list, alertCtx), alertCtx);
+    // The write echoes (`out.written`) die with this callback: only results and failures are kept per target.
     const verified = await verifyTarget(out.written, ctx);
-    // Once a target is written and verified, its request bodies and write echoes are dead: release them now rather
-    // than when the last target is done (20,000 of each at 1,000 projects x 20 alert configs).
-    for (const change of list) prepared.delete(change);
     done++;
     ctx.reporter.progress(`applied ${list[0]?.target.name ?? ''} (${done}/${targets.length})`, {
       done,

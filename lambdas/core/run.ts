@@ -120,7 +120,8 @@ export async function runReconcile(
     if (saved !== undefined && request.command !== 'apply') {
       throw new ReconcileError('BAD_REQUEST', 'a saved plan can only be applied (command apply)');
     }
-    const desired = saved === undefined ? await time('load', () => loadDesired(deps)) : undefined;
+    // Dropped once the plan is made: apply works from the plan alone, and a large desired state need not stay alive.
+    let desired = saved === undefined ? await time('load', () => loadDesired(deps)) : undefined;
     let lease: HeldLease | undefined;
     if (request.command === 'apply') {
       lease = await time('lease', () =>
@@ -168,6 +169,7 @@ export async function runReconcile(
           ),
         );
       }
+      desired = undefined;
       warnings.push(...(plan.warnings ?? []).filter((w) => !w.startsWith('STATE WAS CORRUPT')));
       if (request.command === 'apply' && lease !== undefined) {
         const outcome = await applyAndSave(plan, { request, deps, secrets, session, lease, time, options });
