@@ -145,6 +145,16 @@ export interface ArchiveStore {
     options?: { contentType?: string; ifAbsent?: boolean },
   ): Promise<{ key: string; created: boolean; location: string }>;
   get(key: string): Promise<Uint8Array | null>;
+  /**
+   * Optional: writes the concatenation of `pieces` (as UTF-8) under `key`, replacing it, without holding the whole
+   * text at once (a run report of 20,000 changes is tens of MB). Stores that cannot stream leave it out; callers then
+   * encode the pieces and use `put`.
+   */
+  putPieces?(
+    key: string,
+    pieces: Iterable<string>,
+    options?: { contentType?: string },
+  ): Promise<{ key: string; created: boolean; location: string }>;
 }
 
 /** Time, injectable for tests. */

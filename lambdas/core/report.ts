@@ -57,19 +57,32 @@ export function reportKey(startedAt: string, runId: string): string {
   return `reports/${startedAt.slice(0, 10)}/${runId.replace(/[^A-Za-z0-9._-]/g, '_')}.json`;
 }
 
-/**
- * The stored bytes of a report: JSON ending with a newline, indented by 2 unless the report is large (see
- * COMPACT_REPORT_ENTRIES). Encoded piece by piece straight into one byte array: no string of the whole report exists.
- */
-export function reportBytes(report: RunReport): Uint8Array {
+/** The stored text of a report in pieces: JSON, indented by 2 unless the report is large (COMPACT_REPORT_ENTRIES). */
+function reportPieces(report: RunReport): Iterable<string> {
   const large = report.plan.changes.length + report.results.length > COMPACT_REPORT_ENTRIES;
-  return encodeChunks(jsonChunks(report, { indent: large ? 0 : 2, splitDepth: 3 }), '\n');
+  return jsonChunks(report, { indent: large ? 0 : 2, splitDepth: 3 });
 }
 
-/** Writes the report; returns its location. */
+/**
+ * The stored bytes of a report: its JSON ending with a newline, encoded piece by piece straight into one byte array
+ * (no string of the whole report exists).
+ */
+export function reportBytes(report: RunReport): Uint8Array {
+  return encodeChunks(reportPieces(report), '\n');
+}
+
+function* withNewline(pieces: Iterable<string>): Generator<string> {
+  yield* pieces;
+  yield '\n';
+}
+
+/** Writes the report (streamed when the store can, else as bytes); returns its location. */
 export async function writeReport(archive: ArchiveStore, report: RunReport): Promise<string> {
-  const put = await archive.put(reportKey(report.startedAt, report.runId), reportBytes(report), {
-    contentType: 'application/json',
-  });
+  const key = reportKey(report.startedAt, report.runId);
+  const options = { contentType: 'application/json' };
+  const put =
+    archive.putPieces === undefined
+      ? await archive.put(key, reportBytes(report), options)
+      : await archive.putPieces(key, withNewline(reportPieces(report)), options);
   return put.location;
 }

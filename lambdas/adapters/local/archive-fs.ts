@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { link, mkdir, open, readFile, rm } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { ArchiveStore } from '../../core/ports.ts';
-import { FsStoreError, writeFileAtomic } from './state-fs.ts';
+import { FsStoreError, writeChunksAtomic, writeFileAtomic } from './state-fs.ts';
 
 function isErrno(error: unknown, code: string): boolean {
   return (error as NodeJS.ErrnoException | null)?.code === code;
@@ -66,6 +66,19 @@ export class FsArchiveStore implements ArchiveStore {
     } finally {
       await rm(temp, { force: true });
     }
+  }
+
+  /** Writes the concatenated `pieces` under `key` atomically, a batch at a time (never the whole text in memory). */
+  async putPieces(
+    key: string,
+    pieces: Iterable<string>,
+    _options: { contentType?: string } = {},
+  ): Promise<{ key: string; created: boolean; location: string }> {
+    const path = this.pathOf(key);
+    const dir = dirname(path);
+    await mkdir(dir, { recursive: true });
+    await writeChunksAtomic(path, pieces, dir, 0o644);
+    return { key, created: true, location: path };
   }
 
   /** The bytes under `key`, or null. */

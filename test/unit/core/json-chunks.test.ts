@@ -1,7 +1,64 @@
-// Scenario: JSON written piece by piece (run reports, state) is byte-identical to JSON.stringify at every indent and split depth.
+// Scenario: JSON written piece by piece (run reports, state) is byte-identical to JSON.stringify at every indent and split depth, streamed or not.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { FsArchiveStore } from '../../../lambdas/adapters/local/archive-fs.ts';
 import { encodeChunks, jsonChunks, utf8Length } from '../../../lambdas/core/json-chunks.ts';
+import type { Change, RunReport } from '../../../lambdas/core/model.ts';
+import { COMPACT_REPORT_ENTRIES, reportBytes, writeReport } from '../../../lambdas/core/report.ts';
+
+function report(changes: number): RunReport {
+  const target = { type: 'project' as const, id: '5e2211c17a3e5a48f5497de3', name: 'payments-prod' };
+  const list: Change[] = Array.from({ length: changes }, (_, i) => ({
+    target,
+    kind: 'alertConfig',
+    key: `k-é-${i}`,
+    action: 'create',
+    after: { eventTypeName: 'HOST_DOWN', enabled: true, matchers: [], notifications: [] },
+    fields: [],
+    reason: 'not in Ops Manager',
+  }));
+  return {
+    runId: 'run-1',
+    startedAt: '2026-03-01T10:00:00.000Z',
+    finishedAt: '2026-03-01T10:00:01.000Z',
+    mode: 'apply',
+    plan: {
+      formatVersion: 1,
+      runId: 'run-1',
+      createdAt: '2026-03-01T10:00:00.000Z',
+      mode: 'apply',
+      desired: { digest: 'd', files: [] },
+      liveDigests: {},
+      changes: list,
+      failures: [],
+    },
+    results: list.map((change) => ({ change, status: 'applied', durationMs: 1, id: 'x' })),
+    failures: [],
+    summary: {
+      planned: {
+        blocked: 0,
+        drift: 0,
+        adopt: 0,
+        create: changes,
+        update: 0,
+        enable: 0,
+        disable: 0,
+        delete: 0,
+        noop: 0,
+      },
+      applied: changes,
+      failed: 0,
+      drift: 0,
+      blocked: 0,
+      targetsFailed: 0,
+    },
+    apiCalls: { total: 0, byEndpoint: {} },
+    durationsMs: { total: 1 },
+  };
+}
 
 const odd = {
   a: [1, undefined, () => 1, Symbol('s')],
@@ -40,5 +97,24 @@ describe('jsonChunks', () => {
     ['lone low surrogate', '\udc00'],
   ])('counts UTF-8 bytes like TextEncoder: %s', (_name, text) => {
     expect(utf8Length(text)).toBe(new TextEncoder().encode(text).length);
+  });
+});
+
+describe('stored run reports', () => {
+  it.each([
+    ['small: indented as before', 3, 2],
+    ['large: compact', COMPACT_REPORT_ENTRIES, 0],
+  ])('%s, the same bytes streamed to files as encoded', async (_name, changes, indent) => {
+    const r = report(changes);
+    const want = `${JSON.stringify(r, null, indent)}\n`;
+    expect(new TextDecoder().decode(reportBytes(r))).toBe(want);
+    const dir = await mkdtemp(join(tmpdir(), 'report-pieces-'));
+    try {
+      const location = await writeReport(new FsArchiveStore(dir), r);
+      expect(location).toBe(join(dir, 'reports', '2026-03-01', 'run-1.json'));
+      expect(await readFile(location, 'utf8')).toBe(want);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
