@@ -90,13 +90,7 @@ export async function writeChunksAtomic(
   } finally {
     await handle.close();
   }
-  try {
-    await rename(temp, path);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
-  }
-  await syncDir(dir);
+  await publishTemp(temp, path, dir);
   return hash.digest('hex');
 }
 
@@ -142,6 +136,11 @@ export async function writeFileAtomic(
   } finally {
     await handle.close();
   }
+  await publishTemp(temp, path, dir);
+}
+
+/** The last step of an atomic write: rename the synced temp file over `path` (or remove it), then fsync `dir`. */
+async function publishTemp(temp: string, path: string, dir: string): Promise<void> {
   try {
     await rename(temp, path);
   } catch (error) {
