@@ -1,13 +1,15 @@
 /**
  * Times loadDesiredState alone on a generated desired state (default 1,000 projects x 20 alert configs) and reports
- * the heap it retains: `npx tsx --expose-gc bench/load-desired.ts [--projects N] [--alerts M] [--runs R]`.
+ * the heap it retains: `npx tsx --expose-gc bench/load-desired.ts [--projects N] [--alerts M] [--runs R] [--cache]`.
+ * With `--cache`, loads go through a fresh FsDesiredStateCache: run 1 is a miss that fills it, later runs hit.
  * The heap is measured after a forced GC while the result is still referenced, so it shows what loading keeps.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { FsDesiredStateCache } from '../lambdas/adapters/local/desired-cache-fs.ts';
 import { FsDesiredStateSource } from '../lambdas/adapters/local/desired-source-fs.ts';
-import { loadDesiredState } from '../lambdas/core/desired/index.ts';
+import { loadDesiredStateCached } from '../lambdas/core/desired/index.ts';
 import { renderDesiredState } from './desired.ts';
 import { buildWorld } from './world.ts';
 
@@ -26,6 +28,8 @@ async function main(): Promise<void> {
   const alerts = flag('alerts', 20);
   const runs = flag('runs', 3);
   const root = await mkdtemp(path.join(tmpdir(), 'load-desired-'));
+  const cacheDir = path.join(`${root}-cache`, 'desired');
+  const cache = process.argv.includes('--cache') ? new FsDesiredStateCache(cacheDir) : undefined;
   try {
     let bytes = 0;
     for (const file of renderDesiredState(buildWorld({ projects, alerts }))) {
@@ -44,14 +48,14 @@ async function main(): Promise<void> {
       }, 5);
       const cpu = process.cpuUsage();
       const start = performance.now();
-      const result = await loadDesiredState(new FsDesiredStateSource(root));
+      const { result, cache: status } = await loadDesiredStateCached(new FsDesiredStateSource(root), {}, cache);
       const ms = performance.now() - start;
       const used = process.cpuUsage(cpu);
       clearInterval(timer);
       peak = Math.max(peak, process.memoryUsage().heapUsed);
       gc?.();
       const retained = process.memoryUsage().heapUsed - base;
-      const outcome = result.ok ? result.summary : `${result.issues.length} issues`;
+      const outcome = `${result.ok ? result.summary : `${result.issues.length} issues`}; cache ${status}${cache ? await entrySizes(cacheDir) : ''}`;
       console.log(
         `run ${run}: ${ms.toFixed(0)} ms wall, ${((used.user + used.system) / 1000).toFixed(0)} ms CPU, ` +
           `heap peak ${mb(peak - base)} above start (sampled), retained after GC ${mb(retained)}, ` +
@@ -61,7 +65,14 @@ async function main(): Promise<void> {
     if (!gc) console.log('(run node with --expose-gc for the retained figure)');
   } finally {
     await rm(root, { recursive: true, force: true });
+    await rm(`${root}-cache`, { recursive: true, force: true });
   }
+}
+
+async function entrySizes(dir: string): Promise<string> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const sizes = await Promise.all(names.map(async (n) => (await stat(path.join(dir, n))).size));
+  return ` (entry ${sizes.map(mb).join(', ') || 'none'})`;
 }
 
 await main();

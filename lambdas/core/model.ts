@@ -287,6 +287,8 @@ export interface RunReport {
   archive?: ArchiveSummary;
   /** Where the report itself was written (ArchiveStore location), when it was. */
   reportLocation?: string;
+  /** Whether the desired state came from the desired-state cache ('hit'), was parsed ('miss'), or no cache was set. */
+  desiredCache?: 'hit' | 'miss' | 'off';
 }
 
 /** What an archive run stored. */

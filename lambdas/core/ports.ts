@@ -33,6 +33,18 @@ export interface DesiredStateSource {
   read(path: string): Promise<{ bytes: Uint8Array; version?: string }>;
 }
 
+/**
+ * Stores validated desired states by content key (see lambdas/core/desired/cache.ts): a run whose desired-state bytes
+ * are unchanged skips parsing and validation. Entries are opaque text the loader checks before trusting; a store may
+ * lose or evict any entry at any time. Errors are allowed: the loader treats a throwing store as a miss.
+ */
+export interface DesiredStateCache {
+  /** The entry stored under `key` (64 lowercase hex), or undefined when there is none. */
+  get(key: string): Promise<string | undefined>;
+  /** Stores `text` under `key`, replacing any entry there. */
+  put(key: string, text: string): Promise<void>;
+}
+
 /** The reads and writes of Ops Manager the core needs. Implemented by the client in lambdas/opsman/. */
 export interface OpsManagerApi {
   listAlertConfigs(groupId: string): Promise<AlertConfig[]>;

@@ -6,6 +6,7 @@ import type { Mode, Plan } from './model.ts';
 import type {
   ArchiveStore,
   Clock,
+  DesiredStateCache,
   DesiredStateSource,
   OpsManagerApi,
   Reporter,
@@ -49,4 +50,6 @@ export interface RunDependencies {
   actorPublicKey?: string;
   /** API calls made so far, by endpoint (`GET /groups/{groupId}/alertConfigs`): from the client's observer. */
   apiCalls?: () => { total: number; byEndpoint: Record<string, number> };
+  /** Cache of validated desired states keyed by content hash; absent: every run parses (RunReport.desiredCache 'off'). */
+  desiredCache?: DesiredStateCache;
 }

@@ -5,7 +5,7 @@
  */
 import { runArchive } from './archive-run.ts';
 import { errorMessage } from './concurrency.ts';
-import { loadDesiredState } from './desired/index.ts';
+import { type DesiredCacheStatus, loadDesiredStateCached } from './desired/index.ts';
 import { DesiredStateInvalidError, ReconcileError } from './errors.ts';
 import { acquireLease, DEFAULT_LEASE_OPTIONS, type HeldLease, type LeaseOptions } from './lease.ts';
 import {
@@ -55,8 +55,13 @@ function emptyPlan(request: RunRequest, createdAt: string, desired?: DesiredStat
   };
 }
 
-async function loadDesired(deps: RunDependencies): Promise<DesiredState> {
-  const loaded = await loadDesiredState(deps.source);
+/** Loads and validates the desired state (through the desired-state cache when the deps have one). */
+async function loadDesired(
+  deps: RunDependencies,
+  cacheStatus?: (status: DesiredCacheStatus) => void,
+): Promise<DesiredState> {
+  const { result: loaded, cache } = await loadDesiredStateCached(deps.source, {}, deps.desiredCache);
+  cacheStatus?.(cache);
   if (!loaded.ok) {
     throw new DesiredStateInvalidError(
       loaded.issues,
@@ -110,9 +115,13 @@ export async function runReconcile(
   let results: ChangeResult[] = [];
   let applyFailures: TargetFailure[] = [];
   let archive: RunReport['archive'];
+  let desiredCache: DesiredCacheStatus | undefined;
+  const onCache = (status: DesiredCacheStatus) => {
+    desiredCache = status;
+  };
 
   if (request.command === 'archive') {
-    const desired = await time('load', () => loadDesired(deps));
+    const desired = await time('load', () => loadDesired(deps, onCache));
     plan = emptyPlan(request, startedAt, desired);
     archive = await time('archive', () => runArchive(desired, request.projects, deps));
   } else {
@@ -121,7 +130,7 @@ export async function runReconcile(
       throw new ReconcileError('BAD_REQUEST', 'a saved plan can only be applied (command apply)');
     }
     // Dropped once the plan is made: apply works from the plan alone, and a large desired state need not stay alive.
-    let desired = saved === undefined ? await time('load', () => loadDesired(deps)) : undefined;
+    let desired = saved === undefined ? await time('load', () => loadDesired(deps, onCache)) : undefined;
     let lease: HeldLease | undefined;
     if (request.command === 'apply') {
       lease = await time('lease', () =>
@@ -199,6 +208,7 @@ export async function runReconcile(
     durationsMs,
   };
   if (warnings.length > 0) report.warnings = warnings;
+  if (desiredCache !== undefined) report.desiredCache = desiredCache;
   if (archive !== undefined) {
     report.archive = archive;
     for (const e of archive.errors)

@@ -3,9 +3,10 @@
  */
 
 export { digestOf } from './build.ts';
+export { CACHE_FORMAT_VERSION, desiredCacheKey, isCacheKey, LOADER_VERSION, loaderFingerprint } from './cache.ts';
 export { API_VERSION, EVENT_TYPE_NAMES, KINDS, NOTIFICATION_FIELDS, NOTIFICATION_TYPES } from './enums.ts';
 export { formatIssues, sortIssues } from './format.ts';
-export { loadDesiredState } from './load.ts';
+export { type DesiredCacheStatus, loadDesiredState, loadDesiredStateCached } from './load.ts';
 export { renderDesiredState } from './render.ts';
 export { DESIRED_STATE_SCHEMA } from './schema.ts';
 export { formatSecretRef, parseSecretRef, SECRET_REF_PATTERN } from './secret-ref.ts';

@@ -1,11 +1,14 @@
 /**
- * loadDesiredState: list -> read -> decode -> parse -> header -> schema -> cross-document rules -> pinned manifest ->
- * build. Every problem of every file is collected in one pass; bad input never throws, it becomes issues.
+ * loadDesiredState: list -> read -> [cache lookup] -> decode -> parse -> header -> schema -> cross-document rules ->
+ * pinned manifest -> build [-> cache store]. Every problem of every file is collected in one pass; bad input never
+ * throws, it becomes issues. With a DesiredStateCache, unchanged bytes skip everything from decode on (cache.ts).
  */
 import { createHash } from 'node:crypto';
 import type { DesiredFileInfo } from '../model.ts';
-import type { DesiredFileRef, DesiredStateSource } from '../ports.ts';
+import type { DesiredFileRef, DesiredStateCache, DesiredStateSource } from '../ports.ts';
 import { buildState, summarize } from './build.ts';
+import { desiredCacheKey } from './cache.ts';
+import { lookupCachedState, storeCachedState } from './cache-lookup.ts';
 import { checkDocuments, type DocumentsByKind } from './cross-checks.ts';
 import { sortIssues } from './format.ts';
 import { checkHeader } from './headers.ts';
@@ -17,18 +20,25 @@ import { DEFAULT_LOAD_OPTIONS, type LoadOptions, type LoadResult, type Validatio
 
 const READ_CONCURRENCY = 8;
 
+/** Whether a load used the cache: served from it, parsed (and stored when valid), or no cache was given. */
+export type DesiredCacheStatus = 'hit' | 'miss' | 'off';
+
+/** One file read: its digest and bytes, or the issue that kept it from being read. */
+interface ReadFile {
+  ref: DesiredFileRef;
+  info?: DesiredFileInfo;
+  bytes?: Uint8Array;
+  issues: ValidationIssue[];
+}
+
 function rootIssue(source: DesiredStateSource, message: string): ValidationIssue {
   return { file: source.describe(), line: 1, column: 1, path: '', message };
 }
 
-async function readFile(
-  source: DesiredStateSource,
-  ref: DesiredFileRef,
-  options: LoadOptions,
-): Promise<{ info?: DesiredFileInfo; documents: ParsedDocument[]; issues: ValidationIssue[] }> {
+async function readFile(source: DesiredStateSource, ref: DesiredFileRef, options: LoadOptions): Promise<ReadFile> {
   const at = { file: ref.path, line: 1, column: 1, path: '' };
-  const tooBig = (size: number) => ({
-    documents: [],
+  const tooBig = (size: number): ReadFile => ({
+    ref,
     issues: [
       {
         ...at,
@@ -43,7 +53,7 @@ async function readFile(
     read = await source.read(ref.path);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    return { documents: [], issues: [{ ...at, message: `cannot read file: ${reason}` }] };
+    return { ref, issues: [{ ...at, message: `cannot read file: ${reason}` }] };
   }
   if (read.bytes.length > options.maxFileBytes) return tooBig(read.bytes.length);
   const version = read.version ?? ref.version;
@@ -52,9 +62,14 @@ async function readFile(
     sha256: createHash('sha256').update(read.bytes).digest('hex'),
     ...(version ? { version } : {}),
   };
-  const decoded = decodeText(ref.path, read.bytes);
-  if ('issue' in decoded) return { info, documents: [], issues: [decoded.issue] };
-  return { info, ...parseYamlFile(ref.path, decoded.text, options) };
+  return { ref, info, bytes: read.bytes, issues: [] };
+}
+
+function parseFile(file: ReadFile, options: LoadOptions): { documents: ParsedDocument[]; issues: ValidationIssue[] } {
+  if (file.bytes === undefined) return { documents: [], issues: file.issues };
+  const decoded = decodeText(file.ref.path, file.bytes);
+  if ('issue' in decoded) return { documents: [], issues: [decoded.issue] };
+  return parseYamlFile(file.ref.path, decoded.text, options);
 }
 
 async function mapLimited<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
@@ -81,36 +96,80 @@ function capIssues(issues: ValidationIssue[], max: number): ValidationIssue[] {
 /**
  * Loads and validates the desired state of a source. Resolves to the state and a one-line summary, or to every
  * issue found, sorted by file, line and column. Never rejects: even an unexpected failure becomes an issue.
+ * With `cache`, a state validated before from the same bytes is reused (identical result; see cache.ts).
  */
 export async function loadDesiredState(
   source: DesiredStateSource,
   overrides: Partial<LoadOptions> = {},
+  cache?: DesiredStateCache,
 ): Promise<LoadResult> {
+  return (await loadDesiredStateCached(source, overrides, cache)).result;
+}
+
+/** loadDesiredState, also saying whether the cache served the state. Never rejects. */
+export async function loadDesiredStateCached(
+  source: DesiredStateSource,
+  overrides: Partial<LoadOptions> = {},
+  cache?: DesiredStateCache,
+): Promise<{ result: LoadResult; cache: DesiredCacheStatus }> {
   try {
-    return await load(source, { ...DEFAULT_LOAD_OPTIONS, ...overrides });
+    return await load(source, { ...DEFAULT_LOAD_OPTIONS, ...overrides }, cache);
   } catch (error) {
     // A bug of this module, not of the input: reported (without a stack, which could quote file contents), never thrown.
     const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-    return { ok: false, issues: [rootIssue(source, `internal error while loading the desired state: ${reason}`)] };
+    return {
+      result: { ok: false, issues: [rootIssue(source, `internal error while loading the desired state: ${reason}`)] },
+      cache: cache ? 'miss' : 'off',
+    };
   }
 }
 
-async function load(source: DesiredStateSource, options: LoadOptions): Promise<LoadResult> {
+async function load(
+  source: DesiredStateSource,
+  options: LoadOptions,
+  cache: DesiredStateCache | undefined,
+): Promise<{ result: LoadResult; cache: DesiredCacheStatus }> {
+  const status: DesiredCacheStatus = cache ? 'miss' : 'off';
   let refs: DesiredFileRef[];
   try {
     refs = (await source.list()).filter((ref) => /\.ya?ml$/i.test(ref.path));
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    return { ok: false, issues: [rootIssue(source, `cannot list the desired-state files: ${reason}`)] };
+    return {
+      result: { ok: false, issues: [rootIssue(source, `cannot list the desired-state files: ${reason}`)] },
+      cache: status,
+    };
   }
   refs.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   if (refs.length > options.maxFiles) {
-    return {
-      ok: false,
-      issues: [rootIssue(source, `${refs.length} YAML files, over the limit of ${options.maxFiles}`)],
-    };
+    const issue = rootIssue(source, `${refs.length} YAML files, over the limit of ${options.maxFiles}`);
+    return { result: { ok: false, issues: [issue] }, cache: status };
   }
   const read = await mapLimited(refs, READ_CONCURRENCY, (ref) => readFile(source, ref, options));
+  const files = read.flatMap((r) => (r.info ? [r.info] : []));
+  let key: string | undefined;
+  if (cache && refs.length > 0 && files.length === read.length) {
+    key = desiredCacheKey(options, files);
+    const hit = await lookupCachedState(cache, key, source, files, options);
+    if (hit) return { result: { ok: true, ...hit }, cache: 'hit' };
+  }
+  const parsed = read.map((r) => {
+    const result = parseFile(r, options);
+    r.bytes = undefined; // the text is no longer needed: let it go while the next file parses
+    return result;
+  });
+  const result = await validate(source, options, refs.length, files, parsed);
+  if (result.ok && cache && key) await storeCachedState(cache, key, result.state, result.summary);
+  return { result, cache: status };
+}
+
+async function validate(
+  source: DesiredStateSource,
+  options: LoadOptions,
+  fileCount: number,
+  files: DesiredFileInfo[],
+  read: { documents: ParsedDocument[]; issues: ValidationIssue[] }[],
+): Promise<LoadResult> {
   const issues: ValidationIssue[] = read.flatMap((r) => r.issues);
   const docs: DocumentsByKind = { Project: [], AlertTemplate: [], Organization: [], Settings: [] };
   for (const document of read.flatMap((r) => r.documents)) {
@@ -123,7 +182,7 @@ async function load(source: DesiredStateSource, options: LoadOptions): Promise<L
     docs[header.kind].push(document);
   }
   const documentCount = read.reduce((n, r) => n + r.documents.length, 0);
-  if (refs.length === 0 || (issues.length === 0 && documentCount === 0)) {
+  if (fileCount === 0 || (issues.length === 0 && documentCount === 0)) {
     const message = `no desired-state documents under ${source.describe()}: an empty desired state is refused (it would manage nothing, and could read as "delete everything"); add Project or Organization documents`;
     issues.push(rootIssue(source, message));
   } else if (issues.length === 0 && docs.Project.length === 0 && docs.Organization.length === 0) {
@@ -141,7 +200,6 @@ async function load(source: DesiredStateSource, options: LoadOptions): Promise<L
     else pin = pinned.pin;
   }
   if (issues.length > 0) return { ok: false, issues: capIssues(sortIssues(issues), options.maxIssues) };
-  const files = read.flatMap((r) => (r.info ? [r.info] : []));
   const state = buildState(docs, files, pin);
   return { ok: true, state, summary: summarize(state, docs.AlertTemplate.length, files.length) };
 }

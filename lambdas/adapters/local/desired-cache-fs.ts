@@ -1,0 +1,97 @@
+/**
+ * Local DesiredStateCache: one file per entry, `<dir>/<key>.json` (the CLI uses `<stateDir>/cache/desired/`). Written
+ * atomically (temp file, rename) so a reader never sees half an entry; no fsync, since a lost entry only costs a
+ * re-parse. Only the `maxEntries` most recently used entries are kept (a hit refreshes the entry's mtime).
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { isCacheKey } from '../../core/desired/cache.ts';
+import type { DesiredStateCache } from '../../core/ports.ts';
+
+/** Options of FsDesiredStateCache. */
+export interface FsDesiredCacheOptions {
+  /** Entries kept after a write; older ones (by last use) are deleted. Default 4: the current revision and a few. */
+  maxEntries: number;
+}
+
+/** Defaults of FsDesiredCacheOptions. */
+export const DEFAULT_FS_DESIRED_CACHE_OPTIONS: FsDesiredCacheOptions = { maxEntries: 4 };
+
+/** The cache directory under a CLI state directory. */
+export function desiredCacheDir(stateDir: string): string {
+  return join(stateDir, 'cache', 'desired');
+}
+
+const ENTRY = /^[0-9a-f]{64}\.json$/;
+
+function isErrno(error: unknown, code: string): boolean {
+  return (error as NodeJS.ErrnoException | null)?.code === code;
+}
+
+/** DesiredStateCache in a directory. */
+export class FsDesiredStateCache implements DesiredStateCache {
+  readonly dir: string;
+  readonly #options: FsDesiredCacheOptions;
+
+  constructor(dir: string, options: Partial<FsDesiredCacheOptions> = {}) {
+    this.dir = dir;
+    this.#options = { ...DEFAULT_FS_DESIRED_CACHE_OPTIONS, ...options };
+    if (!Number.isInteger(this.#options.maxEntries) || this.#options.maxEntries < 1) {
+      throw new RangeError('FsDesiredStateCache maxEntries must be a positive integer');
+    }
+  }
+
+  async get(key: string): Promise<string | undefined> {
+    if (!isCacheKey(key)) return undefined;
+    const path = join(this.dir, `${key}.json`);
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (error) {
+      if (isErrno(error, 'ENOENT')) return undefined;
+      throw error;
+    }
+    const now = new Date();
+    await utimes(path, now, now).catch(() => undefined); // recency for pruning; best effort
+    return text;
+  }
+
+  async put(key: string, text: string): Promise<void> {
+    if (!isCacheKey(key)) throw new RangeError('desired-state cache key must be 64 lowercase hex characters');
+    await mkdir(this.dir, { recursive: true, mode: 0o700 });
+    const temp = join(this.dir, `.${randomUUID()}.tmp`);
+    try {
+      await writeFile(temp, text, { mode: 0o600, flag: 'wx' });
+      await rename(temp, join(this.dir, `${key}.json`));
+    } catch (error) {
+      await rm(temp, { force: true }).catch(() => undefined);
+      throw error;
+    }
+    await this.#prune(key);
+  }
+
+  /** Deletes all but the newest `maxEntries` entries (never `keep`, the one just written). */
+  async #prune(keep: string): Promise<void> {
+    const names = (await readdir(this.dir).catch(() => [] as string[])).filter((n) => ENTRY.test(n));
+    if (names.length <= this.#options.maxEntries) return;
+    const dated = await Promise.all(
+      names.map(async (name) => ({
+        name,
+        mtime: name === `${keep}.json` ? Number.POSITIVE_INFINITY : await mtimeOf(join(this.dir, name)),
+      })),
+    );
+    dated.sort((a, b) => b.mtime - a.mtime);
+    for (const { name } of dated.slice(this.#options.maxEntries)) {
+      await rm(join(this.dir, name), { force: true }).catch(() => undefined);
+    }
+  }
+}
+
+async function mtimeOf(path: string): Promise<number> {
+  try {
+    return (await stat(path)).mtimeMs;
+  } catch {
+    return 0;
+  }
+}

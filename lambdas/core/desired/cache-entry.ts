@@ -1,0 +1,159 @@
+/**
+ * One desired-state cache entry as text: a header line (JSON: format, key, checksum, summary, pinned manifest), then
+ * the DesiredState as JSON. Decoding trusts nothing: a wrong format or key, a checksum mismatch, bad JSON or a state
+ * of the wrong shape all decode to undefined (a miss), never to an exception.
+ */
+import { createHash } from 'node:crypto';
+import { type DesiredState, MODES } from '../model.ts';
+import { CACHE_FORMAT_VERSION, loaderFingerprint } from './cache.ts';
+import { isJsonSafe } from './json-safe.ts';
+
+/** The `format` field of every entry. */
+export const CACHE_ENTRY_FORMAT = 'opsman-gitops/desired-state-cache';
+
+/** What an entry holds once decoded. */
+export interface CacheEntry {
+  state: DesiredState;
+  summary: string;
+  /** The pinned version manifest the state embeds: a hit is valid only while it still has this sha256. */
+  pin?: { path: string; sha256: string };
+}
+
+interface Header {
+  format: string;
+  formatVersion: number;
+  key: string;
+  loader: string;
+  stateSha256: string;
+  summary: string;
+  pin: { path: string; sha256: string } | null;
+}
+
+const HEX64 = /^[0-9a-f]{64}$/;
+
+/** The entry text of a loaded state, or undefined when the state would not survive JSON unchanged. */
+export function encodeCacheEntry(key: string, state: DesiredState, summary: string): string | undefined {
+  if (!isJsonSafe(state)) return undefined;
+  let body: string;
+  try {
+    body = JSON.stringify(state);
+  } catch {
+    return undefined; // a cycle: not data, never cached
+  }
+  const pin = state.settings.versionManifest?.pin;
+  const header: Header = {
+    format: CACHE_ENTRY_FORMAT,
+    formatVersion: CACHE_FORMAT_VERSION,
+    key,
+    loader: loaderFingerprint(),
+    stateSha256: createHash('sha256').update(body).digest('hex'),
+    summary,
+    pin: pin ? { path: pin.path, sha256: pin.sha256 } : null,
+  };
+  // JSON.stringify never emits a raw newline, so the first newline ends the header.
+  return `${JSON.stringify(header)}\n${body}`;
+}
+
+/** The entry stored under `key`, or undefined when `text` is not a sound entry for that key. */
+export function decodeCacheEntry(text: string, key: string): CacheEntry | undefined {
+  try {
+    const newline = text.indexOf('\n');
+    if (newline < 0) return undefined;
+    const header = JSON.parse(text.slice(0, newline)) as Partial<Header> | null;
+    if (!isHeader(header) || header.key !== key || header.loader !== loaderFingerprint()) return undefined;
+    const body = text.slice(newline + 1);
+    if (createHash('sha256').update(body).digest('hex') !== header.stateSha256) return undefined;
+    const state: unknown = JSON.parse(body);
+    if (!isDesiredState(state)) return undefined;
+    const pin = state.settings.versionManifest?.pin;
+    if ((pin === undefined) !== (header.pin === null)) return undefined;
+    if (pin && header.pin && (pin.path !== header.pin.path || pin.sha256 !== header.pin.sha256)) return undefined;
+    return { state, summary: header.summary, ...(header.pin ? { pin: header.pin } : {}) };
+  } catch {
+    return undefined;
+  }
+}
+
+function isHeader(h: Partial<Header> | null): h is Header {
+  if (typeof h !== 'object' || h === null) return false;
+  if (h.format !== CACHE_ENTRY_FORMAT || h.formatVersion !== CACHE_FORMAT_VERSION) return false;
+  if (typeof h.key !== 'string' || typeof h.loader !== 'string' || typeof h.summary !== 'string') return false;
+  if (typeof h.stateSha256 !== 'string' || !HEX64.test(h.stateSha256)) return false;
+  if (h.pin === null) return true;
+  return typeof h.pin === 'object' && typeof h.pin?.path === 'string' && HEX64.test(String(h.pin?.sha256));
+}
+
+type Rec = Record<string, unknown>;
+const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isStr = (v: unknown): v is string => typeof v === 'string';
+const isBool = (v: unknown): v is boolean => typeof v === 'boolean';
+const optional = (v: unknown, check: (x: unknown) => boolean) => v === undefined || check(v);
+const isMode = (v: unknown) => (MODES as readonly unknown[]).includes(v);
+const isSource = (v: unknown) => isRec(v) && isStr(v.file) && Number.isInteger(v.line) && Number.isInteger(v.column);
+const arrayOf = (v: unknown, check: (x: unknown) => boolean) => Array.isArray(v) && v.every(check);
+
+function isAlertConfig(v: unknown): boolean {
+  return (
+    isRec(v) &&
+    isStr(v.key) &&
+    isStr(v.eventTypeName) &&
+    isBool(v.enabled) &&
+    arrayOf(v.matchers, isRec) &&
+    arrayOf(v.notifications, isRec) &&
+    optional(v.metricThreshold, isRec) &&
+    optional(v.threshold, isRec) &&
+    optional(v.template, isStr) &&
+    isSource(v.source)
+  );
+}
+
+function isProject(v: unknown): boolean {
+  return (
+    isRec(v) &&
+    isStr(v.name) &&
+    isStr(v.projectId) &&
+    optional(v.orgId, isStr) &&
+    optional(v.mode, isMode) &&
+    optional(v.defaultServerType, isStr) &&
+    optional(v.auditLogRotation, (r) => isRec(r) && isBool(r.enforce)) &&
+    arrayOf(v.alertConfigs, isAlertConfig) &&
+    isBool(v.prune) &&
+    arrayOf(v.protect, isStr) &&
+    isSource(v.source)
+  );
+}
+
+function isOrganization(v: unknown): boolean {
+  return (
+    isRec(v) &&
+    isStr(v.name) &&
+    isStr(v.orgId) &&
+    optional(v.mode, isMode) &&
+    optional(v.defaultServerType, isStr) &&
+    isSource(v.source)
+  );
+}
+
+function isSettings(v: unknown): boolean {
+  if (!isRec(v) || !isMode(v.mode) || !isRec(v.prune) || !isRec(v.archive)) return false;
+  if (!Number.isInteger(v.prune.maxDeletes) || !isBool(v.prune.allowEmpty)) return false;
+  if (!isBool(v.archive.versionManifest) || !isBool(v.archive.usage)) return false;
+  const manifest = v.versionManifest;
+  if (manifest === undefined) return true;
+  if (!isRec(manifest)) return false;
+  const pin = manifest.pin;
+  return optional(pin, (p) => isRec(p) && isStr(p.path) && isStr(p.text) && isStr(p.sha256) && HEX64.test(p.sha256));
+}
+
+/** A structural check of a parsed state: the fields the pipeline relies on have the types it expects. */
+function isDesiredState(v: unknown): v is DesiredState {
+  return (
+    isRec(v) &&
+    arrayOf(v.projects, isProject) &&
+    arrayOf(v.organizations, isOrganization) &&
+    isSettings(v.settings) &&
+    arrayOf(v.files, (f) => isRec(f) && isStr(f.path) && isStr(f.sha256) && optional(f.version, isStr)) &&
+    isStr(v.digest) &&
+    HEX64.test(v.digest)
+  );
+}

@@ -1,0 +1,85 @@
+/**
+ * The loader's side of the desired-state cache: look an entry up and prove it still applies, or store a fresh one.
+ * The cache only ever costs speed: a store that throws, an entry that is corrupt, foreign or stale, or a pinned
+ * manifest that changed all read as a miss; a failed write is ignored. Nothing here logs or throws.
+ */
+import { createHash } from 'node:crypto';
+import type { DesiredFileInfo, DesiredState } from '../model.ts';
+import type { DesiredStateCache, DesiredStateSource } from '../ports.ts';
+import { digestOf } from './build.ts';
+import { decodeCacheEntry, encodeCacheEntry } from './cache-entry.ts';
+import type { LoadOptions } from './types.ts';
+
+const byPath = (a: DesiredFileInfo, b: DesiredFileInfo) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+
+/** The pinned manifest's file info as it is now, or undefined when it is gone, too big or no longer `sha256`. */
+async function currentPin(
+  source: DesiredStateSource,
+  pin: { path: string; sha256: string },
+  options: Pick<LoadOptions, 'maxManifestBytes'>,
+): Promise<DesiredFileInfo | undefined> {
+  try {
+    const read = await source.read(pin.path);
+    if (read.bytes.length > options.maxManifestBytes) return undefined;
+    const sha256 = createHash('sha256').update(read.bytes).digest('hex');
+    if (sha256 !== pin.sha256) return undefined;
+    return { path: pin.path, sha256, ...(read.version ? { version: read.version } : {}) };
+  } catch {
+    return undefined;
+  }
+}
+
+function sameFiles(cached: DesiredFileInfo[], current: DesiredFileInfo[]): boolean {
+  if (cached.length !== current.length) return false;
+  return cached.every((file, i) => {
+    const other = current[i] as DesiredFileInfo;
+    return file.path === other.path && file.sha256 === other.sha256 && file.version === other.version;
+  });
+}
+
+/**
+ * The cached state for `key` when there is a sound entry and it still describes the source: its files equal the YAML
+ * files just read plus the pinned manifest re-read now. Undefined otherwise.
+ */
+export async function lookupCachedState(
+  cache: DesiredStateCache,
+  key: string,
+  source: DesiredStateSource,
+  yamlFiles: readonly DesiredFileInfo[],
+  options: Pick<LoadOptions, 'maxManifestBytes'>,
+): Promise<{ state: DesiredState; summary: string } | undefined> {
+  let text: unknown;
+  try {
+    text = await cache.get(key);
+  } catch {
+    return undefined;
+  }
+  if (typeof text !== 'string') return undefined;
+  const entry = decodeCacheEntry(text, key);
+  if (entry === undefined) return undefined;
+  const files = [...yamlFiles];
+  if (entry.pin) {
+    const pin = await currentPin(source, entry.pin, options);
+    if (pin === undefined) return undefined;
+    files.push(pin);
+  }
+  files.sort(byPath);
+  if (!sameFiles(entry.state.files, files) || entry.state.digest !== digestOf(files)) return undefined;
+  return { state: entry.state, summary: entry.summary };
+}
+
+/** Stores a freshly loaded state under `key`; states that would not survive JSON unchanged are not stored. */
+export async function storeCachedState(
+  cache: DesiredStateCache,
+  key: string,
+  state: DesiredState,
+  summary: string,
+): Promise<void> {
+  const text = encodeCacheEntry(key, state, summary);
+  if (text === undefined) return;
+  try {
+    await cache.put(key, text);
+  } catch {
+    // Only speed is lost: the next run parses again.
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * The desired-state cache key: what a validated DesiredState depends on, hashed. Like Argo CD's generated-manifest
+ * cache keyed by commit, a run whose desired-state bytes (and loader) are unchanged may reuse the state an earlier run
+ * validated, and skip parsing, schema and cross-document checks. Pure: no I/O here.
+ *
+ * The key covers:
+ * - CACHE_FORMAT_VERSION: the layout of a cache entry (cache-entry.ts);
+ * - the loader fingerprint: the JSON Schema (canonical JSON) and LOADER_VERSION;
+ * - every LoadOptions field (a limit can turn a valid state invalid);
+ * - every YAML file's path, content sha256 and source version (the version is part of DesiredState.files).
+ * The pinned version manifest is read after parsing, so it cannot be in the key: the entry records it and a hit is
+ * valid only while it still has the same sha256 (load-cached.ts re-reads it).
+ */
+import { createHash } from 'node:crypto';
+import { DESIRED_STATE_SCHEMA } from './schema.ts';
+import type { LoadOptions } from './types.ts';
+
+/** Version of the cache entry layout; bump when cache-entry.ts changes what it writes. */
+export const CACHE_FORMAT_VERSION = 1;
+
+/**
+ * Version of the loader's rules. BUMP IT whenever validation or building changes what a given set of files loads to
+ * (cross-document rules, defaults, template merge, the model's shape, the summary text): cached entries made by the
+ * older loader then stop matching. Schema changes need no bump: the schema itself is hashed into the key.
+ */
+export const LOADER_VERSION = 1;
+
+/** The identity of one file in the key: path, content digest, and the source's version (S3 ETag) when it has one. */
+export interface CacheKeyFile {
+  path: string;
+  sha256: string;
+  version?: string;
+}
+
+/** JSON with object keys sorted, so the same value always hashes the same. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v === undefined ? null : v)).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+let fingerprint: string | undefined;
+
+/** sha256 of the schema's canonical JSON and LOADER_VERSION: changes whenever the loader may load differently. */
+export function loaderFingerprint(): string {
+  fingerprint ??= createHash('sha256')
+    .update(`loader ${LOADER_VERSION}\n`)
+    .update(canonicalJson(DESIRED_STATE_SCHEMA))
+    .digest('hex');
+  return fingerprint;
+}
+
+/** The cache key (64 lowercase hex) of a set of YAML files loaded with `options`. Order of `files` does not matter. */
+export function desiredCacheKey(options: LoadOptions, files: readonly CacheKeyFile[]): string {
+  const hash = createHash('sha256');
+  hash.update(`opsman-gitops desired-state cache ${CACHE_FORMAT_VERSION}\n`);
+  hash.update(`loader ${loaderFingerprint()}\n`);
+  hash.update(`options ${canonicalJson(options)}\n`);
+  const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  for (const file of sorted) {
+    // JSON strings: no path or version can fake a separator.
+    hash.update(`file ${JSON.stringify(file.path)} ${file.sha256} ${JSON.stringify(file.version ?? null)}\n`);
+  }
+  return hash.digest('hex');
+}
+
+/** True for a well-formed key: adapters use it to refuse anything that could escape their directory or prefix. */
+export function isCacheKey(key: string): boolean {
+  return /^[0-9a-f]{64}$/.test(key);
+}
