@@ -7,6 +7,7 @@ import { type Document, LineCounter, parseAllDocuments } from 'yaml';
 import { asArray, asRecord } from './issue.ts';
 import { type LocatedDocument, locate, type PathSegment, type Position, positionKey } from './locate.ts';
 import type { ParsedDocument } from './parse.ts';
+import { withoutYamlDebugVariables } from './yaml-env.ts';
 
 /** The syntax trees of one file's documents and the line counter of its text. */
 export interface Trees {
@@ -18,7 +19,9 @@ export interface Trees {
 export function parseTrees(text: string): Trees {
   const lineCounter = new LineCounter();
   // Same options on the first parse and on a re-parse, so both give the same documents and offsets.
-  const docs = parseAllDocuments(text, { lineCounter, uniqueKeys: true, prettyErrors: false, schema: 'core' });
+  const docs = withoutYamlDebugVariables(() =>
+    parseAllDocuments(text, { lineCounter, uniqueKeys: true, prettyErrors: false, schema: 'core' }),
+  );
   return { docs: Array.isArray(docs) ? docs : [], lineCounter };
 }
 
