@@ -5,11 +5,12 @@
  */
 import { AmbiguousWriteError, OpsManagerApiError } from '../opsman/errors.ts';
 import type { AlertConfig, AlertConfigRequest } from '../opsman/types.ts';
-import { buildAlertRequest, type DesiredAlertBody, secretUses } from './alert-body.ts';
+import { buildAlertRequest, type DesiredAlertBody } from './alert-body.ts';
+import { canonicalJson, sha256Hex } from './canonical.ts';
 import { ReconcileError } from './errors.ts';
 import { bodyFingerprint, secretFingerprints } from './fingerprint.ts';
 import type { Change } from './model.ts';
-import { normalDigest, normaliseDesired, normaliseLive, sameNormal } from './normalise.ts';
+import { normaliseDesired, normaliseLive, sameNormal } from './normalise.ts';
 import type { OpsManagerApi, OwnedAlertConfig, ReconcileState, SecretResolver } from './ports.ts';
 import { resolveBodySecrets } from './resolve-secrets.ts';
 import { ownedIds, projectState, setAlertRecord } from './state.ts';
@@ -29,7 +30,10 @@ export interface PreparedBody {
   hasSecrets: boolean;
   fingerprint: string;
   secretFingerprints: Record<string, string>;
+  /** sha256 of `desiredText`: equal to `normalDigest(normaliseDesired(body))`. */
   appliedDigest: string;
+  /** Canonical JSON of the normalised desired body (no secret values): what verification compares an echo with. */
+  desiredText: string;
 }
 
 /** The outcome of one alert change. */
@@ -40,24 +44,53 @@ export interface AlertApplyOutcome {
   response?: AlertConfig;
   /** False when nothing was sent to Ops Manager (adoption without secrets): there is nothing to verify. */
   wrote: boolean;
+  /** The prepared body's `desiredText`, for verification of the echo. */
+  desiredText?: string;
 }
 
-/** Resolves secrets and builds the request of a change's desired body; throws ReconcileError naming the problem. */
-export async function prepareBody(change: Change, ctx: AlertApplyContext): Promise<PreparedBody> {
+/** The desired body of a change and its secrets resolved now; throws ReconcileError naming the problem. */
+async function resolveChange(change: Change, ctx: AlertApplyContext) {
   const body = change.after as DesiredAlertBody | undefined;
   if (body === undefined)
     throw new ReconcileError('PLAN_INCOMPLETE', `${change.action} of ${change.key} has no desired body`);
   const resolved = await resolveBodySecrets(body, ctx.secrets);
   if (!resolved.ok) throw new ReconcileError('SECRET_UNRESOLVED', resolved.reason);
-  const request = buildAlertRequest(body, resolved.values);
+  return { body, values: resolved.values };
+}
+
+/**
+ * Checks that a change's body can be prepared (desired body present, every secret resolvable and not mask-like),
+ * building nothing: the check before the first write of a run. Throws what `prepareBody` would throw.
+ */
+export async function checkBody(change: Change, ctx: AlertApplyContext): Promise<void> {
+  await resolveChange(change, ctx);
+}
+
+/** Resolves secrets and builds the request of a change's desired body; throws ReconcileError naming the problem. */
+export async function prepareBody(change: Change, ctx: AlertApplyContext): Promise<PreparedBody> {
+  const { body, values } = await resolveChange(change, ctx);
+  const request = buildAlertRequest(body, values);
+  const desiredText = canonicalJson(normaliseDesired(body));
   return {
     request,
-    hasSecrets: secretUses(body).length > 0,
+    // One value per secret use (resolution stops at the first missing one), so this says whether the body has any.
+    hasSecrets: values.size > 0,
     fingerprint: bodyFingerprint(ctx.fingerprintKey, request),
-    secretFingerprints: secretFingerprints(ctx.fingerprintKey, resolved.values),
-    appliedDigest: normalDigest(normaliseDesired(body)),
+    secretFingerprints: secretFingerprints(ctx.fingerprintKey, values),
+    appliedDigest: sha256Hex(desiredText),
+    desiredText,
   };
 }
+
+/** Fields of a record that an applied write replaces or clears; every other field of an older record is kept. */
+const REWRITTEN = new Set([
+  'id',
+  'fingerprint',
+  'secretFingerprints',
+  'appliedDigest',
+  'pendingCreate',
+  'notConverging',
+]);
 
 function recordApplied(
   change: Change,
@@ -67,15 +100,19 @@ function recordApplied(
   how: 'created' | 'adopted' | 'updated',
 ): void {
   const old = ctx.state.projects[change.target.id]?.alertConfigs[change.key];
+  // Built as one literal (no spread then delete): 20,000 records of a first apply stay compact objects in the heap.
+  // Kept fields of an older record follow, so the stored JSON lists the same fields as before.
   const record: OwnedAlertConfig = {
-    ...(old ?? {}),
     id,
     fingerprint: prepared.fingerprint,
     secretFingerprints: prepared.secretFingerprints,
     appliedDigest: prepared.appliedDigest,
   };
-  delete record.pendingCreate;
-  delete record.notConverging;
+  if (old !== undefined) {
+    for (const field of Object.keys(old) as (keyof OwnedAlertConfig)[]) {
+      if (!REWRITTEN.has(field)) (record as Record<string, unknown>)[field] = old[field];
+    }
+  }
   if (how === 'created') record.createdAt = ctx.now();
   if (how === 'adopted') record.adoptedAt = ctx.now();
   setAlertRecord(ctx.state, change.target.id, change.key, record);
@@ -96,7 +133,7 @@ async function create(change: Change, ctx: AlertApplyContext, prepared: Prepared
   try {
     const created = await ctx.api.createAlertConfig(change.target.id, prepared.request);
     recordApplied(change, ctx, created.id, prepared, 'created');
-    return { id: created.id, response: created, wrote: true };
+    return { id: created.id, response: created, wrote: true, desiredText: prepared.desiredText };
   } catch (error) {
     if (error instanceof AmbiguousWriteError) {
       const found = await findCreated(change, ctx);
@@ -153,12 +190,12 @@ export async function applyAlertChange(
   if (change.action === 'update') {
     const response = await ctx.api.updateAlertConfig(groupId, id, body.request);
     recordApplied(change, ctx, id, body, 'updated');
-    return { id, response, wrote: true };
+    return { id, response, wrote: true, desiredText: body.desiredText };
   }
   if (change.action === 'enable' || change.action === 'disable') {
     const response = await ctx.api.setAlertConfigEnabled(groupId, id, change.action === 'enable');
     recordApplied(change, ctx, id, body, 'updated');
-    return { id, response, wrote: true };
+    return { id, response, wrote: true, desiredText: body.desiredText };
   }
   if (change.action === 'adopt') {
     // The live secrets are redacted, so whether they match is unknowable: re-send them once, then fingerprints hold.
@@ -169,7 +206,10 @@ export async function applyAlertChange(
       message: body.hasSecrets ? 'adopted; secrets re-sent with a full PUT' : 'adopted',
       wrote: body.hasSecrets,
     };
-    if (response !== undefined) outcome.response = response;
+    if (response !== undefined) {
+      outcome.response = response;
+      outcome.desiredText = body.desiredText;
+    }
     return outcome;
   }
   throw new ReconcileError('NOT_A_WRITE', `${change.action} is not applied`);

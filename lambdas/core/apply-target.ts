@@ -4,7 +4,7 @@
  */
 
 import type { ApplyContext } from './apply.ts';
-import { type AlertApplyContext, applyAlertChange, type PreparedBody } from './apply-alerts.ts';
+import { type AlertApplyContext, applyAlertChange } from './apply-alerts.ts';
 import { applySingletonChange, recordSingleton } from './apply-singletons.ts';
 import { errorCode, errorMessage } from './concurrency.ts';
 import type { Change, ChangeResult, TargetFailure } from './model.ts';
@@ -30,11 +30,10 @@ export function result(
   return r;
 }
 
-/** Applies one target's changes (already filtered to writes, in plan order). */
+/** Applies one target's changes (already filtered to writes, in plan order); each body is built right before its write. */
 export async function applyTarget(
   changes: Change[],
   ctx: ApplyContext,
-  prepared: Map<Change, PreparedBody>,
   alertCtx: AlertApplyContext,
 ): Promise<TargetApplyOutcome> {
   const results: ChangeResult[] = [];
@@ -67,10 +66,10 @@ export async function applyTarget(
     }
     try {
       if (change.kind === 'alertConfig') {
-        const out = await applyAlertChange(change, alertCtx, prepared.get(change));
+        const out = await applyAlertChange(change, alertCtx);
         const r = result(change, 'applied', started, out);
         results.push(r);
-        if (out.wrote) written.set(r, { response: out.response });
+        if (out.wrote) written.set(r, { response: out.response, desiredText: out.desiredText });
       } else {
         await applySingletonChange(change, ctx.api, ctx.readPin);
         recordSingleton(ctx.state, change);

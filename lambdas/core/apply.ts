@@ -3,7 +3,7 @@
  * run concurrently and fail independently; within a target changes run in plan order and deletes only after every
  * create/update of that target succeeded; every write is verified by a re-read (non-convergence guard).
  */
-import { type AlertApplyContext, markPending, type PreparedBody, prepareBody } from './apply-alerts.ts';
+import { type AlertApplyContext, checkBody, markPending } from './apply-alerts.ts';
 import { recordReconciled } from './apply-bookkeeping.ts';
 import { type PinReader, recordSingleton } from './apply-singletons.ts';
 import { applyTarget } from './apply-target.ts';
@@ -48,23 +48,6 @@ export interface ApplyOutcome {
   failures: TargetFailure[];
 }
 
-/**
- * The request bodies of one target's alert writes, built right before its writes. A body that cannot be built now is
- * left out: applying that change builds it again and fails with the reason.
- */
-async function prepareTarget(list: Change[], alertCtx: AlertApplyContext): Promise<Map<Change, PreparedBody>> {
-  const prepared = new Map<Change, PreparedBody>();
-  for (const change of list) {
-    if (change.kind !== 'alertConfig' || change.action === 'delete') continue;
-    try {
-      prepared.set(change, await prepareBody(change, alertCtx));
-    } catch {
-      // Reported by applyAlertChange, which prepares the body itself when it is missing here.
-    }
-  }
-  return prepared;
-}
-
 /** Executes the writes of `plan`. Never throws for a change's or a target's problem. */
 export async function applyPlan(
   plan: Plan,
@@ -105,9 +88,9 @@ export async function applyPlan(
     byTarget.set(key, list);
   }
 
-  // Prepare every alert body first (secrets resolved now): a problem fails that change before anything is written.
-  // The bodies are not kept: at 20,000 creates they would be tens of MB alive through the whole apply. Each target's
-  // are rebuilt right before its writes (same secrets: the run's resolver caches them).
+  // Check every alert body first (secrets resolved now): a problem fails that change before anything is written.
+  // Nothing is built here: each body is built once, right before its write (same secrets: the run's resolver caches
+  // them), so no request body outlives its write and none is built twice.
   for (const [key, list] of byTarget) {
     const kept: Change[] = [];
     let prepareFailed = false;
@@ -117,7 +100,7 @@ export async function applyPlan(
         continue;
       }
       try {
-        await prepareBody(change, alertCtx);
+        await checkBody(change, alertCtx);
         kept.push(change);
       } catch (error) {
         results.push({ change, status: 'failed', message: errorMessage(error), durationMs: 0 });
@@ -163,7 +146,7 @@ export async function applyPlan(
   const targets = [...byTarget.entries()];
   let done = 0;
   const outcomes = await mapLimit(targets, options.targetConcurrency, async ([, list]) => {
-    const out = await applyTarget(list, ctx, await prepareTarget(list, alertCtx), alertCtx);
+    const out = await applyTarget(list, ctx, alertCtx);
     // The write echoes (`out.written`) die with this callback: only results and failures are kept per target.
     const verified = await verifyTarget(out.written, ctx);
     done++;

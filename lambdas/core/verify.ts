@@ -9,6 +9,7 @@ import type { AlertConfig } from '../opsman/types.ts';
 import type { DesiredAlertBody } from './alert-body.ts';
 import type { ApplyContext } from './apply.ts';
 import { verifySingleton } from './apply-singletons.ts';
+import { canonicalJson } from './canonical.ts';
 import { errorCode, errorMessage } from './concurrency.ts';
 import { diffAlert } from './diff.ts';
 import type { ChangeResult, TargetFailure } from './model.ts';
@@ -19,6 +20,8 @@ import { resolveBodySecrets } from './resolve-secrets.ts';
 /** What a write returned: the stored config for alert writes that answer with one. */
 export interface WriteEcho {
   response?: AlertConfig;
+  /** Canonical JSON of the normalised desired body the write sent (PreparedBody.desiredText), when known. */
+  desiredText?: string;
 }
 
 /** What verification found beyond the per-result statuses it updates. */
@@ -46,6 +49,16 @@ function differingFields(result: ChangeResult, live: AlertConfig): string[] {
   return diffAlert(normaliseDesired(result.change.after as DesiredAlertBody), normaliseLive(live)).map((f) => f.path);
 }
 
+/**
+ * True when the echo of a write equals what was sent. The common case is decided by one comparison of canonical
+ * texts (the desired side was computed when the body was built); only an echo whose text differs is diffed field by
+ * field, and an empty diff still counts as equal, exactly as before.
+ */
+function echoMatches(result: ChangeResult, echo: WriteEcho, response: AlertConfig): boolean {
+  if (echo.desiredText !== undefined && canonicalJson(normaliseLive(response)) === echo.desiredText) return true;
+  return differingFields(result, response).length === 0;
+}
+
 /** Checks what was written (`written`: each applied write with its echo) and flags what did not converge. */
 export async function verifyTarget(written: Map<ChangeResult, WriteEcho>, ctx: ApplyContext): Promise<VerifyOutcome> {
   const entries = [...written.entries()].filter(([r]) => r.status === 'applied' && r.change.action !== 'delete');
@@ -55,7 +68,7 @@ export async function verifyTarget(written: Map<ChangeResult, WriteEcho>, ctx: A
     const doubtful = entries.filter(([r, echo]) => {
       if (r.change.kind !== 'alertConfig') return false;
       const id = r.id ?? r.change.id;
-      return echo.response === undefined || echo.response.id !== id || differingFields(r, echo.response).length > 0;
+      return echo.response === undefined || echo.response.id !== id || !echoMatches(r, echo, echo.response);
     });
     if (doubtful.length > 0) {
       const live = new Map((await ctx.api.listAlertConfigs(target.id)).map((c) => [c.id, c]));
