@@ -69,6 +69,10 @@ async function reconcile(job: PhaseJob): Promise<PhaseChildResult> {
         .filter((r) => r.status !== 'applied')
         .map((r) => `${r.change.key} ${r.status}: ${r.message ?? ''}`),
     ].slice(0, 5);
+    if (report.desiredCache !== undefined) {
+      const loadMs = report.durationsMs.load ?? 0;
+      problems.push(`load ${(loadMs / 1000).toFixed(2)} s (desired cache ${report.desiredCache})`);
+    }
     return {
       wallMs,
       cpuMs: (used.user + used.system) / 1000,
@@ -81,6 +85,7 @@ async function reconcile(job: PhaseJob): Promise<PhaseChildResult> {
       failed: report.summary.failed,
       targetsFailed: report.summary.targetsFailed,
       problems,
+      ...(report.desiredCache ? { desiredCache: report.desiredCache } : {}),
     };
   } finally {
     await close();

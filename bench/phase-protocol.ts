@@ -34,8 +34,10 @@ export interface PhaseChildResult {
   applied?: number;
   failed?: number;
   targetsFailed?: number;
-  /** First messages of failures (targets or changes), for the notes. */
+  /** First messages of failures (targets or changes), then the desired-state load line, for the notes. */
   problems: string[];
+  /** Whether the run's desired state came from the desired-state cache. */
+  desiredCache?: 'hit' | 'miss' | 'off';
   error?: string;
 }
 

@@ -1,10 +1,12 @@
 /**
  * Builds the real run dependencies for the benchmark and the reliability suite: the Ops Manager client (with a
- * counting observer), the directory desired-state source, the secrets file, and the filesystem state and archive
- * stores, exactly as the CLI composes them.
+ * counting observer), the directory desired-state source, the secrets file, the filesystem state and archive
+ * stores, and the desired-state cache under the state directory (off with OPSMAN_DESIRED_CACHE=off), exactly as the
+ * CLI composes them.
  */
 import { createHash } from 'node:crypto';
 import { FsArchiveStore } from '../lambdas/adapters/local/archive-fs.ts';
+import { desiredCacheDir, desiredCacheOff, FsDesiredStateCache } from '../lambdas/adapters/local/desired-cache-fs.ts';
 import { FsDesiredStateSource } from '../lambdas/adapters/local/desired-source-fs.ts';
 import { FileSecretResolver } from '../lambdas/adapters/local/secrets-file.ts';
 import { FsStateStore } from '../lambdas/adapters/local/state-fs.ts';
@@ -82,5 +84,6 @@ export function buildRunDependencies(
     fingerprintKey: FIXED_FINGERPRINT_KEY,
     apiCalls: () => ({ total: counting.counts.total, byEndpoint: { ...counting.counts.byRoute } }),
   };
+  if (!desiredCacheOff(process.env)) deps.desiredCache = new FsDesiredStateCache(desiredCacheDir(paths.stateDir));
   return { deps, counts: counting.counts, close: () => api.close() };
 }

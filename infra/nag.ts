@@ -63,6 +63,11 @@ export function acknowledgeFindings(stack: Stack, t: NagTargets): void {
       `AwsSolutions-IAM5[Resource::${dataArn}/${PREFIXES.archive}*]`,
       'Writes archive objects whose keys are made at run time (sha256 content addresses, dated usage snapshots and run reports), only under the archive prefix.',
     );
+    ack(
+      fn.role,
+      `AwsSolutions-IAM5[Resource::${dataArn}/${PREFIXES.desiredCache}*]`,
+      'Reads and writes desired-state cache entries, named by a content hash made at run time, only under the cache prefix.',
+    );
     if (t.settings.vpc) {
       ack(
         fn.role,

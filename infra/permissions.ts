@@ -40,10 +40,21 @@ function useArchive(fn: HouseFunction, data: IBucket): void {
   fn.role.addToPolicy(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [data.bucketArn] }));
 }
 
+/** Read and write desired-state cache entries (content-addressed keys made at run time: the prefix only). */
+function useDesiredCache(fn: HouseFunction, data: IBucket): void {
+  fn.role.addToPolicy(
+    new PolicyStatement({
+      actions: ['s3:GetObject', 's3:PutObject'],
+      resources: [data.arnForObjects(`${PREFIXES.desiredCache}*`)],
+    }),
+  );
+}
+
 /** The reconcile function: desired state, state and lease, archive, credentials and the secretRef secrets. */
 export function grantReconcile(fn: HouseFunction, t: GrantTargets & { secretNamePrefix: string }): void {
   readDesired(fn, t.storage.desired);
   useArchive(fn, t.storage.data);
+  useDesiredCache(fn, t.storage.data);
   t.credentials.grantRead(fn.role);
   const stateKey = t.storage.data.arnForObjects(`${PREFIXES.state}state.json`);
   const leaseKey = t.storage.data.arnForObjects(`${PREFIXES.state}lease.json`);
@@ -59,9 +70,10 @@ export function grantReconcile(fn: HouseFunction, t: GrantTargets & { secretName
   );
 }
 
-/** The archive function: desired state (settings, pinned manifest), archive, credentials. No state, no lease. */
+/** The archive function: desired state (settings, pinned manifest), its cache, archive, credentials. No state, no lease. */
 export function grantArchive(fn: HouseFunction, t: GrantTargets): void {
   readDesired(fn, t.storage.desired);
   useArchive(fn, t.storage.data);
+  useDesiredCache(fn, t.storage.data);
   t.credentials.grantRead(fn.role);
 }

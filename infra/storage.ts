@@ -9,7 +9,13 @@ import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership, StorageCl
 import { Construct } from 'constructs';
 
 /** Prefixes inside the buckets (also passed to the functions as environment variables). */
-export const PREFIXES = { desired: 'desired-state/', state: 'state/', archive: 'archive/' } as const;
+export const PREFIXES = {
+  desired: 'desired-state/',
+  state: 'state/',
+  archive: 'archive/',
+  /** The desired-state cache (fixed in the handlers: lambdas/handlers/config.ts DESIRED_CACHE_PREFIX). */
+  desiredCache: 'cache/desired/',
+} as const;
 
 /** The three buckets. */
 export class Storage extends Construct {
@@ -58,6 +64,13 @@ export class Storage extends Construct {
           prefix: `${PREFIXES.archive}reports/`,
           transitions: [{ storageClass: StorageClass.INFREQUENT_ACCESS, transitionAfter: Duration.days(90) }],
           expiration: Duration.days(800),
+        },
+        // Desired-state cache entries are rebuilt on a miss: a month of unchanged desired state is plenty.
+        {
+          id: 'desired-cache',
+          prefix: PREFIXES.desiredCache,
+          expiration: Duration.days(30),
+          noncurrentVersionExpiration: Duration.days(1),
         },
         // Manifests and usage snapshots are kept (content-addressed, small); old versions of pointers expire.
         {

@@ -92,5 +92,6 @@ export async function openSession(ctx: CommandContext, command: string): Promise
     actorPublicKey: connection.publicKey,
     apiCalls: () => counter.snapshot(),
   };
+  if (stores.desiredCache) deps.desiredCache = stores.desiredCache;
   return { deps, client, archive, close: () => client.close() };
 }

@@ -4,6 +4,7 @@
  * where each adapter lives.
  */
 import { FsArchiveStore } from '../adapters/local/archive-fs.ts';
+import { desiredCacheDir, desiredCacheOff, FsDesiredStateCache } from '../adapters/local/desired-cache-fs.ts';
 import { FsDesiredStateSource } from '../adapters/local/desired-source-fs.ts';
 import { loadFingerprintKey } from '../adapters/local/fingerprint-key.ts';
 import { EnvSecretResolver } from '../adapters/local/secrets-env.ts';
@@ -11,7 +12,14 @@ import { FileSecretResolver } from '../adapters/local/secrets-file.ts';
 import { FsStateStore } from '../adapters/local/state-fs.ts';
 import { DESIRED_STATE_SCHEMA, formatIssues, loadDesiredState } from '../core/desired/index.ts';
 import type { RunReport } from '../core/model.ts';
-import type { ArchiveStore, DesiredStateSource, RequestObserver, SecretResolver, StateStore } from '../core/ports.ts';
+import type {
+  ArchiveStore,
+  DesiredStateCache,
+  DesiredStateSource,
+  RequestObserver,
+  SecretResolver,
+  StateStore,
+} from '../core/ports.ts';
 import { runReconcile } from '../core/run.ts';
 import type { RunDependencies, RunRequest } from '../core/run-types.ts';
 import { createOpsManagerClient, type OpsManagerClient } from '../opsman/index.ts';
@@ -60,16 +68,20 @@ export async function apiClient(options: ConnectionOptions): Promise<ApiClient> 
   return createOpsManagerClient({ ...options, userAgent: 'opsman-gitops-cli' });
 }
 
-/** State store, archive store and fingerprint key of a state directory. */
+/**
+ * State store, archive store, fingerprint key and desired-state cache (`<stateDir>/cache/desired/`) of a state
+ * directory. `OPSMAN_DESIRED_CACHE=off` leaves the cache out: every run parses the desired state.
+ */
 export async function localStores(
   stateDir: string,
   archiveDir: string,
   env: Record<string, string | undefined>,
-): Promise<{ state: StateStore; archive: ArchiveStore; fingerprintKey: Uint8Array }> {
+): Promise<{ state: StateStore; archive: ArchiveStore; fingerprintKey: Uint8Array; desiredCache?: DesiredStateCache }> {
   return {
     state: new FsStateStore(stateDir),
     archive: new FsArchiveStore(archiveDir),
     fingerprintKey: await loadFingerprintKey(stateDir, env),
+    ...(desiredCacheOff(env) ? {} : { desiredCache: new FsDesiredStateCache(desiredCacheDir(stateDir)) }),
   };
 }
 

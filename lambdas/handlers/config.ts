@@ -28,7 +28,12 @@ export interface HandlerConfig {
   leaseWaitMs: number;
   /** OPSMAN_MAX_CONCURRENCY: in-flight Ops Manager requests (default: the client's, 8). */
   maxConcurrency?: number;
+  /** OPSMAN_DESIRED_CACHE=off: no desired-state cache (default on: memory, then `cache/desired/` in STATE_BUCKET). */
+  desiredCache?: 'off';
 }
+
+/** Prefix of the desired-state cache entries in STATE_BUCKET. */
+export const DESIRED_CACHE_PREFIX = 'cache/desired/';
 
 /** Defaults of the optional variables. */
 export const CONFIG_DEFAULTS = {
@@ -77,11 +82,17 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): HandlerConfig 
     if (/^[1-9]\d?$/.test(concurrency)) config.maxConcurrency = Number(concurrency);
     else problems.push('OPSMAN_MAX_CONCURRENCY must be 1..99');
   }
+  const cache = env.OPSMAN_DESIRED_CACHE?.trim() ?? '';
+  if (/^(off|0|false|no)$/i.test(cache)) config.desiredCache = 'off';
+  else if (!/^(on|1|true|yes)?$/i.test(cache)) {
+    problems.push(`OPSMAN_DESIRED_CACHE must be on or off (got "${cache.slice(0, 20)}")`);
+  }
   if (config.stateBucket === config.desiredBucket) {
     // BucketDeployment prunes everything under the desired prefix, and writes there would retrigger runs.
     for (const [name, prefix] of [
       ['STATE_PREFIX', config.statePrefix],
       ['ARCHIVE_PREFIX', config.archivePrefix],
+      ...(config.desiredCache === 'off' ? [] : ([['the desired-state cache', DESIRED_CACHE_PREFIX]] as const)),
     ] as const) {
       if (prefixesOverlap(prefix, config.desiredPrefix)) {
         problems.push(`${name} (${prefix}) overlaps DESIRED_STATE_PREFIX (${config.desiredPrefix}) in the same bucket`);

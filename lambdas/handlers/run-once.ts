@@ -72,6 +72,7 @@ export async function runOnce(input: {
       fingerprintKey,
       actorPublicKey: publicKey,
       apiCalls: () => runtime.calls.snapshot(),
+      ...(runtime.desiredCache ? { desiredCache: runtime.desiredCache } : {}),
     });
     const durationMs = Date.now() - started;
     addRunMetrics(metrics, report, durationMs, reported);

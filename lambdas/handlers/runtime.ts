@@ -6,6 +6,8 @@
 import { createHash, hkdfSync } from 'node:crypto';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { MemoryDesiredStateCache } from '../adapters/aws/desired-cache-memory.ts';
+import { S3DesiredStateCache } from '../adapters/aws/desired-cache-s3.ts';
 import { S3ArchiveStore } from '../adapters/aws/s3-archive-store.ts';
 import { S3DesiredStateSource } from '../adapters/aws/s3-desired-source.ts';
 import { S3StateStore } from '../adapters/aws/s3-state-store.ts';
@@ -16,8 +18,8 @@ import {
   SecretsManagerResolver,
 } from '../adapters/aws/secrets-manager.ts';
 import { parseFingerprintKey } from '../adapters/local/fingerprint-key.ts';
-import type { Clock, OpsManagerApi, RequestObserver, SecretResolver } from '../core/ports.ts';
-import type { HandlerConfig } from './config.ts';
+import type { Clock, DesiredStateCache, OpsManagerApi, RequestObserver, SecretResolver } from '../core/ports.ts';
+import { DESIRED_CACHE_PREFIX, type HandlerConfig } from './config.ts';
 
 /** The Ops Manager client the runtime needs: the port plus `close()`. */
 export type ClosableApi = OpsManagerApi & { close(): Promise<void> };
@@ -66,6 +68,8 @@ export class Runtime {
   readonly state: S3StateStore;
   readonly archive: S3ArchiveStore;
   readonly secrets: SecretResolver;
+  /** Validated desired states by content hash: this container's memory, then S3 (undefined when turned off). */
+  readonly desiredCache: DesiredStateCache | undefined;
   readonly calls = new ApiCallCounter();
   readonly #secretJson: SecretJsonSource;
   readonly #createApi: ApiFactory;
@@ -79,6 +83,12 @@ export class Runtime {
     this.source = new S3DesiredStateSource({ client: s3, bucket: config.desiredBucket, prefix: config.desiredPrefix });
     this.state = new S3StateStore({ client: s3, bucket: config.stateBucket, prefix: config.statePrefix });
     this.archive = new S3ArchiveStore({ client: s3, bucket: config.stateBucket, prefix: config.archivePrefix });
+    this.desiredCache =
+      config.desiredCache === 'off'
+        ? undefined
+        : new MemoryDesiredStateCache({
+            next: new S3DesiredStateCache({ client: s3, bucket: config.stateBucket, prefix: DESIRED_CACHE_PREFIX }),
+          });
     this.#secretJson = new SecretJsonSource({ client: new SecretsManagerClient({}) });
     this.secrets = new SecretsManagerResolver(this.#secretJson);
   }

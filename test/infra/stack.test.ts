@@ -271,6 +271,7 @@ describe('OpsmanGitops stack (default context, alarm email, CA bundle)', () => {
     expect(reconcile).toContain('/state/lease.json');
     expect(reconcile).toContain(':secret:opsman/*');
     expect(archive).toContain('/archive/*');
+    for (const text of [reconcile, archive]) expect(text).toContain('/cache/desired/*');
     for (const forbidden of ['/state/', 's3:DeleteObject', ':secret:opsman/*'])
       expect(archive).not.toContain(forbidden);
     for (const text of [reconcile, archive]) {

@@ -23,6 +23,11 @@ export function desiredCacheDir(stateDir: string): string {
   return join(stateDir, 'cache', 'desired');
 }
 
+/** True when OPSMAN_DESIRED_CACHE turns the desired-state cache off (`off`, `0`, `false`, `no`; any case). */
+export function desiredCacheOff(env: Record<string, string | undefined>): boolean {
+  return /^(off|0|false|no)$/i.test(env.OPSMAN_DESIRED_CACHE?.trim() ?? '');
+}
+
 const ENTRY = /^[0-9a-f]{64}\.json$/;
 
 function isErrno(error: unknown, code: string): boolean {

@@ -1,0 +1,117 @@
+// Scenario: the desired-state cache key changes with every input that can change a load (bytes, names, versions, options, loader) and with nothing else.
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import {
+  CACHE_FORMAT_VERSION,
+  type CacheKeyFile,
+  canonicalJson,
+  desiredCacheKey,
+  isCacheKey,
+  LOADER_VERSION,
+  loaderFingerprint,
+} from '../../../lambdas/core/desired/cache.ts';
+import { DEFAULT_LOAD_OPTIONS } from '../../../lambdas/core/desired/index.ts';
+
+const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+
+const BASE: CacheKeyFile[] = [
+  { path: 'projects/a.yaml', sha256: sha('kind: Project\nname: a\n') },
+  { path: 'projects/b.yaml', sha256: sha('kind: Project\nname: b\n') },
+  { path: 'settings.yaml', sha256: sha('kind: Settings\n'), version: '"etag-1"' },
+];
+const baseKey = desiredCacheKey(DEFAULT_LOAD_OPTIONS, BASE);
+
+describe('desiredCacheKey', () => {
+  it('is 64 lowercase hex, stable, and independent of the order files are given in', () => {
+    expect(isCacheKey(baseKey)).toBe(true);
+    expect(desiredCacheKey({ ...DEFAULT_LOAD_OPTIONS }, [...BASE])).toBe(baseKey);
+    expect(desiredCacheKey(DEFAULT_LOAD_OPTIONS, [...BASE].reverse())).toBe(baseKey);
+  });
+
+  it.each<[string, () => string]>([
+    [
+      'one byte changed in a file',
+      () =>
+        desiredCacheKey(DEFAULT_LOAD_OPTIONS, [
+          { ...(BASE[0] as CacheKeyFile), sha256: sha('kind: Project\nname: A\n') },
+          ...BASE.slice(1),
+        ]),
+    ],
+    [
+      'a file renamed',
+      () =>
+        desiredCacheKey(DEFAULT_LOAD_OPTIONS, [
+          { ...(BASE[0] as CacheKeyFile), path: 'projects/c.yaml' },
+          ...BASE.slice(1),
+        ]),
+    ],
+    ['a file added', () => desiredCacheKey(DEFAULT_LOAD_OPTIONS, [...BASE, { path: 'x.yml', sha256: sha('') }])],
+    ['a file removed', () => desiredCacheKey(DEFAULT_LOAD_OPTIONS, BASE.slice(1))],
+    [
+      'a source version changed',
+      () =>
+        desiredCacheKey(DEFAULT_LOAD_OPTIONS, [
+          ...BASE.slice(0, 2),
+          { ...(BASE[2] as CacheKeyFile), version: '"etag-2"' },
+        ]),
+    ],
+    [
+      'a source version dropped',
+      () =>
+        desiredCacheKey(DEFAULT_LOAD_OPTIONS, [
+          ...BASE.slice(0, 2),
+          { ...(BASE[2] as CacheKeyFile), version: undefined },
+        ]),
+    ],
+    ['maxAliasCount changed', () => desiredCacheKey({ ...DEFAULT_LOAD_OPTIONS, maxAliasCount: 101 }, BASE)],
+    ['maxFileBytes changed', () => desiredCacheKey({ ...DEFAULT_LOAD_OPTIONS, maxFileBytes: 1 }, BASE)],
+    ['maxManifestBytes changed', () => desiredCacheKey({ ...DEFAULT_LOAD_OPTIONS, maxManifestBytes: 10 }, BASE)],
+    ['maxFiles changed', () => desiredCacheKey({ ...DEFAULT_LOAD_OPTIONS, maxFiles: 3 }, BASE)],
+    ['maxIssues changed', () => desiredCacheKey({ ...DEFAULT_LOAD_OPTIONS, maxIssues: 1 }, BASE)],
+    [
+      'a path that fakes a separator',
+      () =>
+        desiredCacheKey(DEFAULT_LOAD_OPTIONS, [
+          {
+            path: `projects/a.yaml ${(BASE[0] as CacheKeyFile).sha256} null\nfile "projects/b.yaml"`,
+            sha256: (BASE[1] as CacheKeyFile).sha256,
+          },
+          BASE[2] as CacheKeyFile,
+        ]),
+    ],
+  ])('changes when %s', (_name, variant) => {
+    const key = variant();
+    expect(isCacheKey(key)).toBe(true);
+    expect(key).not.toBe(baseKey);
+  });
+});
+
+describe('loaderFingerprint and canonicalJson', () => {
+  it('fingerprints the schema and the loader version', () => {
+    expect(loaderFingerprint()).toMatch(/^[0-9a-f]{64}$/);
+    expect(loaderFingerprint()).toBe(loaderFingerprint());
+    expect(LOADER_VERSION).toBeGreaterThanOrEqual(1);
+    expect(CACHE_FORMAT_VERSION).toBeGreaterThanOrEqual(1);
+  });
+
+  it.each([
+    [{ b: 1, a: [1, { d: null, c: 'x' }] }, '{"a":[1,{"c":"x","d":null}],"b":1}'],
+    [{ a: undefined, b: true }, '{"b":true}'],
+    [[undefined, 'é'], '[null,"é"]'],
+    ['s', '"s"'],
+  ])('canonicalJson(%j) = %s', (value, json) => {
+    expect(canonicalJson(value)).toBe(json);
+  });
+});
+
+describe('isCacheKey', () => {
+  it.each([
+    ['a'.repeat(64), true],
+    ['A'.repeat(64), false],
+    ['a'.repeat(63), false],
+    [`../${'a'.repeat(61)}`, false],
+    ['', false],
+  ])('%s -> %s', (key, ok) => {
+    expect(isCacheKey(key)).toBe(ok);
+  });
+});

@@ -1,0 +1,211 @@
+// Scenario: a load through the desired-state cache returns exactly what a cold load returns, and every change of input, bad entry or failing store falls back to a cold load.
+import { describe, expect, it } from 'vitest';
+import { renderDesiredState } from '../../../bench/desired.ts';
+import { buildWorld } from '../../../bench/world.ts';
+import { FsDesiredStateSource } from '../../../lambdas/adapters/local/desired-source-fs.ts';
+import { desiredCacheKey } from '../../../lambdas/core/desired/cache.ts';
+import { decodeCacheEntry, encodeCacheEntry } from '../../../lambdas/core/desired/cache-entry.ts';
+import {
+  DEFAULT_LOAD_OPTIONS,
+  type LoadResult,
+  loadDesiredState,
+  loadDesiredStateCached,
+} from '../../../lambdas/core/desired/index.ts';
+import type { DesiredStateSource } from '../../../lambdas/core/ports.ts';
+import { EXAMPLE_ROOT, filesOf, MapCache, sourceOf } from './cache-fakes.ts';
+
+const EXAMPLE = filesOf(EXAMPLE_ROOT);
+const BENCH = Object.fromEntries(
+  renderDesiredState(buildWorld({ projects: 6, alerts: 4 })).map((f) => [f.path, f.text]),
+);
+
+function ok(result: LoadResult): Extract<LoadResult, { ok: true }> {
+  if (!result.ok) throw new Error(JSON.stringify(result.issues.slice(0, 3)));
+  return result;
+}
+
+/** Cold load, then two loads through `cache`: statuses, and each result next to the cold one. */
+async function coldWarm(source: () => DesiredStateSource, cache = new MapCache()) {
+  const cold = await loadDesiredState(source());
+  const first = await loadDesiredStateCached(source(), {}, cache);
+  const second = await loadDesiredStateCached(source(), {}, cache);
+  return { cold, first, second, cache };
+}
+
+describe('cold and warm loads are identical', () => {
+  it.each([
+    ['the example desired state (directory)', () => new FsDesiredStateSource(EXAMPLE_ROOT)],
+    ['the example desired state (memory)', () => sourceOf(EXAMPLE)],
+    ['the benchmark desired state, small size', () => sourceOf(BENCH)],
+  ])('%s', async (_name, source) => {
+    const { cold, first, second, cache } = await coldWarm(source);
+    expect(first.cache).toBe('miss');
+    expect(second.cache).toBe('hit');
+    expect(cache.puts).toHaveLength(1);
+    const c = ok(cold);
+    for (const warm of [ok(first.result), ok(second.result)]) {
+      expect(warm.state).toStrictEqual(c.state);
+      expect(warm.summary).toBe(c.summary);
+    }
+    expect(JSON.stringify(ok(second.result).state)).toBe(JSON.stringify(c.state));
+  });
+
+  it('says off without a cache, and never stores an invalid desired state', async () => {
+    expect((await loadDesiredStateCached(sourceOf(EXAMPLE))).cache).toBe('off');
+    const cache = new MapCache();
+    const broken = { ...EXAMPLE, 'projects/search.yaml': 'apiVersion: opsman-gitops/v1\nkind: Project\n' };
+    for (let i = 0; i < 2; i++) {
+      const { result, cache: status } = await loadDesiredStateCached(sourceOf(broken), {}, cache);
+      expect(result.ok).toBe(false);
+      expect(status).toBe('miss');
+    }
+    expect(cache.puts).toEqual([]);
+  });
+});
+
+describe('every change of input misses', () => {
+  const yamlPaths = Object.keys(EXAMPLE).filter((p) => p.endsWith('.yaml'));
+
+  it.each(yamlPaths)('one byte added to %s', async (changed) => {
+    const cache = new MapCache();
+    await loadDesiredStateCached(sourceOf(EXAMPLE), {}, cache);
+    const edited = { ...EXAMPLE, [changed]: `${EXAMPLE[changed]}\n` };
+    const warm = await loadDesiredStateCached(sourceOf(edited), {}, cache);
+    expect(warm.cache).toBe('miss');
+    expect(ok(warm.result).state).toStrictEqual(ok(await loadDesiredState(sourceOf(edited))).state);
+  });
+
+  it('a renamed file', async () => {
+    const cache = new MapCache();
+    await loadDesiredStateCached(sourceOf(EXAMPLE), {}, cache);
+    const { 'projects/search.yaml': search, ...rest } = EXAMPLE;
+    const renamed = { ...rest, 'projects/search-prod.yaml': search as string };
+    const warm = await loadDesiredStateCached(sourceOf(renamed), {}, cache);
+    expect(warm.cache).toBe('miss');
+    expect(ok(warm.result).state.files.map((f) => f.path)).toContain('projects/search-prod.yaml');
+  });
+
+  it('changed load options', async () => {
+    const cache = new MapCache();
+    await loadDesiredStateCached(sourceOf(EXAMPLE), {}, cache);
+    const warm = await loadDesiredStateCached(sourceOf(EXAMPLE), { maxAliasCount: 50 }, cache);
+    expect(warm.cache).toBe('miss');
+    expect(cache.entries.size).toBe(2);
+    const tight = await loadDesiredStateCached(sourceOf(EXAMPLE), { maxFileBytes: 10 }, cache);
+    expect(tight.cache).toBe('miss');
+    expect(tight.result.ok).toBe(false);
+  });
+
+  it('a changed pinned manifest (the YAML unchanged): the new manifest is loaded', async () => {
+    const pinPath = 'manifests/approved.json';
+    const cache = new MapCache();
+    const first = ok((await loadDesiredStateCached(sourceOf(EXAMPLE), {}, cache)).result);
+    expect(first.state.settings.versionManifest?.pin?.path).toBe(pinPath);
+    const manifest = JSON.parse(EXAMPLE[pinPath] as string) as { versions: unknown[] };
+    const edited = { ...EXAMPLE, [pinPath]: JSON.stringify({ ...manifest, versions: manifest.versions.slice(1) }) };
+    const warm = await loadDesiredStateCached(sourceOf(edited), {}, cache);
+    expect(warm.cache).toBe('miss');
+    const cold = ok(await loadDesiredState(sourceOf(edited)));
+    expect(ok(warm.result).state).toStrictEqual(cold.state);
+    expect(cold.state.settings.versionManifest?.pin?.text).toBe(edited[pinPath]);
+    // Same YAML, same key: the entry was replaced by one for the new manifest, which now hits.
+    expect(cache.entries.size).toBe(1);
+    expect((await loadDesiredStateCached(sourceOf(edited), {}, cache)).cache).toBe('hit');
+    expect((await loadDesiredStateCached(sourceOf(EXAMPLE), {}, cache)).cache).toBe('miss');
+  });
+
+  it('a pinned manifest that disappeared: a miss, and the cold load reports it', async () => {
+    const cache = new MapCache();
+    await loadDesiredStateCached(sourceOf(EXAMPLE), {}, cache);
+    const { 'manifests/approved.json': _gone, ...rest } = EXAMPLE;
+    const warm = await loadDesiredStateCached(sourceOf(rest), {}, cache);
+    expect(warm.cache).toBe('miss');
+    expect(warm.result.ok).toBe(false);
+  });
+});
+
+describe('bad entries and failing stores only cost speed', () => {
+  const key = () => desiredCacheKey(DEFAULT_LOAD_OPTIONS, []);
+
+  async function primed(): Promise<{ cache: MapCache; key: string; text: string; cold: LoadResult }> {
+    const cache = new MapCache();
+    const cold = (await loadDesiredStateCached(sourceOf(EXAMPLE), {}, cache)).result;
+    const [k, text] = cache.only();
+    return { cache, key: k, text, cold };
+  }
+
+  const reheader = (text: string, edit: (h: Record<string, unknown>) => void) => {
+    const i = text.indexOf('\n');
+    const header = JSON.parse(text.slice(0, i)) as Record<string, unknown>;
+    edit(header);
+    return `${JSON.stringify(header)}${text.slice(i)}`;
+  };
+
+  it.each<[string, (text: string, key: string) => string]>([
+    ['empty', () => ''],
+    ['not JSON', () => 'not a cache entry'],
+    ['truncated', (t) => t.slice(0, Math.floor(t.length / 2))],
+    ['a header only', (t) => t.slice(0, t.indexOf('\n') + 1)],
+    ['another format', (t) => reheader(t, (h) => (h.format = 'someone-else/cache'))],
+    ['another format version', (t) => reheader(t, (h) => (h.formatVersion = 99))],
+    ['another loader', (t) => reheader(t, (h) => (h.loader = '0'.repeat(64)))],
+    ['another key', (t) => reheader(t, (h) => (h.key = key()))],
+    ['a body that does not match its checksum', (t) => t.replace('"projects":[', '"projects":[ ')],
+    [
+      'a state of the wrong shape (checksum recomputed)',
+      (t, k) => {
+        const state = JSON.parse(t.slice(t.indexOf('\n') + 1));
+        state.projects[0].alertConfigs[0].enabled = 'yes';
+        return encodeCacheEntry(k, state, 'x') as string;
+      },
+    ],
+    [
+      'a state whose files are not the files read (checksum recomputed)',
+      (t, k) => {
+        const state = JSON.parse(t.slice(t.indexOf('\n') + 1));
+        state.files[1].sha256 = '0'.repeat(64);
+        return encodeCacheEntry(k, state, 'x') as string;
+      },
+    ],
+    [
+      'a pin record that disagrees with the state',
+      (t) => reheader(t, (h) => (h.pin = { path: 'manifests/other.json', sha256: '0'.repeat(64) })),
+    ],
+  ])('an entry that is %s is ignored and replaced', async (_name, corrupt) => {
+    const { cache, key: k, text, cold } = await primed();
+    cache.entries.set(k, corrupt(text, k));
+    const again = await loadDesiredStateCached(sourceOf(EXAMPLE), {}, cache);
+    expect(again.cache).toBe('miss');
+    expect(ok(again.result).state).toStrictEqual(ok(cold).state);
+    expect(cache.entries.get(k)).toBe(text);
+    expect((await loadDesiredStateCached(sourceOf(EXAMPLE), {}, cache)).cache).toBe('hit');
+  });
+
+  it('a get that rejects or returns a non-string is a miss', async () => {
+    const { cache, cold } = await primed();
+    cache.failGet = true;
+    const failed = await loadDesiredStateCached(sourceOf(EXAMPLE), {}, cache);
+    expect(failed.cache).toBe('miss');
+    expect(ok(failed.result).state).toStrictEqual(ok(cold).state);
+    const odd = { get: async () => 42 as unknown as string, put: async () => {} };
+    expect((await loadDesiredStateCached(sourceOf(EXAMPLE), {}, odd)).cache).toBe('miss');
+  });
+
+  it('a put that rejects leaves the load intact', async () => {
+    const cache = new MapCache();
+    cache.failPut = true;
+    const loaded = await loadDesiredStateCached(sourceOf(EXAMPLE), {}, cache);
+    expect(loaded.cache).toBe('miss');
+    expect(ok(loaded.result).state).toStrictEqual(ok(await loadDesiredState(sourceOf(EXAMPLE))).state);
+    expect(cache.puts).toHaveLength(1);
+  });
+
+  it('decodeCacheEntry refuses an entry for another key, and encodeCacheEntry refuses values JSON would change', async () => {
+    const { key: k, text, cold } = await primed();
+    expect(decodeCacheEntry(text, k)?.state).toStrictEqual(ok(cold).state);
+    expect(decodeCacheEntry(text, key())).toBeUndefined();
+    const state = structuredClone(ok(cold).state);
+    (state.projects[0]?.alertConfigs[0] as unknown as Record<string, unknown>).extra = Number.POSITIVE_INFINITY;
+    expect(encodeCacheEntry(k, state, 's')).toBeUndefined();
+  });
+});

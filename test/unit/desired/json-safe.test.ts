@@ -1,0 +1,37 @@
+// Scenario: isJsonSafe accepts exactly the values that come back from JSON.parse(JSON.stringify(v)) unchanged.
+import { describe, expect, it } from 'vitest';
+import { isJsonSafe } from '../../../lambdas/core/desired/json-safe.ts';
+
+const shared = { a: 1 };
+const cyclic: Record<string, unknown> = { a: 1 };
+cyclic.self = cyclic;
+
+describe('isJsonSafe', () => {
+  it.each<[string, unknown, boolean]>([
+    ['plain data', { a: [1, 'x', true, null, { b: -1.5 }], c: '' }, true],
+    ['a shared sub-object', { x: shared, y: [shared] }, true],
+    ['an empty object and array', { a: {}, b: [] }, true],
+    ['undefined property', { a: undefined }, false],
+    ['undefined in an array', [1, undefined], false],
+    ['a hole in an array', new Array(2), false],
+    ['NaN', { n: Number.NaN }, false],
+    ['Infinity', { n: Number.POSITIVE_INFINITY }, false],
+    ['-0', { n: -0 }, false],
+    ['a Date', { d: new Date(0) }, false],
+    ['a Map', { m: new Map() }, false],
+    ['a null-prototype object', { o: Object.create(null) }, false],
+    ['a class instance', { o: new (class X {})() }, false],
+    ['a symbol key', { [Symbol('s')]: 1 }, false],
+    ['a bigint', { n: 1n }, false],
+    ['a function', { f: () => 1 }, false],
+    ['top-level undefined', undefined, false],
+  ])('%s -> %s', (_name, value, safe) => {
+    expect(isJsonSafe(value)).toBe(safe);
+    if (safe) expect(JSON.parse(JSON.stringify(value))).toStrictEqual(value);
+  });
+
+  it('does not loop on a cycle (JSON.stringify refuses it later)', () => {
+    expect(typeof isJsonSafe(cyclic)).toBe('boolean');
+    expect(() => JSON.stringify(cyclic)).toThrow();
+  });
+});
