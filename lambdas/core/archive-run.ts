@@ -5,27 +5,39 @@ import { errorMessage } from './concurrency.ts';
 import type { ArchiveSummary, DesiredState } from './model.ts';
 import type { ArchiveStore, Clock, OpsManagerApi } from './ports.ts';
 
-/** Runs the archive; failures become messages in `errors`, never exceptions. */
+/**
+ * Runs the archive; failures become messages in `errors`, never exceptions. The manifest and the usage touch
+ * different keys, so they run side by side (the manifest's store round trips no longer hold back the usage reads);
+ * the summary is assembled in the same order as ever: manifest first, then usage.
+ */
 export async function runArchive(
   desired: DesiredState,
   projects: readonly string[] | undefined,
   deps: { api: OpsManagerApi; archive: ArchiveStore; clock: Clock },
 ): Promise<ArchiveSummary> {
-  const summary: ArchiveSummary = { errors: [] };
   const now = deps.clock.now();
-  if (desired.settings.archive.versionManifest) {
-    try {
-      summary.manifest = await archiveManifest(deps.api, deps.archive, now.toISOString());
-    } catch (error) {
-      summary.errors.push(`version manifest: ${errorMessage(error)}`);
-    }
-  }
+  const manifest = desired.settings.archive.versionManifest
+    ? archiveManifest(deps.api, deps.archive, now.toISOString()).then(
+        (result) => ({ result }),
+        (error: unknown) => ({ error: `version manifest: ${errorMessage(error)}` }),
+      )
+    : undefined;
+  let usage: ReturnType<typeof archiveUsage> | undefined;
   if (desired.settings.archive.usage) {
     const only = projects === undefined ? undefined : new Set(projects);
     const ids = desired.projects.map((p) => p.projectId).filter((id) => only === undefined || only.has(id));
-    const usage = await archiveUsage(deps.api, deps.archive, ids, now);
-    summary.usage = { month: usage.month, keys: usage.keys };
-    summary.errors.push(...usage.errors);
+    usage = archiveUsage(deps.api, deps.archive, ids, now);
+  }
+  const [manifestOutcome, usageOutcome] = await Promise.all([manifest, usage]);
+  const summary: ArchiveSummary = { errors: [] };
+  if (manifestOutcome !== undefined) {
+    if ('result' in manifestOutcome) summary.manifest = manifestOutcome.result;
+    else summary.errors.push(manifestOutcome.error);
+  }
+  if (usageOutcome !== undefined) {
+    const { month, keys, errors } = usageOutcome;
+    summary.usage = { month, keys };
+    summary.errors.push(...errors);
   }
   return summary;
 }
