@@ -3,44 +3,40 @@
  * does, so a cache hit can never differ from a cold load: values JSON would alter are refused, not fixed up.
  */
 
+/** Deeper than any DesiredState nests; also what stops a cycle (no visited set: it would cost memory per node). */
+const MAX_DEPTH = 64;
+
 /**
  * True when `value` is made only of null, booleans, strings, finite numbers other than -0, dense arrays, and plain
- * objects (prototype Object.prototype, no symbol keys, no undefined values). Anything else (undefined vs absent,
- * NaN and Infinity from YAML `.nan`/`.inf`, -0, Map, Date, class instances) would not round-trip.
+ * objects (prototype Object.prototype, no symbol keys, no undefined values), nested at most MAX_DEPTH deep. Anything
+ * else (undefined vs absent, NaN and Infinity from YAML `.nan`/`.inf`, -0, Map, Date, class instances, cycles) would
+ * not round-trip. A sub-object shared by several parents is fine: it comes back as equal copies.
  */
-export function isJsonSafe(value: unknown): boolean {
-  const stack: unknown[] = [value];
-  const seen = new Set<object>();
-  while (stack.length > 0) {
-    const v = stack.pop();
-    switch (typeof v) {
-      case 'string':
-      case 'boolean':
-        continue;
-      case 'number':
-        if (!Number.isFinite(v) || Object.is(v, -0)) return false;
-        continue;
-      case 'object': {
-        if (v === null) continue;
-        // A shared sub-object is fine (it becomes an equal copy). A cycle is skipped here: JSON.stringify refuses it.
-        if (seen.has(v)) continue;
-        seen.add(v);
-        if (Array.isArray(v)) {
-          for (let i = 0; i < v.length; i++) {
-            if (!(i in v)) return false;
-            stack.push(v[i]);
-          }
-          continue;
+export function isJsonSafe(value: unknown, depth = 0): boolean {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return Number.isFinite(value) && !Object.is(value, -0);
+    case 'object': {
+      if (value === null) return true;
+      if (depth >= MAX_DEPTH) return false;
+      if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++) {
+          if (!(i in value) || !isJsonSafe(value[i], depth + 1)) return false;
         }
-        if (Object.getPrototypeOf(v) !== Object.prototype) return false;
-        if (Object.getOwnPropertySymbols(v).length > 0) return false;
-        for (const key of Object.keys(v)) stack.push((v as Record<string, unknown>)[key]);
-        continue;
+        return true;
       }
-      default:
-        // undefined, bigint, symbol, function.
-        return false;
+      if (Object.getPrototypeOf(value) !== Object.prototype) return false;
+      if (Object.getOwnPropertySymbols(value).length > 0) return false;
+      for (const key in value) {
+        if (!isJsonSafe((value as Record<string, unknown>)[key], depth + 1)) return false;
+      }
+      return true;
     }
+    default:
+      // undefined, bigint, symbol, function.
+      return false;
   }
-  return true;
 }
