@@ -100,18 +100,24 @@ function recordApplied(
   how: 'created' | 'adopted' | 'updated',
 ): void {
   const old = ctx.state.projects[change.target.id]?.alertConfigs[change.key];
-  // Built as one literal (no spread then delete): 20,000 records of a first apply stay compact objects in the heap.
-  // Kept fields of an older record follow, so the stored JSON lists the same fields as before.
-  const record: OwnedAlertConfig = {
-    id,
-    fingerprint: prepared.fingerprint,
-    secretFingerprints: prepared.secretFingerprints,
-    appliedDigest: prepared.appliedDigest,
-  };
-  if (old !== undefined) {
-    for (const field of Object.keys(old) as (keyof OwnedAlertConfig)[]) {
-      if (!REWRITTEN.has(field)) (record as Record<string, unknown>)[field] = old[field];
-    }
+  const { fingerprint, secretFingerprints, appliedDigest } = prepared;
+  const kept = old === undefined ? [] : Object.keys(old).filter((field) => !REWRITTEN.has(field));
+  // Built as one literal (no spread then delete, no field added later): the 20,000 records of a first apply stay
+  // compact objects in the heap. Kept fields of an older record follow, so the stored JSON lists the same fields.
+  if (how === 'created' && kept.length === 0) {
+    const createdAt = ctx.now();
+    setAlertRecord(ctx.state, change.target.id, change.key, {
+      id,
+      fingerprint,
+      secretFingerprints,
+      appliedDigest,
+      createdAt,
+    });
+    return;
+  }
+  const record: OwnedAlertConfig = { id, fingerprint, secretFingerprints, appliedDigest };
+  for (const field of kept) {
+    (record as Record<string, unknown>)[field] = (old as Record<string, unknown>)[field];
   }
   if (how === 'created') record.createdAt = ctx.now();
   if (how === 'adopted') record.adoptedAt = ctx.now();

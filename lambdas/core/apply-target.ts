@@ -8,12 +8,12 @@ import { type AlertApplyContext, applyAlertChange } from './apply-alerts.ts';
 import { applySingletonChange, recordSingleton } from './apply-singletons.ts';
 import { errorCode, errorMessage } from './concurrency.ts';
 import type { Change, ChangeResult, TargetFailure } from './model.ts';
-import type { WriteEcho } from './verify.ts';
+import { confirmEcho, type WriteCheck } from './verify.ts';
 
 /** The outcome of one target: a result per change, the writes to verify, and a failure that stopped it. */
 export interface TargetApplyOutcome {
   results: ChangeResult[];
-  written: Map<ChangeResult, WriteEcho>;
+  written: Map<ChangeResult, WriteCheck>;
   failure?: TargetFailure;
 }
 
@@ -37,7 +37,7 @@ export async function applyTarget(
   alertCtx: AlertApplyContext,
 ): Promise<TargetApplyOutcome> {
   const results: ChangeResult[] = [];
-  const written = new Map<ChangeResult, WriteEcho>();
+  const written = new Map<ChangeResult, WriteCheck>();
   let alertFailed = false;
   for (const change of changes) {
     const started = Date.now();
@@ -69,13 +69,15 @@ export async function applyTarget(
         const out = await applyAlertChange(change, alertCtx);
         const r = result(change, 'applied', started, out);
         results.push(r);
-        if (out.wrote) written.set(r, { response: out.response, desiredText: out.desiredText });
+        // The echo is compared now and dropped: only whether it confirmed the write waits for verification.
+        if (out.wrote)
+          written.set(r, { echoConfirmed: confirmEcho(r, { response: out.response, desiredText: out.desiredText }) });
       } else {
         await applySingletonChange(change, ctx.api, ctx.readPin);
         recordSingleton(ctx.state, change);
         const r = result(change, 'applied', started);
         results.push(r);
-        written.set(r, {});
+        written.set(r, { echoConfirmed: false });
       }
     } catch (error) {
       if (change.kind === 'alertConfig') alertFailed = true;

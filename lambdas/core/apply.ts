@@ -147,7 +147,7 @@ export async function applyPlan(
   let done = 0;
   const outcomes = await mapLimit(targets, options.targetConcurrency, async ([, list]) => {
     const out = await applyTarget(list, ctx, alertCtx);
-    // The write echoes (`out.written`) die with this callback: only results and failures are kept per target.
+    // Echoes were checked and dropped write by write; only results and failures are kept per target.
     const verified = await verifyTarget(out.written, ctx);
     done++;
     ctx.reporter.progress(`applied ${list[0]?.target.name ?? ''} (${done}/${targets.length})`, {

@@ -17,11 +17,20 @@ import { normaliseDesired, normaliseLive } from './normalise.ts';
 import { desiredIdentity } from './plan-alerts.ts';
 import { resolveBodySecrets } from './resolve-secrets.ts';
 
-/** What a write returned: the stored config for alert writes that answer with one. */
+/** What a write returned: the stored config for alert writes that answer with one. Checked at once, never kept. */
 export interface WriteEcho {
   response?: AlertConfig;
   /** Canonical JSON of the normalised desired body the write sent (PreparedBody.desiredText), when known. */
   desiredText?: string;
+}
+
+/**
+ * What verification keeps of one applied write: whether its echo already proved it converged. The echo itself is
+ * dropped right after the write, so 20 responses per target do not live (and age into the old heap) until the
+ * target's last write.
+ */
+export interface WriteCheck {
+  echoConfirmed: boolean;
 }
 
 /** What verification found beyond the per-result statuses it updates. */
@@ -59,17 +68,28 @@ function echoMatches(result: ChangeResult, echo: WriteEcho, response: AlertConfi
   return differingFields(result, response).length === 0;
 }
 
-/** Checks what was written (`written`: each applied write with its echo) and flags what did not converge. */
-export async function verifyTarget(written: Map<ChangeResult, WriteEcho>, ctx: ApplyContext): Promise<VerifyOutcome> {
+/**
+ * Whether the echo of an applied alert write proves it converged (same id, same normalised body). False for anything
+ * else, including an echo that cannot be compared: verification then re-reads the target's list. Never throws.
+ */
+export function confirmEcho(result: ChangeResult, echo: WriteEcho): boolean {
+  const response = echo.response;
+  if (result.change.kind !== 'alertConfig' || response === undefined) return false;
+  if (response.id !== (result.id ?? result.change.id)) return false;
+  try {
+    return echoMatches(result, echo, response);
+  } catch {
+    return false;
+  }
+}
+
+/** Checks what was written (`written`: each applied write, its echo already checked) and flags what did not converge. */
+export async function verifyTarget(written: Map<ChangeResult, WriteCheck>, ctx: ApplyContext): Promise<VerifyOutcome> {
   const entries = [...written.entries()].filter(([r]) => r.status === 'applied' && r.change.action !== 'delete');
   const target = entries[0]?.[0].change.target;
   if (target === undefined) return {};
   try {
-    const doubtful = entries.filter(([r, echo]) => {
-      if (r.change.kind !== 'alertConfig') return false;
-      const id = r.id ?? r.change.id;
-      return echo.response === undefined || echo.response.id !== id || !echoMatches(r, echo, echo.response);
-    });
+    const doubtful = entries.filter(([r, check]) => r.change.kind === 'alertConfig' && !check.echoConfirmed);
     if (doubtful.length > 0) {
       const live = new Map((await ctx.api.listAlertConfigs(target.id)).map((c) => [c.id, c]));
       for (const [r] of doubtful) {

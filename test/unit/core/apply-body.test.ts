@@ -14,7 +14,7 @@ import type { Change, ChangeResult } from '../../../lambdas/core/model.ts';
 import { normalDigest, normaliseDesired } from '../../../lambdas/core/normalise.ts';
 import type { OpsManagerApi, ReconcileState, SecretResolver } from '../../../lambdas/core/ports.ts';
 import { emptyState } from '../../../lambdas/core/state.ts';
-import { verifyTarget, type WriteEcho } from '../../../lambdas/core/verify.ts';
+import { confirmEcho, verifyTarget, type WriteCheck } from '../../../lambdas/core/verify.ts';
 import type { AlertConfig, AlertConfigRequest } from '../../../lambdas/opsman/types.ts';
 
 const KEY = new Uint8Array(32).fill(7);
@@ -239,10 +239,31 @@ describe('verifyTarget with write echoes', () => {
     const out = await applyAlertChange(c, alert);
     const r: ChangeResult = { change: c, status: 'applied', durationMs: 0 };
     if (out.id !== undefined) r.id = out.id;
-    const written = new Map<ChangeResult, WriteEcho>([[r, { response: out.response, desiredText: out.desiredText }]]);
+    const check: WriteCheck = {
+      echoConfirmed: confirmEcho(r, { response: out.response, desiredText: out.desiredText }),
+    };
+    const written = new Map<ChangeResult, WriteCheck>([[r, check]]);
     expect(await verifyTarget(written, apply)).toEqual({});
     return r;
   }
+
+  it.each([
+    ['no echo', () => undefined, false],
+    ['an echo of another id', (c: AlertConfig) => ({ ...c, id: '6b00000000000000000000ff' }), false],
+    ['an echo equal to what was sent', (c: AlertConfig) => c, true],
+    [
+      'an echo with a different interval',
+      (c: AlertConfig) => ({ ...c, notifications: [{ ...c.notifications[0], intervalMin: 7 }] }),
+      false,
+    ],
+  ])('confirmEcho: %s', async (_name, shape, confirmed) => {
+    const api = new EchoApi();
+    const c = change(plain);
+    const out = await applyAlertChange(c, contexts(api).alert);
+    const r: ChangeResult = { change: c, status: 'applied', durationMs: 0, id: out.id as string };
+    const response = out.response === undefined ? undefined : (shape(out.response) as AlertConfig | undefined);
+    expect(confirmEcho(r, { response, desiredText: out.desiredText })).toBe(confirmed);
+  });
 
   it.each([
     ['plain', plain],
