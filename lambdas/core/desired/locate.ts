@@ -27,7 +27,10 @@ export interface LocatedDocument {
 
 /** Key of a path in `LocatedDocument.positions` (unambiguous, unlike formatPath: a key may contain a dot). */
 export function positionKey(segments: readonly PathSegment[]): string {
-  return JSON.stringify(segments);
+  // Length-prefixed names and bracketed indexes: no two paths share a key (cheaper than JSON.stringify per lookup).
+  let key = '';
+  for (const segment of segments) key += typeof segment === 'number' ? `[${segment}]` : `.${segment.length}:${segment}`;
+  return key;
 }
 
 /** `spec.alertConfigs[2].notifications[0]` from its segments. */
