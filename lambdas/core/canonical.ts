@@ -1,5 +1,5 @@
 /** Canonical JSON and digests: the same value always serialises to the same text, whatever the key order. */
-import { createHash, createHmac } from 'node:crypto';
+import { createHmac, hash } from 'node:crypto';
 
 /**
  * Serialises `value` with object keys sorted, `undefined` members dropped, and numbers in their shortest form
@@ -36,7 +36,8 @@ export function canonicalJson(value: unknown): string {
 
 /** Hex sha256 of a string (UTF-8) or bytes. */
 export function sha256Hex(data: string | Uint8Array): string {
-  return createHash('sha256').update(data).digest('hex');
+  // One-shot hash: no Hash object per call (this runs once per live alert config).
+  return hash('sha256', data, 'hex');
 }
 
 /** Hex sha256 of the canonical JSON of a value. */
@@ -44,7 +45,12 @@ export function digestOf(value: unknown): string {
   return sha256Hex(canonicalJson(value));
 }
 
+/** Hex HMAC-SHA-256 of a text (UTF-8) under `key`. */
+export function hmacHex(key: Uint8Array, text: string): string {
+  return createHmac('sha256', key).update(text).digest('hex');
+}
+
 /** Hex HMAC-SHA-256 of the canonical JSON of a value under `key`. */
 export function hmacOf(key: Uint8Array, value: unknown): string {
-  return createHmac('sha256', key).update(canonicalJson(value)).digest('hex');
+  return hmacHex(key, canonicalJson(value));
 }

@@ -3,11 +3,12 @@
  * change is found by comparing them (a redacted live value says nothing about the real one).
  */
 import type { AlertConfigRequest } from '../opsman/types.ts';
-import { hmacOf } from './canonical.ts';
+import { hmacHex, hmacOf } from './canonical.ts';
 
 /** HMAC of one secret value, bound to its field path so equal values in two fields do not correlate. */
 export function secretFingerprint(key: Uint8Array, path: string, value: string): string {
-  return hmacOf(key, { path, value });
+  // The canonical JSON of { path, value } written out: keys already sorted, both members strings.
+  return hmacHex(key, `{"path":${JSON.stringify(path)},"value":${JSON.stringify(value)}}`);
 }
 
 /** HMAC of every secret of a body, by field path. */

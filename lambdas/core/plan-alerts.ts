@@ -5,11 +5,11 @@
  */
 import type { AlertConfig } from '../opsman/types.ts';
 import { type DesiredAlertBody, toDesiredAlertBody } from './alert-body.ts';
-import { canonicalJson, hmacOf } from './canonical.ts';
+import { hmacOf } from './canonical.ts';
 import { diffAlert, onlyEnabledDiffers, secretChanges } from './diff.ts';
 import { changedSecretPaths, secretFingerprints } from './fingerprint.ts';
 import type { Change, DesiredProject, TargetRef } from './model.ts';
-import { liveView, type NormalAlert, normaliseDesired } from './normalise.ts';
+import { desiredForm, type LiveView, liveView } from './normalise.ts';
 import type { OwnedAlertConfig, ProjectState } from './ports.ts';
 
 /** Outcome of resolving the secrets of one alert config. */
@@ -28,6 +28,8 @@ export interface AlertPlanInput {
   target: TargetRef;
   project: DesiredProject;
   live: AlertConfig[];
+  /** The live views of `live`, in the same order, when the caller computed them already. */
+  views?: readonly LiveView[];
   state: ProjectState | undefined;
   /** Per alert key. A key missing here has no secrets. */
   secrets: ReadonlyMap<string, ResolvedSecrets>;
@@ -55,38 +57,60 @@ function byCreatedThenId(a: AlertConfig, b: AlertConfig): number {
   return ka < kb ? -1 : ka > kb ? 1 : 0;
 }
 
+const EMPTY_SECRETS: ResolvedSecrets = { ok: true, values: new Map<string, string>() };
+
+function byKey(a: { key: string }, b: { key: string }): number {
+  return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+}
+
+/** The configs in key order: the input itself when it is sorted already (the loader's usual output). */
+function sortedByKey<T extends { key: string }>(configs: readonly T[]): readonly T[] {
+  for (let i = 1; i < configs.length; i++) {
+    if (byKey(configs[i - 1] as T, configs[i] as T) > 0) return [...configs].sort(byKey);
+  }
+  return configs;
+}
+
 /** Plans one project's alert configs. */
 export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
   const { target, project, fingerprintKey } = input;
   const owned = input.state?.alertConfigs ?? {};
-  const liveById = new Map(input.live.map((c) => [c.id, c]));
-  const views = new Map(input.live.map((c) => [c.id, liveView(c)]));
-  const normalLive = new Map([...views].map(([id, v]) => [id, v.normal]));
-  const ownedIds = new Set(Object.values(owned).flatMap((o) => (o.id === undefined ? [] : [o.id])));
+  const liveById = new Map<string, AlertConfig>();
+  const views = new Map<string, LiveView>();
+  input.live.forEach((c, i) => {
+    liveById.set(c.id, c);
+    views.set(c.id, input.views?.[i] ?? liveView(c));
+  });
+  const ownedIds = new Set<string>();
+  for (const k of Object.keys(owned)) {
+    const id = owned[k]?.id;
+    if (id !== undefined) ownedIds.add(id);
+  }
   const claimed = new Set<string>();
   const changes: Change[] = [];
   const formerIds = new Map<string, string>();
-  const base = (key: string) => ({ target, kind: 'alertConfig' as const, key });
+  const kind = 'alertConfig' as const;
 
   const unownedMatches = (desiredText: string): AlertConfig[] =>
     input.live
       .filter((c) => !ownedIds.has(c.id) && !claimed.has(c.id) && views.get(c.id)?.text === desiredText)
       .sort(byCreatedThenId);
 
-  for (const config of [...project.alertConfigs].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))) {
+  for (const config of sortedByKey(project.alertConfigs)) {
     const key = config.key;
     const after = toDesiredAlertBody(config);
-    const desired = normaliseDesired(after);
-    const desiredText = canonicalJson(desired);
+    const { normal: desired, text: desiredText } = desiredForm(after);
     const record: OwnedAlertConfig | undefined = owned[key];
-    const resolved = input.secrets.get(key) ?? { ok: true, values: new Map<string, string>() };
+    const resolved = input.secrets.get(key) ?? EMPTY_SECRETS;
     const live = record?.id === undefined ? undefined : liveById.get(record.id);
     if (record?.id !== undefined && live !== undefined) claimed.add(record.id);
 
     const teamProblem = input.teamProblems.get(key);
     if (!resolved.ok || teamProblem !== undefined) {
       const change: Change = {
-        ...base(key),
+        target,
+        kind,
+        key,
         action: 'blocked',
         after,
         fields: [],
@@ -98,16 +122,17 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
     }
 
     if (live !== undefined) {
-      const view = views.get(live.id) as { normal: NormalAlert; text: string; digest: string };
+      const view = views.get(live.id) as LiveView;
       const liveNormal = view.normal;
-      const changedSecrets = changedSecretPaths(fingerprintKey, resolved.values, record?.secretFingerprints);
       // Equal canonical texts mean in sync: the field-level diff is only computed when something differs.
-      const fields = [
-        ...(view.text === desiredText ? [] : diffAlert(desired, liveNormal)),
-        ...secretChanges(changedSecrets, record?.secretFingerprints !== undefined),
-      ];
+      const fields = view.text === desiredText ? [] : diffAlert(desired, liveNormal);
+      if (resolved.values.size > 0) {
+        const changedSecrets = changedSecretPaths(fingerprintKey, resolved.values, record?.secretFingerprints);
+        if (changedSecrets.length > 0)
+          fields.push(...secretChanges(changedSecrets, record?.secretFingerprints !== undefined));
+      }
       const drifted = record?.appliedDigest !== undefined && view.digest !== record.appliedDigest;
-      const change: Change = { ...base(key), id: live.id, action: 'noop', fields, reason: 'in sync' };
+      const change: Change = { target, kind, key, id: live.id, action: 'noop', fields, reason: 'in sync' };
       if (fields.length > 0) {
         change.before = liveNormal;
         change.after = after;
@@ -133,7 +158,9 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
     const pending = record?.pendingCreate !== undefined && record.id === undefined;
     if (pending && matches.length > 1) {
       changes.push({
-        ...base(key),
+        target,
+        kind,
+        key,
         action: 'blocked',
         after,
         fields: [],
@@ -145,10 +172,12 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
     if (first !== undefined) {
       claimed.add(first.id);
       changes.push({
-        ...base(key),
+        target,
+        kind,
+        key,
         action: 'adopt',
         id: first.id,
-        before: normalLive.get(first.id),
+        before: views.get(first.id)?.normal,
         after,
         fields: secretChanges([...resolved.values.keys()].sort(), false),
         reason: pending
@@ -158,7 +187,9 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
       continue;
     }
     const change: Change = {
-      ...base(key),
+      target,
+      kind,
+      key,
       action: 'create',
       after,
       fields: [],
@@ -181,10 +212,12 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
     if (live === undefined) continue;
     claimed.add(live.id);
     changes.push({
-      ...base(key),
+      target,
+      kind,
+      key,
       action: 'delete',
       id: live.id,
-      before: normalLive.get(live.id),
+      before: views.get(live.id)?.normal,
       fields: [],
       reason: 'owned alert config no longer in the desired state',
     });

@@ -16,6 +16,7 @@ import {
   type UnmanagedObject,
 } from './model.ts';
 import { observeOnly, targetMode } from './modes.ts';
+import { liveView } from './normalise.ts';
 import type { PlanDependencies, PlanRequest } from './plan.ts';
 import { planAlertConfigs, type ResolvedSecrets } from './plan-alerts.ts';
 import { planAuditLogRotation, planServerType, planVersionManifest } from './plan-singletons.ts';
@@ -73,7 +74,8 @@ export async function planProject(
     result.failure = failure(target, 'read', error);
     return result;
   }
-  result.digest = projectLiveDigest(live);
+  const views = live.alertConfigs.map(liveView);
+  result.digest = projectLiveDigest(live, views);
   const state = request.state?.projects[project.projectId];
   try {
     const secrets = new Map<string, ResolvedSecrets>();
@@ -85,6 +87,7 @@ export async function planProject(
       target,
       project,
       live: live.alertConfigs,
+      views,
       state,
       secrets,
       teamProblems,

@@ -3,8 +3,8 @@
  * partial read never counts as "absent".
  */
 import type { AlertConfig, AuditLogRotateConfig, ServerType } from '../opsman/types.ts';
-import { digestOf, sha256Hex } from './canonical.ts';
-import { liveView } from './normalise.ts';
+import { canonicalJson, digestOf, sha256Hex } from './canonical.ts';
+import { type LiveView, liveView } from './normalise.ts';
 import type { OpsManagerApi } from './ports.ts';
 
 /** Components a project read may cover. */
@@ -45,14 +45,23 @@ export async function readGlobalLive(api: OpsManagerApi): Promise<LiveGlobal> {
   return { manifest: { text: doc.text, value: doc.value, sha256: sha256Hex(doc.text) } };
 }
 
-/** Digest of a project's live state: what a saved plan is checked against. */
-export function projectLiveDigest(live: LiveProject): string {
-  const alerts = live.alertConfigs.map((c) => `${c.id}:${liveView(c).digest}`).sort();
-  return digestOf({
-    alerts,
-    defaultServerType: live.defaultServerType === undefined ? undefined : (live.defaultServerType?.name ?? null),
-    auditLogRotation: live.auditLogRotation,
-  });
+/**
+ * Digest of a project's live state: what a saved plan is checked against. `views` are the configs' live views in
+ * `live.alertConfigs` order, when the caller has them already.
+ */
+export function projectLiveDigest(
+  live: LiveProject,
+  views: readonly LiveView[] = live.alertConfigs.map(liveView),
+): string {
+  const alerts = live.alertConfigs.map((c, i) => `${c.id}:${(views[i] as LiveView).digest}`).sort();
+  // canonicalJson({ alerts, auditLogRotation, defaultServerType }) written out: members in sorted key order.
+  let text = '{"alerts":[';
+  for (let i = 0; i < alerts.length; i++) text += `${i > 0 ? ',' : ''}${JSON.stringify(alerts[i])}`;
+  text += ']';
+  if (live.auditLogRotation !== undefined) text += `,"auditLogRotation":${canonicalJson(live.auditLogRotation)}`;
+  if (live.defaultServerType !== undefined)
+    text += `,"defaultServerType":${canonicalJson(live.defaultServerType?.name ?? null)}`;
+  return sha256Hex(`${text}}`);
 }
 
 /** Digest of an organization's live state. */
