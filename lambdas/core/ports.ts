@@ -43,6 +43,11 @@ export interface DesiredStateCache {
   get(key: string): Promise<string | undefined>;
   /** Stores `text` under `key`, replacing any entry there. */
   put(key: string, text: string): Promise<void>;
+  /**
+   * Optional: stores the concatenation of `pieces` under `key`, without holding the whole text at once (an entry of
+   * 1,000 x 20 alert configs is about 7 MB). Stores that leave it out get `put` with the pieces joined.
+   */
+  putPieces?(key: string, pieces: Iterable<string>): Promise<void>;
 }
 
 /** The reads and writes of Ops Manager the core needs. Implemented by the client in lambdas/opsman/. */

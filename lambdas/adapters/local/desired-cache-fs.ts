@@ -4,7 +4,7 @@
  * re-parse. Only the `maxEntries` most recently used entries are kept (a hit refreshes the entry's mtime).
  */
 import { randomUUID } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isCacheKey } from '../../core/desired/cache.ts';
 import type { DesiredStateCache } from '../../core/ports.ts';
@@ -27,6 +27,8 @@ export function desiredCacheDir(stateDir: string): string {
 export function desiredCacheOff(env: Record<string, string | undefined>): boolean {
   return /^(off|0|false|no)$/i.test(env.OPSMAN_DESIRED_CACHE?.trim() ?? '');
 }
+
+const WRITE_BATCH_CHARS = 256 * 1024;
 
 const ENTRY = /^[0-9a-f]{64}\.json$/;
 
@@ -63,11 +65,32 @@ export class FsDesiredStateCache implements DesiredStateCache {
   }
 
   async put(key: string, text: string): Promise<void> {
+    await this.putPieces(key, [text]);
+  }
+
+  /** Writes the pieces to a temp file in batches of about 256 KB, then renames it over the entry. */
+  async putPieces(key: string, pieces: Iterable<string>): Promise<void> {
     if (!isCacheKey(key)) throw new RangeError('desired-state cache key must be 64 lowercase hex characters');
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
     const temp = join(this.dir, `.${randomUUID()}.tmp`);
     try {
-      await writeFile(temp, text, { mode: 0o600, flag: 'wx' });
+      const handle = await open(temp, 'wx', 0o600);
+      try {
+        let batch: string[] = [];
+        let size = 0;
+        for (const piece of pieces) {
+          batch.push(piece);
+          size += piece.length;
+          if (size >= WRITE_BATCH_CHARS) {
+            await handle.write(batch.join(''));
+            batch = [];
+            size = 0;
+          }
+        }
+        if (batch.length > 0) await handle.write(batch.join(''));
+      } finally {
+        await handle.close();
+      }
       await rename(temp, join(this.dir, `${key}.json`));
     } catch (error) {
       await rm(temp, { force: true }).catch(() => undefined);

@@ -1,7 +1,8 @@
 /**
- * One desired-state cache entry as text: a header line (JSON: format, key, checksum, summary, pinned manifest), then
- * the DesiredState as JSON. Decoding trusts nothing: a wrong format or key, a checksum mismatch, bad JSON or a state
- * of the wrong shape all decode to undefined (a miss), never to an exception.
+ * One desired-state cache entry as text, three lines: a header (JSON: format, key, loader, summary, pinned manifest),
+ * the DesiredState as JSON, and a trailer with the body's sha256 (last, so the entry can be written piece by piece
+ * without ever holding the whole text). Decoding trusts nothing: a wrong format or key, a checksum mismatch, bad JSON
+ * or a state of the wrong shape all decode to undefined (a miss), never to an exception.
  */
 import { createHash } from 'node:crypto';
 import { type DesiredState, MODES } from '../model.ts';
@@ -24,45 +25,75 @@ interface Header {
   formatVersion: number;
   key: string;
   loader: string;
-  stateSha256: string;
   summary: string;
   pin: { path: string; sha256: string } | null;
 }
 
 const HEX64 = /^[0-9a-f]{64}$/;
 
-/** The entry text of a loaded state, or undefined when the state would not survive JSON unchanged. */
-export function encodeCacheEntry(key: string, state: DesiredState, summary: string): string | undefined {
-  if (!isJsonSafe(state)) return undefined;
-  let body: string;
-  try {
-    body = JSON.stringify(state);
-  } catch {
-    return undefined; // a cycle: not data, never cached
+/** The body of a state as JSON text in pieces (one per element of a top-level array): JSON.stringify(state), split. */
+function* bodyPieces(state: DesiredState): Generator<string> {
+  let first = true;
+  for (const [name, value] of Object.entries(state)) {
+    yield `${first ? '{' : ','}${JSON.stringify(name)}:`;
+    first = false;
+    if (Array.isArray(value)) {
+      yield '[';
+      for (let i = 0; i < value.length; i++) yield `${i === 0 ? '' : ','}${JSON.stringify(value[i])}`;
+      yield ']';
+    } else yield JSON.stringify(value);
   }
+  yield first ? '{}' : '}';
+}
+
+/**
+ * The entry of a loaded state as pieces of text to write in order (their concatenation is the entry), or undefined
+ * when the state would not survive JSON unchanged. Lazy: each piece is made when it is asked for.
+ */
+export function encodeCacheEntryPieces(
+  key: string,
+  state: DesiredState,
+  summary: string,
+): Iterable<string> | undefined {
+  if (!isJsonSafe(state)) return undefined; // also refuses cycles
   const pin = state.settings.versionManifest?.pin;
   const header: Header = {
     format: CACHE_ENTRY_FORMAT,
     formatVersion: CACHE_FORMAT_VERSION,
     key,
     loader: loaderFingerprint(),
-    stateSha256: createHash('sha256').update(body).digest('hex'),
     summary,
     pin: pin ? { path: pin.path, sha256: pin.sha256 } : null,
   };
-  // JSON.stringify never emits a raw newline, so the first newline ends the header.
-  return `${JSON.stringify(header)}\n${body}`;
+  return (function* () {
+    // JSON.stringify never emits a raw newline, so newlines separate the three lines.
+    yield `${JSON.stringify(header)}\n`;
+    const hash = createHash('sha256');
+    for (const piece of bodyPieces(state)) {
+      hash.update(piece);
+      yield piece;
+    }
+    yield `\n${JSON.stringify({ stateSha256: hash.digest('hex') })}`;
+  })();
+}
+
+/** The entry of a loaded state as one text (encodeCacheEntryPieces joined), or undefined. */
+export function encodeCacheEntry(key: string, state: DesiredState, summary: string): string | undefined {
+  const pieces = encodeCacheEntryPieces(key, state, summary);
+  return pieces === undefined ? undefined : [...pieces].join('');
 }
 
 /** The entry stored under `key`, or undefined when `text` is not a sound entry for that key. */
 export function decodeCacheEntry(text: string, key: string): CacheEntry | undefined {
   try {
-    const newline = text.indexOf('\n');
-    if (newline < 0) return undefined;
-    const header = JSON.parse(text.slice(0, newline)) as Partial<Header> | null;
+    const first = text.indexOf('\n');
+    const last = text.lastIndexOf('\n');
+    if (first < 0 || last <= first) return undefined;
+    const header = JSON.parse(text.slice(0, first)) as Partial<Header> | null;
     if (!isHeader(header) || header.key !== key || header.loader !== loaderFingerprint()) return undefined;
-    const body = text.slice(newline + 1);
-    if (createHash('sha256').update(body).digest('hex') !== header.stateSha256) return undefined;
+    const trailer = JSON.parse(text.slice(last + 1)) as { stateSha256?: unknown } | null;
+    const body = text.slice(first + 1, last);
+    if (createHash('sha256').update(body).digest('hex') !== trailer?.stateSha256) return undefined;
     const state: unknown = JSON.parse(body);
     if (!isDesiredState(state)) return undefined;
     const pin = state.settings.versionManifest?.pin;
@@ -78,7 +109,6 @@ function isHeader(h: Partial<Header> | null): h is Header {
   if (typeof h !== 'object' || h === null) return false;
   if (h.format !== CACHE_ENTRY_FORMAT || h.formatVersion !== CACHE_FORMAT_VERSION) return false;
   if (typeof h.key !== 'string' || typeof h.loader !== 'string' || typeof h.summary !== 'string') return false;
-  if (typeof h.stateSha256 !== 'string' || !HEX64.test(h.stateSha256)) return false;
   if (h.pin === null) return true;
   return typeof h.pin === 'object' && typeof h.pin?.path === 'string' && HEX64.test(String(h.pin?.sha256));
 }

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import type { DesiredFileInfo, DesiredState } from '../model.ts';
 import type { DesiredStateCache, DesiredStateSource } from '../ports.ts';
 import { digestOf } from './build.ts';
-import { decodeCacheEntry, encodeCacheEntry } from './cache-entry.ts';
+import { decodeCacheEntry, encodeCacheEntryPieces } from './cache-entry.ts';
 import type { LoadOptions } from './types.ts';
 
 const byPath = (a: DesiredFileInfo, b: DesiredFileInfo) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
@@ -75,10 +75,11 @@ export async function storeCachedState(
   state: DesiredState,
   summary: string,
 ): Promise<void> {
-  const text = encodeCacheEntry(key, state, summary);
-  if (text === undefined) return;
+  const pieces = encodeCacheEntryPieces(key, state, summary);
+  if (pieces === undefined) return;
   try {
-    await cache.put(key, text);
+    if (cache.putPieces) await cache.putPieces(key, pieces);
+    else await cache.put(key, [...pieces].join(''));
   } catch {
     // Only speed is lost: the next run parses again.
   }

@@ -153,12 +153,13 @@ async function load(
     const hit = await lookupCachedState(cache, key, source, files, options);
     if (hit) return { result: { ok: true, ...hit }, cache: 'hit' };
   }
-  const parsed = read.map((r) => {
+  let parsed = read.map((r) => {
     const result = parseFile(r, options);
     r.bytes = undefined; // the text is no longer needed: let it go while the next file parses
     return result;
   });
   const result = await validate(source, options, refs.length, files, parsed);
+  parsed = []; // the documents are garbage once built: not kept alive while the entry is written
   if (result.ok && cache && key) await storeCachedState(cache, key, result.state, result.summary);
   return { result, cache: status };
 }

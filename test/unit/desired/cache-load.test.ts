@@ -4,7 +4,11 @@ import { renderDesiredState } from '../../../bench/desired.ts';
 import { buildWorld } from '../../../bench/world.ts';
 import { FsDesiredStateSource } from '../../../lambdas/adapters/local/desired-source-fs.ts';
 import { desiredCacheKey } from '../../../lambdas/core/desired/cache.ts';
-import { decodeCacheEntry, encodeCacheEntry } from '../../../lambdas/core/desired/cache-entry.ts';
+import {
+  decodeCacheEntry,
+  encodeCacheEntry,
+  encodeCacheEntryPieces,
+} from '../../../lambdas/core/desired/cache-entry.ts';
 import {
   DEFAULT_LOAD_OPTIONS,
   type LoadResult,
@@ -134,6 +138,8 @@ describe('bad entries and failing stores only cost speed', () => {
     return { cache, key: k, text, cold };
   }
 
+  const bodyOf = (text: string) => text.slice(text.indexOf('\n') + 1, text.lastIndexOf('\n'));
+
   const reheader = (text: string, edit: (h: Record<string, unknown>) => void) => {
     const i = text.indexOf('\n');
     const header = JSON.parse(text.slice(0, i)) as Record<string, unknown>;
@@ -146,6 +152,11 @@ describe('bad entries and failing stores only cost speed', () => {
     ['not JSON', () => 'not a cache entry'],
     ['truncated', (t) => t.slice(0, Math.floor(t.length / 2))],
     ['a header only', (t) => t.slice(0, t.indexOf('\n') + 1)],
+    ['without its trailer', (t) => t.slice(0, t.lastIndexOf('\n'))],
+    [
+      'a trailer with another checksum',
+      (t) => `${t.slice(0, t.lastIndexOf('\n'))}\n{"stateSha256":"${'0'.repeat(64)}"}`,
+    ],
     ['another format', (t) => reheader(t, (h) => (h.format = 'someone-else/cache'))],
     ['another format version', (t) => reheader(t, (h) => (h.formatVersion = 99))],
     ['another loader', (t) => reheader(t, (h) => (h.loader = '0'.repeat(64)))],
@@ -154,7 +165,7 @@ describe('bad entries and failing stores only cost speed', () => {
     [
       'a state of the wrong shape (checksum recomputed)',
       (t, k) => {
-        const state = JSON.parse(t.slice(t.indexOf('\n') + 1));
+        const state = JSON.parse(bodyOf(t));
         state.projects[0].alertConfigs[0].enabled = 'yes';
         return encodeCacheEntry(k, state, 'x') as string;
       },
@@ -162,7 +173,7 @@ describe('bad entries and failing stores only cost speed', () => {
     [
       'a state whose files are not the files read (checksum recomputed)',
       (t, k) => {
-        const state = JSON.parse(t.slice(t.indexOf('\n') + 1));
+        const state = JSON.parse(bodyOf(t));
         state.files[1].sha256 = '0'.repeat(64);
         return encodeCacheEntry(k, state, 'x') as string;
       },
@@ -198,6 +209,26 @@ describe('bad entries and failing stores only cost speed', () => {
     expect(loaded.cache).toBe('miss');
     expect(ok(loaded.result).state).toStrictEqual(ok(await loadDesiredState(sourceOf(EXAMPLE))).state);
     expect(cache.puts).toHaveLength(1);
+  });
+
+  it('the pieces of an entry join to the entry, and its body is exactly JSON.stringify(state)', async () => {
+    const { key: k, text, cold } = await primed();
+    const pieces = [...(encodeCacheEntryPieces(k, ok(cold).state, ok(cold).summary) ?? [])];
+    expect(pieces.length).toBeGreaterThan(3);
+    expect(pieces.join('')).toBe(text);
+    expect(bodyOf(text)).toBe(JSON.stringify(ok(cold).state));
+    expect(text.split('\n')).toHaveLength(3);
+  });
+
+  it('a store without putPieces gets the whole entry through put', async () => {
+    const plain = new MapCache();
+    const viaPieces = new MapCache();
+    const streaming = Object.assign(viaPieces, {
+      putPieces: async (key: string, pieces: Iterable<string>) => viaPieces.put(key, [...pieces].join('')),
+    });
+    await loadDesiredStateCached(sourceOf(EXAMPLE), {}, plain);
+    await loadDesiredStateCached(sourceOf(EXAMPLE), {}, streaming);
+    expect(viaPieces.only()).toEqual(plain.only());
   });
 
   it('decodeCacheEntry refuses an entry for another key, and encodeCacheEntry refuses values JSON would change', async () => {
