@@ -125,7 +125,9 @@ export async function applyPlan(
 
   const creates = [...byTarget.values()].flat().filter((c) => c.action === 'create');
   if (creates.length > 0) {
-    for (const c of creates) markPending(ctx.state, c, ctx.runId, now());
+    // One timestamp for the whole batch: the markers are saved together, before the first POST.
+    const startedAt = now();
+    for (const c of creates) markPending(ctx.state, c, ctx.runId, startedAt);
     try {
       await ctx.persist();
     } catch (error) {
