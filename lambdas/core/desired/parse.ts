@@ -3,11 +3,13 @@
  * syntax errors, duplicate keys, explicit tags (custom types), alias bombs and empty documents.
  *
  * Memory: documents keep their plain values and a few positions, not their syntax trees (see lazy-document.ts).
+ * Speed: plain block YAML takes a fast path (simple-yaml.ts) with the same values and positions.
  */
 import { isNode, LineCounter, visit } from 'yaml';
 import { knownPositions, LazyDocument, LazyTrees, parseTrees } from './lazy-document.ts';
 import { type LocatedDocument, positionAt } from './locate.ts';
 import { findExcessiveNesting } from './nesting.ts';
+import { parseSimpleYaml } from './simple-yaml.ts';
 import type { LoadOptions, ValidationIssue } from './types.ts';
 
 /** One document of a file that parsed cleanly, with its plain value. */
@@ -51,10 +53,17 @@ export function parseYamlFile(
     const message = `nesting too deep (${deep.reason}): refusing a document built to exhaust the parser`;
     return { documents: [], issues: [{ file, ...at, path: '', message }] };
   }
+  const trees = new LazyTrees(text);
+  // Plain block YAML (every generated or hand-written file without flow collections, anchors and the like) is read
+  // directly; anything else, and anything wrong, goes through yaml below, which finds every issue.
+  const simple = parseSimpleYaml(text);
+  if (simple !== undefined) {
+    const documents = simple.map((d, i) => new LazyDocument(file, i + 1, d.value, d.positions, trees));
+    return { documents, issues: [] };
+  }
   const { docs: all, lineCounter: counter } = parseTrees(text);
   const issues: ValidationIssue[] = [];
   const documents: ParsedDocument[] = [];
-  const trees = new LazyTrees(text);
   // Every explicit tag is written with "!" (`!foo`, `!!str`, `!<uri>`, `!h!x`): without one in the text, no node can
   // carry a tag, and the walk over every node is skipped.
   const mayHaveTags = text.includes('!');
