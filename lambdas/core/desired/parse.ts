@@ -44,6 +44,15 @@ export function parseYamlFile(
   text: string,
   options: Pick<LoadOptions, 'maxAliasCount'>,
 ): { documents: ParsedDocument[]; issues: ValidationIssue[] } {
+  // Plain block YAML (every generated or hand-written file without flow collections, anchors and the like) is read
+  // directly (it is never deep enough for the nesting guard); anything else, and anything wrong, goes through the
+  // guard and yaml below, which find every issue.
+  const simple = parseSimpleYaml(text);
+  if (simple !== undefined) {
+    const trees = new LazyTrees(text);
+    const documents = simple.map((d, i) => new LazyDocument(file, i + 1, d.value, d.positions, trees));
+    return { documents, issues: [] };
+  }
   const deep = findExcessiveNesting(text);
   if (deep) {
     const lineCounter = new LineCounter();
@@ -54,13 +63,6 @@ export function parseYamlFile(
     return { documents: [], issues: [{ file, ...at, path: '', message }] };
   }
   const trees = new LazyTrees(text);
-  // Plain block YAML (every generated or hand-written file without flow collections, anchors and the like) is read
-  // directly; anything else, and anything wrong, goes through yaml below, which finds every issue.
-  const simple = parseSimpleYaml(text);
-  if (simple !== undefined) {
-    const documents = simple.map((d, i) => new LazyDocument(file, i + 1, d.value, d.positions, trees));
-    return { documents, issues: [] };
-  }
   const { docs: all, lineCounter: counter } = parseTrees(text);
   const issues: ValidationIssue[] = [];
   const documents: ParsedDocument[] = [];

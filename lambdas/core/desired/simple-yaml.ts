@@ -11,6 +11,7 @@
  */
 import { asArray, asRecord } from './issue.ts';
 import { type Position, positionKey } from './locate.ts';
+import { MAX_INDENT_COLUMNS } from './nesting.ts';
 
 /** One document read by the fast path: its value and the positions knownPositions (lazy-document.ts) would give. */
 export interface SimpleDocument {
@@ -29,6 +30,20 @@ interface Line {
 
 /** Thrown, and caught in parseSimpleYaml, to leave the fast path. */
 class NotSimple extends Error {}
+
+/**
+ * Deepest indentation read here, in columns: a line's spaces, and for a sequence item its `- ` and the spaces after
+ * it (what nesting.ts counts; a second indicator on one line is refused anyway). Deeper files go to nesting.ts.
+ */
+export const MAX_SIMPLE_INDENT = MAX_INDENT_COLUMNS / 2;
+
+/** The column (0-based) where a line's content starts, past its indentation and a sequence item's `- `. */
+function contentColumn(line: Line): number {
+  if (!isItem(line.text)) return line.indent;
+  let column = 1;
+  while (line.text.charCodeAt(column) === 32) column++;
+  return line.indent + column;
+}
 
 const KEY = /^([A-Za-z_][A-Za-z0-9_-]*):(?: +(.*))?$/;
 // The core schema's tests of plain scalars (yaml's schema/core), in yaml's order: null, bool, int, then the numbers
@@ -155,15 +170,14 @@ class DocumentReader {
       line !== undefined && line.indent === indent && isItem(line.text);
       line = this.next()
     ) {
-      let column = 1;
-      while (line.text.charCodeAt(column) === 32) column++;
-      const content = line.text.slice(column);
+      const column = contentColumn(line);
+      const content = line.text.slice(column - indent);
       if (content === '' || isItem(content)) throw new NotSimple();
-      starts.push(line.start + indent + column);
+      starts.push(line.start + column);
       if (KEY.test(content)) {
         // `- key: value`: a mapping whose keys sit at the column of this first key.
-        this.lines[this.i] = { start: line.start, indent: indent + column, text: content };
-        list.push(this.mapping(indent + column));
+        this.lines[this.i] = { start: line.start, indent: column, text: content };
+        list.push(this.mapping(column));
       } else {
         this.i++;
         const value = withoutComment(content);
@@ -209,8 +223,11 @@ function documentsOf(lines: Line[]): Line[][] | undefined {
  * `spec.alertConfigs`), or undefined when the text is not plain block YAML (the caller then parses it with yaml).
  */
 export function parseSimpleYaml(text: string): SimpleDocument[] | undefined {
-  if (text.includes('\t') || text.includes('\r') || text.charCodeAt(0) === 0xfeff) return undefined;
+  // No flow brackets at all (not even quoted): nesting.ts's flow-depth guard then has nothing to count, and the
+  // indentation limit below keeps its indentation guard silent too, so this path may run before that guard.
+  if (/[\t\r[{]/.test(text) || text.charCodeAt(0) === 0xfeff) return undefined;
   const lines = splitLines(text);
+  if (lines.some((line) => contentColumn(line) > MAX_SIMPLE_INDENT)) return undefined;
   const groups = documentsOf(lines);
   if (groups === undefined) return undefined;
   const lineStarts = lines.map((line) => line.start);

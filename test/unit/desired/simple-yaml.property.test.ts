@@ -4,6 +4,8 @@ import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { knownPositions, parseTrees } from '../../../lambdas/core/desired/lazy-document.ts';
+import { findExcessiveNesting } from '../../../lambdas/core/desired/nesting.ts';
+import { parseYamlFile } from '../../../lambdas/core/desired/parse.ts';
 import { parseSimpleYaml } from '../../../lambdas/core/desired/simple-yaml.ts';
 
 /** yaml's answer: every document's value and known positions, or the first error code. */
@@ -24,6 +26,9 @@ function reference(text: string): { value: unknown; positions: unknown[] }[] | s
 function compare(text: string): string {
   const fast = parseSimpleYaml(text);
   if (fast === undefined) return 'slow';
+  // The fast path runs before the nesting guard: it must only accept what the guard lets through.
+  const deep = findExcessiveNesting(text);
+  if (deep) return `accepted, nesting guard says ${deep.reason}`;
   const ref = reference(text);
   if (typeof ref === 'string') return `accepted, yaml says ${ref}`;
   const mine = fast.map((d) => ({ value: d.value, positions: [...d.positions] }));
@@ -199,6 +204,22 @@ describe('parseSimpleYaml', () => {
     );
   });
 
+  it('leaves deep indentation to the nesting guard, which still refuses it', () => {
+    const deep = `${Array.from({ length: 300 }, (_, i) => `${' '.repeat(i)}k:`).join('\n')} 1\n`;
+    const wide = `a: 1\n${' '.repeat(300)}\nb: 2\n`;
+    for (const text of [deep, wide]) {
+      expect(parseSimpleYaml(text)).toBeUndefined();
+      const { documents, issues } = parseYamlFile('deep.yaml', text, { maxAliasCount: 100 });
+      expect(documents).toEqual([]);
+      expect(issues.map((issue) => issue.message)).toEqual([
+        'nesting too deep (indented deeper than 256 columns): refusing a document built to exhaust the parser',
+      ]);
+    }
+    const fine = `${Array.from({ length: 100 }, (_, i) => `${' '.repeat(2 * i)}k:`).join('\n')} 1\n`;
+    expect(compare(fine)).toBe('slow');
+    expect(parseYamlFile('fine.yaml', fine, { maxAliasCount: 100 }).issues).toEqual([]);
+  });
+
   it.each([
     ['a flat mapping', 'apiVersion: v1\nkind: Project\n', 'fast'],
     ['comments and a leading marker', '# c\n---\na: 1 # one\nb: "#x" # two\n', 'fast'],
@@ -206,6 +227,7 @@ describe('parseSimpleYaml', () => {
     ['a same-indent sequence', 'a:\n- x\n- y\nb: 2\n', 'fast'],
     ['two documents', 'a: 1\n---\nb: 2\n', 'fast'],
     ['a flow sequence', 'a: [x]\n', 'slow'],
+    ['a bracket in quotes', 'a: "[x"\n', 'slow'],
     ['an anchor', 'a: &x 1\nb: *x\n', 'slow'],
     ['a tag', 'a: !!str 1\n', 'slow'],
     ['a block scalar', 'a: |\n  text\n', 'slow'],
