@@ -5,10 +5,23 @@
 import type { AlertConfigRequest } from '../opsman/types.ts';
 import { hmacHex, hmacOf } from './canonical.ts';
 
+/**
+ * Fingerprints computed during one plan, by the canonical text of `{ path, value }`: a secret that many alert configs
+ * share is HMACed once. Make one per plan and fingerprint key; it holds secret values as long as it lives (as the
+ * run's secret resolver does), so it never outlives the run.
+ */
+export type FingerprintCache = Map<string, string>;
+
 /** HMAC of one secret value, bound to its field path so equal values in two fields do not correlate. */
-export function secretFingerprint(key: Uint8Array, path: string, value: string): string {
+export function secretFingerprint(key: Uint8Array, path: string, value: string, cache?: FingerprintCache): string {
   // The canonical JSON of { path, value } written out: keys already sorted, both members strings.
-  return hmacHex(key, `{"path":${JSON.stringify(path)},"value":${JSON.stringify(value)}}`);
+  const text = `{"path":${JSON.stringify(path)},"value":${JSON.stringify(value)}}`;
+  let fingerprint = cache?.get(text);
+  if (fingerprint === undefined) {
+    fingerprint = hmacHex(key, text);
+    cache?.set(text, fingerprint);
+  }
+  return fingerprint;
 }
 
 /** HMAC of every secret of a body, by field path. */
@@ -30,10 +43,11 @@ export function changedSecretPaths(
   key: Uint8Array,
   secrets: ReadonlyMap<string, string>,
   stored: Record<string, string> | undefined,
+  cache?: FingerprintCache,
 ): string[] {
   const changed: string[] = [];
   for (const [path, value] of secrets) {
-    if (stored?.[path] !== secretFingerprint(key, path, value)) changed.push(path);
+    if (stored?.[path] !== secretFingerprint(key, path, value, cache)) changed.push(path);
   }
   return changed.sort();
 }

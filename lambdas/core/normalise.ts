@@ -49,16 +49,45 @@ function normaliseThreshold(value: unknown, defaults: Record<string, unknown>): 
   return out;
 }
 
-/** `"field":` prefixes of a notification type's possible members, in canonical (sorted) order. */
-const sortedMembers = new WeakMap<readonly string[], readonly (readonly [string, string])[]>();
+/** How a notification field is normalised. */
+type FieldKind = 'plain' | 'secret' | 'roles' | 'numeric';
 
-function membersOf(echoed: readonly string[]): readonly (readonly [string, string])[] {
-  let members = sortedMembers.get(echoed);
-  if (members === undefined) {
-    members = ['typeName', ...echoed].sort().map((field) => [field, `${JSON.stringify(field)}:`] as const);
-    sortedMembers.set(echoed, members);
+/** What normalising a notification of one type needs, worked out once per echoed-field list. */
+interface TypeShape {
+  /** The echoed fields, in list order (the order members are added: plans print it). */
+  fields: readonly string[];
+  kinds: readonly FieldKind[];
+  echoesRoles: boolean;
+  /** Every possible member (typeName and the echoed fields) in canonical (sorted) order, and its `"name":` prefix. */
+  sorted: readonly string[];
+  prefixes: readonly string[];
+}
+
+const shapes = new WeakMap<readonly string[], TypeShape>();
+
+function shapeOf(echoed: readonly string[]): TypeShape {
+  let shape = shapes.get(echoed);
+  if (shape === undefined) {
+    const sorted = ['typeName', ...echoed].sort();
+    shape = {
+      fields: echoed,
+      kinds: echoed.map(
+        (field): FieldKind =>
+          isSecretField(field)
+            ? 'secret'
+            : field === 'roles'
+              ? 'roles'
+              : field === 'delayMin' || field === 'intervalMin'
+                ? 'numeric'
+                : 'plain',
+      ),
+      echoesRoles: echoed.includes('roles'),
+      sorted,
+      prefixes: sorted.map((field) => `${JSON.stringify(field)}:`),
+    };
+    shapes.set(echoed, shape);
   }
-  return members;
+  return shape;
 }
 
 /** A normalised item with its canonical JSON text. */
@@ -70,31 +99,37 @@ interface Texted<T> {
 function normaliseNotification(raw: Record<string, unknown>): Texted<NormalNotification> {
   const typeName = String(raw.typeName ?? '');
   const out: NormalNotification = { typeName };
-  const echoed = echoedFields(typeName);
-  for (const field of echoed) {
+  const shape = shapeOf(echoedFields(typeName));
+  const { fields, kinds } = shape;
+  for (let i = 0; i < fields.length; i++) {
+    const field = fields[i] as string;
     let value = raw[field];
     if (value === undefined || value === null) value = NOTIFICATION_DEFAULTS[field];
     if (value === undefined || value === null) continue;
-    if (isSecretField(field)) {
-      if (value === '') continue;
-      out[field] = SECRET;
-    } else if (field === 'roles') {
-      out.roles = [...(value as unknown[]).map(String)].sort();
-    } else if (field === 'delayMin' || field === 'intervalMin') {
-      out[field] = num(value);
-    } else {
-      out[field] = value;
+    switch (kinds[i]) {
+      case 'secret':
+        if (value !== '') out[field] = SECRET;
+        break;
+      case 'roles':
+        out.roles = [...(value as unknown[]).map(String)].sort();
+        break;
+      case 'numeric':
+        out[field] = num(value);
+        break;
+      default:
+        out[field] = value;
     }
   }
-  if (out.roles === undefined && typeof raw.role === 'string' && echoed.includes('roles')) {
+  if (out.roles === undefined && typeof raw.role === 'string' && shape.echoesRoles) {
     out.roles = [raw.role];
   }
   // The members in sorted order: the same text canonicalJson(out) gives, without sorting keys per call.
   let text = '{';
-  for (const [field, prefix] of membersOf(echoed)) {
-    const value = out[field];
+  const { sorted, prefixes } = shape;
+  for (let i = 0; i < sorted.length; i++) {
+    const value = out[sorted[i] as string];
     if (value === undefined) continue;
-    text += `${text.length > 1 ? ',' : ''}${prefix}${canonicalJson(value)}`;
+    text += `${text.length > 1 ? ',' : ''}${prefixes[i]}${typeof value === 'string' ? JSON.stringify(value) : canonicalJson(value)}`;
   }
   return { item: out, text: `${text}}` };
 }

@@ -62,6 +62,8 @@ const ADDRESS_FIELD: Readonly<Record<string, string>> = {
   HIPCHAT: 'roomName',
 };
 
+const SECRET_FIELDS: ReadonlySet<string> = new Set(SECRET_NOTIFICATION_FIELDS);
+
 /** Fields compared for a notification of `typeName`. */
 export function echoedFields(typeName: string): readonly string[] {
   return ECHOED_FIELDS[typeName] ?? ALL_FIELDS;
@@ -69,7 +71,7 @@ export function echoedFields(typeName: string): readonly string[] {
 
 /** True for a secret-bearing field name. */
 export function isSecretField(field: string): field is SecretNotificationField {
-  return (SECRET_NOTIFICATION_FIELDS as readonly string[]).includes(field);
+  return SECRET_FIELDS.has(field);
 }
 
 /** A notification's non-secret identity: `EMAIL:ops@example.com`, `GROUP`, `WEBHOOK`. */

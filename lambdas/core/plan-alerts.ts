@@ -7,7 +7,7 @@ import type { AlertConfig } from '../opsman/types.ts';
 import { type DesiredAlertBody, toDesiredAlertBody } from './alert-body.ts';
 import { hmacOf } from './canonical.ts';
 import { diffAlert, onlyEnabledDiffers, secretChanges } from './diff.ts';
-import { changedSecretPaths, secretFingerprints } from './fingerprint.ts';
+import { changedSecretPaths, type FingerprintCache, secretFingerprints } from './fingerprint.ts';
 import type { Change, DesiredProject, TargetRef } from './model.ts';
 import { desiredForm, type LiveView, liveView } from './normalise.ts';
 import type { OwnedAlertConfig, ProjectState } from './ports.ts';
@@ -36,6 +36,8 @@ export interface AlertPlanInput {
   /** Per alert key: why a team reference blocks it. */
   teamProblems: ReadonlyMap<string, string>;
   fingerprintKey: Uint8Array;
+  /** Secret fingerprints already computed in this plan (shared secrets are HMACed once). */
+  fingerprintCache?: FingerprintCache;
 }
 
 /** The planned changes and the unmanaged live configs of a project. */
@@ -127,7 +129,12 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
       // Equal canonical texts mean in sync: the field-level diff is only computed when something differs.
       const fields = view.text === desiredText ? [] : diffAlert(desired, liveNormal);
       if (resolved.values.size > 0) {
-        const changedSecrets = changedSecretPaths(fingerprintKey, resolved.values, record?.secretFingerprints);
+        const changedSecrets = changedSecretPaths(
+          fingerprintKey,
+          resolved.values,
+          record?.secretFingerprints,
+          input.fingerprintCache,
+        );
         if (changedSecrets.length > 0)
           fields.push(...secretChanges(changedSecrets, record?.secretFingerprints !== undefined));
       }

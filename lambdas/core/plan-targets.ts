@@ -5,6 +5,7 @@
 import { toDesiredAlertBody } from './alert-body.ts';
 import { attributeDrift } from './attribution.ts';
 import { errorCode, errorMessage } from './concurrency.ts';
+import type { FingerprintCache } from './fingerprint.ts';
 import {
   type Change,
   type DesiredOrganization,
@@ -54,12 +55,16 @@ function failure(target: TargetRef, phase: TargetFailure['phase'], error: unknow
   return f;
 }
 
-/** Plans one project: reads its live state, resolves secrets, checks teams, plans alerts and singletons. */
+/**
+ * Plans one project: reads its live state, resolves secrets, checks teams, plans alerts and singletons. `teams` and
+ * `fingerprints` are the plan's caches, shared by its projects.
+ */
 export async function planProject(
   project: DesiredProject,
   request: PlanRequest,
   deps: PlanDependencies,
   teams: TeamCache,
+  fingerprints?: FingerprintCache,
 ): Promise<TargetPlan> {
   const target = projectTarget(project);
   const mode = targetMode(request.command, request.modeCap, project.mode ?? request.desired.settings.mode);
@@ -92,6 +97,7 @@ export async function planProject(
       secrets,
       teamProblems,
       fingerprintKey: deps.fingerprintKey,
+      fingerprintCache: fingerprints,
     });
     result.changes.push(...alerts.changes);
     result.unmanaged = alerts.unmanaged.map((u) => ({

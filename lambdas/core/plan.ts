@@ -4,6 +4,7 @@
  * Writes nothing.
  */
 import { mapLimit } from './concurrency.ts';
+import type { FingerprintCache } from './fingerprint.ts';
 import type { Change, DesiredState, Mode, Plan } from './model.ts';
 import { runMode } from './modes.ts';
 import { sortChanges } from './plan-order.ts';
@@ -58,6 +59,7 @@ export async function makePlan(
   const projects = request.desired.projects.filter((p) => only === undefined || only.has(p.projectId));
   const orgs = only === undefined ? request.desired.organizations : [];
   const teams: TeamCache = new Map();
+  const fingerprints: FingerprintCache = new Map();
   let done = 0;
   const total = projects.length + orgs.length;
   const tick = async (name: string) => {
@@ -67,7 +69,7 @@ export async function makePlan(
   };
   const targets: TargetPlan[] = [
     ...(await mapLimit(projects, options.targetConcurrency, async (p) => {
-      const r = await planProject(p, request, deps, teams);
+      const r = await planProject(p, request, deps, teams, fingerprints);
       await tick(p.name);
       return r;
     })),

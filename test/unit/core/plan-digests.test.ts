@@ -22,6 +22,23 @@ describe('secret fingerprints', () => {
     );
   });
 
+  it('a cache returns the same fingerprints and computes each distinct path and value once', () => {
+    const cache = new Map<string, string>();
+    const pairs: [string, string][] = [
+      ['notifications[SLACK:#ops].apiToken', 't1'],
+      ['notifications[SLACK:#ops].apiToken', 't1'],
+      ['notifications[SLACK:#ops].apiToken', 't2'],
+      ['notifications[PAGER_DUTY].serviceKey', 't1'],
+    ];
+    for (const [path, value] of pairs) {
+      expect(secretFingerprint(key, path, value, cache)).toBe(secretFingerprint(key, path, value));
+    }
+    expect(cache.size).toBe(3);
+    const values = new Map([['a.x', '1']]);
+    expect(changedSecretPaths(key, values, { 'a.x': 'stale' }, cache)).toEqual(['a.x']);
+    expect(changedSecretPaths(key, values, secretFingerprints(key, values), cache)).toEqual([]);
+  });
+
   const cases: { name: string; stored: Record<string, string> | undefined; want: string[] }[] = [
     { name: 'no record: every path', stored: undefined, want: ['a.x', 'b.y'] },
     {
