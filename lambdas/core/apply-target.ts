@@ -24,8 +24,10 @@ export function result(
   started: number,
   extra: { id?: string; message?: string } = {},
 ): ChangeResult {
-  const r: ChangeResult = { change, status, durationMs: Date.now() - started };
-  if (extra.id !== undefined) r.id = extra.id;
+  const durationMs = Date.now() - started;
+  // The id is part of the literal (one compact object per write, 20,000 of them in a first apply); same field order.
+  const r: ChangeResult =
+    extra.id === undefined ? { change, status, durationMs } : { change, status, durationMs, id: extra.id };
   if (extra.message !== undefined) r.message = extra.message;
   return r;
 }
