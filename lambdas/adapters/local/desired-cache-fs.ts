@@ -29,7 +29,7 @@ export function desiredCacheOff(env: Record<string, string | undefined>): boolea
   return /^(off|0|false|no)$/i.test(env.OPSMAN_DESIRED_CACHE?.trim() ?? '');
 }
 
-const WRITE_BATCH_CHARS = 256 * 1024;
+const WRITE_BATCH_CHARS = 32 * 1024;
 
 const ENTRY = /^[0-9a-f]{64}\.json$/;
 
@@ -69,7 +69,7 @@ export class FsDesiredStateCache implements DesiredStateCache {
     await this.putPieces(key, [text]);
   }
 
-  /** Writes the pieces to a temp file in batches of about 256 KB, then renames it over the entry. */
+  /** Writes the pieces to a temp file in batches of about 32 KB (small native buffers, as readInSlices), then renames it over the entry. */
   async putPieces(key: string, pieces: Iterable<string>): Promise<void> {
     if (!isCacheKey(key)) throw new RangeError('desired-state cache key must be 64 lowercase hex characters');
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
