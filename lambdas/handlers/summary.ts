@@ -24,6 +24,8 @@ export interface RunSummary {
   durationMs?: number;
   /** Which revision of the desired state the run used: digest and each file's path and S3 version (ETag). */
   desired?: { digest: string; files: { path: string; version?: string }[] };
+  /** Whether the desired state came from the desired-state cache ('hit'), was parsed ('miss'), or the cache is off. */
+  desiredCache?: 'hit' | 'miss' | 'off';
   failures?: { target: string; phase: TargetFailure['phase']; message: string; code?: string }[];
   /** Changes whose apply failed or did not converge (at most {@link MAX_LISTED_CHANGES}). */
   failedChanges?: { target: string; kind: string; key: string; action: string; status: string; message?: string }[];
@@ -57,6 +59,7 @@ export function summarise(report: RunReport, trigger: string, command: RunComman
         f.version ? { path: f.path, version: f.version } : { path: f.path },
       ),
     },
+    ...(report.desiredCache ? { desiredCache: report.desiredCache } : {}),
     failures: report.failures.map((f) => ({
       target: `${f.target.type}:${f.target.name}`,
       phase: f.phase,

@@ -175,7 +175,11 @@ describe('reconcile handler on loopback AWS and the emulator', () => {
     const keys = [...(world.s3.buckets.get(WORLD.dataBucket)?.keys() ?? [])];
     expect(keys.some((k) => /^archive\/manifests\/sha256\/[0-9a-f]{64}\.json$/.test(k))).toBe(true);
     expect(keys.some((k) => k.startsWith('archive/usage/'))).toBe(true);
-    expect(keys.every((k) => k.startsWith('archive/') || k.startsWith('state/'))).toBe(true);
+    // cache/desired/: the desired-state cache (docs/desired-state.md), beside state and archive, never in the desired prefix.
+    expect(keys.some((k) => /^cache\/desired\/[0-9a-f]{64}\.json$/.test(k))).toBe(true);
+    expect(
+      keys.every((k) => k.startsWith('archive/') || k.startsWith('state/') || k.startsWith('cache/desired/')),
+    ).toBe(true);
     const desiredKeys = [...(world.s3.buckets.get(WORLD.desiredBucket)?.keys() ?? [])];
     expect(desiredKeys.every((k) => k.startsWith('desired-state/'))).toBe(true);
   });
