@@ -29,6 +29,8 @@ interface ReadFile {
   info?: DesiredFileInfo;
   bytes?: Uint8Array;
   issues: ValidationIssue[];
+  /** Set once parsed (then `bytes` is dropped). */
+  parsed?: { documents: ParsedDocument[]; issues: ValidationIssue[] };
 }
 
 function rootIssue(source: DesiredStateSource, message: string): ValidationIssue {
@@ -70,6 +72,18 @@ function parseFile(file: ReadFile, options: LoadOptions): { documents: ParsedDoc
   const decoded = decodeText(file.ref.path, file.bytes);
   if ('issue' in decoded) return { documents: [], issues: [decoded.issue] };
   return parseYamlFile(file.ref.path, decoded.text, options);
+}
+
+/** Parses a file once, dropping its bytes (no longer needed: let them go while the next file parses). */
+function parseInPlace(
+  file: ReadFile,
+  options: LoadOptions,
+): { documents: ParsedDocument[]; issues: ValidationIssue[] } {
+  if (file.parsed === undefined) {
+    file.parsed = parseFile(file, options);
+    file.bytes = undefined;
+  }
+  return file.parsed;
 }
 
 async function mapLimited<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
@@ -145,7 +159,13 @@ async function load(
     const issue = rootIssue(source, `${refs.length} YAML files, over the limit of ${options.maxFiles}`);
     return { result: { ok: false, issues: [issue] }, cache: status };
   }
-  const read = await mapLimited(refs, READ_CONCURRENCY, (ref) => readFile(source, ref, options));
+  // Without a cache each file is parsed as soon as it is read (parsing overlaps the other reads in flight); with one,
+  // every file must be hashed before a hit or miss is known, so parsing waits.
+  const read = await mapLimited(refs, READ_CONCURRENCY, async (ref) => {
+    const file = await readFile(source, ref, options);
+    if (!cache) parseInPlace(file, options);
+    return file;
+  });
   const files = read.flatMap((r) => (r.info ? [r.info] : []));
   let key: string | undefined;
   if (cache && refs.length > 0 && files.length === read.length) {
@@ -153,13 +173,10 @@ async function load(
     const hit = await lookupCachedState(cache, key, source, files, options);
     if (hit) return { result: { ok: true, ...hit }, cache: 'hit' };
   }
-  let parsed = read.map((r) => {
-    const result = parseFile(r, options);
-    r.bytes = undefined; // the text is no longer needed: let it go while the next file parses
-    return result;
-  });
+  const parsed = read.map((r) => parseInPlace(r, options));
   const result = await validate(source, options, refs.length, files, parsed);
-  parsed = []; // the documents are garbage once built: not kept alive while the entry is written
+  parsed.length = 0; // the documents are garbage once built: not kept alive while the entry is written
+  for (const r of read) r.parsed = undefined;
   if (result.ok && cache && key) await storeCachedState(cache, key, result.state, result.summary);
   return { result, cache: status };
 }
