@@ -8,7 +8,8 @@
  * runs reuse it. Each timed run gets freshly parsed live objects (as a client returns them; parsing is not timed).
  * Two scenarios: `noop` (live equals the apply) and `drift` (edits, deletions, disables, unowned copies, missing
  * state records), each printed with a digest of the whole plan so a change to planning can be checked for identical
- * output as well as timed.
+ * output as well as timed. Under tsx every closure pays esbuild's `__name` wrapper: for figures comparable with the
+ * benchmark's compiled child, bundle this file with esbuild and run the bundle (docs/planning-performance.md).
  */
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
