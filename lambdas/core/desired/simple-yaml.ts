@@ -45,7 +45,8 @@ function contentColumn(line: Line): number {
   return line.indent + column;
 }
 
-const KEY = /^([A-Za-z_][A-Za-z0-9_-]*):(?: +(.*))?$/;
+// Plain names up to 256 characters (yaml refuses an implicit key whose `:` is more than 1,024 characters on).
+const KEY = /^([A-Za-z_][A-Za-z0-9_-]{0,255}):(?: +(.*))?$/;
 // The core schema's tests of plain scalars (yaml's schema/core), in yaml's order: null, bool, int, then the numbers
 // this path leaves to yaml (octal, hex, NaN and infinities, exponents), then float.
 const NULL = /^(?:~|[Nn]ull|NULL)?$/;

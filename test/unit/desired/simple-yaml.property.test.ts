@@ -36,7 +36,7 @@ function compare(text: string): string {
 }
 
 const KEYS = ['a', 'key', 'b-c', '_x', 'spec', 'alertConfigs', 'toString', 'y', 'No'];
-const TRICKY_KEYS = ['true', 'null', '__proto__', 'a b', '"q"', '1'];
+const TRICKY_KEYS = ['true', 'null', '__proto__', 'a b', '"q"', '1', 'k'.repeat(300), 'k'.repeat(1100)];
 const key = fc.oneof(
   { arbitrary: fc.constantFrom(...KEYS), weight: 20 },
   { arbitrary: fc.constantFrom(...TRICKY_KEYS), weight: 1 },
@@ -242,6 +242,8 @@ describe('parseSimpleYaml', () => {
     ['a hex number', 'a: 0x1F\n', 'slow'],
     ['a key that is not a string', 'true: 1\n', 'slow'],
     ['a __proto__ key', '__proto__: 1\n', 'slow'],
+    ['a key past 1,024 characters (yaml refuses it)', `${'k'.repeat(1100)}: 1\n`, 'slow'],
+    ['a key of 256 characters', `${'k'.repeat(256)}: 1\n`, 'fast'],
     ['bad indentation', 'a:\n    b: 1\n  c: 2\n', 'slow'],
   ])('%s: %s', (_name, input, expected) => {
     expect(compare(input)).toBe(expected);
