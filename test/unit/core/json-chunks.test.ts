@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FsArchiveStore } from '../../../lambdas/adapters/local/archive-fs.ts';
-import { encodeChunks, jsonChunks, utf8Length } from '../../../lambdas/core/json-chunks.ts';
+import { encodeChunks, jsonChunks, PIECE_CHARS, utf8Length } from '../../../lambdas/core/json-chunks.ts';
 import type { Change, RunReport } from '../../../lambdas/core/model.ts';
 import { COMPACT_REPORT_ENTRIES, reportBytes, writeReport } from '../../../lambdas/core/report.ts';
 
@@ -97,6 +97,21 @@ describe('jsonChunks', () => {
     ['lone low surrogate', '\udc00'],
   ])('counts UTF-8 bytes like TextEncoder: %s', (_name, text) => {
     expect(utf8Length(text)).toBe(new TextEncoder().encode(text).length);
+  });
+});
+
+describe('piece sizes', () => {
+  it.each([
+    ['compact', 0],
+    ['indented', 2],
+  ])('%s: a large document comes in a few pieces of about PIECE_CHARS, never a whole-document string', (_n, indent) => {
+    const value = { items: Array.from({ length: 20_000 }, (_, i) => ({ key: `k-${i}`, after: { n: i, s: 'é' } })) };
+    const pieces = [...jsonChunks(value, { indent, splitDepth: 3 })];
+    const want = JSON.stringify(value, null, indent);
+    expect(pieces.join('')).toBe(want);
+    expect(pieces.length).toBeLessThan(want.length / PIECE_CHARS + 2);
+    // Each piece stops at the first member boundary past PIECE_CHARS: one member (under 100 chars here) beyond it.
+    for (const piece of pieces) expect(piece.length).toBeLessThan(PIECE_CHARS + 100);
   });
 });
 
