@@ -83,7 +83,9 @@ function withoutComment(text: string): string {
     end = text.startsWith('#') ? 0 : text.indexOf(' #');
     if (end < 0) end = text.length;
   }
-  return text.slice(0, end).trimEnd();
+  // Spaces only: other whitespace (VT, FF, NBSP, a BOM...) is content to yaml, and scalar() refuses it.
+  while (end > 0 && text.charCodeAt(end - 1) === 32) end--;
+  return text.slice(0, end);
 }
 
 function isItem(text: string): boolean {

@@ -163,7 +163,28 @@ function text(docs: Tree[], s: Style, leadingMarker: boolean): string {
   return `${out.join('\n')}\n`;
 }
 
-const MUTATIONS = [' ', '\n', '#', ':', '-', '"', "'", '[', '\t', 'x', ' #', ': ', '- ', '  '];
+const MUTATIONS = [
+  ' ',
+  '\n',
+  '#',
+  ':',
+  '-',
+  '"',
+  "'",
+  '[',
+  '\t',
+  'x',
+  ' #',
+  ': ',
+  '- ',
+  '  ',
+  '\v',
+  '\f',
+  '\u00a0',
+  '\ufeff',
+  '\u2028',
+  '\u0085',
+];
 
 describe('parseSimpleYaml', () => {
   it('gives what yaml gives whenever it accepts a rendered document', () => {
@@ -242,6 +263,10 @@ describe('parseSimpleYaml', () => {
     ['a hex number', 'a: 0x1F\n', 'slow'],
     ['a key that is not a string', 'true: 1\n', 'slow'],
     ['a __proto__ key', '__proto__: 1\n', 'slow'],
+    ['a value ending in a form feed', 'a: x\f\n', 'slow'],
+    ['a value ending in a no-break space', 'a: 1\u00a0\n', 'slow'],
+    ['odd whitespace in a comment', 'a: 1 # x\v\f\u00a0\n', 'fast'],
+    ['a line separator in a comment', 'a: 1 # x\u2028\n', 'slow'],
     ['a key past 1,024 characters (yaml refuses it)', `${'k'.repeat(1100)}: 1\n`, 'slow'],
     ['a key of 256 characters', `${'k'.repeat(256)}: 1\n`, 'fast'],
     ['bad indentation', 'a:\n    b: 1\n  c: 2\n', 'slow'],
