@@ -31,7 +31,7 @@ function omitted(value: unknown): boolean {
 
 /**
  * Pieces are gathered up to about this many characters before one is handed out: a 20,000-change report is then about
- * 1,300 pieces instead of 100,000, each far too small to matter for memory.
+ * 1,300 pieces instead of 256,000, each far too small to matter for memory.
  */
 export const PIECE_CHARS = 16_384;
 
