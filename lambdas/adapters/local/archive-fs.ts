@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { link, mkdir, open, readFile, rm } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { ArchiveStore } from '../../core/ports.ts';
+import { syncDirectory } from './dir-sync.ts';
 import { FsStoreError, writeChunksAtomic, writeFileAtomic } from './state-fs.ts';
 
 function isErrno(error: unknown, code: string): boolean {
@@ -12,6 +13,8 @@ function isErrno(error: unknown, code: string): boolean {
 /** Archive objects as files under `dir` (keys use `/`). */
 export class FsArchiveStore implements ArchiveStore {
   private readonly root: string;
+  /** Directories this store has created or found: a thousand writes into one directory make it once. */
+  private readonly madeDirs = new Set<string>();
 
   constructor(dir: string) {
     this.root = resolve(dir);
@@ -36,6 +39,28 @@ export class FsArchiveStore implements ArchiveStore {
     return path;
   }
 
+  /** Creates `dir` (and its parents) once per store; `again` forgets that it was made (it was removed since). */
+  private async ensureDir(dir: string, again = false): Promise<void> {
+    if (again) this.madeDirs.delete(dir);
+    if (this.madeDirs.has(dir)) return;
+    await mkdir(dir, { recursive: true });
+    this.madeDirs.add(dir);
+  }
+
+  /**
+   * Runs a write into `dir`; if the directory vanished since it was made (ENOENT), makes it again and retries once.
+   */
+  private async intoDir<T>(dir: string, write: () => Promise<T>): Promise<T> {
+    await this.ensureDir(dir);
+    try {
+      return await write();
+    } catch (error) {
+      if (!isErrno(error, 'ENOENT')) throw error;
+      await this.ensureDir(dir, true);
+      return write();
+    }
+  }
+
   /** Writes `body` under `key` atomically; with `ifAbsent` an existing file is kept and `created` is false. */
   async put(
     key: string,
@@ -44,11 +69,20 @@ export class FsArchiveStore implements ArchiveStore {
   ): Promise<{ key: string; created: boolean; location: string }> {
     const path = this.pathOf(key);
     const dir = dirname(path);
-    await mkdir(dir, { recursive: true });
     if (!options.ifAbsent) {
-      await writeFileAtomic(path, body, dir, 0o644);
+      await this.intoDir(dir, () => writeFileAtomic(path, body, dir, 0o644));
       return { key, created: true, location: path };
     }
+    return this.intoDir(dir, () => this.putIfAbsent(key, path, dir, body));
+  }
+
+  /** Links a synced temp file to `path` unless a file is there already. */
+  private async putIfAbsent(
+    key: string,
+    path: string,
+    dir: string,
+    body: string | Uint8Array,
+  ): Promise<{ key: string; created: boolean; location: string }> {
     const temp = join(dir, `.${randomUUID()}.tmp`);
     const handle = await open(temp, 'wx', 0o644);
     try {
@@ -59,6 +93,7 @@ export class FsArchiveStore implements ArchiveStore {
     }
     try {
       await link(temp, path);
+      await syncDirectory(dir);
       return { key, created: true, location: path };
     } catch (error) {
       if (isErrno(error, 'EEXIST')) return { key, created: false, location: path };
@@ -76,7 +111,8 @@ export class FsArchiveStore implements ArchiveStore {
   ): Promise<{ key: string; created: boolean; location: string }> {
     const path = this.pathOf(key);
     const dir = dirname(path);
-    await mkdir(dir, { recursive: true });
+    // Not retried on ENOENT: `pieces` may be a one-shot iterator.
+    await this.ensureDir(dir);
     await writeChunksAtomic(path, pieces, dir, 0o644);
     return { key, created: true, location: path };
   }

@@ -17,6 +17,7 @@ import {
 import { jsonChunks } from '../../core/json-chunks.ts';
 import type { Lease, ReconcileState, StateStore } from '../../core/ports.ts';
 import { isReconcileState } from '../../core/state.ts';
+import { syncDirectory } from './dir-sync.ts';
 
 /** A local store could not read or write its files. */
 export class FsStoreError extends ReconcileError {
@@ -147,20 +148,7 @@ async function publishTemp(temp: string, path: string, dir: string): Promise<voi
     await rm(temp, { force: true });
     throw error;
   }
-  await syncDir(dir);
-}
-
-async function syncDir(dir: string): Promise<void> {
-  try {
-    const handle = await open(dir, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    // Some platforms cannot fsync a directory; the rename is still atomic.
-  }
+  await syncDirectory(dir);
 }
 
 function* withNewline(pieces: Iterable<string>): Generator<string> {

@@ -1,9 +1,10 @@
-// Scenario: the local adapters: atomic state with version conflicts and corruption detection, O_EXCL lease with safe takeover, archive ifAbsent, fingerprint key.
+// Scenario: the local adapters: atomic state with version conflicts and corruption detection, O_EXCL lease with safe takeover, archive ifAbsent and concurrent writes, shared directory syncs, fingerprint key.
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FsArchiveStore } from '../../../lambdas/adapters/local/archive-fs.ts';
+import { syncDirectory } from '../../../lambdas/adapters/local/dir-sync.ts';
 import {
   FingerprintKeyError,
   loadFingerprintKey,
@@ -119,6 +120,43 @@ describe('FsArchiveStore', () => {
     for (const bad of ['../x', '/abs', 'a//b', 'a/./b'])
       await expect(archive.put(bad, 'x')).rejects.toThrow(/invalid archive key/);
     expect((await readdir(join(dir, 'manifests', 'sha256'))).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('writes 200 objects into one directory at once, every one complete, no temp file left', async () => {
+    const archive = new FsArchiveStore(dir);
+    const keys = Array.from({ length: 200 }, (_, i) => `usage/2026-11/assignments-${i}.json`);
+    await Promise.all(keys.map((key, i) => archive.put(key, `{"i":${i}}`)));
+    const names = await readdir(join(dir, 'usage', '2026-11'));
+    expect(names.sort()).toEqual(keys.map((k) => k.split('/')[2]).sort());
+    expect(new TextDecoder().decode((await archive.get(keys[137] as string)) as Uint8Array)).toBe('{"i":137}');
+  });
+
+  it('makes a directory again when it was removed between two writes (plain and ifAbsent)', async () => {
+    const archive = new FsArchiveStore(dir);
+    await archive.put('usage/2026-11/a.json', 'a');
+    await rm(join(dir, 'usage'), { recursive: true });
+    await archive.put('usage/2026-11/b.json', 'b');
+    await rm(join(dir, 'usage'), { recursive: true });
+    const c = await archive.put('usage/2026-11/c.json', 'c', { ifAbsent: true });
+    expect(c.created).toBe(true);
+    expect(await readdir(join(dir, 'usage', '2026-11'))).toEqual(['c.json']);
+  });
+});
+
+describe('syncDirectory (group commit)', () => {
+  it('shares one queued sync among callers and starts a new one for callers after it began', async () => {
+    const first = syncDirectory(dir);
+    const joined = syncDirectory(dir);
+    // Both calls came before the queued sync started: they share it.
+    expect(joined).toBe(first);
+    await first;
+    const later = syncDirectory(dir);
+    expect(later).not.toBe(first);
+    await later;
+  });
+
+  it('never rejects, even for a directory that does not exist', async () => {
+    await expect(syncDirectory(join(dir, 'missing'))).resolves.toBeUndefined();
   });
 });
 
