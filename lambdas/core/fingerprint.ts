@@ -6,20 +6,26 @@ import type { AlertConfigRequest } from '../opsman/types.ts';
 import { hmacHex, hmacOf } from './canonical.ts';
 
 /**
- * Fingerprints computed during one plan, by the canonical text of `{ path, value }`: a secret that many alert configs
- * share is HMACed once. Make one per plan and fingerprint key; it holds secret values as long as it lives (as the
- * run's secret resolver does), so it never outlives the run.
+ * Fingerprints computed during one plan, by path then value: a secret that many alert configs share is HMACed once.
+ * Make one per plan and fingerprint key; it holds secret values as long as it lives (as the run's secret resolver
+ * does), so it never outlives the run.
  */
-export type FingerprintCache = Map<string, string>;
+export type FingerprintCache = Map<string, Map<string, string>>;
 
 /** HMAC of one secret value, bound to its field path so equal values in two fields do not correlate. */
 export function secretFingerprint(key: Uint8Array, path: string, value: string, cache?: FingerprintCache): string {
+  // Looked up by the path and value strings themselves: no text is built on a hit.
+  let byValue = cache?.get(path);
+  const known = byValue?.get(value);
+  if (known !== undefined) return known;
   // The canonical JSON of { path, value } written out: keys already sorted, both members strings.
-  const text = `{"path":${JSON.stringify(path)},"value":${JSON.stringify(value)}}`;
-  let fingerprint = cache?.get(text);
-  if (fingerprint === undefined) {
-    fingerprint = hmacHex(key, text);
-    cache?.set(text, fingerprint);
+  const fingerprint = hmacHex(key, `{"path":${JSON.stringify(path)},"value":${JSON.stringify(value)}}`);
+  if (cache !== undefined) {
+    if (byValue === undefined) {
+      byValue = new Map();
+      cache.set(path, byValue);
+    }
+    byValue.set(value, fingerprint);
   }
   return fingerprint;
 }
