@@ -107,7 +107,10 @@ async function bare(job: PhaseJob): Promise<PhaseChildResult> {
     if (job.driftIds) ctx.driftIds = job.driftIds;
     if (job.since) ctx.since = job.since;
     const ops = bareOperations(world, job.phase, api, ctx);
+    // The same memory sampling as the reconcile child, so both sides of the overhead ratio pay for it alike.
+    const sampler = memorySampler();
     const pool = await runPool(ops, job.concurrency);
+    sampler.stop();
     return {
       wallMs: pool.wallMs,
       counts: counting.counts,
