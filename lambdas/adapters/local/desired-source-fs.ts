@@ -3,9 +3,21 @@
  * `/` separators. Dot-directories are skipped; symbolic links are followed only while they stay under the root;
  * `read` refuses any path that would leave the root.
  */
-import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
+import {
+  closeSync,
+  constants,
+  type Dirent,
+  type Stats,
+  fstatSync,
+  openSync,
+  readdirSync,
+  readSync,
+  realpathSync,
+  statSync,
+} from 'node:fs';
 import path from 'node:path';
 import type { DesiredFileRef, DesiredStateSource } from '../../core/ports.ts';
+import { SyncPacer } from './sync-pacer.ts';
 
 /** Errors of the directory source. Messages carry paths relative to the root, never file contents. */
 export class DesiredSourceError extends Error {
@@ -22,12 +34,21 @@ export class DesiredSourceError extends Error {
 }
 
 const YAML_FILE = /\.ya?ml$/i;
+/** Opening a FIFO or device must not block: regular files ignore O_NONBLOCK (absent on Windows). */
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 
-/** Reads desired-state files from a directory. */
+/**
+ * Reads a desired-state directory. File-system calls are synchronous but paced (sync-pacer.ts): one open, fstat,
+ * read and close per file, on files of at most a few hundred KB, with a yield to the event loop every few
+ * milliseconds. Through fs.promises the same reads cost a FileHandle and four thread-pool round trips each.
+ */
 export class FsDesiredStateSource implements DesiredStateSource {
   readonly root: string;
   /** The root's real path as of the last `list()` (or first `read()`): one realpath + stat per load, not per file. */
   private realRootCache: string | undefined;
+  /** Real path of every file the last `list()` returned: `read` of a listed file needs no realpath. */
+  private listed = new Map<string, string>();
+  private readonly pacer = new SyncPacer();
 
   /** @param root the desired-state directory (relative to the working directory or absolute). */
   constructor(root: string) {
@@ -43,16 +64,20 @@ export class FsDesiredStateSource implements DesiredStateSource {
 
   /** Every YAML file under the root, sorted by path. */
   async list(): Promise<DesiredFileRef[]> {
-    const realRoot = await this.realRoot();
+    const realRoot = this.realRoot();
     this.realRootCache = realRoot;
-    const found: DesiredFileRef[] = [];
-    await this.walk(realRoot, '', found, new Set([realRoot]));
-    return found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    const found: Listed[] = [];
+    await this.walk(realRoot, realRoot, '', found, new Set([realRoot]));
+    found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    this.listed = new Map(found.map((f) => [f.path, f.real]));
+    return found.map((f) => ({ path: f.path, size: f.size }));
   }
 
   /** The bytes of a file under the root (`a/b.yaml`). */
   async read(relativePath: string): Promise<{ bytes: Uint8Array }> {
-    this.realRootCache ??= await this.realRoot();
+    const paced = this.pacer.pace();
+    if (paced) await paced;
+    this.realRootCache ??= this.realRoot();
     const realRoot = this.realRootCache;
     const normalised = relativePath.split('\\').join('/');
     if (path.isAbsolute(normalised) || normalised.split('/').includes('..')) {
@@ -62,74 +87,139 @@ export class FsDesiredStateSource implements DesiredStateSource {
         `path "${relativePath}" leaves the desired-state root`,
       );
     }
-    const full = path.join(realRoot, normalised);
-    let real: string;
-    try {
-      real = await realpath(full);
-    } catch (error) {
-      throw new DesiredSourceError(
-        'NOT_FOUND',
-        relativePath,
-        `no file "${relativePath}" under the desired-state root`,
-        {
-          cause: error,
-        },
-      );
+    let real = this.listed.get(normalised);
+    if (real === undefined) {
+      try {
+        real = realpathSync(path.join(realRoot, normalised));
+      } catch (error) {
+        throw new DesiredSourceError(
+          'NOT_FOUND',
+          relativePath,
+          `no file "${relativePath}" under the desired-state root`,
+          { cause: error },
+        );
+      }
+      if (!isInside(realRoot, real)) {
+        throw new DesiredSourceError(
+          'OUTSIDE_ROOT',
+          relativePath,
+          `"${relativePath}" links outside the desired-state root`,
+        );
+      }
     }
-    if (!isInside(realRoot, real)) {
-      throw new DesiredSourceError(
-        'OUTSIDE_ROOT',
-        relativePath,
-        `"${relativePath}" links outside the desired-state root`,
-      );
-    }
-    if (!(await stat(real)).isFile()) {
-      throw new DesiredSourceError('NOT_A_FILE', relativePath, `"${relativePath}" is not a regular file`);
-    }
-    return { bytes: new Uint8Array(await readFile(real)) };
+    return { bytes: readRegularFile(real, relativePath) };
   }
 
-  private async realRoot(): Promise<string> {
+  private realRoot(): string {
     try {
-      const real = await realpath(this.root);
-      if (!(await stat(real)).isDirectory()) throw new Error('not a directory');
+      const real = realpathSync(this.root);
+      if (!statSync(real).isDirectory()) throw new Error('not a directory');
       return real;
     } catch (error) {
       throw new DesiredSourceError(
         'NOT_A_DIRECTORY',
         '.',
         `desired-state root ${this.root} is not a readable directory`,
-        {
-          cause: error,
-        },
+        { cause: error },
       );
     }
   }
 
+  /** Walks the real directory `realDir` (shown as `relativeDir`); plain entries need no realpath, links do. */
   private async walk(
     realRoot: string,
+    realDir: string,
     relativeDir: string,
-    out: DesiredFileRef[],
+    out: Listed[],
     visited: Set<string>,
   ): Promise<void> {
-    const dir = path.join(realRoot, relativeDir);
-    const entries = await readdir(dir, { withFileTypes: true });
+    const paced = this.pacer.pace();
+    if (paced) await paced;
+    const entries: Dirent[] = readdirSync(realDir, { withFileTypes: true });
     for (const entry of entries) {
       if (entry.name.startsWith('.')) continue;
       const relative = relativeDir === '' ? entry.name : `${relativeDir}/${entry.name}`;
-      const full = path.join(dir, entry.name);
-      const target = await realpath(full).catch(() => null);
-      if (target === null || (entry.isSymbolicLink() && !isInside(realRoot, target))) continue;
-      const info = await lstat(target);
-      if (info.isDirectory()) {
+      const full = path.join(realDir, entry.name);
+      const plain = entry.isFile() || entry.isDirectory();
+      let target = full;
+      if (!plain) {
+        // A link, or a file system that does not report types: resolve it; links may not leave the root.
+        try {
+          target = realpathSync(full);
+        } catch {
+          continue;
+        }
+        if (entry.isSymbolicLink() && !isInside(realRoot, target)) continue;
+      }
+      const isDirectory = plain ? entry.isDirectory() : statOrNull(target)?.isDirectory() === true;
+      if (isDirectory) {
         // A link back to a parent would loop forever: each real directory is walked once.
         if (visited.has(target)) continue;
         visited.add(target);
-        await this.walk(realRoot, relative, out, visited);
-      } else if (info.isFile() && YAML_FILE.test(entry.name)) {
-        out.push({ path: relative, size: info.size });
+        await this.walk(realRoot, target, relative, out, visited);
+      } else if (YAML_FILE.test(entry.name)) {
+        const info = statOrNull(target);
+        if (info?.isFile()) out.push({ path: relative, real: target, size: info.size });
       }
     }
+  }
+}
+
+interface Listed {
+  path: string;
+  real: string;
+  size: number;
+}
+
+function statOrNull(real: string): Stats | null {
+  try {
+    return statSync(real);
+  } catch {
+    return null;
+  }
+}
+
+/** The whole content of a regular file: one open, fstat, read (more only if it grew) and close. */
+function readRegularFile(real: string, relativePath: string): Uint8Array {
+  let fd: number;
+  try {
+    fd = openSync(real, OPEN_FLAGS);
+  } catch (error) {
+    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
+    throw new DesiredSourceError(
+      missing ? 'NOT_FOUND' : 'IO',
+      relativePath,
+      missing
+        ? `no file "${relativePath}" under the desired-state root`
+        : `cannot open "${relativePath}": ${(error as NodeJS.ErrnoException).code ?? 'error'}`,
+      { cause: error },
+    );
+  }
+  try {
+    const info = fstatSync(fd);
+    if (!info.isFile()) {
+      throw new DesiredSourceError('NOT_A_FILE', relativePath, `"${relativePath}" is not a regular file`);
+    }
+    // One byte more than the size: reading 0 there proves the end was reached in a single read.
+    let bytes = new Uint8Array(info.size + 1);
+    let length = 0;
+    for (;;) {
+      if (length === bytes.length) {
+        const grown = new Uint8Array(bytes.length * 2);
+        grown.set(bytes);
+        bytes = grown;
+      }
+      const n = readSync(fd, bytes, length, bytes.length - length, null);
+      if (n === 0) break;
+      length += n;
+    }
+    return bytes.subarray(0, length);
+  } catch (error) {
+    if (error instanceof DesiredSourceError) throw error;
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    throw new DesiredSourceError('IO', relativePath, `cannot read "${relativePath}": ${code}`, { cause: error });
+  } finally {
+    closeSync(fd);
   }
 }
 

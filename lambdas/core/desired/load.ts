@@ -3,7 +3,7 @@
  * pinned manifest -> build [-> cache store]. Every problem of every file is collected in one pass; bad input never
  * throws, it becomes issues. With a DesiredStateCache, unchanged bytes skip everything from decode on (cache.ts).
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { DesiredFileInfo } from '../model.ts';
 import type { DesiredFileRef, DesiredStateCache, DesiredStateSource } from '../ports.ts';
 import { buildState, summarize } from './build.ts';
@@ -61,7 +61,7 @@ async function readFile(source: DesiredStateSource, ref: DesiredFileRef, options
   const version = read.version ?? ref.version;
   const info: DesiredFileInfo = {
     path: ref.path,
-    sha256: createHash('sha256').update(read.bytes).digest('hex'),
+    sha256: hash('sha256', read.bytes, 'hex'), // one-shot: no Hash object per file
     ...(version ? { version } : {}),
   };
   return { ref, info, bytes: read.bytes, issues: [] };

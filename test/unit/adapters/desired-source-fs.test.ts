@@ -1,4 +1,5 @@
 // Scenario: the directory source lists YAML files recursively and sorted, skips dot-dirs and escaping links, and refuses paths outside the root.
+import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -62,6 +63,29 @@ describe('FsDesiredStateSource', () => {
     expect(error).toBeInstanceOf(DesiredSourceError);
     expect((error as DesiredSourceError).code).toBe(code);
     expect((error as DesiredSourceError).message).not.toContain('outside: true');
+  });
+
+  it('reads a listed file as it is now, and a listed path that became a directory is not a file', async () => {
+    const source = new FsDesiredStateSource(root);
+    await source.list();
+    await writeFile(path.join(root, 'settings.yaml'), 'a: 2\nb: 3\n');
+    expect(new TextDecoder().decode((await source.read('settings.yaml')).bytes)).toBe('a: 2\nb: 3\n');
+    await rm(path.join(root, 'projects/b.yml'));
+    await mkdir(path.join(root, 'projects/b.yml'));
+    const error = await source.read('projects/b.yml').catch((e: unknown) => e);
+    expect((error as DesiredSourceError).code).toBe('NOT_A_FILE');
+    await rm(path.join(root, 'projects/a.yaml'));
+    expect(((await source.read('projects/a.yaml').catch((e: unknown) => e)) as DesiredSourceError).code).toBe(
+      'NOT_FOUND',
+    );
+  });
+
+  it.runIf(process.platform !== 'win32')('never lists a FIFO, and refuses to read one without blocking', async () => {
+    execFileSync('mkfifo', [path.join(root, 'pipe.yaml')]);
+    const source = new FsDesiredStateSource(root);
+    expect((await source.list()).map((r) => r.path)).not.toContain('pipe.yaml');
+    const error = await source.read('pipe.yaml').catch((e: unknown) => e);
+    expect((error as DesiredSourceError).code).toBe('NOT_A_FILE');
   });
 
   it('fails listing a root that is not a directory', async () => {
