@@ -25,7 +25,13 @@ export async function runPhaseChild(
   const jobFile = join(workDir, `job-${job.kind}-${job.phase}-${process.hrtime.bigint()}.json`);
   await writeFile(jobFile, JSON.stringify(job));
   const entry = bundle ? [bundle] : ['--import', 'tsx', CHILD];
-  const child = spawn(process.execPath, [...extraNodeArgs, ...entry, jobFile], {
+  // BENCH_BARE_CPU_PROF=<dir>: a CPU profile of each bare child too (the bench passes no node flags to those).
+  const bareProfile = process.env.BENCH_BARE_CPU_PROF;
+  const nodeArgs =
+    job.kind === 'bare' && bareProfile
+      ? [...extraNodeArgs, '--cpu-prof', '--cpu-prof-dir', bareProfile]
+      : extraNodeArgs;
+  const child = spawn(process.execPath, [...nodeArgs, ...entry, jobFile], {
     stdio: ['ignore', 'pipe', 'pipe'],
     cwd: ROOT,
   });

@@ -8,7 +8,7 @@ import type { AlertConfig, AlertConfigRequest } from '../opsman/types.ts';
 import { buildAlertRequest, type DesiredAlertBody } from './alert-body.ts';
 import { canonicalJson, sha256Hex } from './canonical.ts';
 import { ReconcileError } from './errors.ts';
-import { bodyFingerprint, secretFingerprints } from './fingerprint.ts';
+import { bodyFingerprint, type FingerprintCache, secretFingerprint } from './fingerprint.ts';
 import type { Change } from './model.ts';
 import { normaliseDesired, normaliseLive, sameNormal } from './normalise.ts';
 import type { OpsManagerApi, OwnedAlertConfig, ReconcileState, SecretResolver } from './ports.ts';
@@ -22,6 +22,22 @@ export interface AlertApplyContext {
   fingerprintKey: Uint8Array;
   state: ReconcileState;
   now: () => string;
+  /**
+   * Secret fingerprints computed during this apply, by path then value: a secret many alert configs share is HMACed
+   * once. Holds secret values as long as the apply runs (as the run's secret resolver does); never persisted.
+   */
+  fingerprints?: FingerprintCache;
+}
+
+/** HMAC of every secret of a body, by field path, in path order (the same record `secretFingerprints` builds). */
+function cachedSecretFingerprints(ctx: AlertApplyContext, values: ReadonlyMap<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (values.size === 0) return out;
+  const paths = [...values.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const path of paths) {
+    out[path] = secretFingerprint(ctx.fingerprintKey, path, values.get(path) as string, ctx.fingerprints);
+  }
+  return out;
 }
 
 /** A prepared body: the request to send and its fingerprints. Lives in memory only (it holds secret values). */
@@ -76,7 +92,7 @@ export async function prepareBody(change: Change, ctx: AlertApplyContext): Promi
     // One value per secret use (resolution stops at the first missing one), so this says whether the body has any.
     hasSecrets: values.size > 0,
     fingerprint: bodyFingerprint(ctx.fingerprintKey, request),
-    secretFingerprints: secretFingerprints(ctx.fingerprintKey, values),
+    secretFingerprints: cachedSecretFingerprints(ctx, values),
     appliedDigest: sha256Hex(desiredText),
     desiredText,
   };

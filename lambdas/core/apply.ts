@@ -61,6 +61,8 @@ export async function applyPlan(
     fingerprintKey: ctx.fingerprintKey,
     state: ctx.state,
     now,
+    // One per apply: dropped with the apply's context, so no secret value outlives the run.
+    fingerprints: new Map(),
   };
   const results: ChangeResult[] = [];
   const failures: TargetFailure[] = [];
