@@ -52,8 +52,21 @@ export function notificationPaths(notifications: readonly Record<string, unknown
   });
 }
 
+/** True when some notification sets a secret field (cheap: no identity paths are built). */
+export function hasSecretFields(notifications: readonly object[]): boolean {
+  for (const n of notifications) {
+    const record = n as Record<string, unknown>;
+    for (const field of Object.keys(record)) {
+      if (isSecretField(field) && record[field] !== undefined) return true;
+    }
+  }
+  return false;
+}
+
 /** Every secret reference of a body, in a stable order. */
 export function secretUses(body: DesiredAlertBody): SecretUse[] {
+  // Most alert configs have no secret: skip the identity paths and the sort for them.
+  if (!hasSecretFields(body.notifications)) return [];
   const paths = notificationPaths(body.notifications as unknown as Record<string, unknown>[]);
   const uses: SecretUse[] = [];
   body.notifications.forEach((n, index) => {

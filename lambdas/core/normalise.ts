@@ -61,6 +61,8 @@ interface TypeShape {
   /** Every possible member (typeName and the echoed fields) in canonical (sorted) order, and its `"name":` prefix. */
   sorted: readonly string[];
   prefixes: readonly string[];
+  /** Per sorted member: its index in `fields`, or -1 for typeName. */
+  sortedField: readonly number[];
 }
 
 const shapes = new WeakMap<readonly string[], TypeShape>();
@@ -84,6 +86,7 @@ function shapeOf(echoed: readonly string[]): TypeShape {
       echoesRoles: echoed.includes('roles'),
       sorted,
       prefixes: sorted.map((field) => `${JSON.stringify(field)}:`),
+      sortedField: sorted.map((field) => (field === 'typeName' ? -1 : echoed.indexOf(field))),
     };
     shapes.set(echoed, shape);
   }
@@ -96,29 +99,63 @@ interface Texted<T> {
   text: string;
 }
 
+/** The normalised value of echoed field `i` of a raw notification; undefined when the member is absent. */
+function fieldValue(raw: Record<string, unknown>, shape: TypeShape, i: number): unknown {
+  const field = shape.fields[i] as string;
+  let value = raw[field];
+  if (value === undefined || value === null) value = NOTIFICATION_DEFAULTS[field];
+  if (value === undefined || value === null) return undefined;
+  switch (shape.kinds[i]) {
+    case 'secret':
+      return value !== '' ? SECRET : undefined;
+    case 'roles':
+      return [...(value as unknown[]).map(String)].sort();
+    case 'numeric':
+      return num(value);
+    default:
+      return value;
+  }
+}
+
+/** The canonical JSON of a member value: strings, numbers and booleans inline, anything else canonicalJson. */
+function valueJson(value: unknown): string {
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value);
+    case 'number':
+      return Number.isFinite(value) ? String(value) : 'null';
+    case 'boolean':
+      return value ? 'true' : 'false';
+    default:
+      return canonicalJson(value);
+  }
+}
+
+/** The members a threshold usually has, in canonical (sorted) order. */
+const THRESHOLD_MEMBERS: readonly string[] = ['metricName', 'mode', 'operator', 'threshold', 'units'];
+const THRESHOLD_PREFIXES: readonly string[] = THRESHOLD_MEMBERS.map((k) => `${JSON.stringify(k)}:`);
+
+/** canonicalJson of a normalised threshold, without sorting its keys when they are the usual ones. */
+function thresholdJson(threshold: Record<string, unknown>): string {
+  const keys = Object.keys(threshold);
+  for (const k of keys) if (!THRESHOLD_MEMBERS.includes(k)) return canonicalJson(threshold);
+  let text = '{';
+  for (let i = 0; i < THRESHOLD_MEMBERS.length; i++) {
+    const value = threshold[THRESHOLD_MEMBERS[i] as string];
+    if (value === undefined) continue;
+    text += `${text.length > 1 ? ',' : ''}${THRESHOLD_PREFIXES[i]}${valueJson(value)}`;
+  }
+  return `${text}}`;
+}
+
 function normaliseNotification(raw: Record<string, unknown>): Texted<NormalNotification> {
   const typeName = String(raw.typeName ?? '');
   const out: NormalNotification = { typeName };
   const shape = shapeOf(echoedFields(typeName));
-  const { fields, kinds } = shape;
+  const { fields } = shape;
   for (let i = 0; i < fields.length; i++) {
-    const field = fields[i] as string;
-    let value = raw[field];
-    if (value === undefined || value === null) value = NOTIFICATION_DEFAULTS[field];
-    if (value === undefined || value === null) continue;
-    switch (kinds[i]) {
-      case 'secret':
-        if (value !== '') out[field] = SECRET;
-        break;
-      case 'roles':
-        out.roles = [...(value as unknown[]).map(String)].sort();
-        break;
-      case 'numeric':
-        out[field] = num(value);
-        break;
-      default:
-        out[field] = value;
-    }
+    const value = fieldValue(raw, shape, i);
+    if (value !== undefined) out[fields[i] as string] = value;
   }
   if (out.roles === undefined && typeof raw.role === 'string' && shape.echoesRoles) {
     out.roles = [raw.role];
@@ -129,18 +166,56 @@ function normaliseNotification(raw: Record<string, unknown>): Texted<NormalNotif
   for (let i = 0; i < sorted.length; i++) {
     const value = out[sorted[i] as string];
     if (value === undefined) continue;
-    text += `${text.length > 1 ? ',' : ''}${prefixes[i]}${typeof value === 'string' ? JSON.stringify(value) : canonicalJson(value)}`;
+    text += `${text.length > 1 ? ',' : ''}${prefixes[i]}${valueJson(value)}`;
   }
   return { item: out, text: `${text}}` };
 }
 
-function normaliseMatcher(m: Matcher): Texted<Matcher> {
-  const item = { fieldName: m.fieldName, operator: m.operator, value: String(m.value) };
+/** The canonical text of a normalised notification, without building the notification (equal to its `text`). */
+function notificationText(raw: Record<string, unknown>): string {
+  const typeName = String(raw.typeName ?? '');
+  const shape = shapeOf(echoedFields(typeName));
+  const { sorted, prefixes, sortedField } = shape;
+  let text = '{';
+  for (let i = 0; i < sorted.length; i++) {
+    const index = sortedField[i] as number;
+    let value: unknown = typeName;
+    if (index >= 0) {
+      value = fieldValue(raw, shape, index);
+      if (value === undefined && sorted[i] === 'roles' && typeof raw.role === 'string') value = [raw.role];
+      if (value === undefined) continue;
+    }
+    text += `${text.length > 1 ? ',' : ''}${prefixes[i]}${valueJson(value)}`;
+  }
+  return `${text}}`;
+}
+
+function matcherText(item: { fieldName: unknown; operator: unknown; value: string }): string {
   // Keys already in canonical order; canonicalJson drops undefined members (a malformed live matcher).
   let text = '{';
   if (item.fieldName !== undefined) text += `"fieldName":${canonicalJson(item.fieldName)}`;
   if (item.operator !== undefined) text += `${text.length > 1 ? ',' : ''}"operator":${canonicalJson(item.operator)}`;
-  return { item, text: `${text}${text.length > 1 ? ',' : ''}"value":${JSON.stringify(item.value)}}` };
+  return `${text}${text.length > 1 ? ',' : ''}"value":${JSON.stringify(item.value)}}`;
+}
+
+function normaliseMatcher(m: Matcher): Texted<Matcher> {
+  const item = { fieldName: m.fieldName, operator: m.operator, value: String(m.value) };
+  return { item, text: matcherText(item) };
+}
+
+/** The canonical text of a normalised matcher, without keeping the matcher. */
+function matcherOnlyText(m: Matcher): string {
+  return matcherText({ fieldName: m.fieldName, operator: m.operator, value: String(m.value) });
+}
+
+function byText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The canonical text of a list of item texts, sorted. */
+function listText(texts: string[]): string {
+  if (texts.length > 1) texts.sort(byText);
+  return `[${texts.join(',')}]`;
 }
 
 /** Sorts by canonical text; returns the items and the canonical text of the sorted list. */
@@ -162,14 +237,36 @@ export interface NormalForm {
   text: string;
 }
 
-function normaliseBody(raw: {
+/** The raw shape normalisation reads (a live config or a desired body). */
+interface RawBody {
   eventTypeName: string;
   enabled?: boolean;
   matchers?: Matcher[];
   metricThreshold?: unknown;
   threshold?: unknown;
   notifications?: unknown[];
-}): NormalForm {
+}
+
+/** The alert's canonical text from its parts' texts: members in sorted order. */
+function bodyText(
+  enabled: boolean,
+  eventTypeName: string,
+  matchers: string,
+  metricThreshold: Record<string, unknown> | undefined,
+  notifications: string,
+  threshold: Record<string, unknown> | undefined,
+): string {
+  // Members in sorted order: enabled, eventTypeName, matchers, metricThreshold, notifications, threshold.
+  let text = `{"enabled":${valueJson(enabled)}`;
+  if (eventTypeName !== undefined) text += `,"eventTypeName":${valueJson(eventTypeName)}`;
+  text += `,"matchers":${matchers}`;
+  if (metricThreshold !== undefined) text += `,"metricThreshold":${thresholdJson(metricThreshold)}`;
+  text += `,"notifications":${notifications}`;
+  if (threshold !== undefined) text += `,"threshold":${thresholdJson(threshold)}`;
+  return `${text}}`;
+}
+
+function normaliseBody(raw: RawBody): NormalForm {
   const matchers = sortTexted((raw.matchers ?? []).map(normaliseMatcher));
   const notifications = sortTexted(
     (raw.notifications ?? []).map((n) => normaliseNotification(n as Record<string, unknown>)),
@@ -184,24 +281,47 @@ function normaliseBody(raw: {
   if (metricThreshold !== undefined) out.metricThreshold = metricThreshold;
   const threshold = normaliseThreshold(raw.threshold, THRESHOLD_DEFAULTS.threshold);
   if (threshold !== undefined) out.threshold = threshold;
-  // Members in sorted order: enabled, eventTypeName, matchers, metricThreshold, notifications, threshold.
-  let text = `{"enabled":${canonicalJson(out.enabled)}`;
-  if (out.eventTypeName !== undefined) text += `,"eventTypeName":${canonicalJson(out.eventTypeName)}`;
-  text += `,"matchers":${matchers.text}`;
-  if (metricThreshold !== undefined) text += `,"metricThreshold":${canonicalJson(metricThreshold)}`;
-  text += `,"notifications":${notifications.text}`;
-  if (threshold !== undefined) text += `,"threshold":${canonicalJson(threshold)}`;
-  return { normal: out, text: `${text}}` };
+  return {
+    normal: out,
+    text: bodyText(out.enabled, out.eventTypeName, matchers.text, metricThreshold, notifications.text, threshold),
+  };
+}
+
+/**
+ * The canonical text of the normal form alone: equal to `normaliseBody(raw).text` (and throws where it throws), but
+ * builds no normalised notifications, matchers or lists. An in-sync config never needs more than this.
+ */
+function normalText(raw: RawBody): string {
+  const matchers = listText((raw.matchers ?? []).map(matcherOnlyText));
+  const notifications = listText((raw.notifications ?? []).map((n) => notificationText(n as Record<string, unknown>)));
+  return bodyText(
+    raw.enabled ?? false,
+    raw.eventTypeName,
+    matchers,
+    normaliseThreshold(raw.metricThreshold, THRESHOLD_DEFAULTS.metricThreshold),
+    notifications,
+    normaliseThreshold(raw.threshold, THRESHOLD_DEFAULTS.threshold),
+  );
 }
 
 /** A live alert config's normal form with its canonical text. */
 export function liveForm(config: AlertConfig): NormalForm {
-  return normaliseBody(config as unknown as Parameters<typeof normaliseBody>[0]);
+  return normaliseBody(config as unknown as RawBody);
+}
+
+/** A desired body's canonical text alone (equal to `desiredForm(body).text`, cheaper). */
+export function desiredText(body: DesiredAlertBody): string {
+  return normalText(body as unknown as RawBody);
+}
+
+/** A live config's canonical text alone (equal to `liveForm(config).text`, cheaper). */
+export function liveText(config: AlertConfig): string {
+  return normalText(config as unknown as RawBody);
 }
 
 /** A desired body's normal form with its canonical text (secret references count as present secrets). */
 export function desiredForm(body: DesiredAlertBody): NormalForm {
-  return normaliseBody(body as unknown as Parameters<typeof normaliseBody>[0]);
+  return normaliseBody(body as unknown as RawBody);
 }
 
 /** Normalises a live alert config (as read from Ops Manager). */
@@ -231,8 +351,27 @@ export interface LiveView {
   digest: string;
 }
 
-/** The normalised view of a live config (planning computes it once per config and shares it). */
+/** A live view whose normal form is only built when first asked for (in-sync configs never ask). */
+class LazyLiveView implements LiveView {
+  private form: NormalAlert | undefined;
+
+  constructor(
+    private readonly config: AlertConfig,
+    readonly text: string,
+    readonly digest: string,
+  ) {}
+
+  get normal(): NormalAlert {
+    if (this.form === undefined) this.form = liveForm(this.config).normal;
+    return this.form;
+  }
+}
+
+/**
+ * The normalised view of a live config (planning computes it once per config and shares it). The text and digest
+ * are computed now; the normal form on first use, from the same config (which planning never mutates).
+ */
 export function liveView(config: AlertConfig): LiveView {
-  const { normal, text } = liveForm(config);
-  return { normal, text, digest: sha256Hex(text) };
+  const text = liveText(config);
+  return new LazyLiveView(config, text, sha256Hex(text));
 }

@@ -9,7 +9,13 @@ import { hmacOf } from './canonical.ts';
 import { diffAlert, onlyEnabledDiffers, secretChanges } from './diff.ts';
 import { changedSecretPaths, type FingerprintCache, secretFingerprints } from './fingerprint.ts';
 import type { Change, DesiredProject, TargetRef } from './model.ts';
-import { desiredForm, type LiveView, liveView } from './normalise.ts';
+import {
+  desiredText as desiredTextOf,
+  type LiveView,
+  liveView,
+  type NormalAlert,
+  normaliseDesired,
+} from './normalise.ts';
 import type { OwnedAlertConfig, ProjectState } from './ports.ts';
 
 /** Outcome of resolving the secrets of one alert config. */
@@ -101,7 +107,13 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
   for (const config of sortedByKey(project.alertConfigs)) {
     const key = config.key;
     const after = toDesiredAlertBody(config);
-    const { normal: desired, text: desiredText } = desiredForm(after);
+    // The text decides "in sync"; the normal form is only built when something differs.
+    const desiredText = desiredTextOf(after);
+    let desiredNormal: NormalAlert | undefined;
+    const desired = (): NormalAlert => {
+      if (desiredNormal === undefined) desiredNormal = normaliseDesired(after);
+      return desiredNormal;
+    };
     const record: OwnedAlertConfig | undefined = owned[key];
     const resolved = input.secrets.get(key) ?? EMPTY_SECRETS;
     const live = record?.id === undefined ? undefined : liveById.get(record.id);
@@ -125,9 +137,8 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
 
     if (live !== undefined) {
       const view = views.get(live.id) as LiveView;
-      const liveNormal = view.normal;
       // Equal canonical texts mean in sync: the field-level diff is only computed when something differs.
-      const fields = view.text === desiredText ? [] : diffAlert(desired, liveNormal);
+      const fields = view.text === desiredText ? [] : diffAlert(desired(), view.normal);
       if (resolved.values.size > 0) {
         const changedSecrets = changedSecretPaths(
           fingerprintKey,
@@ -141,15 +152,16 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
       const drifted = record?.appliedDigest !== undefined && view.digest !== record.appliedDigest;
       const change: Change = { target, kind, key, id: live.id, action: 'noop', fields, reason: 'in sync' };
       if (fields.length > 0) {
-        change.before = liveNormal;
+        change.before = view.normal;
         change.after = after;
         const guard = record?.notConverging;
         if (guard !== undefined && guard.desiredDigest === desiredIdentity(fingerprintKey, after, resolved.values)) {
           change.action = 'blocked';
           change.reason = `not converging since ${guard.since} (fields ${guard.fields.join(', ')} still differed after a write); not rewritten until its desired state changes`;
         } else if (onlyEnabledDiffers(fields)) {
-          change.action = desired.enabled ? 'enable' : 'disable';
-          change.reason = desired.enabled ? 'enabled in desired state, disabled live' : 'disabled in desired state';
+          const enabled = desired().enabled;
+          change.action = enabled ? 'enable' : 'disable';
+          change.reason = enabled ? 'enabled in desired state, disabled live' : 'disabled in desired state';
         } else {
           change.action = 'update';
           change.reason = `${fields.length} field(s) differ`;

@@ -2,7 +2,7 @@
  * Planning of one target: a project (alert configs, default server type, audit-log rotation), an organization (default
  * server type) or the installation (pinned version manifest). A failed read is a target failure, never "absent".
  */
-import { toDesiredAlertBody } from './alert-body.ts';
+import { hasSecretFields, toDesiredAlertBody } from './alert-body.ts';
 import { attributeDrift } from './attribution.ts';
 import { errorCode, errorMessage } from './concurrency.ts';
 import type { FingerprintCache } from './fingerprint.ts';
@@ -85,6 +85,8 @@ export async function planProject(
   try {
     const secrets = new Map<string, ResolvedSecrets>();
     for (const config of project.alertConfigs) {
+      // A key missing from `secrets` has none: no body, no await for the many configs without a secret.
+      if (!hasSecretFields(config.notifications)) continue;
       secrets.set(config.key, await resolveBodySecrets(toDesiredAlertBody(config), deps.secrets));
     }
     const teamProblems = await checkTeams(project, deps.api, teams);

@@ -4,7 +4,15 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { DesiredAlertBody } from '../../../lambdas/core/alert-body.ts';
 import { canonicalJson, sha256Hex } from '../../../lambdas/core/canonical.ts';
-import { desiredForm, liveForm, liveView, normaliseDesired, normaliseLive } from '../../../lambdas/core/normalise.ts';
+import {
+  desiredForm,
+  desiredText,
+  liveForm,
+  liveText,
+  liveView,
+  normaliseDesired,
+  normaliseLive,
+} from '../../../lambdas/core/normalise.ts';
 import type { AlertConfig } from '../../../lambdas/opsman/types.ts';
 
 const TYPES = ['ADMIN', 'DATADOG', 'EMAIL', 'GROUP', 'OPS_GENIE', 'ORG', 'PAGER_DUTY', 'SLACK', 'SMS', 'TEAM'];
@@ -77,6 +85,36 @@ describe('normal form: text equals canonicalJson of the object', () => {
         }
       }),
       { numRuns: 3000 },
+    );
+  });
+
+  it("the text-only forms equal the forms' text, and throw where the forms throw (property)", () => {
+    fc.assert(
+      fc.property(rawAlert, (raw) => {
+        const textOf = (r: { value: { text: string } } | { error: string }) =>
+          'value' in r ? { value: r.value.text } : r;
+        expect(outcome(() => liveText(raw as never))).toEqual(textOf(outcome(() => liveForm(raw as never))));
+        expect(outcome(() => desiredText(raw as never))).toEqual(textOf(outcome(() => desiredForm(raw as never))));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('a live view builds its normal form on demand, equal to the form, once (property)', () => {
+    fc.assert(
+      fc.property(rawAlert, (raw) => {
+        const form = outcome(() => liveForm(raw as never));
+        const view = outcome(() => liveView(raw as never));
+        if (!('value' in form) || !('value' in view)) {
+          expect('value' in view).toBe('value' in form);
+          return;
+        }
+        expect(view.value.text).toBe(form.value.text);
+        expect(view.value.normal).toEqual(form.value.normal);
+        expect(JSON.stringify(view.value.normal)).toBe(JSON.stringify(form.value.normal));
+        expect(view.value.normal).toBe(view.value.normal);
+      }),
+      { numRuns: 1000 },
     );
   });
 
