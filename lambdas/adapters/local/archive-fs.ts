@@ -1,8 +1,8 @@
 /** Local ArchiveStore: files under a directory, written atomically; `ifAbsent` never replaces an existing file. */
-import { randomUUID } from 'node:crypto';
-import { link, mkdir, open, readFile, rm } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { ArchiveStore } from '../../core/ports.ts';
+import { linkFile, tempPathIn, unlinkQuietly, writeSyncedTemp } from './atomic-file.ts';
 import { syncDirectory } from './dir-sync.ts';
 import { FsStoreError, writeChunksAtomic, writeFileAtomic } from './state-fs.ts';
 
@@ -83,23 +83,17 @@ export class FsArchiveStore implements ArchiveStore {
     dir: string,
     body: string | Uint8Array,
   ): Promise<{ key: string; created: boolean; location: string }> {
-    const temp = join(dir, `.${randomUUID()}.tmp`);
-    const handle = await open(temp, 'wx', 0o644);
+    const temp = tempPathIn(dir);
+    await writeSyncedTemp(temp, body, 0o644);
     try {
-      await handle.writeFile(body);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    try {
-      await link(temp, path);
+      await linkFile(temp, path);
       await syncDirectory(dir);
       return { key, created: true, location: path };
     } catch (error) {
       if (isErrno(error, 'EEXIST')) return { key, created: false, location: path };
       throw new FsStoreError(`cannot write ${path}: ${(error as Error).message}`, path, { cause: error });
     } finally {
-      await rm(temp, { force: true });
+      await unlinkQuietly(temp);
     }
   }
 

@@ -7,7 +7,7 @@
  * the next sync of that directory that has not started yet: it starts after the sync in flight (which may have begun
  * before the caller's rename) ends, so it always covers the caller's rename.
  */
-import { open } from 'node:fs/promises';
+import { fsyncDirectory } from './atomic-file.ts';
 
 /** The sync in flight and the one queued behind it, per directory. */
 const inFlight = new Map<string, Promise<void>>();
@@ -15,12 +15,7 @@ const queued = new Map<string, Promise<void>>();
 
 async function fsyncDir(dir: string): Promise<void> {
   try {
-    const handle = await open(dir, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
+    await fsyncDirectory(dir);
   } catch {
     // Some platforms cannot fsync a directory; the rename is still atomic.
   }

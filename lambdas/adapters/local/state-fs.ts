@@ -5,7 +5,7 @@
  * both believe they hold it.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
+import { mkdir, open, readFile, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   LeaseHeldError,
@@ -17,6 +17,7 @@ import {
 import { jsonChunks } from '../../core/json-chunks.ts';
 import type { Lease, ReconcileState, StateStore } from '../../core/ports.ts';
 import { isReconcileState } from '../../core/state.ts';
+import { renameFile, tempPathIn, unlinkQuietly, writeSyncedTemp } from './atomic-file.ts';
 import { syncDirectory } from './dir-sync.ts';
 
 /** A local store could not read or write its files. */
@@ -71,7 +72,7 @@ export async function writeChunksAtomic(
   dir: string,
   mode = 0o600,
 ): Promise<string> {
-  const temp = join(dir, `.${randomUUID()}.tmp`);
+  const temp = tempPathIn(dir);
   const hash = createHash('sha256');
   const handle = await open(temp, 'wx', mode);
   try {
@@ -129,23 +130,17 @@ export async function writeFileAtomic(
   dir: string,
   mode = 0o600,
 ): Promise<void> {
-  const temp = join(dir, `.${randomUUID()}.tmp`);
-  const handle = await open(temp, 'wx', mode);
-  try {
-    await handle.writeFile(text);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
+  const temp = tempPathIn(dir);
+  await writeSyncedTemp(temp, text, mode);
   await publishTemp(temp, path, dir);
 }
 
 /** The last step of an atomic write: rename the synced temp file over `path` (or remove it), then fsync `dir`. */
 async function publishTemp(temp: string, path: string, dir: string): Promise<void> {
   try {
-    await rename(temp, path);
+    await renameFile(temp, path);
   } catch (error) {
-    await rm(temp, { force: true });
+    await unlinkQuietly(temp);
     throw error;
   }
   await syncDirectory(dir);
