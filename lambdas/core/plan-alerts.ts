@@ -109,11 +109,7 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
     const after = toDesiredAlertBody(config);
     // The text decides "in sync"; the normal form is only built when something differs.
     const desiredText = desiredTextOf(after);
-    let desiredNormal: NormalAlert | undefined;
-    const desired = (): NormalAlert => {
-      if (desiredNormal === undefined) desiredNormal = normaliseDesired(after);
-      return desiredNormal;
-    };
+    let desired: NormalAlert | undefined;
     const record: OwnedAlertConfig | undefined = owned[key];
     const resolved = input.secrets.get(key) ?? EMPTY_SECRETS;
     const live = record?.id === undefined ? undefined : liveById.get(record.id);
@@ -138,7 +134,7 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
     if (live !== undefined) {
       const view = views.get(live.id) as LiveView;
       // Equal canonical texts mean in sync: the field-level diff is only computed when something differs.
-      const fields = view.text === desiredText ? [] : diffAlert(desired(), view.normal);
+      const fields = view.text === desiredText ? [] : diffAlert((desired = normaliseDesired(after)), view.normal);
       if (resolved.values.size > 0) {
         const changedSecrets = changedSecretPaths(
           fingerprintKey,
@@ -159,7 +155,7 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
           change.action = 'blocked';
           change.reason = `not converging since ${guard.since} (fields ${guard.fields.join(', ')} still differed after a write); not rewritten until its desired state changes`;
         } else if (onlyEnabledDiffers(fields)) {
-          const enabled = desired().enabled;
+          const enabled = (desired ?? normaliseDesired(after)).enabled;
           change.action = enabled ? 'enable' : 'disable';
           change.reason = enabled ? 'enabled in desired state, disabled live' : 'disabled in desired state';
         } else {
