@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import type { DesiredFileInfo, DesiredState } from '../model.ts';
 import type { DesiredStateCache, DesiredStateSource } from '../ports.ts';
 import { digestOf } from './build.ts';
-import { decodeCacheEntry, encodeCacheEntryPieces } from './cache-entry.ts';
+import { decodeCacheEntry, encodeCacheEntryPieces, stateOf } from './cache-entry.ts';
 import type { LoadOptions } from './types.ts';
 
 const byPath = (a: DesiredFileInfo, b: DesiredFileInfo) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
@@ -29,17 +29,10 @@ async function currentPin(
   }
 }
 
-function sameFiles(cached: DesiredFileInfo[], current: DesiredFileInfo[]): boolean {
-  if (cached.length !== current.length) return false;
-  return cached.every((file, i) => {
-    const other = current[i] as DesiredFileInfo;
-    return file.path === other.path && file.sha256 === other.sha256 && file.version === other.version;
-  });
-}
-
 /**
- * The cached state for `key` when there is a sound entry and it still describes the source: its files equal the YAML
- * files just read plus the pinned manifest re-read now. Undefined otherwise.
+ * The cached state for `key` when there is a sound entry and it still describes the source: its files are the YAML
+ * files just read plus the pinned manifest re-read now (the entry does not store them: the key covers the YAML files,
+ * and the entry's digest must be the digest of these files). Undefined otherwise.
  */
 export async function lookupCachedState(
   cache: DesiredStateCache,
@@ -64,8 +57,8 @@ export async function lookupCachedState(
     files.push(pin);
   }
   files.sort(byPath);
-  if (!sameFiles(entry.state.files, files) || entry.state.digest !== digestOf(files)) return undefined;
-  return { state: entry.state, summary: entry.summary };
+  if (entry.body.digest !== digestOf(files)) return undefined;
+  return { state: stateOf(entry.body, files), summary: entry.summary };
 }
 
 /** Stores a freshly loaded state under `key`; states that would not survive JSON unchanged are not stored. */

@@ -16,7 +16,7 @@ import { DESIRED_STATE_SCHEMA } from './schema.ts';
 import type { LoadOptions } from './types.ts';
 
 /** Version of the cache entry layout; bump when cache-entry.ts changes what it writes. */
-export const CACHE_FORMAT_VERSION = 1;
+export const CACHE_FORMAT_VERSION = 2;
 
 /**
  * Version of the loader's rules. BUMP IT whenever validation or building changes what a given set of files loads to

@@ -1,4 +1,5 @@
 // Scenario: a load through the desired-state cache returns exactly what a cold load returns, and every change of input, bad entry or failing store falls back to a cold load.
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { renderDesiredState } from '../../../bench/desired.ts';
 import { buildWorld } from '../../../bench/world.ts';
@@ -8,6 +9,7 @@ import {
   decodeCacheEntry,
   encodeCacheEntry,
   encodeCacheEntryPieces,
+  stateOf,
 } from '../../../lambdas/core/desired/cache-entry.ts';
 import {
   DEFAULT_LOAD_OPTIONS,
@@ -140,6 +142,17 @@ describe('bad entries and failing stores only cost speed', () => {
 
   const bodyOf = (text: string) => text.slice(text.indexOf('\n') + 1, text.lastIndexOf('\n'));
 
+  /** The entry with `edit` applied to its parsed body, and the checksum recomputed (so only the shape is wrong). */
+  // biome-ignore lint/suspicious/noExplicitAny: a test pokes at arbitrary fields of the stored body
+  type Body = Record<string, any>;
+  const rebody = (text: string, edit: (body: Body) => void) => {
+    const body = JSON.parse(bodyOf(text)) as Body;
+    edit(body);
+    const json = JSON.stringify(body);
+    const sha = createHash('sha256').update(json).digest('hex');
+    return `${text.slice(0, text.indexOf('\n'))}\n${json}\n${JSON.stringify({ stateSha256: sha })}`;
+  };
+
   const reheader = (text: string, edit: (h: Record<string, unknown>) => void) => {
     const i = text.indexOf('\n');
     const header = JSON.parse(text.slice(0, i)) as Record<string, unknown>;
@@ -164,20 +177,21 @@ describe('bad entries and failing stores only cost speed', () => {
     ['a body that does not match its checksum', (t) => t.replace('"projects":[', '"projects":[ ')],
     [
       'a state of the wrong shape (checksum recomputed)',
-      (t, k) => {
-        const state = JSON.parse(bodyOf(t));
-        state.projects[0].alertConfigs[0].enabled = 'yes';
-        return encodeCacheEntry(k, state, 'x') as string;
-      },
+      (t) => rebody(t, (b) => (b.projects[0].alertConfigs[0].enabled = 'yes')),
     ],
     [
-      'a state whose files are not the files read (checksum recomputed)',
-      (t, k) => {
-        const state = JSON.parse(bodyOf(t));
-        state.files[1].sha256 = '0'.repeat(64);
-        return encodeCacheEntry(k, state, 'x') as string;
-      },
+      'a compact source of the wrong shape (checksum recomputed)',
+      (t) => rebody(t, (b) => (b.projects[0].alertConfigs[0].source = [1])),
     ],
+    [
+      'a full source object where a compact one belongs',
+      (t) => rebody(t, (b) => (b.projects[0].alertConfigs[0].source = { file: 'x.yaml', line: 1, column: 1 })),
+    ],
+    [
+      'a digest that is not the digest of the files read (checksum recomputed)',
+      (t) => rebody(t, (b) => (b.digest = '0'.repeat(64))),
+    ],
+    ['a body without projects (checksum recomputed)', (t) => rebody(t, (b) => delete b.projects)],
     [
       'a pin record that disagrees with the state',
       (t) => reheader(t, (h) => (h.pin = { path: 'manifests/other.json', sha256: '0'.repeat(64) })),
@@ -211,13 +225,50 @@ describe('bad entries and failing stores only cost speed', () => {
     expect(cache.puts).toHaveLength(1);
   });
 
-  it('the pieces of an entry join to the entry, and its body is exactly JSON.stringify(state)', async () => {
+  it('the pieces of an entry join to the entry; its body is the state without files, sources compacted', async () => {
     const { key: k, text, cold } = await primed();
-    const pieces = [...(encodeCacheEntryPieces(k, ok(cold).state, ok(cold).summary) ?? [])];
+    const state = ok(cold).state;
+    const pieces = [...(encodeCacheEntryPieces(k, state, ok(cold).summary) ?? [])];
     expect(pieces.length).toBeGreaterThan(3);
     expect(pieces.join('')).toBe(text);
-    expect(bodyOf(text)).toBe(JSON.stringify(ok(cold).state));
     expect(text.split('\n')).toHaveLength(3);
+    const body = JSON.parse(bodyOf(text));
+    expect(Object.keys(body)).toEqual(['projects', 'organizations', 'settings', 'digest']);
+    const project = state.projects[0];
+    const config = project?.alertConfigs[0];
+    expect(body.projects[0].alertConfigs[0].source).toEqual([config?.source.line, config?.source.column]);
+    const decoded = decodeCacheEntry(text, k);
+    expect(JSON.stringify(decoded && stateOf(decoded.body, state.files))).toBe(JSON.stringify(state));
+    expect(bodyOf(text).length).toBeLessThan(JSON.stringify(state).length);
+  });
+
+  it('an alert config from a template keeps its file in the compact source, and decodes to the cold state', async () => {
+    const cache = new MapCache();
+    const cold = ok((await loadDesiredStateCached(sourceOf(BENCH), {}, cache)).result);
+    const [k, text] = cache.only();
+    const templated = cold.state.projects[0]?.alertConfigs.find((c) => c.template !== undefined);
+    expect(templated?.source.file).not.toBe(cold.state.projects[0]?.source.file);
+    const index = cold.state.projects[0]?.alertConfigs.indexOf(templated as never) as number;
+    const body = JSON.parse(bodyOf(text));
+    expect(body.projects[0].alertConfigs[index].source).toEqual([
+      templated?.source.line,
+      templated?.source.column,
+      templated?.source.file,
+    ]);
+    const decoded = decodeCacheEntry(text, k);
+    expect(decoded && stateOf(decoded.body, cold.state.files)).toStrictEqual(cold.state);
+  });
+
+  it('a state whose sources carry anything but file, line and column is not cached (it would not round-trip)', async () => {
+    const { key: k, cold } = await primed();
+    const state = structuredClone(ok(cold).state);
+    const source = state.projects[0]?.alertConfigs[0]?.source as unknown as Record<string, unknown>;
+    source.extra = 1;
+    expect(encodeCacheEntry(k, state, 's')).toBeUndefined();
+    const reordered = structuredClone(ok(cold).state);
+    const config = reordered.projects[0]?.alertConfigs[0];
+    if (config) config.source = { line: config.source.line, file: config.source.file, column: config.source.column };
+    expect(encodeCacheEntry(k, reordered, 's')).toBeUndefined();
   });
 
   it('a store without putPieces gets the whole entry through put', async () => {
@@ -233,7 +284,8 @@ describe('bad entries and failing stores only cost speed', () => {
 
   it('decodeCacheEntry refuses an entry for another key, and encodeCacheEntry refuses values JSON would change', async () => {
     const { key: k, text, cold } = await primed();
-    expect(decodeCacheEntry(text, k)?.state).toStrictEqual(ok(cold).state);
+    const decoded = decodeCacheEntry(text, k);
+    expect(decoded && stateOf(decoded.body, ok(cold).state.files)).toStrictEqual(ok(cold).state);
     expect(decodeCacheEntry(text, key())).toBeUndefined();
     const state = structuredClone(ok(cold).state);
     (state.projects[0]?.alertConfigs[0] as unknown as Record<string, unknown>).extra = Number.POSITIVE_INFINITY;
