@@ -7,12 +7,12 @@ import {
   closeSync,
   constants,
   type Dirent,
-  type Stats,
   fstatSync,
   openSync,
   readdirSync,
   readSync,
   realpathSync,
+  type Stats,
   statSync,
 } from 'node:fs';
 import path from 'node:path';
