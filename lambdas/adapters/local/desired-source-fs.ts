@@ -36,6 +36,11 @@ export class DesiredSourceError extends Error {
 const YAML_FILE = /\.ya?ml$/i;
 /** Opening a FIFO or device must not block: regular files ignore O_NONBLOCK (absent on Windows). */
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+/**
+ * A listed file is opened at the real path `list()` found, without following a final symbolic link: one put there
+ * since (ELOOP) sends the read through realpath and the inside-the-root check again.
+ */
+const LISTED_FLAGS = OPEN_FLAGS | (constants.O_NOFOLLOW ?? 0);
 
 /**
  * Reads a desired-state directory. File-system calls are synchronous but paced (sync-pacer.ts): one open, fstat,
@@ -87,27 +92,32 @@ export class FsDesiredStateSource implements DesiredStateSource {
         `path "${relativePath}" leaves the desired-state root`,
       );
     }
-    let real = this.listed.get(normalised);
-    if (real === undefined) {
-      try {
-        real = realpathSync(path.join(realRoot, normalised));
-      } catch (error) {
-        throw new DesiredSourceError(
-          'NOT_FOUND',
-          relativePath,
-          `no file "${relativePath}" under the desired-state root`,
-          { cause: error },
-        );
-      }
-      if (!isInside(realRoot, real)) {
-        throw new DesiredSourceError(
-          'OUTSIDE_ROOT',
-          relativePath,
-          `"${relativePath}" links outside the desired-state root`,
-        );
-      }
+    const listed = this.listed.get(normalised);
+    if (listed !== undefined) {
+      const bytes = readRegularFile(listed, relativePath, LISTED_FLAGS);
+      if (bytes !== 'link') return { bytes };
     }
-    return { bytes: readRegularFile(real, relativePath) };
+    let real: string;
+    try {
+      real = realpathSync(path.join(realRoot, normalised));
+    } catch (error) {
+      throw new DesiredSourceError(
+        'NOT_FOUND',
+        relativePath,
+        `no file "${relativePath}" under the desired-state root`,
+        { cause: error },
+      );
+    }
+    if (!isInside(realRoot, real)) {
+      throw new DesiredSourceError(
+        'OUTSIDE_ROOT',
+        relativePath,
+        `"${relativePath}" links outside the desired-state root`,
+      );
+    }
+    const bytes = readRegularFile(real, relativePath, OPEN_FLAGS);
+    if (bytes === 'link') throw new DesiredSourceError('IO', relativePath, `cannot open "${relativePath}": ELOOP`);
+    return { bytes };
   }
 
   private realRoot(): string {
@@ -179,12 +189,16 @@ function statOrNull(real: string): Stats | null {
   }
 }
 
-/** The whole content of a regular file: one open, fstat, read (more only if it grew) and close. */
-function readRegularFile(real: string, relativePath: string): Uint8Array {
+/**
+ * The whole content of a regular file: one open, fstat, read (more only if it grew) and close; `link` when `flags`
+ * has O_NOFOLLOW and the path is a symbolic link.
+ */
+function readRegularFile(real: string, relativePath: string, flags: number): Uint8Array | 'link' {
   let fd: number;
   try {
-    fd = openSync(real, OPEN_FLAGS);
+    fd = openSync(real, flags);
   } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP') return 'link';
     const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
     throw new DesiredSourceError(
       missing ? 'NOT_FOUND' : 'IO',

@@ -80,6 +80,19 @@ describe('FsDesiredStateSource', () => {
     );
   });
 
+  it('a listed file replaced by a link leaving the root after list() is refused like any escaping link', async () => {
+    const source = new FsDesiredStateSource(root);
+    await source.list();
+    await rm(path.join(root, 'settings.yaml'));
+    await symlink(path.join(base, 'outside/secret.yaml'), path.join(root, 'settings.yaml'));
+    const error = await source.read('settings.yaml').catch((e: unknown) => e);
+    expect((error as DesiredSourceError).code).toBe('OUTSIDE_ROOT');
+    expect((error as DesiredSourceError).message).not.toContain('outside: true');
+    await rm(path.join(root, 'settings.yaml'));
+    await symlink(path.join(root, 'projects/b.yml'), path.join(root, 'settings.yaml'));
+    expect(new TextDecoder().decode((await source.read('settings.yaml')).bytes)).toBe('b: 2\n');
+  });
+
   it.runIf(process.platform !== 'win32')('never lists a FIFO, and refuses to read one without blocking', async () => {
     execFileSync('mkfifo', [path.join(root, 'pipe.yaml')]);
     const source = new FsDesiredStateSource(root);
