@@ -54,7 +54,19 @@ export async function applyPlan(
   ctx: ApplyContext,
   options: ApplyOptions = DEFAULT_APPLY_OPTIONS,
 ): Promise<ApplyOutcome> {
-  const now = () => ctx.clock.now().toISOString();
+  // Every created record carries a timestamp: within one millisecond the same ISO text is reused (20,000 creates run in
+  // a few seconds, so most writes share a millisecond with another one).
+  let lastMs = Number.NaN;
+  let lastIso = '';
+  const now = () => {
+    const at = ctx.clock.now();
+    const ms = at.getTime();
+    if (ms !== lastMs) {
+      lastMs = ms;
+      lastIso = at.toISOString();
+    }
+    return lastIso;
+  };
   const alertCtx: AlertApplyContext = {
     api: ctx.api,
     secrets: ctx.secrets,
