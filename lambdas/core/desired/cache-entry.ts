@@ -202,7 +202,10 @@ function restoreAlertConfig(v: unknown, projectFile: string): boolean {
   if (v.template !== undefined && !isStr(v.template)) return false;
   const s = v.source;
   if (!Array.isArray(s) || (s.length !== 2 && s.length !== 3)) return false;
-  const [line, column, file = projectFile] = s as unknown[];
+  // Indexed, not destructured: array destructuring goes through the iterator protocol, 20,000 times per hit.
+  const line: unknown = s[0];
+  const column: unknown = s[1];
+  const file: unknown = s.length === 3 ? s[2] : projectFile;
   if (!Number.isInteger(line) || !Number.isInteger(column) || !isStr(file)) return false;
   v.source = { file, line, column };
   return true;
