@@ -5,6 +5,7 @@
  */
 import { runArchive } from './archive-run.ts';
 import { errorMessage } from './concurrency.ts';
+import { deriveCacheAuthKey } from './desired/cache.ts';
 import { type DesiredCacheStatus, loadDesiredStateCached } from './desired/index.ts';
 import { DesiredStateInvalidError, ReconcileError } from './errors.ts';
 import { acquireLease, DEFAULT_LEASE_OPTIONS, type HeldLease, type LeaseOptions } from './lease.ts';
@@ -60,7 +61,8 @@ async function loadDesired(
   deps: RunDependencies,
   cacheStatus?: (status: DesiredCacheStatus) => void,
 ): Promise<DesiredState> {
-  const { result: loaded, cache } = await loadDesiredStateCached(deps.source, {}, deps.desiredCache);
+  const authKey = deps.desiredCache ? deriveCacheAuthKey(deps.fingerprintKey) : undefined;
+  const { result: loaded, cache } = await loadDesiredStateCached(deps.source, {}, deps.desiredCache, authKey);
   cacheStatus?.(cache);
   if (!loaded.ok) {
     throw new DesiredStateInvalidError(

@@ -1,8 +1,9 @@
 /**
  * One desired-state cache entry as text, three lines: a header (JSON: format, key, loader, summary, pinned manifest),
- * the body (JSON), and a trailer with the body's sha256 (last, so the entry can be written piece by piece without
- * ever holding the whole text). Decoding trusts nothing: a wrong format or key, a checksum mismatch, bad JSON or a
- * body of the wrong shape all decode to undefined (a miss), never to an exception.
+ * the body (JSON), and a trailer with the HMAC-SHA-256 of the header line and the body under the cache's auth key
+ * (cache.ts deriveCacheAuthKey; last, so the entry can be written piece by piece without ever holding the whole text).
+ * Decoding trusts nothing: a wrong format or key, a MAC that does not verify (corruption, or an entry not written by
+ * a holder of the key), bad JSON or a body of the wrong shape all decode to undefined (a miss), never to an exception.
  *
  * The body is the DesiredState made smaller, because JSON.parse of it is most of a cache hit (7 MB took ~100 ms at
  * 1,000 projects x 20 alert configs): without `files` (the loader has just read them: the key covers them, and the
@@ -10,9 +11,9 @@
  * project's file (else `[line, column, file]`). Decoding restores both in one pass over the parsed body, with the
  * same property order, so a hit is identical to a cold load down to JSON.stringify.
  */
-import { createHash } from 'node:crypto';
+import { createHmac, type Hmac, timingSafeEqual } from 'node:crypto';
 import { type DesiredFileInfo, type DesiredProject, type DesiredState, MODES, type SourceLocation } from '../model.ts';
-import { CACHE_FORMAT_VERSION, loaderFingerprint } from './cache.ts';
+import { CACHE_FORMAT_VERSION, loaderFingerprint, UNKEYED_CACHE_AUTH_KEY } from './cache.ts';
 import { isJsonSafe } from './json-safe.ts';
 
 /** The `format` field of every entry. */
@@ -97,6 +98,7 @@ export function encodeCacheEntryPieces(
   key: string,
   state: DesiredState,
   summary: string,
+  authKey: Uint8Array = UNKEYED_CACHE_AUTH_KEY,
 ): Iterable<string> | undefined {
   if (!isJsonSafe(state)) return undefined; // also refuses cycles
   const projects = bodyPieces(state);
@@ -112,44 +114,59 @@ export function encodeCacheEntryPieces(
   };
   return (function* () {
     // JSON.stringify never emits a raw newline, so newlines separate the three lines.
-    yield `${JSON.stringify(header)}\n`;
-    const hash = createHash('sha256');
+    const mac = createHmac('sha256', authKey);
     const emit = (piece: string) => {
-      hash.update(piece);
+      mac.update(piece);
       return piece;
     };
+    yield emit(`${JSON.stringify(header)}\n`);
     yield emit('{"projects":[');
     for (let i = 0; i < projects.length; i++) yield emit(i === 0 ? (projects[i] as string) : `,${projects[i]}`);
     const rest = `],"organizations":${JSON.stringify(state.organizations)},"settings":${JSON.stringify(state.settings)},"digest":${JSON.stringify(state.digest)}}`;
     yield emit(rest);
-    yield `\n${JSON.stringify({ stateSha256: hash.digest('hex') })}`;
+    yield `\n${JSON.stringify({ mac: mac.digest('hex') })}`;
   })();
 }
 
 /** The entry of a loaded state as one text (encodeCacheEntryPieces joined), or undefined. */
-export function encodeCacheEntry(key: string, state: DesiredState, summary: string): string | undefined {
-  const pieces = encodeCacheEntryPieces(key, state, summary);
+export function encodeCacheEntry(
+  key: string,
+  state: DesiredState,
+  summary: string,
+  authKey: Uint8Array = UNKEYED_CACHE_AUTH_KEY,
+): string | undefined {
+  const pieces = encodeCacheEntryPieces(key, state, summary, authKey);
   return pieces === undefined ? undefined : [...pieces].join('');
 }
 
-/** sha256 of a long string's UTF-8, fed in slices: never one native copy of the whole text (about 7 MB). */
-function sha256Of(text: string): string {
-  const hash = createHash('sha256');
-  for (let i = 0; i < text.length; i += HASH_SLICE) hash.update(text.slice(i, i + HASH_SLICE));
-  return hash.digest('hex');
+/** Feeds a long string's UTF-8 in slices: never one native copy of the whole text (about 7 MB). */
+function updateInSlices(mac: Hmac, text: string, from: number, to: number): Hmac {
+  for (let i = from; i < to; i += HASH_SLICE) mac.update(text.slice(i, Math.min(i + HASH_SLICE, to)));
+  return mac;
+}
+
+/** True when `hex` is the MAC `mac` computed (compared in constant time). */
+function macMatches(mac: Hmac, hex: unknown): boolean {
+  if (typeof hex !== 'string' || !HEX64.test(hex)) return false;
+  return timingSafeEqual(mac.digest(), Buffer.from(hex, 'hex'));
 }
 
 /** The entry stored under `key`, or undefined when `text` is not a sound entry for that key. */
-export function decodeCacheEntry(text: string, key: string): CacheEntry | undefined {
+export function decodeCacheEntry(
+  text: string,
+  key: string,
+  authKey: Uint8Array = UNKEYED_CACHE_AUTH_KEY,
+): CacheEntry | undefined {
   try {
     const first = text.indexOf('\n');
     const last = text.lastIndexOf('\n');
     if (first < 0 || last <= first) return undefined;
     const header = JSON.parse(text.slice(0, first)) as Partial<Header> | null;
     if (!isHeader(header) || header.key !== key || header.loader !== loaderFingerprint()) return undefined;
-    const trailer = JSON.parse(text.slice(last + 1)) as { stateSha256?: unknown } | null;
+    const trailer = JSON.parse(text.slice(last + 1)) as { mac?: unknown } | null;
+    // The MAC covers the header line with its newline, then the body: exactly what was written before the trailer.
+    if (!macMatches(updateInSlices(createHmac('sha256', authKey), text, 0, last), trailer?.mac)) return undefined;
     const body = text.slice(first + 1, last);
-    if (sha256Of(body) !== trailer?.stateSha256) return undefined;
     const parsed: unknown = JSON.parse(body);
     if (!isBody(parsed)) return undefined;
     const pin = parsed.settings.versionManifest?.pin;

@@ -40,6 +40,7 @@ export async function lookupCachedState(
   source: DesiredStateSource,
   yamlFiles: readonly DesiredFileInfo[],
   options: Pick<LoadOptions, 'maxManifestBytes'>,
+  authKey?: Uint8Array,
 ): Promise<{ state: DesiredState; summary: string } | undefined> {
   let text: unknown;
   try {
@@ -48,7 +49,7 @@ export async function lookupCachedState(
     return undefined;
   }
   if (typeof text !== 'string') return undefined;
-  const entry = decodeCacheEntry(text, key);
+  const entry = decodeCacheEntry(text, key, authKey);
   if (entry === undefined) return undefined;
   const files = [...yamlFiles];
   if (entry.pin) {
@@ -67,8 +68,9 @@ export async function storeCachedState(
   key: string,
   state: DesiredState,
   summary: string,
+  authKey?: Uint8Array,
 ): Promise<void> {
-  const pieces = encodeCacheEntryPieces(key, state, summary);
+  const pieces = encodeCacheEntryPieces(key, state, summary, authKey);
   if (pieces === undefined) return;
   try {
     if (cache.putPieces) await cache.putPieces(key, pieces);

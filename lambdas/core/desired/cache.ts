@@ -9,14 +9,19 @@
  * - every LoadOptions field (a limit can turn a valid state invalid);
  * - every YAML file's path, content sha256 and source version (the version is part of DesiredState.files).
  * The pinned version manifest is read after parsing, so it cannot be in the key: the entry records it and a hit is
- * valid only while it still has the same sha256 (load-cached.ts re-reads it).
+ * valid only while it still has the same sha256 (cache-lookup.ts re-reads it).
+ *
+ * Entries are authenticated (cache-entry.ts) with a key derived from the run's fingerprint key: the key above is
+ * computable by anyone who can read the desired state, so without a MAC whoever could write the cache location could
+ * make a run use a desired state that is not in git (webhook URLs of their choosing, secrets referenced to them).
  */
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
+import { canonicalJson } from '../canonical.ts';
 import { DESIRED_STATE_SCHEMA } from './schema.ts';
 import type { LoadOptions } from './types.ts';
 
 /** Version of the cache entry layout; bump when cache-entry.ts changes what it writes. */
-export const CACHE_FORMAT_VERSION = 2;
+export const CACHE_FORMAT_VERSION = 3;
 
 /**
  * Version of the loader's rules. BUMP IT whenever validation or building changes what a given set of files loads to
@@ -30,18 +35,6 @@ export interface CacheKeyFile {
   path: string;
   sha256: string;
   version?: string;
-}
-
-/** JSON with object keys sorted, so the same value always hashes the same. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v === undefined ? null : v)).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
 }
 
 let fingerprint: string | undefined;
@@ -72,4 +65,17 @@ export function desiredCacheKey(options: LoadOptions, files: readonly CacheKeyFi
 /** True for a well-formed key: adapters use it to refuse anything that could escape their directory or prefix. */
 export function isCacheKey(key: string): boolean {
   return /^[0-9a-f]{64}$/.test(key);
+}
+
+/** Key of the entries' MAC when the caller has none: integrity against corruption only, not authenticity. */
+export const UNKEYED_CACHE_AUTH_KEY: Uint8Array = new TextEncoder().encode(
+  'opsman-gitops desired-state cache: unkeyed',
+);
+
+/**
+ * The MAC key of cache entries, derived from the fingerprint key (HMAC-SHA-256 with a label of its own, so the two
+ * uses never share a key): only a process that holds the fingerprint key can write an entry a run will accept.
+ */
+export function deriveCacheAuthKey(fingerprintKey: Uint8Array): Uint8Array {
+  return new Uint8Array(createHmac('sha256', fingerprintKey).update('opsman-gitops/desired-state-cache/v1').digest());
 }

@@ -120,14 +120,18 @@ export async function loadDesiredState(
   return (await loadDesiredStateCached(source, overrides, cache)).result;
 }
 
-/** loadDesiredState, also saying whether the cache served the state. Never rejects. */
+/**
+ * loadDesiredState, also saying whether the cache served the state. Never rejects. `authKey` authenticates the
+ * cache's entries (cache.ts deriveCacheAuthKey); without it entries are only checked for integrity.
+ */
 export async function loadDesiredStateCached(
   source: DesiredStateSource,
   overrides: Partial<LoadOptions> = {},
   cache?: DesiredStateCache,
+  authKey?: Uint8Array,
 ): Promise<{ result: LoadResult; cache: DesiredCacheStatus }> {
   try {
-    return await load(source, { ...DEFAULT_LOAD_OPTIONS, ...overrides }, cache);
+    return await load(source, { ...DEFAULT_LOAD_OPTIONS, ...overrides }, cache, authKey);
   } catch (error) {
     // A bug of this module, not of the input: reported (without a stack, which could quote file contents), never thrown.
     const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
@@ -142,6 +146,7 @@ async function load(
   source: DesiredStateSource,
   options: LoadOptions,
   cache: DesiredStateCache | undefined,
+  authKey: Uint8Array | undefined,
 ): Promise<{ result: LoadResult; cache: DesiredCacheStatus }> {
   const status: DesiredCacheStatus = cache ? 'miss' : 'off';
   let refs: DesiredFileRef[];
@@ -170,14 +175,14 @@ async function load(
   let key: string | undefined;
   if (cache && refs.length > 0 && files.length === read.length) {
     key = desiredCacheKey(options, files);
-    const hit = await lookupCachedState(cache, key, source, files, options);
+    const hit = await lookupCachedState(cache, key, source, files, options, authKey);
     if (hit) return { result: { ok: true, ...hit }, cache: 'hit' };
   }
   const parsed = read.map((r) => parseInPlace(r, options));
   const result = await validate(source, options, refs.length, files, parsed);
   parsed.length = 0; // the documents are garbage once built: not kept alive while the entry is written
   for (const r of read) r.parsed = undefined;
-  if (result.ok && cache && key) await storeCachedState(cache, key, result.state, result.summary);
+  if (result.ok && cache && key) await storeCachedState(cache, key, result.state, result.summary, authKey);
   return { result, cache: status };
 }
 

@@ -1,10 +1,10 @@
 // Scenario: the desired-state cache key changes with every input that can change a load (bytes, names, versions, options, loader) and with nothing else.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { canonicalJson } from '../../../lambdas/core/canonical.ts';
 import {
   CACHE_FORMAT_VERSION,
   type CacheKeyFile,
-  canonicalJson,
   desiredCacheKey,
   isCacheKey,
   LOADER_VERSION,

@@ -1,10 +1,10 @@
 // Scenario: a load through the desired-state cache returns exactly what a cold load returns, and every change of input, bad entry or failing store falls back to a cold load.
-import { createHash } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { renderDesiredState } from '../../../bench/desired.ts';
 import { buildWorld } from '../../../bench/world.ts';
 import { FsDesiredStateSource } from '../../../lambdas/adapters/local/desired-source-fs.ts';
-import { desiredCacheKey } from '../../../lambdas/core/desired/cache.ts';
+import { deriveCacheAuthKey, desiredCacheKey, UNKEYED_CACHE_AUTH_KEY } from '../../../lambdas/core/desired/cache.ts';
 import {
   decodeCacheEntry,
   encodeCacheEntry,
@@ -142,22 +142,27 @@ describe('bad entries and failing stores only cost speed', () => {
 
   const bodyOf = (text: string) => text.slice(text.indexOf('\n') + 1, text.lastIndexOf('\n'));
 
-  /** The entry with `edit` applied to its parsed body, and the checksum recomputed (so only the shape is wrong). */
+  /** Header line and body of an entry with its trailer recomputed (unkeyed MAC), so only what was edited is wrong. */
+  const remac = (headerAndBody: string) => {
+    const mac = createHmac('sha256', UNKEYED_CACHE_AUTH_KEY).update(headerAndBody).digest('hex');
+    return `${headerAndBody}\n${JSON.stringify({ mac })}`;
+  };
+
+  /** The entry with `edit` applied to its parsed body, and the MAC recomputed (so only the shape is wrong). */
   // biome-ignore lint/suspicious/noExplicitAny: a test pokes at arbitrary fields of the stored body
   type Body = Record<string, any>;
   const rebody = (text: string, edit: (body: Body) => void) => {
     const body = JSON.parse(bodyOf(text)) as Body;
     edit(body);
-    const json = JSON.stringify(body);
-    const sha = createHash('sha256').update(json).digest('hex');
-    return `${text.slice(0, text.indexOf('\n'))}\n${json}\n${JSON.stringify({ stateSha256: sha })}`;
+    return remac(`${text.slice(0, text.indexOf('\n'))}\n${JSON.stringify(body)}`);
   };
 
+  /** The entry with `edit` applied to its header, and the MAC recomputed (so only the header is wrong). */
   const reheader = (text: string, edit: (h: Record<string, unknown>) => void) => {
     const i = text.indexOf('\n');
     const header = JSON.parse(text.slice(0, i)) as Record<string, unknown>;
     edit(header);
-    return `${JSON.stringify(header)}${text.slice(i)}`;
+    return remac(`${JSON.stringify(header)}${text.slice(i, text.lastIndexOf('\n'))}`);
   };
 
   it.each<[string, (text: string, key: string) => string]>([
@@ -166,21 +171,18 @@ describe('bad entries and failing stores only cost speed', () => {
     ['truncated', (t) => t.slice(0, Math.floor(t.length / 2))],
     ['a header only', (t) => t.slice(0, t.indexOf('\n') + 1)],
     ['without its trailer', (t) => t.slice(0, t.lastIndexOf('\n'))],
-    [
-      'a trailer with another checksum',
-      (t) => `${t.slice(0, t.lastIndexOf('\n'))}\n{"stateSha256":"${'0'.repeat(64)}"}`,
-    ],
+    ['a trailer with another MAC', (t) => `${t.slice(0, t.lastIndexOf('\n'))}\n{"mac":"${'0'.repeat(64)}"}`],
     ['another format', (t) => reheader(t, (h) => (h.format = 'someone-else/cache'))],
     ['another format version', (t) => reheader(t, (h) => (h.formatVersion = 99))],
     ['another loader', (t) => reheader(t, (h) => (h.loader = '0'.repeat(64)))],
     ['another key', (t) => reheader(t, (h) => (h.key = key()))],
-    ['a body that does not match its checksum', (t) => t.replace('"projects":[', '"projects":[ ')],
+    ['a body that does not match its MAC', (t) => t.replace('"projects":[', '"projects":[ ')],
     [
-      'a state of the wrong shape (checksum recomputed)',
+      'a state of the wrong shape (MAC recomputed)',
       (t) => rebody(t, (b) => (b.projects[0].alertConfigs[0].enabled = 'yes')),
     ],
     [
-      'a compact source of the wrong shape (checksum recomputed)',
+      'a compact source of the wrong shape (MAC recomputed)',
       (t) => rebody(t, (b) => (b.projects[0].alertConfigs[0].source = [1])),
     ],
     [
@@ -188,10 +190,10 @@ describe('bad entries and failing stores only cost speed', () => {
       (t) => rebody(t, (b) => (b.projects[0].alertConfigs[0].source = { file: 'x.yaml', line: 1, column: 1 })),
     ],
     [
-      'a digest that is not the digest of the files read (checksum recomputed)',
+      'a digest that is not the digest of the files read (MAC recomputed)',
       (t) => rebody(t, (b) => (b.digest = '0'.repeat(64))),
     ],
-    ['a body without projects (checksum recomputed)', (t) => rebody(t, (b) => delete b.projects)],
+    ['a body without projects (MAC recomputed)', (t) => rebody(t, (b) => delete b.projects)],
     [
       'a pin record that disagrees with the state',
       (t) => reheader(t, (h) => (h.pin = { path: 'manifests/other.json', sha256: '0'.repeat(64) })),
@@ -290,5 +292,48 @@ describe('bad entries and failing stores only cost speed', () => {
     const state = structuredClone(ok(cold).state);
     (state.projects[0]?.alertConfigs[0] as unknown as Record<string, unknown>).extra = Number.POSITIVE_INFINITY;
     expect(encodeCacheEntry(k, state, 's')).toBeUndefined();
+  });
+});
+
+describe('entries are authenticated with the auth key', () => {
+  const keyA = deriveCacheAuthKey(new Uint8Array(32).fill(1));
+  const keyB = deriveCacheAuthKey(new Uint8Array(32).fill(2));
+
+  it('an entry written under one auth key is a hit under it and a miss under another (or none)', async () => {
+    const cache = new MapCache();
+    expect((await loadDesiredStateCached(sourceOf(EXAMPLE), {}, cache, keyA)).cache).toBe('miss');
+    expect((await loadDesiredStateCached(sourceOf(EXAMPLE), {}, cache, keyA)).cache).toBe('hit');
+    const [k, text] = cache.only();
+    expect(decodeCacheEntry(text, k, keyA)).toBeDefined();
+    expect(decodeCacheEntry(text, k, keyB)).toBeUndefined();
+    expect(decodeCacheEntry(text, k)).toBeUndefined();
+    const other = new MapCache();
+    other.entries.set(k, text);
+    expect((await loadDesiredStateCached(sourceOf(EXAMPLE), {}, other, keyB)).cache).toBe('miss');
+  });
+
+  it('a forged entry (body edited, trailer recomputed without the key) is refused, and replaced by a cold load', async () => {
+    const cache = new MapCache();
+    const cold = ok((await loadDesiredStateCached(sourceOf(EXAMPLE), {}, cache, keyA)).result);
+    const [k, text] = cache.only();
+    const forgedState = structuredClone(cold.state);
+    const config = forgedState.projects[0]?.alertConfigs[0];
+    if (!config) throw new Error('the example has no alert config');
+    config.enabled = !config.enabled;
+    // Whoever can read the desired state can compute the cache key, but not the MAC: this one is unkeyed.
+    const forged = encodeCacheEntry(k, forgedState, cold.summary) as string;
+    expect(forged).not.toBe(text);
+    cache.entries.set(k, forged);
+    const again = await loadDesiredStateCached(sourceOf(EXAMPLE), {}, cache, keyA);
+    expect(again.cache).toBe('miss');
+    expect(ok(again.result).state).toStrictEqual(cold.state);
+    expect(decodeCacheEntry(cache.entries.get(k) as string, k, keyA)).toBeDefined();
+  });
+
+  it('the auth key is derived, never the fingerprint key itself, and differs per fingerprint key', () => {
+    const fingerprint = new Uint8Array(32).fill(1);
+    expect(Buffer.from(keyA).equals(Buffer.from(fingerprint))).toBe(false);
+    expect(Buffer.from(keyA).equals(Buffer.from(keyB))).toBe(false);
+    expect(keyA).toHaveLength(32);
   });
 });
