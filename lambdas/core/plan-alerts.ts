@@ -8,7 +8,7 @@ import { type DesiredAlertBody, toDesiredAlertBody } from './alert-body.ts';
 import { hmacOf } from './canonical.ts';
 import { diffAlert, onlyEnabledDiffers, secretChanges } from './diff.ts';
 import { changedSecretPaths, type FingerprintCache, secretFingerprints } from './fingerprint.ts';
-import type { Change, DesiredProject, TargetRef } from './model.ts';
+import type { Change, DesiredProject, FieldChange, TargetRef } from './model.ts';
 import {
   desiredText as desiredTextOf,
   type LiveView,
@@ -134,7 +134,11 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
     if (live !== undefined) {
       const view = views.get(live.id) as LiveView;
       // Equal canonical texts mean in sync: the field-level diff is only computed when something differs.
-      const fields = view.text === desiredText ? [] : diffAlert((desired = normaliseDesired(after)), view.normal);
+      let fields: FieldChange[] = [];
+      if (view.text !== desiredText) {
+        desired = normaliseDesired(after);
+        fields = diffAlert(desired, view.normal);
+      }
       if (resolved.values.size > 0) {
         const changedSecrets = changedSecretPaths(
           fingerprintKey,
