@@ -55,9 +55,8 @@ export function projectLiveDigest(
 ): string {
   const alerts = live.alertConfigs.map((c, i) => `${c.id}:${(views[i] as LiveView).digest}`).sort();
   // canonicalJson({ alerts, auditLogRotation, defaultServerType }) written out: members in sorted key order.
-  let text = '{"alerts":[';
-  for (let i = 0; i < alerts.length; i++) text += `${i > 0 ? ',' : ''}${JSON.stringify(alerts[i])}`;
-  text += ']';
+  // JSON.stringify of an array of strings is its canonical JSON, made in one native call as one flat string.
+  let text = `{"alerts":${JSON.stringify(alerts)}`;
   if (live.auditLogRotation !== undefined) text += `,"auditLogRotation":${canonicalJson(live.auditLogRotation)}`;
   if (live.defaultServerType !== undefined)
     text += `,"defaultServerType":${canonicalJson(live.defaultServerType?.name ?? null)}`;
