@@ -20,9 +20,9 @@ import { deployDesiredState, scheduleFunction } from './triggers.ts';
 
 /**
  * Sizing, from `npm run bench` (docs/benchmarks.md). At 1,000 projects x 20 alert configs the reconciling process
- * peaks at 190-249 MB RSS and the no-op plan is CPU-bound (6.8-9.4 s of CPU on one core). Lambda's CPU share grows with
- * memory (a full vCPU at 1,769 MB), so reconcile gets 1,024 MB: about 0.6 vCPU, and 4x memory headroom. The archive
- * peaks at 175 MB: 512 MB. Timeouts: reconcile 10 minutes, archive 5 minutes; the core's lease lives 15 minutes,
+ * peaks at 162-188 MB RSS and the first apply is CPU-bound (9.0 s of CPU on one core; the no-op plan 2.7 s). Lambda's
+ * CPU share grows with memory (a full vCPU at 1,769 MB), so reconcile gets 1,024 MB: about 0.6 vCPU, and over 5x
+ * memory headroom. The archive peaks at 148 MB: 512 MB. Timeouts: reconcile 10 minutes, archive 5 minutes; the core's lease lives 15 minutes,
  * longer than any run.
  */
 export const SIZING = {
