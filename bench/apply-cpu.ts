@@ -13,6 +13,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ApplyCpuJob } from './apply-cpu-child.ts';
+import { bundleChild } from './bundle-child.ts';
 import { writeWorld } from './case.ts';
 import { EmulatorAdmin } from './emulator-admin.ts';
 import { startEmulatorProcess } from './emulator-process.ts';
@@ -23,23 +24,6 @@ const CHILD = fileURLToPath(new URL('./apply-cpu-child.ts', import.meta.url));
 function option(args: string[], name: string): string | undefined {
   const at = args.indexOf(name);
   return at < 0 ? undefined : args[at + 1];
-}
-
-async function bundle(outDir: string): Promise<string> {
-  const { build } = await import('esbuild');
-  const outfile = join(outDir, 'apply-cpu-child.mjs');
-  await build({
-    entryPoints: [CHILD],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    minify: false,
-    logLevel: 'silent',
-    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-  });
-  return outfile;
 }
 
 async function runChild(entry: string, mode: string, jobFile: string, nodeArgs: string[]): Promise<string> {
@@ -65,7 +49,7 @@ async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'apply-cpu-'));
   const world = buildWorld({ projects, alerts });
   const paths = await writeWorld(world, dir);
-  const entry = await bundle(dir);
+  const entry = await bundleChild(CHILD, dir);
   const emulator = await startEmulatorProcess({ seed: paths.seedFile });
   const admin = new EmulatorAdmin(emulator.origin);
   try {

@@ -3,17 +3,20 @@
  * with esbuild, the way the Lambda bundles are built, so the measured process runs compiled JavaScript: its time and
  * peak RSS carry no TypeScript-loader overhead (tsx alone adds about 60 MB of RSS).
  */
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ENTRY = fileURLToPath(new URL('./phase-child.ts', import.meta.url));
 
-/** Builds `phase-child.mjs` into `outDir`; resolves to its path. */
-export async function bundlePhaseChild(outDir: string): Promise<string> {
+/**
+ * Bundles one child script `entry` (a .ts file under bench/) into `outDir` as `<name>.mjs`; resolves to its path.
+ */
+export async function bundleChild(entry: string, outDir: string): Promise<string> {
   const { build } = await import('esbuild');
-  const outfile = join(outDir, 'phase-child.mjs');
+  const name = basename(entry, '.ts');
+  const outfile = join(outDir, `${name}.mjs`);
   await build({
-    entryPoints: [ENTRY],
+    entryPoints: [entry],
     outfile,
     bundle: true,
     platform: 'node',
@@ -26,4 +29,9 @@ export async function bundlePhaseChild(outDir: string): Promise<string> {
     banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
   });
   return outfile;
+}
+
+/** Builds `phase-child.mjs` into `outDir`; resolves to its path. */
+export function bundlePhaseChild(outDir: string): Promise<string> {
+  return bundleChild(ENTRY, outDir);
 }
