@@ -1,8 +1,4 @@
 // Scenario: the Lambda's desired-state cache (memory in front of S3) against s3rver on loopback: entries under cache/desired/, cold container misses once, warm invocations hit memory, S3 failures are misses.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryDesiredStateCache } from '../../../lambdas/adapters/aws/desired-cache-memory.ts';
@@ -12,22 +8,8 @@ import { S3DesiredStateSource } from '../../../lambdas/adapters/aws/s3-desired-s
 import { loadDesiredState, loadDesiredStateCached } from '../../../lambdas/core/desired/index.ts';
 import type { DesiredStateCache } from '../../../lambdas/core/ports.ts';
 import { LOOPBACK_REGION } from '../../helpers/aws-clients.ts';
+import { type S3rverHandle, startS3rver } from '../../helpers/aws-s3rver.ts';
 import { EXAMPLE_ROOT, filesOf } from '../../unit/desired/cache-fakes.ts';
-
-/** The part of s3rver's API this test uses (the package ships no types). */
-interface S3rverInstance {
-  run(): Promise<{ port: number }>;
-  close(): Promise<void>;
-}
-type S3rverClass = new (options: {
-  port: number;
-  address: string;
-  silent: boolean;
-  directory: string;
-  configureBuckets: { name: string }[];
-}) => S3rverInstance;
-
-const S3rver = createRequire(import.meta.url)('s3rver') as S3rverClass;
 
 /** Counts the calls that reach the wrapped cache. */
 class Counting implements DesiredStateCache {
@@ -45,36 +27,19 @@ class Counting implements DesiredStateCache {
 }
 
 describe('desired-state cache on S3 (s3rver)', () => {
-  let dir: string;
-  let server: S3rverInstance;
+  let s3: S3rverHandle;
   let client: S3Client;
   const source = () => new S3DesiredStateSource({ client, bucket: 'desired-bucket', prefix: 'desired-state/' });
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'opsman-s3rver-cache-'));
-    server = new S3rver({
-      port: 0,
-      address: '127.0.0.1',
-      silent: process.env.S3RVER_DEBUG !== '1',
-      directory: dir,
-      configureBuckets: [{ name: 'desired-bucket' }, { name: 'data-bucket' }],
-    });
-    const { port } = await server.run();
-    client = new S3Client({
-      endpoint: `http://127.0.0.1:${port}`,
-      forcePathStyle: true,
-      region: LOOPBACK_REGION,
-      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-      maxAttempts: 1,
-    });
+    s3 = await startS3rver();
+    client = s3.client;
     for (const [path, text] of Object.entries(filesOf(EXAMPLE_ROOT))) {
       await client.send(new PutObjectCommand({ Bucket: 'desired-bucket', Key: `desired-state/${path}`, Body: text }));
     }
   });
   afterAll(async () => {
-    client?.destroy();
-    await server?.close();
-    await rm(dir, { recursive: true, force: true });
+    await s3?.close();
   });
 
   it('puts and gets entries under cache/desired/<key>.json; a missing entry is undefined', async () => {

@@ -1,59 +1,22 @@
 // Scenario: the S3 adapters' wire protocol against s3rver, an independent S3 implementation (it ignores conditional writes, so only plain reads and writes here).
 
-import { mkdtemp, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { S3ArchiveStore } from '../../../lambdas/adapters/aws/s3-archive-store.ts';
 import { S3DesiredStateSource } from '../../../lambdas/adapters/aws/s3-desired-source.ts';
 import { S3StateStore } from '../../../lambdas/adapters/aws/s3-state-store.ts';
-import { LOOPBACK_REGION } from '../../helpers/aws-clients.ts';
-
-/** The part of s3rver's API this test uses (the package ships no types). */
-interface S3rverInstance {
-  run(): Promise<{ port: number }>;
-  close(): Promise<void>;
-}
-type S3rverClass = new (options: {
-  port: number;
-  address: string;
-  silent: boolean;
-  directory: string;
-  configureBuckets: { name: string }[];
-}) => S3rverInstance;
-
-const S3rver = createRequire(import.meta.url)('s3rver') as S3rverClass;
+import { type S3rverHandle, startS3rver } from '../../helpers/aws-s3rver.ts';
 
 describe('S3 adapters against s3rver', () => {
-  let dir: string;
-  let server: S3rverInstance;
+  let s3: S3rverHandle;
   let client: S3Client;
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'opsman-s3rver-'));
-    server = new S3rver({
-      port: 0,
-      address: '127.0.0.1',
-      silent: process.env.S3RVER_DEBUG !== '1',
-      directory: dir,
-      configureBuckets: [{ name: 'desired-bucket' }, { name: 'data-bucket' }],
-    });
-    const { port } = await server.run();
-    // s3rver checks SigV4 against its one built-in key pair.
-    client = new S3Client({
-      endpoint: `http://127.0.0.1:${port}`,
-      forcePathStyle: true,
-      region: LOOPBACK_REGION,
-      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-      maxAttempts: 1,
-    });
+    s3 = await startS3rver();
+    client = s3.client;
   });
   afterAll(async () => {
-    client?.destroy();
-    await server?.close();
-    await rm(dir, { recursive: true, force: true });
+    await s3?.close();
   });
 
   // s3rver's continuation tokens use a cipher OpenSSL 3 refuses, so pagination is covered by the loopback S3 tests.
