@@ -10,10 +10,9 @@ import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { OpsManagerApi } from '../lambdas/core/ports.ts';
 import { runReconcile } from '../lambdas/core/run.ts';
-import { createOpsManagerClient } from '../lambdas/opsman/client.ts';
 import { resolveSpecBody } from './alert-catalogue.ts';
 import { runPool } from './bare.ts';
-import { buildRunDependencies, countingObserver, type RunPaths } from './run-deps.ts';
+import { bareClient, buildRunDependencies, type RunPaths } from './run-deps.ts';
 import { buildWorld, TOOL_KEY } from './world.ts';
 
 /** The job of one child. */
@@ -127,14 +126,7 @@ function instrument(api: OpsManagerApi, pick: (method: string) => Window | undef
 }
 
 async function bare(job: ApplyCpuJob): Promise<Record<string, unknown>> {
-  const counting = countingObserver();
-  const api = createOpsManagerClient({
-    baseUrl: job.baseUrl,
-    publicKey: TOOL_KEY.publicKey,
-    privateKey: TOOL_KEY.privateKey,
-    maxConcurrency: job.concurrency,
-    observer: counting.observer,
-  });
+  const { api } = bareClient(job.baseUrl, job.concurrency);
   const posts = new Window();
   instrument(api, (name) => (name === 'createAlertConfig' ? posts : undefined));
   try {

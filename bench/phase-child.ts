@@ -7,12 +7,11 @@
  */
 import { readFile } from 'node:fs/promises';
 import { runReconcile } from '../lambdas/core/run.ts';
-import { createOpsManagerClient } from '../lambdas/opsman/client.ts';
 import { type BareContext, bareOperations, runPool } from './bare.ts';
 import { instrumentMemory } from './memory-trace.ts';
 import type { PhaseName } from './minimum.ts';
 import { type PhaseChildResult, type PhaseJob, RESULT_MARKER } from './phase-protocol.ts';
-import { buildRunDependencies, countingObserver } from './run-deps.ts';
+import { bareClient, buildRunDependencies } from './run-deps.ts';
 import { buildWorld, TOOL_KEY } from './world.ts';
 
 const COMMANDS: Record<PhaseName, 'apply' | 'plan' | 'archive'> = {
@@ -93,14 +92,7 @@ async function reconcile(job: PhaseJob): Promise<PhaseChildResult> {
 }
 
 async function bare(job: PhaseJob): Promise<PhaseChildResult> {
-  const counting = countingObserver();
-  const api = createOpsManagerClient({
-    baseUrl: job.baseUrl,
-    publicKey: TOOL_KEY.publicKey,
-    privateKey: TOOL_KEY.privateKey,
-    maxConcurrency: job.concurrency,
-    observer: counting.observer,
-  });
+  const { api, counts } = bareClient(job.baseUrl, job.concurrency);
   try {
     const world = buildWorld({ projects: job.projects, alerts: job.alerts });
     const ctx: BareContext = { drift: job.drift ?? { targets: [], projects: 0 } };
@@ -113,7 +105,7 @@ async function bare(job: PhaseJob): Promise<PhaseChildResult> {
     sampler.stop();
     return {
       wallMs: pool.wallMs,
-      counts: counting.counts,
+      counts,
       maxRssKb: process.resourceUsage().maxRSS,
       problems: pool.firstError ? [`${pool.failures} bare requests failed, first: ${pool.firstError}`] : [],
     };

@@ -14,6 +14,7 @@ import type { Clock, Reporter, RequestObserver } from '../lambdas/core/ports.ts'
 import type { RunDependencies } from '../lambdas/core/run-types.ts';
 import { createOpsManagerClient } from '../lambdas/opsman/client.ts';
 import type { ClientOptions } from '../lambdas/opsman/options.ts';
+import { TOOL_KEY } from './world.ts';
 
 /** Requests counted by the observer. */
 export interface RequestCounts {
@@ -86,4 +87,23 @@ export function buildRunDependencies(
   };
   if (!desiredCacheOff(process.env)) deps.desiredCache = new FsDesiredStateCache(desiredCacheDir(paths.stateDir));
   return { deps, counts: counting.counts, close: () => api.close() };
+}
+
+/**
+ * The bare baseline's client: the real client with the tool's key, at `concurrency`, counting its requests (the same
+ * client and observer the reconcile children use, so both sides of the overhead ratio pay the same).
+ */
+export function bareClient(
+  baseUrl: string,
+  concurrency: number,
+): { api: ReturnType<typeof createOpsManagerClient>; counts: RequestCounts } {
+  const counting = countingObserver();
+  const api = createOpsManagerClient({
+    baseUrl,
+    publicKey: TOOL_KEY.publicKey,
+    privateKey: TOOL_KEY.privateKey,
+    maxConcurrency: concurrency,
+    observer: counting.observer,
+  });
+  return { api, counts: counting.counts };
 }
