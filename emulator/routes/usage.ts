@@ -53,6 +53,25 @@ function defaultTypeResponse(name: string | undefined) {
   return name ? okResponse(serverTypeObject(name as Parameters<typeof serverTypeObject>[0])) : emptyResponse();
 }
 
+/** PUT of a project's or an organization's default server type: validate, store, audit (with the old value), commit. */
+async function putDefaultType(
+  ctx: RequestContext,
+  types: Map<string, string>,
+  id: string,
+  scope: { groupId: string } | { orgId: string },
+) {
+  const type = await serverTypeBody(ctx);
+  const old = types.get(id) ?? null;
+  types.set(id, type);
+  recordAudit(ctx, {
+    eventTypeName: 'DEFAULT_SERVER_TYPE_CHANGED_AUDIT',
+    ...scope,
+    params: [{ display: 'Default server type', param: 'defaultServerType', old, new: type }],
+  });
+  await ctx.core.commit();
+  return emptyResponse();
+}
+
 /** Routes of the usage endpoints (all need the Global Owner role, as the spec's table says). */
 export const usageRoutes: Route[] = [
   {
@@ -103,18 +122,9 @@ export const usageRoutes: Route[] = [
     method: 'PUT',
     template: '/usage/groups/{groupId}/defaultServerType',
     need: OWNER,
-    handler: async (ctx) => {
+    handler: (ctx) => {
       const group = requireGroup(ctx);
-      const type = await serverTypeBody(ctx);
-      const old = ctx.core.state.groupServerTypes.get(group.id) ?? null;
-      ctx.core.state.groupServerTypes.set(group.id, type);
-      recordAudit(ctx, {
-        eventTypeName: 'DEFAULT_SERVER_TYPE_CHANGED_AUDIT',
-        groupId: group.id,
-        params: [{ display: 'Default server type', param: 'defaultServerType', old, new: type }],
-      });
-      await ctx.core.commit();
-      return emptyResponse();
+      return putDefaultType(ctx, ctx.core.state.groupServerTypes, group.id, { groupId: group.id });
     },
   },
   {
@@ -127,18 +137,9 @@ export const usageRoutes: Route[] = [
     method: 'PUT',
     template: '/usage/organizations/{orgId}/defaultServerType',
     need: OWNER,
-    handler: async (ctx) => {
+    handler: (ctx) => {
       const org = requireOrg(ctx);
-      const type = await serverTypeBody(ctx);
-      const old = ctx.core.state.orgServerTypes.get(org.id) ?? null;
-      ctx.core.state.orgServerTypes.set(org.id, type);
-      recordAudit(ctx, {
-        eventTypeName: 'DEFAULT_SERVER_TYPE_CHANGED_AUDIT',
-        orgId: org.id,
-        params: [{ display: 'Default server type', param: 'defaultServerType', old, new: type }],
-      });
-      await ctx.core.commit();
-      return emptyResponse();
+      return putDefaultType(ctx, ctx.core.state.orgServerTypes, org.id, { orgId: org.id });
     },
   },
 ];

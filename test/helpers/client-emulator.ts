@@ -1,5 +1,10 @@
-/** Starts the emulator with its admin API for the client's integration tests, with small typed admin helpers. */
+/**
+ * Starts the emulator with its admin API for the client's integration tests, with small typed admin helpers. The
+ * admin calls go through their own undici Agent (the TLS emulator serves a throw-away certificate), so this does not
+ * use bench/emulator-admin.ts's EmulatorAdmin; the admin contract's types come from there.
+ */
 import { Agent, fetch } from 'undici';
+import type { FaultSpec, RequestLog } from '../../bench/emulator-admin.ts';
 import { startEmulator } from '../../emulator/index.ts';
 import { type ClientOptions, createOpsManagerClient, type OpsManagerClient } from '../../lambdas/opsman/index.ts';
 
@@ -20,34 +25,13 @@ export const IDS = {
   dbaOncall: '6a1f00000000000000000001',
 } as const;
 
-/** The request log of the emulator. */
-export interface RequestLogView {
-  total: number;
-  challenges: number;
-  byRoute: Record<string, number>;
-  entries: { method: string; path: string; route: string | null; status: number; publicKey?: string }[];
-}
-
-/** A fault as the admin API takes it. */
-export interface FaultSpec {
-  method?: string;
-  path: string;
-  status?: number;
-  errorCode?: string;
-  retryAfter?: number;
-  latencyMs?: number;
-  reset?: boolean;
-  phase?: 'before' | 'after';
-  times?: number;
-}
-
 /** A running emulator plus clients that are closed with it. */
 export interface EmulatorFixture {
   url: string;
   origin: string;
   client(options?: Partial<ClientOptions>): OpsManagerClient;
   fault(spec: FaultSpec): Promise<void>;
-  requests(): Promise<RequestLogView>;
+  requests(): Promise<RequestLog>;
   clearRequests(): Promise<void>;
   /** Back to the seed, faults and request log cleared. */
   reset(): Promise<void>;
@@ -88,7 +72,7 @@ export async function startEmulatorFixture(options: { tls?: { cert: string; key:
       return client;
     },
     fault: async (spec) => void (await admin(dispatcher, emulator.origin, 'POST', '/faults', spec)),
-    requests: async () => (await admin(dispatcher, emulator.origin, 'GET', '/requests')) as RequestLogView,
+    requests: async () => (await admin(dispatcher, emulator.origin, 'GET', '/requests')) as RequestLog,
     clearRequests: async () => void (await admin(dispatcher, emulator.origin, 'DELETE', '/requests')),
     reset: async () => void (await admin(dispatcher, emulator.origin, 'POST', '/reset')),
     expireNonces: async () => void (await admin(dispatcher, emulator.origin, 'POST', '/nonces/expire')),

@@ -5,6 +5,8 @@
  * Records every call; faults are injectable per method and project.
  */
 
+// The notification field table and the redacted fields are the emulator's (one table of the product's behaviour).
+import { KEY_LIKE_FIELDS, NOTIFICATION_TYPES } from '../../emulator/alerts/catalog.ts';
 import type { OpsManagerApi } from '../../lambdas/core/ports.ts';
 import { AmbiguousWriteError, OpsManagerApiError } from '../../lambdas/opsman/errors.ts';
 import type {
@@ -22,39 +24,9 @@ import type {
   Team,
 } from '../../lambdas/opsman/types.ts';
 
-/** Fields each notification type keeps (besides typeName, delayMin and, where allowed, intervalMin). */
-const TYPE_FIELDS: Record<string, { own: string[]; interval: boolean }> = {
-  ADMIN: { own: ['emailEnabled', 'smsEnabled'], interval: true },
-  GROUP: { own: ['emailEnabled', 'smsEnabled', 'roles'], interval: true },
-  ORG: { own: ['emailEnabled', 'smsEnabled', 'roles'], interval: true },
-  TEAM: { own: ['emailEnabled', 'smsEnabled', 'teamId'], interval: true },
-  USER: { own: ['emailEnabled', 'smsEnabled', 'username'], interval: true },
-  EMAIL: { own: ['emailAddress'], interval: true },
-  SMS: { own: ['mobileNumber'], interval: true },
-  SLACK: { own: ['apiToken', 'channelName'], interval: true },
-  HIPCHAT: { own: ['notificationToken', 'roomName'], interval: true },
-  DATADOG: { own: ['datadogApiKey'], interval: true },
-  PAGER_DUTY: { own: ['serviceKey'], interval: false },
-  OPS_GENIE: { own: ['opsGenieApiKey', 'opsGenieRegion'], interval: false },
-  VICTOR_OPS: { own: ['victorOpsApiKey', 'victorOpsRoutingKey'], interval: false },
-  WEBHOOK: { own: ['webhookUrl', 'webhookSecret'], interval: true },
-  MICROSOFT_TEAMS: { own: ['microsoftTeamsWebhookUrl'], interval: true },
-};
-
-const KEY_LIKE = new Set([
-  'apiToken',
-  'serviceKey',
-  'datadogApiKey',
-  'opsGenieApiKey',
-  'victorOpsApiKey',
-  'victorOpsRoutingKey',
-  'notificationToken',
-  'microsoftTeamsWebhookUrl',
-]);
-
 function redact(field: string, value: unknown): unknown {
   if (typeof value !== 'string') return value;
-  if (KEY_LIKE.has(field)) return '*'.repeat(Math.max(0, value.length - 4)) + value.slice(-4);
+  if (KEY_LIKE_FIELDS.has(field)) return '*'.repeat(Math.max(0, value.length - 4)) + value.slice(-4);
   if (field === 'webhookUrl') {
     const m = /^(\w+:\/\/[^/]*)(.*)$/.exec(value);
     return m ? `${m[1]}/${'*'.repeat(Math.max(1, (m[2] ?? '').length - 1))}` : '*'.repeat(value.length);
@@ -212,7 +184,7 @@ export class FakeWorld {
   }
 
   private storeNotification(n: NotificationRequest): Record<string, unknown> {
-    const spec = TYPE_FIELDS[n.typeName];
+    const spec = NOTIFICATION_TYPES[n.typeName];
     const out: Record<string, unknown> = { typeName: n.typeName, delayMin: n.delayMin ?? 0 };
     if (spec?.interval) out.intervalMin = n.intervalMin ?? 60;
     for (const field of spec?.own ?? []) {
