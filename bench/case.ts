@@ -10,6 +10,7 @@ import { renderDesiredState, renderSecretsFile } from './desired.ts';
 import { injectDrift } from './drift.ts';
 import { countByMethod, EmulatorAdmin, type RequestLog } from './emulator-admin.ts';
 import { type EmulatorProcess, startEmulatorProcess } from './emulator-process.ts';
+import { cpuMeter } from './proc-cpu.ts';
 import { PHASES, type PhaseName, phaseMinimum, ratio, routeDifferences, selectDrift } from './minimum.ts';
 import type { PhaseChildResult, PhaseJob } from './phase-protocol.ts';
 import type { CaseResult, PhaseResult } from './results.ts';
@@ -139,6 +140,7 @@ function phaseResult(
     minimum,
     ratioToMinimum: ratio(child.counts.total, minimum.total),
     bareMs: bare.wallMs,
+    ...(bare.cpuMs === undefined ? {} : { bareCpuMs: bare.cpuMs }),
     overhead: bare.wallMs > 0 ? Math.round((child.wallMs / bare.wallMs) * 1000) / 1000 : 0,
     ...(planned ? { planned } : {}),
     notes,
@@ -154,10 +156,10 @@ export async function runCase(options: CaseOptions): Promise<CaseResult> {
   const startedAt = new Date().toISOString();
   const loadStart = loadavg();
   const phases: PhaseResult[] = [];
-  const job = (kind: PhaseJob['kind'], phase: PhaseName, baseUrl: string): PhaseJob => ({
+  const job = (kind: PhaseJob['kind'], phase: PhaseName, target: EmulatorProcess): PhaseJob => ({
     kind,
     phase,
-    baseUrl,
+    baseUrl: target.url,
     concurrency: options.concurrency,
     projects: options.projects,
     alerts: options.alerts,
@@ -179,21 +181,27 @@ export async function runCase(options: CaseOptions): Promise<CaseResult> {
       }
       await admin.clearRequests();
       log(`  ${phase}: reconcile`);
+      const emulatorCpu = cpuMeter(emulator.pid);
       const child = await runPhaseChild(
-        job('reconcile', phase, emulator.url),
+        job('reconcile', phase, emulator),
         options.workDir,
         options.nodeArgs,
         options.childBundle,
       );
+      const reconcileEmulatorCpuMs = emulatorCpu.stop();
       const requestLog = await admin.requests();
       log(`  ${phase}: ${(child.wallMs / 1000).toFixed(2)} s, ${child.counts.total} requests; bare baseline`);
-      const bare = await runBare(phase, job('bare', phase, emulator.url), paths.seedFile, options, {
+      const bare = await runBare(phase, job('bare', phase, emulator), emulator.pid, paths.seedFile, options, {
         drift,
         driftIds,
         since,
       });
       await admin.clearRequests();
-      phases.push(phaseResult(phase, world, child, bare, requestLog, driftIds.length, drift));
+      const result = phaseResult(phase, world, child, bare.result, requestLog, driftIds.length, drift);
+      const emulatorCpuMs = { reconcile: reconcileEmulatorCpuMs, bare: bare.emulatorCpuMs };
+      if (emulatorCpuMs.reconcile !== undefined && emulatorCpuMs.bare !== undefined)
+        result.emulatorCpuMs = { reconcile: emulatorCpuMs.reconcile, bare: emulatorCpuMs.bare };
+      phases.push(result);
     }
   } finally {
     await emulator.close();
@@ -208,19 +216,34 @@ export async function runCase(options: CaseOptions): Promise<CaseResult> {
   };
 }
 
-/** The bare baseline of a phase. Creates run against a second, fresh emulator so they duplicate nothing. */
+/**
+ * The bare baseline of a phase, with the CPU its emulator spent meanwhile. Creates run against a second, fresh
+ * emulator so they duplicate nothing.
+ */
 async function runBare(
   phase: PhaseName,
   job: PhaseJob,
+  emulatorPid: number,
   seedFile: string,
   options: Pick<CaseOptions, 'workDir' | 'childBundle'>,
   extra: Pick<PhaseJob, 'drift' | 'driftIds' | 'since'>,
-): Promise<PhaseChildResult> {
-  if (phase !== 'apply-initial') return runPhaseChild({ ...job, ...extra }, options.workDir, [], options.childBundle);
+): Promise<{ result: PhaseChildResult; emulatorCpuMs: number | undefined }> {
+  const measured = async (pid: number, run: () => Promise<PhaseChildResult>) => {
+    const meter = cpuMeter(pid);
+    const result = await run();
+    return { result, emulatorCpuMs: meter.stop() };
+  };
+  if (phase !== 'apply-initial')
+    return measured(emulatorPid, () =>
+      runPhaseChild({ ...job, ...extra }, options.workDir, [], options.childBundle),
+    );
   let fresh: EmulatorProcess | undefined;
   try {
     fresh = await startEmulatorProcess({ seed: seedFile });
-    return await runPhaseChild({ ...job, baseUrl: fresh.url }, options.workDir, [], options.childBundle);
+    const started = fresh;
+    return await measured(started.pid, () =>
+      runPhaseChild({ ...job, baseUrl: started.url }, options.workDir, [], options.childBundle),
+    );
   } finally {
     await fresh?.close();
   }

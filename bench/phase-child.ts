@@ -101,10 +101,13 @@ async function bare(job: PhaseJob): Promise<PhaseChildResult> {
     const ops = bareOperations(world, job.phase, api, ctx);
     // The same memory sampling as the reconcile child, so both sides of the overhead ratio pay for it alike.
     const sampler = memorySampler();
+    const cpu = process.cpuUsage();
     const pool = await runPool(ops, job.concurrency);
+    const used = process.cpuUsage(cpu);
     sampler.stop();
     return {
       wallMs: pool.wallMs,
+      cpuMs: (used.user + used.system) / 1000,
       counts,
       maxRssKb: process.resourceUsage().maxRSS,
       problems: pool.firstError ? [`${pool.failures} bare requests failed, first: ${pool.firstError}`] : [],

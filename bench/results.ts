@@ -31,6 +31,10 @@ export interface PhaseResult {
   ratioToMinimum: number;
   /** Time a bare client takes to issue minimum.total requests of the same kinds at the same concurrency, in ms. */
   bareMs: number;
+  /** CPU time (user + system) of the bare baseline's process over its requests, in ms. */
+  bareCpuMs?: number;
+  /** CPU the emulator process spent while the reconciler ran and while the bare baseline ran, in ms (Linux only). */
+  emulatorCpuMs?: { reconcile: number; bare: number };
   /** wallMs / bareMs. */
   overhead: number;
   /** Plan counts by action, when the phase planned. */
@@ -94,6 +98,25 @@ const methods = (m: Record<string, number>) =>
     .join(', ') || '-';
 const mark = (value: number, limit: number) => `${value.toFixed(3)}${value <= limit ? '' : ' ✗'}`;
 
+/**
+ * Where the CPU went, per phase: the reconciler's and the bare baseline's own processes, and the emulator's during
+ * each. A phase whose emulator CPU is close to its wall time waited on the emulator; otherwise on the client side.
+ */
+function cpuTable(phases: readonly PhaseResult[]): string[] {
+  const shown = phases.filter((p) => p.bareCpuMs !== undefined || p.emulatorCpuMs !== undefined);
+  if (shown.length === 0) return [];
+  const cell = (ms: number | undefined) => (ms === undefined ? '-' : s(ms));
+  return [
+    '',
+    '| phase | reconciler CPU (s) | emulator CPU during it (s) | bare client CPU (s) | emulator CPU during bare (s) |',
+    '|---|---:|---:|---:|---:|',
+    ...shown.map(
+      (p) =>
+        `| ${p.phase} | ${cell(p.cpuMs)} | ${cell(p.emulatorCpuMs?.reconcile)} | ${cell(p.bareCpuMs)} | ${cell(p.emulatorCpuMs?.bare)} |`,
+    ),
+  ];
+}
+
 /** The Markdown table of one case. */
 export function renderCaseTable(c: CaseResult): string {
   const lines = [
@@ -113,6 +136,7 @@ export function renderCaseTable(c: CaseResult): string {
       `| ${p.phase} | ${s(p.wallMs)} | ${p.cpuMs === undefined ? '-' : s(p.cpuMs)} | ${methods(p.observed.byMethod)} | ${p.requestsPerProject.toFixed(2)} | ${p.peakRssMb.toFixed(0)} | ${p.minimum.total} | ${mark(p.ratioToMinimum, TARGETS.ratioToMinimum)} | ${s(p.bareMs)} | ${mark(p.overhead, TARGETS.overhead)} |`,
     );
   }
+  lines.push(...cpuTable(c.phases));
   const noop = c.phases.find((p) => p.phase === 'plan-noop');
   if (c.projects === 1000 && c.alerts === 20 && noop) {
     const peak = Math.max(...c.phases.map((p) => p.peakRssMb));
