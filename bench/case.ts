@@ -10,9 +10,9 @@ import { renderDesiredState, renderSecretsFile } from './desired.ts';
 import { injectDrift } from './drift.ts';
 import { countByMethod, EmulatorAdmin, type RequestLog } from './emulator-admin.ts';
 import { type EmulatorProcess, startEmulatorProcess } from './emulator-process.ts';
-import { cpuMeter } from './proc-cpu.ts';
 import { PHASES, type PhaseName, phaseMinimum, ratio, routeDifferences, selectDrift } from './minimum.ts';
 import type { PhaseChildResult, PhaseJob } from './phase-protocol.ts';
+import { cpuMeter } from './proc-cpu.ts';
 import type { CaseResult, PhaseResult } from './results.ts';
 import type { RunPaths } from './run-deps.ts';
 import { renderSeed } from './seed.ts';
@@ -234,9 +234,7 @@ async function runBare(
     return { result, emulatorCpuMs: meter.stop() };
   };
   if (phase !== 'apply-initial')
-    return measured(emulatorPid, () =>
-      runPhaseChild({ ...job, ...extra }, options.workDir, [], options.childBundle),
-    );
+    return measured(emulatorPid, () => runPhaseChild({ ...job, ...extra }, options.workDir, [], options.childBundle));
   let fresh: EmulatorProcess | undefined;
   try {
     fresh = await startEmulatorProcess({ seed: seedFile });
