@@ -35,8 +35,8 @@ export async function runArchive(
     else summary.errors.push(manifestOutcome.error);
   }
   if (usageOutcome !== undefined) {
-    const { month, keys, errors } = usageOutcome;
-    summary.usage = { month, keys };
+    const { month, keys, projects, errors } = usageOutcome;
+    summary.usage = { month, keys, projects };
     summary.errors.push(...errors);
   }
   return summary;

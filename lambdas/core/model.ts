@@ -294,6 +294,7 @@ export interface RunReport {
 /** What an archive run stored. */
 export interface ArchiveSummary {
   manifest?: { sha256: string; key: string; changed: boolean; location: string };
-  usage?: { month: string; keys: string[] };
+  /** Keys written; `projects`: entries in the month's host assignments document (carried-over ones included). */
+  usage?: { month: string; keys: string[]; projects?: number };
   errors: string[];
 }

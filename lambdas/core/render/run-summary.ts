@@ -50,10 +50,10 @@ export function renderArchiveSummary(report: RunReport, options: RunSummaryOptio
     out.push(`  ${m.location}`);
   }
   if (archive?.usage !== undefined) {
-    const n = archive.usage.keys.length;
-    out.push(
-      `Usage ${archive.usage.month}: ${n} snapshot${n === 1 ? '' : 's'} (physical hosts, host assignments per project)`,
-    );
+    const { month, keys, projects } = archive.usage;
+    const n = keys.length;
+    const of = projects === undefined ? '' : ` of ${projects} project${projects === 1 ? '' : 's'}`;
+    out.push(`Usage ${month}: ${n} snapshot${n === 1 ? '' : 's'} (physical hosts, host assignments${of})`);
   }
   for (const error of archive?.errors ?? []) out.push(style.error(`x ${error}`));
   for (const failure of report.failures) out.push(style.error(`x ${failureLine(failure)}`));

@@ -1,4 +1,4 @@
-// Scenario: the archive writes the same bytes and keys while the manifest, the physical hosts and each project's writes overlap the assignment reads.
+// Scenario: the archive writes one host assignments document per month (a failed project keeps its earlier entry) while the manifest and the physical hosts overlap the assignment reads.
 import { describe, expect, it } from 'vitest';
 import { runArchive } from '../../../lambdas/core/archive-run.ts';
 import { ASSIGNMENT_READS_QUEUED, archiveUsage } from '../../../lambdas/core/archive-usage.ts';
@@ -22,8 +22,6 @@ class Fakes {
   maxInFlightReads = 0;
   failRead = new Set<string>();
   failPut = new Set<string>();
-  /** Resolved before any assignment file may be written (default: at once). */
-  writesMayStart: Promise<void> = Promise.resolve();
   hostsFail = false;
 
   // Only the three reads the archive makes: the rest of the port would be dead code in this fake.
@@ -54,7 +52,6 @@ class Fakes {
   readonly archive: ArchiveStore = {
     describe: () => 'memory',
     put: async (key, body, options) => {
-      if (key.includes('/assignments-')) await this.writesMayStart;
       await turn();
       if (this.failPut.has(key)) throw new Error('disk full');
       const created = !(options?.ifAbsent && this.objects.has(key));
@@ -74,30 +71,54 @@ class Fakes {
 }
 
 describe('archiveUsage', () => {
-  it('writes the physical hosts and each project as indented JSON with a final newline, keys sorted', async () => {
+  const KEY = 'usage/2026-03/host-assignments.json';
+  const fetchedAt = '2026-03-17T08:09:10.123Z';
+  const entry = (groupId: string, at = fetchedAt, endDate = '2026-03-17') => ({
+    groupId,
+    endDate,
+    fetchedAt: at,
+    results: assignmentsOf(groupId),
+  });
+  const stored = (f: Fakes) => JSON.parse(f.objects.get(KEY)?.body ?? 'null');
+
+  it('writes the physical hosts and one document of every project (sorted by groupId), indented, final newline', async () => {
     const f = new Fakes();
     const [a, b] = ids(2) as [string, string];
     const result = await archiveUsage(f.api, f.archive, [b, a], NOW);
     expect(result).toEqual({
       month: '2026-03',
-      keys: [
-        `usage/2026-03/assignments-${a}.json`,
-        `usage/2026-03/assignments-${b}.json`,
-        'usage/2026-03/physical-hosts.json',
-      ],
+      keys: [KEY, 'usage/2026-03/physical-hosts.json'],
+      projects: 2,
       errors: [],
     });
-    const fetchedAt = '2026-03-17T08:09:10.123Z';
     expect(f.objects.get('usage/2026-03/physical-hosts.json')).toEqual({
       body: `${JSON.stringify({ fetchedAt, results: HOSTS }, null, 2)}\n`,
       contentType: 'application/json',
     });
-    const value = { groupId: a, startDate: '2026-03-01', endDate: '2026-03-17', fetchedAt, results: assignmentsOf(a) };
-    expect(f.objects.get(`usage/2026-03/assignments-${a}.json`)).toEqual({
-      body: `${JSON.stringify(value, null, 2)}\n`,
+    const document = { month: '2026-03', startDate: '2026-03-01', fetchedAt, projects: [entry(a), entry(b)] };
+    expect(f.objects.get(KEY)).toEqual({
+      body: `${JSON.stringify(document, null, 2)}\n`,
       contentType: 'application/json',
     });
     expect(f.events).toContain(`read assignments ${a} 2026-03-01 2026-03-17`);
+    // One write for all the projects.
+    expect(f.reads(`put ${KEY}`)).toBe(1);
+  });
+
+  it('streams the document through putPieces when the store has it, with the same bytes', async () => {
+    const f = new Fakes();
+    const pieces: string[][] = [];
+    const archive: ArchiveStore = {
+      ...f.archive,
+      putPieces: async (key, parts, options) => {
+        pieces.push([...parts]);
+        return f.archive.put(key, pieces.at(-1)?.join('') ?? '', options);
+      },
+    };
+    await archiveUsage(f.api, archive, ids(3), NOW);
+    expect(pieces).toHaveLength(2);
+    const document = { month: '2026-03', startDate: '2026-03-01', fetchedAt, projects: ids(3).map((id) => entry(id)) };
+    expect(f.objects.get(KEY)?.body).toBe(`${JSON.stringify(document, null, 2)}\n`);
   });
 
   it('reads the projects while the physical hosts are still being listed', async () => {
@@ -107,35 +128,85 @@ describe('archiveUsage', () => {
     expect(f.events.slice(0, hostsAt).filter((e) => e.startsWith('begin assignments'))).toHaveLength(3);
   });
 
-  it('keeps reading while writes wait, and bounds the reads handed to the client', async () => {
+  it('bounds the reads handed to the client', async () => {
     const f = new Fakes();
     const n = ASSIGNMENT_READS_QUEUED * 2 + 5;
-    let release: () => void = () => {};
-    f.writesMayStart = new Promise((resolve) => {
-      release = resolve;
-    });
-    const run = archiveUsage(f.api, f.archive, ids(n), NOW);
-    // Every read completes although no assignment write may finish yet.
-    while (f.reads('read assignments') < n) await turn();
-    expect(f.reads('put usage/2026-03/assignments-')).toBe(0);
-    release();
-    const result = await run;
-    expect(result.keys).toHaveLength(n + 1);
+    const result = await archiveUsage(f.api, f.archive, ids(n), NOW);
     expect(f.maxInFlightReads).toBe(ASSIGNMENT_READS_QUEUED);
+    expect(stored(f).projects).toHaveLength(n);
+    expect(result.errors).toEqual([]);
   });
 
-  it('reports the physical hosts first, then each project whose read or write failed, and archives the rest', async () => {
+  it("keeps a failed project's entry of an earlier run this month and says so; drops entries of unmanaged projects", async () => {
     const f = new Fakes();
-    const [a, b, c] = ids(3) as [string, string, string];
+    const [a, b, c, gone] = ids(4) as [string, string, string, string];
+    const earlier = entry(a, '2026-03-16T08:00:00.000Z', '2026-03-16');
+    f.objects.set(KEY, {
+      body: JSON.stringify({
+        month: '2026-03',
+        startDate: '2026-03-01',
+        fetchedAt: earlier.fetchedAt,
+        projects: [earlier, entry(b, earlier.fetchedAt, '2026-03-16'), entry(gone, earlier.fetchedAt, '2026-03-16')],
+      }),
+      contentType: 'application/json',
+    });
+    f.failRead.add(a);
+    f.failRead.add(c);
+    const result = await archiveUsage(f.api, f.archive, [c, b, a], NOW);
+    expect(result.errors).toEqual([
+      `host assignments of ${a}: read refused (kept its entry read at 2026-03-16T08:00:00.000Z)`,
+      `host assignments of ${c}: read refused`,
+    ]);
+    expect(stored(f).projects).toEqual([earlier, entry(b)]);
+    expect(result.projects).toBe(2);
+  });
+
+  it('carries nothing over from a stored document that is not JSON, of another month, or malformed, and says why', async () => {
+    const [a, b] = ids(2) as [string, string];
+    const cases: [string, RegExp][] = [
+      ['{not json', /is not valid JSON/],
+      [JSON.stringify({ month: '2026-02', projects: [entry(a)] }), /not a host assignments document of 2026-03/],
+      [JSON.stringify({ month: '2026-03', projects: {} }), /not a host assignments document of 2026-03/],
+      [JSON.stringify({ month: '2026-03', projects: [{ groupId: a, results: 'x' }] }), /^$/],
+    ];
+    for (const [body, problem] of cases) {
+      const f = new Fakes();
+      f.objects.set(KEY, { body, contentType: 'application/json' });
+      f.failRead.add(a);
+      const result = await archiveUsage(f.api, f.archive, [a, b], NOW);
+      expect(result.errors[0]).toBe(`host assignments of ${a}: read refused`);
+      expect(result.errors[1] ?? '').toMatch(problem);
+      expect(stored(f).projects).toEqual([entry(b)]);
+    }
+  });
+
+  it('leaves the stored document as it was when every read fails', async () => {
+    const f = new Fakes();
+    const [a] = ids(1) as [string];
+    f.objects.set(KEY, { body: 'yesterday', contentType: 'application/json' });
+    f.failRead.add(a);
+    const result = await archiveUsage(f.api, f.archive, [a], NOW);
+    expect(result.keys).toEqual(['usage/2026-03/physical-hosts.json']);
+    expect(f.objects.get(KEY)?.body).toBe('yesterday');
+    expect(result.errors).toEqual([
+      `host assignments of ${a}: read refused`,
+      `host assignments: every project's read failed; ${KEY} is left as it was`,
+    ]);
+  });
+
+  it('reports the physical hosts first, then the projects, then a failed write of the document', async () => {
+    const f = new Fakes();
+    const [a, b] = ids(2) as [string, string];
     f.hostsFail = true;
     f.failRead.add(a);
-    f.failPut.add(`usage/2026-03/assignments-${b}.json`);
-    const result = await archiveUsage(f.api, f.archive, [a, b, c], NOW);
-    expect(result.keys).toEqual([`usage/2026-03/assignments-${c}.json`]);
-    expect(result.errors[0]).toBe('physical hosts: hosts down');
-    expect(result.errors.slice(1).sort()).toEqual(
-      [`host assignments of ${a}: read refused`, `host assignments of ${b}: disk full`].sort(),
-    );
+    f.failPut.add(KEY);
+    const result = await archiveUsage(f.api, f.archive, [a, b], NOW);
+    expect(result.keys).toEqual([]);
+    expect(result.errors).toEqual([
+      'physical hosts: hosts down',
+      `host assignments of ${a}: read refused`,
+      'host assignments: disk full',
+    ]);
   });
 });
 
@@ -167,7 +238,8 @@ describe('runArchive', () => {
     expect(summary.manifest?.changed).toBe(true);
     expect(summary.usage).toEqual({
       month: '2026-03',
-      keys: [`usage/2026-03/assignments-${b}.json`, 'usage/2026-03/physical-hosts.json'],
+      keys: ['usage/2026-03/host-assignments.json', 'usage/2026-03/physical-hosts.json'],
+      projects: 1,
     });
     expect(f.objects.get('manifests/latest.json')?.body).toContain('"fetchedAt": "2026-03-17T08:09:10.123Z"');
   });

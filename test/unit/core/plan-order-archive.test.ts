@@ -57,10 +57,18 @@ describe('archive', () => {
     expect(h.archive.objects.get(`manifests/sha256/${sha}.json`)).toBe(h.world.manifest);
     expect(JSON.parse(h.archive.objects.get('manifests/latest.json') ?? '{}')).toMatchObject({ sha256: sha });
     expect(first.archive?.usage?.keys).toEqual([
-      `usage/2026-03/assignments-${P1}.json`,
-      `usage/2026-03/assignments-${P2}.json`,
+      'usage/2026-03/host-assignments.json',
       'usage/2026-03/physical-hosts.json',
     ]);
+    const usage = JSON.parse(h.archive.objects.get('usage/2026-03/host-assignments.json') ?? '{}') as {
+      projects: { groupId: string; results: unknown[] }[];
+    };
+    expect(usage.projects.map((p) => [p.groupId, p.results.length])).toEqual(
+      [
+        [P1, 1],
+        [P2, 0],
+      ].sort(),
+    );
 
     const again = await h.run('archive');
     expect(again.archive?.manifest?.changed).toBe(false);

@@ -1,0 +1,97 @@
+/**
+ * The month's host assignments document (`usage/<YYYY-MM>/host-assignments.json`, written by archive-usage.ts) and
+ * the reading of the stored one, to carry over the entries of projects whose read failed in this run. The stored
+ * object is outside input: anything not in the expected shape is ignored with a message, never trusted.
+ */
+import type { HostAssignment } from '../opsman/types.ts';
+import { errorMessage } from './concurrency.ts';
+import type { ArchiveStore } from './ports.ts';
+
+/** One project's host assignments, as of its own read. */
+export interface AssignmentEntry {
+  groupId: string;
+  /** Last day the read covered (from the document's startDate). */
+  endDate: string;
+  /** When the read was made. */
+  fetchedAt: string;
+  results: HostAssignment[];
+}
+
+/** The month's document: every managed project's entry, sorted by groupId. */
+export interface AssignmentsDocument {
+  month: string;
+  startDate: string;
+  /** When the run that wrote the document started; older entries carry their own fetchedAt. */
+  fetchedAt: string;
+  projects: AssignmentEntry[];
+}
+
+/** Entries carried over from the stored document, and why none could be when it was unusable. */
+export interface Carried {
+  entries: AssignmentEntry[];
+  problem: string | undefined;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** True for an entry of the expected shape (the results are kept as they were stored). */
+function isEntry(value: unknown): value is AssignmentEntry {
+  return (
+    isRecord(value) &&
+    typeof value.groupId === 'string' &&
+    typeof value.endDate === 'string' &&
+    typeof value.fetchedAt === 'string' &&
+    Array.isArray(value.results)
+  );
+}
+
+/**
+ * The stored entries of `wanted` projects from the document under `key`, when it is this month's. A missing document
+ * carries nothing, silently; an unreadable or malformed one carries nothing and says so.
+ */
+export async function carriedEntries(
+  archive: ArchiveStore,
+  key: string,
+  month: string,
+  wanted: ReadonlyMap<string, unknown>,
+): Promise<Carried> {
+  let bytes: Uint8Array | null;
+  try {
+    bytes = await archive.get(key);
+  } catch (error) {
+    return {
+      entries: [],
+      problem: `host assignments: the stored ${key} could not be read (${errorMessage(error)}); failed projects have no entry`,
+    };
+  }
+  if (bytes === null) return { entries: [], problem: undefined };
+  let document: unknown;
+  try {
+    document = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+  } catch {
+    return {
+      entries: [],
+      problem: `host assignments: the stored ${key} is not valid JSON; failed projects have no entry`,
+    };
+  }
+  if (!isRecord(document) || document.month !== month || !Array.isArray(document.projects)) {
+    return {
+      entries: [],
+      problem: `host assignments: the stored ${key} is not a host assignments document of ${month}; failed projects have no entry`,
+    };
+  }
+  const entries: AssignmentEntry[] = [];
+  const seen = new Set<string>();
+  for (const entry of document.projects) {
+    if (!isEntry(entry) || !wanted.has(entry.groupId) || seen.has(entry.groupId)) continue;
+    seen.add(entry.groupId);
+    entries.push({
+      groupId: entry.groupId,
+      endDate: entry.endDate,
+      fetchedAt: entry.fetchedAt,
+      results: entry.results,
+    });
+  }
+  return { entries, problem: undefined };
+}
