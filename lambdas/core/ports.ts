@@ -21,6 +21,13 @@ export interface DesiredFileRef {
   size: number;
   /** S3 ETag or version id; absent for local files. */
   version?: string;
+  /**
+   * A validator of the file's bytes, when the source can vouch for one: the same path with the same tag has the same
+   * bytes (S3: ETag, size and last-modified time; a directory: device, inode, size and nanosecond mtime and ctime of a
+   * file unchanged for a few seconds). With a tag on every file, a desired-state cache hit needs no file read at all
+   * (cache-tags.ts). Absent when the source cannot be sure; the loader then reads and hashes the file.
+   */
+  contentTag?: string;
 }
 
 /** Lists and reads the YAML documents (a directory, or an S3 prefix). */

@@ -7,14 +7,17 @@ import type { DesiredStateCache } from '../../core/ports.ts';
 
 /** Options of MemoryDesiredStateCache. */
 export interface MemoryDesiredCacheOptions {
-  /** Entries kept in memory, most recently used first (default 2: an entry of 1,000 x 20 alerts is about 7 MB). */
+  /**
+   * Entries kept in memory, most recently used first (default 4: two desired states, each a state entry of about 7 MB
+   * at 1,000 x 20 alerts and its tag entry of about 0.1 MB).
+   */
   maxEntries: number;
   /** The cache behind memory, if any. */
   next?: DesiredStateCache;
 }
 
 /** Defaults of MemoryDesiredCacheOptions. */
-export const DEFAULT_MEMORY_DESIRED_CACHE_OPTIONS: MemoryDesiredCacheOptions = { maxEntries: 2 };
+export const DEFAULT_MEMORY_DESIRED_CACHE_OPTIONS: MemoryDesiredCacheOptions = { maxEntries: 4 };
 
 /** A small LRU of cache entries, optionally backed by another cache. */
 export class MemoryDesiredStateCache implements DesiredStateCache {

@@ -68,6 +68,10 @@ export class S3DesiredStateSource implements DesiredStateSource {
         const file: DesiredFileRef = { path: key.slice(this.#prefix.length), size: object.Size ?? 0 };
         const etag = unquoteEtag(object.ETag);
         if (etag) file.version = etag;
+        // S3 changes the ETag and the last-modified time on every write of an object: together with the size they
+        // vouch for the bytes (an object without them is read and hashed).
+        if (etag && object.LastModified instanceof Date && object.Size !== undefined)
+          file.contentTag = `etag:${etag}:${object.Size}:${object.LastModified.toISOString()}`;
         files.push(file);
       }
       token = page.IsTruncated ? page.NextContinuationToken : undefined;

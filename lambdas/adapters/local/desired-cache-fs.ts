@@ -14,12 +14,15 @@ import { SyncPacer } from './sync-pacer.ts';
 
 /** Options of FsDesiredStateCache. */
 export interface FsDesiredCacheOptions {
-  /** Entries kept after a write; older ones (by last use) are deleted. Default 4: the current revision and a few. */
+  /**
+   * Entries kept after a write; older ones (by last use) are deleted. Default 8: the current revision and a few, each
+   * a state entry and its small tag entry.
+   */
   maxEntries: number;
 }
 
 /** Defaults of FsDesiredCacheOptions. */
-export const DEFAULT_FS_DESIRED_CACHE_OPTIONS: FsDesiredCacheOptions = { maxEntries: 4 };
+export const DEFAULT_FS_DESIRED_CACHE_OPTIONS: FsDesiredCacheOptions = { maxEntries: 8 };
 
 /** The cache directory under a CLI state directory. */
 export function desiredCacheDir(stateDir: string): string {

@@ -4,6 +4,7 @@
  * `read` refuses any path that would leave the root.
  */
 import {
+  type BigIntStats,
   closeSync,
   constants,
   type Dirent,
@@ -34,6 +35,23 @@ export class DesiredSourceError extends Error {
 }
 
 const YAML_FILE = /\.ya?ml$/i;
+
+/**
+ * A file gets a content tag only when its mtime and ctime are at least this old when listed. A write in the same clock
+ * tick as the times a tag recorded would leave them unchanged (coarse kernel timestamps, or a file system that keeps
+ * whole seconds); no write can happen in a tick this far back once the file is listed, and ctime never goes back.
+ */
+export const SETTLED_MS = 3_000;
+
+/**
+ * The content tag of a listed file (ports.ts DesiredFileRef.contentTag): device, inode, size, and mtime and ctime in
+ * nanoseconds, when the file has been unchanged for SETTLED_MS; undefined for a file changed more recently.
+ */
+export function settledContentTag(info: BigIntStats, nowMs: number): string | undefined {
+  const newest = info.mtimeMs > info.ctimeMs ? info.mtimeMs : info.ctimeMs;
+  if (Number(newest) > nowMs - SETTLED_MS) return undefined;
+  return `stat:${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
+}
 /** Opening a FIFO or device must not block: regular files ignore O_NONBLOCK (absent on Windows). */
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 /**
@@ -75,7 +93,9 @@ export class FsDesiredStateSource implements DesiredStateSource {
     await this.walk(realRoot, realRoot, '', found, new Set([realRoot]));
     found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     this.listed = new Map(found.map((f) => [f.path, f.real]));
-    return found.map((f) => ({ path: f.path, size: f.size }));
+    return found.map((f) =>
+      f.contentTag ? { path: f.path, size: f.size, contentTag: f.contentTag } : { path: f.path, size: f.size },
+    );
   }
 
   /** The bytes of a file under the root (`a/b.yaml`). */
@@ -168,8 +188,11 @@ export class FsDesiredStateSource implements DesiredStateSource {
         visited.add(target);
         await this.walk(realRoot, target, relative, out, visited);
       } else if (YAML_FILE.test(entry.name)) {
-        const info = statOrNull(target);
-        if (info?.isFile()) out.push({ path: relative, real: target, size: info.size });
+        const info = bigStatOrNull(target);
+        if (info?.isFile()) {
+          const contentTag = settledContentTag(info, Date.now());
+          out.push({ path: relative, real: target, size: Number(info.size), ...(contentTag ? { contentTag } : {}) });
+        }
       }
     }
   }
@@ -179,6 +202,15 @@ interface Listed {
   path: string;
   real: string;
   size: number;
+  contentTag?: string;
+}
+
+function bigStatOrNull(real: string): BigIntStats | null {
+  try {
+    return statSync(real, { bigint: true });
+  } catch {
+    return null;
+  }
 }
 
 function statOrNull(real: string): Stats | null {

@@ -140,13 +140,13 @@ export function encodeCacheEntry(
 }
 
 /** Feeds a long string's UTF-8 in slices: never one native copy of the whole text (about 7 MB). */
-function updateInSlices(mac: Hmac, text: string, from: number, to: number): Hmac {
+export function updateInSlices(mac: Hmac, text: string, from: number, to: number): Hmac {
   for (let i = from; i < to; i += HASH_SLICE) mac.update(text.slice(i, Math.min(i + HASH_SLICE, to)));
   return mac;
 }
 
 /** True when `hex` is the MAC `mac` computed (compared in constant time). */
-function macMatches(mac: Hmac, hex: unknown): boolean {
+export function macMatches(mac: Hmac, hex: unknown): boolean {
   if (typeof hex !== 'string' || !HEX64.test(hex)) return false;
   return timingSafeEqual(mac.digest(), Buffer.from(hex, 'hex'));
 }

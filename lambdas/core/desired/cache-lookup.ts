@@ -8,6 +8,7 @@ import type { DesiredFileInfo, DesiredState } from '../model.ts';
 import type { DesiredStateCache, DesiredStateSource } from '../ports.ts';
 import { digestOf } from './build.ts';
 import { decodeCacheEntry, encodeCacheEntryPieces, stateOf } from './cache-entry.ts';
+import { decodeTagEntry, encodeTagEntry, type TagEntry } from './cache-tags.ts';
 import type { LoadOptions } from './types.ts';
 
 const byPath = (a: DesiredFileInfo, b: DesiredFileInfo) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
@@ -77,5 +78,44 @@ export async function storeCachedState(
     else await cache.put(key, [...pieces].join(''));
   } catch {
     // Only speed is lost: the next run parses again.
+  }
+}
+
+/**
+ * The cached state of a listing whose every file has a content tag, found through its tag entry (cache-tags.ts)
+ * without reading any YAML file; undefined when there is no sound tag entry for `tagKey` listing exactly `paths`, or
+ * its state entry is not a hit (lookupCachedState, pinned manifest included).
+ */
+export async function lookupTaggedState(
+  cache: DesiredStateCache,
+  tagKey: string,
+  paths: readonly string[],
+  source: DesiredStateSource,
+  options: Pick<LoadOptions, 'maxManifestBytes'>,
+  authKey?: Uint8Array,
+): Promise<{ state: DesiredState; summary: string } | undefined> {
+  let text: unknown;
+  try {
+    text = await cache.get(tagKey);
+  } catch {
+    return undefined;
+  }
+  if (typeof text !== 'string') return undefined;
+  const entry = decodeTagEntry(text, tagKey, paths, authKey);
+  if (entry === undefined) return undefined;
+  return lookupCachedState(cache, entry.contentKey, source, entry.files, options, authKey);
+}
+
+/** Stores the tag entry of a listing; a failed write is ignored (the next run reads the files again). */
+export async function storeTagEntry(
+  cache: DesiredStateCache,
+  tagKey: string,
+  entry: TagEntry,
+  authKey?: Uint8Array,
+): Promise<void> {
+  try {
+    await cache.put(tagKey, encodeTagEntry(tagKey, entry, authKey));
+  } catch {
+    // Only speed is lost.
   }
 }

@@ -62,6 +62,34 @@ export function desiredCacheKey(options: LoadOptions, files: readonly CacheKeyFi
   return hash.digest('hex');
 }
 
+/** One listed file in the tag key: path, size, the source's version and its content tag. */
+export interface TagKeyFile {
+  path: string;
+  size: number;
+  version?: string;
+  contentTag?: string;
+}
+
+/**
+ * The key (64 lowercase hex) of the tag entry of a listing (cache-tags.ts): like desiredCacheKey, with each file's
+ * content tag and size instead of its content digest, and a label of its own so the two kinds of key never meet.
+ * Undefined unless every file has a content tag.
+ */
+export function desiredTagKey(options: LoadOptions, files: readonly TagKeyFile[]): string | undefined {
+  const hash = createHash('sha256');
+  hash.update(`opsman-gitops desired-state tags ${CACHE_FORMAT_VERSION}\n`);
+  hash.update(`loader ${loaderFingerprint()}\n`);
+  hash.update(`options ${canonicalJson(options)}\n`);
+  const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  for (const file of sorted) {
+    if (!file.contentTag) return undefined;
+    hash.update(
+      `file ${JSON.stringify(file.path)} ${file.size} ${JSON.stringify(file.version ?? null)} ${JSON.stringify(file.contentTag)}\n`,
+    );
+  }
+  return hash.digest('hex');
+}
+
 /** True for a well-formed key: adapters use it to refuse anything that could escape their directory or prefix. */
 export function isCacheKey(key: string): boolean {
   return /^[0-9a-f]{64}$/.test(key);

@@ -7,8 +7,8 @@ import { hash } from 'node:crypto';
 import type { DesiredFileInfo } from '../model.ts';
 import type { DesiredFileRef, DesiredStateCache, DesiredStateSource } from '../ports.ts';
 import { buildState, summarize } from './build.ts';
-import { desiredCacheKey } from './cache.ts';
-import { lookupCachedState, storeCachedState } from './cache-lookup.ts';
+import { desiredCacheKey, desiredTagKey } from './cache.ts';
+import { lookupCachedState, lookupTaggedState, storeCachedState, storeTagEntry } from './cache-lookup.ts';
 import { checkDocuments, type DocumentsByKind } from './cross-checks.ts';
 import { sortIssues } from './format.ts';
 import { checkHeader } from './headers.ts';
@@ -164,6 +164,17 @@ async function load(
     const issue = rootIssue(source, `${refs.length} YAML files, over the limit of ${options.maxFiles}`);
     return { result: { ok: false, issues: [issue] }, cache: status };
   }
+  // With a content tag on every file (and none over the size limit, whose issue only a read reports), the tag entry
+  // may name the state entry outright: a hit without reading any file.
+  const tagKey =
+    cache && refs.length > 0 && refs.every((r) => r.size <= options.maxFileBytes)
+      ? desiredTagKey(options, refs)
+      : undefined;
+  if (cache && tagKey) {
+    const paths = refs.map((r) => r.path);
+    const hit = await lookupTaggedState(cache, tagKey, paths, source, options, authKey);
+    if (hit) return { result: { ok: true, ...hit }, cache: 'hit' };
+  }
   // Without a cache each file is parsed as soon as it is read (parsing overlaps the other reads in flight); with one,
   // every file must be hashed before a hit or miss is known, so parsing waits.
   const read = await mapLimited(refs, READ_CONCURRENCY, async (ref) => {
@@ -173,16 +184,25 @@ async function load(
   });
   const files = read.flatMap((r) => (r.info ? [r.info] : []));
   let key: string | undefined;
+  const remember = async (contentKey: string) => {
+    if (cache && tagKey) await storeTagEntry(cache, tagKey, { contentKey, files }, authKey);
+  };
   if (cache && refs.length > 0 && files.length === read.length) {
     key = desiredCacheKey(options, files);
     const hit = await lookupCachedState(cache, key, source, files, options, authKey);
-    if (hit) return { result: { ok: true, ...hit }, cache: 'hit' };
+    if (hit) {
+      await remember(key);
+      return { result: { ok: true, ...hit }, cache: 'hit' };
+    }
   }
   const parsed = read.map((r) => parseInPlace(r, options));
   const result = await validate(source, options, refs.length, files, parsed);
   parsed.length = 0; // the documents are garbage once built: not kept alive while the entry is written
   for (const r of read) r.parsed = undefined;
-  if (result.ok && cache && key) await storeCachedState(cache, key, result.state, result.summary, authKey);
+  if (result.ok && cache && key) {
+    await storeCachedState(cache, key, result.state, result.summary, authKey);
+    await remember(key);
+  }
   return { result, cache: status };
 }
 

@@ -1,6 +1,6 @@
 // Scenario: the Lambda's desired-state cache (memory in front of S3) against s3rver on loopback: entries under cache/desired/, cold container misses once, warm invocations hit memory, S3 failures are misses.
 import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MemoryDesiredStateCache } from '../../../lambdas/adapters/aws/desired-cache-memory.ts';
 import { DEFAULT_DESIRED_CACHE_PREFIX, S3DesiredStateCache } from '../../../lambdas/adapters/aws/desired-cache-s3.ts';
 import { S3AccessError } from '../../../lambdas/adapters/aws/errors.ts';
@@ -58,25 +58,30 @@ describe('desired-state cache on S3 (s3rver)', () => {
     expect(await cache.get('../state/state')).toBeUndefined();
   });
 
-  it('a cold container misses once and fills S3; a new container hits S3; a warm one hits memory', async () => {
+  it('a cold container misses once and fills S3; a new container hits S3 without reading the YAML; a warm one hits memory', async () => {
     const cold = await loadDesiredState(source());
     const s3 = new Counting(new S3DesiredStateCache({ client, bucket: 'data-bucket', prefix: 'cache/run/' }));
     const first = new MemoryDesiredStateCache({ next: s3 });
     const miss = await loadDesiredStateCached(source(), {}, first);
     expect(miss.cache).toBe('miss');
     expect(miss.result).toStrictEqual(cold);
-    expect([s3.gets, s3.puts]).toEqual([1, 1]);
+    // The listing's tag entry, then the state entry: both missing, both written.
+    expect([s3.gets, s3.puts]).toEqual([2, 2]);
 
     const warm = await loadDesiredStateCached(source(), {}, first);
     expect(warm.cache).toBe('hit');
     expect(warm.result).toStrictEqual(cold);
-    expect([s3.gets, s3.puts]).toEqual([1, 1]);
+    expect([s3.gets, s3.puts]).toEqual([2, 2]);
 
     const second = new MemoryDesiredStateCache({ next: s3 });
-    const fromS3 = await loadDesiredStateCached(source(), {}, second);
+    const listed = source();
+    const reads = vi.spyOn(listed, 'read');
+    const fromS3 = await loadDesiredStateCached(listed, {}, second);
     expect(fromS3.cache).toBe('hit');
     expect(fromS3.result).toStrictEqual(cold);
-    expect([s3.gets, s3.puts]).toEqual([2, 1]);
+    expect([s3.gets, s3.puts]).toEqual([4, 2]);
+    // Every listed file had a content tag (ETag, size, last-modified): only the pinned manifest was read.
+    expect(reads.mock.calls.map(([path]) => path)).toEqual(['manifests/approved.json']);
   });
 
   it('the source ETags are part of the key: re-uploading a file with other bytes misses', async () => {

@@ -86,9 +86,12 @@ describe('the loader over the filesystem cache', () => {
     expect([first.cache, second.cache]).toEqual(['miss', 'hit']);
     expect(second.result).toStrictEqual(cold);
 
-    const [name] = await readdir(desiredCacheDir(stateDir));
-    const file = join(desiredCacheDir(stateDir), name as string);
-    const good = await readFile(file, 'utf8');
+    // The state entry (the directory may also hold the listing's small tag entry).
+    const names = await readdir(desiredCacheDir(stateDir));
+    const texts = await Promise.all(names.map((n) => readFile(join(desiredCacheDir(stateDir), n), 'utf8')));
+    const index = texts.findIndex((t) => t.includes('"format":"opsman-gitops/desired-state-cache"'));
+    const file = join(desiredCacheDir(stateDir), names[index] as string);
+    const good = texts[index] as string;
     await writeFile(file, good.slice(0, 100));
     const third = await loadDesiredStateCached(source(), {}, new FsDesiredStateCache(desiredCacheDir(stateDir)));
     expect(third.cache).toBe('miss');

@@ -1,10 +1,15 @@
 // Scenario: the directory source lists YAML files recursively and sorted, skips dot-dirs and escaping links, and refuses paths outside the root.
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DesiredSourceError, FsDesiredStateSource } from '../../../lambdas/adapters/local/desired-source-fs.ts';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  DesiredSourceError,
+  FsDesiredStateSource,
+  SETTLED_MS,
+  settledContentTag,
+} from '../../../lambdas/adapters/local/desired-source-fs.ts';
 
 let base: string;
 let root: string;
@@ -109,5 +114,47 @@ describe('FsDesiredStateSource', () => {
   it('describes itself relative to the working directory', () => {
     expect(new FsDesiredStateSource('desired-state').describe()).toBe('dir:desired-state/');
     expect(new FsDesiredStateSource(root).describe()).toBe(`dir:${root}/`);
+  });
+});
+
+describe('content tags of listed files', () => {
+  const later = () => Date.now() + SETTLED_MS + 1_000;
+
+  it('a file changed within SETTLED_MS has none; a settled one has device, inode, size and nanosecond times', async () => {
+    const info = await stat(path.join(root, 'settings.yaml'), { bigint: true });
+    expect(settledContentTag(info, Date.now())).toBeUndefined();
+    expect(settledContentTag(info, later())).toBe(
+      `stat:${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`,
+    );
+  });
+
+  it('a rewrite of the same size changes the tag, and so does a replacement by rename', async () => {
+    const file = path.join(root, 'settings.yaml');
+    const before = settledContentTag(await stat(file, { bigint: true }), later());
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    await writeFile(file, 'a: 2\n');
+    const rewritten = settledContentTag(await stat(file, { bigint: true }), later());
+    expect(rewritten).not.toBe(before);
+    await writeFile(`${file}.new`, 'a: 3\n');
+    await rename(`${file}.new`, file);
+    const replaced = settledContentTag(await stat(file, { bigint: true }), later());
+    expect(replaced).not.toBe(rewritten);
+  });
+
+  it('list() tags every file once they have settled, and none while they are fresh', async () => {
+    const source = new FsDesiredStateSource(root);
+    expect((await source.list()).filter((r) => r.contentTag !== undefined)).toEqual([]);
+    const now = vi.spyOn(Date, 'now').mockReturnValue(later());
+    try {
+      const refs = await source.list();
+      expect(refs.length).toBeGreaterThan(0);
+      for (const ref of refs) expect(ref.contentTag).toMatch(/^stat:\d+:\d+:\d+:\d+:\d+$/);
+      // A link is tagged as its target.
+      expect(refs.find((r) => r.path === 'alias.yaml')?.contentTag).toBe(
+        refs.find((r) => r.path === 'projects/a.yaml')?.contentTag,
+      );
+    } finally {
+      now.mockRestore();
+    }
   });
 });

@@ -44,10 +44,12 @@ describe('cold and warm loads are identical', () => {
     ['the example desired state (memory)', () => sourceOf(EXAMPLE)],
     ['the benchmark desired state, small size', () => sourceOf(BENCH)],
   ])('%s', async (_name, source) => {
+    // A directory's files older than a few seconds carry content tags: their listing gets a tag entry too.
+    const tagged = (await source().list()).every((ref) => ref.contentTag !== undefined);
     const { cold, first, second, cache } = await coldWarm(source);
     expect(first.cache).toBe('miss');
     expect(second.cache).toBe('hit');
-    expect(cache.puts).toHaveLength(1);
+    expect(cache.puts).toHaveLength(tagged ? 2 : 1);
     const c = ok(cold);
     for (const warm of [ok(first.result), ok(second.result)]) {
       expect(warm.state).toStrictEqual(c.state);

@@ -3,12 +3,18 @@
  */
 import type { DesiredFileRef, DesiredStateSource } from '../../../lambdas/core/ports.ts';
 
-/** A source over in-memory files; `reads` records every path read. */
+/** Gives a listed file its content tag (DesiredFileRef.contentTag), or none. */
+export type TagOf = (path: string, bytes: Uint8Array) => string | undefined;
+
+/** A source over in-memory files; `reads` records every path read; with `tagOf`, listed files carry content tags. */
 export class MemorySource implements DesiredStateSource {
   readonly reads: string[] = [];
   private readonly files: Map<string, Uint8Array>;
 
-  constructor(files: Record<string, string | Uint8Array>) {
+  constructor(
+    files: Record<string, string | Uint8Array>,
+    private readonly tagOf?: TagOf,
+  ) {
     this.files = new Map(
       Object.entries(files).map(([path, content]) => [
         path,
@@ -24,7 +30,10 @@ export class MemorySource implements DesiredStateSource {
   async list(): Promise<DesiredFileRef[]> {
     return [...this.files.entries()]
       .filter(([path]) => /\.ya?ml$/.test(path))
-      .map(([path, bytes]) => ({ path, size: bytes.length }))
+      .map(([path, bytes]): DesiredFileRef => {
+        const contentTag = this.tagOf?.(path, bytes);
+        return contentTag === undefined ? { path, size: bytes.length } : { path, size: bytes.length, contentTag };
+      })
       .sort((a, b) => (a.path < b.path ? -1 : 1));
   }
 

@@ -19,7 +19,7 @@ describe('S3DesiredStateSource and S3ArchiveStore on loopback S3', () => {
     await s3.close();
   });
 
-  it('lists only *.yaml/*.yml under the prefix, across pages, sorted, with ETags as versions', async () => {
+  it('lists only *.yaml/*.yml under the prefix, across pages, sorted, with ETags as versions and content tags', async () => {
     const put = (key: string, text: string) => s3.putDirect('desired', key, text);
     const a = put('desired-state/projects/payments-prod.yaml', 'a: 1\n');
     const b = put('desired-state/settings.yml', 'b: 2\n');
@@ -31,10 +31,13 @@ describe('S3DesiredStateSource and S3ArchiveStore on loopback S3', () => {
     const source = new S3DesiredStateSource({ client, bucket: 'desired', prefix: '/desired-state', pageSize: 2 });
     expect(source.describe()).toBe('s3://desired/desired-state/');
     const files = await source.list();
+    // The content tag: ETag, size and last-modified time (all three change with every write of the object).
+    const tag = (etag: string) =>
+      expect.stringMatching(new RegExp(`^etag:${etag.slice(1, -1)}:5:\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z$`));
     expect(files).toEqual([
-      { path: 'projects/payments-prod.yaml', size: 5, version: a.etag.slice(1, -1) },
-      { path: 'settings.yml', size: 5, version: b.etag.slice(1, -1) },
-      { path: 'templates/base.YAML', size: 5, version: c.etag.slice(1, -1) },
+      { path: 'projects/payments-prod.yaml', size: 5, version: a.etag.slice(1, -1), contentTag: tag(a.etag) },
+      { path: 'settings.yml', size: 5, version: b.etag.slice(1, -1), contentTag: tag(b.etag) },
+      { path: 'templates/base.YAML', size: 5, version: c.etag.slice(1, -1), contentTag: tag(c.etag) },
     ]);
     const listCalls = s3.requests.filter((r) => r.method === 'GET' && r.key === '');
     expect(listCalls.length).toBeGreaterThanOrEqual(3);
