@@ -89,6 +89,9 @@ export async function startEmulatorProcess(options: EmulatorProcessOptions): Pro
   ];
   if (options.dataFile) args.push('--data-file', options.dataFile);
   args.push(...(options.extraArgs ?? []));
+  // BENCH_EMULATOR_CPU_PROF=<dir>: a CPU profile of every emulator process (written when it exits).
+  const profileDir = process.env.BENCH_EMULATOR_CPU_PROF;
+  if (profileDir) args.unshift('--cpu-prof', '--cpu-prof-dir', profileDir);
   const child = spawn(process.execPath, args, {
     stdio: ['ignore', 'pipe', 'pipe'],
     cwd: fileURLToPath(new URL('..', import.meta.url)),

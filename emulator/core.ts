@@ -1,11 +1,14 @@
 /** The emulator's shared core: state, persistence, ids, audit events. Handlers reach everything through it. */
 import type { DataFileWriter } from './store/data-file.ts';
+import { EventIndex } from './store/event-index.ts';
 import type { EventRec, State } from './store/state.ts';
 
 /** The live core of one emulator instance. */
 export class EmulatorCore {
   /** The current state (replaced on reset). */
   state: State;
+  /** Events by project and organization; follows `state.events` (event-index.ts). */
+  readonly eventIndex = new EventIndex();
 
   constructor(
     state: State,

@@ -15,7 +15,8 @@ function dateParam(ctx: RequestContext, name: string): number | null {
   return ms;
 }
 
-function list(ctx: RequestContext, belongs: (e: EventRec) => boolean) {
+/** Lists the events at `positions` (ascending) of the state's events, filtered by the query, newest first. */
+function list(ctx: RequestContext, positions: readonly number[]) {
   const types = new Set(
     ctx.query
       .getAll('eventType')
@@ -26,14 +27,15 @@ function list(ctx: RequestContext, belongs: (e: EventRec) => boolean) {
   const max = dateParam(ctx, 'maxDate');
   const includeRaw = boolParam(ctx.query, 'includeRaw', false);
   const picked: { e: EventRec; at: number; i: number }[] = [];
-  ctx.core.state.events.forEach((e, i) => {
-    if (!belongs(e)) return;
-    if (types.size > 0 && !types.has(e.eventTypeName)) return;
+  const events = ctx.core.state.events;
+  for (const i of positions) {
+    const e = events[i] as EventRec;
+    if (types.size > 0 && !types.has(e.eventTypeName)) continue;
     const at = Date.parse(e.created);
-    if (min !== null && at < min) return;
-    if (max !== null && at > max) return;
+    if (min !== null && at < min) continue;
+    if (max !== null && at > max) continue;
     picked.push({ e, at, i });
-  });
+  }
   picked.sort((a, b) => b.at - a.at || b.i - a.i);
   return listResponse(
     ctx,
@@ -57,7 +59,7 @@ export const eventRoutes: Route[] = [
     need: { kind: 'group', level: 'READ_ONLY' },
     handler: (ctx) => {
       const group = requireGroup(ctx);
-      return list(ctx, (e) => e.groupId === group.id);
+      return list(ctx, ctx.core.eventIndex.ofGroup(ctx.core.state.events, group.id));
     },
   },
   {
@@ -75,7 +77,7 @@ export const eventRoutes: Route[] = [
     need: { kind: 'org', level: 'MEMBER' },
     handler: (ctx) => {
       const org = requireOrg(ctx);
-      return list(ctx, (e) => e.orgId === org.id && e.groupId === undefined);
+      return list(ctx, ctx.core.eventIndex.ofOrg(ctx.core.state.events, org.id));
     },
   },
   {
