@@ -3,6 +3,7 @@
 import { encodeChunks, jsonChunks } from './json-chunks.ts';
 import {
   ACTION_ORDER,
+  type Change,
   type ChangeResult,
   type Plan,
   type PlanSummary,
@@ -57,14 +58,44 @@ export function reportKey(startedAt: string, runId: string): string {
   return `reports/${startedAt.slice(0, 10)}/${runId.replace(/[^A-Za-z0-9._-]/g, '_')}.json`;
 }
 
-/** The stored text of a report in pieces: JSON, indented by 2 unless the report is large (COMPACT_REPORT_ENTRIES). */
-function reportPieces(report: RunReport): Iterable<string> {
-  const large = report.plan.changes.length + report.results.length > COMPACT_REPORT_ENTRIES;
-  return jsonChunks(report, { indent: large ? 0 : 2, splitDepth: 3 });
+/** A report as archived: its plan's plain in-sync changes counted per target (`plan.inSync`) instead of listed. */
+export type StoredRunReport = Omit<RunReport, 'plan'> & { plan: Plan & { inSync?: Record<string, number> } };
+
+/** A change that says nothing but "in sync": a noop with no differing field and no drift. */
+function plainInSync(change: Change): boolean {
+  return change.action === 'noop' && change.fields.length === 0 && change.drift === undefined;
 }
 
 /**
- * The stored bytes of a report: its JSON ending with a newline, encoded piece by piece straight into one byte array
+ * The report as it is archived. A scheduled no-op run of 1,000 projects x 20 alert configs would otherwise store
+ * 20,000 identical "in sync" entries (about 4 MB) every few minutes; their number per target is what an audit needs,
+ * and the summary already counts them. Everything else is stored as it is: every other change (a noop with
+ * differing fields, as an unenforced audit-log rotation, included), results, failures, warnings.
+ */
+export function storedReport(report: RunReport): StoredRunReport {
+  const inSync: Record<string, number> = {};
+  let omitted = 0;
+  const changes: Change[] = [];
+  for (const change of report.plan.changes) {
+    if (plainInSync(change)) {
+      const key = targetKey(change.target);
+      inSync[key] = (inSync[key] ?? 0) + 1;
+      omitted++;
+    } else changes.push(change);
+  }
+  if (omitted === 0) return report;
+  return { ...report, plan: { ...report.plan, changes, inSync } };
+}
+
+/** The stored text of a report in pieces: JSON, indented by 2 unless the report is large (COMPACT_REPORT_ENTRIES). */
+function reportPieces(report: RunReport): Iterable<string> {
+  const stored = storedReport(report);
+  const large = stored.plan.changes.length + stored.results.length > COMPACT_REPORT_ENTRIES;
+  return jsonChunks(stored, { indent: large ? 0 : 2, splitDepth: 3 });
+}
+
+/**
+ * The stored bytes of a report (storedReport): its JSON ending with a newline, encoded piece by piece straight into one byte array
  * (no string of the whole report exists).
  */
 export function reportBytes(report: RunReport): Uint8Array {

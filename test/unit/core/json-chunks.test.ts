@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { FsArchiveStore } from '../../../lambdas/adapters/local/archive-fs.ts';
 import { encodeChunks, jsonChunks, PIECE_CHARS, utf8Length } from '../../../lambdas/core/json-chunks.ts';
 import type { Change, RunReport } from '../../../lambdas/core/model.ts';
-import { COMPACT_REPORT_ENTRIES, reportBytes, writeReport } from '../../../lambdas/core/report.ts';
+import { COMPACT_REPORT_ENTRIES, reportBytes, storedReport, writeReport } from '../../../lambdas/core/report.ts';
 
 function report(changes: number): RunReport {
   const target = { type: 'project' as const, id: '5e2211c17a3e5a48f5497de3', name: 'payments-prod' };
@@ -131,5 +131,48 @@ describe('stored run reports', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('in-sync changes in stored reports', () => {
+  const other = { type: 'project' as const, id: '5e2211c17a3e5a48f5497de4', name: 'payments-dev' };
+  const noop = (target: Change['target'], key: string): Change => ({
+    target,
+    kind: 'alertConfig',
+    key,
+    id: `id-${key}`,
+    action: 'noop',
+    fields: [],
+    reason: 'in sync',
+  });
+
+  it('are counted per target instead of listed; every other change, a noop with fields included, is kept in order', async () => {
+    const r = report(2);
+    const [first, second] = r.plan.changes as [Change, Change];
+    const target = first.target;
+    const unenforced: Change = {
+      target,
+      kind: 'auditLogRotation',
+      key: 'auditLogRotation',
+      action: 'noop',
+      fields: [{ path: 'numTotal', before: 10, after: 20 }],
+      reason: 'reported, not enforced',
+    };
+    r.plan.changes = [noop(target, 'a'), first, noop(other, 'b'), unenforced, noop(target, 'c'), second];
+    const before = JSON.stringify(r);
+    const stored = storedReport(r);
+    expect(stored.plan.changes).toEqual([first, unenforced, second]);
+    expect(stored.plan.inSync).toEqual({ [`project:${target.id}`]: 2, [`project:${other.id}`]: 1 });
+    expect(JSON.stringify(r)).toBe(before);
+    const written = JSON.parse(new TextDecoder().decode(reportBytes(r))) as ReturnType<typeof storedReport>;
+    expect(written.plan.changes.map((c) => c.key)).toEqual([first.key, 'auditLogRotation', second.key]);
+    expect(written.plan.inSync).toEqual(stored.plan.inSync);
+    expect(written.results).toHaveLength(2);
+  });
+
+  it('a report without plain in-sync changes is stored as it is (no inSync member)', () => {
+    const r = report(3);
+    expect(storedReport(r)).toBe(r);
+    expect(new TextDecoder().decode(reportBytes(r))).not.toContain('inSync');
   });
 });
