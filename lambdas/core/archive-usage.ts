@@ -7,9 +7,9 @@
  * on AWS; locally 1,000 fsyncs, about 0.7 s of kernel CPU on a 2-core machine) to store about 1 MB. The month's
  * document is replaced whole on every run, so a reader never sees half of one run and half of another.
  *
- * Nothing already archived is lost to a failed read: when a project's read fails, its entry of the previous run of the
- * month (if the stored document has one) is carried over unchanged, with its own `endDate` and `fetchedAt`, and the
- * failure is reported. When every read fails, the stored document is left as it is.
+ * Nothing already archived this month is lost: every entry of the stored document that this run did not read again (a
+ * failed read, a project no longer managed, a run limited to some projects) is carried over unchanged, with its own
+ * `endDate` and `fetchedAt`; a failed read is reported. When every read fails, the stored document is left as it is.
  */
 import { errorMessage, mapLimit } from './concurrency.ts';
 import { jsonChunks } from './json-chunks.ts';
@@ -87,8 +87,7 @@ export async function archiveUsage(
   if (read.size > 0) {
     const key = assignmentsKey(month);
     try {
-      const carried =
-        failed.size === 0 ? { entries: [], problem: undefined } : await carriedEntries(archive, key, month, failed);
+      const carried = await carriedEntries(archive, key, month, (groupId) => !read.has(groupId));
       if (carried.problem !== undefined) projectErrors.push(carried.problem);
       kept = new Map(carried.entries.map((e) => [e.groupId, e.fetchedAt]));
       const projects = [...read.values(), ...carried.entries].sort((a, b) =>

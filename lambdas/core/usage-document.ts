@@ -1,7 +1,7 @@
 /**
  * The month's host assignments document (`usage/<YYYY-MM>/host-assignments.json`, written by archive-usage.ts) and
- * the reading of the stored one, to carry over the entries of projects whose read failed in this run. The stored
- * object is outside input: anything not in the expected shape is ignored with a message, never trusted.
+ * the reading of the stored one, to carry over the entries of projects this run did not read. The stored object is
+ * outside input: anything not in the expected shape is ignored with a message, never trusted.
  */
 import type { HostAssignment } from '../opsman/types.ts';
 import { errorMessage } from './concurrency.ts';
@@ -47,14 +47,14 @@ function isEntry(value: unknown): value is AssignmentEntry {
 }
 
 /**
- * The stored entries of `wanted` projects from the document under `key`, when it is this month's. A missing document
- * carries nothing, silently; an unreadable or malformed one carries nothing and says so.
+ * The stored entries of the projects `wanted` accepts, from the document under `key` when it is this month's. A
+ * missing document carries nothing, silently; an unreadable or malformed one carries nothing and says so.
  */
 export async function carriedEntries(
   archive: ArchiveStore,
   key: string,
   month: string,
-  wanted: ReadonlyMap<string, unknown>,
+  wanted: (groupId: string) => boolean,
 ): Promise<Carried> {
   let bytes: Uint8Array | null;
   try {
@@ -62,7 +62,7 @@ export async function carriedEntries(
   } catch (error) {
     return {
       entries: [],
-      problem: `host assignments: the stored ${key} could not be read (${errorMessage(error)}); failed projects have no entry`,
+      problem: `host assignments: the stored ${key} could not be read (${errorMessage(error)}); entries of projects not read in this run are not carried over`,
     };
   }
   if (bytes === null) return { entries: [], problem: undefined };
@@ -72,19 +72,19 @@ export async function carriedEntries(
   } catch {
     return {
       entries: [],
-      problem: `host assignments: the stored ${key} is not valid JSON; failed projects have no entry`,
+      problem: `host assignments: the stored ${key} is not valid JSON; entries of projects not read in this run are not carried over`,
     };
   }
   if (!isRecord(document) || document.month !== month || !Array.isArray(document.projects)) {
     return {
       entries: [],
-      problem: `host assignments: the stored ${key} is not a host assignments document of ${month}; failed projects have no entry`,
+      problem: `host assignments: the stored ${key} is not a host assignments document of ${month}; entries of projects not read in this run are not carried over`,
     };
   }
   const entries: AssignmentEntry[] = [];
   const seen = new Set<string>();
   for (const entry of document.projects) {
-    if (!isEntry(entry) || !wanted.has(entry.groupId) || seen.has(entry.groupId)) continue;
+    if (!isEntry(entry) || !wanted(entry.groupId) || seen.has(entry.groupId)) continue;
     seen.add(entry.groupId);
     entries.push({
       groupId: entry.groupId,

@@ -137,16 +137,17 @@ describe('archiveUsage', () => {
     expect(result.errors).toEqual([]);
   });
 
-  it("keeps a failed project's entry of an earlier run this month and says so; drops entries of unmanaged projects", async () => {
+  it('keeps every entry of the month it did not read again: a failed read (said so), a project no longer managed', async () => {
     const f = new Fakes();
     const [a, b, c, gone] = ids(4) as [string, string, string, string];
     const earlier = entry(a, '2026-03-16T08:00:00.000Z', '2026-03-16');
+    const goneEntry = entry(gone, earlier.fetchedAt, '2026-03-16');
     f.objects.set(KEY, {
       body: JSON.stringify({
         month: '2026-03',
         startDate: '2026-03-01',
         fetchedAt: earlier.fetchedAt,
-        projects: [earlier, entry(b, earlier.fetchedAt, '2026-03-16'), entry(gone, earlier.fetchedAt, '2026-03-16')],
+        projects: [earlier, entry(b, earlier.fetchedAt, '2026-03-16'), goneEntry],
       }),
       contentType: 'application/json',
     });
@@ -157,8 +158,33 @@ describe('archiveUsage', () => {
       `host assignments of ${a}: read refused (kept its entry read at 2026-03-16T08:00:00.000Z)`,
       `host assignments of ${c}: read refused`,
     ]);
-    expect(stored(f).projects).toEqual([earlier, entry(b)]);
-    expect(result.projects).toBe(2);
+    expect(stored(f).projects).toEqual([earlier, entry(b), goneEntry].sort((x, y) => (x.groupId < y.groupId ? -1 : 1)));
+    expect(result.projects).toBe(3);
+  });
+
+  it('a run limited to some projects updates their entries and keeps the others', async () => {
+    const f = new Fakes();
+    const [a, b] = ids(2) as [string, string];
+    await archiveUsage(f.api, f.archive, [a, b], new Date('2026-03-16T08:00:00.000Z'));
+    const first = stored(f).projects as ReturnType<typeof entry>[];
+    const result = await archiveUsage(f.api, f.archive, [b], NOW);
+    expect(result.errors).toEqual([]);
+    expect(stored(f).projects).toEqual([first[0], entry(b)]);
+    expect(stored(f).fetchedAt).toBe(fetchedAt);
+  });
+
+  it('a document of another month is never carried into this one', async () => {
+    const f = new Fakes();
+    const [a] = ids(1) as [string];
+    f.objects.set('usage/2026-03/host-assignments.json', {
+      body: JSON.stringify({ month: '2026-02', startDate: '2026-02-01', fetchedAt, projects: [entry('x')] }),
+      contentType: 'application/json',
+    });
+    const result = await archiveUsage(f.api, f.archive, [a], NOW);
+    expect(stored(f).projects).toEqual([entry(a)]);
+    expect(result.errors).toEqual([
+      `host assignments: the stored ${KEY} is not a host assignments document of 2026-03; entries of projects not read in this run are not carried over`,
+    ]);
   });
 
   it('carries nothing over from a stored document that is not JSON, of another month, or malformed, and says why', async () => {
