@@ -18,6 +18,8 @@ export interface BenchArgs {
   resultsDir?: string;
   /** Client concurrency of the reconciler and the bare baseline (default 8, the client's default). */
   concurrency: number;
+  /** Reconcile/bare pairs per read-only phase (plan-noop, archive); the median is reported (default 1). */
+  repeat: number;
   /** Measure the Lambda bundles' cold start (default true; `--no-cold-start` skips it). */
   coldStart: boolean;
   /** Write a CPU profile of each reconcile child into this directory (`node --cpu-prof`). */
@@ -32,6 +34,7 @@ export const DEFAULT_BENCH_ARGS: BenchArgs = {
   scaling: false,
   quick: false,
   concurrency: 8,
+  repeat: 1,
   coldStart: true,
   help: false,
 };
@@ -43,6 +46,7 @@ export const USAGE = `npm run bench -- [options]
   --scaling         run 10, 100 and 1000 projects and chart the cost per project
   --quick           tiny sizes, a smoke run (well under a minute)
   --concurrency C   client concurrency (default 8)
+  --repeat R        run the read-only phases (plan-noop, archive) R times each, report the median pair (default 1)
   --out DIR         keep generated files, state and archives in DIR
   --results DIR     write results there (default bench/results)
   --cpu-prof DIR    write a CPU profile of each reconcile phase into DIR
@@ -86,6 +90,9 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
         break;
       case '--concurrency':
         args.concurrency = positive(name, value(), 64);
+        break;
+      case '--repeat':
+        args.repeat = positive(name, value(), 25);
         break;
       case '--scaling':
         args.scaling = true;

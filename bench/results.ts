@@ -37,6 +37,8 @@ export interface PhaseResult {
   emulatorCpuMs?: { reconcile: number; bare: number };
   /** wallMs / bareMs. */
   overhead: number;
+  /** Every reconcile/bare pair when the phase was repeated (`--repeat`); the figures above are the median pair's. */
+  repeats?: { wallMs: number; bareMs: number; overhead: number }[];
   /** Plan counts by action, when the phase planned. */
   planned?: Record<string, number>;
   /** Anything that went wrong or does not add up (failures, mismatches between observer and emulator). */

@@ -52,6 +52,7 @@ async function main(args: BenchArgs): Promise<number> {
       const c = await runCase({
         ...size,
         concurrency: args.concurrency,
+        repeat: args.repeat,
         workDir: join(workRoot, caseKey(size)),
         nodeArgs,
         childBundle,

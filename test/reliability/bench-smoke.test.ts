@@ -6,13 +6,13 @@ import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { resolveSpecBody } from '../../bench/alert-catalogue.ts';
 import { parseBenchArgs } from '../../bench/args.ts';
-import { describePeak } from '../../bench/case.ts';
+import { describePeak, medianPair } from '../../bench/case.ts';
 import { median } from '../../bench/cold-start.ts';
 import { renderDesiredState, renderSecretsFile } from '../../bench/desired.ts';
 import { parseEmulatorUrl } from '../../bench/emulator-process.ts';
 import { minimumRequests, pagesFor, phaseMinimum, ratio, routeDifferences, selectDrift } from '../../bench/minimum.ts';
 import { summariseProfile } from '../../bench/profile-summary.ts';
-import { type CaseResult, renderCaseTable, writeResults } from '../../bench/results.ts';
+import { type CaseResult, type PhaseResult, renderCaseTable, writeResults } from '../../bench/results.ts';
 import { renderSeed } from '../../bench/seed.ts';
 import { niceCeiling, renderLineChart } from '../../bench/svg-chart.ts';
 import { buildWorld, countDesiredAlerts } from '../../bench/world.ts';
@@ -239,6 +239,8 @@ describe('bench flags', () => {
     [['--scaling'], { scaling: true, alerts: 20 }],
     [['--scaling', '--alerts', '25'], { scaling: true, alerts: 25 }],
     [['--quick', '--out', '/tmp/x', '--no-cold-start'], { quick: true, out: '/tmp/x', coldStart: false }],
+    [['--repeat', '5'], { repeat: 5 }],
+    [[], { repeat: 1 }],
   ] as const)('parses %j', (argv, expected) => {
     expect(parseBenchArgs(argv)).toMatchObject(expected);
   });
@@ -249,6 +251,7 @@ describe('bench flags', () => {
     [['--out'], '--out needs a value'],
     [['--quick', '--scaling'], '--quick and --scaling cannot be combined'],
     [['--fast'], 'unknown option --fast (see --help)'],
+    [['--repeat', '0'], '--repeat must be between 1 and 25, got 0'],
   ] as const)('refuses %j', (argv, message) => {
     expect(() => parseBenchArgs(argv)).toThrow(message);
   });
@@ -266,6 +269,20 @@ describe('bench helpers', () => {
     ],
   ])('finds the base URL in %j', (output, expected) => {
     expect(parseEmulatorUrl(output)).toEqual({ ...expected, url: `${expected.origin}/api/public/v1.0` });
+  });
+
+  it('reports the median pair of a repeated phase, with every overhead in its notes', () => {
+    const pair = (overhead: number) =>
+      ({ phase: 'plan-noop', wallMs: overhead * 1000, bareMs: 1000, overhead, notes: ['n'] }) as unknown as PhaseResult;
+    const median = medianPair([pair(1.9), pair(1.6), pair(2.4), pair(1.7), pair(1.8)]);
+    expect(median.overhead).toBe(1.8);
+    expect(median.repeats?.map((r) => r.overhead)).toEqual([1.9, 1.6, 2.4, 1.7, 1.8]);
+    expect(median.notes).toEqual([
+      'n',
+      'overhead of 5 reconcile/bare pairs, in run order: 1.90, 1.60, 2.40, 1.70, 1.80 (median reported)',
+    ]);
+    expect(medianPair([pair(2), pair(1)]).overhead).toBe(1);
+    expect(medianPair([pair(3)])).toEqual(pair(3));
   });
 
   it('finds no URL before the emulator printed one', () => {
