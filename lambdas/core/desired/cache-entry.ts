@@ -140,15 +140,37 @@ export function encodeCacheEntry(
 }
 
 /** Feeds a long string's UTF-8 in slices: never one native copy of the whole text (about 7 MB). */
-export function updateInSlices(mac: Hmac, text: string, from: number, to: number): Hmac {
+function updateInSlices(mac: Hmac, text: string, from: number, to: number): Hmac {
   for (let i = from; i < to; i += HASH_SLICE) mac.update(text.slice(i, Math.min(i + HASH_SLICE, to)));
   return mac;
 }
 
 /** True when `hex` is the MAC `mac` computed (compared in constant time). */
-export function macMatches(mac: Hmac, hex: unknown): boolean {
+function macMatches(mac: Hmac, hex: unknown): boolean {
   if (typeof hex !== 'string' || !HEX64.test(hex)) return false;
   return timingSafeEqual(mac.digest(), Buffer.from(hex, 'hex'));
+}
+
+/**
+ * The header (parsed) and body (text) of a three-line signed entry, the framing of both kinds of cache entry (this
+ * file's and cache-tags.ts's): undefined when the framing is wrong, `headerOk` refuses the header (checked first: a
+ * foreign entry costs no MAC), or the MAC does not verify under `authKey`. Throws on a header or trailer that is not
+ * JSON (callers catch).
+ */
+export function openSignedEntry(
+  text: string,
+  authKey: Uint8Array,
+  headerOk: (header: unknown) => boolean,
+): { header: unknown; body: string } | undefined {
+  const first = text.indexOf('\n');
+  const last = text.lastIndexOf('\n');
+  if (first < 0 || last <= first) return undefined;
+  const header: unknown = JSON.parse(text.slice(0, first));
+  if (!headerOk(header)) return undefined;
+  const trailer = JSON.parse(text.slice(last + 1)) as { mac?: unknown } | null;
+  // The MAC covers the header line with its newline, then the body: exactly what was written before the trailer.
+  if (!macMatches(updateInSlices(createHmac('sha256', authKey), text, 0, last), trailer?.mac)) return undefined;
+  return { header, body: text.slice(first + 1, last) };
 }
 
 /** The entry stored under `key`, or undefined when `text` is not a sound entry for that key. */
@@ -158,16 +180,17 @@ export function decodeCacheEntry(
   authKey: Uint8Array = UNKEYED_CACHE_AUTH_KEY,
 ): CacheEntry | undefined {
   try {
-    const first = text.indexOf('\n');
-    const last = text.lastIndexOf('\n');
-    if (first < 0 || last <= first) return undefined;
-    const header = JSON.parse(text.slice(0, first)) as Partial<Header> | null;
-    if (!isHeader(header) || header.key !== key || header.loader !== loaderFingerprint()) return undefined;
-    const trailer = JSON.parse(text.slice(last + 1)) as { mac?: unknown } | null;
-    // The MAC covers the header line with its newline, then the body: exactly what was written before the trailer.
-    if (!macMatches(updateInSlices(createHmac('sha256', authKey), text, 0, last), trailer?.mac)) return undefined;
-    const body = text.slice(first + 1, last);
-    const parsed: unknown = JSON.parse(body);
+    const opened = openSignedEntry(
+      text,
+      authKey,
+      (h) =>
+        isHeader(h as Partial<Header> | null) &&
+        (h as Header).key === key &&
+        (h as Header).loader === loaderFingerprint(),
+    );
+    if (opened === undefined) return undefined;
+    const header = opened.header as Header;
+    const parsed: unknown = JSON.parse(opened.body);
     if (!isBody(parsed)) return undefined;
     const pin = parsed.settings.versionManifest?.pin;
     if ((pin === undefined) !== (header.pin === null)) return undefined;

@@ -30,6 +30,16 @@ async function currentPin(
   }
 }
 
+/** The text stored under `key`, or undefined when there is none, the store throws or returns something else. */
+async function entryText(cache: DesiredStateCache, key: string): Promise<string | undefined> {
+  try {
+    const text: unknown = await cache.get(key);
+    return typeof text === 'string' ? text : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The cached state for `key` when there is a sound entry and it still describes the source: its files are the YAML
  * files just read plus the pinned manifest re-read now (the entry does not store them: the key covers the YAML files,
@@ -43,13 +53,8 @@ export async function lookupCachedState(
   options: Pick<LoadOptions, 'maxManifestBytes'>,
   authKey?: Uint8Array,
 ): Promise<{ state: DesiredState; summary: string } | undefined> {
-  let text: unknown;
-  try {
-    text = await cache.get(key);
-  } catch {
-    return undefined;
-  }
-  if (typeof text !== 'string') return undefined;
+  const text = await entryText(cache, key);
+  if (text === undefined) return undefined;
   const entry = decodeCacheEntry(text, key, authKey);
   if (entry === undefined) return undefined;
   const files = [...yamlFiles];
@@ -94,13 +99,8 @@ export async function lookupTaggedState(
   options: Pick<LoadOptions, 'maxManifestBytes'>,
   authKey?: Uint8Array,
 ): Promise<{ state: DesiredState; summary: string } | undefined> {
-  let text: unknown;
-  try {
-    text = await cache.get(tagKey);
-  } catch {
-    return undefined;
-  }
-  if (typeof text !== 'string') return undefined;
+  const text = await entryText(cache, tagKey);
+  if (text === undefined) return undefined;
   const entry = decodeTagEntry(text, tagKey, paths, authKey);
   if (entry === undefined) return undefined;
   return lookupCachedState(cache, entry.contentKey, source, entry.files, options, authKey);

@@ -11,7 +11,7 @@
 import { createHmac } from 'node:crypto';
 import type { DesiredFileInfo } from '../model.ts';
 import { CACHE_FORMAT_VERSION, isCacheKey, loaderFingerprint, UNKEYED_CACHE_AUTH_KEY } from './cache.ts';
-import { macMatches, updateInSlices } from './cache-entry.ts';
+import { openSignedEntry } from './cache-entry.ts';
 
 /** The `format` field of every tag entry. */
 export const TAG_ENTRY_FORMAT = 'opsman-gitops/desired-state-tags';
@@ -89,14 +89,10 @@ export function decodeTagEntry(
   authKey: Uint8Array = UNKEYED_CACHE_AUTH_KEY,
 ): TagEntry | undefined {
   try {
-    const first = text.indexOf('\n');
-    const last = text.lastIndexOf('\n');
-    if (first < 0 || last <= first) return undefined;
-    const header: unknown = JSON.parse(text.slice(0, first));
-    if (!isHeader(header, tagKey)) return undefined;
-    const trailer = JSON.parse(text.slice(last + 1)) as { mac?: unknown } | null;
-    if (!macMatches(updateInSlices(createHmac('sha256', authKey), text, 0, last), trailer?.mac)) return undefined;
-    const body = JSON.parse(text.slice(first + 1, last)) as { files?: unknown } | null;
+    const opened = openSignedEntry(text, authKey, (h) => isHeader(h, tagKey));
+    if (opened === undefined) return undefined;
+    const header = opened.header as Header;
+    const body = JSON.parse(opened.body) as { files?: unknown } | null;
     const files = body?.files;
     if (!Array.isArray(files) || files.length !== paths.length) return undefined;
     for (let i = 0; i < files.length; i++) {

@@ -15,7 +15,7 @@
  * computable by anyone who can read the desired state, so without a MAC whoever could write the cache location could
  * make a run use a desired state that is not in git (webhook URLs of their choosing, secrets referenced to them).
  */
-import { createHash, createHmac } from 'node:crypto';
+import { createHash, createHmac, type Hash } from 'node:crypto';
 import { canonicalJson } from '../canonical.ts';
 import { DESIRED_STATE_SCHEMA } from './schema.ts';
 import type { LoadOptions } from './types.ts';
@@ -48,12 +48,17 @@ export function loaderFingerprint(): string {
   return fingerprint;
 }
 
+/** A key's hash, fed its label (one per kind of key, so two kinds never meet), the loader and the load options. */
+function keyHash(label: 'cache' | 'tags', options: LoadOptions): Hash {
+  return createHash('sha256')
+    .update(`opsman-gitops desired-state ${label} ${CACHE_FORMAT_VERSION}\n`)
+    .update(`loader ${loaderFingerprint()}\n`)
+    .update(`options ${canonicalJson(options)}\n`);
+}
+
 /** The cache key (64 lowercase hex) of a set of YAML files loaded with `options`. Order of `files` does not matter. */
 export function desiredCacheKey(options: LoadOptions, files: readonly CacheKeyFile[]): string {
-  const hash = createHash('sha256');
-  hash.update(`opsman-gitops desired-state cache ${CACHE_FORMAT_VERSION}\n`);
-  hash.update(`loader ${loaderFingerprint()}\n`);
-  hash.update(`options ${canonicalJson(options)}\n`);
+  const hash = keyHash('cache', options);
   const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   for (const file of sorted) {
     // JSON strings: no path or version can fake a separator.
@@ -76,10 +81,7 @@ export interface TagKeyFile {
  * Undefined unless every file has a content tag.
  */
 export function desiredTagKey(options: LoadOptions, files: readonly TagKeyFile[]): string | undefined {
-  const hash = createHash('sha256');
-  hash.update(`opsman-gitops desired-state tags ${CACHE_FORMAT_VERSION}\n`);
-  hash.update(`loader ${loaderFingerprint()}\n`);
-  hash.update(`options ${canonicalJson(options)}\n`);
+  const hash = keyHash('tags', options);
   const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   for (const file of sorted) {
     if (!file.contentTag) return undefined;
