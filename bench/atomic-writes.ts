@@ -1,7 +1,8 @@
 /**
  * Times atomic archive writes alone: N concurrent puts of about 1 KB into one directory through FsArchiveStore (the
- * shape of the archive stage's usage files), reporting wall time, the main thread's own CPU time (Linux schedstat)
- * and busy time (event-loop utilisation, inflated when the machine is contended), and the process CPU (main thread and thread pool: fsync is mostly kernel time there).
+ * shape the archive's per-project usage files had before they became one document per month), reporting wall time,
+ * the main thread's own CPU time (Linux schedstat) and busy time (event-loop utilisation, inflated when the machine is
+ * contended), and the process CPU (main thread and thread pool: fsync is mostly kernel time there).
  * `npx tsx bench/atomic-writes.ts [--puts N] [--bytes B] [--runs R]`
  */
 import { readFileSync } from 'node:fs';
