@@ -4,10 +4,30 @@
  */
 import fc from 'fast-check';
 import { type AlertSpec, alertSpecsFor } from '../../bench/alert-catalogue.ts';
+import { EmulatorAdmin } from '../../bench/emulator-admin.ts';
+import { renderSeed } from '../../bench/seed.ts';
 import { buildWorld, type World } from '../../bench/world.ts';
+import { startEmulator } from '../../emulator/index.ts';
 
 /** The largest world the random ones are cut from (its seed serves them all). */
 export const BASE = buildWorld({ projects: 3, alerts: 1 });
+
+/** An in-process emulator seeded with BASE, with its admin API (each property case resets it). */
+export interface BaseEmulator {
+  url: string;
+  admin: EmulatorAdmin;
+  close(): Promise<void>;
+}
+
+/** Starts the emulator the property tests share, on a free loopback port. */
+export async function startBaseEmulator(): Promise<BaseEmulator> {
+  const emulator = await startEmulator({ port: 0, host: '127.0.0.1', seed: renderSeed(BASE), admin: true });
+  return {
+    url: emulator.url,
+    admin: new EmulatorAdmin(new URL(emulator.url).origin),
+    close: () => emulator.close(),
+  };
+}
 
 /** What one project looks like in a generated case. */
 export interface ProjectCase {

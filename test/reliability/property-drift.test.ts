@@ -6,26 +6,21 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveSpecBody } from '../../bench/alert-catalogue.ts';
 import { writeWorld } from '../../bench/case.ts';
-import { EmulatorAdmin } from '../../bench/emulator-admin.ts';
-import { renderSeed } from '../../bench/seed.ts';
 import { DRIFT_KEY } from '../../bench/world.ts';
-import { startEmulator } from '../../emulator/index.ts';
 import { FsStateStore } from '../../lambdas/adapters/local/state-fs.ts';
 import { createOpsManagerClient } from '../../lambdas/opsman/client.ts';
 import { FAST_RETRY, pendingChanges, readLive, runOnce } from '../helpers/reliability-harness.ts';
 import { compareInventory, expectedSignatures } from '../helpers/reliability-inventory.ts';
-import { BASE, projectCase, worldOf } from '../helpers/reliability-random.ts';
+import { type BaseEmulator, projectCase, startBaseEmulator, worldOf } from '../helpers/reliability-random.ts';
 
 /** What the human does to one owned config: nothing, flip `enabled`, delete it, or rewrite it with another delay. */
 const EDITS = ['none', 'toggle', 'delete', 'rewrite'] as const;
 type Edit = (typeof EDITS)[number];
 
 describe('property: drift made by hand is corrected in one apply', () => {
-  let emulator: { url: string; close(): Promise<void> };
-  let admin: EmulatorAdmin;
+  let emulator: BaseEmulator;
   beforeAll(async () => {
-    emulator = await startEmulator({ port: 0, host: '127.0.0.1', seed: renderSeed(BASE), admin: true });
-    admin = new EmulatorAdmin(new URL(emulator.url).origin);
+    emulator = await startBaseEmulator();
   });
   afterAll(async () => {
     await emulator?.close();
@@ -44,7 +39,7 @@ describe('property: drift made by hand is corrected in one apply', () => {
     );
     await fc.assert(
       fc.asyncProperty(arbitrary, async ({ cases, edits }) => {
-        await admin.reset();
+        await emulator.admin.reset();
         const { world } = worldOf(cases);
         const dir = await mkdtemp(join(tmpdir(), 'opsman-rel-drift-'));
         const human = createOpsManagerClient({

@@ -6,21 +6,22 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveSpecBody } from '../../bench/alert-catalogue.ts';
 import { writeWorld } from '../../bench/case.ts';
-import { EmulatorAdmin } from '../../bench/emulator-admin.ts';
-import { renderSeed } from '../../bench/seed.ts';
 import { DRIFT_KEY } from '../../bench/world.ts';
-import { startEmulator } from '../../emulator/index.ts';
 import { createOpsManagerClient } from '../../lambdas/opsman/client.ts';
 import { FAST_RETRY, pendingChanges, readLive, runOnce } from '../helpers/reliability-harness.ts';
 import { compareInventory, expectedSignatures, signature } from '../helpers/reliability-inventory.ts';
-import { BASE, type ProjectCase, projectCase, worldOf } from '../helpers/reliability-random.ts';
+import {
+  type BaseEmulator,
+  type ProjectCase,
+  projectCase,
+  startBaseEmulator,
+  worldOf,
+} from '../helpers/reliability-random.ts';
 
 describe('property: after one apply the next plan is empty', () => {
-  let emulator: { url: string; close(): Promise<void> };
-  let admin: EmulatorAdmin;
+  let emulator: BaseEmulator;
   beforeAll(async () => {
-    emulator = await startEmulator({ port: 0, host: '127.0.0.1', seed: renderSeed(BASE), admin: true });
-    admin = new EmulatorAdmin(new URL(emulator.url).origin);
+    emulator = await startBaseEmulator();
   });
   afterAll(async () => {
     await emulator?.close();
@@ -29,7 +30,7 @@ describe('property: after one apply the next plan is empty', () => {
   it('holds for random desired and live states', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(projectCase, { minLength: 1, maxLength: 3 }), async (cases) => {
-        await admin.reset();
+        await emulator.admin.reset();
         const { world, nearMisses } = worldOf(cases);
         const dir = await mkdtemp(join(tmpdir(), 'opsman-rel-prop-'));
         const human = createOpsManagerClient({
