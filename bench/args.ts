@@ -24,6 +24,11 @@ export interface BenchArgs {
   coldStart: boolean;
   /** Write a CPU profile of each reconcile child into this directory (`node --cpu-prof`). */
   cpuProf?: string;
+  /**
+   * Service time the emulator adds to every API request, in ms (default 0: the official figures). A real Ops Manager
+   * answers in milliseconds, not the emulator's tenths of one: this shows what a slower server does to the ratios.
+   */
+  latencyMs: number;
   help: boolean;
 }
 
@@ -36,6 +41,7 @@ export const DEFAULT_BENCH_ARGS: BenchArgs = {
   concurrency: 8,
   repeat: 1,
   coldStart: true,
+  latencyMs: 0,
   help: false,
 };
 
@@ -50,6 +56,7 @@ export const USAGE = `npm run bench -- [options]
   --out DIR         keep generated files, state and archives in DIR
   --results DIR     write results there (default bench/results)
   --cpu-prof DIR    write a CPU profile of each reconcile phase into DIR
+  --latency-ms L    the emulator adds L ms to every API request, both sides alike (default 0; a case of its own)
   --no-cold-start   skip the Lambda bundle cold-start measurement
   --help            this text`;
 
@@ -59,13 +66,15 @@ export class BenchArgsError extends Error {
   readonly code = 'BENCH_ARGS';
 }
 
-function positive(flag: string, value: string | undefined, max: number): number {
+function whole(flag: string, value: string | undefined, min: number, max: number): number {
   if (value === undefined || !/^\d+$/.test(value))
     throw new BenchArgsError(`${flag} needs a whole number, got ${value ?? 'nothing'}`);
   const n = Number(value);
-  if (n < 1 || n > max) throw new BenchArgsError(`${flag} must be between 1 and ${max}, got ${n}`);
+  if (n < min || n > max) throw new BenchArgsError(`${flag} must be between ${min} and ${max}, got ${n}`);
   return n;
 }
+
+const positive = (flag: string, value: string | undefined, max: number) => whole(flag, value, 1, max);
 
 function text(flag: string, value: string | undefined): string {
   if (value === undefined || value === '' || value.startsWith('--')) throw new BenchArgsError(`${flag} needs a value`);
@@ -109,6 +118,9 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
       case '--cpu-prof':
         args.cpuProf = text(name, value());
         break;
+      case '--latency-ms':
+        args.latencyMs = whole(name, value(), 0, 10_000);
+        break;
       case '--no-cold-start':
         args.coldStart = false;
         break;
@@ -122,5 +134,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
   }
   if (args.scaling && !alertsGiven) args.alerts = 20;
   if (args.quick && args.scaling) throw new BenchArgsError('--quick and --scaling cannot be combined');
+  // The scaling chart is one of the official figures: it is never drawn from runs with added latency.
+  if (args.latencyMs > 0 && args.scaling) throw new BenchArgsError('--latency-ms and --scaling cannot be combined');
   return args;
 }

@@ -37,6 +37,14 @@ export interface CaseOptions {
   log?: (line: string) => void;
   /** Reconcile/bare pairs run for each read-only phase (plan-noop, archive); the median pair is reported. Default 1. */
   repeat?: number;
+  /** Service time in ms the emulator adds to every API request, for both sides (default 0: none). */
+  latencyMs?: number;
+}
+
+/** Makes the emulator at `origin` wait `latencyMs` before every API request (a fault on every path, never used up). */
+export async function addServerLatency(origin: string, latencyMs: number | undefined): Promise<void> {
+  if (!latencyMs) return;
+  await new EmulatorAdmin(origin).fault({ path: '/**', latencyMs, times: 1_000_000_000 });
 }
 
 /** Phases that leave Ops Manager and the state as they found them, so they can run again in the same case. */
@@ -192,6 +200,7 @@ export async function runCase(options: CaseOptions): Promise<CaseResult> {
   const emulator = await startEmulatorProcess({ seed: paths.seedFile });
   const admin = new EmulatorAdmin(emulator.origin);
   try {
+    await addServerLatency(emulator.origin, options.latencyMs);
     for (const phase of options.phases ?? PHASES) {
       let driftIds: string[] = [];
       const since = new Date(Date.now() - 1000).toISOString();
@@ -240,6 +249,7 @@ export async function runCase(options: CaseOptions): Promise<CaseResult> {
     projects: options.projects,
     alerts: options.alerts,
     concurrency: options.concurrency,
+    ...(options.latencyMs ? { latencyMs: options.latencyMs } : {}),
     startedAt,
     loadAverage: { start: loadStart, end: loadavg() },
     phases,
@@ -255,7 +265,7 @@ async function runBare(
   job: PhaseJob,
   emulatorPid: number,
   seedFile: string,
-  options: Pick<CaseOptions, 'workDir' | 'childBundle'>,
+  options: Pick<CaseOptions, 'workDir' | 'childBundle' | 'latencyMs'>,
   extra: Pick<PhaseJob, 'drift' | 'driftIds' | 'since'>,
 ): Promise<{ result: PhaseChildResult; emulatorCpuMs: number | undefined }> {
   const measured = async (pid: number, run: () => Promise<PhaseChildResult>) => {
@@ -269,6 +279,7 @@ async function runBare(
   try {
     fresh = await startEmulatorProcess({ seed: seedFile });
     const started = fresh;
+    await addServerLatency(started.origin, options.latencyMs);
     return await measured(started.pid, () =>
       runPhaseChild({ ...job, baseUrl: started.url }, options.workDir, [], options.childBundle),
     );

@@ -53,12 +53,13 @@ async function main(args: BenchArgs): Promise<number> {
         ...size,
         concurrency: args.concurrency,
         repeat: args.repeat,
+        latencyMs: args.latencyMs,
         workDir: join(workRoot, caseKey(size)),
         nodeArgs,
         childBundle,
         log: err,
       });
-      cases[caseKey(size)] = c;
+      cases[caseKey(c)] = c;
       failures += c.phases.filter((p) => p.notes.some((n) => n.startsWith('run failed'))).length;
       process.stdout.write(`${renderCaseTable(c)}\n\n`);
     }

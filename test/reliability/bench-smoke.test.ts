@@ -12,7 +12,7 @@ import { renderDesiredState, renderSecretsFile } from '../../bench/desired.ts';
 import { parseEmulatorUrl } from '../../bench/emulator-process.ts';
 import { minimumRequests, pagesFor, phaseMinimum, ratio, routeDifferences, selectDrift } from '../../bench/minimum.ts';
 import { summariseProfile } from '../../bench/profile-summary.ts';
-import { type CaseResult, type PhaseResult, renderCaseTable, writeResults } from '../../bench/results.ts';
+import { type CaseResult, caseKey, type PhaseResult, renderCaseTable, writeResults } from '../../bench/results.ts';
 import { renderSeed } from '../../bench/seed.ts';
 import { niceCeiling, renderLineChart } from '../../bench/svg-chart.ts';
 import { buildWorld, countDesiredAlerts } from '../../bench/world.ts';
@@ -226,6 +226,16 @@ describe('charts and results', () => {
       });
       expect(Object.keys(merged.cases)).toEqual(['2x2', '3x3']);
       expect(await readFile(join(dir, '2026-11-21.md'), 'utf8')).toContain('### 3 projects x 3 alert configs');
+      // A run with added latency is a case of its own: the official figures of its size stay.
+      const slow: CaseResult = { ...c, latencyMs: 10 };
+      expect(caseKey(slow)).toBe('2x2@10ms');
+      expect(caseKey(c)).toBe('2x2');
+      const after = await writeResults(dir, { date: '2026-11-21', machine, cases: { [caseKey(slow)]: slow } });
+      expect(Object.keys(after.merged.cases)).toEqual(['2x2', '3x3', '2x2@10ms']);
+      expect(after.merged.cases['2x2']?.latencyMs).toBeUndefined();
+      const md = await readFile(join(dir, '2026-11-21.md'), 'utf8');
+      expect(md.match(/the emulator waited 10 ms before answering each API request/g)).toHaveLength(1);
+      expect(renderCaseTable(c)).not.toContain('Server latency added');
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -240,7 +250,9 @@ describe('bench flags', () => {
     [['--scaling', '--alerts', '25'], { scaling: true, alerts: 25 }],
     [['--quick', '--out', '/tmp/x', '--no-cold-start'], { quick: true, out: '/tmp/x', coldStart: false }],
     [['--repeat', '5'], { repeat: 5 }],
-    [[], { repeat: 1 }],
+    [[], { repeat: 1, latencyMs: 0 }],
+    [['--latency-ms', '10'], { latencyMs: 10 }],
+    [['--latency-ms=0'], { latencyMs: 0 }],
   ] as const)('parses %j', (argv, expected) => {
     expect(parseBenchArgs(argv)).toMatchObject(expected);
   });
@@ -252,6 +264,9 @@ describe('bench flags', () => {
     [['--quick', '--scaling'], '--quick and --scaling cannot be combined'],
     [['--fast'], 'unknown option --fast (see --help)'],
     [['--repeat', '0'], '--repeat must be between 1 and 25, got 0'],
+    [['--latency-ms', '-1'], '--latency-ms needs a whole number, got -1'],
+    [['--latency-ms', '10001'], '--latency-ms must be between 0 and 10000, got 10001'],
+    [['--latency-ms', '5', '--scaling'], '--latency-ms and --scaling cannot be combined'],
   ] as const)('refuses %j', (argv, message) => {
     expect(() => parseBenchArgs(argv)).toThrow(message);
   });
