@@ -54,9 +54,11 @@ export function notificationPaths(notifications: readonly Record<string, unknown
 
 /** True when some notification sets a secret field (cheap: no identity paths are built). */
 export function hasSecretFields(notifications: readonly object[]): boolean {
-  for (const n of notifications) {
-    const record = n as Record<string, unknown>;
-    for (const field of Object.keys(record)) {
+  for (let i = 0; i < notifications.length; i++) {
+    const record = notifications[i] as Record<string, unknown>;
+    // for...in (plain objects: own keys only) walks the enum cache instead of allocating a key array: this runs for
+    // every desired alert config of every plan.
+    for (const field in record) {
       if (isSecretField(field) && record[field] !== undefined) return true;
     }
   }
@@ -69,13 +71,15 @@ export function secretUses(body: DesiredAlertBody): SecretUse[] {
   if (!hasSecretFields(body.notifications)) return [];
   const paths = notificationPaths(body.notifications as unknown as Record<string, unknown>[]);
   const uses: SecretUse[] = [];
-  body.notifications.forEach((n, index) => {
-    for (const [field, value] of Object.entries(n)) {
+  for (let index = 0; index < body.notifications.length; index++) {
+    const n = body.notifications[index] as unknown as Record<string, unknown>;
+    for (const field in n) {
+      const value = n[field];
       if (!isSecretField(field) || value === undefined) continue;
       const ref = (value as SecretRef).secretRef;
       uses.push({ path: `${paths[index]}.${field}`, index, field, ref });
     }
-  });
+  }
   return uses.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 

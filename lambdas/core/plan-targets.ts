@@ -2,7 +2,7 @@
  * Planning of one target: a project (alert configs, default server type, audit-log rotation), an organization (default
  * server type) or the installation (pinned version manifest). A failed read is a target failure, never "absent".
  */
-import { hasSecretFields, toDesiredAlertBody } from './alert-body.ts';
+import { type DesiredAlertBody, hasSecretFields, toDesiredAlertBody } from './alert-body.ts';
 import { attributeDrift } from './attribution.ts';
 import { errorCode, errorMessage } from './concurrency.ts';
 import type { FingerprintCache } from './fingerprint.ts';
@@ -29,7 +29,7 @@ import {
   readGlobalLive,
   readProjectLive,
 } from './read-live.ts';
-import { resolveBodySecrets } from './resolve-secrets.ts';
+import { resolveSecretsOf } from './resolve-secrets.ts';
 import { checkTeams, type TeamCache } from './team-check.ts';
 
 /** The plan of one target, before modes are merged and gates applied across targets. */
@@ -83,12 +83,14 @@ export async function planProject(
   result.digest = projectLiveDigest(live, views);
   const state = request.state?.projects[project.projectId];
   try {
-    const secrets = new Map<string, ResolvedSecrets>();
+    // A key missing from `secrets` has none: no body is built for the many configs without a secret, and the
+    // project's references are resolved together (one await per project, not one per reference).
+    const withSecrets = new Map<string, DesiredAlertBody>();
     for (const config of project.alertConfigs) {
-      // A key missing from `secrets` has none: no body, no await for the many configs without a secret.
-      if (!hasSecretFields(config.notifications)) continue;
-      secrets.set(config.key, await resolveBodySecrets(toDesiredAlertBody(config), deps.secrets));
+      if (hasSecretFields(config.notifications)) withSecrets.set(config.key, toDesiredAlertBody(config));
     }
+    const secrets: ReadonlyMap<string, ResolvedSecrets> =
+      withSecrets.size === 0 ? new Map() : await resolveSecretsOf(withSecrets, deps.secrets);
     const teamProblems = await checkTeams(project, deps.api, teams);
     const alerts = planAlertConfigs({
       target,

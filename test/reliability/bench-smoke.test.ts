@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
+import { parseAbArgs } from '../../bench/ab-compare.ts';
 import { resolveSpecBody } from '../../bench/alert-catalogue.ts';
 import { parseBenchArgs } from '../../bench/args.ts';
 import { describePeak, medianPair } from '../../bench/case.ts';
@@ -269,6 +270,31 @@ describe('bench flags', () => {
     [['--latency-ms', '5', '--scaling'], '--latency-ms and --scaling cannot be combined'],
   ] as const)('refuses %j', (argv, message) => {
     expect(() => parseBenchArgs(argv)).toThrow(message);
+  });
+});
+
+describe('A/B flags', () => {
+  it('parses the trees and defaults', () => {
+    expect(parseAbArgs(['--a', '/x', '--b', '/y'])).toEqual({
+      treeA: '/x',
+      treeB: '/y',
+      projects: 200,
+      alerts: 25,
+      runs: 7,
+      phase: 'plan-noop',
+    });
+    expect(
+      parseAbArgs(['--b', 'y', '--a', 'x', '--runs', '3', '--phase', 'archive', '--projects', '10']),
+    ).toMatchObject({ treeA: 'x', treeB: 'y', runs: 3, phase: 'archive', projects: 10 });
+  });
+
+  it.each([
+    [['--a', 'x'], 'usage: ab-compare.ts --a TREE --b TREE [options]'],
+    [['--a', '--b', 'y'], '--a needs a value'],
+    [['--a', 'x', '--b', 'y', '--runs', '0'], '--runs must be a whole number from 1 to 50, got 0'],
+    [['--a', 'x', '--b', 'y', '--phase', 'apply-drift'], '--phase must be plan-noop or archive, got apply-drift'],
+  ] as const)('refuses %j', (argv, message) => {
+    expect(() => parseAbArgs(argv)).toThrow(message);
   });
 });
 
