@@ -128,7 +128,7 @@ function cpuTable(phases: readonly PhaseResult[]): string[] {
 /** The Markdown table of one case. */
 export function renderCaseTable(c: CaseResult): string {
   const lines = [
-    `### ${c.projects} projects x ${c.alerts} alert configs (concurrency ${c.concurrency}, ${c.startedAt})`,
+    `### ${c.projects} projects x ${c.alerts} alert configs${c.latencyMs ? `, ${c.latencyMs} ms server latency` : ''} (concurrency ${c.concurrency}, ${c.startedAt})`,
     '',
     ...(c.latencyMs
       ? [

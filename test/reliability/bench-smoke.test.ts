@@ -236,6 +236,7 @@ describe('charts and results', () => {
       expect(after.merged.cases['2x2']?.latencyMs).toBeUndefined();
       const md = await readFile(join(dir, '2026-11-21.md'), 'utf8');
       expect(md.match(/the emulator waited 10 ms before answering each API request/g)).toHaveLength(1);
+      expect(md).toContain('### 2 projects x 2 alert configs, 10 ms server latency (concurrency 8,');
       expect(renderCaseTable(c)).not.toContain('Server latency added');
     } finally {
       await rm(dir, { recursive: true, force: true });
