@@ -5,7 +5,8 @@
  *
  * Usage: `npx tsx bench/ab-compare.ts --a OLD_TREE --b NEW_TREE [--projects N] [--alerts M] [--runs R]
  * [--phase plan-noop|archive]`: each tree is a checkout of this repository (e.g. `git worktree add`). Node flags for
- * either side's children: `AB_A_FLAGS`, `AB_B_FLAGS` (space-separated), e.g. to try a V8 option on one side only.
+ * either side's children: `AB_A_FLAGS`, `AB_B_FLAGS` (space-separated), e.g. to try a V8 option on one side only;
+ * `AB_BARE_FLAGS` for the bare baseline's children.
  */
 import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -111,7 +112,8 @@ async function main(): Promise<void> {
           rows[k].wall.push(r.wallMs);
           rows[k].cpu.push(r.cpuMs ?? 0);
         }
-        const bare = await runPhaseChild(job('bare', phase, dirs.a), work, [], bundleA);
+        const bareFlags = process.env.AB_BARE_FLAGS?.split(' ').filter(Boolean) ?? [];
+        const bare = await runPhaseChild(job('bare', phase, dirs.a), work, bareFlags, bundleA);
         rows.bare.wall.push(bare.wallMs);
         rows.bare.cpu.push(bare.cpuMs ?? 0);
         process.stderr.write(

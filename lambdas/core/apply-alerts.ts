@@ -12,6 +12,7 @@ import { bodyFingerprint, type FingerprintCache, secretFingerprint } from './fin
 import type { Change } from './model.ts';
 import { desiredText as canonicalDesiredText, normaliseDesired, normaliseLive, sameNormal } from './normalise.ts';
 import type { OpsManagerApi, OwnedAlertConfig, ReconcileState, SecretResolver } from './ports.ts';
+import { listAlertConfigsChecked } from './read-live.ts';
 import { resolveBodySecrets } from './resolve-secrets.ts';
 import { ownedIds, projectState, setAlertRecord } from './state.ts';
 
@@ -146,7 +147,7 @@ function recordApplied(
 async function findCreated(change: Change, ctx: AlertApplyContext): Promise<string[]> {
   const desired = normaliseDesired(change.after as DesiredAlertBody);
   const owned = ownedIds(ctx.state, change.target.id);
-  const live = await ctx.api.listAlertConfigs(change.target.id);
+  const live = await listAlertConfigsChecked(ctx.api, change.target.id);
   return live
     .filter((c) => !owned.has(c.id) && sameNormal(normaliseLive(c), desired))
     .map((c) => c.id)

@@ -143,15 +143,26 @@ export interface LiveView {
   digest: string;
 }
 
-/** A live view whose normal form is only built when first asked for (in-sync configs never ask). */
+/**
+ * A live view whose parts are only computed when first asked for: an in-sync config needs its text only, an unowned
+ * one nothing unless a desired config is looked for among them.
+ */
 class LazyLiveView implements LiveView {
   private form: NormalAlert | undefined;
+  private canonical: string | undefined;
+  private sha: string | undefined;
 
-  constructor(
-    private readonly config: AlertConfig,
-    readonly text: string,
-    readonly digest: string,
-  ) {}
+  constructor(private readonly config: AlertConfig) {}
+
+  get text(): string {
+    if (this.canonical === undefined) this.canonical = liveText(this.config);
+    return this.canonical;
+  }
+
+  get digest(): string {
+    if (this.sha === undefined) this.sha = sha256Hex(this.text);
+    return this.sha;
+  }
 
   get normal(): NormalAlert {
     if (this.form === undefined) this.form = liveForm(this.config).normal;
@@ -160,10 +171,9 @@ class LazyLiveView implements LiveView {
 }
 
 /**
- * The normalised view of a live config (planning computes it once per config and shares it). The text and digest
- * are computed now; the normal form on first use, from the same config (which planning never mutates).
+ * The normalised view of a live config (planning makes it once per config and shares it). Each part is computed on
+ * first use, from the same config (which planning never mutates); `liveText` throws where `liveForm` would.
  */
 export function liveView(config: AlertConfig): LiveView {
-  const text = liveText(config);
-  return new LazyLiveView(config, text, sha256Hex(text));
+  return new LazyLiveView(config);
 }

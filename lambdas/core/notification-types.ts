@@ -2,7 +2,9 @@
  * What Ops Manager echoes per notification type, the defaults it fills, and how a notification is identified
  * independently of its position in the list. Written from the spec and shared/reference/ops-manager-api.md.
  */
+
 import { SECRET_NOTIFICATION_FIELDS, type SecretNotificationField } from '../opsman/types.ts';
+import { canonicalJson } from './canonical.ts';
 
 /** Fields (besides typeName) each notification type echoes on read. Fields outside this list are never compared. */
 export const ECHOED_FIELDS: Readonly<Record<string, readonly string[]>> = {
@@ -79,7 +81,9 @@ export function notificationIdentity(notification: Record<string, unknown>): str
   const typeName = String(notification.typeName ?? '?');
   const field = ADDRESS_FIELD[typeName];
   const address = field === undefined ? undefined : notification[field];
-  return address === undefined || address === null ? typeName : `${typeName}:${String(address)}`;
+  if (address === undefined || address === null) return typeName;
+  // A live answer may hold anything here: an object is named by its JSON (String() of one may throw, or say nothing).
+  return `${typeName}:${typeof address === 'object' ? canonicalJson(address) : String(address)}`;
 }
 
 /** True when a value looks like a redaction mask (four or more asterisks in a row). */

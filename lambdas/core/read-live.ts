@@ -4,6 +4,7 @@
  */
 import type { AlertConfig, AuditLogRotateConfig, ServerType } from '../opsman/types.ts';
 import { canonicalJson, digestOf, sha256Hex } from './canonical.ts';
+import { ReconcileError } from './errors.ts';
 import { type LiveView, liveView } from './normalise.ts';
 import type { OpsManagerApi } from './ports.ts';
 
@@ -22,6 +23,68 @@ export interface LiveGlobal {
   manifest: { text: string; value: unknown; sha256: string };
 }
 
+/** Why one notification or matcher of an answer cannot be normalised, or undefined. */
+function itemProblem(list: 'matchers' | 'notifications', item: unknown, at: string): string | undefined {
+  if (item === null || typeof item !== 'object' || Array.isArray(item)) return `has ${at} that is not an object`;
+  const record = item as Record<string, unknown>;
+  if (list === 'matchers') {
+    // Normalisation writes a matcher's value as text: an object's text is not the value it stands for.
+    if (typeof record.value === 'object' && record.value !== null) return `has ${at}.value that is not a scalar`;
+    return undefined;
+  }
+  if (typeof record.typeName !== 'string') return `has ${at}.typeName that is not a string`;
+  const roles = record.roles;
+  if (roles !== undefined && roles !== null && !(Array.isArray(roles) && roles.every((r) => typeof r === 'string')))
+    return `has ${at}.roles that is not a list of strings`;
+  return undefined;
+}
+
+/**
+ * Why a listed alert config cannot be planned from, or undefined when its shape is usable: planning keys configs by
+ * id, and normalisation reads `notifications` and `matchers` as lists of objects, each notification's `typeName` as
+ * text and its `roles` as a list of texts. Any other member may hold any JSON value (it is compared as it is).
+ */
+export function alertConfigProblem(value: unknown): string | undefined {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return 'is not an object';
+  const config = value as Record<string, unknown>;
+  if (typeof config.id !== 'string' || config.id === '') return 'has no id';
+  if (typeof config.eventTypeName !== 'string') return 'has no eventTypeName';
+  for (const list of ['matchers', 'notifications'] as const) {
+    const items = config[list];
+    if (items === undefined || items === null) continue;
+    if (!Array.isArray(items)) return `has ${list} that is not a list`;
+    for (let i = 0; i < items.length; i++) {
+      const problem = itemProblem(list, items[i], `${list}[${i}]`);
+      if (problem !== undefined) return problem;
+    }
+  }
+  return undefined;
+}
+
+/** Throws a ReconcileError naming the first alert config of a project's answer that cannot be planned from. */
+function checkAlertConfigs(projectId: string, configs: readonly unknown[]): void {
+  for (let i = 0; i < configs.length; i++) {
+    const problem = alertConfigProblem(configs[i]);
+    if (problem === undefined) continue;
+    const id = (configs[i] as { id?: unknown } | null)?.id;
+    const which = typeof id === 'string' && id !== '' ? `alert config ${id}` : `alert config #${i + 1}`;
+    throw new ReconcileError(
+      'LIVE_MALFORMED',
+      `GET /groups/${projectId}/alertConfigs answered a malformed ${which}: it ${problem}; the project is not planned from a partial read`,
+    );
+  }
+}
+
+/**
+ * A project's alert configs, every one checked usable (`alertConfigProblem`): every reader of the list goes through
+ * here, so a malformed answer fails with the same precise message wherever it is met.
+ */
+export async function listAlertConfigsChecked(api: OpsManagerApi, projectId: string): Promise<AlertConfig[]> {
+  const configs = await api.listAlertConfigs(projectId);
+  checkAlertConfigs(projectId, configs);
+  return configs;
+}
+
 /** Reads the listed components of a project, in parallel (the client limits concurrency). */
 export async function readProjectLive(
   api: OpsManagerApi,
@@ -29,7 +92,7 @@ export async function readProjectLive(
   components: readonly ProjectComponent[],
 ): Promise<LiveProject> {
   const [alertConfigs, serverType, rotation] = await Promise.all([
-    api.listAlertConfigs(projectId),
+    listAlertConfigsChecked(api, projectId),
     components.includes('defaultServerType') ? api.getProjectDefaultServerType(projectId) : Promise.resolve(undefined),
     components.includes('auditLogRotation') ? api.getAuditLogRotateConfig(projectId) : Promise.resolve(undefined),
   ]);
@@ -46,21 +109,33 @@ export async function readGlobalLive(api: OpsManagerApi): Promise<LiveGlobal> {
 }
 
 /**
- * Digest of a project's live state: what a saved plan is checked against. `views` are the configs' live views in
+ * Digest of a project's live state: what a saved plan is checked against. It covers each alert config's normal form
+ * (canonical text) with its id, in id order, and the singletons read. `views` are the configs' live views in
  * `live.alertConfigs` order, when the caller has them already.
  */
 export function projectLiveDigest(
   live: LiveProject,
   views: readonly LiveView[] = live.alertConfigs.map(liveView),
 ): string {
-  const alerts = live.alertConfigs.map((c, i) => `${c.id}:${(views[i] as LiveView).digest}`).sort();
-  // canonicalJson({ alerts, auditLogRotation, defaultServerType }) written out: members in sorted key order.
-  // JSON.stringify of an array of strings is its canonical JSON, made in one native call as one flat string.
-  let text = `{"alerts":${JSON.stringify(alerts)}`;
-  if (live.auditLogRotation !== undefined) text += `,"auditLogRotation":${canonicalJson(live.auditLogRotation)}`;
+  const configs = live.alertConfigs;
+  const order = configs.map((_, i) => i);
+  order.sort((a, b) => {
+    const x = (configs[a] as AlertConfig).id;
+    const y = (configs[b] as AlertConfig).id;
+    if (x !== y) return x < y ? -1 : 1;
+    // Ids are unique in any real answer; one that repeats an id is still digested the same in any order.
+    const p = (views[a] as LiveView).text;
+    const q = (views[b] as LiveView).text;
+    return p < q ? -1 : p > q ? 1 : 0;
+  });
+  // One flat text hashed once (not a digest per config): neither a JSON string (the id) nor a canonical text holds a
+  // raw newline, so the lines cannot run into each other.
+  let text = 'alerts';
+  for (const i of order) text += `\n${JSON.stringify((configs[i] as AlertConfig).id)} ${(views[i] as LiveView).text}`;
+  if (live.auditLogRotation !== undefined) text += `\nauditLogRotation ${canonicalJson(live.auditLogRotation)}`;
   if (live.defaultServerType !== undefined)
-    text += `,"defaultServerType":${canonicalJson(live.defaultServerType?.name ?? null)}`;
-  return sha256Hex(`${text}}`);
+    text += `\ndefaultServerType ${canonicalJson(live.defaultServerType?.name ?? null)}`;
+  return sha256Hex(text);
 }
 
 /** Digest of an organization's live state. */

@@ -14,6 +14,7 @@ import { diffAlert } from './diff.ts';
 import type { ChangeResult, TargetFailure } from './model.ts';
 import { liveText, normaliseDesired, normaliseLive } from './normalise.ts';
 import { desiredIdentity } from './plan-alerts.ts';
+import { listAlertConfigsChecked } from './read-live.ts';
 import { resolveBodySecrets } from './resolve-secrets.ts';
 
 /** What a write returned: the stored config for alert writes that answer with one. Checked at once, never kept. */
@@ -91,7 +92,7 @@ export async function verifyTarget(written: Map<ChangeResult, WriteCheck>, ctx: 
   try {
     const doubtful = entries.filter(([r, check]) => r.change.kind === 'alertConfig' && !check.echoConfirmed);
     if (doubtful.length > 0) {
-      const live = new Map((await ctx.api.listAlertConfigs(target.id)).map((c) => [c.id, c]));
+      const live = new Map((await listAlertConfigsChecked(ctx.api, target.id)).map((c) => [c.id, c]));
       for (const [r] of doubtful) {
         const id = r.id ?? r.change.id;
         const config = id === undefined ? undefined : live.get(id);
