@@ -56,6 +56,11 @@ export async function* paginate<T>(executor: RequestExecutor, first: HttpRequest
     }
     const results = (envelope as { results?: unknown } | null)?.results;
     if (!Array.isArray(results)) throw invalid(request, response.status, 'the list response has no results array');
+    // Every list of the API holds objects: a null or a bare value is a broken answer, named here rather than met as a
+    // TypeError by whoever reads the item.
+    const odd = results.findIndex((item) => item === null || typeof item !== 'object' || Array.isArray(item));
+    if (odd >= 0)
+      throw invalid(request, response.status, `the list response's results[${odd}] (page ${page}) is not an object`);
     for (const item of results) yield item as T;
     const next = nextPageUrl((envelope as { links?: unknown }).links, request.url, base);
     if (next === null || results.length === 0) return;

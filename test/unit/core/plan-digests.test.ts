@@ -1,7 +1,7 @@
 // Scenario: the written-out secret fingerprints equal the generic canonical-JSON HMACs they stand for, a project's live digest is order-free and equal exactly when the ids, normal forms and singletons are, and planning with precomputed live views and texts equals planning without.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, digestOf, hmacOf } from '../../../lambdas/core/canonical.ts';
+import { canonicalJson, hmacOf } from '../../../lambdas/core/canonical.ts';
 import {
   changedSecretPaths,
   type FingerprintCache,

@@ -106,6 +106,9 @@ describe('pagination', () => {
   it.each([
     ['not JSON', 'oops', /not JSON/],
     ['no results', '{"links":[]}', /no results array/],
+    ['a null item', '{"results":[{"id":"a"},null],"links":[]}', /results\[1\] \(page 1\) is not an object/],
+    ['a bare value', '{"results":["a"],"links":[]}', /results\[0\] \(page 1\) is not an object/],
+    ['a list item', '{"results":[[]],"links":[]}', /results\[0\] \(page 1\) is not an object/],
   ])('rejects a list body that is %s', async (_name, text, message) => {
     const server = await startDigestServer({ password: TEST_PRIVATE_KEY, handler: () => ({ text }) });
     cleanups.push(() => server.close());
