@@ -149,9 +149,10 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
         if (changedSecrets.length > 0)
           fields.push(...secretChanges(changedSecrets, record?.secretFingerprints !== undefined));
       }
-      const drifted = record?.appliedDigest !== undefined && view.digest !== record.appliedDigest;
       const change: Change = { target, kind, key, id: live.id, action: 'noop', fields, reason: 'in sync' };
       if (fields.length > 0) {
+        // Only a differing config needs its live digest: the view computes it now, for this one.
+        const drifted = record?.appliedDigest !== undefined && view.digest !== record.appliedDigest;
         change.before = view.normal;
         change.after = after;
         const guard = record?.notConverging;

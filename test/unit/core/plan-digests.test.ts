@@ -194,4 +194,45 @@ describe('planAlertConfigs with precomputed views', () => {
     expect(withViews).toEqual(without);
     expect(without.changes.map((c) => `${c.key}:${c.action}`)).toEqual(['a:update', 'b:adopt', 'gone:delete']);
   });
+
+  it('asks a live view for its digest only when the config differs (the digest is a sha256 per config)', () => {
+    const live = [alert('1', 1), alert('2', 2)];
+    const asked: string[] = [];
+    const views = live.map((c) => {
+      const view = liveView(c);
+      return {
+        get text() {
+          return view.text;
+        },
+        get normal() {
+          return view.normal;
+        },
+        get digest() {
+          asked.push(c.id);
+          return view.digest;
+        },
+      };
+    });
+    const desired = (n: number, enabled: boolean) => ({
+      key: `k${n}`,
+      eventTypeName: n % 2 === 0 ? 'HOST_DOWN' : 'NO_PRIMARY',
+      enabled,
+      matchers: [],
+      notifications: [{ typeName: 'EMAIL', emailAddress: `a${n}@x.io`, delayMin: n }],
+    });
+    const out = planAlertConfigs({
+      target: { type: 'project', id: 'g', name: 'p' },
+      // Config 1 equals its live config; config 2 is enabled live and wanted disabled.
+      project: { name: 'p', projectId: 'g', alertConfigs: [desired(1, true), desired(2, false)] } as never,
+      live,
+      views,
+      state: { alertConfigs: { k1: { id: '1', appliedDigest: 'x' }, k2: { id: '2', appliedDigest: 'x' } } },
+      secrets: new Map(),
+      teamProblems: new Map(),
+      fingerprintKey: key,
+    });
+    expect(out.changes.map((c) => `${c.key}:${c.action}`)).toEqual(['k1:noop', 'k2:disable']);
+    expect(out.changes[1]?.drift).toEqual({ detected: true });
+    expect(asked).toEqual(['2']);
+  });
 });
