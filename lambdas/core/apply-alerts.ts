@@ -154,32 +154,44 @@ async function findCreated(change: Change, ctx: AlertApplyContext): Promise<stri
     .sort();
 }
 
+/**
+ * After a POST whose outcome is unknown (no answer, or an answer without the new config's id): the re-read decides.
+ * Exactly one matching unowned config is adopted; none keeps the pending marker for the next run; several block.
+ */
+async function resolveUnknownCreate(
+  change: Change,
+  ctx: AlertApplyContext,
+  prepared: PreparedBody,
+  what: string,
+  cause: unknown,
+): Promise<AlertApplyOutcome> {
+  const found = await findCreated(change, ctx);
+  const only = found[0];
+  if (found.length === 1 && only !== undefined) {
+    recordApplied(change, ctx, only, prepared, 'created');
+    return {
+      id: only,
+      message: `${what}; re-read found exactly one matching config ${only}, adopted`,
+      // The re-read just found it equal to the desired body: already verified.
+      wrote: false,
+    };
+  }
+  throw new ReconcileError(
+    'AMBIGUOUS_CREATE',
+    found.length === 0
+      ? `${what} and no matching config was found; the pending marker stays and the next run retries`
+      : `${what} and ${found.length} matching configs exist (${found.join(', ')}); blocked for a human`,
+    { cause },
+  );
+}
+
 async function create(change: Change, ctx: AlertApplyContext, prepared: PreparedBody): Promise<AlertApplyOutcome> {
+  let created: AlertConfig;
   try {
-    const created = await ctx.api.createAlertConfig(change.target.id, prepared.request);
-    recordApplied(change, ctx, created.id, prepared, 'created');
-    return { id: created.id, response: created, wrote: true, desiredText: prepared.desiredText };
+    created = await ctx.api.createAlertConfig(change.target.id, prepared.request);
   } catch (error) {
-    if (error instanceof AmbiguousWriteError) {
-      const found = await findCreated(change, ctx);
-      const only = found[0];
-      if (found.length === 1 && only !== undefined) {
-        recordApplied(change, ctx, only, prepared, 'created');
-        return {
-          id: only,
-          message: `the POST was ambiguous; re-read found exactly one matching config ${only}, adopted`,
-          // The re-read just found it equal to the desired body: already verified.
-          wrote: false,
-        };
-      }
-      throw new ReconcileError(
-        'AMBIGUOUS_CREATE',
-        found.length === 0
-          ? `the POST was ambiguous and no matching config was found; the pending marker stays and the next run retries`
-          : `the POST was ambiguous and ${found.length} matching configs exist (${found.join(', ')}); blocked for a human`,
-        { cause: error },
-      );
-    }
+    if (error instanceof AmbiguousWriteError)
+      return resolveUnknownCreate(change, ctx, prepared, 'the POST was ambiguous', error);
     // A refusal (4xx) created nothing: drop the pending marker. Anything else may have: keep it for the next run.
     if (error instanceof OpsManagerApiError && error.status >= 400 && error.status < 500) {
       const record = ctx.state.projects[change.target.id]?.alertConfigs[change.key];
@@ -189,6 +201,12 @@ async function create(change: Change, ctx: AlertApplyContext, prepared: Prepared
     }
     throw error;
   }
+  // The POST succeeded, so the config exists; an answer without its id cannot say which one it is.
+  const id = (created as { id?: unknown } | null)?.id;
+  if (typeof id !== 'string' || id === '')
+    return resolveUnknownCreate(change, ctx, prepared, "the POST answered without the new config's id", undefined);
+  recordApplied(change, ctx, id, prepared, 'created');
+  return { id, response: created, wrote: true, desiredText: prepared.desiredText };
 }
 
 /** Applies one alert-config change and updates the in-memory state. Throws on failure. */

@@ -5,6 +5,7 @@ import { ReconcileError } from './errors.ts';
 import type { Change } from './model.ts';
 import { rotationProjection, SERVER_TYPE_LABELS, singletonDigest } from './plan-singletons.ts';
 import type { OpsManagerApi, ReconcileState } from './ports.ts';
+import { getAuditLogRotationChecked } from './read-live.ts';
 import { organizationState, projectState } from './state.ts';
 
 /** Reads a pinned manifest's text (checked against the plan's sha256 by the caller's implementation). */
@@ -61,7 +62,7 @@ export async function verifySingleton(change: Change, api: OpsManagerApi, readPi
   }
   if (change.kind === 'auditLogRotation') {
     const wanted = change.after as AuditLogRotateConfig;
-    const seen = rotationProjection(await api.getAuditLogRotateConfig(change.target.id), wanted);
+    const seen = rotationProjection(await getAuditLogRotationChecked(api, change.target.id), wanted);
     return Object.keys(wanted).filter(
       (f) => Number(seen[f as keyof AuditLogRotateConfig]) !== Number(wanted[f as keyof AuditLogRotateConfig]),
     );

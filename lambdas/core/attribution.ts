@@ -49,6 +49,24 @@ export function toAttribution(event: OpsManagerEvent): DriftAttribution {
   return attribution;
 }
 
+/** Text members of an event that attribution may read besides `id`, `created` and `eventTypeName`. */
+const OPTIONAL_TEXT = ['alertConfigId', 'username', 'publicKey', 'remoteAddress'] as const;
+
+/**
+ * The event as attribution can use it, or undefined: `id`, `created` and `eventTypeName` must be text (they are
+ * reported, sorted and matched), and any other member it reads that is not text is left out (an answer's odd value
+ * never reaches a report).
+ */
+function usableEvent(event: unknown): OpsManagerEvent | undefined {
+  if (event === null || typeof event !== 'object') return undefined;
+  const e = event as Record<string, unknown>;
+  if (typeof e.id !== 'string' || typeof e.created !== 'string' || typeof e.eventTypeName !== 'string')
+    return undefined;
+  const out: Record<string, unknown> = { id: e.id, created: e.created, eventTypeName: e.eventTypeName };
+  for (const field of OPTIONAL_TEXT) if (typeof e[field] === 'string') out[field] = e[field];
+  return out as unknown as OpsManagerEvent;
+}
+
 function newestFirst(a: OpsManagerEvent, b: OpsManagerEvent): number {
   return a.created < b.created ? 1 : a.created > b.created ? -1 : 0;
 }
@@ -84,6 +102,9 @@ export async function attributeDrift(
   } catch (error) {
     return `drift attribution for ${target.name} unavailable: ${errorMessage(error)}`;
   }
+  const answered = events.length;
+  events = events.flatMap((e) => usableEvent(e) ?? []);
+  const skipped = answered - events.length;
   for (const change of drifted) {
     const matching = events
       // Our own writes (the create that a human later edited, say) are history, not the drift's author.
@@ -98,5 +119,7 @@ export async function attributeDrift(
       .map(toAttribution);
     if (matching.length > 0 && change.drift !== undefined) change.drift.attribution = matching;
   }
-  return undefined;
+  return skipped === 0
+    ? undefined
+    : `drift attribution for ${target.name}: ${skipped} of ${answered} events were ignored (no id, created time or event type as text)`;
 }

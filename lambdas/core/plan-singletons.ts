@@ -21,7 +21,8 @@ export const SERVER_TYPE_LABELS: Readonly<Record<ServerTypeName, string>> = {
   RAM_POOL: 'RAM Pool',
 };
 
-const ROTATION_FIELDS = [
+/** The numeric fields of an audit-log rotation config that the desired state can set. */
+export const ROTATION_FIELDS = [
   'sizeThresholdMB',
   'timeThresholdHrs',
   'numUncompressed',

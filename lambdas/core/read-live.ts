@@ -6,6 +6,7 @@ import type { AlertConfig, AuditLogRotateConfig, ServerType } from '../opsman/ty
 import { canonicalJson, digestOf, sha256Hex } from './canonical.ts';
 import { ReconcileError } from './errors.ts';
 import { type LiveView, liveView } from './normalise.ts';
+import { ROTATION_FIELDS } from './plan-singletons.ts';
 import type { OpsManagerApi } from './ports.ts';
 
 /** Components a project read may cover. */
@@ -61,6 +62,35 @@ export function alertConfigProblem(value: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * Why an audit-log rotation answer cannot be compared, or undefined when it can: an object whose rotation fields are
+ * absent, null, numbers, or numeric texts (what `Number` reads back as the same number).
+ */
+export function auditLogRotationProblem(value: unknown): string | undefined {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return 'is not an object';
+  const config = value as Record<string, unknown>;
+  for (const field of ROTATION_FIELDS) {
+    const v = config[field];
+    if (v === undefined || v === null || (typeof v === 'number' && Number.isFinite(v))) continue;
+    if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) continue;
+    return `has ${field} that is not a number`;
+  }
+  return undefined;
+}
+
+/** A project's audit-log rotation config, checked comparable (`auditLogRotationProblem`); throws LIVE_MALFORMED. */
+export async function getAuditLogRotationChecked(api: OpsManagerApi, projectId: string): Promise<AuditLogRotateConfig> {
+  const config: unknown = await api.getAuditLogRotateConfig(projectId);
+  const problem = auditLogRotationProblem(config);
+  if (problem !== undefined) {
+    throw new ReconcileError(
+      'LIVE_MALFORMED',
+      `GET /groups/${projectId}/automationConfig/auditLogRotateConfig answered a malformed rotation config: it ${problem}`,
+    );
+  }
+  return config as AuditLogRotateConfig;
+}
+
 /** Throws a ReconcileError naming the first alert config of a project's answer that cannot be planned from. */
 function checkAlertConfigs(projectId: string, configs: readonly unknown[]): void {
   for (let i = 0; i < configs.length; i++) {
@@ -94,7 +124,7 @@ export async function readProjectLive(
   const [alertConfigs, serverType, rotation] = await Promise.all([
     listAlertConfigsChecked(api, projectId),
     components.includes('defaultServerType') ? api.getProjectDefaultServerType(projectId) : Promise.resolve(undefined),
-    components.includes('auditLogRotation') ? api.getAuditLogRotateConfig(projectId) : Promise.resolve(undefined),
+    components.includes('auditLogRotation') ? getAuditLogRotationChecked(api, projectId) : Promise.resolve(undefined),
   ]);
   const live: LiveProject = { alertConfigs };
   if (serverType !== undefined) live.defaultServerType = serverType;

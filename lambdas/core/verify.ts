@@ -74,11 +74,12 @@ function echoMatches(result: ChangeResult, echo: WriteEcho, response: AlertConfi
  * else, including an echo that cannot be compared: verification then re-reads the target's list. Never throws.
  */
 export function confirmEcho(result: ChangeResult, echo: WriteEcho): boolean {
-  const response = echo.response;
-  if (result.change.kind !== 'alertConfig' || response === undefined) return false;
-  if (response.id !== (result.id ?? result.change.id)) return false;
+  const response: unknown = echo.response;
+  // An answer that is not an object says nothing about what was stored: the re-read decides.
+  if (result.change.kind !== 'alertConfig' || response === null || typeof response !== 'object') return false;
+  if ((response as { id?: unknown }).id !== (result.id ?? result.change.id)) return false;
   try {
-    return echoMatches(result, echo, response);
+    return echoMatches(result, echo, response as AlertConfig);
   } catch {
     return false;
   }
