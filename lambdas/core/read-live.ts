@@ -5,8 +5,8 @@
 import type { AlertConfig, AuditLogRotateConfig, ServerType } from '../opsman/types.ts';
 import { canonicalJson, digestOf, sha256Hex } from './canonical.ts';
 import { ReconcileError } from './errors.ts';
+import { alertConfigProblem, auditLogRotationProblem } from './live-shape.ts';
 import { type LiveView, liveView } from './normalise.ts';
-import { ROTATION_FIELDS } from './plan-singletons.ts';
 import type { OpsManagerApi } from './ports.ts';
 
 /** Components a project read may cover. */
@@ -22,60 +22,6 @@ export interface LiveProject {
 /** What was read of the installation (version manifest). */
 export interface LiveGlobal {
   manifest: { text: string; value: unknown; sha256: string };
-}
-
-/** Why one notification or matcher of an answer cannot be normalised, or undefined. */
-function itemProblem(list: 'matchers' | 'notifications', item: unknown, at: string): string | undefined {
-  if (item === null || typeof item !== 'object' || Array.isArray(item)) return `has ${at} that is not an object`;
-  const record = item as Record<string, unknown>;
-  if (list === 'matchers') {
-    // Normalisation writes a matcher's value as text: an object's text is not the value it stands for.
-    if (typeof record.value === 'object' && record.value !== null) return `has ${at}.value that is not a scalar`;
-    return undefined;
-  }
-  if (typeof record.typeName !== 'string') return `has ${at}.typeName that is not a string`;
-  const roles = record.roles;
-  if (roles !== undefined && roles !== null && !(Array.isArray(roles) && roles.every((r) => typeof r === 'string')))
-    return `has ${at}.roles that is not a list of strings`;
-  return undefined;
-}
-
-/**
- * Why a listed alert config cannot be planned from, or undefined when its shape is usable: planning keys configs by
- * id, and normalisation reads `notifications` and `matchers` as lists of objects, each notification's `typeName` as
- * text and its `roles` as a list of texts. Any other member may hold any JSON value (it is compared as it is).
- */
-export function alertConfigProblem(value: unknown): string | undefined {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return 'is not an object';
-  const config = value as Record<string, unknown>;
-  if (typeof config.id !== 'string' || config.id === '') return 'has no id';
-  if (typeof config.eventTypeName !== 'string') return 'has no eventTypeName';
-  for (const list of ['matchers', 'notifications'] as const) {
-    const items = config[list];
-    if (items === undefined || items === null) continue;
-    if (!Array.isArray(items)) return `has ${list} that is not a list`;
-    for (let i = 0; i < items.length; i++) {
-      const problem = itemProblem(list, items[i], `${list}[${i}]`);
-      if (problem !== undefined) return problem;
-    }
-  }
-  return undefined;
-}
-
-/**
- * Why an audit-log rotation answer cannot be compared, or undefined when it can: an object whose rotation fields are
- * absent, null, numbers, or numeric texts (what `Number` reads back as the same number).
- */
-export function auditLogRotationProblem(value: unknown): string | undefined {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return 'is not an object';
-  const config = value as Record<string, unknown>;
-  for (const field of ROTATION_FIELDS) {
-    const v = config[field];
-    if (v === undefined || v === null || (typeof v === 'number' && Number.isFinite(v))) continue;
-    if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) continue;
-    return `has ${field} that is not a number`;
-  }
-  return undefined;
 }
 
 /** A project's audit-log rotation config, checked comparable (`auditLogRotationProblem`); throws LIVE_MALFORMED. */

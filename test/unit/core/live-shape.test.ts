@@ -2,8 +2,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { diffAlert } from '../../../lambdas/core/diff.ts';
+import { alertConfigProblem, auditLogRotationProblem } from '../../../lambdas/core/live-shape.ts';
 import { liveForm, liveText, liveView, normaliseDesired } from '../../../lambdas/core/normalise.ts';
-import { alertConfigProblem, projectLiveDigest } from '../../../lambdas/core/read-live.ts';
+import { projectLiveDigest } from '../../../lambdas/core/read-live.ts';
 import type { AlertConfig } from '../../../lambdas/opsman/types.ts';
 import { P1, P2, scenario } from './scenario-fixture.ts';
 
@@ -108,6 +109,20 @@ describe('alertConfigProblem', () => {
     );
     // The generator must reach the interesting side often enough for the property to say something.
     expect(usable).toBeGreaterThan(500);
+  });
+});
+
+describe('auditLogRotationProblem', () => {
+  it('accepts numbers, numeric texts, null and absent fields; names anything else', () => {
+    expect(auditLogRotationProblem({ sizeThresholdMB: 1000, timeThresholdHrs: '24', numTotal: null })).toBeUndefined();
+    expect(auditLogRotationProblem({})).toBeUndefined();
+    expect(auditLogRotationProblem(null)).toBe('is not an object');
+    expect(auditLogRotationProblem([])).toBe('is not an object');
+    expect(auditLogRotationProblem({ sizeThresholdMB: 'big' })).toBe('has sizeThresholdMB that is not a number');
+    expect(auditLogRotationProblem({ numTotal: ' ' })).toBe('has numTotal that is not a number');
+    expect(auditLogRotationProblem({ percentOfDiskspace: { toString: null } })).toBe(
+      'has percentOfDiskspace that is not a number',
+    );
   });
 });
 
