@@ -41,8 +41,9 @@ const odd = fc.oneof(
 /** Every path into a JSON value (members and list entries), the root included. */
 function paths(value: unknown, prefix: (string | number)[] = []): (string | number)[][] {
   const out: (string | number)[][] = [prefix];
-  if (Array.isArray(value)) value.forEach((v, i) => out.push(...paths(v, [...prefix, i])));
-  else if (value !== null && typeof value === 'object')
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) out.push(...paths(value[i], [...prefix, i]));
+  } else if (value !== null && typeof value === 'object')
     for (const [k, v] of Object.entries(value)) out.push(...paths(v, [...prefix, k]));
   return out;
 }
