@@ -52,7 +52,7 @@ export const USAGE = `npm run bench -- [options]
   --scaling         run 10, 100 and 1000 projects and chart the cost per project
   --quick           tiny sizes, a smoke run (well under a minute)
   --concurrency C   client concurrency (default 8)
-  --repeat R        run the read-only phases (plan-noop, archive) R times each, report the median pair (default 1)
+  --repeat R        run plan-noop, apply-drift (drift injected afresh each time) and archive R times each, report the median pair (default 1)
   --out DIR         keep generated files, state and archives in DIR
   --results DIR     write results there (default bench/results)
   --cpu-prof DIR    write a CPU profile of each reconcile phase into DIR

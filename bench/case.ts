@@ -35,7 +35,10 @@ export interface CaseOptions {
   childBundle?: string;
   /** Progress lines. */
   log?: (line: string) => void;
-  /** Reconcile/bare pairs run for each read-only phase (plan-noop, archive); the median pair is reported. Default 1. */
+  /**
+   * Reconcile/bare pairs run for each repeatable phase (plan-noop, apply-drift, archive); the median pair is reported.
+   * Default 1.
+   */
   repeat?: number;
   /** Service time in ms the emulator adds to every API request, for both sides (default 0: none). */
   latencyMs?: number;
@@ -47,8 +50,11 @@ export async function addServerLatency(origin: string, latencyMs: number | undef
   await new EmulatorAdmin(origin).fault({ path: '/**', latencyMs, times: 1_000_000_000 });
 }
 
-/** Phases that leave Ops Manager and the state as they found them, so they can run again in the same case. */
-export const REPEATABLE: ReadonlySet<PhaseName> = new Set<PhaseName>(['plan-noop', 'archive']);
+/**
+ * Phases that can run again in the same case: the read-only ones leave Ops Manager and the state as they found them,
+ * and the drift apply, which puts them back, gets the same drift injected afresh before each of its pairs.
+ */
+export const REPEATABLE: ReadonlySet<PhaseName> = new Set<PhaseName>(['plan-noop', 'apply-drift', 'archive']);
 
 /**
  * The pair with the median overhead (the lower middle one for an even count), with every pair's overhead in its notes:
@@ -61,7 +67,13 @@ export function medianPair(pairs: readonly PhaseResult[]): PhaseResult {
   const all = pairs.map((p) => p.overhead.toFixed(2)).join(', ');
   return {
     ...median,
-    repeats: pairs.map((p) => ({ wallMs: p.wallMs, bareMs: p.bareMs, overhead: p.overhead })),
+    repeats: pairs.map((p) => ({
+      wallMs: p.wallMs,
+      bareMs: p.bareMs,
+      overhead: p.overhead,
+      ratioToMinimum: p.ratioToMinimum,
+      ...(p.planned ? { planned: p.planned } : {}),
+    })),
     notes: [
       ...median.notes,
       `overhead of ${pairs.length} reconcile/bare pairs, in run order: ${all} (median reported)`,
@@ -202,17 +214,18 @@ export async function runCase(options: CaseOptions): Promise<CaseResult> {
   try {
     await addServerLatency(emulator.origin, options.latencyMs);
     for (const phase of options.phases ?? PHASES) {
-      let driftIds: string[] = [];
-      const since = new Date(Date.now() - 1000).toISOString();
-      if (phase === 'apply-drift') {
-        driftIds = await injectDrift(world, drift, {
-          baseUrl: emulator.url,
-          stateDir: paths.stateDir,
-          concurrency: options.concurrency,
-        });
-        log(`  drift: disabled ${driftIds.length} alert configs as another key`);
-      }
       const pair = async (): Promise<PhaseResult> => {
+        let driftIds: string[] = [];
+        const since = new Date(Date.now() - 1000).toISOString();
+        if (phase === 'apply-drift') {
+          // Before every pair: the previous pair's apply re-enabled what the last injection disabled.
+          driftIds = await injectDrift(world, drift, {
+            baseUrl: emulator.url,
+            stateDir: paths.stateDir,
+            concurrency: options.concurrency,
+          });
+          log(`  drift: disabled ${driftIds.length} alert configs as another key`);
+        }
         await admin.clearRequests();
         log(`  ${phase}: reconcile`);
         const emulatorCpu = cpuMeter(emulator.pid);

@@ -37,8 +37,17 @@ export interface PhaseResult {
   emulatorCpuMs?: { reconcile: number; bare: number };
   /** wallMs / bareMs. */
   overhead: number;
-  /** Every reconcile/bare pair when the phase was repeated (`--repeat`); the figures above are the median pair's. */
-  repeats?: { wallMs: number; bareMs: number; overhead: number }[];
+  /**
+   * Every reconcile/bare pair when the phase was repeated (`--repeat`), with what each planned and its requests over
+   * the minimum; the figures above are the median pair's.
+   */
+  repeats?: {
+    wallMs: number;
+    bareMs: number;
+    overhead: number;
+    ratioToMinimum: number;
+    planned?: Record<string, number>;
+  }[];
   /** Plan counts by action, when the phase planned. */
   planned?: Record<string, number>;
   /** Anything that went wrong or does not add up (failures, mismatches between observer and emulator). */

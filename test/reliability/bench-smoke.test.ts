@@ -7,7 +7,7 @@ import { parseAllDocuments } from 'yaml';
 import { parseAbArgs } from '../../bench/ab-compare.ts';
 import { resolveSpecBody } from '../../bench/alert-catalogue.ts';
 import { parseBenchArgs } from '../../bench/args.ts';
-import { describePeak, medianPair } from '../../bench/case.ts';
+import { describePeak, medianPair, runCase } from '../../bench/case.ts';
 import { median } from '../../bench/cold-start.ts';
 import { renderDesiredState, renderSecretsFile } from '../../bench/desired.ts';
 import { parseEmulatorUrl } from '../../bench/emulator-process.ts';
@@ -369,4 +369,34 @@ describe('bench helpers', () => {
     expect(summary.self[0]).toEqual({ name: 'parse node_modules/yaml/dist/index.js:0:0', ms: 2, share: 0.5 });
     expect(summary.inclusive).toEqual([{ name: 'load lambdas/core/desired/load.ts:0:0', ms: 3, share: 0.75 }]);
   });
+});
+
+describe('a repeated drift apply', () => {
+  it('injects the drift afresh before each pair: every pair finds and fixes it, at the minimum number of requests', async () => {
+    const workDir = await mkdtemp(join(tmpdir(), 'bench-repeat-'));
+    try {
+      const result = await runCase({
+        projects: 2,
+        alerts: 3,
+        concurrency: 4,
+        workDir,
+        phases: ['apply-initial', 'apply-drift'],
+        repeat: 3,
+      });
+      const drift = result.phases.find((p) => p.phase === 'apply-drift');
+      const drifted = selectDrift(buildWorld({ projects: 2, alerts: 3 })).targets.length;
+      expect(drifted).toBeGreaterThan(0);
+      // Every pair's apply re-enabled exactly the drifted configs and asked nothing beyond the minimum.
+      expect(drift?.repeats?.map((r) => [r.planned?.enable, r.ratioToMinimum])).toEqual([
+        [drifted, 1],
+        [drifted, 1],
+        [drifted, 1],
+      ]);
+      expect(drift?.notes.filter((n) => /expected|problem|failed/i.test(n))).toEqual([]);
+      // The first apply is never repeated: it creates everything once.
+      expect(result.phases.find((p) => p.phase === 'apply-initial')?.repeats).toBeUndefined();
+    } finally {
+      await rm(workDir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
