@@ -4,6 +4,7 @@
  */
 import type { OpsManagerEvent } from '../opsman/types.ts';
 import { errorMessage } from './concurrency.ts';
+import { usableEvent } from './live-shape.ts';
 import type { Change, DriftAttribution } from './model.ts';
 import type { OpsManagerApi } from './ports.ts';
 
@@ -47,24 +48,6 @@ export function toAttribution(event: OpsManagerEvent): DriftAttribution {
   };
   if (event.remoteAddress !== undefined) attribution.remoteAddress = event.remoteAddress;
   return attribution;
-}
-
-/** Text members of an event that attribution may read besides `id`, `created` and `eventTypeName`. */
-const OPTIONAL_TEXT = ['alertConfigId', 'username', 'publicKey', 'remoteAddress'] as const;
-
-/**
- * The event as attribution can use it, or undefined: `id`, `created` and `eventTypeName` must be text (they are
- * reported, sorted and matched), and any other member it reads that is not text is left out (an answer's odd value
- * never reaches a report).
- */
-function usableEvent(event: unknown): OpsManagerEvent | undefined {
-  if (event === null || typeof event !== 'object') return undefined;
-  const e = event as Record<string, unknown>;
-  if (typeof e.id !== 'string' || typeof e.created !== 'string' || typeof e.eventTypeName !== 'string')
-    return undefined;
-  const out: Record<string, unknown> = { id: e.id, created: e.created, eventTypeName: e.eventTypeName };
-  for (const field of OPTIONAL_TEXT) if (typeof e[field] === 'string') out[field] = e[field];
-  return out as unknown as OpsManagerEvent;
 }
 
 function newestFirst(a: OpsManagerEvent, b: OpsManagerEvent): number {

@@ -3,6 +3,7 @@
  * answer fails its target with a message naming the object and the field (read-live.ts throws LIVE_MALFORMED) instead
  * of surfacing as a TypeError somewhere in planning.
  */
+import type { OpsManagerEvent } from '../opsman/types.ts';
 import { ROTATION_FIELDS } from './plan-singletons.ts';
 
 /** Why one notification or matcher of an answer cannot be normalised, or undefined. */
@@ -57,4 +58,22 @@ export function auditLogRotationProblem(value: unknown): string | undefined {
     return `has ${field} that is not a number`;
   }
   return undefined;
+}
+
+/** Text members of an event that attribution may read besides `id`, `created` and `eventTypeName`. */
+const OPTIONAL_TEXT = ['alertConfigId', 'username', 'publicKey', 'remoteAddress'] as const;
+
+/**
+ * The event as attribution can use it, or undefined: `id`, `created` and `eventTypeName` must be text (they are
+ * reported, sorted and matched), and any other member it reads that is not text is left out (an answer's odd value
+ * never reaches a report).
+ */
+export function usableEvent(event: unknown): OpsManagerEvent | undefined {
+  if (event === null || typeof event !== 'object') return undefined;
+  const e = event as Record<string, unknown>;
+  if (typeof e.id !== 'string' || typeof e.created !== 'string' || typeof e.eventTypeName !== 'string')
+    return undefined;
+  const out: Record<string, unknown> = { id: e.id, created: e.created, eventTypeName: e.eventTypeName };
+  for (const field of OPTIONAL_TEXT) if (typeof e[field] === 'string') out[field] = e[field];
+  return out as unknown as OpsManagerEvent;
 }

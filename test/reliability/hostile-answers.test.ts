@@ -6,24 +6,34 @@ import { isReconcileState } from '../../lambdas/core/state.ts';
 import type { ReconcileHarness } from '../helpers/reconcile-world.ts';
 import { ORG, ownedId, P1, p1Alerts, scenario, setP1, TEAM } from '../unit/core/scenario-fixture.ts';
 
+/** What a run did before the hostile one: nothing, a first apply, and then a human's change or a desired change. */
+type Before = 'nothing' | 'apply' | 'apply+human' | 'apply+desired';
+
+/** Which members of an answer a server controls. */
+type Corruptible = (path: readonly (string | number)[]) => boolean;
+const BELOW_ITEMS: Corruptible = (p) => p.length >= 2;
+const ANYWHERE: Corruptible = () => true;
+
 /**
- * Methods whose answers are read, each with the part of its answer a server controls. The client already guarantees
- * the rest (tested in test/unit/opsman): a list is an array of objects (pagination), a server type is null or
- * `{name, label?}` (normalised), a version manifest's `text` is the text served. Everything else is the server's JSON.
+ * Methods whose answers are read: the part of each answer a server controls, and how a run reaches the method (the
+ * command, and what happened before it). The client already guarantees the rest of an answer (tested in
+ * test/unit/opsman): a list is an array of objects (pagination), a server type is null or `{name, label?}`
+ * (normalised), a version manifest's `text` is the text served. Everything else is the server's JSON.
  */
-const ANSWERING: Record<string, (path: readonly (string | number)[]) => boolean> = {
-  listAlertConfigs: (p) => p.length >= 2,
-  listProjectEvents: (p) => p.length >= 2,
-  listOrgEvents: (p) => p.length >= 2,
-  listPhysicalHosts: (p) => p.length >= 2,
-  listProjectHostAssignments: (p) => p.length >= 2,
-  createAlertConfig: () => true,
-  updateAlertConfig: () => true,
-  setAlertConfigEnabled: () => true,
-  getAuditLogRotateConfig: () => true,
-  getTeam: () => true,
-  getVersionManifest: (p) => p[0] === 'value',
-};
+const ANSWERING: Record<string, { corruptible: Corruptible; command: 'apply' | 'archive'; before: readonly Before[] }> =
+  {
+    listAlertConfigs: { corruptible: BELOW_ITEMS, command: 'apply', before: ['nothing', 'apply+human'] },
+    listProjectEvents: { corruptible: BELOW_ITEMS, command: 'apply', before: ['apply+human'] },
+    listOrgEvents: { corruptible: BELOW_ITEMS, command: 'apply', before: ['apply+human'] },
+    listPhysicalHosts: { corruptible: BELOW_ITEMS, command: 'archive', before: ['nothing', 'apply'] },
+    listProjectHostAssignments: { corruptible: BELOW_ITEMS, command: 'archive', before: ['nothing', 'apply'] },
+    createAlertConfig: { corruptible: ANYWHERE, command: 'apply', before: ['nothing'] },
+    updateAlertConfig: { corruptible: ANYWHERE, command: 'apply', before: ['apply+desired'] },
+    setAlertConfigEnabled: { corruptible: ANYWHERE, command: 'apply', before: ['apply+human'] },
+    getAuditLogRotateConfig: { corruptible: ANYWHERE, command: 'apply', before: ['nothing', 'apply+human'] },
+    getTeam: { corruptible: ANYWHERE, command: 'apply', before: ['nothing', 'apply'] },
+    getVersionManifest: { corruptible: (p) => p[0] === 'value', command: 'archive', before: ['nothing', 'apply'] },
+  };
 const METHODS = Object.keys(ANSWERING) as (keyof OpsManagerApi)[];
 
 /** What replaces the member: every kind of JSON value. */
@@ -81,7 +91,7 @@ function corruptOnce(
       if (done) return answer;
       done = true;
       used = true;
-      const allowed = ANSWERING[method] ?? (() => false);
+      const allowed = ANSWERING[method]?.corruptible ?? (() => false);
       const all = paths(answer).filter((p) => allowed(p));
       if (all.length === 0) return answer;
       return replaced(answer, all[pick % all.length] as (string | number)[], value);
@@ -118,22 +128,6 @@ function fresh(): ReconcileHarness {
   return h;
 }
 
-/** How a run reaches each method: the command, and what happened before it (a first apply, a human's change). */
-type Before = 'nothing' | 'apply' | 'apply+human' | 'apply+desired';
-const REACH: Record<string, { command: 'apply' | 'archive'; before: readonly Before[] }> = {
-  listAlertConfigs: { command: 'apply', before: ['nothing', 'apply+human'] },
-  createAlertConfig: { command: 'apply', before: ['nothing'] },
-  updateAlertConfig: { command: 'apply', before: ['apply+desired'] },
-  setAlertConfigEnabled: { command: 'apply', before: ['apply+human'] },
-  getAuditLogRotateConfig: { command: 'apply', before: ['nothing', 'apply+human'] },
-  getTeam: { command: 'apply', before: ['nothing', 'apply'] },
-  listProjectEvents: { command: 'apply', before: ['apply+human'] },
-  listOrgEvents: { command: 'apply', before: ['apply+human'] },
-  getVersionManifest: { command: 'archive', before: ['nothing', 'apply'] },
-  listPhysicalHosts: { command: 'archive', before: ['nothing', 'apply'] },
-  listProjectHostAssignments: { command: 'archive', before: ['nothing', 'apply'] },
-};
-
 async function prepare(h: ReconcileHarness, before: Before): Promise<void> {
   if (before === 'nothing') return;
   await h.run('apply');
@@ -156,7 +150,7 @@ describe('hostile answers', () => {
     let used = 0;
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...METHODS), fc.nat(), fc.nat(), odd, async (method, pick, which, value) => {
-        const reach = REACH[method] as (typeof REACH)[string];
+        const reach = ANSWERING[method] as (typeof ANSWERING)[string];
         const h = fresh();
         await prepare(h, reach.before[which % reach.before.length] as Before);
         const corruption = corruptOnce(h, method, pick, value);
