@@ -7,6 +7,7 @@ import type { AlertConfigRequest, Matcher, MetricThreshold, NotificationRequest,
 import { MaskedValueError } from './errors.ts';
 import type { DesiredAlertConfig, DesiredNotification, SecretRef } from './model.ts';
 import { isSecretField, looksMasked, notificationIdentity } from './notification-types.ts';
+import { byPath } from './order.ts';
 
 /** An alert config body with secret references, never values: safe in plans, reports and saved plan files. */
 export interface DesiredAlertBody {
@@ -80,7 +81,7 @@ export function secretUses(body: DesiredAlertBody): SecretUse[] {
       uses.push({ path: `${paths[index]}.${field}`, index, field, ref });
     }
   }
-  return uses.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return uses.sort(byPath);
 }
 
 /**

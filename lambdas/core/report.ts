@@ -95,8 +95,8 @@ function reportPieces(report: RunReport): Iterable<string> {
 }
 
 /**
- * The stored bytes of a report (storedReport): its JSON ending with a newline, encoded piece by piece straight into one byte array
- * (no string of the whole report exists).
+ * The stored bytes of a report (storedReport): its JSON ending with a newline, encoded piece by piece straight into
+ * one byte array (no string of the whole report exists).
  */
 export function reportBytes(report: RunReport): Uint8Array {
   return encodeChunks(reportPieces(report), '\n');

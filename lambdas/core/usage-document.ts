@@ -46,6 +46,9 @@ function isEntry(value: unknown): value is AssignmentEntry {
   );
 }
 
+/** What a problem with the stored document costs: said once, at the end of each of its messages. */
+const NOT_CARRIED = 'entries of projects not read in this run are not carried over';
+
 /**
  * The stored entries of the projects `wanted` accepts, from the document under `key` when it is this month's. A
  * missing document carries nothing, silently; an unreadable or malformed one carries nothing and says so.
@@ -62,7 +65,7 @@ export async function carriedEntries(
   } catch (error) {
     return {
       entries: [],
-      problem: `host assignments: the stored ${key} could not be read (${errorMessage(error)}); entries of projects not read in this run are not carried over`,
+      problem: `host assignments: the stored ${key} could not be read (${errorMessage(error)}); ${NOT_CARRIED}`,
     };
   }
   if (bytes === null) return { entries: [], problem: undefined };
@@ -72,13 +75,13 @@ export async function carriedEntries(
   } catch {
     return {
       entries: [],
-      problem: `host assignments: the stored ${key} is not valid JSON; entries of projects not read in this run are not carried over`,
+      problem: `host assignments: the stored ${key} is not valid JSON; ${NOT_CARRIED}`,
     };
   }
   if (!isRecord(document) || document.month !== month || !Array.isArray(document.projects)) {
     return {
       entries: [],
-      problem: `host assignments: the stored ${key} is not a host assignments document of ${month}; entries of projects not read in this run are not carried over`,
+      problem: `host assignments: the stored ${key} is not a host assignments document of ${month}; ${NOT_CARRIED}`,
     };
   }
   const entries: AssignmentEntry[] = [];

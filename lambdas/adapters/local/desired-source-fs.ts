@@ -17,6 +17,7 @@ import {
   statSync,
 } from 'node:fs';
 import path from 'node:path';
+import { byPath } from '../../core/order.ts';
 import type { DesiredFileRef, DesiredStateSource } from '../../core/ports.ts';
 import { SyncPacer } from './sync-pacer.ts';
 
@@ -91,7 +92,7 @@ export class FsDesiredStateSource implements DesiredStateSource {
     this.realRootCache = realRoot;
     const found: Listed[] = [];
     await this.walk(realRoot, realRoot, '', found, new Set([realRoot]));
-    found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    found.sort(byPath);
     this.listed = new Map(found.map((f) => [f.path, f.real]));
     return found.map((f) =>
       f.contentTag ? { path: f.path, size: f.size, contentTag: f.contentTag } : { path: f.path, size: f.size },

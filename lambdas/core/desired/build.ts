@@ -14,6 +14,7 @@ import {
   type Settings,
   type SourceLocation,
 } from '../model.ts';
+import { byPath } from '../order.ts';
 import type { DocumentsByKind } from './cross-checks.ts';
 import { asRecord } from './issue.ts';
 import { locate, type PathSegment } from './locate.ts';
@@ -95,9 +96,7 @@ function settingsOf(document: ParsedDocument | undefined, pin: PinnedManifest | 
 
 /** sha256 over the sorted `path sha256` lines of the files: the desired-state revision. */
 export function digestOf(files: DesiredFileInfo[]): string {
-  const lines = [...files]
-    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
-    .map((f) => `${f.path}\u0000${f.sha256}\n`);
+  const lines = [...files].sort(byPath).map((f) => `${f.path}\u0000${f.sha256}\n`);
   return createHash('sha256').update(lines.join('')).digest('hex');
 }
 
@@ -112,7 +111,7 @@ export function buildState(
   const all = pin
     ? [...files, { path: pin.path, sha256: pin.sha256, ...(pin.version ? { version: pin.version } : {}) }]
     : files;
-  const sorted = [...all].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const sorted = [...all].sort(byPath);
   return {
     projects: docs.Project.map((document) => projectOf(document, templates)),
     organizations: docs.Organization.map(organizationOf),

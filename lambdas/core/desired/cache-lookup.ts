@@ -5,13 +5,12 @@
  */
 import { createHash } from 'node:crypto';
 import type { DesiredFileInfo, DesiredState } from '../model.ts';
+import { byPath } from '../order.ts';
 import type { DesiredStateCache, DesiredStateSource } from '../ports.ts';
 import { digestOf } from './build.ts';
 import { decodeCacheEntry, encodeCacheEntryPieces, stateOf } from './cache-entry.ts';
 import { decodeTagEntry, encodeTagEntry, type TagEntry } from './cache-tags.ts';
 import type { LoadOptions } from './types.ts';
-
-const byPath = (a: DesiredFileInfo, b: DesiredFileInfo) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 
 /** The pinned manifest's file info as it is now, or undefined when it is gone, too big or no longer `sha256`. */
 async function currentPin(

@@ -17,6 +17,7 @@
  */
 import { createHash, createHmac, type Hash } from 'node:crypto';
 import { canonicalJson } from '../canonical.ts';
+import { byPath } from '../order.ts';
 import { DESIRED_STATE_SCHEMA } from './schema.ts';
 import type { LoadOptions } from './types.ts';
 
@@ -59,7 +60,7 @@ function keyHash(label: 'cache' | 'tags', options: LoadOptions): Hash {
 /** The cache key (64 lowercase hex) of a set of YAML files loaded with `options`. Order of `files` does not matter. */
 export function desiredCacheKey(options: LoadOptions, files: readonly CacheKeyFile[]): string {
   const hash = keyHash('cache', options);
-  const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const sorted = [...files].sort(byPath);
   for (const file of sorted) {
     // JSON strings: no path or version can fake a separator.
     hash.update(`file ${JSON.stringify(file.path)} ${file.sha256} ${JSON.stringify(file.version ?? null)}\n`);
@@ -82,7 +83,7 @@ export interface TagKeyFile {
  */
 export function desiredTagKey(options: LoadOptions, files: readonly TagKeyFile[]): string | undefined {
   const hash = keyHash('tags', options);
-  const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const sorted = [...files].sort(byPath);
   for (const file of sorted) {
     if (!file.contentTag) return undefined;
     hash.update(

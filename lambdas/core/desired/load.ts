@@ -5,6 +5,7 @@
  */
 import { hash } from 'node:crypto';
 import type { DesiredFileInfo } from '../model.ts';
+import { byPath } from '../order.ts';
 import type { DesiredFileRef, DesiredStateCache, DesiredStateSource } from '../ports.ts';
 import { buildState, summarize } from './build.ts';
 import { desiredCacheKey, desiredTagKey } from './cache.ts';
@@ -159,7 +160,7 @@ async function load(
       cache: status,
     };
   }
-  refs.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  refs.sort(byPath);
   if (refs.length > options.maxFiles) {
     const issue = rootIssue(source, `${refs.length} YAML files, over the limit of ${options.maxFiles}`);
     return { result: { ok: false, issues: [issue] }, cache: status };
