@@ -1,4 +1,5 @@
 /** Validation of the option values that are more than a string: numbers, durations, URLs. Each throws UsageError. */
+import { checkPublicApiBaseUrl } from '../opsman/base-url.ts';
 import { UsageError } from './errors.ts';
 
 /** A whole number >= 0 (bounded), or undefined when absent. */
@@ -19,23 +20,13 @@ export function leaseWait(value: string | undefined, command?: string): number {
   return Number(value);
 }
 
-/** An http(s) base URL without credentials, trailing slashes dropped; undefined when absent or empty. */
+/**
+ * The Ops Manager base URL (the Public API root, `…/api/public/v1.0`), trailing slashes dropped; undefined when
+ * absent or empty. The rule is checkPublicApiBaseUrl's, shared with the Lambda handlers.
+ */
 export function baseUrl(value: string | undefined, command?: string): string | undefined {
   if (value === undefined || value === '') return undefined;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new UsageError(`the base URL '${value}' is not a URL (expected https://host:port/api/public/v1.0)`, command);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new UsageError(`the base URL must be http or https, found '${url.protocol}'`, command);
-  }
-  if (url.username !== '' || url.password !== '') {
-    throw new UsageError(
-      'the base URL must not carry credentials: use OPSMAN_PUBLIC_KEY and OPSMAN_PRIVATE_KEY',
-      command,
-    );
-  }
-  return value.replace(/\/+$/, '');
+  const checked = checkPublicApiBaseUrl('the base URL', value);
+  if (!checked.ok) throw new UsageError(checked.problem, command);
+  return checked.url;
 }

@@ -5,6 +5,7 @@
 
 import { normalisePrefix, prefixesOverlap } from '../adapters/aws/s3-util.ts';
 import type { Mode } from '../core/model.ts';
+import { checkPublicApiBaseUrl } from '../opsman/base-url.ts';
 import { ConfigError } from './errors.ts';
 
 /** What the handlers need to know about their deployment. */
@@ -63,8 +64,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): HandlerConfig 
     mode: CONFIG_DEFAULTS.mode,
     leaseWaitMs: CONFIG_DEFAULTS.leaseWaitMs,
   };
-  if (config.opsManagerBaseUrl && !/^https?:\/\/[^/]+/.test(config.opsManagerBaseUrl)) {
-    problems.push('OPSMAN_BASE_URL must be an http(s) URL');
+  if (config.opsManagerBaseUrl) {
+    const checked = checkPublicApiBaseUrl('OPSMAN_BASE_URL', config.opsManagerBaseUrl);
+    if (checked.ok) config.opsManagerBaseUrl = checked.url;
+    else problems.push(checked.problem);
   }
   const mode = env.OPSMAN_MODE;
   if (mode !== undefined && mode !== '') {

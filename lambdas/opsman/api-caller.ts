@@ -5,6 +5,7 @@
 import type { HttpMethod, HttpRequest, HttpResponse } from './auth-exchange.ts';
 import { OpsManagerResponseError, OpsManagerValidationError } from './errors.ts';
 import type { ResolvedClientOptions } from './options.ts';
+import { basePathOf } from './options-resolve.ts';
 import { listAll, paginate } from './pagination.ts';
 import type { RequestExecutor } from './request-executor.ts';
 import { collectSecretValues } from './sanitize.ts';
@@ -47,7 +48,7 @@ export class ApiCaller {
       return encodeURIComponent(value);
     });
     const url = new URL(this.#options.baseUrl.href);
-    url.pathname = `${url.pathname}${path}`;
+    url.pathname = `${basePathOf(url)}${path}`;
     for (const [name, value] of Object.entries(call.query ?? {})) {
       if (value === undefined) continue;
       if (Array.isArray(value)) for (const item of value) url.searchParams.append(name, item);

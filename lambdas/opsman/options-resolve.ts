@@ -22,6 +22,11 @@ function integerIn(name: string, value: unknown, min: number, max: number): numb
   return value;
 }
 
+/** The base URL's path without a trailing slash: '' for a base URL at the root of its host (whose pathname is '/'). */
+export function basePathOf(base: URL): string {
+  return base.pathname === '/' ? '' : base.pathname;
+}
+
 function parseBaseUrl(raw: unknown): URL {
   if (typeof raw !== 'string' || raw.trim() === '')
     invalid('baseUrl is required (e.g. https://om:8443/api/public/v1.0)');

@@ -5,6 +5,7 @@
  */
 import type { HttpRequest } from './auth-exchange.ts';
 import { OpsManagerResponseError } from './errors.ts';
+import { basePathOf } from './options-resolve.ts';
 import type { RequestExecutor } from './request-executor.ts';
 import type { Link } from './types.ts';
 
@@ -31,7 +32,7 @@ export function nextPageUrl(links: unknown, current: URL, base: URL): URL | null
   } catch {
     return null;
   }
-  const basePath = `${base.pathname}/`;
+  const basePath = `${basePathOf(base)}/`;
   if (target.origin === base.origin && target.pathname.startsWith(basePath)) return target;
   const pageNum = target.searchParams.get('pageNum');
   if (pageNum === null || !/^\d+$/.test(pageNum)) return null;

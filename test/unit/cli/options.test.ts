@@ -134,6 +134,11 @@ describe('parseInvocation: usage errors', () => {
     { argv: ['plan', '--base-url', 'ftp://om/api'], message: /must be http or https/ },
     { argv: ['plan', '--base-url', 'https://u:p@om/api'], message: /must not carry credentials/ },
     { argv: ['plan'], env: { OPSMAN_BASE_URL: 'nope' }, message: /is not a URL/ },
+    {
+      argv: ['plan', '--base-url', 'http://127.0.0.1:8080/'],
+      message: /the base URL must end in \/api\/public\/v1\.0/,
+    },
+    { argv: ['plan'], env: { OPSMAN_BASE_URL: 'https://om:8443/api' }, message: /its path is '\/api'/ },
   ];
   it.each(CASES)('$argv', ({ argv, env, message }) => {
     let caught: unknown;

@@ -25,7 +25,8 @@ const ALERT_BODY = {
 };
 const HOST_BODY = { name: 'ph1', serverType: ST, virtualHosts: [{ groupId: G, hostname: 'h1.example' }] };
 
-let reply: ScriptedReply = { json: {} };
+/** The answer to the next request: fixed, or computed per request. */
+let reply: ScriptedReply | ((req: ScriptedRequest) => ScriptedReply) = { json: {} };
 const seen: ScriptedRequest[] = [];
 let server: DigestServer;
 let client: OpsManagerClient;
@@ -36,7 +37,7 @@ beforeAll(async () => {
     publicPaths: ['/api/public/v1.0/unauth/'],
     handler: (req) => {
       seen.push(req);
-      return reply;
+      return typeof reply === 'function' ? reply(req) : reply;
     },
   });
   client = createOpsManagerClient({ baseUrl: `${server.baseUrl}/`, publicKey: 'pubkey', privateKey: TEST_PRIVATE_KEY });
@@ -348,6 +349,37 @@ describe('typed endpoints', () => {
   it('a 2xx body that is not JSON fails clearly', async () => {
     reply = { text: '<html>' };
     await expect(client.getAlertConfig(G, 'a1')).rejects.toThrow(/the response is not JSON/);
+  });
+});
+
+describe('a base URL at the root of its host (a proxy that maps / to the API)', () => {
+  it('sends single paths and follows next links without a doubled slash', async () => {
+    const c = createOpsManagerClient({
+      baseUrl: `${server.origin}/`,
+      publicKey: 'pubkey',
+      privateKey: TEST_PRIVATE_KEY,
+    });
+    try {
+      reply = { json: { id: 't', name: 'dba' } };
+      await c.getTeam(O, 't');
+      let page = 0;
+      reply = () => {
+        page++;
+        const links = [{ rel: 'self', href: `${server.origin}/groups/${G}/alertConfigs?pageNum=${page}` }];
+        if (page === 1)
+          links.push({ rel: 'next', href: `${server.origin}/groups/${G}/alertConfigs?pageNum=2&itemsPerPage=500` });
+        return { json: { results: [{ id: `a${page}` }], links, totalCount: 2 } };
+      };
+      const all = await c.listAlertConfigs(G);
+      expect(all.map((a) => a.id)).toEqual(['a1', 'a2']);
+      expect(seen.map((r) => r.url)).toEqual([
+        `/orgs/${O}/teams/t`,
+        `/groups/${G}/alertConfigs?pageNum=1&itemsPerPage=500`,
+        `/groups/${G}/alertConfigs?pageNum=2&itemsPerPage=500`,
+      ]);
+    } finally {
+      await c.close();
+    }
   });
 });
 

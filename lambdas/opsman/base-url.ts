@@ -1,0 +1,46 @@
+/**
+ * The rule for the Ops Manager base URL that the product's entry points (the CLI and the Lambda handlers) accept:
+ * the root of the Public API, `http(s)://host[:port][/prefix]/api/public/v1.0`. The client itself takes any http(s)
+ * URL (tests and proxies); the entry points are stricter because a base URL without the API path only fails later,
+ * target by target, with a 404 that does not say why.
+ */
+
+/** The path every Ops Manager Public API URL is under (the blockstore admin path is below it too). */
+export const PUBLIC_API_PATH = '/api/public/v1.0';
+
+/** Either the base URL with trailing slashes dropped, or why it is refused (never quoting credentials). */
+export type BaseUrlCheck = { ok: true; url: string } | { ok: false; problem: string };
+
+/** Checks `value` as a Public API base URL; `name` (e.g. `--base-url`) starts every problem. */
+export function checkPublicApiBaseUrl(name: string, value: string): BaseUrlCheck {
+  const expected = `expected https://host:port${PUBLIC_API_PATH}`;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    // A value with an '@' may hold credentials: it is described, not quoted.
+    const shown = value.includes('@') || value.length > 200 ? `${value.length} characters` : JSON.stringify(value);
+    return { ok: false, problem: `${name} is not a URL: ${shown} (${expected})` };
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return { ok: false, problem: `${name} must be http or https, found '${url.protocol}'` };
+  }
+  if (url.username !== '' || url.password !== '') {
+    return {
+      ok: false,
+      problem: `${name} must not carry credentials: use OPSMAN_PUBLIC_KEY and OPSMAN_PRIVATE_KEY`,
+    };
+  }
+  if (url.search !== '' || url.hash !== '') {
+    return { ok: false, problem: `${name} must not carry a query string or a fragment (${expected})` };
+  }
+  const path = url.pathname.replace(/\/+$/, '');
+  if (!path.endsWith(PUBLIC_API_PATH)) {
+    return {
+      ok: false,
+      problem: `${name} must end in ${PUBLIC_API_PATH}, the root of Ops Manager's Public API; its path is '${url.pathname}' (${expected})`,
+    };
+  }
+  url.pathname = path;
+  return { ok: true, url: url.href };
+}
