@@ -1,6 +1,7 @@
-// Scenario: independent Digest clients against the emulator: curl --digest (spawned) and Python requests' HTTPDigestAuth
-// (spawned python3), each with a query string and a POST with a JSON body; Python reuses its nonce with a rising nc.
-import { execFile } from 'node:child_process';
+// Scenario: independent Digest clients against the emulator: curl --digest (spawned), Python's standard-library
+// urllib HTTPDigestAuthHandler and Python requests' HTTPDigestAuth (spawned python3; requests only where installed),
+// each with a query string and a POST with a JSON body; requests reuses its nonce with a rising nc.
+import { execFile, spawnSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EmulatorHarness, K, startHarness, W } from '../../helpers/emulator-client.ts';
@@ -87,7 +88,45 @@ out.append([r.status_code, r.json().get('totalCount'), 0])
 print(json.dumps(out))
 `;
 
-describe('python requests HTTPDigestAuth', () => {
+// urllib answers every 401 anew: each request is sent bare first, then with a Digest answer to a fresh challenge.
+const URLLIB = `
+import json, sys, urllib.request
+base, user, password, group, body = sys.argv[1:6]
+passwords = urllib.request.HTTPPasswordMgrWithDefaultRealm()
+passwords.add_password(None, base, user, password)
+opener = urllib.request.build_opener(urllib.request.HTTPDigestAuthHandler(passwords))
+out = []
+with opener.open(base + '/groups/' + group + '/alertConfigs?itemsPerPage=2&pageNum=2') as r:
+    d = json.load(r); out.append([r.status, d.get('totalCount'), len(d.get('results', []))])
+req = urllib.request.Request(base + '/groups/' + group + '/alertConfigs', data=body.encode(), headers={'Content-Type': 'application/json'}, method='POST')
+with opener.open(req) as r:
+    d = json.load(r); out.append([r.status, d.get('eventTypeName'), d.get('enabled')])
+print(json.dumps(out))
+`;
+
+describe('python urllib HTTPDigestAuthHandler (standard library)', () => {
+  it('GETs with a query and POSTs JSON, each after its own challenge', async () => {
+    await h.admin('DELETE', '/requests');
+    const { stdout } = await run(
+      'python3',
+      ['-c', URLLIB, h.emu.url, K.owner.publicKey, K.owner.privateKey, W.searchProd, body],
+      { timeout: 30_000 },
+    );
+    expect(JSON.parse(stdout)).toEqual([
+      [200, expect.any(Number), 2],
+      [200, 'PRIMARY_ELECTED', true],
+    ]);
+    const log = (await h.admin('GET', '/requests')).body;
+    // Two challenged attempts and two authenticated ones.
+    expect(log.challenges).toBe(2);
+    expect(log.total).toBe(4);
+  });
+});
+
+/** Python requests is not in the standard library: its test runs where the machine has it. */
+const HAS_REQUESTS = spawnSync('python3', ['-c', 'import requests'], { timeout: 10_000 }).status === 0;
+
+describe.runIf(HAS_REQUESTS)('python requests HTTPDigestAuth', () => {
   it('GETs with a query, POSTs JSON, and reuses its nonce', async () => {
     await h.admin('DELETE', '/requests');
     const { stdout } = await run(
