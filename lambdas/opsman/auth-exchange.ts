@@ -5,6 +5,7 @@
  * While one request fetches an origin's first challenge, the others wait for its nonce instead of fetching their own.
  */
 import type { Dispatcher } from 'undici';
+import type { CredentialVerdict } from './credential-verdict.ts';
 import { buildDigestAuthorization, DigestError, type NonceCache, selectDigestChallenge } from './digest/index.ts';
 import { parseErrorBody } from './error-body.ts';
 import { OpsManagerAuthError } from './errors.ts';
@@ -55,6 +56,8 @@ export class SendFailure extends Error {
 export interface ExchangeContext {
   dispatcher: Dispatcher;
   nonces: NonceCache;
+  /** Whether Ops Manager accepted these credentials yet; condemned ones are not sent again. */
+  verdict: CredentialVerdict;
   username: string;
   password: string;
   userAgent: string;
@@ -90,6 +93,12 @@ function authError(request: HttpRequest, response: HttpResponse, why: string, ca
   return new OpsManagerAuthError(response.status, body.errorCode, message, context, options);
 }
 
+/** Records a refusal of the credentials on the client's verdict and returns the error to throw. */
+function refused(ctx: ExchangeContext, error: OpsManagerAuthError): OpsManagerAuthError {
+  ctx.verdict.refuse(error);
+  return error;
+}
+
 /** Waits for another request's challenge, but never past this attempt's own deadline. */
 async function waitUnlessAborted(pending: Promise<void>, signal: AbortSignal): Promise<void> {
   if (signal.aborted) throw new SendFailure(signal.reason, false);
@@ -108,6 +117,7 @@ async function waitUnlessAborted(pending: Promise<void>, signal: AbortSignal): P
 /** Performs one attempt; throws SendFailure (transport) or OpsManagerAuthError (credentials refused, bad challenge). */
 export async function exchange(ctx: ExchangeContext, request: HttpRequest): Promise<HttpResponse> {
   const origin = request.url.origin;
+  if (request.auth) ctx.verdict.check(request);
   let use = request.auth ? ctx.nonces.next(origin) : null;
   let priming = false;
   if (request.auth && use === null) {
@@ -150,8 +160,18 @@ async function answerChallenges(
           });
     const response = await send(ctx, request, authorization);
     if (response.status !== 401) {
-      if (use !== null && sent === 'fresh') ctx.nonces.store(origin, use);
+      if (use !== null) {
+        ctx.verdict.accept();
+        if (sent === 'fresh') ctx.nonces.store(origin, use);
+      }
       return response;
+    }
+    if (use !== null && response.headers['www-authenticate'] === undefined) {
+      // A signed request refused without a new challenge: Ops Manager knew the key and refused what it may do
+      // (USER_UNAUTHORIZED, NOT_IN_GROUP). The key and the nonce are good; only this request fails.
+      ctx.verdict.accept();
+      if (sent === 'fresh') ctx.nonces.store(origin, use);
+      throw authError(request, response, 'Ops Manager refused the request for this API key (its roles or access)');
     }
     if (use !== null && sent === 'cached') ctx.nonces.invalidate(origin, use.challenge.nonce);
     let challenge: ReturnType<typeof selectDigestChallenge>;
@@ -159,14 +179,17 @@ async function answerChallenges(
       challenge = selectDigestChallenge(response.headers['www-authenticate']);
     } catch (error) {
       if (!(error instanceof DigestError)) throw error;
-      if (sent !== 'none') throw authError(request, response, 'Ops Manager refused the credentials');
+      if (sent !== 'none') throw refused(ctx, authError(request, response, 'Ops Manager refused the credentials'));
       throw authError(request, response, `cannot answer the authentication challenge: ${error.message}`, error);
     }
     if (sent === 'fresh') {
       // A fresh nonce may legitimately expire between the challenge and its answer: stale=true means the digest was
       // right. Answer that a few times, never forever; anything else after a fresh answer is a refusal.
       if (!challenge.stale) {
-        throw authError(request, response, 'Ops Manager refused the credentials after one Digest challenge');
+        throw refused(
+          ctx,
+          authError(request, response, 'Ops Manager refused the credentials after one Digest challenge'),
+        );
       }
       if (staleAnswered >= MAX_STALE_CHALLENGES) {
         throw authError(request, response, `the nonce went stale ${staleAnswered + 1} times in a row`);

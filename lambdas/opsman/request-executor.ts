@@ -4,6 +4,7 @@
  */
 import type { Dispatcher } from 'undici';
 import { type ExchangeContext, exchange, type HttpRequest, type HttpResponse, SendFailure } from './auth-exchange.ts';
+import { CredentialVerdict } from './credential-verdict.ts';
 import { NonceCache } from './digest/index.ts';
 import { parseErrorBody } from './error-body.ts';
 import {
@@ -36,6 +37,7 @@ export class RequestExecutor {
   readonly #dispatcher: Dispatcher;
   readonly #limiter: ConcurrencyLimiter;
   readonly #nonces: NonceCache;
+  readonly #verdict = new CredentialVerdict();
   #closed = false;
 
   constructor(options: ResolvedClientOptions, dispatcher: Dispatcher, nonces: NonceCache = new NonceCache()) {
@@ -143,6 +145,7 @@ export class RequestExecutor {
     const ctx: ExchangeContext = {
       dispatcher: this.#dispatcher,
       nonces: this.#nonces,
+      verdict: this.#verdict,
       username: this.#options.publicKey,
       password: this.#options.privateKey,
       userAgent: this.#options.userAgent,

@@ -65,6 +65,8 @@ export interface DigestServer {
   challenges(): number;
   /** Every nonce issued so far becomes stale. */
   expireNonces(): void;
+  /** From now on the key's password is `password` (a key rotated on the server while a client runs). */
+  setPassword(password: string): void;
   close(): Promise<void>;
 }
 
@@ -82,7 +84,7 @@ function parseAuthorization(header: string): Map<string, string> {
 /** Starts the server. */
 export async function startDigestServer(options: DigestServerOptions = {}): Promise<DigestServer> {
   const username = options.username ?? 'pubkey';
-  const password = options.password ?? 'private-key-0000';
+  let password = options.password ?? 'private-key-0000';
   const realm = options.realm ?? 'MMS Public API';
   const algorithm = options.algorithm ?? 'MD5';
   const qop = options.qop === undefined ? 'auth' : options.qop;
@@ -206,6 +208,9 @@ export async function startDigestServer(options: DigestServerOptions = {}): Prom
     challenges: () => challenges,
     expireNonces: () => {
       for (const state of nonces.values()) state.stale = true;
+    },
+    setPassword: (next) => {
+      password = next;
     },
     close: async () => {
       for (const socket of sockets) socket.destroy();

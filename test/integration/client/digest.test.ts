@@ -71,6 +71,26 @@ describe('Digest against the emulator', () => {
     expect(error).toMatchObject({ status: 401, errorCode: 'USER_UNAUTHORIZED' });
   });
 
+  it('role refusals never condemn the key: its nonce is kept and what it may do still works', async () => {
+    const client = emu.client(KEYS.readOnly);
+    await emu.clearRequests();
+    const body = {
+      eventTypeName: 'HOST_DOWN',
+      notifications: [{ typeName: 'GROUP', intervalMin: 5, delayMin: 0, roles: ['GROUP_OWNER'] }],
+    };
+    for (let i = 0; i < 3; i++) {
+      const error = await client.createAlertConfig(IDS.paymentsStaging, body).catch((e: unknown) => e);
+      expect((error as Error).message).toMatch(
+        /refused the request for this API key \(its roles or access\) \(401 USER_UNAUTHORIZED/,
+      );
+    }
+    await client.getTeam(IDS.acme, IDS.dbaOncall);
+    const log = await emu.requests();
+    // One challenge for the whole sequence: the first refusal kept its nonce, every later request reused it.
+    expect(log.challenges).toBe(1);
+    expect(log.entries.map((e) => e.status)).toEqual([401, 401, 401, 401, 200]);
+  });
+
   it('the version manifest is read without credentials', async () => {
     const client = emu.client({ privateKey: 'irrelevant-here' });
     await emu.clearRequests();

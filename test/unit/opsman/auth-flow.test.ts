@@ -1,6 +1,7 @@
 // Scenario: the client authenticates against independent Digest servers (Ops Manager, Apache, SHA-256, RFC 2069 forms), reuses nonces with increasing nc, survives stale nonces and never loops on bad credentials.
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_STALE_CHALLENGES } from '../../../lambdas/opsman/auth-exchange.ts';
+import { REFUSALS_BEFORE_STOP } from '../../../lambdas/opsman/credential-verdict.ts';
 import { createOpsManagerClient, OpsManagerAuthError, type OpsManagerClient } from '../../../lambdas/opsman/index.ts';
 import { type DigestServerOptions, startDigestServer } from '../../helpers/client-digest-server.ts';
 import { TEST_PRIVATE_KEY } from '../../helpers/client-fixtures.ts';
@@ -100,6 +101,38 @@ describe('Digest auth flow', () => {
     }
     expect(server.log.map((e) => e.status)).toEqual([401, 401, 401, 401]);
     expect(server.log.map((e) => e.authorization !== undefined)).toEqual([false, true, false, true]);
+  });
+
+  it(`wrong credentials: after ${REFUSALS_BEFORE_STOP} refusals and no acceptance, requests fail without being sent`, async () => {
+    const { server, client } = await setup({}, 'wrong-private-key');
+    const errors: unknown[] = [];
+    for (let i = 0; i < REFUSALS_BEFORE_STOP + 3; i++)
+      errors.push(await client.getTeam('o', 't').catch((e: unknown) => e));
+    // Each refused request cost a bare request and one answered challenge; nothing was sent after the verdict.
+    expect(server.log).toHaveLength(2 * REFUSALS_BEFORE_STOP);
+    for (const error of errors) expect(error).toBeInstanceOf(OpsManagerAuthError);
+    const last = errors.at(-1) as OpsManagerAuthError;
+    expect(last).toMatchObject({ status: 401, errorCode: 'USER_UNAUTHORIZED', code: 'OPSMAN_AUTH_ERROR' });
+    expect(last.message).toMatch(
+      /^GET \/orgs\/\{orgId\}\/teams\/\{teamId\}: not sent: Ops Manager refused this API key 2 times and has not accepted it \(first refusal: GET .*refused the credentials after one Digest challenge/,
+    );
+    expect(last.message).not.toContain('wrong-private-key');
+    // An endpoint that needs no key is still asked (this server challenges it too, and refuses the answer).
+    const manifest = await client.getVersionManifest().catch((e: unknown) => e);
+    expect((manifest as Error).message).toMatch(/^GET \/unauth\/versionManifest: Ops Manager refused the credentials/);
+    expect(server.log).toHaveLength(2 * REFUSALS_BEFORE_STOP + 2);
+  });
+
+  it('a key accepted once is never condemned: each later refusal is its own request', async () => {
+    const { server, client } = await setup();
+    await getTeams(client, 1);
+    server.setPassword('rotated-on-the-server');
+    for (let i = 0; i < REFUSALS_BEFORE_STOP + 1; i++) {
+      const error = await client.getTeam('o', 't').catch((e: unknown) => e);
+      expect((error as Error).message).toMatch(/refused the credentials after one Digest challenge/);
+    }
+    server.setPassword(TEST_PRIVATE_KEY);
+    await getTeams(client, 1);
   });
 
   const servers: { name: string; options: DigestServerOptions }[] = [
