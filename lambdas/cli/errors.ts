@@ -13,6 +13,8 @@ export const EXIT = {
   usage: 2,
   /** `plan --detailed-exitcode`: changes present (same number as usage, Terraform's convention). */
   changes: 2,
+  /** An apply stopped by Ctrl-C or SIGTERM (128 + SIGINT, the shell's convention). */
+  interrupted: 130,
 } as const;
 
 /** Base of every CLI error: a stable `code` and the exit code. */

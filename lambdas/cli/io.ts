@@ -21,6 +21,11 @@ export interface CliIo {
   env: Record<string, string | undefined>;
   /** Asks one question; resolves to the answer, or null when input ended. */
   prompt(question: string): Promise<string | null>;
+  /**
+   * Calls `handler` on the first Ctrl-C or SIGTERM while subscribed (a second one ends the process at once, exit 130);
+   * returns the unsubscribe function. Absent: interrupts keep the process's default (immediate exit).
+   */
+  onInterrupt?(handler: (signal: string) => void): () => void;
 }
 
 let pipeGuarded = false;
@@ -44,6 +49,24 @@ export function processIo(): CliIo {
     stderr: process.stderr,
     interactive: process.stdin.isTTY === true && process.stderr.isTTY === true,
     env: process.env,
+    onInterrupt(handler: (signal: string) => void): () => void {
+      let received = 0;
+      const listener = (signal: NodeJS.Signals) => {
+        received += 1;
+        if (received === 1) {
+          handler(signal === 'SIGINT' ? 'Ctrl-C (SIGINT)' : signal);
+          return;
+        }
+        process.stderr.write(`${signal} again: stopping at once; the lock stays until it expires\n`);
+        process.exit(130);
+      };
+      process.on('SIGINT', listener);
+      process.on('SIGTERM', listener);
+      return () => {
+        process.off('SIGINT', listener);
+        process.off('SIGTERM', listener);
+      };
+    },
     async prompt(question: string): Promise<string | null> {
       const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
       try {

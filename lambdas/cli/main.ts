@@ -49,7 +49,8 @@ export function reportError(io: CliIo, error: unknown): number {
     const code = (error as { code?: unknown }).code;
     const suffix = typeof code === 'string' && !error.message.includes(code) ? ` (${code})` : '';
     say(`error: ${error.message}${suffix}\n`);
-    return EXIT.error;
+    // RunInterruptedError: an apply stopped while planning.
+    return code === 'INTERRUPTED' ? EXIT.interrupted : EXIT.error;
   }
   say(`error: ${String(error)}\n`);
   return EXIT.error;

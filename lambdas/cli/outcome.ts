@@ -17,6 +17,7 @@ export function planExitCode(plan: Plan, detailed: boolean, command: 'plan' | 'o
 
 /** 1 when anything failed, did not converge, was blocked, a target failed, or an archive step failed; else 0. */
 export function reportExitCode(report: RunReport): number {
+  if (report.interrupted !== undefined) return EXIT.interrupted;
   if ((report.archive?.errors.length ?? 0) > 0) return EXIT.error;
   const bad = report.results.some((r) => r.status === 'failed' || r.status === 'not-converging');
   if (bad || report.failures.length > 0 || report.plan.failures.length > 0) return EXIT.error;
@@ -40,5 +41,11 @@ export function problemsLine(plan: Plan, report?: RunReport): string | undefined
   if (stuck > 0) parts.push(`${stuck} not converging`);
   const archive = report?.archive?.errors.length ?? 0;
   if (archive > 0) parts.push(`${archive} archive error${archive === 1 ? '' : 's'}`);
+  const stopped = report?.interrupted;
+  if (stopped !== undefined) {
+    parts.unshift(
+      `interrupted (${stopped.reason}): ${stopped.notStarted} write${stopped.notStarted === 1 ? '' : 's'} not started`,
+    );
+  }
   return parts.length === 0 ? undefined : `error: ${parts.join(', ')} (details in the output above)`;
 }

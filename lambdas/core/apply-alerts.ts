@@ -194,10 +194,7 @@ async function create(change: Change, ctx: AlertApplyContext, prepared: Prepared
       return resolveUnknownCreate(change, ctx, prepared, 'the POST was ambiguous', error);
     // A refusal (4xx) created nothing: drop the pending marker. Anything else may have: keep it for the next run.
     if (error instanceof OpsManagerApiError && error.status >= 400 && error.status < 500) {
-      const record = ctx.state.projects[change.target.id]?.alertConfigs[change.key];
-      if (record !== undefined && record.id === undefined)
-        setAlertRecord(ctx.state, change.target.id, change.key, undefined);
-      else if (record !== undefined) delete record.pendingCreate;
+      dropPendingMarker(ctx.state, change);
     }
     throw error;
   }
@@ -262,4 +259,11 @@ export async function applyAlertChange(
 export function markPending(state: ReconcileState, change: Change, runId: string, now: string): void {
   // A fresh record: an old id (its config vanished) must not shadow the marker.
   projectState(state, change.target.id).alertConfigs[change.key] = { pendingCreate: { runId, startedAt: now } };
+}
+
+/** Drops the pending-create marker of a create that certainly created nothing (refused, or never sent). */
+export function dropPendingMarker(state: ReconcileState, change: Change): void {
+  const record = state.projects[change.target.id]?.alertConfigs[change.key];
+  if (record !== undefined && record.id === undefined) setAlertRecord(state, change.target.id, change.key, undefined);
+  else if (record !== undefined) delete record.pendingCreate;
 }

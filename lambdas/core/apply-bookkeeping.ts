@@ -23,7 +23,8 @@ export function recordReconciled(
   const bad = new Set([
     ...failedTargets,
     ...failures.map((f) => targetKey(f.target)),
-    ...results.filter((r) => r.status === 'failed').map((r) => targetKey(r.change.target)),
+    // A skipped write (held back behind a failure, or never started by an interrupted run) leaves its target unsettled.
+    ...results.filter((r) => r.status === 'failed' || r.status === 'skipped').map((r) => targetKey(r.change.target)),
   ]);
   const clean = Object.keys(plan.liveDigests).filter((key) => !bad.has(key) && ctx.skipReason(key) === undefined);
   const drifting = new Set(

@@ -4,9 +4,10 @@
  */
 
 import type { ApplyContext } from './apply.ts';
-import { type AlertApplyContext, applyAlertChange } from './apply-alerts.ts';
+import { type AlertApplyContext, applyAlertChange, dropPendingMarker } from './apply-alerts.ts';
 import { applySingletonChange, recordSingleton } from './apply-singletons.ts';
 import { errorCode, errorMessage } from './concurrency.ts';
+import { INTERRUPTED_MESSAGE } from './interrupt.ts';
 import type { Change, ChangeResult, TargetFailure } from './model.ts';
 import { confirmEcho, type WriteCheck } from './verify.ts';
 
@@ -32,6 +33,17 @@ export function result(
   return r;
 }
 
+/**
+ * Results of changes an interrupted run did not start: skipped with INTERRUPTED_MESSAGE. A create's pending marker,
+ * saved before the first POST, is dropped: nothing was sent, so the next run must not look for a duplicate.
+ */
+export function notStarted(changes: readonly Change[], ctx: ApplyContext): ChangeResult[] {
+  return changes.map((change) => {
+    if (change.kind === 'alertConfig' && change.action === 'create') dropPendingMarker(ctx.state, change);
+    return result(change, 'skipped', Date.now(), { message: INTERRUPTED_MESSAGE });
+  });
+}
+
 /** Applies one target's changes (already filtered to writes, in plan order); each body is built right before its write. */
 export async function applyTarget(
   changes: Change[],
@@ -41,8 +53,12 @@ export async function applyTarget(
   const results: ChangeResult[] = [];
   const written = new Map<ChangeResult, WriteCheck>();
   let alertFailed = false;
-  for (const change of changes) {
+  for (const [index, change] of changes.entries()) {
     const started = Date.now();
+    if (ctx.signal?.aborted) {
+      results.push(...notStarted(changes.slice(index), ctx));
+      break;
+    }
     if (change.kind === 'alertConfig' && change.action === 'delete' && alertFailed) {
       results.push(
         result(change, 'skipped', started, {

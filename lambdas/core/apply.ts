@@ -6,7 +6,7 @@
 import { type AlertApplyContext, checkBody, markPending } from './apply-alerts.ts';
 import { recordReconciled } from './apply-bookkeeping.ts';
 import { type PinReader, recordSingleton } from './apply-singletons.ts';
-import { applyTarget } from './apply-target.ts';
+import { applyTarget, notStarted } from './apply-target.ts';
 import { errorMessage, mapLimit } from './concurrency.ts';
 import type { Change, ChangeResult, Plan, TargetFailure } from './model.ts';
 import { targetKey } from './model.ts';
@@ -40,6 +40,8 @@ export interface ApplyContext {
   /** Called before each write: renews the lease when due; throws when it was lost. */
   keepAlive: () => Promise<void>;
   readPin: PinReader;
+  /** Once aborted, no further write starts: the rest is skipped with INTERRUPTED_MESSAGE (interrupt.ts). */
+  signal?: AbortSignal;
 }
 
 /** The outcome of an apply. */
@@ -138,7 +140,8 @@ export async function applyPlan(
   }
 
   const creates = [...byTarget.values()].flat().filter((c) => c.action === 'create');
-  if (creates.length > 0) {
+  // A run already stopped starts no target, so it marks no create either.
+  if (creates.length > 0 && !ctx.signal?.aborted) {
     // One timestamp for the whole batch: the markers are saved together, before the first POST.
     const startedAt = now();
     for (const c of creates) markPending(ctx.state, c, ctx.runId, startedAt);
@@ -162,6 +165,7 @@ export async function applyPlan(
   const targets = [...byTarget.entries()];
   let done = 0;
   const outcomes = await mapLimit(targets, options.targetConcurrency, async ([, list]) => {
+    if (ctx.signal?.aborted) return { results: notStarted(list, ctx), failure: undefined, verifiedFailure: undefined };
     const out = await applyTarget(list, ctx, alertCtx);
     // Echoes were checked and dropped write by write; only results and failures are kept per target.
     const verified = await verifyTarget(out.written, ctx);

@@ -48,11 +48,11 @@ export class HeldLease {
   }
 }
 
-/** Acquires the lease, waiting up to `waitMs` while another run holds it. */
+/** Acquires the lease, waiting up to `waitMs` (or until `signal` is aborted) while another run holds it. */
 export async function acquireLease(
   store: StateStore,
   clock: Clock,
-  request: { owner: string; runId: string; waitMs: number },
+  request: { owner: string; runId: string; waitMs: number; signal?: AbortSignal },
   options: LeaseOptions = DEFAULT_LEASE_OPTIONS,
 ): Promise<HeldLease> {
   const started = clock.now().getTime();
@@ -63,7 +63,8 @@ export async function acquireLease(
     } catch (error) {
       if (!(error instanceof LeaseHeldError)) throw error;
       const waited = clock.now().getTime() - started;
-      if (waited >= request.waitMs) {
+      // A stopped run waits no longer (checked at each retry, so within retryEveryMs).
+      if (waited >= request.waitMs || request.signal?.aborted) {
         throw waited > 0 ? new LeaseHeldError(error.holder, waited) : error;
       }
       await clock.sleep(Math.min(options.retryEveryMs, request.waitMs - waited));

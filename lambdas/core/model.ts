@@ -289,6 +289,8 @@ export interface RunReport {
   reportLocation?: string;
   /** Whether the desired state came from the desired-state cache ('hit'), was parsed ('miss'), or no cache was set. */
   desiredCache?: 'hit' | 'miss' | 'off';
+  /** Set when the run's signal stopped an apply: why, and how many planned writes were not started. */
+  interrupted?: { reason: string; notStarted: number };
 }
 
 /** What an archive run stored. */

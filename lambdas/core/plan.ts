@@ -5,6 +5,7 @@
  */
 import { mapLimit } from './concurrency.ts';
 import type { FingerprintCache } from './fingerprint.ts';
+import { RunInterruptedError } from './interrupt.ts';
 import type { Change, DesiredState, Mode, Plan } from './model.ts';
 import { runMode } from './modes.ts';
 import { sortChanges } from './plan-order.ts';
@@ -47,6 +48,8 @@ export interface PlanDependencies {
   reporter: Reporter;
   /** Called after each target is planned (apply renews its lease here); an error aborts the plan. */
   keepAlive?: () => Promise<void>;
+  /** Once aborted, no further target is planned and makePlan throws RunInterruptedError. */
+  signal?: AbortSignal;
 }
 
 /** Makes the plan. Never throws for a target's problem: those become failures or blocked changes. */
@@ -67,19 +70,26 @@ export async function makePlan(
     deps.reporter.progress(`planned ${name} (${done}/${total})`, { done, total });
     await deps.keepAlive?.();
   };
-  const targets: TargetPlan[] = [
+  const { signal } = deps;
+  // A stopped run plans no further target; the targets in flight finish (they only read) and the plan is dropped.
+  const planned = [
     ...(await mapLimit(projects, options.targetConcurrency, async (p) => {
+      if (signal?.aborted) return undefined;
       const r = await planProject(p, request, deps, teams, fingerprints);
       await tick(p.name);
       return r;
     })),
     ...(await mapLimit(orgs, options.targetConcurrency, async (o) => {
+      if (signal?.aborted) return undefined;
       const r = await planOrganization(o, request, deps);
       await tick(o.name);
       return r;
     })),
   ];
+  if (signal?.aborted) throw new RunInterruptedError(signal);
+  const targets = planned as TargetPlan[];
   const global = await planGlobal(request, deps);
+  if (signal?.aborted) throw new RunInterruptedError(signal);
   if (global !== undefined) targets.push(global);
 
   const plan: Plan = {

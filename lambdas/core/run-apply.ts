@@ -57,6 +57,7 @@ export async function applyAndSave(
         skipReason,
         persist: save,
         keepAlive: () => phase.lease.keepAlive(),
+        ...(request.signal === undefined ? {} : { signal: request.signal }),
         readPin: async (path, sha256) => {
           const { bytes } = await deps.source.read(path);
           if (sha256Hex(bytes) !== sha256) {

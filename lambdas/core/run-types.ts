@@ -33,6 +33,11 @@ export interface RunRequest {
   overrides?: { maxDeletes?: number; allowEmpty?: boolean };
   /** Wait up to this long for a held lease before failing (0: fail fast). */
   leaseWaitMs?: number;
+  /**
+   * A graceful stop (interrupt.ts): once aborted, no new target is planned and no new write starts; writes in flight
+   * finish, the state is saved and the lease released. Its reason, when a string, is quoted in the report.
+   */
+  signal?: AbortSignal;
 }
 
 /** Everything a run talks to. */

@@ -8,6 +8,7 @@ import { errorMessage } from './concurrency.ts';
 import { deriveCacheAuthKey } from './desired/cache.ts';
 import { type DesiredCacheStatus, loadDesiredStateCached } from './desired/index.ts';
 import { DesiredStateInvalidError, ReconcileError } from './errors.ts';
+import { INTERRUPTED_MESSAGE, interruptReason } from './interrupt.ts';
 import { acquireLease, DEFAULT_LEASE_OPTIONS, type HeldLease, type LeaseOptions } from './lease.ts';
 import {
   type ChangeResult,
@@ -139,7 +140,12 @@ export async function runReconcile(
         acquireLease(
           deps.state,
           deps.clock,
-          { owner: request.owner, runId: request.runId, waitMs: request.leaseWaitMs ?? 0 },
+          {
+            owner: request.owner,
+            runId: request.runId,
+            waitMs: request.leaseWaitMs ?? 0,
+            ...(request.signal === undefined ? {} : { signal: request.signal }),
+          },
           options.lease,
         ),
       );
@@ -175,6 +181,7 @@ export async function runReconcile(
               actorPublicKey: deps.actorPublicKey,
               reporter: deps.reporter,
               keepAlive: lease === undefined ? undefined : () => (lease as HeldLease).keepAlive(),
+              ...(request.signal === undefined ? {} : { signal: request.signal }),
             },
             options.plan,
           ),
@@ -209,6 +216,14 @@ export async function runReconcile(
     apiCalls: callsSince(callsBefore, deps.apiCalls?.()),
     durationsMs,
   };
+  const notStarted = results.filter((r) => r.status === 'skipped' && r.message === INTERRUPTED_MESSAGE).length;
+  if (request.signal?.aborted && notStarted > 0) {
+    const reason = interruptReason(request.signal);
+    report.interrupted = { reason, notStarted };
+    warnings.unshift(
+      `INTERRUPTED (${reason}): ${notStarted} planned write(s) not started; the writes in flight finished, the state was saved and the lock released`,
+    );
+  }
   if (warnings.length > 0) report.warnings = warnings;
   if (desiredCache !== undefined) report.desiredCache = desiredCache;
   if (archive !== undefined) {

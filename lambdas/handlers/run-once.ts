@@ -36,13 +36,40 @@ export function powertoolsReporter(logger: Logger, metrics: Metrics, reported: S
   };
 }
 
+/**
+ * How long before the Lambda's timeout a run stops starting writes (core/interrupt.ts), so that it still saves its
+ * state and releases its lease instead of being killed mid-apply. A quarter of the time left at most, for short limits.
+ */
+export const STOP_BEFORE_TIMEOUT_MS = 60_000;
+
+/** A signal aborted STOP_BEFORE_TIMEOUT_MS before the Lambda's deadline; none without a deadline. */
+export function deadlineSignal(context: Partial<Pick<Context, 'getRemainingTimeInMillis'>>): {
+  signal?: AbortSignal;
+  clear(): void;
+} {
+  const remaining =
+    typeof context.getRemainingTimeInMillis === 'function' ? context.getRemainingTimeInMillis() : Number.NaN;
+  if (!Number.isFinite(remaining) || remaining <= 0) return { clear() {} };
+  const margin = Math.min(STOP_BEFORE_TIMEOUT_MS, remaining / 4);
+  const controller = new AbortController();
+  const timer = setTimeout(
+    () =>
+      controller.abort(
+        `the Lambda's time limit is ${margin >= 1000 ? `${Math.round(margin / 1000)} s` : `${Math.round(margin)} ms`} away`,
+      ),
+    remaining - margin,
+  );
+  timer.unref();
+  return { signal: controller.signal, clear: () => clearTimeout(timer) };
+}
+
 /** Runs one request; never throws: failures come back as `status: 'failed'` with a classified error. */
 export async function runOnce(input: {
   runtime: Runtime;
   run: RunFn;
   logger: Logger;
   metrics: Metrics;
-  context: Pick<Context, 'functionName' | 'awsRequestId'>;
+  context: Pick<Context, 'functionName' | 'awsRequestId'> & Partial<Pick<Context, 'getRemainingTimeInMillis'>>;
   trigger: string;
   request: Omit<RunRequest, 'runId' | 'owner' | 'leaseWaitMs'>;
 }): Promise<RunSummary> {
@@ -51,6 +78,7 @@ export async function runOnce(input: {
   const runId = newRunId(new Date(started));
   logger.appendKeys({ runId, trigger });
   runtime.calls.reset();
+  const deadline = deadlineSignal(context);
   try {
     const { api, fingerprintKey, publicKey } = await runtime.api();
     const full: RunRequest = {
@@ -58,6 +86,7 @@ export async function runOnce(input: {
       runId,
       owner: `lambda:${context.functionName}/${context.awsRequestId}`,
       leaseWaitMs: runtime.config.leaseWaitMs,
+      ...(deadline.signal === undefined ? {} : { signal: deadline.signal }),
     };
     const reported = new Set<string>();
     logger.info('run starting', { command: full.command, mode: full.mode, projects: full.projects });
@@ -99,6 +128,7 @@ export async function runOnce(input: {
       error: outcome,
     };
   } finally {
+    deadline.clear();
     logger.removeKeys(['runId', 'trigger']);
   }
 }

@@ -31,6 +31,8 @@ export interface RunSummary {
   failedChanges?: { target: string; kind: string; key: string; action: string; status: string; message?: string }[];
   error?: ErrorOutcome;
   reason?: string;
+  /** The run stopped starting writes before its end (its Lambda's time limit near): why, and how many it left. */
+  interrupted?: { reason: string; notStarted: number };
 }
 
 /** Most failed changes listed in a summary (the archived report has them all). */
@@ -40,7 +42,7 @@ export const MAX_LISTED_CHANGES = 20;
 export function summarise(report: RunReport, trigger: string, command: RunCommand, durationMs: number): RunSummary {
   const s = report.summary;
   return {
-    status: s.targetsFailed > 0 || s.failed > 0 ? 'partial' : 'ok',
+    status: s.targetsFailed > 0 || s.failed > 0 || report.interrupted !== undefined ? 'partial' : 'ok',
     trigger,
     runId: report.runId,
     command,
@@ -60,6 +62,7 @@ export function summarise(report: RunReport, trigger: string, command: RunComman
       ),
     },
     ...(report.desiredCache ? { desiredCache: report.desiredCache } : {}),
+    ...(report.interrupted ? { interrupted: report.interrupted } : {}),
     failures: report.failures.map((f) => ({
       target: `${f.target.type}:${f.target.name}`,
       phase: f.phase,

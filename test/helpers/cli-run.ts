@@ -18,8 +18,23 @@ export const KEYS = {
   human: { publicKey: 'jdoekey1', privateKey: '0c9e8d7f-6a5b-4c3d-2e1f-0a9b8c7d6e5f' },
 } as const;
 
-/** Runs the binary with a clean environment plus `env`; stdin is closed (no terminal). */
-export function runBinary(args: string[], env: Record<string, string> = {}, cwd = REPO_ROOT): Promise<BinaryRun> {
+/** Signals sent to the child, each once, the first time its stderr so far matches `when`. */
+export interface InterruptPlan {
+  when: RegExp;
+  /** Sent 250 ms apart: the kernel merges a signal still pending with the next one of its kind. */
+  signals: NodeJS.Signals[];
+}
+
+/**
+ * Runs the binary with a clean environment plus `env`; stdin is closed (no terminal). `interrupt` sends signals once
+ * stderr shows a given progress line (a user pressing Ctrl-C mid-run).
+ */
+export function runBinary(
+  args: string[],
+  env: Record<string, string> = {},
+  cwd = REPO_ROOT,
+  interrupt?: InterruptPlan,
+): Promise<BinaryRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['bin/opsman-gitops.mjs', ...args], {
       cwd,
@@ -31,8 +46,13 @@ export function runBinary(args: string[], env: Record<string, string> = {}, cwd 
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk;
     });
+    let interrupted = false;
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       stderr += chunk;
+      if (interrupt !== undefined && !interrupted && interrupt.when.test(stderr)) {
+        interrupted = true;
+        interrupt.signals.forEach((signal, i) => setTimeout(() => child.kill(signal), i * 250));
+      }
     });
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));

@@ -10,6 +10,7 @@ import { hasWrites } from '../../core/render/summary.ts';
 import { askApproval, confirmationMode, refusal } from '../confirm.ts';
 import { type CommandContext, openSession } from '../context.ts';
 import { EXIT } from '../errors.ts';
+import { interruptible } from '../interruptible.ts';
 import { planExitCode, problemsLine, reportExitCode } from '../outcome.ts';
 import { reconcile } from '../wiring.ts';
 import { desiredIsValid } from './plan.ts';
@@ -43,7 +44,9 @@ export async function runApply(ctx: CommandContext, showPlan = true): Promise<nu
       }
       savedPlan = planned.plan;
     }
-    const report = await reconcile(runRequest(ctx, 'apply', savedPlan), session.deps);
+    const report = await interruptible(io, (signal) =>
+      reconcile({ ...runRequest(ctx, 'apply', savedPlan), signal }, session.deps),
+    );
     if (options.json) {
       io.stdout.write(renderReportJson(report));
     } else {

@@ -1,0 +1,90 @@
+// Scenario: Ctrl-C during a real `opsman-gitops apply` (the binary, SIGINT from the test once the first target is
+// applied, the emulator answering in 40 ms): exit 130, the writes in flight finish, the state is saved and the lock
+// released, and the next apply writes only what was left and converges. A second SIGINT stops at once, leaving the
+// lock to expire, and says so.
+import { access, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startEmulator } from '../../../emulator/index.ts';
+import { REPO_ROOT, runBinary, toolEnv } from '../../helpers/cli-run.ts';
+
+let emulator: { url: string; origin: string; close(): Promise<void> };
+let dir: string;
+let common: string[];
+
+/** Every API request waits `latencyMs`: slow enough that the apply is still writing when the signal lands. */
+async function slowDown(latencyMs: number): Promise<void> {
+  await fetch(`${emulator.origin}/__emulator/faults`, { method: 'DELETE' });
+  const fault = await fetch(`${emulator.origin}/__emulator/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ method: '*', path: '/**', latencyMs, times: 1_000_000 }),
+  });
+  expect(fault.ok).toBe(true);
+}
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'cli-interrupt-'));
+  emulator = await startEmulator({ port: 0, host: '127.0.0.1', admin: true });
+  await slowDown(40);
+  common = ['--state-dir', join(dir, 'state'), '--secrets-file', join(REPO_ROOT, 'desired-state/local-secrets.json')];
+});
+
+afterEach(async () => {
+  await emulator.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const leaseFile = () => join(dir, 'state', 'lease.json');
+const exists = (path: string) =>
+  access(path).then(
+    () => true,
+    () => false,
+  );
+
+describe('Ctrl-C during apply', { timeout: 120_000 }, () => {
+  it('one SIGINT: exit 130, state saved, lock released; the next apply finishes the job', async () => {
+    const run = await runBinary(
+      ['apply', '--auto-approve', '--no-color', ...common],
+      toolEnv(emulator.url),
+      REPO_ROOT,
+      {
+        when: /applied .* \(1\/\d+\)/,
+        signals: ['SIGINT'],
+      },
+    );
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(130);
+    expect(run.stderr).toContain('Ctrl-C (SIGINT) received: no new write starts');
+    expect(run.stdout).toMatch(/Warning: INTERRUPTED \(Ctrl-C \(SIGINT\)\): \d+ planned write\(s\) not started/);
+    expect(run.stderr).toMatch(/error: interrupted \(Ctrl-C \(SIGINT\)\): \d+ writes? not started/);
+    const notStarted = Number(/INTERRUPTED \(Ctrl-C \(SIGINT\)\): (\d+)/.exec(run.stdout)?.[1]);
+    expect(notStarted).toBeGreaterThan(0);
+    expect(await exists(leaseFile())).toBe(false);
+    expect(await exists(join(dir, 'state', 'state.json'))).toBe(true);
+
+    const next = await runBinary(['apply', '--auto-approve', '--no-color', '--json', ...common], toolEnv(emulator.url));
+    expect(next.code, next.stderr).toBe(0);
+    const report = JSON.parse(next.stdout) as { results: { status: string }[] };
+    expect(report.results.filter((r) => r.status === 'applied').length).toBeGreaterThanOrEqual(notStarted);
+    const after = await runBinary(['plan', '--detailed-exitcode', ...common], toolEnv(emulator.url));
+    expect(after.code, after.stdout).toBe(0);
+  });
+
+  it('a second SIGINT stops at once and says the lock stays', async () => {
+    // Writes in flight for a second: the second signal (250 ms after the first) lands before they finish.
+    await slowDown(1_000);
+    const run = await runBinary(
+      ['apply', '--auto-approve', '--no-color', ...common],
+      toolEnv(emulator.url),
+      REPO_ROOT,
+      {
+        when: /applied .* \(1\/\d+\)/,
+        signals: ['SIGINT', 'SIGINT'],
+      },
+    );
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(130);
+    expect(run.stderr).toContain('SIGINT again: stopping at once; the lock stays until it expires');
+    expect(await exists(leaseFile())).toBe(true);
+  });
+});

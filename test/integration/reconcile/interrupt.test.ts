@@ -1,0 +1,121 @@
+// Scenario: a run stopped by its signal (the CLI's Ctrl-C, a Lambda out of time) over real HTTP: an apply stopped
+// after a few creates finishes the writes in flight, reports every other write as not started, saves a state without
+// stale pending-create markers, releases the lease, and the next apply converges with no duplicate; a plan stopped
+// writes nothing; a run stopped while waiting for someone else's lease stops waiting.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LeaseHeldError } from '../../../lambdas/core/errors.ts';
+import { INTERRUPTED_MESSAGE, RunInterruptedError } from '../../../lambdas/core/interrupt.ts';
+import type { ReconcileState } from '../../../lambdas/core/ports.ts';
+import { hasWrites } from '../../../lambdas/core/render/summary.ts';
+import { createOpsManagerClient } from '../../../lambdas/opsman/index.ts';
+import { EmulatorWorld, KEYS } from '../../helpers/reconcile-emulator.ts';
+
+let world: EmulatorWorld;
+beforeEach(async () => {
+  world = await EmulatorWorld.start();
+});
+afterEach(async () => {
+  await world.close();
+});
+
+/** A client that aborts `stop` once `after` POSTs have been answered. */
+function stoppingClient(stop: AbortController, after: number) {
+  let posts = 0;
+  return createOpsManagerClient({
+    baseUrl: world.url,
+    publicKey: 'gitopsbt',
+    privateKey: KEYS.gitopsbt,
+    observer: {
+      onRequest: (e) => {
+        if (e.method === 'POST' && ++posts === after) stop.abort('stopped by the test');
+      },
+    },
+  });
+}
+
+async function savedState(): Promise<ReconcileState> {
+  return JSON.parse(await readFile(join(world.dir, 'state', 'state.json'), 'utf8')) as ReconcileState;
+}
+
+describe('a stopped apply', () => {
+  it('finishes what is in flight, skips the rest, saves state, releases the lease; the next apply converges', async () => {
+    const planned = await world.run('plan');
+    const writes = planned.plan.changes.filter((c) =>
+      ['create', 'update', 'enable', 'disable', 'delete', 'adopt'].includes(c.action),
+    );
+    await world.admin('DELETE', 'requests');
+    const stop = new AbortController();
+    const client = stoppingClient(stop, 3);
+    let report: Awaited<ReturnType<typeof world.run>>;
+    try {
+      report = await world.run('apply', { signal: stop.signal }, world.deps(client));
+    } finally {
+      await client.close();
+    }
+
+    const notStarted = report.results.filter((r) => r.status === 'skipped' && r.message === INTERRUPTED_MESSAGE);
+    expect(notStarted.length).toBeGreaterThan(0);
+    expect(report.interrupted).toEqual({ reason: 'stopped by the test', notStarted: notStarted.length });
+    expect(report.warnings?.[0]).toMatch(
+      /^INTERRUPTED \(stopped by the test\): \d+ planned write\(s\) not started; the writes in flight finished, the state was saved and the lock released$/,
+    );
+    // Every write Ops Manager received is reported as applied, and none of the skipped ones was sent.
+    const sent = await world.writes();
+    const applied = report.results.filter((r) => r.status === 'applied' && r.change.action !== 'adopt');
+    expect(sent.length).toBe(applied.length);
+    expect(sent.length).toBeLessThan(writes.length);
+    expect(report.summary.failed).toBe(0);
+
+    // No marker is left for a create that was never sent; every create that was sent is owned.
+    const state = await savedState();
+    const records = Object.values(state.projects).flatMap((p) => Object.values(p.alertConfigs));
+    expect(records.filter((r) => r.pendingCreate !== undefined)).toEqual([]);
+    const created = report.results.filter((r) => r.status === 'applied' && r.change.action === 'create');
+    for (const r of created) expect(state.projects[r.change.target.id]?.alertConfigs[r.change.key]?.id).toBe(r.id);
+
+    // The lease was released: the next apply starts at once, writes exactly what was left, and converges.
+    await world.admin('DELETE', 'requests');
+    const next = await world.run('apply');
+    expect(next.summary.failed).toBe(0);
+    const left = new Set(notStarted.map((r) => `${r.change.target.id}/${r.change.kind}/${r.change.key}`));
+    const nextWrites = next.results.filter((r) => r.status === 'applied');
+    expect(new Set(nextWrites.map((r) => `${r.change.target.id}/${r.change.kind}/${r.change.key}`))).toEqual(left);
+    expect(hasWrites((await world.run('plan')).plan)).toBe(false);
+  });
+});
+
+describe('a stopped plan', () => {
+  it('throws RunInterruptedError, sends nothing, and an apply stopped while planning releases its lease', async () => {
+    const stop = new AbortController();
+    stop.abort('Ctrl-C (SIGINT)');
+    await world.admin('DELETE', 'requests');
+    for (const command of ['plan', 'apply'] as const) {
+      const error = await world.run(command, { signal: stop.signal }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(RunInterruptedError);
+      expect(error).toMatchObject({
+        code: 'INTERRUPTED',
+        message: 'the run was stopped while planning (Ctrl-C (SIGINT)): nothing was written',
+      });
+    }
+    const log = (await world.admin('GET', 'requests')) as { total: number };
+    expect(log.total).toBe(0);
+    const after = await world.run('apply');
+    expect(after.summary.failed).toBe(0);
+  });
+});
+
+describe('a run stopped while waiting for a lease', () => {
+  it('stops waiting and says who holds it', async () => {
+    const deps = world.deps();
+    await deps.state.acquireLease({ owner: 'someone-else', runId: 'r-1', ttlMs: 600_000 });
+    const stop = new AbortController();
+    setTimeout(() => stop.abort('stopped by the test'), 100);
+    const error = await world
+      .run('apply', { signal: stop.signal, leaseWaitMs: 600_000 }, deps)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(LeaseHeldError);
+    expect((error as Error).message).toMatch(/someone-else/);
+  });
+});
