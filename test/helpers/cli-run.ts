@@ -51,7 +51,7 @@ export function runBinary(
       stderr += chunk;
       if (interrupt !== undefined && !interrupted && interrupt.when.test(stderr)) {
         interrupted = true;
-        interrupt.signals.forEach((signal, i) => setTimeout(() => child.kill(signal), i * 250));
+        for (const [i, signal] of interrupt.signals.entries()) setTimeout(() => child.kill(signal), i * 250);
       }
     });
     child.on('error', reject);
