@@ -18,22 +18,21 @@ export const KEYS = {
   human: { publicKey: 'jdoekey1', privateKey: '0c9e8d7f-6a5b-4c3d-2e1f-0a9b8c7d6e5f' },
 } as const;
 
-/** Signals sent to the child, each once, the first time its stderr so far matches `when`. */
-export interface InterruptPlan {
+/** A signal sent to the child once, the first time its stderr so far matches `when` (after the steps before it). */
+export interface InterruptStep {
   when: RegExp;
-  /** Sent 250 ms apart: the kernel merges a signal still pending with the next one of its kind. */
-  signals: NodeJS.Signals[];
+  signal: NodeJS.Signals;
 }
 
 /**
- * Runs the binary with a clean environment plus `env`; stdin is closed (no terminal). `interrupt` sends signals once
- * stderr shows a given progress line (a user pressing Ctrl-C mid-run).
+ * Runs the binary with a clean environment plus `env`; stdin is closed (no terminal). `interrupt` sends signals as
+ * stderr shows given lines (a user pressing Ctrl-C mid-run).
  */
 export function runBinary(
   args: string[],
   env: Record<string, string> = {},
   cwd = REPO_ROOT,
-  interrupt?: InterruptPlan,
+  interrupt: readonly InterruptStep[] = [],
 ): Promise<BinaryRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['bin/opsman-gitops.mjs', ...args], {
@@ -46,12 +45,13 @@ export function runBinary(
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk;
     });
-    let interrupted = false;
+    let step = 0;
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       stderr += chunk;
-      if (interrupt !== undefined && !interrupted && interrupt.when.test(stderr)) {
-        interrupted = true;
-        for (const [i, signal] of interrupt.signals.entries()) setTimeout(() => child.kill(signal), i * 250);
+      // Each step waits for the output that follows the one before, so no signal is merged with a pending one.
+      while (step < interrupt.length && (interrupt[step] as InterruptStep).when.test(stderr)) {
+        child.kill((interrupt[step] as InterruptStep).signal);
+        step += 1;
       }
     });
     child.on('error', reject);

@@ -1,5 +1,5 @@
 // Scenario: Ctrl-C during a real `opsman-gitops apply` (the binary, SIGINT from the test once the first target is
-// applied, the emulator answering in 40 ms): exit 130, the writes in flight finish, the state is saved and the lock
+// applied, the emulator answering creates slowly): exit 130, the writes in flight finish, the state is saved and the lock
 // released, and the next apply writes only what was left and converges. A second SIGINT stops at once, leaving the
 // lock to expire, and says so.
 import { access, mkdtemp, rm } from 'node:fs/promises';
@@ -13,13 +13,13 @@ let emulator: { url: string; origin: string; close(): Promise<void> };
 let dir: string;
 let common: string[];
 
-/** Every API request waits `latencyMs`: slow enough that the apply is still writing when the signal lands. */
-async function slowDown(latencyMs: number): Promise<void> {
+/** Requests matching `method` and `path` wait `latencyMs`: the apply is still writing when a signal lands. */
+async function slowDown(latencyMs: number, method = '*', path = '/**'): Promise<void> {
   await fetch(`${emulator.origin}/__emulator/faults`, { method: 'DELETE' });
   const fault = await fetch(`${emulator.origin}/__emulator/faults`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ method: '*', path: '/**', latencyMs, times: 1_000_000 }),
+    body: JSON.stringify({ method, path, latencyMs, times: 1_000_000 }),
   });
   expect(fault.ok).toBe(true);
 }
@@ -27,7 +27,6 @@ async function slowDown(latencyMs: number): Promise<void> {
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'cli-interrupt-'));
   emulator = await startEmulator({ port: 0, host: '127.0.0.1', admin: true });
-  await slowDown(40);
   common = ['--state-dir', join(dir, 'state'), '--secrets-file', join(REPO_ROOT, 'desired-state/local-secrets.json')];
 });
 
@@ -45,14 +44,13 @@ const exists = (path: string) =>
 
 describe('Ctrl-C during apply', { timeout: 120_000 }, () => {
   it('one SIGINT: exit 130, state saved, lock released; the next apply finishes the job', async () => {
+    // Creates take 500 ms each: the first target applied has none, so every project still has creates to start.
+    await slowDown(500, 'POST', '/groups/*/alertConfigs');
     const run = await runBinary(
       ['apply', '--auto-approve', '--no-color', ...common],
       toolEnv(emulator.url),
       REPO_ROOT,
-      {
-        when: /applied .* \(1\/\d+\)/,
-        signals: ['SIGINT'],
-      },
+      [{ when: /applied .* \(1\/\d+\)/, signal: 'SIGINT' }],
     );
     expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(130);
     expect(run.stderr).toContain('Ctrl-C (SIGINT) received: no new write starts');
@@ -63,6 +61,7 @@ describe('Ctrl-C during apply', { timeout: 120_000 }, () => {
     expect(await exists(leaseFile())).toBe(false);
     expect(await exists(join(dir, 'state', 'state.json'))).toBe(true);
 
+    await fetch(`${emulator.origin}/__emulator/faults`, { method: 'DELETE' });
     const next = await runBinary(['apply', '--auto-approve', '--no-color', '--json', ...common], toolEnv(emulator.url));
     expect(next.code, next.stderr).toBe(0);
     const report = JSON.parse(next.stdout) as { results: { status: string }[] };
@@ -72,16 +71,17 @@ describe('Ctrl-C during apply', { timeout: 120_000 }, () => {
   });
 
   it('a second SIGINT stops at once and says the lock stays', async () => {
-    // Writes in flight for a second: the second signal (250 ms after the first) lands before they finish.
-    await slowDown(1_000);
+    // Creates take 3 s each: the first target applied is one without creates (an organization or the manifest), so
+    // projects' creates are still in flight when the first signal is taken and the second follows it.
+    await slowDown(3_000, 'POST', '/groups/*/alertConfigs');
     const run = await runBinary(
       ['apply', '--auto-approve', '--no-color', ...common],
       toolEnv(emulator.url),
       REPO_ROOT,
-      {
-        when: /applied .* \(1\/\d+\)/,
-        signals: ['SIGINT', 'SIGINT'],
-      },
+      [
+        { when: /applied .* \(1\/\d+\)/, signal: 'SIGINT' },
+        { when: /received: no new write starts/, signal: 'SIGINT' },
+      ],
     );
     expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(130);
     expect(run.stderr).toContain('SIGINT again: stopping at once; the lock stays until it expires');
