@@ -13,6 +13,7 @@ import { planGlobal, planOrganization, planProject, type TargetPlan } from './pl
 import type { OpsManagerApi, ReconcileState, Reporter, SecretResolver } from './ports.ts';
 import type { RunCommand } from './run-types.ts';
 import { applySafetyGates } from './safety.ts';
+import { projectsLeftOut } from './state.ts';
 import type { TeamCache } from './team-check.ts';
 
 /** Options of planning. */
@@ -119,6 +120,15 @@ export async function makePlan(
   const known = new Set(request.desired.projects.map((p) => p.projectId));
   for (const id of request.projects ?? []) {
     if (!known.has(id)) plan.warnings?.push(`project ${id} was asked for (--project) but is not in the desired state`);
+  }
+  // A project file removed from git prunes nothing (a lost file must not delete a project's alerts): say so each run.
+  if (request.projects === undefined) {
+    for (const { projectId, keys } of projectsLeftOut(request.state, known)) {
+      const shown = keys.length > 5 ? `${keys.slice(0, 5).join(', ')}, ...` : keys.join(', ');
+      plan.warnings?.push(
+        `project ${projectId} is no longer in the desired state; the ${keys.length} alert config(s) it owns (${shown}) are left alone in Ops Manager. To delete them, restore its file with no alertConfigs and prune: true, apply with --allow-empty (and --max-deletes when they are more than Settings.prune.maxDeletes), then remove the file`,
+      );
+    }
   }
   if (request.stateCorrupt) {
     plan.warnings?.unshift(

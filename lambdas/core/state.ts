@@ -14,6 +14,23 @@ export function cloneState(state: ReconcileState): ReconcileState {
   return JSON.parse(JSON.stringify(state)) as ReconcileState;
 }
 
+/**
+ * Projects the state records owned alert configs for (an id recorded) that are not among `desired`: a project file
+ * removed from git. Their configs are left alone; the plan says so (plan.ts).
+ */
+export function projectsLeftOut(
+  state: ReconcileState | null,
+  desired: ReadonlySet<string>,
+): { projectId: string; keys: string[] }[] {
+  const out: { projectId: string; keys: string[] }[] = [];
+  for (const [projectId, project] of Object.entries(state?.projects ?? {})) {
+    if (desired.has(projectId)) continue;
+    const keys = Object.keys(project.alertConfigs ?? {}).filter((k) => project.alertConfigs[k]?.id !== undefined);
+    if (keys.length > 0) out.push({ projectId, keys: keys.sort() });
+  }
+  return out.sort((a, b) => (a.projectId < b.projectId ? -1 : a.projectId > b.projectId ? 1 : 0));
+}
+
 /** The project's state, created when missing. */
 export function projectState(state: ReconcileState, projectId: string): ProjectState {
   let p = state.projects[projectId];

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { LeaseHeldError, SavedPlanStaleError } from '../../../lambdas/core/errors.ts';
 import { runMode, stricter, targetMode } from '../../../lambdas/core/modes.ts';
 import { serverError } from '../../helpers/fake-opsman-api.ts';
-import { actions, ownedId, P1, P2, p1Alerts, scenario, TEAM } from './scenario-fixture.ts';
+import { actions, ownedId, P1, P2, p1Alerts, scenario, setP1, TEAM } from './scenario-fixture.ts';
 
 describe('modes', () => {
   it('the stricter of run and target mode wins', () => {
@@ -186,5 +186,30 @@ describe('project selection', () => {
     expect(report.warnings).toEqual([
       'project 0000000000000000000000ff was asked for (--project) but is not in the desired state',
     ]);
+  });
+});
+
+describe('a project file removed from the desired state', () => {
+  it('prunes nothing, warns on every full plan with what it owns, and the documented way out deletes them', async () => {
+    const h = scenario();
+    await h.run('apply');
+    const live = () => h.world.groups.get(P1)?.alerts.size ?? 0;
+    const ownedBefore = live();
+    h.source.files.delete('p1.yaml');
+    const warning = `project ${P1} is no longer in the desired state; the 2 alert config(s) it owns (disk, no-primary) are left alone in Ops Manager. To delete them, restore its file with no alertConfigs and prune: true, apply with --allow-empty (and --max-deletes when they are more than Settings.prune.maxDeletes), then remove the file`;
+    const plan = await h.run('plan');
+    expect(plan.warnings).toEqual([warning]);
+    expect(plan.plan.changes.some((c) => c.target.id === P1)).toBe(false);
+    expect((await h.run('apply')).warnings).toEqual([warning]);
+    expect(live()).toBe(ownedBefore);
+    // A run limited to other projects does not speak for the whole desired state.
+    expect((await h.run('plan', { projects: [P2] })).warnings).toBeUndefined();
+
+    setP1(h, { alertConfigs: [], prune: true });
+    const emptied = await h.run('apply', { overrides: { allowEmpty: true } });
+    expect(actions(emptied).sort()).toEqual(['disk:delete', 'no-primary:delete']);
+    h.source.files.delete('p1.yaml');
+    expect((await h.run('plan')).warnings).toBeUndefined();
+    expect(live()).toBe(ownedBefore - 2);
   });
 });
