@@ -241,6 +241,11 @@ export async function applyAlertChange(
     // The live secrets are redacted, so whether they match is unknowable: re-send them once, then fingerprints hold.
     const response = body.hasSecrets ? await ctx.api.updateAlertConfig(groupId, id, body.request) : undefined;
     recordApplied(change, ctx, id, body, 'adopted');
+    // A renamed key: the old key's record goes (only if it still names this config).
+    const from = change.movedFrom;
+    if (from !== undefined && ctx.state.projects[groupId]?.alertConfigs[from]?.id === id) {
+      setAlertRecord(ctx.state, groupId, from, undefined);
+    }
     const outcome: AlertApplyOutcome = {
       id,
       message: body.hasSecrets ? 'adopted; secrets re-sent with a full PUT' : 'adopted',

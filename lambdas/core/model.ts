@@ -127,6 +127,8 @@ export type ChangeKind = 'alertConfig' | 'defaultServerType' | 'auditLogRotation
  * - enable / disable: only `enabled` differs; applied with PATCH.
  * - delete: before = normalised live; after absent. Only for owned objects, only when prune allows.
  * - adopt: an unowned live object equal to desired in every non-secret field; id recorded, secrets re-sent if needed.
+ *   With `movedFrom`, a renamed key: the object was owned by a key that left git; its record moves to the new key
+ *   instead of a delete and a create.
  * - noop: before = after (omitted). Listed so reports can count what is in sync.
  * - blocked: nothing is written; `reason` says why and what unblocks it.
  * - drift: live differs from desired but this run may not correct it (observe mode, or an expectation not enforced).
@@ -201,6 +203,8 @@ export interface Change {
   reason: string;
   /** Set when the live object changed since our last apply (drift), with who did it when known. */
   drift?: { detected: true; attribution?: DriftAttribution[] };
+  /** adopt only: the key that left git and owned this object; its record moves to `key` (a renamed key). */
+  movedFrom?: string;
 }
 
 /** A target that could not be planned or applied at all (read failed, 500, lease lost...). */

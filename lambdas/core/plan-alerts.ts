@@ -104,6 +104,17 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
       .filter((c) => !ownedIds.has(c.id) && !claimed.has(c.id) && views.get(c.id)?.text === desiredText)
       .sort(byCreatedThenId);
 
+  // Live configs owned by keys that left git, by old key: a new key equal to one of them is a rename, not a new config.
+  const desiredKeys = new Set(project.alertConfigs.map((c) => c.key));
+  const released: { key: string; config: AlertConfig }[] = [];
+  for (const key of Object.keys(owned).sort()) {
+    const id = owned[key]?.id;
+    const live = desiredKeys.has(key) || id === undefined ? undefined : liveById.get(id);
+    if (live !== undefined) released.push({ key, config: live });
+  }
+  const renamedFrom = (desiredText: string): { key: string; config: AlertConfig } | undefined =>
+    released.find((r) => !claimed.has(r.config.id) && views.get(r.config.id)?.text === desiredText);
+
   for (const config of sortedByKey(project.alertConfigs)) {
     const key = config.key;
     const after = toDesiredAlertBody(config);
@@ -173,9 +184,26 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
       continue;
     }
 
-    // No live object for this key: pending create, owned but deleted outside, or never seen.
-    const matches = unownedMatches(desiredText);
+    // No live object for this key: a renamed key, pending create, owned but deleted outside, or never seen.
     const pending = record?.pendingCreate !== undefined && record.id === undefined;
+    const moved = pending ? undefined : renamedFrom(desiredText);
+    if (moved !== undefined) {
+      claimed.add(moved.config.id);
+      changes.push({
+        target,
+        kind,
+        key,
+        action: 'adopt',
+        id: moved.config.id,
+        movedFrom: moved.key,
+        before: views.get(moved.config.id)?.normal,
+        after,
+        fields: secretChanges([...resolved.values.keys()].sort(), false),
+        reason: `key renamed from "${moved.key}": its config ${moved.config.id} equals the desired one in every non-secret field, so ownership moves instead of a delete and a create`,
+      });
+      continue;
+    }
+    const matches = unownedMatches(desiredText);
     if (pending && matches.length > 1) {
       changes.push({
         target,
@@ -223,13 +251,10 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
     changes.push(change);
   }
 
-  // Owned configs that left git: delete candidates (gated later), or forgotten when already gone.
-  const desiredKeys = new Set(project.alertConfigs.map((c) => c.key));
-  for (const key of Object.keys(owned).sort()) {
-    if (desiredKeys.has(key)) continue;
-    const id = owned[key]?.id;
-    const live = id === undefined ? undefined : liveById.get(id);
-    if (live === undefined) continue;
+  // Owned configs that left git: delete candidates (gated later), or forgotten when already gone; a renamed key's
+  // config was claimed above and moves instead.
+  for (const { key, config: live } of released) {
+    if (claimed.has(live.id)) continue;
     claimed.add(live.id);
     changes.push({
       target,

@@ -31,7 +31,8 @@ export function checkSavedPlan(plan: unknown): Plan {
       typeof c !== 'object' ||
       typeof c.key !== 'string' ||
       typeof c.action !== 'string' ||
-      typeof c.target?.id !== 'string'
+      typeof c.target?.id !== 'string' ||
+      (c.movedFrom !== undefined && (typeof c.movedFrom !== 'string' || c.action !== 'adopt'))
     ) {
       throw new SavedPlanInvalidError('the saved plan has a malformed change');
     }

@@ -1,7 +1,8 @@
 // Scenario: ownership: adoption instead of duplication, pending-create recovery, ambiguous POSTs, non-convergence, corrupt state.
 import { describe, expect, it } from 'vitest';
+import { checkSavedPlan } from '../../../lambdas/core/saved-plan.ts';
 import { ambiguous } from '../../helpers/fake-opsman-api.ts';
-import { actions, ownedId, P1, P2, scenario, setP1 } from './scenario-fixture.ts';
+import { actions, ownedId, P1, P2, p1Alerts, scenario, setP1 } from './scenario-fixture.ts';
 
 const DISK_BODY = {
   eventTypeName: 'OUTSIDE_METRIC_THRESHOLD',
@@ -71,6 +72,76 @@ describe('adoption', () => {
     expect(stored?.notifications.find((n) => n.typeName === 'WEBHOOK')?.webhookSecret).toBe(
       'whsec-super-secret-value-9876',
     );
+  });
+});
+
+describe('renamed keys', () => {
+  /** Project 1's alert configs with `from` renamed to `to` (and `edit` applied to that config). */
+  function renamed(from: string, to: string, edit: (c: Record<string, unknown>) => void = () => {}) {
+    return p1Alerts().map((c) => {
+      if (c.key !== from) return c;
+      const copy = structuredClone(c);
+      copy.key = to;
+      edit(copy);
+      return copy;
+    });
+  }
+
+  it('moves ownership instead of a delete and a create; the config keeps its id and nothing is written', async () => {
+    const h = scenario();
+    await h.run('apply');
+    const id = ownedId(h, 'disk');
+    const before = h.world.writes(P1).length;
+    setP1(h, { alertConfigs: renamed('disk', 'disk-space') });
+    const report = await h.run('apply');
+    expect(actions(report)).toEqual(['disk-space:adopt']);
+    expect(report.plan.changes.find((c) => c.key === 'disk-space')).toMatchObject({
+      movedFrom: 'disk',
+      id,
+      reason: `key renamed from "disk": its config ${id} equals the desired one in every non-secret field, so ownership moves instead of a delete and a create`,
+    });
+    expect(h.world.writes(P1).length).toBe(before);
+    expect(ownedId(h, 'disk-space')).toBe(id);
+    expect(h.state.state?.projects[P1]?.alertConfigs.disk).toBeUndefined();
+    expect(actions(await h.run('plan'))).toEqual([]);
+  });
+
+  it('a renamed config with secrets keeps its id and re-sends them once with a PUT', async () => {
+    const h = scenario();
+    await h.run('apply');
+    const id = ownedId(h, 'no-primary');
+    const before = h.world.writes(P1).length;
+    setP1(h, { alertConfigs: renamed('no-primary', 'primary-missing') });
+    expect(actions(await h.run('apply'))).toEqual(['primary-missing:adopt']);
+    expect(
+      h.world
+        .writes(P1)
+        .slice(before)
+        .map((w) => w.method),
+    ).toEqual(['updateAlertConfig']);
+    expect(ownedId(h, 'primary-missing')).toBe(id);
+    expect(actions(await h.run('plan'))).toEqual([]);
+  });
+
+  it('a key renamed and edited at once is a create and a delete (the old config no longer matches)', async () => {
+    const h = scenario();
+    await h.run('apply');
+    setP1(h, {
+      alertConfigs: renamed('disk', 'disk-space', (c) => {
+        (c.metricThreshold as { threshold: number }).threshold = 80;
+      }),
+    });
+    expect(actions(await h.run('plan')).sort()).toEqual(['disk-space:create', 'disk:delete']);
+  });
+
+  it('a saved plan may name movedFrom only on an adopt, as a string', () => {
+    const plan = { formatVersion: 1, failures: [], liveDigests: {} };
+    const change = { key: 'k', target: { id: P1 }, action: 'delete', movedFrom: 'old' };
+    expect(() => checkSavedPlan({ ...plan, changes: [change] })).toThrow(/malformed change/);
+    expect(() => checkSavedPlan({ ...plan, changes: [{ ...change, action: 'adopt', movedFrom: 7 }] })).toThrow(
+      /malformed change/,
+    );
+    expect(checkSavedPlan({ ...plan, changes: [{ ...change, action: 'adopt' }] }).changes).toHaveLength(1);
   });
 });
 
