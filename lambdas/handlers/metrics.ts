@@ -20,6 +20,7 @@ export const METRIC = {
   runDuration: 'RunDuration',
   lastSuccess: 'LastSuccess',
   runFailed: 'RunFailed',
+  runInterrupted: 'RunInterrupted',
 } as const;
 
 /** A Metrics instance with the service dimension; namespace from POWERTOOLS_METRICS_NAMESPACE or the default. */
@@ -57,5 +58,8 @@ export function addRunMetrics(
   add(METRIC.targetsFailed, MetricUnit.Count, s.targetsFailed);
   add(METRIC.apiCalls, MetricUnit.Count, report.apiCalls.total);
   add(METRIC.runDuration, MetricUnit.Milliseconds, durationMs);
-  if (s.targetsFailed === 0 && s.failed === 0) add(METRIC.lastSuccess, MetricUnit.Count, 1);
+  // A run stopped near its time limit left writes undone: not a success, or a function that never finishes in time
+  // would keep the staleness alarm quiet.
+  if (report.interrupted !== undefined) add(METRIC.runInterrupted, MetricUnit.Count, 1);
+  else if (s.targetsFailed === 0 && s.failed === 0) add(METRIC.lastSuccess, MetricUnit.Count, 1);
 }

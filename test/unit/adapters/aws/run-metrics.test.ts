@@ -1,0 +1,49 @@
+// Scenario: the per-run metrics of the handlers: LastSuccess only for a run that finished without failures, and a run
+// stopped near its time limit counts as RunInterrupted instead (so the staleness alarm still fires when no run ever
+// finishes in time).
+import type { Metrics } from '@aws-lambda-powertools/metrics';
+import { describe, expect, it } from 'vitest';
+import type { RunReport } from '../../../../lambdas/core/model.ts';
+import { addRunMetrics } from '../../../../lambdas/handlers/metrics.ts';
+
+function recorder(): { metrics: Metrics; seen: Map<string, number> } {
+  const seen = new Map<string, number>();
+  const metrics = { addMetric: (name: string, _unit: string, value: number) => seen.set(name, value) };
+  return { metrics: metrics as unknown as Metrics, seen };
+}
+
+function report(extra: Partial<RunReport> = {}, failed = 0): RunReport {
+  const planned = { create: 2, update: 0, enable: 0, disable: 0, delete: 0, adopt: 0, noop: 3, blocked: 0, drift: 0 };
+  return {
+    summary: { planned, applied: 1, failed, drift: 0, blocked: 0, targetsFailed: 0 },
+    apiCalls: { total: 9, byEndpoint: {} },
+    ...extra,
+  } as unknown as RunReport;
+}
+
+describe('addRunMetrics', () => {
+  it('a finished run without failures is a LastSuccess', () => {
+    const { metrics, seen } = recorder();
+    addRunMetrics(metrics, report(), 120);
+    expect(seen.get('LastSuccess')).toBe(1);
+    expect(seen.has('RunInterrupted')).toBe(false);
+    expect(seen.get('ChangesPlanned')).toBe(2);
+  });
+
+  it('a run stopped near its time limit is RunInterrupted, never LastSuccess', () => {
+    const { metrics, seen } = recorder();
+    addRunMetrics(
+      metrics,
+      report({ interrupted: { reason: "the Lambda's time limit is 60 s away", notStarted: 4 } }),
+      1,
+    );
+    expect(seen.get('RunInterrupted')).toBe(1);
+    expect(seen.has('LastSuccess')).toBe(false);
+  });
+
+  it('a run with a failed change is not a LastSuccess', () => {
+    const { metrics, seen } = recorder();
+    addRunMetrics(metrics, report({}, 1), 1);
+    expect(seen.has('LastSuccess')).toBe(false);
+  });
+});
