@@ -21,16 +21,19 @@ import {
   UNITS,
 } from './enums.ts';
 
+/** "an alert key", "a project id": the article follows the noun's first letter. */
+const withArticle = (what: string) => `${/^[aeiou]/.test(what) ? 'an' : 'a'} ${what}`;
+
 const objectId = (what: string) => ({
   type: 'string',
   pattern: '^[0-9a-f]{24}$',
-  description: `a ${what} (24 lowercase hexadecimal characters)`,
+  description: `${withArticle(what)} (24 lowercase hexadecimal characters)`,
 });
 
 const name = (what: string) => ({
   type: 'string',
   pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$',
-  description: `a ${what} (letters, digits, '.', '_' or '-', starting with a letter or digit, at most 63 characters)`,
+  description: `${withArticle(what)} (letters, digits, '.', '_' or '-', starting with a letter or digit, at most 63 characters)`,
 });
 
 const text = (what: string) => ({ type: 'string', minLength: 1, description: what });
