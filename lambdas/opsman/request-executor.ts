@@ -37,7 +37,7 @@ export class RequestExecutor {
   readonly #dispatcher: Dispatcher;
   readonly #limiter: ConcurrencyLimiter;
   readonly #nonces: NonceCache;
-  readonly #verdict = new CredentialVerdict();
+  readonly #verdict: CredentialVerdict;
   #closed = false;
 
   constructor(options: ResolvedClientOptions, dispatcher: Dispatcher, nonces: NonceCache = new NonceCache()) {
@@ -45,6 +45,7 @@ export class RequestExecutor {
     this.#dispatcher = dispatcher;
     this.#limiter = new ConcurrencyLimiter(options.maxConcurrency);
     this.#nonces = nonces;
+    this.#verdict = new CredentialVerdict(() => options.clock.now().getTime());
   }
 
   /** Requests in flight right now (for tests of the limiter). */
