@@ -13,6 +13,7 @@ export const COMMANDS = [
   'schema',
   'emulator',
   'demo',
+  'unlock',
   'help',
 ] as const;
 
@@ -96,6 +97,15 @@ export const COMMAND_INFO: Record<CommandName, CommandInfo> = {
       'Starts the emulator on the example seed in a temporary directory and runs validate, plan, apply, a second\n' +
       'plan (no changes), an edit by another user, the drift it causes with attribution, a corrective apply and\n' +
       'the archive. Needs no setup; cleans up after itself.',
+  },
+  unlock: {
+    summary: 'Remove the lock a killed apply left behind (as terraform force-unlock)',
+    usage: 'opsman-gitops unlock RUN_ID [--state-dir DIR]',
+    uses: ['state-dir'],
+    description:
+      'Removes <state-dir>/lease.json when it names run RUN_ID (the id the LEASE_HELD error and the lock file show),\n' +
+      'so the next apply need not wait for it to expire. Any other holder is left alone and named. If that run is in\n' +
+      'fact still alive, its next write finds its lease lost and stops (LEASE_LOST). Never talks to Ops Manager.',
   },
   help: {
     summary: 'Show help for a command',

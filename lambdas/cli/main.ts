@@ -3,11 +3,13 @@
  * an exit code in one place (0 ok, 1 error, 2 usage). bin/main.ts, the composition root, calls runCli.
  */
 import { readFile } from 'node:fs/promises';
+import { LeaseHeldError } from '../core/errors.ts';
 import { runApply } from './commands/apply.ts';
 import { runArchive } from './commands/archive.ts';
 import { runDemo } from './commands/demo.ts';
 import { runPlan } from './commands/plan.ts';
 import { runSchema } from './commands/schema.ts';
+import { runUnlock } from './commands/unlock.ts';
 import { runValidate } from './commands/validate.ts';
 import { type CommandContext, commandContext, type StartEmulator } from './context.ts';
 import { CliError, EXIT, UsageError } from './errors.ts';
@@ -49,6 +51,11 @@ export function reportError(io: CliIo, error: unknown): number {
     const code = (error as { code?: unknown }).code;
     const suffix = typeof code === 'string' && !error.message.includes(code) ? ` (${code})` : '';
     say(`error: ${error.message}${suffix}\n`);
+    if (error instanceof LeaseHeldError) {
+      say(
+        `If run ${error.holder.runId} is no longer running (killed before it could release its lock), remove the lock with: opsman-gitops unlock ${error.holder.runId} (same --state-dir)\n`,
+      );
+    }
     // RunInterruptedError: an apply stopped while planning.
     return code === 'INTERRUPTED' ? EXIT.interrupted : EXIT.error;
   }
@@ -67,8 +74,10 @@ async function version(): Promise<string> {
   }
 }
 
-async function dispatch(ctx: CommandContext, command: string): Promise<number> {
+async function dispatch(ctx: CommandContext, command: string, args: readonly string[]): Promise<number> {
   switch (command) {
+    case 'unlock':
+      return runUnlock(ctx, args[0] as string);
     case 'validate':
       return runValidate(ctx);
     case 'schema':
@@ -111,7 +120,7 @@ export async function runCli(argv: string[], deps: CliDependencies): Promise<num
       io.stdout.write(commandHelp(command));
       return EXIT.ok;
     }
-    return await dispatch(commandContext(options, io, deps.startEmulator), command);
+    return await dispatch(commandContext(options, io, deps.startEmulator), command, args);
   } catch (error) {
     return reportError(io, error);
   }

@@ -150,6 +150,15 @@ export function parseInvocation(argv: readonly string[], env: Record<string, str
     if (args.length > 1 || (args[0] !== undefined && !(COMMANDS as readonly string[]).includes(args[0]))) {
       throw new UsageError(`help takes one command name, found '${args.join(' ')}'`, 'help');
     }
+  } else if (command === 'unlock') {
+    const runId = args[0];
+    const wellFormed = args.length === 1 && /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/.test(runId ?? '');
+    if (!wellFormed && !(parsed.values.help === true && args.length === 0)) {
+      throw new UsageError(
+        `unlock takes the run id the lock names (e.g. 20261121T184351Z-867bac), found '${args.join(' ')}'`,
+        'unlock',
+      );
+    }
   } else if (args.length > 0) {
     throw new UsageError(`unexpected argument '${args[0]}' (${command ?? 'the command'} takes options only)`, command);
   }

@@ -85,6 +85,11 @@ export async function localStores(
   };
 }
 
+/** The lock of a state directory, for `unlock`. */
+export function lockOf(stateDir: string): Pick<FsStateStore, 'forceReleaseLease'> {
+  return new FsStateStore(stateDir);
+}
+
 /** The reconciler's one entry point. */
 export function reconcile(request: RunRequest, deps: RunDependencies): Promise<RunReport> {
   return runReconcile(request, deps);

@@ -57,6 +57,18 @@ export class LeaseHeldError extends ReconcileError {
   }
 }
 
+/** A forced unlock named a run that does not hold the lease: nothing was removed. */
+export class LeaseMismatchError extends ReconcileError {
+  override name = 'LeaseMismatchError';
+
+  constructor(runId: string, holder: { owner: string; runId: string; expiresAt: string }) {
+    super(
+      'LEASE_MISMATCH',
+      `the lock is held by run ${holder.runId} (${holder.owner}, expires ${holder.expiresAt}), not by run ${runId}: nothing removed`,
+    );
+  }
+}
+
 /** The lease was lost (expired and taken over, or removed) while we held it. */
 export class LeaseLostError extends ReconcileError {
   override name = 'LeaseLostError';

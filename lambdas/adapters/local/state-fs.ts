@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import {
   LeaseHeldError,
   LeaseLostError,
+  LeaseMismatchError,
   ReconcileError,
   StateConflictError,
   StateCorruptError,
@@ -271,6 +272,22 @@ export class FsStateStore implements StateStore {
       await unlink(this.leasePath).catch((error: unknown) => {
         if (!isErrno(error, 'ENOENT')) throw error;
       });
+    });
+  }
+
+  /**
+   * Removes the lease of run `runId` whoever holds it (a run killed before it could release it: `unlock`). Returns
+   * what was removed, null when no lease exists; LeaseMismatchError, removing nothing, when another run holds it.
+   */
+  async forceReleaseLease(runId: string): Promise<Lease | null> {
+    return this.withLock(`${this.leasePath}.lock`, async () => {
+      const current = await this.readLease();
+      if (current === null) return null;
+      if (current.runId !== runId) throw new LeaseMismatchError(runId, current);
+      await unlink(this.leasePath).catch((error: unknown) => {
+        if (!isErrno(error, 'ENOENT')) throw error;
+      });
+      return current;
     });
   }
 

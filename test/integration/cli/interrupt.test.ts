@@ -1,8 +1,8 @@
 // Scenario: Ctrl-C during a real `opsman-gitops apply` (the binary, SIGINT from the test once the first target is
 // applied, the emulator answering creates slowly): exit 130, the writes in flight finish, the state is saved and the lock
 // released, and the next apply writes only what was left and converges. A second SIGINT stops at once, leaving the
-// lock to expire, and says so.
-import { access, mkdtemp, rm } from 'node:fs/promises';
+// lock to expire, and says so; the next apply names that lock and `unlock RUN_ID` removes it (only that run's).
+import { access, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -86,5 +86,25 @@ describe('Ctrl-C during apply', { timeout: 120_000 }, () => {
     expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(130);
     expect(run.stderr).toContain('SIGINT again: stopping at once; the lock stays until it expires');
     expect(await exists(leaseFile())).toBe(true);
+
+    // The lock left behind: the next apply names it and the way out; unlock removes only the run it names.
+    await fetch(`${emulator.origin}/__emulator/faults`, { method: 'DELETE' });
+    const { runId, owner } = JSON.parse(await readFile(leaseFile(), 'utf8')) as { runId: string; owner: string };
+    const held = await runBinary(['apply', '--auto-approve', '--no-color', ...common], toolEnv(emulator.url));
+    expect(held.code).toBe(1);
+    expect(held.stderr).toContain(`another run holds the lease: ${owner} (run ${runId}`);
+    expect(held.stderr).toContain(`remove the lock with: opsman-gitops unlock ${runId} (same --state-dir)`);
+    const wrong = await runBinary(['unlock', '20990101T000000Z-000000', ...common]);
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toContain(`the lock is held by run ${runId} (${owner}, expires `);
+    expect(await exists(leaseFile())).toBe(true);
+    const unlocked = await runBinary(['unlock', runId, ...common]);
+    expect(unlocked.code, unlocked.stderr).toBe(0);
+    expect(unlocked.stdout).toMatch(new RegExp(`^Removed the lock of run ${runId} \\(`));
+    expect(await exists(leaseFile())).toBe(false);
+    const after = await runBinary(['apply', '--auto-approve', '--no-color', ...common], toolEnv(emulator.url));
+    expect(after.code, after.stderr).toBe(0);
+    const again = await runBinary(['unlock', runId, ...common]);
+    expect(again.stdout).toContain('No lock is held in');
   });
 });

@@ -8,7 +8,8 @@ const P1 = '5e2211c17a3e5a48f5497de3';
 const P2 = '5e2211c17a3e5a48f5497de4';
 
 describe('parseInvocation: commands', () => {
-  it.each(COMMANDS.filter((c) => c !== 'help'))('%s parses with defaults', (command) => {
+  // help and unlock take an argument (tested below).
+  it.each(COMMANDS.filter((c) => c !== 'help' && c !== 'unlock'))('%s parses with defaults', (command) => {
     const { command: parsed, args, options } = parseInvocation([command], {});
     expect(parsed).toBe(command);
     expect(args).toEqual([]);
@@ -130,6 +131,9 @@ describe('parseInvocation: usage errors', () => {
     { argv: ['plan', '--json', '--markdown'], message: /--json and --markdown exclude each other/ },
     { argv: ['plan', 'extra'], message: /unexpected argument 'extra'/ },
     { argv: ['help', 'nothing'], message: /help takes one command name/ },
+    { argv: ['unlock'], message: /unlock takes the run id the lock names .*found ''/ },
+    { argv: ['unlock', 'a', 'b'], message: /unlock takes the run id the lock names .*found 'a b'/ },
+    { argv: ['unlock', '../lease'], message: /unlock takes the run id the lock names .*found '..\/lease'/ },
     { argv: ['plan', '--base-url', 'not a url'], message: /is not a URL/ },
     { argv: ['plan', '--base-url', 'ftp://om/api'], message: /must be http or https/ },
     { argv: ['plan', '--base-url', 'https://u:p@om/api'], message: /must not carry credentials/ },
@@ -158,5 +162,16 @@ describe('parseInvocation: usage errors', () => {
     } catch (error) {
       expect((error as Error).message).not.toContain('0c9e8d7f');
     }
+  });
+});
+
+describe('parseInvocation: unlock', () => {
+  it('takes one run id, or --help alone', () => {
+    expect(parseInvocation(['unlock', '20261121T184351Z-867bac', '--state-dir', 'st'], {})).toMatchObject({
+      command: 'unlock',
+      args: ['20261121T184351Z-867bac'],
+      options: { stateDir: 'st' },
+    });
+    expect(parseInvocation(['unlock', '--help'], {})).toMatchObject({ command: 'unlock', options: { help: true } });
   });
 });
