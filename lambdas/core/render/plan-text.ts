@@ -27,6 +27,38 @@ export function failureLine(failure: TargetFailure): string {
   return `${targetTitle(failure.target)} [${failure.phase}]: ${failure.message}${code}`;
 }
 
+/** Failures of one code and phase shown one by one before the rest of them are counted in one line. */
+export const FAILURES_SHOWN_PER_CAUSE = 3;
+
+/**
+ * The `x ...` lines of `failures`. When more than FAILURES_SHOWN_PER_CAUSE targets fail with the same code in the same
+ * phase (a refused API key, Ops Manager down), the first ones are shown and the rest counted, so a thousand projects
+ * do not print a thousand identical lines; every one stays in the JSON plan and the run report.
+ */
+export function failureLines(failures: readonly TargetFailure[], style: Style, indent = '  '): string[] {
+  const cause = (f: TargetFailure) => `${f.code ?? ''}|${f.phase}`;
+  const total = new Map<string, number>();
+  for (const f of failures) total.set(cause(f), (total.get(cause(f)) ?? 0) + 1);
+  const shown = new Map<string, number>();
+  const out: string[] = [];
+  for (const f of failures) {
+    const key = cause(f);
+    const n = (shown.get(key) ?? 0) + 1;
+    shown.set(key, n);
+    const all = total.get(key) ?? 0;
+    if (all <= FAILURES_SHOWN_PER_CAUSE + 1 || n <= FAILURES_SHOWN_PER_CAUSE) {
+      out.push(`${indent}${style.error(`x ${failureLine(f)}`)}`);
+    } else if (n === FAILURES_SHOWN_PER_CAUSE + 1) {
+      const rest = all - FAILURES_SHOWN_PER_CAUSE;
+      const code = f.code !== undefined ? ` with ${f.code}` : '';
+      out.push(
+        `${indent}${style.error(`x ... and ${rest} more targets failed${code} [${f.phase}] (each is listed in --json and the run report)`)}`,
+      );
+    }
+  }
+  return out;
+}
+
 /** ` [mode plan: not applied]` when a target's effective mode is stricter than the plan's. */
 export function targetModeNote(plan: Plan, target: TargetRef): string {
   const mode = plan.targetModes?.[targetKey(target)];
@@ -68,7 +100,7 @@ export function renderPlanText(plan: Plan, options: TextRenderOptions = {}): str
   }
   if (plan.failures.length > 0) {
     out.push(style.error(style.bold('Failures:')));
-    for (const failure of plan.failures) out.push(`  ${style.error(`x ${failureLine(failure)}`)}`);
+    out.push(...failureLines(plan.failures, style));
     out.push('');
   }
   if (!hasChanges(plan) && plan.failures.length === 0)

@@ -4,7 +4,7 @@
  */
 import type { ChangeResult, RunReport } from '../model.ts';
 import { ACTION_SYMBOLS, paint } from './change-lines.ts';
-import { failureLine } from './plan-text.ts';
+import { failureLines } from './plan-text.ts';
 import { PLAIN_STYLE, type Style } from './style.ts';
 
 /** Extra facts the CLI knows and the report does not. */
@@ -56,7 +56,7 @@ export function renderArchiveSummary(report: RunReport, options: RunSummaryOptio
     out.push(`Usage ${month}: ${n} snapshot${n === 1 ? '' : 's'} (physical hosts, host assignments${of})`);
   }
   for (const error of archive?.errors ?? []) out.push(style.error(`x ${error}`));
-  for (const failure of report.failures) out.push(style.error(`x ${failureLine(failure)}`));
+  out.push(...failureLines(report.failures, style, ''));
   const bad = (archive?.errors.length ?? 0) + report.failures.length;
   const line = `Archive complete${bad > 0 ? ` with ${bad} error${bad === 1 ? '' : 's'}` : ''}; ${report.apiCalls.total} API call${report.apiCalls.total === 1 ? '' : 's'}.`;
   out.push(style.bold(bad > 0 ? style.error(line) : style.ok(line)));
@@ -77,7 +77,7 @@ export function renderRunSummary(report: RunReport, options: RunSummaryOptions =
   if (shown.length > 0) out.push('');
   if (report.failures.length > 0) {
     out.push(style.error(style.bold('Failures:')));
-    for (const failure of report.failures) out.push(`  ${style.error(`x ${failureLine(failure)}`)}`);
+    out.push(...failureLines(report.failures, style));
     out.push('');
   }
   const count = (status: ChangeResult['status']) => report.results.filter((r) => r.status === status).length;

@@ -1,7 +1,7 @@
 // Scenario: whole plans render like `terraform plan` (golden text), with the summary line and colour only when asked.
 import { describe, expect, it } from 'vitest';
-import { renderPlanText } from '../../../lambdas/core/render/plan-text.ts';
-import { ANSI_STYLE } from '../../../lambdas/core/render/style.ts';
+import { failureLines, renderPlanText } from '../../../lambdas/core/render/plan-text.ts';
+import { ANSI_STYLE, PLAIN_STYLE } from '../../../lambdas/core/render/style.ts';
 import { countChanges, summaryLine } from '../../../lambdas/core/render/summary.ts';
 import { ACME, ANALYTICS, change, plan } from '../../helpers/cli-plans.ts';
 
@@ -125,5 +125,40 @@ describe('summary line', () => {
   it('counts an update that corrects drift as both an update and a drift', () => {
     const counts = countChanges([change({ action: 'update', drift: { detected: true } })]);
     expect(counts).toEqual({ create: 0, update: 1, delete: 0, adopt: 0, blocked: 0, drifted: 1, unchanged: 0 });
+  });
+});
+
+describe('failure lines', () => {
+  const failure = (n: number, code: string, phase: 'read' | 'apply' = 'read') => ({
+    target: { type: 'project' as const, id: `5e2211c17a3e5a48f54970${String(n).padStart(2, '0')}`, name: `p${n}` },
+    phase,
+    message: `GET /groups/{groupId}/alertConfigs: not sent (${n})`,
+    code,
+  });
+
+  it('shows three targets of a common cause and counts the rest; other causes stay listed', () => {
+    const failures = [
+      ...Array.from({ length: 10 }, (_, i) => failure(i, 'OPSMAN_AUTH_ERROR')),
+      failure(50, 'OPSMAN_API_ERROR'),
+      failure(51, 'OPSMAN_AUTH_ERROR', 'apply'),
+    ];
+    const lines = failureLines(failures, PLAIN_STYLE);
+    expect(lines).toEqual([
+      '  x Project p0 (5e2211c17a3e5a48f5497000) [read]: GET /groups/{groupId}/alertConfigs: not sent (0) (OPSMAN_AUTH_ERROR)',
+      '  x Project p1 (5e2211c17a3e5a48f5497001) [read]: GET /groups/{groupId}/alertConfigs: not sent (1) (OPSMAN_AUTH_ERROR)',
+      '  x Project p2 (5e2211c17a3e5a48f5497002) [read]: GET /groups/{groupId}/alertConfigs: not sent (2) (OPSMAN_AUTH_ERROR)',
+      '  x ... and 7 more targets failed with OPSMAN_AUTH_ERROR [read] (each is listed in --json and the run report)',
+      '  x Project p50 (5e2211c17a3e5a48f5497050) [read]: GET /groups/{groupId}/alertConfigs: not sent (50) (OPSMAN_API_ERROR)',
+      '  x Project p51 (5e2211c17a3e5a48f5497051) [apply]: GET /groups/{groupId}/alertConfigs: not sent (51) (OPSMAN_AUTH_ERROR)',
+    ]);
+  });
+
+  it('never replaces a single line by a count: four of a cause are all shown', () => {
+    const lines = failureLines(
+      Array.from({ length: 4 }, (_, i) => failure(i, 'X')),
+      PLAIN_STYLE,
+    );
+    expect(lines).toHaveLength(4);
+    expect(lines.join('\n')).not.toContain('more targets');
   });
 });
