@@ -4,7 +4,7 @@
  */
 import type { Plan } from '../model.ts';
 import { changeLines } from './change-lines.ts';
-import { failureLine, targetModeNote, unmanagedNote } from './plan-text.ts';
+import { failureLines, targetModeNote, unmanagedNote } from './plan-text.ts';
 import { PLAIN_STYLE } from './style.ts';
 import { countChanges, groupByTarget, hasChanges, summaryLine, targetTitle } from './summary.ts';
 
@@ -25,59 +25,128 @@ function fenceFor(lines: readonly string[]): string {
   return '`'.repeat(Math.max(3, longest + 1));
 }
 
-/** Renders a plan as GitHub-flavoured Markdown; the result ends with a newline. */
-export function renderPlanMarkdown(plan: Plan, title = 'opsman-gitops plan'): string {
+/**
+ * GitHub refuses an issue or pull-request comment longer than 65,536 characters; the default budget stays under it
+ * so that a CI step posting the plan never fails on a large one.
+ */
+export const MARKDOWN_MAX_CHARS = 65_000;
+
+/** Rows of the counts table beyond which unchanged targets are folded into one row. */
+const MAX_TABLE_ROWS = 100;
+
+/** Warnings quoted one by one before the rest are counted. */
+const MAX_WARNINGS = 20;
+
+/** One collapsible section per target with changes. */
+function targetSection(plan: Plan, group: ReturnType<typeof groupByTarget>[number]): string | undefined {
+  const visible = group.changes.filter((c) => c.action !== 'noop' || c.drift?.detected === true);
+  if (visible.length === 0) return undefined;
+  const lines = visible.flatMap((change) => changeLines(change, PLAIN_STYLE, ''));
+  const fence = fenceFor(lines);
+  const c = countChanges(group.changes);
+  const counts = [
+    [c.create, 'to create'],
+    [c.update, 'to update'],
+    [c.delete, 'to delete'],
+    [c.adopt, 'to adopt'],
+    [c.blocked, 'blocked'],
+    [c.drifted, 'drifted'],
+  ]
+    .filter(([n]) => (n as number) > 0)
+    .map(([n, what]) => `${n} ${what}`)
+    .join(', ');
+  const mode = escapeMarkdown(targetModeNote(plan, group.target));
+  const out = [`<details><summary><b>${escapeMarkdown(targetTitle(group.target))}</b>${mode}: ${counts}</summary>`, ''];
+  out.push(`${fence}diff`, ...lines, fence, '');
+  const unmanaged = unmanagedNote(plan, group.target);
+  if (unmanaged !== '') out.push(escapeMarkdown(unmanaged), '');
+  out.push('</details>', '');
+  return out.join('\n');
+}
+
+/**
+ * The counts table: every target, or when there are many, those with something to say and one row for the rest; rows
+ * past `budget` characters are counted in a last row too.
+ */
+function countsTable(groups: ReturnType<typeof groupByTarget>, budget: number): string[] {
+  const out = [
+    '| Target | Create | Update | Delete | Adopt | Blocked | Drifted | Unchanged |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  let used = out.join('\n').length;
+  let quietFolded = 0;
+  let cut = 0;
+  for (const group of groups) {
+    const c = countChanges(group.changes);
+    const quiet = c.create + c.update + c.delete + c.adopt + c.blocked + c.drifted === 0;
+    if (quiet && groups.length > MAX_TABLE_ROWS) {
+      quietFolded++;
+      continue;
+    }
+    const row =
+      `| ${escapeMarkdown(targetTitle(group.target))} | ${c.create} | ${c.update} | ${c.delete} | ${c.adopt} | ` +
+      `${c.blocked} | ${c.drifted} | ${c.unchanged} |`;
+    if (cut > 0 || used + row.length + 1 > budget) {
+      cut++;
+      continue;
+    }
+    out.push(row);
+    used += row.length + 1;
+  }
+  if (cut > 0) out.push(`| ${cut} more targets with changes (in the summary line's counts) | | | | | | | |`);
+  if (quietFolded > 0) out.push(`| ${quietFolded} more targets, nothing to change | | | | | | | |`);
+  out.push('');
+  return out;
+}
+
+/**
+ * Renders a plan as GitHub-flavoured Markdown; the result ends with a newline and stays within `maxChars` (default
+ * MARKDOWN_MAX_CHARS): target sections that do not fit are counted in a closing note instead, failures are shown three
+ * per cause (plan-text.ts), warnings twenty, and the counts table takes a third of the budget at most (a table of more
+ * than MAX_TABLE_ROWS targets also folds the unchanged ones).
+ */
+export function renderPlanMarkdown(plan: Plan, title = 'opsman-gitops plan', maxChars = MARKDOWN_MAX_CHARS): string {
   const out: string[] = [`### ${escapeMarkdown(title)}`, ''];
   const total = countChanges(plan.changes);
   if (plan.mode !== 'apply') out.push(`Mode \`${plan.mode}\`: nothing will be written.`, '');
-  for (const warning of plan.warnings ?? []) out.push(`> **Warning:** ${escapeMarkdown(warning)}`, '');
+  const warnings = plan.warnings ?? [];
+  for (const warning of warnings.slice(0, MAX_WARNINGS)) out.push(`> **Warning:** ${escapeMarkdown(warning)}`, '');
+  if (warnings.length > MAX_WARNINGS)
+    out.push(`> ${warnings.length - MAX_WARNINGS} more warnings (in the JSON plan)`, '');
   out.push(`**${summaryLine(total)}**`, '');
   if (!hasChanges(plan) && plan.failures.length === 0)
     out.push('No changes. Ops Manager matches the desired state.', '');
   const groups = groupByTarget(plan.changes);
-  if (groups.length > 0) {
-    out.push('| Target | Create | Update | Delete | Adopt | Blocked | Drifted | Unchanged |');
-    out.push('|---|---:|---:|---:|---:|---:|---:|---:|');
-    for (const group of groups) {
-      const c = countChanges(group.changes);
-      out.push(
-        `| ${escapeMarkdown(targetTitle(group.target))} | ${c.create} | ${c.update} | ${c.delete} | ${c.adopt} | ` +
-          `${c.blocked} | ${c.drifted} | ${c.unchanged} |`,
-      );
-    }
-    out.push('');
-  }
-  for (const group of groups) {
-    const visible = group.changes.filter((c) => c.action !== 'noop' || c.drift?.detected === true);
-    if (visible.length === 0) continue;
-    const lines = visible.flatMap((change) => changeLines(change, PLAIN_STYLE, ''));
-    const fence = fenceFor(lines);
-    const c = countChanges(group.changes);
-    const counts = [
-      [c.create, 'to create'],
-      [c.update, 'to update'],
-      [c.delete, 'to delete'],
-      [c.adopt, 'to adopt'],
-      [c.blocked, 'blocked'],
-      [c.drifted, 'drifted'],
-    ]
-      .filter(([n]) => (n as number) > 0)
-      .map(([n, what]) => `${n} ${what}`)
-      .join(', ');
-    const mode = escapeMarkdown(targetModeNote(plan, group.target));
-    out.push(`<details><summary><b>${escapeMarkdown(targetTitle(group.target))}</b>${mode}: ${counts}</summary>`, '');
-    out.push(`${fence}diff`, ...lines, fence, '');
-    const unmanaged = unmanagedNote(plan, group.target);
-    if (unmanaged !== '') out.push(escapeMarkdown(unmanaged), '');
-    out.push('</details>', '');
-  }
+  if (groups.length > 0) out.push(...countsTable(groups, Math.floor(maxChars / 3)));
+  const tail: string[] = [];
   if (plan.failures.length > 0) {
-    out.push('**Failures**', '');
-    for (const failure of plan.failures) out.push(`- ${escapeMarkdown(failureLine(failure))}`);
-    out.push('');
+    tail.push('**Failures**', '');
+    for (const line of failureLines(plan.failures, PLAIN_STYLE, '')) tail.push(`- ${escapeMarkdown(line.slice(2))}`);
+    tail.push('');
   }
-  out.push(
+  tail.push(
     `<sub>run ${escapeMarkdown(plan.runId)}, desired state ${escapeMarkdown(plan.desired.digest.slice(0, 12))}</sub>`,
   );
+  // Room kept for the failures, the footer and the note on what was left out.
+  let used = out.join('\n').length + tail.join('\n').length + 400;
+  let omitted = 0;
+  for (const group of groups) {
+    const section = targetSection(plan, group);
+    if (section === undefined) continue;
+    if (omitted > 0 || used + section.length + 1 > maxChars) {
+      omitted++;
+      continue;
+    }
+    out.push(section);
+    used += section.length + 1;
+  }
+  if (omitted > 0) {
+    out.push(
+      `_${omitted} more target(s) with changes are not shown, to keep this comment under ${maxChars.toLocaleString('en-US')} characters (GitHub refuses longer ones). ` +
+        'The counts above are complete; `opsman-gitops plan` prints every change, and `plan --out plan.json` saves them._',
+      '',
+    );
+  }
+  out.push(...tail);
   return `${out.join('\n')}\n`;
 }

@@ -1,6 +1,6 @@
 // Scenario: `--markdown` renders a PR comment: summary, per-target table, collapsible diff blocks, nothing that breaks out.
 import { describe, expect, it } from 'vitest';
-import { escapeMarkdown, renderPlanMarkdown } from '../../../lambdas/core/render/plan-markdown.ts';
+import { escapeMarkdown, MARKDOWN_MAX_CHARS, renderPlanMarkdown } from '../../../lambdas/core/render/plan-markdown.ts';
 import { ANALYTICS, change, plan } from '../../helpers/cli-plans.ts';
 
 describe('renderPlanMarkdown', () => {
@@ -65,5 +65,62 @@ describe('renderPlanMarkdown', () => {
     expect(text).toContain(
       '**Failures**\n\n- Project analytics-dev (5e2211c17a3e5a48f5497de6) [apply]: PUT failed: 500\n',
     );
+  });
+
+  describe('size', () => {
+    /** A first rollout: `projects` targets, each with `alerts` creates carrying a longish email address. */
+    function rollout(projects: number, alerts: number) {
+      const changes = [];
+      for (let p = 0; p < projects; p++) {
+        const target = { type: 'project' as const, id: p.toString(16).padStart(24, '0'), name: `svc-${p}` };
+        for (let a = 0; a < alerts; a++) {
+          changes.push(
+            change({
+              target,
+              key: `alert-${a}`,
+              action: 'create',
+              after: {
+                eventTypeName: 'HOST_DOWN',
+                notifications: [{ typeName: 'EMAIL', emailAddress: `team-${p}@acme.example` }],
+              },
+            }),
+          );
+        }
+      }
+      return plan(changes);
+    }
+
+    it('a 1,000-project rollout fits one GitHub comment, counts complete, what was left out said', () => {
+      const text = renderPlanMarkdown(rollout(1000, 20));
+      expect(text.length).toBeLessThanOrEqual(MARKDOWN_MAX_CHARS);
+      expect(text).toContain('**Plan: 20000 to create, 0 to update, 0 to delete');
+      const shown = text.match(/<details>/g)?.length ?? 0;
+      expect(shown).toBeGreaterThan(0);
+      expect(text).toContain(
+        `_${1000 - shown} more target(s) with changes are not shown, to keep this comment under 65,000 characters (GitHub refuses longer ones).`,
+      );
+      expect(text).toMatch(/\| \d+ more targets with changes \(in the summary line's counts\) \|/);
+    });
+
+    it('leaves a plan that fits exactly as it was', () => {
+      const small = rollout(3, 2);
+      expect(renderPlanMarkdown(small, 'opsman-gitops plan', 1_000_000)).toBe(renderPlanMarkdown(small));
+      expect(renderPlanMarkdown(small)).not.toContain('not shown');
+    });
+
+    it('folds the unchanged targets of a large table into one row and quotes twenty warnings', () => {
+      const quiet = Array.from({ length: 150 }, (_, p) =>
+        change({
+          target: { type: 'project', id: p.toString(16).padStart(24, '0'), name: `q-${p}` },
+          key: 'k',
+          action: 'noop',
+        }),
+      );
+      const warnings = Array.from({ length: 25 }, (_, i) => `warning ${i}`);
+      const text = renderPlanMarkdown(plan(quiet, { warnings }));
+      expect(text).toContain('| 150 more targets, nothing to change | | | | | | | |');
+      expect(text.match(/> \*\*Warning:\*\*/g)).toHaveLength(20);
+      expect(text).toContain('> 5 more warnings (in the JSON plan)');
+    });
   });
 });
