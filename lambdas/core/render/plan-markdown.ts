@@ -121,6 +121,7 @@ export function renderPlanMarkdown(plan: Plan, title = 'opsman-gitops plan', max
   const tail: string[] = [];
   if (plan.failures.length > 0) {
     tail.push('**Failures**', '');
+    // Plain, unindented lines start with "x ": a list item replaces the mark.
     for (const line of failureLines(plan.failures, PLAIN_STYLE, '')) tail.push(`- ${escapeMarkdown(line.slice(2))}`);
     tail.push('');
   }
