@@ -3,6 +3,7 @@
  * Every key is documented in docs/aws.md.
  */
 import type { Node } from 'constructs';
+import { checkPublicApiBaseUrl } from '../lambdas/opsman/base-url.ts';
 
 /** Optional VPC placement for an Ops Manager on a private network. */
 export interface VpcSettings {
@@ -108,8 +109,10 @@ export function readSettings(node: Node): StackSettings {
     desiredStateDir: str('desiredStateDir', d.desiredStateDir) ?? d.desiredStateDir,
     logRetentionDays: num('logRetentionDays', d.logRetentionDays, 1, 3653),
   };
-  if (!/^https?:\/\/[^/\s]+\/\S*api\/public\/v1\.0\/?$/.test(settings.opsManagerBaseUrl)) {
-    problems.push('opsManagerBaseUrl must be an http(s) URL ending in /api/public/v1.0');
+  // The rule the functions apply at start-up (and the CLI to --base-url), so a URL never passes synth to fail there.
+  const baseUrl = checkPublicApiBaseUrl('opsManagerBaseUrl', settings.opsManagerBaseUrl);
+  if (!baseUrl.ok) {
+    problems.push(`opsManagerBaseUrl must be an http(s) URL ending in /api/public/v1.0: ${baseUrl.problem}`);
   }
   for (const key of ['reconcileSchedule', 'archiveSchedule'] as const) {
     if (!SCHEDULE.test(settings[key])) problems.push(`${key} must be rate(N minutes|hours|days), cron(...) or at(...)`);

@@ -1,8 +1,8 @@
 /**
- * The rule for the Ops Manager base URL that the product's entry points (the CLI and the Lambda handlers) accept:
- * the root of the Public API, `http(s)://host[:port][/prefix]/api/public/v1.0`. The client itself takes any http(s)
- * URL (tests and proxies); the entry points are stricter because a base URL without the API path only fails later,
- * target by target, with a 404 that does not say why.
+ * The rule for the Ops Manager base URL that the product's entry points (the CLI, the Lambda handlers, the CDK
+ * settings) accept: the root of the Public API, `http(s)://host[:port][/prefix]/api/public/v1.0`. The client itself
+ * takes any http(s) URL (tests and proxies); the entry points are stricter because a base URL without the API path
+ * only fails later, target by target, with a 404 that does not say why.
  */
 
 /** The path every Ops Manager Public API URL is under (the blockstore admin path is below it too). */
