@@ -14,7 +14,7 @@ import { isAllowed, type RoleScope } from './auth/roles.ts';
 import type { EmulatorCore } from './core.ts';
 import { ApiError, apiErrors } from './errors.ts';
 import { parseJsonBody, readBody } from './http/body.ts';
-import { lenientFormat, parseCommonQuery } from './http/query.ts';
+import { type CommonQuery, checkFormatQuery, lenientFormat, parseCommonQuery } from './http/query.ts';
 import {
   type ApiResponse,
   CHALLENGE_CONTENT_TYPE,
@@ -104,6 +104,7 @@ function contextFor(
     text ??= readBody(req, deps.maxBodyBytes);
     return text;
   };
+  let common: CommonQuery | undefined;
   return {
     core: deps.core,
     method: route.method,
@@ -111,7 +112,10 @@ function contextFor(
     params,
     query: parts.query,
     rawQuery: parts.rawQuery,
-    common: parseCommonQuery(parts.query),
+    get common() {
+      common ??= parseCommonQuery(parts.query);
+      return common;
+    },
     key,
     remoteAddress: (req.socket.remoteAddress ?? '').replace(/^::ffff:/, ''),
     apiBase: apiBaseOf(req, deps),
@@ -140,11 +144,24 @@ async function applyFault(
   return null;
 }
 
+/**
+ * The origin form (path and query) of a request target. A server must accept the absolute form too (RFC 9112
+ * section 3.2.2: `GET http://host/api/public/v1.0/... HTTP/1.1`, as clients configured with a proxy send it); the
+ * Digest `uri` directive is then checked against the same target in either form (auth/authenticate.ts).
+ */
+export function originForm(target: string): string {
+  if (!/^https?:\/\//i.test(target)) return target;
+  const rest = target.slice(target.indexOf('//') + 2);
+  const at = rest.search(/[/?]/);
+  if (at < 0) return '/';
+  return rest[at] === '/' ? rest.slice(at) : `/${rest.slice(at)}`;
+}
+
 /** Handles one request; never throws. */
 export async function handleRequest(req: IncomingMessage, res: ServerResponse, deps: PipelineDeps): Promise<void> {
   req.on('error', () => undefined);
   res.on('error', () => undefined);
-  const url = req.url ?? '/';
+  const url = originForm(req.url ?? '/');
   const q = url.indexOf('?');
   const rawPath = q < 0 ? url : url.slice(0, q);
   const rawQuery = q < 0 ? '' : url.slice(q + 1);
@@ -193,8 +210,11 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, d
       const status = await applyFault(fault, res, deps, format);
       if (status !== null) return finish(status);
     }
-    const ctx = contextFor(req, deps, match.route, match.params, key, { path, rawQuery, query }, body);
+    // As the real product: who may call comes before what the call asks, so a caller without the role learns nothing
+    // from a 400 about its query.
     if (key && !isAllowed(key, match.route.need, scopeOf(match.params, deps))) throw apiErrors.userUnauthorized();
+    checkFormatQuery(query, match.route.prettyOnly === true);
+    const ctx = contextFor(req, deps, match.route, match.params, key, { path, rawQuery, query }, body);
     outcome = { ok: await match.route.handler(ctx) };
   } catch (err) {
     if (!(err instanceof ApiError))

@@ -1,38 +1,131 @@
 /** Enumerations of alert configurations and the field table of each notification type (reference, "Alert configurations"). */
 
-/** Event types an alert configuration accepts (the reference's list plus a few more of the real product). */
+/**
+ * Event types an alert configuration accepts: Ops Manager's alert conditions by the categories the spec names, plus
+ * HOST_NOW_PRIMARY, HOST_NOW_SECONDARY and HOST_UPGRADED of the real product.
+ */
 export const EVENT_TYPE_NAMES: ReadonlySet<string> = new Set([
+  // Agent
+  'AUTOMATION_AGENT_DOWN',
+  'AUTOMATION_AGENT_UP',
+  'BACKUP_AGENT_CONF_CALL_FAILURE',
+  'BACKUP_AGENT_DOWN',
+  'BACKUP_AGENT_UP',
+  'BACKUP_AGENT_VERSION_BEHIND',
+  'BACKUP_AGENT_VERSION_CURRENT',
+  'MONITORING_AGENT_DOWN',
+  'MONITORING_AGENT_UP',
+  'MONITORING_AGENT_VERSION_BEHIND',
+  'MONITORING_AGENT_VERSION_CURRENT',
+  'NEW_AGENT',
+  // Automation Configuration
+  'AUTOMATION_CONFIG_PUBLISHED_AUDIT',
+  // Backup
+  'BAD_CLUSTERSHOTS',
+  'CLUSTER_BLACKLIST_UPDATED_AUDIT',
+  'CLUSTER_CHECKKPOINT_UPDATED_AUDIT',
+  'CLUSTER_CREDENTIAL_UPDATED_AUDIT',
+  'CLUSTER_SNAPSHOT_SCHEDULE_UPDATED_AUDIT',
+  'CLUSTER_STATE_CHANGED_AUDIT',
+  'CLUSTER_STORAGE_ENGINE_UPDATED_AUDIT',
+  'CLUSTERSHOT_DELETED_AUDIT',
+  'CLUSTERSHOT_EXPIRY_UPDATED_AUDIT',
+  'CONSISTENT_BACKUP_CONFIGURATION',
+  'GOOD_CLUSTERSHOT',
+  'INCONSISTENT_BACKUP_CONFIGURATION',
+  'INITIAL_SYNC_FINISHED_AUDIT',
+  'INITIAL_SYNC_STARTED_AUDIT',
+  'OPLOG_BEHIND',
+  'OPLOG_CURRENT',
+  'RESTORE_REQUESTED_AUDIT',
+  'RESYNC_PERFORMED',
+  'RESYNC_REQUIRED',
+  'RS_BLACKLIST_UPDATED_AUDIT',
+  'RS_CREDENTIAL_UPDATED_AUDIT',
+  'RS_ROTATE_MASTER_KEY_AUDIT',
+  'RS_SNAPSHOT_SCHEDULE_UPDATED_AUDIT',
+  'RS_STATE_CHANGED_AUDIT',
+  'RS_STORAGE_ENGINE_UPDATED_AUDIT',
+  'SNAPSHOT_DELETED_AUDIT',
+  'SNAPSHOT_EXPIRY_UPDATED_AUDIT',
+  'SYNC_PENDING_AUDIT',
+  'SYNC_REQUIRED_AUDIT',
+  // BI Connector
+  'BI_CONNECTOR_DOWN',
+  'BI_CONNECTOR_UP',
+  // Cluster
+  'CLUSTER_MONGOS_IS_MISSING',
+  'CLUSTER_MONGOS_IS_PRESENT',
+  'SHARD_ADDED',
+  'SHARD_REMOVED',
+  // Data Explorer Accessed
+  'DATA_EXPLORER',
+  'DATA_EXPLORER_CRUD',
+  // Host
+  'ADD_HOST_AUDIT',
+  'ADD_HOST_TO_REPLICA_SET_AUDIT',
+  'DELETE_HOST_AUDIT',
   'HOST_DOWN',
+  'HOST_NOW_PRIMARY',
+  'HOST_NOW_SECONDARY',
   'HOST_RECOVERING',
   'HOST_RESTARTED',
   'HOST_ROLLBACK',
   'HOST_SSL_CERTIFICATE_STALE',
   'HOST_UPGRADED',
-  'HOST_NOW_PRIMARY',
-  'HOST_NOW_SECONDARY',
   'OUTSIDE_METRIC_THRESHOLD',
+  'REMOVE_HOST_FROM_REPLICA_SET_AUDIT',
+  'UNDELETE_HOST_AUDIT',
   'VERSION_BEHIND',
-  'NO_PRIMARY',
-  'PRIMARY_ELECTED',
-  'TOO_MANY_ELECTIONS',
-  'TOO_FEW_HEALTHY_MEMBERS',
-  'TOO_MANY_UNHEALTHY_MEMBERS',
+  // Organization
+  'ALL_ORG_USERS_HAVE_MFA',
+  'ORG_API_KEY_ADDED',
+  'ORG_API_KEY_DELETED',
+  'ORG_EMPLOYEE_ACCESS_RESTRICTED',
+  'ORG_EMPLOYEE_ACCESS_UNRESTRICTED',
+  'ORG_PUBLIC_API_ACCESS_LIST_NOT_REQUIRED',
+  'ORG_PUBLIC_API_ACCESS_LIST_REQUIRED',
+  'ORG_RENAMED',
+  'ORG_TWO_FACTOR_AUTH_OPTIONAL',
+  'ORG_TWO_FACTOR_AUTH_REQUIRED',
+  'ORG_USERS_WITHOUT_MFA',
+  // Project
+  'ALL_USERS_HAVE_MULTI_FACTOR_AUTH',
+  'USERS_WITHOUT_MULTI_FACTOR_AUTH',
+  // Replica Set
+  'CONFIGURATION_CHANGED',
+  'ENOUGH_HEALTHY_MEMBERS',
   'MEMBER_ADDED',
   'MEMBER_REMOVED',
-  'AUTOMATION_AGENT_DOWN',
-  'AUTOMATION_AGENT_UP',
-  'MONITORING_AGENT_DOWN',
-  'MONITORING_AGENT_UP',
-  'BACKUP_AGENT_DOWN',
-  'BACKUP_AGENT_UP',
-  'OPLOG_BEHIND',
-  'RESYNC_REQUIRED',
-  'CLUSTER_MONGOS_IS_MISSING',
-  'BI_CONNECTOR_DOWN',
-  'AUTOMATION_CONFIG_PUBLISHED_AUDIT',
+  'MULTIPLE_PRIMARIES',
+  'NO_PRIMARY',
+  'ONE_PRIMARY',
+  'PRIMARY_ELECTED',
+  'TOO_FEW_HEALTHY_MEMBERS',
+  'TOO_MANY_ELECTIONS',
+  'TOO_MANY_UNHEALTHY_MEMBERS',
+  // Team
+  'TEAM_ADDED_TO_GROUP',
+  'TEAM_CREATED',
+  'TEAM_DELETED',
+  'TEAM_NAME_CHANGED',
+  'TEAM_REMOVED_FROM_GROUP',
+  'TEAM_ROLES_MODIFIED',
+  'TEAM_UPDATED',
+  'USER_ADDED_TO_TEAM',
+  // User
+  'INVITED_TO_GROUP',
+  'INVITED_TO_ORG',
+  'JOIN_GROUP_REQUEST_APPROVED_AUDIT',
+  'JOIN_GROUP_REQUEST_DENIED_AUDIT',
   'JOINED_GROUP',
+  'JOINED_ORG',
+  'JOINED_TEAM',
   'REMOVED_FROM_GROUP',
-  'USERS_WITHOUT_MULTI_FACTOR_AUTH',
+  'REMOVED_FROM_ORG',
+  'REMOVED_FROM_TEAM',
+  'REQUESTED_TO_JOIN_GROUP',
+  'USER_ROLES_CHANGED_AUDIT',
 ]);
 
 /** Event types whose alerts need a `threshold` (and the only ones that may carry one). */
@@ -161,6 +254,28 @@ export const SECRET_FIELDS: ReadonlySet<string> = new Set([...KEY_LIKE_FIELDS, '
 
 /** Boolean notification fields; everything else is a string except delayMin/intervalMin (integers) and roles. */
 export const BOOLEAN_NOTIFICATION_FIELDS: ReadonlySet<string> = new Set(['emailEnabled', 'smsEnabled']);
+
+/**
+ * Fields the spec says a response notification returns "when they were set" (besides typeName, delayMin and
+ * intervalMin, which every type handles itself): one sent on a type that does not own it is kept and echoed as sent.
+ */
+export const ECHOED_WHEN_SET: readonly string[] = [
+  'apiToken',
+  'channelName',
+  'datadogApiKey',
+  'emailAddress',
+  'emailEnabled',
+  'microsoftTeamsWebhookUrl',
+  'mobileNumber',
+  'notificationToken',
+  'roomName',
+  'serviceKey',
+  'smsEnabled',
+  'teamId',
+  'username',
+  'webhookSecret',
+  'webhookUrl',
+];
 
 /** Every field a notification of any type may carry in a request. */
 export const KNOWN_NOTIFICATION_FIELDS: ReadonlySet<string> = new Set([

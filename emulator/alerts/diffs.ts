@@ -7,7 +7,8 @@ export interface DiffParam {
   display: string;
   param: string;
   old: string | null;
-  new: string | null;
+  /** Always a string (the spec: "all strings; old can be null"): a value that was removed is the empty string. */
+  new: string;
 }
 
 function flatten(value: unknown, prefix: string, out: Map<string, unknown>, leafName: string): void {
@@ -59,7 +60,12 @@ export function alertDiffParams(
   for (const param of keys) {
     if (param.endsWith('.notifierId')) continue;
     if (a.get(param) === b.get(param)) continue;
-    params.push({ display: displayOf(param), param, old: show(param, a.get(param)), new: show(param, b.get(param)) });
+    params.push({
+      display: displayOf(param),
+      param,
+      old: show(param, a.get(param)),
+      new: show(param, b.get(param)) ?? '',
+    });
   }
   return params;
 }

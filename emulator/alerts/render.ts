@@ -1,12 +1,27 @@
-/** Alert configurations as read back: secrets redacted, only each notification type's own fields, links. */
+/**
+ * Alert configurations as read back: secrets redacted, each notification's own fields and those of the spec's "when
+ * they were set" list that were sent, links.
+ */
 import type { StoredAlertConfig, StoredNotification } from '../store/state.ts';
-import { NOTIFICATION_TYPES } from './catalog.ts';
+import { ECHOED_WHEN_SET, NOTIFICATION_TYPES } from './catalog.ts';
 import { redactField } from './redact.ts';
 
 /** A link of an entity or a list. */
 export interface Link {
   rel: string;
   href: string;
+}
+
+const fieldsCache = new Map<readonly string[], readonly string[]>();
+
+/** A type's own fields, then the other echoed-when-set ones (what a stored notification may hold). */
+function fieldsOf(own: readonly string[]): readonly string[] {
+  let fields = fieldsCache.get(own);
+  if (fields === undefined) {
+    fields = [...own, ...ECHOED_WHEN_SET.filter((f) => !own.includes(f))];
+    fieldsCache.set(own, fields);
+  }
+  return fields;
 }
 
 /** One notification as answered. `teamName` resolves a team id to its name. */
@@ -17,7 +32,7 @@ export function renderNotification(
   const spec = NOTIFICATION_TYPES[n.typeName];
   const out: Record<string, unknown> = { typeName: n.typeName, delayMin: n.delayMin };
   if (spec?.interval && n.intervalMin !== undefined) out.intervalMin = n.intervalMin;
-  for (const field of spec?.own ?? []) {
+  for (const field of fieldsOf(spec?.own ?? [])) {
     const value = n[field];
     if (value === undefined) continue;
     out[field] = Array.isArray(value) ? [...value] : redactField(field, value);
@@ -40,6 +55,7 @@ export function renderAlertConfig(
     id: cfg.id,
     groupId: cfg.groupId,
     eventTypeName: cfg.eventTypeName,
+    ...(cfg.typeName === undefined ? {} : { typeName: cfg.typeName }),
     created: cfg.created,
     updated: cfg.updated,
     enabled: cfg.enabled,

@@ -1,13 +1,16 @@
 /**
- * Validation of one notification of an alert configuration. Fields of other types are accepted and dropped (the real
- * product does not echo them); unknown fields are rejected. On PUT a secret field that is absent (with a known
- * notifierId) or that equals the redacted mask of the stored value keeps the stored value.
+ * Validation of one notification of an alert configuration. Unknown fields are rejected. A field of another type that
+ * the spec lists among those a response returns "when they were set" is kept and echoed (the real product drops
+ * some of them; clients must compare only a type's own fields either way). `webhookSecret` is refused unless the same
+ * notification declares `webhookUrl` (the spec). On PUT a secret field that is absent (with a known notifierId) or
+ * that equals the redacted mask of the stored value keeps the stored value.
  */
 import { apiErrors } from '../errors.ts';
 import { isObjectId } from '../ids.ts';
 import type { StoredNotification } from '../store/state.ts';
 import {
   BOOLEAN_NOTIFICATION_FIELDS,
+  ECHOED_WHEN_SET,
   GROUP_NOTIFICATION_ROLES,
   KNOWN_NOTIFICATION_FIELDS,
   NOTIFICATION_TYPES,
@@ -112,6 +115,9 @@ export function validateNotification(
   const typeName = raw.typeName as string;
   const spec = NOTIFICATION_TYPES[typeName];
   if (!spec) throw apiErrors.unsupportedNotification(typeName);
+  const sent = (field: string) => raw[field] !== undefined && raw[field] !== null;
+  // The spec: webhookSecret "can be declared explicitly only in a request that also declares webhookUrl".
+  if (sent('webhookSecret') && !sent('webhookUrl')) throw apiErrors.invalidAttribute(`${attr}.webhookSecret`);
   const delayMin = (raw.delayMin as number | undefined | null) ?? 0;
   if (delayMin < 0) throw apiErrors.invalidJsonAttribute(`${attr}.delayMin`);
   const counterpart = counterpartOf(raw, typeName, previous);
@@ -137,6 +143,12 @@ export function validateNotification(
       throw apiErrors.missingAttribute(`${attr}.${field}`);
     }
     if (value !== undefined && value !== null) out[field] = value;
+  }
+  for (const field of ECHOED_WHEN_SET) {
+    if (spec.own.includes(field) || !sent(field)) continue;
+    out[field] = SECRET_FIELDS.has(field)
+      ? resolveSecret(field, raw[field], typeName, counterpart, previous)
+      : raw[field];
   }
   checkValueFormats(out, attr);
   return out;

@@ -32,6 +32,8 @@ export interface AlertValidationContext {
 export interface ValidatedAlert {
   enabled: boolean;
   eventTypeName: string;
+  /** Deprecated and ignored (the spec), kept only to be echoed as sent. */
+  typeName?: string;
   matchers: StoredAlertConfig['matchers'];
   metricThreshold?: Record<string, unknown>;
   threshold?: Record<string, unknown>;
@@ -142,6 +144,7 @@ export function validateAlertConfig(body: unknown, ctx: AlertValidationContext):
   const eventTypeName = enumString(body.eventTypeName, 'eventTypeName', EVENT_TYPE_NAMES) as string;
   const matchers = validateMatchers(body.matchers);
   const result: ValidatedAlert = { enabled: body.enabled === true, eventTypeName, matchers, notifications: [] };
+  if (typeof body.typeName === 'string') result.typeName = body.typeName;
   const hasMetric = body.metricThreshold !== undefined && body.metricThreshold !== null;
   if (eventTypeName === METRIC_EVENT_TYPE && !hasMetric) throw apiErrors.missingMetricThreshold(eventTypeName);
   if (eventTypeName !== METRIC_EVENT_TYPE && hasMetric) throw apiErrors.metricThresholdPresent(eventTypeName);

@@ -36,16 +36,16 @@ export function paginate<T>(
   items: readonly T[],
   q: CommonQuery,
   loc: ListLocation,
-): { links: Link[]; results: T[]; totalCount?: number } {
+): { links: Link[]; results: T[]; totalCount: number } {
   const start = (q.pageNum - 1) * q.itemsPerPage;
   const results = items.slice(start, start + q.itemsPerPage);
   const links: Link[] = [{ href: pageHref(loc, q.pageNum, q.itemsPerPage), rel: 'self' }];
   if (q.pageNum > 1) links.push({ href: pageHref(loc, q.pageNum - 1, q.itemsPerPage), rel: 'previous' });
   if (start + q.itemsPerPage < items.length)
     links.push({ href: pageHref(loc, q.pageNum + 1, q.itemsPerPage), rel: 'next' });
-  const body: { links: Link[]; results: T[]; totalCount?: number } = { links, results };
-  if (q.includeCount) body.totalCount = items.length;
-  return body;
+  // Always present, includeCount=false too: the spec's "Every list response has" totalCount wins over the reference's
+  // (Atlas-like) omission.
+  return { links, results, totalCount: items.length };
 }
 
 /** The single `self` link of an entity at `path`. */

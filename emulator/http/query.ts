@@ -41,7 +41,16 @@ export function lenientFormat(query: URLSearchParams): { pretty: boolean; envelo
   return { pretty: flag('pretty'), envelope: flag('envelope') };
 }
 
-/** Parses and validates the common parameters. */
+/**
+ * Checks `pretty` and (unless the endpoint lists `pretty` alone) `envelope` before a handler runs, so that a bad value
+ * is a 400 with nothing done; 400 INVALID_QUERY_PARAMETER naming the first bad one.
+ */
+export function checkFormatQuery(query: URLSearchParams, prettyOnly: boolean): void {
+  boolParam(query, 'pretty', false);
+  if (!prettyOnly) boolParam(query, 'envelope', false);
+}
+
+/** Parses and validates the common parameters (list routes: paging included). */
 export function parseCommonQuery(query: URLSearchParams): CommonQuery {
   return {
     pretty: boolParam(query, 'pretty', false),

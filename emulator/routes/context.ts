@@ -15,7 +15,11 @@ export interface RequestContext {
   params: Record<string, string>;
   query: URLSearchParams;
   rawQuery: string;
-  common: CommonQuery;
+  /**
+   * pageNum, itemsPerPage and includeCount, parsed and checked when first read: only list routes read them, so a
+   * single-entity endpoint ignores them like any other parameter it does not list.
+   */
+  readonly common: CommonQuery;
   /** The caller's key (null only on the unauthenticated manifest route). */
   key: ApiKeyRec | null;
   remoteAddress: string;
@@ -34,6 +38,8 @@ export interface Route {
   need: Requirement;
   /** No authentication at all (GET /unauth/versionManifest). */
   unauthenticated?: boolean;
+  /** The endpoint lists `pretty` alone (the version-manifest ones): `envelope` is not one of its parameters. */
+  prettyOnly?: boolean;
   handler: (ctx: RequestContext) => Promise<ApiResponse> | ApiResponse;
 }
 

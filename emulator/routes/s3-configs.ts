@@ -29,7 +29,7 @@ function params(before: S3ConfigRec | undefined, after: S3ConfigRec | undefined)
   };
   return [...keys]
     .filter((k) => JSON.stringify(before?.[k]) !== JSON.stringify(after?.[k]))
-    .map((k) => ({ display: k, param: k, old: show(before, k), new: show(after, k) }));
+    .map((k) => ({ display: k, param: k, old: show(before, k), new: show(after, k) ?? '' }));
 }
 
 /** Routes of the S3 blockstore configurations. */

@@ -17,7 +17,7 @@ function rotateParams(before: AuditLogRotateRec | undefined, after: AuditLogRota
       display: `Audit log rotation ${k}`,
       param: `auditLogRotate.${k}`,
       old: before?.[k] === undefined ? null : String(before[k]),
-      new: after?.[k] === undefined ? null : String(after[k]),
+      new: after?.[k] === undefined ? '' : String(after[k]),
     }))
     .filter((p) => p.old !== p.new);
 }
@@ -72,6 +72,7 @@ export const settingsRoutes: Route[] = [
     template: '/unauth/versionManifest',
     need: { kind: 'any' },
     unauthenticated: true,
+    prettyOnly: true,
     handler: (ctx) => {
       const text = ctx.core.state.versionManifest;
       if (text === null) throw apiErrors.resourceNotFound('/api/public/v1.0/unauth/versionManifest');
@@ -82,6 +83,7 @@ export const settingsRoutes: Route[] = [
     method: 'PUT',
     template: '/versionManifest',
     need: { kind: 'global', level: 'AUTOMATION_ADMIN' },
+    prettyOnly: true,
     handler: async (ctx) => {
       const text = await ctx.text();
       let doc: unknown;

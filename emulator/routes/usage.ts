@@ -46,7 +46,7 @@ function assignments(ctx: RequestContext, groupIds: ReadonlySet<string>): Record
 async function serverTypeBody(ctx: RequestContext) {
   const body = await jsonObject(ctx);
   for (const key of Object.keys(body)) if (key !== 'serverType') throw apiErrors.invalidAttribute(key);
-  return parseServerType(body.serverType, 'serverType');
+  return parseServerType(body.serverType, 'serverType', false);
 }
 
 function defaultTypeResponse(name: string | undefined) {

@@ -12,9 +12,14 @@ export function onlyKeys(body: Record<string, unknown>, allowed: readonly string
   for (const key of Object.keys(body)) if (!allowed.includes(key)) throw apiErrors.invalidAttribute(prefix + key);
 }
 
-/** A server type given as a name string or a `{name, label?}` object. The label is informative; names decide. */
-export function parseServerType(value: unknown, attr: string): ServerTypeName {
+/**
+ * A server type given as a `{name, label?}` object or, where `nameAllowed` (physical hosts, whose list answers the
+ * bare name, and seeds), as a name string. The label is informative; names decide.
+ */
+export function parseServerType(value: unknown, attr: string, nameAllowed = true): ServerTypeName {
   if (value === undefined || value === null) throw apiErrors.missingAttribute(attr);
+  // The spec: the server-type bodies take "serverType (object, required) with name (required) and label (optional)".
+  if (!nameAllowed && !isPlainObject(value)) throw apiErrors.invalidJsonAttribute(attr);
   let name: unknown = value;
   if (isPlainObject(value)) {
     onlyKeys(value, ['name', 'label'], `${attr}.`);

@@ -83,6 +83,8 @@ export interface StoredAlertConfig {
   updated: string;
   enabled: boolean;
   eventTypeName: string;
+  /** Deprecated and ignored (the spec), kept only to be echoed as sent. */
+  typeName?: string;
   matchers: { fieldName: string; operator: string; value: string }[];
   metricThreshold?: Record<string, unknown>;
   threshold?: Record<string, unknown>;

@@ -22,7 +22,7 @@ const secretBody = () =>
     notifications: [
       { typeName: 'SLACK', apiToken: SLACK_TOKEN, channelName: '#dba', intervalMin: 30 },
       { typeName: 'WEBHOOK', webhookUrl: HOOK, webhookSecret: 'hush-hush' },
-      { typeName: 'GROUP', role: 'GROUP_OWNER', emailEnabled: true, emailAddress: 'dropped@acme.example' },
+      { typeName: 'GROUP', role: 'GROUP_OWNER', emailEnabled: true, emailAddress: 'sent@acme.example' },
       { typeName: 'TEAM', teamId: W.dbaOncall },
     ],
   });
@@ -41,7 +41,7 @@ describe('create and read', () => {
     expect(res.body.results[0].links).toEqual([{ href: `${h.emu.url}${BASE}/${res.body.results[0].id}`, rel: 'self' }]);
   });
 
-  it('creates with defaults, redacts secrets and echoes only each type its own fields', async () => {
+  it("creates with defaults, redacts secrets and echoes each type's own fields and the spec's when-set ones", async () => {
     const created = await h.owner.post(BASE, secretBody());
     expect(created.status).toBe(200);
     const c = created.body;
@@ -70,6 +70,8 @@ describe('create and read', () => {
       emailEnabled: true,
       smsEnabled: false,
       roles: ['GROUP_OWNER'],
+      // Sent on a GROUP notification: the spec returns request fields "when they were set".
+      emailAddress: 'sent@acme.example',
       notifierId: expect.any(String),
     });
     expect(team).toMatchObject({ teamId: W.dbaOncall, teamName: 'dba-oncall' });
@@ -167,6 +169,33 @@ describe('replace, toggle, delete', () => {
     const ev = (await h.owner.get(`/groups/${W.paymentsProd}/events?eventType=ALERT_CONFIG_DELETED_AUDIT`)).body
       .results[0];
     expect(ev).toMatchObject({ alertConfigId: c.id, publicKey: 'gitopsbt' });
+    // The spec: params are "all strings; old can be null": a removed value's new is "", never null.
+    const params = ev.diffs[0].params as { old: string | null; new: unknown }[];
+    expect(params.length).toBeGreaterThan(0);
+    for (const p of params) expect(p.new).toBe('');
+  });
+
+  it('echoes a legacy typeName as sent and accepts the spec categories of event types', async () => {
+    const sent = { ...alertBody(), eventTypeName: 'DATA_EXPLORER_CRUD', typeName: 'HOST_METRIC' };
+    const c = (await h.owner.post(BASE, sent)).body;
+    expect(c).toMatchObject({ eventTypeName: 'DATA_EXPLORER_CRUD', typeName: 'HOST_METRIC' });
+    expect((await h.owner.get(`${BASE}/${c.id}`)).body.typeName).toBe('HOST_METRIC');
+    for (const eventTypeName of ['JOINED_TEAM', 'ORG_USERS_WITHOUT_MFA', 'TEAM_ADDED_TO_GROUP', 'SHARD_ADDED'])
+      expect((await h.owner.post(BASE, { ...alertBody(), eventTypeName })).status).toBe(200);
+    expect((await h.owner.post(BASE, { ...alertBody(), eventTypeName: 'JOINED_TEEM' })).body.errorCode).toBe(
+      'INVALID_ENUM_VALUE',
+    );
+  });
+
+  it('refuses a webhookSecret without webhookUrl, also on a PUT that keeps the URL by notifierId', async () => {
+    const c = (await h.owner.post(BASE, secretBody())).body;
+    const hook = c.notifications.find((n: { typeName: string }) => n.typeName === 'WEBHOOK');
+    const put = await h.owner.put(`${BASE}/${c.id}`, {
+      eventTypeName: c.eventTypeName,
+      notifications: [{ typeName: 'WEBHOOK', notifierId: hook.notifierId, webhookSecret: 'rotated' }],
+    });
+    expect(put.status).toBe(400);
+    expect(put.body).toMatchObject({ errorCode: 'INVALID_ATTRIBUTE', parameters: ['notifications[0].webhookSecret'] });
   });
 
   it('answers GROUP_NOT_FOUND for an unknown project', async () => {

@@ -1,5 +1,6 @@
 // Scenario: Digest authentication over HTTP: no header, unknown key, wrong password, stale and expired nonces, replayed nc,
 // nc of either width, uri mismatch, the unauthenticated manifest, and a key without the role.
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   digestHeader,
@@ -183,5 +184,33 @@ describe('authorisation', () => {
     });
     expect(res.status).toBe(401);
     expect((await h.owner.get(PATH)).body.totalCount).toBe(before);
+  });
+});
+
+describe('absolute-form request targets (RFC 9112 section 3.2.2, as proxied clients send them)', () => {
+  /** One request whose request line carries the absolute URI, sent with node:http as a proxy client would. */
+  function absolute(target: string, authorization?: string): Promise<{ status: number; www: string | undefined }> {
+    const { hostname, port } = new URL(h.emu.origin);
+    return new Promise((resolve, reject) => {
+      const req = request({ host: hostname, port, path: target, headers: authorization ? { authorization } : {} });
+      req.on('response', (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, www: res.headers['www-authenticate'] }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  }
+
+  it('routes and authenticates them, with the uri directive in either form', async () => {
+    const target = `${h.emu.origin}${uri}?pageNum=1&itemsPerPage=2`;
+    const first = await absolute(target);
+    expect(first.status).toBe(401);
+    const nonce = parseChallenge(first.www ?? null).nonce ?? '';
+    expect((await absolute(target, digestHeader(K.owner, 'GET', target, nonce, '00000001'))).status).toBe(200);
+    const origin = `${uri}?pageNum=1&itemsPerPage=2`;
+    expect((await absolute(target, digestHeader(K.owner, 'GET', origin, nonce, '00000002'))).status).toBe(200);
+    const other = `${uri}?pageNum=2&itemsPerPage=2`;
+    expect((await absolute(target, digestHeader(K.owner, 'GET', other, nonce, '00000003'))).status).toBe(401);
   });
 });

@@ -1,7 +1,7 @@
 // Scenario: the conventions every endpoint shares: success headers, pretty, envelope, pageNum/itemsPerPage edges,
 // includeCount, and absolute links that keep the request's own query first.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EmulatorHarness, startHarness, W } from '../../helpers/emulator-client.ts';
+import { type EmulatorHarness, K, startHarness, W } from '../../helpers/emulator-client.ts';
 
 let h: EmulatorHarness;
 beforeAll(async () => {
@@ -132,10 +132,24 @@ describe('pagination', () => {
     expect(res.body).toMatchObject({ errorCode: 'INVALID_QUERY_PARAMETER', parameters: [q.split('=')[0]] });
   });
 
-  it('omits totalCount with includeCount=false', async () => {
+  it('keeps totalCount with includeCount=false (the spec: every list response has it)', async () => {
     const res = await h.owner.get(`${LIST}?includeCount=false`);
-    expect(res.body).not.toHaveProperty('totalCount');
+    expect(res.body.totalCount).toBe(7);
     expect(res.body.results).toHaveLength(7);
+  });
+
+  it('ignores paging parameters on an endpoint that answers one entity', async () => {
+    const id = (await h.owner.get(LIST)).body.results[0].id;
+    const res = await h.owner.get(`${LIST}/${id}?pageNum=abc&itemsPerPage=0&includeCount=maybe`);
+    expect(res.status).toBe(200);
+    expect(res.body.id).toBe(id);
+  });
+
+  it('checks the role before the query: a caller without the role gets 401, not a 400 about its query', async () => {
+    const res = await h.as(K.viewer).get('/usage/groups?itemsPerPage=0');
+    expect(res.status).toBe(401);
+    expect(res.body.errorCode).toBe('USER_UNAUTHORIZED');
+    expect((await h.owner.get('/usage/groups?itemsPerPage=0')).body.errorCode).toBe('INVALID_QUERY_PARAMETER');
   });
 
   it('an empty list is 200 with results []', async () => {

@@ -83,6 +83,11 @@ describe('version manifest', () => {
     expect(await res.text()).toBe(text);
     const pretty = await fetch(`${h.emu.url}/unauth/versionManifest?pretty=true`);
     expect(await pretty.text()).toContain('\n  "versions": [');
+    // The spec lists `pretty` alone for the manifest endpoints: envelope is not theirs, whatever its value.
+    const enveloped = await fetch(`${h.emu.url}/unauth/versionManifest?envelope=abc`);
+    expect(enveloped.status).toBe(200);
+    expect(await enveloped.text()).toBe(text);
+    expect((await fetch(`${h.emu.url}/unauth/versionManifest?pretty=abc`)).status).toBe(400);
   });
 
   it('needs a global automation role and a JSON object with versions', async () => {

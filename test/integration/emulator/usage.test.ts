@@ -124,7 +124,8 @@ describe('host assignments', () => {
     ['startDate=yesterday&endDate=2026-11-30', 'INVALID_QUERY_PARAMETER', 'startDate'],
     ['startDate=2026-11-30&endDate=2026-11-01', 'INVALID_QUERY_PARAMETER', 'endDate'],
   ])('refuses query %j', async (query, code, param) => {
-    const res = await h.owner.get(`/usage/groups/${W.paymentsProd}/hosts?${query}`);
+    // No bare "?" for the empty query: Node 20's fetch and Node 24's differ on sending it (the Digest uri would not match).
+    const res = await h.owner.get(`/usage/groups/${W.paymentsProd}/hosts${query === '' ? '' : `?${query}`}`);
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ errorCode: code, parameters: [param] });
   });
@@ -160,6 +161,13 @@ describe('server types', () => {
     expect((await h.owner.put(path, { name: 'DEV_SERVER' })).body.errorCode).toBe('INVALID_ATTRIBUTE');
     expect((await h.owner.put(path, {})).body.errorCode).toBe('MISSING_ATTRIBUTE');
     expect((await h.owner.put(path, { serverType: { name: 'NOPE' } })).body.errorCode).toBe('INVALID_ENUM_VALUE');
+    // The spec: "serverType (object, required)"; a bare name is not that object.
+    const bare = await h.owner.put(path, { serverType: 'PRODUCTION_SERVER' });
+    expect(bare.body).toMatchObject({ errorCode: 'INVALID_JSON_ATTRIBUTE', parameters: ['serverType'] });
+    expect((await h.owner.put('/usage/hosts/6f0000000000000000000005', { serverType: 'TEST_SERVER' })).status).toBe(
+      400,
+    );
+    expect((await h.owner.get(path)).body.name).not.toBe('PRODUCTION_SERVER');
   });
 
   it('updates the server type of one host', async () => {

@@ -107,8 +107,18 @@ describe('validateAlertConfig rejects', () => {
       'MISSING_ATTRIBUTE ["notifications[0].mobileNumber"]',
     ],
     [
-      'WEBHOOK with only a secret',
+      'WEBHOOK with only a secret (the spec: declared only with webhookUrl)',
       { ...base, notifications: [{ typeName: 'WEBHOOK', webhookSecret: 's' }] },
+      'INVALID_ATTRIBUTE ["notifications[0].webhookSecret"]',
+    ],
+    [
+      'a webhookSecret without webhookUrl on another type',
+      { ...base, notifications: [{ ...email, webhookSecret: 's' }] },
+      'INVALID_ATTRIBUTE ["notifications[0].webhookSecret"]',
+    ],
+    [
+      'WEBHOOK without its URL',
+      { ...base, notifications: [{ typeName: 'WEBHOOK' }] },
       'MISSING_ATTRIBUTE ["notifications[0].webhookUrl"]',
     ],
     [
@@ -144,7 +154,7 @@ describe('validateAlertConfig rejects', () => {
 });
 
 describe('validateAlertConfig normalises', () => {
-  it('fills defaults and keeps only each type its own fields', () => {
+  it("fills defaults, keeps each type's own fields and echoes the spec's when-set fields of other types", () => {
     const v = validateAlertConfig(
       {
         ...base,
@@ -160,15 +170,32 @@ describe('validateAlertConfig normalises', () => {
     expect(v.enabled).toBe(false);
     expect(v.matchers).toEqual([]);
     const [e, g] = v.notifications;
+    // smsEnabled is in the spec's "returned when they were set" list; roles is not, and EMAIL has none: dropped.
     expect(e).toEqual({
       typeName: 'EMAIL',
       notifierId: e?.notifierId,
       delayMin: 0,
       intervalMin: 60,
       emailAddress: 'a@b.example',
+      smsEnabled: true,
     });
-    expect(g).toMatchObject({ typeName: 'GROUP', roles: ['GROUP_OWNER'], emailEnabled: false, smsEnabled: false });
-    expect(g).not.toHaveProperty('emailAddress');
+    expect(g).toMatchObject({
+      typeName: 'GROUP',
+      roles: ['GROUP_OWNER'],
+      emailEnabled: false,
+      smsEnabled: false,
+      emailAddress: 'ignored@x.example',
+    });
+    expect(v.typeName).toBe('HOST');
+  });
+
+  it('checks a when-set field of another type like its own type would', () => {
+    expect(() => validateAlertConfig({ ...base, notifications: [{ ...email, teamId: 'not-an-id' }] }, ctx)).toThrow(
+      expect.objectContaining({ code: 'INVALID_JSON_ATTRIBUTE' }),
+    );
+    expect(() => validateAlertConfig({ ...base, notifications: [{ ...email, emailEnabled: 'yes' }] }, ctx)).toThrow(
+      expect.objectContaining({ code: 'INVALID_JSON_ATTRIBUTE' }),
+    );
   });
 
   it('keeps organization roles on an ORG notification', () => {
