@@ -2,11 +2,18 @@
  * One attempt of a request, Digest authentication included: sign with the cached nonce when there is one (nc+1),
  * otherwise send without credentials; answer a 401 challenge once; on `stale=true` or a refused cached nonce
  * re-authenticate transparently; refuse to loop on wrong credentials (OpsManagerAuthError after one answered challenge).
- * While one request fetches an origin's first challenge, the others wait for its nonce instead of fetching their own.
+ * While one request fetches an origin's first challenge, the others wait for its nonce instead of fetching their own. A
+ * `nextnonce` in `Authentication-Info` (RFC 7616 section 3.5) becomes the nonce of the next requests.
  */
 import type { Dispatcher } from 'undici';
 import type { CredentialVerdict } from './credential-verdict.ts';
-import { buildDigestAuthorization, DigestError, type NonceCache, selectDigestChallenge } from './digest/index.ts';
+import {
+  buildDigestAuthorization,
+  DigestError,
+  type NonceCache,
+  parseAuthenticationInfo,
+  selectDigestChallenge,
+} from './digest/index.ts';
 import { parseErrorBody } from './error-body.ts';
 import { OpsManagerAuthError } from './errors.ts';
 import { sanitizeCause, scrub } from './sanitize.ts';
@@ -93,6 +100,13 @@ function authError(request: HttpRequest, response: HttpResponse, why: string, ca
   return new OpsManagerAuthError(response.status, body.errorCode, message, context, options);
 }
 
+/** The `nextnonce` of an `Authentication-Info` header (RFC 7616 section 3.5), if it names one and parses. */
+function nextNonceOf(header: string | string[] | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const value = Array.isArray(header) ? header.join(', ') : header;
+  return parseAuthenticationInfo(value)?.get('nextnonce');
+}
+
 /** Records a refusal of the credentials on the client's verdict and returns the error to throw. */
 function refused(ctx: ExchangeContext, error: OpsManagerAuthError): OpsManagerAuthError {
   ctx.verdict.refuse(error);
@@ -163,6 +177,8 @@ async function answerChallenges(
       if (use !== null) {
         ctx.verdict.accept();
         if (sent === 'fresh') ctx.nonces.store(origin, use);
+        const next = nextNonceOf(response.headers['authentication-info']);
+        if (next !== undefined) ctx.nonces.renew(origin, use.challenge.nonce, next);
       }
       return response;
     }

@@ -45,6 +45,11 @@ export interface DigestServerOptions {
   ncCheck?: 'increasing' | 'unique';
   /** The next N nonces issued are already stale when answered (a server rotating nonces faster than a round trip). */
   staleOnArrival?: number;
+  /**
+   * Like Apache's mod_auth_digest near a nonce's end: the response to the Nth accepted use of a nonce carries
+   * `Authentication-Info: …, nextnonce="…"`, and the old nonce is refused from then on (401, stale=false).
+   */
+  nextNonceAfter?: number;
 }
 
 /** A log line per HTTP exchange. */
@@ -89,7 +94,7 @@ export async function startDigestServer(options: DigestServerOptions = {}): Prom
   const algorithm = options.algorithm ?? 'MD5';
   const qop = options.qop === undefined ? 'auth' : options.qop;
   let staleOnArrival = options.staleOnArrival ?? 0;
-  const nonces = new Map<string, { lastNc: number; used: Set<number>; stale: boolean }>();
+  const nonces = new Map<string, { lastNc: number; used: Set<number>; stale: boolean; retired?: boolean }>();
   const log: ExchangeLog[] = [];
   const sockets = new Set<Socket>();
   let challenges = 0;
@@ -106,6 +111,7 @@ export async function startDigestServer(options: DigestServerOptions = {}): Prom
     const nonce = p.get('nonce') ?? '';
     const state = nonces.get(nonce);
     if (state === undefined || p.get('username') !== username || p.get('realm') !== realm) return 'bad';
+    if (state.retired) return 'bad';
     if (p.get('uri') !== req.url) return 'bad';
     let ha1 = h(`${username}:${realm}:${password}`);
     if (algorithm.endsWith('-sess')) ha1 = h(`${ha1}:${nonce}:${p.get('cnonce')}`);
@@ -125,6 +131,20 @@ export async function startDigestServer(options: DigestServerOptions = {}): Prom
       state.used.add(nc);
     }
     return 'ok';
+  }
+
+  /** After the Nth use of a nonce: retire it and name its successor (rspauth as RFC 7616 section 3.5 computes it). */
+  function nextNonceInfo(req: IncomingMessage): string | undefined {
+    if (options.nextNonceAfter === undefined || req.headers.authorization === undefined) return undefined;
+    const p = parseAuthorization(req.headers.authorization);
+    const state = nonces.get(p.get('nonce') ?? '');
+    if (state === undefined || state.used.size < options.nextNonceAfter) return undefined;
+    state.retired = true;
+    const next = randomBytes(12).toString('base64');
+    nonces.set(next, { lastNc: 0, used: new Set(), stale: false });
+    const ha1 = h(`${username}:${realm}:${password}`);
+    const rspauth = h(`${ha1}:${p.get('nonce')}:${p.get('nc')}:${p.get('cnonce')}:auth:${h(`:${req.url}`)}`);
+    return `rspauth="${rspauth}", nextnonce="${next}", cnonce="${p.get('cnonce')}", nc=${p.get('nc')}, qop=auth`;
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -181,7 +201,12 @@ export async function startDigestServer(options: DigestServerOptions = {}): Prom
     const status = reply.status ?? 200;
     entry.status = status;
     const text = reply.text ?? (reply.json === undefined ? '' : JSON.stringify(reply.json));
-    res.writeHead(status, { 'content-type': 'application/json', ...reply.headers });
+    const info = isPublic ? undefined : nextNonceInfo(req);
+    res.writeHead(status, {
+      'content-type': 'application/json',
+      ...(info === undefined ? {} : { 'authentication-info': info }),
+      ...reply.headers,
+    });
     res.end(text);
   }
 

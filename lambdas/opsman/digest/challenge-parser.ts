@@ -1,6 +1,7 @@
 /**
  * Parser of `WWW-Authenticate` values (RFC 7235 section 4.1): a comma list of challenges, each a scheme followed by a
- * token68 or by `name=value` parameters whose values are tokens or quoted strings, in any order.
+ * token68 or by `name=value` parameters whose values are tokens or quoted strings, in any order; and of
+ * `Authentication-Info` values (RFC 7615), the same parameters without a scheme.
  */
 import { DigestError } from './errors.ts';
 
@@ -133,4 +134,23 @@ export function parseAuthenticateHeader(value: string): AuthChallenge[] {
   }
   if (challenges.length === 0) cursor.fail('no challenge');
   return challenges;
+}
+
+/**
+ * The parameters of an `Authentication-Info` value (`rspauth="…", nextnonce="…", qop=auth, …`), names lower-cased;
+ * undefined when it is malformed. Never throws: the header is optional, and a response that carries a broken one
+ * still succeeded.
+ */
+export function parseAuthenticationInfo(value: string): Map<string, string> | undefined {
+  const cursor = new Cursor(value);
+  const holder: AuthChallenge = { scheme: '', params: new Map() };
+  try {
+    cursor.skipSpacesAndCommas();
+    if (cursor.done) return holder.params;
+    readParams(cursor, holder);
+    return cursor.done ? holder.params : undefined;
+  } catch (error) {
+    if (error instanceof DigestError) return undefined;
+    throw error;
+  }
 }

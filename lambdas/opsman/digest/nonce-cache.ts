@@ -86,6 +86,20 @@ export class NonceCache {
     return { challenge: entry.challenge, nc: entry.nc, cnonce: entry.sessionCnonce ?? this.#cnonce() };
   }
 
+  /**
+   * Moves `origin` to the `nextnonce` a server named in `Authentication-Info` (RFC 7616 section 3.5), same realm,
+   * algorithm, qop and opaque, its next use nc=1; only while `current` is still the cached nonce (a concurrent
+   * request may have stored a newer one). Servers such as Apache's mod_auth_digest hand one out near a nonce's end
+   * and refuse the old nonce's next nc: following it saves a 401 round trip per request.
+   */
+  renew(origin: string, current: string, nextnonce: string): void {
+    const entry = this.#entries.get(origin);
+    if (entry === undefined || entry.challenge.nonce !== current || nextnonce === current || nextnonce === '') return;
+    const challenge: DigestChallenge = { ...entry.challenge, nonce: nextnonce, stale: false };
+    const sessionCnonce = challenge.algorithm.endsWith('-sess') ? this.#cnonce() : null;
+    this.#entries.set(origin, { challenge, nc: 0, sessionCnonce });
+  }
+
   /** Forgets the nonce of `origin`, but only if it is still `nonce` (a concurrent request may have stored a newer one). */
   invalidate(origin: string, nonce: string): void {
     if (this.#entries.get(origin)?.challenge.nonce === nonce) this.#entries.delete(origin);

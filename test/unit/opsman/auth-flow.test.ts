@@ -56,6 +56,28 @@ describe('Digest auth flow', () => {
     expect(server.log.length).toBeLessThanOrEqual(1 + 12 * 2);
   });
 
+  it('follows the nextnonce of Authentication-Info (Apache near a nonce end): no 401 when the old nonce is retired', async () => {
+    const { server, client } = await setup({ nextNonceAfter: 3 });
+    await getTeams(client, 10);
+    // One challenge for the first request only: each nextnonce is taken up with nc=1, never the retired nonce's nc=4.
+    expect(server.challenges()).toBe(1);
+    expect(server.log).toHaveLength(11);
+    expect(server.log.slice(1).map((e) => e.nc)).toEqual([
+      '00000001',
+      '00000002',
+      '00000003',
+      '00000001',
+      '00000002',
+      '00000003',
+      '00000001',
+      '00000002',
+      '00000003',
+      '00000001',
+    ]);
+    const nonceOf = (i: number) => /nonce="([^"]+)"/.exec(server.log[i]?.authorization ?? '')?.[1];
+    expect(new Set([1, 4, 7, 10].map(nonceOf)).size).toBe(4);
+  });
+
   it('re-authenticates transparently on stale=true', async () => {
     const { server, client } = await setup();
     await getTeams(client, 2);

@@ -1,6 +1,11 @@
 // Scenario: WWW-Authenticate values from many real servers parse, the strongest Digest challenge wins, and malformed ones fail cleanly.
 import { describe, expect, it } from 'vitest';
-import { DigestError, parseAuthenticateHeader, selectDigestChallenge } from '../../../lambdas/opsman/digest/index.ts';
+import {
+  DigestError,
+  parseAuthenticateHeader,
+  parseAuthenticationInfo,
+  selectDigestChallenge,
+} from '../../../lambdas/opsman/digest/index.ts';
 
 describe('parseAuthenticateHeader', () => {
   const table: { name: string; header: string; expected: { scheme: string; params?: Record<string, string> }[] }[] = [
@@ -192,4 +197,27 @@ describe('selectDigestChallenge', () => {
   it.each(failures)('fails on $header with $code', ({ header, code }) => {
     expect(() => selectDigestChallenge(header)).toThrow(expect.objectContaining({ name: 'DigestError', code }));
   });
+});
+
+describe('parseAuthenticationInfo', () => {
+  it('reads the parameters of Apache and RFC 7616 forms, names lower-cased, escapes undone', () => {
+    const info = parseAuthenticationInfo(
+      'rspauth="5f89", NextNonce="CFuR/s9g+BgA=b3", cnonce="3\\"a", nc=00000001, qop=auth',
+    );
+    expect(info && Object.fromEntries(info)).toEqual({
+      rspauth: '5f89',
+      nextnonce: 'CFuR/s9g+BgA=b3',
+      cnonce: '3"a',
+      nc: '00000001',
+      qop: 'auth',
+    });
+    expect(parseAuthenticationInfo('')?.size).toBe(0);
+  });
+
+  it.each([['nextnonce="unterminated'], ['nextnonce'], ['a=1, a=2'], ['Digest nextnonce="x"']])(
+    'answers undefined for the malformed %j instead of throwing',
+    (value) => {
+      expect(parseAuthenticationInfo(value)).toBeUndefined();
+    },
+  );
 });

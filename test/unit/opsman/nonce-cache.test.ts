@@ -33,6 +33,30 @@ describe('NonceCache', () => {
     expect(cache.next('https://b')).toBeNull();
   });
 
+  it('moves to a nextnonce with nc=1, same challenge otherwise, only while the named nonce is still cached', () => {
+    const cache = new NonceCache(counter());
+    const opaque = { ...challenge('n1'), opaque: 'op' };
+    cache.store('o', cache.firstUse(opaque));
+    cache.next('o');
+    cache.renew('o', 'n1', 'n2');
+    const use = cache.next('o');
+    expect(use).toMatchObject({ nc: 1, challenge: { nonce: 'n2', realm: 'r', algorithm: 'MD5', opaque: 'op' } });
+    cache.renew('o', 'n1', 'n3'); // a late answer to a request signed with n1: n2 stays
+    expect(cache.next('o')).toMatchObject({ nc: 2, challenge: { nonce: 'n2' } });
+    cache.renew('elsewhere', 'n2', 'n4');
+    expect(cache.has('elsewhere')).toBe(false);
+  });
+
+  it('gives a -sess nextnonce a cnonce of its own, fixed for its uses', () => {
+    const cache = new NonceCache(counter());
+    const first = cache.firstUse(challenge('n1', 'MD5-sess'));
+    cache.store('o', first);
+    cache.renew('o', 'n1', 'n2');
+    const [a, b] = [cache.next('o'), cache.next('o')];
+    expect(a?.cnonce).toBe(b?.cnonce);
+    expect(a?.cnonce).not.toBe(first.cnonce);
+  });
+
   it('keeps the cnonce of the first use for -sess algorithms', () => {
     const cache = new NonceCache(counter());
     const first = cache.firstUse(challenge('n1', 'SHA-256-sess'));
