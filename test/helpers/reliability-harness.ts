@@ -144,11 +144,17 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   return harness;
 }
 
-/** Counts of the plan of a report that are not noop (an empty plan has none). */
+/**
+ * Counts of the plan of a report that are not noop, plus its failed targets and failed changes: an empty plan of a run
+ * that read everything has none. Throws when there is no report (the run failed), so "the next plan is empty" can
+ * never pass because the plan did not run.
+ */
 export function pendingChanges(report: RunReport | undefined): Record<string, number> {
+  if (report === undefined) throw new Error('no report: the run failed, so its plan cannot be called empty');
   const out: Record<string, number> = {};
-  for (const [action, n] of Object.entries(report?.summary.planned ?? {}))
-    if (action !== 'noop' && n > 0) out[action] = n;
+  for (const [action, n] of Object.entries(report.summary.planned)) if (action !== 'noop' && n > 0) out[action] = n;
+  if (report.summary.targetsFailed > 0) out.targetsFailed = report.summary.targetsFailed;
+  if (report.summary.failed > 0) out.failedChanges = report.summary.failed;
   return out;
 }
 

@@ -40,12 +40,14 @@ export interface CacheKeyFile {
 
 let fingerprint: string | undefined;
 
-/** sha256 of the schema's canonical JSON and LOADER_VERSION: changes whenever the loader may load differently. */
+/** sha256 of a loader version and a schema's canonical JSON (member order does not count). */
+export function fingerprintOf(loaderVersion: number, schema: unknown): string {
+  return createHash('sha256').update(`loader ${loaderVersion}\n`).update(canonicalJson(schema)).digest('hex');
+}
+
+/** fingerprintOf(LOADER_VERSION, the schema), once: changes whenever the loader may load differently. */
 export function loaderFingerprint(): string {
-  fingerprint ??= createHash('sha256')
-    .update(`loader ${LOADER_VERSION}\n`)
-    .update(canonicalJson(DESIRED_STATE_SCHEMA))
-    .digest('hex');
+  fingerprint ??= fingerprintOf(LOADER_VERSION, DESIRED_STATE_SCHEMA);
   return fingerprint;
 }
 

@@ -79,6 +79,11 @@ describe('faults', () => {
   });
 
   it('adds latency and then answers normally', async () => {
+    // Behaviour, not timing: a client that gives up after 200 ms loses a request held 5 s, then the next one answers.
+    const manifest = `${h.emu.url}/unauth/versionManifest`;
+    await h.admin('POST', '/faults', { path: '/unauth/versionManifest', latencyMs: 5_000 });
+    await expect(fetch(manifest, { signal: AbortSignal.timeout(200) })).rejects.toThrow(/aborted|timeout/i);
+    expect([200, 404]).toContain((await fetch(manifest, { signal: AbortSignal.timeout(5_000) })).status);
     await h.admin('POST', '/faults', { path: ALERTS, latencyMs: 30 });
     expect((await h.owner.get(ALERTS)).status).toBe(200);
   });

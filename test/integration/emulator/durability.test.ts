@@ -89,13 +89,23 @@ describe('data file', () => {
   it('reset goes back to the seed and persists it', async () => {
     const file = join(dir, 'data.json');
     const h = await startHarness({ dataFile: file });
+    const one = `/groups/${W.paymentsProd}/alertConfigs/6c0100000000000000000001`;
     try {
-      await h.owner.delete(`/groups/${W.paymentsProd}/alertConfigs/6c0100000000000000000001`);
+      await h.owner.delete(one);
       await h.admin('POST', '/reset');
     } finally {
       await h.emu.close();
     }
-    expect(await readFile(file, 'utf8')).toContain('6c0100000000000000000001');
+    // Read back by a new emulator from the file alone: the config is there again and the delete's event is gone (the
+    // file holding the id proves nothing: the delete's audit event names it too).
+    const again = await startHarness({ dataFile: file });
+    try {
+      expect((await again.owner.get(one)).status).toBe(200);
+      const deletions = await again.owner.get(`/groups/${W.paymentsProd}/events?eventType=ALERT_CONFIG_DELETED_AUDIT`);
+      expect(deletions.body.results).toEqual([]);
+    } finally {
+      await again.emu.close();
+    }
   });
 
   it('says clearly when the data file cannot be created', async () => {

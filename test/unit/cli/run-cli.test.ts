@@ -152,10 +152,11 @@ describe('apply approval', () => {
 });
 
 describe('redactCredentials', () => {
+  // Titles name the case, never the input: the input holds the private key, and test titles are test output.
   it.each([
-    ['key 7f3c2a9e-4b1d-4e8f-9a6c-1d2e3f4a5b6c here', 'key (redacted) here'],
-    ['nothing secret', 'nothing secret'],
-  ])('%s', (input, output) => {
+    ['a text holding the private key', 'key 7f3c2a9e-4b1d-4e8f-9a6c-1d2e3f4a5b6c here', 'key (redacted) here'],
+    ['a text without it', 'nothing secret', 'nothing secret'],
+  ])('redacts %s', (_case, input, output) => {
     expect(redactCredentials(input, CREDS)).toBe(output);
   });
 });

@@ -125,16 +125,6 @@ describe('normal form: text equals canonicalJson of the object', () => {
     );
   });
 
-  it('normaliseLive and normaliseDesired return the form object, and throw as the form does', () => {
-    fc.assert(
-      fc.property(rawAlert, (raw) => {
-        expect(outcome(() => normaliseLive(raw as never))).toEqual(outcome(() => liveForm(raw as never).normal));
-        expect(outcome(() => normaliseDesired(raw as never))).toEqual(outcome(() => desiredForm(raw as never).normal));
-      }),
-      { numRuns: 500 },
-    );
-  });
-
   const cases: { name: string; body: DesiredAlertBody; text: string }[] = [
     {
       name: 'members sorted, defaults filled, roles sorted, secret marked',

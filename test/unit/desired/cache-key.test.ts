@@ -6,11 +6,13 @@ import {
   CACHE_FORMAT_VERSION,
   type CacheKeyFile,
   desiredCacheKey,
+  fingerprintOf,
   isCacheKey,
   LOADER_VERSION,
   loaderFingerprint,
 } from '../../../lambdas/core/desired/cache.ts';
 import { DEFAULT_LOAD_OPTIONS } from '../../../lambdas/core/desired/index.ts';
+import { DESIRED_STATE_SCHEMA } from '../../../lambdas/core/desired/schema.ts';
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -87,10 +89,15 @@ describe('desiredCacheKey', () => {
 });
 
 describe('loaderFingerprint and canonicalJson', () => {
-  it('fingerprints the schema and the loader version', () => {
+  it('fingerprints the schema and the loader version: either changing changes it, member order does not', () => {
     expect(loaderFingerprint()).toMatch(/^[0-9a-f]{64}$/);
-    expect(loaderFingerprint()).toBe(loaderFingerprint());
-    expect(LOADER_VERSION).toBeGreaterThanOrEqual(1);
+    expect(loaderFingerprint()).toBe(fingerprintOf(LOADER_VERSION, DESIRED_STATE_SCHEMA));
+    expect(fingerprintOf(LOADER_VERSION + 1, DESIRED_STATE_SCHEMA)).not.toBe(loaderFingerprint());
+    const edited = structuredClone(DESIRED_STATE_SCHEMA) as Record<string, unknown>;
+    edited.description = `${String(edited.description ?? '')} (edited)`;
+    expect(fingerprintOf(LOADER_VERSION, edited)).not.toBe(loaderFingerprint());
+    const reordered = Object.fromEntries(Object.entries(DESIRED_STATE_SCHEMA).reverse());
+    expect(fingerprintOf(LOADER_VERSION, reordered)).toBe(loaderFingerprint());
     expect(CACHE_FORMAT_VERSION).toBeGreaterThanOrEqual(1);
   });
 

@@ -120,6 +120,15 @@ describe('S3StateStore on loopback S3', () => {
     expect(s3.getText(BUCKET, 'state/lease.json')).toBeUndefined();
   });
 
+  it('lease: releasing one whose object is already gone (404) is quiet', async () => {
+    const lease = await store.acquireLease({ owner: 'lambda:a/1', runId: 'run-1', ttlMs: 60_000 });
+    await store.releaseLease(lease);
+    expect(s3.getText(BUCKET, 'state/lease.json')).toBeUndefined();
+    await expect(store.releaseLease(lease)).resolves.toBeUndefined();
+    expect(s3.requests.at(-1)).toMatchObject({ method: 'DELETE', ifMatch: lease.token });
+    expect([204, 404]).toContain(s3.requests.at(-1)?.status);
+  });
+
   it('lease: a lease already holding our owner and run id (a retried PUT that had won) is ours', async () => {
     const first = await store.acquireLease({ owner: 'lambda:a/1', runId: 'run-1', ttlMs: 60_000 });
     const again = await store.acquireLease({ owner: 'lambda:a/1', runId: 'run-1', ttlMs: 60_000 });
