@@ -54,7 +54,7 @@ export const USAGE = `npm run bench -- [options]
   --concurrency C   client concurrency (default 8)
   --repeat R        run plan-noop, apply-drift (drift injected afresh each time) and archive R times each, report the median pair (default 1)
   --out DIR         keep generated files, state and archives in DIR
-  --results DIR     write results there (default bench/results)
+  --results DIR     write results there (default bench/results; with --quick, <tmpdir>/opsman-bench-quick-results)
   --cpu-prof DIR    write a CPU profile of each reconcile phase into DIR
   --latency-ms L    the emulator adds L ms to every API request, both sides alike (default 0; a case of its own)
   --no-cold-start   skip the Lambda bundle cold-start measurement

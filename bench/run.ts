@@ -31,7 +31,10 @@ const err = (line: string) => process.stderr.write(`${line}\n`);
 
 async function main(args: BenchArgs): Promise<number> {
   const date = new Date().toISOString().slice(0, 10);
-  const resultsDir = resolve(args.resultsDir ?? DEFAULT_RESULTS_DIR);
+  // A smoke run's figures are not results: it never touches the tracked bench/results unless told to.
+  const resultsDir = resolve(
+    args.resultsDir ?? (args.quick ? join(tmpdir(), 'opsman-bench-quick-results') : DEFAULT_RESULTS_DIR),
+  );
   const workRoot = args.out ? resolve(args.out) : await mkdtemp(join(tmpdir(), 'opsman-bench-'));
   await mkdir(workRoot, { recursive: true });
   const nodeArgs = args.cpuProf ? ['--cpu-prof', '--cpu-prof-dir', resolve(args.cpuProf)] : [];

@@ -60,7 +60,10 @@ export async function secretResolver(
   secretsFile: string | undefined,
   env: Record<string, string | undefined>,
 ): Promise<SecretResolver> {
-  return secretsFile !== undefined ? new FileSecretResolver(secretsFile) : new EnvSecretResolver(env);
+  if (secretsFile === undefined) return new EnvSecretResolver(env);
+  const resolver = new FileSecretResolver(secretsFile);
+  await resolver.check();
+  return resolver;
 }
 
 /** The Ops Manager client. */

@@ -118,9 +118,6 @@ export async function makePlan(
     plan.unmanaged?.push(...t.unmanaged);
   }
   const known = new Set(request.desired.projects.map((p) => p.projectId));
-  for (const id of request.projects ?? []) {
-    if (!known.has(id)) plan.warnings?.push(`project ${id} was asked for (--project) but is not in the desired state`);
-  }
   // A project file removed from git prunes nothing (a lost file must not delete a project's alerts): say so each run.
   if (request.projects === undefined) {
     for (const { projectId, keys } of projectsLeftOut(request.state, known)) {

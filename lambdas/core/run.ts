@@ -58,6 +58,22 @@ function emptyPlan(request: RunRequest, createdAt: string, desired?: DesiredStat
 }
 
 /** Loads and validates the desired state (through the desired-state cache when the deps have one). */
+/**
+ * Refuses a project selection naming a project the desired state does not have, before any API call: a mistyped id
+ * would otherwise check nothing and report "no changes".
+ */
+function checkRequestedProjects(desired: DesiredState, projects: readonly string[] | undefined): void {
+  if (projects === undefined) return;
+  const known = desired.projects.map((p) => p.projectId);
+  const unknown = projects.filter((id) => !known.includes(id));
+  if (unknown.length === 0) return;
+  const shown = known.length > 10 ? `${known.slice(0, 10).join(', ')}, ...` : known.join(', ');
+  throw new ReconcileError(
+    'UNKNOWN_PROJECT',
+    `${unknown.length === 1 ? 'project' : 'projects'} ${unknown.join(', ')} asked for (--project) but not in the desired state, which has ${known.length === 0 ? 'no projects' : `${known.length}: ${shown}`}; nothing was read or written`,
+  );
+}
+
 async function loadDesired(
   deps: RunDependencies,
   cacheStatus?: (status: DesiredCacheStatus) => void,
@@ -125,6 +141,7 @@ export async function runReconcile(
 
   if (request.command === 'archive') {
     const desired = await time('load', () => loadDesired(deps, onCache));
+    checkRequestedProjects(desired, request.projects);
     plan = emptyPlan(request, startedAt, desired);
     archive = await time('archive', () => runArchive(desired, request.projects, deps));
   } else {
@@ -134,6 +151,7 @@ export async function runReconcile(
     }
     // Dropped once the plan is made: apply works from the plan alone, and a large desired state need not stay alive.
     let desired = saved === undefined ? await time('load', () => loadDesired(deps, onCache)) : undefined;
+    if (desired !== undefined) checkRequestedProjects(desired, request.projects);
     let lease: HeldLease | undefined;
     if (request.command === 'apply') {
       lease = await time('lease', () =>

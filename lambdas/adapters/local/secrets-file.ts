@@ -18,6 +18,18 @@ export class FileSecretResolver implements SecretResolver {
     this.path = path;
   }
 
+  /**
+   * Reads and checks the file now; throws SecretResolutionError. The CLI calls it before a run, so that a missing or
+   * malformed file is one error up front, not one blocked alert config per secret reference.
+   */
+  async check(): Promise<void> {
+    this.secrets ??= this.load('');
+    await this.secrets.catch((error: unknown) => {
+      this.secrets = undefined;
+      throw error;
+    });
+  }
+
   /** The value of `<secret id>#<json key>`; throws SecretResolutionError. */
   async resolve(ref: string): Promise<string> {
     const parsed = parseRefOrThrow(ref);

@@ -52,7 +52,7 @@ export function failureLines(failures: readonly TargetFailure[], style: Style, i
       const rest = all - FAILURES_SHOWN_PER_CAUSE;
       const code = f.code !== undefined ? ` with ${f.code}` : '';
       out.push(
-        `${indent}${style.error(`x ... and ${rest} more targets failed${code} [${f.phase}] (each is listed in --json and the run report)`)}`,
+        `${indent}${style.error(`x ... and ${rest} more failed${code} [${f.phase}] (each is listed in --json and the run report)`)}`,
       );
     }
   }

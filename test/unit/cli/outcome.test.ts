@@ -82,4 +82,15 @@ describe('problemsLine', () => {
       'error: 2 targets failed, 1 change blocked, 1 write failed, 1 not converging, 1 archive error (details in the output above)',
     );
   });
+
+  it('counts targets, not failure entries: three apply failures of one target are one target failed', () => {
+    const p = plan([], { failures: [FAILURE] });
+    const r = report(p, [], {});
+    r.failures = [
+      { ...FAILURE, phase: 'apply' },
+      { ...FAILURE, phase: 'apply' },
+      { ...FAILURE, phase: 'apply' },
+    ];
+    expect(problemsLine(p, r)).toBe('error: 1 target failed (details in the output above)');
+  });
 });

@@ -121,6 +121,24 @@ describe('validate and schema (no Ops Manager)', () => {
   });
 });
 
+describe('the secrets file', () => {
+  it.each([
+    ['missing', null, 'cannot be read (ENOENT) (SECRETS_FILE_NOT_FOUND)'],
+    ['not JSON', '{"a": ', 'is not valid JSON (SECRETS_FILE_INVALID)'],
+    ['not an object', '[1]', 'must hold a JSON object'],
+  ])('%s: one error before any API call, not a blocked alert per secret', async (_case, content, message) => {
+    const file = join(dir, 'secrets.json');
+    if (content !== null) await writeFile(file, content);
+    // The base URL points nowhere: reaching it would fail differently.
+    const env = { ...CREDS, OPSMAN_BASE_URL: 'http://127.0.0.1:9/api/public/v1.0' };
+    const { code, err, out } = await run(['plan', '--desired', EXAMPLE, '--secrets-file', file], { env });
+    expect(code).toBe(1);
+    expect(err).toContain(`secrets file ${file} ${message}`);
+    expect(err).not.toMatch(/ECONNREFUSED|blocked/);
+    expect(out).toBe('');
+  });
+});
+
 describe('apply approval', () => {
   it('refuses without a terminal and without --auto-approve, before any API call', async () => {
     const { code, err, out } = await run(['apply', '--desired', EXAMPLE], { env: CREDS, interactive: false });

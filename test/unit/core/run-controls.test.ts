@@ -179,14 +179,25 @@ describe('saved plan validation', () => {
 });
 
 describe('project selection', () => {
-  it('plans only the selected projects (no organizations) and warns about unknown ones', async () => {
+  it('plans only the selected projects (no organizations)', async () => {
     const h = scenario();
-    const report = await h.run('plan', { projects: [P2, '0000000000000000000000ff'] });
+    const report = await h.run('plan', { projects: [P2] });
     expect([...new Set(report.plan.changes.map((c) => c.target.id))]).toEqual([P2]);
-    expect(report.warnings).toEqual([
-      'project 0000000000000000000000ff was asked for (--project) but is not in the desired state',
-    ]);
+    expect(report.warnings ?? []).toEqual([]);
   });
+
+  it.each(['plan', 'apply', 'archive'] as const)(
+    '%s refuses an unknown project before any API call',
+    async (command) => {
+      const h = scenario();
+      const error = await h.run(command, { projects: [P2, '0000000000000000000000ff'] }).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'UNKNOWN_PROJECT' });
+      expect(String((error as Error).message)).toMatch(
+        /^project 0000000000000000000000ff asked for .* nothing was read/,
+      );
+      expect(h.world.calls).toEqual([]);
+    },
+  );
 });
 
 describe('a project file removed from the desired state', () => {

@@ -147,7 +147,7 @@ describe('failure lines', () => {
       '  x Project p0 (5e2211c17a3e5a48f5497000) [read]: GET /groups/{groupId}/alertConfigs: not sent (0) (OPSMAN_AUTH_ERROR)',
       '  x Project p1 (5e2211c17a3e5a48f5497001) [read]: GET /groups/{groupId}/alertConfigs: not sent (1) (OPSMAN_AUTH_ERROR)',
       '  x Project p2 (5e2211c17a3e5a48f5497002) [read]: GET /groups/{groupId}/alertConfigs: not sent (2) (OPSMAN_AUTH_ERROR)',
-      '  x ... and 7 more targets failed with OPSMAN_AUTH_ERROR [read] (each is listed in --json and the run report)',
+      '  x ... and 7 more failed with OPSMAN_AUTH_ERROR [read] (each is listed in --json and the run report)',
       '  x Project p50 (5e2211c17a3e5a48f5497050) [read]: GET /groups/{groupId}/alertConfigs: not sent (50) (OPSMAN_API_ERROR)',
       '  x Project p51 (5e2211c17a3e5a48f5497051) [apply]: GET /groups/{groupId}/alertConfigs: not sent (51) (OPSMAN_AUTH_ERROR)',
     ]);
