@@ -1,5 +1,5 @@
 // Scenario: two applies start at once on the same state; only one writes, the other fails fast on the lease (or, told to wait, finds nothing left to do); nothing is duplicated.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { injectDrift } from '../../bench/drift.ts';
 import { LeaseHeldError } from '../../lambdas/core/errors.ts';
 import { type Harness, pendingChanges, startHarness } from '../helpers/reliability-harness.ts';
@@ -8,10 +8,11 @@ const CREATES = 'POST /groups/{groupId}/alertConfigs';
 
 describe('two applies at once', () => {
   let h: Harness;
-  beforeAll(async () => {
+  // A fresh world for every test: nothing applied yet, an empty request log, no state.
+  beforeEach(async () => {
     h = await startHarness({ projects: 3, alerts: 8 });
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await h?.close();
   });
 
@@ -36,6 +37,11 @@ describe('two applies at once', () => {
   });
 
   it('lets the waiting one run after the holder, with nothing left to write', async () => {
+    // A converged world with its state saved.
+    const converge = await h.run({ command: 'apply' });
+    expect(converge.error).toBeUndefined();
+    expect(converge.counts.byMethod.POST).toBe(24);
+    expect(await h.inventory()).toEqual([]);
     // Someone disables two owned configs: there is work for exactly one apply.
     await injectDrift(
       h.world,

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Context } from 'aws-lambda';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createAppContext } from '../../../lambdas/handlers/app-context.ts';
 import { createReconcileHandler } from '../../../lambdas/handlers/reconcile.ts';
 import { type AwsWorld, fakeLambdaContext, startAwsWorld, WORLD } from '../../helpers/aws-world.ts';
@@ -34,10 +34,18 @@ async function capture(fn: () => Promise<unknown>): Promise<{ text: string; resu
 
 describe('handler logs never carry secrets', () => {
   let world: AwsWorld;
+  /** The credentials secret as the world started with it. */
+  let credentials: string;
   const saved = { ...process.env };
   beforeAll(async () => {
     world = await startAwsWorld({ mode: 'apply' });
+    credentials = world.secrets.secrets.get(WORLD.credentialsSecretId) ?? '';
+    expect(JSON.parse(credentials)).toEqual({ publicKey: WORLD.publicKey, privateKey: WORLD.privateKey });
     Object.assign(process.env, world.env, { POWERTOOLS_LOG_LEVEL: 'DEBUG' });
+  });
+  // A test that breaks the credentials secret gets the good one back, whatever its outcome.
+  afterEach(() => {
+    world.secrets.secrets.set(WORLD.credentialsSecretId, credentials);
   });
   afterAll(async () => {
     process.env = saved;

@@ -1,6 +1,6 @@
 // Scenario: the reconcile and archive Lambda handlers end to end: real SDK clients against loopback S3 and Secrets Manager, the Ops Manager emulator, the real core.
 import type { Context } from 'aws-lambda';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type AwsWorld, emulatorAdmin, fakeLambdaContext, startAwsWorld, WORLD } from '../../helpers/aws-world.ts';
 
 type Handler = (event: unknown, context: Context) => Promise<Record<string, unknown> & { status: string }>;
@@ -23,6 +23,12 @@ describe('reconcile handler on loopback AWS and the emulator', () => {
   afterAll(async () => {
     process.env = saved;
     await world?.close();
+  });
+  // Every test starts from the world as deployed: the emulator back at its seed (faults and request log cleared), and
+  // nothing in the data bucket (no state, lease, desired-state cache or archive). The desired state is never written.
+  beforeEach(async () => {
+    await emulatorAdmin(world.emulator.origin, 'POST', 'reset');
+    world.s3.buckets.get(WORLD.dataBucket)?.clear();
   });
 
   it('plans from a manual dry run, recording every desired file with its S3 ETag, and writes nothing', async () => {
@@ -80,6 +86,10 @@ describe('reconcile handler on loopback AWS and the emulator', () => {
   });
 
   it('an S3 upload of a YAML file triggers a converged run; other keys are ignored', async () => {
+    // Converge first, so the run the upload triggers has nothing left to apply.
+    const converge = await reconcile({ mode: 'apply' }, ctx());
+    expect(converge).toMatchObject({ status: 'ok', command: 'apply', failedChanges: [] });
+    expect(converge.applied).toBeGreaterThan(0);
     const yaml = await reconcile(
       {
         Records: [

@@ -115,9 +115,29 @@ describe.skipIf(!existsSync(APACHE) || !existsSync(`${MODULES}/mod_auth_digest.s
       };
     });
 
-    async function accessLog(): Promise<string[]> {
-      const text = await readFile(join(dir, 'access.log'), 'utf8').catch(() => '');
+    async function logLines(file: 'access.log' | 'error.log'): Promise<string[]> {
+      const text = await readFile(join(dir, file), 'utf8').catch(() => '');
       return text.split('\n').filter((line) => line !== '');
+    }
+
+    async function accessLog(): Promise<string[]> {
+      return logLines('access.log');
+    }
+
+    /**
+     * The lines `file` gained after its first `from`, once `done` accepts them (or after about two seconds): Apache
+     * logs a request just after sending its response, so the client can be done before the last line is written.
+     */
+    async function linesSince(
+      file: 'access.log' | 'error.log',
+      from: number,
+      done: (lines: string[]) => boolean,
+    ): Promise<string[]> {
+      for (let attempt = 0; ; attempt++) {
+        const lines = (await logLines(file)).slice(from);
+        if (done(lines) || attempt === 100) return lines;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
     }
 
     it('N sequential requests cost N+1 exchanges (nonce reused, nc checked by Apache)', async () => {
@@ -126,12 +146,16 @@ describe.skipIf(!existsSync(APACHE) || !existsSync(`${MODULES}/mod_auth_digest.s
         publicKey: USER,
         privateKey: PASSWORD,
       });
+      // Other tests under /api/ leave lines of their own: only the ones written from here on are this test's.
+      const from = (await accessLog()).length;
       try {
         for (let i = 0; i < 5; i++) expect(await client.getTeam('o1', 'team1')).toEqual(TEAM);
       } finally {
         await client.close();
       }
-      const lines = (await accessLog()).filter((line) => line.includes(' /api/'));
+      const lines = (await linesSince('access.log', from, (all) => all.length >= 6)).filter((line) =>
+        line.includes(' /api/'),
+      );
       expect(lines.map((line) => line.split(' ')[0])).toEqual(['401', '200', '200', '200', '200', '200']);
     });
 
@@ -179,11 +203,23 @@ describe.skipIf(!existsSync(APACHE) || !existsSync(`${MODULES}/mod_auth_digest.s
         publicKey: USER,
         privateKey: 'wrong',
       });
+      const from = { access: (await accessLog()).length, errors: (await logLines('error.log')).length };
       try {
-        await expect(client.getTeam('o1', 'team1')).rejects.toBeInstanceOf(OpsManagerAuthError);
+        const error = await client.getTeam('o1', 'team1').catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(OpsManagerAuthError);
+        expect(error).toMatchObject({ status: 401, method: 'GET', pathTemplate: '/orgs/{orgId}/teams/{teamId}' });
       } finally {
         await client.close();
       }
+      // Two exchanges: the challenge, then its answer, refused; no second answer, no loop.
+      const lines = (await linesSince('access.log', from.access, (all) => all.length >= 2)).filter((line) =>
+        line.includes(' /api/'),
+      );
+      expect(lines.map((line) => line.split(' ')[0])).toEqual(['401', '401']);
+      // The challenge was answered: Apache checked the digest (a wrong key, not a missing one), exactly once.
+      const mismatch = (line: string) => line.includes(`user ${USER}: password mismatch`);
+      const errors = await linesSince('error.log', from.errors, (all) => all.some(mismatch));
+      expect(errors.filter(mismatch)).toHaveLength(1);
     });
   },
 );
