@@ -117,9 +117,9 @@ export async function makePlan(
     changes.push(...t.changes);
     plan.unmanaged?.push(...t.unmanaged);
   }
-  const known = new Set(request.desired.projects.map((p) => p.projectId));
   // A project file removed from git prunes nothing (a lost file must not delete a project's alerts): say so each run.
   if (request.projects === undefined) {
+    const known = new Set(request.desired.projects.map((p) => p.projectId));
     for (const { projectId, keys } of projectsLeftOut(request.state, known)) {
       const shown = keys.length > 5 ? `${keys.slice(0, 5).join(', ')}, ...` : keys.join(', ');
       plan.warnings?.push(
