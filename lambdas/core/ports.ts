@@ -86,6 +86,13 @@ export interface OpsManagerApi {
   /** Dates are ISO 8601 dates (YYYY-MM-DD). */
   listProjectHostAssignments(groupId: string, startDate: string, endDate: string): Promise<HostAssignment[]>;
   listOrgHostAssignments(orgId: string, startDate: string, endDate: string): Promise<HostAssignment[]>;
+  /**
+   * Optional: the same API, with every request made through it stopped as soon as `signal` aborts, wherever it is
+   * (waiting for a slot, a backoff or an answer). The reconciler plans through such a view, so a stopped run does not
+   * wait for reads that may never be answered; it writes through the API itself, so a write in flight always gets its
+   * answer. Without it, a stopped run waits for the requests in flight.
+   */
+  withSignal?(signal: AbortSignal): OpsManagerApi;
 }
 
 /** Resolves `<secret id>#<json key>` to its value. Throws SecretResolutionError (never containing the value). */
@@ -193,6 +200,18 @@ export interface Reporter {
   metric(name: string, value: number, unit?: 'Count' | 'Milliseconds' | 'Seconds' | 'None'): void;
 }
 
+/** A request that has waited a while for Ops Manager's answer (the client's `stallAfterMs`, 15 s by default). */
+export interface RequestStallEvent {
+  method: string;
+  pathTemplate: string;
+  /** The URL path as sent, ids filled in (`/api/public/v1.0/groups/5e22.../alertConfigs`); never the query string. */
+  path: string;
+  /** How long it has waited for an answer so far. */
+  waitedMs: number;
+  /** Its deadline (the client's `retry.deadlineMs`): when it gives up, counted from when it was first sent. */
+  deadlineMs: number;
+}
+
 /** An observer the API client reports every request to; the reconciler counts calls by endpoint with it. */
 export interface RequestObserver {
   onRequest(event: {
@@ -202,4 +221,6 @@ export interface RequestObserver {
     attempts: number;
     durationMs: number;
   }): void;
+  /** Optional: called once per stall of a request still waiting for an answer (the CLI prints a notice). */
+  onStall?(event: RequestStallEvent): void;
 }

@@ -28,10 +28,13 @@ export interface CallOptions {
 export class ApiCaller {
   readonly #options: ResolvedClientOptions;
   readonly #executor: RequestExecutor;
+  readonly #signal: AbortSignal | undefined;
 
-  constructor(options: ResolvedClientOptions, executor: RequestExecutor) {
+  /** `signal`, when given, stops every request this caller makes (a client's signal-bound view). */
+  constructor(options: ResolvedClientOptions, executor: RequestExecutor, signal?: AbortSignal) {
     this.#options = options;
     this.#executor = executor;
+    this.#signal = signal;
   }
 
   /** Builds the request of a call (exported for pagination and tests). */
@@ -62,6 +65,7 @@ export class ApiCaller {
     }
     const request: HttpRequest = { method, pathTemplate: template, url, auth: call.auth ?? true, secrets };
     if (body !== undefined) request.body = body;
+    if (this.#signal !== undefined) request.signal = this.#signal;
     return request;
   }
 

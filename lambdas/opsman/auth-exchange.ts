@@ -39,6 +39,8 @@ export interface HttpRequest {
   auth: boolean;
   /** Secret values of this request (private key, secret body fields) to scrub from anything the server says. */
   secrets: readonly string[];
+  /** The caller's stop: once aborted, the request ends at once wherever it is (OpsManagerAbortedError). */
+  signal?: AbortSignal;
 }
 
 /** A response with its body read. */
@@ -69,6 +71,8 @@ export interface ExchangeContext {
   password: string;
   userAgent: string;
   signal: AbortSignal;
+  /** Called on every HTTP response, a challenge included, as soon as its headers arrive: Ops Manager is answering. */
+  onAnswer?: () => void;
 }
 
 async function send(ctx: ExchangeContext, request: HttpRequest, authorization: string | null): Promise<HttpResponse> {
@@ -84,6 +88,7 @@ async function send(ctx: ExchangeContext, request: HttpRequest, authorization: s
       body: request.body ?? null,
       signal: ctx.signal,
     });
+    ctx.onAnswer?.();
     const text = await response.body.text();
     return { status: response.statusCode, headers: response.headers, text };
   } catch (error) {

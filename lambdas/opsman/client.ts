@@ -8,7 +8,7 @@ import { ApiCaller, type QueryValue } from './api-caller.ts';
 import { NonceCache } from './digest/index.ts';
 import { OpsManagerResponseError, OpsManagerValidationError } from './errors.ts';
 import { normalizeHostAssignment, normalizePhysicalHost, normalizeServerType } from './normalize.ts';
-import type { ClientOptions } from './options.ts';
+import type { ClientOptions, ResolvedClientOptions } from './options.ts';
 import { resolveClientOptions } from './options-resolve.ts';
 import { RequestExecutor } from './request-executor.ts';
 import { ROUTES } from './routes.ts';
@@ -54,26 +54,51 @@ function dateRange(method: string, pathTemplate: string, startDate: string, endD
   return { startDate, endDate };
 }
 
+/** What a client shares with its signal-bound views: one transport, one executor (limiter, nonces, verdicts). */
+interface ClientCore {
+  resolved: ResolvedClientOptions;
+  dispatcher: Dispatcher;
+  executor: RequestExecutor;
+  closing: Promise<void> | null;
+}
+
+/** Marks the constructor argument of a view, so no options object can be taken for one. */
+const VIEW = Symbol('OpsManagerClient view');
+
 /** The client. Implements the core's {@link OpsManagerApi} and more. Call {@link close} when done. */
 export class OpsManagerClient implements OpsManagerApi {
-  readonly #dispatcher: Dispatcher;
-  readonly #executor: RequestExecutor;
+  readonly #core: ClientCore;
   readonly #api: ApiCaller;
-  #closing: Promise<void> | null = null;
 
   /** Prefer {@link createOpsManagerClient}. */
-  constructor(options: ClientOptions) {
+  constructor(options: ClientOptions | { [VIEW]: { core: ClientCore; signal: AbortSignal } }) {
+    if (VIEW in options) {
+      this.#core = options[VIEW].core;
+      this.#api = new ApiCaller(this.#core.resolved, this.#core.executor, options[VIEW].signal);
+      return;
+    }
     const resolved = resolveClientOptions(options);
-    this.#dispatcher = createDispatcher(resolved);
-    this.#executor = new RequestExecutor(resolved, this.#dispatcher, new NonceCache());
-    this.#api = new ApiCaller(resolved, this.#executor);
+    const dispatcher = createDispatcher(resolved);
+    const executor = new RequestExecutor(resolved, dispatcher, new NonceCache());
+    this.#core = { resolved, dispatcher, executor, closing: null };
+    this.#api = new ApiCaller(resolved, executor);
+  }
+
+  /**
+   * The same client (connections, concurrency cap, nonces) with every request made through it stopped as soon as
+   * `signal` aborts: while it waits for a slot or a backoff it is never sent; in flight, its connection is closed.
+   * Either way it rejects at once with OpsManagerAbortedError, or AmbiguousWriteError for a POST that may have been
+   * applied. Meant for reads a stopped run need not finish (the reconciler's planning); closing a view closes the client.
+   */
+  withSignal(signal: AbortSignal): OpsManagerClient {
+    return new OpsManagerClient({ [VIEW]: { core: this.#core, signal } });
   }
 
   /** Refuses new requests, waits for in-flight ones and closes the connections. Idempotent. */
   close(): Promise<void> {
-    this.#executor.close();
-    this.#closing ??= this.#dispatcher.close();
-    return this.#closing;
+    this.#core.executor.close();
+    this.#core.closing ??= this.#core.dispatcher.close();
+    return this.#core.closing;
   }
 
   /** Async iterator over any list endpoint (`rel=next` links, itemsPerPage = pageSize). */

@@ -115,6 +115,26 @@ export class OpsManagerTransportError extends OpsManagerError {
   }
 }
 
+/**
+ * The caller's AbortSignal stopped the request before Ops Manager answered (a Ctrl-C while planning). `sent` tells
+ * whether the request may have reached Ops Manager; a POST that may have is an {@link AmbiguousWriteError} instead.
+ */
+export class OpsManagerAbortedError extends OpsManagerError {
+  override name = 'OpsManagerAbortedError';
+  /** Whether the request may have reached Ops Manager (false: it never left, or was never signed). */
+  readonly sent: boolean;
+
+  constructor(reason: string, sent: boolean, context: RequestContext) {
+    const outcome = sent && context.method !== 'GET' ? '; the write may or may not have been applied' : '';
+    super(
+      'OPSMAN_ABORTED',
+      `${context.method} ${context.pathTemplate}: stopped (${reason}) before Ops Manager answered${outcome}`,
+      context,
+    );
+    this.sent = sent;
+  }
+}
+
 /** A caller's argument or a client option is invalid (empty id, bad URL…); nothing was sent. */
 export class OpsManagerValidationError extends OpsManagerError {
   override name = 'OpsManagerValidationError';

@@ -15,6 +15,7 @@ export {
 } from './digest/index.ts';
 export {
   AmbiguousWriteError,
+  OpsManagerAbortedError,
   OpsManagerApiError,
   OpsManagerAuthError,
   OpsManagerError,
@@ -29,6 +30,7 @@ export {
   DEFAULT_MAX_CONCURRENCY,
   DEFAULT_PAGE_SIZE,
   DEFAULT_RETRY_OPTIONS,
+  DEFAULT_STALL_AFTER_MS,
   DEFAULT_TIMEOUT_OPTIONS,
   DEFAULT_USER_AGENT,
   type ProxyOptions,

@@ -5,6 +5,7 @@ import {
   DEFAULT_MAX_CONCURRENCY,
   DEFAULT_PAGE_SIZE,
   DEFAULT_RETRY_OPTIONS,
+  DEFAULT_STALL_AFTER_MS,
   DEFAULT_TIMEOUT_OPTIONS,
   DEFAULT_USER_AGENT,
   type ResolvedClientOptions,
@@ -74,6 +75,11 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
   if (options.observer !== undefined && typeof options.observer?.onRequest !== 'function') {
     invalid('observer must have an onRequest(event) function');
   }
+  const stallAfterMs = integerIn('stallAfterMs', options.stallAfterMs ?? DEFAULT_STALL_AFTER_MS, 1, 86_400_000);
+  const deadlineSetting = options.deadlineSetting ?? 'retry.deadlineMs';
+  if (typeof deadlineSetting !== 'string' || !/^[\x21-\x7e]{1,64}$/.test(deadlineSetting)) {
+    invalid('deadlineSetting must be a short printable name, such as --request-timeout');
+  }
   const userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
   if (typeof userAgent !== 'string' || !/^[\x20-\x7e]+$/.test(userAgent)) invalid('userAgent must be printable ASCII');
   return {
@@ -87,6 +93,8 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
     retry,
     timeouts,
     observer: options.observer,
+    stallAfterMs,
+    deadlineSetting,
     userAgent,
     pageSize,
     proxy: { ...options.proxy },

@@ -11,15 +11,23 @@ export interface RetryOptions {
   maxDelayMs: number;
   /** Cap of a server's Retry-After (seconds or HTTP date). Default 60 s. */
   maxRetryAfterMs: number;
-  /** Total budget of one logical request, waits and attempts included; no retry starts past it. Default 120 s. */
+  /**
+   * Total budget of one logical request, counted from when it is first sent (time queued behind `maxConcurrency` is
+   * not Ops Manager's and is not counted), backoff waits and later attempts included: an attempt in flight is aborted
+   * when it runs out, and no retry starts past it. Default 120 s.
+   */
   deadlineMs: number;
 }
 
-/** Socket-level timeouts (undici). undici checks them with a resolution of about one second. */
+/** Socket-level timeouts (undici), per attempt. undici checks them with a resolution of about one second. */
 export interface TimeoutOptions {
   /** TCP + TLS connection establishment. Default 10 s. */
   connectMs: number;
-  /** From the request being sent to the response headers. Default 60 s (Ops Manager is slow under load). */
+  /**
+   * From one attempt's request being written to the response headers; the attempt is then retried (not a POST that
+   * may have been applied) while the deadline allows. Time spent waiting for another request's Digest challenge is
+   * not covered (nothing was written yet): the deadline is. Default 60 s (Ops Manager is slow under load).
+   */
   headersMs: number;
   /** Maximum idle time between two chunks of the response body. Default 60 s. */
   bodyMs: number;
@@ -52,8 +60,15 @@ export interface ClientOptions {
   retry?: Partial<RetryOptions>;
   /** Socket timeouts; missing fields take {@link DEFAULT_TIMEOUT_OPTIONS}. */
   timeouts?: Partial<TimeoutOptions>;
-  /** Told about every logical request (method, path template, status, attempts, duration). */
+  /** Told about every logical request (method, path template, status, attempts, duration), and about stalls. */
   observer?: RequestObserver;
+  /** A request without an answer for this long is reported to `observer.onStall`, once per stall. Default 15 s. */
+  stallAfterMs?: number;
+  /**
+   * How messages name the setting that changes `retry.deadlineMs`, so an error says what a person can change: the
+   * CLI passes `--request-timeout`. Default `retry.deadlineMs`.
+   */
+  deadlineSetting?: string;
   /** User-Agent header. Default {@link DEFAULT_USER_AGENT}. */
   userAgent?: string;
   /** itemsPerPage of list requests, 1..500. Default 500. */
@@ -84,6 +99,9 @@ export const DEFAULT_TIMEOUT_OPTIONS: Readonly<TimeoutOptions> = Object.freeze({
   bodyMs: 60_000,
 });
 
+/** Default wait without an answer before a request is reported as stalled. */
+export const DEFAULT_STALL_AFTER_MS = 15_000;
+
 /** Default cap of in-flight requests. */
 export const DEFAULT_MAX_CONCURRENCY = 8;
 /** Default (and maximum) itemsPerPage. */
@@ -103,6 +121,8 @@ export interface ResolvedClientOptions {
   retry: RetryOptions;
   timeouts: TimeoutOptions;
   observer: RequestObserver | undefined;
+  stallAfterMs: number;
+  deadlineSetting: string;
   userAgent: string;
   pageSize: number;
   proxy: ProxyOptions;

@@ -1,6 +1,7 @@
 /**
  * Runs one logical request: concurrency slot, Digest exchange, retries with backoff within a deadline, error mapping,
- * and one observer event. Returns only 2xx responses; everything else becomes a typed error.
+ * stall notices, the caller's stop signal, and one observer event. Returns only 2xx responses; everything else becomes
+ * a typed error.
  */
 import type { Dispatcher } from 'undici';
 import { type ExchangeContext, exchange, type HttpRequest, type HttpResponse, SendFailure } from './auth-exchange.ts';
@@ -9,13 +10,14 @@ import { NonceCache } from './digest/index.ts';
 import { parseErrorBody } from './error-body.ts';
 import {
   AmbiguousWriteError,
+  OpsManagerAbortedError,
   OpsManagerApiError,
   OpsManagerAuthError,
   type OpsManagerError,
   OpsManagerTransportError,
   OpsManagerValidationError,
 } from './errors.ts';
-import { ConcurrencyLimiter } from './limiter.ts';
+import { ConcurrencyLimiter, SlotWaitAborted } from './limiter.ts';
 import type { ResolvedClientOptions } from './options.ts';
 import {
   backoffDelay,
@@ -25,11 +27,43 @@ import {
   RETRYABLE_STATUSES,
 } from './retry-policy.ts';
 import { sanitizeCause, scrub } from './sanitize.ts';
+import { type SilenceMark, SilenceVerdict } from './silence-verdict.ts';
+import { StallWatch } from './stall-watch.ts';
 
 /** Statuses after which a POST may have been applied: surfaced as AmbiguousWriteError, never retried. */
 const AMBIGUOUS_WRITE_STATUSES: ReadonlySet<number> = new Set([500, 502, 503, 504]);
 
-type Outcome = { kind: 'response'; response: HttpResponse } | { kind: 'failure'; failure: SendFailure };
+type Outcome =
+  | { kind: 'response'; response: HttpResponse }
+  | { kind: 'failure'; failure: SendFailure }
+  /** The caller's signal stopped the attempt; `sent`: it may have reached Ops Manager signed. */
+  | { kind: 'stopped'; sent: boolean }
+  /** A retry got its slot after the deadline had passed: nothing was sent. */
+  | { kind: 'expired' };
+
+/** What one logical request keeps across its attempts. */
+interface RequestState {
+  attempts: number;
+  status: number | null;
+  /** When the first attempt got its slot: the deadline counts from here. */
+  firstSentAt: number | undefined;
+  /** When it last heard from Ops Manager (sent, or answered): a deadline passed in silence since condemns the origin. */
+  heard: SilenceMark | undefined;
+  stall: StallWatch;
+}
+
+/** `120 s`, `1.5 s`. */
+export function formatSeconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(3))} s`;
+}
+
+/** The reason an AbortSignal gives, for a message. */
+function stopReason(signal: AbortSignal | undefined): string {
+  const reason: unknown = signal?.reason;
+  if (typeof reason === 'string' && reason !== '') return reason;
+  if (reason instanceof Error && reason.message !== '') return reason.message;
+  return 'aborted';
+}
 
 /** Executes requests for one client. */
 export class RequestExecutor {
@@ -38,6 +72,9 @@ export class RequestExecutor {
   readonly #limiter: ConcurrencyLimiter;
   readonly #nonces: NonceCache;
   readonly #verdict: CredentialVerdict;
+  readonly #silence: SilenceVerdict;
+  /** `120 s, retry.deadlineMs to change`: how messages describe the deadline. */
+  readonly #deadlineNote: string;
   #closed = false;
 
   constructor(options: ResolvedClientOptions, dispatcher: Dispatcher, nonces: NonceCache = new NonceCache()) {
@@ -45,7 +82,10 @@ export class RequestExecutor {
     this.#dispatcher = dispatcher;
     this.#limiter = new ConcurrencyLimiter(options.maxConcurrency);
     this.#nonces = nonces;
-    this.#verdict = new CredentialVerdict(() => options.clock.now().getTime());
+    const now = () => options.clock.now().getTime();
+    this.#verdict = new CredentialVerdict(now);
+    this.#deadlineNote = `${formatSeconds(options.retry.deadlineMs)}, ${options.deadlineSetting} to change`;
+    this.#silence = new SilenceVerdict(now, options.retry.deadlineMs, this.#deadlineNote);
   }
 
   /** Requests in flight right now (for tests of the limiter). */
@@ -60,33 +100,53 @@ export class RequestExecutor {
 
   /** Runs `request` to a 2xx response, or throws an OpsManagerError subclass. */
   async execute(request: HttpRequest): Promise<HttpResponse> {
+    const context = { method: request.method, pathTemplate: request.pathTemplate };
     if (this.#closed) {
-      const context = { method: request.method, pathTemplate: request.pathTemplate };
       throw new OpsManagerValidationError(`${request.method} ${request.pathTemplate}: the client is closed`, context);
     }
-    const { clock } = this.#options;
+    const { clock, stallAfterMs, retry, observer } = this.#options;
     const started = clock.now().getTime();
-    const state = { attempts: 0, status: null as number | null };
+    const stall = new StallWatch(
+      stallAfterMs,
+      { ...context, path: request.url.pathname, deadlineMs: retry.deadlineMs },
+      observer?.onStall === undefined ? undefined : (event) => observer.onStall?.(event),
+    );
+    const state: RequestState = { attempts: 0, status: null, firstSentAt: undefined, heard: undefined, stall };
     try {
-      return await this.#run(request, started, state);
+      if (request.signal?.aborted) throw this.#stopped(request, false);
+      return await this.#run(request, state);
     } finally {
+      stall.stop();
       this.#report(request, state.status, state.attempts, clock.now().getTime() - started);
     }
   }
 
-  async #run(request: HttpRequest, started: number, state: { attempts: number; status: number | null }) {
+  async #run(request: HttpRequest, state: RequestState): Promise<HttpResponse> {
     const { retry, clock } = this.#options;
     const context = { method: request.method, pathTemplate: request.pathTemplate };
     const secrets = [this.#options.privateKey, ...request.secrets];
     const scoped = { ...request, secrets };
+    let last: OpsManagerError | undefined;
     for (;;) {
       state.attempts += 1;
-      const remaining = retry.deadlineMs - (clock.now().getTime() - started);
-      const outcome = await this.#limiter.run(() => this.#attempt(scoped, Math.max(1, remaining)));
+      let outcome: Outcome;
+      try {
+        outcome = await this.#limiter.run(() => this.#attempt(scoped, state), request.signal);
+      } catch (error) {
+        if (error instanceof SlotWaitAborted) throw this.#stopped(request, false);
+        throw error;
+      }
       let error: OpsManagerError;
       let retryAfterMs: number | null = null;
       let retryable: boolean;
-      if (outcome.kind === 'response') {
+      if (outcome.kind === 'stopped') {
+        const stopped = this.#stopped(request, outcome.sent);
+        if (request.method === 'POST' && outcome.sent) throw new AmbiguousWriteError(context, { cause: stopped });
+        throw stopped;
+      } else if (outcome.kind === 'expired') {
+        state.attempts -= 1; // nothing was sent
+        throw last ?? this.#deadlineError(request, state.attempts);
+      } else if (outcome.kind === 'response') {
         const { response } = outcome;
         state.status = response.status;
         if (response.status >= 200 && response.status < 300) return response;
@@ -125,24 +185,59 @@ export class RequestExecutor {
           { cause },
         );
       }
+      last = error;
       if (!retryable || state.attempts >= retry.maxAttempts) throw error;
       const delay = backoffDelay(state.attempts, retryAfterMs, retry, this.#options.random);
-      if (clock.now().getTime() - started + delay >= retry.deadlineMs) throw error;
-      await clock.sleep(delay);
+      const elapsed = clock.now().getTime() - (state.firstSentAt ?? clock.now().getTime());
+      if (elapsed + delay >= retry.deadlineMs) throw error;
+      if (!(await this.#sleep(delay, request.signal))) throw this.#stopped(request, false);
     }
   }
 
-  async #attempt(request: HttpRequest, timeoutMs: number): Promise<Outcome> {
+  /** Waits `ms` on the client's clock; false when the caller's signal aborted first. */
+  async #sleep(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
+    if (signal === undefined) {
+      await this.#options.clock.sleep(ms);
+      return true;
+    }
+    if (signal.aborted) return false;
+    let onAbort = (): void => undefined;
+    const aborted = new Promise<false>((resolve) => {
+      onAbort = () => resolve(false);
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+      return await Promise.race([this.#options.clock.sleep(ms).then(() => true), aborted]);
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** One attempt, holding a slot: refused unsent while Ops Manager stands silent, else bounded by the deadline. */
+  async #attempt(request: HttpRequest, state: RequestState): Promise<Outcome> {
+    const now = this.#options.clock.now().getTime();
+    state.firstSentAt ??= now;
+    state.heard ??= this.#silence.mark();
+    const remaining = this.#options.retry.deadlineMs - (now - state.firstSentAt);
+    if (remaining <= 0) return { kind: 'expired' };
+    this.#silence.check(request);
     // Not AbortSignal.timeout(): its timer and signal live until the timeout fires even when the request ended long
     // before, so 20,000 writes pile up 20,000 of them (measured: ~24 MB of heap and ~25 MB of RSS in a large apply).
     // exchange() reads the whole body before it resolves, so the timer can be cleared as soon as it settles.
     const controller = new AbortController();
-    const timer = setTimeout(
-      () => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
-      timeoutMs,
-    );
+    let stoppedBy: 'deadline' | 'caller' | undefined;
+    const timer = setTimeout(() => {
+      stoppedBy ??= 'deadline';
+      controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
+    }, remaining);
     timer.unref();
-    const signal = controller.signal;
+    const caller = request.signal;
+    const onStop = (): void => {
+      stoppedBy ??= 'caller';
+      controller.abort(caller?.reason);
+    };
+    caller?.addEventListener('abort', onStop, { once: true });
+    if (caller?.aborted) onStop();
     const ctx: ExchangeContext = {
       dispatcher: this.#dispatcher,
       nonces: this.#nonces,
@@ -150,21 +245,52 @@ export class RequestExecutor {
       username: this.#options.publicKey,
       password: this.#options.privateKey,
       userAgent: this.#options.userAgent,
-      signal,
+      signal: controller.signal,
+      onAnswer: () => {
+        this.#silence.answered();
+        state.heard = this.#silence.mark();
+      },
     };
+    state.stall.waiting();
     try {
-      return { kind: 'response', response: await exchange(ctx, request) };
+      const response = await exchange(ctx, request);
+      state.stall.answered();
+      return { kind: 'response', response };
     } catch (error) {
       if (!(error instanceof SendFailure)) throw error;
-      if (!signal.aborted) return { kind: 'failure', failure: error };
-      const deadline = new Error(
-        `the request deadline (retry.deadlineMs = ${this.#options.retry.deadlineMs} ms) passed`,
-      );
-      Object.defineProperty(deadline, 'code', { value: 'OPSMAN_DEADLINE_EXCEEDED', enumerable: true });
+      if (stoppedBy === 'caller') return { kind: 'stopped', sent: error.credentialsSent };
+      if (stoppedBy === undefined) return { kind: 'failure', failure: error };
+      this.#silence.timedOut(state.heard, `${request.method} ${request.pathTemplate}`);
+      const deadline = this.#deadlineCause();
       return { kind: 'failure', failure: new SendFailure(deadline, error.credentialsSent) };
     } finally {
       clearTimeout(timer);
+      caller?.removeEventListener('abort', onStop);
     }
+  }
+
+  /** The cause of an attempt cut by the deadline; its message names the setting that changes it. */
+  #deadlineCause(): Error {
+    const deadline = new Error(`Ops Manager did not answer within the request deadline (${this.#deadlineNote})`);
+    Object.defineProperty(deadline, 'code', { value: 'OPSMAN_DEADLINE_EXCEEDED', enumerable: true });
+    return deadline;
+  }
+
+  #deadlineError(request: HttpRequest, attempts: number): OpsManagerTransportError {
+    const cause = this.#deadlineCause();
+    return new OpsManagerTransportError(
+      `${request.method} ${request.pathTemplate}: no response after ${attempts} attempt(s): ${cause.message}`,
+      { method: request.method, pathTemplate: request.pathTemplate },
+      attempts,
+      { cause },
+    );
+  }
+
+  #stopped(request: HttpRequest, sent: boolean): OpsManagerAbortedError {
+    return new OpsManagerAbortedError(stopReason(request.signal), sent, {
+      method: request.method,
+      pathTemplate: request.pathTemplate,
+    });
   }
 
   #report(request: HttpRequest, status: number | null, attempts: number, durationMs: number): void {

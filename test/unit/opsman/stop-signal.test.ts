@@ -1,0 +1,187 @@
+// Scenario: requests made through a client's signal-bound view (withSignal) end at once when the signal aborts, against
+// a server that never answers: in flight, queued behind the concurrency cap, waiting for another request's challenge
+// or in a backoff wait; nothing queued is ever sent, a signed POST stopped in flight is ambiguous, and the client
+// itself and its other requests are not stopped.
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  AmbiguousWriteError,
+  type ClientOptions,
+  createOpsManagerClient,
+  OpsManagerAbortedError,
+  type OpsManagerClient,
+} from '../../../lambdas/opsman/index.ts';
+import { type ScriptedReply, startDigestServer } from '../../helpers/client-digest-server.ts';
+import { TEST_PRIVATE_KEY } from '../../helpers/client-fixtures.ts';
+import { eventually, startHungServer } from '../../helpers/hung-server.ts';
+
+const GROUP = '5e2211c17a3e5a48f5497de3';
+const BODY = { eventTypeName: 'HOST_DOWN', notifications: [{ typeName: 'GROUP', roles: ['GROUP_OWNER'] }] };
+/** Far beyond any bound a test checks: a request that ends early was stopped, not timed out. */
+const LONG = { retry: { deadlineMs: 300_000 }, timeouts: { headersMs: 300_000 } };
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+function clientOf(baseUrl: string, extra: Partial<ClientOptions> = {}): OpsManagerClient {
+  const client = createOpsManagerClient({
+    baseUrl,
+    publicKey: 'pubkey',
+    privateKey: TEST_PRIVATE_KEY,
+    ...LONG,
+    ...extra,
+  });
+  cleanups.push(() => client.close());
+  return client;
+}
+
+async function hung() {
+  const server = await startHungServer();
+  cleanups.push(() => server.close());
+  return server;
+}
+
+/** A Digest server whose authenticated requests on paths matching `hang` never get an answer. */
+async function hangingOn(hang: RegExp, reply: ScriptedReply = { json: { results: [], links: [] } }) {
+  const server = await startDigestServer({
+    password: TEST_PRIVATE_KEY,
+    handler: (req) => (hang.test(`${req.method} ${req.pathname}`) ? new Promise<never>(() => undefined) : reply),
+  });
+  cleanups.push(() => server.close());
+  return server;
+}
+
+/** Settles `promise` into its rejection and the milliseconds it took from `from`. */
+async function rejection(promise: Promise<unknown>, from: number): Promise<{ error: unknown; ms: number }> {
+  const error = await promise.then(
+    () => new Error('expected a rejection'),
+    (e: unknown) => e,
+  );
+  return { error, ms: Date.now() - from };
+}
+
+describe('a signal-bound view', () => {
+  it('ends a read that the server never answers as soon as the signal aborts', async () => {
+    const server = await hung();
+    const stop = new AbortController();
+    const pending = clientOf(server.baseUrl).withSignal(stop.signal).listAlertConfigs(GROUP);
+    await eventually(() => server.requests().length === 1, 'the request to arrive');
+    const t0 = Date.now();
+    stop.abort('Ctrl-C (SIGINT)');
+    const { error, ms } = await rejection(pending, t0);
+    expect(error).toBeInstanceOf(OpsManagerAbortedError);
+    expect(error).toMatchObject({
+      code: 'OPSMAN_ABORTED',
+      method: 'GET',
+      pathTemplate: '/groups/{groupId}/alertConfigs',
+      sent: false,
+      message: 'GET /groups/{groupId}/alertConfigs: stopped (Ctrl-C (SIGINT)) before Ops Manager answered',
+    });
+    // The deadline and the headers timeout are 300 s: only the signal can have ended it.
+    expect(ms).toBeLessThan(5_000);
+  });
+
+  it('never sends what waits for a slot or for the first challenge, and ends it too', async () => {
+    const server = await hung();
+    const stop = new AbortController();
+    const view = clientOf(server.baseUrl, { maxConcurrency: 2 }).withSignal(stop.signal);
+    // One request fetches the challenge, one waits for it holding a slot, two wait for a slot.
+    const pending = [
+      view.listAlertConfigs(GROUP),
+      view.getTeam('o1', 't1'),
+      view.getTeam('o1', 't2'),
+      view.getTeam('o1', 't3'),
+    ];
+    await eventually(() => server.requests().length === 1, 'the first request to arrive');
+    const t0 = Date.now();
+    stop.abort('stopped by the test');
+    const results = await Promise.all(pending.map((p) => rejection(p, t0)));
+    for (const { error, ms } of results) {
+      expect(error).toBeInstanceOf(OpsManagerAbortedError);
+      expect((error as Error).message).toContain('stopped (stopped by the test) before Ops Manager answered');
+      expect(ms).toBeLessThan(5_000);
+    }
+    expect(server.requests()).toEqual([`GET /api/public/v1.0/groups/${GROUP}/alertConfigs?pageNum=1&itemsPerPage=500`]);
+  });
+
+  it('sends nothing once the signal has aborted', async () => {
+    const server = await hung();
+    const stop = new AbortController();
+    stop.abort('too late');
+    const error = await clientOf(server.baseUrl)
+      .withSignal(stop.signal)
+      .getTeam('o1', 't1')
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'OpsManagerAbortedError', sent: false });
+    expect(server.connections()).toBe(0);
+  });
+
+  it('leaves the client itself and its other requests alone', async () => {
+    const server = await hangingOn(/\/hang$/);
+    const client = clientOf(server.baseUrl);
+    await client.getTeam('o1', 'warm-up'); // caches the nonce: the next requests go out signed at once
+    const stop = new AbortController();
+    const stopped = client.withSignal(stop.signal).getTeam('o1', 'hang');
+    const unbound = client.getTeam('o1', 'hang');
+    let unboundSettled = false;
+    const settled = unbound.then(
+      () => {
+        unboundSettled = true;
+      },
+      () => {
+        unboundSettled = true;
+      },
+    );
+    await eventually(() => server.log.filter((e) => e.url.endsWith('/hang')).length === 2, 'both requests');
+    stop.abort('stopped by the test');
+    await expect(stopped).rejects.toBeInstanceOf(OpsManagerAbortedError);
+    // The same client, without the signal, still answers and still waits for its own request.
+    expect(await client.getTeam('o1', 'fine')).toEqual({ results: [], links: [] });
+    expect(unboundSettled).toBe(false);
+    await server.close(); // its connection closes: the request without the signal ends too, and the client can close
+    await settled;
+  });
+
+  it('reports a signed POST stopped in flight as an AmbiguousWriteError, and a PUT as possibly applied', async () => {
+    const server = await hangingOn(/^(POST|PUT) /);
+    const client = clientOf(server.baseUrl);
+    await client.getTeam('o1', 'warm-up');
+    const stop = new AbortController();
+    const view = client.withSignal(stop.signal);
+    const post = view.createAlertConfig(GROUP, BODY);
+    const put = view.updateAlertConfig(GROUP, 'a1', BODY);
+    await eventually(
+      () => server.log.filter((e) => e.method !== 'GET' && e.authorization !== undefined).length === 2,
+      'the signed writes to arrive',
+    );
+    stop.abort('stopped by the test');
+    const postError = await post.catch((e: unknown) => e);
+    expect(postError).toBeInstanceOf(AmbiguousWriteError);
+    expect((postError as Error).cause).toMatchObject({ name: 'OpsManagerAbortedError', sent: true });
+    const putError = await put.catch((e: unknown) => e);
+    expect(putError).toMatchObject({
+      name: 'OpsManagerAbortedError',
+      sent: true,
+      message:
+        'PUT /groups/{groupId}/alertConfigs/{alertConfigId}: stopped (stopped by the test) before Ops Manager answered; the write may or may not have been applied',
+    });
+  });
+
+  it('ends a backoff wait and sends no retry', async () => {
+    const server = await startDigestServer({
+      password: TEST_PRIVATE_KEY,
+      handler: () => ({ status: 503, headers: { 'retry-after': '60' } }),
+    });
+    cleanups.push(() => server.close());
+    const stop = new AbortController();
+    const pending = clientOf(server.baseUrl).withSignal(stop.signal).getTeam('o1', 't1');
+    await eventually(() => server.log.some((e) => e.status === 503), 'the 503');
+    const t0 = Date.now();
+    stop.abort('stopped by the test');
+    const { error, ms } = await rejection(pending, t0);
+    expect(error).toMatchObject({ name: 'OpsManagerAbortedError', sent: false });
+    expect(ms).toBeLessThan(5_000);
+    expect(server.log.filter((e) => e.status === 503)).toHaveLength(1);
+  });
+});
