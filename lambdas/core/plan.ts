@@ -72,7 +72,8 @@ export async function makePlan(
     await deps.keepAlive?.();
   };
   const { signal } = deps;
-  // A stopped run plans no further target; the targets in flight finish (they only read) and the plan is dropped.
+  // A stopped run plans no further target; the targets in flight end as soon as their reads are stopped (runReconcile
+  // plans through an API view the same signal stops; without one they finish) and the plan is dropped.
   const planned = [
     ...(await mapLimit(projects, options.targetConcurrency, async (p) => {
       if (signal?.aborted) return undefined;

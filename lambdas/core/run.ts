@@ -8,7 +8,7 @@ import { errorMessage } from './concurrency.ts';
 import { deriveCacheAuthKey } from './desired/cache.ts';
 import { type DesiredCacheStatus, loadDesiredStateCached } from './desired/index.ts';
 import { DesiredStateInvalidError, ReconcileError } from './errors.ts';
-import { INTERRUPTED_MESSAGE, interruptReason } from './interrupt.ts';
+import { INTERRUPTED_MESSAGE, interruptReason, RunInterruptedError } from './interrupt.ts';
 import { acquireLease, DEFAULT_LEASE_OPTIONS, type HeldLease, type LeaseOptions } from './lease.ts';
 import {
   type ChangeResult,
@@ -20,6 +20,7 @@ import {
 } from './model.ts';
 import { runMode } from './modes.ts';
 import { DEFAULT_PLAN_OPTIONS, makePlan, type PlanOptions } from './plan.ts';
+import type { OpsManagerApi } from './ports.ts';
 import { collectFailures, summariseRun, writeReport } from './report.ts';
 import { CachingSecretResolver } from './resolve-secrets.ts';
 import { applyAndSave } from './run-apply.ts';
@@ -57,7 +58,11 @@ function emptyPlan(request: RunRequest, createdAt: string, desired?: DesiredStat
   };
 }
 
-/** Loads and validates the desired state (through the desired-state cache when the deps have one). */
+/** The API to plan through: stopped by `signal` when the API can be (OpsManagerApi.withSignal). */
+function readsOf(api: OpsManagerApi, signal: AbortSignal | undefined): OpsManagerApi {
+  return signal === undefined || api.withSignal === undefined ? api : api.withSignal(signal);
+}
+
 /**
  * Refuses a project selection naming a project the desired state does not have, before any API call: a mistyped id
  * would otherwise check nothing and report "no changes".
@@ -74,6 +79,7 @@ function checkRequestedProjects(desired: DesiredState, projects: readonly string
   );
 }
 
+/** Loads and validates the desired state (through the desired-state cache when the deps have one). */
 async function loadDesired(
   deps: RunDependencies,
   cacheStatus?: (status: DesiredCacheStatus) => void,
@@ -152,6 +158,10 @@ export async function runReconcile(
     // Dropped once the plan is made: apply works from the plan alone, and a large desired state need not stay alive.
     let desired = saved === undefined ? await time('load', () => loadDesired(deps, onCache)) : undefined;
     if (desired !== undefined) checkRequestedProjects(desired, request.projects);
+    // Planning only reads, through a view of the API that the run's signal stops: a stopped run does not wait for
+    // answers that may never come (a hung Ops Manager, up to a deadline per request). Writes, and the reads that
+    // verify them, go through deps.api itself, so a write in flight always gets its answer.
+    const reads = readsOf(deps.api, request.signal);
     let lease: HeldLease | undefined;
     if (request.command === 'apply') {
       lease = await time('lease', () =>
@@ -176,7 +186,15 @@ export async function runReconcile(
         );
       }
       if (saved !== undefined) {
-        await time('verifySavedPlan', () => assertPlanFresh(saved, deps.api));
+        await time('verifySavedPlan', async () => {
+          try {
+            await assertPlanFresh(saved, reads);
+          } catch (error) {
+            // Reads the signal stopped make the plan look stale; the truth is that the run was stopped.
+            if (request.signal?.aborted) throw new RunInterruptedError(request.signal);
+            throw error;
+          }
+        });
         plan = saved;
       } else {
         plan = await time('plan', () =>
@@ -193,7 +211,7 @@ export async function runReconcile(
               overrides: request.overrides,
             },
             {
-              api: deps.api,
+              api: reads,
               secrets,
               fingerprintKey: deps.fingerprintKey,
               actorPublicKey: deps.actorPublicKey,

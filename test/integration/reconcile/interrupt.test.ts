@@ -1,14 +1,16 @@
 // Scenario: a run stopped by its signal (the CLI's Ctrl-C, a Lambda out of time) over real HTTP: an apply stopped
 // after a few creates finishes the writes in flight, reports every other write as not started, saves a state without
 // stale pending-create markers, releases the lease, and the next apply converges with no duplicate; a plan stopped
-// writes nothing; a run stopped while waiting for someone else's lease stops waiting.
-import { readFile } from 'node:fs/promises';
+// writes nothing, and abandons the reads Ops Manager does not answer at once (apply --plan too); a run stopped while
+// waiting for someone else's lease stops waiting.
+import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LeaseHeldError } from '../../../lambdas/core/errors.ts';
 import { INTERRUPTED_MESSAGE, RunInterruptedError } from '../../../lambdas/core/interrupt.ts';
 import type { ReconcileState } from '../../../lambdas/core/ports.ts';
 import { hasWrites } from '../../../lambdas/core/render/summary.ts';
+import type { RunRequest } from '../../../lambdas/core/run-types.ts';
 import { createOpsManagerClient } from '../../../lambdas/opsman/index.ts';
 import { EmulatorWorld, KEYS } from '../../helpers/reconcile-emulator.ts';
 
@@ -103,6 +105,79 @@ describe('a stopped plan', () => {
     expect(log.total).toBe(0);
     const after = await world.run('apply');
     expect(after.summary.failed).toBe(0);
+  });
+});
+
+describe('a run stopped while Ops Manager does not answer its reads', () => {
+  /** Every project's alert-config list waits a minute: longer than any test may take, shorter than the deadline. */
+  async function hangAlertReads(): Promise<void> {
+    await world.admin('POST', 'faults', {
+      method: 'GET',
+      path: '/groups/*/alertConfigs',
+      latencyMs: 60_000,
+      times: 1_000,
+    });
+  }
+
+  /**
+   * Runs `command` and stops it as soon as a read has waited 200 ms for its answer (the client's stall notice), so the
+   * reads are surely in flight; resolves to its rejection and how long it took to end after the stop.
+   */
+  async function stopped(command: 'plan' | 'apply', extra: Partial<RunRequest> = {}) {
+    const stop = new AbortController();
+    let stoppedAt = 0;
+    const client = createOpsManagerClient({
+      baseUrl: world.url,
+      publicKey: 'gitopsbt',
+      privateKey: KEYS.gitopsbt,
+      stallAfterMs: 200,
+      observer: {
+        onRequest: () => undefined,
+        onStall: () => {
+          if (stop.signal.aborted) return;
+          stoppedAt = Date.now();
+          stop.abort('Ctrl-C (SIGINT)');
+        },
+      },
+    });
+    try {
+      const error = await world
+        .run(command, { signal: stop.signal, ...extra }, world.deps(client))
+        .catch((e: unknown) => e);
+      return { error, ms: Date.now() - stoppedAt, stopped: stoppedAt > 0 };
+    } finally {
+      await client.close();
+    }
+  }
+
+  it.each(['plan', 'apply'] as const)(
+    '%s: abandons the reads in flight, writes nothing, leaves no lease',
+    async (command) => {
+      await hangAlertReads();
+      await world.admin('DELETE', 'requests');
+      const { error, ms } = await stopped(command);
+      expect(error).toBeInstanceOf(RunInterruptedError);
+      expect((error as Error).message).toBe(
+        'the run was stopped while planning (Ctrl-C (SIGINT)): nothing was written',
+      );
+      // The reads wait 60 s: the run ended because they were abandoned, not because they were answered.
+      expect(ms).toBeLessThan(10_000);
+      expect(await world.writes()).toEqual([]);
+      await expect(access(join(world.dir, 'state', 'lease.json'))).rejects.toMatchObject({ code: 'ENOENT' });
+      await world.admin('DELETE', 'faults');
+      expect((await world.run('apply')).summary.failed).toBe(0);
+    },
+  );
+
+  it('apply --plan: a stop while the saved plan is re-read is an interruption, not a stale plan', async () => {
+    const { plan } = await world.run('plan');
+    await hangAlertReads();
+    await world.admin('DELETE', 'requests');
+    const { error, ms, stopped: wasStopped } = await stopped('apply', { savedPlan: plan });
+    expect(wasStopped).toBe(true);
+    expect(error).toBeInstanceOf(RunInterruptedError);
+    expect(ms).toBeLessThan(10_000);
+    expect(await world.writes()).toEqual([]);
   });
 });
 
