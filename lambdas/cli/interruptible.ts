@@ -1,19 +1,41 @@
 /**
- * A graceful Ctrl-C for the commands that write: the first interrupt aborts the run's signal (core/interrupt.ts), so no
- * new write starts, the writes in flight finish, the state is saved and the lock released; a second one ends the
- * process at once (io.ts). Terraform's behaviour, and for the same reason: a killed apply leaves its lock behind.
+ * A graceful Ctrl-C for the commands that talk to Ops Manager: the first interrupt aborts the run's signal
+ * (core/interrupt.ts). While planning, the reads in flight are abandoned at once and nothing is written; while applying,
+ * no new write starts, the writes in flight finish, the state is saved and the lock released. A second interrupt ends
+ * the process at once (io.ts). Terraform's behaviour, and for the same reason: a killed apply leaves its lock behind.
  */
 import type { CliIo } from './io.ts';
 
+/** What the first and the second interrupt print (after `<signal> received: ` and `<signal> again: `). */
+export interface InterruptNotices {
+  first: string;
+  again: string;
+}
+
+/** A run that only reads: plan, observe, and the plan an interactive apply shows before asking. */
+export const PLANNING_NOTICES: InterruptNotices = {
+  first: 'stopping; the reads in flight are abandoned and nothing is written. Interrupt again to stop at once.',
+  again: 'stopping at once',
+};
+
+/** An apply run: it may be planning (reads abandoned) or writing (writes in flight finish), and holds the lock. */
+export const APPLY_NOTICES: InterruptNotices = {
+  first:
+    'no new write starts; the reads in flight are abandoned, the writes in flight finish, then the state is saved and the lock released. Interrupt again to stop at once (the lock then stays until it expires).',
+  again: 'stopping at once; the lock stays until it expires',
+};
+
 /** Runs `run` with a signal that the first interrupt aborts, announcing it on stderr. */
-export async function interruptible<T>(io: CliIo, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+export async function interruptible<T>(
+  io: CliIo,
+  notices: InterruptNotices,
+  run: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
   const controller = new AbortController();
   const unsubscribe = io.onInterrupt?.((signal) => {
-    io.stderr.write(
-      `\n${signal} received: no new write starts; the writes in flight finish, then the state is saved and the lock released. Interrupt again to stop at once (the lock then stays until it expires).\n`,
-    );
+    io.stderr.write(`\n${signal} received: ${notices.first}\n`);
     controller.abort(signal);
-  });
+  }, notices.again);
   try {
     return await run(controller.signal);
   } finally {

@@ -22,10 +22,11 @@ export interface CliIo {
   /** Asks one question; resolves to the answer, or null when input ended. */
   prompt(question: string): Promise<string | null>;
   /**
-   * Calls `handler` on the first Ctrl-C or SIGTERM while subscribed (a second one ends the process at once, exit 130);
-   * returns the unsubscribe function. Absent: interrupts keep the process's default (immediate exit).
+   * Calls `handler` on the first Ctrl-C or SIGTERM while subscribed; a second one prints `<signal> again: <again>` and
+   * ends the process at once (exit 130). Returns the unsubscribe function. Absent: interrupts keep the process's
+   * default (immediate exit).
    */
-  onInterrupt?(handler: (signal: string) => void): () => void;
+  onInterrupt?(handler: (signal: string) => void, again: string): () => void;
 }
 
 let pipeGuarded = false;
@@ -49,7 +50,7 @@ export function processIo(): CliIo {
     stderr: process.stderr,
     interactive: process.stdin.isTTY === true && process.stderr.isTTY === true,
     env: process.env,
-    onInterrupt(handler: (signal: string) => void): () => void {
+    onInterrupt(handler: (signal: string) => void, again: string): () => void {
       let received = 0;
       const listener = (signal: NodeJS.Signals) => {
         received += 1;
@@ -57,7 +58,7 @@ export function processIo(): CliIo {
           handler(signal === 'SIGINT' ? 'Ctrl-C (SIGINT)' : signal);
           return;
         }
-        process.stderr.write(`${signal} again: stopping at once; the lock stays until it expires\n`);
+        process.stderr.write(`${signal} again: ${again}\n`);
         process.exit(130);
       };
       process.on('SIGINT', listener);

@@ -3,13 +3,14 @@
  * archive stores, fingerprint key) from the options, and reaches the reconciler. The only file of the CLI that knows
  * where each adapter lives.
  */
+import { dirname } from 'node:path';
 import { FsArchiveStore } from '../adapters/local/archive-fs.ts';
 import { desiredCacheDir, desiredCacheOff, FsDesiredStateCache } from '../adapters/local/desired-cache-fs.ts';
 import { FsDesiredStateSource } from '../adapters/local/desired-source-fs.ts';
 import { loadFingerprintKey } from '../adapters/local/fingerprint-key.ts';
 import { EnvSecretResolver } from '../adapters/local/secrets-env.ts';
 import { FileSecretResolver } from '../adapters/local/secrets-file.ts';
-import { FsStateStore } from '../adapters/local/state-fs.ts';
+import { FsStateStore, writeFileAtomic } from '../adapters/local/state-fs.ts';
 import { DESIRED_STATE_SCHEMA, formatIssues, loadDesiredState } from '../core/desired/index.ts';
 import type { RunReport } from '../core/model.ts';
 import type {
@@ -86,6 +87,11 @@ export async function localStores(
     fingerprintKey: await loadFingerprintKey(stateDir, env),
     ...(desiredCacheOff(env) ? {} : { desiredCache: new FsDesiredStateCache(desiredCacheDir(stateDir)) }),
   };
+}
+
+/** Writes `text` to `path` all at once or not at all (temp file, fsync, rename), readable by all (0644). */
+export function saveFileAtomically(path: string, text: string): Promise<void> {
+  return writeFileAtomic(path, text, dirname(path), 0o644);
 }
 
 /** The lock of a state directory, for `unlock`. */

@@ -66,12 +66,14 @@ export async function makePlan(
   const fingerprints: FingerprintCache = new Map();
   let done = 0;
   const total = projects.length + orgs.length;
+  const { signal } = deps;
   const tick = async (name: string) => {
+    // After a stop the plan is dropped: a target that ended then (its reads abandoned) was not planned.
+    if (signal?.aborted) return;
     done++;
     deps.reporter.progress(`planned ${name} (${done}/${total})`, { done, total });
     await deps.keepAlive?.();
   };
-  const { signal } = deps;
   // A stopped run plans no further target; the targets in flight end as soon as their reads are stopped (runReconcile
   // plans through an API view the same signal stops; without one they finish) and the plan is dropped.
   const planned = [

@@ -10,7 +10,7 @@ import { hasWrites } from '../../core/render/summary.ts';
 import { askApproval, confirmationMode, refusal } from '../confirm.ts';
 import { type CommandContext, openSession } from '../context.ts';
 import { EXIT } from '../errors.ts';
-import { interruptible } from '../interruptible.ts';
+import { APPLY_NOTICES, interruptible, PLANNING_NOTICES } from '../interruptible.ts';
 import { planExitCode, problemsLine, reportExitCode } from '../outcome.ts';
 import { reconcile } from '../wiring.ts';
 import { desiredIsValid } from './plan.ts';
@@ -32,7 +32,9 @@ export async function runApply(ctx: CommandContext, showPlan = true): Promise<nu
   const session = await openSession(ctx, 'apply');
   try {
     if (approval === 'ask') {
-      const planned = await reconcile(runRequest(ctx, 'plan'), session.deps);
+      const planned = await interruptible(io, PLANNING_NOTICES, (signal) =>
+        reconcile({ ...runRequest(ctx, 'plan'), signal }, session.deps),
+      );
       io.stdout.write(renderPlanText(planned.plan, { style }));
       if (!hasWrites(planned.plan)) {
         io.stdout.write('\nNothing to apply.\n');
@@ -44,7 +46,7 @@ export async function runApply(ctx: CommandContext, showPlan = true): Promise<nu
       }
       savedPlan = planned.plan;
     }
-    const report = await interruptible(io, (signal) =>
+    const report = await interruptible(io, APPLY_NOTICES, (signal) =>
       reconcile({ ...runRequest(ctx, 'apply', savedPlan), signal }, session.deps),
     );
     if (options.json) {

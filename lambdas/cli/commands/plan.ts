@@ -1,11 +1,11 @@
 /** `opsman-gitops plan` and `opsman-gitops observe`: compute the plan (observe: drift only) and print it. */
-import { writeFile } from 'node:fs/promises';
 import { renderPlanJson } from '../../core/render/json.ts';
 import type { CommandContext } from '../context.ts';
 import { openSession } from '../context.ts';
 import { CliError, EXIT } from '../errors.ts';
+import { interruptible, PLANNING_NOTICES } from '../interruptible.ts';
 import { planExitCode, problemsLine } from '../outcome.ts';
-import { reconcile } from '../wiring.ts';
+import { reconcile, saveFileAtomically } from '../wiring.ts';
 import { printPlan, runRequest } from './run-request.ts';
 import { loadDesired } from './validate.ts';
 
@@ -21,16 +21,22 @@ export async function desiredIsValid(ctx: CommandContext): Promise<boolean> {
   return false;
 }
 
-/** Runs plan (or observe); resolves to the exit code. */
+/**
+ * Runs plan (or observe); resolves to the exit code. A Ctrl-C while planning abandons the reads in flight and ends the
+ * run with RunInterruptedError (exit 130) before anything is printed or saved; `--out` is written atomically, so an
+ * interrupt while it is written (the second one ends the process) never leaves half a plan.
+ */
 export async function runPlan(ctx: CommandContext, command: 'plan' | 'observe'): Promise<number> {
   if (!(await desiredIsValid(ctx))) return EXIT.error;
   const session = await openSession(ctx, command);
   try {
-    const report = await reconcile(runRequest(ctx, command), session.deps);
+    const report = await interruptible(ctx.io, PLANNING_NOTICES, (signal) =>
+      reconcile({ ...runRequest(ctx, command), signal }, session.deps),
+    );
     printPlan(ctx, report.plan);
     if (command === 'plan' && ctx.options.out !== undefined) {
       try {
-        await writeFile(ctx.options.out, renderPlanJson(report.plan), { mode: 0o644 });
+        await saveFileAtomically(ctx.options.out, renderPlanJson(report.plan));
       } catch (error) {
         throw new CliError(
           'CLI_WRITE_FAILED',

@@ -1,4 +1,6 @@
-// Scenario: Ctrl-C during a real `opsman-gitops apply` (the binary, SIGINT from the test once the first target is
+// Scenario: Ctrl-C while a real `opsman-gitops plan`, `observe` or `apply` waits for a read Ops Manager is slow to
+// answer: the read is abandoned, nothing is printed, saved or written, the lock is released, exit 130.
+// Ctrl-C during a real `opsman-gitops apply` (the binary, SIGINT from the test once the first target is
 // applied, the emulator answering creates slowly): exit 130, the writes in flight finish, the state is saved and the lock
 // released, and the next apply writes only what was left and converges. A second SIGINT stops at once, leaving the
 // lock to expire, and says so; the next apply names that lock and `unlock RUN_ID` removes it (only that run's).
@@ -41,6 +43,53 @@ const exists = (path: string) =>
     () => true,
     () => false,
   );
+
+describe('Ctrl-C while planning', { timeout: 120_000 }, () => {
+  // payments-prod's alert configs take a minute to come; the other projects answer at once, so the first
+  // "planned ... (1/N)" line shows the run waiting on payments-prod alone when the signal lands.
+  const PAYMENTS_PROD = '5e2211c17a3e5a48f5497de3';
+  const SIGNAL_WHEN_PLANNING = [{ when: /planned .* \(1\/\d+\)/, signal: 'SIGINT' as const }];
+
+  it.each([
+    ['plan', ['--out', 'plan.json']],
+    ['observe', ['--json']],
+  ])('%s: abandons the read in flight, prints no plan, saves none, exit 130', async (command, extra) => {
+    await slowDown(60_000, 'GET', `/groups/${PAYMENTS_PROD}/alertConfigs`);
+    const args = [command, '--no-color', ...common, ...extra.map((a) => (a === 'plan.json' ? join(dir, a) : a))];
+    const started = Date.now();
+    const run = await runBinary(args, toolEnv(emulator.url), REPO_ROOT, SIGNAL_WHEN_PLANNING);
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(130);
+    // The read takes 60 s: the run ended because it was abandoned.
+    expect(Date.now() - started).toBeLessThan(45_000);
+    expect(run.stderr).toContain(
+      'Ctrl-C (SIGINT) received: stopping; the reads in flight are abandoned and nothing is written',
+    );
+    expect(run.stderr).toContain('error: the run was stopped while planning (Ctrl-C (SIGINT)): nothing was written');
+    expect(run.stdout).toBe('');
+    expect(await exists(join(dir, 'plan.json'))).toBe(false);
+  });
+
+  it('apply: abandons the read in flight, writes nothing, releases the lock, exit 130', async () => {
+    await slowDown(60_000, 'GET', `/groups/${PAYMENTS_PROD}/alertConfigs`);
+    await fetch(`${emulator.origin}/__emulator/requests`, { method: 'DELETE' });
+    const started = Date.now();
+    const run = await runBinary(
+      ['apply', '--auto-approve', '--no-color', ...common],
+      toolEnv(emulator.url),
+      REPO_ROOT,
+      SIGNAL_WHEN_PLANNING,
+    );
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(130);
+    expect(Date.now() - started).toBeLessThan(45_000);
+    expect(run.stderr).toContain('Ctrl-C (SIGINT) received: no new write starts; the reads in flight are abandoned');
+    expect(run.stderr).toContain('error: the run was stopped while planning (Ctrl-C (SIGINT)): nothing was written');
+    expect(await exists(leaseFile())).toBe(false);
+    const log = (await (await fetch(`${emulator.origin}/__emulator/requests`)).json()) as {
+      entries: { method: string }[];
+    };
+    expect(log.entries.filter((e) => e.method !== 'GET')).toEqual([]);
+  });
+});
 
 describe('Ctrl-C during apply', { timeout: 120_000 }, () => {
   it('one SIGINT: exit 130, state saved, lock released; the next apply finishes the job', async () => {
