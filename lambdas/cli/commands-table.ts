@@ -29,7 +29,7 @@ export interface CommandInfo {
   description: string;
 }
 
-const CONNECTION = ['base-url', 'ca-file', 'insecure-skip-verify'] as const;
+const CONNECTION = ['base-url', 'ca-file', 'insecure-skip-verify', 'request-timeout'] as const;
 const RUN = ['desired', 'secrets-file', 'state-dir', 'archive-dir', 'project', 'mode', 'no-color'] as const;
 
 /** The command table. */

@@ -9,7 +9,8 @@ import { CliError, EXIT, UsageError } from './errors.ts';
 import type { CliIo } from './io.ts';
 import type { CliOptions } from './options.ts';
 import { ApiCallCounter, RecordingArchiveStore, SYSTEM_CLOCK, stderrReporter } from './runtime.ts';
-import { type ApiClient, apiClient, desiredSource, localStores, secretResolver } from './wiring.ts';
+import { StallNotices, stallNoticeAfterMs } from './stall-notices.ts';
+import { type ApiClient, apiClient, desiredSource, localStores, requestDeadlineMs, secretResolver } from './wiring.ts';
 
 /** Starts the Ops Manager emulator in-process (injected so lambdas/ never imports emulator/). */
 export type StartEmulator = (options: Record<string, unknown>) => Promise<{ url: string; close(): Promise<void> }>;
@@ -72,11 +73,15 @@ export async function openSession(ctx: CommandContext, command: string): Promise
     secretResolver(options.secretsFile, io.env),
     localStores(options.stateDir, options.archiveDir, io.env),
   ]);
+  const requestTimeoutMs =
+    options.requestTimeoutSeconds === undefined ? undefined : Math.round(options.requestTimeoutSeconds * 1000);
+  const notices = new StallNotices(io.stderr, stallNoticeAfterMs(requestDeadlineMs({ requestTimeoutMs })));
   const client = await apiClient({
     ...connection,
     caFile: options.caFile,
     insecureSkipVerify: options.insecureSkipVerify,
-    observer: counter,
+    observer: { onRequest: (event) => counter.onRequest(event), onStall: (event) => notices.onStall(event) },
+    ...(requestTimeoutMs === undefined ? {} : { requestTimeoutMs }),
     warn: (message: string) => io.stderr.write(`${message}\n`),
   });
   const archive = new RecordingArchiveStore(stores.archive);

@@ -7,6 +7,8 @@ export const OPTION_HELP: Record<string, string> = {
   'base-url': '--base-url URL           Ops Manager base URL, …/api/public/v1.0 (else OPSMAN_BASE_URL)',
   'ca-file': '--ca-file FILE           PEM bundle of a private CA for HTTPS',
   'insecure-skip-verify': '--insecure-skip-verify   do not verify the TLS certificate (warns; never in production)',
+  'request-timeout':
+    '--request-timeout SECS   how long one Ops Manager request may take, retries included (default 120)',
   'secrets-file': '--secrets-file FILE      JSON {"<secret id>": {"<key>": "value"}} (else OPSMAN_SECRET_<ID>_<KEY>)',
   'state-dir': '--state-dir DIR          ownership state, lock and fingerprint key (default .opsman-gitops/)',
   'archive-dir': '--archive-dir DIR        manifests, usage and run reports (default <state-dir>/archive)',

@@ -20,6 +20,25 @@ export function leaseWait(value: string | undefined, command?: string): number {
   return Number(value);
 }
 
+/** Bounds of --request-timeout, in seconds: under a second nothing real answers; past an hour nobody is waiting. */
+export const REQUEST_TIMEOUT_BOUNDS = { min: 1, max: 3600 } as const;
+
+/**
+ * Seconds one Ops Manager request may take, retries included (the client's deadline): a number from 1 to 3600 with
+ * up to millisecond precision (`120`, `2.5`), or undefined when absent.
+ */
+export function requestTimeout(value: string | undefined, command?: string): number | undefined {
+  if (value === undefined) return undefined;
+  const { min, max } = REQUEST_TIMEOUT_BOUNDS;
+  if (!/^\d{1,4}(\.\d{1,3})?$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new UsageError(
+      `--request-timeout expects seconds from ${min} to ${max} (how long one Ops Manager request may take, retries included; default 120), found '${value}'`,
+      command,
+    );
+  }
+  return Number(value);
+}
+
 /**
  * The Ops Manager base URL (the Public API root, `…/api/public/v1.0`), trailing slashes dropped; undefined when
  * absent or empty. The rule is checkPublicApiBaseUrl's, shared with the Lambda handlers.

@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { MODES, type Mode } from '../core/model.ts';
 import { COMMAND_INFO, COMMANDS, type CommandName } from './commands-table.ts';
 import { UsageError } from './errors.ts';
-import { baseUrl, leaseWait, nonNegativeInteger } from './option-values.ts';
+import { baseUrl, leaseWait, nonNegativeInteger, requestTimeout } from './option-values.ts';
 import { closest } from './suggest.ts';
 
 /** Defaults of the options that have one. */
@@ -48,6 +48,8 @@ export interface CliOptions {
   maxDeletes?: number;
   allowEmpty: boolean;
   leaseWaitSeconds: number;
+  /** Seconds one Ops Manager request may take, retries included; absent: the client's default (120 s). */
+  requestTimeoutSeconds?: number;
   help: boolean;
   version: boolean;
 }
@@ -80,6 +82,7 @@ const OPTION_SPEC = {
   'max-deletes': { type: 'string' },
   'allow-empty': { type: 'boolean' },
   'lease-wait': { type: 'string' },
+  'request-timeout': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
 } as const;
@@ -211,6 +214,7 @@ export function parseInvocation(argv: readonly string[], env: Record<string, str
     allowEmpty: v['allow-empty'] === true,
     leaseWaitSeconds:
       v['lease-wait'] === undefined ? DEFAULT_OPTIONS.leaseWaitSeconds : leaseWait(v['lease-wait'], command),
+    requestTimeoutSeconds: requestTimeout(v['request-timeout'], command),
     help: v.help === true,
     version: v.version === true,
   };

@@ -23,7 +23,8 @@ import type {
 } from '../core/ports.ts';
 import { runReconcile } from '../core/run.ts';
 import type { RunDependencies, RunRequest } from '../core/run-types.ts';
-import { createOpsManagerClient, type OpsManagerClient } from '../opsman/index.ts';
+import { createOpsManagerClient, DEFAULT_RETRY_OPTIONS, type OpsManagerClient } from '../opsman/index.ts';
+import { stallNoticeAfterMs } from './stall-notices.ts';
 
 export type { LoadResult, ValidationIssue } from '../core/desired/index.ts';
 
@@ -38,8 +39,15 @@ export interface ConnectionOptions {
   caFile?: string;
   insecureSkipVerify?: boolean;
   observer?: RequestObserver;
+  /** --request-timeout: the client's deadline per request (retries included); absent: the client's default. */
+  requestTimeoutMs?: number;
   /** Where the client's warnings go (insecureSkipVerify). */
   warn?: (message: string) => void;
+}
+
+/** The deadline a request gets: --request-timeout, else the client's default (120 s). */
+export function requestDeadlineMs(options: Pick<ConnectionOptions, 'requestTimeoutMs'>): number {
+  return options.requestTimeoutMs ?? DEFAULT_RETRY_OPTIONS.deadlineMs;
 }
 
 /** The desired-state engine: loader, issue formatter, JSON Schema. */
@@ -67,9 +75,20 @@ export async function secretResolver(
   return resolver;
 }
 
-/** The Ops Manager client. */
+/**
+ * The Ops Manager client. Its messages name --request-timeout (not the client's own option), and it reports a
+ * request to `observer.onStall` after stallNoticeAfterMs of its deadline.
+ */
 export async function apiClient(options: ConnectionOptions): Promise<ApiClient> {
-  return createOpsManagerClient({ ...options, userAgent: 'opsman-gitops-cli' });
+  const { requestTimeoutMs: _, ...connection } = options;
+  const deadlineMs = requestDeadlineMs(options);
+  return createOpsManagerClient({
+    ...connection,
+    userAgent: 'opsman-gitops-cli',
+    retry: { deadlineMs },
+    stallAfterMs: stallNoticeAfterMs(deadlineMs),
+    deadlineSetting: '--request-timeout',
+  });
 }
 
 /**

@@ -87,6 +87,11 @@ describe('parseInvocation: global options', () => {
     { argv: ['apply', '--allow-empty'], expected: { allowEmpty: true } },
     { argv: ['apply', '--lease-wait', '30'], expected: { leaseWaitSeconds: 30 } },
     { argv: ['apply', '--lease-wait', '1.5'], expected: { leaseWaitSeconds: 1.5 } },
+    { argv: ['plan'], expected: { requestTimeoutSeconds: undefined } },
+    { argv: ['plan', '--request-timeout', '30'], expected: { requestTimeoutSeconds: 30 } },
+    { argv: ['observe', '--request-timeout=2.5'], expected: { requestTimeoutSeconds: 2.5 } },
+    { argv: ['apply', '--request-timeout', '1'], expected: { requestTimeoutSeconds: 1 } },
+    { argv: ['archive', '--request-timeout', '3600'], expected: { requestTimeoutSeconds: 3600 } },
     {
       argv: ['validate', '--json', '--auto-approve', '--max-deletes', '3'],
       expected: { json: true, autoApprove: true },
@@ -128,6 +133,17 @@ describe('parseInvocation: usage errors', () => {
       message: /--lease-wait expects seconds between 0 and 86400, found 'soon'/,
     },
     { argv: ['apply', '--lease-wait', '100000'], message: /--lease-wait expects seconds/ },
+    ...['0', '0.5', '3601', '-5', '1e3', '2m', '1.2345', '', ' 30'].map((value) => ({
+      argv: ['plan', `--request-timeout=${value}`],
+      message: new RegExp(
+        `^--request-timeout expects seconds from 1 to 3600 \\(how long one Ops Manager request may take, retries included; default 120\\), found '${value.replace(/[.]/g, '\\.')}'$`,
+      ),
+    })),
+    { argv: ['plan', '--request-timeout'], message: /^--request-timeout needs a value$/ },
+    {
+      argv: ['plan', '--request-timout', '5'],
+      message: /unknown option --request-timout \(did you mean --request-timeout\?\)/,
+    },
     { argv: ['plan', '--json', '--markdown'], message: /--json and --markdown exclude each other/ },
     { argv: ['plan', 'extra'], message: /unexpected argument 'extra'/ },
     { argv: ['help', 'nothing'], message: /help takes one command name/ },

@@ -50,6 +50,16 @@ describe('help', () => {
     expect(b.out).toBe(a.out);
   });
 
+  it.each(['plan', 'observe', 'apply', 'archive'])(
+    '%s --help lists --request-timeout with its default',
+    async (command) => {
+      const { out } = await run([command, '--help']);
+      expect(out).toContain(
+        '  --request-timeout SECS   how long one Ops Manager request may take, retries included (default 120)\n',
+      );
+    },
+  );
+
   it('--version prints the package version', async () => {
     const { code, out } = await run(['--version']);
     expect(code).toBe(0);

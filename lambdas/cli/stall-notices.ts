@@ -1,0 +1,48 @@
+/**
+ * The notice a person sees on stderr while Ops Manager does not answer, instead of minutes of silence:
+ * `still waiting for Ops Manager: GET /api/public/v1.0/groups/<id>/alertConfigs has not answered for 15 s (deadline
+ * 120 s, --request-timeout to change)`. Never on stdout, so `--json` output stays a document.
+ */
+import type { RequestStallEvent } from '../core/ports.ts';
+import type { TextSink } from './io.ts';
+
+/** Without --request-timeout, a request waits this long before the notice (the client's own default). */
+export const STALL_NOTICE_AFTER_MS = 15_000;
+
+/** When to tell: after 15 s, or half the deadline when that is shorter (a notice after the deadline says nothing). */
+export function stallNoticeAfterMs(deadlineMs: number): number {
+  return Math.max(1, Math.min(STALL_NOTICE_AFTER_MS, Math.floor(deadlineMs / 2)));
+}
+
+/** `15 s`, `1.5 s`. */
+function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(1))} s`;
+}
+
+/** The line for one stall. */
+export function stallNotice(event: RequestStallEvent): string {
+  return `still waiting for Ops Manager: ${event.method} ${event.path} has not answered for ${seconds(event.waitedMs)} (deadline ${seconds(event.deadlineMs)}, --request-timeout to change)`;
+}
+
+/**
+ * Prints stall notices on `stderr`, at most one per `quietMs`: a hung Ops Manager stalls every request in flight at
+ * once (eight by default), and one line says it as well as eight; a slow one stalls request after request, and a line
+ * every few seconds would bury the progress lines.
+ */
+export class StallNotices {
+  #lastAt = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    private readonly stderr: TextSink,
+    private readonly quietMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The observer hook (`RequestObserver.onStall`). */
+  onStall(event: RequestStallEvent): void {
+    const now = this.now();
+    if (now - this.#lastAt < this.quietMs) return;
+    this.#lastAt = now;
+    this.stderr.write(`  · ${stallNotice(event)}\n`);
+  }
+}
