@@ -2,6 +2,7 @@
  * The Ops Manager Public API client: typed methods for every operation of the spec and the reference's extras,
  * over Digest auth, retries, pagination and a shared concurrency cap. Create with {@link createOpsManagerClient}.
  */
+import { setMaxListeners } from 'node:events';
 import type { Dispatcher } from 'undici';
 import type { OpsManagerApi } from '../core/ports.ts';
 import { ApiCaller, type QueryValue } from './api-caller.ts';
@@ -91,7 +92,14 @@ export class OpsManagerClient implements OpsManagerApi {
    * applied. Meant for reads a stopped run need not finish (the reconciler's planning); closing a view closes the client.
    */
   withSignal(signal: AbortSignal): OpsManagerClient {
-    return new OpsManagerClient({ [VIEW]: { core: this.#core, signal } });
+    // Every waiting or in-flight request listens to the signal: relayed through a signal of our own with no listener
+    // cap, so a plan with dozens of reads queued does not print Node's MaxListenersExceededWarning on the caller's
+    // signal (one listener there per view).
+    const relay = new AbortController();
+    setMaxListeners(0, relay.signal);
+    if (signal.aborted) relay.abort(signal.reason);
+    else signal.addEventListener('abort', () => relay.abort(signal.reason), { once: true });
+    return new OpsManagerClient({ [VIEW]: { core: this.#core, signal: relay.signal } });
   }
 
   /** Refuses new requests, waits for in-flight ones and closes the connections. Idempotent. */

@@ -237,7 +237,6 @@ export class RequestExecutor {
       controller.abort(caller?.reason);
     };
     caller?.addEventListener('abort', onStop, { once: true });
-    if (caller?.aborted) onStop();
     const ctx: ExchangeContext = {
       dispatcher: this.#dispatcher,
       nonces: this.#nonces,
@@ -251,8 +250,10 @@ export class RequestExecutor {
         state.heard = this.#silence.mark();
       },
     };
-    state.stall.waiting();
     try {
+      // Stopped between getting the slot and here: nothing was written, not even a signed request.
+      if (caller?.aborted) return { kind: 'stopped', sent: false };
+      state.stall.waiting();
       const response = await exchange(ctx, request);
       state.stall.answered();
       return { kind: 'response', response };

@@ -168,6 +168,22 @@ describe('a signal-bound view', () => {
     });
   });
 
+  it('lets any number of requests wait on one signal without a listener warning', async () => {
+    const server = await startDigestServer({ password: TEST_PRIVATE_KEY, handler: () => ({ json: {}, delayMs: 20 }) });
+    cleanups.push(() => server.close());
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => void warnings.push(`${warning.name}: ${warning.message}`);
+    process.on('warning', onWarning);
+    try {
+      const view = clientOf(server.baseUrl).withSignal(new AbortController().signal);
+      await Promise.all(Array.from({ length: 40 }, (_, i) => view.getTeam('o1', `t${i}`)));
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).toEqual([]);
+  });
+
   it('ends a backoff wait and sends no retry', async () => {
     const server = await startDigestServer({
       password: TEST_PRIVATE_KEY,
