@@ -6,6 +6,7 @@
 import type { Dispatcher } from 'undici';
 import { type ExchangeContext, exchange, type HttpRequest, type HttpResponse, SendFailure } from './auth-exchange.ts';
 import { CredentialVerdict } from './credential-verdict.ts';
+import { deadlineCause, deadlineNote } from './deadline.ts';
 import { NonceCache } from './digest/index.ts';
 import { parseErrorBody } from './error-body.ts';
 import {
@@ -19,6 +20,7 @@ import {
 } from './errors.ts';
 import { ConcurrencyLimiter, SlotWaitAborted } from './limiter.ts';
 import type { ResolvedClientOptions } from './options.ts';
+import { sleepUnlessStopped, stopReason } from './request-stop.ts';
 import {
   backoffDelay,
   classifyTransportError,
@@ -52,19 +54,6 @@ interface RequestState {
   stall: StallWatch;
 }
 
-/** `120 s`, `1.5 s`. */
-export function formatSeconds(ms: number): string {
-  return `${Number((ms / 1000).toFixed(3))} s`;
-}
-
-/** The reason an AbortSignal gives, for a message. */
-function stopReason(signal: AbortSignal | undefined): string {
-  const reason: unknown = signal?.reason;
-  if (typeof reason === 'string' && reason !== '') return reason;
-  if (reason instanceof Error && reason.message !== '') return reason.message;
-  return 'aborted';
-}
-
 /** Executes requests for one client. */
 export class RequestExecutor {
   readonly #options: ResolvedClientOptions;
@@ -84,7 +73,7 @@ export class RequestExecutor {
     this.#nonces = nonces;
     const now = () => options.clock.now().getTime();
     this.#verdict = new CredentialVerdict(now);
-    this.#deadlineNote = `${formatSeconds(options.retry.deadlineMs)}, ${options.deadlineSetting} to change`;
+    this.#deadlineNote = deadlineNote(options);
     this.#silence = new SilenceVerdict(now, options.retry.deadlineMs, this.#deadlineNote);
   }
 
@@ -190,26 +179,7 @@ export class RequestExecutor {
       const delay = backoffDelay(state.attempts, retryAfterMs, retry, this.#options.random);
       const elapsed = clock.now().getTime() - (state.firstSentAt ?? clock.now().getTime());
       if (elapsed + delay >= retry.deadlineMs) throw error;
-      if (!(await this.#sleep(delay, request.signal))) throw this.#stopped(request, false);
-    }
-  }
-
-  /** Waits `ms` on the client's clock; false when the caller's signal aborted first. */
-  async #sleep(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
-    if (signal === undefined) {
-      await this.#options.clock.sleep(ms);
-      return true;
-    }
-    if (signal.aborted) return false;
-    let onAbort = (): void => undefined;
-    const aborted = new Promise<false>((resolve) => {
-      onAbort = () => resolve(false);
-      signal.addEventListener('abort', onAbort, { once: true });
-    });
-    try {
-      return await Promise.race([this.#options.clock.sleep(ms).then(() => true), aborted]);
-    } finally {
-      signal.removeEventListener('abort', onAbort);
+      if (!(await sleepUnlessStopped(clock, delay, request.signal))) throw this.#stopped(request, false);
     }
   }
 
@@ -262,23 +232,15 @@ export class RequestExecutor {
       if (stoppedBy === 'caller') return { kind: 'stopped', sent: error.credentialsSent };
       if (stoppedBy === undefined) return { kind: 'failure', failure: error };
       this.#silence.timedOut(state.heard, `${request.method} ${request.pathTemplate}`);
-      const deadline = this.#deadlineCause();
-      return { kind: 'failure', failure: new SendFailure(deadline, error.credentialsSent) };
+      return { kind: 'failure', failure: new SendFailure(deadlineCause(this.#deadlineNote), error.credentialsSent) };
     } finally {
       clearTimeout(timer);
       caller?.removeEventListener('abort', onStop);
     }
   }
 
-  /** The cause of an attempt cut by the deadline; its message names the setting that changes it. */
-  #deadlineCause(): Error {
-    const deadline = new Error(`Ops Manager did not answer within the request deadline (${this.#deadlineNote})`);
-    Object.defineProperty(deadline, 'code', { value: 'OPSMAN_DEADLINE_EXCEEDED', enumerable: true });
-    return deadline;
-  }
-
   #deadlineError(request: HttpRequest, attempts: number): OpsManagerTransportError {
-    const cause = this.#deadlineCause();
+    const cause = deadlineCause(this.#deadlineNote);
     return new OpsManagerTransportError(
       `${request.method} ${request.pathTemplate}: no response after ${attempts} attempt(s): ${cause.message}`,
       { method: request.method, pathTemplate: request.pathTemplate },

@@ -1,0 +1,22 @@
+/**
+ * How the request deadline is named in messages: in seconds, with the setting a person can change (the client's
+ * `deadlineSetting`: `retry.deadlineMs` for library users, `--request-timeout` from the CLI).
+ */
+import type { ResolvedClientOptions } from './options.ts';
+
+/** `120 s`, `1.5 s`. */
+function formatSeconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(3))} s`;
+}
+
+/** `120 s, --request-timeout to change`. */
+export function deadlineNote(options: Pick<ResolvedClientOptions, 'retry' | 'deadlineSetting'>): string {
+  return `${formatSeconds(options.retry.deadlineMs)}, ${options.deadlineSetting} to change`;
+}
+
+/** The cause of an attempt the deadline cut short (code OPSMAN_DEADLINE_EXCEEDED). */
+export function deadlineCause(note: string): Error {
+  const deadline = new Error(`Ops Manager did not answer within the request deadline (${note})`);
+  Object.defineProperty(deadline, 'code', { value: 'OPSMAN_DEADLINE_EXCEEDED', enumerable: true });
+  return deadline;
+}
