@@ -20,3 +20,8 @@ export function deadlineCause(note: string): Error {
   Object.defineProperty(deadline, 'code', { value: 'OPSMAN_DEADLINE_EXCEEDED', enumerable: true });
   return deadline;
 }
+
+/** What an attempt cut by the headers timeout waited for: `no response headers within 60 s (each attempt; ...)`. */
+export function headersTimeoutText(options: Pick<ResolvedClientOptions, 'timeouts'>, note: string): string {
+  return `Ops Manager sent no response headers within ${formatSeconds(options.timeouts.headersMs)} (each attempt; request deadline ${note})`;
+}

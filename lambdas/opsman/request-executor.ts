@@ -6,7 +6,7 @@
 import type { Dispatcher } from 'undici';
 import { type ExchangeContext, exchange, type HttpRequest, type HttpResponse, SendFailure } from './auth-exchange.ts';
 import { CredentialVerdict } from './credential-verdict.ts';
-import { deadlineCause, deadlineNote } from './deadline.ts';
+import { deadlineCause, deadlineNote, headersTimeoutText } from './deadline.ts';
 import { NonceCache } from './digest/index.ts';
 import { parseErrorBody } from './error-body.ts';
 import {
@@ -162,13 +162,17 @@ export class RequestExecutor {
         state.status = null;
         const kind = classifyTransportError(failure.error);
         const cause = sanitizeCause(failure.error, secrets);
+        const code = (failure.error as { code?: unknown } | null)?.code;
         if (request.method === 'POST' && failure.credentialsSent && kind === 'maybe-sent') {
           throw new AmbiguousWriteError(context, { cause });
         }
         retryable = kind !== 'tls';
         const what = kind === 'tls' ? 'TLS verification failed' : 'no response';
+        // undici says only "Headers Timeout Error": say which wait it was, and what a person can change.
+        const why =
+          code === 'UND_ERR_HEADERS_TIMEOUT' ? headersTimeoutText(this.#options, this.#deadlineNote) : cause.message;
         error = new OpsManagerTransportError(
-          `${request.method} ${request.pathTemplate}: ${what} after ${state.attempts} attempt(s): ${cause.message}`,
+          `${request.method} ${request.pathTemplate}: ${what} after ${state.attempts} attempt(s): ${why}`,
           context,
           state.attempts,
           { cause },
@@ -230,13 +234,27 @@ export class RequestExecutor {
     } catch (error) {
       if (!(error instanceof SendFailure)) throw error;
       if (stoppedBy === 'caller') return { kind: 'stopped', sent: error.credentialsSent };
+      const code = (error.error as { code?: unknown } | null)?.code;
+      // Told while the slot is still held, so a request queued for it is already refused if Ops Manager is silent.
+      const what = `${request.method} ${request.pathTemplate}`;
+      if (stoppedBy === 'deadline') this.#silence.timedOut(state.heard, `${what} got no answer within its deadline`);
+      else if (code === 'UND_ERR_HEADERS_TIMEOUT' && this.#endsRequest(request, state, error)) {
+        this.#silence.timedOut(state.heard, `${what} got no response headers in ${state.attempts} attempt(s)`);
+      }
       if (stoppedBy === undefined) return { kind: 'failure', failure: error };
-      this.#silence.timedOut(state.heard, `${request.method} ${request.pathTemplate}`);
       return { kind: 'failure', failure: new SendFailure(deadlineCause(this.#deadlineNote), error.credentialsSent) };
     } finally {
       clearTimeout(timer);
       caller?.removeEventListener('abort', onStop);
     }
+  }
+
+  /**
+   * Whether a failed attempt ends its request (the silence verdict counts only requests that gave up): none is left,
+   * or it was a signed POST (ambiguous, never retried).
+   */
+  #endsRequest(request: HttpRequest, state: RequestState, failure: SendFailure): boolean {
+    return state.attempts >= this.#options.retry.maxAttempts || (request.method === 'POST' && failure.credentialsSent);
   }
 
   #deadlineError(request: HttpRequest, attempts: number): OpsManagerTransportError {

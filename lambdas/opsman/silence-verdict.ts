@@ -4,10 +4,10 @@
  * waited three in a row (projects, then organizations, then the version manifest: 6 minutes at the default 120 s),
  * and a world whose requests queue behind the concurrency cap waits one per batch of requests.
  *
- * Once a request has used its whole deadline while Ops Manager answered nothing at all, to any request, since that
- * request last heard from it (since it was first sent, or since its own last answer, a challenge or a 503), requests
- * not yet sent fail at once without being sent, until Ops Manager answers anything (a request already in flight) or
- * one more deadline has passed; then requests go out again. Both bounds keep a client that outlives a run (a warm
+ * Once a request has given up after a timeout (its deadline, or the headers timeout of its last attempt) while Ops
+ * Manager answered nothing at all, to any request, since that request last heard from it (since it was first sent, or
+ * since its own last answer, a challenge or a 503), requests not yet sent fail at once without being sent, until Ops
+ * Manager answers anything (a request already in flight) or one more deadline has passed; then requests go out again. Both bounds keep a client that outlives a run (a warm
  * Lambda) from carrying the verdict into a later run. Requests in flight keep their own deadline: one request's
  * silence never cuts another short, so a write in flight still gets its answer.
  */
@@ -48,13 +48,14 @@ export class SilenceVerdict {
   }
 
   /**
-   * A request used its whole deadline without an answer since `mark`; `what` is `METHOD /template`. A verdict only
-   * when nothing at all was answered since: otherwise only this request was slow.
+   * A request gave up after a timeout without an answer since `mark`; `witness` says which and how, for messages
+   * (`GET /groups/{groupId}/alertConfigs got no answer within its deadline`). A verdict only when nothing at all was
+   * answered since: otherwise only this request was slow.
    */
-  timedOut(mark: SilenceMark, what: string): void {
+  timedOut(mark: SilenceMark, witness: string): void {
     if (this.#answers !== mark.answers) return;
     const since = Math.min(mark.at, this.#verdict?.since ?? mark.at);
-    this.#verdict = { since, until: this.now() + this.windowMs, witness: what };
+    this.#verdict = { since, until: this.now() + this.windowMs, witness };
   }
 
   /** Throws OpsManagerTransportError, for a request about to be sent, while Ops Manager stands silent. */
@@ -67,7 +68,7 @@ export class SilenceVerdict {
     }
     const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
     throw new OpsManagerTransportError(
-      `${context.method} ${context.pathTemplate}: not sent: Ops Manager has answered no request since ${iso(verdict.since)} (${verdict.witness} got no answer within its deadline of ${this.deadlineNote}); requests fail at once until it answers again or until ${iso(verdict.until)}`,
+      `${context.method} ${context.pathTemplate}: not sent: Ops Manager has answered no request since ${iso(verdict.since)} (${verdict.witness}; deadline ${this.deadlineNote}); requests fail at once until it answers again or until ${iso(verdict.until)}`,
       { method: context.method, pathTemplate: context.pathTemplate },
       0,
     );

@@ -119,11 +119,29 @@ describe('an Ops Manager that answers nothing for a whole deadline', () => {
     const error = await queued;
     expect(error).toBeInstanceOf(OpsManagerTransportError);
     expect((error as Error).message).toMatch(
-      /^GET \/groups\/\{groupId\}\/automationConfig\/auditLogRotateConfig: not sent: Ops Manager has answered no request since \S+Z \(GET \/groups\/\{groupId\}\/alertConfigs got no answer within its deadline of 0\.5 s, --request-timeout to change\); requests fail at once until it answers again or until \S+Z$/,
+      /^GET \/groups\/\{groupId\}\/automationConfig\/auditLogRotateConfig: not sent: Ops Manager has answered no request since \S+Z \(GET \/groups\/\{groupId\}\/alertConfigs got no answer within its deadline; deadline 0\.5 s, --request-timeout to change\); requests fail at once until it answers again or until \S+Z$/,
     );
     const later = await client.getOrgDefaultServerType('o1').catch((e: unknown) => e);
     expect((later as Error).message).toContain('not sent: Ops Manager has answered no request since');
     expect(server.requests()).toEqual([`GET /api/public/v1.0/groups/${GROUP}/alertConfigs?pageNum=1&itemsPerPage=500`]);
+  });
+
+  it('is recognised too when a request ends after headers timeouts, before its deadline', async () => {
+    const server = await hung();
+    const { client } = clientOf(server.baseUrl, {
+      retry: { deadlineMs: 60_000, maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 1 },
+      timeouts: { headersMs: 300 },
+      deadlineSetting: '--request-timeout',
+    });
+    const first = await client.getTeam('o1', 't1').catch((e: unknown) => e);
+    expect((first as Error).message).toBe(
+      'GET /orgs/{orgId}/teams/{teamId}: no response after 2 attempt(s): Ops Manager sent no response headers within 0.3 s (each attempt; request deadline 60 s, --request-timeout to change)',
+    );
+    const next = await client.getTeam('o1', 't2').catch((e: unknown) => e);
+    expect((next as Error).message).toMatch(
+      /^GET \/orgs\/\{orgId\}\/teams\/\{teamId\}: not sent: Ops Manager has answered no request since \S+ \(GET \/orgs\/\{orgId\}\/teams\/\{teamId\} got no response headers in 2 attempt\(s\); deadline 60 s, --request-timeout to change\)/,
+    );
+    expect(server.requests()).toHaveLength(2);
   });
 
   it('sends again once one more deadline has passed', async () => {
