@@ -42,7 +42,7 @@ const EXIT_CODES = [
   '  0  success (plan --detailed-exitcode: no changes)',
   '  1  error, failed target, blocked change or failed write',
   '  2  usage error (plan --detailed-exitcode: changes present)',
-  '  130  apply stopped by Ctrl-C or SIGTERM (state saved, lock released)',
+  '  130  stopped by Ctrl-C or SIGTERM (planning: reads abandoned, nothing written; apply: state saved, lock released)',
 ];
 
 /** The top-level help. */

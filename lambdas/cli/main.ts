@@ -56,7 +56,7 @@ export function reportError(io: CliIo, error: unknown): number {
         `If run ${error.holder.runId} is no longer running (killed before it could release its lock), remove the lock with: opsman-gitops unlock ${error.holder.runId} (same --state-dir)\n`,
       );
     }
-    // RunInterruptedError: an apply stopped while planning.
+    // RunInterruptedError: a plan, observe or apply stopped while planning.
     return code === 'INTERRUPTED' ? EXIT.interrupted : EXIT.error;
   }
   say(`error: ${String(error)}\n`);

@@ -4,14 +4,15 @@
  * 120 s, --request-timeout to change)`. Never on stdout, so `--json` output stays a document.
  */
 import type { RequestStallEvent } from '../core/ports.ts';
+import { DEFAULT_STALL_AFTER_MS } from '../opsman/index.ts';
 import type { TextSink } from './io.ts';
 
-/** Without --request-timeout, a request waits this long before the notice (the client's own default). */
-export const STALL_NOTICE_AFTER_MS = 15_000;
-
-/** When to tell: after 15 s, or half the deadline when that is shorter (a notice after the deadline says nothing). */
+/**
+ * When to tell: after the client's default (15 s), or half the deadline when that is shorter (a notice at or after the
+ * deadline would say nothing the error does not).
+ */
 export function stallNoticeAfterMs(deadlineMs: number): number {
-  return Math.max(1, Math.min(STALL_NOTICE_AFTER_MS, Math.floor(deadlineMs / 2)));
+  return Math.max(1, Math.min(DEFAULT_STALL_AFTER_MS, Math.floor(deadlineMs / 2)));
 }
 
 /** `15 s`, `1.5 s`. */
