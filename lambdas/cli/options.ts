@@ -1,11 +1,12 @@
 /**
- * The global options, parsed with node:util parseArgs in strict mode and validated into a typed value. Every command
- * accepts every option; a command ignores the ones it does not use. Credentials never come from flags.
+ * The options, parsed with node:util parseArgs in strict mode and validated into a typed value. A command refuses the
+ * options it does not use (option-use.ts). Credentials never come from flags.
  */
 import { parseArgs } from 'node:util';
 import { MODES, type Mode } from '../core/model.ts';
 import { COMMAND_INFO, COMMANDS, type CommandName } from './commands-table.ts';
 import { UsageError } from './errors.ts';
+import { refuseUnusedOptions } from './option-use.ts';
 import { baseUrl, leaseWait, nonNegativeInteger } from './option-values.ts';
 import { closest } from './suggest.ts';
 
@@ -163,6 +164,10 @@ export function parseInvocation(argv: readonly string[], env: Record<string, str
     throw new UsageError(`unexpected argument '${args[0]}' (${command ?? 'the command'} takes options only)`, command);
   }
   const v = parsed.values;
+  // Help and version print and exit: nothing is run, so nothing given with them is ignored in silence.
+  if (command !== undefined && command !== 'emulator' && v.help !== true && v.version !== true) {
+    refuseUnusedOptions(command, Object.keys(v));
+  }
   const mode = v.mode;
   if (mode !== undefined && !(MODES as readonly string[]).includes(mode)) {
     throw new UsageError(`--mode expects one of observe, plan, apply, found '${mode}'`, command);
@@ -190,9 +195,11 @@ export function parseInvocation(argv: readonly string[], env: Record<string, str
     if (value === '') throw new UsageError(`${flag} needs a non-empty path`, command);
   }
   const stateDir = v['state-dir'] ?? DEFAULT_OPTIONS.stateDir;
+  const talksToOpsManager = command !== undefined && COMMAND_INFO[command].uses.includes('base-url');
   const options: CliOptions = {
     desired: v.desired ?? DEFAULT_OPTIONS.desired,
-    baseUrl: baseUrl(v['base-url'] ?? env.OPSMAN_BASE_URL, command),
+    // Only a command that talks to Ops Manager reads OPSMAN_BASE_URL: a stale one must not break `validate`.
+    baseUrl: talksToOpsManager ? baseUrl(v['base-url'] ?? env.OPSMAN_BASE_URL, command) : undefined,
     caFile: v['ca-file'],
     insecureSkipVerify: v['insecure-skip-verify'] === true,
     secretsFile: v['secrets-file'],

@@ -27,8 +27,6 @@ beforeEach(async () => {
     join(REPO_ROOT, 'desired-state'),
     '--state-dir',
     join(dir, 'state'),
-    '--secrets-file',
-    join(REPO_ROOT, 'desired-state/local-secrets.json'),
     '--project',
     PAYMENTS_PROD,
   ];
@@ -41,7 +39,9 @@ afterEach(async () => {
 
 async function cli(argv: string[], options: { interactive?: boolean; answers?: string[] } = {}) {
   const io = recordingIo({ env: toolEnv(emulator.url), ...options });
-  const code = await runCli([...argv, ...common], { startEmulator: noEmulator, io });
+  // archive resolves no secrets, so it refuses --secrets-file.
+  const secrets = argv[0] === 'archive' ? [] : ['--secrets-file', join(REPO_ROOT, 'desired-state/local-secrets.json')];
+  const code = await runCli([...argv, ...common, ...secrets], { startEmulator: noEmulator, io });
   return { code, out: io.out(), err: io.err(), questions: io.questions };
 }
 

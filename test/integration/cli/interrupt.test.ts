@@ -36,6 +36,8 @@ afterEach(async () => {
 });
 
 const leaseFile = () => join(dir, 'state', 'lease.json');
+/** unlock takes the state directory only (it refuses --secrets-file like any option it does not use). */
+const stateDir = () => ['--state-dir', join(dir, 'state')];
 const exists = (path: string) =>
   access(path).then(
     () => true,
@@ -94,17 +96,17 @@ describe('Ctrl-C during apply', { timeout: 120_000 }, () => {
     expect(held.code).toBe(1);
     expect(held.stderr).toContain(`another run holds the lease: ${owner} (run ${runId}`);
     expect(held.stderr).toContain(`remove the lock with: opsman-gitops unlock ${runId} (same --state-dir)`);
-    const wrong = await runBinary(['unlock', '20990101T000000Z-000000', ...common]);
+    const wrong = await runBinary(['unlock', '20990101T000000Z-000000', ...stateDir()]);
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toContain(`the lock is held by run ${runId} (${owner}, expires `);
     expect(await exists(leaseFile())).toBe(true);
-    const unlocked = await runBinary(['unlock', runId, ...common]);
+    const unlocked = await runBinary(['unlock', runId, ...stateDir()]);
     expect(unlocked.code, unlocked.stderr).toBe(0);
     expect(unlocked.stdout).toMatch(new RegExp(`^Removed the lock of run ${runId} \\(`));
     expect(await exists(leaseFile())).toBe(false);
     const after = await runBinary(['apply', '--auto-approve', '--no-color', ...common], toolEnv(emulator.url));
     expect(after.code, after.stderr).toBe(0);
-    const again = await runBinary(['unlock', runId, ...common]);
+    const again = await runBinary(['unlock', runId, ...stateDir()]);
     expect(again.stdout).toContain('No lock is held in');
   });
 });

@@ -87,10 +87,11 @@ describe('parseInvocation: global options', () => {
     { argv: ['apply', '--allow-empty'], expected: { allowEmpty: true } },
     { argv: ['apply', '--lease-wait', '30'], expected: { leaseWaitSeconds: 30 } },
     { argv: ['apply', '--lease-wait', '1.5'], expected: { leaseWaitSeconds: 1.5 } },
-    {
-      argv: ['validate', '--json', '--auto-approve', '--max-deletes', '3'],
-      expected: { json: true, autoApprove: true },
-    },
+    { argv: ['validate', '--json', '--no-color'], expected: { json: true, noColor: true } },
+    { argv: ['apply', '--plan', 'p.json', '--json', '--mode', 'plan'], expected: { planFile: 'p.json', mode: 'plan' } },
+    { argv: ['apply', '--json', '--auto-approve'], expected: { json: true, autoApprove: true } },
+    // A command that does not talk to Ops Manager does not read (or check) OPSMAN_BASE_URL.
+    { argv: ['validate'], env: { OPSMAN_BASE_URL: 'nope' }, expected: { baseUrl: undefined } },
     { argv: ['--desired', 'x', 'validate'], expected: { desired: 'x' } },
     { argv: ['plan', '--help'], expected: { help: true } },
     { argv: ['--version'], expected: { version: true } },
