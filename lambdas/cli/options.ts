@@ -7,7 +7,7 @@ import { MODES, type Mode } from '../core/model.ts';
 import { COMMAND_INFO, COMMANDS, type CommandName } from './commands-table.ts';
 import { UsageError } from './errors.ts';
 import { refuseUnusedOptions } from './option-use.ts';
-import { baseUrl, leaseWait, nonNegativeInteger } from './option-values.ts';
+import { baseUrl, leaseWait, nonNegativeInteger, oneOf } from './option-values.ts';
 import { closest } from './suggest.ts';
 
 /** Defaults of the options that have one. */
@@ -149,7 +149,9 @@ export function parseInvocation(argv: readonly string[], env: Record<string, str
   }
   if (command === 'help') {
     if (args.length > 1 || (args[0] !== undefined && !(COMMANDS as readonly string[]).includes(args[0]))) {
-      throw new UsageError(`help takes one command name, found '${args.join(' ')}'`, 'help');
+      const suggestion = args.length === 1 ? closest(args[0] as string, COMMANDS) : undefined;
+      const hint = suggestion !== undefined ? ` (did you mean '${suggestion}'?)` : '';
+      throw new UsageError(`help takes one command name, found '${args.join(' ')}'${hint}`, 'help');
     }
   } else if (command === 'unlock') {
     const runId = args[0];
@@ -168,10 +170,7 @@ export function parseInvocation(argv: readonly string[], env: Record<string, str
   if (command !== undefined && command !== 'emulator' && v.help !== true && v.version !== true) {
     refuseUnusedOptions(command, Object.keys(v));
   }
-  const mode = v.mode;
-  if (mode !== undefined && !(MODES as readonly string[]).includes(mode)) {
-    throw new UsageError(`--mode expects one of observe, plan, apply, found '${mode}'`, command);
-  }
+  const mode = oneOf('--mode', v.mode, MODES, command);
   for (const id of v.project ?? []) {
     if (!PROJECT_ID.test(id)) {
       throw new UsageError(
@@ -206,7 +205,7 @@ export function parseInvocation(argv: readonly string[], env: Record<string, str
     stateDir,
     archiveDir: v['archive-dir'] ?? `${stateDir.replace(/\/+$/, '')}/archive`,
     projects: [...new Set((v.project ?? []).map((p) => p.toLowerCase()))],
-    mode: mode as Mode | undefined,
+    mode,
     autoApprove: v['auto-approve'] === true,
     json: v.json === true,
     markdown: v.markdown === true,

@@ -74,6 +74,10 @@ describe('usage errors', () => {
     ],
     [['plan', '--plan', 'plan.json'], /^error: plan does not take --plan: plan makes a plan and does not read one/],
     [['apply', '--markdown', '--auto-approve'], /^error: apply does not take --markdown: .*`plan --markdown`/],
+    [
+      ['apply', '--mode', 'aply', '--auto-approve'],
+      /^error: --mode expects one of observe, plan, apply; found "aply"; did you mean "apply"\?\nRun 'opsman-gitops apply --help' for usage\.\n$/,
+    ],
   ])('%j exits 2', async (argv, message) => {
     const { code, err, out } = await run(argv);
     expect(code).toBe(2);
