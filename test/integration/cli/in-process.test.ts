@@ -114,6 +114,25 @@ describe('run-level refusals and warnings', { timeout: 60_000 }, () => {
     expect((await cli(['plan', '--detailed-exitcode'])).code).toBe(2);
   });
 
+  it('--json: a held lock is a JSON failure on stdout; a plan already printed gets no second document', async () => {
+    const store = new FsStateStore(join(dir, 'state'));
+    const lease = await store.acquireLease({ owner: 'cli:alice@laptop', runId: 'other-run', ttlMs: 60_000 });
+    try {
+      const run = await cli(['apply', '--auto-approve', '--json']);
+      expect(run.code).toBe(1);
+      const doc = JSON.parse(run.out) as { ok: boolean; error: { code: string; message: string } };
+      expect(doc).toMatchObject({ ok: false, error: { code: 'LEASE_HELD' } });
+      expect(doc.error.message).toContain('cli:alice@laptop');
+    } finally {
+      await store.releaseLease(lease);
+    }
+    // The plan is printed, then saving it fails: stdout stays that one plan document.
+    const unsaved = await cli(['plan', '--json', '--out', join(dir, 'missing-dir', 'plan.json')]);
+    expect(unsaved.code).toBe(1);
+    expect(unsaved.err).toContain('cannot save the plan to');
+    expect((JSON.parse(unsaved.out) as { formatVersion: number }).formatVersion).toBe(1);
+  });
+
   it('--insecure-skip-verify warns on stderr', async () => {
     const run = await cli(['plan', '--insecure-skip-verify']);
     expect(run.code).toBe(0);
