@@ -50,7 +50,7 @@ export const COMMAND_INFO: Record<CommandName, CommandInfo> = {
     description:
       'Reads live state, diffs it against the desired state and prints the plan. Writes nothing to Ops Manager.\n' +
       '--out saves the plan as JSON for a later `apply --plan FILE`. With --detailed-exitcode: 0 no changes,\n' +
-      '2 changes present, 1 error.',
+      '2 changes present (something to write; with --mode observe, drift), 1 error, a blocked change included.',
   },
   apply: {
     summary: 'Plan, confirm, and write the changes to Ops Manager',
@@ -69,7 +69,8 @@ export const COMMAND_INFO: Record<CommandName, CommandInfo> = {
     uses: [...CONNECTION, ...RUN, 'json', 'markdown', 'detailed-exitcode'],
     description:
       'Same as `plan --mode observe`: every difference is reported as drift, with who changed it when the audit\n' +
-      'events say so. With --detailed-exitcode: 0 no drift, 2 drift, 1 error.',
+      'events say so. With --detailed-exitcode: 0 no drift, 2 drift, 1 error (a blocked change is an error: 1\n' +
+      'wins over 2, and the drift is still printed).',
   },
   archive: {
     summary: 'Archive the version manifest and the usage (physical hosts, host assignments)',

@@ -17,7 +17,7 @@ export const OPTION_HELP: Record<string, string> = {
   markdown: '--markdown               print the plan as Markdown (pull-request comments)',
   'no-color': '--no-color               no ANSI colours (also NO_COLOR=1; colours only on a terminal anyway)',
   'detailed-exitcode':
-    '--detailed-exitcode      exit 0 nothing to write, 2 something to write (observe: drift), 1 error',
+    '--detailed-exitcode      exit 0 no changes, 2 changes (plan: to write; observe: drift), 1 error (a blocked change too)',
   out: '--out FILE               save the plan as JSON for `apply --plan FILE`',
   plan: '--plan FILE              apply this saved plan (refused if Ops Manager moved since)',
   'max-deletes': '--max-deletes N          allow up to N deletions in this run (overrides Settings)',
@@ -37,9 +37,9 @@ const ENVIRONMENT = [
 
 const EXIT_CODES = [
   'Exit codes:',
-  '  0  success (plan --detailed-exitcode: no changes)',
-  '  1  error, failed target, blocked change or failed write',
-  '  2  usage error (plan --detailed-exitcode: changes present)',
+  '  0  success (plan/observe --detailed-exitcode: no changes)',
+  '  1  error, failed target, blocked change or failed write (also with --detailed-exitcode)',
+  '  2  usage error (plan/observe --detailed-exitcode: changes present)',
   '  130  apply stopped by Ctrl-C or SIGTERM (state saved, lock released)',
 ];
 

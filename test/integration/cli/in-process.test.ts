@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../../emulator/index.ts';
 import { FsStateStore } from '../../../lambdas/adapters/local/state-fs.ts';
 import { runCli } from '../../../lambdas/cli/main.ts';
-import type { RunReport } from '../../../lambdas/core/model.ts';
+import type { Plan, RunReport } from '../../../lambdas/core/model.ts';
 import type { ReconcileState } from '../../../lambdas/core/ports.ts';
 import { createOpsManagerClient } from '../../../lambdas/opsman/index.ts';
 import { noEmulator, recordingIo } from '../../helpers/cli-io.ts';
@@ -37,10 +37,13 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function cli(argv: string[], options: { interactive?: boolean; answers?: string[] } = {}) {
+async function cli(argv: string[], options: { interactive?: boolean; answers?: string[]; secrets?: boolean } = {}) {
   const io = recordingIo({ env: toolEnv(emulator.url), ...options });
-  // archive resolves no secrets, so it refuses --secrets-file.
-  const secrets = argv[0] === 'archive' ? [] : ['--secrets-file', join(REPO_ROOT, 'desired-state/local-secrets.json')];
+  // archive resolves no secrets, so it refuses --secrets-file; without it, a change needing a secret is blocked.
+  const secrets =
+    argv[0] === 'archive' || options.secrets === false
+      ? []
+      : ['--secrets-file', join(REPO_ROOT, 'desired-state/local-secrets.json')];
   const code = await runCli([...argv, ...common, ...secrets], { startEmulator: noEmulator, io });
   return { code, out: io.out(), err: io.err(), questions: io.questions };
 }
@@ -89,6 +92,21 @@ describe('observe and archive', { timeout: 60_000 }, () => {
     const run = await cli(['observe', '--detailed-exitcode']);
     expect(run.out).toContain('changed by jdoekey1 (API key)');
     expect(run.code).toBe(2);
+  });
+
+  it('--detailed-exitcode: plan --mode observe exits as observe does; a blocked change is 1 with and without --json', async () => {
+    // Nothing applied yet: every difference is drift in observe mode, and something to write for plan.
+    expect((await cli(['observe', '--detailed-exitcode'])).code).toBe(2);
+    expect((await cli(['plan', '--mode', 'observe', '--detailed-exitcode'])).code).toBe(2);
+    expect((await cli(['plan', '--detailed-exitcode'])).code).toBe(2);
+    // Without the secrets a change is blocked: an error, whatever the format; the drift is still reported.
+    const text = await cli(['observe', '--detailed-exitcode'], { secrets: false });
+    const json = await cli(['observe', '--detailed-exitcode', '--json'], { secrets: false });
+    expect([text.code, json.code]).toEqual([1, 1]);
+    expect(text.err).toMatch(/^error: \d+ changes? blocked/m);
+    expect(text.out).toMatch(/Plan: 0 to create, .* [1-9]\d* blocked, [1-9]\d* drifted/);
+    const actions = new Set((JSON.parse(json.out) as Plan).changes.map((c) => c.action));
+    expect(actions).toEqual(new Set(['blocked', 'drift']));
   });
 
   it('archive --json prints the run report with what was stored', async () => {

@@ -7,7 +7,15 @@ import { ANALYTICS, change, plan, report } from '../../helpers/cli-plans.ts';
 const FAILURE = { target: ANALYTICS, phase: 'read' as const, message: 'boom' };
 
 describe('planExitCode', () => {
-  const CASES: { actions: ChangeAction[]; failed?: boolean; detailed: boolean; observe?: boolean; code: number }[] = [
+  const CASES: {
+    actions: ChangeAction[];
+    failed?: boolean;
+    detailed: boolean;
+    observe?: boolean;
+    /** The plan's mode (the run's): `plan --mode observe` makes an observe-mode plan with the plan command. */
+    mode?: 'observe' | 'plan';
+    code: number;
+  }[] = [
     { actions: [], detailed: false, code: 0 },
     { actions: [], detailed: true, code: 0 },
     { actions: ['noop', 'noop'], detailed: true, code: 0 },
@@ -23,12 +31,22 @@ describe('planExitCode', () => {
     { actions: ['blocked', 'create'], detailed: true, code: 1 },
     { actions: ['create'], failed: true, detailed: true, code: 1 },
     { actions: [], failed: true, detailed: false, code: 1 },
+    // plan --mode observe: the same plan as observe's, the same code.
+    { actions: ['drift'], detailed: true, mode: 'observe', code: 2 },
+    { actions: ['noop'], detailed: true, mode: 'observe', code: 0 },
+    // A plan run whose targets are in observe mode (spec.mode) has nothing to write: 0.
+    { actions: ['drift'], detailed: true, mode: 'plan', code: 0 },
+    // A blocked change is an error: 1, with or without --detailed-exitcode, and 1 wins over the 2 of drift.
+    { actions: ['blocked'], detailed: false, observe: true, code: 1 },
+    { actions: ['blocked', 'drift'], detailed: true, observe: true, code: 1 },
+    { actions: ['blocked', 'drift'], detailed: true, mode: 'observe', code: 1 },
+    { actions: ['drift'], failed: true, detailed: true, observe: true, code: 1 },
   ];
-  it.each(CASES)('$actions failed=$failed detailed=$detailed observe=$observe -> $code', (c) => {
-    const { actions, failed, detailed, observe, code } = c;
+  it.each(CASES)('$actions failed=$failed detailed=$detailed observe=$observe mode=$mode -> $code', (c) => {
+    const { actions, failed, detailed, observe, mode, code } = c;
     const p = plan(
       actions.map((action, i) => change({ key: `k${i}`, action })),
-      { failures: failed === true ? [FAILURE] : [] },
+      { failures: failed === true ? [FAILURE] : [], mode: mode ?? (observe === true ? 'observe' : 'plan') },
     );
     expect(planExitCode(p, detailed, observe === true ? 'observe' : 'plan')).toBe(code);
   });
