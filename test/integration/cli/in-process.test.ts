@@ -66,6 +66,33 @@ describe('apply on a terminal', { timeout: 60_000 }, () => {
     expect((await cli(['plan', '--detailed-exitcode'])).code).toBe(0);
   });
 
+  it('Ops Manager changing while the question is open: nothing written, and the message speaks of the plan shown', async () => {
+    const recorder = recordingIo({ env: toolEnv(emulator.url), interactive: true });
+    const io = {
+      ...recorder,
+      // Someone disables an alert config of payments-prod while the plan is on screen, then the user says yes.
+      prompt: async () => {
+        const human = createOpsManagerClient({ baseUrl: emulator.url, ...KEYS.human });
+        try {
+          const live = (await human.listAlertConfigs(PAYMENTS_PROD)).find((c) => c.enabled);
+          if (live === undefined) throw new Error('no enabled alert config in payments-prod');
+          await human.setAlertConfigEnabled(PAYMENTS_PROD, live.id, false);
+        } finally {
+          await human.close();
+        }
+        return 'yes';
+      },
+    };
+    const secrets = ['--secrets-file', join(REPO_ROOT, 'desired-state/local-secrets.json')];
+    const code = await runCli(['apply', ...common, ...secrets], { startEmulator: noEmulator, io });
+    expect(code).toBe(1);
+    expect(recorder.err()).toContain(
+      `error: Ops Manager changed while the plan above was awaiting approval, for payments-prod (project:${PAYMENTS_PROD}): nothing was written. Run apply again to see a plan of the current state.\n`,
+    );
+    expect(recorder.err()).not.toMatch(/saved plan/);
+    expect((await cli(['plan', '--detailed-exitcode'])).code).toBe(2);
+  });
+
   it('with nothing to do it does not ask', async () => {
     expect((await cli(['apply', '--auto-approve'])).code).toBe(0);
     const run = await cli(['apply'], { interactive: true, answers: [] });
