@@ -60,6 +60,14 @@ describe('Ctrl-C during apply', { timeout: 120_000 }, () => {
     expect(run.stderr).toMatch(/error: interrupted \(Ctrl-C \(SIGINT\)\): \d+ writes? not started/);
     const notStarted = Number(/INTERRUPTED \(Ctrl-C \(SIGINT\)\): (\d+)/.exec(run.stdout)?.[1]);
     expect(notStarted).toBeGreaterThan(0);
+    // The summary says interrupted, never "complete": what was applied, and each write not started, listed apart.
+    expect(run.stdout).not.toContain('Apply complete');
+    expect(run.stdout).toMatch(
+      new RegExp(`^Apply interrupted by Ctrl-C \\(SIGINT\\): [1-9]\\d* applied, ${notStarted} not started, `, 'm'),
+    );
+    const listed = run.stdout.split('Not started (')[1]?.split('\n\n')[0]?.split('\n').slice(1) ?? [];
+    expect(listed).toHaveLength(notStarted);
+    expect(run.stdout).toContain('run apply again to finish.');
     expect(await exists(leaseFile())).toBe(false);
     expect(await exists(join(dir, 'state', 'state.json'))).toBe(true);
 
