@@ -23,7 +23,7 @@ export interface FailureDocument {
 }
 
 /** The code of the failure document of an invalid desired state (the reconciler's DesiredStateInvalidError code). */
-export const DESIRED_STATE_INVALID = 'DESIRED_STATE_INVALID';
+const DESIRED_STATE_INVALID = 'DESIRED_STATE_INVALID';
 
 /** The document of an invalid desired state: the issues and a message naming the directory. */
 export function invalidDesiredDocument(message: string, issues: readonly ValidationIssue[]): FailureDocument {
