@@ -100,7 +100,7 @@ export const COMMAND_INFO: Record<CommandName, CommandInfo> = {
     description:
       'Starts the emulator on the example seed in a temporary directory and runs validate, plan, apply, a second\n' +
       'plan (no changes), an edit by another user, the drift it causes with attribution, a corrective apply and\n' +
-      'the archive. Needs no setup; cleans up after itself.',
+      'the archive. Needs no setup; keeps its temporary directory for inspection and prints how to remove it.',
   },
   unlock: {
     summary: 'Remove the lock a killed apply left behind (as terraform force-unlock)',
