@@ -67,9 +67,18 @@ export async function secretResolver(
   return resolver;
 }
 
+/** How the client's messages name its settings: the CLI's flags, never the option names of the code. */
+export const CLI_SETTING_NAMES = {
+  baseUrl: '--base-url (or OPSMAN_BASE_URL)',
+  caFile: '--ca-file',
+  insecureSkipVerify: '--insecure-skip-verify',
+  // No flag sets the client's request deadline: its message gives the value only.
+  requestDeadline: '',
+} as const;
+
 /** The Ops Manager client. */
 export async function apiClient(options: ConnectionOptions): Promise<ApiClient> {
-  return createOpsManagerClient({ ...options, userAgent: 'opsman-gitops-cli' });
+  return createOpsManagerClient({ ...options, userAgent: 'opsman-gitops-cli', settingNames: CLI_SETTING_NAMES });
 }
 
 /**

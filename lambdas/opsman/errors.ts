@@ -108,10 +108,21 @@ export class AmbiguousWriteError extends OpsManagerError {
 export class OpsManagerTransportError extends OpsManagerError {
   override name = 'OpsManagerTransportError';
   readonly attempts: number;
+  /**
+   * What went wrong when the client could tell (a TLS problem such as `wrong-protocol`, `untrusted-certificate`,
+   * `hostname-mismatch`, `expired-certificate`); undefined for a plain absence of an answer.
+   */
+  readonly problem: string | undefined;
 
-  constructor(message: string, context: RequestContext, attempts: number, options?: { cause?: unknown }) {
-    super('OPSMAN_TRANSPORT_ERROR', message, context, options);
+  constructor(
+    message: string,
+    context: RequestContext,
+    attempts: number,
+    options?: { cause?: unknown; problem?: string },
+  ) {
+    super('OPSMAN_TRANSPORT_ERROR', message, context, options === undefined ? undefined : { cause: options.cause });
     this.attempts = attempts;
+    this.problem = options?.problem;
   }
 }
 
