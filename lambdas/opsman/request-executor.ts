@@ -15,6 +15,7 @@ import {
   OpsManagerTransportError,
   OpsManagerValidationError,
 } from './errors.ts';
+import { foreignAnswer, foreignDetail, withUnknownPathHint } from './foreign-answer.ts';
 import { ConcurrencyLimiter } from './limiter.ts';
 import type { ResolvedClientOptions } from './options.ts';
 import { speaksTls } from './protocol-probe.ts';
@@ -110,7 +111,10 @@ export class RequestExecutor {
         state.status = response.status;
         if (response.status >= 200 && response.status < 300) return response;
         const body = parseErrorBody(response.text, response.status);
-        const detail = scrub(body.detail, secrets);
+        const names = this.#options.settingNames;
+        const detail = body.fromOpsManager
+          ? withUnknownPathHint(response.status, body.errorCode, scrub(body.detail, secrets), names)
+          : foreignDetail(response.status, request.url, foreignAnswer(response, secrets), names);
         error =
           response.status === 403
             ? new OpsManagerAuthError(
@@ -119,7 +123,9 @@ export class RequestExecutor {
                 `${request.method} ${request.pathTemplate}: Ops Manager refused the request (403 ${body.errorCode}: ${detail})`,
                 context,
               )
-            : new OpsManagerApiError(response.status, body.errorCode, detail, context);
+            : new OpsManagerApiError(response.status, body.errorCode, detail, context, {
+                fromOpsManager: body.fromOpsManager,
+              });
         if (request.method === 'POST' && AMBIGUOUS_WRITE_STATUSES.has(response.status)) {
           throw new AmbiguousWriteError(context, { cause: error });
         }
