@@ -1,6 +1,7 @@
 /** Exit codes from plans and reports, in one place (docs/cli.md documents them). */
 import { type Plan, type RunReport, targetKey } from '../core/model.ts';
 import { countChanges, hasChanges, hasWrites } from '../core/render/summary.ts';
+import { isArchiveFailure } from '../core/report.ts';
 import { EXIT } from './errors.ts';
 
 /**
@@ -34,8 +35,10 @@ export function reportExitCode(report: RunReport): number {
  */
 export function problemsLine(plan: Plan, report?: RunReport): string | undefined {
   const parts: string[] = [];
-  // Targets, not failure entries: an apply can record several failures of one target (one per write).
-  const failures = new Set([...plan.failures, ...(report?.failures ?? [])].map((f) => targetKey(f.target))).size;
+  // Targets, not failure entries: an apply can record several failures of one target (one per write). Archive
+  // errors are counted below as such, not again as a failed target.
+  const all = [...plan.failures, ...(report?.failures ?? [])].filter((f) => !isArchiveFailure(f));
+  const failures = new Set(all.map((f) => targetKey(f.target))).size;
   if (failures > 0) parts.push(`${failures} target${failures === 1 ? '' : 's'} failed`);
   const blocked = countChanges(plan.changes).blocked;
   if (blocked > 0) parts.push(`${blocked} change${blocked === 1 ? '' : 's'} blocked`);

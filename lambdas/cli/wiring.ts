@@ -10,6 +10,7 @@ import { loadFingerprintKey } from '../adapters/local/fingerprint-key.ts';
 import { EnvSecretResolver } from '../adapters/local/secrets-env.ts';
 import { FileSecretResolver } from '../adapters/local/secrets-file.ts';
 import { FsStateStore } from '../adapters/local/state-fs.ts';
+import { ensureWritableDirectory } from '../adapters/local/writable-dir.ts';
 import { DESIRED_STATE_SCHEMA, formatIssues, loadDesiredState } from '../core/desired/index.ts';
 import type { RunReport } from '../core/model.ts';
 import type {
@@ -66,9 +67,18 @@ export async function secretResolver(
   return resolver;
 }
 
+/** How the client's messages name its settings: the CLI's flags, never the option names of the code. */
+export const CLI_SETTING_NAMES = {
+  baseUrl: '--base-url (or OPSMAN_BASE_URL)',
+  caFile: '--ca-file',
+  insecureSkipVerify: '--insecure-skip-verify',
+  // No flag sets the client's request deadline: its message gives the value only.
+  requestDeadline: '',
+} as const;
+
 /** The Ops Manager client. */
 export async function apiClient(options: ConnectionOptions): Promise<ApiClient> {
-  return createOpsManagerClient({ ...options, userAgent: 'opsman-gitops-cli' });
+  return createOpsManagerClient({ ...options, userAgent: 'opsman-gitops-cli', settingNames: CLI_SETTING_NAMES });
 }
 
 /**
@@ -86,6 +96,14 @@ export async function localStores(
     fingerprintKey: await loadFingerprintKey(stateDir, env),
     ...(desiredCacheOff(env) ? {} : { desiredCache: new FsDesiredStateCache(desiredCacheDir(stateDir)) }),
   };
+}
+
+/**
+ * Creates the directory when missing and proves a file can be written in it; rejects with an error naming `what`, the
+ * path and the cause (permission denied, not a directory, no space, read-only).
+ */
+export function writableDirectory(dir: string, what: string): Promise<void> {
+  return ensureWritableDirectory(dir, what);
 }
 
 /** The lock of a state directory, for `unlock`. */

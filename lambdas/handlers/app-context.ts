@@ -11,8 +11,9 @@ import { createLogger } from './logging.ts';
 import { createMetrics } from './metrics.ts';
 import { type ApiFactory, Runtime } from './runtime.ts';
 
-/** The production Ops Manager client factory. */
-export const createApi: ApiFactory = (options) => createOpsManagerClient(options);
+/** The production Ops Manager client factory; its messages name the function's environment variables. */
+export const createApi: ApiFactory = (options) =>
+  createOpsManagerClient({ ...options, settingNames: { baseUrl: 'OPSMAN_BASE_URL', caFile: 'OPSMAN_CA_FILE' } });
 
 /** What a handler module holds at module scope. */
 export interface AppContext {

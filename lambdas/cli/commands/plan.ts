@@ -1,6 +1,7 @@
 /** `opsman-gitops plan` and `opsman-gitops observe`: compute the plan (observe: drift only) and print it. */
 import { writeFile } from 'node:fs/promises';
 import { renderPlanJson } from '../../core/render/json.ts';
+import { REPORT_NOT_WRITTEN } from '../../core/report.ts';
 import type { CommandContext } from '../context.ts';
 import { openSession } from '../context.ts';
 import { CliError, EXIT } from '../errors.ts';
@@ -32,6 +33,9 @@ export async function runPlan(ctx: CommandContext, command: 'plan' | 'observe'):
   try {
     const report = await reconcile(runRequest(ctx, command), session.deps);
     printPlan(ctx, report.plan);
+    // The plan is complete without its report, but the user should know the record of this run is missing.
+    const unsaved = report.warnings?.find((w) => w.startsWith(REPORT_NOT_WRITTEN));
+    if (unsaved !== undefined) ctx.io.stderr.write(`warning: ${unsaved}\n`);
     if (command === 'plan' && ctx.options.out !== undefined) {
       try {
         await writeFile(ctx.options.out, renderPlanJson(report.plan), { mode: 0o644 });

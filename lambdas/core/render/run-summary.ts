@@ -5,6 +5,7 @@
  */
 import { INTERRUPTED_MESSAGE } from '../interrupt.ts';
 import type { ChangeResult, RunReport } from '../model.ts';
+import { isArchiveFailure } from '../report.ts';
 import { ACTION_SYMBOLS, paint } from './change-lines.ts';
 import { failureLines } from './plan-text.ts';
 import { PLAIN_STYLE, type Style } from './style.ts';
@@ -66,11 +67,18 @@ export function renderArchiveSummary(report: RunReport, options: RunSummaryOptio
     const { month, keys, projects } = archive.usage;
     const n = keys.length;
     const of = projects === undefined ? '' : ` of ${projects} project${projects === 1 ? '' : 's'}`;
-    out.push(`Usage ${month}: ${n} snapshot${n === 1 ? '' : 's'} (physical hosts, host assignments${of})`);
+    out.push(
+      n === 0
+        ? `Usage ${month}: nothing stored`
+        : `Usage ${month}: ${n} snapshot${n === 1 ? '' : 's'} (physical hosts, host assignments${of})`,
+    );
   }
   for (const error of archive?.errors ?? []) out.push(style.error(`x ${error}`));
-  out.push(...failureLines(report.failures, style, ''));
-  const bad = (archive?.errors.length ?? 0) + report.failures.length;
+  // The archive errors are in `failures` too (under the archive target): listed once, counted once.
+  const failures = report.failures.filter((f) => !isArchiveFailure(f));
+  out.push(...failureLines(failures, style, ''));
+  for (const warning of report.warnings ?? []) out.push(style.error(`Warning: ${warning}`));
+  const bad = (archive?.errors.length ?? 0) + failures.length;
   const line = `Archive complete${bad > 0 ? ` with ${bad} error${bad === 1 ? '' : 's'}` : ''}; ${report.apiCalls.total} API call${report.apiCalls.total === 1 ? '' : 's'}.`;
   out.push(style.bold(bad > 0 ? style.error(line) : style.ok(line)));
   const reportLocation = options.reportLocation ?? report.reportLocation;

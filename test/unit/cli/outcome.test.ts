@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { planExitCode, problemsLine, reportExitCode } from '../../../lambdas/cli/outcome.ts';
 import type { ChangeAction, ChangeResult } from '../../../lambdas/core/model.ts';
+import { ARCHIVE_TARGET } from '../../../lambdas/core/report.ts';
 import { ANALYTICS, change, plan, report } from '../../helpers/cli-plans.ts';
 
 const FAILURE = { target: ANALYTICS, phase: 'read' as const, message: 'boom' };
@@ -99,6 +100,18 @@ describe('problemsLine', () => {
     expect(problemsLine(p, r)).toBe(
       'error: 2 targets failed, 1 change blocked, 1 write failed, 1 not converging, 1 archive error (details in the output above)',
     );
+  });
+
+  it('an archive error is named once, not again as a failed target', () => {
+    const p = plan([]);
+    const r = report(p, [], {
+      archive: { errors: ['usage: no space', 'manifest: no space'] },
+      failures: [
+        { target: { ...ARCHIVE_TARGET }, phase: 'apply', message: 'usage: no space' },
+        { target: { ...ARCHIVE_TARGET }, phase: 'apply', message: 'manifest: no space' },
+      ],
+    });
+    expect(problemsLine(p, r)).toBe('error: 2 archive errors (details in the output above)');
   });
 
   it('counts targets, not failure entries: three apply failures of one target are one target failed', () => {
