@@ -27,12 +27,9 @@ afterEach(async () => {
 
 async function cli(argv: string[]) {
   const io = recordingIo({ env: toolEnv(emulator.url) });
-  const common = [
-    '--desired',
-    join(REPO_ROOT, 'desired-state'),
-    '--secrets-file',
-    join(REPO_ROOT, 'desired-state/local-secrets.json'),
-  ];
+  // archive reads no secrets, so it refuses --secrets-file (every command takes only the options it uses).
+  const common = ['--desired', join(REPO_ROOT, 'desired-state')];
+  if (argv[0] !== 'archive') common.push('--secrets-file', join(REPO_ROOT, 'desired-state/local-secrets.json'));
   const code = await runCli([...argv, ...common], { startEmulator: noEmulator, io });
   return { code, out: io.out(), err: io.err() };
 }
