@@ -1,6 +1,6 @@
 /**
- * The commands of `opsman-gitops`, their one-line summaries, and the options each one uses (every command accepts
- * every global option and ignores those it does not use).
+ * The commands of `opsman-gitops`, their one-line summaries, and the options each one uses. A command refuses every
+ * other option (option-use.ts): an option accepted and ignored reads as if it had done something.
  */
 
 /** Names of the commands. */
@@ -24,20 +24,21 @@ export type CommandName = (typeof COMMANDS)[number];
 export interface CommandInfo {
   summary: string;
   usage: string;
-  /** Global options this command reads (long names). */
+  /** The options this command reads (long names); it refuses every other one except --help and --version. */
   uses: readonly string[];
   description: string;
 }
 
 const CONNECTION = ['base-url', 'ca-file', 'insecure-skip-verify', 'request-timeout'] as const;
-const RUN = ['desired', 'secrets-file', 'state-dir', 'archive-dir', 'project', 'mode', 'no-color'] as const;
+/** What every run against Ops Manager reads: desired state, secrets, state and archive, the project selection. */
+const RUN = ['desired', 'secrets-file', 'state-dir', 'archive-dir', 'project', 'no-color'] as const;
 
 /** The command table. */
 export const COMMAND_INFO: Record<CommandName, CommandInfo> = {
   validate: {
     summary: 'Check the desired-state YAML (schema and semantic rules); no API call',
-    usage: 'opsman-gitops validate [--desired DIR]',
-    uses: ['desired'],
+    usage: 'opsman-gitops validate [--desired DIR] [--json]',
+    uses: ['desired', 'json', 'no-color'],
     description:
       'Loads every *.yaml/*.yml under --desired and prints every problem with file:line:column, or a one-line\n' +
       'summary of what was loaded. Exit 0 when valid, 1 when not. Never talks to Ops Manager.',
@@ -45,20 +46,22 @@ export const COMMAND_INFO: Record<CommandName, CommandInfo> = {
   plan: {
     summary: 'Compare desired state with Ops Manager and print what apply would do',
     usage: 'opsman-gitops plan [--json|--markdown] [--out FILE] [--detailed-exitcode] [--project ID]...',
-    uses: [...CONNECTION, ...RUN, 'json', 'markdown', 'out', 'detailed-exitcode', 'max-deletes', 'allow-empty'],
+    uses: [...CONNECTION, ...RUN, 'mode', 'json', 'markdown', 'out', 'detailed-exitcode', 'max-deletes', 'allow-empty'],
     description:
       'Reads live state, diffs it against the desired state and prints the plan. Writes nothing to Ops Manager.\n' +
       '--out saves the plan as JSON for a later `apply --plan FILE`. With --detailed-exitcode: 0 no changes,\n' +
-      '2 changes present, 1 error.',
+      '2 changes present (something to write; with --mode observe, drift), 1 error, a blocked change included.',
   },
   apply: {
     summary: 'Plan, confirm, and write the changes to Ops Manager',
     usage: 'opsman-gitops apply [--auto-approve] [--plan FILE] [--max-deletes N] [--allow-empty] [--project ID]...',
-    uses: [...CONNECTION, ...RUN, 'json', 'auto-approve', 'plan', 'max-deletes', 'allow-empty', 'lease-wait'],
+    uses: [...CONNECTION, ...RUN, 'mode', 'json', 'auto-approve', 'plan', 'max-deletes', 'allow-empty', 'lease-wait'],
     description:
       'Plans, shows the plan, asks for confirmation on a terminal (or proceeds with --auto-approve), then applies\n' +
       'exactly the plan shown. Without a terminal and without --auto-approve it refuses. --plan FILE applies a\n' +
-      'saved plan (no prompt, as Terraform) and refuses if Ops Manager moved since the plan was made.',
+      'saved plan (no prompt, as Terraform) and refuses if Ops Manager moved since the plan was made; it takes no\n' +
+      '--project, --max-deletes or --allow-empty (give those to `plan --out`). --json needs --auto-approve or --plan:\n' +
+      'a JSON run cannot ask.',
   },
   observe: {
     summary: 'Read Ops Manager and report drift only; writes nothing',
@@ -66,16 +69,17 @@ export const COMMAND_INFO: Record<CommandName, CommandInfo> = {
     uses: [...CONNECTION, ...RUN, 'json', 'markdown', 'detailed-exitcode'],
     description:
       'Same as `plan --mode observe`: every difference is reported as drift, with who changed it when the audit\n' +
-      'events say so. With --detailed-exitcode: 0 no drift, 2 drift, 1 error.',
+      'events say so. With --detailed-exitcode: 0 no drift, 2 drift, 1 error (a blocked change is an error: 1\n' +
+      'wins over 2, and the drift is still printed).',
   },
   archive: {
     summary: 'Archive the version manifest and the usage (physical hosts, host assignments)',
     usage: 'opsman-gitops archive [--archive-dir DIR] [--json]',
-    uses: [...CONNECTION, 'desired', 'secrets-file', 'state-dir', 'archive-dir', 'project', 'json', 'no-color'],
+    uses: [...CONNECTION, 'desired', 'state-dir', 'archive-dir', 'project', 'json', 'no-color'],
     description:
       "Stores the version manifest content-addressed (only when it changed), the physical hosts and this month's\n" +
-      'host assignments under --archive-dir, and a run report. With a pinned manifest in Settings, uploads it\n' +
-      "when Ops Manager's differs (unless --mode is observe or plan).",
+      'host assignments under --archive-dir, and a run report. Writes nothing to Ops Manager (a pinned manifest\n' +
+      'is uploaded by apply) and resolves no secrets.',
   },
   schema: {
     summary: 'Print the JSON Schema of the desired-state documents',
@@ -96,7 +100,7 @@ export const COMMAND_INFO: Record<CommandName, CommandInfo> = {
     description:
       'Starts the emulator on the example seed in a temporary directory and runs validate, plan, apply, a second\n' +
       'plan (no changes), an edit by another user, the drift it causes with attribution, a corrective apply and\n' +
-      'the archive. Needs no setup; cleans up after itself.',
+      'the archive. Needs no setup; keeps its temporary directory for inspection and prints how to remove it.',
   },
   unlock: {
     summary: 'Remove the lock a killed apply left behind (as terraform force-unlock)',

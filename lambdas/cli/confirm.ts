@@ -2,7 +2,8 @@
  * Whether an apply may proceed: `--auto-approve` proceeds, a saved plan proceeds (it was reviewed when saved, as in
  * Terraform), a terminal asks, and anything else refuses before a single API call.
  */
-import { CliError } from './errors.ts';
+import { SavedPlanStaleError } from '../core/errors.ts';
+import { CliError, EXIT } from './errors.ts';
 import type { CliIo } from './io.ts';
 
 /** The decision before planning. */
@@ -32,4 +33,19 @@ export async function askApproval(io: CliIo): Promise<boolean> {
   io.stderr.write("\nDo you want to apply these changes?\n  Only 'yes' will be accepted to approve.\n\n");
   const answer = await io.prompt('  Enter a value: ');
   return answer?.trim() === 'yes';
+}
+
+/**
+ * The error of an approved plan that Ops Manager outran: the plan shown is applied as a saved plan (so exactly it is
+ * written), but the user saved nothing, so "the saved plan is stale" would puzzle them. Any other error passes as is.
+ */
+export function staleAfterApproval(error: unknown): unknown {
+  if (!(error instanceof SavedPlanStaleError)) return error;
+  return new CliError(
+    'PLAN_STALE_AT_APPROVAL',
+    `Ops Manager changed while the plan above was awaiting approval, for ${error.labels.join(', ')}: nothing was ` +
+      'written. Run apply again to see a plan of the current state.',
+    EXIT.error,
+    { cause: error },
+  );
 }

@@ -5,13 +5,13 @@
 
 /** Exit codes of every command: documented in docs/cli.md. */
 export const EXIT = {
-  /** Success; `plan --detailed-exitcode`: no changes. */
+  /** Success; `plan`/`observe --detailed-exitcode`: no changes. */
   ok: 0,
   /** An error, a failed target, a blocked change or a failed write. */
   error: 1,
-  /** A usage error (unknown flag, bad value); `plan --detailed-exitcode`: changes present. */
+  /** A usage error (unknown flag, bad value); `plan`/`observe --detailed-exitcode`: changes present. */
   usage: 2,
-  /** `plan --detailed-exitcode`: changes present (same number as usage, Terraform's convention). */
+  /** `plan`/`observe --detailed-exitcode`: changes present (same number as usage, Terraform's convention). */
   changes: 2,
   /** A plan, observe or apply stopped by Ctrl-C or SIGTERM (128 + SIGINT, the shell's convention). */
   interrupted: 130,

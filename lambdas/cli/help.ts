@@ -1,7 +1,7 @@
-/** Help texts: the top-level overview and one page per command, listing the global options it uses. */
+/** Help texts: the top-level overview and one page per command, listing the options it takes. */
 import { COMMAND_INFO, COMMANDS, type CommandName } from './commands-table.ts';
 
-/** One line of help per global option. */
+/** One line of help per option. */
 export const OPTION_HELP: Record<string, string> = {
   desired: '--desired DIR            desired-state directory (default desired-state/)',
   'base-url': '--base-url URL           Ops Manager base URL, …/api/public/v1.0 (else OPSMAN_BASE_URL)',
@@ -19,7 +19,7 @@ export const OPTION_HELP: Record<string, string> = {
   markdown: '--markdown               print the plan as Markdown (pull-request comments)',
   'no-color': '--no-color               no ANSI colours (also NO_COLOR=1; colours only on a terminal anyway)',
   'detailed-exitcode':
-    '--detailed-exitcode      exit 0 nothing to write, 2 something to write (observe: drift), 1 error',
+    '--detailed-exitcode      exit 0 no changes, 2 changes (plan: to write; observe: drift), 1 error (a blocked change too)',
   out: '--out FILE               save the plan as JSON for `apply --plan FILE`',
   plan: '--plan FILE              apply this saved plan (refused if Ops Manager moved since)',
   'max-deletes': '--max-deletes N          allow up to N deletions in this run (overrides Settings)',
@@ -39,9 +39,9 @@ const ENVIRONMENT = [
 
 const EXIT_CODES = [
   'Exit codes:',
-  '  0  success (plan --detailed-exitcode: no changes)',
-  '  1  error, failed target, blocked change or failed write',
-  '  2  usage error (plan --detailed-exitcode: changes present)',
+  '  0  success (plan/observe --detailed-exitcode: no changes)',
+  '  1  error, failed target, blocked change or failed write (also with --detailed-exitcode)',
+  '  2  usage error (plan/observe --detailed-exitcode: changes present)',
   '  130  stopped by Ctrl-C or SIGTERM (planning: reads abandoned, nothing written; apply: state saved, lock released)',
 ];
 
@@ -55,7 +55,7 @@ export function topLevelHelp(): string {
     'Commands:',
     ...COMMANDS.map((c) => `  ${c.padEnd(10)} ${COMMAND_INFO[c].summary}`),
     '',
-    'Global options (accepted by every command; a command ignores those it does not use):',
+    'Options (each command takes those its --help lists and refuses any other):',
     ...Object.values(OPTION_HELP).map((line) => `  ${line}`),
     '  -h, --help               help for a command',
     '  --version                print the version',
@@ -74,13 +74,17 @@ export function commandHelp(command: CommandName): string {
   const info = COMMAND_INFO[command];
   const lines = [`Usage: ${info.usage}`, '', info.summary, '', info.description, ''];
   if (info.uses.length > 0) {
-    lines.push('Options it uses:');
+    lines.push('Options:');
     for (const name of info.uses) {
       const line = OPTION_HELP[name];
       if (line !== undefined) lines.push(`  ${line}`);
     }
     lines.push('');
   }
-  lines.push('Every other global option is accepted and ignored; see `opsman-gitops --help`.', '', ...EXIT_CODES);
+  lines.push(
+    'Any other option is refused (a usage error, exit 2); --help and --version always work.',
+    '',
+    ...EXIT_CODES,
+  );
   return `${lines.join('\n')}\n`;
 }

@@ -15,6 +15,7 @@ import { type CommandContext, commandContext, type StartEmulator } from './conte
 import { CliError, EXIT, UsageError } from './errors.ts';
 import { commandHelp, topLevelHelp } from './help.ts';
 import { type CliIo, processIo } from './io.ts';
+import { failureDocument, renderFailureJson, trackWrites, wantsJson } from './json-failure.ts';
 import { parseInvocation } from './options.ts';
 
 /** What the composition root injects. */
@@ -101,7 +102,9 @@ async function dispatch(ctx: CommandContext, command: string, args: readonly str
 
 /** Runs the `opsman-gitops` command; resolves to the exit code. */
 export async function runCli(argv: string[], deps: CliDependencies): Promise<number> {
-  const io = deps.io ?? processIo();
+  const processWindow = deps.io ?? processIo();
+  const stdout = trackWrites(processWindow.stdout);
+  const io: CliIo = { ...processWindow, stdout: stdout.sink };
   try {
     const { command, args, options } = parseInvocation(argv, io.env);
     if (options.version) {
@@ -122,6 +125,11 @@ export async function runCli(argv: string[], deps: CliDependencies): Promise<num
     }
     return await dispatch(commandContext(options, io, deps.startEmulator), command, args);
   } catch (error) {
-    return reportError(io, error);
+    const code = reportError(io, error);
+    // --json: stdout carries one JSON document even on failure, unless the plan or report is already there.
+    if (wantsJson(argv) && !stdout.used()) {
+      io.stdout.write(redactCredentials(renderFailureJson(failureDocument(error)), io.env));
+    }
+    return code;
   }
 }

@@ -1,6 +1,27 @@
-/** Validation of the option values that are more than a string: numbers, durations, URLs. Each throws UsageError. */
+/**
+ * Validation of the option values that are more than a string: closed lists, numbers, durations, URLs. Each throws
+ * UsageError.
+ */
 import { checkPublicApiBaseUrl } from '../opsman/base-url.ts';
 import { UsageError } from './errors.ts';
+import { closest } from './suggest.ts';
+
+/**
+ * A value of a closed list, or undefined when absent. A near miss gets a did-you-mean, case included (`APPLY` is one
+ * step from `apply` for the reader, though five for the edit distance).
+ */
+export function oneOf<T extends string>(
+  flag: string,
+  value: string | undefined,
+  allowed: readonly T[],
+  command?: string,
+): T | undefined {
+  if (value === undefined) return undefined;
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  const suggestion = closest(value.toLowerCase(), allowed);
+  const hint = suggestion !== undefined ? `; did you mean "${suggestion}"?` : '';
+  throw new UsageError(`${flag} expects one of ${allowed.join(', ')}; found "${value}"${hint}`, command);
+}
 
 /** A whole number >= 0 (bounded), or undefined when absent. */
 export function nonNegativeInteger(flag: string, value: string | undefined, command?: string): number | undefined {

@@ -1,12 +1,13 @@
 /**
- * The global options, parsed with node:util parseArgs in strict mode and validated into a typed value. Every command
- * accepts every option; a command ignores the ones it does not use. Credentials never come from flags.
+ * The options, parsed with node:util parseArgs in strict mode and validated into a typed value. A command refuses the
+ * options it does not use (option-use.ts). Credentials never come from flags.
  */
 import { parseArgs } from 'node:util';
 import { MODES, type Mode } from '../core/model.ts';
 import { COMMAND_INFO, COMMANDS, type CommandName } from './commands-table.ts';
 import { UsageError } from './errors.ts';
-import { baseUrl, leaseWait, nonNegativeInteger, requestTimeout } from './option-values.ts';
+import { refuseUnusedOptions } from './option-use.ts';
+import { baseUrl, leaseWait, nonNegativeInteger, oneOf, requestTimeout } from './option-values.ts';
 import { closest } from './suggest.ts';
 
 /** Defaults of the options that have one. */
@@ -151,7 +152,9 @@ export function parseInvocation(argv: readonly string[], env: Record<string, str
   }
   if (command === 'help') {
     if (args.length > 1 || (args[0] !== undefined && !(COMMANDS as readonly string[]).includes(args[0]))) {
-      throw new UsageError(`help takes one command name, found '${args.join(' ')}'`, 'help');
+      const suggestion = args.length === 1 ? closest(args[0] as string, COMMANDS) : undefined;
+      const hint = suggestion !== undefined ? ` (did you mean '${suggestion}'?)` : '';
+      throw new UsageError(`help takes one command name, found '${args.join(' ')}'${hint}`, 'help');
     }
   } else if (command === 'unlock') {
     const runId = args[0];
@@ -166,10 +169,11 @@ export function parseInvocation(argv: readonly string[], env: Record<string, str
     throw new UsageError(`unexpected argument '${args[0]}' (${command ?? 'the command'} takes options only)`, command);
   }
   const v = parsed.values;
-  const mode = v.mode;
-  if (mode !== undefined && !(MODES as readonly string[]).includes(mode)) {
-    throw new UsageError(`--mode expects one of observe, plan, apply, found '${mode}'`, command);
+  // Help and version print and exit: nothing is run, so nothing given with them is ignored in silence.
+  if (command !== undefined && command !== 'emulator' && v.help !== true && v.version !== true) {
+    refuseUnusedOptions(command, Object.keys(v));
   }
+  const mode = oneOf('--mode', v.mode, MODES, command);
   for (const id of v.project ?? []) {
     if (!PROJECT_ID.test(id)) {
       throw new UsageError(
@@ -193,16 +197,18 @@ export function parseInvocation(argv: readonly string[], env: Record<string, str
     if (value === '') throw new UsageError(`${flag} needs a non-empty path`, command);
   }
   const stateDir = v['state-dir'] ?? DEFAULT_OPTIONS.stateDir;
+  const talksToOpsManager = command !== undefined && COMMAND_INFO[command].uses.includes('base-url');
   const options: CliOptions = {
     desired: v.desired ?? DEFAULT_OPTIONS.desired,
-    baseUrl: baseUrl(v['base-url'] ?? env.OPSMAN_BASE_URL, command),
+    // Only a command that talks to Ops Manager reads OPSMAN_BASE_URL: a stale one must not break `validate`.
+    baseUrl: talksToOpsManager ? baseUrl(v['base-url'] ?? env.OPSMAN_BASE_URL, command) : undefined,
     caFile: v['ca-file'],
     insecureSkipVerify: v['insecure-skip-verify'] === true,
     secretsFile: v['secrets-file'],
     stateDir,
     archiveDir: v['archive-dir'] ?? `${stateDir.replace(/\/+$/, '')}/archive`,
     projects: [...new Set((v.project ?? []).map((p) => p.toLowerCase()))],
-    mode: mode as Mode | undefined,
+    mode,
     autoApprove: v['auto-approve'] === true,
     json: v.json === true,
     markdown: v.markdown === true,

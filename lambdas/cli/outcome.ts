@@ -1,17 +1,21 @@
 /** Exit codes from plans and reports, in one place (docs/cli.md documents them). */
 import { type Plan, type RunReport, targetKey } from '../core/model.ts';
 import { countChanges, hasChanges, hasWrites } from '../core/render/summary.ts';
+import { isArchiveFailure } from '../core/report.ts';
 import { EXIT } from './errors.ts';
 
 /**
- * 1 when a target failed or a change is blocked. Else 0, or with `detailed`: 2 when apply would write something
- * (plan; drift of an expectation that is not enforced writes nothing, so it is 0 as in Terraform), or when anything
- * drifted (observe, whose every difference is drift).
+ * 1 when a target failed or a change is blocked, with or without `detailed`: as in Terraform, --detailed-exitcode only
+ * splits success into 0 and 2 and never turns an error into 2, so 1 wins over 2. Else 0, or with `detailed`: 2 when
+ * apply would write something (a plan run; drift of an expectation that is not enforced writes nothing, so it is 0),
+ * or when anything drifted (a run in observe mode, `observe` or `plan --mode observe`, whose every difference is
+ * drift: the same plan gives the same code whichever command made it).
  */
 export function planExitCode(plan: Plan, detailed: boolean, command: 'plan' | 'observe' = 'plan'): number {
   if (plan.failures.length > 0 || countChanges(plan.changes).blocked > 0) return EXIT.error;
   if (!detailed) return EXIT.ok;
-  const changed = command === 'observe' ? hasChanges(plan) : hasWrites(plan);
+  const observing = command === 'observe' || plan.mode === 'observe';
+  const changed = observing ? hasChanges(plan) : hasWrites(plan);
   return changed ? EXIT.changes : EXIT.ok;
 }
 
@@ -31,8 +35,10 @@ export function reportExitCode(report: RunReport): number {
  */
 export function problemsLine(plan: Plan, report?: RunReport): string | undefined {
   const parts: string[] = [];
-  // Targets, not failure entries: an apply can record several failures of one target (one per write).
-  const failures = new Set([...plan.failures, ...(report?.failures ?? [])].map((f) => targetKey(f.target))).size;
+  // Targets, not failure entries: an apply can record several failures of one target (one per write). Archive
+  // errors are counted below as such, not again as a failed target.
+  const all = [...plan.failures, ...(report?.failures ?? [])].filter((f) => !isArchiveFailure(f));
+  const failures = new Set(all.map((f) => targetKey(f.target))).size;
   if (failures > 0) parts.push(`${failures} target${failures === 1 ? '' : 's'} failed`);
   const blocked = countChanges(plan.changes).blocked;
   if (blocked > 0) parts.push(`${blocked} change${blocked === 1 ? '' : 's'} blocked`);

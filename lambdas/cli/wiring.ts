@@ -11,6 +11,7 @@ import { loadFingerprintKey } from '../adapters/local/fingerprint-key.ts';
 import { EnvSecretResolver } from '../adapters/local/secrets-env.ts';
 import { FileSecretResolver } from '../adapters/local/secrets-file.ts';
 import { FsStateStore, writeFileAtomic } from '../adapters/local/state-fs.ts';
+import { ensureWritableDirectory } from '../adapters/local/writable-dir.ts';
 import { DESIRED_STATE_SCHEMA, formatIssues, loadDesiredState } from '../core/desired/index.ts';
 import type { RunReport } from '../core/model.ts';
 import type {
@@ -75,8 +76,16 @@ export async function secretResolver(
   return resolver;
 }
 
+/** How the client's messages name its settings: the CLI's flags, never the option names of the code. */
+export const CLI_SETTING_NAMES = {
+  baseUrl: '--base-url (or OPSMAN_BASE_URL)',
+  caFile: '--ca-file',
+  insecureSkipVerify: '--insecure-skip-verify',
+  requestDeadline: '--request-timeout',
+} as const;
+
 /**
- * The Ops Manager client. Its messages name --request-timeout (not the client's own option), and it reports a
+ * The Ops Manager client. Its messages name the CLI's flags (--request-timeout for the deadline), and it reports a
  * request to `observer.onStall` after stallNoticeAfterMs of its deadline.
  */
 export async function apiClient(options: ConnectionOptions): Promise<ApiClient> {
@@ -87,7 +96,7 @@ export async function apiClient(options: ConnectionOptions): Promise<ApiClient> 
     userAgent: 'opsman-gitops-cli',
     retry: { deadlineMs },
     stallAfterMs: stallNoticeAfterMs(deadlineMs),
-    deadlineSetting: '--request-timeout',
+    settingNames: CLI_SETTING_NAMES,
   });
 }
 
@@ -111,6 +120,14 @@ export async function localStores(
 /** Writes `text` to `path` all at once or not at all (temp file, fsync, rename), readable by all (0644). */
 export function saveFileAtomically(path: string, text: string): Promise<void> {
   return writeFileAtomic(path, text, dirname(path), 0o644);
+}
+
+/**
+ * Creates the directory when missing and proves a file can be written in it; rejects with an error naming `what`, the
+ * path and the cause (permission denied, not a directory, no space, read-only).
+ */
+export function writableDirectory(dir: string, what: string): Promise<void> {
+  return ensureWritableDirectory(dir, what);
 }
 
 /** The lock of a state directory, for `unlock`. */

@@ -219,7 +219,8 @@ export async function applyAlertChange(
     try {
       await ctx.api.deleteAlertConfig(groupId, id);
     } catch (error) {
-      if (!(error instanceof OpsManagerApiError && error.status === 404)) throw error;
+      // Already gone is done; a 404 that is not Ops Manager's (a proxy's page) proves nothing and stays a failure.
+      if (!(error instanceof OpsManagerApiError && error.status === 404 && error.fromOpsManager)) throw error;
     }
     setAlertRecord(ctx.state, groupId, change.key, undefined);
     return { id, message: 'deleted', wrote: true };

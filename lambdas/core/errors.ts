@@ -83,6 +83,8 @@ export class SavedPlanStaleError extends ReconcileError {
   override name = 'SavedPlanStaleError';
   /** Target keys (`project:<id>`, `organization:<id>`, `global:global`) whose live digest moved. */
   readonly targets: string[];
+  /** The same targets for people: `payments-prod (project:<id>)`, with why when one could not be re-read. */
+  readonly labels: string[];
 
   constructor(targets: string[], names: string[]) {
     super(
@@ -90,6 +92,7 @@ export class SavedPlanStaleError extends ReconcileError {
       `the saved plan is stale: live state moved since it was made for ${names.join(', ')}; make a new plan`,
     );
     this.targets = targets;
+    this.labels = names;
   }
 }
 

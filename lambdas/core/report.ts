@@ -9,6 +9,7 @@ import {
   type PlanSummary,
   type RunReport,
   type TargetFailure,
+  type TargetRef,
   targetKey,
 } from './model.ts';
 import type { ArchiveStore } from './ports.ts';
@@ -26,6 +27,20 @@ export function summarisePlan(plan: Plan): PlanSummary {
   for (const c of plan.changes) counts[c.action]++;
   return counts;
 }
+
+/**
+ * The target an archive run records each archive error under in `failures`, so `targetsFailed` and the Lambda's
+ * metrics count a failed archive; a renderer that lists `archive.errors` leaves these out (they are the same errors).
+ */
+export const ARCHIVE_TARGET: Readonly<TargetRef> = Object.freeze({ type: 'global', id: 'global', name: 'archive' });
+
+/** Whether `failure` is an archive error recorded under {@link ARCHIVE_TARGET}. */
+export function isArchiveFailure(failure: TargetFailure): boolean {
+  return failure.target.type === ARCHIVE_TARGET.type && failure.target.name === ARCHIVE_TARGET.name;
+}
+
+/** Start of the run warning that says the run report was not written (the rest says where and why). */
+export const REPORT_NOT_WRITTEN = 'the run report could not be written';
 
 /** Every failure of a run: the plan's target failures, apply's, and one per failed change. */
 export function collectFailures(plan: Plan, applyFailures: TargetFailure[], results: ChangeResult[]): TargetFailure[] {

@@ -21,7 +21,7 @@ import {
 import { runMode } from './modes.ts';
 import { DEFAULT_PLAN_OPTIONS, makePlan, type PlanOptions } from './plan.ts';
 import type { OpsManagerApi } from './ports.ts';
-import { collectFailures, summariseRun, writeReport } from './report.ts';
+import { ARCHIVE_TARGET, collectFailures, REPORT_NOT_WRITTEN, summariseRun, writeReport } from './report.ts';
 import { CachingSecretResolver } from './resolve-secrets.ts';
 import { applyAndSave } from './run-apply.ts';
 import type { RunDependencies, RunRequest } from './run-types.ts';
@@ -264,15 +264,14 @@ export async function runReconcile(
   if (desiredCache !== undefined) report.desiredCache = desiredCache;
   if (archive !== undefined) {
     report.archive = archive;
-    for (const e of archive.errors)
-      failures.push({ target: { type: 'global', id: 'global', name: 'archive' }, phase: 'apply', message: e });
+    for (const e of archive.errors) failures.push({ target: { ...ARCHIVE_TARGET }, phase: 'apply', message: e });
     report.summary.targetsFailed = new Set(failures.map((f) => targetKey(f.target))).size;
   }
   durationsMs.total = Date.now() - t0;
   try {
     report.reportLocation = await writeReport(deps.archive, report);
   } catch (error) {
-    report.warnings = [...(report.warnings ?? []), `the run report could not be written: ${errorMessage(error)}`];
+    report.warnings = [...(report.warnings ?? []), `${REPORT_NOT_WRITTEN}: ${errorMessage(error)}`];
   }
   deps.reporter.metric('ChangesApplied', report.summary.applied, 'Count');
   return report;

@@ -15,7 +15,8 @@ async function lookUp(api: OpsManagerApi, orgId: string, teamId: string): Promis
     await api.getTeam(orgId, teamId);
     return null;
   } catch (error) {
-    if (error instanceof OpsManagerApiError && error.status === 404) {
+    // Only Ops Manager's own 404 says the team is missing; a proxy's 404 says nothing about it.
+    if (error instanceof OpsManagerApiError && error.status === 404 && error.fromOpsManager) {
       return `team ${teamId} does not exist in organization ${orgId} (${error.errorCode})`;
     }
     return `team ${teamId} could not be checked: ${errorMessage(error)}`;

@@ -11,8 +11,15 @@ import { createLogger } from './logging.ts';
 import { createMetrics } from './metrics.ts';
 import { type ApiFactory, Runtime } from './runtime.ts';
 
-/** The production Ops Manager client factory. */
-export const createApi: ApiFactory = (options) => createOpsManagerClient(options);
+/**
+ * The production Ops Manager client factory; its messages name the function's environment variables. No variable sets
+ * the request deadline, so its messages give the value only (never the client's internal `retry.deadlineMs`).
+ */
+export const createApi: ApiFactory = (options) =>
+  createOpsManagerClient({
+    ...options,
+    settingNames: { baseUrl: 'OPSMAN_BASE_URL', caFile: 'OPSMAN_CA_FILE', requestDeadline: '' },
+  });
 
 /** What a handler module holds at module scope. */
 export interface AppContext {

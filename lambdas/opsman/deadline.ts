@@ -1,6 +1,7 @@
 /**
- * How the request deadline is named in messages: in seconds, with the setting a person can change (the client's
- * `deadlineSetting`: `retry.deadlineMs` for library users, `--request-timeout` from the CLI).
+ * How the request deadline is named in messages: in seconds, with the setting a person can change
+ * (`settingNames.requestDeadline`: `retry.deadlineMs` for library users, `--request-timeout` from the CLI; none when
+ * empty).
  */
 import type { ResolvedClientOptions } from './options.ts';
 
@@ -9,9 +10,10 @@ function formatSeconds(ms: number): string {
   return `${Number((ms / 1000).toFixed(3))} s`;
 }
 
-/** `120 s, --request-timeout to change`. */
-export function deadlineNote(options: Pick<ResolvedClientOptions, 'retry' | 'deadlineSetting'>): string {
-  return `${formatSeconds(options.retry.deadlineMs)}, ${options.deadlineSetting} to change`;
+/** `120 s, --request-timeout to change`, or `120 s` when the caller's users cannot change it. */
+export function deadlineNote(options: Pick<ResolvedClientOptions, 'retry' | 'settingNames'>): string {
+  const setting = options.settingNames.requestDeadline;
+  return `${formatSeconds(options.retry.deadlineMs)}${setting === '' ? '' : `, ${setting} to change`}`;
 }
 
 /** The cause of an attempt the deadline cut short (code OPSMAN_DEADLINE_EXCEEDED). */

@@ -6,6 +6,11 @@ export interface ParsedErrorBody {
   errorCode: string;
   /** The server's detail, or a short excerpt of a non-JSON body; never longer than 500 characters. */
   detail: string;
+  /**
+   * Whether the body is Ops Manager's own error JSON (an `errorCode`, or a numeric `error` with a detail or reason).
+   * False for a proxy's page, an empty body or any other JSON: something else may have answered.
+   */
+  fromOpsManager: boolean;
 }
 
 const MAX_DETAIL = 500;
@@ -17,7 +22,11 @@ function clip(text: string): string {
 
 /** Parses `{"detail","error","errorCode","parameters","reason"}`; falls back to the status and a clipped excerpt. */
 export function parseErrorBody(text: string, status: number): ParsedErrorBody {
-  const fallback = { errorCode: `HTTP_${status}`, detail: clip(text.startsWith('<') ? '' : text) };
+  const fallback = {
+    errorCode: `HTTP_${status}`,
+    detail: clip(text.startsWith('<') ? '' : text),
+    fromOpsManager: false,
+  };
   if (text.trim() === '') return fallback;
   let value: unknown;
   try {
@@ -31,5 +40,8 @@ export function parseErrorBody(text: string, status: number): ParsedErrorBody {
     typeof body.errorCode === 'string' && /^[A-Z0-9_]{1,100}$/.test(body.errorCode) ? body.errorCode : `HTTP_${status}`;
   const detail =
     typeof body.detail === 'string' ? body.detail : typeof body.reason === 'string' ? body.reason : fallback.detail;
-  return { errorCode, detail: clip(detail) };
+  const fromOpsManager =
+    errorCode !== `HTTP_${status}` ||
+    (typeof body.error === 'number' && (typeof body.detail === 'string' || typeof body.reason === 'string'));
+  return { errorCode, detail: clip(detail), fromOpsManager };
 }

@@ -48,23 +48,29 @@ export class OpsManagerApiError extends OpsManagerError {
   /** Ops Manager's own error code (GROUP_NOT_FOUND, INVALID_ATTRIBUTE, …), or `HTTP_<status>` when the body had none. */
   readonly errorCode: string;
   readonly detail: string;
+  /**
+   * False when the body was not Ops Manager's error JSON (a proxy's page, another server): then a 404 does not mean
+   * that the object is missing, only that something else answered.
+   */
+  readonly fromOpsManager: boolean;
 
   constructor(
     status: number,
     errorCode: string,
     detail: string,
     context: RequestContext,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; fromOpsManager?: boolean },
   ) {
     super(
       'OPSMAN_API_ERROR',
       `${context.method} ${context.pathTemplate} failed: ${status} ${errorCode}: ${detail}`,
       context,
-      options,
+      options === undefined ? undefined : { cause: options.cause },
     );
     this.status = status;
     this.errorCode = errorCode;
     this.detail = detail;
+    this.fromOpsManager = options?.fromOpsManager ?? true;
   }
 }
 
@@ -108,10 +114,21 @@ export class AmbiguousWriteError extends OpsManagerError {
 export class OpsManagerTransportError extends OpsManagerError {
   override name = 'OpsManagerTransportError';
   readonly attempts: number;
+  /**
+   * What went wrong when the client could tell (a TLS problem such as `wrong-protocol`, `untrusted-certificate`,
+   * `hostname-mismatch`, `expired-certificate`); undefined for a plain absence of an answer.
+   */
+  readonly problem: string | undefined;
 
-  constructor(message: string, context: RequestContext, attempts: number, options?: { cause?: unknown }) {
-    super('OPSMAN_TRANSPORT_ERROR', message, context, options);
+  constructor(
+    message: string,
+    context: RequestContext,
+    attempts: number,
+    options?: { cause?: unknown; problem?: string },
+  ) {
+    super('OPSMAN_TRANSPORT_ERROR', message, context, options === undefined ? undefined : { cause: options.cause });
     this.attempts = attempts;
+    this.problem = options?.problem;
   }
 }
 

@@ -5,10 +5,12 @@ import {
   DEFAULT_MAX_CONCURRENCY,
   DEFAULT_PAGE_SIZE,
   DEFAULT_RETRY_OPTIONS,
+  DEFAULT_SETTING_NAMES,
   DEFAULT_STALL_AFTER_MS,
   DEFAULT_TIMEOUT_OPTIONS,
   DEFAULT_USER_AGENT,
   type ResolvedClientOptions,
+  type SettingNames,
   SYSTEM_CLOCK,
 } from './options.ts';
 
@@ -28,19 +30,19 @@ export function basePathOf(base: URL): string {
   return base.pathname === '/' ? '' : base.pathname;
 }
 
-function parseBaseUrl(raw: unknown): URL {
+function parseBaseUrl(raw: unknown, name: string): URL {
   if (typeof raw !== 'string' || raw.trim() === '')
-    invalid('baseUrl is required (e.g. https://om:8443/api/public/v1.0)');
+    invalid(`${name} is required (e.g. https://om:8443/api/public/v1.0)`);
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    invalid(`baseUrl is not a URL: ${JSON.stringify(raw)}`);
+    invalid(`${name} is not a URL: ${JSON.stringify(raw)}`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') invalid(`baseUrl must be http(s), got ${url.protocol}`);
-  if (url.search !== '' || url.hash !== '') invalid('baseUrl must not carry a query string or a fragment');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') invalid(`${name} must be http(s), got ${url.protocol}`);
+  if (url.search !== '' || url.hash !== '') invalid(`${name} must not carry a query string or a fragment`);
   if (url.username !== '' || url.password !== '')
-    invalid('baseUrl must not carry credentials; use publicKey/privateKey');
+    invalid(`${name} must not carry credentials; use publicKey/privateKey`);
   url.pathname = url.pathname.replace(/\/+$/, '');
   return url;
 }
@@ -53,9 +55,20 @@ function key(name: string, value: unknown): string {
   return value;
 }
 
+/** The setting names with defaults; each must be printable text (it ends up in messages), only requestDeadline empty. */
+function settingNamesOf(given: Partial<SettingNames> | undefined): SettingNames {
+  const names = { ...DEFAULT_SETTING_NAMES, ...given };
+  for (const [field, value] of Object.entries(names)) {
+    const pattern = field === 'requestDeadline' ? /^[\x20-\x7e]{0,100}$/ : /^[\x20-\x7e]{1,100}$/;
+    if (typeof value !== 'string' || !pattern.test(value)) invalid(`settingNames.${field} must be printable text`);
+  }
+  return names;
+}
+
 /** Resolves options; throws {@link OpsManagerValidationError} (never quoting the private key). */
 export function resolveClientOptions(options: ClientOptions): ResolvedClientOptions {
   if (options === null || typeof options !== 'object') invalid('an options object is required');
+  const settingNames = settingNamesOf(options.settingNames);
   const retry = { ...DEFAULT_RETRY_OPTIONS, ...options.retry };
   const timeouts = { ...DEFAULT_TIMEOUT_OPTIONS, ...options.timeouts };
   integerIn('retry.maxAttempts', retry.maxAttempts, 1, 20);
@@ -70,20 +83,16 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
   const maxConnections = integerIn('maxConnections', options.maxConnections ?? maxConcurrency, 1, 1024);
   const pageSize = integerIn('pageSize', options.pageSize ?? DEFAULT_PAGE_SIZE, 1, 500);
   if (options.caFile !== undefined && (typeof options.caFile !== 'string' || options.caFile === '')) {
-    invalid('caFile must be a path to a PEM file');
+    invalid(`${settingNames.caFile} must be a path to a PEM file`);
   }
   if (options.observer !== undefined && typeof options.observer?.onRequest !== 'function') {
     invalid('observer must have an onRequest(event) function');
   }
   const stallAfterMs = integerIn('stallAfterMs', options.stallAfterMs ?? DEFAULT_STALL_AFTER_MS, 1, 86_400_000);
-  const deadlineSetting = options.deadlineSetting ?? 'retry.deadlineMs';
-  if (typeof deadlineSetting !== 'string' || !/^[\x21-\x7e]{1,64}$/.test(deadlineSetting)) {
-    invalid('deadlineSetting must be a short printable name, such as --request-timeout');
-  }
   const userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
   if (typeof userAgent !== 'string' || !/^[\x20-\x7e]+$/.test(userAgent)) invalid('userAgent must be printable ASCII');
   return {
-    baseUrl: parseBaseUrl(options.baseUrl),
+    baseUrl: parseBaseUrl(options.baseUrl, settingNames.baseUrl),
     publicKey: key('publicKey', options.publicKey),
     privateKey: key('privateKey', options.privateKey),
     caFile: options.caFile,
@@ -94,11 +103,11 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
     timeouts,
     observer: options.observer,
     stallAfterMs,
-    deadlineSetting,
     userAgent,
     pageSize,
     proxy: { ...options.proxy },
     warn: options.warn ?? ((message) => process.stderr.write(`${message}\n`)),
+    settingNames,
     clock: options.clock ?? SYSTEM_CLOCK,
     random: options.random ?? Math.random,
   };

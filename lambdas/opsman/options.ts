@@ -40,6 +40,32 @@ export interface ProxyOptions {
   noProxy?: string;
 }
 
+/**
+ * How the people who configure the client spell its settings, so that messages name what they can change: the CLI's
+ * flags (`--ca-file`), the Lambda's environment variables (`OPSMAN_CA_FILE`), or by default the option names.
+ */
+export interface SettingNames {
+  /** The setting that gives {@link ClientOptions.baseUrl}. Default `baseUrl`. */
+  baseUrl: string;
+  /** The setting that gives {@link ClientOptions.caFile}. Default `caFile`. */
+  caFile: string;
+  /** The setting that gives {@link ClientOptions.insecureSkipVerify}. Default `insecureSkipVerify`. */
+  insecureSkipVerify: string;
+  /**
+   * The setting that gives `retry.deadlineMs`. Default `retry.deadlineMs`; empty when the caller's users cannot
+   * change it (the message then gives only the value).
+   */
+  requestDeadline: string;
+}
+
+/** Default {@link SettingNames}: the option names themselves (for programs that call the client directly). */
+export const DEFAULT_SETTING_NAMES: Readonly<SettingNames> = Object.freeze({
+  baseUrl: 'baseUrl',
+  caFile: 'caFile',
+  insecureSkipVerify: 'insecureSkipVerify',
+  requestDeadline: 'retry.deadlineMs',
+});
+
 /** Everything `createOpsManagerClient` accepts. Only baseUrl, publicKey and privateKey are required. */
 export interface ClientOptions {
   /** The API base, e.g. `https://om.example.com:8443/api/public/v1.0`; no query string. */
@@ -64,11 +90,6 @@ export interface ClientOptions {
   observer?: RequestObserver;
   /** A request without an answer for this long is reported to `observer.onStall`, once per stall. Default 15 s. */
   stallAfterMs?: number;
-  /**
-   * How messages name the setting that changes `retry.deadlineMs`, so an error says what a person can change: the
-   * CLI passes `--request-timeout`. Default `retry.deadlineMs`.
-   */
-  deadlineSetting?: string;
   /** User-Agent header. Default {@link DEFAULT_USER_AGENT}. */
   userAgent?: string;
   /** itemsPerPage of list requests, 1..500. Default 500. */
@@ -77,6 +98,8 @@ export interface ClientOptions {
   proxy?: ProxyOptions;
   /** Where warnings go (insecureSkipVerify). Default: a line on process.stderr. */
   warn?: (message: string) => void;
+  /** How messages name the settings (a CLI passes its flags); missing fields take {@link DEFAULT_SETTING_NAMES}. */
+  settingNames?: Partial<SettingNames>;
   /** Time source for backoff waits and the deadline; tests inject one that does not really sleep. */
   clock?: Pick<Clock, 'now' | 'sleep'>;
   /** Random source in [0, 1) for the backoff jitter. Default Math.random. */
@@ -122,11 +145,11 @@ export interface ResolvedClientOptions {
   timeouts: TimeoutOptions;
   observer: RequestObserver | undefined;
   stallAfterMs: number;
-  deadlineSetting: string;
   userAgent: string;
   pageSize: number;
   proxy: ProxyOptions;
   warn: (message: string) => void;
+  settingNames: SettingNames;
   clock: Pick<Clock, 'now' | 'sleep'>;
   random: () => number;
 }

@@ -18,8 +18,10 @@ import {
   OpsManagerTransportError,
   OpsManagerValidationError,
 } from './errors.ts';
+import { foreignAnswer, foreignDetail, withUnknownPathHint } from './foreign-answer.ts';
 import { ConcurrencyLimiter, SlotWaitAborted } from './limiter.ts';
 import type { ResolvedClientOptions } from './options.ts';
+import { speaksTls } from './protocol-probe.ts';
 import { sleepUnlessStopped, stopReason } from './request-stop.ts';
 import {
   backoffDelay,
@@ -31,9 +33,24 @@ import {
 import { sanitizeCause, scrub } from './sanitize.ts';
 import { type SilenceMark, SilenceVerdict } from './silence-verdict.ts';
 import { StallWatch } from './stall-watch.ts';
+import { diagnoseTlsFailure, httpToTlsServer, type TlsDiagnosis } from './tls-failure.ts';
+import { proxyConfigured } from './transport.ts';
 
 /** Statuses after which a POST may have been applied: surfaced as AmbiguousWriteError, never retried. */
 const AMBIGUOUS_WRITE_STATUSES: ReadonlySet<number> = new Set([500, 502, 503, 504]);
+
+/** Codes of a connection the server closed (a timeout is not one: a TLS port never answers plain HTTP by silence). */
+const CLOSED_CODES: ReadonlySet<string> = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
+
+function closedWithoutAnswer(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 3 && current instanceof Error; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && CLOSED_CODES.has(code)) return true;
+    current = current.cause;
+  }
+  return false;
+}
 
 type Outcome =
   | { kind: 'response'; response: HttpResponse }
@@ -64,6 +81,8 @@ export class RequestExecutor {
   readonly #silence: SilenceVerdict;
   /** `120 s, retry.deadlineMs to change`: how messages describe the deadline. */
   readonly #deadlineNote: string;
+  /** Per origin, whether it answered a TLS probe (asked at most once per client). */
+  readonly #probes = new Map<string, Promise<boolean>>();
   #closed = false;
 
   constructor(options: ResolvedClientOptions, dispatcher: Dispatcher, nonces: NonceCache = new NonceCache()) {
@@ -128,6 +147,7 @@ export class RequestExecutor {
       let error: OpsManagerError;
       let retryAfterMs: number | null = null;
       let retryable: boolean;
+      let hungUp = false;
       if (outcome.kind === 'stopped') {
         const stopped = this.#stopped(request, outcome.sent);
         if (request.method === 'POST' && outcome.sent) throw new AmbiguousWriteError(context, { cause: stopped });
@@ -140,7 +160,10 @@ export class RequestExecutor {
         state.status = response.status;
         if (response.status >= 200 && response.status < 300) return response;
         const body = parseErrorBody(response.text, response.status);
-        const detail = scrub(body.detail, secrets);
+        const names = this.#options.settingNames;
+        const detail = body.fromOpsManager
+          ? withUnknownPathHint(response.status, body.errorCode, scrub(body.detail, secrets), names)
+          : foreignDetail(response.status, request.url, foreignAnswer(response, secrets), names);
         error =
           response.status === 403
             ? new OpsManagerAuthError(
@@ -149,7 +172,9 @@ export class RequestExecutor {
                 `${request.method} ${request.pathTemplate}: Ops Manager refused the request (403 ${body.errorCode}: ${detail})`,
                 context,
               )
-            : new OpsManagerApiError(response.status, body.errorCode, detail, context);
+            : new OpsManagerApiError(response.status, body.errorCode, detail, context, {
+                fromOpsManager: body.fromOpsManager,
+              });
         if (request.method === 'POST' && AMBIGUOUS_WRITE_STATUSES.has(response.status)) {
           throw new AmbiguousWriteError(context, { cause: error });
         }
@@ -167,24 +192,72 @@ export class RequestExecutor {
           throw new AmbiguousWriteError(context, { cause });
         }
         retryable = kind !== 'tls';
-        const what = kind === 'tls' ? 'TLS verification failed' : 'no response';
+        // A connection made and closed without an answer: on a plain-HTTP URL, possibly a port that speaks TLS.
+        hungUp = kind === 'maybe-sent' && request.url.protocol === 'http:' && closedWithoutAnswer(failure.error);
         // undici says only "Headers Timeout Error": say which wait it was, and what a person can change.
         const why =
           code === 'UND_ERR_HEADERS_TIMEOUT' ? headersTimeoutText(this.#options, this.#deadlineNote) : cause.message;
-        error = new OpsManagerTransportError(
-          `${request.method} ${request.pathTemplate}: ${what} after ${state.attempts} attempt(s): ${why}`,
-          context,
-          state.attempts,
-          { cause },
-        );
+        error =
+          kind === 'tls'
+            ? this.#tlsError(context, diagnoseTlsFailure(failure.error, this.#tlsContext(request)), state.attempts, {
+                cause,
+                secrets,
+              })
+            : new OpsManagerTransportError(
+                `${request.method} ${request.pathTemplate}: no response after ${state.attempts} attempt(s): ${why}`,
+                context,
+                state.attempts,
+                { cause },
+              );
       }
       last = error;
-      if (!retryable || state.attempts >= retry.maxAttempts) throw error;
+      if (!retryable || state.attempts >= retry.maxAttempts) throw await this.#explained(error, request, hungUp);
       const delay = backoffDelay(state.attempts, retryAfterMs, retry, this.#options.random);
       const elapsed = clock.now().getTime() - (state.firstSentAt ?? clock.now().getTime());
-      if (elapsed + delay >= retry.deadlineMs) throw error;
+      if (elapsed + delay >= retry.deadlineMs) throw await this.#explained(error, request, hungUp);
       if (!(await sleepUnlessStopped(clock, delay, request.signal))) throw this.#stopped(request, false);
     }
+  }
+
+  #tlsContext(request: HttpRequest) {
+    const { settingNames, caFile } = this.#options;
+    return { url: request.url, names: settingNames, caFile };
+  }
+
+  /** `GET /path: <what happened>; <remedy> (<code>)`: a TLS problem is never retried, so no attempt count. */
+  #tlsError(
+    context: { method: string; pathTemplate: string },
+    diagnosis: TlsDiagnosis,
+    attempts: number,
+    detail: { cause: Error; secrets: readonly string[] },
+  ): OpsManagerTransportError {
+    const code = (detail.cause as { code?: unknown }).code;
+    const text = scrub(`${diagnosis.what}; ${diagnosis.remedy}`, detail.secrets);
+    return new OpsManagerTransportError(
+      `${context.method} ${context.pathTemplate}: ${text}${typeof code === 'string' ? ` (${code})` : ''}`,
+      context,
+      attempts,
+      { cause: detail.cause, problem: diagnosis.problem },
+    );
+  }
+
+  /**
+   * The error to throw: when a plain-HTTP server hung up without answering, asks once (per origin and client) whether
+   * the port speaks TLS, and if so says the base URL has the wrong protocol. Skipped behind a proxy, which is then the
+   * only host reached directly.
+   */
+  async #explained(error: OpsManagerError, request: HttpRequest, hungUp: boolean): Promise<OpsManagerError> {
+    if (!hungUp || !(error instanceof OpsManagerTransportError) || proxyConfigured(this.#options)) return error;
+    const { url } = request;
+    let probe = this.#probes.get(url.origin);
+    if (probe === undefined) {
+      probe = speaksTls(url.hostname.replace(/^\[|\]$/g, ''), Number(url.port || 80));
+      this.#probes.set(url.origin, probe);
+    }
+    if (!(await probe)) return error;
+    const cause = error.cause instanceof Error ? error.cause : new Error(error.message);
+    const diagnosis = httpToTlsServer(url, this.#options.settingNames);
+    return this.#tlsError(request, diagnosis, error.attempts, { cause, secrets: [] });
   }
 
   /** One attempt, holding a slot: refused unsent while Ops Manager stands silent, else bounded by the deadline. */

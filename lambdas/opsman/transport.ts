@@ -7,14 +7,26 @@ import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
 import { Agent, type Dispatcher, EnvHttpProxyAgent } from 'undici';
 import { OpsManagerValidationError } from './errors.ts';
-import type { ResolvedClientOptions } from './options.ts';
+import { DEFAULT_SETTING_NAMES, type ResolvedClientOptions, type SettingNames } from './options.ts';
 
 /** Idle keep-alive sockets are closed after this long (below the usual 60 s of servers and load balancers). */
 export const KEEP_ALIVE_TIMEOUT_MS = 30_000;
 
-/** The warning printed on every client creation with insecureSkipVerify. */
-export const INSECURE_WARNING =
-  'WARNING: opsman-gitops: TLS certificate verification is DISABLED (insecureSkipVerify). Anyone on the network path can read and alter Ops Manager traffic. Use caFile instead.';
+/** The warning printed on every client creation with insecureSkipVerify, naming the settings as `names` spell them. */
+export function insecureWarning(names: Pick<SettingNames, 'caFile' | 'insecureSkipVerify'>): string {
+  return `WARNING: opsman-gitops: TLS certificate verification is DISABLED (${names.insecureSkipVerify}). Anyone on the network path can read and alter Ops Manager traffic. Use ${names.caFile} with your CA's certificate instead.`;
+}
+
+/** The warning with the option names (a program that calls the client directly). */
+export const INSECURE_WARNING = insecureWarning(DEFAULT_SETTING_NAMES);
+
+/** Why a PEM file could not be read, in words (the path is quoted by the caller). */
+const READ_FAILURES: Record<string, string> = {
+  ENOENT: 'it does not exist',
+  EACCES: 'permission denied',
+  EISDIR: 'it is a directory',
+  ENOTDIR: 'a part of the path is not a directory',
+};
 
 function readPem(path: string, what: string): string {
   let text: string;
@@ -22,24 +34,37 @@ function readPem(path: string, what: string): string {
     text = readFileSync(path, 'utf8');
   } catch (error) {
     const code = (error as { code?: string }).code ?? 'unknown error';
-    throw new OpsManagerValidationError(`cannot read ${what} ${JSON.stringify(path)}: ${code}`);
+    const words = READ_FAILURES[code];
+    throw new OpsManagerValidationError(
+      `cannot read ${what} ${JSON.stringify(path)}: ${words === undefined ? code : `${words} (${code})`}`,
+    );
   }
   if (!text.includes('-----BEGIN CERTIFICATE-----')) {
-    throw new OpsManagerValidationError(`${what} ${JSON.stringify(path)} contains no PEM certificate`);
+    throw new OpsManagerValidationError(
+      `${what} ${JSON.stringify(path)} contains no PEM certificate (no "-----BEGIN CERTIFICATE-----" line)`,
+    );
   }
   return text;
 }
 
-/** The CA list for `caFile`, or undefined to keep Node's defaults (which already include NODE_EXTRA_CA_CERTS). */
-export function buildCaList(caFile: string | undefined, env: NodeJS.ProcessEnv = process.env): string[] | undefined {
+/**
+ * The CA list for `caFile`, or undefined to keep Node's defaults (which already include NODE_EXTRA_CA_CERTS).
+ * `caFileName` is how messages name the setting (`--ca-file` for the CLI).
+ */
+export function buildCaList(
+  caFile: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+  caFileName: string = DEFAULT_SETTING_NAMES.caFile,
+): string[] | undefined {
   if (caFile === undefined) return undefined;
-  const list = [...rootCertificates, readPem(caFile, 'caFile')];
+  const list = [...rootCertificates, readPem(caFile, caFileName)];
   const extra = env.NODE_EXTRA_CA_CERTS;
   if (extra !== undefined && extra !== '') list.push(readPem(extra, 'NODE_EXTRA_CA_CERTS'));
   return list;
 }
 
-function proxyConfigured(options: ResolvedClientOptions, env: NodeJS.ProcessEnv): boolean {
+/** Whether requests go through a proxy (options or the environment): then only the proxy is reached directly. */
+export function proxyConfigured(options: ResolvedClientOptions, env: NodeJS.ProcessEnv = process.env): boolean {
   const { proxy } = options;
   return [proxy.httpProxy, proxy.httpsProxy, env.HTTP_PROXY, env.http_proxy, env.HTTPS_PROXY, env.https_proxy].some(
     (value) => value !== undefined && value !== '',
@@ -48,8 +73,8 @@ function proxyConfigured(options: ResolvedClientOptions, env: NodeJS.ProcessEnv)
 
 /** Builds the dispatcher; prints the insecure warning when verification is off. */
 export function createDispatcher(options: ResolvedClientOptions, env: NodeJS.ProcessEnv = process.env): Dispatcher {
-  if (options.insecureSkipVerify) options.warn(INSECURE_WARNING);
-  const ca = buildCaList(options.caFile, env);
+  if (options.insecureSkipVerify) options.warn(insecureWarning(options.settingNames));
+  const ca = buildCaList(options.caFile, env, options.settingNames.caFile);
   const tls = {
     timeout: options.timeouts.connectMs,
     ...(ca === undefined ? {} : { ca }),

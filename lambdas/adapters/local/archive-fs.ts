@@ -4,7 +4,8 @@ import { dirname, join, resolve, sep } from 'node:path';
 import type { ArchiveStore } from '../../core/ports.ts';
 import { linkFile, tempPathIn, unlinkQuietly, writeSyncedTemp } from './atomic-file.ts';
 import { syncDirectory } from './dir-sync.ts';
-import { FsStoreError, writeChunksAtomic, writeFileAtomic } from './state-fs.ts';
+import { FsStoreError, fsFailure } from './fs-failure.ts';
+import { writeChunksAtomic, writeFileAtomic } from './state-fs.ts';
 
 function isErrno(error: unknown, code: string): boolean {
   return (error as NodeJS.ErrnoException | null)?.code === code;
@@ -43,7 +44,11 @@ export class FsArchiveStore implements ArchiveStore {
   private async ensureDir(dir: string, again = false): Promise<void> {
     if (again) this.madeDirs.delete(dir);
     if (this.madeDirs.has(dir)) return;
-    await mkdir(dir, { recursive: true });
+    try {
+      await mkdir(dir, { recursive: true });
+    } catch (error) {
+      throw fsFailure('create the archive directory', dir, error);
+    }
     this.madeDirs.add(dir);
   }
 
@@ -69,11 +74,15 @@ export class FsArchiveStore implements ArchiveStore {
   ): Promise<{ key: string; created: boolean; location: string }> {
     const path = this.pathOf(key);
     const dir = dirname(path);
-    if (!options.ifAbsent) {
-      await this.intoDir(dir, () => writeFileAtomic(path, body, dir, 0o644));
-      return { key, created: true, location: path };
+    try {
+      if (!options.ifAbsent) {
+        await this.intoDir(dir, () => writeFileAtomic(path, body, dir, 0o644));
+        return { key, created: true, location: path };
+      }
+      return await this.intoDir(dir, () => this.putIfAbsent(key, path, dir, body));
+    } catch (error) {
+      throw fsFailure('write', path, error);
     }
-    return this.intoDir(dir, () => this.putIfAbsent(key, path, dir, body));
   }
 
   /** Links a synced temp file to `path` unless a file is there already. */
@@ -91,7 +100,7 @@ export class FsArchiveStore implements ArchiveStore {
       return { key, created: true, location: path };
     } catch (error) {
       if (isErrno(error, 'EEXIST')) return { key, created: false, location: path };
-      throw new FsStoreError(`cannot write ${path}: ${(error as Error).message}`, path, { cause: error });
+      throw error;
     } finally {
       await unlinkQuietly(temp);
     }
@@ -107,17 +116,20 @@ export class FsArchiveStore implements ArchiveStore {
     const dir = dirname(path);
     // Not retried on ENOENT: `pieces` may be a one-shot iterator.
     await this.ensureDir(dir);
-    await writeChunksAtomic(path, pieces, dir, 0o644);
+    await writeChunksAtomic(path, pieces, dir, 0o644).catch((error: unknown) => {
+      throw fsFailure('write', path, error);
+    });
     return { key, created: true, location: path };
   }
 
-  /** The bytes under `key`, or null. */
+  /** The bytes under `key`, or null (also when a part of the path is a file: nothing can be stored there). */
   async get(key: string): Promise<Uint8Array | null> {
+    const path = this.pathOf(key);
     try {
-      return new Uint8Array(await readFile(this.pathOf(key)));
+      return new Uint8Array(await readFile(path));
     } catch (error) {
-      if (isErrno(error, 'ENOENT')) return null;
-      throw error;
+      if (isErrno(error, 'ENOENT') || isErrno(error, 'ENOTDIR')) return null;
+      throw fsFailure('read', path, error, 'read');
     }
   }
 }

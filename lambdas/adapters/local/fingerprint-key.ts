@@ -7,6 +7,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { link, mkdir, open, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ReconcileError } from '../../core/errors.ts';
+import { describeFsCause } from './fs-failure.ts';
 
 /** Smallest accepted key, in bytes. */
 export const MIN_KEY_BYTES = 16;
@@ -43,12 +44,23 @@ export async function loadFingerprintKey(
   try {
     return parseFingerprintKey(await readFile(path, 'utf8'), path);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+    // ENOTDIR: a part of the state directory's path is a file; creating the directory below says which.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') {
       if (error instanceof FingerprintKeyError) throw error;
-      throw new FingerprintKeyError(`cannot read ${path}: ${(error as Error).message}`, { cause: error });
+      throw new FingerprintKeyError(`cannot read ${path}: ${describeFsCause(path, error, 'read')}`, { cause: error });
     }
   }
-  await mkdir(stateDir, { recursive: true });
+  try {
+    await mkdir(stateDir, { recursive: true });
+  } catch (error) {
+    throw new FingerprintKeyError(
+      `cannot create the state directory ${stateDir}: ${describeFsCause(stateDir, error)}`,
+      {
+        cause: error,
+      },
+    );
+  }
   const key = randomBytes(32);
   // Written whole to a temp file, then published with link(): a concurrent reader never sees a half-written key.
   const temp = join(stateDir, `.fingerprint.key.${randomUUID()}.tmp`);
@@ -66,7 +78,7 @@ export async function loadFingerprintKey(
     // Another process published one first: use theirs, so both agree.
     if ((error as NodeJS.ErrnoException).code === 'EEXIST')
       return parseFingerprintKey(await readFile(path, 'utf8'), path);
-    throw new FingerprintKeyError(`cannot create ${path}: ${(error as Error).message}`, { cause: error });
+    throw new FingerprintKeyError(`cannot create ${path}: ${describeFsCause(path, error)}`, { cause: error });
   } finally {
     await rm(temp, { force: true });
   }

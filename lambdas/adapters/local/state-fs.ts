@@ -11,7 +11,6 @@ import {
   LeaseHeldError,
   LeaseLostError,
   LeaseMismatchError,
-  ReconcileError,
   StateConflictError,
   StateCorruptError,
 } from '../../core/errors.ts';
@@ -20,17 +19,9 @@ import type { Lease, ReconcileState, StateStore } from '../../core/ports.ts';
 import { isReconcileState } from '../../core/state.ts';
 import { renameFile, tempPathIn, unlinkQuietly, writeSyncedTemp } from './atomic-file.ts';
 import { syncDirectory } from './dir-sync.ts';
+import { FsStoreError, fsFailure } from './fs-failure.ts';
 
-/** A local store could not read or write its files. */
-export class FsStoreError extends ReconcileError {
-  override name = 'FsStoreError';
-  readonly path: string;
-
-  constructor(message: string, path: string, options?: { cause?: unknown }) {
-    super('FS_STORE_ERROR', message, options);
-    this.path = path;
-  }
-}
+export { FsStoreError };
 
 /** Options of FsStateStore. */
 export interface FsStateStoreOptions {
@@ -104,7 +95,7 @@ async function sha256OfFile(path: string): Promise<string | null> {
     handle = await open(path, 'r');
   } catch (error) {
     if (isErrno(error, 'ENOENT')) return null;
-    throw new FsStoreError(`cannot read ${path}: ${(error as Error).message}`, path, { cause: error });
+    throw fsFailure('read', path, error, 'read');
   }
   try {
     const hash = createHash('sha256');
@@ -172,7 +163,16 @@ export class FsStateStore implements StateStore {
       return await readFile(path);
     } catch (error) {
       if (isErrno(error, 'ENOENT')) return null;
-      throw new FsStoreError(`cannot read ${path}: ${(error as Error).message}`, path, { cause: error });
+      throw fsFailure('read', path, error, 'read');
+    }
+  }
+
+  /** Creates the state directory (and its parents); a failure names it and says why. */
+  private async makeDir(): Promise<void> {
+    try {
+      await mkdir(this.dir, { recursive: true });
+    } catch (error) {
+      throw fsFailure('create the state directory', this.dir, error);
     }
   }
 
@@ -202,18 +202,20 @@ export class FsStateStore implements StateStore {
    * `JSON.stringify(state, null, 2)` plus a newline, written a project at a time (never one string of the whole state).
    */
   async write(state: ReconcileState, expectedVersion: string | null): Promise<string> {
-    await mkdir(this.dir, { recursive: true });
+    await this.makeDir();
     return this.withLock(`${this.statePath}.lock`, async () => {
       const actual = await sha256OfFile(this.statePath);
       if (actual !== expectedVersion) throw new StateConflictError(expectedVersion, actual);
       const pieces = jsonChunks(state, { indent: 2, splitDepth: 3 });
-      return writeChunksAtomic(this.statePath, withNewline(pieces), this.dir);
+      return writeChunksAtomic(this.statePath, withNewline(pieces), this.dir).catch((error: unknown) => {
+        throw fsFailure('write', this.statePath, error);
+      });
     });
   }
 
   /** Creates lease.json (O_EXCL), or takes over an expired one; LeaseHeldError otherwise. */
   async acquireLease(request: { owner: string; runId: string; ttlMs: number }): Promise<Lease> {
-    await mkdir(this.dir, { recursive: true });
+    await this.makeDir();
     const doc: LeaseDoc = {
       owner: request.owner,
       runId: request.runId,
@@ -236,7 +238,7 @@ export class FsStateStore implements StateStore {
           }
           return doc;
         } catch (error) {
-          if (!isErrno(error, 'EEXIST')) throw error;
+          if (!isErrno(error, 'EEXIST')) throw fsFailure('create the lease file', this.leasePath, error);
           const other = await this.readLease();
           throw new LeaseHeldError({
             owner: other?.owner ?? 'another run',
@@ -246,7 +248,7 @@ export class FsStateStore implements StateStore {
         }
       }
       // Expired (or unreadable): replace it; we hold the lease lock, so nobody renews or takes it meanwhile.
-      await writeFileAtomic(this.leasePath, JSON.stringify(doc), this.dir);
+      await this.writeLease(doc);
       return doc;
     });
   }
@@ -259,7 +261,7 @@ export class FsStateStore implements StateStore {
         throw new LeaseLostError(`lease ${this.leasePath} of run ${lease.runId} was taken over or removed`);
       }
       const doc: LeaseDoc = { ...current, expiresAt: new Date(this.options.now().getTime() + ttlMs).toISOString() };
-      await writeFileAtomic(this.leasePath, JSON.stringify(doc), this.dir);
+      await this.writeLease(doc);
       return doc;
     });
   }
@@ -270,7 +272,7 @@ export class FsStateStore implements StateStore {
       const current = await this.readLease();
       if (current === null || current.token !== lease.token) return;
       await unlink(this.leasePath).catch((error: unknown) => {
-        if (!isErrno(error, 'ENOENT')) throw error;
+        if (!isErrno(error, 'ENOENT')) throw fsFailure('remove the lease file', this.leasePath, error);
       });
     });
   }
@@ -285,9 +287,15 @@ export class FsStateStore implements StateStore {
       if (current === null) return null;
       if (current.runId !== runId) throw new LeaseMismatchError(runId, current);
       await unlink(this.leasePath).catch((error: unknown) => {
-        if (!isErrno(error, 'ENOENT')) throw error;
+        if (!isErrno(error, 'ENOENT')) throw fsFailure('remove the lease file', this.leasePath, error);
       });
       return current;
+    });
+  }
+
+  private async writeLease(doc: LeaseDoc): Promise<void> {
+    await writeFileAtomic(this.leasePath, JSON.stringify(doc), this.dir).catch((error: unknown) => {
+      throw fsFailure('write the lease file', this.leasePath, error);
     });
   }
 
@@ -313,8 +321,7 @@ export class FsStateStore implements StateStore {
         await handle.close();
         break;
       } catch (error) {
-        if (!isErrno(error, 'EEXIST'))
-          throw new FsStoreError(`cannot create ${path}: ${(error as Error).message}`, path, { cause: error });
+        if (!isErrno(error, 'EEXIST')) throw fsFailure('create the lock file', path, error);
         const info = await stat(path).catch(() => null);
         if (info !== null && Date.now() - info.mtimeMs > this.options.staleLockMs) {
           await rm(path, { force: true });

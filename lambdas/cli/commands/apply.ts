@@ -7,7 +7,7 @@ import { renderReportJson } from '../../core/render/json.ts';
 import { renderPlanText } from '../../core/render/plan-text.ts';
 import { renderRunSummary } from '../../core/render/run-summary.ts';
 import { hasWrites } from '../../core/render/summary.ts';
-import { askApproval, confirmationMode, refusal } from '../confirm.ts';
+import { askApproval, confirmationMode, refusal, staleAfterApproval } from '../confirm.ts';
 import { type CommandContext, openSession } from '../context.ts';
 import { EXIT } from '../errors.ts';
 import { APPLY_NOTICES, interruptible, PLANNING_NOTICES } from '../interruptible.ts';
@@ -48,7 +48,9 @@ export async function runApply(ctx: CommandContext, showPlan = true): Promise<nu
     }
     const report = await interruptible(io, APPLY_NOTICES, (signal) =>
       reconcile({ ...runRequest(ctx, 'apply', savedPlan), signal }, session.deps),
-    );
+    ).catch((error: unknown) => {
+      throw approval === 'ask' ? staleAfterApproval(error) : error;
+    });
     if (options.json) {
       io.stdout.write(renderReportJson(report));
     } else {

@@ -1,23 +1,28 @@
 /** `opsman-gitops plan` and `opsman-gitops observe`: compute the plan (observe: drift only) and print it. */
 import { renderPlanJson } from '../../core/render/json.ts';
+import { REPORT_NOT_WRITTEN } from '../../core/report.ts';
 import type { CommandContext } from '../context.ts';
 import { openSession } from '../context.ts';
 import { CliError, EXIT } from '../errors.ts';
 import { interruptible, PLANNING_NOTICES } from '../interruptible.ts';
+import { invalidDesiredDocument, renderFailureJson } from '../json-failure.ts';
 import { planExitCode, problemsLine } from '../outcome.ts';
 import { reconcile, saveFileAtomically } from '../wiring.ts';
 import { printPlan, runRequest } from './run-request.ts';
 import { loadDesired } from './validate.ts';
 
-/** Loads and validates the desired state; on issues prints them to stderr and resolves to false (no API call). */
+/**
+ * Loads and validates the desired state; on issues prints them to stderr (and with --json, the failure document with
+ * them on stdout) and resolves to false (no API call).
+ */
 export async function desiredIsValid(ctx: CommandContext): Promise<boolean> {
   const { result, formatIssues } = await loadDesired(ctx.options.desired);
   if (result.ok) return true;
   const text = formatIssues(result.issues);
+  const message = `the desired state in ${ctx.options.desired} is invalid; nothing was sent to Ops Manager`;
   ctx.io.stderr.write(text.endsWith('\n') ? text : `${text}\n`);
-  ctx.io.stderr.write(
-    `error: the desired state in ${ctx.options.desired} is invalid; nothing was sent to Ops Manager\n`,
-  );
+  ctx.io.stderr.write(`error: ${message}\n`);
+  if (ctx.options.json) ctx.io.stdout.write(renderFailureJson(invalidDesiredDocument(message, result.issues)));
   return false;
 }
 
@@ -34,6 +39,9 @@ export async function runPlan(ctx: CommandContext, command: 'plan' | 'observe'):
       reconcile({ ...runRequest(ctx, command), signal }, session.deps),
     );
     printPlan(ctx, report.plan);
+    // The plan is complete without its report, but the user should know the record of this run is missing.
+    const unsaved = report.warnings?.find((w) => w.startsWith(REPORT_NOT_WRITTEN));
+    if (unsaved !== undefined) ctx.io.stderr.write(`warning: ${unsaved}\n`);
     if (command === 'plan' && ctx.options.out !== undefined) {
       try {
         await saveFileAtomically(ctx.options.out, renderPlanJson(report.plan));

@@ -2,6 +2,7 @@
 import { renderJson } from '../../core/render/json.ts';
 import { type CommandContext, requireDirectory } from '../context.ts';
 import { EXIT } from '../errors.ts';
+import { invalidDesiredDocument, renderFailureJson } from '../json-failure.ts';
 import { desiredModule, desiredSource, type LoadResult, type ValidationIssue } from '../wiring.ts';
 
 /** Loads the desired state of `--desired` (shared by validate, plan, apply and the demo). */
@@ -19,7 +20,13 @@ export async function runValidate(ctx: CommandContext): Promise<number> {
   const { result, formatIssues } = await loadDesired(ctx.options.desired);
   const out = ctx.io.stdout;
   if (ctx.options.json) {
-    out.write(renderJson(result.ok ? { ok: true, summary: result.summary } : { ok: false, issues: result.issues }));
+    // The failure has the shape of every --json failure (json-failure.ts): plan --json on the same files prints it too.
+    const message = `the desired state in ${ctx.options.desired} is invalid`;
+    out.write(
+      result.ok
+        ? renderJson({ ok: true, summary: result.summary })
+        : renderFailureJson(invalidDesiredDocument(message, result.issues)),
+    );
     return result.ok ? EXIT.ok : EXIT.error;
   }
   if (result.ok) {

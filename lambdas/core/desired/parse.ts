@@ -8,6 +8,7 @@
 import { isNode, LineCounter, visit } from 'yaml';
 import { knownPositions, LazyDocument, LazyTrees, parseTrees } from './lazy-document.ts';
 import { type LocatedDocument, positionAt } from './locate.ts';
+import { findMissingSeparators } from './missing-separator.ts';
 import { findExcessiveNesting } from './nesting.ts';
 import { parseSimpleYaml } from './simple-yaml.ts';
 import type { LoadOptions, ValidationIssue } from './types.ts';
@@ -82,7 +83,13 @@ export function parseYamlFile(
   all.forEach((doc, i) => {
     const before = issues.length;
     const index = i + 1;
+    // Only a document with duplicate keys can be two documents missing their `---`.
+    const separators = doc.errors.some((error) => error.code === 'DUPLICATE_KEY')
+      ? findMissingSeparators(file, doc, counter)
+      : undefined;
+    if (separators !== undefined) issues.push(...separators.issues);
     for (const error of doc.errors) {
+      if (error.code === 'DUPLICATE_KEY' && separators?.explained.has(error.pos[0])) continue;
       const at = positionAt(counter, error.pos[0]);
       const message =
         error.code === 'DUPLICATE_KEY'

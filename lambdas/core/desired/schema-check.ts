@@ -38,13 +38,14 @@ export function checkSchema(located: LocatedDocument, value: unknown, limit = MA
   if (validate(value)) return [];
   const errors = (validate.errors ?? []).filter((error) => error.keyword !== 'if');
   const typed = new Set(errors.filter((error) => error.keyword === 'type').map((error) => error.instancePath));
+  const kind = (value as { kind?: unknown } | null)?.kind;
   const seen = new Set<string>();
   const issues: ValidationIssue[] = [];
   for (const error of errors) {
     if (typed.has(error.instancePath) && error.keyword !== 'type') continue;
     // Translation (positions, did-you-mean) is the costly part: a document this broken needs no more detail.
     if (issues.length >= limit) break;
-    const issue = translate(located, error);
+    const issue = translate(located, error, kind);
     const id = `${issue.path}\u0000${issue.message}`;
     if (seen.has(id)) continue;
     seen.add(id);

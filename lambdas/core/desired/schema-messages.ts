@@ -5,6 +5,7 @@
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { SECRET_NOTIFICATION_FIELDS } from '../../opsman/types.ts';
 import { suggestion } from './did-you-mean.ts';
+import { placesOf } from './field-places.ts';
 import { formatPath, type LocatedDocument, locate, type PathSegment } from './locate.ts';
 import type { ValidationIssue } from './types.ts';
 
@@ -59,8 +60,30 @@ function isSecretField(segments: readonly PathSegment[]): boolean {
   return typeof last === 'string' && SECRET_FIELDS.includes(last) && segments.includes('notifications');
 }
 
-/** One ajv error of a document as a ValidationIssue. */
-export function translate(located: LocatedDocument, error: ErrorObject): ValidationIssue {
+/**
+ * The did-you-mean of an unknown field: a near name at the same level first (a typo where the field belongs), else
+ * the places the same name has elsewhere in a document of this kind (a field written at the wrong level).
+ */
+function unknownFieldHint(
+  field: string,
+  known: readonly string[],
+  kind: unknown,
+  at: readonly PathSegment[],
+): { text: string; hint?: string } {
+  const near = suggestion(field, known);
+  if (near.hint !== undefined) return near;
+  const from = at.map((segment) => (typeof segment === 'number' ? '[]' : segment));
+  const places = placesOf(kind, field, from);
+  if (places.length === 0) return near;
+  const list = places.join(' or ');
+  return { text: `; it belongs in ${list}`, hint: `move it to ${list}` };
+}
+
+/**
+ * One ajv error of a document as a ValidationIssue; `kind` (the document's, when it has one) lets an unknown field be
+ * pointed to where it belongs.
+ */
+export function translate(located: LocatedDocument, error: ErrorObject, kind?: unknown): ValidationIssue {
   const segments = segmentsOf(error.instancePath);
   const where = formatPath(segments);
   const at = (path: readonly PathSegment[], on: 'value' | 'key' = 'value') => ({
@@ -87,7 +110,7 @@ export function translate(located: LocatedDocument, error: ErrorObject): Validat
     case 'additionalProperties': {
       const field = String(params.additionalProperty);
       const known = Object.keys((schema.properties as Record<string, unknown> | undefined) ?? {});
-      const hint = suggestion(field, known);
+      const hint = unknownFieldHint(field, known, kind, segments);
       const message = `unknown field "${field}" in ${subject}${hint.text}`;
       const expected = `one of: ${known.join(', ')}`;
       return {

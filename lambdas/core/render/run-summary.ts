@@ -1,8 +1,11 @@
 /**
  * The summary of an apply (or archive) run for a terminal: one line per result that was not a noop, every failure,
- * the counts, and where the report and archive objects were written.
+ * the counts, and where the report and archive objects were written. An interrupted apply says so instead of
+ * "complete": what was applied, then what was not started, then how to finish.
  */
+import { INTERRUPTED_MESSAGE } from '../interrupt.ts';
 import type { ChangeResult, RunReport } from '../model.ts';
+import { isArchiveFailure } from '../report.ts';
 import { ACTION_SYMBOLS, paint } from './change-lines.ts';
 import { failureLines } from './plan-text.ts';
 import { PLAIN_STYLE, type Style } from './style.ts';
@@ -18,12 +21,23 @@ export interface RunSummaryOptions {
   label?: string;
 }
 
+/** True for a write an interrupted run never started (apply-target.ts notStarted). */
+function notStarted(result: ChangeResult): boolean {
+  return result.status === 'skipped' && result.message === INTERRUPTED_MESSAGE;
+}
+
+/** `+ payments-prod alertConfig "no-primary"`: a change's symbol, target and name. */
+function changeName(result: ChangeResult): string {
+  const change = result.change;
+  const name = change.key === change.kind ? change.kind : `${change.kind} "${change.key}"`;
+  return `${ACTION_SYMBOLS[change.action]} ${change.target.name} ${name}`;
+}
+
 function resultLine(result: ChangeResult, style: Style): string {
   const change = result.change;
   const id = result.id ?? change.id;
   const idText = id !== undefined ? ` (id ${id})` : '';
-  const name = change.key === change.kind ? change.kind : `${change.kind} "${change.key}"`;
-  const head = `${ACTION_SYMBOLS[change.action]} ${change.target.name} ${name}${idText}: `;
+  const head = `${changeName(result)}${idText}: `;
   const message = result.message !== undefined && result.message !== '' ? `: ${result.message}` : '';
   switch (result.status) {
     case 'applied':
@@ -53,11 +67,18 @@ export function renderArchiveSummary(report: RunReport, options: RunSummaryOptio
     const { month, keys, projects } = archive.usage;
     const n = keys.length;
     const of = projects === undefined ? '' : ` of ${projects} project${projects === 1 ? '' : 's'}`;
-    out.push(`Usage ${month}: ${n} snapshot${n === 1 ? '' : 's'} (physical hosts, host assignments${of})`);
+    out.push(
+      n === 0
+        ? `Usage ${month}: nothing stored`
+        : `Usage ${month}: ${n} snapshot${n === 1 ? '' : 's'} (physical hosts, host assignments${of})`,
+    );
   }
   for (const error of archive?.errors ?? []) out.push(style.error(`x ${error}`));
-  out.push(...failureLines(report.failures, style, ''));
-  const bad = (archive?.errors.length ?? 0) + report.failures.length;
+  // The archive errors are in `failures` too (under the archive target): listed once, counted once.
+  const failures = report.failures.filter((f) => !isArchiveFailure(f));
+  out.push(...failureLines(failures, style, ''));
+  for (const warning of report.warnings ?? []) out.push(style.error(`Warning: ${warning}`));
+  const bad = (archive?.errors.length ?? 0) + failures.length;
   const line = `Archive complete${bad > 0 ? ` with ${bad} error${bad === 1 ? '' : 's'}` : ''}; ${report.apiCalls.total} API call${report.apiCalls.total === 1 ? '' : 's'}.`;
   out.push(style.bold(bad > 0 ? style.error(line) : style.ok(line)));
   const reportLocation = options.reportLocation ?? report.reportLocation;
@@ -72,9 +93,18 @@ export function renderRunSummary(report: RunReport, options: RunSummaryOptions =
   const out: string[] = [];
   for (const warning of report.warnings ?? []) out.push(style.error(`Warning: ${warning}`));
   if ((report.warnings ?? []).length > 0) out.push('');
-  const shown = report.results.filter((r) => r.change.action !== 'noop' || r.status !== 'applied');
+  const interrupted = report.interrupted;
+  // Interrupted: the writes never started are listed apart, by name only (their reason is the same for all).
+  const unstarted = interrupted === undefined ? [] : report.results.filter(notStarted);
+  const apart = new Set(unstarted);
+  const shown = report.results.filter((r) => (r.change.action !== 'noop' || r.status !== 'applied') && !apart.has(r));
   for (const result of shown) out.push(`  ${resultLine(result, style)}`);
   if (shown.length > 0) out.push('');
+  if (unstarted.length > 0) {
+    out.push(style.bold('Not started (interrupted before these writes began; the next apply plans them again):'));
+    for (const result of unstarted) out.push(`  ${style.dim(changeName(result))}`);
+    out.push('');
+  }
   if (report.failures.length > 0) {
     out.push(style.error(style.bold('Failures:')));
     out.push(...failureLines(report.failures, style));
@@ -83,13 +113,21 @@ export function renderRunSummary(report: RunReport, options: RunSummaryOptions =
   const count = (status: ChangeResult['status']) => report.results.filter((r) => r.status === status).length;
   const seconds = (Date.parse(report.finishedAt) - Date.parse(report.startedAt)) / 1000;
   const took = Number.isFinite(seconds) ? ` in ${seconds.toFixed(1)} s` : '';
+  const head =
+    interrupted === undefined
+      ? `${label} complete: ${count('applied')} applied, `
+      : `${label} interrupted${interrupted.reason === 'interrupted' ? '' : ` by ${interrupted.reason}`}: ` +
+        `${count('applied')} applied, ${unstarted.length} not started, `;
   const line =
-    `${label} complete: ${count('applied')} applied, ${count('failed')} failed, ${count('skipped')} skipped, ` +
+    `${head}${count('failed')} failed, ${count('skipped') - unstarted.length} skipped, ` +
     `${count('not-converging')} not converging, ${report.summary.blocked} blocked, ` +
     `${report.failures.length} target${report.failures.length === 1 ? '' : 's'} failed${took}; ` +
     `${report.apiCalls.total} API call${report.apiCalls.total === 1 ? '' : 's'}.`;
   const bad = count('failed') + count('not-converging') + report.failures.length + report.summary.blocked > 0;
-  out.push(style.bold(bad ? style.error(line) : style.ok(line)));
+  out.push(style.bold(bad || interrupted !== undefined ? style.error(line) : style.ok(line)));
+  if (interrupted !== undefined) {
+    out.push('The writes in flight finished, the state was saved and the lock released: run apply again to finish.');
+  }
   const reportLocation = options.reportLocation ?? report.reportLocation;
   if (reportLocation !== undefined) out.push(`Report: ${reportLocation}`);
   for (const location of options.archived ?? []) out.push(`Archived: ${location}`);

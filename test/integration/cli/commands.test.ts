@@ -1,6 +1,6 @@
 // Scenario: the real binary against an in-process emulator: validate, plan --json, detailed exit codes around an
 // apply, apply --auto-approve, saved plans (applied, then refused as stale), --project filtering, approval refusal.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -107,6 +107,25 @@ describe('opsman-gitops against the emulator', { timeout: 120_000 }, () => {
     expect(run.stdout.startsWith('### opsman-gitops plan\n')).toBe(true);
     expect(run.stdout).toContain('<details><summary><b>Project payments-prod (5e2211c17a3e5a48f5497de3)</b>');
     expect(run.stdout).toContain('```diff\n');
+  });
+
+  it('the binary refuses an option the command does not use (exit 2) and prints a --json failure as JSON', async () => {
+    const refused = await runBinary(['apply', '--out', join(dir, 'plan.json'), ...common], toolEnv(emulator.url));
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toBe(
+      "error: apply does not take --out: apply does not write a plan; use `plan --out FILE`, then `apply --plan FILE`\nRun 'opsman-gitops apply --help' for usage.\n",
+    );
+    await mkdir(join(dir, 'bad'));
+    await copyFile(join(REPO_ROOT, 'test/fixtures/desired/broken/bad-enums.yaml'), join(dir, 'bad', 'bad-enums.yaml'));
+    const invalid = await runBinary(
+      ['plan', '--json', '--desired', join(dir, 'bad'), ...common],
+      toolEnv(emulator.url),
+    );
+    expect(invalid.code).toBe(1);
+    const doc = JSON.parse(invalid.stdout) as { ok: boolean; error: { code: string }; issues: { file: string }[] };
+    expect(doc).toMatchObject({ ok: false, error: { code: 'DESIRED_STATE_INVALID' } });
+    expect(new Set(doc.issues.map((i) => i.file))).toEqual(new Set(['bad-enums.yaml']));
   });
 
   it('wrong credentials fail every target with one clear reason, exit 1, and the key is never echoed', async () => {

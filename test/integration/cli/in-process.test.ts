@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../../emulator/index.ts';
 import { FsStateStore } from '../../../lambdas/adapters/local/state-fs.ts';
 import { runCli } from '../../../lambdas/cli/main.ts';
-import type { RunReport } from '../../../lambdas/core/model.ts';
+import type { Plan, RunReport } from '../../../lambdas/core/model.ts';
 import type { ReconcileState } from '../../../lambdas/core/ports.ts';
 import { createOpsManagerClient } from '../../../lambdas/opsman/index.ts';
 import { noEmulator, recordingIo } from '../../helpers/cli-io.ts';
@@ -27,8 +27,6 @@ beforeEach(async () => {
     join(REPO_ROOT, 'desired-state'),
     '--state-dir',
     join(dir, 'state'),
-    '--secrets-file',
-    join(REPO_ROOT, 'desired-state/local-secrets.json'),
     '--project',
     PAYMENTS_PROD,
   ];
@@ -39,9 +37,14 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function cli(argv: string[], options: { interactive?: boolean; answers?: string[] } = {}) {
+async function cli(argv: string[], options: { interactive?: boolean; answers?: string[]; secrets?: boolean } = {}) {
   const io = recordingIo({ env: toolEnv(emulator.url), ...options });
-  const code = await runCli([...argv, ...common], { startEmulator: noEmulator, io });
+  // archive resolves no secrets, so it refuses --secrets-file; without it, a change needing a secret is blocked.
+  const secrets =
+    argv[0] === 'archive' || options.secrets === false
+      ? []
+      : ['--secrets-file', join(REPO_ROOT, 'desired-state/local-secrets.json')];
+  const code = await runCli([...argv, ...common, ...secrets], { startEmulator: noEmulator, io });
   return { code, out: io.out(), err: io.err(), questions: io.questions };
 }
 
@@ -61,6 +64,33 @@ describe('apply on a terminal', { timeout: 60_000 }, () => {
     expect(run.out.match(/^Plan: /gm)).toHaveLength(1);
     expect(run.out).toMatch(/Apply complete: [1-9]\d* applied, 0 failed/);
     expect((await cli(['plan', '--detailed-exitcode'])).code).toBe(0);
+  });
+
+  it('Ops Manager changing while the question is open: nothing written, and the message speaks of the plan shown', async () => {
+    const recorder = recordingIo({ env: toolEnv(emulator.url), interactive: true });
+    const io = {
+      ...recorder,
+      // Someone disables an alert config of payments-prod while the plan is on screen, then the user says yes.
+      prompt: async () => {
+        const human = createOpsManagerClient({ baseUrl: emulator.url, ...KEYS.human });
+        try {
+          const live = (await human.listAlertConfigs(PAYMENTS_PROD)).find((c) => c.enabled);
+          if (live === undefined) throw new Error('no enabled alert config in payments-prod');
+          await human.setAlertConfigEnabled(PAYMENTS_PROD, live.id, false);
+        } finally {
+          await human.close();
+        }
+        return 'yes';
+      },
+    };
+    const secrets = ['--secrets-file', join(REPO_ROOT, 'desired-state/local-secrets.json')];
+    const code = await runCli(['apply', ...common, ...secrets], { startEmulator: noEmulator, io });
+    expect(code).toBe(1);
+    expect(recorder.err()).toContain(
+      `error: Ops Manager changed while the plan above was awaiting approval, for payments-prod (project:${PAYMENTS_PROD}): nothing was written. Run apply again to see a plan of the current state.\n`,
+    );
+    expect(recorder.err()).not.toMatch(/saved plan/);
+    expect((await cli(['plan', '--detailed-exitcode'])).code).toBe(2);
   });
 
   it('with nothing to do it does not ask', async () => {
@@ -91,6 +121,21 @@ describe('observe and archive', { timeout: 60_000 }, () => {
     expect(run.code).toBe(2);
   });
 
+  it('--detailed-exitcode: plan --mode observe exits as observe does; a blocked change is 1 with and without --json', async () => {
+    // Nothing applied yet: every difference is drift in observe mode, and something to write for plan.
+    expect((await cli(['observe', '--detailed-exitcode'])).code).toBe(2);
+    expect((await cli(['plan', '--mode', 'observe', '--detailed-exitcode'])).code).toBe(2);
+    expect((await cli(['plan', '--detailed-exitcode'])).code).toBe(2);
+    // Without the secrets a change is blocked: an error, whatever the format; the drift is still reported.
+    const text = await cli(['observe', '--detailed-exitcode'], { secrets: false });
+    const json = await cli(['observe', '--detailed-exitcode', '--json'], { secrets: false });
+    expect([text.code, json.code]).toEqual([1, 1]);
+    expect(text.err).toMatch(/^error: \d+ changes? blocked/m);
+    expect(text.out).toMatch(/Plan: 0 to create, .* [1-9]\d* blocked, [1-9]\d* drifted/);
+    const actions = new Set((JSON.parse(json.out) as Plan).changes.map((c) => c.action));
+    expect(actions).toEqual(new Set(['blocked', 'drift']));
+  });
+
   it('archive --json prints the run report with what was stored', async () => {
     const run = await cli(['archive', '--json']);
     expect(run.code).toBe(0);
@@ -112,6 +157,25 @@ describe('run-level refusals and warnings', { timeout: 60_000 }, () => {
       await store.releaseLease(lease);
     }
     expect((await cli(['plan', '--detailed-exitcode'])).code).toBe(2);
+  });
+
+  it('--json: a held lock is a JSON failure on stdout; a plan already printed gets no second document', async () => {
+    const store = new FsStateStore(join(dir, 'state'));
+    const lease = await store.acquireLease({ owner: 'cli:alice@laptop', runId: 'other-run', ttlMs: 60_000 });
+    try {
+      const run = await cli(['apply', '--auto-approve', '--json']);
+      expect(run.code).toBe(1);
+      const doc = JSON.parse(run.out) as { ok: boolean; error: { code: string; message: string } };
+      expect(doc).toMatchObject({ ok: false, error: { code: 'LEASE_HELD' } });
+      expect(doc.error.message).toContain('cli:alice@laptop');
+    } finally {
+      await store.releaseLease(lease);
+    }
+    // The plan is printed, then saving it fails: stdout stays that one plan document.
+    const unsaved = await cli(['plan', '--json', '--out', join(dir, 'missing-dir', 'plan.json')]);
+    expect(unsaved.code).toBe(1);
+    expect(unsaved.err).toContain('cannot save the plan to');
+    expect((JSON.parse(unsaved.out) as { formatVersion: number }).formatVersion).toBe(1);
   });
 
   it('--insecure-skip-verify warns on stderr', async () => {

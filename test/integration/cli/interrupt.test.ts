@@ -38,6 +38,8 @@ afterEach(async () => {
 });
 
 const leaseFile = () => join(dir, 'state', 'lease.json');
+/** unlock takes the state directory only (it refuses --secrets-file like any option it does not use). */
+const stateDir = () => ['--state-dir', join(dir, 'state')];
 const exists = (path: string) =>
   access(path).then(
     () => true,
@@ -65,7 +67,16 @@ describe('Ctrl-C while planning', { timeout: 120_000 }, () => {
       'Ctrl-C (SIGINT) received: stopping; the reads in flight are abandoned and nothing is written',
     );
     expect(run.stderr).toContain('error: the run was stopped while planning (Ctrl-C (SIGINT)): nothing was written');
-    expect(run.stdout).toBe('');
+    // No plan: with --json, the failure document instead (stdout always carries one JSON document).
+    if (extra.includes('--json')) {
+      expect(JSON.parse(run.stdout)).toEqual({
+        ok: false,
+        error: {
+          code: 'INTERRUPTED',
+          message: 'the run was stopped while planning (Ctrl-C (SIGINT)): nothing was written',
+        },
+      });
+    } else expect(run.stdout).toBe('');
     expect(await exists(join(dir, 'plan.json'))).toBe(false);
   });
 
@@ -107,6 +118,14 @@ describe('Ctrl-C during apply', { timeout: 120_000 }, () => {
     expect(run.stderr).toMatch(/error: interrupted \(Ctrl-C \(SIGINT\)\): \d+ writes? not started/);
     const notStarted = Number(/INTERRUPTED \(Ctrl-C \(SIGINT\)\): (\d+)/.exec(run.stdout)?.[1]);
     expect(notStarted).toBeGreaterThan(0);
+    // The summary says interrupted, never "complete": what was applied, and each write not started, listed apart.
+    expect(run.stdout).not.toContain('Apply complete');
+    expect(run.stdout).toMatch(
+      new RegExp(`^Apply interrupted by Ctrl-C \\(SIGINT\\): [1-9]\\d* applied, ${notStarted} not started, `, 'm'),
+    );
+    const listed = run.stdout.split('Not started (')[1]?.split('\n\n')[0]?.split('\n').slice(1) ?? [];
+    expect(listed).toHaveLength(notStarted);
+    expect(run.stdout).toContain('run apply again to finish.');
     expect(await exists(leaseFile())).toBe(false);
     expect(await exists(join(dir, 'state', 'state.json'))).toBe(true);
 
@@ -143,17 +162,17 @@ describe('Ctrl-C during apply', { timeout: 120_000 }, () => {
     expect(held.code).toBe(1);
     expect(held.stderr).toContain(`another run holds the lease: ${owner} (run ${runId}`);
     expect(held.stderr).toContain(`remove the lock with: opsman-gitops unlock ${runId} (same --state-dir)`);
-    const wrong = await runBinary(['unlock', '20990101T000000Z-000000', ...common]);
+    const wrong = await runBinary(['unlock', '20990101T000000Z-000000', ...stateDir()]);
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toContain(`the lock is held by run ${runId} (${owner}, expires `);
     expect(await exists(leaseFile())).toBe(true);
-    const unlocked = await runBinary(['unlock', runId, ...common]);
+    const unlocked = await runBinary(['unlock', runId, ...stateDir()]);
     expect(unlocked.code, unlocked.stderr).toBe(0);
     expect(unlocked.stdout).toMatch(new RegExp(`^Removed the lock of run ${runId} \\(`));
     expect(await exists(leaseFile())).toBe(false);
     const after = await runBinary(['apply', '--auto-approve', '--no-color', ...common], toolEnv(emulator.url));
     expect(after.code, after.stderr).toBe(0);
-    const again = await runBinary(['unlock', runId, ...common]);
+    const again = await runBinary(['unlock', runId, ...stateDir()]);
     expect(again.stdout).toContain('No lock is held in');
   });
 });

@@ -1,6 +1,8 @@
 // Scenario: apply's approval: auto-approve or a saved plan proceed, a terminal asks (only "yes"), no terminal refuses.
 import { describe, expect, it } from 'vitest';
-import { askApproval, confirmationMode, refusal } from '../../../lambdas/cli/confirm.ts';
+import { askApproval, confirmationMode, refusal, staleAfterApproval } from '../../../lambdas/cli/confirm.ts';
+import { CliError } from '../../../lambdas/cli/errors.ts';
+import { LeaseLostError, SavedPlanStaleError } from '../../../lambdas/core/errors.ts';
 import { recordingIo } from '../../helpers/cli-io.ts';
 
 describe('confirmationMode', () => {
@@ -38,5 +40,28 @@ describe('askApproval', () => {
     expect(io.questions).toEqual(['  Enter a value: ']);
     expect(io.err()).toContain("Only 'yes' will be accepted");
     expect(io.out()).toBe('');
+  });
+});
+
+describe('staleAfterApproval', () => {
+  it('words a stale plan for the plan shown on the terminal (no plan was saved), naming every target', () => {
+    const stale = new SavedPlanStaleError(
+      ['organization:o1', 'project:p1'],
+      ['acme (organization:o1: could not re-read: 503)', 'payments-prod (project:p1)'],
+    );
+    const error = staleAfterApproval(stale) as CliError;
+    expect(error).toBeInstanceOf(CliError);
+    expect(error.exitCode).toBe(1);
+    expect(error.code).toBe('PLAN_STALE_AT_APPROVAL');
+    expect(error.cause).toBe(stale);
+    expect(error.message).toBe(
+      'Ops Manager changed while the plan above was awaiting approval, for acme (organization:o1: could not re-read: 503), payments-prod (project:p1): nothing was written. Run apply again to see a plan of the current state.',
+    );
+    expect(error.message).not.toContain('saved');
+  });
+
+  it('passes every other error through unchanged', () => {
+    const other = new LeaseLostError('gone');
+    expect(staleAfterApproval(other)).toBe(other);
   });
 });

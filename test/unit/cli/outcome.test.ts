@@ -2,12 +2,21 @@
 import { describe, expect, it } from 'vitest';
 import { planExitCode, problemsLine, reportExitCode } from '../../../lambdas/cli/outcome.ts';
 import type { ChangeAction, ChangeResult } from '../../../lambdas/core/model.ts';
+import { ARCHIVE_TARGET } from '../../../lambdas/core/report.ts';
 import { ANALYTICS, change, plan, report } from '../../helpers/cli-plans.ts';
 
 const FAILURE = { target: ANALYTICS, phase: 'read' as const, message: 'boom' };
 
 describe('planExitCode', () => {
-  const CASES: { actions: ChangeAction[]; failed?: boolean; detailed: boolean; observe?: boolean; code: number }[] = [
+  const CASES: {
+    actions: ChangeAction[];
+    failed?: boolean;
+    detailed: boolean;
+    observe?: boolean;
+    /** The plan's mode (the run's): `plan --mode observe` makes an observe-mode plan with the plan command. */
+    mode?: 'observe' | 'plan';
+    code: number;
+  }[] = [
     { actions: [], detailed: false, code: 0 },
     { actions: [], detailed: true, code: 0 },
     { actions: ['noop', 'noop'], detailed: true, code: 0 },
@@ -23,12 +32,22 @@ describe('planExitCode', () => {
     { actions: ['blocked', 'create'], detailed: true, code: 1 },
     { actions: ['create'], failed: true, detailed: true, code: 1 },
     { actions: [], failed: true, detailed: false, code: 1 },
+    // plan --mode observe: the same plan as observe's, the same code.
+    { actions: ['drift'], detailed: true, mode: 'observe', code: 2 },
+    { actions: ['noop'], detailed: true, mode: 'observe', code: 0 },
+    // A plan run whose targets are in observe mode (spec.mode) has nothing to write: 0.
+    { actions: ['drift'], detailed: true, mode: 'plan', code: 0 },
+    // A blocked change is an error: 1, with or without --detailed-exitcode, and 1 wins over the 2 of drift.
+    { actions: ['blocked'], detailed: false, observe: true, code: 1 },
+    { actions: ['blocked', 'drift'], detailed: true, observe: true, code: 1 },
+    { actions: ['blocked', 'drift'], detailed: true, mode: 'observe', code: 1 },
+    { actions: ['drift'], failed: true, detailed: true, observe: true, code: 1 },
   ];
-  it.each(CASES)('$actions failed=$failed detailed=$detailed observe=$observe -> $code', (c) => {
-    const { actions, failed, detailed, observe, code } = c;
+  it.each(CASES)('$actions failed=$failed detailed=$detailed observe=$observe mode=$mode -> $code', (c) => {
+    const { actions, failed, detailed, observe, mode, code } = c;
     const p = plan(
       actions.map((action, i) => change({ key: `k${i}`, action })),
-      { failures: failed === true ? [FAILURE] : [] },
+      { failures: failed === true ? [FAILURE] : [], mode: mode ?? (observe === true ? 'observe' : 'plan') },
     );
     expect(planExitCode(p, detailed, observe === true ? 'observe' : 'plan')).toBe(code);
   });
@@ -81,6 +100,18 @@ describe('problemsLine', () => {
     expect(problemsLine(p, r)).toBe(
       'error: 2 targets failed, 1 change blocked, 1 write failed, 1 not converging, 1 archive error (details in the output above)',
     );
+  });
+
+  it('an archive error is named once, not again as a failed target', () => {
+    const p = plan([]);
+    const r = report(p, [], {
+      archive: { errors: ['usage: no space', 'manifest: no space'] },
+      failures: [
+        { target: { ...ARCHIVE_TARGET }, phase: 'apply', message: 'usage: no space' },
+        { target: { ...ARCHIVE_TARGET }, phase: 'apply', message: 'manifest: no space' },
+      ],
+    });
+    expect(problemsLine(p, r)).toBe('error: 2 archive errors (details in the output above)');
   });
 
   it('counts targets, not failure entries: three apply failures of one target are one target failed', () => {

@@ -77,6 +77,17 @@ describe('usage errors', () => {
       /plan talks to Ops Manager and needs --base-url \(or OPSMAN_BASE_URL\), OPSMAN_PUBLIC_KEY/,
     ],
     [['--no-color', 'emulator'], /put `emulator` first/],
+    // An option the command does not use is refused before anything runs (not even the credentials check).
+    [
+      ['apply', '--out', 'plan.json', '--auto-approve'],
+      /^error: apply does not take --out: apply does not write a plan; use `plan --out FILE`, then `apply --plan FILE`\nRun 'opsman-gitops apply --help' for usage\.\n$/,
+    ],
+    [['plan', '--plan', 'plan.json'], /^error: plan does not take --plan: plan makes a plan and does not read one/],
+    [['apply', '--markdown', '--auto-approve'], /^error: apply does not take --markdown: .*`plan --markdown`/],
+    [
+      ['apply', '--mode', 'aply', '--auto-approve'],
+      /^error: --mode expects one of observe, plan, apply; found "aply"; did you mean "apply"\?\nRun 'opsman-gitops apply --help' for usage\.\n$/,
+    ],
   ])('%j exits 2', async (argv, message) => {
     const { code, err, out } = await run(argv);
     expect(code).toBe(2);

@@ -10,7 +10,6 @@ import {
   liveForm,
   liveText,
   liveView,
-  normaliseDesired,
   normaliseLive,
 } from '../../../lambdas/core/normalise.ts';
 import type { AlertConfig } from '../../../lambdas/opsman/types.ts';

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { LeaseHeldError, SavedPlanStaleError } from '../../../lambdas/core/errors.ts';
 import { runMode, stricter, targetMode } from '../../../lambdas/core/modes.ts';
+import { OpsManagerApiError } from '../../../lambdas/opsman/errors.ts';
 import { serverError } from '../../helpers/fake-opsman-api.ts';
 import { actions, ownedId, P1, P2, p1Alerts, scenario, setP1, TEAM } from './scenario-fixture.ts';
 
@@ -72,6 +73,36 @@ describe('isolation', () => {
     h.secrets.values['notify#secret'] = '********cafe';
     const report = await h.run('plan');
     expect(report.plan.changes.find((c) => c.key === 'no-primary')?.reason).toMatch(/looks like a redaction mask/);
+  });
+
+  it("a 404 that is not Ops Manager's (a proxy's page) neither says a team is missing nor counts a delete as done", async () => {
+    const proxyPage = () =>
+      new OpsManagerApiError(
+        404,
+        'HTTP_404',
+        'https://proxy/api/public/v1.0/x answered 404 without an Ops Manager error body (text/html: "Not Found")',
+        { method: 'GET', pathTemplate: '/orgs/{orgId}/teams/{teamId}' },
+        { fromOpsManager: false },
+      );
+    const alerts = [
+      ...p1Alerts(),
+      { key: 'team', eventTypeName: 'HOST_DOWN', notifications: [{ typeName: 'TEAM', teamId: TEAM }] },
+    ];
+    const h = scenario({ alertConfigs: alerts });
+    h.world.faults.push({ method: 'getTeam', times: 5, error: proxyPage });
+    const planned = await h.run('plan');
+    expect(planned.plan.changes.find((c) => c.key === 'team')?.reason).toMatch(
+      /could not be checked: .*without an Ops Manager error body/,
+    );
+    expect(planned.plan.changes.find((c) => c.key === 'team')?.reason).not.toMatch(/does not exist/);
+    // An owned config leaves git (prune is on): its DELETE answered by the proxy's 404 is a failure, ownership is kept.
+    expect((await h.run('apply')).results.every((r) => r.status === 'applied' || r.change.key === 'team')).toBe(true);
+    const id = ownedId(h, 'disk');
+    setP1(h, { alertConfigs: p1Alerts().filter((c) => c.key !== 'disk') });
+    h.world.faults.push({ method: 'deleteAlertConfig', times: 5, error: proxyPage });
+    const report = await h.run('apply');
+    expect(report.results.find((r) => r.change.key === 'disk')).toMatchObject({ status: 'failed' });
+    expect(ownedId(h, 'disk')).toBe(id);
   });
 
   it('a missing team blocks that alert config during plan', async () => {

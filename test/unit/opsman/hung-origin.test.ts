@@ -93,7 +93,10 @@ describe('a request Ops Manager does not answer', () => {
 
   it('fails at its deadline with a message naming the setting that changes it', async () => {
     const server = await hung();
-    const { client } = clientOf(server.baseUrl, { retry: { deadlineMs: 1_000 }, deadlineSetting: '--request-timeout' });
+    const { client } = clientOf(server.baseUrl, {
+      retry: { deadlineMs: 1_000 },
+      settingNames: { requestDeadline: '--request-timeout' },
+    });
     const error = await client.getProjectDefaultServerType(GROUP).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpsManagerTransportError);
     expect((error as Error).message).toBe(
@@ -109,7 +112,7 @@ describe('an Ops Manager that answers nothing for a whole deadline', () => {
     const { client } = clientOf(server.baseUrl, {
       maxConcurrency: 1,
       retry: { deadlineMs: 500 },
-      deadlineSetting: '--request-timeout',
+      settingNames: { requestDeadline: '--request-timeout' },
     });
     // The second request waits for the only slot; the deadline counts from when a request is sent, so it would
     // wait a deadline of its own after the first one's.
@@ -131,7 +134,7 @@ describe('an Ops Manager that answers nothing for a whole deadline', () => {
     const { client } = clientOf(server.baseUrl, {
       retry: { deadlineMs: 60_000, maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 1 },
       timeouts: { headersMs: 300 },
-      deadlineSetting: '--request-timeout',
+      settingNames: { requestDeadline: '--request-timeout' },
     });
     const first = await client.getTeam('o1', 't1').catch((e: unknown) => e);
     expect((first as Error).message).toBe(

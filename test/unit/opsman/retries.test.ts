@@ -154,9 +154,13 @@ describe('retries of idempotent requests', () => {
     expect(seen).toHaveLength(1);
   });
 
-  it('maps a non-JSON error body to HTTP_<status>', async () => {
+  it('maps a non-JSON error body to HTTP_<status>, saying it was not from Ops Manager and quoting it', async () => {
     const { client } = await scripted([{ status: 418, text: 'teapot here' }]);
-    await expect(client.getTeam('o', 't')).rejects.toMatchObject({ errorCode: 'HTTP_418', detail: 'teapot here' });
+    const error = await client.getTeam('o', 't').catch((e: unknown) => e);
+    expect(error).toMatchObject({ errorCode: 'HTTP_418', fromOpsManager: false });
+    expect((error as { detail: string }).detail).toMatch(
+      /\/orgs\/o\/teams\/t answered 418 without an Ops Manager error body \([^:]+: "teapot here"\)/,
+    );
   });
 
   it('retries a response slower than the headers timeout', async () => {

@@ -60,7 +60,10 @@ describe('TLS', () => {
       const error = await client.getTeam('o', 't').catch((e: unknown) => e);
       expect(error).toBeInstanceOf(OpsManagerTransportError);
       expect(error).toMatchObject({ attempts: 1 });
-      expect((error as Error).message).toMatch(/TLS verification failed/);
+      expect((error as Error).message).toMatch(
+        /certificate not trusted: .* pass the PEM certificate of the CA that signed it/,
+      );
+      expect(error).toMatchObject({ problem: 'untrusted-certificate' });
     } finally {
       await client.close();
     }
@@ -122,7 +125,7 @@ finally { await client.close(); }
     });
     expect(withCa.stdout).toBe('ok t');
     const without = await run(tsx, [script, https.baseUrl], { env: { ...process.env, NODE_EXTRA_CA_CERTS: '' } });
-    expect(without.stdout).toMatch(/^failed .*TLS verification failed/);
+    expect(without.stdout).toMatch(/^failed .*certificate not trusted/);
   });
 
   it('adds caFile (and NODE_EXTRA_CA_CERTS, which an explicit CA list would drop) to the default CAs', () => {

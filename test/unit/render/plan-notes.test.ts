@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { renderPlanMarkdown } from '../../../lambdas/core/render/plan-markdown.ts';
 import { renderPlanText, targetModeNote, unmanagedNote } from '../../../lambdas/core/render/plan-text.ts';
 import { renderArchiveSummary } from '../../../lambdas/core/render/run-summary.ts';
+import { ARCHIVE_TARGET } from '../../../lambdas/core/report.ts';
 import { ANALYTICS, change, PAYMENTS, plan, report } from '../../helpers/cli-plans.ts';
 
 const UNMANAGED = [
@@ -117,5 +118,24 @@ describe('renderArchiveSummary', () => {
     },
   ])('$name', ({ archive, text }) => {
     expect(renderArchiveSummary(report(plan([]), [], { archive, reportLocation: '/r.json' }))).toBe(text.join('\n'));
+  });
+
+  it('an archive error (also recorded as a failure of the archive target) is listed and counted once', () => {
+    const error =
+      'physical hosts: cannot write /a/usage/2026-11/physical-hosts.json: no space left on the device (ENOSPC)';
+    const failed = report(plan([]), [], {
+      archive: { usage: { month: '2026-11', keys: [], projects: 0 }, errors: [error] },
+      failures: [{ target: { ...ARCHIVE_TARGET }, phase: 'apply', message: error }],
+      warnings: ['the run report could not be written: cannot write /a/reports/x.json: no space left on the device'],
+    });
+    expect(renderArchiveSummary(failed)).toBe(
+      [
+        'Usage 2026-11: nothing stored',
+        `x ${error}`,
+        'Warning: the run report could not be written: cannot write /a/reports/x.json: no space left on the device',
+        'Archive complete with 1 error; 12 API calls.',
+        '',
+      ].join('\n'),
+    );
   });
 });

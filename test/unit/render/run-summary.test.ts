@@ -1,5 +1,7 @@
-// Scenario: an apply's summary lists what was applied, what failed, the counts, and where the report went (golden).
+// Scenario: an apply's summary lists what was applied, what failed, the counts, and where the report went (golden);
+// an interrupted apply says it was interrupted, what was applied and what was not started, never "complete".
 import { describe, expect, it } from 'vitest';
+import { INTERRUPTED_MESSAGE } from '../../../lambdas/core/interrupt.ts';
 import { renderRunSummary } from '../../../lambdas/core/render/run-summary.ts';
 import { ANALYTICS, change, plan, report } from '../../helpers/cli-plans.ts';
 
@@ -53,5 +55,46 @@ describe('renderRunSummary', () => {
     expect(renderRunSummary(r, { label: 'Archive' })).toBe(
       'Archive complete: 1 applied, 0 failed, 0 skipped, 0 not converging, 0 blocked, 0 targets failed in 1.5 s; 1 API call.\n',
     );
+  });
+
+  it('an interrupted apply: what was applied, what was not started, and how to finish', () => {
+    const p = plan([
+      change({ key: 'a', action: 'create' }),
+      change({ key: 'b', action: 'update', id: 'i2' }),
+      change({ key: 'c', action: 'delete', id: 'i3' }),
+      change({ key: 'defaultServerType', kind: 'defaultServerType', action: 'update' }),
+    ]);
+    const [a, b, c, d] = p.changes as [never, never, never, never];
+    const warning =
+      'INTERRUPTED (Ctrl-C (SIGINT)): 2 planned write(s) not started; the writes in flight finished, the state was saved and the lock released';
+    const r = report(
+      p,
+      [
+        { change: a, status: 'applied', id: 'new1', durationMs: 5 },
+        { change: b, status: 'skipped', message: 'a create of this project failed', durationMs: 0 },
+        { change: c, status: 'skipped', message: INTERRUPTED_MESSAGE, durationMs: 0 },
+        { change: d, status: 'skipped', message: INTERRUPTED_MESSAGE, durationMs: 0 },
+      ],
+      { interrupted: { reason: 'Ctrl-C (SIGINT)', notStarted: 2 }, warnings: [warning] },
+    );
+    const text = renderRunSummary(r, { reportLocation: '/s/r.json' });
+    expect(text).toBe(
+      [
+        `Warning: ${warning}`,
+        '',
+        '  + payments-prod alertConfig "a" (id new1): create applied',
+        '  ~ payments-prod alertConfig "b" (id i2): skipped: a create of this project failed',
+        '',
+        'Not started (interrupted before these writes began; the next apply plans them again):',
+        '  - payments-prod alertConfig "c"',
+        '  ~ payments-prod defaultServerType',
+        '',
+        'Apply interrupted by Ctrl-C (SIGINT): 1 applied, 2 not started, 0 failed, 1 skipped, 0 not converging, 0 blocked, 0 targets failed in 1.5 s; 12 API calls.',
+        'The writes in flight finished, the state was saved and the lock released: run apply again to finish.',
+        'Report: /s/r.json',
+        '',
+      ].join('\n'),
+    );
+    expect(text).not.toContain('complete');
   });
 });

@@ -1,0 +1,93 @@
+/**
+ * Where each field name belongs in a document of each kind, read from DESIRED_STATE_SCHEMA itself: an unknown field
+ * that is a known field somewhere else (`defaultServerType` under metadata, `eventTypeName` directly under spec) is
+ * most likely misplaced, and the message can say where it goes. Built from the schema, so it follows every change.
+ */
+import { KINDS } from './enums.ts';
+import { DESIRED_STATE_SCHEMA } from './schema.ts';
+
+type SchemaNode = Record<string, unknown>;
+
+/** Places of a field listed in a hint at most: a name found in more places than this (operator, units) says little. */
+export const MAX_PLACES = 3;
+
+function asNode(value: unknown): SchemaNode | undefined {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as SchemaNode) : undefined;
+}
+
+/** `#/$defs/Name` of the schema, or the node itself. */
+function resolve(node: SchemaNode): SchemaNode {
+  const ref = node.$ref;
+  if (typeof ref !== 'string' || !ref.startsWith('#/$defs/')) return node;
+  const defs = asNode(DESIRED_STATE_SCHEMA.$defs);
+  return asNode(defs?.[ref.slice('#/$defs/'.length)]) ?? node;
+}
+
+/** Records the path of every property under `node`, recursively (a `[]` segment stands for any item of a list). */
+function collect(node: SchemaNode, prefix: readonly string[], into: Map<string, string[][]>): void {
+  const resolved = resolve(node);
+  const items = asNode(resolved.items);
+  if (items !== undefined) collect(items, [...prefix, '[]'], into);
+  const properties = asNode(resolved.properties);
+  if (properties === undefined) return;
+  for (const [field, child] of Object.entries(properties)) {
+    const path = [...prefix, field];
+    into.set(field, [...(into.get(field) ?? []), path]);
+    const childNode = asNode(child);
+    if (childNode !== undefined) collect(childNode, path, into);
+  }
+}
+
+/** The document schema of one kind: the root's own properties plus the metadata and spec its `then` branch gives. */
+function kindSchema(kind: string): SchemaNode {
+  const root = asNode(DESIRED_STATE_SCHEMA.properties) ?? {};
+  const rules = Array.isArray(DESIRED_STATE_SCHEMA.allOf) ? DESIRED_STATE_SCHEMA.allOf : [];
+  for (const rule of rules) {
+    const ifKind = asNode(asNode(asNode(asNode(rule)?.if)?.properties)?.kind)?.const;
+    if (ifKind !== kind) continue;
+    const then = asNode(asNode(asNode(rule)?.then)?.properties) ?? {};
+    return { properties: { ...root, ...then } };
+  }
+  return { properties: root };
+}
+
+let places: Map<string, Map<string, string[][]>> | undefined;
+
+/** Field name -> every path it has, per kind (built on first use). */
+function placesByKind(): Map<string, Map<string, string[][]>> {
+  if (places === undefined) {
+    places = new Map();
+    for (const kind of KINDS) {
+      const fields = new Map<string, string[][]>();
+      collect(kindSchema(kind), [], fields);
+      places.set(kind, fields);
+    }
+  }
+  return places;
+}
+
+/** `spec.alertConfigs[].eventTypeName` from its segments. */
+function formatPlace(segments: readonly string[]): string {
+  return segments.reduce((out, segment) => (segment === '[]' || out === '' ? out + segment : `${out}.${segment}`), '');
+}
+
+/** Steps from the mapping at `from` to the mapping holding `place`: up to their common part, then down. */
+function distance(from: readonly string[], place: readonly string[]): number {
+  const parent = place.slice(0, -1);
+  let common = 0;
+  while (common < from.length && common < parent.length && from[common] === parent[common]) common += 1;
+  return from.length - common + (parent.length - common);
+}
+
+/**
+ * Where `field` belongs in a document of `kind` (`spec.defaultServerType`, `spec.alertConfigs[].eventTypeName`),
+ * nearest to the mapping it was found in (`from`, list indexes written `[]`) only: `mode` under metadata belongs in
+ * spec, not in an alert's metricThreshold. Empty for an unknown kind or field, or more than {@link MAX_PLACES} ties.
+ */
+export function placesOf(kind: unknown, field: string, from: readonly string[]): string[] {
+  if (typeof kind !== 'string') return [];
+  const found = placesByKind().get(kind)?.get(field) ?? [];
+  const nearest = Math.min(...found.map((place) => distance(from, place)));
+  const best = found.filter((place) => distance(from, place) === nearest);
+  return best.length > MAX_PLACES ? [] : best.map(formatPlace);
+}

@@ -1,0 +1,95 @@
+/**
+ * An error status whose body is not Ops Manager's five-field JSON: a reverse proxy's or load balancer's page, another
+ * web server, a wrong base URL path. Ops Manager itself always explains an error in JSON, so an answer without that body
+ * says more about where the request went than about the request: the message shows what answered (content type and a
+ * short, safe excerpt) and what to check, instead of an empty detail.
+ */
+import type { HttpResponse } from './auth-exchange.ts';
+import { PUBLIC_API_PATH } from './base-url.ts';
+import type { SettingNames } from './options.ts';
+import { scrub } from './sanitize.ts';
+
+/** Longest excerpt of a foreign body shown (it may be a whole HTML page). */
+export const MAX_EXCERPT = 100;
+
+/** What answered instead of Ops Manager. */
+export interface ForeignAnswer {
+  /** The media type of the body (`text/html`), or `no content type`. */
+  contentType: string;
+  /** A short excerpt: an HTML page's title, else its text; printable ASCII only, secrets scrubbed; may be empty. */
+  excerpt: string;
+}
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', '#39': "'" };
+
+function textOfHtml(html: string): string {
+  const title = /<title[^>]*>([^<]{1,300})<\/title>/i.exec(html)?.[1];
+  if (title !== undefined && title.trim() !== '') return title;
+  return html.replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]*>/g, ' ');
+}
+
+/** The content type and a safe excerpt of `response`'s body. */
+export function foreignAnswer(response: HttpResponse, secrets: readonly string[]): ForeignAnswer {
+  const header = response.headers['content-type'];
+  const raw = (Array.isArray(header) ? header[0] : header) ?? '';
+  const contentType = /^[\w.+-]+\/[\w.+-]+/.exec(raw.trim())?.[0]?.toLowerCase() ?? 'no content type';
+  const body = response.text.slice(0, 20_000);
+  const looksHtml = contentType.includes('html') || /^\s*</.test(body);
+  const text = (looksHtml ? textOfHtml(body) : body)
+    .replace(/&(amp|lt|gt|quot|apos|nbsp|#39);/g, (_, name: string) => ENTITIES[name] ?? ' ')
+    // Printable ASCII only: a body must not move the cursor or colour a terminal.
+    .replace(/[^\x20-\x7e]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  const clipped = text.length > MAX_EXCERPT ? `${text.slice(0, MAX_EXCERPT - 3)}...` : text;
+  return { contentType, excerpt: scrub(clipped, secrets) };
+}
+
+/** What to check when a path the client builds under the base URL does not exist there. */
+export function baseUrlHint(names: Pick<SettingNames, 'baseUrl'>): string {
+  return `check ${names.baseUrl}: it must be Ops Manager's Public API root (https://host:port/api/public/v1.0), and a proxy in front of Ops Manager must pass that path on`;
+}
+
+/**
+ * The detail of Ops Manager's own 404 for a path outside its Public API (`RESOURCE_NOT_FOUND: Cannot find resource
+ * /om/api/public/v1.0/groups/...`: the base URL has a wrong prefix), with a hint at the base URL. A missing object under
+ * the API (`Cannot find resource /api/public/v1.0/orgs/.../teams/...`) keeps its detail as it is.
+ */
+export function withUnknownPathHint(
+  status: number,
+  errorCode: string,
+  detail: string,
+  names: Pick<SettingNames, 'baseUrl'>,
+): string {
+  const path = /^Cannot find resource (\S+?)\.?$/.exec(detail)?.[1];
+  if (status !== 404 || errorCode !== 'RESOURCE_NOT_FOUND' || path === undefined) return detail;
+  if (path.startsWith(`${PUBLIC_API_PATH}/`)) return detail;
+  return `${detail.replace(/\.$/, '')}; ${baseUrlHint(names)}`;
+}
+
+/** What to check, by status: the base URL for a missing path, the protocol for nginx's plain-HTTP page, else the proxy. */
+function hintFor(status: number, answer: ForeignAnswer, names: Pick<SettingNames, 'baseUrl'>): string {
+  if (/plain HTTP request was sent to HTTPS port|HTTP request to an HTTPS server/i.test(answer.excerpt)) {
+    return `the server speaks HTTPS on that port: write https:// in ${names.baseUrl}`;
+  }
+  if (status === 404 || status === 405) return baseUrlHint(names);
+  if (status === 502 || status === 503 || status === 504) {
+    return 'a proxy or load balancer answered for Ops Manager, which may be down, restarting or unreachable from it';
+  }
+  return 'something other than Ops Manager answered (a proxy or load balancer?)';
+}
+
+/**
+ * The detail of an error answered without an Ops Manager body: `<url> answered <status> without an Ops Manager error
+ * body (<type>: "<excerpt>"); <hint>`. The URL is shown without its query string.
+ */
+export function foreignDetail(
+  status: number,
+  url: URL,
+  answer: ForeignAnswer,
+  names: Pick<SettingNames, 'baseUrl'>,
+): string {
+  const where = `${url.origin}${url.pathname}`;
+  const what = answer.excerpt === '' ? `${answer.contentType}, empty` : `${answer.contentType}: "${answer.excerpt}"`;
+  return `${where} answered ${status} without an Ops Manager error body (${what}); ${hintFor(status, answer, names)}`;
+}

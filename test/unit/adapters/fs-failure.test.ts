@@ -1,0 +1,140 @@
+// Scenario: a state or archive directory that cannot be written fails with one sentence naming the operation, the path and the cause (a file in the path, permission denied, no space, read-only), never Node's bare "ENOTDIR: not a directory, mkdir ...".
+import { chmod, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FsArchiveStore } from '../../../lambdas/adapters/local/archive-fs.ts';
+import { FingerprintKeyError, loadFingerprintKey } from '../../../lambdas/adapters/local/fingerprint-key.ts';
+import { describeFsCause, FsStoreError, fsFailure } from '../../../lambdas/adapters/local/fs-failure.ts';
+import { FsStateStore } from '../../../lambdas/adapters/local/state-fs.ts';
+import { ensureWritableDirectory } from '../../../lambdas/adapters/local/writable-dir.ts';
+import { StateConflictError } from '../../../lambdas/core/errors.ts';
+import { emptyState } from '../../../lambdas/core/state.ts';
+
+let dir: string;
+/** A regular file: any path under it fails with ENOTDIR, even for root (chmod does not stop root). */
+let file: string;
+
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'fs-failure-'));
+  file = path.join(dir, 'a-file');
+  await writeFile(file, 'x');
+});
+afterEach(async () => {
+  await chmod(dir, 0o755).catch(() => undefined);
+  await rm(dir, { recursive: true, force: true });
+});
+
+const errno = (code: string, message = `${code}: failed, open '/x'`) => Object.assign(new Error(message), { code });
+
+/** Root bypasses directory permissions, so a permission test proves nothing there. */
+const RUNNING_AS_ROOT = process.getuid?.() === 0;
+
+describe('describeFsCause', () => {
+  it('names the file that stands where a directory should be', () => {
+    expect(describeFsCause(path.join(file, 'archive', 'x.json'), errno('ENOTDIR'))).toBe(
+      `${file} is a file, not a directory (ENOTDIR)`,
+    );
+    expect(describeFsCause(file, errno('EEXIST'))).toBe(`${file} is a file, not a directory (EEXIST)`);
+  });
+
+  it.each([
+    ['ENOSPC', 'no space left on the device (ENOSPC)'],
+    ['EROFS', 'the file system is read-only (EROFS)'],
+    ['EDQUOT', 'the disk quota is used up (EDQUOT)'],
+    ['EPERM', 'operation not permitted (EPERM)'],
+    ['EMFILE', 'too many open files (EMFILE)'],
+  ])('%s in words', (code, words) => {
+    expect(describeFsCause(path.join(dir, 'x'), errno(code))).toBe(words);
+  });
+
+  it('permission denied: on a read, and on a write in a directory this user can write (root, or an ACL)', () => {
+    expect(describeFsCause(path.join(dir, 'x'), errno('EACCES'), 'read')).toBe(
+      'permission denied (no read permission) (EACCES)',
+    );
+    if (RUNNING_AS_ROOT)
+      expect(describeFsCause(path.join(dir, 'x'), errno('EACCES'))).toBe('permission denied (EACCES)');
+  });
+
+  it("an unknown code keeps Node's words without the code and path around them", () => {
+    expect(describeFsCause('/x', errno('EWEIRD', "EWEIRD: something odd, open '/x'"))).toBe('something odd (EWEIRD)');
+    expect(describeFsCause('/x', new Error('plain'))).toBe('plain');
+  });
+
+  it('fsFailure keeps errors that are already precise', () => {
+    const conflict = new StateConflictError('a', 'b');
+    expect(fsFailure('write', '/x', conflict)).toBe(conflict);
+    const wrapped = fsFailure('write', '/x', errno('ENOSPC'));
+    expect(wrapped).toBeInstanceOf(FsStoreError);
+    expect(wrapped).toMatchObject({ path: '/x', errno: 'ENOSPC', code: 'FS_STORE_ERROR' });
+    expect(wrapped.message).toBe('cannot write /x: no space left on the device (ENOSPC)');
+  });
+});
+
+describe('the stores under a file', () => {
+  const BLOCKED = () => `${file} is a file, not a directory (ENOTDIR)`;
+
+  it('archive: a write says which directory it could not create and why; a read finds nothing', async () => {
+    const store = new FsArchiveStore(path.join(file, 'archive'));
+    const where = path.join(file, 'archive', 'usage', '2026-11');
+    for (const ifAbsent of [false, true]) {
+      await expect(store.put('usage/2026-11/a.json', '{}', { ifAbsent })).rejects.toThrow(
+        `cannot create the archive directory ${where}: ${BLOCKED()}`,
+      );
+    }
+    await expect(store.putPieces('usage/2026-11/b.json', ['{}'])).rejects.toThrow(BLOCKED());
+    expect(await store.get('usage/2026-11/a.json')).toBeNull();
+  });
+
+  it('state: read, write, lease and unlock each name the path and the cause', async () => {
+    const stateDir = path.join(file, 'state');
+    const store = new FsStateStore(stateDir);
+    await expect(store.read()).rejects.toThrow(`cannot read ${path.join(stateDir, 'state.json')}: ${BLOCKED()}`);
+    await expect(store.write(emptyState('x'), null)).rejects.toThrow(
+      `cannot create the state directory ${stateDir}: ${BLOCKED()}`,
+    );
+    await expect(store.acquireLease({ owner: 'me', runId: 'r1', ttlMs: 1000 })).rejects.toThrow(
+      `cannot create the state directory ${stateDir}: ${BLOCKED()}`,
+    );
+    await expect(store.forceReleaseLease('r1')).rejects.toThrow(
+      `cannot create the lock file ${path.join(stateDir, 'lease.json.lock')}: ${BLOCKED()}`,
+    );
+  });
+
+  it('fingerprint key: says it cannot create the state directory, not that it cannot read the key', async () => {
+    const stateDir = path.join(file, 'state');
+    const error = await loadFingerprintKey(stateDir, {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(FingerprintKeyError);
+    expect((error as Error).message).toBe(`cannot create the state directory ${stateDir}: ${BLOCKED()}`);
+  });
+});
+
+describe('ensureWritableDirectory', () => {
+  it('creates a missing directory and leaves nothing in it', async () => {
+    const target = path.join(dir, 'new', 'archive');
+    await ensureWritableDirectory(target, 'the archive directory');
+    expect(await readdir(target)).toEqual([]);
+  });
+
+  it('refuses a path under a file, and a file in place of the directory', async () => {
+    await expect(ensureWritableDirectory(path.join(file, 'archive'), 'the archive directory')).rejects.toThrow(
+      `cannot create the archive directory ${path.join(file, 'archive')}: ${file} is a file, not a directory (ENOTDIR)`,
+    );
+    await expect(ensureWritableDirectory(file, 'the archive directory')).rejects.toThrow(
+      `cannot create the archive directory ${file}: ${file} is a file, not a directory (EEXIST)`,
+    );
+  });
+
+  // Skipped as root: root writes into a 0555 directory, so the check would (rightly) pass.
+  it.skipIf(RUNNING_AS_ROOT)('refuses a directory without write permission, naming it', async () => {
+    const readOnly = path.join(dir, 'read-only');
+    await mkdir(readOnly);
+    await chmod(readOnly, 0o555);
+    await expect(ensureWritableDirectory(readOnly, 'the archive directory')).rejects.toThrow(
+      `cannot write in the archive directory ${readOnly}: permission denied: ${readOnly} is not writable by this user (EACCES)`,
+    );
+    await expect(ensureWritableDirectory(path.join(readOnly, 'sub'), 'the archive directory')).rejects.toThrow(
+      `permission denied: ${readOnly} is not writable by this user (EACCES)`,
+    );
+  });
+});
