@@ -5,10 +5,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
-import type { Dispatcher } from 'undici';
+import { Agent, type Dispatcher, EnvHttpProxyAgent } from 'undici';
 import { OpsManagerValidationError } from './errors.ts';
 import { DEFAULT_SETTING_NAMES, type ResolvedClientOptions, type SettingNames } from './options.ts';
-import { Agent, EnvHttpProxyAgent } from './undici-dispatchers.ts';
 
 /** Idle keep-alive sockets are closed after this long (below the usual 60 s of servers and load balancers). */
 export const KEEP_ALIVE_TIMEOUT_MS = 30_000;
