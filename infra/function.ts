@@ -95,7 +95,7 @@ export class HouseFunction extends Construct {
         sourcesContent: false,
         mainFields: ['module', 'main'],
         banner: ESM_REQUIRE_BANNER,
-        // The Node.js 24 runtime ships AWS SDK v3: bundling it would push the package past 1 MB (see docs/aws.md).
+        // The Node.js 24 runtime ships AWS SDK v3: bundling it would push the package past its 1.1 MB budget (see docs/aws.md).
         externalModules: ['@aws-sdk/*'],
         forceDockerBundling: false,
         ...(caBundle
