@@ -10,6 +10,7 @@ import { ConfigError } from './errors.ts';
 import { createLogger } from './logging.ts';
 import { createMetrics } from './metrics.ts';
 import { type ApiFactory, Runtime } from './runtime.ts';
+import { stallLog } from './stall-log.ts';
 
 /**
  * The production Ops Manager client factory; its messages name the function's environment variables. No variable sets
@@ -35,7 +36,7 @@ export function createAppContext(createApiFn: ApiFactory = createApi): AppContex
   const metrics = createMetrics();
   let runtime: Runtime | ConfigError;
   try {
-    runtime = new Runtime(readConfig(), createApiFn);
+    runtime = new Runtime(readConfig(), createApiFn, stallLog(logger));
   } catch (error) {
     runtime = error instanceof ConfigError ? error : new ConfigError([`cannot build the runtime: ${String(error)}`]);
     logger.error('configuration invalid', { error: { code: runtime.code, message: runtime.message } });

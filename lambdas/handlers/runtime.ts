@@ -18,7 +18,14 @@ import {
   SecretsManagerResolver,
 } from '../adapters/aws/secrets-manager.ts';
 import { parseFingerprintKey } from '../adapters/local/fingerprint-key.ts';
-import type { Clock, DesiredStateCache, OpsManagerApi, RequestObserver, SecretResolver } from '../core/ports.ts';
+import type {
+  Clock,
+  DesiredStateCache,
+  OpsManagerApi,
+  RequestObserver,
+  RequestStallEvent,
+  SecretResolver,
+} from '../core/ports.ts';
 import { DESIRED_CACHE_PREFIX, type HandlerConfig } from './config.ts';
 
 /** The Ops Manager client the runtime needs: the port plus `close()`. */
@@ -73,11 +80,14 @@ export class Runtime {
   readonly calls = new ApiCallCounter();
   readonly #secretJson: SecretJsonSource;
   readonly #createApi: ApiFactory;
+  readonly #onStall: ((event: RequestStallEvent) => void) | undefined;
   #api: { digest: string; api: ClosableApi } | undefined;
 
-  constructor(config: HandlerConfig, createApi: ApiFactory) {
+  /** `onStall` hears of a request Ops Manager has not answered for a while (the handlers log it: stall-log.ts). */
+  constructor(config: HandlerConfig, createApi: ApiFactory, onStall?: (event: RequestStallEvent) => void) {
     this.config = config;
     this.#createApi = createApi;
+    this.#onStall = onStall;
     // Endpoints come from AWS_ENDPOINT_URL_S3 / AWS_ENDPOINT_URL_SECRETS_MANAGER when set (the SDK reads them).
     const s3 = new S3Client({ forcePathStyle: process.env.AWS_S3_FORCE_PATH_STYLE === 'true' });
     this.source = new S3DesiredStateSource({ client: s3, bucket: config.desiredBucket, prefix: config.desiredPrefix });
@@ -93,6 +103,13 @@ export class Runtime {
     this.secrets = new SecretsManagerResolver(this.#secretJson);
   }
 
+  /** The client's observer: the call counter, and the stall hook when there is one. */
+  #observer(): RequestObserver {
+    const onStall = this.#onStall;
+    if (onStall === undefined) return this.calls;
+    return { onRequest: (event) => this.calls.onRequest(event), onStall };
+  }
+
   /** The Ops Manager client for the current credentials, and the fingerprint key that goes with them. */
   async api(): Promise<{ api: OpsManagerApi; fingerprintKey: Uint8Array; publicKey: string }> {
     const credentials = await loadOpsManagerCredentials(this.#secretJson, this.config.credentialsSecretId);
@@ -103,7 +120,7 @@ export class Runtime {
         baseUrl: this.config.opsManagerBaseUrl,
         publicKey: credentials.publicKey,
         privateKey: credentials.privateKey,
-        observer: this.calls,
+        observer: this.#observer(),
       };
       if (this.config.caFile) options.caFile = this.config.caFile;
       if (this.config.maxConcurrency) options.maxConcurrency = this.config.maxConcurrency;
