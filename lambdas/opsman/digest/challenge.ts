@@ -59,6 +59,27 @@ function toDigestChallenge(challenge: AuthChallenge): { challenge: DigestChallen
   return { challenge: result, strength: known.strength };
 }
 
+/** `Basic (realm "corp-sso")`: a non-Digest challenge as a message names it (the realm is the server's public label). */
+function describeScheme(challenge: AuthChallenge): string {
+  const realm = challenge.params.get('realm');
+  const scheme = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]{1,40}$/.test(challenge.scheme) ? challenge.scheme : 'an unknown scheme';
+  return realm === undefined ? scheme : `${scheme} (realm ${JSON.stringify(realm.slice(0, 80))})`;
+}
+
+/**
+ * Why a 401 without a Digest challenge cannot be answered, and what it usually means: Ops Manager's Public API always
+ * challenges with Digest, so another scheme (Basic, Bearer, Negotiate) comes from something in front of it.
+ */
+function noDigestMessage(hadHeader: boolean, others: readonly string[]): string {
+  const offered =
+    others.length > 0
+      ? `offers only ${[...new Set(others)].join(', ')}, no Digest challenge`
+      : hadHeader
+        ? 'carries no Digest challenge'
+        : 'carries no WWW-Authenticate challenge at all';
+  return `the 401 response ${offered}; Ops Manager's Public API always asks for Digest, so this answer probably comes from a proxy or login gateway in front of it, or the base URL is not Ops Manager's`;
+}
+
 /**
  * Picks the strongest answerable Digest challenge out of every `WWW-Authenticate` value of a response (undici gives a
  * string, or an array when the header repeats). A malformed header line is skipped when another line yields a usable
@@ -70,10 +91,14 @@ export function selectDigestChallenge(header: string | string[] | undefined): Di
   let best: { challenge: DigestChallenge; strength: number } | null = null;
   let firstError: DigestError | null = null;
   let sawDigest = false;
+  const others: string[] = [];
   for (const line of lines) {
     try {
       for (const parsed of parseAuthenticateHeader(line)) {
-        if (parsed.scheme.toLowerCase() !== 'digest') continue;
+        if (parsed.scheme.toLowerCase() !== 'digest') {
+          others.push(describeScheme(parsed));
+          continue;
+        }
         sawDigest = true;
         const candidate = toDigestChallenge(parsed);
         if (candidate !== null && (best === null || candidate.strength > best.strength)) best = candidate;
@@ -85,7 +110,7 @@ export function selectDigestChallenge(header: string | string[] | undefined): Di
   }
   if (best !== null) return best.challenge;
   if (firstError !== null) throw firstError;
-  if (!sawDigest) throw new DigestError('DIGEST_NO_CHALLENGE', 'the 401 response carries no Digest challenge');
+  if (!sawDigest) throw new DigestError('DIGEST_NO_CHALLENGE', noDigestMessage(lines.length > 0, others));
   throw new DigestError(
     'DIGEST_UNSUPPORTED_CHALLENGE',
     'the server offers only Digest challenges this client cannot answer (supported: MD5, SHA-256, SHA-512-256 and their -sess variants, with qop=auth or no qop)',

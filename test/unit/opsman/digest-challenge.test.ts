@@ -194,6 +194,18 @@ describe('selectDigestChallenge', () => {
     { header: ['Digest realm="x', 'Basic realm="y"'], code: 'DIGEST_MALFORMED_CHALLENGE' },
   ];
 
+  it.each([
+    [undefined, 'carries no WWW-Authenticate challenge at all'],
+    ['Basic realm="corp-sso"', 'offers only Basic (realm "corp-sso"), no Digest challenge'],
+    [
+      ['Bearer realm="api", error="invalid_token"', 'Negotiate'],
+      'offers only Bearer (realm "api"), Negotiate, no Digest',
+    ],
+  ])('a 401 without Digest (%j) says what it offered and what that means', (header, offered) => {
+    expect(() => selectDigestChallenge(header)).toThrow(offered);
+    expect(() => selectDigestChallenge(header)).toThrow(/probably comes from a proxy or login gateway in front of it/);
+  });
+
   it.each(failures)('fails on $header with $code', ({ header, code }) => {
     expect(() => selectDigestChallenge(header)).toThrow(expect.objectContaining({ name: 'DigestError', code }));
   });
