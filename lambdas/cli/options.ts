@@ -88,6 +88,22 @@ const OPTION_SPEC = {
   version: { type: 'boolean' },
 } as const;
 
+/** The options of a `--help` or `--version` invocation: only those two are read, the rest are the defaults. */
+const PRINT_ONLY: Omit<CliOptions, 'help' | 'version'> = {
+  desired: DEFAULT_OPTIONS.desired,
+  insecureSkipVerify: false,
+  stateDir: DEFAULT_OPTIONS.stateDir,
+  archiveDir: `${DEFAULT_OPTIONS.stateDir}archive`,
+  projects: [],
+  autoApprove: false,
+  json: false,
+  markdown: false,
+  noColor: false,
+  detailedExitcode: false,
+  allowEmpty: false,
+  leaseWaitSeconds: DEFAULT_OPTIONS.leaseWaitSeconds,
+};
+
 /** Long names of every option (for help and "did you mean"). */
 export const OPTION_NAMES: readonly string[] = Object.keys(OPTION_SPEC);
 
@@ -169,10 +185,12 @@ export function parseInvocation(argv: readonly string[], env: Record<string, str
     throw new UsageError(`unexpected argument '${args[0]}' (${command ?? 'the command'} takes options only)`, command);
   }
   const v = parsed.values;
-  // Help and version print and exit: nothing is run, so nothing given with them is ignored in silence.
-  if (command !== undefined && command !== 'emulator' && v.help !== true && v.version !== true) {
-    refuseUnusedOptions(command, Object.keys(v));
+  // Help and version print and exit: nothing is run, so nothing given with them is checked or ignored in silence. A
+  // usage error says "Run '... --help' for usage", so a stale OPSMAN_BASE_URL or the bad value must not refuse that.
+  if (v.help === true || v.version === true) {
+    return { command, args, options: { ...PRINT_ONLY, help: v.help === true, version: v.version === true } };
   }
+  if (command !== undefined && command !== 'emulator') refuseUnusedOptions(command, Object.keys(v));
   const mode = oneOf('--mode', v.mode, MODES, command);
   for (const id of v.project ?? []) {
     if (!PROJECT_ID.test(id)) {
@@ -221,8 +239,8 @@ export function parseInvocation(argv: readonly string[], env: Record<string, str
     leaseWaitSeconds:
       v['lease-wait'] === undefined ? DEFAULT_OPTIONS.leaseWaitSeconds : leaseWait(v['lease-wait'], command),
     requestTimeoutSeconds: requestTimeout(v['request-timeout'], command),
-    help: v.help === true,
-    version: v.version === true,
+    help: false,
+    version: false,
   };
   return { command, args, options };
 }

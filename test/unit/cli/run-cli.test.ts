@@ -60,6 +60,27 @@ describe('help', () => {
     },
   );
 
+  // The usage error of a bad value says "Run 'opsman-gitops plan --help' for usage": that help must then work, even
+  // with the stale OPSMAN_BASE_URL or the bad value still there.
+  it.each([
+    { argv: ['plan', '--help'], env: { OPSMAN_BASE_URL: 'https://om.example.com:8443' } },
+    { argv: ['archive', '-h'], env: { OPSMAN_BASE_URL: 'https://om.example.com/api/public/v1.0?x=1' } },
+    { argv: ['apply', '--mode', 'aply', '--help'], env: {} },
+    { argv: ['plan', '--request-timeout', '0', '--project', 'payments', '--help'], env: {} },
+    { argv: ['observe', '--json', '--markdown', '--help'], env: {} },
+  ])('$argv.0 --help prints its usage whatever the other values ($argv)', async ({ argv, env }) => {
+    const { code, out, err } = await run(argv, { env });
+    expect(err).toBe('');
+    expect(code).toBe(0);
+    expect(out).toContain(`Usage: opsman-gitops ${argv[0]}`);
+  });
+
+  it('--version prints the version with a stale OPSMAN_BASE_URL', async () => {
+    const { code, out } = await run(['plan', '--version'], { env: { OPSMAN_BASE_URL: 'https://om.example.com' } });
+    expect(code).toBe(0);
+    expect(out).toMatch(/^opsman-gitops \d+\.\d+\.\d+\n$/);
+  });
+
   it('--version prints the package version', async () => {
     const { code, out } = await run(['--version']);
     expect(code).toBe(0);
