@@ -34,7 +34,8 @@ function topKeys(doc: Document.Parsed): TopKey[] {
 
 /**
  * Splits the top-level keys into runs at each key already seen in the current run; a later run holding apiVersion or
- * kind is reported as a document that lacks its `---`, and every duplicate-key error inside it is explained by that.
+ * kind again (written before it too) is reported as a document that lacks its `---`, and every duplicate-key error
+ * inside it is explained by that.
  */
 export function findMissingSeparators(file: string, doc: Document.Parsed, lineCounter: LineCounter): SeparatorFindings {
   const issues: ValidationIssue[] = [];
@@ -53,8 +54,10 @@ export function findMissingSeparators(file: string, doc: Document.Parsed, lineCo
   for (let i = 1; i < runs.length; i++) {
     const current = runs[i] ?? [];
     const start = current[0];
-    if (start === undefined || !current.some((k) => DOCUMENT_KEYS.has(k.name))) continue;
     const earlier = runs.slice(0, i).flat();
+    // The document key must repeat: a `kind` written once, after some other repeated key, is one document's own.
+    const again = (k: TopKey) => DOCUMENT_KEYS.has(k.name) && earlier.some((e) => e.name === k.name);
+    if (start === undefined || !current.some(again)) continue;
     const first = [...earlier].reverse().find((k) => k.name === start.name) ?? start;
     const at = positionAt(lineCounter, start.offset);
     const firstLine = positionAt(lineCounter, first.offset).line;
