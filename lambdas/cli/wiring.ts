@@ -8,6 +8,7 @@ import { FsArchiveStore } from '../adapters/local/archive-fs.ts';
 import { desiredCacheDir, desiredCacheOff, FsDesiredStateCache } from '../adapters/local/desired-cache-fs.ts';
 import { FsDesiredStateSource } from '../adapters/local/desired-source-fs.ts';
 import { loadFingerprintKey } from '../adapters/local/fingerprint-key.ts';
+import { describeFsCause } from '../adapters/local/fs-failure.ts';
 import { EnvSecretResolver } from '../adapters/local/secrets-env.ts';
 import { FileSecretResolver } from '../adapters/local/secrets-file.ts';
 import { FsStateStore, writeFileAtomic } from '../adapters/local/state-fs.ts';
@@ -117,9 +118,17 @@ export async function localStores(
   };
 }
 
-/** Writes `text` to `path` all at once or not at all (temp file, fsync, rename), readable by all (0644). */
-export function saveFileAtomically(path: string, text: string): Promise<void> {
-  return writeFileAtomic(path, text, dirname(path), 0o644);
+/**
+ * Writes `text` to `path` all at once or not at all (temp file, fsync, rename), readable by all (0644). Rejects with
+ * an Error whose message is the cause in words about `path` (`/srv/plans does not exist (ENOENT)`): Node's own names
+ * the temp file, which the user never heard of.
+ */
+export async function saveFileAtomically(path: string, text: string): Promise<void> {
+  try {
+    await writeFileAtomic(path, text, dirname(path), 0o644);
+  } catch (error) {
+    throw new Error(describeFsCause(path, error), { cause: error });
+  }
 }
 
 /**

@@ -48,6 +48,13 @@ function nearestExisting(path: string): { path: string; isDirectory: boolean } |
   }
 }
 
+/** The first part of `path` that is not there (`/srv/new` of `/srv/new/plan.json` when /srv exists): what ENOENT means. */
+function firstMissing(path: string): string {
+  let missing = path;
+  while (dirname(missing) !== missing && statOf(dirname(missing)) === undefined) missing = dirname(missing);
+  return missing;
+}
+
 function notADirectory(path: string): string {
   const info = statOf(path);
   return info?.isFile() === true ? `${path} is a file, not a directory` : `${path} is not a directory`;
@@ -95,7 +102,8 @@ export function describeFsCause(path: string, error: unknown, access: FsAccess =
       case 'EISDIR':
         return `${path} is a directory`;
       case 'ENOENT':
-        return `${path} does not exist`;
+        // Writing a file into a missing directory fails with ENOENT too: the directory is what is missing.
+        return `${firstMissing(path)} does not exist`;
       case 'ELOOP':
         return 'too many levels of symbolic links';
       case 'ENAMETOOLONG':

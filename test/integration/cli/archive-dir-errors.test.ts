@@ -99,3 +99,26 @@ describe('plan', { timeout: 60_000 }, () => {
     expect(run.err).toContain(`${file} is a file, not a directory (ENOTDIR)`);
   });
 });
+
+describe('plan --out', { timeout: 60_000 }, () => {
+  // The file is written through a temp file beside it: the message names the user's path, never that temp file.
+  it.each([
+    {
+      name: 'a missing directory',
+      out: () => join(dir, 'missing', 'plan.json'),
+      cause: () => `${join(dir, 'missing')} does not exist (ENOENT)`,
+    },
+    {
+      name: 'a directory under a file',
+      out: () => join(file, 'plan.json'),
+      cause: () => `${file} is a file, not a directory (ENOTDIR)`,
+    },
+    { name: 'a directory in its place', out: () => dir, cause: () => `${dir} is a directory (EISDIR)` },
+  ])('$name: the error names --out and the cause', async ({ out, cause }) => {
+    const run = await cli(['plan', '--state-dir', join(dir, 'state'), '--out', out()]);
+    expect(run.code).toBe(1);
+    expect(run.out).toMatch(/^Plan: /m);
+    expect(run.err).toContain(`error: cannot save the plan to ${out()}: ${cause()}\n`);
+    expect(run.err).not.toContain('.tmp');
+  });
+});

@@ -38,6 +38,15 @@ describe('describeFsCause', () => {
     expect(describeFsCause(file, errno('EEXIST'))).toBe(`${file} is a file, not a directory (EEXIST)`);
   });
 
+  it('ENOENT names the first part of the path that is missing: the file, or the directory it was to go in', () => {
+    expect(describeFsCause(path.join(dir, 'x.json'), errno('ENOENT'))).toBe(
+      `${path.join(dir, 'x.json')} does not exist (ENOENT)`,
+    );
+    expect(describeFsCause(path.join(dir, 'new', 'sub', 'x.json'), errno('ENOENT'))).toBe(
+      `${path.join(dir, 'new')} does not exist (ENOENT)`,
+    );
+  });
+
   it.each([
     ['ENOSPC', 'no space left on the device (ENOSPC)'],
     ['EROFS', 'the file system is read-only (EROFS)'],
