@@ -132,8 +132,8 @@ export async function saveFileAtomically(path: string, text: string): Promise<vo
 }
 
 /**
- * Creates the directory when missing and proves a file can be written in it; rejects with an error naming `what`, the
- * path and the cause (permission denied, not a directory, no space, read-only).
+ * Proves a file can be written in the directory (created for the check when missing, and removed again); rejects with
+ * an error naming `what`, the path and the cause (permission denied, not a directory, no space, read-only).
  */
 export function writableDirectory(dir: string, what: string): Promise<void> {
   return ensureWritableDirectory(dir, what);

@@ -1,5 +1,5 @@
 // Scenario: archive and plan against the emulator with an archive or state directory that cannot be written (a regular file in the way: ENOTDIR even as root) print one precise error per cause, each once, and say truthfully what was and was not written.
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -120,5 +120,17 @@ describe('plan --out', { timeout: 60_000 }, () => {
     expect(run.out).toMatch(/^Plan: /m);
     expect(run.err).toContain(`error: cannot save the plan to ${out()}: ${cause()}\n`);
     expect(run.err).not.toContain('.tmp');
+  });
+});
+
+describe('archive before it can run', () => {
+  it('missing credentials: a usage error that leaves no directory behind', async () => {
+    const stateDir = join(dir, 'state');
+    const io = recordingIo({ env: {} });
+    const argv = ['archive', '--desired', join(REPO_ROOT, 'desired-state'), '--state-dir', stateDir];
+    const code = await runCli(argv, { startEmulator: noEmulator, io });
+    expect(code).toBe(2);
+    expect(io.err()).toContain('archive talks to Ops Manager and needs');
+    expect(await readdir(dir)).toEqual(['a-file']);
   });
 });

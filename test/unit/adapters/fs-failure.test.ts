@@ -119,10 +119,17 @@ describe('the stores under a file', () => {
 });
 
 describe('ensureWritableDirectory', () => {
-  it('creates a missing directory and leaves nothing in it', async () => {
-    const target = path.join(dir, 'new', 'archive');
+  it('checks a missing directory and leaves nothing behind, not even the directories it created', async () => {
+    await ensureWritableDirectory(path.join(dir, 'new', 'archive'), 'the archive directory');
+    expect((await readdir(dir)).sort()).toEqual(['a-file']);
+  });
+
+  it('leaves an existing directory and its files as they were', async () => {
+    const target = path.join(dir, 'archive');
+    await mkdir(target);
+    await writeFile(path.join(target, 'kept.json'), '{}');
     await ensureWritableDirectory(target, 'the archive directory');
-    expect(await readdir(target)).toEqual([]);
+    expect(await readdir(target)).toEqual(['kept.json']);
   });
 
   it('refuses a path under a file, and a file in place of the directory', async () => {
