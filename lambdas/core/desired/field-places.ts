@@ -23,8 +23,14 @@ function resolve(node: SchemaNode): SchemaNode {
   return asNode(defs?.[ref.slice('#/$defs/'.length)]) ?? node;
 }
 
-/** Records the path of every property under `node`, recursively (a `[]` segment stands for any item of a list). */
-function collect(node: SchemaNode, prefix: readonly string[], into: Map<string, string[][]>): void {
+/** One place of a field: its path, and its schema (whether a value would fit there). */
+interface Place {
+  path: string[];
+  node: SchemaNode;
+}
+
+/** Records the place of every property under `node`, recursively (a `[]` segment stands for any item of a list). */
+function collect(node: SchemaNode, prefix: readonly string[], into: Map<string, Place[]>): void {
   const resolved = resolve(node);
   const items = asNode(resolved.items);
   if (items !== undefined) collect(items, [...prefix, '[]'], into);
@@ -32,10 +38,28 @@ function collect(node: SchemaNode, prefix: readonly string[], into: Map<string, 
   if (properties === undefined) return;
   for (const [field, child] of Object.entries(properties)) {
     const path = [...prefix, field];
-    into.set(field, [...(into.get(field) ?? []), path]);
-    const childNode = asNode(child);
-    if (childNode !== undefined) collect(childNode, path, into);
+    const childNode = asNode(child) ?? {};
+    into.set(field, [...(into.get(field) ?? []), { path, node: childNode }]);
+    collect(childNode, path, into);
   }
+}
+
+/** The JSON Schema type names `value` has (`integer` is a `number` too). */
+function typesOf(value: unknown): string[] {
+  if (value === null) return ['null'];
+  if (Array.isArray(value)) return ['array'];
+  if (typeof value === 'number') return Number.isInteger(value) ? ['number', 'integer'] : ['number'];
+  return [typeof value];
+}
+
+/** Whether `value` passes the place's enum, const and type (its other rules are not needed to tell places apart). */
+function fits(place: Place, value: unknown): boolean {
+  const node = resolve(place.node);
+  if (Array.isArray(node.enum) && !node.enum.includes(value)) return false;
+  if ('const' in node && node.const !== value) return false;
+  const type = node.type;
+  const types = Array.isArray(type) ? type : typeof type === 'string' ? [type] : [];
+  return types.length === 0 || typesOf(value).some((t) => types.includes(t));
 }
 
 /** The document schema of one kind: the root's own properties plus the metadata and spec its `then` branch gives. */
@@ -51,14 +75,14 @@ function kindSchema(kind: string): SchemaNode {
   return { properties: root };
 }
 
-let places: Map<string, Map<string, string[][]>> | undefined;
+let places: Map<string, Map<string, Place[]>> | undefined;
 
-/** Field name -> every path it has, per kind (built on first use). */
-function placesByKind(): Map<string, Map<string, string[][]>> {
+/** Field name -> every place it has, per kind (built on first use). */
+function placesByKind(): Map<string, Map<string, Place[]>> {
   if (places === undefined) {
     places = new Map();
     for (const kind of KINDS) {
-      const fields = new Map<string, string[][]>();
+      const fields = new Map<string, Place[]>();
       collect(kindSchema(kind), [], fields);
       places.set(kind, fields);
     }
@@ -82,11 +106,16 @@ function distance(from: readonly string[], place: readonly string[]): number {
 /**
  * Where `field` belongs in a document of `kind` (`spec.defaultServerType`, `spec.alertConfigs[].eventTypeName`),
  * nearest to the mapping it was found in (`from`, list indexes written `[]`) only: `mode` under metadata belongs in
- * spec, not in an alert's metricThreshold. Empty for an unknown kind or field, or more than {@link MAX_PLACES} ties.
+ * spec, not in an alert's metricThreshold. Given the `value` written, only the places it fits count when there are
+ * any: `mode: plan` in an alert config belongs in spec.mode, though metricThreshold.mode (AVERAGE only) is nearer.
+ * Empty for an unknown kind or field, or more than {@link MAX_PLACES} ties.
  */
-export function placesOf(kind: unknown, field: string, from: readonly string[]): string[] {
+export function placesOf(kind: unknown, field: string, from: readonly string[], value?: unknown): string[] {
   if (typeof kind !== 'string') return [];
-  const found = placesByKind().get(kind)?.get(field) ?? [];
+  const all = placesByKind().get(kind)?.get(field) ?? [];
+  // A parsed YAML value is never undefined (an empty one is null): undefined means "not given".
+  const fitting = value === undefined ? [] : all.filter((place) => fits(place, value));
+  const found = (fitting.length > 0 ? fitting : all).map((place) => place.path);
   const nearest = Math.min(...found.map((place) => distance(from, place)));
   const best = found.filter((place) => distance(from, place) === nearest);
   return best.length > MAX_PLACES ? [] : best.map(formatPlace);

@@ -62,10 +62,12 @@ function isSecretField(segments: readonly PathSegment[]): boolean {
 
 /**
  * The did-you-mean of an unknown field: a near name at the same level first (a typo where the field belongs), else
- * the places the same name has elsewhere in a document of this kind (a field written at the wrong level).
+ * the places the same name has elsewhere in a document of this kind (a field written at the wrong level), those its
+ * `value` fits first.
  */
 function unknownFieldHint(
   field: string,
+  value: unknown,
   known: readonly string[],
   kind: unknown,
   at: readonly PathSegment[],
@@ -73,7 +75,7 @@ function unknownFieldHint(
   const near = suggestion(field, known);
   if (near.hint !== undefined) return near;
   const from = at.map((segment) => (typeof segment === 'number' ? '[]' : segment));
-  const places = placesOf(kind, field, from);
+  const places = placesOf(kind, field, from, value);
   if (places.length === 0) return near;
   const list = places.join(' or ');
   return { text: `; it belongs in ${list}`, hint: `move it to ${list}` };
@@ -110,7 +112,9 @@ export function translate(located: LocatedDocument, error: ErrorObject, kind?: u
     case 'additionalProperties': {
       const field = String(params.additionalProperty);
       const known = Object.keys((schema.properties as Record<string, unknown> | undefined) ?? {});
-      const hint = unknownFieldHint(field, known, kind, segments);
+      // The value only picks among the places the name has (never echoed: it may be a misplaced secret).
+      const value = (error.data as Record<string, unknown> | null)?.[field];
+      const hint = unknownFieldHint(field, value, known, kind, segments);
       const message = `unknown field "${field}" in ${subject}${hint.text}`;
       const expected = `one of: ${known.join(', ')}`;
       return {

@@ -149,6 +149,34 @@ describe('placesOf: where a misplaced field belongs, nearest first', () => {
   });
 });
 
+describe('placesOf with the value written: the places that value fits, nearest first', () => {
+  const from = (path: string) => path.split(/\.|(?=\[\])/).filter((s) => s !== '');
+  it.each([
+    // `mode: plan` in an alert config is the project's mode: metricThreshold.mode, nearer, only takes AVERAGE
+    ['Project', 'mode', 'spec.alertConfigs[]', 'plan', ['spec.mode']],
+    ['Project', 'mode', 'spec.alertConfigs[]', 'AVERAGE', ['spec.alertConfigs[].metricThreshold.mode']],
+    // a number: a threshold's value, not the `threshold` mapping of an alert config
+    [
+      'Project',
+      'threshold',
+      'spec.alertConfigs[].matchers[]',
+      3,
+      ['spec.alertConfigs[].metricThreshold.threshold', 'spec.alertConfigs[].threshold.threshold'],
+    ],
+    [
+      'Project',
+      'threshold',
+      'spec.alertConfigs[].matchers[]',
+      { operator: 'LESS_THAN', threshold: 1 },
+      ['spec.alertConfigs[].threshold'],
+    ],
+    // a value that fits no place: the places of the name, as without a value
+    ['Project', 'mode', 'spec.alertConfigs[]', 'yolo', ['spec.alertConfigs[].metricThreshold.mode']],
+  ])('%s %s from %s = %j -> %j', (kind, field, at, value, expected) => {
+    expect(placesOf(kind, field, from(at), value)).toEqual(expected);
+  });
+});
+
 async function issuesOf(text: string): Promise<ValidationIssue[]> {
   const result = await loadDesiredState(new MemorySource({ 'p.yaml': text }));
   return result.ok ? [] : result.issues;
@@ -174,6 +202,20 @@ describe('through the loader, at file:line:column', () => {
     const issues = await issuesOf(text);
     expect(issues).toHaveLength(1);
     expect(issues[0]).toMatchObject({ line: 6, column: 3, hint: 'move it to spec.mode' });
+  });
+});
+
+describe('a misplaced field is sent where its value fits', () => {
+  it('`mode: plan` in an alert config belongs in spec.mode, not in metricThreshold (AVERAGE only)', async () => {
+    const text = `${HEAD}spec:\n  alertConfigs:\n    - key: a\n      eventTypeName: NO_PRIMARY\n      mode: plan\n      notifications: [{typeName: ADMIN}]\n`;
+    const issues = await issuesOf(text);
+    expect(issues).toHaveLength(1);
+    expect(issues[0]).toMatchObject({
+      line: 8,
+      column: 7,
+      message: 'unknown field "mode" in spec.alertConfigs[0]; it belongs in spec.mode',
+      hint: 'move it to spec.mode',
+    });
   });
 });
 
