@@ -35,16 +35,32 @@ export function checkPlanShape(value: unknown, file: string): Plan {
   return value as Plan;
 }
 
+/**
+ * ` (at line 3, column 14)` when the parser said where the text stopped being JSON, else nothing. Never V8's own
+ * message: newer ones quote the text around the error, and a file passed to --plan by mistake (a secrets file, a
+ * key) must not have a piece of it printed.
+ */
+function whereJsonBroke(text: string, error: unknown): string {
+  const match = /at position (\d+)/.exec(error instanceof Error ? error.message : '');
+  if (match === null) return '';
+  const offset = Math.min(Number(match[1]), text.length);
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  const column = offset - before.lastIndexOf('\n');
+  return ` (at line ${line}, column ${column})`;
+}
+
 /** Reads and checks a saved plan file. */
 export async function readSavedPlan(file: string): Promise<Plan> {
   const info = await stat(file).catch(() => null);
   if (info === null || !info.isFile()) throw new CliError('CLI_SAVED_PLAN_MISSING', `--plan ${file}: no such file`);
   if (info.size > MAX_SAVED_PLAN_BYTES) throw invalid(file, `larger than ${MAX_SAVED_PLAN_BYTES} bytes`);
+  const text = await readFile(file, 'utf8');
   let parsed: unknown;
   try {
-    parsed = JSON.parse(await readFile(file, 'utf8'));
+    parsed = JSON.parse(text);
   } catch (error) {
-    throw invalid(file, `not JSON (${(error as Error).message})`);
+    throw invalid(file, `not JSON${whereJsonBroke(text, error)}`);
   }
   return checkPlanShape(parsed, file);
 }

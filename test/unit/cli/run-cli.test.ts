@@ -194,6 +194,16 @@ describe('apply approval', () => {
     expect(err).toContain('no such file');
   });
 
+  it('a saved plan that is not JSON is refused with where it broke, never a piece of the file', async () => {
+    // A secrets file passed to --plan by mistake: the parser's own message would quote the text around the error.
+    await writeFile(join(dir, 'plan.json'), '{\n  "opsman/hook": {"token": s3cr3t-v4lue}\n}\n');
+    const { code, err } = await run(['apply', '--plan', join(dir, 'plan.json')], { env: CREDS });
+    expect(code).toBe(1);
+    expect(err).toMatch(/not JSON( \(at line 2, column \d+\))?/);
+    expect(err).not.toContain('s3cr3t');
+    expect(err).not.toContain('opsman/hook');
+  });
+
   it.each([
     ['not json', /not JSON/],
     ['[]', /not a JSON object/],
