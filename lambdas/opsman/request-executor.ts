@@ -159,7 +159,7 @@ export class RequestExecutor {
         const { response } = outcome;
         state.status = response.status;
         if (response.status >= 200 && response.status < 300) return response;
-        const body = parseErrorBody(response.text, response.status);
+        const body = parseErrorBody(response.text, response.status, secrets);
         const names = this.#options.settingNames;
         const detail = body.fromOpsManager
           ? withUnknownPathHint(response.status, body.errorCode, scrub(body.detail, secrets), names)
