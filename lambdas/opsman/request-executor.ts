@@ -101,6 +101,11 @@ export class RequestExecutor {
     return this.#limiter.active;
   }
 
+  /** Forgets the silence verdict (a new run starts on a client kept from an earlier one). */
+  forgetSilence(): void {
+    this.#silence.forget();
+  }
+
   /** Refuses every later request (the client is closing its connections). */
   close(): void {
     this.#closed = true;

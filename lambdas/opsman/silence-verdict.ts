@@ -58,6 +58,14 @@ export class SilenceVerdict {
     this.#verdict = { since, until: this.now() + this.windowMs, witness };
   }
 
+  /**
+   * Drops the verdict: a new run starts (a warm Lambda's next invocation may come within the window, a retry of the
+   * very run that met the silence), and a run must ask Ops Manager before it concludes it is silent.
+   */
+  forget(): void {
+    this.#verdict = undefined;
+  }
+
   /** Throws OpsManagerTransportError, for a request about to be sent, while Ops Manager stands silent. */
   check(context: RequestContext): void {
     const verdict = this.#verdict;
