@@ -272,7 +272,7 @@ export class RequestExecutor {
     state.heard ??= this.#silence.mark();
     const remaining = this.#options.retry.deadlineMs - (now - state.firstSentAt);
     if (remaining <= 0) return { kind: 'expired' };
-    this.#silence.check(request);
+    this.#silence.check(request, state.attempts - 1);
     // Not AbortSignal.timeout(): its timer and signal live until the timeout fires even when the request ended long
     // before, so 20,000 writes pile up 20,000 of them (measured: ~24 MB of heap and ~25 MB of RSS in a large apply).
     // exchange() reads the whole body before it resolves, so the timer can be cleared as soon as it settles.
