@@ -28,8 +28,11 @@ import type {
 } from '../core/ports.ts';
 import { DESIRED_CACHE_PREFIX, type HandlerConfig } from './config.ts';
 
-/** The Ops Manager client the runtime needs: the port plus `close()`. */
-export type ClosableApi = OpsManagerApi & { close(): Promise<void> };
+/**
+ * The Ops Manager client the runtime needs: the port plus `close()`, and `forgetSilence()` when the client keeps a
+ * silence verdict (OpsManagerClient does).
+ */
+export type ClosableApi = OpsManagerApi & { close(): Promise<void>; forgetSilence?(): void };
 
 /** Builds an Ops Manager client (createOpsManagerClient in production, injectable for tests). */
 export type ApiFactory = (options: {
@@ -110,7 +113,10 @@ export class Runtime {
     return { onRequest: (event) => this.calls.onRequest(event), onStall };
   }
 
-  /** The Ops Manager client for the current credentials, and the fingerprint key that goes with them. */
+  /**
+   * The Ops Manager client for the current credentials, and the fingerprint key that goes with them. Called once per
+   * run: a client kept from an earlier run forgets that run's silence verdict.
+   */
   async api(): Promise<{ api: OpsManagerApi; fingerprintKey: Uint8Array; publicKey: string }> {
     const credentials = await loadOpsManagerCredentials(this.#secretJson, this.config.credentialsSecretId);
     const digest = createHash('sha256').update(`${credentials.publicKey}\n${credentials.privateKey}`).digest('hex');
@@ -126,6 +132,10 @@ export class Runtime {
       if (this.config.maxConcurrency) options.maxConcurrency = this.config.maxConcurrency;
       this.#api = { digest, api: this.#createApi(options) };
       await previous?.close().catch(() => undefined);
+    } else {
+      // The verdict's time bound is one deadline (120 s), and the next run may start sooner: Lambda retries a failed
+      // asynchronous invocation after a minute, on this warm client. That run must ask Ops Manager again.
+      this.#api.api.forgetSilence?.();
     }
     return {
       api: (this.#api as { api: ClosableApi }).api,

@@ -97,7 +97,7 @@ async function send(ctx: ExchangeContext, request: HttpRequest, authorization: s
 }
 
 function authError(request: HttpRequest, response: HttpResponse, why: string, cause?: unknown): OpsManagerAuthError {
-  const body = parseErrorBody(response.text, response.status);
+  const body = parseErrorBody(response.text, response.status, request.secrets);
   const detail = scrub(body.detail, request.secrets);
   const context = { method: request.method, pathTemplate: request.pathTemplate };
   const message = `${request.method} ${request.pathTemplate}: ${scrub(why, request.secrets)} (${response.status} ${body.errorCode}${detail === '' ? '' : `: ${detail}`})`;

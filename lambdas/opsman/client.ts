@@ -102,6 +102,15 @@ export class OpsManagerClient implements OpsManagerApi {
     return new OpsManagerClient({ [VIEW]: { core: this.#core, signal: relay.signal } });
   }
 
+  /**
+   * Forgets that Ops Manager stood silent (the silence verdict, shared with every view): a client kept between runs (a
+   * warm Lambda) calls it when a run starts, so that the run asks Ops Manager again instead of failing every request
+   * unsent because of an earlier run. Requests in flight are not affected.
+   */
+  forgetSilence(): void {
+    this.#core.executor.forgetSilence();
+  }
+
   /** Refuses new requests, waits for in-flight ones and closes the connections. Idempotent. */
   close(): Promise<void> {
     this.#core.executor.close();

@@ -1,4 +1,5 @@
 /** Reads Ops Manager's five-field error body, tolerating anything else a proxy or load balancer may send. */
+import { scrub } from './sanitize.ts';
 
 /** The parts of an error response the client keeps. */
 export interface ParsedErrorBody {
@@ -15,16 +16,20 @@ export interface ParsedErrorBody {
 
 const MAX_DETAIL = 500;
 
-function clip(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+/** Scrubbed before it is clipped: a secret the cut goes through would no longer match, and its start would show. */
+function clip(text: string, secrets: readonly string[]): string {
+  const flat = scrub(text, secrets).replace(/\s+/g, ' ').trim();
   return flat.length > MAX_DETAIL ? `${flat.slice(0, MAX_DETAIL - 3)}...` : flat;
 }
 
-/** Parses `{"detail","error","errorCode","parameters","reason"}`; falls back to the status and a clipped excerpt. */
-export function parseErrorBody(text: string, status: number): ParsedErrorBody {
+/**
+ * Parses `{"detail","error","errorCode","parameters","reason"}`; falls back to the status and a clipped excerpt. The
+ * detail is scrubbed of `secrets` (the request's private key and secret body fields).
+ */
+export function parseErrorBody(text: string, status: number, secrets: readonly string[] = []): ParsedErrorBody {
   const fallback = {
     errorCode: `HTTP_${status}`,
-    detail: clip(text.startsWith('<') ? '' : text),
+    detail: clip(text.startsWith('<') ? '' : text, secrets),
     fromOpsManager: false,
   };
   if (text.trim() === '') return fallback;
@@ -43,5 +48,5 @@ export function parseErrorBody(text: string, status: number): ParsedErrorBody {
   const fromOpsManager =
     errorCode !== `HTTP_${status}` ||
     (typeof body.error === 'number' && (typeof body.detail === 'string' || typeof body.reason === 'string'));
-  return { errorCode, detail: clip(detail), fromOpsManager };
+  return { errorCode, detail: clip(detail, secrets), fromOpsManager };
 }

@@ -35,14 +35,18 @@ export function foreignAnswer(response: HttpResponse, secrets: readonly string[]
   const contentType = /^[\w.+-]+\/[\w.+-]+/.exec(raw.trim())?.[0]?.toLowerCase() ?? 'no content type';
   const body = response.text.slice(0, 20_000);
   const looksHtml = contentType.includes('html') || /^\s*</.test(body);
-  const text = (looksHtml ? textOfHtml(body) : body)
-    .replace(/&(amp|lt|gt|quot|apos|nbsp|#39);/g, (_, name: string) => ENTITIES[name] ?? ' ')
+  const decoded = (looksHtml ? textOfHtml(body) : body).replace(
+    /&(amp|lt|gt|quot|apos|nbsp|#39);/g,
+    (_, name: string) => ENTITIES[name] ?? ' ',
+  );
+  // Scrubbed before it is clipped: a secret the cut goes through would no longer match, and its start would show.
+  const text = scrub(decoded, secrets)
     // Printable ASCII only: a body must not move the cursor or colour a terminal.
     .replace(/[^\x20-\x7e]+/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
   const clipped = text.length > MAX_EXCERPT ? `${text.slice(0, MAX_EXCERPT - 3)}...` : text;
-  return { contentType, excerpt: scrub(clipped, secrets) };
+  return { contentType, excerpt: clipped };
 }
 
 /** What to check when a path the client builds under the base URL does not exist there. */

@@ -26,6 +26,7 @@ export {
 } from './errors.ts';
 export { normalizeServerType, SERVER_TYPE_LABELS } from './normalize.ts';
 export {
+  type ClientClock,
   type ClientOptions,
   DEFAULT_MAX_CONCURRENCY,
   DEFAULT_PAGE_SIZE,

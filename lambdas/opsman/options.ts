@@ -101,7 +101,7 @@ export interface ClientOptions {
   /** How messages name the settings (a CLI passes its flags); missing fields take {@link DEFAULT_SETTING_NAMES}. */
   settingNames?: Partial<SettingNames>;
   /** Time source for backoff waits and the deadline; tests inject one that does not really sleep. */
-  clock?: Pick<Clock, 'now' | 'sleep'>;
+  clock?: ClientClock;
   /** Random source in [0, 1) for the backoff jitter. Default Math.random. */
   random?: () => number;
 }
@@ -150,12 +150,32 @@ export interface ResolvedClientOptions {
   proxy: ProxyOptions;
   warn: (message: string) => void;
   settingNames: SettingNames;
-  clock: Pick<Clock, 'now' | 'sleep'>;
+  clock: ClientClock;
   random: () => number;
 }
 
+/**
+ * The client's time source: the core's {@link Clock}, whose `sleep` may also take a signal. The real clock then ends
+ * the wait and clears its timer as soon as the signal aborts: a backoff wait of a stopped request must not keep the
+ * process alive (a CLI stopped by Ctrl-C would otherwise exit only when a 60 s Retry-After has passed). An injected
+ * clock may ignore the signal: the caller does not rely on it to stop waiting.
+ */
+export interface ClientClock {
+  now(): Date;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
 /** The real clock. */
-export const SYSTEM_CLOCK: Pick<Clock, 'now' | 'sleep'> = {
+export const SYSTEM_CLOCK: ClientClock = {
   now: () => new Date(),
-  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  sleep: (ms, signal) =>
+    new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      signal?.addEventListener('abort', done, { once: true });
+    }),
 };

@@ -101,6 +101,11 @@ export class RequestExecutor {
     return this.#limiter.active;
   }
 
+  /** Forgets the silence verdict (a new run starts on a client kept from an earlier one). */
+  forgetSilence(): void {
+    this.#silence.forget();
+  }
+
   /** Refuses every later request (the client is closing its connections). */
   close(): void {
     this.#closed = true;
@@ -159,7 +164,7 @@ export class RequestExecutor {
         const { response } = outcome;
         state.status = response.status;
         if (response.status >= 200 && response.status < 300) return response;
-        const body = parseErrorBody(response.text, response.status);
+        const body = parseErrorBody(response.text, response.status, secrets);
         const names = this.#options.settingNames;
         const detail = body.fromOpsManager
           ? withUnknownPathHint(response.status, body.errorCode, scrub(body.detail, secrets), names)
@@ -267,7 +272,7 @@ export class RequestExecutor {
     state.heard ??= this.#silence.mark();
     const remaining = this.#options.retry.deadlineMs - (now - state.firstSentAt);
     if (remaining <= 0) return { kind: 'expired' };
-    this.#silence.check(request);
+    this.#silence.check(request, state.attempts - 1);
     // Not AbortSignal.timeout(): its timer and signal live until the timeout fires even when the request ended long
     // before, so 20,000 writes pile up 20,000 of them (measured: ~24 MB of heap and ~25 MB of RSS in a large apply).
     // exchange() reads the whole body before it resolves, so the timer can be cleared as soon as it settles.

@@ -2,7 +2,7 @@
  * The caller's stop signal, as the executor meets it outside an exchange: in a backoff wait, and in messages. (In a
  * slot queue the limiter handles it; in flight, the attempt's own AbortController relays it to undici.)
  */
-import type { Clock } from '../core/ports.ts';
+import type { ClientClock } from './options.ts';
 
 /** The reason an AbortSignal gives, for a message: its string reason, an Error's message, else `aborted`. */
 export function stopReason(signal: AbortSignal | undefined): string {
@@ -14,7 +14,7 @@ export function stopReason(signal: AbortSignal | undefined): string {
 
 /** Waits `ms` on `clock`; resolves to false as soon as `signal` aborts (a stopped run does not sit out a backoff). */
 export async function sleepUnlessStopped(
-  clock: Pick<Clock, 'sleep'>,
+  clock: Pick<ClientClock, 'sleep'>,
   ms: number,
   signal: AbortSignal | undefined,
 ): Promise<boolean> {
@@ -29,7 +29,8 @@ export async function sleepUnlessStopped(
     signal.addEventListener('abort', onAbort, { once: true });
   });
   try {
-    return await Promise.race([clock.sleep(ms).then(() => true), aborted]);
+    // The signal goes to the clock too, so that the real one clears its timer instead of holding the process open.
+    return await Promise.race([clock.sleep(ms, signal).then(() => !signal.aborted), aborted]);
   } finally {
     signal.removeEventListener('abort', onAbort);
   }

@@ -58,8 +58,20 @@ export class SilenceVerdict {
     this.#verdict = { since, until: this.now() + this.windowMs, witness };
   }
 
-  /** Throws OpsManagerTransportError, for a request about to be sent, while Ops Manager stands silent. */
-  check(context: RequestContext): void {
+  /**
+   * Drops the verdict: a new run starts (a warm Lambda's next invocation may come within the window, a retry of the
+   * very run that met the silence), and a run must ask Ops Manager before it concludes it is silent.
+   */
+  forget(): void {
+    this.#verdict = undefined;
+  }
+
+  /**
+   * Throws OpsManagerTransportError, for a request about to be sent, while Ops Manager stands silent. `attempted`: the
+   * attempts this request already made; a retry refused says so (`not sent again after 1 attempt(s)`, `attempts: 1`),
+   * since its first attempt was sent and a write may have been applied.
+   */
+  check(context: RequestContext, attempted = 0): void {
     const verdict = this.#verdict;
     if (verdict === undefined) return;
     if (this.now() >= verdict.until) {
@@ -67,10 +79,11 @@ export class SilenceVerdict {
       return;
     }
     const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const what = attempted === 0 ? 'not sent' : `not sent again after ${attempted} attempt(s)`;
     throw new OpsManagerTransportError(
-      `${context.method} ${context.pathTemplate}: not sent: Ops Manager has answered no request since ${iso(verdict.since)} (${verdict.witness}; deadline ${this.deadlineNote}); requests fail at once until it answers again or until ${iso(verdict.until)}`,
+      `${context.method} ${context.pathTemplate}: ${what}: Ops Manager has answered no request since ${iso(verdict.since)} (${verdict.witness}; deadline ${this.deadlineNote}); requests fail at once until it answers again or until ${iso(verdict.until)}`,
       { method: context.method, pathTemplate: context.pathTemplate },
-      0,
+      attempted,
     );
   }
 }

@@ -80,6 +80,35 @@ describe('Ctrl-C while planning', { timeout: 120_000 }, () => {
     expect(await exists(join(dir, 'plan.json'))).toBe(false);
   });
 
+  it('plan: a read waiting out a Retry-After is abandoned and the process exits at once, not when the wait ends', async () => {
+    // payments-prod's alert configs answer 503 with Retry-After: 60: the read sits in a 60 s backoff wait when the
+    // signal lands. The run ends at once; so must the process (nothing may keep Node's event loop alive).
+    await fetch(`${emulator.origin}/__emulator/faults`, { method: 'DELETE' });
+    const fault = await fetch(`${emulator.origin}/__emulator/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        method: 'GET',
+        path: `/groups/${PAYMENTS_PROD}/alertConfigs`,
+        status: 503,
+        retryAfter: 60,
+        times: 1_000,
+      }),
+    });
+    expect(fault.ok).toBe(true);
+    const started = Date.now();
+    const run = await runBinary(
+      ['plan', '--no-color', ...common],
+      toolEnv(emulator.url),
+      REPO_ROOT,
+      SIGNAL_WHEN_PLANNING,
+    );
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(130);
+    expect(run.stderr).toContain('error: the run was stopped while planning (Ctrl-C (SIGINT)): nothing was written');
+    // The backoff wait ends 60 s after the 503: a process still alive then waited for its timer.
+    expect(Date.now() - started).toBeLessThan(40_000);
+  });
+
   it('apply: abandons the read in flight, writes nothing, releases the lock, exit 130', async () => {
     await slowDown(60_000, 'GET', `/groups/${PAYMENTS_PROD}/alertConfigs`);
     await fetch(`${emulator.origin}/__emulator/requests`, { method: 'DELETE' });

@@ -66,6 +66,19 @@ describe('foreignAnswer: a safe excerpt', () => {
       'echo: [REDACTED]',
     );
   });
+
+  it('never shows the start of a secret that the clip cuts through', () => {
+    const cut = `${'x'.repeat(MAX_EXCERPT - 20)} ${TEST_PRIVATE_KEY}`;
+    const { excerpt } = foreignAnswer(response(cut, 'text/plain'), [TEST_PRIVATE_KEY]);
+    expect(excerpt).toBe(`${'x'.repeat(MAX_EXCERPT - 20)} [REDACTED]`);
+    const detail = parseErrorBody(
+      JSON.stringify({ errorCode: 'INVALID_JSON', detail: `${'y'.repeat(480)} ${TEST_PRIVATE_KEY}` }),
+      400,
+      [TEST_PRIVATE_KEY],
+    ).detail;
+    expect(detail).not.toContain(TEST_PRIVATE_KEY.slice(0, 6));
+    expect(detail.endsWith(' [REDACTED]')).toBe(true);
+  });
 });
 
 describe('foreignDetail and the base URL hints', () => {

@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RequestStallEvent } from '../../../lambdas/core/ports.ts';
 import {
+  AmbiguousWriteError,
   type ClientOptions,
   createOpsManagerClient,
   type OpsManagerClient,
@@ -16,11 +17,22 @@ import { TEST_PRIVATE_KEY } from '../../helpers/client-fixtures.ts';
 import { eventually, startHungServer } from '../../helpers/hung-server.ts';
 
 const GROUP = '5e2211c17a3e5a48f5497de3';
+const BODY = { eventTypeName: 'HOST_DOWN', notifications: [{ typeName: 'GROUP', roles: ['GROUP_OWNER'] }] };
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
+
+/** A Digest server whose authenticated requests matching `hang` (`METHOD /path`) never get an answer. */
+async function hangingOn(hang: RegExp) {
+  const server = await startDigestServer({
+    password: TEST_PRIVATE_KEY,
+    handler: (req) => (hang.test(`${req.method} ${req.pathname}`) ? new Promise<never>(() => undefined) : { json: {} }),
+  });
+  cleanups.push(() => server.close());
+  return server;
+}
 
 async function hung() {
   const server = await startHungServer();
@@ -187,6 +199,30 @@ describe('an Ops Manager that answers nothing for a whole deadline', () => {
     expect(await late).toEqual({ id: 'late' });
     expect(await client.getTeam('o1', 'after')).toEqual({ id: 'now' });
     expect(server.log.map((e) => e.url.split('/').pop())).not.toContain('meanwhile');
+  });
+
+  it('does not say that a write it stops retrying was never sent', async () => {
+    // A signed POST and a signed PUT hang; both attempts end at the 300 ms headers timeout. The POST is never retried,
+    // so it condemns the silent server; the PUT's retry, 200 ms later, is refused. Its first attempt was sent, signed.
+    const server = await hangingOn(/^(POST|PUT) /);
+    const { client, requests } = clientOf(server.baseUrl, {
+      retry: { deadlineMs: 60_000, maxAttempts: 4, baseDelayMs: 200, maxDelayMs: 200 },
+      timeouts: { headersMs: 300 },
+      random: () => 0.999,
+    });
+    await client.getTeam('o1', 'warm-up'); // caches the nonce: the writes go out signed at once
+    const post = client.createAlertConfig(GROUP, BODY).catch((e: unknown) => e);
+    const put = client.updateAlertConfig(GROUP, 'a1', BODY).catch((e: unknown) => e);
+    expect(await post).toBeInstanceOf(AmbiguousWriteError);
+    const error = await put;
+    expect(error).toBeInstanceOf(OpsManagerTransportError);
+    expect(server.log.filter((e) => e.method === 'PUT' && e.authorization !== undefined)).toHaveLength(1);
+    expect(requests.find((r) => r.pathTemplate === '/groups/{groupId}/alertConfigs/{alertConfigId}')?.attempts).toBe(2);
+    // Not "not sent" and `attempts: 0`: the PUT was sent once and may have been applied.
+    expect(error).toMatchObject({ attempts: 1 });
+    expect((error as Error).message).toMatch(
+      /^PUT \/groups\/\{groupId\}\/alertConfigs\/\{alertConfigId\}: not sent again after 1 attempt\(s\): Ops Manager has answered no request since /,
+    );
   });
 
   it('is not condemned for one slow request while it answers others', async () => {

@@ -37,6 +37,9 @@ beforeAll(async () => {
         };
       }
       if (mode === 'echo-text') return { status: 502, text: `upstream said ${req.headers.authorization} ${req.body}` };
+      // A proxy's page that quotes the body: the PagerDuty key starts 90 characters in, across the excerpt's cut.
+      if (mode === 'echo-body')
+        return { status: 400, text: `bad: ${req.body}`, headers: { 'content-type': 'text/plain' } };
       if (mode === 'reset') return 'reset';
       if (mode === 'unavailable') return { status: 503, json: { errorCode: 'X', detail: TEST_PRIVATE_KEY } };
       return { json: {} };
@@ -136,6 +139,19 @@ describe('no secret in any error', () => {
     expect(inspect(c, { depth: 10, showHidden: true })).not.toContain(TEST_PRIVATE_KEY);
     expect(JSON.stringify(c)).not.toContain(TEST_PRIVATE_KEY);
     return c.close();
+  });
+
+  it('a secret that a foreign excerpt cuts short is not shown in part', async () => {
+    mode = 'echo-body';
+    const c = client();
+    const body = { eventTypeName: 'HOST_DOWN', notifications: [{ typeName: 'PAGER_DUTY', serviceKey: SERVICE_KEY }] };
+    const error = await c.createAlertConfig('g', body).catch((e: unknown) => e);
+    await c.close();
+    expect(error).toBeInstanceOf(OpsManagerError);
+    expect((error as Error).message).toContain('answered 400 without an Ops Manager error body (text/plain: "bad: {');
+    // The excerpt is clipped to 100 characters: what is left of the key must not be shown either.
+    scan('echo-body', error);
+    expect((error as Error).message).not.toContain(SERVICE_KEY.slice(0, 6));
   });
 
   it('errors serialise their useful fields', async () => {
