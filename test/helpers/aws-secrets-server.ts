@@ -5,6 +5,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { FAKE_AWS_CREDENTIALS, LOOPBACK_REGION } from './aws-clients.ts';
 
 /** The running endpoint. */
 export interface LoopbackSecretsManager {
@@ -73,4 +74,22 @@ export async function startLoopbackSecretsManager(
         server.close((error) => (error ? reject(error) : resolve()));
       }),
   };
+}
+
+/**
+ * A loopback Secrets Manager holding the Ops Manager credentials secret `opsman/credentials`, with `process.env`
+ * pointed at it (endpoint, fake AWS credentials, region) so that a handler Runtime's own SDK client finds it. The
+ * caller restores `process.env` and closes the endpoint.
+ */
+export async function startCredentialsSecret(publicKey: string, privateKey: string): Promise<LoopbackSecretsManager> {
+  const secrets = await startLoopbackSecretsManager({
+    'opsman/credentials': JSON.stringify({ publicKey, privateKey }),
+  });
+  Object.assign(process.env, {
+    AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.endpoint,
+    AWS_ACCESS_KEY_ID: FAKE_AWS_CREDENTIALS.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: FAKE_AWS_CREDENTIALS.secretAccessKey,
+    AWS_REGION: LOOPBACK_REGION,
+  });
+  return secrets;
 }

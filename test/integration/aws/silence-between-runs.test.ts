@@ -7,8 +7,7 @@ import { readConfig } from '../../../lambdas/handlers/config.ts';
 import { type ApiFactory, Runtime } from '../../../lambdas/handlers/runtime.ts';
 import { createOpsManagerClient } from '../../../lambdas/opsman/client.ts';
 import { OpsManagerTransportError } from '../../../lambdas/opsman/errors.ts';
-import { FAKE_AWS_CREDENTIALS, LOOPBACK_REGION } from '../../helpers/aws-clients.ts';
-import { type LoopbackSecretsManager, startLoopbackSecretsManager } from '../../helpers/aws-secrets-server.ts';
+import { type LoopbackSecretsManager, startCredentialsSecret } from '../../helpers/aws-secrets-server.ts';
 import { type DigestServer, startDigestServer } from '../../helpers/client-digest-server.ts';
 
 const PRIVATE_KEY = '7f3c2a9e-4b1d-4e8f-9a6c-1d2e3f4a5b6c';
@@ -26,15 +25,7 @@ describe('the silence verdict between runs of a warm Lambda', { timeout: 30_000 
       password: PRIVATE_KEY,
       handler: () => (hung ? new Promise<never>(() => undefined) : { json: { id: 't1', name: 'team' } }),
     });
-    secrets = await startLoopbackSecretsManager({
-      'opsman/credentials': JSON.stringify({ publicKey: 'gitopsbt', privateKey: PRIVATE_KEY }),
-    });
-    Object.assign(process.env, {
-      AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.endpoint,
-      AWS_ACCESS_KEY_ID: FAKE_AWS_CREDENTIALS.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: FAKE_AWS_CREDENTIALS.secretAccessKey,
-      AWS_REGION: LOOPBACK_REGION,
-    });
+    secrets = await startCredentialsSecret('gitopsbt', PRIVATE_KEY);
   });
   afterAll(async () => {
     process.env = saved;

@@ -7,8 +7,7 @@ import { readConfig } from '../../../lambdas/handlers/config.ts';
 import { type ApiFactory, Runtime } from '../../../lambdas/handlers/runtime.ts';
 import { stallLog } from '../../../lambdas/handlers/stall-log.ts';
 import { createOpsManagerClient } from '../../../lambdas/opsman/client.ts';
-import { FAKE_AWS_CREDENTIALS, LOOPBACK_REGION } from '../../helpers/aws-clients.ts';
-import { type LoopbackSecretsManager, startLoopbackSecretsManager } from '../../helpers/aws-secrets-server.ts';
+import { type LoopbackSecretsManager, startCredentialsSecret } from '../../helpers/aws-secrets-server.ts';
 import { type HungServer, startHungServer } from '../../helpers/hung-server.ts';
 
 const PROJECT = '5e2211c17a3e5a48f5497de3';
@@ -20,19 +19,8 @@ describe('stall warnings in the Lambda log', { timeout: 30_000 }, () => {
 
   beforeAll(async () => {
     hung = await startHungServer();
-    secrets = await startLoopbackSecretsManager({
-      'opsman/credentials': JSON.stringify({
-        publicKey: 'gitopsbt',
-        privateKey: '7f3c2a9e-4b1d-4e8f-9a6c-1d2e3f4a5b6c',
-      }),
-    });
     // The runtime's own Secrets Manager client finds the loopback server through the SDK's environment.
-    Object.assign(process.env, {
-      AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.endpoint,
-      AWS_ACCESS_KEY_ID: FAKE_AWS_CREDENTIALS.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: FAKE_AWS_CREDENTIALS.secretAccessKey,
-      AWS_REGION: LOOPBACK_REGION,
-    });
+    secrets = await startCredentialsSecret('gitopsbt', '7f3c2a9e-4b1d-4e8f-9a6c-1d2e3f4a5b6c');
   });
   afterAll(async () => {
     process.env = saved;
