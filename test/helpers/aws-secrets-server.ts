@@ -5,6 +5,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type HandlerConfig, readConfig } from '../../lambdas/handlers/config.ts';
 import { FAKE_AWS_CREDENTIALS, LOOPBACK_REGION } from './aws-clients.ts';
 
 /** The running endpoint. */
@@ -92,4 +93,14 @@ export async function startCredentialsSecret(publicKey: string, privateKey: stri
     AWS_REGION: LOOPBACK_REGION,
   });
   return secrets;
+}
+
+/** The handler config of a Runtime that talks to `baseUrl` with the credentials of {@link startCredentialsSecret}. */
+export function credentialsSecretConfig(baseUrl: string): HandlerConfig {
+  return readConfig({
+    OPSMAN_BASE_URL: baseUrl,
+    OPSMAN_CREDENTIALS_SECRET_ID: 'opsman/credentials',
+    DESIRED_STATE_BUCKET: 'desired',
+    STATE_BUCKET: 'data',
+  });
 }

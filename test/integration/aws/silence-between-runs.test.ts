@@ -3,11 +3,14 @@
 // retry of the failed invocation a minute later, a manual invocation) must still ask Ops Manager, which has recovered
 // meanwhile, instead of failing every request unsent.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readConfig } from '../../../lambdas/handlers/config.ts';
 import { type ApiFactory, Runtime } from '../../../lambdas/handlers/runtime.ts';
 import { createOpsManagerClient } from '../../../lambdas/opsman/client.ts';
 import { OpsManagerTransportError } from '../../../lambdas/opsman/errors.ts';
-import { type LoopbackSecretsManager, startCredentialsSecret } from '../../helpers/aws-secrets-server.ts';
+import {
+  credentialsSecretConfig,
+  type LoopbackSecretsManager,
+  startCredentialsSecret,
+} from '../../helpers/aws-secrets-server.ts';
 import { type DigestServer, startDigestServer } from '../../helpers/client-digest-server.ts';
 
 const PRIVATE_KEY = '7f3c2a9e-4b1d-4e8f-9a6c-1d2e3f4a5b6c';
@@ -37,12 +40,7 @@ describe('the silence verdict between runs of a warm Lambda', { timeout: 30_000 
     // The production factory's client with a 500 ms deadline (the verdict then stands 500 ms, as 120 s does in production).
     const factory: ApiFactory = (options) =>
       createOpsManagerClient({ ...options, retry: { deadlineMs: 500, maxAttempts: 1 } });
-    const config = readConfig({
-      OPSMAN_BASE_URL: server.baseUrl,
-      OPSMAN_CREDENTIALS_SECRET_ID: 'opsman/credentials',
-      DESIRED_STATE_BUCKET: 'desired',
-      STATE_BUCKET: 'data',
-    });
+    const config = credentialsSecretConfig(server.baseUrl);
     const runtime = new Runtime(config, factory);
 
     // Run 1: Ops Manager is silent; a request uses its whole deadline and the next one is refused unsent.

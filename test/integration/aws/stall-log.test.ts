@@ -3,11 +3,14 @@
 // and the deadline) while the requests are still waiting, not only the deadline's error at the end; several stalled
 // requests at once make one warning.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readConfig } from '../../../lambdas/handlers/config.ts';
 import { type ApiFactory, Runtime } from '../../../lambdas/handlers/runtime.ts';
 import { stallLog } from '../../../lambdas/handlers/stall-log.ts';
 import { createOpsManagerClient } from '../../../lambdas/opsman/client.ts';
-import { type LoopbackSecretsManager, startCredentialsSecret } from '../../helpers/aws-secrets-server.ts';
+import {
+  credentialsSecretConfig,
+  type LoopbackSecretsManager,
+  startCredentialsSecret,
+} from '../../helpers/aws-secrets-server.ts';
 import { type HungServer, startHungServer } from '../../helpers/hung-server.ts';
 
 const PROJECT = '5e2211c17a3e5a48f5497de3';
@@ -36,12 +39,7 @@ describe('stall warnings in the Lambda log', { timeout: 30_000 }, () => {
     // The production factory's client, with a stall after 100 ms and a 1.5 s deadline instead of 15 s and 120 s.
     const factory: ApiFactory = (options) =>
       createOpsManagerClient({ ...options, stallAfterMs: 100, retry: { deadlineMs: 1_500, maxAttempts: 1 } });
-    const config = readConfig({
-      OPSMAN_BASE_URL: hung.baseUrl,
-      OPSMAN_CREDENTIALS_SECRET_ID: 'opsman/credentials',
-      DESIRED_STATE_BUCKET: 'desired',
-      STATE_BUCKET: 'data',
-    });
+    const config = credentialsSecretConfig(hung.baseUrl);
     const runtime = new Runtime(config, factory, stallLog(logger, 60_000));
     const { api } = await runtime.api();
     const reads = [
@@ -80,12 +78,7 @@ describe('stall warnings in the Lambda log', { timeout: 30_000 }, () => {
       seen.push(options.observer);
       throw new Error('stop here');
     };
-    const config = readConfig({
-      OPSMAN_BASE_URL: hung.baseUrl,
-      OPSMAN_CREDENTIALS_SECRET_ID: 'opsman/credentials',
-      DESIRED_STATE_BUCKET: 'desired',
-      STATE_BUCKET: 'data',
-    });
+    const config = credentialsSecretConfig(hung.baseUrl);
     const runtime = new Runtime(config, factory);
     return runtime.api().then(
       () => expect.unreachable(),
