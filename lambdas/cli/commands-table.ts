@@ -26,6 +26,8 @@ export interface CommandInfo {
   usage: string;
   /** The options this command reads (long names); it refuses every other one except --help and --version. */
   uses: readonly string[];
+  /** Help lines of options that mean something narrower for this command than the shared line says. */
+  optionHelp?: Readonly<Record<string, string>>;
   description: string;
 }
 
@@ -39,6 +41,9 @@ export const COMMAND_INFO: Record<CommandName, CommandInfo> = {
     summary: 'Check the desired-state YAML (schema and semantic rules); no API call',
     usage: 'opsman-gitops validate [--desired DIR] [--json]',
     uses: ['desired', 'json', 'no-color'],
+    optionHelp: {
+      json: '--json                   print the problems, or what was loaded, as JSON on stdout',
+    },
     description:
       'Loads every *.yaml/*.yml under --desired and prints every problem with file:line:column, or a one-line\n' +
       'summary of what was loaded. Exit 0 when valid, 1 when not. Never talks to Ops Manager.',
@@ -47,6 +52,7 @@ export const COMMAND_INFO: Record<CommandName, CommandInfo> = {
     summary: 'Compare desired state with Ops Manager and print what apply would do',
     usage: 'opsman-gitops plan [--json|--markdown] [--out FILE] [--detailed-exitcode] [--project ID]...',
     uses: [...CONNECTION, ...RUN, 'mode', 'json', 'markdown', 'out', 'detailed-exitcode', 'max-deletes', 'allow-empty'],
+    optionHelp: { json: '--json                   print the plan as JSON on stdout' },
     description:
       'Reads live state, diffs it against the desired state and prints the plan. Writes nothing to Ops Manager.\n' +
       '--out saves the plan as JSON for a later `apply --plan FILE`. With --detailed-exitcode: 0 no changes,\n' +
@@ -56,6 +62,9 @@ export const COMMAND_INFO: Record<CommandName, CommandInfo> = {
     summary: 'Plan, confirm, and write the changes to Ops Manager',
     usage: 'opsman-gitops apply [--auto-approve] [--plan FILE] [--max-deletes N] [--allow-empty] [--project ID]...',
     uses: [...CONNECTION, ...RUN, 'mode', 'json', 'auto-approve', 'plan', 'max-deletes', 'allow-empty', 'lease-wait'],
+    optionHelp: {
+      json: "--json                   print the run report (the plan and each write's result) as JSON on stdout",
+    },
     description:
       'Plans, shows the plan, asks for confirmation on a terminal (or proceeds with --auto-approve), then applies\n' +
       'exactly the plan shown. Without a terminal and without --auto-approve it refuses. --plan FILE applies a\n' +
@@ -67,6 +76,7 @@ export const COMMAND_INFO: Record<CommandName, CommandInfo> = {
     summary: 'Read Ops Manager and report drift only; writes nothing',
     usage: 'opsman-gitops observe [--json|--markdown] [--detailed-exitcode] [--project ID]...',
     uses: [...CONNECTION, ...RUN, 'json', 'markdown', 'detailed-exitcode'],
+    optionHelp: { json: '--json                   print the plan (its drift) as JSON on stdout' },
     description:
       'Same as `plan --mode observe`: every difference is reported as drift, with who changed it when the audit\n' +
       'events say so. With --detailed-exitcode: 0 no drift, 2 drift, 1 error (a blocked change is an error: 1\n' +
@@ -76,6 +86,10 @@ export const COMMAND_INFO: Record<CommandName, CommandInfo> = {
     summary: 'Archive the version manifest and the usage (physical hosts, host assignments)',
     usage: 'opsman-gitops archive [--archive-dir DIR] [--json]',
     uses: [...CONNECTION, 'desired', 'state-dir', 'archive-dir', 'project', 'json', 'no-color'],
+    optionHelp: {
+      'state-dir': '--state-dir DIR          desired-state cache and its key (default .opsman-gitops/); takes no lock',
+      json: '--json                   print the run report as JSON on stdout',
+    },
     description:
       "Stores the version manifest content-addressed (only when it changed), the physical hosts and this month's\n" +
       'host assignments under --archive-dir, and a run report. Writes nothing to Ops Manager (a pinned manifest\n' +
@@ -106,6 +120,9 @@ export const COMMAND_INFO: Record<CommandName, CommandInfo> = {
     summary: 'Remove the lock a killed apply left behind (as terraform force-unlock)',
     usage: 'opsman-gitops unlock RUN_ID [--state-dir DIR]',
     uses: ['state-dir'],
+    optionHelp: {
+      'state-dir': '--state-dir DIR          the state directory whose lock to remove (default .opsman-gitops/)',
+    },
     description:
       'Removes <state-dir>/lease.json when it names run RUN_ID (the id the LEASE_HELD error and the lock file show),\n' +
       'so the next apply need not wait for it to expire. Any other holder is left alone and named. If that run is in\n' +

@@ -15,7 +15,7 @@ export const OPTION_HELP: Record<string, string> = {
   project: '--project ID             only this project id; repeatable (organizations are then skipped)',
   mode: '--mode MODE              observe | plan | apply: a cap; the stricter of this and each target wins',
   'auto-approve': '--auto-approve           apply without asking (required when there is no terminal)',
-  json: '--json                   print the plan or report as JSON on stdout',
+  json: '--json                   print the result (plan, report or problems) as JSON on stdout',
   markdown: '--markdown               print the plan as Markdown (pull-request comments)',
   'no-color': '--no-color               no ANSI colours (also NO_COLOR=1; colours only on a terminal anyway)',
   'detailed-exitcode':
@@ -76,7 +76,7 @@ export function commandHelp(command: CommandName): string {
   if (info.uses.length > 0) {
     lines.push('Options:');
     for (const name of info.uses) {
-      const line = OPTION_HELP[name];
+      const line = info.optionHelp?.[name] ?? OPTION_HELP[name];
       if (line !== undefined) lines.push(`  ${line}`);
     }
     lines.push('');

@@ -60,6 +60,20 @@ describe('help', () => {
     },
   );
 
+  // A shared option line must not promise what a command does not do: validate prints no plan, archive takes no lock.
+  it.each([
+    { command: 'validate', option: '--json', says: 'the problems, or what was loaded', never: /plan|report/ },
+    { command: 'plan', option: '--json', says: 'the plan', never: /report/ },
+    { command: 'archive', option: '--json', says: 'the run report', never: /plan/ },
+    { command: 'archive', option: '--state-dir', says: 'takes no lock', never: /ownership|, lock/ },
+    { command: 'unlock', option: '--state-dir', says: 'whose lock to remove', never: /fingerprint/ },
+  ])('$command --help says what $option does for it', async ({ command, option, says, never }) => {
+    const { out } = await run([command, '--help']);
+    const line = out.split('\n').find((l) => l.startsWith(`  ${option} `)) ?? '';
+    expect(line).toContain(says);
+    expect(line).not.toMatch(never);
+  });
+
   // The usage error of a bad value says "Run 'opsman-gitops plan --help' for usage": that help must then work, even
   // with the stale OPSMAN_BASE_URL or the bad value still there.
   it.each([
