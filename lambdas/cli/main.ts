@@ -36,6 +36,17 @@ export function redactCredentials(text: string, env: Record<string, string | und
   return out;
 }
 
+/**
+ * The message with the error's code after it, once: a message that already ends with the system's code
+ * (`... is a file, not a directory (ENOTDIR)`) gets one parenthesis naming both, not two in a row.
+ */
+export function withCode(message: string, code: unknown): string {
+  if (typeof code !== 'string' || message.includes(code)) return message;
+  const system = /\s\((E[A-Z0-9]+)\)$/.exec(message);
+  if (system === null) return `${message} (${code})`;
+  return `${message.slice(0, system.index)} (${code}, ${system[1]})`;
+}
+
 /** Prints an error and returns its exit code. Never prints a stack trace. */
 export function reportError(io: CliIo, error: unknown): number {
   const say = (text: string) => io.stderr.write(redactCredentials(text, io.env));
@@ -50,8 +61,7 @@ export function reportError(io: CliIo, error: unknown): number {
   }
   if (error instanceof Error) {
     const code = (error as { code?: unknown }).code;
-    const suffix = typeof code === 'string' && !error.message.includes(code) ? ` (${code})` : '';
-    say(`error: ${error.message}${suffix}\n`);
+    say(`error: ${withCode(error.message, code)}\n`);
     if (error instanceof LeaseHeldError) {
       say(
         `If run ${error.holder.runId} is no longer running (killed before it could release its lock), remove the lock with: opsman-gitops unlock ${error.holder.runId} (same --state-dir)\n`,

@@ -4,6 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { SecretResolver } from '../../core/ports.ts';
+import { describeFsCause } from './fs-failure.ts';
 import { parseRefOrThrow, SecretResolutionError } from './secret-errors.ts';
 
 export { SecretResolutionError } from './secret-errors.ts';
@@ -66,8 +67,7 @@ export class FileSecretResolver implements SecretResolver {
     try {
       text = await readFile(this.path, 'utf8');
     } catch (error) {
-      const reason = (error as NodeJS.ErrnoException).code ?? 'unreadable';
-      const message = `secrets file ${this.path} cannot be read (${reason})`;
+      const message = `secrets file ${this.path} cannot be read: ${describeFsCause(this.path, error, 'read')}`;
       throw new SecretResolutionError('SECRETS_FILE_NOT_FOUND', ref, message, { cause: error });
     }
     let value: unknown;

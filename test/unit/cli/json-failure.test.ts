@@ -107,7 +107,7 @@ describe('every other failure of a --json run', () => {
       argv: ['observe', '--json', '--desired', EXAMPLE, '--secrets-file', '/nonexistent/s.json'],
       exit: 1,
       code: 'SECRETS_FILE_NOT_FOUND',
-      message: 'secrets file /nonexistent/s.json cannot be read (ENOENT)',
+      message: 'secrets file /nonexistent/s.json cannot be read: /nonexistent does not exist (ENOENT)',
     },
     {
       name: 'a project the desired state lacks',

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../../lambdas/cli/commands-table.ts';
-import { redactCredentials, runCli } from '../../../lambdas/cli/main.ts';
+import { redactCredentials, runCli, withCode } from '../../../lambdas/cli/main.ts';
 import { noEmulator, recordingIo } from '../../helpers/cli-io.ts';
 
 const EXAMPLE = new URL('../../../desired-state/', import.meta.url).pathname;
@@ -179,7 +179,7 @@ describe('validate and schema (no Ops Manager)', () => {
 
 describe('the secrets file', () => {
   it.each([
-    ['missing', null, 'cannot be read (ENOENT) (SECRETS_FILE_NOT_FOUND)'],
+    ['missing', null, 'cannot be read: <file> does not exist (SECRETS_FILE_NOT_FOUND, ENOENT)'],
     ['not JSON', '{"a": ', 'is not valid JSON (SECRETS_FILE_INVALID)'],
     ['not an object', '[1]', 'must hold a JSON object'],
   ])('%s: one error before any API call, not a blocked alert per secret', async (_case, content, message) => {
@@ -188,7 +188,7 @@ describe('the secrets file', () => {
     // CREDS' base URL points nowhere: reaching it would fail differently.
     const { code, err, out } = await run(['plan', '--desired', EXAMPLE, '--secrets-file', file], { env: CREDS });
     expect(code).toBe(1);
-    expect(err).toContain(`secrets file ${file} ${message}`);
+    expect(err).toContain(`secrets file ${file} ${message.replace('<file>', file)}`);
     expect(err).not.toMatch(/ECONNREFUSED|blocked/);
     expect(out).toBe('');
   });
@@ -241,5 +241,27 @@ describe('redactCredentials', () => {
     ['a text without it', 'nothing secret', 'nothing secret'],
   ])('redacts %s', (_case, input, output) => {
     expect(redactCredentials(input, CREDS)).toBe(output);
+  });
+});
+
+describe('error codes', () => {
+  it('a message ending with the system code gets one parenthesis naming both codes', async () => {
+    await writeFile(join(dir, 'a-file'), '');
+    const { code, err } = await run(['plan', '--desired', EXAMPLE, '--state-dir', join(dir, 'a-file')], {
+      env: CREDS,
+    });
+    expect(code).toBe(1);
+    expect(err).toBe(
+      `error: cannot create the state directory ${join(dir, 'a-file')}: ${join(dir, 'a-file')} is a file, not a directory (FINGERPRINT_KEY, EEXIST)\n`,
+    );
+  });
+
+  it.each([
+    ['a message without a code', 'the lock is held', 'LEASE_HELD', 'the lock is held (LEASE_HELD)'],
+    ['a message naming its code already', 'LEASE_HELD: held', 'LEASE_HELD', 'LEASE_HELD: held'],
+    ['a code-less error', 'broken (EACCES)', undefined, 'broken (EACCES)'],
+    ['a parenthesis that is not a system code', 'see run (r-1)', 'X', 'see run (r-1) (X)'],
+  ])('%s', (_case, message, errorCode, printed) => {
+    expect(withCode(message, errorCode)).toBe(printed);
   });
 });
