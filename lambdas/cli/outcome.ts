@@ -31,7 +31,8 @@ export function reportExitCode(report: RunReport): number {
 
 /**
  * One stderr line naming what made a run exit 1 (the details are in the plan or report on stdout, which CI may have
- * redirected to a file): `error: 1 target failed, 2 changes blocked`. Undefined when nothing did.
+ * redirected to a file, so the line does not say "above"): `error: 1 target failed, 2 changes blocked (details on
+ * stdout)`. Undefined when nothing did.
  */
 export function problemsLine(plan: Plan, report?: RunReport): string | undefined {
   const parts: string[] = [];
@@ -54,5 +55,5 @@ export function problemsLine(plan: Plan, report?: RunReport): string | undefined
       `interrupted (${stopped.reason}): ${stopped.notStarted} write${stopped.notStarted === 1 ? '' : 's'} not started`,
     );
   }
-  return parts.length === 0 ? undefined : `error: ${parts.join(', ')} (details in the output above)`;
+  return parts.length === 0 ? undefined : `error: ${parts.join(', ')} (details on stdout)`;
 }

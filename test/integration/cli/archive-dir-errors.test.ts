@@ -64,7 +64,7 @@ describe('archive', { timeout: 60_000 }, () => {
     );
     expect(run.out).not.toMatch(/^Report: /m);
     expect(run.out).toContain('Archive complete with 1 error;');
-    expect(run.err).toContain('error: 1 archive error (details in the output above)');
+    expect(run.err).toContain('error: 1 archive error (details on stdout)');
   });
 
   it('every write failing: "nothing written" says why, never "archiving is off"', async () => {
@@ -85,7 +85,7 @@ describe('plan', { timeout: 60_000 }, () => {
     const run = await cli(['plan', '--state-dir', stateDir]);
     expect(run.code).toBe(1);
     expect(run.err).toContain(
-      `error: cannot create the state directory ${stateDir}: ${file} is a file, not a directory (ENOTDIR)`,
+      `error: cannot create the state directory ${stateDir}: ${file} is a file, not a directory (FINGERPRINT_KEY, ENOTDIR)`,
     );
   });
 

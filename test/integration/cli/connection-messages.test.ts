@@ -71,7 +71,9 @@ describe('the CLI names its flags in connection messages', { timeout: 60_000 }, 
   it('a --ca-file that does not exist is named as --ca-file', async () => {
     const run = await plan(emulator.url, ['--ca-file', join(dir, 'missing.pem')]);
     expect(run.code).toBe(1);
-    expect(run.err).toContain(`cannot read --ca-file "${join(dir, 'missing.pem')}": it does not exist (ENOENT)`);
+    expect(run.err).toContain(
+      `cannot read --ca-file "${join(dir, 'missing.pem')}": it does not exist (OPSMAN_VALIDATION_ERROR, ENOENT)`,
+    );
   });
 
   it('--insecure-skip-verify warns with the flags, not the option names', async () => {

@@ -98,7 +98,7 @@ describe('problemsLine', () => {
       { archive: { errors: ['usage failed'] } },
     );
     expect(problemsLine(p, r)).toBe(
-      'error: 2 targets failed, 1 change blocked, 1 write failed, 1 not converging, 1 archive error (details in the output above)',
+      'error: 2 targets failed, 1 change blocked, 1 write failed, 1 not converging, 1 archive error (details on stdout)',
     );
   });
 
@@ -111,7 +111,7 @@ describe('problemsLine', () => {
         { target: { ...ARCHIVE_TARGET }, phase: 'apply', message: 'manifest: no space' },
       ],
     });
-    expect(problemsLine(p, r)).toBe('error: 2 archive errors (details in the output above)');
+    expect(problemsLine(p, r)).toBe('error: 2 archive errors (details on stdout)');
   });
 
   it('counts targets, not failure entries: three apply failures of one target are one target failed', () => {
@@ -122,6 +122,6 @@ describe('problemsLine', () => {
       { ...FAILURE, phase: 'apply' },
       { ...FAILURE, phase: 'apply' },
     ];
-    expect(problemsLine(p, r)).toBe('error: 1 target failed (details in the output above)');
+    expect(problemsLine(p, r)).toBe('error: 1 target failed (details on stdout)');
   });
 });
