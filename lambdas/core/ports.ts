@@ -214,6 +214,10 @@ export interface RequestStallEvent {
 
 /** An observer the API client reports every request to; the reconciler counts calls by endpoint with it. */
 export interface RequestObserver {
+  /**
+   * Called once per request that reached Ops Manager (at least one attempt sent; `attempts` counts those sent). A
+   * request refused before sending (the silence or credential verdict, a stop while it queued) is no API call.
+   */
   onRequest(event: {
     method: string;
     pathTemplate: string;

@@ -73,12 +73,15 @@ export interface ExchangeContext {
   signal: AbortSignal;
   /** Called on every HTTP response, a challenge included, as soon as its headers arrive: Ops Manager is answering. */
   onAnswer?: () => void;
+  /** Called as each HTTP request of the exchange leaves (a challenge round trip is one more). */
+  onSend?: () => void;
 }
 
 async function send(ctx: ExchangeContext, request: HttpRequest, authorization: string | null): Promise<HttpResponse> {
   const headers: Record<string, string> = { accept: 'application/json', 'user-agent': ctx.userAgent };
   if (request.body !== undefined) headers['content-type'] = 'application/json';
   if (authorization !== null) headers.authorization = authorization;
+  ctx.onSend?.();
   try {
     const response = await ctx.dispatcher.request({
       origin: request.url.origin,

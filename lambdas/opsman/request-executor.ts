@@ -69,6 +69,8 @@ interface RequestState {
   /** When it last heard from Ops Manager (sent, or answered): a deadline passed in silence since condemns the origin. */
   heard: SilenceMark | undefined;
   stall: StallWatch;
+  /** Attempts that reached the wire: the observer counts a request only when one did. */
+  sent: number;
 }
 
 /** Executes requests for one client. */
@@ -124,13 +126,14 @@ export class RequestExecutor {
       { ...context, path: request.url.pathname, deadlineMs: retry.deadlineMs },
       observer?.onStall === undefined ? undefined : (event) => observer.onStall?.(event),
     );
-    const state: RequestState = { attempts: 0, status: null, firstSentAt: undefined, heard: undefined, stall };
+    const state: RequestState = { attempts: 0, status: null, firstSentAt: undefined, heard: undefined, stall, sent: 0 };
     try {
       if (request.signal?.aborted) throw this.#stopped(request, false);
       return await this.#run(request, state);
     } finally {
       stall.stop();
-      this.#report(request, state.status, state.attempts, clock.now().getTime() - started);
+      // A request refused unsent (Ops Manager stood silent, a key refused) or stopped in the queue made no API call.
+      if (state.sent > 0) this.#report(request, state.status, state.sent, clock.now().getTime() - started);
     }
   }
 
@@ -289,6 +292,8 @@ export class RequestExecutor {
       controller.abort(caller?.reason);
     };
     caller?.addEventListener('abort', onStop, { once: true });
+    // One attempt counts once as sent, however many challenge round trips it took.
+    let sentNow = false;
     const ctx: ExchangeContext = {
       dispatcher: this.#dispatcher,
       nonces: this.#nonces,
@@ -300,6 +305,9 @@ export class RequestExecutor {
       onAnswer: () => {
         this.#silence.answered();
         state.heard = this.#silence.mark();
+      },
+      onSend: () => {
+        sentNow = true;
       },
     };
     try {
@@ -322,6 +330,7 @@ export class RequestExecutor {
       if (stoppedBy === undefined) return { kind: 'failure', failure: error };
       return { kind: 'failure', failure: new SendFailure(deadlineCause(this.#deadlineNote), error.credentialsSent) };
     } finally {
+      if (sentNow) state.sent += 1;
       clearTimeout(timer);
       caller?.removeEventListener('abort', onStop);
     }

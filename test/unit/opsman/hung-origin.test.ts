@@ -121,7 +121,7 @@ describe('a request Ops Manager does not answer', () => {
 describe('an Ops Manager that answers nothing for a whole deadline', () => {
   it('makes the requests not yet sent fail at once, unsent, queued ones included', async () => {
     const server = await hung();
-    const { client } = clientOf(server.baseUrl, {
+    const { client, requests } = clientOf(server.baseUrl, {
       maxConcurrency: 1,
       retry: { deadlineMs: 500 },
       settingNames: { requestDeadline: '--request-timeout' },
@@ -139,6 +139,8 @@ describe('an Ops Manager that answers nothing for a whole deadline', () => {
     const later = await client.getOrgDefaultServerType('o1').catch((e: unknown) => e);
     expect((later as Error).message).toContain('not sent: Ops Manager has answered no request since');
     expect(server.requests()).toEqual([`GET /api/public/v1.0/groups/${GROUP}/alertConfigs?pageNum=1&itemsPerPage=500`]);
+    // The observer counts API calls: the two requests refused unsent made none.
+    expect(requests.map((r) => r.pathTemplate)).toEqual(['/groups/{groupId}/alertConfigs']);
   });
 
   it('is recognised too when a request ends after headers timeouts, before its deadline', async () => {
@@ -217,7 +219,8 @@ describe('an Ops Manager that answers nothing for a whole deadline', () => {
     const error = await put;
     expect(error).toBeInstanceOf(OpsManagerTransportError);
     expect(server.log.filter((e) => e.method === 'PUT' && e.authorization !== undefined)).toHaveLength(1);
-    expect(requests.find((r) => r.pathTemplate === '/groups/{groupId}/alertConfigs/{alertConfigId}')?.attempts).toBe(2);
+    // The observer counts the attempts that reached the wire: the refused retry is not one.
+    expect(requests.find((r) => r.pathTemplate === '/groups/{groupId}/alertConfigs/{alertConfigId}')?.attempts).toBe(1);
     // Not "not sent" and `attempts: 0`: the PUT was sent once and may have been applied.
     expect(error).toMatchObject({ attempts: 1 });
     expect((error as Error).message).toMatch(
