@@ -6,6 +6,7 @@
 import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { SecretResolver } from '../../core/ports.ts';
+import { parseFingerprintKey } from '../local/fingerprint-key.ts';
 import { SecretsManagerAdapterError } from './errors.ts';
 
 /** How secrets are fetched. */
@@ -91,6 +92,7 @@ export class SecretJsonSource {
 }
 
 const PUBLIC_KEY = /^[A-Za-z0-9]{1,64}$/;
+const PRIVATE_KEY = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
 
 /** Reads and validates the credentials secret `{"publicKey","privateKey","fingerprintKey?"}`. */
 export async function loadOpsManagerCredentials(
@@ -111,8 +113,21 @@ export async function loadOpsManagerCredentials(
   if (typeof publicKey !== 'string' || publicKey === '') problems.push('publicKey must be a non-empty string');
   else if (!PUBLIC_KEY.test(publicKey)) problems.push('publicKey must be letters and digits only');
   if (typeof privateKey !== 'string' || privateKey === '') problems.push('privateKey must be a non-empty string');
+  else if (privateKey.trim() !== privateKey) {
+    problems.push('privateKey has leading or trailing whitespace (a newline copied from a file?); store the key alone');
+  } else if (!PRIVATE_KEY.test(privateKey)) {
+    // The client's own rule (opsman/options-resolve.ts), checked here so that the message names the secret.
+    problems.push('privateKey must be printable ASCII without spaces, quotes or backslashes');
+  }
   if (fingerprintKey !== undefined && (typeof fingerprintKey !== 'string' || fingerprintKey.length < 16)) {
     problems.push('fingerprintKey, when set, must be a string of at least 16 characters');
+  } else if (typeof fingerprintKey === 'string') {
+    // Parsed now rather than at first use, so that every problem of the secret is told at once, under its code.
+    try {
+      parseFingerprintKey(fingerprintKey, 'fingerprintKey');
+    } catch (error) {
+      problems.push(error instanceof Error ? error.message : 'fingerprintKey cannot be parsed');
+    }
   }
   const unknown = Object.keys(value).filter((k) => !['publicKey', 'privateKey', 'fingerprintKey'].includes(k));
   if (unknown.length > 0) problems.push(`unexpected keys: ${unknown.sort().join(', ')}`);

@@ -52,6 +52,37 @@ describe('Secrets Manager adapter on a loopback endpoint', () => {
       'CREDENTIALS_INVALID',
       /fingerprintKey/,
     ],
+    // A key pasted from a file keeps its newline: the client refuses it later, naming neither the secret nor the cause.
+    [
+      'a privateKey with a trailing newline',
+      `{"publicKey":"a","privateKey":"${PRIVATE}\\n"}`,
+      'CREDENTIALS_INVALID',
+      /privateKey has leading or trailing whitespace \(a newline copied from a file\?\)/,
+    ],
+    [
+      'a privateKey with a space inside',
+      `{"publicKey":"a","privateKey":"${PRIVATE.slice(0, 8)} ${PRIVATE.slice(8)}"}`,
+      'CREDENTIALS_INVALID',
+      /privateKey must be printable ASCII without spaces, quotes or backslashes/,
+    ],
+    [
+      'a privateKey that is a number',
+      '{"publicKey":"a","privateKey":7}',
+      'CREDENTIALS_INVALID',
+      /privateKey must be a non-empty string/,
+    ],
+    [
+      'a fingerprintKey neither hex nor base64',
+      `{"publicKey":"a","privateKey":"${PRIVATE}","fingerprintKey":"not hex, not base64!"}`,
+      'CREDENTIALS_INVALID',
+      /fingerprintKey is neither hex nor base64/,
+    ],
+    [
+      'a fingerprintKey of 10 bytes',
+      `{"publicKey":"a","privateKey":"${PRIVATE}","fingerprintKey":"00112233445566778899"}`,
+      'CREDENTIALS_INVALID',
+      /fingerprintKey is 10 bytes; at least 16 are needed/,
+    ],
   ])('rejects credentials that are %s, without quoting the value', async (_name, text, code, message) => {
     sm.secrets.set('bad', text);
     const error = await loadOpsManagerCredentials(new SecretJsonSource({ client }), 'bad').catch((e: unknown) => e);
