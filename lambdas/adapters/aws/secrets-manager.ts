@@ -144,12 +144,26 @@ export async function loadOpsManagerCredentials(
   return credentials;
 }
 
+/** Options of SecretsManagerResolver. */
+export interface SecretsResolverOptions {
+  /**
+   * Name or ARN of the Ops Manager credentials secret: a reference whose value is that secret's `privateKey` or
+   * `fingerprintKey` is refused (SECRET_REF_REFUSED), whatever secret it names. Unset: no such check.
+   */
+  credentialsSecretId?: string;
+}
+
+/** Fields of the credentials secret that are never sent to Ops Manager as a notification secret. */
+const CREDENTIAL_FIELDS = ['privateKey', 'fingerprintKey'] as const;
+
 /** Resolves `<secret id>#<json key>` through Secrets Manager; each secret fetched once per cache lifetime. */
 export class SecretsManagerResolver implements SecretResolver {
   readonly #source: SecretJsonSource;
+  readonly #credentialsSecretId: string | undefined;
 
-  constructor(source: SecretJsonSource) {
+  constructor(source: SecretJsonSource, options: SecretsResolverOptions = {}) {
     this.#source = source;
+    this.#credentialsSecretId = options.credentialsSecretId;
   }
 
   async resolve(ref: string): Promise<string> {
@@ -178,6 +192,27 @@ export class SecretsManagerResolver implements SecretResolver {
         'value must be a non-empty string',
       );
     }
+    await this.#refuseCredential(secretId, jsonKey, field);
     return field;
+  }
+
+  /**
+   * The functions may read every secret under their prefix, the credentials secret included: without this, a YAML
+   * author could have the API private key sent to Ops Manager (and on to a webhook) as a notification secret. Compared
+   * by value, so neither an ARN, another name nor a copy in another secret gets around it.
+   */
+  async #refuseCredential(secretId: string, jsonKey: string, field: string): Promise<void> {
+    const id = this.#credentialsSecretId;
+    if (id === undefined) return;
+    // Cached by the provider: the run has read this secret already.
+    const credentials = await this.#source.getObject(id).catch(() => undefined);
+    const match = CREDENTIAL_FIELDS.find((name) => credentials?.[name] === field);
+    if (match === undefined) return;
+    throw new SecretsManagerAdapterError(
+      'SECRET_REF_REFUSED',
+      secretId,
+      jsonKey,
+      `holds the ${match} of the credentials secret ${id}; Ops Manager credentials are never sent in an alert config`,
+    );
   }
 }

@@ -104,6 +104,34 @@ describe('Secrets Manager adapter on a loopback endpoint', () => {
     expect(sm.calls.get('opsman/notifications')).toBe(1);
   });
 
+  // The API key's private key (or the fingerprint key) must never go to Ops Manager inside an alert config: a secretRef
+  // naming the credentials secret, or another secret holding a copy, is refused by value, so an ARN or alias cannot
+  // get around it.
+  it.each([
+    ['the credentials secret itself', 'opsman/credentials#privateKey', 'privateKey'],
+    ['a copy in another secret', 'opsman/copy#key', 'privateKey'],
+    ['the fingerprint key', 'opsman/credentials#fingerprintKey', 'fingerprintKey'],
+  ])('refuses a secretRef to %s (SECRET_REF_REFUSED), naming no value', async (_name, ref, field) => {
+    sm.secrets.set(
+      'opsman/credentials',
+      JSON.stringify({ publicKey: 'gitopsbt', privateKey: PRIVATE, fingerprintKey: 'ab'.repeat(16) }),
+    );
+    sm.secrets.set('opsman/copy', JSON.stringify({ key: PRIVATE }));
+    const resolver = new SecretsManagerResolver(new SecretJsonSource({ client }), {
+      credentialsSecretId: 'opsman/credentials',
+    });
+    const error = await resolver.resolve(ref).catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      code: 'SECRET_REF_REFUSED',
+      message: expect.stringContaining(
+        `holds the ${field} of the credentials secret opsman/credentials; Ops Manager credentials are never sent in an alert config`,
+      ),
+    });
+    expect(JSON.stringify({ ...(error as object), message: (error as Error).message })).not.toContain(PRIVATE);
+    expect(await resolver.resolve('opsman/notifications#pagerduty')).toBe('pd-service-key-123');
+    expect(await resolver.resolve('opsman/credentials#publicKey')).toBe('gitopsbt');
+  });
+
   it.each([
     ['opsman/notifications', 'SECRET_REF_INVALID', /expected '<secret id>#<json key>'/],
     ['#pagerduty', 'SECRET_REF_INVALID', /expected/],
