@@ -56,9 +56,7 @@ export function archiveEventProblem(event: unknown): string | undefined {
   const record = event as Record<string, unknown>;
   if (record.source === 'aws.scheduler' || record['detail-type'] === 'Scheduled Event') return undefined;
   const keys = Object.keys(record);
-  return keys.length === 0
-    ? undefined
-    : `unexpected field(s) ${fieldList(keys)}; expected a Scheduler event or {}`;
+  return keys.length === 0 ? undefined : `unexpected field(s) ${fieldList(keys)}; expected a Scheduler event or {}`;
 }
 
 const app = createAppContext();

@@ -8,7 +8,11 @@ import { readConfig } from '../../../../lambdas/handlers/config.ts';
 import { ConfigError, classifyError, InvalidEventError } from '../../../../lambdas/handlers/errors.ts';
 import { createReconcileHandler } from '../../../../lambdas/handlers/reconcile.ts';
 import { fingerprintKeyOf } from '../../../../lambdas/handlers/runtime.ts';
-import { OpsManagerApiError, OpsManagerAuthError, OpsManagerValidationError } from '../../../../lambdas/opsman/errors.ts';
+import {
+  OpsManagerApiError,
+  OpsManagerAuthError,
+  OpsManagerValidationError,
+} from '../../../../lambdas/opsman/errors.ts';
 import { fakeLambdaContext } from '../../../helpers/aws-world.ts';
 
 const BASE = {
