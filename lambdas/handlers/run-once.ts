@@ -12,7 +12,7 @@ import type { RunDependencies, RunRequest } from '../core/run-types.ts';
 import { classifyError } from './errors.ts';
 import { addRunMetrics, METRIC } from './metrics.ts';
 import { type Runtime, SYSTEM_CLOCK } from './runtime.ts';
-import { type RunSummary, summarise } from './summary.ts';
+import { listedIssues, type RunSummary, summarise } from './summary.ts';
 
 /** The core entry point (runReconcile), passed in so this module stays independent of run.ts' load order. */
 export type RunFn = (request: RunRequest, deps: RunDependencies) => Promise<RunReport>;
@@ -112,9 +112,11 @@ export async function runOnce(input: {
     const outcome = classifyError(error);
     metrics.addMetric(METRIC.runFailed, MetricUnit.Count, 1);
     const log = outcome.code === 'LEASE_HELD' ? logger.warn.bind(logger) : logger.error.bind(logger);
+    const issues = listedIssues(error);
     const details: Record<string, unknown> = {
       error: outcome,
       errorName: error instanceof Error ? error.name : typeof error,
+      ...(issues ? { issues } : {}),
     };
     // Only unexpected errors get their stack (masked by the replacer); ours have value-free messages already.
     if (outcome.code === 'INTERNAL' && error instanceof Error) details.stack = error.stack;
@@ -126,6 +128,7 @@ export async function runOnce(input: {
       command: request.command,
       durationMs: Date.now() - started,
       error: outcome,
+      ...(issues ? { issues } : {}),
     };
   } finally {
     deadline.clear();
