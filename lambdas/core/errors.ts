@@ -26,6 +26,23 @@ export class StateCorruptError extends ReconcileError {
   }
 }
 
+/**
+ * The stored state was written by a newer version of this tool (a higher `formatVersion`): it is neither read nor
+ * overwritten, so a rollback of the deployment cannot destroy what the newer version recorded.
+ */
+export class StateTooNewError extends ReconcileError {
+  override name = 'StateTooNewError';
+  readonly formatVersion: number;
+
+  constructor(location: string, formatVersion: number, supported: number) {
+    super(
+      'STATE_TOO_NEW',
+      `state ${location} has formatVersion ${formatVersion}; this version reads formatVersion ${supported}: deploy the version that wrote it (the state is left as it is)`,
+    );
+    this.formatVersion = formatVersion;
+  }
+}
+
 /** The state changed since it was read (optimistic concurrency). */
 export class StateConflictError extends ReconcileError {
   override name = 'StateConflictError';

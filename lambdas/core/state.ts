@@ -2,7 +2,9 @@
  * Helpers over ReconcileState: the ownership records and fingerprints the reconciler keeps between runs. The state
  * never holds a secret in clear: only ids, HMAC fingerprints and digests of non-secret bodies.
  */
+
 import type { OrganizationState, OwnedAlertConfig, ProjectState, ReconcileState } from './ports.ts';
+import { stateDocumentProblem } from './state-check.ts';
 
 /** A fresh, empty state. */
 export function emptyState(now: string): ReconcileState {
@@ -71,22 +73,9 @@ export function ownedIds(state: ReconcileState, projectId: string): Set<string> 
 }
 
 /**
- * Structural validation of a parsed state document: adapters call it so that a readable but malformed state is
- * reported as corrupt instead of being half-used.
+ * Structural validation of a parsed state document (core/state-check.ts): adapters call it so that a readable but
+ * malformed state is reported as corrupt instead of being half-used.
  */
 export function isReconcileState(value: unknown): value is ReconcileState {
-  if (value === null || typeof value !== 'object') return false;
-  const v = value as Record<string, unknown>;
-  if (v.formatVersion !== 1 || typeof v.projects !== 'object' || v.projects === null) return false;
-  for (const p of Object.values(v.projects as Record<string, unknown>)) {
-    if (p === null || typeof p !== 'object') return false;
-    const configs = (p as Record<string, unknown>).alertConfigs;
-    if (configs === null || typeof configs !== 'object') return false;
-    for (const r of Object.values(configs as Record<string, unknown>)) {
-      if (r === null || typeof r !== 'object') return false;
-      const id = (r as Record<string, unknown>).id;
-      if (id !== undefined && typeof id !== 'string') return false;
-    }
-  }
-  return true;
+  return stateDocumentProblem(value) === undefined;
 }

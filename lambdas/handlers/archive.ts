@@ -7,6 +7,7 @@ import type { Context } from 'aws-lambda';
 import { runReconcile } from '../core/run.ts';
 import { type AppContext, createAppContext } from './app-context.ts';
 import { classifyError, HandlerError, InvalidEventError } from './errors.ts';
+import { fieldList } from './events.ts';
 import { type RunFn, runOnce } from './run-once.ts';
 import type { RunSummary } from './summary.ts';
 
@@ -55,9 +56,7 @@ export function archiveEventProblem(event: unknown): string | undefined {
   const record = event as Record<string, unknown>;
   if (record.source === 'aws.scheduler' || record['detail-type'] === 'Scheduled Event') return undefined;
   const keys = Object.keys(record);
-  return keys.length === 0
-    ? undefined
-    : `unexpected field(s) ${keys.sort().join(', ')}; expected a Scheduler event or {}`;
+  return keys.length === 0 ? undefined : `unexpected field(s) ${fieldList(keys)}; expected a Scheduler event or {}`;
 }
 
 const app = createAppContext();

@@ -50,7 +50,9 @@ export function classifyError(error: unknown): ErrorOutcome {
   if (error instanceof OpsManagerError) {
     const status = (error as { status?: unknown }).status;
     const retryable = typeof status !== 'number' || status >= 500 || status === 429;
-    return { code: error.code, message: error.message, retryable: error.code !== 'OPSMAN_AUTH_ERROR' && retryable };
+    // Refused credentials, and options or arguments the client refuses before sending: a retry meets the same answer.
+    const final = error.code === 'OPSMAN_AUTH_ERROR' || error.code === 'OPSMAN_VALIDATION_ERROR';
+    return { code: error.code, message: error.message, retryable: !final && retryable };
   }
   if (error instanceof Error) {
     const code = (error as { code?: unknown }).code;

@@ -55,7 +55,14 @@ function parseS3(records: unknown, desiredPrefix: string, desiredBucket: string 
     if (!name.startsWith('ObjectCreated:')) continue;
     if (desiredBucket !== undefined && b !== desiredBucket) continue;
     // S3 notifications URL-encode keys, with '+' for spaces.
-    const key = decodeURIComponent(k.replace(/\+/g, ' '));
+    let key: string;
+    try {
+      key = decodeURIComponent(k.replace(/\+/g, ' '));
+    } catch {
+      throw new InvalidEventError(
+        `Records[${i}].s3.object.key is not URL-encoded UTF-8 (as S3 notifications send keys); got ${describe(k)}`,
+      );
+    }
     if (!YAML_KEY.test(key) || !key.startsWith(desiredPrefix)) continue;
     bucket = b;
     keys.push(key);
@@ -69,7 +76,7 @@ function parseManual(event: Record<string, unknown>): ReconcileTrigger {
   const unknown = Object.keys(event).filter((k) => !MANUAL_KEYS.has(k));
   if (unknown.length > 0) {
     throw new InvalidEventError(
-      `unknown event: unexpected field(s) ${unknown.sort().join(', ')}; expected a Scheduler event, an S3 notification or {"mode", "projects", "dryRun"}`,
+      `unknown event: unexpected field(s) ${fieldList(unknown)}; expected a Scheduler event, an S3 notification or {"mode", "projects", "dryRun"}`,
     );
   }
   const trigger: ReconcileTrigger = { kind: 'manual', dryRun: false };
@@ -94,6 +101,22 @@ function parseManual(event: Record<string, unknown>): ReconcileTrigger {
     trigger.dryRun = event.dryRun;
   }
   return trigger;
+}
+
+/** Most field names an error message lists; the rest are counted. */
+const LISTED_FIELDS = 5;
+
+/**
+ * Field names for a message, sorted: at most five, each cut to 40 characters. An event is up to 6 MB, so its names
+ * are quoted only in part: the answer and the log line stay short whatever was sent.
+ */
+export function fieldList(names: readonly string[]): string {
+  const shown = [...names]
+    .sort()
+    .slice(0, LISTED_FIELDS)
+    .map((name) => (name.length > 40 ? `${name.slice(0, 40)}… (${name.length} characters)` : name));
+  const more = names.length - shown.length;
+  return `${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
 }
 
 /** A short, value-safe description of what was found. */

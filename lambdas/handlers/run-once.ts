@@ -12,7 +12,7 @@ import type { RunDependencies, RunRequest } from '../core/run-types.ts';
 import { classifyError } from './errors.ts';
 import { addRunMetrics, METRIC } from './metrics.ts';
 import { type Runtime, SYSTEM_CLOCK } from './runtime.ts';
-import { type RunSummary, summarise } from './summary.ts';
+import { listedIssues, type RunSummary, summarise } from './summary.ts';
 
 /** The core entry point (runReconcile), passed in so this module stays independent of run.ts' load order. */
 export type RunFn = (request: RunRequest, deps: RunDependencies) => Promise<RunReport>;
@@ -42,23 +42,32 @@ export function powertoolsReporter(logger: Logger, metrics: Metrics, reported: S
  */
 export const STOP_BEFORE_TIMEOUT_MS = 60_000;
 
-/** A signal aborted STOP_BEFORE_TIMEOUT_MS before the Lambda's deadline; none without a deadline. */
+/** Longest wait setTimeout honours (about 24.8 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * A signal aborted STOP_BEFORE_TIMEOUT_MS before the Lambda's deadline (already aborted when the time left is 0 or
+ * less); none without a deadline.
+ */
 export function deadlineSignal(context: Partial<Pick<Context, 'getRemainingTimeInMillis'>>): {
   signal?: AbortSignal;
   clear(): void;
 } {
   const remaining =
     typeof context.getRemainingTimeInMillis === 'function' ? context.getRemainingTimeInMillis() : Number.NaN;
-  if (!Number.isFinite(remaining) || remaining <= 0) return { clear() {} };
-  const margin = Math.min(STOP_BEFORE_TIMEOUT_MS, remaining / 4);
+  if (Number.isNaN(remaining) || remaining === Number.POSITIVE_INFINITY) return { clear() {} };
+  const reason = (margin: number) =>
+    `the Lambda's time limit is ${margin >= 1000 ? `${Math.round(margin / 1000)} s` : `${Math.round(margin)} ms`} away`;
   const controller = new AbortController();
-  const timer = setTimeout(
-    () =>
-      controller.abort(
-        `the Lambda's time limit is ${margin >= 1000 ? `${Math.round(margin / 1000)} s` : `${Math.round(margin)} ms`} away`,
-      ),
-    remaining - margin,
-  );
+  // A limit already reached stops the run before it starts anything (not: runs it with no limit at all).
+  if (remaining <= 0) {
+    controller.abort(reason(0));
+    return { signal: controller.signal, clear() {} };
+  }
+  const margin = Math.min(STOP_BEFORE_TIMEOUT_MS, remaining / 4);
+  // setTimeout fires at once past 2^31-1 ms; a limit that far away (no Lambda has one) cannot be reached by a run.
+  if (remaining - margin > MAX_TIMER_MS) return { clear() {} };
+  const timer = setTimeout(() => controller.abort(reason(margin)), remaining - margin);
   timer.unref();
   return { signal: controller.signal, clear: () => clearTimeout(timer) };
 }
@@ -112,9 +121,11 @@ export async function runOnce(input: {
     const outcome = classifyError(error);
     metrics.addMetric(METRIC.runFailed, MetricUnit.Count, 1);
     const log = outcome.code === 'LEASE_HELD' ? logger.warn.bind(logger) : logger.error.bind(logger);
+    const issues = listedIssues(error);
     const details: Record<string, unknown> = {
       error: outcome,
       errorName: error instanceof Error ? error.name : typeof error,
+      ...(issues ? { issues } : {}),
     };
     // Only unexpected errors get their stack (masked by the replacer); ours have value-free messages already.
     if (outcome.code === 'INTERNAL' && error instanceof Error) details.stack = error.stack;
@@ -126,6 +137,7 @@ export async function runOnce(input: {
       command: request.command,
       durationMs: Date.now() - started,
       error: outcome,
+      ...(issues ? { issues } : {}),
     };
   } finally {
     deadline.clear();

@@ -103,7 +103,7 @@ export class Runtime {
             next: new S3DesiredStateCache({ client: s3, bucket: config.stateBucket, prefix: DESIRED_CACHE_PREFIX }),
           });
     this.#secretJson = new SecretJsonSource({ client: new SecretsManagerClient({}) });
-    this.secrets = new SecretsManagerResolver(this.#secretJson);
+    this.secrets = new SecretsManagerResolver(this.#secretJson, { credentialsSecretId: config.credentialsSecretId });
   }
 
   /** The client's observer: the call counter, and the stall hook when there is one. */

@@ -30,9 +30,43 @@ export interface RunSummary {
   /** Changes whose apply failed or did not converge (at most {@link MAX_LISTED_CHANGES}). */
   failedChanges?: { target: string; kind: string; key: string; action: string; status: string; message?: string }[];
   error?: ErrorOutcome;
+  /** DESIRED_STATE_INVALID: the first {@link MAX_LISTED_ISSUES} problems (the error's message counts them all). */
+  issues?: ListedIssue[];
   reason?: string;
   /** The run stopped starting writes before its end (its Lambda's time limit near): why, and how many it left. */
   interrupted?: { reason: string; notStarted: number };
+}
+
+/** One problem of an invalid desired state, as `validate` prints it. */
+export interface ListedIssue {
+  file: string;
+  line: number;
+  column: number;
+  path: string;
+  message: string;
+}
+
+/** Most desired-state problems listed in a summary: enough to act on, small enough for a log line. */
+export const MAX_LISTED_ISSUES = 20;
+
+/**
+ * The problems an error carries (DesiredStateInvalidError's `issues`), first {@link MAX_LISTED_ISSUES}; undefined for
+ * other errors. A Lambda's caller has no `validate` output to read: without these it would learn only a count. Issue
+ * messages never quote a secret value (a secret literal is described, not echoed: core/desired/schema-messages.ts).
+ */
+export function listedIssues(error: unknown): ListedIssue[] | undefined {
+  const issues = (error as { issues?: unknown } | null)?.issues;
+  if (!Array.isArray(issues) || issues.length === 0) return undefined;
+  return issues.slice(0, MAX_LISTED_ISSUES).map((raw) => {
+    const issue = (raw ?? {}) as Partial<Record<keyof ListedIssue, unknown>>;
+    return {
+      file: String(issue.file ?? ''),
+      line: typeof issue.line === 'number' ? issue.line : 0,
+      column: typeof issue.column === 'number' ? issue.column : 0,
+      path: String(issue.path ?? ''),
+      message: String(issue.message ?? ''),
+    };
+  });
 }
 
 /** Most failed changes listed in a summary (the archived report has them all). */

@@ -4,8 +4,9 @@
  * desired-state prefix: `BucketDeployment` prunes everything there that is not in git.
  */
 import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { StateConflictError, StateCorruptError } from '../../core/errors.ts';
+import { StateConflictError, StateCorruptError, StateTooNewError } from '../../core/errors.ts';
 import type { Lease, ReconcileState, StateStore } from '../../core/ports.ts';
+import { STATE_FORMAT_VERSION, stateDocumentProblem } from '../../core/state-check.ts';
 import { S3Lease } from './s3-lease.ts';
 import {
   accessError,
@@ -141,7 +142,10 @@ export class S3StateStore implements StateStore {
   }
 }
 
-/** Parses and shape-checks a state document; StateCorruptError (without content) when it is not one. */
+/**
+ * Parses and shape-checks a state document (core/state-check.ts): StateCorruptError (without content) when it is not
+ * one, StateTooNewError when a newer version of this tool wrote it.
+ */
 export function parseState(text: string, location: string, version: string | null): ReconcileState {
   const corrupt = (detail: string) => new StateCorruptError(`state ${location} cannot be used: ${detail}`, version);
   let value: unknown;
@@ -150,25 +154,10 @@ export function parseState(text: string, location: string, version: string | nul
   } catch {
     throw corrupt(`not JSON (${text.length} bytes)`);
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw corrupt('not a JSON object');
+  const problem = stateDocumentProblem(value);
+  if (problem?.kind === 'newer') {
+    throw new StateTooNewError(location, (value as { formatVersion: number }).formatVersion, STATE_FORMAT_VERSION);
   }
-  const record = value as Record<string, unknown>;
-  if (record.formatVersion !== 1) {
-    throw corrupt(
-      `formatVersion is ${typeof record.formatVersion === 'number' ? record.formatVersion : typeof record.formatVersion}, expected 1`,
-    );
-  }
-  if (typeof record.updatedAt !== 'string') throw corrupt('updatedAt is not a string');
-  const projects = record.projects;
-  if (typeof projects !== 'object' || projects === null || Array.isArray(projects)) {
-    throw corrupt('projects is not an object');
-  }
-  for (const [projectId, project] of Object.entries(projects)) {
-    const configs = (project as { alertConfigs?: unknown } | null)?.alertConfigs;
-    if (typeof configs !== 'object' || configs === null || Array.isArray(configs)) {
-      throw corrupt(`projects.${projectId}.alertConfigs is not an object`);
-    }
-  }
+  if (problem) throw corrupt(problem.detail);
   return value as ReconcileState;
 }

@@ -6,6 +6,7 @@
 import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { SecretResolver } from '../../core/ports.ts';
+import { parseFingerprintKey } from '../local/fingerprint-key.ts';
 import { SecretsManagerAdapterError } from './errors.ts';
 
 /** How secrets are fetched. */
@@ -91,6 +92,7 @@ export class SecretJsonSource {
 }
 
 const PUBLIC_KEY = /^[A-Za-z0-9]{1,64}$/;
+const PRIVATE_KEY = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
 
 /** Reads and validates the credentials secret `{"publicKey","privateKey","fingerprintKey?"}`. */
 export async function loadOpsManagerCredentials(
@@ -111,8 +113,21 @@ export async function loadOpsManagerCredentials(
   if (typeof publicKey !== 'string' || publicKey === '') problems.push('publicKey must be a non-empty string');
   else if (!PUBLIC_KEY.test(publicKey)) problems.push('publicKey must be letters and digits only');
   if (typeof privateKey !== 'string' || privateKey === '') problems.push('privateKey must be a non-empty string');
+  else if (privateKey.trim() !== privateKey) {
+    problems.push('privateKey has leading or trailing whitespace (a newline copied from a file?); store the key alone');
+  } else if (!PRIVATE_KEY.test(privateKey)) {
+    // The client's own rule (opsman/options-resolve.ts), checked here so that the message names the secret.
+    problems.push('privateKey must be printable ASCII without spaces, quotes or backslashes');
+  }
   if (fingerprintKey !== undefined && (typeof fingerprintKey !== 'string' || fingerprintKey.length < 16)) {
     problems.push('fingerprintKey, when set, must be a string of at least 16 characters');
+  } else if (typeof fingerprintKey === 'string') {
+    // Parsed now rather than at first use, so that every problem of the secret is told at once, under its code.
+    try {
+      parseFingerprintKey(fingerprintKey, 'fingerprintKey');
+    } catch (error) {
+      problems.push(error instanceof Error ? error.message : 'fingerprintKey cannot be parsed');
+    }
   }
   const unknown = Object.keys(value).filter((k) => !['publicKey', 'privateKey', 'fingerprintKey'].includes(k));
   if (unknown.length > 0) problems.push(`unexpected keys: ${unknown.sort().join(', ')}`);
@@ -129,12 +144,26 @@ export async function loadOpsManagerCredentials(
   return credentials;
 }
 
+/** Options of SecretsManagerResolver. */
+export interface SecretsResolverOptions {
+  /**
+   * Name or ARN of the Ops Manager credentials secret: a reference whose value is that secret's `privateKey` or
+   * `fingerprintKey` is refused (SECRET_REF_REFUSED), whatever secret it names. Unset: no such check.
+   */
+  credentialsSecretId?: string;
+}
+
+/** Fields of the credentials secret that are never sent to Ops Manager as a notification secret. */
+const CREDENTIAL_FIELDS = ['privateKey', 'fingerprintKey'] as const;
+
 /** Resolves `<secret id>#<json key>` through Secrets Manager; each secret fetched once per cache lifetime. */
 export class SecretsManagerResolver implements SecretResolver {
   readonly #source: SecretJsonSource;
+  readonly #credentialsSecretId: string | undefined;
 
-  constructor(source: SecretJsonSource) {
+  constructor(source: SecretJsonSource, options: SecretsResolverOptions = {}) {
     this.#source = source;
+    this.#credentialsSecretId = options.credentialsSecretId;
   }
 
   async resolve(ref: string): Promise<string> {
@@ -163,6 +192,27 @@ export class SecretsManagerResolver implements SecretResolver {
         'value must be a non-empty string',
       );
     }
+    await this.#refuseCredential(secretId, jsonKey, field);
     return field;
+  }
+
+  /**
+   * The functions may read every secret under their prefix, the credentials secret included: without this, a YAML
+   * author could have the API private key sent to Ops Manager (and on to a webhook) as a notification secret. Compared
+   * by value, so neither an ARN, another name nor a copy in another secret gets around it.
+   */
+  async #refuseCredential(secretId: string, jsonKey: string, field: string): Promise<void> {
+    const id = this.#credentialsSecretId;
+    if (id === undefined) return;
+    // Cached by the provider: the run has read this secret already.
+    const credentials = await this.#source.getObject(id).catch(() => undefined);
+    const match = CREDENTIAL_FIELDS.find((name) => credentials?.[name] === field);
+    if (match === undefined) return;
+    throw new SecretsManagerAdapterError(
+      'SECRET_REF_REFUSED',
+      secretId,
+      jsonKey,
+      `holds the ${match} of the credentials secret ${id}; Ops Manager credentials are never sent in an alert config`,
+    );
   }
 }

@@ -13,10 +13,11 @@ import {
   LeaseMismatchError,
   StateConflictError,
   StateCorruptError,
+  StateTooNewError,
 } from '../../core/errors.ts';
 import { jsonChunks } from '../../core/json-chunks.ts';
 import type { Lease, ReconcileState, StateStore } from '../../core/ports.ts';
-import { isReconcileState } from '../../core/state.ts';
+import { STATE_FORMAT_VERSION, stateDocumentProblem } from '../../core/state-check.ts';
 import { renameFile, tempPathIn, unlinkQuietly, writeSyncedTemp } from './atomic-file.ts';
 import { syncDirectory } from './dir-sync.ts';
 import { FsStoreError, fsFailure } from './fs-failure.ts';
@@ -192,9 +193,18 @@ export class FsStateStore implements StateStore {
     } catch (error) {
       throw new StateCorruptError(`state ${this.statePath} is not valid JSON`, version, { cause: error });
     }
-    if (!isReconcileState(parsed))
-      throw new StateCorruptError(`state ${this.statePath} is not a state document (formatVersion 1)`, version);
-    return { state: parsed, version };
+    const problem = stateDocumentProblem(parsed);
+    if (problem?.kind === 'newer') {
+      throw new StateTooNewError(
+        this.statePath,
+        (parsed as { formatVersion: number }).formatVersion,
+        STATE_FORMAT_VERSION,
+      );
+    }
+    if (problem) {
+      throw new StateCorruptError(`state ${this.statePath} is not a state document: ${problem.detail}`, version);
+    }
+    return { state: parsed as ReconcileState, version };
   }
 
   /**

@@ -55,8 +55,11 @@ describe('FsStateStore: state', () => {
     expect(error).toBeInstanceOf(StateCorruptError);
     await store.write(emptyState('fixed'), (error as StateCorruptError).version);
     expect((await store.read()).state?.updatedAt).toBe('fixed');
+    await writeFile(join(dir, 'state.json'), '{"formatVersion": 1, "updatedAt": "x", "projects": {"p": null}}');
+    await expect(store.read()).rejects.toThrow(/not a state document: projects.p is null, expected an object/);
+    // A newer format is not corrupt: it is refused as it is, never replaced.
     await writeFile(join(dir, 'state.json'), '{"formatVersion": 2}');
-    await expect(store.read()).rejects.toThrow(/not a state document/);
+    await expect(store.read()).rejects.toMatchObject({ code: 'STATE_TOO_NEW' });
   });
 });
 

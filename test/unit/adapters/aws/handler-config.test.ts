@@ -8,7 +8,11 @@ import { readConfig } from '../../../../lambdas/handlers/config.ts';
 import { ConfigError, classifyError, InvalidEventError } from '../../../../lambdas/handlers/errors.ts';
 import { createReconcileHandler } from '../../../../lambdas/handlers/reconcile.ts';
 import { fingerprintKeyOf } from '../../../../lambdas/handlers/runtime.ts';
-import { OpsManagerApiError, OpsManagerAuthError } from '../../../../lambdas/opsman/errors.ts';
+import {
+  OpsManagerApiError,
+  OpsManagerAuthError,
+  OpsManagerValidationError,
+} from '../../../../lambdas/opsman/errors.ts';
 import { fakeLambdaContext } from '../../../helpers/aws-world.ts';
 
 const BASE = {
@@ -67,6 +71,8 @@ describe('classifyError', () => {
     [new OpsManagerApiError(503, 'SERVICE_UNAVAILABLE', 'down', ctx), 'OPSMAN_API_ERROR', true],
     [new OpsManagerApiError(400, 'INVALID_ATTRIBUTE', 'bad', ctx), 'OPSMAN_API_ERROR', false],
     [new OpsManagerAuthError(401, 'UNAUTHORIZED', 'refused', ctx), 'OPSMAN_AUTH_ERROR', false],
+    // Nothing was sent: an option or argument the client refuses is refused again on every retry.
+    [new OpsManagerValidationError('invalid client options: caFile is empty'), 'OPSMAN_VALIDATION_ERROR', false],
     [new TypeError('Cannot read properties of undefined (reading "Authorization: Digest x")'), 'INTERNAL', true],
     ['a string', 'INTERNAL', true],
   ])('%s -> %s (retryable %s)', (error, code, retryable) => {

@@ -79,6 +79,21 @@ describe('parseReconcileEvent', () => {
     ['Records empty', { Records: [] }, 'Records must be a non-empty array'],
     ['Records from SNS', { Records: [{ eventSource: 'aws:sns' }] }, 'Records[0] is not an S3 notification'],
     ['Records without key', { Records: [{ eventSource: 'aws:s3', eventName: 'ObjectCreated:Put', s3: {} }] }, 'lacks'],
+    [
+      'an S3 key with a broken percent escape',
+      s3Event('desired-state/%E0%A4%A.yaml'),
+      'Records[0].s3.object.key is not URL-encoded UTF-8 (as S3 notifications send keys)',
+    ],
+    [
+      'thousands of unknown fields (named up to five, then counted)',
+      Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`f${String(i).padStart(4, '0')}`, i])),
+      'unexpected field(s) f0000, f0001, f0002, f0003, f0004 and 1995 more;',
+    ],
+    [
+      'an unknown field with a huge name (cut)',
+      { ['x'.repeat(100_000)]: 1 },
+      `unexpected field(s) ${'x'.repeat(40)}… (100000 characters);`,
+    ],
   ])('rejects %s with a precise message', (_name, event, message) => {
     let caught: unknown;
     try {
@@ -98,6 +113,10 @@ describe('archiveEventProblem', () => {
     [null, 'expected a Scheduler event or {}'],
     [[], 'expected a Scheduler event or {}'],
     [{ mode: 'apply' }, 'unexpected field(s) mode; expected a Scheduler event or {}'],
+    [
+      Object.fromEntries(Array.from({ length: 7 }, (_, i) => [`k${i}`, i])),
+      'unexpected field(s) k0, k1, k2, k3, k4 and 2 more; expected a Scheduler event or {}',
+    ],
   ])('%j -> %j', (event, problem) => {
     expect(archiveEventProblem(event)).toBe(problem);
   });

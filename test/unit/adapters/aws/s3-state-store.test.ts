@@ -7,6 +7,7 @@ import {
   LeaseLostError,
   StateConflictError,
   StateCorruptError,
+  StateTooNewError,
 } from '../../../../lambdas/core/errors.ts';
 import type { ReconcileState } from '../../../../lambdas/core/ports.ts';
 import { loopbackS3Client } from '../../../helpers/aws-clients.ts';
@@ -76,16 +77,59 @@ describe('S3StateStore on loopback S3', () => {
 
   it.each([
     ['not JSON', '{"formatVersion":1,', /not JSON \(19 bytes\)/],
-    ['an array', '[]', /not a JSON object/],
-    ['a future format', '{"formatVersion":2,"updatedAt":"x","projects":{}}', /formatVersion is 2, expected 1/],
-    ['projects missing', '{"formatVersion":1,"updatedAt":"x"}', /projects is not an object/],
+    ['an array', '[]', /the document is an array, expected an object/],
+    ['format version 0', '{"formatVersion":0,"updatedAt":"x","projects":{}}', /formatVersion is 0, expected 1/],
+    ['projects missing', '{"formatVersion":1,"updatedAt":"x"}', /projects is missing/],
     ['bad project', '{"formatVersion":1,"updatedAt":"x","projects":{"p1":{}}}', /projects.p1.alertConfigs/],
+    // Fields the core dereferences while applying: a wrong type there used to surface as a TypeError mid-apply.
+    [
+      'organizations a number',
+      '{"formatVersion":1,"updatedAt":"x","projects":{},"organizations":5}',
+      /organizations is a number, expected an object/,
+    ],
+    [
+      'an organization null',
+      '{"formatVersion":1,"updatedAt":"x","projects":{},"organizations":{"o1":null}}',
+      /organizations.o1 is null, expected an object/,
+    ],
+    [
+      'an alert record null',
+      '{"formatVersion":1,"updatedAt":"x","projects":{"p1":{"alertConfigs":{"k":null}}}}',
+      /projects.p1.alertConfigs.k is null, expected an object/,
+    ],
+    [
+      'an alert id a number',
+      '{"formatVersion":1,"updatedAt":"x","projects":{"p1":{"alertConfigs":{"k":{"id":5}}}}}',
+      /projects.p1.alertConfigs.k.id is a number, expected a string/,
+    ],
+    [
+      'secret fingerprints a list',
+      '{"formatVersion":1,"updatedAt":"x","projects":{"p1":{"alertConfigs":{"k":{"secretFingerprints":[]}}}}}',
+      /projects.p1.alertConfigs.k.secretFingerprints is an array, expected an object/,
+    ],
+    [
+      'a singleton digest a number',
+      '{"formatVersion":1,"updatedAt":"x","projects":{"p1":{"alertConfigs":{},"singletons":{"auditLogRotation":1}}}}',
+      /projects.p1.singletons.auditLogRotation is a number, expected a string/,
+    ],
   ])('reports corrupt state (%s) with its version and without content', async (_name, text, message) => {
     const object = s3.putDirect(BUCKET, 'state/state.json', text);
     const error = await store.read().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StateCorruptError);
     expect((error as StateCorruptError).message).toMatch(message);
     expect((error as StateCorruptError).version).toBe(object.etag);
+  });
+
+  it('refuses a state of a newer format version as too new (not corrupt), so that no run overwrites it', async () => {
+    const object = s3.putDirect(BUCKET, 'state/state.json', '{"formatVersion":2,"updatedAt":"x","projects":{}}');
+    const error = await store.read().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StateTooNewError);
+    expect(error).not.toBeInstanceOf(StateCorruptError);
+    expect(error).toMatchObject({
+      code: 'STATE_TOO_NEW',
+      message: `state s3://${BUCKET}/state/state.json has formatVersion 2; this version reads formatVersion 1: deploy the version that wrote it (the state is left as it is)`,
+    });
+    expect(s3.buckets.get(BUCKET)?.get('state/state.json')?.etag).toBe(object.etag);
   });
 
   it('lease: created once, held against a second owner, taken over when expired, renewed, released conditionally', async () => {

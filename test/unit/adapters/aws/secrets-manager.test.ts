@@ -52,6 +52,37 @@ describe('Secrets Manager adapter on a loopback endpoint', () => {
       'CREDENTIALS_INVALID',
       /fingerprintKey/,
     ],
+    // A key pasted from a file keeps its newline: the client refuses it later, naming neither the secret nor the cause.
+    [
+      'a privateKey with a trailing newline',
+      `{"publicKey":"a","privateKey":"${PRIVATE}\\n"}`,
+      'CREDENTIALS_INVALID',
+      /privateKey has leading or trailing whitespace \(a newline copied from a file\?\)/,
+    ],
+    [
+      'a privateKey with a space inside',
+      `{"publicKey":"a","privateKey":"${PRIVATE.slice(0, 8)} ${PRIVATE.slice(8)}"}`,
+      'CREDENTIALS_INVALID',
+      /privateKey must be printable ASCII without spaces, quotes or backslashes/,
+    ],
+    [
+      'a privateKey that is a number',
+      '{"publicKey":"a","privateKey":7}',
+      'CREDENTIALS_INVALID',
+      /privateKey must be a non-empty string/,
+    ],
+    [
+      'a fingerprintKey neither hex nor base64',
+      `{"publicKey":"a","privateKey":"${PRIVATE}","fingerprintKey":"not hex, not base64!"}`,
+      'CREDENTIALS_INVALID',
+      /fingerprintKey is neither hex nor base64/,
+    ],
+    [
+      'a fingerprintKey of 10 bytes',
+      `{"publicKey":"a","privateKey":"${PRIVATE}","fingerprintKey":"00112233445566778899"}`,
+      'CREDENTIALS_INVALID',
+      /fingerprintKey is 10 bytes; at least 16 are needed/,
+    ],
   ])('rejects credentials that are %s, without quoting the value', async (_name, text, code, message) => {
     sm.secrets.set('bad', text);
     const error = await loadOpsManagerCredentials(new SecretJsonSource({ client }), 'bad').catch((e: unknown) => e);
@@ -71,6 +102,34 @@ describe('Secrets Manager adapter on a loopback endpoint', () => {
     expect(await resolver.resolve('opsman/notifications#pagerduty')).toBe('pd-service-key-123');
     expect(await resolver.resolve('opsman/notifications#pagerduty')).toBe('pd-service-key-123');
     expect(sm.calls.get('opsman/notifications')).toBe(1);
+  });
+
+  // The API key's private key (or the fingerprint key) must never go to Ops Manager inside an alert config: a secretRef
+  // naming the credentials secret, or another secret holding a copy, is refused by value, so an ARN or alias cannot
+  // get around it.
+  it.each([
+    ['the credentials secret itself', 'opsman/credentials#privateKey', 'privateKey'],
+    ['a copy in another secret', 'opsman/copy#key', 'privateKey'],
+    ['the fingerprint key', 'opsman/credentials#fingerprintKey', 'fingerprintKey'],
+  ])('refuses a secretRef to %s (SECRET_REF_REFUSED), naming no value', async (_name, ref, field) => {
+    sm.secrets.set(
+      'opsman/credentials',
+      JSON.stringify({ publicKey: 'gitopsbt', privateKey: PRIVATE, fingerprintKey: 'ab'.repeat(16) }),
+    );
+    sm.secrets.set('opsman/copy', JSON.stringify({ key: PRIVATE }));
+    const resolver = new SecretsManagerResolver(new SecretJsonSource({ client }), {
+      credentialsSecretId: 'opsman/credentials',
+    });
+    const error = await resolver.resolve(ref).catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      code: 'SECRET_REF_REFUSED',
+      message: expect.stringContaining(
+        `holds the ${field} of the credentials secret opsman/credentials; Ops Manager credentials are never sent in an alert config`,
+      ),
+    });
+    expect(JSON.stringify({ ...(error as object), message: (error as Error).message })).not.toContain(PRIVATE);
+    expect(await resolver.resolve('opsman/notifications#pagerduty')).toBe('pd-service-key-123');
+    expect(await resolver.resolve('opsman/credentials#publicKey')).toBe('gitopsbt');
   });
 
   it.each([

@@ -1,0 +1,38 @@
+// Scenario: the time-limit stop of a Lambda run over the values a context can give: a normal limit, one already
+// reached (0 or below: stop at once, never "no limit"), one past setTimeout's range (not a stop after 1 ms), none.
+import { describe, expect, it } from 'vitest';
+import { deadlineSignal } from '../../../../lambdas/handlers/run-once.ts';
+
+describe('deadlineSignal', () => {
+  it.each([
+    ['already reached', 0],
+    ['past', -5],
+  ])('a limit %s stops the run at once', (_name, remaining) => {
+    const deadline = deadlineSignal({ getRemainingTimeInMillis: () => remaining });
+    expect(deadline.signal?.aborted).toBe(true);
+    expect(String(deadline.signal?.reason)).toBe("the Lambda's time limit is 0 ms away");
+    deadline.clear();
+  });
+
+  it('a limit beyond what setTimeout can wait (24.8 days) does not fire at once', async () => {
+    const deadline = deadlineSignal({ getRemainingTimeInMillis: () => 3e9 });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(deadline.signal?.aborted ?? false).toBe(false);
+    deadline.clear();
+  });
+
+  it.each([
+    ['no getRemainingTimeInMillis', {}],
+    ['NaN', { getRemainingTimeInMillis: () => Number.NaN }],
+    ['Infinity', { getRemainingTimeInMillis: () => Number.POSITIVE_INFINITY }],
+  ])('%s: no stop', (_name, context) => {
+    expect(deadlineSignal(context).signal).toBeUndefined();
+  });
+
+  it('a normal limit stops a quarter of it (at most 60 s) before', async () => {
+    const deadline = deadlineSignal({ getRemainingTimeInMillis: () => 40 });
+    expect(deadline.signal?.aborted).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(String(deadline.signal?.reason)).toBe("the Lambda's time limit is 10 ms away");
+  });
+});
