@@ -8,6 +8,7 @@ import { interruptible, PLANNING_NOTICES } from '../interruptible.ts';
 import { invalidDesiredDocument, renderFailureJson } from '../json-failure.ts';
 import { planExitCode, problemsLine } from '../outcome.ts';
 import { reconcile, saveFileAtomically } from '../wiring.ts';
+import { applySavedPlanCommand } from './apply-command.ts';
 import { printPlan, runRequest } from './run-request.ts';
 import { loadDesired } from './validate.ts';
 
@@ -52,7 +53,7 @@ export async function runPlan(ctx: CommandContext, command: 'plan' | 'observe'):
         );
       }
       ctx.io.stderr.write(
-        `Saved the plan to ${ctx.options.out}: apply it with \`opsman-gitops apply --plan ${ctx.options.out}\`\n`,
+        `Saved the plan to ${ctx.options.out}: apply it with \`${applySavedPlanCommand(ctx.options, ctx.options.out)}\`\n`,
       );
     }
     const problems = problemsLine(report.plan);

@@ -3,10 +3,11 @@
  * found inside a secret-bearing field is ever echoed.
  */
 import type { ErrorObject } from 'ajv/dist/2020.js';
+import { isScalar } from 'yaml';
 import { SECRET_NOTIFICATION_FIELDS } from '../../opsman/types.ts';
 import { suggestion } from './did-you-mean.ts';
 import { placesOf } from './field-places.ts';
-import { formatPath, type LocatedDocument, locate, type PathSegment } from './locate.ts';
+import { findNode, formatPath, type LocatedDocument, locate, type PathSegment } from './locate.ts';
 import type { ValidationIssue } from './types.ts';
 
 const SECRET_FIELDS: readonly string[] = SECRET_NOTIFICATION_FIELDS;
@@ -32,6 +33,19 @@ export function describeValue(value: unknown): string {
   return String(value);
 }
 
+/** Why a value written after `: #` is empty, and the way out. */
+const COMMENTED_OUT = ' (YAML read the "#" and what follows it as a comment: put the value in quotes, e.g. "#alerts")';
+
+/**
+ * True when an empty value holds a comment glued to its `#` (`channelName: #payments-alerts`): YAML starts a comment
+ * at ` #`, so a Slack channel written bare vanishes. A `# note` (with a space) reads as a real comment. The comment
+ * itself is never echoed: it may be a misplaced secret.
+ */
+function commentedOut(located: LocatedDocument, segments: readonly PathSegment[]): boolean {
+  const { node } = findNode(located, segments);
+  return isScalar(node) && node.value === null && typeof node.comment === 'string' && /^\S/.test(node.comment);
+}
+
 /** Values users write from memory that Ops Manager refuses, with the reason. */
 const KNOWN_REFUSALS: Record<string, string> = { TOTAL: 'Ops Manager no longer supports mode TOTAL' };
 
@@ -48,11 +62,12 @@ function isSecretSegment(segment: PathSegment): boolean {
   return typeof segment === 'string' && (SECRET_FIELDS.includes(segment) || segment === 'secretRef');
 }
 
+/** What a value is, with its article, never what it holds: `an empty value`, `a string value`. */
 function kindOf(value: unknown): string {
-  if (value === null || value === undefined) return 'empty value';
-  if (Array.isArray(value)) return 'list';
-  if (typeof value === 'object') return 'mapping';
-  return `${typeof value} value`;
+  if (value === null || value === undefined) return 'an empty value';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'a mapping';
+  return `a ${typeof value} value`;
 }
 
 function isSecretField(segments: readonly PathSegment[]): boolean {
@@ -97,7 +112,7 @@ export function translate(located: LocatedDocument, error: ErrorObject, kind?: u
   const params = error.params as Record<string, unknown>;
   const schema = (error.parentSchema ?? {}) as Record<string, unknown>;
   // Inside a secret-bearing field nothing is echoed: a misplaced secret must not reach a terminal or a CI log.
-  const found = segments.some(isSecretSegment) ? `a ${kindOf(error.data)}` : describeValue(error.data);
+  const found = segments.some(isSecretSegment) ? kindOf(error.data) : describeValue(error.data);
   switch (error.keyword) {
     case 'required': {
       const field = String(params.missingProperty);
@@ -136,7 +151,9 @@ export function translate(located: LocatedDocument, error: ErrorObject, kind?: u
       const quote =
         params.type === 'string' && ['number', 'boolean'].includes(typeof error.data)
           ? ` (YAML read it as a ${typeof error.data}: put the value in quotes)`
-          : '';
+          : error.data === null && !segments.some(isSecretSegment) && commentedOut(located, segments)
+            ? COMMENTED_OUT
+            : '';
       return { ...at(segments), message: `${subject} must be ${expected}; found ${found}${quote}`, expected, found };
     }
     case 'enum': {

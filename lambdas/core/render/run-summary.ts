@@ -113,6 +113,7 @@ export function renderRunSummary(report: RunReport, options: RunSummaryOptions =
   const count = (status: ChangeResult['status']) => report.results.filter((r) => r.status === status).length;
   const seconds = (Date.parse(report.finishedAt) - Date.parse(report.startedAt)) / 1000;
   const took = Number.isFinite(seconds) ? ` in ${seconds.toFixed(1)} s` : '';
+  const targetsFailed = report.summary.targetsFailed;
   const head =
     interrupted === undefined
       ? `${label} complete: ${count('applied')} applied, `
@@ -121,7 +122,8 @@ export function renderRunSummary(report: RunReport, options: RunSummaryOptions =
   const line =
     `${head}${count('failed')} failed, ${count('skipped') - unstarted.length} skipped, ` +
     `${count('not-converging')} not converging, ${report.summary.blocked} blocked, ` +
-    `${report.failures.length} target${report.failures.length === 1 ? '' : 's'} failed${took}; ` +
+    // Targets, not failure entries: three failed writes of one project are one target failed (as problemsLine says).
+    `${targetsFailed} target${targetsFailed === 1 ? '' : 's'} failed${took}; ` +
     `${report.apiCalls.total} API call${report.apiCalls.total === 1 ? '' : 's'}.`;
   const bad = count('failed') + count('not-converging') + report.failures.length + report.summary.blocked > 0;
   out.push(style.bold(bad || interrupted !== undefined ? style.error(line) : style.ok(line)));

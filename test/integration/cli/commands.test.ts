@@ -78,6 +78,8 @@ describe('opsman-gitops against the emulator', { timeout: 120_000 }, () => {
     const saved = await runBinary(['plan', '--out', file, ...only, ...common], toolEnv(emulator.url));
     expect(saved.code, `${saved.stdout}\n${saved.stderr}`).toBe(0);
     expect(saved.stderr).toContain(`Saved the plan to ${file}`);
+    // The suggested command keeps the secrets and the state of the plan run: followed literally, it works.
+    expect(saved.stderr).toContain(`apply --plan ${file} --secrets-file ${common[3]} --state-dir ${common[1]}\``);
     const plan = JSON.parse(await readFile(file, 'utf8')) as Plan;
     expect(plan.changes.length).toBeGreaterThan(0);
 

@@ -1,6 +1,6 @@
 // Scenario: with a data file every mutation is on disk before its response; a restart loses nothing; a corrupt or foreign
 // data file is refused with a clear message and left byte-for-byte untouched.
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -108,8 +108,21 @@ describe('data file', () => {
     }
   });
 
+  it('creates a missing directory of the data file, owner-only (docs: --data-file .emulator/data.json)', async () => {
+    const file = join(dir, '.emulator', 'data.json');
+    const emu = await startEmulator({ port: 0, dataFile: file });
+    try {
+      expect((await stat(file)).mode & 0o777).toBe(0o600);
+      expect((await stat(join(dir, '.emulator'))).mode & 0o777).toBe(0o700);
+    } finally {
+      await emu.close();
+    }
+  });
+
   it('says clearly when the data file cannot be created', async () => {
-    const file = join(dir, 'no-such-dir', 'data.json');
+    // A dangling symbolic link as the directory: nothing to read, and no directory can be made there.
+    await symlink(join(dir, 'gone', 'deeper'), join(dir, 'link'));
+    const file = join(dir, 'link', 'data.json');
     await expect(startEmulator({ dataFile: file })).rejects.toThrow(`cannot create data file ${file} (ENOENT)`);
   });
 

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { INTERRUPTED_MESSAGE } from '../../../lambdas/core/interrupt.ts';
 import { renderRunSummary } from '../../../lambdas/core/render/run-summary.ts';
-import { ANALYTICS, change, plan, report } from '../../helpers/cli-plans.ts';
+import { ANALYTICS, change, PAYMENTS, plan, report } from '../../helpers/cli-plans.ts';
 
 describe('renderRunSummary', () => {
   it('renders results, failures, counts and locations exactly', () => {
@@ -45,6 +45,22 @@ describe('renderRunSummary', () => {
         '',
       ].join('\n'),
     );
+  });
+
+  it('counts failed targets, not failure entries: two failed writes of one project are one target failed', () => {
+    const p = plan([change({ key: 'a', action: 'create' }), change({ key: 'b', action: 'create' })]);
+    const [a, b] = p.changes as [never, never];
+    const failure = (key: string) => ({ target: PAYMENTS, phase: 'apply' as const, message: `${key}: create failed` });
+    const r = report(
+      p,
+      [
+        { change: a, status: 'failed', message: 'secret not found', durationMs: 0 },
+        { change: b, status: 'failed', message: 'secret not found', durationMs: 0 },
+      ],
+      { failures: [failure('a'), failure('b')] },
+    );
+    r.summary.targetsFailed = 1; // as summariseRun counts them: distinct targets
+    expect(renderRunSummary(r)).toContain('2 failed, 0 skipped, 0 not converging, 0 blocked, 1 target failed in');
   });
 
   it('is one line when nothing needed doing', () => {
