@@ -79,7 +79,7 @@ export function renderArchiveSummary(report: RunReport, options: RunSummaryOptio
   out.push(...failureLines(failures, style, ''));
   for (const warning of report.warnings ?? []) out.push(style.error(`Warning: ${warning}`));
   const bad = (archive?.errors.length ?? 0) + failures.length;
-  const line = `Archive complete${bad > 0 ? ` with ${bad} error${bad === 1 ? '' : 's'}` : ''}; ${report.apiCalls.total} API call${report.apiCalls.total === 1 ? '' : 's'}.`;
+  const line = `Archive ${bad > 0 ? `finished with ${bad} error${bad === 1 ? '' : 's'}` : 'complete'}; ${report.apiCalls.total} API call${report.apiCalls.total === 1 ? '' : 's'}.`;
   out.push(style.bold(bad > 0 ? style.error(line) : style.ok(line)));
   const reportLocation = options.reportLocation ?? report.reportLocation;
   if (reportLocation !== undefined) out.push(`Report: ${reportLocation}`);
@@ -114,9 +114,11 @@ export function renderRunSummary(report: RunReport, options: RunSummaryOptions =
   const seconds = (Date.parse(report.finishedAt) - Date.parse(report.startedAt)) / 1000;
   const took = Number.isFinite(seconds) ? ` in ${seconds.toFixed(1)} s` : '';
   const targetsFailed = report.summary.targetsFailed;
+  const bad = count('failed') + count('not-converging') + report.failures.length + report.summary.blocked > 0;
+  // "complete" only when nothing went wrong: a run with failed writes did not complete what it set out to do.
   const head =
     interrupted === undefined
-      ? `${label} complete: ${count('applied')} applied, `
+      ? `${label} ${bad ? 'finished with errors' : 'complete'}: ${count('applied')} applied, `
       : `${label} interrupted${interrupted.reason === 'interrupted' ? '' : ` by ${interrupted.reason}`}: ` +
         `${count('applied')} applied, ${unstarted.length} not started, `;
   const line =
@@ -125,7 +127,6 @@ export function renderRunSummary(report: RunReport, options: RunSummaryOptions =
     // Targets, not failure entries: three failed writes of one project are one target failed (as problemsLine says).
     `${targetsFailed} target${targetsFailed === 1 ? '' : 's'} failed${took}; ` +
     `${report.apiCalls.total} API call${report.apiCalls.total === 1 ? '' : 's'}.`;
-  const bad = count('failed') + count('not-converging') + report.failures.length + report.summary.blocked > 0;
   out.push(style.bold(bad || interrupted !== undefined ? style.error(line) : style.ok(line)));
   if (interrupted !== undefined) {
     out.push('The writes in flight finished, the state was saved and the lock released: run apply again to finish.');

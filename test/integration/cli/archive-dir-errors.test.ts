@@ -63,7 +63,7 @@ describe('archive', { timeout: 60_000 }, () => {
       `Warning: the run report could not be written: cannot create the archive directory ${join(archiveDir, 'reports')}`,
     );
     expect(run.out).not.toMatch(/^Report: /m);
-    expect(run.out).toContain('Archive complete with 1 error;');
+    expect(run.out).toContain('Archive finished with 1 error;');
     expect(run.err).toContain('error: 1 archive error (details on stdout)');
   });
 

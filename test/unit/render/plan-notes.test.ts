@@ -111,7 +111,7 @@ describe('renderArchiveSummary', () => {
         'Version manifest: sha256 cdcdcdcdcdcd (unchanged since the last archive)',
         '  /a/k',
         'x usage: GET /usage/groups failed: 500',
-        'Archive complete with 1 error; 12 API calls.',
+        'Archive finished with 1 error; 12 API calls.',
         'Report: /r.json',
         '',
       ],
@@ -133,7 +133,7 @@ describe('renderArchiveSummary', () => {
         'Usage 2026-11: nothing stored',
         `x ${error}`,
         'Warning: the run report could not be written: cannot write /a/reports/x.json: no space left on the device',
-        'Archive complete with 1 error; 12 API calls.',
+        'Archive finished with 1 error; 12 API calls.',
         '',
       ].join('\n'),
     );

@@ -39,7 +39,7 @@ describe('renderRunSummary', () => {
         'Failures:',
         '  x Project analytics-dev (5e2211c17a3e5a48f5497de6) [read]: connection refused (OPSMAN_TRANSPORT_ERROR)',
         '',
-        'Apply complete: 2 applied, 1 failed, 1 skipped, 1 not converging, 0 blocked, 1 target failed in 1.5 s; 12 API calls.',
+        'Apply finished with errors: 2 applied, 1 failed, 1 skipped, 1 not converging, 0 blocked, 1 target failed in 1.5 s; 12 API calls.',
         'Report: /s/archive/reports/2026-11-21/x.json',
         'Archived: /s/m.json',
         '',
