@@ -34,6 +34,7 @@ const ENVIRONMENT = [
   '  OPSMAN_PRIVATE_KEY       API private key (there is no flag for it, on purpose)',
   '  OPSMAN_SECRET_<ID>_<KEY> secret values when --secrets-file is absent',
   '  OPSMAN_FINGERPRINT_KEY   key of the state fingerprints (else generated into the state dir)',
+  '  OPSMAN_DESIRED_CACHE     on (default) or off: the parsed desired state cached in <state-dir>/cache/desired/',
   '  NO_COLOR                 disable colours',
 ];
 

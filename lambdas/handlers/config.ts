@@ -4,6 +4,7 @@
  */
 
 import { normalisePrefix, prefixesOverlap } from '../adapters/aws/s3-util.ts';
+import { desiredCacheSwitch } from '../core/desired/cache-switch.ts';
 import type { Mode } from '../core/model.ts';
 import { checkPublicApiBaseUrl } from '../opsman/base-url.ts';
 import { ConfigError } from './errors.ts';
@@ -85,11 +86,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): HandlerConfig 
     if (/^[1-9]\d?$/.test(concurrency)) config.maxConcurrency = Number(concurrency);
     else problems.push('OPSMAN_MAX_CONCURRENCY must be 1..99');
   }
-  const cache = env.OPSMAN_DESIRED_CACHE?.trim() ?? '';
-  if (/^(off|0|false|no)$/i.test(cache)) config.desiredCache = 'off';
-  else if (!/^(on|1|true|yes)?$/i.test(cache)) {
-    problems.push(`OPSMAN_DESIRED_CACHE must be on or off (got "${cache.slice(0, 20)}")`);
-  }
+  const cache = desiredCacheSwitch(env);
+  if (cache.problem !== undefined) problems.push(cache.problem);
+  else if (!cache.on) config.desiredCache = 'off';
   if (config.stateBucket === config.desiredBucket) {
     // BucketDeployment prunes everything under the desired prefix, and writes there would retrigger runs.
     for (const [name, prefix] of [

@@ -9,6 +9,8 @@ import { mkdir, open, readdir, rename, rm, stat, utimes } from 'node:fs/promises
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { isCacheKey } from '../../core/desired/cache.ts';
+import { desiredCacheSwitch } from '../../core/desired/cache-switch.ts';
+import { ReconcileError } from '../../core/errors.ts';
 import type { DesiredStateCache } from '../../core/ports.ts';
 import { SyncPacer } from './sync-pacer.ts';
 
@@ -29,9 +31,14 @@ export function desiredCacheDir(stateDir: string): string {
   return join(stateDir, 'cache', 'desired');
 }
 
-/** True when OPSMAN_DESIRED_CACHE turns the desired-state cache off (`off`, `0`, `false`, `no`; any case). */
+/**
+ * True when OPSMAN_DESIRED_CACHE turns the desired-state cache off (core/desired/cache-switch.ts); throws a
+ * ReconcileError (DESIRED_CACHE_SETTING) for a value that is neither on nor off.
+ */
 export function desiredCacheOff(env: Record<string, string | undefined>): boolean {
-  return /^(off|0|false|no)$/i.test(env.OPSMAN_DESIRED_CACHE?.trim() ?? '');
+  const cache = desiredCacheSwitch(env);
+  if (cache.problem !== undefined) throw new ReconcileError('DESIRED_CACHE_SETTING', cache.problem);
+  return !cache.on;
 }
 
 const WRITE_BATCH_CHARS = 32 * 1024;

@@ -75,6 +75,15 @@ describe('FsDesiredStateCache', () => {
   ])('desiredCacheOff(%j) = %s', (env, off) => {
     expect(desiredCacheOff(env)).toBe(off);
   });
+
+  it('refuses a value that is neither on nor off, as the functions do', () => {
+    expect(() => desiredCacheOff({ OPSMAN_DESIRED_CACHE: 'of' })).toThrow(
+      expect.objectContaining({
+        code: 'DESIRED_CACHE_SETTING',
+        message: 'OPSMAN_DESIRED_CACHE must be on or off (got "of")',
+      }),
+    );
+  });
 });
 
 describe('the loader over the filesystem cache', () => {

@@ -244,6 +244,29 @@ describe('redactCredentials', () => {
   });
 });
 
+describe('environment', () => {
+  it('--help lists every OPSMAN_ variable the CLI reads', async () => {
+    const { out } = await run(['--help']);
+    for (const name of [
+      'BASE_URL',
+      'PUBLIC_KEY',
+      'PRIVATE_KEY',
+      'FINGERPRINT_KEY',
+      'DESIRED_CACHE',
+      'SECRET_<ID>_<KEY>',
+    ])
+      expect(out).toContain(`  OPSMAN_${name} `);
+  });
+
+  it('a misspelt OPSMAN_DESIRED_CACHE is refused before any Ops Manager call, not read as on', async () => {
+    const { code, err } = await run(['plan', '--desired', EXAMPLE, '--state-dir', join(dir, 'state')], {
+      env: { ...CREDS, OPSMAN_DESIRED_CACHE: 'of' },
+    });
+    expect(code).toBe(1);
+    expect(err).toBe('error: OPSMAN_DESIRED_CACHE must be on or off (got "of") (DESIRED_CACHE_SETTING)\n');
+  });
+});
+
 describe('error codes', () => {
   it('a message ending with the system code gets one parenthesis naming both codes', async () => {
     await writeFile(join(dir, 'a-file'), '');
