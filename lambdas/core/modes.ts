@@ -10,9 +10,12 @@ export function stricter(a: Mode, b: Mode): Mode {
   return MODES.indexOf(a) <= MODES.indexOf(b) ? a : b;
 }
 
-/** The mode a run reports: observe for `observe`, at most plan for `plan`, the request's cap (or apply) otherwise. */
+/**
+ * The mode a run reports: observe for `observe` and for `archive` (it reads Ops Manager and writes nothing there), at
+ * most plan for `plan`, the request's cap (or apply) for `apply`.
+ */
 export function runMode(command: RunCommand, cap: Mode | undefined): Mode {
-  if (command === 'observe') return 'observe';
+  if (command === 'observe' || command === 'archive') return 'observe';
   if (command === 'plan') return stricter(cap ?? 'plan', 'plan');
   return cap ?? 'apply';
 }

@@ -142,6 +142,9 @@ describe('observe and archive', { timeout: 60_000 }, () => {
     const report = JSON.parse(run.out) as RunReport;
     expect(report.archive?.manifest?.sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(report.archive?.errors).toEqual([]);
+    // It wrote nothing to Ops Manager, and its report says so.
+    expect(report.mode).toBe('observe');
+    expect(report.command).toBe('archive');
   });
 });
 

@@ -13,6 +13,8 @@ describe('modes', () => {
     expect(runMode('plan', 'apply')).toBe('plan');
     expect(runMode('observe', undefined)).toBe('observe');
     expect(runMode('apply', undefined)).toBe('apply');
+    // archive writes nothing to Ops Manager: its report must not say mode apply.
+    expect(runMode('archive', undefined)).toBe('observe');
     expect(targetMode('apply', 'plan', 'apply')).toBe('plan');
     expect(targetMode('apply', undefined, 'observe')).toBe('observe');
     expect(targetMode('observe', 'apply', 'apply')).toBe('observe');
