@@ -7,7 +7,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { link, mkdir, open, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ReconcileError } from '../../core/errors.ts';
-import { describeFsCause } from './fs-failure.ts';
+import { describeFsCause, FsStoreError } from './fs-failure.ts';
 
 /** Smallest accepted key, in bytes. */
 export const MIN_KEY_BYTES = 16;
@@ -54,8 +54,10 @@ export async function loadFingerprintKey(
   try {
     await mkdir(stateDir, { recursive: true });
   } catch (error) {
-    throw new FingerprintKeyError(
+    // A state directory problem, not a key problem: it is named and coded as the state stores name theirs.
+    throw new FsStoreError(
       `cannot create the state directory ${stateDir}: ${describeFsCause(stateDir, error)}`,
+      stateDir,
       {
         cause: error,
       },

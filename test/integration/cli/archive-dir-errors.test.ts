@@ -85,7 +85,7 @@ describe('plan', { timeout: 60_000 }, () => {
     const run = await cli(['plan', '--state-dir', stateDir]);
     expect(run.code).toBe(1);
     expect(run.err).toContain(
-      `error: cannot create the state directory ${stateDir}: ${file} is a file, not a directory (FINGERPRINT_KEY, ENOTDIR)`,
+      `error: cannot create the state directory ${stateDir}: ${file} is a file, not a directory (FS_STORE_ERROR, ENOTDIR)`,
     );
   });
 

@@ -113,7 +113,10 @@ describe('the stores under a file', () => {
   it('fingerprint key: says it cannot create the state directory, not that it cannot read the key', async () => {
     const stateDir = path.join(file, 'state');
     const error = await loadFingerprintKey(stateDir, {}).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(FingerprintKeyError);
+    // Coded as the state stores code a directory they cannot create, not as a key problem.
+    expect(error).toBeInstanceOf(FsStoreError);
+    expect(error).not.toBeInstanceOf(FingerprintKeyError);
+    expect(error).toMatchObject({ code: 'FS_STORE_ERROR', path: stateDir, errno: 'ENOTDIR' });
     expect((error as Error).message).toBe(`cannot create the state directory ${stateDir}: ${BLOCKED()}`);
   });
 });

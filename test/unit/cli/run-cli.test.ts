@@ -275,7 +275,7 @@ describe('error codes', () => {
     });
     expect(code).toBe(1);
     expect(err).toBe(
-      `error: cannot create the state directory ${join(dir, 'a-file')}: ${join(dir, 'a-file')} is a file, not a directory (FINGERPRINT_KEY, EEXIST)\n`,
+      `error: cannot create the state directory ${join(dir, 'a-file')}: ${join(dir, 'a-file')} is a file, not a directory (FS_STORE_ERROR, EEXIST)\n`,
     );
   });
 
