@@ -6,6 +6,7 @@
 import { normalisePrefix, prefixesOverlap } from '../adapters/aws/s3-util.ts';
 import type { Mode } from '../core/model.ts';
 import { checkPublicApiBaseUrl } from '../opsman/base-url.ts';
+import { readWholeNumber, type WholeNumberRange } from './config-values.ts';
 import { ConfigError } from './errors.ts';
 
 /** What the handlers need to know about their deployment. */
@@ -45,6 +46,20 @@ export const CONFIG_DEFAULTS = {
   leaseWaitMs: 0,
 };
 
+/**
+ * OPSMAN_LEASE_WAIT_MS: a wait longer than the function may run (Lambda's limit is 15 minutes) only ends in a timeout,
+ * and a huge one would overflow setTimeout, which then fires at once.
+ */
+export const LEASE_WAIT_RANGE: WholeNumberRange = {
+  min: 0,
+  max: 900_000,
+  unit: ' of milliseconds',
+  why: '15 minutes: the longest a function runs',
+};
+
+/** OPSMAN_MAX_CONCURRENCY: one function's share of Ops Manager; the client itself allows up to 1,024. */
+export const MAX_CONCURRENCY_RANGE: WholeNumberRange = { min: 1, max: 99 };
+
 /** Reads and checks the configuration; throws ConfigError naming every problem. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): HandlerConfig {
   const problems: string[] = [];
@@ -75,16 +90,12 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): HandlerConfig 
     else problems.push(`OPSMAN_MODE must be observe, plan or apply (got "${mode.slice(0, 20)}")`);
   }
   if (env.OPSMAN_CA_FILE) config.caFile = env.OPSMAN_CA_FILE;
-  const wait = env.OPSMAN_LEASE_WAIT_MS;
-  if (wait !== undefined && wait !== '') {
-    if (/^\d+$/.test(wait)) config.leaseWaitMs = Number(wait);
-    else problems.push('OPSMAN_LEASE_WAIT_MS must be a whole number of milliseconds');
-  }
-  const concurrency = env.OPSMAN_MAX_CONCURRENCY;
-  if (concurrency !== undefined && concurrency !== '') {
-    if (/^[1-9]\d?$/.test(concurrency)) config.maxConcurrency = Number(concurrency);
-    else problems.push('OPSMAN_MAX_CONCURRENCY must be 1..99');
-  }
+  const wait = readWholeNumber(env, 'OPSMAN_LEASE_WAIT_MS', LEASE_WAIT_RANGE);
+  if (wait.value !== undefined) config.leaseWaitMs = wait.value;
+  if (wait.problem) problems.push(wait.problem);
+  const concurrency = readWholeNumber(env, 'OPSMAN_MAX_CONCURRENCY', MAX_CONCURRENCY_RANGE);
+  if (concurrency.value !== undefined) config.maxConcurrency = concurrency.value;
+  if (concurrency.problem) problems.push(concurrency.problem);
   const cache = env.OPSMAN_DESIRED_CACHE?.trim() ?? '';
   if (/^(off|0|false|no)$/i.test(cache)) config.desiredCache = 'off';
   else if (!/^(on|1|true|yes)?$/i.test(cache)) {

@@ -39,14 +39,51 @@ describe('readConfig', () => {
 
   it.each([
     [
+      { OPSMAN_LEASE_WAIT_MS: '900000', OPSMAN_MAX_CONCURRENCY: '99' },
+      { leaseWaitMs: 900_000, maxConcurrency: 99 },
+    ],
+    [
+      { OPSMAN_LEASE_WAIT_MS: '0', OPSMAN_MAX_CONCURRENCY: '1' },
+      { leaseWaitMs: 0, maxConcurrency: 1 },
+    ],
+    [{ OPSMAN_LEASE_WAIT_MS: '030000' }, { leaseWaitMs: 30_000 }],
+  ])('accepts the bounds %j', (env, expected) => {
+    expect(readConfig({ ...BASE, ...env })).toMatchObject(expected);
+  });
+
+  it.each([
+    [
       {},
       'OPSMAN_BASE_URL is not set; OPSMAN_CREDENTIALS_SECRET_ID is not set; DESIRED_STATE_BUCKET is not set; STATE_BUCKET is not set',
     ],
     [{ ...BASE, OPSMAN_BASE_URL: 'om.corp' }, 'OPSMAN_BASE_URL is not a URL: "om.corp"'],
     [{ ...BASE, OPSMAN_BASE_URL: 'https://om.corp:8443' }, 'OPSMAN_BASE_URL must end in /api/public/v1.0'],
     [{ ...BASE, OPSMAN_MODE: 'yolo' }, 'OPSMAN_MODE must be observe, plan or apply (got "yolo")'],
-    [{ ...BASE, OPSMAN_LEASE_WAIT_MS: '5s' }, 'OPSMAN_LEASE_WAIT_MS must be a whole number'],
-    [{ ...BASE, OPSMAN_MAX_CONCURRENCY: '0' }, 'OPSMAN_MAX_CONCURRENCY must be 1..99'],
+    [
+      { ...BASE, OPSMAN_LEASE_WAIT_MS: '5s' },
+      'OPSMAN_LEASE_WAIT_MS must be a whole number of milliseconds from 0 to 900000 (15 minutes: the longest a function runs); got "5s"',
+    ],
+    // Once a number past 2^53 is read, it is no longer the number written; and no wait outlasts the function itself.
+    [
+      { ...BASE, OPSMAN_LEASE_WAIT_MS: '99999999999999999999' },
+      'OPSMAN_LEASE_WAIT_MS must be a whole number of milliseconds from 0 to 900000 (15 minutes: the longest a function runs); got "99999999999999999999"',
+    ],
+    [{ ...BASE, OPSMAN_LEASE_WAIT_MS: '900001' }, 'OPSMAN_LEASE_WAIT_MS must be a whole number of milliseconds from 0'],
+    [{ ...BASE, OPSMAN_LEASE_WAIT_MS: '-1' }, 'got "-1"'],
+    [{ ...BASE, OPSMAN_LEASE_WAIT_MS: '1e3' }, 'got "1e3"'],
+    [
+      { ...BASE, OPSMAN_LEASE_WAIT_MS: '9'.repeat(60) },
+      'OPSMAN_LEASE_WAIT_MS must be a whole number of milliseconds from 0 to 900000 (15 minutes: the longest a function runs); got a value of 60 characters',
+    ],
+    [{ ...BASE, OPSMAN_MAX_CONCURRENCY: '0' }, 'OPSMAN_MAX_CONCURRENCY must be a whole number from 1 to 99; got "0"'],
+    [
+      { ...BASE, OPSMAN_MAX_CONCURRENCY: '100' },
+      'OPSMAN_MAX_CONCURRENCY must be a whole number from 1 to 99; got "100"',
+    ],
+    [
+      { ...BASE, OPSMAN_MAX_CONCURRENCY: '8.5' },
+      'OPSMAN_MAX_CONCURRENCY must be a whole number from 1 to 99; got "8.5"',
+    ],
     [
       { ...BASE, STATE_BUCKET: 'desired', STATE_PREFIX: 'desired-state/state' },
       'STATE_PREFIX (desired-state/state/) overlaps',
