@@ -3,10 +3,11 @@
  * at module load; every problem is listed in one ConfigError.
  */
 
+import { bucketNameProblem, keyPrefixProblem } from '../adapters/aws/s3-names.ts';
 import { normalisePrefix, prefixesOverlap } from '../adapters/aws/s3-util.ts';
 import type { Mode } from '../core/model.ts';
 import { checkPublicApiBaseUrl } from '../opsman/base-url.ts';
-import { readWholeNumber, type WholeNumberRange } from './config-values.ts';
+import { quoteValue, readWholeNumber, type WholeNumberRange } from './config-values.ts';
 import { ConfigError } from './errors.ts';
 
 /** What the handlers need to know about their deployment. */
@@ -68,14 +69,26 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): HandlerConfig 
     if (!value) problems.push(`${name} is not set`);
     return value ?? '';
   };
+  const bucket = (name: string): string => {
+    const value = required(name);
+    const problem = value === '' ? undefined : bucketNameProblem(value);
+    if (problem) problems.push(`${name} is not a valid S3 bucket name: ${problem}; got ${quoteValue(value)}`);
+    return value;
+  };
+  const prefix = (name: string, fallback: string): string => {
+    const value = env[name] ?? fallback;
+    const problem = keyPrefixProblem(value);
+    if (problem) problems.push(`${name} ${problem}; got ${quoteValue(value)}`);
+    return normalisePrefix(value);
+  };
   const config: HandlerConfig = {
     opsManagerBaseUrl: required('OPSMAN_BASE_URL'),
     credentialsSecretId: required('OPSMAN_CREDENTIALS_SECRET_ID'),
-    desiredBucket: required('DESIRED_STATE_BUCKET'),
-    desiredPrefix: normalisePrefix(env.DESIRED_STATE_PREFIX ?? CONFIG_DEFAULTS.desiredPrefix),
-    stateBucket: required('STATE_BUCKET'),
-    statePrefix: normalisePrefix(env.STATE_PREFIX ?? CONFIG_DEFAULTS.statePrefix),
-    archivePrefix: normalisePrefix(env.ARCHIVE_PREFIX ?? CONFIG_DEFAULTS.archivePrefix),
+    desiredBucket: bucket('DESIRED_STATE_BUCKET'),
+    desiredPrefix: prefix('DESIRED_STATE_PREFIX', CONFIG_DEFAULTS.desiredPrefix),
+    stateBucket: bucket('STATE_BUCKET'),
+    statePrefix: prefix('STATE_PREFIX', CONFIG_DEFAULTS.statePrefix),
+    archivePrefix: prefix('ARCHIVE_PREFIX', CONFIG_DEFAULTS.archivePrefix),
     mode: CONFIG_DEFAULTS.mode,
     leaseWaitMs: CONFIG_DEFAULTS.leaseWaitMs,
   };
