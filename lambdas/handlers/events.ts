@@ -13,6 +13,9 @@ export type ReconcileTrigger =
   | { kind: 'manual'; mode?: Mode; projects?: string[]; dryRun: boolean }
   | { kind: 'ignored'; reason: string };
 
+/** How a refusal of the manual event's project selection names it (the CLI says `--project`). */
+export const PROJECTS_FIELD = 'the event\'s "projects"';
+
 const MODES = new Set(['observe', 'plan', 'apply']);
 const MANUAL_KEYS = new Set(['mode', 'projects', 'dryRun']);
 const PROJECT_ID = /^[0-9a-f]{24}$/;
