@@ -3,8 +3,11 @@
  * of what was given for the message.
  */
 
-/** Longest value quoted whole in a message; a longer one is described by its length (the log line stays short). */
-const QUOTED_LENGTH = 40;
+/**
+ * Longest value quoted whole in a message (a bucket name has up to 63 characters); a longer one is described by its
+ * length, so that the answer and the log line stay short.
+ */
+const QUOTED_LENGTH = 64;
 
 /** `"value"`, or `a value of N characters` when it is long. */
 export function quoteValue(value: string): string {
