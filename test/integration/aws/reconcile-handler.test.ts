@@ -179,14 +179,18 @@ describe('reconcile handler on loopback AWS and the emulator', () => {
     expect(log.entries).toEqual([]);
   });
 
-  it.each([[null], ['apply'], [{ mode: 'destroy' }], [{ Records: 'x' }], [[1, 2]]])(
-    'rejects the garbage event %j with a clear error, without throwing',
-    async (event) => {
-      const summary = await reconcile(event, ctx());
-      expect(summary).toMatchObject({ status: 'rejected', error: { code: 'INVALID_EVENT' } });
-      expect(String((summary.error as { message: string }).message)).toMatch(/^invalid event: /);
-    },
-  );
+  it.each([
+    [null],
+    ['apply'],
+    [{ mode: 'destroy' }],
+    [{ Records: 'x' }],
+    [[1, 2]],
+    [{ source: 'aws.scheduler', 'detail-type': 'Scheduled Event', mode: 'observe' }],
+  ])('rejects the garbage event %j with a clear error, without throwing', async (event) => {
+    const summary = await reconcile(event, ctx());
+    expect(summary).toMatchObject({ status: 'rejected', error: { code: 'INVALID_EVENT' } });
+    expect(String((summary.error as { message: string }).message)).toMatch(/^invalid event: /);
+  });
 
   it('the archive handler archives the manifest and usage under the archive prefix only', async () => {
     const summary = await archive(
