@@ -24,6 +24,11 @@ export interface RunRequest {
   mode?: Mode;
   /** Only these project ids (and no organizations) when set. */
   projects?: string[];
+  /**
+   * What the caller's user calls that selection (`--project`, `the event's "projects"`), quoted in the UNKNOWN_PROJECT
+   * refusal so that it points at what to correct. Unset: the refusal names no option.
+   */
+  projectsField?: string;
   runId: string;
   /** Who runs: `cli:<user>@<host>` or `lambda:<function>/<request id>`; recorded in the lease. */
   owner: string;

@@ -63,19 +63,31 @@ function readsOf(api: OpsManagerApi, signal: AbortSignal | undefined): OpsManage
   return signal === undefined || api.withSignal === undefined ? api : api.withSignal(signal);
 }
 
+/** Most unknown ids a refusal lists (a selection may name thousands); the rest are counted. */
+const LISTED_UNKNOWN = 5;
+/** Most known ids a refusal lists. */
+const LISTED_KNOWN = 10;
+
 /**
  * Refuses a project selection naming a project the desired state does not have, before any API call: a mistyped id
- * would otherwise check nothing and report "no changes".
+ * would otherwise check nothing and report "no changes". `field` is what the caller calls the selection.
  */
-function checkRequestedProjects(desired: DesiredState, projects: readonly string[] | undefined): void {
+function checkRequestedProjects(
+  desired: DesiredState,
+  projects: readonly string[] | undefined,
+  field: string | undefined,
+): void {
   if (projects === undefined) return;
   const known = desired.projects.map((p) => p.projectId);
-  const unknown = projects.filter((id) => !known.includes(id));
+  const knownSet = new Set(known);
+  const unknown = projects.filter((id) => !knownSet.has(id));
   if (unknown.length === 0) return;
-  const shown = known.length > 10 ? `${known.slice(0, 10).join(', ')}, ...` : known.join(', ');
+  const shown = known.length > LISTED_KNOWN ? `${known.slice(0, LISTED_KNOWN).join(', ')}, ...` : known.join(', ');
+  const more = unknown.length - LISTED_UNKNOWN;
+  const listed = `${unknown.slice(0, LISTED_UNKNOWN).join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
   throw new ReconcileError(
     'UNKNOWN_PROJECT',
-    `${unknown.length === 1 ? 'project' : 'projects'} ${unknown.join(', ')} asked for (--project) but not in the desired state, which has ${known.length === 0 ? 'no projects' : `${known.length}: ${shown}`}; nothing was read or written`,
+    `${unknown.length === 1 ? 'project' : 'projects'} ${listed} asked for${field ? ` (${field})` : ''} but not in the desired state, which has ${known.length === 0 ? 'no projects' : `${known.length}: ${shown}`}; nothing was read or written`,
   );
 }
 
@@ -147,7 +159,7 @@ export async function runReconcile(
 
   if (request.command === 'archive') {
     const desired = await time('load', () => loadDesired(deps, onCache));
-    checkRequestedProjects(desired, request.projects);
+    checkRequestedProjects(desired, request.projects, request.projectsField);
     plan = emptyPlan(request, startedAt, desired);
     archive = await time('archive', () => runArchive(desired, request.projects, deps));
   } else {
@@ -157,7 +169,7 @@ export async function runReconcile(
     }
     // Dropped once the plan is made: apply works from the plan alone, and a large desired state need not stay alive.
     let desired = saved === undefined ? await time('load', () => loadDesired(deps, onCache)) : undefined;
-    if (desired !== undefined) checkRequestedProjects(desired, request.projects);
+    if (desired !== undefined) checkRequestedProjects(desired, request.projects, request.projectsField);
     // Planning only reads, through a view of the API that the run's signal stops: a stopped run does not wait for
     // answers that may never come (a hung Ops Manager, up to a deadline per request). Writes, and the reads that
     // verify them, go through deps.api itself, so a write in flight always gets its answer.

@@ -7,8 +7,9 @@ import type { Context } from 'aws-lambda';
 import { runReconcile } from '../core/run.ts';
 import { type AppContext, createAppContext } from './app-context.ts';
 import { classifyError, HandlerError, InvalidEventError } from './errors.ts';
-import { fieldList } from './events.ts';
+import { fieldList } from './event-text.ts';
 import { type RunFn, runOnce } from './run-once.ts';
+import { isScheduledEvent, scheduledEventProblem } from './scheduled-event.ts';
 import type { RunSummary } from './summary.ts';
 
 /** Builds an archive handler over an app context. */
@@ -24,7 +25,7 @@ export function createArchiveHandler(app: AppContext, run: RunFn = runReconcile)
         logger.error('event rejected', { error: outcome });
         return { status: 'rejected', trigger: 'unknown', error: outcome };
       }
-      const trigger = (event as { source?: unknown }).source === 'aws.scheduler' ? 'schedule' : 'manual';
+      const trigger = isScheduledEvent(event as Record<string, unknown>) ? 'schedule' : 'manual';
       if (runtime instanceof HandlerError) {
         const outcome = classifyError(runtime);
         logger.error('not configured', { error: outcome });
@@ -54,7 +55,7 @@ export function createArchiveHandler(app: AppContext, run: RunFn = runReconcile)
 export function archiveEventProblem(event: unknown): string | undefined {
   if (typeof event !== 'object' || event === null || Array.isArray(event)) return 'expected a Scheduler event or {}';
   const record = event as Record<string, unknown>;
-  if (record.source === 'aws.scheduler' || record['detail-type'] === 'Scheduled Event') return undefined;
+  if (isScheduledEvent(record)) return scheduledEventProblem(record, 'a scheduled archive takes no options');
   const keys = Object.keys(record);
   return keys.length === 0 ? undefined : `unexpected field(s) ${fieldList(keys)}; expected a Scheduler event or {}`;
 }

@@ -3,10 +3,12 @@
  * at module load; every problem is listed in one ConfigError.
  */
 
+import { bucketNameProblem, keyPrefixProblem } from '../adapters/aws/s3-names.ts';
 import { normalisePrefix, prefixesOverlap } from '../adapters/aws/s3-util.ts';
 import { desiredCacheSwitch } from '../core/desired/cache-switch.ts';
 import type { Mode } from '../core/model.ts';
 import { checkPublicApiBaseUrl } from '../opsman/base-url.ts';
+import { quoteValue, readWholeNumber, type WholeNumberRange } from './config-values.ts';
 import { ConfigError } from './errors.ts';
 
 /** What the handlers need to know about their deployment. */
@@ -46,6 +48,20 @@ export const CONFIG_DEFAULTS = {
   leaseWaitMs: 0,
 };
 
+/**
+ * OPSMAN_LEASE_WAIT_MS: a wait longer than the function may run (Lambda's limit is 15 minutes) only ends in a timeout,
+ * and a huge one would overflow setTimeout, which then fires at once.
+ */
+export const LEASE_WAIT_RANGE: WholeNumberRange = {
+  min: 0,
+  max: 900_000,
+  unit: ' of milliseconds',
+  why: '15 minutes: the longest a function runs',
+};
+
+/** OPSMAN_MAX_CONCURRENCY: one function's share of Ops Manager; the client itself allows up to 1,024. */
+export const MAX_CONCURRENCY_RANGE: WholeNumberRange = { min: 1, max: 99 };
+
 /** Reads and checks the configuration; throws ConfigError naming every problem. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): HandlerConfig {
   const problems: string[] = [];
@@ -54,14 +70,26 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): HandlerConfig 
     if (!value) problems.push(`${name} is not set`);
     return value ?? '';
   };
+  const bucket = (name: string): string => {
+    const value = required(name);
+    const problem = value === '' ? undefined : bucketNameProblem(value);
+    if (problem) problems.push(`${name} is not a valid S3 bucket name: ${problem}; got ${quoteValue(value)}`);
+    return value;
+  };
+  const prefix = (name: string, fallback: string): string => {
+    const value = env[name] ?? fallback;
+    const problem = keyPrefixProblem(value);
+    if (problem) problems.push(`${name} ${problem}; got ${quoteValue(value)}`);
+    return normalisePrefix(value);
+  };
   const config: HandlerConfig = {
     opsManagerBaseUrl: required('OPSMAN_BASE_URL'),
     credentialsSecretId: required('OPSMAN_CREDENTIALS_SECRET_ID'),
-    desiredBucket: required('DESIRED_STATE_BUCKET'),
-    desiredPrefix: normalisePrefix(env.DESIRED_STATE_PREFIX ?? CONFIG_DEFAULTS.desiredPrefix),
-    stateBucket: required('STATE_BUCKET'),
-    statePrefix: normalisePrefix(env.STATE_PREFIX ?? CONFIG_DEFAULTS.statePrefix),
-    archivePrefix: normalisePrefix(env.ARCHIVE_PREFIX ?? CONFIG_DEFAULTS.archivePrefix),
+    desiredBucket: bucket('DESIRED_STATE_BUCKET'),
+    desiredPrefix: prefix('DESIRED_STATE_PREFIX', CONFIG_DEFAULTS.desiredPrefix),
+    stateBucket: bucket('STATE_BUCKET'),
+    statePrefix: prefix('STATE_PREFIX', CONFIG_DEFAULTS.statePrefix),
+    archivePrefix: prefix('ARCHIVE_PREFIX', CONFIG_DEFAULTS.archivePrefix),
     mode: CONFIG_DEFAULTS.mode,
     leaseWaitMs: CONFIG_DEFAULTS.leaseWaitMs,
   };
@@ -76,16 +104,12 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): HandlerConfig 
     else problems.push(`OPSMAN_MODE must be observe, plan or apply (got "${mode.slice(0, 20)}")`);
   }
   if (env.OPSMAN_CA_FILE) config.caFile = env.OPSMAN_CA_FILE;
-  const wait = env.OPSMAN_LEASE_WAIT_MS;
-  if (wait !== undefined && wait !== '') {
-    if (/^\d+$/.test(wait)) config.leaseWaitMs = Number(wait);
-    else problems.push('OPSMAN_LEASE_WAIT_MS must be a whole number of milliseconds');
-  }
-  const concurrency = env.OPSMAN_MAX_CONCURRENCY;
-  if (concurrency !== undefined && concurrency !== '') {
-    if (/^[1-9]\d?$/.test(concurrency)) config.maxConcurrency = Number(concurrency);
-    else problems.push('OPSMAN_MAX_CONCURRENCY must be 1..99');
-  }
+  const wait = readWholeNumber(env, 'OPSMAN_LEASE_WAIT_MS', LEASE_WAIT_RANGE);
+  if (wait.value !== undefined) config.leaseWaitMs = wait.value;
+  if (wait.problem) problems.push(wait.problem);
+  const concurrency = readWholeNumber(env, 'OPSMAN_MAX_CONCURRENCY', MAX_CONCURRENCY_RANGE);
+  if (concurrency.value !== undefined) config.maxConcurrency = concurrency.value;
+  if (concurrency.problem) problems.push(concurrency.problem);
   const cache = desiredCacheSwitch(env);
   if (cache.problem !== undefined) problems.push(cache.problem);
   else if (!cache.on) config.desiredCache = 'off';

@@ -5,6 +5,8 @@
  */
 import type { Mode } from '../core/model.ts';
 import { InvalidEventError } from './errors.ts';
+import { describeValue, fieldList } from './event-text.ts';
+import { isScheduledEvent, scheduledEventProblem } from './scheduled-event.ts';
 
 /** A validated trigger. */
 export type ReconcileTrigger =
@@ -12,6 +14,12 @@ export type ReconcileTrigger =
   | { kind: 's3'; bucket: string; keys: string[] }
   | { kind: 'manual'; mode?: Mode; projects?: string[]; dryRun: boolean }
   | { kind: 'ignored'; reason: string };
+
+/** How a refusal of the manual event's project selection names it (the CLI says `--project`). */
+export const PROJECTS_FIELD = 'the event\'s "projects"';
+
+/** Where a scheduled reconcile gets what a manual invocation may choose, for the refusal of such an option. */
+const SCHEDULED_RUN_TAKES = 'a scheduled run takes its mode from the deployment (OPSMAN_MODE) and covers every project';
 
 const MODES = new Set(['observe', 'plan', 'apply']);
 const MANUAL_KEYS = new Set(['mode', 'projects', 'dryRun']);
@@ -25,9 +33,11 @@ export function parseReconcileEvent(
   event: unknown,
   options: { desiredPrefix: string; desiredBucket?: string },
 ): ReconcileTrigger {
-  if (!isObject(event)) throw new InvalidEventError(`expected a JSON object, got ${describe(event)}`);
+  if (!isObject(event)) throw new InvalidEventError(`expected a JSON object, got ${describeValue(event)}`);
   if ('Records' in event) return parseS3(event.Records, options.desiredPrefix, options.desiredBucket);
-  if (event.source === 'aws.scheduler' || event['detail-type'] === 'Scheduled Event') {
+  if (isScheduledEvent(event)) {
+    const problem = scheduledEventProblem(event, SCHEDULED_RUN_TAKES);
+    if (problem) throw new InvalidEventError(problem);
     const trigger: ReconcileTrigger = { kind: 'schedule' };
     const resources = event.resources;
     if (Array.isArray(resources) && typeof resources[0] === 'string') trigger.scheduleArn = resources[0];
@@ -60,7 +70,7 @@ function parseS3(records: unknown, desiredPrefix: string, desiredBucket: string 
       key = decodeURIComponent(k.replace(/\+/g, ' '));
     } catch {
       throw new InvalidEventError(
-        `Records[${i}].s3.object.key is not URL-encoded UTF-8 (as S3 notifications send keys); got ${describe(k)}`,
+        `Records[${i}].s3.object.key is not URL-encoded UTF-8 (as S3 notifications send keys); got ${describeValue(k)}`,
       );
     }
     if (!YAML_KEY.test(key) || !key.startsWith(desiredPrefix)) continue;
@@ -82,7 +92,7 @@ function parseManual(event: Record<string, unknown>): ReconcileTrigger {
   const trigger: ReconcileTrigger = { kind: 'manual', dryRun: false };
   if (event.mode !== undefined) {
     if (typeof event.mode !== 'string' || !MODES.has(event.mode)) {
-      throw new InvalidEventError(`mode must be one of observe, plan, apply; got ${describe(event.mode)}`);
+      throw new InvalidEventError(`mode must be one of observe, plan, apply; got ${describeValue(event.mode)}`);
     }
     trigger.mode = event.mode as Mode;
   }
@@ -92,39 +102,13 @@ function parseManual(event: Record<string, unknown>): ReconcileTrigger {
       throw new InvalidEventError('projects must be a non-empty array of project ids');
     const bad = p.findIndex((id) => typeof id !== 'string' || !PROJECT_ID.test(id));
     if (bad >= 0)
-      throw new InvalidEventError(`projects[${bad}] must be a 24-hex-digit project id; got ${describe(p[bad])}`);
+      throw new InvalidEventError(`projects[${bad}] must be a 24-hex-digit project id; got ${describeValue(p[bad])}`);
     trigger.projects = [...new Set(p as string[])];
   }
   if (event.dryRun !== undefined) {
     if (typeof event.dryRun !== 'boolean')
-      throw new InvalidEventError(`dryRun must be true or false; got ${describe(event.dryRun)}`);
+      throw new InvalidEventError(`dryRun must be true or false; got ${describeValue(event.dryRun)}`);
     trigger.dryRun = event.dryRun;
   }
   return trigger;
-}
-
-/** Most field names an error message lists; the rest are counted. */
-const LISTED_FIELDS = 5;
-
-/**
- * Field names for a message, sorted: at most five, each cut to 40 characters. An event is up to 6 MB, so its names
- * are quoted only in part: the answer and the log line stay short whatever was sent.
- */
-export function fieldList(names: readonly string[]): string {
-  const shown = [...names]
-    .sort()
-    .slice(0, LISTED_FIELDS)
-    .map((name) => (name.length > 40 ? `${name.slice(0, 40)}… (${name.length} characters)` : name));
-  const more = names.length - shown.length;
-  return `${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
-}
-
-/** A short, value-safe description of what was found. */
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string')
-    return value.length > 40 ? `a string of ${value.length} characters` : JSON.stringify(value);
-  if (typeof value === 'object') return 'an object';
-  return `${typeof value} ${String(value)}`;
 }

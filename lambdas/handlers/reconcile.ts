@@ -11,7 +11,7 @@ import { runReconcile } from '../core/run.ts';
 import type { RunCommand } from '../core/run-types.ts';
 import { type AppContext, createAppContext } from './app-context.ts';
 import { classifyError, HandlerError } from './errors.ts';
-import { parseReconcileEvent, type ReconcileTrigger } from './events.ts';
+import { PROJECTS_FIELD, parseReconcileEvent, type ReconcileTrigger } from './events.ts';
 import { type RunFn, runOnce } from './run-once.ts';
 import type { RunSummary } from './summary.ts';
 
@@ -64,7 +64,9 @@ export function createReconcileHandler(app: AppContext, run: RunFn = runReconcil
         request: {
           command,
           mode: cap,
-          ...(trigger.kind === 'manual' && trigger.projects ? { projects: trigger.projects } : {}),
+          ...(trigger.kind === 'manual' && trigger.projects
+            ? { projects: trigger.projects, projectsField: PROJECTS_FIELD }
+            : {}),
         },
       });
       // Async triggers: a retryable failure is rethrown (Lambda retries, then the on-failure queue); a lease held by a

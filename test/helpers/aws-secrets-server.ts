@@ -1,6 +1,7 @@
 /**
  * A loopback Secrets Manager endpoint for tests: `POST /` with `X-Amz-Target: secretsmanager.GetSecretValue` and an
- * `application/x-amz-json-1.1` body `{"SecretId"}`, answered as the real service does. Counts calls per secret, so
+ * `application/x-amz-json-1.1` body `{"SecretId"}`, answered as the real service does: a text secret as
+ * `SecretString`, a binary one (`--secret-binary`) as base64 `SecretBinary`, never both. Counts calls per secret, so
  * tests can check the provider's cache.
  */
 import { createServer } from 'node:http';
@@ -12,8 +13,11 @@ import { FAKE_AWS_CREDENTIALS, LOOPBACK_REGION } from './aws-clients.ts';
 export interface LoopbackSecretsManager {
   /** `http://127.0.0.1:<port>`: pass as `endpoint` or `AWS_ENDPOINT_URL_SECRETS_MANAGER`. */
   endpoint: string;
-  /** secret id (name or ARN) -> SecretString; change it between calls to simulate rotation. */
-  secrets: Map<string, string>;
+  /**
+   * secret id (name or ARN) -> value: a string is served as SecretString, bytes as SecretBinary. Change it between
+   * calls to simulate rotation.
+   */
+  secrets: Map<string, string | Uint8Array>;
   /** GetSecretValue calls per secret id. */
   calls: Map<string, number>;
   close(): Promise<void>;
@@ -21,7 +25,7 @@ export interface LoopbackSecretsManager {
 
 /** Starts the endpoint on 127.0.0.1, port 0. */
 export async function startLoopbackSecretsManager(
-  initial: Record<string, string> = {},
+  initial: Record<string, string | Uint8Array> = {},
 ): Promise<LoopbackSecretsManager> {
   const secrets = new Map(Object.entries(initial));
   const calls = new Map<string, number>();
@@ -56,7 +60,10 @@ export async function startLoopbackSecretsManager(
       return reply(200, {
         ARN: `arn:aws:secretsmanager:eu-west-1:123456789012:secret:${secretId}-AbCdEf`,
         Name: secretId,
-        SecretString: value,
+        // The JSON protocol carries blobs as base64; the SDK decodes SecretBinary back into a Uint8Array.
+        ...(typeof value === 'string'
+          ? { SecretString: value }
+          : { SecretBinary: Buffer.from(value).toString('base64') }),
         VersionId: 'a1b2c3d4-0000-4000-8000-000000000001',
         VersionStages: ['AWSCURRENT'],
         CreatedDate: Math.floor(Date.now() / 1000),

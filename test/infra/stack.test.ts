@@ -9,6 +9,8 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../infra/build-app.ts';
+import { archiveEventProblem } from '../../lambdas/handlers/archive.ts';
+import { parseReconcileEvent } from '../../lambdas/handlers/events.ts';
 
 const SLOW = 180_000;
 const NO_BUNDLING = { 'aws:cdk:bundling-stacks': [] as string[] };
@@ -182,6 +184,23 @@ describe('OpsmanGitops stack (default context, alarm email, CA bundle)', () => {
           Input: Match.stringLikeRegexp('"source":"aws.scheduler".*<aws.scheduler.schedule-arn>'),
         }),
       });
+    }
+  });
+
+  // The handlers refuse a scheduled event carrying anything beyond the EventBridge envelope: the stack's own payload,
+  // with Scheduler's context attributes filled in as it fills them, must pass both.
+  it("the schedules' payload is accepted by both handlers as a scheduled event", () => {
+    const schedules = Object.values(resources).filter((r) => r.Type === 'AWS::Scheduler::Schedule');
+    expect(schedules).toHaveLength(2);
+    for (const schedule of schedules) {
+      const input = (schedule.Properties.Target as { Input: string }).Input;
+      const event = JSON.parse(
+        input
+          .replace('<aws.scheduler.schedule-arn>', 'arn:aws:scheduler:eu-west-1:123456789012:schedule/default/x')
+          .replace('<aws.scheduler.scheduled-time>', '2026-03-01T10:00:00Z'),
+      ) as unknown;
+      expect(parseReconcileEvent(event, { desiredPrefix: 'desired-state/' })).toMatchObject({ kind: 'schedule' });
+      expect(archiveEventProblem(event)).toBeUndefined();
     }
   });
 

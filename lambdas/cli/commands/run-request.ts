@@ -20,7 +20,10 @@ export function runRequest(ctx: CommandContext, command: RunCommand, savedPlan?:
     leaseWaitMs: Math.round(options.leaseWaitSeconds * 1000),
   };
   if (options.mode !== undefined) request.mode = options.mode;
-  if (options.projects.length > 0) request.projects = [...options.projects];
+  if (options.projects.length > 0) {
+    request.projects = [...options.projects];
+    request.projectsField = '--project';
+  }
   if (Object.keys(overrides).length > 0) request.overrides = overrides;
   if (savedPlan !== undefined) request.savedPlan = savedPlan;
   return request;

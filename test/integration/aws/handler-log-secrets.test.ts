@@ -39,7 +39,8 @@ describe('handler logs never carry secrets', () => {
   const saved = { ...process.env };
   beforeAll(async () => {
     world = await startAwsWorld({ mode: 'apply' });
-    credentials = world.secrets.secrets.get(WORLD.credentialsSecretId) ?? '';
+    const stored = world.secrets.secrets.get(WORLD.credentialsSecretId);
+    credentials = typeof stored === 'string' ? stored : '';
     expect(JSON.parse(credentials)).toEqual({ publicKey: WORLD.publicKey, privateKey: WORLD.privateKey });
     Object.assign(process.env, world.env, { POWERTOOLS_LOG_LEVEL: 'DEBUG' });
   });

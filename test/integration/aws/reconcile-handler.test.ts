@@ -167,14 +167,30 @@ describe('reconcile handler on loopback AWS and the emulator', () => {
     expect(scheduled).toMatchObject({ status: 'ok', trigger: 'schedule', command: 'apply' });
   });
 
-  it.each([[null], ['apply'], [{ mode: 'destroy' }], [{ Records: 'x' }], [[1, 2]]])(
-    'rejects the garbage event %j with a clear error, without throwing',
-    async (event) => {
-      const summary = await reconcile(event, ctx());
-      expect(summary).toMatchObject({ status: 'rejected', error: { code: 'INVALID_EVENT' } });
-      expect(String((summary.error as { message: string }).message)).toMatch(/^invalid event: /);
-    },
-  );
+  // The CLI's "(--project)" means nothing to whoever wrote the event; and an event may name thousands of ids.
+  it('refuses project ids the desired state lacks, naming the event field and at most five of them', async () => {
+    const unknown = Array.from({ length: 8 }, (_, i) => `00000000000000000000000${i}`);
+    const summary = await reconcile({ mode: 'plan', projects: unknown }, ctx());
+    expect(summary).toMatchObject({ status: 'failed', error: { code: 'UNKNOWN_PROJECT', retryable: false } });
+    expect((summary.error as { message: string }).message).toMatch(
+      /^projects 000000000000000000000000, 000000000000000000000001, 000000000000000000000002, 000000000000000000000003, 000000000000000000000004 and 3 more asked for \(the event's "projects"\) but not in the desired state, which has \d+: [0-9a-f]{24}(, [0-9a-f]{24})*(, \.\.\.)?; nothing was read or written$/,
+    );
+    const log = (await emulatorAdmin(world.emulator.origin, 'GET', 'requests')) as { entries: unknown[] };
+    expect(log.entries).toEqual([]);
+  });
+
+  it.each([
+    [null],
+    ['apply'],
+    [{ mode: 'destroy' }],
+    [{ Records: 'x' }],
+    [[1, 2]],
+    [{ source: 'aws.scheduler', 'detail-type': 'Scheduled Event', mode: 'observe' }],
+  ])('rejects the garbage event %j with a clear error, without throwing', async (event) => {
+    const summary = await reconcile(event, ctx());
+    expect(summary).toMatchObject({ status: 'rejected', error: { code: 'INVALID_EVENT' } });
+    expect(String((summary.error as { message: string }).message)).toMatch(/^invalid event: /);
+  });
 
   it('the archive handler archives the manifest and usage under the archive prefix only', async () => {
     const summary = await archive(

@@ -233,6 +233,32 @@ describe('project selection', () => {
   );
 });
 
+describe('an unknown project in the selection', () => {
+  // The core does not know what its caller calls the selection: the CLI says --project, the Lambda its event field.
+  it.each([
+    [{ projectsField: '--project' }, ' (--project)'],
+    [{ projectsField: 'the event\'s "projects"' }, ' (the event\'s "projects")'],
+    [{}, ''],
+  ])('names the selection as the caller asks (%j)', async (naming, quoted) => {
+    const h = scenario();
+    const error = await h.run('plan', { projects: ['0000000000000000000000ff'], ...naming }).catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(
+      new RegExp(
+        `^project 0000000000000000000000ff asked for${quoted.replace(/[()]/g, '\\$&')} but not in the desired state`,
+      ),
+    );
+  });
+
+  it('lists at most five unknown ids, then counts the rest', async () => {
+    const h = scenario();
+    const ids = Array.from({ length: 1000 }, (_, i) => i.toString(16).padStart(24, 'f'));
+    const error = await h.run('plan', { projects: ids }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'UNKNOWN_PROJECT' });
+    expect((error as Error).message).toContain(`projects ${ids.slice(0, 5).join(', ')} and 995 more asked for but`);
+    expect(h.world.calls).toEqual([]);
+  });
+});
+
 describe('a project file removed from the desired state', () => {
   it('prunes nothing, warns on every full plan with what it owns, and the documented way out deletes them', async () => {
     const h = scenario();

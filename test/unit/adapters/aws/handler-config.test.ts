@@ -39,14 +39,51 @@ describe('readConfig', () => {
 
   it.each([
     [
+      { OPSMAN_LEASE_WAIT_MS: '900000', OPSMAN_MAX_CONCURRENCY: '99' },
+      { leaseWaitMs: 900_000, maxConcurrency: 99 },
+    ],
+    [
+      { OPSMAN_LEASE_WAIT_MS: '0', OPSMAN_MAX_CONCURRENCY: '1' },
+      { leaseWaitMs: 0, maxConcurrency: 1 },
+    ],
+    [{ OPSMAN_LEASE_WAIT_MS: '030000' }, { leaseWaitMs: 30_000 }],
+  ])('accepts the bounds %j', (env, expected) => {
+    expect(readConfig({ ...BASE, ...env })).toMatchObject(expected);
+  });
+
+  it.each([
+    [
       {},
       'OPSMAN_BASE_URL is not set; OPSMAN_CREDENTIALS_SECRET_ID is not set; DESIRED_STATE_BUCKET is not set; STATE_BUCKET is not set',
     ],
     [{ ...BASE, OPSMAN_BASE_URL: 'om.corp' }, 'OPSMAN_BASE_URL is not a URL: "om.corp"'],
     [{ ...BASE, OPSMAN_BASE_URL: 'https://om.corp:8443' }, 'OPSMAN_BASE_URL must end in /api/public/v1.0'],
     [{ ...BASE, OPSMAN_MODE: 'yolo' }, 'OPSMAN_MODE must be observe, plan or apply (got "yolo")'],
-    [{ ...BASE, OPSMAN_LEASE_WAIT_MS: '5s' }, 'OPSMAN_LEASE_WAIT_MS must be a whole number'],
-    [{ ...BASE, OPSMAN_MAX_CONCURRENCY: '0' }, 'OPSMAN_MAX_CONCURRENCY must be 1..99'],
+    [
+      { ...BASE, OPSMAN_LEASE_WAIT_MS: '5s' },
+      'OPSMAN_LEASE_WAIT_MS must be a whole number of milliseconds from 0 to 900000 (15 minutes: the longest a function runs); got "5s"',
+    ],
+    // Once a number past 2^53 is read, it is no longer the number written; and no wait outlasts the function itself.
+    [
+      { ...BASE, OPSMAN_LEASE_WAIT_MS: '99999999999999999999' },
+      'OPSMAN_LEASE_WAIT_MS must be a whole number of milliseconds from 0 to 900000 (15 minutes: the longest a function runs); got "99999999999999999999"',
+    ],
+    [{ ...BASE, OPSMAN_LEASE_WAIT_MS: '900001' }, 'OPSMAN_LEASE_WAIT_MS must be a whole number of milliseconds from 0'],
+    [{ ...BASE, OPSMAN_LEASE_WAIT_MS: '-1' }, 'got "-1"'],
+    [{ ...BASE, OPSMAN_LEASE_WAIT_MS: '1e3' }, 'got "1e3"'],
+    [
+      { ...BASE, OPSMAN_LEASE_WAIT_MS: '9'.repeat(100) },
+      'OPSMAN_LEASE_WAIT_MS must be a whole number of milliseconds from 0 to 900000 (15 minutes: the longest a function runs); got a value of 100 characters',
+    ],
+    [{ ...BASE, OPSMAN_MAX_CONCURRENCY: '0' }, 'OPSMAN_MAX_CONCURRENCY must be a whole number from 1 to 99; got "0"'],
+    [
+      { ...BASE, OPSMAN_MAX_CONCURRENCY: '100' },
+      'OPSMAN_MAX_CONCURRENCY must be a whole number from 1 to 99; got "100"',
+    ],
+    [
+      { ...BASE, OPSMAN_MAX_CONCURRENCY: '8.5' },
+      'OPSMAN_MAX_CONCURRENCY must be a whole number from 1 to 99; got "8.5"',
+    ],
     [
       { ...BASE, STATE_BUCKET: 'desired', STATE_PREFIX: 'desired-state/state' },
       'STATE_PREFIX (desired-state/state/) overlaps',
@@ -59,6 +96,69 @@ describe('readConfig', () => {
   ])('rejects %j', (env, message) => {
     expect(() => readConfig(env)).toThrow(ConfigError);
     expect(() => readConfig(env)).toThrow(message);
+  });
+});
+
+// With path-style addressing a bucket "a/b" would address bucket "a" and put "b/" in front of every key; a prefix
+// "/state/" or "a/../b/" names keys other than the ones meant. Each is refused at load, naming the variable and rule.
+describe('bucket names and key prefixes', () => {
+  it.each([
+    'abc',
+    'a'.repeat(63),
+    'opsman-gitops-data',
+    'my.bucket.example',
+    '123bucket',
+    'opsmangitops-databucket0a1b2c3d-4e5f6a7b8c9d',
+  ])('accepts the bucket name %j', (name) => {
+    expect(readConfig({ ...BASE, STATE_BUCKET: name, DESIRED_STATE_BUCKET: name })).toMatchObject({
+      stateBucket: name,
+      desiredBucket: name,
+    });
+  });
+
+  it.each([
+    ['STATE_BUCKET', 'a/b', 'may contain only lowercase letters, digits, dots and hyphens (found "/")'],
+    ['DESIRED_STATE_BUCKET', 'Desired', 'may contain only lowercase letters, digits, dots and hyphens (found "D")'],
+    ['STATE_BUCKET', 'my_bucket', 'may contain only lowercase letters, digits, dots and hyphens (found "_")'],
+    ['STATE_BUCKET', 'ab', 'must be 3 to 63 characters long (this one has 2)'],
+    ['STATE_BUCKET', 'a'.repeat(64), 'must be 3 to 63 characters long (this one has 64)'],
+    ['STATE_BUCKET', '-data', 'must begin and end with a letter or digit'],
+    ['DESIRED_STATE_BUCKET', 'desired.', 'must begin and end with a letter or digit'],
+    ['STATE_BUCKET', 'my..bucket', 'must not contain two adjacent dots'],
+    ['STATE_BUCKET', '192.168.5.4', 'must not be formatted as an IP address'],
+  ])('refuses %s=%j', (name, value, rule) => {
+    const env = { ...BASE, [name]: value };
+    expect(() => readConfig(env)).toThrow(ConfigError);
+    expect(() => readConfig(env)).toThrow(
+      `${name} is not a valid S3 bucket name: ${rule}; got ${JSON.stringify(value)}`,
+    );
+  });
+
+  it('quotes a long value by its length', () => {
+    expect(() => readConfig({ ...BASE, STATE_BUCKET: 'x'.repeat(500) })).toThrow(
+      'STATE_BUCKET is not a valid S3 bucket name: must be 3 to 63 characters long (this one has 500); got a value of 500 characters',
+    );
+  });
+
+  it.each([
+    ['state', 'state/'],
+    ['state/', 'state/'],
+    ['deploy/state//', 'deploy/state/'],
+    ['', ''],
+  ])('accepts the prefix %j as %j', (value, prefix) => {
+    expect(readConfig({ ...BASE, DESIRED_STATE_PREFIX: value }).desiredPrefix).toBe(prefix);
+  });
+
+  it.each([
+    ['STATE_PREFIX', '/state/', 'must not begin with "/" (S3 keys are taken as written)'],
+    ['DESIRED_STATE_PREFIX', 'desired-state/../state/', 'must not contain "." or ".." segments'],
+    ['ARCHIVE_PREFIX', './archive/', 'must not contain "." or ".." segments'],
+    ['ARCHIVE_PREFIX', 'archive//reports/', 'must not contain empty segments ("//")'],
+    ['STATE_PREFIX', 'state\n/', 'must not contain control characters'],
+  ])('refuses %s=%j', (name, value, rule) => {
+    const env = { ...BASE, [name]: value };
+    expect(() => readConfig(env)).toThrow(ConfigError);
+    expect(() => readConfig(env)).toThrow(`${name} ${rule}; got ${JSON.stringify(value)}`);
   });
 });
 

@@ -121,3 +121,73 @@ describe('archiveEventProblem', () => {
     expect(archiveEventProblem(event)).toBe(problem);
   });
 });
+
+// A scheduled run takes its mode from the deployment and covers every project: an option of a manual invocation in a
+// schedule's payload would otherwise be ignored without a word, and a "mode": "observe" schedule would apply.
+describe('scheduled events', () => {
+  const ENVELOPE = {
+    version: '0',
+    id: '53dc4d37-cffa-4f76-80c9-8b7d4a4d2eaa',
+    'detail-type': 'Scheduled Event',
+    source: 'aws.events',
+    account: '123456789012',
+    time: '2026-03-01T10:00:00Z',
+    region: 'eu-west-1',
+    resources: ['arn:aws:events:eu-west-1:123456789012:rule/x'],
+    detail: {},
+  };
+  const reconcileProblem = (event: unknown): string | undefined => {
+    try {
+      parseReconcileEvent(event, { desiredPrefix: 'desired-state/' });
+      return undefined;
+    } catch (error) {
+      expect(error).toMatchObject({ name: 'InvalidEventError', code: 'INVALID_EVENT' });
+      return (error as Error).message;
+    }
+  };
+
+  it('accept every field of the EventBridge envelope', () => {
+    expect(parseReconcileEvent(ENVELOPE, { desiredPrefix: 'desired-state/' })).toEqual({
+      kind: 'schedule',
+      scheduleArn: 'arn:aws:events:eu-west-1:123456789012:rule/x',
+      time: '2026-03-01T10:00:00Z',
+    });
+    expect(archiveEventProblem(ENVELOPE)).toBeUndefined();
+    expect(archiveEventProblem({ ...ENVELOPE, source: 'aws.scheduler', detail: { note: 'nightly' } })).toBeUndefined();
+  });
+
+  it.each([
+    [
+      { source: 'aws.scheduler', mode: 'apply' },
+      "invalid event: a scheduled event cannot carry mode (an option of a manual invocation): a scheduled run takes its mode from the deployment (OPSMAN_MODE) and covers every project; remove it from the schedule's payload",
+    ],
+    [
+      { ...ENVELOPE, projects: [P1], dryRun: true },
+      "a scheduled event cannot carry dryRun, projects (options of a manual invocation): a scheduled run takes its mode from the deployment (OPSMAN_MODE) and covers every project; remove them from the schedule's payload",
+    ],
+    [{ ...ENVELOPE, detail: { mode: 'observe' } }, 'a scheduled event cannot carry detail.mode (an option'],
+    [
+      { ...ENVELOPE, detail: { Command: 'apply', 'dry-run': true } },
+      'cannot carry detail.Command, detail.dry-run (options',
+    ],
+    [{ ...ENVELOPE, Mode: 'plan' }, 'a scheduled event cannot carry Mode (an option'],
+    [
+      { ...ENVELOPE, force: true },
+      'invalid event: a scheduled event carries only the EventBridge envelope (version, id, detail-type, source, account, time, region, resources, detail); unexpected field(s) force',
+    ],
+    [{ ...ENVELOPE, detail: 'apply' }, 'invalid event: detail of a scheduled event must be an object; got "apply"'],
+  ])('refuse %j', (event, message) => {
+    expect(reconcileProblem(event)).toContain(message);
+  });
+
+  it.each([
+    [
+      { source: 'aws.scheduler', mode: 'apply' },
+      "a scheduled event cannot carry mode (an option of a manual invocation): a scheduled archive takes no options; remove it from the schedule's payload",
+    ],
+    [{ ...ENVELOPE, detail: { projects: [P1] } }, 'a scheduled event cannot carry detail.projects'],
+    [{ ...ENVELOPE, extra: 1 }, 'unexpected field(s) extra'],
+  ])('the archive function refuses %j too', (event, message) => {
+    expect(archiveEventProblem(event)).toContain(message);
+  });
+});

@@ -1,5 +1,5 @@
 // Scenario: credentials and secretRefs through Powertools SecretsProvider and a real SDK client against a loopback Secrets Manager.
-import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { GetSecretValueCommand, type SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   loadOpsManagerCredentials,
@@ -88,6 +88,42 @@ describe('Secrets Manager adapter on a loopback endpoint', () => {
     const error = await loadOpsManagerCredentials(new SecretJsonSource({ client }), 'bad').catch((e: unknown) => e);
     expect(error).toMatchObject({ code, secretId: 'bad', message: expect.stringMatching(message) });
     expect(JSON.stringify({ ...(error as object), message: (error as Error).message })).not.toContain(PRIVATE);
+  });
+
+  // A secret stored with --secret-binary (a key file uploaded as it is) has no SecretString: refused by name, and the
+  // bytes are never decoded into a message.
+  it('refuses a binary credentials secret and a binary notification secret (SECRET_NOT_JSON)', async () => {
+    const bytes = new TextEncoder().encode(JSON.stringify({ publicKey: 'gitopsbt', privateKey: PRIVATE }));
+    sm.secrets.set('opsman/credentials', bytes);
+    sm.secrets.set('opsman/notifications', new TextEncoder().encode('{"pagerduty":"pd-service-key-123"}'));
+    const source = new SecretJsonSource({ client });
+    const credentials = await loadOpsManagerCredentials(source, 'opsman/credentials').catch((e: unknown) => e);
+    expect(credentials).toMatchObject({
+      code: 'SECRET_NOT_JSON',
+      secretId: 'opsman/credentials',
+      message: "secret 'opsman/credentials': is binary; expected a JSON SecretString",
+    });
+    const resolver = new SecretsManagerResolver(source, { credentialsSecretId: 'opsman/credentials' });
+    const notification = await resolver.resolve('opsman/notifications#pagerduty').catch((e: unknown) => e);
+    expect(notification).toMatchObject({
+      code: 'SECRET_NOT_JSON',
+      secretId: 'opsman/notifications',
+      message: "secret 'opsman/notifications': is binary; expected a JSON SecretString",
+    });
+    for (const error of [credentials, notification]) {
+      const text = JSON.stringify({ ...(error as object), message: (error as Error).message });
+      expect(text).not.toContain(PRIVATE);
+      expect(text).not.toContain('pd-service-key-123');
+    }
+    expect(sm.calls.get('opsman/credentials')).toBe(1);
+  });
+
+  it('serves a binary secret as the real service does (SecretBinary, base64 on the wire)', async () => {
+    const bytes = Uint8Array.from([0, 1, 2, 250, 255]);
+    sm.secrets.set('opsman/blob', bytes);
+    const answer = await client.send(new GetSecretValueCommand({ SecretId: 'opsman/blob' }));
+    expect(answer.SecretString).toBeUndefined();
+    expect(answer.SecretBinary).toEqual(bytes);
   });
 
   it('a missing secret is SECRET_NOT_FOUND', async () => {
