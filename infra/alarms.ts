@@ -1,6 +1,6 @@
 /**
  * Alarms to one SNS topic (SSL enforced, optional email subscription): function errors, drift detected, targets
- * failed, messages in the failure queues, and no successful run for N hours (missing data breaches: a silent
+ * failed, runs failed, events rejected, messages in the failure queues, and no successful run for N hours (missing data breaches: a silent
  * function is a broken one). Metric names are those of lambdas/handlers/metrics.ts.
  */
 import { Duration } from 'aws-cdk-lib';
@@ -43,6 +43,15 @@ export class Alarms extends Construct {
     });
     this.#add('TargetsFailed', this.#run('TargetsFailed'), {
       description: 'At least one project or organization could not be read, planned or applied.',
+    });
+    // A run that fails for good (invalid desired state, credentials refused, a state from a newer version) is answered,
+    // not thrown, so neither the Errors alarm nor a queue sees it: without these it waits for NoSuccessfulRun.
+    this.#add('RunFailed', this.#run('RunFailed'), {
+      description: 'A run did not complete (see its "run failed" log line for the code and message).',
+    });
+    this.#add('EventRejected', this.#run('EventRejected'), {
+      description:
+        'An invocation was refused before any run: its event is malformed (a schedule payload edited by hand?).',
     });
     for (const [name, queue] of Object.entries(props.queues)) {
       this.#add(

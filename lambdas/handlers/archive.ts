@@ -3,11 +3,13 @@
  * (`runReconcile` with command `archive`). Takes any Scheduler event or `{}`; rethrows retryable failures so Lambda
  * retries them.
  */
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Context } from 'aws-lambda';
 import { runReconcile } from '../core/run.ts';
 import { type AppContext, createAppContext } from './app-context.ts';
 import { classifyError, HandlerError, InvalidEventError } from './errors.ts';
 import { fieldList } from './event-text.ts';
+import { METRIC } from './metrics.ts';
 import { type RunFn, runOnce } from './run-once.ts';
 import { isScheduledEvent, scheduledEventProblem } from './scheduled-event.ts';
 import type { RunSummary } from './summary.ts';
@@ -23,6 +25,7 @@ export function createArchiveHandler(app: AppContext, run: RunFn = runReconcile)
       if (problem) {
         const outcome = classifyError(new InvalidEventError(problem));
         logger.error('event rejected', { error: outcome });
+        metrics.addMetric(METRIC.eventRejected, MetricUnit.Count, 1);
         return { status: 'rejected', trigger: 'unknown', error: outcome };
       }
       const trigger = isScheduledEvent(event as Record<string, unknown>) ? 'schedule' : 'manual';

@@ -19,8 +19,11 @@ export const METRIC = {
   apiCalls: 'ApiCalls',
   runDuration: 'RunDuration',
   lastSuccess: 'LastSuccess',
+  /** A run that did not complete (not counting a lease held by a run in progress: that one is skipped). */
   runFailed: 'RunFailed',
   runInterrupted: 'RunInterrupted',
+  /** An invocation whose event was refused before any run (a schedule's payload edited by hand, a bad manual event). */
+  eventRejected: 'EventRejected',
 } as const;
 
 /** A Metrics instance with the service dimension; namespace from POWERTOOLS_METRICS_NAMESPACE or the default. */

@@ -4,6 +4,7 @@
  * retryable failures so Lambda retries them and the on-failure destination records the last one; manual invocations
  * always get an answer.
  */
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Context } from 'aws-lambda';
 import type { Mode } from '../core/model.ts';
 import { stricter } from '../core/modes.ts';
@@ -12,6 +13,7 @@ import type { RunCommand } from '../core/run-types.ts';
 import { type AppContext, createAppContext } from './app-context.ts';
 import { classifyError, HandlerError } from './errors.ts';
 import { PROJECTS_FIELD, parseReconcileEvent, type ReconcileTrigger } from './events.ts';
+import { METRIC } from './metrics.ts';
 import { type RunFn, runOnce } from './run-once.ts';
 import type { RunSummary } from './summary.ts';
 
@@ -38,6 +40,7 @@ export function createReconcileHandler(app: AppContext, run: RunFn = runReconcil
       } catch (error) {
         const outcome = classifyError(error);
         logger.error('event rejected', { error: outcome });
+        metrics.addMetric(METRIC.eventRejected, MetricUnit.Count, 1);
         return { status: 'rejected', trigger: 'unknown', error: outcome };
       }
       if (trigger.kind === 'ignored') {

@@ -119,7 +119,8 @@ export async function runOnce(input: {
     return summary;
   } catch (error) {
     const outcome = classifyError(error);
-    metrics.addMetric(METRIC.runFailed, MetricUnit.Count, 1);
+    // A lease held by a run in progress skips this one: no failure (the RunFailed alarm would fire on every overlap).
+    if (outcome.code !== 'LEASE_HELD') metrics.addMetric(METRIC.runFailed, MetricUnit.Count, 1);
     const log = outcome.code === 'LEASE_HELD' ? logger.warn.bind(logger) : logger.error.bind(logger);
     const issues = listedIssues(error);
     const details: Record<string, unknown> = {

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../infra/build-app.ts';
 import { archiveEventProblem } from '../../lambdas/handlers/archive.ts';
 import { parseReconcileEvent } from '../../lambdas/handlers/events.ts';
+import { METRIC } from '../../lambdas/handlers/metrics.ts';
 
 const SLOW = 180_000;
 const NO_BUNDLING = { 'aws:cdk:bundling-stacks': [] as string[] };
@@ -238,8 +239,8 @@ describe('OpsmanGitops stack (default context, alarm email, CA bundle)', () => {
     expect(readdirSync(join(dir, 'projects')).length).toBeGreaterThan(0);
   });
 
-  it('alarms: errors, drift, failed targets, queues and staleness, all to an SSL-only topic with email', () => {
-    template.resourceCountIs('AWS::CloudWatch::Alarm', 7);
+  it('alarms: errors, drift, failed targets and runs, rejected events, queues and staleness, all to an SSL-only topic with email', () => {
+    template.resourceCountIs('AWS::CloudWatch::Alarm', 9);
     template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'oncall@example.com' });
     template.hasResourceProperties('AWS::SNS::TopicPolicy', {
       PolicyDocument: {
@@ -248,7 +249,9 @@ describe('OpsmanGitops stack (default context, alarm email, CA bundle)', () => {
         ]),
       },
     });
-    for (const metric of ['DriftDetected', 'TargetsFailed']) {
+    for (const metric of ['DriftDetected', 'TargetsFailed', 'RunFailed', 'EventRejected']) {
+      // The contract with the handlers: each watched name is one they emit.
+      expect(Object.values(METRIC)).toContain(metric);
       template.hasResourceProperties('AWS::CloudWatch::Alarm', {
         MetricName: metric,
         Namespace: 'OpsmanGitops',

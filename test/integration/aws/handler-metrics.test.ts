@@ -1,0 +1,101 @@
+// Scenario: the metrics the stack's alarms watch, as the reconcile handler publishes them (EMF lines on stdout): a
+// refused event is EventRejected, a run that fails for good is RunFailed, and a run skipped because another holds the
+// lease is neither (the RunFailed alarm must not fire on every overlap of the schedule and an upload).
+import type { Context } from 'aws-lambda';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type AwsWorld, emulatorAdmin, fakeLambdaContext, startAwsWorld, WORLD } from '../../helpers/aws-world.ts';
+
+type Handler = (event: unknown, context: Context) => Promise<Record<string, unknown> & { status: string }>;
+
+/** Runs `fn` and returns the metric values of the EMF documents it printed, by name (summed). */
+async function emfOf(fn: () => Promise<unknown>): Promise<Map<string, number>> {
+  const lines: string[] = [];
+  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    lines.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
+    return true;
+  });
+  try {
+    await fn();
+  } finally {
+    spy.mockRestore();
+  }
+  const seen = new Map<string, number>();
+  for (const line of lines.join('').split('\n')) {
+    if (!line.includes('"_aws"')) continue;
+    const doc = JSON.parse(line) as { _aws: { CloudWatchMetrics: { Metrics: { Name: string }[] }[] } } & Record<
+      string,
+      unknown
+    >;
+    for (const { Name } of doc._aws.CloudWatchMetrics.flatMap((m) => m.Metrics)) {
+      seen.set(Name, (seen.get(Name) ?? 0) + Number(doc[Name]));
+    }
+  }
+  return seen;
+}
+
+describe('the alarms’ metrics from the reconcile handler', { timeout: 60_000 }, () => {
+  let world: AwsWorld;
+  let reconcile: Handler;
+  const saved = { ...process.env };
+  let n = 0;
+  const ctx = () => fakeLambdaContext(`req-${++n}`) as unknown as Context;
+
+  beforeAll(async () => {
+    world = await startAwsWorld({ mode: 'apply' });
+    Object.assign(process.env, world.env);
+    reconcile = (await import('../../../lambdas/handlers/reconcile.ts')).handler as unknown as Handler;
+  });
+  afterAll(async () => {
+    process.env = saved;
+    await world?.close();
+  });
+  beforeEach(async () => {
+    await emulatorAdmin(world.emulator.origin, 'POST', 'reset');
+    world.s3.buckets.get(WORLD.dataBucket)?.clear();
+  });
+
+  it('a malformed event: EventRejected, no run', async () => {
+    let status = '';
+    const seen = await emfOf(async () => {
+      status = (await reconcile({ mode: 'aply' }, ctx())).status;
+    });
+    expect(status).toBe('rejected');
+    expect(seen.get('EventRejected')).toBe(1);
+    expect(seen.has('RunFailed')).toBe(false);
+  });
+
+  it('a run that fails for good (a state from a newer version): RunFailed, no LastSuccess', async () => {
+    world.s3.putDirect(WORLD.dataBucket, 'state/state.json', JSON.stringify({ formatVersion: 2, projects: {} }));
+    let status = '';
+    const seen = await emfOf(async () => {
+      status = (await reconcile({ mode: 'apply' }, ctx())).status;
+    });
+    expect(status).toBe('failed');
+    expect(seen.get('RunFailed')).toBe(1);
+    expect(seen.has('LastSuccess')).toBe(false);
+    expect(seen.has('EventRejected')).toBe(false);
+  });
+
+  it('a lease held by a run in progress: skipped, neither RunFailed nor LastSuccess', async () => {
+    const holder = {
+      owner: 'lambda:other/req-0',
+      runId: '20261121T000000Z-00000000',
+      acquiredAt: new Date().toISOString(),
+      expiresAt: new Date(Date.now() + 600_000).toISOString(),
+    };
+    world.s3.putDirect(WORLD.dataBucket, 'state/lease.json', JSON.stringify(holder));
+    let status = '';
+    const seen = await emfOf(async () => {
+      status = (await reconcile({ mode: 'apply' }, ctx())).status;
+    });
+    expect(status).toBe('skipped');
+    expect(seen.has('RunFailed')).toBe(false);
+    expect(seen.has('LastSuccess')).toBe(false);
+  });
+
+  it('a run that completes: LastSuccess 1, no RunFailed', async () => {
+    const seen = await emfOf(() => reconcile({ mode: 'plan' }, ctx()));
+    expect(seen.get('LastSuccess')).toBe(1);
+    expect(seen.has('RunFailed')).toBe(false);
+  });
+});
