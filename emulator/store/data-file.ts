@@ -6,7 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import { open, readFile, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { DataFileError, SeedError } from '../errors.ts';
+import { describeFsCause } from '../../shared/fs-cause.ts';
+import { DataFileError, EmulatorError, SeedError } from '../errors.ts';
 import { buildState } from './seed-build.ts';
 import { toSeedDocument } from './snapshot.ts';
 import type { State } from './state.ts';
@@ -14,14 +15,24 @@ import type { State } from './state.ts';
 /** The `format` marker of a data file. */
 export const DATA_FILE_FORMAT = 'opsman-gitops-emulator-data';
 
-/** Reads a data file: null when it does not exist; throws DataFileError when it exists but is unusable. */
+/**
+ * Reads a data file: null when it does not exist; throws DataFileError when it exists but is unusable, and an
+ * EmulatorError (DATA_FILE_PATH_INVALID) when no file can exist at the path (a part of it is a file).
+ */
 export async function loadDataFile(file: string): Promise<State | null> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw new DataFileError(file, `cannot read it (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return null;
+    // No data file can exist at such a path (a part of it is a file, or it is too long): there is nothing to refuse or
+    // to leave untouched, the path itself is wrong.
+    if (code === 'ENOTDIR' || code === 'ENAMETOOLONG' || code === 'ELOOP') {
+      const message = `cannot use data file ${file}: ${describeFsCause(file, err, 'read')}`;
+      throw new EmulatorError('DATA_FILE_PATH_INVALID', message, { file }, { cause: err });
+    }
+    throw new DataFileError(file, `cannot read it: ${describeFsCause(file, err, 'read')}`, { cause: err });
   }
   let doc: unknown;
   try {

@@ -4,7 +4,7 @@ import { mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DataFileError, startEmulator } from '../../../emulator/index.ts';
+import { DataFileError, EmulatorError, startEmulator } from '../../../emulator/index.ts';
 import { alertBody, startHarness, W } from '../../helpers/emulator-client.ts';
 
 let dir: string;
@@ -124,6 +124,23 @@ describe('data file', () => {
     await symlink(join(dir, 'gone', 'deeper'), join(dir, 'link'));
     const file = join(dir, 'link', 'data.json');
     await expect(startEmulator({ dataFile: file })).rejects.toThrow(`cannot create data file ${file} (ENOENT)`);
+  });
+
+  it('says which part of the path is a file when the data file is asked for inside one (not "refusing" a file)', async () => {
+    const blocker = join(dir, 'somefile');
+    await writeFile(blocker, 'not a directory');
+    const file = join(blocker, 'data.json');
+    const err = await startEmulator({ dataFile: file }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(EmulatorError);
+    expect(err).not.toBeInstanceOf(DataFileError);
+    expect((err as EmulatorError).code).toBe('DATA_FILE_PATH_INVALID');
+    expect((err as Error).message).toBe(
+      `cannot use data file ${file}: ${blocker} is a file, not a directory (ENOTDIR)`,
+    );
+    expect(await readFile(blocker, 'utf8')).toBe('not a directory');
   });
 
   it.each([
