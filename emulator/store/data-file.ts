@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { open, readFile, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { describeFsCause } from '../../shared/fs-cause.ts';
+import { whereJsonBroke } from '../../shared/json-position.ts';
 import { DataFileError, EmulatorError, SeedError } from '../errors.ts';
 import { buildState } from './seed-build.ts';
 import { toSeedDocument } from './snapshot.ts';
@@ -38,7 +39,8 @@ export async function loadDataFile(file: string): Promise<State | null> {
   try {
     doc = JSON.parse(text);
   } catch (err) {
-    throw new DataFileError(file, `it is not valid JSON (${(err as Error).message})`);
+    // Where, never V8's message: it may quote the text, and the data file holds secrets in clear.
+    throw new DataFileError(file, `it is not valid JSON${whereJsonBroke(text, err)}`);
   }
   const record = doc as { format?: unknown; formatVersion?: unknown; state?: unknown } | null;
   if (typeof record !== 'object' || record === null || record.format !== DATA_FILE_FORMAT) {

@@ -3,7 +3,7 @@
  * the same shape as Secrets Manager secrets holding JSON. The file is read once, on first use.
  */
 import { readFile } from 'node:fs/promises';
-import { whereJsonBroke } from '../../core/json-position.ts';
+import { whereJsonBroke } from '../../../shared/json-position.ts';
 import type { SecretResolver } from '../../core/ports.ts';
 import { describeFsCause } from './fs-failure.ts';
 import { parseRefOrThrow, SecretResolutionError } from './secret-errors.ts';

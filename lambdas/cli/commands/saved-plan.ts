@@ -1,6 +1,6 @@
 /** Reading a plan saved by `plan --out`: size-bounded, parsed, and shape-checked before it reaches the reconciler. */
 import { readFile, stat } from 'node:fs/promises';
-import { whereJsonBroke } from '../../core/json-position.ts';
+import { whereJsonBroke } from '../../../shared/json-position.ts';
 import { MODES, type Plan } from '../../core/model.ts';
 import { CliError } from '../errors.ts';
 
