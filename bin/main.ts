@@ -1,6 +1,6 @@
 /**
  * Composition root of the `opsman-gitops` command. The only module that imports both emulator/ and lambdas/, so the
- * emulator and the client can never share code (or a bug).
+ * emulator and the client can never share Ops Manager code (or a bug); both import only shared/'s small helpers.
  */
 export async function main(argv: string[]): Promise<number> {
   try {

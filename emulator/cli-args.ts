@@ -1,4 +1,5 @@
 /** Parsing of `opsman-gitops emulator` flags, with precise errors. */
+import { closest } from '../shared/suggest.ts';
 
 /** The parsed flags. */
 export interface EmulatorCliArgs {
@@ -35,6 +36,15 @@ Options:
 `;
 
 const VALUED = new Set(['--host', '--port', '--seed', '--data-file', '--tls-cert', '--tls-key']);
+/** Every flag's name without its dashes, for "did you mean". */
+const FLAG_NAMES = [...VALUED, '--admin', '--help'].map((flag) => flag.slice(2));
+
+/** `unknown option "--prot" (did you mean --port?)`, the way the main command says it. */
+function unknownOption(arg: string, name: string): CliUsageError {
+  const suggestion = closest(name.replace(/^-+/, ''), FLAG_NAMES);
+  const hint = suggestion !== undefined ? ` (did you mean --${suggestion}?)` : '';
+  return new CliUsageError(`unknown option ${JSON.stringify(arg)}${hint}`);
+}
 
 /** Parses argv (after `emulator`); throws CliUsageError. */
 export function parseEmulatorArgs(argv: readonly string[]): EmulatorCliArgs {
@@ -52,7 +62,7 @@ export function parseEmulatorArgs(argv: readonly string[]): EmulatorCliArgs {
       out.admin = true;
       continue;
     }
-    if (!VALUED.has(name)) throw new CliUsageError(`unknown option ${JSON.stringify(arg)}`);
+    if (!VALUED.has(name)) throw unknownOption(arg, name);
     const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
     if (value === undefined || value === '' || (eq < 0 && value.startsWith('--'))) {
       throw new CliUsageError(`${name} needs a value`);

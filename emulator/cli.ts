@@ -80,7 +80,12 @@ export async function runEmulatorCommand(argv: string[]): Promise<number> {
       return 2;
     }
     const message = err instanceof EmulatorError || err instanceof Error ? err.message : String(err);
-    process.stderr.write(`opsman-gitops emulator: cannot start: ${message}\n`);
+    // The fix is a flag of this command, so it is named here, not in startEmulator (called by tests and the demo too).
+    const hint =
+      err instanceof EmulatorError && err.code === 'ADDRESS_IN_USE'
+        ? '; choose another --port, or --port 0 for any free port'
+        : '';
+    process.stderr.write(`opsman-gitops emulator: cannot start: ${message}${hint}\n`);
     return 1;
   }
 }

@@ -86,11 +86,38 @@ async function canonicalSeed(
   return { doc: canonical, state };
 }
 
+/** Node's text without its `listen ` prefix and the address it may end with (said better around it). */
+function nodeText(err: Error): string {
+  return err.message.replace(/^listen /, '').replace(/ \S+:\d+$/, '');
+}
+
+/**
+ * Listens on host:port; a failure names the address (Node's `listen EADDRINUSE: address already in use` names the
+ * port only sometimes, and the host never) as an EmulatorError with code ADDRESS_IN_USE or LISTEN_FAILED.
+ */
 function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
   return new Promise((resolve, reject) => {
-    server.once('error', reject);
+    const fail = (err: NodeJS.ErrnoException) => {
+      const address = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+      reject(
+        err.code === 'EADDRINUSE'
+          ? new EmulatorError(
+              'ADDRESS_IN_USE',
+              `${address} is already in use (EADDRINUSE)`,
+              { host, port },
+              { cause: err },
+            )
+          : new EmulatorError(
+              'LISTEN_FAILED',
+              `cannot listen on ${address}: ${nodeText(err)}`,
+              { host, port },
+              { cause: err },
+            ),
+      );
+    };
+    server.once('error', fail);
     server.listen(port, host, () => {
-      server.off('error', reject);
+      server.off('error', fail);
       resolve(server.address() as AddressInfo);
     });
   });

@@ -6,7 +6,9 @@
 import { randomBytes } from 'node:crypto';
 import { open, readFile, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { DataFileError, SeedError } from '../errors.ts';
+import { describeFsCause } from '../../shared/fs-cause.ts';
+import { whereJsonBroke } from '../../shared/json-position.ts';
+import { DataFileError, EmulatorError, SeedError } from '../errors.ts';
 import { buildState } from './seed-build.ts';
 import { toSeedDocument } from './snapshot.ts';
 import type { State } from './state.ts';
@@ -14,20 +16,31 @@ import type { State } from './state.ts';
 /** The `format` marker of a data file. */
 export const DATA_FILE_FORMAT = 'opsman-gitops-emulator-data';
 
-/** Reads a data file: null when it does not exist; throws DataFileError when it exists but is unusable. */
+/**
+ * Reads a data file: null when it does not exist; throws DataFileError when it exists but is unusable, and an
+ * EmulatorError (DATA_FILE_PATH_INVALID) when no file can exist at the path (a part of it is a file).
+ */
 export async function loadDataFile(file: string): Promise<State | null> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw new DataFileError(file, `cannot read it (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return null;
+    // No data file can exist at such a path (a part of it is a file, or it is too long): there is nothing to refuse or
+    // to leave untouched, the path itself is wrong.
+    if (code === 'ENOTDIR' || code === 'ENAMETOOLONG' || code === 'ELOOP') {
+      const message = `cannot use data file ${file}: ${describeFsCause(file, err, 'read')}`;
+      throw new EmulatorError('DATA_FILE_PATH_INVALID', message, { file }, { cause: err });
+    }
+    throw new DataFileError(file, `cannot read it: ${describeFsCause(file, err, 'read')}`, { cause: err });
   }
   let doc: unknown;
   try {
     doc = JSON.parse(text);
   } catch (err) {
-    throw new DataFileError(file, `it is not valid JSON (${(err as Error).message})`);
+    // Where, never V8's message: it may quote the text, and the data file holds secrets in clear.
+    throw new DataFileError(file, `it is not valid JSON${whereJsonBroke(text, err)}`);
   }
   const record = doc as { format?: unknown; formatVersion?: unknown; state?: unknown } | null;
   if (typeof record !== 'object' || record === null || record.format !== DATA_FILE_FORMAT) {

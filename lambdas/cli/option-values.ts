@@ -2,9 +2,10 @@
  * Validation of the option values that are more than a string: closed lists, numbers, durations, URLs. Each throws
  * UsageError.
  */
+
+import { closest } from '../../shared/suggest.ts';
 import { checkPublicApiBaseUrl } from '../opsman/base-url.ts';
 import { UsageError } from './errors.ts';
-import { closest } from './suggest.ts';
 
 /**
  * A value of a closed list, or undefined when absent. A near miss gets a did-you-mean, case included (`APPLY` is one

@@ -3,12 +3,12 @@
  * options it does not use (option-use.ts). Credentials never come from flags.
  */
 import { parseArgs } from 'node:util';
+import { closest } from '../../shared/suggest.ts';
 import { MODES, type Mode } from '../core/model.ts';
 import { COMMAND_INFO, COMMANDS, type CommandName } from './commands-table.ts';
 import { UsageError } from './errors.ts';
 import { refuseUnusedOptions } from './option-use.ts';
 import { baseUrl, leaseWait, nonNegativeInteger, oneOf, requestTimeout } from './option-values.ts';
-import { closest } from './suggest.ts';
 
 /** Defaults of the options that have one. */
 export const DEFAULT_OPTIONS = {

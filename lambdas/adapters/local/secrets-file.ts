@@ -3,6 +3,7 @@
  * the same shape as Secrets Manager secrets holding JSON. The file is read once, on first use.
  */
 import { readFile } from 'node:fs/promises';
+import { whereJsonBroke } from '../../../shared/json-position.ts';
 import type { SecretResolver } from '../../core/ports.ts';
 import { describeFsCause } from './fs-failure.ts';
 import { parseRefOrThrow, SecretResolutionError } from './secret-errors.ts';
@@ -73,9 +74,10 @@ export class FileSecretResolver implements SecretResolver {
     let value: unknown;
     try {
       value = JSON.parse(text);
-    } catch {
-      // The parser's message may quote the file's text, which holds secrets: it is not passed on.
-      throw new SecretResolutionError('SECRETS_FILE_INVALID', ref, `secrets file ${this.path} is not valid JSON`);
+    } catch (error) {
+      // The parser's message may quote the file's text, which holds secrets: only where it broke is passed on.
+      const message = `secrets file ${this.path} is not valid JSON${whereJsonBroke(text, error)}`;
+      throw new SecretResolutionError('SECRETS_FILE_INVALID', ref, message);
     }
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
       const message = `secrets file ${this.path} must hold a JSON object {"<secret id>": {"<json key>": "value"}}`;

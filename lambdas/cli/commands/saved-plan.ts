@@ -1,5 +1,6 @@
 /** Reading a plan saved by `plan --out`: size-bounded, parsed, and shape-checked before it reaches the reconciler. */
 import { readFile, stat } from 'node:fs/promises';
+import { whereJsonBroke } from '../../../shared/json-position.ts';
 import { MODES, type Plan } from '../../core/model.ts';
 import { CliError } from '../errors.ts';
 
@@ -35,21 +36,6 @@ export function checkPlanShape(value: unknown, file: string): Plan {
   return value as Plan;
 }
 
-/**
- * ` (at line 3, column 14)` when the parser said where the text stopped being JSON, else nothing. Never V8's own
- * message: newer ones quote the text around the error, and a file passed to --plan by mistake (a secrets file, a
- * key) must not have a piece of it printed.
- */
-function whereJsonBroke(text: string, error: unknown): string {
-  const match = /at position (\d+)/.exec(error instanceof Error ? error.message : '');
-  if (match === null) return '';
-  const offset = Math.min(Number(match[1]), text.length);
-  const before = text.slice(0, offset);
-  const line = before.split('\n').length;
-  const column = offset - before.lastIndexOf('\n');
-  return ` (at line ${line}, column ${column})`;
-}
-
 /** Reads and checks a saved plan file. */
 export async function readSavedPlan(file: string): Promise<Plan> {
   const info = await stat(file).catch(() => null);
@@ -60,6 +46,7 @@ export async function readSavedPlan(file: string): Promise<Plan> {
   try {
     parsed = JSON.parse(text);
   } catch (error) {
+    // Where, never what: a file passed to --plan by mistake (a secrets file, a key) must not be quoted.
     throw invalid(file, `not JSON${whereJsonBroke(text, error)}`);
   }
   return checkPlanShape(parsed, file);

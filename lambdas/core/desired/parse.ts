@@ -5,7 +5,8 @@
  * Memory: documents keep their plain values and a few positions, not their syntax trees (see lazy-document.ts).
  * Speed: plain block YAML takes a fast path (simple-yaml.ts) with the same values and positions.
  */
-import { isNode, LineCounter, visit } from 'yaml';
+import { type Document, isNode, isScalar, LineCounter, visit } from 'yaml';
+import { findIndentation } from './indentation.ts';
 import { knownPositions, LazyDocument, LazyTrees, parseTrees } from './lazy-document.ts';
 import { type LocatedDocument, positionAt } from './locate.ts';
 import { findMissingSeparators } from './missing-separator.ts';
@@ -80,22 +81,34 @@ export function parseYamlFile(
       expected: 'a document',
     });
   }
-  all.forEach((doc, i) => {
+  all.forEach((parsedDoc, i) => {
     const before = issues.length;
     const index = i + 1;
+    // A syntax error may be one wrongly indented line and the cascade it causes: that line is reported once, and the
+    // document is read on with it re-indented, so only the errors that remain are reported as YAML gives them.
+    const indentation = parsedDoc.errors.some((error) => error.code !== 'DUPLICATE_KEY')
+      ? findIndentation(text, lineStart(text, parsedDoc.range[0]), all[i + 1]?.range[0] ?? text.length)
+      : undefined;
+    for (const finding of indentation?.findings ?? []) issues.push({ file, ...finding, path: '' });
+    const doc = indentation?.doc ?? parsedDoc;
+    const source = indentation?.text ?? text;
+    const lines = indentation?.lineCounter ?? counter;
+    const at = (offset: number) => {
+      const position = positionAt(lines, offset);
+      return { line: position.line, column: position.column + (indentation?.shifts.get(position.line) ?? 0) };
+    };
     // Only a document with duplicate keys can be two documents missing their `---`.
     const separators = doc.errors.some((error) => error.code === 'DUPLICATE_KEY')
-      ? findMissingSeparators(file, doc, counter)
+      ? findMissingSeparators(file, doc, lines)
       : undefined;
     if (separators !== undefined) issues.push(...separators.issues);
     for (const error of doc.errors) {
       if (error.code === 'DUPLICATE_KEY' && separators?.explained.has(error.pos[0])) continue;
-      const at = positionAt(counter, error.pos[0]);
       const message =
         error.code === 'DUPLICATE_KEY'
-          ? `duplicate key "${keyText(text, error.pos[0])}": each key may appear once in a mapping`
+          ? duplicateKeyMessage(source, doc, error.pos[0], at)
           : `YAML syntax error: ${firstLine(error.message)}`;
-      issues.push({ file, ...at, path: '', message });
+      issues.push({ file, ...at(error.pos[0]), path: '', message });
     }
     if (issues.length > before) return;
     if (mayHaveTags) {
@@ -140,6 +153,43 @@ export function parseYamlFile(
 function tagLabel(tag: string): string {
   const core = 'tag:yaml.org,2002:';
   return tag.startsWith(core) ? `!!${tag.slice(core.length)}` : tag;
+}
+
+/** Offset of the line start at or before `offset`. */
+function lineStart(text: string, offset: number): number {
+  return text.lastIndexOf('\n', offset - 1) + 1;
+}
+
+/** The duplicate key's message, saying where its first copy is (when it can be found in the tree). */
+function duplicateKeyMessage(
+  text: string,
+  doc: Document.Parsed,
+  offset: number,
+  at: (offset: number) => { line: number; column: number },
+): string {
+  const key = keyText(text, offset);
+  const first = firstCopyOf(doc, offset);
+  const where =
+    first === undefined ? '' : `; the first "${key}" is on line ${at(first).line}, column ${at(first).column}`;
+  return `duplicate key "${key}": each key may appear once in a mapping${where}`;
+}
+
+/** Offset of the first key equal to the key written at `offset`, in the same mapping. */
+function firstCopyOf(doc: Document.Parsed, offset: number): number | undefined {
+  let found: number | undefined;
+  visit(doc, {
+    Map(_key, map) {
+      const index = map.items.findIndex((pair) => isNode(pair.key) && pair.key.range?.[0] === offset);
+      if (index < 0) return undefined;
+      const repeated = map.items[index]?.key;
+      const first = map.items.find(
+        (pair) => isScalar(pair.key) && isScalar(repeated) && pair.key.value === repeated.value,
+      );
+      found = isNode(first?.key) ? first.key.range?.[0] : undefined;
+      return visit.BREAK;
+    },
+  });
+  return found;
 }
 
 function keyText(text: string, offset: number): string {

@@ -4,7 +4,7 @@ import { mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DataFileError, startEmulator } from '../../../emulator/index.ts';
+import { DataFileError, EmulatorError, startEmulator } from '../../../emulator/index.ts';
 import { alertBody, startHarness, W } from '../../helpers/emulator-client.ts';
 
 let dir: string;
@@ -126,9 +126,32 @@ describe('data file', () => {
     await expect(startEmulator({ dataFile: file })).rejects.toThrow(`cannot create data file ${file} (ENOENT)`);
   });
 
+  it('says which part of the path is a file when the data file is asked for inside one (not "refusing" a file)', async () => {
+    const blocker = join(dir, 'somefile');
+    await writeFile(blocker, 'not a directory');
+    const file = join(blocker, 'data.json');
+    const err = await startEmulator({ dataFile: file }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(EmulatorError);
+    expect(err).not.toBeInstanceOf(DataFileError);
+    expect((err as EmulatorError).code).toBe('DATA_FILE_PATH_INVALID');
+    expect((err as Error).message).toBe(
+      `cannot use data file ${file}: ${blocker} is a file, not a directory (ENOTDIR)`,
+    );
+    expect(await readFile(blocker, 'utf8')).toBe('not a directory');
+  });
+
   it.each([
-    ['not JSON', '{"format": "opsman-gitops-emulator-data", "sta', /not valid JSON/],
-    ['empty', '', /not valid JSON/],
+    ['not JSON', '{"format": "opsman-gitops-emulator-data", "sta', /not valid JSON \(at line 1, column 47\)\./],
+    ['empty', '', /not valid JSON \(at line 1, column 1\)\./],
+    // V8's own message would quote the text here, and the data file holds secrets in clear.
+    [
+      'not JSON around a secret',
+      '{"state": {"apiKeys": [{"privateKey": s3cr3t}]}}',
+      /not valid JSON \(at line 1, column 39\)\./,
+    ],
     ['another format', '{"hello":"world"}', /not an emulator data file/],
     [
       'an unsupported version',
@@ -151,6 +174,7 @@ describe('data file', () => {
     expect((err as Error).message).toMatch(message);
     expect((err as Error).message).toContain(file);
     expect((err as Error).message).toContain('left untouched');
+    expect((err as Error).message).not.toContain('s3cr3t');
     expect(await readFile(file, 'utf8')).toBe(content);
   });
 });

@@ -1,7 +1,9 @@
 // Scenario: HTTPS with a self-signed certificate generated at test time (curl verifies it), and the `emulator` command:
-// prints a working curl line, stops cleanly on SIGTERM, refuses bad flags (exit 2) and bad seeds (exit 1).
+// prints a working curl line, stops cleanly on SIGTERM, refuses bad flags (exit 2, with a did-you-mean), bad seeds and
+// a busy port (exit 1, naming the address).
 import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -144,6 +146,28 @@ describe('opsman-gitops emulator', () => {
     expect(await cli.exit).toBe(2);
     expect(cli.output().stderr).toContain('--port must be 0..65535, got "http"');
     expect(cli.output().stderr).toContain('Usage: opsman-gitops emulator');
+  });
+
+  it('suggests the flag that was meant', async () => {
+    const cli = startCli(['--prot', '1']);
+    expect(await cli.exit).toBe(2);
+    expect(cli.output().stderr).toContain('unknown option "--prot" (did you mean --port?)');
+  });
+
+  it('names a busy address and how to pick another port', async () => {
+    const busy = createNetServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const { port } = busy.address() as AddressInfo;
+    try {
+      const cli = startCli(['--port', String(port)]);
+      expect(await cli.exit).toBe(1);
+      expect(cli.output().stderr).toBe(
+        `opsman-gitops emulator: cannot start: 127.0.0.1:${port} is already in use (EADDRINUSE); ` +
+          'choose another --port, or --port 0 for any free port\n',
+      );
+    } finally {
+      await new Promise((resolve) => busy.close(resolve));
+    }
   });
 
   it('refuses an invalid seed with exit code 1 and every problem', async () => {

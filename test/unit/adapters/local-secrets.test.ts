@@ -62,8 +62,23 @@ describe('FileSecretResolver', () => {
   it('refuses invalid JSON without quoting the file', async () => {
     const error = await failure((await fileResolver(`{"a": {"b": "${VALUE}"`)).resolve('a#b'));
     expect(error.code).toBe('SECRETS_FILE_INVALID');
-    expect(error.message).toMatch(/is not valid JSON$/);
+    expect(error.message).toMatch(/is not valid JSON \(at line 1, column 37\)$/);
     expect(JSON.stringify(error) + error.message + String(error.cause)).not.toContain(VALUE);
+  });
+
+  it.each([
+    // V8 gives these a position...
+    ['a trailing comma', `{\n  "a": {"b": "${VALUE}",}\n}\n`, 'line 2, column 39'],
+    ['a missing comma', `{\n  "a": {"b": "${VALUE}"}\n  "c": {}\n}\n`, 'line 3, column 3'],
+    // ...and these none: its message quotes the text instead, which must not be passed on.
+    ['a value not quoted', `{\n  "a": {"b": ${VALUE}}\n}\n`, 'line 2, column 14'],
+    ['single quotes', `{\n  "a": {"b": '${VALUE}'}\n}\n`, 'line 2, column 14'],
+    ['a comment', `// secrets\n{"a": {"b": "${VALUE}"}}\n`, 'line 1, column 1'],
+  ])('says where invalid JSON broke, never what is there: %s', async (_case, content, where) => {
+    const error = await failure((await fileResolver(content)).resolve('a#b'));
+    expect(error.code).toBe('SECRETS_FILE_INVALID');
+    expect(error.message).toBe(`secrets file ${path.join(dir, 'secrets.json')} is not valid JSON (at ${where})`);
+    expect(JSON.stringify(error) + String(error.cause)).not.toContain(VALUE);
   });
 
   it('refuses a file that is not an object', async () => {

@@ -180,7 +180,7 @@ describe('validate and schema (no Ops Manager)', () => {
 describe('the secrets file', () => {
   it.each([
     ['missing', null, 'cannot be read: <file> does not exist (SECRETS_FILE_NOT_FOUND, ENOENT)'],
-    ['not JSON', '{"a": ', 'is not valid JSON (SECRETS_FILE_INVALID)'],
+    ['not JSON', '{"a": ', 'is not valid JSON (at line 1, column 7) (SECRETS_FILE_INVALID)'],
     ['not an object', '[1]', 'must hold a JSON object'],
   ])('%s: one error before any API call, not a blocked alert per secret', async (_case, content, message) => {
     const file = join(dir, 'secrets.json');
@@ -213,7 +213,7 @@ describe('apply approval', () => {
     await writeFile(join(dir, 'plan.json'), '{\n  "opsman/hook": {"token": s3cr3t-v4lue}\n}\n');
     const { code, err } = await run(['apply', '--plan', join(dir, 'plan.json')], { env: CREDS });
     expect(code).toBe(1);
-    expect(err).toMatch(/not JSON( \(at line 2, column \d+\))?/);
+    expect(err).toContain('not JSON (at line 2, column 28)');
     expect(err).not.toContain('s3cr3t');
     expect(err).not.toContain('opsman/hook');
   });

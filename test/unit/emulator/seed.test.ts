@@ -140,6 +140,10 @@ describe('parseEmulatorArgs', () => {
     [['--port'], '--port needs a value'],
     [['--seed', '--admin'], '--seed needs a value'],
     [['--verbose'], 'unknown option "--verbose"'],
+    [['--prot', '1'], 'unknown option "--prot" (did you mean --port?)'],
+    [['--data-flie=d.json'], 'unknown option "--data-flie=d.json" (did you mean --data-file?)'],
+    [['-admin'], 'unknown option "-admin" (did you mean --admin?)'],
+    [['--tls'], 'unknown option "--tls"'],
     [['--tls-cert', 'c.pem'], '--tls-cert and --tls-key go together'],
     [['--admin=yes'], '--admin takes no value'],
   ])('rejects %j', (argv, message) => {

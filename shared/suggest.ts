@@ -1,4 +1,7 @@
-/** "Did you mean": the closest candidate within a small edit distance. */
+/**
+ * "Did you mean": the closest candidate within a small edit distance. Used by the `opsman-gitops` command and the
+ * emulator's own flags alike (it knows nothing of Ops Manager, so sharing it shares no protocol bug).
+ */
 
 /** The candidate closest to `input`, when it is within max(1, length/3) edits; else undefined. */
 export function closest(input: string, candidates: readonly string[]): string | undefined {

@@ -1,6 +1,6 @@
 // Scenario: "did you mean" picks the closest command or option within a small edit distance, and nothing when far.
 import { describe, expect, it } from 'vitest';
-import { closest, editDistance } from '../../../lambdas/cli/suggest.ts';
+import { closest, editDistance } from '../../../shared/suggest.ts';
 
 describe('editDistance', () => {
   it.each([

@@ -1,0 +1,248 @@
+/**
+ * One mis-indented line (or one indented with a tab) makes YAML report a cascade: "All mapping items must start at the
+ * same column" on every later sibling, "Implicit keys need to be on a single line" on the lines below it, each at
+ * column 1. This finds the line that is wrong and says what is wrong with it, once.
+ *
+ * How: the document is re-parsed with one candidate line re-indented (to an indentation its neighbours use); the
+ * re-indentation that removes the most errors names the wrong line. Its errors are then replaced by one issue, and the
+ * search goes on for what is left, so every genuinely separate error is still reported. Runs only on a document that
+ * failed to parse, so the happy path never pays for it.
+ */
+import type { Document, LineCounter, YAMLError } from 'yaml';
+import { parseTrees } from './lazy-document.ts';
+
+/** One line found wrongly indented, and what the document needs there. */
+export interface IndentationFinding {
+  /** 1-based line and column (the first tab, or the first character after the indentation). */
+  line: number;
+  column: number;
+  message: string;
+}
+
+/** The wrong lines of a document, and the YAML errors left once they are re-indented. */
+export interface IndentationFindings {
+  findings: IndentationFinding[];
+  /** The document re-parsed with every found line re-indented (its errors are the genuinely separate ones). */
+  doc: Document.Parsed;
+  /** The text `doc` was parsed from: the file with the other documents blanked and the found lines re-indented. */
+  text: string;
+  /** Lines of `text` (the same line numbers as the file's). */
+  lineCounter: LineCounter;
+  /** Line number (1-based) to the columns its re-indentation moved it (added to a column found in `text`). */
+  shifts: ReadonlyMap<number, number>;
+}
+
+/** Most lines re-indented per document: past it, the remaining errors are reported as YAML gives them. */
+const MAX_FINDINGS = 10;
+/**
+ * Largest document searched (characters): each candidate costs one re-parse of the document (a 64 KiB document, some
+ * 2,500 lines, far more than one project holds, takes about a second in all). Past it, YAML's errors are reported.
+ */
+const MAX_DOCUMENT_CHARS = 64 * 1024;
+/** Lines above and below a candidate whose indentations are tried for it. */
+const NEIGHBOURHOOD = 40;
+
+/** Errors a re-indentation may explain (a duplicate key never comes from indentation). */
+const explainable = (error: YAMLError) => error.code !== 'DUPLICATE_KEY';
+
+interface Line {
+  /** Leading whitespace (spaces and tabs). */
+  lead: string;
+  /** Column of the first character after the leading whitespace and any `- ` sequence markers (0-based). */
+  keyColumn: number;
+  content: boolean;
+}
+
+function lineOf(text: string): Line {
+  const lead = /^[ \t]*/.exec(text)?.[0] ?? '';
+  const dashes = /^(?:-[ \t]+)*/.exec(text.slice(lead.length))?.[0] ?? '';
+  const rest = text.slice(lead.length);
+  return { lead, keyColumn: lead.length + dashes.length, content: rest.trim() !== '' && !rest.startsWith('#') };
+}
+
+/** Lines `from` to `to` (0-based, `to` excluded) with the rest of the file blanked: same line numbers, one document. */
+function regionText(lines: readonly string[], from: number, to: number): string {
+  return lines.map((l, i) => (i >= from && i < to ? l : '')).join('\n');
+}
+
+/** The region's document (blanking leaves one, plus an empty one when the region ends with the next `---`). */
+function parseRegion(lines: readonly string[], from: number, to: number): Parsed | undefined {
+  const { docs, lineCounter } = parseTrees(regionText(lines, from, to));
+  return docs[0] === undefined ? undefined : { doc: docs[0], lineCounter };
+}
+
+interface Parsed {
+  doc: Document.Parsed;
+  lineCounter: LineCounter;
+}
+
+/** 0-based line of an offset. */
+function lineIndex(text: string, offset: number): number {
+  let line = 0;
+  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) line++;
+  return line;
+}
+
+/** One re-indentation tried: the line, its new indentation and its rank (lower is better). */
+interface Candidate {
+  line: number;
+  indent: number;
+  rank: number[];
+}
+
+/** Whether rank `a` sorts before rank `b` (compared item by item). */
+function before(a: readonly number[], b: readonly number[]): boolean {
+  for (let i = 0; i < a.length; i++) if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) < (b[i] ?? 0);
+  return false;
+}
+
+/**
+ * How well an indentation follows the line above (0 best): deeper after a line that opens a block (`key:`), level
+ * with it otherwise. Among re-indentations that parse equally well, it picks what the writer most likely meant (a
+ * tab after `name: x` means the column of `name`, not column 1).
+ */
+function followsAbove(lines: readonly string[], at: number, indent: number, from: number): number {
+  for (let i = at - 1; i >= from; i--) {
+    const text = lines[i] ?? '';
+    const above = lineOf(text);
+    if (!above.content) continue;
+    const code = text.replace(/\s+#.*$/, '').trimEnd();
+    if (code.endsWith(':') || /^[\s-]*-$/.test(code)) return indent > above.keyColumn ? 0 : 2;
+    return indent === above.keyColumn ? 0 : indent < above.keyColumn ? 1 : 2;
+  }
+  return indent === 0 ? 0 : 2;
+}
+
+function errorCount(parsed: Parsed | undefined): number {
+  return parsed === undefined ? Number.POSITIVE_INFINITY : parsed.doc.errors.length;
+}
+
+/**
+ * Finds the wrongly indented lines of one document of a file that failed to parse; undefined when re-indenting no line
+ * removes an error (the errors are then not about indentation).
+ *
+ * @param text the whole file
+ * @param start offset where the document starts (its `---`, or 0)
+ * @param end offset where the next document starts, or the text's length
+ */
+export function findIndentation(text: string, start: number, end: number): IndentationFindings | undefined {
+  if (end - start > MAX_DOCUMENT_CHARS) return undefined;
+  const lines = text.split('\n');
+  const from = lineIndex(text, start);
+  const to = end >= text.length ? lines.length : lineIndex(text, end);
+  let parsed = parseRegion(lines, from, to);
+  const findings: IndentationFinding[] = [];
+  const shifts = new Map<number, number>();
+  while (parsed !== undefined && findings.length < MAX_FINDINGS) {
+    const offsets = parsed.doc.errors.filter(explainable).map((e) => e.pos[0]);
+    if (offsets.length === 0) break;
+    const best = bestReindentation(lines, from, to, lineIndex(regionText(lines, from, to), Math.min(...offsets)));
+    if (best === undefined) break;
+    const original = lines[best.line] ?? '';
+    const { lead } = lineOf(original);
+    const patched = [...lines];
+    patched[best.line] = ' '.repeat(best.indent) + original.slice(lead.length);
+    // Ranked on the lines near the error only; kept only if the whole document has fewer errors too.
+    const whole = parseRegion(patched, from, to);
+    if (whole === undefined || errorCount(whole) >= errorCount(parsed)) break;
+    lines[best.line] = patched[best.line] ?? '';
+    shifts.set(best.line + 1, lead.length - best.indent);
+    findings.push(describe(lines, best.line, lead, best.indent, from, to));
+    parsed = whole;
+  }
+  if (parsed === undefined || findings.length === 0) return undefined;
+  return { findings, ...parsed, text: regionText(lines, from, to), shifts };
+}
+
+/**
+ * The re-indentation of a line near the first error (on its line, the one after or the one before) that leaves the
+ * fewest errors, counted up to some lines past the error (so a candidate costs a parse of the document's start only).
+ */
+function bestReindentation(
+  lines: readonly string[],
+  from: number,
+  to: number,
+  errorLine: number,
+): { line: number; indent: number } | undefined {
+  const contentAt = (i: number) => i >= from && i < to && lineOf(lines[i] ?? '').content;
+  let next = errorLine + 1;
+  while (next < to && !contentAt(next)) next++;
+  let previous = errorLine - 1;
+  while (previous >= from && !contentAt(previous)) previous--;
+  const candidates = [errorLine, next, previous].filter(contentAt);
+  const limit = Math.min(to, errorLine + NEIGHBOURHOOD);
+  const indents = new Set<number>([0]);
+  const leads = new Map<string, number>();
+  for (let i = Math.max(from, errorLine - NEIGHBOURHOOD); i < limit; i++) {
+    const l = lineOf(lines[i] ?? '');
+    if (!l.content) continue;
+    if (!l.lead.includes('\t')) indents.add(l.lead.length).add(l.keyColumn);
+    leads.set(l.lead, (leads.get(l.lead) ?? 0) + 1);
+  }
+  const baseline = errorCount(parseRegion(lines, from, limit));
+  let best: Candidate | undefined;
+  for (const [order, i] of candidates.entries()) {
+    const original = lines[i] ?? '';
+    const { lead } = lineOf(original);
+    // A line at column 0 starting with `---` or `...` would become a document marker.
+    if (/^(?:---|\.\.\.)(?:\s|$)/.test(original.slice(lead.length))) continue;
+    for (const indent of indents) {
+      if (indent === lead.length && !lead.includes('\t')) continue;
+      const patched = [...lines];
+      patched[i] = ' '.repeat(indent) + original.slice(lead.length);
+      const errors = errorCount(parseRegion(patched, from, limit));
+      if (errors >= baseline) continue;
+      const rank = [
+        errors,
+        followsAbove(lines, i, indent, from),
+        leads.get(lead) ?? 0,
+        Math.abs(indent - lead.length),
+        order,
+      ];
+      if (best === undefined || before(rank, best.rank)) best = { line: i, indent, rank };
+    }
+  }
+  return best;
+}
+
+/** Whether a line at `indent` has a sibling: a line before or after it at that column, within the same parent. */
+function hasSibling(lines: readonly string[], at: number, indent: number, from: number, to: number): boolean {
+  for (let i = at - 1; i >= from; i--) {
+    const l = lineOf(lines[i] ?? '');
+    if (!l.content || l.lead.length > indent) continue;
+    if (l.keyColumn === indent) return true;
+    break;
+  }
+  for (let i = at + 1; i < to; i++) {
+    const l = lineOf(lines[i] ?? '');
+    if (!l.content || l.lead.length > indent) continue;
+    return l.lead.length === indent;
+  }
+  return false;
+}
+
+function describe(
+  lines: readonly string[],
+  at: number,
+  lead: string,
+  indent: number,
+  from: number,
+  to: number,
+): IndentationFinding {
+  const spaces = (n: number) => `${n} ${n === 1 ? 'space' : 'spaces'}`;
+  const sibling = hasSibling(lines, at, indent, from, to);
+  const fix = indent === 0 ? 'remove its indentation' : `indent it ${spaces(indent)}`;
+  const tab = lead.indexOf('\t');
+  if (tab >= 0) {
+    return {
+      line: at + 1,
+      column: tab + 1,
+      message: `YAML indentation error: a tab is used for indentation; YAML allows spaces only (${fix}${sibling ? ', like its siblings' : ''})`,
+    };
+  }
+  const siblings = indent === 0 ? 'its siblings are not indented' : `its siblings ${indent}`;
+  const message = sibling
+    ? `YAML indentation error: this line is indented ${spaces(lead.length)}, ${siblings}; ${fix}`
+    : `YAML indentation error: this line is indented ${spaces(lead.length)} where ${indent} are expected; ${fix}`;
+  return { line: at + 1, column: lead.length + 1, message };
+}

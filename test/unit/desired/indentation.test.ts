@@ -1,0 +1,125 @@
+// Scenario: one wrongly indented line (spaces or a tab) is one issue at that line saying what is wrong, not the
+// cascade of YAML errors it causes; errors that are genuinely separate are all still reported.
+import { describe, expect, it } from 'vitest';
+import { parseYamlFile } from '../../../lambdas/core/desired/parse.ts';
+
+const PROJECT = [
+  'apiVersion: opsman-gitops/v1',
+  'kind: Project',
+  'metadata:',
+  '  name: payments-prod',
+  '  projectId: 5e2211c17a3e5a48f5497de3',
+  'spec:',
+  '  mode: apply',
+  '  auditLogRotation:',
+  '    enforce: true',
+  '    sizeThresholdMB: 1000',
+  '    timeThresholdHrs: 24',
+  '    numUncompressed: 5',
+  '  alertTemplates: [baseline]',
+  '  alertConfigs:',
+  '    - key: no-primary',
+  '      eventTypeName: NO_PRIMARY',
+  '      enabled: true',
+  '  prune: true',
+];
+
+/** The project with line `n` (1-based) rewritten. */
+function withLine(n: number, rewrite: (line: string) => string, lines = PROJECT): string[] {
+  return lines.map((line, i) => (i === n - 1 ? rewrite(line) : line));
+}
+
+function issuesOf(lines: readonly string[]): string[] {
+  const { issues } = parseYamlFile('p.yaml', `${lines.join('\n')}\n`, { maxAliasCount: 100 });
+  return issues.map((i) => `${i.line}:${i.column}: ${i.message}`);
+}
+
+describe('indentation errors', () => {
+  it('the example parses cleanly', () => {
+    expect(issuesOf(PROJECT)).toEqual([]);
+  });
+
+  it.each([
+    [
+      'one space too few',
+      10,
+      (l: string) => l.slice(1),
+      '10:4: YAML indentation error: this line is indented 3 spaces, its siblings 4; indent it 4 spaces',
+    ],
+    [
+      'one space too many',
+      10,
+      (l: string) => ` ${l}`,
+      '10:6: YAML indentation error: this line is indented 5 spaces, its siblings 4; indent it 4 spaces',
+    ],
+    [
+      'a key of the document',
+      7,
+      (l: string) => l.slice(1),
+      '7:2: YAML indentation error: this line is indented 1 space, its siblings 2; indent it 2 spaces',
+    ],
+    [
+      'inside a sequence item',
+      16,
+      (l: string) => l.slice(1),
+      '16:6: YAML indentation error: this line is indented 5 spaces, its siblings 6; indent it 6 spaces',
+    ],
+    [
+      'at the top level',
+      2,
+      (l: string) => ` ${l}`,
+      '2:2: YAML indentation error: this line is indented 1 space, its siblings are not indented; remove its indentation',
+    ],
+  ])('%s: one issue at the line', (_name, line, rewrite, expected) => {
+    expect(issuesOf(withLine(line, rewrite))).toEqual([expected]);
+  });
+
+  it.each([
+    [
+      'a tab',
+      7,
+      '7:1: YAML indentation error: a tab is used for indentation; YAML allows spaces only (indent it 2 spaces, like its siblings)',
+    ],
+    [
+      'two tabs',
+      9,
+      '9:1: YAML indentation error: a tab is used for indentation; YAML allows spaces only (indent it 4 spaces, like its siblings)',
+    ],
+  ])('%s: one issue at the line', (name, line, expected) => {
+    const tabs = name === 'two tabs' ? '\t\t' : '\t';
+    expect(issuesOf(withLine(line, (l) => tabs + l.trimStart()))).toEqual([expected]);
+  });
+
+  it('points at the tab when it follows spaces', () => {
+    expect(issuesOf(withLine(10, (l) => `  \t${l.trimStart()}`))).toEqual([
+      '10:3: YAML indentation error: a tab is used for indentation; YAML allows spaces only (indent it 4 spaces, like its siblings)',
+    ]);
+  });
+
+  it('reports every wrong line and keeps the errors indentation does not explain', () => {
+    let lines = withLine(10, (l) => l.slice(1));
+    lines = withLine(17, (l) => `\t${l.trimStart()}`, lines);
+    lines = withLine(18, () => '  prune: [true', lines);
+    expect(issuesOf(lines)).toEqual([
+      '10:4: YAML indentation error: this line is indented 3 spaces, its siblings 4; indent it 4 spaces',
+      '17:1: YAML indentation error: a tab is used for indentation; YAML allows spaces only (indent it 6 spaces, like its siblings)',
+      expect.stringMatching(/^19:1: YAML syntax error: Flow sequence/),
+    ]);
+  });
+
+  it('keeps the original column of an error on a re-indented line', () => {
+    const lines = withLine(7, () => ' prune: false');
+    expect(issuesOf(lines)).toEqual([
+      '7:2: YAML indentation error: this line is indented 1 space, its siblings 2; indent it 2 spaces',
+      '18:3: duplicate key "prune": each key may appear once in a mapping; the first "prune" is on line 7, column 2',
+    ]);
+  });
+
+  it('finds each wrong line in its own document', () => {
+    const lines = [...withLine(10, (l) => ` ${l}`), '---', ...withLine(16, (l) => ` ${l}`)];
+    expect(issuesOf(lines)).toEqual([
+      '10:6: YAML indentation error: this line is indented 5 spaces, its siblings 4; indent it 4 spaces',
+      '35:8: YAML indentation error: this line is indented 7 spaces, its siblings 6; indent it 6 spaces',
+    ]);
+  });
+});
