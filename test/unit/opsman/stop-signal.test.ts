@@ -5,11 +5,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   AmbiguousWriteError,
+  type ClientClock,
   type ClientOptions,
   createOpsManagerClient,
   OpsManagerAbortedError,
   type OpsManagerClient,
 } from '../../../lambdas/opsman/index.ts';
+import { SYSTEM_CLOCK } from '../../../lambdas/opsman/options.ts';
 import { type ScriptedReply, startDigestServer } from '../../helpers/client-digest-server.ts';
 import { TEST_PRIVATE_KEY } from '../../helpers/client-fixtures.ts';
 import { eventually, startHungServer } from '../../helpers/hung-server.ts';
@@ -190,9 +192,20 @@ describe('a signal-bound view', () => {
       handler: () => ({ status: 503, headers: { 'retry-after': '60' } }),
     });
     cleanups.push(() => server.close());
+    // Wait for the client's backoff itself, not for the server's log: the server logs the 503 before the answer has
+    // reached the client, and a stop in that gap ends the signed request in flight (sent: true), not the backoff.
+    const waits: number[] = [];
+    const clock: ClientClock = {
+      now: () => SYSTEM_CLOCK.now(),
+      sleep: (ms, signal) => {
+        waits.push(ms);
+        return SYSTEM_CLOCK.sleep(ms, signal);
+      },
+    };
     const stop = new AbortController();
-    const pending = clientOf(server.baseUrl).withSignal(stop.signal).getTeam('o1', 't1');
-    await eventually(() => server.log.some((e) => e.status === 503), 'the 503');
+    const pending = clientOf(server.baseUrl, { clock }).withSignal(stop.signal).getTeam('o1', 't1');
+    await eventually(() => waits.length > 0, 'the backoff wait');
+    expect(waits).toEqual([60_000]);
     const t0 = Date.now();
     stop.abort('stopped by the test');
     const { error, ms } = await rejection(pending, t0);
