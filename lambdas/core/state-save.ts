@@ -2,7 +2,7 @@
  * Reads and saves the working state through the StateStore with its version (optimistic concurrency). A corrupt
  * state is detected and replaced once ownership was recovered; a conflicting write is merged per target and retried.
  */
-import { StateConflictError, StateCorruptError } from './errors.ts';
+import { StateConflictError, StateCorruptError, StateTooNewError } from './errors.ts';
 import type { ReconcileState, StateStore } from './ports.ts';
 import { cloneState, emptyState } from './state.ts';
 
@@ -66,7 +66,12 @@ export class StateSession {
         return;
       } catch (error) {
         if (!(error instanceof StateConflictError) || attempt >= attempts) throw error;
-        const fresh = await this.store.read().catch(() => ({ state: null, version: error.actualVersion }));
+        // A state a newer version wrote in the meantime is never written over (STATE_TOO_NEW's promise): only an
+        // unreadable one is replaced.
+        const fresh = await this.store.read().catch((readError: unknown) => {
+          if (readError instanceof StateTooNewError) throw readError;
+          return { state: null, version: error.actualVersion };
+        });
         const merged = fresh.state === null ? state : cloneState(fresh.state);
         for (const key of this.touched) {
           const [type, id = ''] = key.split(':') as [string, string];

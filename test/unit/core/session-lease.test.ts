@@ -1,6 +1,11 @@
 // Scenario: the state session merges a conflicting write per target, the held lease renews at half-life, attribution names users and keys.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { FsStateStore } from '../../../lambdas/adapters/local/state-fs.ts';
 import { eventsSince, toAttribution } from '../../../lambdas/core/attribution.ts';
+import { StateTooNewError } from '../../../lambdas/core/errors.ts';
 import { acquireLease } from '../../../lambdas/core/lease.ts';
 import { emptyState } from '../../../lambdas/core/state.ts';
 import { StateSession } from '../../../lambdas/core/state-save.ts';
@@ -26,6 +31,26 @@ describe('StateSession', () => {
     const saved = store.state;
     expect(Object.keys(saved?.projects ?? {}).sort()).toEqual(['a', 'b', 'c']);
     expect(saved?.lastRun).toEqual({ runId: 'r', finishedAt: 't3', mode: 'apply' });
+  });
+
+  // STATE_TOO_NEW promises that a newer version's state is never overwritten: the conflict path re-reads the state,
+  // and a re-read that finds a newer format must stop the save, not be taken for "no state" and written over.
+  it('on a conflict with a state of a newer format, refuses to save (STATE_TOO_NEW) and leaves it as it is', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'session-newer-'));
+    try {
+      const store = new FsStateStore(dir);
+      await store.write({ ...emptyState('t0'), projects: { a: { alertConfigs: { x: { id: '1' } } } } }, null);
+      const session = await StateSession.open(store, 't1');
+      session.state.projects.b = { alertConfigs: { y: { id: '2' } } };
+      session.touched.add('project:b');
+      const newer = '{"formatVersion":2,"updatedAt":"t2","projects":{},"owners":{}}\n';
+      await writeFile(join(dir, 'state.json'), newer);
+      const error = await session.save({ now: 't3', runId: 'r', mode: 'apply' }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(StateTooNewError);
+      expect(await readFile(join(dir, 'state.json'), 'utf8')).toBe(newer);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 
