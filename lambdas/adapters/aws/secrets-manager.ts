@@ -204,9 +204,10 @@ export class SecretsManagerResolver implements SecretResolver {
   async #refuseCredential(secretId: string, jsonKey: string, field: string): Promise<void> {
     const id = this.#credentialsSecretId;
     if (id === undefined) return;
-    // Cached by the provider: the run has read this secret already.
-    const credentials = await this.#source.getObject(id).catch(() => undefined);
-    const match = CREDENTIAL_FIELDS.find((name) => credentials?.[name] === field);
+    // Cached by the provider: the run has read this secret already. A failure to read it is the reference's failure
+    // (that alert config is blocked): skipping the check would let a copy of the private key through unchecked.
+    const credentials = await this.#source.getObject(id);
+    const match = CREDENTIAL_FIELDS.find((name) => credentials[name] === field);
     if (match === undefined) return;
     throw new SecretsManagerAdapterError(
       'SECRET_REF_REFUSED',

@@ -168,6 +168,19 @@ describe('Secrets Manager adapter on a loopback endpoint', () => {
     expect(await resolver.resolve('opsman/credentials#publicKey')).toBe('gitopsbt');
   });
 
+  // The check is a safety gate: when the credentials secret cannot be read at that moment (its cache expired during a
+  // long run and the fetch failed), the reference is not resolved, or a copy of the private key would go out unchecked.
+  it('does not resolve a secretRef it cannot check against the credentials secret (the check fails closed)', async () => {
+    sm.secrets.set('opsman/copy', JSON.stringify({ key: PRIVATE }));
+    const source = new SecretJsonSource({ client, maxAgeSeconds: 0 });
+    await loadOpsManagerCredentials(source, 'opsman/credentials');
+    sm.secrets.delete('opsman/credentials');
+    const resolver = new SecretsManagerResolver(source, { credentialsSecretId: 'opsman/credentials' });
+    const error = await resolver.resolve('opsman/copy#key').catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'SECRET_NOT_FOUND', secretId: 'opsman/credentials' });
+    expect(JSON.stringify({ ...(error as object), message: (error as Error).message })).not.toContain(PRIVATE);
+  });
+
   it.each([
     ['opsman/notifications', 'SECRET_REF_INVALID', /expected '<secret id>#<json key>'/],
     ['#pagerduty', 'SECRET_REF_INVALID', /expected/],
