@@ -118,6 +118,17 @@ function errorCount(parsed: Parsed | undefined): number {
 }
 
 /**
+ * 0-based line of the first error a re-indentation may explain, or `none` when there is none. YAML's error count is
+ * no measure of progress on its own: one wrong line can hide the wrong lines after it (the parser gives up on the
+ * structure), so putting it right can raise the count; the first error moving down the file is progress.
+ */
+function firstErrorLine(parsed: Parsed | undefined, none: number): number {
+  if (parsed === undefined) return -1;
+  const offsets = parsed.doc.errors.filter(explainable).map((e) => e.pos[0]);
+  return offsets.length === 0 ? none : parsed.lineCounter.linePos(Math.min(...offsets)).line - 1;
+}
+
+/**
  * Finds the wrongly indented lines of one document of a file that failed to parse; undefined when re-indenting no line
  * removes an error (the errors are then not about indentation).
  *
@@ -134,17 +145,20 @@ export function findIndentation(text: string, start: number, end: number): Inden
   const findings: IndentationFinding[] = [];
   const shifts = new Map<number, number>();
   while (parsed !== undefined && findings.length < MAX_FINDINGS) {
-    const offsets = parsed.doc.errors.filter(explainable).map((e) => e.pos[0]);
-    if (offsets.length === 0) break;
-    const best = bestReindentation(lines, from, to, lineIndex(regionText(lines, from, to), Math.min(...offsets)));
+    const errorLine = firstErrorLine(parsed, to);
+    if (errorLine >= to) break;
+    const best = bestReindentation(lines, from, to, errorLine);
     if (best === undefined) break;
     const original = lines[best.line] ?? '';
     const { lead } = lineOf(original);
     const patched = [...lines];
     patched[best.line] = ' '.repeat(best.indent) + original.slice(lead.length);
-    // Ranked on the lines near the error only; kept only if the whole document has fewer errors too.
+    // Ranked on the lines near the error only; kept only if the whole document has fewer errors too, or its first
+    // error is now past the line (the count may rise when the line hid wrong lines below it).
     const whole = parseRegion(patched, from, to);
-    if (whole === undefined || errorCount(whole) >= errorCount(parsed)) break;
+    const progress =
+      errorCount(whole) < errorCount(parsed) || firstErrorLine(whole, to) > Math.max(errorLine, best.line);
+    if (whole === undefined || !progress) break;
     lines[best.line] = patched[best.line] ?? '';
     shifts.set(best.line + 1, lead.length - best.indent);
     findings.push(describe(lines, best.line, lead, best.indent, from, to));
@@ -179,7 +193,9 @@ function bestReindentation(
     if (!l.lead.includes('\t')) indents.add(l.lead.length).add(l.keyColumn);
     leads.set(l.lead, (leads.get(l.lead) ?? 0) + 1);
   }
-  const baseline = errorCount(parseRegion(lines, from, limit));
+  const unpatched = parseRegion(lines, from, limit);
+  const baseline = errorCount(unpatched);
+  const baselineFirst = firstErrorLine(unpatched, limit);
   let best: Candidate | undefined;
   for (const [order, i] of candidates.entries()) {
     const original = lines[i] ?? '';
@@ -190,9 +206,14 @@ function bestReindentation(
       if (indent === lead.length && !lead.includes('\t')) continue;
       const patched = [...lines];
       patched[i] = ' '.repeat(indent) + original.slice(lead.length);
-      const errors = errorCount(parseRegion(patched, from, limit));
-      if (errors >= baseline) continue;
+      const result = parseRegion(patched, from, limit);
+      const errors = errorCount(result);
+      const first = firstErrorLine(result, limit);
+      if (errors >= baseline && first <= baselineFirst) continue;
+      // The first error pushed furthest down wins (a wrong line further down leaves other candidates' errors in the
+      // count), then the fewest errors.
       const rank = [
+        -first,
         errors,
         followsAbove(lines, i, indent, from),
         leads.get(lead) ?? 0,

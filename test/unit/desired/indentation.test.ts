@@ -115,6 +115,21 @@ describe('indentation errors', () => {
     ]);
   });
 
+  it('reports every tabbed line of a long list, not the cascade after the second (putting one right can raise the count)', () => {
+    const head = PROJECT.slice(0, 13);
+    const items = Array.from({ length: 30 }, (_, i) => [
+      `    - key: k${i}`,
+      '      eventTypeName: NO_PRIMARY',
+      '      enabled: true',
+    ]).flat();
+    const lines = [...head, '  alertConfigs:', ...items].map((l, i) =>
+      [14, 44, 74].includes(i) ? `\t${l.trimStart()}` : l,
+    );
+    const tab =
+      'YAML indentation error: a tab is used for indentation; YAML allows spaces only (indent it 4 spaces, like its siblings)';
+    expect(issuesOf(lines)).toEqual([`15:1: ${tab}`, `45:1: ${tab}`, `75:1: ${tab}`]);
+  });
+
   it('finds each wrong line in its own document', () => {
     const lines = [...withLine(10, (l) => ` ${l}`), '---', ...withLine(16, (l) => ` ${l}`)];
     expect(issuesOf(lines)).toEqual([
