@@ -96,6 +96,12 @@ function before(a: readonly number[], b: readonly number[]): boolean {
   return false;
 }
 
+/** Whether a line opens a block (`key:` or a bare `-`): the lines below it belong deeper. */
+function opensBlock(text: string): boolean {
+  const code = text.replace(/\s+#.*$/, '').trimEnd();
+  return code.endsWith(':') || /^[\s-]*-$/.test(code);
+}
+
 /**
  * How well an indentation follows the line above (0 best): deeper after a line that opens a block (`key:`), level
  * with it otherwise. Among re-indentations that parse equally well, it picks what the writer most likely meant (a
@@ -106,8 +112,7 @@ function followsAbove(lines: readonly string[], at: number, indent: number, from
     const text = lines[i] ?? '';
     const above = lineOf(text);
     if (!above.content) continue;
-    const code = text.replace(/\s+#.*$/, '').trimEnd();
-    if (code.endsWith(':') || /^[\s-]*-$/.test(code)) return indent > above.keyColumn ? 0 : 2;
+    if (opensBlock(text)) return indent > above.keyColumn ? 0 : 2;
     return indent === above.keyColumn ? 0 : indent < above.keyColumn ? 1 : 2;
   }
   return indent === 0 ? 0 : 2;
@@ -191,6 +196,9 @@ function bestReindentation(
     const l = lineOf(lines[i] ?? '');
     if (!l.content) continue;
     if (!l.lead.includes('\t')) indents.add(l.lead.length).add(l.keyColumn);
+    // Two spaces deeper than a line opening a block: when every child is indented with tabs, no line shows the
+    // children's column, and column 1 alone would make them the parent's siblings.
+    if (!l.lead.includes('\t') && opensBlock(lines[i] ?? '')) indents.add(l.keyColumn + 2);
     leads.set(l.lead, (leads.get(l.lead) ?? 0) + 1);
   }
   const unpatched = parseRegion(lines, from, limit);
@@ -217,7 +225,8 @@ function bestReindentation(
         errors,
         followsAbove(lines, i, indent, from),
         leads.get(lead) ?? 0,
-        Math.abs(indent - lead.length),
+        // A tab most likely stands for one level: two spaces, as this project's files indent.
+        Math.abs(indent - lead.replace(/\t/g, '  ').length),
         order,
       ];
       if (best === undefined || before(rank, best.rank)) best = { line: i, indent, rank };

@@ -90,6 +90,21 @@ describe('indentation errors', () => {
     expect(issuesOf(withLine(line, (l) => tabs + l.trimStart()))).toEqual([expected]);
   });
 
+  it('indents a file indented with tabs a level a tab (not "remove its indentation", which makes children siblings)', () => {
+    const lines = PROJECT.slice(0, 12).map((l) => l.replace(/^(?: {2})+/, (m) => '\t'.repeat(m.length / 2)));
+    const tab = 'YAML indentation error: a tab is used for indentation; YAML allows spaces only';
+    expect(issuesOf(lines)).toEqual([
+      `4:1: ${tab} (indent it 2 spaces)`,
+      `5:1: ${tab} (indent it 2 spaces, like its siblings)`,
+      `7:1: ${tab} (indent it 2 spaces)`,
+      `8:1: ${tab} (indent it 2 spaces, like its siblings)`,
+      `9:1: ${tab} (indent it 4 spaces)`,
+      `10:1: ${tab} (indent it 4 spaces, like its siblings)`,
+      `11:1: ${tab} (indent it 4 spaces, like its siblings)`,
+      `12:1: ${tab} (indent it 4 spaces, like its siblings)`,
+    ]);
+  });
+
   it('points at the tab when it follows spaces', () => {
     expect(issuesOf(withLine(10, (l) => `  \t${l.trimStart()}`))).toEqual([
       '10:3: YAML indentation error: a tab is used for indentation; YAML allows spaces only (indent it 4 spaces, like its siblings)',
