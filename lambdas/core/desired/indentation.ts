@@ -96,6 +96,12 @@ function before(a: readonly number[], b: readonly number[]): boolean {
   return false;
 }
 
+/** Whether a line opens a block (`key:` or a bare `-`): the lines below it belong deeper. */
+function opensBlock(text: string): boolean {
+  const code = text.replace(/\s+#.*$/, '').trimEnd();
+  return code.endsWith(':') || /^[\s-]*-$/.test(code);
+}
+
 /**
  * How well an indentation follows the line above (0 best): deeper after a line that opens a block (`key:`), level
  * with it otherwise. Among re-indentations that parse equally well, it picks what the writer most likely meant (a
@@ -106,8 +112,7 @@ function followsAbove(lines: readonly string[], at: number, indent: number, from
     const text = lines[i] ?? '';
     const above = lineOf(text);
     if (!above.content) continue;
-    const code = text.replace(/\s+#.*$/, '').trimEnd();
-    if (code.endsWith(':') || /^[\s-]*-$/.test(code)) return indent > above.keyColumn ? 0 : 2;
+    if (opensBlock(text)) return indent > above.keyColumn ? 0 : 2;
     return indent === above.keyColumn ? 0 : indent < above.keyColumn ? 1 : 2;
   }
   return indent === 0 ? 0 : 2;
@@ -115,6 +120,17 @@ function followsAbove(lines: readonly string[], at: number, indent: number, from
 
 function errorCount(parsed: Parsed | undefined): number {
   return parsed === undefined ? Number.POSITIVE_INFINITY : parsed.doc.errors.length;
+}
+
+/**
+ * 0-based line of the first error a re-indentation may explain, or `none` when there is none. YAML's error count is
+ * no measure of progress on its own: one wrong line can hide the wrong lines after it (the parser gives up on the
+ * structure), so putting it right can raise the count; the first error moving down the file is progress.
+ */
+function firstErrorLine(parsed: Parsed | undefined, none: number): number {
+  if (parsed === undefined) return -1;
+  const offsets = parsed.doc.errors.filter(explainable).map((e) => e.pos[0]);
+  return offsets.length === 0 ? none : parsed.lineCounter.linePos(Math.min(...offsets)).line - 1;
 }
 
 /**
@@ -134,17 +150,20 @@ export function findIndentation(text: string, start: number, end: number): Inden
   const findings: IndentationFinding[] = [];
   const shifts = new Map<number, number>();
   while (parsed !== undefined && findings.length < MAX_FINDINGS) {
-    const offsets = parsed.doc.errors.filter(explainable).map((e) => e.pos[0]);
-    if (offsets.length === 0) break;
-    const best = bestReindentation(lines, from, to, lineIndex(regionText(lines, from, to), Math.min(...offsets)));
+    const errorLine = firstErrorLine(parsed, to);
+    if (errorLine >= to) break;
+    const best = bestReindentation(lines, from, to, errorLine);
     if (best === undefined) break;
     const original = lines[best.line] ?? '';
     const { lead } = lineOf(original);
     const patched = [...lines];
     patched[best.line] = ' '.repeat(best.indent) + original.slice(lead.length);
-    // Ranked on the lines near the error only; kept only if the whole document has fewer errors too.
+    // Ranked on the lines near the error only; kept only if the whole document has fewer errors too, or its first
+    // error is now past the line (the count may rise when the line hid wrong lines below it).
     const whole = parseRegion(patched, from, to);
-    if (whole === undefined || errorCount(whole) >= errorCount(parsed)) break;
+    const progress =
+      errorCount(whole) < errorCount(parsed) || firstErrorLine(whole, to) > Math.max(errorLine, best.line);
+    if (whole === undefined || !progress) break;
     lines[best.line] = patched[best.line] ?? '';
     shifts.set(best.line + 1, lead.length - best.indent);
     findings.push(describe(lines, best.line, lead, best.indent, from, to));
@@ -177,9 +196,14 @@ function bestReindentation(
     const l = lineOf(lines[i] ?? '');
     if (!l.content) continue;
     if (!l.lead.includes('\t')) indents.add(l.lead.length).add(l.keyColumn);
+    // Two spaces deeper than a line opening a block: when every child is indented with tabs, no line shows the
+    // children's column, and column 1 alone would make them the parent's siblings.
+    if (!l.lead.includes('\t') && opensBlock(lines[i] ?? '')) indents.add(l.keyColumn + 2);
     leads.set(l.lead, (leads.get(l.lead) ?? 0) + 1);
   }
-  const baseline = errorCount(parseRegion(lines, from, limit));
+  const unpatched = parseRegion(lines, from, limit);
+  const baseline = errorCount(unpatched);
+  const baselineFirst = firstErrorLine(unpatched, limit);
   let best: Candidate | undefined;
   for (const [order, i] of candidates.entries()) {
     const original = lines[i] ?? '';
@@ -190,13 +214,19 @@ function bestReindentation(
       if (indent === lead.length && !lead.includes('\t')) continue;
       const patched = [...lines];
       patched[i] = ' '.repeat(indent) + original.slice(lead.length);
-      const errors = errorCount(parseRegion(patched, from, limit));
-      if (errors >= baseline) continue;
+      const result = parseRegion(patched, from, limit);
+      const errors = errorCount(result);
+      const first = firstErrorLine(result, limit);
+      if (errors >= baseline && first <= baselineFirst) continue;
+      // The first error pushed furthest down wins (a wrong line further down leaves other candidates' errors in the
+      // count), then the fewest errors.
       const rank = [
+        -first,
         errors,
         followsAbove(lines, i, indent, from),
         leads.get(lead) ?? 0,
-        Math.abs(indent - lead.length),
+        // A tab most likely stands for one level: two spaces, as this project's files indent.
+        Math.abs(indent - lead.replace(/\t/g, '  ').length),
         order,
       ];
       if (best === undefined || before(rank, best.rank)) best = { line: i, indent, rank };

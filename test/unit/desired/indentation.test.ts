@@ -90,6 +90,21 @@ describe('indentation errors', () => {
     expect(issuesOf(withLine(line, (l) => tabs + l.trimStart()))).toEqual([expected]);
   });
 
+  it('indents a file indented with tabs a level a tab (not "remove its indentation", which makes children siblings)', () => {
+    const lines = PROJECT.slice(0, 12).map((l) => l.replace(/^(?: {2})+/, (m) => '\t'.repeat(m.length / 2)));
+    const tab = 'YAML indentation error: a tab is used for indentation; YAML allows spaces only';
+    expect(issuesOf(lines)).toEqual([
+      `4:1: ${tab} (indent it 2 spaces)`,
+      `5:1: ${tab} (indent it 2 spaces, like its siblings)`,
+      `7:1: ${tab} (indent it 2 spaces)`,
+      `8:1: ${tab} (indent it 2 spaces, like its siblings)`,
+      `9:1: ${tab} (indent it 4 spaces)`,
+      `10:1: ${tab} (indent it 4 spaces, like its siblings)`,
+      `11:1: ${tab} (indent it 4 spaces, like its siblings)`,
+      `12:1: ${tab} (indent it 4 spaces, like its siblings)`,
+    ]);
+  });
+
   it('points at the tab when it follows spaces', () => {
     expect(issuesOf(withLine(10, (l) => `  \t${l.trimStart()}`))).toEqual([
       '10:3: YAML indentation error: a tab is used for indentation; YAML allows spaces only (indent it 4 spaces, like its siblings)',
@@ -113,6 +128,21 @@ describe('indentation errors', () => {
       '7:2: YAML indentation error: this line is indented 1 space, its siblings 2; indent it 2 spaces',
       '18:3: duplicate key "prune": each key may appear once in a mapping; the first "prune" is on line 7, column 2',
     ]);
+  });
+
+  it('reports every tabbed line of a long list, not the cascade after the second (putting one right can raise the count)', () => {
+    const head = PROJECT.slice(0, 13);
+    const items = Array.from({ length: 30 }, (_, i) => [
+      `    - key: k${i}`,
+      '      eventTypeName: NO_PRIMARY',
+      '      enabled: true',
+    ]).flat();
+    const lines = [...head, '  alertConfigs:', ...items].map((l, i) =>
+      [14, 44, 74].includes(i) ? `\t${l.trimStart()}` : l,
+    );
+    const tab =
+      'YAML indentation error: a tab is used for indentation; YAML allows spaces only (indent it 4 spaces, like its siblings)';
+    expect(issuesOf(lines)).toEqual([`15:1: ${tab}`, `45:1: ${tab}`, `75:1: ${tab}`]);
   });
 
   it('finds each wrong line in its own document', () => {
