@@ -35,10 +35,26 @@ export interface IndentationFindings {
 /** Most lines re-indented per document: past it, the remaining errors are reported as YAML gives them. */
 const MAX_FINDINGS = 10;
 /**
- * Largest document searched (characters): each candidate costs one re-parse of the document (a 64 KiB document, some
- * 2,500 lines, far more than one project holds, takes about a second in all). Past it, YAML's errors are reported.
+ * Largest document searched (characters). A project file of 25 alert configs is about 6 KiB; past this size YAML's
+ * errors are reported as they are.
  */
 const MAX_DOCUMENT_CHARS = 64 * 1024;
+/**
+ * Characters the search may re-parse per document, all candidates together (re-parsing runs at well under 1 MB a
+ * second here): a broken file costs at most some tenths of a second, whatever its size and however many lines are
+ * wrong. When it runs out, the lines found so far are reported and the rest as YAML gives them (measured: a 56 KB
+ * file with 10 wrong lines took 4.7-8 s without a budget, 1.7 s with 1 MB).
+ */
+const PARSE_BUDGET_CHARS = 400_000;
+/**
+ * A block scalar (`key: |`, `- >-`) or a flow collection left open on its line (`tags: [a,`): inside them indentation
+ * means something else (text, or nothing), and re-indenting a line there can "fix" a parse with a wrong message
+ * (a key moved into a description). An error inside one (or on its line) ends the search: it and what follows are
+ * left to YAML's own errors.
+ */
+const BLOCK_SCALAR = /(?:^|[:\s-])[|>][-+0-9]*\s*$/;
+const OPEN_FLOW = /(?:^|[:\s-])[[{][^\]}]*$/;
+const INDENTATION_FREE = new RegExp(`${BLOCK_SCALAR.source}|${OPEN_FLOW.source}`);
 /** Lines above and below a candidate whose indentations are tried for it. */
 const NEIGHBOURHOOD = 40;
 
@@ -65,9 +81,20 @@ function regionText(lines: readonly string[], from: number, to: number): string 
   return lines.map((l, i) => (i >= from && i < to ? l : '')).join('\n');
 }
 
-/** The region's document (blanking leaves one, plus an empty one when the region ends with the next `---`). */
-function parseRegion(lines: readonly string[], from: number, to: number): Parsed | undefined {
-  const { docs, lineCounter } = parseTrees(regionText(lines, from, to));
+/** What is left of the document's PARSE_BUDGET_CHARS. */
+interface Budget {
+  chars: number;
+}
+
+/**
+ * The region's document (blanking leaves one, plus an empty one when the region ends with the next `---`); undefined
+ * once the budget cannot pay for the parse.
+ */
+function parseRegion(lines: readonly string[], from: number, to: number, budget: Budget): Parsed | undefined {
+  const text = regionText(lines, from, to);
+  if (text.length > budget.chars) return undefined;
+  budget.chars -= text.length;
+  const { docs, lineCounter } = parseTrees(text);
   return docs[0] === undefined ? undefined : { doc: docs[0], lineCounter };
 }
 
@@ -111,11 +138,46 @@ function followsAbove(lines: readonly string[], at: number, indent: number, from
   for (let i = at - 1; i >= from; i--) {
     const text = lines[i] ?? '';
     const above = lineOf(text);
-    if (!above.content) continue;
+    // A block scalar's text says nothing of the structure: the line above is its header.
+    if (!above.content || insideFreeConstruct(lines, from, i)) continue;
     if (opensBlock(text)) return indent > above.keyColumn ? 0 : 2;
     return indent === above.keyColumn ? 0 : indent < above.keyColumn ? 1 : 2;
   }
   return indent === 0 ? 0 : 2;
+}
+
+/**
+ * Whether line `at` is a block scalar's or open flow collection's line, or inside one: below such a line, every content
+ * line up to `at` is indented deeper than it.
+ */
+function insideFreeConstruct(lines: readonly string[], from: number, at: number): boolean {
+  let shallowestBelow = Number.POSITIVE_INFINITY;
+  // Brackets closed on the lines between a candidate opener and `at` (a flow collection may continue at any indent).
+  let closedBelow = 0;
+  for (let i = at; i >= from; i--) {
+    const text = lines[i] ?? '';
+    const line = lineOf(text);
+    if (!line.content) continue;
+    const code = text.replace(/\s+#.*$/, '');
+    if (i === at && INDENTATION_FREE.test(code)) return true;
+    if (i < at && BLOCK_SCALAR.test(code) && shallowestBelow > line.lead.length) return true;
+    if (i < at && OPEN_FLOW.test(code) && bracketDepth(code) > closedBelow) return true;
+    if (i < at) closedBelow -= Math.min(0, bracketDepth(code));
+    shallowestBelow = Math.min(shallowestBelow, line.lead.length);
+    // A line at the left edge closes every block above it.
+    if (line.lead.length === 0 && i < at) return false;
+  }
+  return false;
+}
+
+/** Opening minus closing flow brackets of a line (quoted text is not told apart: a guess that errs on the safe side). */
+function bracketDepth(code: string): number {
+  let depth = 0;
+  for (const c of code) {
+    if (c === '[' || c === '{') depth++;
+    else if (c === ']' || c === '}') depth--;
+  }
+  return depth;
 }
 
 function errorCount(parsed: Parsed | undefined): number {
@@ -146,13 +208,16 @@ export function findIndentation(text: string, start: number, end: number): Inden
   const lines = text.split('\n');
   const from = lineIndex(text, start);
   const to = end >= text.length ? lines.length : lineIndex(text, end);
-  let parsed = parseRegion(lines, from, to);
+  const budget: Budget = { chars: PARSE_BUDGET_CHARS };
+  let parsed = parseRegion(lines, from, to, budget);
+  // The document as found, for the final answer: a search cut short by the budget keeps the lines found so far.
+  let found = parsed;
   const findings: IndentationFinding[] = [];
   const shifts = new Map<number, number>();
   while (parsed !== undefined && findings.length < MAX_FINDINGS) {
     const errorLine = firstErrorLine(parsed, to);
-    if (errorLine >= to) break;
-    const best = bestReindentation(lines, from, to, errorLine);
+    if (errorLine >= to || insideFreeConstruct(lines, from, errorLine)) break;
+    const best = bestReindentation(lines, from, to, errorLine, budget);
     if (best === undefined) break;
     const original = lines[best.line] ?? '';
     const { lead } = lineOf(original);
@@ -160,7 +225,7 @@ export function findIndentation(text: string, start: number, end: number): Inden
     patched[best.line] = ' '.repeat(best.indent) + original.slice(lead.length);
     // Ranked on the lines near the error only; kept only if the whole document has fewer errors too, or its first
     // error is now past the line (the count may rise when the line hid wrong lines below it).
-    const whole = parseRegion(patched, from, to);
+    const whole = parseRegion(patched, from, to, budget);
     const progress =
       errorCount(whole) < errorCount(parsed) || firstErrorLine(whole, to) > Math.max(errorLine, best.line);
     if (whole === undefined || !progress) break;
@@ -168,9 +233,10 @@ export function findIndentation(text: string, start: number, end: number): Inden
     shifts.set(best.line + 1, lead.length - best.indent);
     findings.push(describe(lines, best.line, lead, best.indent, from, to));
     parsed = whole;
+    found = whole;
   }
-  if (parsed === undefined || findings.length === 0) return undefined;
-  return { findings, ...parsed, text: regionText(lines, from, to), shifts };
+  if (found === undefined || findings.length === 0) return undefined;
+  return { findings, ...found, text: regionText(lines, from, to), shifts };
 }
 
 /**
@@ -182,6 +248,7 @@ function bestReindentation(
   from: number,
   to: number,
   errorLine: number,
+  budget: Budget,
 ): { line: number; indent: number } | undefined {
   const contentAt = (i: number) => i >= from && i < to && lineOf(lines[i] ?? '').content;
   let next = errorLine + 1;
@@ -194,14 +261,16 @@ function bestReindentation(
   const leads = new Map<string, number>();
   for (let i = Math.max(from, errorLine - NEIGHBOURHOOD); i < limit; i++) {
     const l = lineOf(lines[i] ?? '');
-    if (!l.content) continue;
+    // The text of a block scalar shows no indentation of the structure: a line re-indented to it would become text.
+    if (!l.content || (i !== errorLine && insideFreeConstruct(lines, from, i))) continue;
     if (!l.lead.includes('\t')) indents.add(l.lead.length).add(l.keyColumn);
     // Two spaces deeper than a line opening a block: when every child is indented with tabs, no line shows the
     // children's column, and column 1 alone would make them the parent's siblings.
     if (!l.lead.includes('\t') && opensBlock(lines[i] ?? '')) indents.add(l.keyColumn + 2);
     leads.set(l.lead, (leads.get(l.lead) ?? 0) + 1);
   }
-  const unpatched = parseRegion(lines, from, limit);
+  const unpatched = parseRegion(lines, from, limit, budget);
+  if (unpatched === undefined) return undefined;
   const baseline = errorCount(unpatched);
   const baselineFirst = firstErrorLine(unpatched, limit);
   let best: Candidate | undefined;
@@ -214,7 +283,10 @@ function bestReindentation(
       if (indent === lead.length && !lead.includes('\t')) continue;
       const patched = [...lines];
       patched[i] = ' '.repeat(indent) + original.slice(lead.length);
-      const result = parseRegion(patched, from, limit);
+      // A re-indentation that parses only because it makes the line a block scalar's text is no fix.
+      if (insideFreeConstruct(patched, from, i) && !insideFreeConstruct(lines, from, i)) continue;
+      const result = parseRegion(patched, from, limit, budget);
+      if (result === undefined) return best;
       const errors = errorCount(result);
       const first = firstErrorLine(result, limit);
       if (errors >= baseline && first <= baselineFirst) continue;

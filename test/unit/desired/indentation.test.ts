@@ -152,4 +152,28 @@ describe('indentation errors', () => {
       '35:8: YAML indentation error: this line is indented 7 spaces, its siblings 6; indent it 6 spaces',
     ]);
   });
+
+  // Inside a block scalar or a flow collection indentation means something else: no advice that would move a key
+  // into a description's text, or split an open [ ... ] the wrong way.
+  it('never makes a mis-indented key part of a block scalar above it', () => {
+    const lines = [
+      ...PROJECT.slice(0, 4),
+      '  description: |',
+      '      payments, production',
+      '      on-call: dba',
+      ' projectId: 5e2211c17a3e5a48f5497de3',
+      ...PROJECT.slice(5),
+    ];
+    expect(issuesOf(lines)).toEqual([
+      '8:2: YAML indentation error: this line is indented 1 space, its siblings 2; indent it 2 spaces',
+    ]);
+  });
+
+  it('leaves an error inside an open flow collection to YAML', () => {
+    const lines = [...PROJECT.slice(0, 12), '  alertTemplates: [baseline,', ' other]', ...PROJECT.slice(13)];
+    const issues = issuesOf(lines);
+    expect(issues.length).toBeGreaterThan(0);
+    expect(issues.join('\n')).not.toContain('indentation error');
+    expect(issues[0]).toMatch(/^14:2: YAML syntax error: Flow sequence/);
+  });
 });
