@@ -60,7 +60,39 @@ export class SettingsError extends Error {
 }
 
 const SCHEDULE = /^(rate\(\d+ (minute|minutes|hour|hours|day|days)\)|cron\([^()]+\)|at\([0-9T:-]+\))$/;
+/** The retention periods CloudWatch Logs accepts (RetentionInDays): any other fails the deployment, not synth. */
+export const LOG_RETENTION_DAYS = [
+  1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653,
+] as const;
 const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
+
+/**
+ * What EventBridge Scheduler would refuse at deployment in an expression of the accepted shape, or undefined: a rate
+ * of zero, a cron without its six fields (a Unix cron has five), an `at` that is not `yyyy-mm-ddThh:mm:ss`.
+ */
+function scheduleDetail(expression: string): string | undefined {
+  const rate = /^rate\((\d+) /.exec(expression);
+  if (rate && Number(rate[1]) < 1) return 'a rate must be at least 1';
+  const cron = /^cron\(([^()]+)\)$/.exec(expression);
+  const fields = cron?.[1]?.trim().split(/\s+/).length;
+  if (fields !== undefined && fields !== 6) {
+    return `a cron expression has six fields (minutes hours day-of-month month day-of-week year), found ${fields}`;
+  }
+  if (expression.startsWith('at(') && !/^at\(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\)$/.test(expression)) {
+    return 'an at expression is at(yyyy-mm-ddThh:mm:ss)';
+  }
+  return undefined;
+}
+
+/** True when the runtime's ICU knows the IANA time zone (as Scheduler does): `Europe/Pariss` is not one. */
+function knownTimeZone(timeZone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** Reads the settings from a node's context. */
 export function readSettings(node: Node): StackSettings {
@@ -115,10 +147,22 @@ export function readSettings(node: Node): StackSettings {
     problems.push(`opsManagerBaseUrl must be an http(s) URL ending in /api/public/v1.0: ${baseUrl.problem}`);
   }
   for (const key of ['reconcileSchedule', 'archiveSchedule'] as const) {
-    if (!SCHEDULE.test(settings[key])) problems.push(`${key} must be rate(N minutes|hours|days), cron(...) or at(...)`);
+    const detail = SCHEDULE.test(settings[key]) ? scheduleDetail(settings[key]) : '';
+    if (detail !== undefined) {
+      const why = detail === '' ? '' : `; ${detail}, got ${JSON.stringify(settings[key])}`;
+      problems.push(`${key} must be rate(N minutes|hours|days), cron(...) or at(...)${why}`);
+    }
   }
-  if (!/^[A-Za-z]+(?:[/_+-][A-Za-z0-9_+-]+)*$/.test(settings.timeZone)) {
-    problems.push('timeZone must be an IANA time zone such as Europe/Paris or Etc/UTC');
+  if (!/^[A-Za-z]+(?:[/_+-][A-Za-z0-9_+-]+)*$/.test(settings.timeZone) || !knownTimeZone(settings.timeZone)) {
+    problems.push(
+      `timeZone must be an IANA time zone such as Europe/Paris or Etc/UTC; got ${JSON.stringify(settings.timeZone)}`,
+    );
+  }
+  if (!(LOG_RETENTION_DAYS as readonly number[]).includes(settings.logRetentionDays)) {
+    problems.push(
+      `logRetentionDays must be one of CloudWatch Logs' retention periods: ${LOG_RETENTION_DAYS.join(', ')}`,
+    );
+    settings.logRetentionDays = d.logRetentionDays;
   }
   const mode = str('mode');
   if (mode !== undefined) {
@@ -136,6 +180,12 @@ export function readSettings(node: Node): StackSettings {
     problems.push('secretNamePrefix must be a Secrets Manager name prefix ending in /');
   }
 
+  // `-c createVpcEndpoints=flase` must not turn the endpoints off without a word.
+  const endpoints: unknown = node.tryGetContext('createVpcEndpoints');
+  const createEndpoints = endpoints === undefined || endpoints === true || endpoints === 'true';
+  if (!createEndpoints && endpoints !== false && endpoints !== 'false') {
+    problems.push(`createVpcEndpoints must be true or false; got ${JSON.stringify(endpoints)}`);
+  }
   const vpcId = str('vpcId');
   const subnetIds = list('subnetIds');
   const securityGroupIds = list('securityGroupIds');
@@ -151,14 +201,7 @@ export function readSettings(node: Node): StackSettings {
     if (routeTableIds.length > 0 && routeTableIds.length !== subnetIds.length) {
       problems.push('routeTableIds must have one entry per subnet id');
     }
-    const endpoints: unknown = node.tryGetContext('createVpcEndpoints');
-    settings.vpc = {
-      vpcId: vpcId ?? '',
-      subnetIds,
-      securityGroupIds,
-      routeTableIds,
-      createEndpoints: endpoints === undefined ? true : endpoints === true || endpoints === 'true',
-    };
+    settings.vpc = { vpcId: vpcId ?? '', subnetIds, securityGroupIds, routeTableIds, createEndpoints };
   }
   if (problems.length > 0) throw new SettingsError(problems);
   return settings;

@@ -3,7 +3,7 @@
  * S3 trigger and the upload of the repository's desired state, alarms, and (optionally) VPC placement. Least
  * privilege: each function gets exactly the actions and prefixes it uses.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CfnOutput, Duration, SecretValue, Stack, type StackProps, TimeZone } from 'aws-cdk-lib';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -43,6 +43,12 @@ export class OpsmanGitopsStack extends Stack {
     this.settings = settings;
     if (settings.caBundle && !existsSync(resolve(PROJECT_ROOT, settings.caBundle))) {
       throw new SettingsError([`caBundle ${settings.caBundle} does not exist (path relative to the repository root)`]);
+    }
+    // BucketDeployment would otherwise fail with CannotFindAsset, naming a path but not the context key.
+    if (!statSync(resolve(PROJECT_ROOT, settings.desiredStateDir), { throwIfNoEntry: false })?.isDirectory()) {
+      throw new SettingsError([
+        `desiredStateDir ${settings.desiredStateDir} is not a directory (path relative to the repository root)`,
+      ]);
     }
     const storage = new Storage(this, 'Storage');
 

@@ -80,6 +80,22 @@ describe('readSettings', () => {
     [{ noSuccessHours: 48 }, 'noSuccessHours must be a whole number from 1 to 24'],
     [{ secretNamePrefix: 'opsman' }, 'secretNamePrefix must be a Secrets Manager name prefix ending in /'],
     [{ mode: 3 }, 'mode must be a string'],
+    // Shapes the old check let through to a failed deployment.
+    [
+      { archiveSchedule: 'cron(30 2 * * *)' },
+      'archiveSchedule must be rate(N minutes|hours|days), cron(...) or at(...); a cron expression has six fields (minutes hours day-of-month month day-of-week year), found 5, got "cron(30 2 * * *)"',
+    ],
+    [
+      { reconcileSchedule: 'rate(0 minutes)' },
+      'reconcileSchedule must be rate(N minutes|hours|days), cron(...) or at(...); a rate must be at least 1',
+    ],
+    [{ reconcileSchedule: 'at(2027-01-01)' }, 'an at expression is at(yyyy-mm-ddThh:mm:ss)'],
+    [
+      { timeZone: 'Europe/Pariss' },
+      'timeZone must be an IANA time zone such as Europe/Paris or Etc/UTC; got "Europe/Pariss"',
+    ],
+    [{ logRetentionDays: '10' }, "logRetentionDays must be one of CloudWatch Logs' retention periods: 1, 3, 5, 7, 14"],
+    [{ createVpcEndpoints: 'flase' }, 'createVpcEndpoints must be true or false; got "flase"'],
   ])('rejects %j', (context, message) => {
     let caught: unknown;
     try {
@@ -89,6 +105,36 @@ describe('readSettings', () => {
     }
     expect(caught).toBeInstanceOf(SettingsError);
     expect((caught as SettingsError).message).toContain(message);
+  });
+});
+
+describe('readSettings accepts every documented form', () => {
+  it.each([
+    [{ reconcileSchedule: 'rate(1 minute)' }, { reconcileSchedule: 'rate(1 minute)' }],
+    [{ archiveSchedule: 'cron(0 3 ? * MON-FRI *)' }, { archiveSchedule: 'cron(0 3 ? * MON-FRI *)' }],
+    [{ reconcileSchedule: 'at(2027-01-01T00:00:00)' }, { reconcileSchedule: 'at(2027-01-01T00:00:00)' }],
+    [{ timeZone: 'America/Argentina/Buenos_Aires' }, { timeZone: 'America/Argentina/Buenos_Aires' }],
+    [{ logRetentionDays: '365' }, { logRetentionDays: 365 }],
+  ])('%j', (context, expected) => {
+    expect(settingsOf(context)).toMatchObject(expected);
+  });
+
+  it.each([
+    ['false', false],
+    [false, false],
+    ['true', true],
+  ])('createVpcEndpoints %j', (createVpcEndpoints, expected) => {
+    const vpc = { vpcId: 'vpc-0a1b2c3d', subnetIds: 'subnet-0a1b2c3d', securityGroupIds: 'sg-0a1b2c3d' };
+    expect(settingsOf({ ...vpc, createVpcEndpoints }).vpc?.createEndpoints).toBe(expected);
+  });
+});
+
+describe('the stack refuses a missing desired-state folder', () => {
+  it('names the context key', async () => {
+    const { buildApp } = await import('../../infra/build-app.ts');
+    expect(() =>
+      buildApp(new App({ outdir, context: { 'aws:cdk:bundling-stacks': [], desiredStateDir: 'desired-stat' } })),
+    ).toThrow('desiredStateDir desired-stat is not a directory (path relative to the repository root)');
   });
 });
 
