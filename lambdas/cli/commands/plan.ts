@@ -53,7 +53,7 @@ export async function runPlan(ctx: CommandContext, command: 'plan' | 'observe'):
         );
       }
       ctx.io.stderr.write(
-        `Saved the plan to ${ctx.options.out}: apply it with \`${applySavedPlanCommand(ctx.options, ctx.options.out)}\`\n`,
+        `Saved the plan to ${ctx.options.out}: apply it with \`${applySavedPlanCommand(ctx.options, ctx.options.out, ctx.io.env)}\`\n`,
       );
     }
     const problems = problemsLine(report.plan);

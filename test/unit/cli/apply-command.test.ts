@@ -6,9 +6,9 @@ import { parseInvocation } from '../../../lambdas/cli/options.ts';
 
 const ENV = { OPSMAN_BASE_URL: 'http://127.0.0.1:8080/api/public/v1.0' };
 
-function suggestion(args: string[]): string {
-  const { options } = parseInvocation(['plan', '--out', 'plan.json', ...args], ENV);
-  return applySavedPlanCommand(options, options.out as string);
+function suggestion(args: string[], env: Record<string, string | undefined> = ENV): string {
+  const { options } = parseInvocation(['plan', '--out', 'plan.json', ...args], env);
+  return applySavedPlanCommand(options, options.out as string, env);
 }
 
 describe('applySavedPlanCommand', () => {
@@ -46,6 +46,14 @@ describe('applySavedPlanCommand', () => {
     expect(suggestion(['--project', '5e2211c17a3e5a48f5497de3', '--json', '--no-color'])).toBe(
       'opsman-gitops apply --plan plan.json',
     );
+  });
+
+  it('keeps a --base-url the environment does not give (a saved plan does not name its Ops Manager)', () => {
+    const url = 'https://om.example.com:8443/api/public/v1.0';
+    expect(suggestion(['--base-url', url])).toBe(`opsman-gitops apply --plan plan.json --base-url ${url}`);
+    expect(suggestion(['--base-url', url], {})).toBe(`opsman-gitops apply --plan plan.json --base-url ${url}`);
+    // The same URL as OPSMAN_BASE_URL, however written, is not repeated.
+    expect(suggestion(['--base-url', `${ENV.OPSMAN_BASE_URL}/`])).toBe('opsman-gitops apply --plan plan.json');
   });
 
   it('quotes words a shell would split or expand', () => {
