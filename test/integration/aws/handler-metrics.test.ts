@@ -1,11 +1,9 @@
 // Scenario: the metrics the stack's alarms watch, as the reconcile handler publishes them (EMF lines on stdout): a
 // refused event is EventRejected, a run that fails for good is RunFailed, and a run skipped because another holds the
 // lease is neither (the RunFailed alarm must not fire on every overlap of the schedule and an upload).
-import type { Context } from 'aws-lambda';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type AwsWorld, emulatorAdmin, fakeLambdaContext, startAwsWorld, WORLD } from '../../helpers/aws-world.ts';
-
-type Handler = (event: unknown, context: Context) => Promise<Record<string, unknown> & { status: string }>;
+import { describe, expect, it, vi } from 'vitest';
+import { WORLD } from '../../helpers/aws-world.ts';
+import { useHandlerWorld } from '../../helpers/handler-world.ts';
 
 /** Runs `fn` and returns the metric values of the EMF documents it printed, by name (summed). */
 async function emfOf(fn: () => Promise<unknown>): Promise<Map<string, number>> {
@@ -34,30 +32,13 @@ async function emfOf(fn: () => Promise<unknown>): Promise<Map<string, number>> {
 }
 
 describe('the alarms’ metrics from the reconcile handler', { timeout: 60_000 }, () => {
-  let world: AwsWorld;
-  let reconcile: Handler;
-  const saved = { ...process.env };
-  let n = 0;
-  const ctx = () => fakeLambdaContext(`req-${++n}`) as unknown as Context;
-
-  beforeAll(async () => {
-    world = await startAwsWorld({ mode: 'apply' });
-    Object.assign(process.env, world.env);
-    reconcile = (await import('../../../lambdas/handlers/reconcile.ts')).handler as unknown as Handler;
-  });
-  afterAll(async () => {
-    process.env = saved;
-    await world?.close();
-  });
-  beforeEach(async () => {
-    await emulatorAdmin(world.emulator.origin, 'POST', 'reset');
-    world.s3.buckets.get(WORLD.dataBucket)?.clear();
-  });
+  const h = useHandlerWorld({ resetEach: true });
+  const reconcile = (event: unknown) => h.reconcile(event, h.ctx());
 
   it('a malformed event: EventRejected, no run', async () => {
     let status = '';
     const seen = await emfOf(async () => {
-      status = (await reconcile({ mode: 'aply' }, ctx())).status;
+      status = (await reconcile({ mode: 'aply' })).status;
     });
     expect(status).toBe('rejected');
     expect(seen.get('EventRejected')).toBe(1);
@@ -65,10 +46,10 @@ describe('the alarms’ metrics from the reconcile handler', { timeout: 60_000 }
   });
 
   it('a run that fails for good (a state from a newer version): RunFailed, no LastSuccess', async () => {
-    world.s3.putDirect(WORLD.dataBucket, 'state/state.json', JSON.stringify({ formatVersion: 2, projects: {} }));
+    h.world.s3.putDirect(WORLD.dataBucket, 'state/state.json', JSON.stringify({ formatVersion: 2, projects: {} }));
     let status = '';
     const seen = await emfOf(async () => {
-      status = (await reconcile({ mode: 'apply' }, ctx())).status;
+      status = (await reconcile({ mode: 'apply' })).status;
     });
     expect(status).toBe('failed');
     expect(seen.get('RunFailed')).toBe(1);
@@ -83,10 +64,10 @@ describe('the alarms’ metrics from the reconcile handler', { timeout: 60_000 }
       acquiredAt: new Date().toISOString(),
       expiresAt: new Date(Date.now() + 600_000).toISOString(),
     };
-    world.s3.putDirect(WORLD.dataBucket, 'state/lease.json', JSON.stringify(holder));
+    h.world.s3.putDirect(WORLD.dataBucket, 'state/lease.json', JSON.stringify(holder));
     let status = '';
     const seen = await emfOf(async () => {
-      status = (await reconcile({ mode: 'apply' }, ctx())).status;
+      status = (await reconcile({ mode: 'apply' })).status;
     });
     expect(status).toBe('skipped');
     expect(seen.has('RunFailed')).toBe(false);
@@ -94,7 +75,7 @@ describe('the alarms’ metrics from the reconcile handler', { timeout: 60_000 }
   });
 
   it('a run that completes: LastSuccess 1, no RunFailed', async () => {
-    const seen = await emfOf(() => reconcile({ mode: 'plan' }, ctx()));
+    const seen = await emfOf(() => reconcile({ mode: 'plan' }));
     expect(seen.get('LastSuccess')).toBe(1);
     expect(seen.has('RunFailed')).toBe(false);
   });

@@ -1,38 +1,24 @@
 // Scenario: the reconcile handler over desired-state objects in S3 that are not YAML documents it can use (empty,
 // binary, broken YAML): the run fails DESIRED_STATE_INVALID, writes nothing, and its answer names each problem with
 // file, line and message (the Lambda's caller has no `validate` output to read), at most MAX_LISTED_ISSUES of them.
-import type { Context } from 'aws-lambda';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { MAX_LISTED_ISSUES } from '../../../lambdas/handlers/summary.ts';
-import { type AwsWorld, emulatorAdmin, fakeLambdaContext, startAwsWorld, WORLD } from '../../helpers/aws-world.ts';
+import { WORLD } from '../../helpers/aws-world.ts';
+import { useHandlerWorld } from '../../helpers/handler-world.ts';
 
-type Handler = (event: unknown, context: Context) => Promise<Record<string, unknown> & { status: string }>;
 type Issue = { file: string; line: number; column: number; path: string; message: string };
 
 describe('the reconcile handler over unusable desired-state objects', { timeout: 60_000 }, () => {
-  let world: AwsWorld;
-  let reconcile: Handler;
-  const saved = { ...process.env };
-  let n = 0;
+  const h = useHandlerWorld({ resetEach: true });
   const added: string[] = [];
   const put = (path: string, body: string | Buffer) => {
     added.push(`desired-state/${path}`);
-    world.s3.putDirect(WORLD.desiredBucket, `desired-state/${path}`, body);
+    h.world.s3.putDirect(WORLD.desiredBucket, `desired-state/${path}`, body);
   };
 
-  beforeAll(async () => {
-    world = await startAwsWorld({ mode: 'apply' });
-    Object.assign(process.env, world.env);
-    reconcile = (await import('../../../lambdas/handlers/reconcile.ts')).handler as unknown as Handler;
-  });
-  afterAll(async () => {
-    process.env = saved;
-    await world?.close();
-  });
-  beforeEach(async () => {
-    await emulatorAdmin(world.emulator.origin, 'POST', 'reset');
-    for (const key of added.splice(0)) world.s3.buckets.get(WORLD.desiredBucket)?.delete(key);
-    world.s3.buckets.get(WORLD.dataBucket)?.clear();
+  // The objects a test added to the desired state go before the next test (the data bucket is emptied by the helper).
+  beforeEach(() => {
+    for (const key of added.splice(0)) h.world.s3.buckets.get(WORLD.desiredBucket)?.delete(key);
   });
 
   it.each([
@@ -41,7 +27,7 @@ describe('the reconcile handler over unusable desired-state objects', { timeout:
     ['a broken YAML', '{{{: ['],
   ])('%s file: DESIRED_STATE_INVALID naming the file and the problem, nothing written', async (_name, body) => {
     put('projects/hostile.yaml', body);
-    const summary = await reconcile({ mode: 'apply' }, fakeLambdaContext(`req-${++n}`) as unknown as Context);
+    const summary = await h.reconcile({ mode: 'apply' }, h.ctx());
     expect(summary).toMatchObject({ status: 'failed', error: { code: 'DESIRED_STATE_INVALID', retryable: false } });
     const issues = summary.issues as Issue[];
     expect(issues.length).toBeGreaterThan(0);
@@ -49,31 +35,31 @@ describe('the reconcile handler over unusable desired-state objects', { timeout:
       expect(issue).toMatchObject({ file: 'projects/hostile.yaml', message: expect.any(String) });
       expect(issue.line).toBeGreaterThanOrEqual(1);
     }
-    expect(world.s3.getText(WORLD.dataBucket, 'state/state.json')).toBeUndefined();
+    expect(h.world.s3.getText(WORLD.dataBucket, 'state/state.json')).toBeUndefined();
   });
 
   it('a secret written as a literal: the problem is listed without the value', async () => {
     const literal = 'literal-webhook-secret-0123456789';
-    const yaml = world.s3.getText(WORLD.desiredBucket, 'desired-state/projects/payments.yaml') ?? '';
+    const yaml = h.world.s3.getText(WORLD.desiredBucket, 'desired-state/projects/payments.yaml') ?? '';
     const edited = yaml.replace('{ secretRef: "opsman/notify#payments-webhook-secret" }', `"${literal}"`);
     expect(edited).not.toBe(yaml);
     put('projects/payments.yaml', edited);
     try {
-      const summary = await reconcile({ mode: 'apply' }, fakeLambdaContext(`req-${++n}`) as unknown as Context);
+      const summary = await h.reconcile({ mode: 'apply' }, h.ctx());
       expect(summary.error).toMatchObject({ code: 'DESIRED_STATE_INVALID' });
       expect((summary.issues as Issue[]).map((i) => i.path)).toContain(
         'spec.alertConfigs[0].notifications[1].webhookSecret',
       );
       expect(JSON.stringify(summary)).not.toContain(literal);
     } finally {
-      world.s3.putDirect(WORLD.desiredBucket, 'desired-state/projects/payments.yaml', yaml);
+      h.world.s3.putDirect(WORLD.desiredBucket, 'desired-state/projects/payments.yaml', yaml);
       added.pop();
     }
   });
 
   it(`lists at most ${MAX_LISTED_ISSUES} problems, and says how many there are`, async () => {
     for (let i = 0; i < MAX_LISTED_ISSUES + 5; i++) put(`projects/empty-${String(i).padStart(2, '0')}.yaml`, '');
-    const summary = await reconcile({ mode: 'apply' }, fakeLambdaContext(`req-${++n}`) as unknown as Context);
+    const summary = await h.reconcile({ mode: 'apply' }, h.ctx());
     expect((summary.issues as Issue[]).length).toBe(MAX_LISTED_ISSUES);
     expect((summary.error as { message: string }).message).toMatch(/has 25 problem\(s\)/);
   });

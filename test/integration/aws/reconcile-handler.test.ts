@@ -1,61 +1,39 @@
 // Scenario: the reconcile and archive Lambda handlers end to end: real SDK clients against loopback S3 and Secrets Manager, the Ops Manager emulator, the real core.
-import type { Context } from 'aws-lambda';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type AwsWorld, emulatorAdmin, fakeLambdaContext, startAwsWorld, WORLD } from '../../helpers/aws-world.ts';
-
-type Handler = (event: unknown, context: Context) => Promise<Record<string, unknown> & { status: string }>;
+import { describe, expect, it } from 'vitest';
+import { emulatorAdmin, WORLD } from '../../helpers/aws-world.ts';
+import { useHandlerWorld } from '../../helpers/handler-world.ts';
 
 describe('reconcile handler on loopback AWS and the emulator', () => {
-  let world: AwsWorld;
-  let reconcile: Handler;
-  let archive: Handler;
-  const saved = { ...process.env };
-  let n = 0;
-  const ctx = (name?: string) => fakeLambdaContext(`req-${++n}`, name) as unknown as Context;
-
-  beforeAll(async () => {
-    world = await startAwsWorld({ mode: 'apply' });
-    Object.assign(process.env, world.env);
-    // Module scope reads the environment: import only once it points at the loopback world.
-    reconcile = (await import('../../../lambdas/handlers/reconcile.ts')).handler as unknown as Handler;
-    archive = (await import('../../../lambdas/handlers/archive.ts')).handler as unknown as Handler;
-  });
-  afterAll(async () => {
-    process.env = saved;
-    await world?.close();
-  });
   // Every test starts from the world as deployed: the emulator back at its seed (faults and request log cleared), and
   // nothing in the data bucket (no state, lease, desired-state cache or archive). The desired state is never written.
-  beforeEach(async () => {
-    await emulatorAdmin(world.emulator.origin, 'POST', 'reset');
-    world.s3.buckets.get(WORLD.dataBucket)?.clear();
-  });
+  const h = useHandlerWorld({ resetEach: true });
+  const ctx = (name?: string) => h.ctx(name);
 
   it('plans from a manual dry run, recording every desired file with its S3 ETag, and writes nothing', async () => {
-    const summary = await reconcile({ mode: 'apply', dryRun: true }, ctx());
+    const summary = await h.reconcile({ mode: 'apply', dryRun: true }, ctx());
     expect(summary).toMatchObject({ status: 'ok', trigger: 'manual', command: 'plan', applied: 0 });
     const planned = summary.planned as Record<string, number>;
     expect(planned.create).toBeGreaterThan(0);
     const files = (summary.desired as { files: { path: string; version?: string }[] }).files;
-    const stored = world.s3.buckets.get(WORLD.desiredBucket);
+    const stored = h.world.s3.buckets.get(WORLD.desiredBucket);
     for (const file of files) {
       expect(file.version).toBe(stored?.get(`desired-state/${file.path}`)?.etag.slice(1, -1));
     }
     expect(files.map((f) => f.path)).toContain('settings.yaml');
-    expect(world.s3.getText(WORLD.dataBucket, 'state/lease.json')).toBeUndefined();
-    const log = (await emulatorAdmin(world.emulator.origin, 'GET', 'requests')) as { entries: { method: string }[] };
+    expect(h.world.s3.getText(WORLD.dataBucket, 'state/lease.json')).toBeUndefined();
+    const log = (await emulatorAdmin(h.world.emulator.origin, 'GET', 'requests')) as { entries: { method: string }[] };
     expect(log.entries.filter((e) => e.method !== 'GET')).toEqual([]);
   });
 
   it('two invocations at once: exactly one applies, the other is refused by the S3 lease', async () => {
-    await emulatorAdmin(world.emulator.origin, 'POST', 'faults', {
+    await emulatorAdmin(h.world.emulator.origin, 'POST', 'faults', {
       method: 'GET',
       path: '/groups/*/alertConfigs',
       latencyMs: 150,
       times: 50,
     });
-    const [a, b] = await Promise.all([reconcile({ mode: 'apply' }, ctx()), reconcile({ mode: 'apply' }, ctx())]);
-    await emulatorAdmin(world.emulator.origin, 'DELETE', 'faults');
+    const [a, b] = await Promise.all([h.reconcile({ mode: 'apply' }, ctx()), h.reconcile({ mode: 'apply' }, ctx())]);
+    await emulatorAdmin(h.world.emulator.origin, 'DELETE', 'faults');
     const statuses = [a?.status, b?.status].sort();
     expect(statuses).toEqual(['ok', 'skipped']);
     const winner = a?.status === 'ok' ? a : b;
@@ -67,19 +45,19 @@ describe('reconcile handler on loopback AWS and the emulator', () => {
     });
     expect(loser?.error).toMatchObject({ code: 'LEASE_HELD', retryable: true });
     expect(loser?.applied).toBeUndefined();
-    const log = (await emulatorAdmin(world.emulator.origin, 'GET', 'requests')) as {
+    const log = (await emulatorAdmin(h.world.emulator.origin, 'GET', 'requests')) as {
       byRoute: Record<string, number>;
     };
     // Every create was sent once, by the winner alone.
     expect(log.byRoute['POST /groups/{groupId}/alertConfigs']).toBe(
       (winner?.planned as Record<string, number> | undefined)?.create,
     );
-    const state = JSON.parse(world.s3.getText(WORLD.dataBucket, 'state/state.json') ?? '{}') as {
+    const state = JSON.parse(h.world.s3.getText(WORLD.dataBucket, 'state/state.json') ?? '{}') as {
       formatVersion?: number;
     };
     expect(state.formatVersion).toBe(1);
-    expect(world.s3.getText(WORLD.dataBucket, 'state/lease.json')).toBeUndefined();
-    const reports = [...(world.s3.buckets.get(WORLD.dataBucket)?.keys() ?? [])].filter((k) =>
+    expect(h.world.s3.getText(WORLD.dataBucket, 'state/lease.json')).toBeUndefined();
+    const reports = [...(h.world.s3.buckets.get(WORLD.dataBucket)?.keys() ?? [])].filter((k) =>
       k.startsWith('archive/reports/'),
     );
     expect(reports.length).toBeGreaterThan(0);
@@ -87,10 +65,10 @@ describe('reconcile handler on loopback AWS and the emulator', () => {
 
   it('an S3 upload of a YAML file triggers a converged run; other keys are ignored', async () => {
     // Converge first, so the run the upload triggers has nothing left to apply.
-    const converge = await reconcile({ mode: 'apply' }, ctx());
+    const converge = await h.reconcile({ mode: 'apply' }, ctx());
     expect(converge).toMatchObject({ status: 'ok', command: 'apply', failedChanges: [] });
     expect(converge.applied).toBeGreaterThan(0);
-    const yaml = await reconcile(
+    const yaml = await h.reconcile(
       {
         Records: [
           {
@@ -103,7 +81,7 @@ describe('reconcile handler on loopback AWS and the emulator', () => {
       ctx(),
     );
     expect(yaml).toMatchObject({ status: 'ok', trigger: 's3', command: 'apply', applied: 0 });
-    const json = await reconcile(
+    const json = await h.reconcile(
       {
         Records: [
           {
@@ -122,18 +100,18 @@ describe('reconcile handler on loopback AWS and the emulator', () => {
   });
 
   it('while a run holds the lease, an S3 trigger is rethrown for Lambda to retry and a scheduled one is skipped', async () => {
-    await emulatorAdmin(world.emulator.origin, 'POST', 'faults', {
+    await emulatorAdmin(h.world.emulator.origin, 'POST', 'faults', {
       method: 'GET',
       path: '/groups/*/alertConfigs',
       latencyMs: 300,
       times: 50,
     });
     try {
-      const holder = reconcile({ mode: 'apply' }, ctx());
-      for (let i = 0; i < 200 && world.s3.getText(WORLD.dataBucket, 'state/lease.json') === undefined; i++) {
+      const holder = h.reconcile({ mode: 'apply' }, ctx());
+      for (let i = 0; i < 200 && h.world.s3.getText(WORLD.dataBucket, 'state/lease.json') === undefined; i++) {
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
-      expect(world.s3.getText(WORLD.dataBucket, 'state/lease.json')).toBeDefined();
+      expect(h.world.s3.getText(WORLD.dataBucket, 'state/lease.json')).toBeDefined();
       const s3Event = {
         Records: [
           {
@@ -143,19 +121,19 @@ describe('reconcile handler on loopback AWS and the emulator', () => {
           },
         ],
       };
-      await expect(reconcile(s3Event, ctx())).rejects.toThrow(/^LEASE_HELD: another run holds the lease/);
-      const scheduled = await reconcile({ source: 'aws.scheduler', 'detail-type': 'Scheduled Event' }, ctx());
+      await expect(h.reconcile(s3Event, ctx())).rejects.toThrow(/^LEASE_HELD: another run holds the lease/);
+      const scheduled = await h.reconcile({ source: 'aws.scheduler', 'detail-type': 'Scheduled Event' }, ctx());
       expect(scheduled).toMatchObject({ status: 'skipped', trigger: 'schedule', error: { code: 'LEASE_HELD' } });
       expect(await holder).toMatchObject({ status: 'ok' });
     } finally {
-      await emulatorAdmin(world.emulator.origin, 'DELETE', 'faults');
+      await emulatorAdmin(h.world.emulator.origin, 'DELETE', 'faults');
     }
   });
 
   it('a manual observe run never writes; a scheduled run runs at the deployment mode', async () => {
-    const summary = await reconcile({ mode: 'observe' }, ctx());
+    const summary = await h.reconcile({ mode: 'observe' }, ctx());
     expect(summary).toMatchObject({ status: 'ok', command: 'observe', mode: 'observe', applied: 0 });
-    const scheduled = await reconcile(
+    const scheduled = await h.reconcile(
       {
         source: 'aws.scheduler',
         'detail-type': 'Scheduled Event',
@@ -170,12 +148,12 @@ describe('reconcile handler on loopback AWS and the emulator', () => {
   // The CLI's "(--project)" means nothing to whoever wrote the event; and an event may name thousands of ids.
   it('refuses project ids the desired state lacks, naming the event field and at most five of them', async () => {
     const unknown = Array.from({ length: 8 }, (_, i) => `00000000000000000000000${i}`);
-    const summary = await reconcile({ mode: 'plan', projects: unknown }, ctx());
+    const summary = await h.reconcile({ mode: 'plan', projects: unknown }, ctx());
     expect(summary).toMatchObject({ status: 'failed', error: { code: 'UNKNOWN_PROJECT', retryable: false } });
     expect((summary.error as { message: string }).message).toMatch(
       /^projects 000000000000000000000000, 000000000000000000000001, 000000000000000000000002, 000000000000000000000003, 000000000000000000000004 and 3 more asked for \(the event's "projects"\) but not in the desired state, which has \d+: [0-9a-f]{24}(, [0-9a-f]{24})*(, \.\.\.)?; nothing was read or written$/,
     );
-    const log = (await emulatorAdmin(world.emulator.origin, 'GET', 'requests')) as { entries: unknown[] };
+    const log = (await emulatorAdmin(h.world.emulator.origin, 'GET', 'requests')) as { entries: unknown[] };
     expect(log.entries).toEqual([]);
   });
 
@@ -187,18 +165,18 @@ describe('reconcile handler on loopback AWS and the emulator', () => {
     [[1, 2]],
     [{ source: 'aws.scheduler', 'detail-type': 'Scheduled Event', mode: 'observe' }],
   ])('rejects the garbage event %j with a clear error, without throwing', async (event) => {
-    const summary = await reconcile(event, ctx());
+    const summary = await h.reconcile(event, ctx());
     expect(summary).toMatchObject({ status: 'rejected', error: { code: 'INVALID_EVENT' } });
     expect(String((summary.error as { message: string }).message)).toMatch(/^invalid event: /);
   });
 
   it('the archive handler archives the manifest and usage under the archive prefix only', async () => {
-    const summary = await archive(
+    const summary = await h.archive(
       { source: 'aws.scheduler', 'detail-type': 'Scheduled Event' },
       ctx('opsman-gitops-archive'),
     );
     expect(summary).toMatchObject({ status: 'ok', trigger: 'schedule', command: 'archive' });
-    const keys = [...(world.s3.buckets.get(WORLD.dataBucket)?.keys() ?? [])];
+    const keys = [...(h.world.s3.buckets.get(WORLD.dataBucket)?.keys() ?? [])];
     expect(keys.some((k) => /^archive\/manifests\/sha256\/[0-9a-f]{64}\.json$/.test(k))).toBe(true);
     expect(keys.some((k) => k.startsWith('archive/usage/'))).toBe(true);
     // cache/desired/: the desired-state cache (docs/desired-state.md), beside state and archive, never in the desired prefix.
@@ -206,12 +184,12 @@ describe('reconcile handler on loopback AWS and the emulator', () => {
     expect(
       keys.every((k) => k.startsWith('archive/') || k.startsWith('state/') || k.startsWith('cache/desired/')),
     ).toBe(true);
-    const desiredKeys = [...(world.s3.buckets.get(WORLD.desiredBucket)?.keys() ?? [])];
+    const desiredKeys = [...(h.world.s3.buckets.get(WORLD.desiredBucket)?.keys() ?? [])];
     expect(desiredKeys.every((k) => k.startsWith('desired-state/'))).toBe(true);
   });
 
   it('never lets a secret value reach the handler result', async () => {
-    const summary = await reconcile({ mode: 'plan' }, ctx());
+    const summary = await h.reconcile({ mode: 'plan' }, ctx());
     const text = JSON.stringify(summary);
     for (const secret of [
       WORLD.privateKey,

@@ -3,41 +3,30 @@
 // SECRET_REF_REFUSED, applies the rest, and the private key appears in no request to Ops Manager, no summary, no state.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Context } from 'aws-lambda';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AwsWorld, emulatorAdmin, fakeLambdaContext, startAwsWorld, WORLD } from '../../helpers/aws-world.ts';
-
-type Handler = (event: unknown, context: Context) => Promise<Record<string, unknown> & { status: string }>;
+import { describe, expect, it } from 'vitest';
+import { emulatorAdmin, WORLD } from '../../helpers/aws-world.ts';
+import { useHandlerWorld } from '../../helpers/handler-world.ts';
 
 const PAYMENTS = 'desired-state/projects/payments.yaml';
 
 describe('a secretRef to the credentials secret', { timeout: 60_000 }, () => {
-  let world: AwsWorld;
-  let reconcile: Handler;
-  const saved = { ...process.env };
-
-  beforeAll(async () => {
-    world = await startAwsWorld({ mode: 'apply' });
-    const yaml = await readFile(join(import.meta.dirname, '..', '..', '..', PAYMENTS), 'utf8');
-    const hostile = yaml.replace('opsman/notify#payments-webhook-secret', 'opsman/credentials#privateKey');
-    expect(hostile).not.toBe(yaml);
-    world.s3.putDirect(WORLD.desiredBucket, PAYMENTS, hostile);
-    Object.assign(process.env, world.env);
-    reconcile = (await import('../../../lambdas/handlers/reconcile.ts')).handler as unknown as Handler;
-  });
-  afterAll(async () => {
-    process.env = saved;
-    await world?.close();
+  const h = useHandlerWorld({
+    prepare: async (world) => {
+      const yaml = await readFile(join(import.meta.dirname, '..', '..', '..', PAYMENTS), 'utf8');
+      const hostile = yaml.replace('opsman/notify#payments-webhook-secret', 'opsman/credentials#privateKey');
+      expect(hostile).not.toBe(yaml);
+      world.s3.putDirect(WORLD.desiredBucket, PAYMENTS, hostile);
+    },
   });
 
   it('is refused for that alert config only, and the private key is never sent or stored', async () => {
-    const summary = await reconcile({ mode: 'apply' }, fakeLambdaContext('req-1') as unknown as Context);
+    const summary = await h.reconcile({ mode: 'apply' }, h.ctx());
     expect(summary.status).toBe('ok');
     expect(summary.blocked).toBe(1);
     expect(summary.applied).toBeGreaterThan(0);
-    const data = world.s3.buckets.get(WORLD.dataBucket);
+    const data = h.world.s3.buckets.get(WORLD.dataBucket);
     const reportKey = [...(data?.keys() ?? [])].find((k) => k.startsWith('archive/reports/'));
-    const report = JSON.parse(world.s3.getText(WORLD.dataBucket, reportKey ?? '') ?? '{}') as {
+    const report = JSON.parse(h.world.s3.getText(WORLD.dataBucket, reportKey ?? '') ?? '{}') as {
       plan: { changes: { key: string; action: string; reason?: string }[] };
       results: { change: { key: string; action: string }; status: string; message?: string }[];
     };
@@ -47,7 +36,7 @@ describe('a secretRef to the credentials secret', { timeout: 60_000 }, () => {
     ].filter((line) => line.includes('SECRET_REF_REFUSED') || line.includes('credentials are never sent'));
     expect(refused.length).toBeGreaterThan(0);
     for (const line of refused) expect(line).toMatch(/^no-primary /);
-    const log = (await emulatorAdmin(world.emulator.origin, 'GET', 'requests')) as unknown;
+    const log = (await emulatorAdmin(h.world.emulator.origin, 'GET', 'requests')) as unknown;
     const everything = [
       JSON.stringify(summary),
       JSON.stringify(log),
