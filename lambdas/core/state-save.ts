@@ -2,7 +2,7 @@
  * Reads and saves the working state through the StateStore with its version (optimistic concurrency). A corrupt
  * state is detected and replaced once ownership was recovered; a conflicting write is merged per target and retried.
  */
-import { StateConflictError, StateCorruptError, StateTooNewError } from './errors.ts';
+import { StateConflictError, StateCorruptError } from './errors.ts';
 import type { ReconcileState, StateStore } from './ports.ts';
 import { cloneState, emptyState } from './state.ts';
 
@@ -66,11 +66,12 @@ export class StateSession {
         return;
       } catch (error) {
         if (!(error instanceof StateConflictError) || attempt >= attempts) throw error;
-        // A state a newer version wrote in the meantime is never written over (STATE_TOO_NEW's promise): only an
-        // unreadable one is replaced.
+        // Only a corrupt state is replaced, as open() replaces one. A newer version's state (STATE_TOO_NEW's promise)
+        // or one that cannot be read right now (the store failing) is never written over: the other writer's records
+        // would be lost. The save fails instead; the next run recovers this run's configs by adoption.
         const fresh = await this.store.read().catch((readError: unknown) => {
-          if (readError instanceof StateTooNewError) throw readError;
-          return { state: null, version: error.actualVersion };
+          if (!(readError instanceof StateCorruptError)) throw readError;
+          return { state: null, version: readError.version ?? error.actualVersion };
         });
         const merged = fresh.state === null ? state : cloneState(fresh.state);
         for (const key of this.touched) {

@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FsStateStore } from '../../../lambdas/adapters/local/state-fs.ts';
 import { eventsSince, toAttribution } from '../../../lambdas/core/attribution.ts';
-import { StateTooNewError } from '../../../lambdas/core/errors.ts';
+import { StateConflictError, StateCorruptError, StateTooNewError } from '../../../lambdas/core/errors.ts';
 import { acquireLease } from '../../../lambdas/core/lease.ts';
+import type { StateStore } from '../../../lambdas/core/ports.ts';
 import { emptyState } from '../../../lambdas/core/state.ts';
 import { StateSession } from '../../../lambdas/core/state-save.ts';
 import { MemoryStateStore, TestClock } from '../../helpers/reconcile-world.ts';
@@ -51,6 +52,46 @@ describe('StateSession', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('StateSession on a conflict whose re-read fails', () => {
+  /** A memory store whose first write conflicts (another writer) and whose reads then fail with `readError`. */
+  function conflictingStore(readError: Error) {
+    const store = new MemoryStateStore(new TestClock());
+    const writes: unknown[] = [];
+    let reads = 0;
+    return {
+      writes,
+      store: {
+        ...store,
+        read: async () => {
+          reads++;
+          if (reads > 1) throw readError;
+          return store.read();
+        },
+        write: async (state: unknown, version: string | null) => {
+          writes.push(state);
+          if (writes.length === 1) throw new StateConflictError(version, 'v-other');
+          return 'v-ours';
+        },
+      } as unknown as StateStore,
+    };
+  }
+
+  it('a store failing to read: the save fails and nothing is written over the other writer’s state', async () => {
+    const { store, writes } = conflictingStore(new Error('S3 is down'));
+    const session = await StateSession.open(store, 't1');
+    session.touched.add('project:b');
+    await expect(session.save({ now: 't2', runId: 'r', mode: 'apply' })).rejects.toThrow('S3 is down');
+    expect(writes).toHaveLength(1);
+  });
+
+  it('a corrupt state: replaced by this run’s, as open() replaces one', async () => {
+    const { store, writes } = conflictingStore(new StateCorruptError('state is not JSON', 'v-corrupt'));
+    const session = await StateSession.open(store, 't1');
+    await session.save({ now: 't2', runId: 'r', mode: 'apply' });
+    expect(writes).toHaveLength(2);
   });
 });
 
