@@ -45,7 +45,8 @@ export class Alarms extends Construct {
       description: 'At least one project or organization could not be read, planned or applied.',
     });
     // A run that fails for good (invalid desired state, credentials refused, a state from a newer version) is answered,
-    // not thrown, so neither the Errors alarm nor a queue sees it: without these it waits for NoSuccessfulRun.
+    // not thrown, so neither the Errors alarm nor a queue sees it: without these it waits for NoSuccessfulRun. RunFailed
+    // counts every run that did not complete, a retried one too (then beside the Errors alarm); a skipped run is none.
     this.#add('RunFailed', this.#run('RunFailed'), {
       description: 'A run did not complete (see its "run failed" log line for the code and message).',
     });
