@@ -93,4 +93,17 @@ describe('docs/examples/github-actions-opsman-gitops.yml', () => {
       }
     },
   );
+
+  it('masks every secret value it fetches and never passes one as a command argument (the process list shows those)', () => {
+    const fetch = steps.find((step) => step.run?.includes('get-secret-value'))?.run ?? '';
+    expect(fetch).not.toBe('');
+    const script = fetch.replace(/\\\n\s*/g, ' ');
+    // Each string of each secret is masked in the log.
+    expect(script).toMatch(/jq -r '\.\. \| strings' <<<"\$value" \| while IFS= read -r s; do\s.*::add-mask::\$s/s);
+    // No command line carries "$value" or "$key" as an argument: they reach commands on stdin (<<<) only.
+    for (const line of script.split('\n')) {
+      const args = line.replace(/<<<"\$(value|key)"/g, '').replace(/^\s*(value|key)=\$\(.*\)\s*$/, '');
+      expect(args, line).not.toMatch(/"\$value"|\$value\b/);
+    }
+  });
 });
