@@ -7,6 +7,7 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { dirname } from 'node:path';
+import { describeFsCause } from '../shared/fs-cause.ts';
 import { FaultRegistry } from './admin/faults.ts';
 import { RequestLog } from './admin/request-log.ts';
 import { NonceStore } from './auth/nonces.ts';
@@ -143,10 +144,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       await create().catch((err: NodeJS.ErrnoException) => {
         throw new EmulatorError(
           'DATA_FILE_UNWRITABLE',
-          `cannot create data file ${file} (${err.code ?? err.message})`,
-          {
-            file,
-          },
+          `cannot create data file ${file}: ${describeFsCause(file, err, 'write')}`,
+          { file },
+          { cause: err },
         );
       });
     }

@@ -27,9 +27,9 @@ export async function loadDataFile(file: string): Promise<State | null> {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return null;
-    // No data file can exist at such a path (a part of it is a file, or it is too long): there is nothing to refuse or
-    // to leave untouched, the path itself is wrong.
-    if (code === 'ENOTDIR' || code === 'ENAMETOOLONG' || code === 'ELOOP') {
+    // No data file can exist at such a path (a part of it is a file, it is too long, or it names a directory): there is
+    // nothing to refuse or to leave untouched, the path itself is wrong.
+    if (code === 'ENOTDIR' || code === 'ENAMETOOLONG' || code === 'ELOOP' || code === 'EISDIR') {
       const message = `cannot use data file ${file}: ${describeFsCause(file, err, 'read')}`;
       throw new EmulatorError('DATA_FILE_PATH_INVALID', message, { file }, { cause: err });
     }

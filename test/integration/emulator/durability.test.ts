@@ -123,7 +123,20 @@ describe('data file', () => {
     // A dangling symbolic link as the directory: nothing to read, and no directory can be made there.
     await symlink(join(dir, 'gone', 'deeper'), join(dir, 'link'));
     const file = join(dir, 'link', 'data.json');
-    await expect(startEmulator({ dataFile: file })).rejects.toThrow(`cannot create data file ${file} (ENOENT)`);
+    // Which part of the path is missing, as the other path messages say it, not a bare code.
+    await expect(startEmulator({ dataFile: file })).rejects.toThrow(
+      `cannot create data file ${file}: ${join(dir, 'link')} does not exist (ENOENT)`,
+    );
+  });
+
+  it('says the data file path is a directory instead of refusing it as a broken data file to move away or fix', async () => {
+    const err = await startEmulator({ dataFile: dir }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(err).not.toBeInstanceOf(DataFileError);
+    expect((err as EmulatorError).code).toBe('DATA_FILE_PATH_INVALID');
+    expect((err as Error).message).toBe(`cannot use data file ${dir}: ${dir} is a directory (EISDIR)`);
   });
 
   it('says which part of the path is a file when the data file is asked for inside one (not "refusing" a file)', async () => {
