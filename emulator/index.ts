@@ -88,8 +88,12 @@ async function canonicalSeed(
 }
 
 /** Node's text without its `listen ` prefix and the address it may end with (said better around it). */
-function nodeText(err: Error): string {
-  return err.message.replace(/^listen /, '').replace(/ \S+:\d+$/, '');
+function nodeText(err: NodeJS.ErrnoException): string {
+  // Node's text repeats the code and the address (without the port when it is 0): said once, in words, around it.
+  if (err.code === 'EADDRNOTAVAIL') return 'no network interface of this machine has that address (EADDRNOTAVAIL)';
+  if (err.code === 'ENOTFOUND' || err.code === 'EAI_AGAIN')
+    return `not an IP address, and no host of that name was found (${err.code})`;
+  return err.message.replace(/^(listen|getaddrinfo) /, '').replace(/ \S+:\d+$/, '');
 }
 
 /**

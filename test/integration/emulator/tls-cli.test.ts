@@ -170,6 +170,16 @@ describe('opsman-gitops emulator', () => {
     }
   });
 
+  it('says plainly that an address is not on this machine, without repeating Node\'s code prefix', async () => {
+    // 192.0.2.1 is TEST-NET-1 (RFC 5737): never an address of this machine.
+    const cli = startCli(['--host', '192.0.2.1', '--port', '0']);
+    expect(await cli.exit).toBe(1);
+    expect(cli.output().stderr).toBe(
+      'opsman-gitops emulator: cannot start: cannot listen on 192.0.2.1:0: ' +
+        'no network interface of this machine has that address (EADDRNOTAVAIL)\n',
+    );
+  });
+
   it('refuses an invalid seed with exit code 1 and every problem', async () => {
     const seed = join(dir, 'bad-seed.yaml');
     await writeFile(seed, 'organizations:\n  - id: nope\n    name: acme\nprojects: 3\n');
