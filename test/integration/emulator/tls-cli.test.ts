@@ -170,7 +170,7 @@ describe('opsman-gitops emulator', () => {
     }
   });
 
-  it('says plainly that an address is not on this machine, without repeating Node\'s code prefix', async () => {
+  it('says plainly that an address is not on this machine, without repeating the code Node prefixes', async () => {
     // 192.0.2.1 is TEST-NET-1 (RFC 5737): never an address of this machine.
     const cli = startCli(['--host', '192.0.2.1', '--port', '0']);
     expect(await cli.exit).toBe(1);
