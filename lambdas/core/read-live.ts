@@ -67,11 +67,15 @@ export async function readProjectLive(
   projectId: string,
   components: readonly ProjectComponent[],
 ): Promise<LiveProject> {
-  const [alertConfigs, serverType, rotation] = await Promise.all([
+  const reads = [
     listAlertConfigsChecked(api, projectId),
     components.includes('defaultServerType') ? api.getProjectDefaultServerType(projectId) : Promise.resolve(undefined),
     components.includes('auditLogRotation') ? getAuditLogRotationChecked(api, projectId) : Promise.resolve(undefined),
-  ]);
+  ] as const;
+  // Every read settles before a failure is passed on: one left in flight would still reach Ops Manager after the run
+  // had reported its API calls (and ended). The failure then thrown is the first in this order.
+  await Promise.allSettled(reads);
+  const [alertConfigs, serverType, rotation] = await Promise.all(reads);
   const live: LiveProject = { alertConfigs };
   if (serverType !== undefined) live.defaultServerType = serverType;
   if (rotation !== undefined) live.auditLogRotation = rotation;
