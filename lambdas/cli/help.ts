@@ -27,24 +27,54 @@ export const OPTION_HELP: Record<string, string> = {
   'lease-wait': "--lease-wait SECONDS     wait this long for another run's lock (default 0: fail fast)",
 };
 
-const ENVIRONMENT = [
-  'Environment:',
-  '  OPSMAN_BASE_URL          base URL when --base-url is absent',
-  '  OPSMAN_PUBLIC_KEY        API public key',
-  '  OPSMAN_PRIVATE_KEY       API private key (there is no flag for it, on purpose)',
-  '  OPSMAN_SECRET_<ID>_<KEY> secret values when --secrets-file is absent',
-  '  OPSMAN_FINGERPRINT_KEY   key of the state fingerprints (else generated into the state dir)',
-  '  OPSMAN_DESIRED_CACHE     on (default) or off: the parsed desired state cached in <state-dir>/cache/desired/',
-  '  NO_COLOR                 disable colours',
+/** Each environment variable's help line, with the option whose commands read it. */
+const ENVIRONMENT: readonly { line: string; readBy: string }[] = [
+  { line: '  OPSMAN_BASE_URL          base URL when --base-url is absent', readBy: 'base-url' },
+  { line: '  OPSMAN_PUBLIC_KEY        API public key', readBy: 'base-url' },
+  { line: '  OPSMAN_PRIVATE_KEY       API private key (there is no flag for it, on purpose)', readBy: 'base-url' },
+  { line: '  OPSMAN_SECRET_<ID>_<KEY> secret values when --secrets-file is absent', readBy: 'secrets-file' },
+  {
+    line: '  OPSMAN_FINGERPRINT_KEY   key of the state fingerprints (else generated into the state dir)',
+    readBy: 'archive-dir',
+  },
+  {
+    line: '  OPSMAN_DESIRED_CACHE     on (default) or off: the parsed desired state cached in <state-dir>/cache/desired/',
+    readBy: 'archive-dir',
+  },
+  {
+    line: '  HTTPS_PROXY, NO_PROXY    a proxy for Ops Manager, and hosts that bypass it (HTTP_PROXY too)',
+    readBy: 'base-url',
+  },
+  { line: '  NO_COLOR                 disable colours', readBy: 'no-color' },
 ];
 
-const EXIT_CODES = [
-  'Exit codes:',
-  '  0  success (plan/observe --detailed-exitcode: no changes)',
-  '  1  error, failed target, blocked change or failed write (also with --detailed-exitcode)',
-  '  2  usage error (plan/observe --detailed-exitcode: changes present)',
-  '  130  stopped by Ctrl-C or SIGTERM (planning: reads abandoned, nothing written; apply: state saved, lock released)',
-];
+/** The environment section of a command: the variables the options it takes read; none when it reads none. */
+function environment(uses: readonly string[] | undefined): string[] {
+  const lines = ENVIRONMENT.filter((v) => uses === undefined || uses.includes(v.readBy)).map((v) => v.line);
+  return lines.length === 0 ? [] : ['Environment:', ...lines, ''];
+}
+
+/**
+ * The exit codes a command can give. 130 only where Ctrl-C and SIGTERM are handled (plan, observe, apply: the
+ * others end as the signal ends them); the --detailed-exitcode notes only where it is taken.
+ */
+function exitCodes(command: CommandName | undefined): string[] {
+  const detailed = command === undefined || COMMAND_INFO[command].uses.includes('detailed-exitcode');
+  const interruptible = command === undefined || command === 'plan' || command === 'observe' || command === 'apply';
+  return [
+    'Exit codes:',
+    `  0  success${detailed ? ' (plan/observe --detailed-exitcode: no changes)' : ''}`,
+    command === undefined || detailed || command === 'apply'
+      ? `  1  error, failed target, blocked change or failed write${detailed ? ' (also with --detailed-exitcode)' : ''}`
+      : '  1  error',
+    `  2  usage error${detailed ? ' (plan/observe --detailed-exitcode: changes present)' : ''}`,
+    ...(interruptible
+      ? [
+          '  130  stopped by Ctrl-C or SIGTERM (planning: reads abandoned, nothing written; apply: state saved, lock released)',
+        ]
+      : []),
+  ];
+}
 
 /** The top-level help. */
 export function topLevelHelp(): string {
@@ -61,9 +91,8 @@ export function topLevelHelp(): string {
     '  -h, --help               help for a command',
     '  --version                print the version',
     '',
-    ...ENVIRONMENT,
-    '',
-    ...EXIT_CODES,
+    ...environment(undefined),
+    ...exitCodes(undefined),
     '',
     'Start with `npm start` (or `opsman-gitops demo`): the whole flow against an in-process emulator.',
   ];
@@ -85,7 +114,8 @@ export function commandHelp(command: CommandName): string {
   lines.push(
     'Any other option is refused (a usage error, exit 2); --help and --version always work.',
     '',
-    ...EXIT_CODES,
+    ...environment(info.uses),
+    ...exitCodes(command),
   );
   return `${lines.join('\n')}\n`;
 }

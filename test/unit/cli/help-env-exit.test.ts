@@ -1,0 +1,44 @@
+// Scenario: a command's --help lists the environment variables that command reads and only the exit codes it can
+// give: docs/cli.md says 130 is plan, observe and apply's (the others have no Ctrl-C handling: SIGTERM ends them with
+// 143), and --detailed-exitcode is plan and observe's.
+import { describe, expect, it } from 'vitest';
+import { commandHelp } from '../../../lambdas/cli/help.ts';
+
+describe('command help: environment and exit codes', () => {
+  it.each(['plan', 'apply', 'observe'] as const)('%s lists 130', (command) => {
+    expect(commandHelp(command)).toMatch(/^ {2}130 {2}stopped by Ctrl-C or SIGTERM/m);
+  });
+
+  it.each(['validate', 'archive', 'schema', 'demo', 'unlock'] as const)('%s lists no 130', (command) => {
+    expect(commandHelp(command)).not.toContain('130');
+  });
+
+  it.each(['validate', 'apply', 'archive', 'schema', 'demo', 'unlock'] as const)(
+    '%s does not speak of --detailed-exitcode, which it does not take',
+    (command) => {
+      expect(commandHelp(command)).not.toContain('--detailed-exitcode');
+    },
+  );
+
+  it.each([
+    [
+      'plan',
+      ['OPSMAN_BASE_URL', 'OPSMAN_PUBLIC_KEY', 'OPSMAN_PRIVATE_KEY', 'OPSMAN_SECRET_', 'HTTPS_PROXY', 'NO_COLOR'],
+    ],
+    ['apply', ['OPSMAN_PUBLIC_KEY', 'OPSMAN_FINGERPRINT_KEY', 'OPSMAN_DESIRED_CACHE']],
+    ['archive', ['OPSMAN_BASE_URL', 'OPSMAN_PRIVATE_KEY', 'OPSMAN_DESIRED_CACHE', 'HTTPS_PROXY']],
+    ['validate', ['NO_COLOR']],
+  ] as const)('%s lists the environment variables it reads', (command, names) => {
+    const help = commandHelp(command);
+    expect(help).toContain('Environment:');
+    for (const name of names) expect(help).toContain(`  ${name}`);
+  });
+
+  it('archive lists no secret variables (it resolves no secrets)', () => {
+    expect(commandHelp('archive')).not.toContain('OPSMAN_SECRET_');
+  });
+
+  it.each(['schema', 'unlock'] as const)('%s has no environment section', (command) => {
+    expect(commandHelp(command)).not.toContain('Environment:');
+  });
+});
