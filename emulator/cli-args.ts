@@ -28,11 +28,17 @@ Options:
   --host HOST          interface to listen on (default 127.0.0.1)
   --port PORT          TCP port, 0 for any free port (default 8080)
   --seed FILE          seed file, JSON or YAML (default emulator/seeds/example.yaml)
-  --data-file FILE     persist every change to FILE and resume from it on restart
+  --data-file FILE     persist every change to FILE and resume from it on restart (a missing directory
+                       created, mode 0700: the file holds the API keys in clear)
   --tls-cert FILE      serve HTTPS with this PEM certificate (needs --tls-key)
   --tls-key FILE       PEM private key of --tls-cert
   --admin              serve the admin API under /__emulator/ (reset, faults, request log)
   -h, --help           show this help
+
+Exit codes:
+  0  stopped by SIGINT or SIGTERM
+  1  cannot start (a seed or data file that cannot be used, an address in use or not available)
+  2  usage error (unknown option, bad value)
 `;
 
 const VALUED = new Set(['--host', '--port', '--seed', '--data-file', '--tls-cert', '--tls-key']);
