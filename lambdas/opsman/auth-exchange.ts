@@ -16,6 +16,7 @@ import {
 } from './digest/index.ts';
 import { parseErrorBody } from './error-body.ts';
 import { OpsManagerAuthError } from './errors.ts';
+import { classifyTransportError } from './retry-policy.ts';
 import { sanitizeCause, scrub } from './sanitize.ts';
 
 /**
@@ -73,7 +74,10 @@ export interface ExchangeContext {
   signal: AbortSignal;
   /** Called on every HTTP response, a challenge included, as soon as its headers arrive: Ops Manager is answering. */
   onAnswer?: () => void;
-  /** Called as each HTTP request of the exchange leaves (a challenge round trip is one more). */
+  /**
+   * Called for each HTTP request of the exchange that reached the wire (a challenge round trip is one more): answered,
+   * or failed after connecting. A request that never connected (refused, no route, no such host) is not one.
+   */
   onSend?: () => void;
 }
 
@@ -81,7 +85,6 @@ async function send(ctx: ExchangeContext, request: HttpRequest, authorization: s
   const headers: Record<string, string> = { accept: 'application/json', 'user-agent': ctx.userAgent };
   if (request.body !== undefined) headers['content-type'] = 'application/json';
   if (authorization !== null) headers.authorization = authorization;
-  ctx.onSend?.();
   try {
     const response = await ctx.dispatcher.request({
       origin: request.url.origin,
@@ -91,10 +94,13 @@ async function send(ctx: ExchangeContext, request: HttpRequest, authorization: s
       body: request.body ?? null,
       signal: ctx.signal,
     });
+    ctx.onSend?.();
     ctx.onAnswer?.();
     const text = await response.body.text();
     return { status: response.statusCode, headers: response.headers, text };
   } catch (error) {
+    // Told after the fact: only the failure says whether the request left (a refused connect wrote nothing).
+    if (classifyTransportError(error) !== 'not-sent') ctx.onSend?.();
     throw new SendFailure(error, authorization !== null);
   }
 }
