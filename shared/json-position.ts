@@ -73,7 +73,7 @@ export function jsonErrorPosition(
   const offset = reportedOffset(error.message, text.length);
   if (offset !== undefined) return lineAndColumn(text, offset);
   // Each step re-parses up to the whole text: decide before spending any of it, so a large file costs nothing extra.
-  if (text.length * Math.ceil(Math.log2(text.length + 2)) > budget) return undefined;
+  if (overBudget(text, budget)) return undefined;
   if (!brokenWithin(text, text.length)) return undefined;
   let low = 0;
   let high = text.length;
@@ -86,10 +86,25 @@ export function jsonErrorPosition(
   return lineAndColumn(text, high - 1);
 }
 
-/** ` (at line 3, column 14)` for where `JSON.parse(text)` failed with `error`, else nothing. Never quotes the text. */
+/** Whether bisecting `text` would re-parse more than the budget allows (the position is then not looked for). */
+function overBudget(text: string, budget = BISECT_BUDGET): boolean {
+  return text.length * Math.ceil(Math.log2(text.length + 2)) > budget;
+}
+
+/**
+ * ` (at line 3, column 14)` for where `JSON.parse(text)` failed with `error`; ` (the file is empty)` when there is
+ * nothing but white space (line 1, column 1 would point at nothing); ` (too large to say where: 62 MB)` past the
+ * bisection budget; else nothing. Never quotes the text.
+ */
 export function whereJsonBroke(text: string, error: unknown): string {
+  if (error instanceof SyntaxError && text.trim() === '') {
+    return text === '' ? ' (the file is empty)' : ' (the file holds only white space)';
+  }
   const at = jsonErrorPosition(text, error);
-  if (at === undefined) return '';
+  if (at === undefined) {
+    if (!(error instanceof SyntaxError) || !overBudget(text)) return '';
+    return ` (too large to say where: ${(text.length / 1e6).toFixed(0)} MB)`;
+  }
   // Editors that save "UTF-8 with BOM" (Notepad, PowerShell 5's Out-File) leave U+FEFF first, which JSON.parse refuses
   // and an editor does not show: column 1 alone would point at nothing visible.
   const bom = at.line === 1 && at.column === 1 && text.charCodeAt(0) === 0xfeff;

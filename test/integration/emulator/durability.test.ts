@@ -158,7 +158,7 @@ describe('data file', () => {
 
   it.each([
     ['not JSON', '{"format": "opsman-gitops-emulator-data", "sta', /not valid JSON \(at line 1, column 47\)\./],
-    ['empty', '', /not valid JSON \(at line 1, column 1\)\./],
+    ['empty', '', /not valid JSON \(the file is empty\)\./],
     // V8's own message would quote the text here, and the data file holds secrets in clear.
     [
       'not JSON around a secret',

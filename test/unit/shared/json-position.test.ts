@@ -37,6 +37,20 @@ describe('whereJsonBroke', () => {
     expect(where).toBe(' (at line 1, column 1: a byte order mark; save the file as UTF-8 without one)');
     expect(where).not.toContain('hunter2');
   });
+
+  it.each([
+    ['an empty file', '', ' (the file is empty)'],
+    ['white space only', ' \n\t\n', ' (the file holds only white space)'],
+  ])('says %s is empty instead of pointing at line 1, column 1', (_case, text, where) => {
+    expect(whereJsonBroke(text, failure(text))).toBe(where);
+  });
+
+  it('says a file too large to bisect is too large, not nothing', () => {
+    // A value V8 reports without a position (an unquoted word), far past the bisection budget.
+    const text = `{"a": "${'x'.repeat(8_000_000)}", "b": secret}`;
+    const where = whereJsonBroke(text, failure(text));
+    expect(where).toBe(' (too large to say where: 8 MB)');
+  });
 });
 
 describe('jsonErrorPosition on a large text', () => {
