@@ -68,11 +68,19 @@ const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
 
 /**
  * What EventBridge Scheduler would refuse at deployment in an expression of the accepted shape, or undefined: a rate
- * of zero, a cron without its six fields (a Unix cron has five), an `at` that is not `yyyy-mm-ddThh:mm:ss`.
+ * of zero, a unit whose number disagrees with the value (`rate(1 minutes)`, `rate(5 hour)`: AWS's rate grammar wants
+ * the singular for 1 and the plural above), a cron without its six fields (a Unix cron has five), an `at` that is not
+ * `yyyy-mm-ddThh:mm:ss`.
  */
 function scheduleDetail(expression: string): string | undefined {
-  const rate = /^rate\((\d+) /.exec(expression);
-  if (rate && Number(rate[1]) < 1) return 'a rate must be at least 1';
+  const rate = /^rate\((\d+) (minute|hour|day)(s?)\)$/.exec(expression);
+  if (rate) {
+    const value = Number(rate[1]);
+    if (value < 1) return 'a rate must be at least 1';
+    const plural = rate[3] === 's';
+    if (value === 1 && plural) return `with a value of 1 the unit is singular: rate(1 ${rate[2]})`;
+    if (value > 1 && !plural) return `with a value above 1 the unit is plural: rate(${value} ${rate[2]}s)`;
+  }
   const cron = /^cron\(([^()]+)\)$/.exec(expression);
   const fields = cron?.[1]?.trim().split(/\s+/).length;
   if (fields !== undefined && fields !== 6) {

@@ -89,6 +89,11 @@ describe('readSettings', () => {
       { reconcileSchedule: 'rate(0 minutes)' },
       'reconcileSchedule must be rate(N minutes|hours|days), cron(...) or at(...); a rate must be at least 1',
     ],
+    [
+      { reconcileSchedule: 'rate(1 minutes)' },
+      'reconcileSchedule must be rate(N minutes|hours|days), cron(...) or at(...); with a value of 1 the unit is singular: rate(1 minute), got "rate(1 minutes)"',
+    ],
+    [{ archiveSchedule: 'rate(5 hour)' }, 'with a value above 1 the unit is plural: rate(5 hours), got "rate(5 hour)"'],
     [{ reconcileSchedule: 'at(2027-01-01)' }, 'an at expression is at(yyyy-mm-ddThh:mm:ss)'],
     [
       { timeZone: 'Europe/Pariss' },
@@ -111,6 +116,8 @@ describe('readSettings', () => {
 describe('readSettings accepts every documented form', () => {
   it.each([
     [{ reconcileSchedule: 'rate(1 minute)' }, { reconcileSchedule: 'rate(1 minute)' }],
+    [{ reconcileSchedule: 'rate(1 day)' }, { reconcileSchedule: 'rate(1 day)' }],
+    [{ archiveSchedule: 'rate(30 minutes)' }, { archiveSchedule: 'rate(30 minutes)' }],
     [{ archiveSchedule: 'cron(0 3 ? * MON-FRI *)' }, { archiveSchedule: 'cron(0 3 ? * MON-FRI *)' }],
     [{ reconcileSchedule: 'at(2027-01-01T00:00:00)' }, { reconcileSchedule: 'at(2027-01-01T00:00:00)' }],
     [{ timeZone: 'America/Argentina/Buenos_Aires' }, { timeZone: 'America/Argentina/Buenos_Aires' }],
