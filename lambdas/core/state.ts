@@ -4,7 +4,6 @@
  */
 
 import type { OrganizationState, OwnedAlertConfig, ProjectState, ReconcileState } from './ports.ts';
-import { stateDocumentProblem } from './state-check.ts';
 
 /** A fresh, empty state. */
 export function emptyState(now: string): ReconcileState {
@@ -70,12 +69,4 @@ export function setAlertRecord(
 export function ownedIds(state: ReconcileState, projectId: string): Set<string> {
   const records = Object.values(state.projects[projectId]?.alertConfigs ?? {});
   return new Set(records.flatMap((r) => (r.id === undefined ? [] : [r.id])));
-}
-
-/**
- * Structural validation of a parsed state document (core/state-check.ts): adapters call it so that a readable but
- * malformed state is reported as corrupt instead of being half-used.
- */
-export function isReconcileState(value: unknown): value is ReconcileState {
-  return stateDocumentProblem(value) === undefined;
 }
