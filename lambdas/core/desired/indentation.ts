@@ -214,6 +214,14 @@ export function findIndentation(text: string, start: number, end: number): Inden
   let found = parsed;
   const findings: IndentationFinding[] = [];
   const shifts = new Map<number, number>();
+  const tabbed = parsed === undefined ? undefined : replaceTabs(lines, from, to, parsed, budget);
+  if (tabbed !== undefined) {
+    for (const [line, text] of tabbed.lines) lines[line] = text;
+    for (const [line, shift] of tabbed.shifts) shifts.set(line, shift);
+    findings.push(tabbed.finding);
+    parsed = tabbed.parsed;
+    found = tabbed.parsed;
+  }
   while (parsed !== undefined && findings.length < MAX_FINDINGS) {
     const errorLine = firstErrorLine(parsed, to);
     if (errorLine >= to || insideFreeConstruct(lines, from, errorLine)) break;
@@ -237,6 +245,87 @@ export function findIndentation(text: string, start: number, end: number): Inden
   }
   if (found === undefined || findings.length === 0) return undefined;
   return { findings, ...found, text: regionText(lines, from, to), shifts };
+}
+
+/** Tab-indented lines from which one summary is reported instead of an issue per line. */
+const TAB_SUMMARY_LINES = 4;
+
+/**
+ * A document indented with tabs: every tab of every line's indentation replaced with 2 spaces (or, failing that, 4),
+ * as an editor's "convert indentation to spaces" does, reported as one issue listing the lines instead of one per
+ * line (60 tab-indented lines would otherwise make 10 findings and then YAML's own errors). Undefined when fewer than
+ * TAB_SUMMARY_LINES lines are tab-indented or when neither width makes progress (the line-by-line search then runs).
+ * A tab after spaces inside a block scalar or open flow collection is text, not indentation, and is left alone.
+ */
+function replaceTabs(
+  lines: readonly string[],
+  from: number,
+  to: number,
+  parsed: Parsed,
+  budget: Budget,
+):
+  | { lines: Map<number, string>; shifts: Map<number, number>; finding: IndentationFinding; parsed: Parsed }
+  | undefined {
+  const tabbed: number[] = [];
+  for (let i = from; i < to; i++) {
+    const { lead, content } = lineOf(lines[i] ?? '');
+    if (!content || !lead.includes('\t')) continue;
+    if (!lead.startsWith('\t') && insideFreeConstruct(lines, from, i)) continue;
+    tabbed.push(i);
+  }
+  if (tabbed.length < TAB_SUMMARY_LINES) return undefined;
+  const first = tabbed[0] as number;
+  let best: { width: number; patched: string[]; parsed: Parsed } | undefined;
+  for (const width of [2, 4]) {
+    const patched = [...lines];
+    for (const i of tabbed) {
+      const original = lines[i] ?? '';
+      const { lead } = lineOf(original);
+      patched[i] = lead.replaceAll('\t', ' '.repeat(width)) + original.slice(lead.length);
+    }
+    const result = parseRegion(patched, from, to, budget);
+    if (result === undefined) break;
+    const progress = errorCount(result) < errorCount(parsed) || firstErrorLine(result, to) > firstErrorLine(parsed, to);
+    if (progress && (best === undefined || errorCount(result) < errorCount(best.parsed))) {
+      best = { width, patched, parsed: result };
+    }
+    if (errorCount(result) === 0) break;
+  }
+  if (best === undefined) return undefined;
+  const changed = new Map<number, string>();
+  const shifts = new Map<number, number>();
+  for (const i of tabbed) {
+    changed.set(i, best.patched[i] ?? '');
+    shifts.set(i + 1, lineOf(lines[i] ?? '').lead.length - lineOf(best.patched[i] ?? '').lead.length);
+  }
+  const finding = {
+    line: first + 1,
+    column: lineOf(lines[first] ?? '').lead.indexOf('\t') + 1,
+    message: `YAML indentation error: ${tabbed.length} lines are indented with tabs (${lineRanges(tabbed)}); YAML allows spaces only: replace each tab with ${best.width} spaces`,
+  };
+  return { lines: changed, shifts, finding, parsed: best.parsed };
+}
+
+/** 0-based line indexes as 1-based ranges for a message: `lines 4-5, 7-12 and 20` (the first 6 ranges, then a count). */
+function lineRanges(indexes: readonly number[]): string {
+  const ranges: string[] = [];
+  for (let k = 0; k < indexes.length; ) {
+    let end = k;
+    while (end + 1 < indexes.length && (indexes[end + 1] as number) === (indexes[end] as number) + 1) end++;
+    const a = (indexes[k] as number) + 1;
+    const b = (indexes[end] as number) + 1;
+    ranges.push(a === b ? `${a}` : `${a}-${b}`);
+    k = end + 1;
+  }
+  const shown = ranges.slice(0, 6);
+  const more = ranges.length - shown.length;
+  const list =
+    more > 0
+      ? `${shown.join(', ')} and ${more} more`
+      : shown.length > 1
+        ? `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}`
+        : shown.join('');
+  return `line${indexes.length > 1 ? 's' : ''} ${list}`;
 }
 
 /**

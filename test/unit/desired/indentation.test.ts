@@ -90,19 +90,58 @@ describe('indentation errors', () => {
     expect(issuesOf(withLine(line, (l) => tabs + l.trimStart()))).toEqual([expected]);
   });
 
-  it('indents a file indented with tabs a level a tab (not "remove its indentation", which makes children siblings)', () => {
+  it('a file indented with tabs is one issue listing its lines, with the width that makes it parse', () => {
     const lines = PROJECT.slice(0, 12).map((l) => l.replace(/^(?: {2})+/, (m) => '\t'.repeat(m.length / 2)));
-    const tab = 'YAML indentation error: a tab is used for indentation; YAML allows spaces only';
     expect(issuesOf(lines)).toEqual([
-      `4:1: ${tab} (indent it 2 spaces)`,
-      `5:1: ${tab} (indent it 2 spaces, like its siblings)`,
-      `7:1: ${tab} (indent it 2 spaces)`,
-      `8:1: ${tab} (indent it 2 spaces, like its siblings)`,
-      `9:1: ${tab} (indent it 4 spaces)`,
-      `10:1: ${tab} (indent it 4 spaces, like its siblings)`,
-      `11:1: ${tab} (indent it 4 spaces, like its siblings)`,
-      `12:1: ${tab} (indent it 4 spaces, like its siblings)`,
+      '4:1: YAML indentation error: 8 lines are indented with tabs (lines 4-5 and 7-12); YAML allows spaces only: replace each tab with 2 spaces',
     ]);
+  });
+
+  it('a whole project indented with tabs: one issue, not ten findings followed by YAML cascade errors', () => {
+    const alerts = Array.from({ length: 12 }, (_, i) => [
+      `    - key: alert-${i}`,
+      '      eventTypeName: NO_PRIMARY',
+      '      enabled: true',
+    ]).flat();
+    const lines = [...PROJECT.slice(0, 15), ...alerts, '  prune: true'].map((l) =>
+      l.replace(/^(?: {2})+/, (m) => '\t'.repeat(m.length / 2)),
+    );
+    const issues = issuesOf(lines);
+    expect(issues).toEqual([
+      '4:1: YAML indentation error: 48 lines are indented with tabs (lines 4-5 and 7-52); YAML allows spaces only: replace each tab with 2 spaces',
+    ]);
+  });
+
+  it('tabs standing for 4 spaces among lines indented 4 spaces are replaced by 4', () => {
+    const four = PROJECT.slice(0, 12).map((l) => l.replace(/^(?: {2})+/, (m) => ' '.repeat(m.length * 2)));
+    const lines = four.map((l, i) => ([3, 4, 6, 11].includes(i) ? l.replace(/^ {4}/, '\t') : l));
+    expect(four.filter((l) => l.startsWith('        ')).length).toBeGreaterThan(0);
+    expect(issuesOf(lines)).toEqual([
+      '4:1: YAML indentation error: 4 lines are indented with tabs (lines 4-5, 7 and 12); YAML allows spaces only: replace each tab with 4 spaces',
+    ]);
+  });
+
+  it('after the tabs, a separate error is still reported at its own line and column', () => {
+    let lines = PROJECT.map((l) => l.replace(/^(?: {2})+/, (m) => '\t'.repeat(m.length / 2)));
+    lines = withLine(18, () => '\tprune: [true', lines);
+    expect(issuesOf(lines)).toEqual([
+      '4:1: YAML indentation error: 14 lines are indented with tabs (lines 4-5 and 7-18); YAML allows spaces only: replace each tab with 2 spaces',
+      expect.stringMatching(/^19:1: YAML syntax error: Flow sequence/),
+    ]);
+  });
+
+  it('a tab after the indentation of a block scalar is its text, not indentation', () => {
+    const lines = [
+      ...PROJECT.slice(0, 6),
+      '  description: |',
+      '    first line',
+      '    \tindented text',
+      '    \tmore text',
+      '\tmode: apply',
+      '\tprune: true',
+    ];
+    expect(issuesOf(lines)).not.toContainEqual(expect.stringContaining('lines are indented with tabs'));
+    expect(issuesOf(lines)[0]).toMatch(/^11:1: YAML indentation error: a tab is used for indentation/);
   });
 
   it('points at the tab when it follows spaces', () => {
