@@ -95,7 +95,9 @@ export function parseYamlFile(
     const lines = indentation?.lineCounter ?? counter;
     const at = (offset: number) => {
       const position = positionAt(lines, offset);
-      return { line: position.line, column: position.column + (indentation?.shifts.get(position.line) ?? 0) };
+      // A position inside the indentation added to a re-indented line is the start of that line in the file.
+      const column = position.column + (indentation?.shifts.get(position.line) ?? 0);
+      return { line: position.line, column: Math.max(1, column) };
     };
     // Only a document with duplicate keys can be two documents missing their `---`.
     const separators = doc.errors.some((error) => error.code === 'DUPLICATE_KEY')

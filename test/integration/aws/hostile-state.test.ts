@@ -33,25 +33,55 @@ describe('the reconcile handler over an unusable state object', { timeout: 60_00
   });
 
   it.each([
-    ['organizations a number', { organizations: 5 }],
-    ['an organization null', { organizations: { '5e2211c17a3e5a48f5497de0': null } }],
-    ['singleton digests a list', { organizations: { '5e2211c17a3e5a48f5497de0': { singletons: [] } } }],
-    ['an alert record null', { projects: { '5e2211c17a3e5a48f5497de3': { alertConfigs: { 'no-primary': null } } } }],
-  ])('a state with %s: reported corrupt, the apply completes and the state is replaced', async (_name, fields) => {
-    h.world.s3.putDirect(
-      WORLD.dataBucket,
-      STATE_KEY,
-      JSON.stringify({ formatVersion: 1, updatedAt: 'x', projects: {}, ...fields }),
-    );
-    const summary = await h.reconcile({ mode: 'apply' }, ctx());
-    expect(summary).toMatchObject({ status: 'ok', failed: 0 });
-    expect(summary.applied).toBeGreaterThan(0);
-    const state = JSON.parse(h.world.s3.getText(WORLD.dataBucket, STATE_KEY) ?? '{}') as {
-      organizations?: Record<string, { singletons?: Record<string, string> }>;
-    };
-    expect(typeof state.organizations).toBe('object');
-    for (const org of Object.values(state.organizations ?? {})) expect(Array.isArray(org.singletons)).toBe(false);
-    const again = await h.reconcile({ mode: 'apply' }, ctx());
-    expect(again).toMatchObject({ status: 'ok', applied: 0, failed: 0 });
-  });
+    ['organizations a number', { organizations: 5 }, 'organizations is a number, expected an object'],
+    [
+      'an organization null',
+      { organizations: { '5e2211c17a3e5a48f5497de0': null } },
+      'organizations.5e2211c17a3e5a48f5497de0 is null, expected an object',
+    ],
+    [
+      'singleton digests a list',
+      { organizations: { '5e2211c17a3e5a48f5497de0': { singletons: [] } } },
+      'organizations.5e2211c17a3e5a48f5497de0.singletons is an array, expected an object',
+    ],
+    [
+      'an alert record null',
+      { projects: { '5e2211c17a3e5a48f5497de3': { alertConfigs: { 'no-primary': null } } } },
+      'projects.5e2211c17a3e5a48f5497de3.alertConfigs.no-primary is null, expected an object',
+    ],
+  ])(
+    'a state with %s: reported corrupt, the apply completes and the state is replaced',
+    async (_name, fields, problem) => {
+      h.world.s3.putDirect(
+        WORLD.dataBucket,
+        STATE_KEY,
+        JSON.stringify({ formatVersion: 1, updatedAt: 'x', projects: {}, ...fields }),
+      );
+      const summary = await h.reconcile({ mode: 'apply' }, ctx());
+      expect(summary).toMatchObject({ status: 'ok', failed: 0 });
+      expect(summary.applied).toBeGreaterThan(0);
+      // Reported: the run's archived report names the state corrupt, and what in it was wrong.
+      const reportKeys = [...(h.world.s3.buckets.get(WORLD.dataBucket)?.keys() ?? [])].filter((k) =>
+        k.startsWith('archive/reports/'),
+      );
+      expect(reportKeys).toHaveLength(1);
+      const report = JSON.parse(h.world.s3.getText(WORLD.dataBucket, reportKeys[0] ?? '') ?? '{}') as {
+        warnings?: string[];
+      };
+      const corrupt = (report.warnings ?? []).filter((w) => w.startsWith('STATE WAS CORRUPT'));
+      expect(corrupt).toHaveLength(1);
+      expect(corrupt[0]).toContain(`s3://${WORLD.dataBucket}/${STATE_KEY} cannot be used: `);
+      expect(corrupt[0]).toContain(problem);
+      // Replaced: both organizations of the desired state hold their singleton digests as an object again.
+      const state = JSON.parse(h.world.s3.getText(WORLD.dataBucket, STATE_KEY) ?? '{}') as {
+        organizations?: Record<string, { singletons?: Record<string, string> }>;
+      };
+      const orgs = Object.entries(state.organizations ?? {});
+      expect(orgs.map(([id]) => id).sort()).toEqual(['5e2211c17a3e5a48f5497de0', '5e2211c17a3e5a48f5497de1']);
+      for (const [, org] of orgs)
+        expect(org.singletons).toEqual({ defaultServerType: expect.stringMatching(/^[0-9a-f]{64}$/) });
+      const again = await h.reconcile({ mode: 'apply' }, ctx());
+      expect(again).toMatchObject({ status: 'ok', applied: 0, failed: 0 });
+    },
+  );
 });

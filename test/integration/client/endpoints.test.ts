@@ -113,10 +113,39 @@ describe('typed endpoints against the emulator', () => {
   });
 
   it('host assignments and one host server type', async () => {
+    // The seed's acme hosts: payments-prod's three, payments-staging's one and search-prod's two (the old one only in
+    // October 2026); globex's hosts are not listed.
     const assignments = await client.listOrgHostAssignments(IDS.acme, '2026-01-01', '2026-12-31');
+    expect(assignments.map((a) => a.hostname)).toEqual([
+      'pay-prod-0.acme.internal',
+      'pay-prod-1.acme.internal',
+      'pay-prod-2.acme.internal',
+      'pay-stg-0.acme.internal',
+      'search-prod-0.acme.internal',
+      'search-prod-old.acme.internal',
+    ]);
     const project = await client.listProjectHostAssignments(IDS.paymentsProd, '2026-01-01', '2026-12-31');
-    for (const a of [...assignments, ...project]) expect(typeof a.serverType).toBe('object');
-    expect(Array.isArray(project)).toBe(true);
+    expect(project.map((a) => a.hostname)).toEqual([
+      'pay-prod-0.acme.internal',
+      'pay-prod-1.acme.internal',
+      'pay-prod-2.acme.internal',
+    ]);
+    for (const a of project) {
+      expect(a.serverType).toMatchObject({ name: 'PRODUCTION_SERVER' });
+      expect(a.processes).toEqual([expect.objectContaining({ cluster: 'payments', processType: 7 })]);
+    }
+    const early = await client.listOrgHostAssignments(IDS.acme, '2026-01-01', '2026-09-30');
+    expect(early.map((a) => a.hostname)).not.toContain('search-prod-old.acme.internal');
+
+    // One host's server type: pay-stg-0 (6f...04) becomes a development server, and is listed as one.
+    const staging = () => client.listProjectHostAssignments(IDS.paymentsStaging, '2026-01-01', '2026-12-31');
+    expect((await staging()).map((a) => a.serverType.name)).toEqual(['TEST_SERVER']);
+    await client.setHostServerType('6f0000000000000000000004', { name: 'DEV_SERVER', label: 'Development Server' });
+    try {
+      expect((await staging()).map((a) => a.serverType.name)).toEqual(['DEV_SERVER']);
+    } finally {
+      await client.setHostServerType('6f0000000000000000000004', { name: 'TEST_SERVER', label: 'Test Server' });
+    }
   });
 
   it('team, events (list and one), organization events', async () => {

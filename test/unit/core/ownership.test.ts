@@ -148,16 +148,35 @@ describe('renamed keys', () => {
 describe('crash-safe creates', () => {
   it('saves a pending marker before the POST', async () => {
     const h = scenario();
-    let markerSeen = false;
-    h.world.onStore = () => {
+    // At each POST Ops Manager receives, the keys whose marker the saved state holds.
+    const markedAtPost: string[][] = [];
+    h.world.onStore = (stored) => {
+      if (stored.groupId !== P1) return;
       const records = h.state.state?.projects[P1]?.alertConfigs ?? {};
-      if (Object.values(records).some((r) => r.pendingCreate !== undefined)) markerSeen = true;
+      markedAtPost.push(
+        Object.entries(records)
+          .filter(([, r]) => r.pendingCreate !== undefined)
+          .map(([key]) => key)
+          .sort(),
+      );
     };
-    await h.run('apply');
-    expect(markerSeen).toBe(true);
-    expect(
-      Object.values(h.state.state?.projects[P1]?.alertConfigs ?? {}).every((r) => r.pendingCreate === undefined),
-    ).toBe(true);
+    const report = await h.run('apply');
+    const creates = report.plan.changes
+      .filter((c) => c.action === 'create' && c.target.id === P1)
+      .map((c) => c.key)
+      .sort();
+    expect(creates.length).toBeGreaterThan(1);
+    // One POST per create, and the first already finds every create of the run marked (saved together, before it).
+    expect(markedAtPost).toHaveLength(creates.length);
+    expect(markedAtPost[0]).toEqual(creates);
+    // Afterwards each created key is owned by the id Ops Manager gave it, and no marker is left.
+    const records = h.state.state?.projects[P1]?.alertConfigs ?? {};
+    const created = report.results.filter(
+      (r) => r.status === 'applied' && r.change.action === 'create' && r.change.target.id === P1,
+    );
+    expect(created.map((r) => r.change.key).sort()).toEqual(creates);
+    for (const r of created) expect(records[r.change.key]?.id).toBe(r.id);
+    expect(Object.values(records).filter((r) => r.pendingCreate !== undefined)).toEqual([]);
   });
 
   it('an ambiguous POST that did create is adopted in the same run: no duplicate', async () => {

@@ -187,6 +187,8 @@ describe('hostile input', () => {
 
   it('never throws on mutated valid documents', async () => {
     const base = `${ORG}---\napiVersion: opsman-gitops/v1\nkind: Project\nmetadata: {name: p, projectId: 5e2211c17a3e5a48f5497de3}\nspec:\n  alertConfigs:\n    - {key: a, eventTypeName: HOST_DOWN, notifications: [{typeName: GROUP, roles: [GROUP_OWNER]}]}\n`;
+    // Unmutated, the document is valid: the mutations start from something that loads.
+    expect(await issuesOf(new MemorySource({ 'f.yaml': base }))).toEqual([]);
     await fc.assert(
       fc.asyncProperty(
         fc.nat(base.length),
@@ -195,7 +197,16 @@ describe('hostile input', () => {
         async (at, cut, insert) => {
           const text = base.slice(0, at) + insert + base.slice(Math.min(base.length, at + (cut % 6)));
           const result = await loadDesiredState(new MemorySource({ 'f.yaml': text }));
-          expect(typeof result.ok).toBe('boolean');
+          // A refusal says where: at least one issue, each in the file, at a position, with a message.
+          if (!result.ok) {
+            expect(result.issues.length).toBeGreaterThan(0);
+            for (const issue of result.issues) {
+              expect(issue).toMatchObject({ file: 'f.yaml' });
+              expect(issue.line).toBeGreaterThanOrEqual(1);
+              expect(issue.column).toBeGreaterThanOrEqual(1);
+              expect(issue.message.length).toBeGreaterThan(0);
+            }
+          }
         },
       ),
       { numRuns: 300 },

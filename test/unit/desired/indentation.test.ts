@@ -39,6 +39,23 @@ describe('indentation errors', () => {
     expect(issuesOf(PROJECT)).toEqual([]);
   });
 
+  it('an error YAML places in the indentation added to a line is at column 1 of it, never before', () => {
+    // '.[' cuts the metadata mapping short: 'spec:' is re-indented by 2, and YAML's "All mapping items must start at
+    // the same column" points into those 2 added spaces. Found by hostile-input's mutation property (was column -1).
+    const lines = [
+      'apiVersion: opsman-gitops/v1',
+      'kind: Project',
+      'metadata: {name: p, projectId: .[5e2211c17a3e5a48f5497de3}',
+      'spec:',
+      '  alertConfigs:',
+      '    - {key: a, eventTypeName: HOST_DOWN, notifications: [{typeName: GROUP, roles: [GROUP_OWNER]}]}',
+    ];
+    const { issues } = parseYamlFile('p.yaml', `${lines.join('\n')}\n`, { maxAliasCount: 100 });
+    expect(issues.length).toBeGreaterThan(0);
+    for (const issue of issues) expect(issue.column, issue.message).toBeGreaterThanOrEqual(1);
+    expect(issuesOf(lines)).toContain('4:1: YAML syntax error: All mapping items must start at the same column');
+  });
+
   it.each([
     [
       'one space too few',

@@ -45,5 +45,17 @@ describe('addRunMetrics', () => {
     const { metrics, seen } = recorder();
     addRunMetrics(metrics, report({}, 1), 1);
     expect(seen.has('LastSuccess')).toBe(false);
+    // The run's other metrics are still sent: only the success is withheld.
+    expect(seen.get('ChangesApplied')).toBe(1);
+    expect(seen.get('TargetsFailed')).toBe(0);
+  });
+
+  it('a run with a failed target (its changes not even tried) is not a LastSuccess', () => {
+    const { metrics, seen } = recorder();
+    const failedTarget = report();
+    failedTarget.summary.targetsFailed = 1;
+    addRunMetrics(metrics, failedTarget, 1);
+    expect(seen.has('LastSuccess')).toBe(false);
+    expect(seen.get('TargetsFailed')).toBe(1);
   });
 });
