@@ -164,7 +164,8 @@ describe('hostile answers', () => {
           ...report.plan.changes.map((c) => c.reason),
         ];
         for (const text of texts) expect(text).not.toMatch(TYPE_ERROR_TEXT);
-        if (h.state.state !== null) expect(stateDocumentProblem(JSON.parse(JSON.stringify(h.state.state)))).toBeUndefined();
+        if (h.state.state !== null)
+          expect(stateDocumentProblem(JSON.parse(JSON.stringify(h.state.state)))).toBeUndefined();
         // Sound answers again: the next apply leaves nothing to do on the one after.
         await h.run('apply');
         const again = await h.run('plan');
