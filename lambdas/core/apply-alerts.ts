@@ -186,7 +186,8 @@ async function resolveUnknownCreate(
 }
 
 async function create(change: Change, ctx: AlertApplyContext, prepared: PreparedBody): Promise<AlertApplyOutcome> {
-  let created: AlertConfig;
+  // Null: the POST succeeded without a body (the config exists; the id check below has the re-read find it).
+  let created: AlertConfig | null;
   try {
     created = await ctx.api.createAlertConfig(change.target.id, prepared.request);
   } catch (error) {
@@ -200,7 +201,7 @@ async function create(change: Change, ctx: AlertApplyContext, prepared: Prepared
   }
   // The POST succeeded, so the config exists; an answer without its id cannot say which one it is.
   const id = (created as { id?: unknown } | null)?.id;
-  if (typeof id !== 'string' || id === '')
+  if (created === null || typeof id !== 'string' || id === '')
     return resolveUnknownCreate(change, ctx, prepared, "the POST answered without the new config's id", undefined);
   recordApplied(change, ctx, id, prepared, 'created');
   return { id, response: created, wrote: true, desiredText: prepared.desiredText };
@@ -229,18 +230,21 @@ export async function applyAlertChange(
   if (change.action === 'create') return create(change, ctx, body);
   if (id === undefined) throw new ReconcileError('PLAN_INCOMPLETE', `${change.action} of ${change.key} has no id`);
   if (change.action === 'update') {
-    const response = await ctx.api.updateAlertConfig(groupId, id, body.request);
+    // A write answered without a body leaves no echo: verification re-reads instead.
+    const response = (await ctx.api.updateAlertConfig(groupId, id, body.request)) ?? undefined;
     recordApplied(change, ctx, id, body, 'updated');
     return { id, response, wrote: true, desiredText: body.desiredText };
   }
   if (change.action === 'enable' || change.action === 'disable') {
-    const response = await ctx.api.setAlertConfigEnabled(groupId, id, change.action === 'enable');
+    const response = (await ctx.api.setAlertConfigEnabled(groupId, id, change.action === 'enable')) ?? undefined;
     recordApplied(change, ctx, id, body, 'updated');
     return { id, response, wrote: true, desiredText: body.desiredText };
   }
   if (change.action === 'adopt') {
     // The live secrets are redacted, so whether they match is unknowable: re-send them once, then fingerprints hold.
-    const response = body.hasSecrets ? await ctx.api.updateAlertConfig(groupId, id, body.request) : undefined;
+    const response = body.hasSecrets
+      ? ((await ctx.api.updateAlertConfig(groupId, id, body.request)) ?? undefined)
+      : undefined;
     recordApplied(change, ctx, id, body, 'adopted');
     // A renamed key: the old key's record goes (only if it still names this config).
     const from = change.movedFrom;

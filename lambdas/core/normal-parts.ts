@@ -34,15 +34,28 @@ export const THRESHOLD_DEFAULTS: Readonly<Record<'metricThreshold' | 'threshold'
   threshold: { units: 'RAW' },
 };
 
+/**
+ * The members that make a threshold a condition. The spec says `threshold` is "returned for non-metric alerts", so a
+ * server may answer an alert that has none with `{}`, null members or units alone: without a metric, an operator or a
+ * value nothing can trigger, so that object is no threshold (the desired schema requires these members, so a desired
+ * threshold is never dropped here).
+ */
+const CONDITION_MEMBERS: readonly string[] = ['metricName', 'operator', 'threshold'];
+
+/**
+ * A threshold with server defaults filled and its value numeric; undefined when absent, not an object, or carrying no
+ * condition member (see CONDITION_MEMBERS).
+ */
 export function normaliseThreshold(
   value: unknown,
   defaults: Record<string, unknown>,
 ): Record<string, unknown> | undefined {
   if (value === undefined || value === null || typeof value !== 'object') return undefined;
+  const record = value as Record<string, unknown>;
+  if (!CONDITION_MEMBERS.some((k) => record[k] !== undefined && record[k] !== null)) return undefined;
   // Copied key by key: adding members to an object made by spread is many times slower than to a built one.
   const out: Record<string, unknown> = {};
   for (const k of Object.keys(defaults)) out[k] = defaults[k];
-  const record = value as Record<string, unknown>;
   for (const k of Object.keys(record)) {
     const v = record[k];
     if (v === undefined || v === null) continue;

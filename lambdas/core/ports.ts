@@ -61,11 +61,15 @@ export interface DesiredStateCache {
 export interface OpsManagerApi {
   listAlertConfigs(groupId: string): Promise<AlertConfig[]>;
   getAlertConfig(groupId: string, alertConfigId: string): Promise<AlertConfig>;
-  createAlertConfig(groupId: string, body: AlertConfigRequest): Promise<AlertConfig>;
-  /** Full replacement (PUT): the body must be complete, `enabled` included. */
-  updateAlertConfig(groupId: string, alertConfigId: string, body: AlertConfigRequest): Promise<AlertConfig>;
-  /** PATCH with `{enabled}` only. */
-  setAlertConfigEnabled(groupId: string, alertConfigId: string, enabled: boolean): Promise<AlertConfig>;
+  /**
+   * The created config, or null when the server answered success without a body: the config exists, and only a
+   * re-read of the list can say which one it is (the same as an answer without an id).
+   */
+  createAlertConfig(groupId: string, body: AlertConfigRequest): Promise<AlertConfig | null>;
+  /** Full replacement (PUT): the body must be complete, `enabled` included. Null: success without a body. */
+  updateAlertConfig(groupId: string, alertConfigId: string, body: AlertConfigRequest): Promise<AlertConfig | null>;
+  /** PATCH with `{enabled}` only. Null: success without a body (verification then re-reads). */
+  setAlertConfigEnabled(groupId: string, alertConfigId: string, enabled: boolean): Promise<AlertConfig | null>;
   deleteAlertConfig(groupId: string, alertConfigId: string): Promise<void>;
   /** null when the project has none set (empty body). */
   getProjectDefaultServerType(groupId: string): Promise<ServerType | null>;

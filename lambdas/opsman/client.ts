@@ -142,18 +142,22 @@ export class OpsManagerClient implements OpsManagerApi {
   getAlertConfig(groupId: string, alertConfigId: string): Promise<AlertConfig> {
     return this.#api.entity<AlertConfig>('GET', ROUTES.alertConfig, { groupId, alertConfigId });
   }
-  /** POST: never retried after it may have been sent (AmbiguousWriteError: re-read before deciding). */
-  createAlertConfig(groupId: string, body: AlertConfigRequest): Promise<AlertConfig> {
-    return this.#api.entity<AlertConfig>('POST', ROUTES.alertConfigs, { groupId }, { body });
+  /**
+   * POST: never retried after it may have been sent (AmbiguousWriteError: re-read before deciding). The created config,
+   * or null when the server answered success without a body (204, or an empty 200/201/202: the reference says to accept
+   * any of them): the config exists, and only a re-read can say which it is.
+   */
+  createAlertConfig(groupId: string, body: AlertConfigRequest): Promise<AlertConfig | null> {
+    return this.#api.json<AlertConfig>('POST', ROUTES.alertConfigs, { groupId }, { body });
   }
-  /** Full replacement (PUT): send everything, `enabled` included. */
-  updateAlertConfig(groupId: string, alertConfigId: string, body: AlertConfigRequest): Promise<AlertConfig> {
-    return this.#api.entity<AlertConfig>('PUT', ROUTES.alertConfig, { groupId, alertConfigId }, { body });
+  /** Full replacement (PUT): send everything, `enabled` included. The stored config, or null (no body, as above). */
+  updateAlertConfig(groupId: string, alertConfigId: string, body: AlertConfigRequest): Promise<AlertConfig | null> {
+    return this.#api.json<AlertConfig>('PUT', ROUTES.alertConfig, { groupId, alertConfigId }, { body });
   }
-  /** PATCH `{enabled}`: the safe way to toggle. */
-  setAlertConfigEnabled(groupId: string, alertConfigId: string, enabled: boolean): Promise<AlertConfig> {
+  /** PATCH `{enabled}`: the safe way to toggle. The stored config, or null (no body, as above). */
+  setAlertConfigEnabled(groupId: string, alertConfigId: string, enabled: boolean): Promise<AlertConfig | null> {
     const body = { enabled };
-    return this.#api.entity<AlertConfig>('PATCH', ROUTES.alertConfig, { groupId, alertConfigId }, { body });
+    return this.#api.json<AlertConfig>('PATCH', ROUTES.alertConfig, { groupId, alertConfigId }, { body });
   }
   /** Deletes one alert configuration. */
   async deleteAlertConfig(groupId: string, alertConfigId: string): Promise<void> {

@@ -1,7 +1,10 @@
 /**
  * Pagination: follows `rel=next` links page by page. A next link is followed only when it stays on the client's own
  * origin and under its base path; otherwise (an Ops Manager whose central URL differs from the address the client uses)
- * only its pageNum is taken and applied to the client's own URL, so credentials never go anywhere else.
+ * only its pageNum is taken and applied to the client's own URL, so credentials never go anywhere else. A next link
+ * that cannot be followed fails the list (it says more pages exist: ending there would be a partial read). An envelope
+ * with no `links` array at all (the spec promises one; a server may still leave it out or send null) is paged by
+ * pageNum: on while `totalCount` says more items exist, or, without a count, while pages come back full.
  */
 import type { HttpRequest } from './auth-exchange.ts';
 import { OpsManagerResponseError } from './errors.ts';
@@ -19,25 +22,63 @@ function invalid(request: HttpRequest, status: number, why: string): OpsManagerR
   });
 }
 
-/** Where the page after `current` is, or null on the last page. */
+/** A `rel=next` link that is there but cannot be followed: thrown by {@link nextPageUrl}. */
+export class UnusableNextLinkError extends Error {
+  override name = 'UnusableNextLinkError';
+}
+
+/** The relation type of a link, lower-cased (RFC 8288 section 2.1.1: relation types compare case-insensitively). */
+function relOf(link: unknown): string | undefined {
+  if (typeof link !== 'object' || link === null) return undefined;
+  const rel = (link as Link).rel;
+  return typeof rel === 'string' ? rel.trim().toLowerCase() : undefined;
+}
+
+/**
+ * Where the page after `current` is, or null when `links` has no next link (the last page). Throws
+ * {@link UnusableNextLinkError} for a next link without a usable href.
+ */
 export function nextPageUrl(links: unknown, current: URL, base: URL): URL | null {
   if (!Array.isArray(links)) return null;
-  const next = links.find(
-    (link): link is Link => typeof link === 'object' && link !== null && (link as Link).rel === 'next',
-  );
-  if (next === undefined || typeof next.href !== 'string') return null;
+  const next: unknown = links.find((link) => relOf(link) === 'next');
+  if (next === undefined) return null;
+  const href = (next as { href?: unknown }).href;
+  if (typeof href !== 'string' || href.trim() === '') throw new UnusableNextLinkError('the next link has no href');
   let target: URL;
   try {
-    target = new URL(next.href, current);
+    target = new URL(href, current);
   } catch {
-    return null;
+    throw new UnusableNextLinkError('the next link is not a URL');
   }
   const basePath = `${basePathOf(base)}/`;
   if (target.origin === base.origin && target.pathname.startsWith(basePath)) return target;
   const pageNum = target.searchParams.get('pageNum');
-  if (pageNum === null || !/^\d+$/.test(pageNum)) return null;
+  if (pageNum === null || !/^\d+$/.test(pageNum)) {
+    // Its host is not followed (credentials stay with the client's own origin), and without a pageNum there is
+    // nothing of it to apply to the client's own URL.
+    throw new UnusableNextLinkError('the next link points outside the base URL and carries no pageNum');
+  }
   const own = new URL(current);
   own.searchParams.set('pageNum', pageNum);
+  return own;
+}
+
+/**
+ * The page after `current` for an envelope without a links array: pageNum + 1 on the client's own URL while
+ * `totalCount` (when it is a number) exceeds the items read so far, or, without a count, while the page was full.
+ */
+function pageByNumber(current: URL, envelope: { totalCount?: unknown }, pageLength: number, read: number): URL | null {
+  if (pageLength === 0) return null;
+  const total = envelope.totalCount;
+  if (typeof total === 'number' && Number.isFinite(total)) {
+    if (read >= total) return null;
+  } else {
+    const size = Number(current.searchParams.get('itemsPerPage'));
+    if (!(size > 0) || pageLength < size) return null;
+  }
+  const pageNum = Number(current.searchParams.get('pageNum') ?? '1');
+  const own = new URL(current);
+  own.searchParams.set('pageNum', String((Number.isInteger(pageNum) && pageNum > 0 ? pageNum : 1) + 1));
   return own;
 }
 
@@ -45,6 +86,9 @@ export function nextPageUrl(links: unknown, current: URL, base: URL): URL | null
 export async function* paginate<T>(executor: RequestExecutor, first: HttpRequest, base: URL): AsyncGenerator<T> {
   let request: HttpRequest = first;
   const seen = new Set<string>();
+  let read = 0;
+  /** The text of the previous page's results when it was reached by pageNum (no links): a repeat means pageNum is ignored. */
+  let previousByNumber: string | undefined;
   for (let page = 1; ; page++) {
     if (page > MAX_PAGES) throw invalid(request, 200, `more than ${MAX_PAGES} pages; the next links loop`);
     seen.add(request.url.href);
@@ -62,8 +106,24 @@ export async function* paginate<T>(executor: RequestExecutor, first: HttpRequest
     const odd = results.findIndex((item) => item === null || typeof item !== 'object' || Array.isArray(item));
     if (odd >= 0)
       throw invalid(request, response.status, `the list response's results[${odd}] (page ${page}) is not an object`);
+    const links = (envelope as { links?: unknown }).links;
+    let next: URL | null;
+    try {
+      next = nextPageUrl(links, request.url, base);
+    } catch (error) {
+      if (!(error instanceof UnusableNextLinkError)) throw error;
+      throw invalid(request, response.status, `${error.message} (page ${page}); the list is not read partially`);
+    }
+    if (!Array.isArray(links) && results.length > 0) {
+      const text = JSON.stringify(results);
+      if (text === previousByNumber)
+        throw invalid(request, response.status, `page ${page} repeats page ${page - 1}: the server ignores pageNum`);
+      previousByNumber = text;
+    }
     for (const item of results) yield item as T;
-    const next = nextPageUrl((envelope as { links?: unknown }).links, request.url, base);
+    read += results.length;
+    if (!Array.isArray(links))
+      next = pageByNumber(request.url, envelope as { totalCount?: unknown }, results.length, read);
     if (next === null || results.length === 0) return;
     if (seen.has(next.href)) throw invalid(request, response.status, 'the next link points to a page already read');
     request = { ...request, url: next };

@@ -34,7 +34,7 @@ describe('pagination against the emulator', () => {
   it('iterates events page by page', async () => {
     // Each create records an audit event in the project: several pages of one event, whatever ran before.
     const created: string[] = [];
-    for (let i = 0; i < 3; i++) created.push((await client.createAlertConfig(IDS.searchProd, alert(i))).id);
+    for (let i = 0; i < 3; i++) created.push((await client.createAlertConfig(IDS.searchProd, alert(i)))?.id ?? '');
     const small = emu.client({ pageSize: 1 });
     const ids: string[] = [];
     for await (const event of small.iterateProjectEvents(IDS.searchProd)) ids.push(event.id);
@@ -49,15 +49,16 @@ describe('typed endpoints against the emulator', () => {
   it('alert configs: create, get, full update, toggle, delete', async () => {
     const created = await client.createAlertConfig(IDS.paymentsStaging, alert(0));
     expect(created).toMatchObject({ groupId: IDS.paymentsStaging, eventTypeName: 'HOST_DOWN', enabled: true });
-    expect((await client.getAlertConfig(IDS.paymentsStaging, created.id)).id).toBe(created.id);
-    const updated = await client.updateAlertConfig(IDS.paymentsStaging, created.id, {
+    const createdId = created?.id ?? '';
+    expect((await client.getAlertConfig(IDS.paymentsStaging, createdId)).id).toBe(createdId);
+    const updated = await client.updateAlertConfig(IDS.paymentsStaging, createdId, {
       ...alert(0),
       eventTypeName: 'HOST_RECOVERING',
     });
-    expect(updated.eventTypeName).toBe('HOST_RECOVERING');
-    expect((await client.setAlertConfigEnabled(IDS.paymentsStaging, created.id, false)).enabled).toBe(false);
-    await client.deleteAlertConfig(IDS.paymentsStaging, created.id);
-    const error = await client.getAlertConfig(IDS.paymentsStaging, created.id).catch((e: unknown) => e);
+    expect(updated?.eventTypeName).toBe('HOST_RECOVERING');
+    expect((await client.setAlertConfigEnabled(IDS.paymentsStaging, createdId, false))?.enabled).toBe(false);
+    await client.deleteAlertConfig(IDS.paymentsStaging, createdId);
+    const error = await client.getAlertConfig(IDS.paymentsStaging, createdId).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpsManagerApiError);
     expect(error).toMatchObject({ status: 404, errorCode: 'ALERT_CONFIG_NOT_FOUND' });
   });

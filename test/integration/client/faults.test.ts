@@ -105,7 +105,7 @@ describe('POST ambiguity', () => {
     const before = await c.listAlertConfigs(IDS.paymentsStaging);
     await emu.fault({ method: 'POST', path: ALERTS, status: 429, retryAfter: 1, phase: 'before', times: 1 });
     const created = await c.createAlertConfig(IDS.paymentsStaging, BODY);
-    expect(created.eventTypeName).toBe('HOST_DOWN');
+    expect(created?.eventTypeName).toBe('HOST_DOWN');
     expect(clock.sleeps).toEqual([1000]);
     expect(await c.listAlertConfigs(IDS.paymentsStaging)).toHaveLength(before.length + 1);
   });

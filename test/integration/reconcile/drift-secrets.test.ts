@@ -120,9 +120,9 @@ describe('drift, secrets and adoption against the emulator', () => {
     const report = await world.run('apply');
     expect(
       report.plan.changes.find((c) => c.target.id === PROD && c.key === 'host-ssl-certificate-stale'),
-    ).toMatchObject({ action: 'adopt', id: made.id });
+    ).toMatchObject({ action: 'adopt', id: made?.id });
     const all = await world.client().listAlertConfigs(PROD);
-    expect(all.filter((c) => c.eventTypeName === 'HOST_SSL_CERTIFICATE_STALE').map((c) => c.id)).toEqual([made.id]);
+    expect(all.filter((c) => c.eventTypeName === 'HOST_SSL_CERTIFICATE_STALE').map((c) => c.id)).toEqual([made?.id]);
     expect(pending(await world.run('plan'))).toEqual([]);
   });
 });

@@ -222,7 +222,7 @@ describe('Digest auth flow', () => {
       notifications: [{ typeName: 'GROUP', intervalMin: 5, delayMin: 0, roles: ['GROUP_OWNER'] }],
     };
     const created = await client.createAlertConfig('g', body);
-    expect(created.id).toBe('a1');
+    expect(created?.id).toBe('a1');
     expect(bodies).toEqual([JSON.stringify(body)]);
     expect(server.log.map((e) => [e.method, e.status])).toEqual([
       ['POST', 401],

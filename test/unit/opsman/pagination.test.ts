@@ -142,9 +142,99 @@ describe('nextPageUrl', () => {
       [{ rel: 'next', href: 'https://om.example.com:8443/other?pageNum=4' }],
       'https://om.example.com:8443/api/public/v1.0/groups/g/events?itemsPerPage=2&pageNum=4',
     ],
-    ['foreign without pageNum', [{ rel: 'next', href: 'https://evil.example/x' }], null],
-    ['not a string', [{ rel: 'next', href: 42 }], null],
+    [
+      'rel in another case (RFC 8288: relation types are case-insensitive)',
+      [{ rel: 'Next', href: '/api/public/v1.0/groups/g/events?itemsPerPage=2&pageNum=2' }],
+      'https://om.example.com:8443/api/public/v1.0/groups/g/events?itemsPerPage=2&pageNum=2',
+    ],
+    [
+      'query parameters in another order',
+      [{ rel: 'next', href: '/api/public/v1.0/groups/g/events?pageNum=2&itemsPerPage=2' }],
+      'https://om.example.com:8443/api/public/v1.0/groups/g/events?pageNum=2&itemsPerPage=2',
+    ],
   ])('%s', (_name, links, expected) => {
     expect(nextPageUrl(links, current, base)?.href ?? null).toBe(expected);
+  });
+
+  // A next link says more pages exist: one that cannot be followed must not end the list as if it were complete.
+  it.each([
+    ['foreign without pageNum', [{ rel: 'next', href: 'https://evil.example/x' }]],
+    ['not a string', [{ rel: 'next', href: 42 }]],
+    ['no href', [{ rel: 'next' }]],
+    ['not a URL', [{ rel: 'next', href: 'http://[' }]],
+  ])('throws on a next link that cannot be followed: %s', (_name, links) => {
+    expect(() => nextPageUrl(links, current, base)).toThrow(/next link/);
+  });
+});
+
+/** Serves `total` items by pageNum/itemsPerPage with the envelope `shape` builds (links, totalCount left to it). */
+async function envelopeServer(
+  total: number,
+  shape: (page: { results: unknown[]; pageNum: number; size: number }) => Record<string, unknown>,
+) {
+  const seen: ScriptedRequest[] = [];
+  const server = await startDigestServer({
+    password: TEST_PRIVATE_KEY,
+    handler: (req) => {
+      seen.push(req);
+      const pageNum = Number(req.query.get('pageNum') ?? '1');
+      const size = Number(req.query.get('itemsPerPage') ?? '100');
+      const all = Array.from({ length: total }, (_, i) => ({ id: `c${i}`, eventTypeName: 'HOST_DOWN' }));
+      const results = all.slice((pageNum - 1) * size, pageNum * size);
+      return { json: { results, ...shape({ results, pageNum, size }) } };
+    },
+  });
+  cleanups.push(() => server.close());
+  return { server, seen };
+}
+
+describe('pagination without links (the spec promises them; a server that leaves them out is not read partially)', () => {
+  it('links absent, totalCount present: pages until totalCount items are read', async () => {
+    const { server, seen } = await envelopeServer(5, () => ({ totalCount: 5 }));
+    const configs = await client(server.baseUrl, 2).listAlertConfigs('g1');
+    expect(configs.map((c) => c.id)).toEqual(['c0', 'c1', 'c2', 'c3', 'c4']);
+    expect(seen.map((r) => r.query.get('pageNum'))).toEqual(['1', '2', '3']);
+  });
+
+  it('links null and no totalCount: pages while pages are full', async () => {
+    const { server, seen } = await envelopeServer(7, () => ({ links: null }));
+    const configs = await client(server.baseUrl, 3).listAlertConfigs('g1');
+    expect(configs).toHaveLength(7);
+    expect(seen.map((r) => r.query.get('pageNum'))).toEqual(['1', '2', '3']);
+  });
+
+  it('an exact multiple of the page size ends on the empty page after it', async () => {
+    const { server, seen } = await envelopeServer(6, () => ({}));
+    const configs = await client(server.baseUrl, 3).listAlertConfigs('g1');
+    expect(configs).toHaveLength(6);
+    expect(seen.map((r) => r.query.get('pageNum'))).toEqual(['1', '2', '3']);
+  });
+
+  it('an exact multiple with totalCount stops without asking for an empty page', async () => {
+    const { server, seen } = await envelopeServer(6, () => ({ totalCount: 6 }));
+    expect(await client(server.baseUrl, 3).listAlertConfigs('g1')).toHaveLength(6);
+    expect(seen).toHaveLength(2);
+  });
+
+  it('a server that ignores pageNum is refused, not read 10,000 times', async () => {
+    const server = await startDigestServer({
+      password: TEST_PRIVATE_KEY,
+      handler: () => ({ json: { results: [{ id: 'a' }, { id: 'b' }] } }),
+    });
+    cleanups.push(() => server.close());
+    await expect(client(server.baseUrl, 2).listAlertConfigs('g1')).rejects.toThrow(/ignores pageNum/);
+    expect(server.log.filter((l) => l.status === 200)).toHaveLength(2);
+  });
+
+  it('a next link that cannot be followed fails the list instead of truncating it', async () => {
+    const { server } = await envelopeServer(4, ({ pageNum }) => ({
+      links: pageNum === 1 ? [{ rel: 'next', href: 'https://elsewhere.example/list' }] : [],
+      totalCount: 4,
+    }));
+    const error = await client(server.baseUrl, 2)
+      .listAlertConfigs('g1')
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OpsManagerResponseError);
+    expect((error as Error).message).toMatch(/next link/);
   });
 });

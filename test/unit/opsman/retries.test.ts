@@ -203,7 +203,7 @@ describe('POST is never blindly retried', () => {
 
   it('a 429 on POST was refused unprocessed, so it is retried', async () => {
     const { client, seen } = await scripted([{ status: 429, headers: { 'retry-after': '1' } }, { json: ALERT }]);
-    expect((await client.createAlertConfig('g', BODY)).id).toBe('a1');
+    expect((await client.createAlertConfig('g', BODY))?.id).toBe('a1');
     expect(seen).toHaveLength(2);
   });
 

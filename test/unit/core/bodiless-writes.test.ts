@@ -1,0 +1,78 @@
+// Scenario: Ops Manager (or a server written from the spec) answers alert-config writes with a success status and no
+// body: the client resolves null, and the reconciler neither fails the write nor loses the new config's id (a create is
+// identified by re-reading the list, an update or toggle is verified by re-reading).
+import { describe, expect, it } from 'vitest';
+import type { OpsManagerApi } from '../../../lambdas/core/ports.ts';
+import { runReconcile } from '../../../lambdas/core/run.ts';
+import { FakeWorld } from '../../helpers/fake-opsman-api.ts';
+import { projectYaml, ReconcileHarness, settingsYaml } from '../../helpers/reconcile-world.ts';
+
+const P1 = '5e2211c17a3e5a48f5497de3';
+const WRITES = new Set(['createAlertConfig', 'updateAlertConfig', 'setAlertConfigEnabled']);
+
+/** The fake, with every alert-config write answered without a body (its effect happens as usual). */
+function bodiless(api: OpsManagerApi): OpsManagerApi {
+  return new Proxy(api, {
+    get(target, prop, receiver) {
+      const value: unknown = Reflect.get(target, prop, receiver);
+      if (typeof value !== 'function') return value;
+      if (!WRITES.has(String(prop))) return value.bind(target);
+      return async (...args: unknown[]) => {
+        await value.apply(target, args);
+        return null;
+      };
+    },
+  });
+}
+
+function files(enabled: boolean, threshold: number): Record<string, string> {
+  return {
+    'settings.yaml': settingsYaml({ mode: 'apply' }),
+    'p1.yaml': projectYaml({
+      name: 'payments-prod',
+      projectId: P1,
+      alertConfigs: [
+        {
+          key: 'too-few',
+          eventTypeName: 'TOO_FEW_HEALTHY_MEMBERS',
+          enabled,
+          threshold: { operator: 'LESS_THAN', threshold },
+          notifications: [{ typeName: 'GROUP', roles: ['GROUP_OWNER'], intervalMin: 5 }],
+        },
+      ],
+    }),
+  };
+}
+
+describe('alert-config writes answered without a body', () => {
+  it('create, update and toggle are applied, recorded and converge', async () => {
+    const world = new FakeWorld();
+    world.addProject(P1, '5e2211c17a3e5a48f5497de0');
+    const h = new ReconcileHarness(world);
+    let runs = 0;
+    const run = (command: 'apply' | 'plan') =>
+      runReconcile({ command, runId: `run-${++runs}`, owner: 'test' }, { ...h.deps(), api: bodiless(h.deps().api) });
+
+    h.setFiles(files(true, 2));
+    const created = await run('apply');
+    expect(created.failures).toEqual([]);
+    expect(created.results.map((r) => `${r.change.action}:${r.status}`)).toEqual(['create:applied']);
+    const id = [...(world.groups.get(P1)?.alerts.keys() ?? [])][0];
+    expect(id).toBeDefined();
+    expect(JSON.parse(h.state.text ?? '{}').projects[P1].alertConfigs['too-few'].id).toBe(id);
+
+    h.setFiles(files(true, 3));
+    const updated = await run('apply');
+    expect(updated.failures).toEqual([]);
+    expect(updated.results.map((r) => `${r.change.action}:${r.status}`)).toEqual(['update:applied']);
+
+    h.setFiles(files(false, 3));
+    const toggled = await run('apply');
+    expect(toggled.failures).toEqual([]);
+    expect(toggled.results.map((r) => `${r.change.action}:${r.status}`)).toEqual(['disable:applied']);
+
+    const plan = await run('plan');
+    expect(plan.plan.changes.filter((c) => c.action !== 'noop')).toEqual([]);
+    expect(world.groups.get(P1)?.alerts.size).toBe(1);
+  });
+});
