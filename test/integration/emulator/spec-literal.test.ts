@@ -1,0 +1,34 @@
+// Scenario: statements of the Public API spec read literally, each checked against the running emulator with real
+// Digest-authenticated requests (findings of a statement-by-statement review).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type EmulatorHarness, K, startHarness, W } from '../../helpers/emulator-client.ts';
+
+let h: EmulatorHarness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h.emu.close();
+});
+
+describe('version manifest: "Query: pretty only"', () => {
+  // The conventions: envelope is accepted "by every endpoint unless stated", and "Only the version-manifest endpoints
+  // list `pretty` alone". So envelope=true must not change a manifest answer, an error included.
+  it('does not wrap an error of PUT /versionManifest?envelope=true', async () => {
+    const res = await h.owner.put('/versionManifest?envelope=true', { notAManifest: true });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual(expect.objectContaining({ error: 400, errorCode: 'MISSING_ATTRIBUTE' }));
+    expect(res.body).not.toHaveProperty('content');
+  });
+
+  it('does not wrap the role error of PUT /versionManifest?envelope=true either', async () => {
+    const res = await h.as(K.viewer).request('PUT', '/versionManifest?envelope=true', undefined, '{"versions":[]}');
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual(expect.objectContaining({ error: 401, errorCode: 'USER_UNAUTHORIZED' }));
+  });
+
+  it('still wraps errors of endpoints that take envelope', async () => {
+    const res = await h.owner.get(`/groups/${W.missing}/events?envelope=true`);
+    expect(res.body).toEqual({ status: 404, content: expect.objectContaining({ errorCode: 'GROUP_NOT_FOUND' }) });
+  });
+});
