@@ -32,3 +32,28 @@ describe('version manifest: "Query: pretty only"', () => {
     expect(res.body).toEqual({ status: 404, content: expect.objectContaining({ errorCode: 'GROUP_NOT_FOUND' }) });
   });
 });
+
+describe('alert configurations: "A role is returned as `roles`, an array of strings"', () => {
+  it('echoes a role sent to a type without roles of its own, on create and on read', async () => {
+    const created = await h.owner.post(`/groups/${W.searchProd}/alertConfigs`, {
+      eventTypeName: 'HOST_DOWN',
+      notifications: [{ typeName: 'EMAIL', emailAddress: 'dba@acme.example', role: 'GROUP_OWNER' }],
+    });
+    expect(created.status).toBe(200);
+    expect(created.body.notifications[0]).toEqual(
+      expect.objectContaining({ typeName: 'EMAIL', emailAddress: 'dba@acme.example', roles: ['GROUP_OWNER'] }),
+    );
+    expect(created.body.notifications[0]).not.toHaveProperty('role');
+    const read = await h.owner.get(`/groups/${W.searchProd}/alertConfigs/${created.body.id}`);
+    expect(read.body.notifications[0].roles).toEqual(['GROUP_OWNER']);
+  });
+
+  it('checks such a role like a GROUP notification role', async () => {
+    const res = await h.owner.post(`/groups/${W.searchProd}/alertConfigs`, {
+      eventTypeName: 'HOST_DOWN',
+      notifications: [{ typeName: 'EMAIL', emailAddress: 'dba@acme.example', role: 'NOT_A_ROLE' }],
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.errorCode).toBe('INVALID_ENUM_VALUE');
+  });
+});
