@@ -57,3 +57,52 @@ describe('alert configurations: "A role is returned as `roles`, an array of stri
     expect(res.body.errorCode).toBe('INVALID_ENUM_VALUE');
   });
 });
+
+describe('events and alert configurations: "created: ISO 8601 UTC timestamp"', () => {
+  // A hand-written seed may give any ISO 8601 form (an offset, no zone, milliseconds); answers are UTC all the same,
+  // and ordering and the minDate/maxDate filters read the same instant.
+  const ORG = '5e2211c17a3e5a48f5497e00';
+  const PROJ = '5e2211c17a3e5a48f5497e01';
+  let s: EmulatorHarness;
+  beforeAll(async () => {
+    s = await startHarness({
+      seed: {
+        organizations: [{ id: ORG, name: 'o' }],
+        projects: [{ id: PROJ, name: 'p', orgId: ORG }],
+        apiKeys: [{ ...K.owner, desc: 'owner', roles: [{ roleName: 'GLOBAL_OWNER' }] }],
+        alertConfigs: [
+          {
+            groupId: PROJ,
+            id: '6c0100000000000000000009',
+            created: '2026-11-01T12:00:00+02:00',
+            updated: '2026-11-01T12:30:00.250+02:00',
+            eventTypeName: 'HOST_DOWN',
+            notifications: [{ typeName: 'EMAIL', emailAddress: 'a@acme.example' }],
+          },
+        ],
+        events: [
+          { id: '6f0e000000000000000000a1', created: '2026-11-01T12:00:00+02:00', eventTypeName: 'A', groupId: PROJ },
+          { id: '6f0e000000000000000000a2', created: '2026-11-01T11:00:00Z', eventTypeName: 'B', groupId: PROJ },
+        ],
+      },
+    });
+  });
+  afterAll(async () => {
+    await s.emu.close();
+  });
+
+  it('answers seeded timestamps in UTC', async () => {
+    const cfg = await s.owner.get(`/groups/${PROJ}/alertConfigs/6c0100000000000000000009`);
+    expect(cfg.body.created).toBe('2026-11-01T10:00:00Z');
+    expect(cfg.body.updated).toBe('2026-11-01T10:30:00Z');
+    const one = await s.owner.get(`/groups/${PROJ}/events/6f0e000000000000000000a1`);
+    expect(one.body.created).toBe('2026-11-01T10:00:00Z');
+  });
+
+  it('orders and filters by the instant, not by the text', async () => {
+    const all = await s.owner.get(`/groups/${PROJ}/events`);
+    expect(all.body.results.map((e: { eventTypeName: string }) => e.eventTypeName)).toEqual(['B', 'A']);
+    const late = await s.owner.get(`/groups/${PROJ}/events?minDate=2026-11-01T10:30:00Z`);
+    expect(late.body.results.map((e: { eventTypeName: string }) => e.eventTypeName)).toEqual(['B']);
+  });
+});
