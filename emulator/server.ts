@@ -166,15 +166,18 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, d
   const rawPath = q < 0 ? url : url.slice(0, q);
   const rawQuery = q < 0 ? '' : url.slice(q + 1);
   const query = new URLSearchParams(rawQuery);
-  const format = lenientFormat(query);
+  const asked = lenientFormat(query);
   if (rawPath.startsWith('/__emulator/') && deps.admin) return handleAdmin(req, res, rawPath, deps);
   if (rawPath !== API_BASE_PATH && !rawPath.startsWith(`${API_BASE_PATH}/`)) {
     req.resume();
-    return sendError(res, apiErrors.resourceNotFound(rawPath), deps, format);
+    return sendError(res, apiErrors.resourceNotFound(rawPath), deps, asked);
   }
   const path = rawPath.slice(API_BASE_PATH.length) || '/';
   const method = (req.method ?? 'GET').toUpperCase();
   const match = deps.router.match(method, path);
+  // The spec lists `pretty` alone for the version-manifest endpoints: `envelope` is not one of their parameters, so it
+  // changes none of their answers, errors (a 400, a 401) included.
+  const format: Format = match.kind === 'found' && match.route.prettyOnly ? { ...asked, envelope: false } : asked;
   const entry: RequestLogEntry = {
     method,
     path,

@@ -18,7 +18,8 @@ const fieldsCache = new Map<readonly string[], readonly string[]>();
 function fieldsOf(own: readonly string[]): readonly string[] {
   let fields = fieldsCache.get(own);
   if (fields === undefined) {
-    fields = [...own, ...ECHOED_WHEN_SET.filter((f) => !own.includes(f))];
+    // `roles` last: a role sent to a type without roles of its own is echoed too (validate-notification.ts).
+    fields = [...own, ...ECHOED_WHEN_SET.filter((f) => !own.includes(f)), ...(own.includes('roles') ? [] : ['roles'])];
     fieldsCache.set(own, fields);
   }
   return fields;

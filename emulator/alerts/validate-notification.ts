@@ -144,6 +144,11 @@ export function validateNotification(
     }
     if (value !== undefined && value !== null) out[field] = value;
   }
+  // The spec: "A role is returned as `roles`". A role sent to a type that has no roles of its own (EMAIL, SLACK, ...)
+  // is kept and echoed like the other fields returned "when they were set", rather than silently dropped.
+  if (!spec.own.includes('roles') && (sent('role') || sent('roles'))) {
+    out.roles = validateRoles(raw, attr, GROUP_NOTIFICATION_ROLES);
+  }
   for (const field of ECHOED_WHEN_SET) {
     if (spec.own.includes(field) || !sent(field)) continue;
     out[field] = SECRET_FIELDS.has(field)

@@ -1,5 +1,5 @@
 /** A small collector of validation issues with paths, for the seed loader (every problem reported at once). */
-import { isIsoDate, isObjectId, parseIsoInstant } from '../ids.ts';
+import { isIsoDate, isObjectId, isoSeconds, parseIsoInstant } from '../ids.ts';
 
 /** Collects issues such as `projects[2].orgId: unknown organization 5e22...`. */
 export class Checker {
@@ -59,14 +59,20 @@ export class Checker {
     return s;
   }
 
-  /** An ISO 8601 UTC timestamp. */
+  /**
+   * An ISO 8601 timestamp, returned in the form the API answers (UTC, second precision): the spec's `created` and
+   * `updated` are "ISO 8601 UTC" timestamps, so an offset, a missing zone (read as UTC) or milliseconds in a seed
+   * never reach an answer.
+   */
   timestamp(value: unknown, path: string, required = true): string | undefined {
     const s = this.string(value, path, required);
-    if (s !== undefined && (parseIsoInstant(s) === null || !/T/.test(s))) {
+    if (s === undefined) return undefined;
+    const ms = /T/.test(s) ? parseIsoInstant(s) : null;
+    if (ms === null) {
       this.add(path, `expected an ISO 8601 timestamp like 2026-11-01T10:00:00Z, found "${s}"`);
       return undefined;
     }
-    return s;
+    return isoSeconds(ms);
   }
 
   /** A date YYYY-MM-DD. */

@@ -162,6 +162,15 @@ function buildEvents(doc: Record<string, unknown>, c: Checker, state: State, now
     if (orgId && !state.orgs.has(orgId)) c.add(`${p}.orgId`, `unknown organization ${orgId}`);
     if (o.raw !== undefined && !isPlainObject(o.raw)) c.add(`${p}.raw`, 'expected an object');
     if (o.diffs !== undefined && !Array.isArray(o.diffs)) c.add(`${p}.diffs`, 'expected a list');
+    // The spec: apiKeyId "when present, userId is omitted", publicKey "when present, username is omitted".
+    for (const [key, user] of [
+      ['apiKeyId', 'userId'],
+      ['publicKey', 'username'],
+    ] as const) {
+      if (o[key] !== undefined && o[user] !== undefined) {
+        c.add(`${p}.${user}`, `an event triggered by an API key (${key}) has no ${user}`);
+      }
+    }
     if (eventTypeName) events.push({ ...o, id, created, eventTypeName } as EventRec);
   }
   // Stable by creation time, so a hand-written seed may list events in any order.

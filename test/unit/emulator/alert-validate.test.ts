@@ -170,7 +170,8 @@ describe('validateAlertConfig normalises', () => {
     expect(v.enabled).toBe(false);
     expect(v.matchers).toEqual([]);
     const [e, g] = v.notifications;
-    // smsEnabled is in the spec's "returned when they were set" list; roles is not, and EMAIL has none: dropped.
+    // smsEnabled is in the spec's "returned when they were set" list; EMAIL has no roles of its own, but "A role is
+    // returned as `roles`": kept (so a GET body sent back on PUT keeps it too).
     expect(e).toEqual({
       typeName: 'EMAIL',
       notifierId: e?.notifierId,
@@ -178,6 +179,7 @@ describe('validateAlertConfig normalises', () => {
       intervalMin: 60,
       emailAddress: 'a@b.example',
       smsEnabled: true,
+      roles: ['GROUP_OWNER'],
     });
     expect(g).toMatchObject({
       typeName: 'GROUP',

@@ -108,6 +108,17 @@ describe('seed validation', () => {
       'versionManifest: the manifest text is not valid JSON',
     ],
     ['an event without a type', { events: [{ created: '2026-01-01T00:00:00Z' }] }, 'events[0].eventTypeName: required'],
+    // The spec: apiKeyId "when present, userId is omitted"; publicKey "when present, username is omitted".
+    [
+      'an event by both an API key and a user',
+      { events: [{ eventTypeName: 'X', apiKeyId: '6b1f000000000000000000a1', userId: '5f0000000000000000000101' }] },
+      'events[0].userId: an event triggered by an API key (apiKeyId) has no userId',
+    ],
+    [
+      'an event with both a public key and a username',
+      { events: [{ eventTypeName: 'X', publicKey: 'gitopsbt', username: 'j.doe@acme.example' }] },
+      'events[0].username: an event triggered by an API key (publicKey) has no username',
+    ],
   ])('reports %s', (_name, doc, expected) => {
     expect(issuesOf(doc).join('\n')).toContain(expected);
   });
