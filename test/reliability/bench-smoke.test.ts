@@ -21,6 +21,15 @@ import { FsDesiredStateSource } from '../../lambdas/adapters/local/desired-sourc
 import { FileSecretResolver } from '../../lambdas/adapters/local/secrets-file.ts';
 import { loadDesiredState } from '../../lambdas/core/desired/index.ts';
 
+/** Every `secretRef` value anywhere in a parsed YAML document. */
+function secretRefsIn(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap((v) => secretRefsIn(v));
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([k, v]) =>
+    k === 'secretRef' && typeof v === 'string' ? [v] : secretRefsIn(v),
+  );
+}
+
 describe('bench generators', () => {
   it('builds a deterministic world of N x M with distinct alert bodies per project', () => {
     const world = buildWorld({ projects: 10, alerts: 8 });
@@ -62,6 +71,16 @@ describe('bench generators', () => {
     expect(docs.filter((d) => d.kind === 'Project')).toHaveLength(4);
     expect(docs.filter((d) => d.kind === 'Organization')).toHaveLength(2);
     const secrets = JSON.parse(renderSecretsFile(world)) as Record<string, Record<string, string>>;
+    // Every secretRef written in the files (templates included) names a value of the secrets file.
+    const refs = docs.flatMap((d) => secretRefsIn(d));
+    expect(refs.length).toBeGreaterThan(0);
+    const unresolved = refs.filter((ref) => {
+      const [id = '', key = ''] = ref.split('#');
+      const value = secrets[id]?.[key];
+      return typeof value !== 'string' || value === '';
+    });
+    expect(unresolved).toEqual([]);
+    // And the world's own bodies resolve the same way (the bench's live side uses them).
     for (const p of world.projects) {
       for (const a of p.alerts) {
         const body = resolveSpecBody(a.body, secrets);

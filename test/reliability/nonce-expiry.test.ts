@@ -23,20 +23,30 @@ describe('nonces expiring mid-run', () => {
   });
 
   it('converges when nonces go stale every 100 ms during the apply', async () => {
-    let expiries = 0;
+    // The alert-config reads answer after 150 ms: the first expiry lands before any write is sent, so the writes
+    // meet a nonce that went stale (an apply quicker than one tick would otherwise see none and prove nothing).
+    await h.admin.fault({ method: 'GET', path: '/groups/*/alertConfigs', latencyMs: 150, times: 3 });
+    await h.admin.clearRequests();
+    let expiriesDuringApply = 0;
     let running = true;
     const expirer = (async () => {
       while (running) {
         await new Promise((resolve) => setTimeout(resolve, 100));
         await h.admin.expireNonces();
-        expiries++;
+        // Counted only while the apply still runs: the loop's last tick may land after it ended.
+        if (running) expiriesDuringApply++;
       }
     })();
     const apply = await h.run({ command: 'apply' });
     running = false;
     await expirer;
+    const log = await h.admin.requests();
+    await h.admin.clearFaults();
     expect(apply.error).toBeUndefined();
-    expect(expiries).toBeGreaterThanOrEqual(1);
+    expect(expiriesDuringApply).toBeGreaterThanOrEqual(1);
+    // A fresh client costs one challenge (single flight); each further one answered a nonce gone stale mid-apply.
+    expect(log.challenges).toBeGreaterThan(1);
+    expect(log.byRoute['POST /groups/{groupId}/alertConfigs']).toBeGreaterThan(0);
 
     // A later run finishes whatever a stale nonce interrupted, and the one after has nothing left to do.
     await h.admin.expireNonces();
@@ -56,10 +66,13 @@ describe('nonces expiring mid-run', () => {
         await h.admin.expireNonces();
       }
     })();
+    await h.admin.clearRequests();
     const plan = await h.run({ command: 'plan' });
     running = false;
     await expirer;
     expect(plan.error).toBeUndefined();
     expect(plan.report?.failures.map((f) => f.message)).toEqual([]);
+    // The nonces did go stale under the plan: beyond the one challenge of a fresh client, several more were answered.
+    expect((await h.admin.requests()).challenges).toBeGreaterThan(2);
   });
 });

@@ -180,12 +180,22 @@ describe('parseInvocation: usage errors', () => {
     expect((caught as UsageError).message).toMatch(message);
   });
 
-  it('a refused private key flag never echoes the key', () => {
+  it.each([
+    { argv: ['plan', '--private-key=0c9e8d7f-6a5b-4c3d-2e1f-0a9b8c7d6e5f'] },
+    { argv: ['plan', '--private-key', '0c9e8d7f-6a5b-4c3d-2e1f-0a9b8c7d6e5f'] },
+    { argv: ['apply', '--auto-approve', '--api-key=0c9e8d7f-6a5b-4c3d-2e1f-0a9b8c7d6e5f'] },
+  ])('a refused private key flag never echoes the key: $argv', ({ argv }) => {
+    let caught: unknown;
     try {
-      parseInvocation(['plan', '--private-key=0c9e8d7f-6a5b-4c3d-2e1f-0a9b8c7d6e5f'], {});
+      parseInvocation(argv, {});
     } catch (error) {
-      expect((error as Error).message).not.toContain('0c9e8d7f');
+      caught = error;
     }
+    // Refused: a parse that accepted the flag would leave nothing to check below.
+    expect(caught).toBeInstanceOf(UsageError);
+    expect((caught as UsageError).exitCode).toBe(2);
+    expect((caught as UsageError).message).toMatch(/^--(private|api)-key is not an option: /);
+    expect((caught as UsageError).message).not.toContain('0c9e8d7f');
   });
 });
 
