@@ -51,13 +51,33 @@ export interface Harness {
   paths: RunPaths & { seedFile: string };
   url: string;
   admin: EmulatorAdmin;
-  /** Runs the reconciler once; never rejects (a throw lands in `error`). */
-  run(request: Partial<RunRequest> & Pick<RunRequest, 'command'>, client?: Partial<ClientOptions>): Promise<RunOutcome>;
+  /**
+   * Runs the reconciler once; never rejects (a throw lands in `error`). `kept`: a client the caller keeps across runs,
+   * as a warm Lambda keeps its own (used instead of a fresh one, and left open); `client` options then do not apply.
+   */
+  run(
+    request: Partial<RunRequest> & Pick<RunRequest, 'command'>,
+    client?: Partial<ClientOptions>,
+    kept?: KeptClient,
+  ): Promise<RunOutcome>;
   /** Every project's live alert configs (faults cleared first, so the read itself is not disturbed). */
   live(): Promise<Map<string, AlertConfig[]>>;
   /** Differences between live and desired-plus-defaults; empty when converged with nothing lost or duplicated. */
   inventory(): Promise<ProjectDiff[]>;
   close(): Promise<void>;
+}
+
+/** A client kept across runs by the caller (see Harness.run). */
+export type KeptClient = ReturnType<typeof createOpsManagerClient>;
+
+/** A client with the tool's key and fast retries, for Harness.run's `kept` (the caller closes it). */
+export function keptClient(url: string): KeptClient {
+  return createOpsManagerClient({
+    baseUrl: url,
+    publicKey: TOOL_KEY.publicKey,
+    privateKey: TOOL_KEY.privateKey,
+    retry: FAST_RETRY,
+  });
 }
 
 let runCounter = 0;
@@ -68,6 +88,7 @@ export async function runOnce(
   paths: RunPaths,
   request: Partial<RunRequest> & Pick<RunRequest, 'command'>,
   client: Partial<ClientOptions> = {},
+  kept?: KeptClient,
 ): Promise<RunOutcome> {
   const { retry, timeouts, ...rest } = client;
   const { deps, counts, close } = buildRunDependencies(paths, {
@@ -78,6 +99,7 @@ export async function runOnce(
     ...(timeouts ? { timeouts: timeouts as Partial<TimeoutOptions> } : {}),
     ...rest,
   });
+  if (kept !== undefined) deps.api = kept;
   try {
     const report = await runReconcile(
       { runId: `rel-${process.pid}-${++runCounter}`, owner: `test:${process.pid}`, ...request },
@@ -128,7 +150,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     paths,
     url: emulator.url,
     admin,
-    run: (request, client) => runOnce(emulator.url, paths, request, client),
+    run: (request, client, kept) => runOnce(emulator.url, paths, request, client, kept),
     async live() {
       await admin.clearFaults();
       return readLive(emulator.url, world);

@@ -1,6 +1,6 @@
 // Scenario: every Digest nonce is expired between runs and repeatedly during an apply; the client re-authenticates and a later run converges with nothing lost or duplicated.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, pendingChanges, startHarness } from '../helpers/reliability-harness.ts';
+import { type Harness, keptClient, pendingChanges, startHarness } from '../helpers/reliability-harness.ts';
 
 describe('nonces expiring mid-run', () => {
   let h: Harness;
@@ -11,15 +11,32 @@ describe('nonces expiring mid-run', () => {
     await h?.close();
   });
 
-  it('re-authenticates transparently when nonces expired between runs', async () => {
-    const first = await h.run({ command: 'plan' });
-    expect(first.error).toBeUndefined();
-    await h.admin.clearRequests();
-    await h.admin.expireNonces();
-    const second = await h.run({ command: 'plan' });
-    expect(second.error).toBeUndefined();
-    expect(second.report?.failures).toEqual([]);
-    expect((await h.admin.requests()).challenges).toBeGreaterThanOrEqual(1);
+  it('a client kept between runs (a warm Lambda) re-authenticates once when its cached nonce expired in between', async () => {
+    const api = keptClient(h.url);
+    try {
+      const first = await h.run({ command: 'plan' }, {}, api);
+      expect(first.error).toBeUndefined();
+      // The kept client reuses its nonce: a second run with nothing expired costs no challenge at all.
+      await h.admin.clearRequests();
+      const warm = await h.run({ command: 'plan' }, {}, api);
+      expect(warm.error).toBeUndefined();
+      const warmLog = await h.admin.requests();
+      expect(warmLog.challenges).toBe(0);
+      // Expired between runs: the cached nonce is refused (stale=true) and the client re-authenticates transparently:
+      // at most one stale challenge per request already sent with the old nonce (the client's 8 in flight), none after
+      // the new nonce is learnt, and the run makes the same API calls as the warm one with nothing failed.
+      await h.admin.clearRequests();
+      await h.admin.expireNonces();
+      const second = await h.run({ command: 'plan' }, {}, api);
+      expect(second.error).toBeUndefined();
+      expect(second.report?.failures).toEqual([]);
+      const log = await h.admin.requests();
+      expect(log.challenges).toBeGreaterThanOrEqual(1);
+      expect(log.challenges).toBeLessThanOrEqual(8);
+      expect(log.total - log.challenges).toBe(warmLog.total);
+    } finally {
+      await api.close();
+    }
   });
 
   it('converges when nonces go stale every 100 ms during the apply', async () => {
