@@ -48,6 +48,13 @@ async function cli(argv: string[], options: { interactive?: boolean; answers?: s
   return { code, out: io.out(), err: io.err(), questions: io.questions };
 }
 
+/** The `Plan: N to create, ...` summary line of a command's output (fails the test when there is none). */
+function planLine(out: string): string {
+  const line = /^Plan: .*$/m.exec(out)?.[0];
+  expect(line).toBeDefined();
+  return line ?? '';
+}
+
 describe('apply on a terminal', { timeout: 60_000 }, () => {
   it('answering anything but yes writes nothing', async () => {
     const run = await cli(['apply'], { interactive: true, answers: ['y'] });
@@ -55,7 +62,10 @@ describe('apply on a terminal', { timeout: 60_000 }, () => {
     expect(run.questions).toHaveLength(1);
     expect(run.out).toMatch(/Plan: [1-9]\d* to create/);
     expect(run.err).toContain('Apply cancelled: nothing was written.');
-    expect((await cli(['plan', '--detailed-exitcode'])).code).toBe(2);
+    // Nothing written: the next plan still has every change the cancelled one showed.
+    const after = await cli(['plan', '--detailed-exitcode']);
+    expect(after.code).toBe(2);
+    expect(planLine(after.out)).toBe(planLine(run.out));
   });
 
   it('yes applies the plan shown, printed once, then the results', async () => {
@@ -150,6 +160,8 @@ describe('observe and archive', { timeout: 60_000 }, () => {
 
 describe('run-level refusals and warnings', { timeout: 60_000 }, () => {
   it('a lock held by another run fails fast, naming the holder, and writes nothing', async () => {
+    const before = await cli(['plan', '--detailed-exitcode']);
+    expect(before.code).toBe(2);
     const store = new FsStateStore(join(dir, 'state'));
     const lease = await store.acquireLease({ owner: 'cli:alice@laptop', runId: 'other-run', ttlMs: 60_000 });
     try {
@@ -159,7 +171,9 @@ describe('run-level refusals and warnings', { timeout: 60_000 }, () => {
     } finally {
       await store.releaseLease(lease);
     }
-    expect((await cli(['plan', '--detailed-exitcode'])).code).toBe(2);
+    const after = await cli(['plan', '--detailed-exitcode']);
+    expect(after.code).toBe(2);
+    expect(planLine(after.out)).toBe(planLine(before.out));
   });
 
   it('--json: a held lock is a JSON failure on stdout; a plan already printed gets no second document', async () => {
