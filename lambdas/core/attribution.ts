@@ -50,8 +50,26 @@ export function toAttribution(event: OpsManagerEvent): DriftAttribution {
   return attribution;
 }
 
+/**
+ * Newest first by instant (ISO 8601 allows fractions and offsets, so the text does not sort: "…44.500Z" < "…44Z"),
+ * then by event id: Ops Manager stamps whole seconds, and events of one second must come out in the same order on
+ * every run whatever order the server lists them in, so the same drift reads the same.
+ */
 function newestFirst(a: OpsManagerEvent, b: OpsManagerEvent): number {
-  return a.created < b.created ? 1 : a.created > b.created ? -1 : 0;
+  const byTime = Date.parse(b.created) - Date.parse(a.created);
+  if (byTime !== 0) return byTime;
+  return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
+}
+
+/**
+ * Whether `event` records a change to the object of `change`. The event type is checked here as well as in the
+ * query: alert events (OUTSIDE_METRIC_THRESHOLD, say) carry `alertConfigId` too, and a server that answers more than
+ * the `eventType` filter asked must not turn an alert that fired into the author of a config change.
+ */
+function recordsChangeOf(event: OpsManagerEvent, change: Change, formerIds: ReadonlyMap<string, string>): boolean {
+  if (change.kind !== 'alertConfig') return (SINGLETON_EVENT_TYPES[change.kind] ?? []).includes(event.eventTypeName);
+  if (!(ALERT_CONFIG_EVENT_TYPES as readonly string[]).includes(event.eventTypeName)) return false;
+  return event.alertConfigId !== undefined && event.alertConfigId === (change.id ?? formerIds.get(change.key));
 }
 
 /**
@@ -92,11 +110,7 @@ export async function attributeDrift(
     const matching = events
       // Our own writes (the create that a human later edited, say) are history, not the drift's author.
       .filter((e) => options.ignoreActor === undefined || e.publicKey !== options.ignoreActor)
-      .filter((e) =>
-        change.kind === 'alertConfig'
-          ? e.alertConfigId !== undefined && e.alertConfigId === (change.id ?? formerIds.get(change.key))
-          : (SINGLETON_EVENT_TYPES[change.kind] ?? []).includes(e.eventTypeName),
-      )
+      .filter((e) => recordsChangeOf(e, change, formerIds))
       .sort(newestFirst)
       .slice(0, MAX_ATTRIBUTIONS)
       .map(toAttribution);
@@ -104,5 +118,5 @@ export async function attributeDrift(
   }
   return skipped === 0
     ? undefined
-    : `drift attribution for ${target.name}: ${skipped} of ${answered} events were ignored (no id, created time or event type as text)`;
+    : `drift attribution for ${target.name}: ${skipped} of ${answered} events were ignored (no id or event type as text, or a created that is not a time)`;
 }
