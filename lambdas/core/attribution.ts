@@ -24,14 +24,22 @@ export const SINGLETON_EVENT_TYPES: Readonly<Record<string, readonly string[]>> 
 };
 
 /**
- * The events' lower bound: the last reconcile, floored to the second (Ops Manager stamps events in whole seconds,
- * so an edit in the same second as our last run would otherwise be missed).
+ * How far the tool's clock may run ahead of Ops Manager's. `lastReconciledAt` is the tool's time and `created` is
+ * Ops Manager's: without this margin an edit stamped by a server a minute behind would fall before the bound.
+ */
+export const CLOCK_SKEW_ALLOWANCE_MS = 5 * 60_000;
+
+/**
+ * The events' lower bound: the last reconcile less {@link CLOCK_SKEW_ALLOWANCE_MS}, floored to the second (Ops
+ * Manager stamps events in whole seconds, and `minDate` is inclusive). The wider window cannot blame an edit we
+ * overwrote since: events older than our own last write to the object are dropped (see {@link attributeDrift}).
  */
 export function eventsSince(lastReconciledAt: string | undefined): string | undefined {
   if (lastReconciledAt === undefined) return undefined;
   const ms = Date.parse(lastReconciledAt);
   if (Number.isNaN(ms)) return undefined;
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  const bound = ms - CLOCK_SKEW_ALLOWANCE_MS;
+  return new Date(Math.floor(bound / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 }
 
 /** At most this many events are attached to one change (newest first). */
@@ -73,6 +81,19 @@ function recordsChangeOf(event: OpsManagerEvent, change: Change, formerIds: Read
 }
 
 /**
+ * The others' events of one object (sorted newest first) that came after our own newest write to it. Our own writes
+ * (the create that a human later edited, say) are history, not the drift's author, and so is an edit that one of our
+ * writes overwrote: the drift standing now was made after it. Events in the same second as our write are kept, since
+ * Ops Manager's whole-second stamps do not say which came first.
+ */
+function sinceOwnWrite(events: OpsManagerEvent[], own: string | undefined): OpsManagerEvent[] {
+  if (own === undefined) return events;
+  const ours = events.find((e) => e.publicKey === own);
+  const floor = ours === undefined ? Number.NEGATIVE_INFINITY : Math.floor(Date.parse(ours.created) / 1000) * 1000;
+  return events.filter((e) => e.publicKey !== own && Date.parse(e.created) >= floor);
+}
+
+/**
  * Adds `drift.attribution` to the drifted changes of one target (project or organization). Returns a warning
  * when the events could not be read; the changes are left without attribution then.
  */
@@ -107,11 +128,10 @@ export async function attributeDrift(
   events = events.flatMap((e) => usableEvent(e) ?? []);
   const skipped = answered - events.length;
   for (const change of drifted) {
-    const matching = events
-      // Our own writes (the create that a human later edited, say) are history, not the drift's author.
-      .filter((e) => options.ignoreActor === undefined || e.publicKey !== options.ignoreActor)
-      .filter((e) => recordsChangeOf(e, change, formerIds))
-      .sort(newestFirst)
+    const matching = sinceOwnWrite(
+      events.filter((e) => recordsChangeOf(e, change, formerIds)).sort(newestFirst),
+      options.ignoreActor,
+    )
       .slice(0, MAX_ATTRIBUTIONS)
       .map(toAttribution);
     if (matching.length > 0 && change.drift !== undefined) change.drift.attribution = matching;
