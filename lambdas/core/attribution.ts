@@ -45,13 +45,18 @@ export function eventsSince(lastReconciledAt: string | undefined): string | unde
 /** At most this many events are attached to one change (newest first). */
 export const MAX_ATTRIBUTIONS = 5;
 
-/** Turns an event into an attribution. */
+/**
+ * Turns an event into an attribution. The spec pairs `userId` with `username` and `apiKeyId` with `publicKey` (one
+ * pair excludes the other); the name is preferred, and the id stands in when the event leaves the name out.
+ */
 export function toAttribution(event: OpsManagerEvent): DriftAttribution {
+  const user = event.username ?? event.userId;
+  const key = event.publicKey ?? event.apiKeyId;
   const attribution: DriftAttribution = {
     eventTypeName: event.eventTypeName,
     created: event.created,
-    actor: event.username ?? event.publicKey ?? 'unknown',
-    actorType: event.username !== undefined ? 'user' : event.publicKey !== undefined ? 'apiKey' : 'unknown',
+    actor: user ?? key ?? 'unknown',
+    actorType: user !== undefined ? 'user' : key !== undefined ? 'apiKey' : 'unknown',
     eventId: event.id,
   };
   if (event.remoteAddress !== undefined) attribution.remoteAddress = event.remoteAddress;

@@ -115,3 +115,46 @@ describe('attributeDrift: order of several events', () => {
     expect(warning).toContain('1 of 2 events were ignored');
   });
 });
+
+describe('attributeDrift: the actor', () => {
+  it('names the user by userId, or the API key by apiKeyId, when the event leaves out the name', async () => {
+    // The spec pairs userId with username and apiKeyId with publicKey; an event carrying only the id still has an
+    // author, and "unknown" would hide who it was.
+    const { api } = eventsApi([
+      {
+        id: 'e-user',
+        created: '2026-10-14T09:00:01Z',
+        eventTypeName: 'ALERT_CONFIG_CHANGED_AUDIT',
+        alertConfigId: CONFIG,
+        userId: '5f0000000000000000000101',
+      },
+      {
+        id: 'e-key',
+        created: '2026-10-14T09:00:00Z',
+        eventTypeName: 'ALERT_CONFIG_CHANGED_AUDIT',
+        alertConfigId: CONFIG,
+        apiKeyId: '6b1f000000000000000000a2',
+      },
+    ]);
+    const change = drifted();
+    await attributeDrift(api, [change], undefined, { ignoreActor: TOOL });
+    expect(change.drift?.attribution?.map((a) => [a.actor, a.actorType])).toEqual([
+      ['5f0000000000000000000101', 'user'],
+      ['6b1f000000000000000000a2', 'apiKey'],
+    ]);
+  });
+
+  it('an event with no actor at all is still listed, as unknown', async () => {
+    const { api } = eventsApi([
+      {
+        id: 'e-none',
+        created: '2026-10-14T09:00:00Z',
+        eventTypeName: 'ALERT_CONFIG_CHANGED_AUDIT',
+        alertConfigId: CONFIG,
+      },
+    ]);
+    const change = drifted();
+    await attributeDrift(api, [change], undefined, { ignoreActor: TOOL });
+    expect(change.drift?.attribution?.[0]).toMatchObject({ actor: 'unknown', actorType: 'unknown' });
+  });
+});
