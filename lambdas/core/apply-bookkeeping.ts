@@ -9,7 +9,9 @@ import { organizationState, projectState } from './state.ts';
 
 /**
  * Stamps `lastReconciledAt` on every target read and written without failure and left without known drift (a drift
- * still standing keeps its older bound, so its author stays findable), and forgets vanished records.
+ * still standing keeps its older bound, so its author stays findable), and forgets vanished records. The stamp is when
+ * the plan began (before it read live state), not the end of the apply: a hand edit made after our read and before
+ * the end of the run is drift the next run finds, and its event must still fall inside the next run's window.
  */
 export function recordReconciled(
   plan: Plan,
@@ -19,7 +21,7 @@ export function recordReconciled(
   now: () => string,
 ): void {
   const failedTargets = new Set(plan.failures.map((f) => targetKey(f.target)));
-  const stamp = now();
+  const stamp = earlier(plan.createdAt, now());
   const bad = new Set([
     ...failedTargets,
     ...failures.map((f) => targetKey(f.target)),
@@ -36,6 +38,12 @@ export function recordReconciled(
     if (type === 'organization') organizationState(ctx.state, id).lastReconciledAt = stamp;
   }
   forgetVanished(plan, ctx, clean);
+}
+
+/** The earlier of two ISO times; `b` when `a` is not a time. */
+function earlier(a: string, b: string): string {
+  const at = Date.parse(a);
+  return !Number.isNaN(at) && at < Date.parse(b) ? a : b;
 }
 
 function splitKey(key: string): [string, string] {

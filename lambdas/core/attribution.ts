@@ -24,34 +24,78 @@ export const SINGLETON_EVENT_TYPES: Readonly<Record<string, readonly string[]>> 
 };
 
 /**
- * The events' lower bound: the last reconcile, floored to the second (Ops Manager stamps events in whole seconds,
- * so an edit in the same second as our last run would otherwise be missed).
+ * How far the tool's clock may run ahead of Ops Manager's. `lastReconciledAt` is the tool's time and `created` is
+ * Ops Manager's: without this margin an edit stamped by a server a minute behind would fall before the bound.
+ */
+export const CLOCK_SKEW_ALLOWANCE_MS = 5 * 60_000;
+
+/**
+ * The events' lower bound: the last reconcile less {@link CLOCK_SKEW_ALLOWANCE_MS}, floored to the second (Ops
+ * Manager stamps events in whole seconds, and `minDate` is inclusive). The wider window cannot blame an edit we
+ * overwrote since: events older than our own last write to the object are dropped (see {@link attributeDrift}).
  */
 export function eventsSince(lastReconciledAt: string | undefined): string | undefined {
   if (lastReconciledAt === undefined) return undefined;
   const ms = Date.parse(lastReconciledAt);
   if (Number.isNaN(ms)) return undefined;
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  const bound = ms - CLOCK_SKEW_ALLOWANCE_MS;
+  return new Date(Math.floor(bound / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 }
 
 /** At most this many events are attached to one change (newest first). */
 export const MAX_ATTRIBUTIONS = 5;
 
-/** Turns an event into an attribution. */
+/**
+ * Turns an event into an attribution. The spec pairs `userId` with `username` and `apiKeyId` with `publicKey` (one
+ * pair excludes the other); the name is preferred, and the id stands in when the event leaves the name out.
+ */
 export function toAttribution(event: OpsManagerEvent): DriftAttribution {
+  const user = event.username ?? event.userId;
+  const key = event.publicKey ?? event.apiKeyId;
   const attribution: DriftAttribution = {
     eventTypeName: event.eventTypeName,
     created: event.created,
-    actor: event.username ?? event.publicKey ?? 'unknown',
-    actorType: event.username !== undefined ? 'user' : event.publicKey !== undefined ? 'apiKey' : 'unknown',
+    actor: user ?? key ?? 'unknown',
+    actorType: user !== undefined ? 'user' : key !== undefined ? 'apiKey' : 'unknown',
     eventId: event.id,
   };
   if (event.remoteAddress !== undefined) attribution.remoteAddress = event.remoteAddress;
   return attribution;
 }
 
+/**
+ * Newest first by instant (ISO 8601 allows fractions and offsets, so the text does not sort: "…44.500Z" < "…44Z"),
+ * then by event id: Ops Manager stamps whole seconds, and events of one second must come out in the same order on
+ * every run whatever order the server lists them in, so the same drift reads the same.
+ */
 function newestFirst(a: OpsManagerEvent, b: OpsManagerEvent): number {
-  return a.created < b.created ? 1 : a.created > b.created ? -1 : 0;
+  const byTime = Date.parse(b.created) - Date.parse(a.created);
+  if (byTime !== 0) return byTime;
+  return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
+}
+
+/**
+ * Whether `event` records a change to the object of `change`. The event type is checked here as well as in the
+ * query: alert events (OUTSIDE_METRIC_THRESHOLD, say) carry `alertConfigId` too, and a server that answers more than
+ * the `eventType` filter asked must not turn an alert that fired into the author of a config change.
+ */
+function recordsChangeOf(event: OpsManagerEvent, change: Change, formerIds: ReadonlyMap<string, string>): boolean {
+  if (change.kind !== 'alertConfig') return (SINGLETON_EVENT_TYPES[change.kind] ?? []).includes(event.eventTypeName);
+  if (!(ALERT_CONFIG_EVENT_TYPES as readonly string[]).includes(event.eventTypeName)) return false;
+  return event.alertConfigId !== undefined && event.alertConfigId === (change.id ?? formerIds.get(change.key));
+}
+
+/**
+ * The others' events of one object (sorted newest first) that came after our own newest write to it. Our own writes
+ * (the create that a human later edited, say) are history, not the drift's author, and so is an edit that one of our
+ * writes overwrote: the drift standing now was made after it. Events in the same second as our write are kept, since
+ * Ops Manager's whole-second stamps do not say which came first.
+ */
+function sinceOwnWrite(events: OpsManagerEvent[], own: string | undefined): OpsManagerEvent[] {
+  if (own === undefined) return events;
+  const ours = events.find((e) => e.publicKey === own);
+  const floor = ours === undefined ? Number.NEGATIVE_INFINITY : Math.floor(Date.parse(ours.created) / 1000) * 1000;
+  return events.filter((e) => e.publicKey !== own && Date.parse(e.created) >= floor);
 }
 
 /**
@@ -89,20 +133,15 @@ export async function attributeDrift(
   events = events.flatMap((e) => usableEvent(e) ?? []);
   const skipped = answered - events.length;
   for (const change of drifted) {
-    const matching = events
-      // Our own writes (the create that a human later edited, say) are history, not the drift's author.
-      .filter((e) => options.ignoreActor === undefined || e.publicKey !== options.ignoreActor)
-      .filter((e) =>
-        change.kind === 'alertConfig'
-          ? e.alertConfigId !== undefined && e.alertConfigId === (change.id ?? formerIds.get(change.key))
-          : (SINGLETON_EVENT_TYPES[change.kind] ?? []).includes(e.eventTypeName),
-      )
-      .sort(newestFirst)
+    const matching = sinceOwnWrite(
+      events.filter((e) => recordsChangeOf(e, change, formerIds)).sort(newestFirst),
+      options.ignoreActor,
+    )
       .slice(0, MAX_ATTRIBUTIONS)
       .map(toAttribution);
     if (matching.length > 0 && change.drift !== undefined) change.drift.attribution = matching;
   }
   return skipped === 0
     ? undefined
-    : `drift attribution for ${target.name}: ${skipped} of ${answered} events were ignored (no id, created time or event type as text)`;
+    : `drift attribution for ${target.name}: ${skipped} of ${answered} events were ignored (no id or event type as text, or a created that is not a time)`;
 }

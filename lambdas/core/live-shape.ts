@@ -61,18 +61,19 @@ export function auditLogRotationProblem(value: unknown): string | undefined {
 }
 
 /** Text members of an event that attribution may read besides `id`, `created` and `eventTypeName`. */
-const OPTIONAL_TEXT = ['alertConfigId', 'username', 'publicKey', 'remoteAddress'] as const;
+const OPTIONAL_TEXT = ['alertConfigId', 'username', 'userId', 'publicKey', 'apiKeyId', 'remoteAddress'] as const;
 
 /**
  * The event as attribution can use it, or undefined: `id`, `created` and `eventTypeName` must be text (they are
- * reported, sorted and matched), and any other member it reads that is not text is left out (an answer's odd value
- * never reaches a report).
+ * reported, sorted and matched) and `created` must read as a time (events are ordered by instant), and any other
+ * member it reads that is not text is left out (an answer's odd value never reaches a report).
  */
 export function usableEvent(event: unknown): OpsManagerEvent | undefined {
   if (event === null || typeof event !== 'object') return undefined;
   const e = event as Record<string, unknown>;
   if (typeof e.id !== 'string' || typeof e.created !== 'string' || typeof e.eventTypeName !== 'string')
     return undefined;
+  if (Number.isNaN(Date.parse(e.created))) return undefined;
   const out: Record<string, unknown> = { id: e.id, created: e.created, eventTypeName: e.eventTypeName };
   for (const field of OPTIONAL_TEXT) if (typeof e[field] === 'string') out[field] = e[field];
   return out as unknown as OpsManagerEvent;

@@ -180,7 +180,7 @@ export interface FieldChange {
 export interface DriftAttribution {
   eventTypeName: string;
   created: string;
-  /** username when a user did it, publicKey when an API key did. */
+  /** username (else userId) when a user did it, publicKey (else apiKeyId) when an API key did; 'unknown' otherwise. */
   actor: string;
   actorType: 'user' | 'apiKey' | 'unknown';
   remoteAddress?: string;

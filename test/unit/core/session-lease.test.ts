@@ -152,8 +152,8 @@ describe('attribution', () => {
     });
   }
 
-  it('floors the lower bound to the second', () => {
-    expect(eventsSince('2026-03-01T10:00:00.800Z')).toBe('2026-03-01T10:00:00Z');
+  it('moves the lower bound back by the clock-skew allowance (5 minutes) and floors it to the second', () => {
+    expect(eventsSince('2026-03-01T10:00:00.800Z')).toBe('2026-03-01T09:55:00Z');
     expect(eventsSince(undefined)).toBeUndefined();
     expect(eventsSince('garbage')).toBeUndefined();
   });
