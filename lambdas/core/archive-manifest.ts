@@ -1,18 +1,25 @@
 /**
  * Archives the version manifest content-addressed: `manifests/sha256/<hex>.json` holds the exact text served (written
- * only when new), `manifests/latest.json` points at the current one, `manifests/index.json` lists every version seen.
+ * only when its content is new), `manifests/latest.json` points at the current one, `manifests/index.json` lists every
+ * distinct manifest seen.
+ *
+ * "Distinct" is by content, not bytes: the same manifest served with other white space or member order is not stored
+ * again, not added to the index and not reported as changed (the plan compares the pin with the live manifest as JSON
+ * values too). Its first text is the one kept, byte for byte: the spec says a manifest's values must not be altered.
+ *
+ * Writes go copy, then index, then latest, so that a run failing half-way never leaves latest naming a manifest that
+ * the index or the copies lack; the next run completes what is missing.
  */
 import { sha256Hex } from './canonical.ts';
+import {
+  contentDigest,
+  MANIFEST_INDEX_KEY,
+  type ManifestIndexEntry,
+  manifestKey,
+  readManifestIndex,
+  sameContentEntry,
+} from './manifest-index.ts';
 import type { ArchiveStore, OpsManagerApi } from './ports.ts';
-
-/** One entry of `manifests/index.json`. */
-export interface ManifestIndexEntry {
-  sha256: string;
-  /** When this run first stored it. */
-  firstSeen: string;
-  /** The manifest's own `updated` value (epoch milliseconds), when it has one. */
-  updated?: number;
-}
 
 /** `manifests/latest.json`. */
 export interface ManifestPointer {
@@ -20,11 +27,6 @@ export interface ManifestPointer {
   key: string;
   fetchedAt: string;
   updated?: number;
-}
-
-/** The key of a manifest's content-addressed copy. */
-export function manifestKey(sha256: string): string {
-  return `manifests/sha256/${sha256}.json`;
 }
 
 async function readJson<T>(archive: ArchiveStore, key: string): Promise<T | null> {
@@ -37,36 +39,52 @@ async function readJson<T>(archive: ArchiveStore, key: string): Promise<T | null
   }
 }
 
-/** Fetches and archives the manifest; `changed` says whether this content was new. */
+const JSON_OPTIONS = { contentType: 'application/json' };
+
+/**
+ * Fetches and archives the manifest; `changed` says whether this content was new. Throws (nothing written) for an
+ * empty body or one that is not a JSON object (an error page, a proxy's answer: not a manifest), and for a stored
+ * index that cannot be read.
+ */
 export async function archiveManifest(
   api: OpsManagerApi,
   archive: ArchiveStore,
   now: string,
 ): Promise<{ sha256: string; key: string; changed: boolean; location: string }> {
   const doc = await api.getVersionManifest();
-  const sha256 = sha256Hex(doc.text);
-  const key = manifestKey(sha256);
-  const put = await archive.put(key, doc.text, { contentType: 'application/json', ifAbsent: true });
-  const rawUpdated = (doc.value as { updated?: unknown } | null)?.updated;
+  if (doc.text.trim() === '') throw new Error('GET /unauth/versionManifest answered an empty body; nothing stored');
+  if (typeof doc.value !== 'object' || doc.value === null || Array.isArray(doc.value))
+    throw new Error('GET /unauth/versionManifest answered JSON that is not a JSON object; nothing stored');
+  const rawUpdated = (doc.value as { updated?: unknown }).updated;
   const updated = typeof rawUpdated === 'number' ? rawUpdated : undefined;
+  const index = await readManifestIndex(archive);
+  const served = sha256Hex(doc.text);
+  const content = contentDigest(doc.value);
 
-  const index = (await readJson<ManifestIndexEntry[]>(archive, 'manifests/index.json')) ?? [];
-  const known = Array.isArray(index) && index.some((e) => e.sha256 === sha256);
+  let sha256 = served;
+  let body: string | Uint8Array = doc.text;
+  let known = index.some((e) => e.sha256 === served);
   if (!known) {
-    const entry: ManifestIndexEntry = { sha256, firstSeen: now };
+    const same = await sameContentEntry(archive, index, content);
+    if (same !== undefined) {
+      ({ sha256 } = same.entry);
+      body = same.bytes;
+      known = true;
+    }
+  }
+  const key = manifestKey(sha256);
+  // For a known manifest this only restores a lost copy; `ifAbsent` never replaces one.
+  const put = await archive.put(key, body, { ...JSON_OPTIONS, ifAbsent: true });
+  if (!known) {
+    const entry: ManifestIndexEntry = { sha256, firstSeen: now, content };
     if (updated !== undefined) entry.updated = updated;
-    const next = [...(Array.isArray(index) ? index : []), entry];
-    await archive.put('manifests/index.json', `${JSON.stringify(next, null, 2)}\n`, {
-      contentType: 'application/json',
-    });
+    await archive.put(MANIFEST_INDEX_KEY, `${JSON.stringify([...index, entry], null, 2)}\n`, JSON_OPTIONS);
   }
   const latest = await readJson<ManifestPointer>(archive, 'manifests/latest.json');
   if (latest?.sha256 !== sha256) {
     const pointer: ManifestPointer = { sha256, key, fetchedAt: now };
     if (updated !== undefined) pointer.updated = updated;
-    await archive.put('manifests/latest.json', `${JSON.stringify(pointer, null, 2)}\n`, {
-      contentType: 'application/json',
-    });
+    await archive.put('manifests/latest.json', `${JSON.stringify(pointer, null, 2)}\n`, JSON_OPTIONS);
   }
   return { sha256, key, changed: put.created || !known, location: put.location };
 }

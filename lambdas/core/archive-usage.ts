@@ -10,11 +10,19 @@
  * Nothing already archived this month is lost: every entry of the stored document that this run did not read again (a
  * failed read, a project no longer managed, a run limited to some projects) is carried over unchanged, with its own
  * `endDate` and `fetchedAt`; a failed read is reported. When every read fails, the stored document is left as it is.
+ *
+ * The previous month is closed: a daily run at 00:05 UTC reads the 31st before it is over, and a run that failed on
+ * the last days of a month would leave it short for good. So, while the previous month's document exists and a
+ * managed project's entry in it was read before that month ended (or it has none), the run reads those projects
+ * again for the whole month (first to last day) and rewrites that document the same way. Once every entry was read
+ * after the month's end, the month is closed and no longer read: in practice, one extra read per project on the
+ * first run of a month.
  */
 import { errorMessage, mapLimit } from './concurrency.ts';
 import { jsonChunks } from './json-chunks.ts';
 import type { ArchiveStore, OpsManagerApi } from './ports.ts';
 import { type AssignmentEntry, type AssignmentsDocument, carriedEntries } from './usage-document.ts';
+import { type MonthRange, monthRange, previousMonthRange } from './usage-months.ts';
 
 /**
  * Assignment reads handed to the client at once. The client's own limiter caps the requests in flight; this only
@@ -23,13 +31,6 @@ import { type AssignmentEntry, type AssignmentsDocument, carriedEntries } from '
  * client's usual concurrency (8), so its slots never go idle for want of queued reads.
  */
 export const ASSIGNMENT_READS_QUEUED = 64;
-
-/** The month (`YYYY-MM`) and its date range up to `now` (ISO dates, UTC). */
-export function monthRange(now: Date): { month: string; startDate: string; endDate: string } {
-  const iso = now.toISOString();
-  const month = iso.slice(0, 7);
-  return { month, startDate: `${month}-01`, endDate: iso.slice(0, 10) };
-}
 
 /** The key of a month's host assignments document. */
 export function assignmentsKey(month: string): string {
@@ -50,27 +51,27 @@ async function writeJson(archive: ArchiveStore, key: string, value: unknown): Pr
   }
 }
 
-/** Archives this month's usage; failures are returned as messages, never thrown. */
-export async function archiveUsage(
+/** What one month's host assignments document became in a run. */
+interface MonthOutcome {
+  /** The key, when the document was written. */
+  key: string | undefined;
+  /** Entries in the written document (carried-over ones included). */
+  written: number;
+  errors: string[];
+}
+
+/**
+ * Reads the host assignments of `projectIds` over `range` and writes the month's document, carrying over every
+ * stored entry of the month that this run did not read. Failures are returned as messages, never thrown.
+ */
+async function archiveMonthAssignments(
   api: OpsManagerApi,
   archive: ArchiveStore,
   projectIds: readonly string[],
-  now: Date,
-): Promise<{ month: string; keys: string[]; projects: number; errors: string[] }> {
-  const { month, startDate, endDate } = monthRange(now);
-  const fetchedAt = now.toISOString();
-  const keys: string[] = [];
-  const hostErrors: string[] = [];
-  const hosts = (async () => {
-    try {
-      const results = await api.listPhysicalHosts();
-      const key = `usage/${month}/physical-hosts.json`;
-      await writeJson(archive, key, { fetchedAt, results });
-      keys.push(key);
-    } catch (error) {
-      hostErrors.push(`physical hosts: ${errorMessage(error)}`);
-    }
-  })();
+  range: MonthRange,
+  fetchedAt: string,
+): Promise<MonthOutcome> {
+  const { month, startDate, endDate } = range;
   const read = new Map<string, AssignmentEntry>();
   const failed = new Map<string, string>();
   await mapLimit(projectIds, ASSIGNMENT_READS_QUEUED, async (groupId) => {
@@ -81,35 +82,98 @@ export async function archiveUsage(
       failed.set(groupId, errorMessage(error));
     }
   });
-  const projectErrors: string[] = [];
+  const problems: string[] = [];
+  const key = assignmentsKey(month);
   let written = 0;
+  let stored: string | undefined;
   let kept = new Map<string, string>();
   if (read.size > 0) {
-    const key = assignmentsKey(month);
     try {
       const carried = await carriedEntries(archive, key, month, (groupId) => !read.has(groupId));
-      if (carried.problem !== undefined) projectErrors.push(carried.problem);
+      if (carried.problem !== undefined) problems.push(carried.problem);
       kept = new Map(carried.entries.map((e) => [e.groupId, e.fetchedAt]));
       const projects = [...read.values(), ...carried.entries].sort((a, b) =>
         a.groupId < b.groupId ? -1 : a.groupId > b.groupId ? 1 : 0,
       );
       const document: AssignmentsDocument = { month, startDate, fetchedAt, projects };
       await writeJson(archive, key, document);
-      keys.push(key);
+      stored = key;
       written = projects.length;
     } catch (error) {
       kept = new Map();
-      projectErrors.push(`host assignments: ${errorMessage(error)}`);
+      problems.push(`host assignments: ${errorMessage(error)}`);
     }
   }
   if (read.size === 0 && failed.size > 0)
-    projectErrors.push(`host assignments: every project's read failed; ${assignmentsKey(month)} is left as it was`);
+    problems.push(`host assignments: every project's read failed; ${key} is left as it was`);
   const perProject = [...failed.keys()].sort().map((id) => {
     const since = kept.get(id);
     const note = since === undefined ? '' : ` (kept its entry read at ${since})`;
     return `host assignments of ${id}: ${failed.get(id)}${note}`;
   });
+  return { key: stored, written, errors: [...perProject, ...problems] };
+}
+
+/**
+ * The managed projects whose entry in the previous month's stored document is missing or was read before that month
+ * ended. None when there is no usable document of that month: a month never archived is not started afterwards.
+ */
+async function projectsToClose(
+  archive: ArchiveStore,
+  projectIds: readonly string[],
+  previous: MonthRange & { closedAt: Date },
+): Promise<string[]> {
+  const stored = await carriedEntries(archive, assignmentsKey(previous.month), previous.month, () => true);
+  if (stored.entries.length === 0) return [];
+  const readAt = new Map(stored.entries.map((e) => [e.groupId, Date.parse(e.fetchedAt)]));
+  const closedAt = previous.closedAt.getTime();
+  // A fetchedAt that does not parse (NaN) counts as open: reading again costs one request, trusting it a month.
+  return projectIds.filter((id) => !((readAt.get(id) ?? Number.NaN) >= closedAt));
+}
+
+/** Archives this month's usage and closes the previous month; failures are returned as messages, never thrown. */
+export async function archiveUsage(
+  api: OpsManagerApi,
+  archive: ArchiveStore,
+  projectIds: readonly string[],
+  now: Date,
+): Promise<{ month: string; keys: string[]; projects: number; errors: string[] }> {
+  const current = monthRange(now);
+  const fetchedAt = now.toISOString();
+  const keys: string[] = [];
+  const hostErrors: string[] = [];
+  const hosts = (async () => {
+    try {
+      const results = await api.listPhysicalHosts();
+      const key = `usage/${current.month}/physical-hosts.json`;
+      await writeJson(archive, key, { fetchedAt, results });
+      keys.push(key);
+    } catch (error) {
+      hostErrors.push(`physical hosts: ${errorMessage(error)}`);
+    }
+  })();
+  const outcome = await archiveMonthAssignments(api, archive, projectIds, current, fetchedAt);
+  if (outcome.key !== undefined) keys.push(outcome.key);
+  const closing: string[] = [];
+  if (projectIds.length > 0) {
+    const previous = previousMonthRange(now);
+    try {
+      const open = await projectsToClose(archive, projectIds, previous);
+      if (open.length > 0) {
+        const closed = await archiveMonthAssignments(api, archive, open, previous, fetchedAt);
+        if (closed.key !== undefined) keys.push(closed.key);
+        closing.push(...closed.errors.map((e) => `closing ${previous.month}: ${e}`));
+      }
+    } catch (error) {
+      closing.push(`closing ${previous.month}: host assignments: ${errorMessage(error)}`);
+    }
+  }
   await hosts;
   keys.sort();
-  return { month, keys, projects: written, errors: [...hostErrors, ...perProject, ...projectErrors] };
+  return {
+    month: current.month,
+    keys,
+    projects: outcome.written,
+    errors: [...hostErrors, ...outcome.errors, ...closing],
+  };
 }

@@ -300,7 +300,10 @@ export interface RunReport {
 /** What an archive run stored. */
 export interface ArchiveSummary {
   manifest?: { sha256: string; key: string; changed: boolean; location: string };
-  /** Keys written; `projects`: entries in the month's host assignments document (carried-over ones included). */
+  /**
+   * Keys written (the previous month's host assignments too when this run closed it); `projects`: entries in this
+   * month's host assignments document (carried-over ones included).
+   */
   usage?: { month: string; keys: string[]; projects?: number };
   errors: string[];
 }

@@ -3,8 +3,8 @@
  * (`…/sha256/<hex>.json`) are checked against the body's digest, and `ifAbsent` writes use `IfNoneMatch: '*'` so an
  * existing archive object is never rewritten.
  */
-import { createHash } from 'node:crypto';
 import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { contentAddressMismatch } from '../../core/content-address.ts';
 import type { ArchiveStore } from '../../core/ports.ts';
 import { InvalidKeyError } from './errors.ts';
 import {
@@ -32,8 +32,6 @@ export interface S3ArchiveStoreOptions {
 /** Default archive prefix. */
 export const DEFAULT_ARCHIVE_PREFIX = 'archive/';
 
-const CONTENT_ADDRESSED = /(?:^|\/)sha256\/([0-9a-f]{64})\.[a-z]+$/;
-
 /** ArchiveStore on S3. */
 export class S3ArchiveStore implements ArchiveStore {
   readonly #client: S3Client;
@@ -59,11 +57,8 @@ export class S3ArchiveStore implements ArchiveStore {
   ): Promise<{ key: string; created: boolean; location: string }> {
     checkRelativeKey(key);
     const bytes = typeof body === 'string' ? new TextEncoder().encode(body) : body;
-    const addressed = CONTENT_ADDRESSED.exec(key);
-    if (addressed) {
-      const digest = createHash('sha256').update(bytes).digest('hex');
-      if (digest !== addressed[1]) throw new InvalidKeyError(key, `content has sha256 ${digest}`);
-    }
+    const mismatch = contentAddressMismatch(key, bytes);
+    if (mismatch !== undefined) throw new InvalidKeyError(key, mismatch);
     const fullKey = `${this.#prefix}${key}`;
     const location = `s3://${this.#bucket}/${fullKey}`;
     try {

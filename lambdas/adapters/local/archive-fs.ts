@@ -1,6 +1,10 @@
-/** Local ArchiveStore: files under a directory, written atomically; `ifAbsent` never replaces an existing file. */
+/**
+ * Local ArchiveStore: files under a directory, written atomically; `ifAbsent` never replaces an existing file. Like the
+ * S3 store, a content-addressed key (`…/sha256/<hex>.json`) takes only a body with that digest.
+ */
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
+import { contentAddressMismatch } from '../../core/content-address.ts';
 import type { ArchiveStore } from '../../core/ports.ts';
 import { linkFile, tempPathIn, unlinkQuietly, writeSyncedTemp } from './atomic-file.ts';
 import { syncDirectory } from './dir-sync.ts';
@@ -74,6 +78,8 @@ export class FsArchiveStore implements ArchiveStore {
   ): Promise<{ key: string; created: boolean; location: string }> {
     const path = this.pathOf(key);
     const dir = dirname(path);
+    const mismatch = contentAddressMismatch(key, body);
+    if (mismatch !== undefined) throw new FsStoreError(`invalid archive key ${JSON.stringify(key)}: ${mismatch}`, key);
     try {
       if (!options.ifAbsent) {
         await this.intoDir(dir, () => writeFileAtomic(path, body, dir, 0o644));

@@ -285,3 +285,92 @@ describe('runArchive', () => {
     expect(Object.keys(summary)).toEqual(['errors', 'usage']);
   });
 });
+
+describe('archiveUsage closes the previous month', () => {
+  const MARCH = 'usage/2026-03/host-assignments.json';
+  const APRIL = 'usage/2026-04/host-assignments.json';
+  const marchEntry = (groupId: string, fetchedAt: string, endDate: string) => ({
+    groupId,
+    endDate,
+    fetchedAt,
+    results: assignmentsOf(groupId),
+  });
+  const storeMarch = (f: Fakes, entries: ReturnType<typeof marchEntry>[]) =>
+    f.objects.set(MARCH, {
+      body: JSON.stringify({ month: '2026-03', startDate: '2026-03-01', fetchedAt: 'x', projects: entries }),
+      contentType: 'application/json',
+    });
+  const doc = (f: Fakes, key: string) => JSON.parse(f.objects.get(key)?.body ?? 'null');
+
+  it('a run just after midnight UTC on the 1st reads the whole previous month again for entries read before it ended', async () => {
+    const f = new Fakes();
+    const [a, b, c] = ids(3) as [string, string, string];
+    // The last daily run of March was at 00:05 on the 31st: the 31st was not over.
+    storeMarch(f, [
+      marchEntry(a, '2026-03-31T00:05:00.000Z', '2026-03-31'),
+      marchEntry(b, '2026-03-29T00:05:00.000Z', '2026-03-29'),
+    ]);
+    const now = new Date('2026-04-01T00:05:00.000Z');
+    const result = await archiveUsage(f.api, f.archive, [a, b, c], now);
+    expect(result.errors).toEqual([]);
+    expect(f.events).toContain(`read assignments ${a} 2026-03-01 2026-03-31`);
+    expect(f.events).toContain(`read assignments ${b} 2026-03-01 2026-03-31`);
+    // c has no March entry: it is read for the closed month too (its usage of March is March's).
+    expect(f.events).toContain(`read assignments ${c} 2026-03-01 2026-03-31`);
+    expect(f.events).toContain(`read assignments ${a} 2026-04-01 2026-04-01`);
+    const march = doc(f, MARCH);
+    expect(march.projects.map((p: { endDate: string; fetchedAt: string }) => [p.endDate, p.fetchedAt])).toEqual([
+      ['2026-03-31', now.toISOString()],
+      ['2026-03-31', now.toISOString()],
+      ['2026-03-31', now.toISOString()],
+    ]);
+    expect(doc(f, APRIL).projects).toHaveLength(3);
+    expect(result.keys).toEqual([MARCH, APRIL, 'usage/2026-04/physical-hosts.json']);
+  });
+
+  it('a closed month is not read again, and no previous document means nothing to close', async () => {
+    const f = new Fakes();
+    const [a] = ids(1) as [string];
+    storeMarch(f, [marchEntry(a, '2026-04-01T00:05:00.000Z', '2026-03-31')]);
+    const before = f.objects.get(MARCH)?.body;
+    await archiveUsage(f.api, f.archive, [a], new Date('2026-04-02T00:05:00.000Z'));
+    expect(f.events.filter((e) => e.includes('2026-03-01'))).toEqual([]);
+    expect(f.objects.get(MARCH)?.body).toBe(before);
+
+    const g = new Fakes();
+    await archiveUsage(g.api, g.archive, [a], new Date('2026-04-01T00:05:00.000Z'));
+    expect(g.events.filter((e) => e.includes('2026-03-01'))).toEqual([]);
+    expect(g.objects.has(MARCH)).toBe(false);
+  });
+
+  it('a failed read of the closing month keeps its entry and says which month', async () => {
+    const f = new Fakes();
+    const [a, b] = ids(2) as [string, string];
+    const open = marchEntry(a, '2026-03-31T00:05:00.000Z', '2026-03-31');
+    storeMarch(f, [open, marchEntry(b, '2026-03-31T00:05:00.000Z', '2026-03-31')]);
+    f.failRead.add(a);
+    const result = await archiveUsage(f.api, f.archive, [a, b], new Date('2026-04-01T00:05:00.000Z'));
+    expect(doc(f, MARCH).projects[0]).toEqual(open);
+    expect(result.errors).toEqual([
+      `host assignments of ${a}: read refused`,
+      `closing 2026-03: host assignments of ${a}: read refused (kept its entry read at 2026-03-31T00:05:00.000Z)`,
+    ]);
+  });
+
+  it('January closes December of the year before', async () => {
+    const f = new Fakes();
+    const [a] = ids(1) as [string];
+    f.objects.set('usage/2025-12/host-assignments.json', {
+      body: JSON.stringify({
+        month: '2025-12',
+        startDate: '2025-12-01',
+        fetchedAt: 'x',
+        projects: [marchEntry(a, '2025-12-31T12:00:00.000Z', '2025-12-31')],
+      }),
+      contentType: 'application/json',
+    });
+    await archiveUsage(f.api, f.archive, [a], new Date('2026-01-01T00:00:00.000Z'));
+    expect(f.events).toContain(`read assignments ${a} 2025-12-01 2025-12-31`);
+    expect(f.events).toContain(`read assignments ${a} 2026-01-01 2026-01-01`);
+  });
+});

@@ -1,4 +1,5 @@
 // Scenario: the local adapters: atomic state with version conflicts and corruption detection, O_EXCL lease with safe takeover, archive ifAbsent and concurrent writes, shared directory syncs, fingerprint key.
+import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -123,6 +124,17 @@ describe('FsArchiveStore', () => {
     for (const bad of ['../x', '/abs', 'a//b', 'a/./b'])
       await expect(archive.put(bad, 'x')).rejects.toThrow(/invalid archive key/);
     expect((await readdir(join(dir, 'manifests', 'sha256'))).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('like the S3 store, refuses a content-addressed key whose body has another sha256, and stores nothing', async () => {
+    const archive = new FsArchiveStore(dir);
+    const body = '{"versions":[]}';
+    const hex = createHash('sha256').update(body).digest('hex');
+    await expect(archive.put(`manifests/sha256/${'0'.repeat(64)}.json`, body, { ifAbsent: true })).rejects.toThrow(
+      `content has sha256 ${hex}`,
+    );
+    expect(await archive.get(`manifests/sha256/${'0'.repeat(64)}.json`)).toBeNull();
+    expect((await archive.put(`manifests/sha256/${hex}.json`, body, { ifAbsent: true })).created).toBe(true);
   });
 
   it('writes 200 objects into one directory at once, every one complete, no temp file left', async () => {

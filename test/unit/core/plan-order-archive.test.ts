@@ -1,9 +1,9 @@
 // Scenario: plans list changes in a deterministic order; the archive stores manifests content-addressed with latest and index, and usage per month.
 import { describe, expect, it } from 'vitest';
-import { monthRange } from '../../../lambdas/core/archive-usage.ts';
 import { sha256Hex } from '../../../lambdas/core/canonical.ts';
 import type { Change, ChangeAction, ChangeKind, TargetRef } from '../../../lambdas/core/model.ts';
 import { sortChanges } from '../../../lambdas/core/plan-order.ts';
+import { monthRange } from '../../../lambdas/core/usage-months.ts';
 import { P1, P2, scenario } from './scenario-fixture.ts';
 
 function c(target: TargetRef, kind: ChangeKind, action: ChangeAction, key: string): Change {

@@ -1,0 +1,88 @@
+/**
+ * `manifests/index.json`, the history of every distinct version manifest archived, and the identity of a manifest's
+ * content. The stored index is outside input: one that cannot be read as a list of entries is refused, never replaced,
+ * because rewriting it from this run alone would drop the history it holds.
+ */
+import { canonicalJson, sha256Hex } from './canonical.ts';
+import type { ArchiveStore } from './ports.ts';
+
+/** The key of the index. */
+export const MANIFEST_INDEX_KEY = 'manifests/index.json';
+
+/** One entry of `manifests/index.json`. */
+export interface ManifestIndexEntry {
+  /** sha256 of the text as served, and so of its copy under `manifests/sha256/`. */
+  sha256: string;
+  /** When this run first stored it. */
+  firstSeen: string;
+  /** The manifest's own `updated` value (epoch milliseconds), when it has one. */
+  updated?: number;
+  /**
+   * sha256 of the manifest's canonical JSON (members sorted, no white space): the same for every text of the same
+   * manifest. Absent in entries written before it was recorded; those are compared through their stored copy.
+   */
+  content?: string;
+}
+
+/** The key of a manifest's content-addressed copy. */
+export function manifestKey(sha256: string): string {
+  return `manifests/sha256/${sha256}.json`;
+}
+
+/** The digest of a manifest's content: equal for texts that differ only in white space or member order. */
+export function contentDigest(value: unknown): string {
+  return sha256Hex(canonicalJson(value));
+}
+
+const isEntry = (value: unknown): value is ManifestIndexEntry =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as { sha256?: unknown }).sha256 === 'string' &&
+  typeof (value as { firstSeen?: unknown }).firstSeen === 'string';
+
+/** The stored index (empty when there is none); throws when it is there but is not a list of entries. */
+export async function readManifestIndex(archive: ArchiveStore): Promise<ManifestIndexEntry[]> {
+  const bytes = await archive.get(MANIFEST_INDEX_KEY);
+  if (bytes === null) return [];
+  const refuse = (why: string) =>
+    new Error(`the stored ${MANIFEST_INDEX_KEY} ${why}; it is left as it is (rewriting it would lose the history)`);
+  let value: unknown;
+  try {
+    value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+  } catch {
+    throw refuse('is not valid JSON');
+  }
+  if (!Array.isArray(value)) throw refuse('is not a JSON list');
+  const odd = value.findIndex((entry) => !isEntry(entry));
+  if (odd >= 0) throw refuse(`has an entry [${odd}] without a sha256 and firstSeen`);
+  return value as ManifestIndexEntry[];
+}
+
+/**
+ * The entry of `index` holding the same content as `digest` (see {@link contentDigest}), or undefined. Entries without
+ * a recorded digest are compared through their stored copy, read only here (when the served text is new as bytes).
+ */
+export async function sameContentEntry(
+  archive: ArchiveStore,
+  index: readonly ManifestIndexEntry[],
+  digest: string,
+): Promise<{ entry: ManifestIndexEntry; bytes: Uint8Array } | undefined> {
+  // Newest first: a manifest served again in another form is most likely the current one.
+  for (const entry of [...index].reverse()) {
+    if (entry.content !== undefined && entry.content !== digest) continue;
+    const bytes = await archive.get(manifestKey(entry.sha256));
+    // The copy is gone (or does not parse): it cannot stand for the served manifest; the served text is stored.
+    if (bytes === null || sha256Hex(bytes) !== entry.sha256) continue;
+    if (entry.content === undefined) {
+      let value: unknown;
+      try {
+        value = JSON.parse(new TextDecoder().decode(bytes));
+      } catch {
+        continue;
+      }
+      if (contentDigest(value) !== digest) continue;
+    }
+    return { entry, bytes };
+  }
+  return undefined;
+}

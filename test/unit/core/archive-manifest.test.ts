@@ -1,0 +1,124 @@
+// Scenario: the version manifest archive stores each distinct manifest once (as served), keeps index and latest consistent after a failure, refuses an empty or non-object manifest, and never overwrites an index it cannot read.
+import { describe, expect, it } from 'vitest';
+import { archiveManifest } from '../../../lambdas/core/archive-manifest.ts';
+import { sha256Hex } from '../../../lambdas/core/canonical.ts';
+import type { ArchiveStore, OpsManagerApi } from '../../../lambdas/core/ports.ts';
+
+const NOW = '2026-03-17T08:09:10.123Z';
+const LATER = '2026-03-18T08:09:10.123Z';
+const MANIFEST = '{"updated":1700000000000,"versions":[{"name":"6.0.5","builds":[]}]}';
+
+class World {
+  served = MANIFEST;
+  readonly objects = new Map<string, string>();
+  readonly failPut = new Set<string>();
+  readonly api = {
+    getVersionManifest: async () => {
+      let value: unknown = null;
+      if (this.served.trim() !== '') value = JSON.parse(this.served);
+      return { text: this.served, value };
+    },
+  } as unknown as OpsManagerApi;
+  readonly archive: ArchiveStore = {
+    describe: () => 'memory',
+    put: async (key, body, options) => {
+      if (this.failPut.has(key)) throw new Error(`cannot write ${key}`);
+      const created = !(options?.ifAbsent && this.objects.has(key));
+      if (created) this.objects.set(key, String(body));
+      return { key, created, location: `memory:${key}` };
+    },
+    get: async (key) => {
+      const body = this.objects.get(key);
+      return body === undefined ? null : new TextEncoder().encode(body);
+    },
+  };
+  copies(): string[] {
+    return [...this.objects.keys()].filter((k) => k.startsWith('manifests/sha256/'));
+  }
+  json(key: string): unknown {
+    return JSON.parse(this.objects.get(key) ?? 'null');
+  }
+}
+
+describe('archiveManifest', () => {
+  it('stores the same manifest once when it is served again with other white space or member order', async () => {
+    const w = new World();
+    const first = await archiveManifest(w.api, w.archive, NOW);
+    expect(first.changed).toBe(true);
+    for (const text of [
+      JSON.stringify(JSON.parse(MANIFEST), null, 2),
+      '{"versions":[{"builds":[],"name":"6.0.5"}],"updated":1700000000000}',
+    ]) {
+      w.served = text;
+      const again = await archiveManifest(w.api, w.archive, LATER);
+      expect(again).toEqual({ ...first, changed: false });
+    }
+    expect(w.copies()).toEqual([first.key]);
+    expect(w.objects.get(first.key)).toBe(MANIFEST);
+    expect((w.json('manifests/index.json') as unknown[]).length).toBe(1);
+    expect(w.json('manifests/latest.json')).toMatchObject({ sha256: first.sha256, fetchedAt: NOW });
+  });
+
+  it('recognises a reformatted manifest against an index written before entries carried their content digest', async () => {
+    const w = new World();
+    const first = await archiveManifest(w.api, w.archive, NOW);
+    const old = [{ sha256: first.sha256, firstSeen: NOW, updated: 1700000000000 }];
+    w.objects.set('manifests/index.json', JSON.stringify(old));
+    w.served = JSON.stringify(JSON.parse(MANIFEST), null, 1);
+    const again = await archiveManifest(w.api, w.archive, LATER);
+    expect(again.changed).toBe(false);
+    expect(w.copies()).toEqual([first.key]);
+  });
+
+  it('a changed manifest is stored, listed and pointed at', async () => {
+    const w = new World();
+    const first = await archiveManifest(w.api, w.archive, NOW);
+    w.served = '{"updated":1800000000000,"versions":[]}';
+    const next = await archiveManifest(w.api, w.archive, LATER);
+    expect(next.changed).toBe(true);
+    expect(next.sha256).toBe(sha256Hex(w.served));
+    expect((w.json('manifests/index.json') as { sha256: string }[]).map((e) => e.sha256)).toEqual([
+      first.sha256,
+      next.sha256,
+    ]);
+    expect(w.json('manifests/latest.json')).toMatchObject({ sha256: next.sha256, updated: 1800000000000 });
+  });
+
+  it('refuses an empty body or a manifest that is not a JSON object, and stores nothing', async () => {
+    for (const text of ['', '  \n', 'null', '[]', '"manifest"', '42']) {
+      const w = new World();
+      w.served = text;
+      await expect(archiveManifest(w.api, w.archive, NOW)).rejects.toThrow(/not a JSON object|empty/);
+      expect([...w.objects.keys()]).toEqual([]);
+    }
+  });
+
+  it('never overwrites an index it cannot read: the history would be lost', async () => {
+    for (const index of ['{broken', '{"sha256":"x"}', '[null]', '[{"firstSeen":"x"}]']) {
+      const w = new World();
+      w.objects.set('manifests/index.json', index);
+      await expect(archiveManifest(w.api, w.archive, NOW)).rejects.toThrow(/manifests\/index\.json .*left as it is/);
+      expect(w.objects.get('manifests/index.json')).toBe(index);
+      expect(w.objects.has('manifests/latest.json')).toBe(false);
+    }
+  });
+
+  it('after a failed write of latest, the next run completes it; latest never names a manifest the index lacks', async () => {
+    const w = new World();
+    await archiveManifest(w.api, w.archive, NOW);
+    w.served = '{"updated":1800000000000,"versions":[]}';
+    w.failPut.add('manifests/latest.json');
+    await expect(archiveManifest(w.api, w.archive, LATER)).rejects.toThrow(/cannot write/);
+    const sha = sha256Hex(w.served);
+    expect((w.json('manifests/index.json') as { sha256: string }[]).map((e) => e.sha256)).toContain(sha);
+    w.failPut.clear();
+    const next = await archiveManifest(w.api, w.archive, LATER);
+    expect(next.sha256).toBe(sha);
+    expect(w.json('manifests/latest.json')).toMatchObject({ sha256: sha });
+
+    const v = new World();
+    v.failPut.add('manifests/index.json');
+    await expect(archiveManifest(v.api, v.archive, NOW)).rejects.toThrow(/cannot write/);
+    expect(v.objects.has('manifests/latest.json')).toBe(false);
+  });
+});
