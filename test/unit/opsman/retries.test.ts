@@ -97,10 +97,11 @@ describe('retries of idempotent requests', () => {
   });
 
   it.each([500, 502, 504])('retries %i on PUT and DELETE', async (status) => {
-    const { client, seen } = await scripted([{ status }, { json: ALERT }]);
+    // Each write meets the error once, then succeeds: the DELETE must be retried on its own, not just follow a PUT.
+    const { client, seen } = await scripted([{ status }, { json: ALERT }, { status }, { json: {} }]);
     await client.updateAlertConfig('g', 'a1', BODY);
     await client.deleteAlertConfig('g', 'a1');
-    expect(seen.map((r) => r.method)).toEqual(['PUT', 'PUT', 'DELETE']);
+    expect(seen.map((r) => r.method)).toEqual(['PUT', 'PUT', 'DELETE', 'DELETE']);
   });
 
   it('retries a connection reset on GET', async () => {
