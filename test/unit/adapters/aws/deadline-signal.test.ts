@@ -1,6 +1,6 @@
 // Scenario: the time-limit stop of a Lambda run over the values a context can give: a normal limit, one already
 // reached (0 or below: stop at once, never "no limit"), one past setTimeout's range (not a stop after 1 ms), none.
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { deadlineSignal } from '../../../../lambdas/handlers/run-once.ts';
 
 describe('deadlineSignal', () => {
@@ -29,10 +29,38 @@ describe('deadlineSignal', () => {
     expect(deadlineSignal(context).signal).toBeUndefined();
   });
 
-  it('a normal limit stops a quarter of it (at most 60 s) before', async () => {
-    const deadline = deadlineSignal({ getRemainingTimeInMillis: () => 40 });
-    expect(deadline.signal?.aborted).toBe(false);
-    await new Promise((resolve) => setTimeout(resolve, 60));
-    expect(String(deadline.signal?.reason)).toBe("the Lambda's time limit is 10 ms away");
+  describe('a normal limit', () => {
+    beforeEach(() => {
+      vi.useFakeTimers();
+    });
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it('stops a quarter of it before', () => {
+      const deadline = deadlineSignal({ getRemainingTimeInMillis: () => 40 });
+      expect(deadline.signal?.aborted).toBe(false);
+      vi.advanceTimersByTime(29);
+      expect(deadline.signal?.aborted).toBe(false);
+      vi.advanceTimersByTime(1);
+      expect(deadline.signal?.aborted).toBe(true);
+      expect(String(deadline.signal?.reason)).toBe("the Lambda's time limit is 10 ms away");
+    });
+
+    it('stops at most 60 s before (a 15-minute limit: at 14 minutes, not at 11¼)', () => {
+      const deadline = deadlineSignal({ getRemainingTimeInMillis: () => 900_000 });
+      vi.advanceTimersByTime(839_999);
+      expect(deadline.signal?.aborted).toBe(false);
+      vi.advanceTimersByTime(1);
+      expect(deadline.signal?.aborted).toBe(true);
+      expect(String(deadline.signal?.reason)).toBe("the Lambda's time limit is 60 s away");
+    });
+
+    it('stops nothing once cleared', () => {
+      const deadline = deadlineSignal({ getRemainingTimeInMillis: () => 40 });
+      deadline.clear();
+      vi.advanceTimersByTime(1_000);
+      expect(deadline.signal?.aborted).toBe(false);
+    });
   });
 });
