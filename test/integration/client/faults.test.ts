@@ -51,11 +51,15 @@ describe('retries driven by emulator faults', () => {
   });
 
   it('a longer 503 burst exhausts the attempts with a typed error', async () => {
-    const { client: c } = client({ retry: { maxAttempts: 3 } });
+    const { client: c, observer } = client({ retry: { maxAttempts: 3 } });
     await emu.fault({ path: '/orgs/*/teams/*', status: 503, errorCode: 'SERVICE_UNAVAILABLE', times: 5 });
+    await emu.clearRequests();
     const error = await c.getTeam(IDS.acme, IDS.dbaOncall).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpsManagerApiError);
     expect(error).toMatchObject({ status: 503, method: 'GET', pathTemplate: '/orgs/{orgId}/teams/{teamId}' });
+    // The attempts are the ones configured (3, not the default 4, nor the 5 the fault would answer): no more were sent.
+    expect(observer.events).toEqual([expect.objectContaining({ status: 503, attempts: 3 })]);
+    expect((await emu.requests()).entries.filter((e) => e.status === 503)).toHaveLength(3);
   });
 
   it('connection resets on PUT are retried (PUT is idempotent)', async () => {
