@@ -3,10 +3,18 @@
  * since the last reconcile say who changed them and when. Best effort: a failure never fails the run.
  */
 import type { OpsManagerEvent } from '../opsman/types.ts';
+import { eventsWindow, UNBOUNDED_EVENTS_LIMIT } from './attribution-window.ts';
 import { errorMessage } from './concurrency.ts';
 import { usableEvent } from './live-shape.ts';
 import type { Change, DriftAttribution } from './model.ts';
-import type { OpsManagerApi } from './ports.ts';
+import type { OpsManagerApi, OwnedAlertConfig } from './ports.ts';
+
+export {
+  CLOCK_SKEW_ALLOWANCE_MS,
+  eventsSince,
+  eventsWindow,
+  UNBOUNDED_EVENTS_LIMIT,
+} from './attribution-window.ts';
 
 /** Event types that record a change to an alert config. */
 export const ALERT_CONFIG_EVENT_TYPES = [
@@ -22,25 +30,6 @@ export const SINGLETON_EVENT_TYPES: Readonly<Record<string, readonly string[]>> 
   defaultServerType: ['DEFAULT_SERVER_TYPE_CHANGED_AUDIT'],
   auditLogRotation: ['AUTOMATION_CONFIG_PUBLISHED_AUDIT'],
 };
-
-/**
- * How far the tool's clock may run ahead of Ops Manager's. `lastReconciledAt` is the tool's time and `created` is
- * Ops Manager's: without this margin an edit stamped by a server a minute behind would fall before the bound.
- */
-export const CLOCK_SKEW_ALLOWANCE_MS = 5 * 60_000;
-
-/**
- * The events' lower bound: the last reconcile less {@link CLOCK_SKEW_ALLOWANCE_MS}, floored to the second (Ops
- * Manager stamps events in whole seconds, and `minDate` is inclusive). The wider window cannot blame an edit we
- * overwrote since: events older than our own last write to the object are dropped (see {@link attributeDrift}).
- */
-export function eventsSince(lastReconciledAt: string | undefined): string | undefined {
-  if (lastReconciledAt === undefined) return undefined;
-  const ms = Date.parse(lastReconciledAt);
-  if (Number.isNaN(ms)) return undefined;
-  const bound = ms - CLOCK_SKEW_ALLOWANCE_MS;
-  return new Date(Math.floor(bound / 1000) * 1000).toISOString().replace('.000Z', 'Z');
-}
 
 /** At most this many events are attached to one change (newest first). */
 export const MAX_ATTRIBUTIONS = 5;
@@ -98,15 +87,27 @@ function sinceOwnWrite(events: OpsManagerEvent[], own: string | undefined): OpsM
   return events.filter((e) => e.publicKey !== own && Date.parse(e.created) >= floor);
 }
 
+/** What attribution may know besides the target's `lastReconciledAt`. */
+export interface AttributionOptions {
+  /** Ids of owned configs that vanished from Ops Manager, by key. */
+  formerIds?: ReadonlyMap<string, string>;
+  /** Our own public key: its events are our writes, not a drift's authors. */
+  ignoreActor?: string | undefined;
+  /** The target's owned records: their times bound the query when `lastReconciledAt` is missing. */
+  records?: Readonly<Record<string, OwnedAlertConfig>>;
+}
+
 /**
- * Adds `drift.attribution` to the drifted changes of one target (project or organization). Returns a warning
- * when the events could not be read; the changes are left without attribution then.
+ * Adds `drift.attribution` to the drifted changes of one target (project or organization). `since` is the target's
+ * `lastReconciledAt`; without it the window comes from `options.records` (see {@link eventsWindow}). Returns a
+ * warning when the events could not be read (the changes are left without attribution then), when some were
+ * unusable, or when an unbounded read was cut at {@link UNBOUNDED_EVENTS_LIMIT}.
  */
 export async function attributeDrift(
   api: OpsManagerApi,
   changes: Change[],
   since: string | undefined,
-  options: { formerIds?: ReadonlyMap<string, string>; ignoreActor?: string | undefined } = {},
+  options: AttributionOptions = {},
 ): Promise<string | undefined> {
   const formerIds = options.formerIds ?? new Map<string, string>();
   const drifted = changes.filter((c) => c.drift?.detected === true);
@@ -119,17 +120,25 @@ export async function attributeDrift(
     for (const t of list) types.add(t);
   }
   let events: OpsManagerEvent[];
+  const window = eventsWindow(drifted, since, options.records);
   try {
-    const minDate = eventsSince(since);
-    const query = minDate === undefined ? { eventType: [...types] } : { eventType: [...types], minDate };
+    const query =
+      window.minDate === undefined ? { eventType: [...types] } : { eventType: [...types], minDate: window.minDate };
+    const limit = window.capped ? { maxItems: UNBOUNDED_EVENTS_LIMIT } : undefined;
     events =
       target.type === 'organization'
-        ? await api.listOrgEvents(target.id, query)
-        : await api.listProjectEvents(target.id, query);
+        ? await api.listOrgEvents(target.id, query, limit)
+        : await api.listProjectEvents(target.id, query, limit);
   } catch (error) {
     return `drift attribution for ${target.name} unavailable: ${errorMessage(error)}`;
   }
   const answered = events.length;
+  const warnings: string[] = [];
+  if (window.capped && answered >= UNBOUNDED_EVENTS_LIMIT) {
+    warnings.push(
+      `drift attribution for ${target.name}: no lower bound for its events (no lastReconciledAt, and no creation or adoption time for every drifted object), so only the newest ${UNBOUNDED_EVENTS_LIMIT.toLocaleString('en-US')} events were read: the history was cut, and an older author may be missing`,
+    );
+  }
   events = events.flatMap((e) => usableEvent(e) ?? []);
   const skipped = answered - events.length;
   for (const change of drifted) {
@@ -141,7 +150,10 @@ export async function attributeDrift(
       .map(toAttribution);
     if (matching.length > 0 && change.drift !== undefined) change.drift.attribution = matching;
   }
-  return skipped === 0
-    ? undefined
-    : `drift attribution for ${target.name}: ${skipped} of ${answered} events were ignored (no id or event type as text, or a created that is not a time)`;
+  if (skipped > 0) {
+    warnings.push(
+      `drift attribution for ${target.name}: ${skipped} of ${answered} events were ignored (no id or event type as text, or a created that is not a time)`,
+    );
+  }
+  return warnings.length === 0 ? undefined : warnings.join('; ');
 }

@@ -129,6 +129,7 @@ export async function planProject(
     result.warning = await attributeDrift(deps.api, result.changes, state?.lastReconciledAt, {
       formerIds: alerts.formerIds,
       ignoreActor: deps.actorPublicKey,
+      records: state?.alertConfigs,
     });
   } catch (error) {
     result.failure = failure(target, 'plan', error);

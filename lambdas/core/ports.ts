@@ -8,6 +8,7 @@ import type {
   AuditLogRotateConfig,
   EventQuery,
   HostAssignment,
+  ListLimit,
   OpsManagerEvent,
   PhysicalHost,
   RawJsonDocument,
@@ -79,9 +80,9 @@ export interface OpsManagerApi {
   getAuditLogRotateConfig(groupId: string): Promise<AuditLogRotateConfig>;
   setAuditLogRotateConfig(groupId: string, config: AuditLogRotateConfig): Promise<void>;
   getTeam(orgId: string, teamId: string): Promise<Team>;
-  /** Every page, newest first. */
-  listProjectEvents(groupId: string, query?: EventQuery): Promise<OpsManagerEvent[]>;
-  listOrgEvents(orgId: string, query?: EventQuery): Promise<OpsManagerEvent[]>;
+  /** Every page, newest first; with `limit`, only the newest `limit.maxItems` events (no page past them is read). */
+  listProjectEvents(groupId: string, query?: EventQuery, limit?: ListLimit): Promise<OpsManagerEvent[]>;
+  listOrgEvents(orgId: string, query?: EventQuery, limit?: ListLimit): Promise<OpsManagerEvent[]>;
   /** The manifest exactly as served (GET /unauth/versionManifest). */
   getVersionManifest(): Promise<RawJsonDocument>;
   /** Upload the manifest text unaltered. */

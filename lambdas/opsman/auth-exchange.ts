@@ -6,6 +6,7 @@
  * `nextnonce` in `Authentication-Info` (RFC 7616 section 3.5) becomes the nonce of the next requests.
  */
 import type { Dispatcher } from 'undici';
+import { readBodyWithin } from './body-limit.ts';
 import type { CredentialVerdict } from './credential-verdict.ts';
 import {
   buildDigestAuthorization,
@@ -15,7 +16,7 @@ import {
   selectDigestChallenge,
 } from './digest/index.ts';
 import { parseErrorBody } from './error-body.ts';
-import { OpsManagerAuthError } from './errors.ts';
+import { OpsManagerAuthError, OpsManagerResponseTooLargeError } from './errors.ts';
 import { classifyTransportError } from './retry-policy.ts';
 import { sanitizeCause, scrub } from './sanitize.ts';
 
@@ -71,6 +72,8 @@ export interface ExchangeContext {
   username: string;
   password: string;
   userAgent: string;
+  /** Largest response body read (`maxResponseBytes`); a larger one is cut off, its connection closed. */
+  maxResponseBytes: number;
   signal: AbortSignal;
   /** Called on every HTTP response, a challenge included, as soon as its headers arrive: Ops Manager is answering. */
   onAnswer?: () => void;
@@ -96,9 +99,12 @@ async function send(ctx: ExchangeContext, request: HttpRequest, authorization: s
     });
     ctx.onSend?.();
     ctx.onAnswer?.();
-    const text = await response.body.text();
+    const context = { method: request.method, pathTemplate: request.pathTemplate };
+    const text = await readBodyWithin(response, ctx.maxResponseBytes, context);
     return { status: response.statusCode, headers: response.headers, text };
   } catch (error) {
+    // An answer, not a transport fault: it must reach the executor as it is, which does not retry it.
+    if (error instanceof OpsManagerResponseTooLargeError) throw error;
     // Told after the fact: only the failure says whether the request left (a refused connect wrote nothing).
     if (classifyTransportError(error) !== 'not-sent') ctx.onSend?.();
     throw new SendFailure(error, authorization !== null);
@@ -142,7 +148,10 @@ async function waitUnlessAborted(pending: Promise<void>, signal: AbortSignal): P
   }
 }
 
-/** Performs one attempt; throws SendFailure (transport) or OpsManagerAuthError (credentials refused, bad challenge). */
+/**
+ * Performs one attempt; throws SendFailure (transport), OpsManagerAuthError (credentials refused, bad challenge) or
+ * OpsManagerResponseTooLargeError (a body over `maxResponseBytes`).
+ */
 export async function exchange(ctx: ExchangeContext, request: HttpRequest): Promise<HttpResponse> {
   const origin = request.url.origin;
   if (request.auth) ctx.verdict.check(request);

@@ -11,6 +11,7 @@ import { OpsManagerResponseError, OpsManagerValidationError } from './errors.ts'
 import { normalizeHostAssignment, normalizePhysicalHost, normalizeServerType } from './normalize.ts';
 import type { ClientOptions, ResolvedClientOptions } from './options.ts';
 import { resolveClientOptions } from './options-resolve.ts';
+import { firstItems } from './pagination.ts';
 import { RequestExecutor } from './request-executor.ts';
 import { ROUTES } from './routes.ts';
 import { createDispatcher } from './transport.ts';
@@ -20,6 +21,7 @@ import type {
   AuditLogRotateConfig,
   EventQuery,
   HostAssignment,
+  ListLimit,
   OpsManagerEvent,
   PhysicalHost,
   PhysicalHostRequest,
@@ -241,8 +243,9 @@ export class OpsManagerClient implements OpsManagerApi {
   getTeam(orgId: string, teamId: string): Promise<Team> {
     return this.#api.entity<Team>('GET', ROUTES.team, { orgId, teamId });
   }
-  /** Every event of a project matching the filters (all pages, newest first as served). */
-  listProjectEvents(groupId: string, query?: EventQuery): Promise<OpsManagerEvent[]> {
+  /** Every event of a project matching the filters (all pages, newest first as served), or the first `limit.maxItems`. */
+  listProjectEvents(groupId: string, query?: EventQuery, limit?: ListLimit): Promise<OpsManagerEvent[]> {
+    if (limit !== undefined) return firstItems(this.iterateProjectEvents(groupId, query), limit.maxItems);
     return this.#api.listAll<OpsManagerEvent>(ROUTES.projectEvents, { groupId }, { query: eventQuery(query) });
   }
   /** Project events, page by page. */
@@ -254,8 +257,9 @@ export class OpsManagerClient implements OpsManagerApi {
     const query = { includeRaw: options?.includeRaw };
     return this.#api.entity<OpsManagerEvent>('GET', ROUTES.projectEvent, { groupId, eventId }, { query });
   }
-  /** Every event of an organization matching the filters (all pages). */
-  listOrgEvents(orgId: string, query?: EventQuery): Promise<OpsManagerEvent[]> {
+  /** Every event of an organization matching the filters (all pages), or the first `limit.maxItems`. */
+  listOrgEvents(orgId: string, query?: EventQuery, limit?: ListLimit): Promise<OpsManagerEvent[]> {
+    if (limit !== undefined) return firstItems(this.iterateOrgEvents(orgId, query), limit.maxItems);
     return this.#api.listAll<OpsManagerEvent>(ROUTES.orgEvents, { orgId }, { query: eventQuery(query) });
   }
   /** Organization events, page by page. */

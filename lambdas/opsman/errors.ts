@@ -171,3 +171,45 @@ export class OpsManagerResponseError extends OpsManagerError {
     this.status = status;
   }
 }
+
+/**
+ * A response body larger than the client's `maxResponseBytes`: refused from its `Content-Length`, or cut off while
+ * streaming as soon as it passed the limit (the connection is then closed, never read to the end). Not retried: a
+ * server or proxy that sent an oversized answer once sends it again, and each attempt would cost the memory again.
+ */
+export class OpsManagerResponseTooLargeError extends OpsManagerError {
+  override name = 'OpsManagerResponseTooLargeError';
+  /** The status of the oversized response (a 2xx write was applied even though its answer was refused). */
+  readonly status: number;
+  readonly limitBytes: number;
+  /** Bytes read before the client stopped (0 when `Content-Length` alone refused it). */
+  readonly receivedBytes: number;
+  /** What `Content-Length` announced, when the server sent one. */
+  readonly announcedBytes: number | undefined;
+
+  constructor(
+    context: RequestContext,
+    detail: { status: number; limitBytes: number; receivedBytes: number; announcedBytes: number | undefined },
+  ) {
+    const arrived =
+      detail.receivedBytes === 0 && detail.announcedBytes !== undefined
+        ? `its Content-Length announced ${formatBytes(detail.announcedBytes)}, so none of it was read`
+        : `${formatBytes(detail.receivedBytes)} had arrived when the client stopped reading and closed the connection`;
+    super(
+      'OPSMAN_RESPONSE_TOO_LARGE',
+      `${context.method} ${context.pathTemplate}: the response (status ${detail.status}) is larger than the limit of ${formatBytes(detail.limitBytes)} (maxResponseBytes): ${arrived}; not retried (the same request would get the same answer)`,
+      context,
+    );
+    this.status = detail.status;
+    this.limitBytes = detail.limitBytes;
+    this.receivedBytes = detail.receivedBytes;
+    this.announcedBytes = detail.announcedBytes;
+  }
+}
+
+/** `33,554,432 bytes (32 MiB)`: exact for the reader, rounded for a person. */
+function formatBytes(bytes: number): string {
+  const mib = bytes / 1_048_576;
+  const rounded = mib >= 1 ? ` (${Number.isInteger(mib) ? mib : mib.toFixed(1)} MiB)` : '';
+  return `${bytes.toLocaleString('en-US')} bytes${rounded}`;
+}

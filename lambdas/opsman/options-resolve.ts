@@ -3,12 +3,14 @@ import { OpsManagerValidationError } from './errors.ts';
 import {
   type ClientOptions,
   DEFAULT_MAX_CONCURRENCY,
+  DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_PAGE_SIZE,
   DEFAULT_RETRY_OPTIONS,
   DEFAULT_SETTING_NAMES,
   DEFAULT_STALL_AFTER_MS,
   DEFAULT_TIMEOUT_OPTIONS,
   DEFAULT_USER_AGENT,
+  MAX_RESPONSE_BYTES_CEILING,
   type ResolvedClientOptions,
   type SettingNames,
   SYSTEM_CLOCK,
@@ -82,6 +84,12 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
   const maxConcurrency = integerIn('maxConcurrency', options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY, 1, 1024);
   const maxConnections = integerIn('maxConnections', options.maxConnections ?? maxConcurrency, 1, 1024);
   const pageSize = integerIn('pageSize', options.pageSize ?? DEFAULT_PAGE_SIZE, 1, 500);
+  const maxResponseBytes = integerIn(
+    'maxResponseBytes',
+    options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+    1,
+    MAX_RESPONSE_BYTES_CEILING,
+  );
   if (options.caFile !== undefined && (typeof options.caFile !== 'string' || options.caFile === '')) {
     invalid(`${settingNames.caFile} must be a path to a PEM file`);
   }
@@ -105,6 +113,7 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
     stallAfterMs,
     userAgent,
     pageSize,
+    maxResponseBytes,
     proxy: { ...options.proxy },
     warn: options.warn ?? ((message) => process.stderr.write(`${message}\n`)),
     settingNames,

@@ -94,6 +94,11 @@ export interface ClientOptions {
   userAgent?: string;
   /** itemsPerPage of list requests, 1..500. Default 500. */
   pageSize?: number;
+  /**
+   * Largest response body read, in bytes, per HTTP response; a larger one fails its request with
+   * `OpsManagerResponseTooLargeError` instead of filling the memory. Default {@link DEFAULT_MAX_RESPONSE_BYTES}.
+   */
+  maxResponseBytes?: number;
   /** Proxy overrides; by default the environment decides. */
   proxy?: ProxyOptions;
   /** Where warnings go (insecureSkipVerify). Default: a line on process.stderr. */
@@ -129,6 +134,20 @@ export const DEFAULT_STALL_AFTER_MS = 15_000;
 export const DEFAULT_MAX_CONCURRENCY = 8;
 /** Default (and maximum) itemsPerPage. */
 export const DEFAULT_PAGE_SIZE = 500;
+/**
+ * Default cap of one response body: 32 MiB. No real Ops Manager answer comes near it: a list page holds at most 500
+ * items, and 500 events with their `raw` documents (the largest items the client lists, a few KB each) make a few MB;
+ * the version manifest, the largest single document, is a few MB of JSON. The cap still leaves room for a manifest
+ * several times today's. Its other side is the Lambda's 1,024 MB: with the default 8 requests in flight, eight bodies
+ * at the cap hold 256 MiB of bytes, plus their decoded text one at a time, which still fits beside the run's own data;
+ * an unbounded body (a 2 GB manifest from a broken proxy) would not, and would kill the process instead of one request.
+ */
+export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+/**
+ * Highest accepted `maxResponseBytes`: 256 MiB, a quarter of the Lambda's memory (V8 cannot even hold a string of
+ * more than about 512 M characters, so a larger body could never be decoded anyway).
+ */
+export const MAX_RESPONSE_BYTES_CEILING = 256 * 1024 * 1024;
 /** Default User-Agent. */
 export const DEFAULT_USER_AGENT = 'opsman-gitops/0.1 (+undici)';
 
@@ -147,6 +166,7 @@ export interface ResolvedClientOptions {
   stallAfterMs: number;
   userAgent: string;
   pageSize: number;
+  maxResponseBytes: number;
   proxy: ProxyOptions;
   warn: (message: string) => void;
   settingNames: SettingNames;

@@ -130,6 +130,20 @@ export async function* paginate<T>(executor: RequestExecutor, first: HttpRequest
   }
 }
 
+/**
+ * The first `max` items of a list: stops pulling as soon as it has them, so a paged list requests no page past them
+ * (the generator is closed while it waits at its last yielded item).
+ */
+export async function firstItems<T>(items: AsyncIterable<T>, max: number): Promise<T[]> {
+  const taken: T[] = [];
+  if (max <= 0) return taken;
+  for await (const item of items) {
+    taken.push(item);
+    if (taken.length >= max) break;
+  }
+  return taken;
+}
+
 /** Every item of a list, all pages. */
 export async function listAll<T>(executor: RequestExecutor, first: HttpRequest, base: URL): Promise<T[]> {
   const items: T[] = [];

@@ -15,6 +15,7 @@ import {
   OpsManagerApiError,
   OpsManagerAuthError,
   type OpsManagerError,
+  OpsManagerResponseTooLargeError,
   OpsManagerTransportError,
   OpsManagerValidationError,
 } from './errors.ts';
@@ -150,6 +151,7 @@ export class RequestExecutor {
         outcome = await this.#limiter.run(() => this.#attempt(scoped, state), request.signal);
       } catch (error) {
         if (error instanceof SlotWaitAborted) throw this.#stopped(request, false);
+        if (error instanceof OpsManagerResponseTooLargeError) throw this.#tooLarge(request, state, error);
         throw error;
       }
       let error: OpsManagerError;
@@ -301,6 +303,7 @@ export class RequestExecutor {
       username: this.#options.publicKey,
       password: this.#options.privateKey,
       userAgent: this.#options.userAgent,
+      maxResponseBytes: this.#options.maxResponseBytes,
       signal: controller.signal,
       onAnswer: () => {
         this.#silence.answered();
@@ -342,6 +345,20 @@ export class RequestExecutor {
    */
   #endsRequest(request: HttpRequest, state: RequestState, failure: SendFailure): boolean {
     return state.attempts >= this.#options.retry.maxAttempts || (request.method === 'POST' && failure.credentialsSent);
+  }
+
+  /**
+   * An oversized answer ends its request without a retry: it is no transient fault (a server or proxy that sent one
+   * sends it again, and every attempt would cost the memory and the time again). A POST whose answer said it was
+   * applied, or may have been (a 5xx), is ambiguous: the caller re-reads before writing again, as after a lost answer.
+   */
+  #tooLarge(request: HttpRequest, state: RequestState, error: OpsManagerResponseTooLargeError): OpsManagerError {
+    state.status = error.status;
+    const applied = error.status < 300 || AMBIGUOUS_WRITE_STATUSES.has(error.status);
+    if (request.method === 'POST' && applied) {
+      return new AmbiguousWriteError({ method: request.method, pathTemplate: request.pathTemplate }, { cause: error });
+    }
+    return error;
   }
 
   #deadlineError(request: HttpRequest, attempts: number): OpsManagerTransportError {

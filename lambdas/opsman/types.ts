@@ -246,6 +246,14 @@ export interface EventQuery {
   includeRaw?: boolean;
 }
 
+/**
+ * A cap on a list read: at most `maxItems` items, newest first as served; pages past it are never requested. The
+ * caller learns that the list may go on from getting exactly `maxItems` items.
+ */
+export interface ListLimit {
+  maxItems: number;
+}
+
 /** An S3-compatible blockstore configuration (admin API). The id is a name chosen by the client. */
 export interface S3BlockstoreConfig {
   id: string;

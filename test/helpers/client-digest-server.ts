@@ -19,9 +19,19 @@ export interface ScriptedRequest {
   headers: IncomingMessage['headers'];
 }
 
-/** What the handler answers: a status and a JSON value (or raw text), or `'reset'` to destroy the socket. */
+/**
+ * What the handler answers: a status and a JSON value (or raw text), or `'reset'` to destroy the socket. `respond`
+ * writes the whole response itself instead (headers included): a streamed, endless or lying body.
+ */
 export type ScriptedReply =
-  | { status?: number; json?: unknown; text?: string; headers?: Record<string, string>; delayMs?: number }
+  | {
+      status?: number;
+      json?: unknown;
+      text?: string;
+      headers?: Record<string, string>;
+      delayMs?: number;
+      respond?: (res: ServerResponse) => void;
+    }
   | 'reset';
 
 /** Options of the server. */
@@ -200,6 +210,10 @@ export async function startDigestServer(options: DigestServerOptions = {}): Prom
     if (reply.delayMs !== undefined) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
     const status = reply.status ?? 200;
     entry.status = status;
+    if (reply.respond !== undefined) {
+      reply.respond(res);
+      return;
+    }
     const text = reply.text ?? (reply.json === undefined ? '' : JSON.stringify(reply.json));
     const info = isPublic ? undefined : nextNonceInfo(req);
     res.writeHead(status, {

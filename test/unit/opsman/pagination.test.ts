@@ -51,6 +51,17 @@ function client(baseUrl: string, pageSize?: number) {
 }
 
 describe('pagination', () => {
+  it('a limited events read stops at maxItems and requests no page past them', async () => {
+    const { server, seen } = await pagedServer(20);
+    const c = client(server.baseUrl, 3);
+    const events = await c.listProjectEvents('g1', { eventType: ['A'] }, { maxItems: 5 });
+    expect(events.map((e) => e.id)).toEqual(['e0', 'e1', 'e2', 'e3', 'e4']);
+    expect(seen.map((r) => r.query.get('pageNum'))).toEqual(['1', '2']);
+    seen.length = 0;
+    expect(await c.listOrgEvents('o1', {}, { maxItems: 6 })).toHaveLength(6);
+    expect(seen.map((r) => r.query.get('pageNum'))).toEqual(['1', '2']);
+  });
+
   it('follows next links across pages and keeps the filters', async () => {
     const { server, seen } = await pagedServer(7);
     const events = await client(server.baseUrl, 3).listProjectEvents('g1', { eventType: ['A', 'B'], includeRaw: true });
