@@ -79,9 +79,14 @@ describe('the shipped Lambda bundles', { timeout: 240_000 }, () => {
   it('archive writes the version manifest and usage through the bundle', async () => {
     const bundle = bundles.get('archive');
     expect(bundle).toBeDefined();
+    // The reconcile run before this one already wrote archive/reports/: only the keys this run adds count.
+    const dataKeys = () => [...(world.s3.buckets.get('opsman-gitops-data')?.keys() ?? [])];
+    const before = new Set(dataKeys());
     const summary = (await invokeBundled(bundle as string, world.env, {})) as Record<string, unknown>;
-    expect(summary).toMatchObject({ status: 'ok' });
-    const keys = [...(world.s3.buckets.get('opsman-gitops-data')?.keys() ?? [])];
-    expect(keys.some((k) => k.startsWith('archive/'))).toBe(true);
+    expect(summary).toMatchObject({ status: 'ok', command: 'archive' });
+    const added = dataKeys().filter((k) => !before.has(k));
+    expect(added.some((k) => /^archive\/manifests\/sha256\/[0-9a-f]{64}\.json$/.test(k))).toBe(true);
+    expect(added).toContain('archive/manifests/latest.json');
+    expect(added.some((k) => k.startsWith('archive/usage/'))).toBe(true);
   });
 });

@@ -1,4 +1,5 @@
 // Scenario: the Digest response matches the published RFC 2617 §3.5 and RFC 7616 §3.9.1 vectors, and the header is well formed.
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   buildDigestAuthorization,
@@ -7,6 +8,8 @@ import {
   formatNonceCount,
   parseAuthenticateHeader,
 } from '../../../lambdas/opsman/digest/index.ts';
+
+const md5 = (text: string) => createHash('md5').update(text).digest('hex');
 
 const rfc7616 = {
   username: 'Mufasa',
@@ -61,25 +64,42 @@ describe('Digest response vectors', () => {
   });
 
   it('RFC 2069 mode (no qop) hashes HA1:nonce:HA2', () => {
-    // HA1/HA2 from the RFC 2617 example; without qop the nc and cnonce take no part.
+    // HA1 and HA2 of the RFC 2617 section 3.5 example (MD5("Mufasa:testrealm@host.com:Circle Of Life") and
+    // MD5("GET:/dir/index.html")); RFC 2069 section 2.1.2: response = H(HA1:nonce:HA2), nc and cnonce take no part.
+    const ha1 = '939e7578ed9e3c518a452acee763bce9';
+    const ha2 = '39aff3a2bab6126f332b942af96d3366';
+    expect(md5('Mufasa:testrealm@host.com:Circle Of Life')).toBe(ha1);
+    expect(md5('GET:/dir/index.html')).toBe(ha2);
     const base = vectors[0]?.input as DigestResponseInput;
     const a = computeDigestResponse({ ...base, challenge: { ...base.challenge, qop: null } });
     const b = computeDigestResponse({ ...base, nc: 7, cnonce: 'other', challenge: { ...base.challenge, qop: null } });
-    expect(a).toBe(b);
-    expect(a).toMatch(/^[0-9a-f]{32}$/);
+    expect(a).toBe(md5(`${ha1}:dcd98b7102dd2f0e8b11d0f600bfb0c093:${ha2}`));
+    expect(b).toBe(a);
   });
 
   it('-sess variants mix the nonce and cnonce into HA1', () => {
+    // RFC 7616 section 3.4.2: for -sess, HA1 = H(H(username:realm:password):nonce:cnonce); the response is then
+    // H(HA1:nonce:nc:cnonce:qop:HA2) as for qop=auth (section 3.4.1), over the RFC 7616 section 3.9.1 example.
     const base = vectors[2]?.input as DigestResponseInput;
-    const sess = computeDigestResponse({ ...base, challenge: { ...base.challenge, algorithm: 'SHA-256-sess' } });
+    const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+    const expected = (nonce: string, cnonce: string) => {
+      const ha1 = sha(`${sha('Mufasa:http-auth@example.org:Circle of Life')}:${nonce}:${cnonce}`);
+      return sha(`${ha1}:${nonce}:00000001:${cnonce}:auth:${sha('GET:/dir/index.html')}`);
+    };
+    const sessOf = (nonce: string, cnonce: string) =>
+      computeDigestResponse({ ...base, cnonce, challenge: { ...base.challenge, nonce, algorithm: 'SHA-256-sess' } });
+    const sess = sessOf(rfc7616Challenge.nonce, rfc7616.cnonce);
+    expect(sess).toBe(expected(rfc7616Challenge.nonce, rfc7616.cnonce));
     expect(sess).not.toBe(vectors[2]?.expected);
-    expect(sess).toMatch(/^[0-9a-f]{64}$/);
-    const other = computeDigestResponse({
-      ...base,
-      cnonce: 'x',
-      challenge: { ...base.challenge, algorithm: 'SHA-256-sess' },
-    });
-    expect(other).not.toBe(sess);
+    expect(sessOf(rfc7616Challenge.nonce, 'x')).toBe(expected(rfc7616Challenge.nonce, 'x'));
+    expect(sessOf('other-nonce', rfc7616.cnonce)).toBe(expected('other-nonce', rfc7616.cnonce));
+    const md5Sess = computeDigestResponse({ ...base, challenge: { ...base.challenge, algorithm: 'MD5-sess' } });
+    const md5Ha1 = md5(
+      `${md5('Mufasa:http-auth@example.org:Circle of Life')}:${rfc7616Challenge.nonce}:${rfc7616.cnonce}`,
+    );
+    expect(md5Sess).toBe(
+      md5(`${md5Ha1}:${rfc7616Challenge.nonce}:00000001:${rfc7616.cnonce}:auth:${md5('GET:/dir/index.html')}`),
+    );
   });
 
   it('builds the Authorization header with the RFC 7616 example fields', () => {

@@ -2,7 +2,9 @@
 // an interrupted apply says it was interrupted, what was applied and what was not started, never "complete".
 import { describe, expect, it } from 'vitest';
 import { INTERRUPTED_MESSAGE } from '../../../lambdas/core/interrupt.ts';
+import type { ChangeResult } from '../../../lambdas/core/model.ts';
 import { renderRunSummary } from '../../../lambdas/core/render/run-summary.ts';
+import { collectFailures, summariseRun } from '../../../lambdas/core/report.ts';
 import { ANALYTICS, change, PAYMENTS, plan, report } from '../../helpers/cli-plans.ts';
 
 describe('renderRunSummary', () => {
@@ -50,16 +52,15 @@ describe('renderRunSummary', () => {
   it('counts failed targets, not failure entries: two failed writes of one project are one target failed', () => {
     const p = plan([change({ key: 'a', action: 'create' }), change({ key: 'b', action: 'create' })]);
     const [a, b] = p.changes as [never, never];
-    const failure = (key: string) => ({ target: PAYMENTS, phase: 'apply' as const, message: `${key}: create failed` });
-    const r = report(
-      p,
-      [
-        { change: a, status: 'failed', message: 'secret not found', durationMs: 0 },
-        { change: b, status: 'failed', message: 'secret not found', durationMs: 0 },
-      ],
-      { failures: [failure('a'), failure('b')] },
-    );
-    r.summary.targetsFailed = 1; // as summariseRun counts them: distinct targets
+    const results: ChangeResult[] = [
+      { change: a, status: 'failed', message: 'secret not found', durationMs: 0 },
+      { change: b, status: 'failed', message: 'secret not found', durationMs: 0 },
+    ];
+    // The failures and the summary as the run builds them (core/run.ts): one failure entry per failed write.
+    const failures = collectFailures(p, [], results);
+    expect(failures.map((f) => f.target.id)).toEqual([PAYMENTS.id, PAYMENTS.id]);
+    const r = report(p, results, { failures, summary: summariseRun(p, results, failures) });
+    expect(r.summary.targetsFailed).toBe(1);
     expect(renderRunSummary(r)).toContain('2 failed, 0 skipped, 0 not converging, 0 blocked, 1 target failed in');
   });
 

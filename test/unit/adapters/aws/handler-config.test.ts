@@ -1,6 +1,7 @@
 // Scenario: handler configuration from env vars, the one-place error mapping, and how a misconfigured handler answers (never a crash).
 import type { Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
+import { loadFingerprintKey } from '../../../../lambdas/adapters/local/fingerprint-key.ts';
 import { LeaseHeldError, StateCorruptError } from '../../../../lambdas/core/errors.ts';
 import { createAppContext } from '../../../../lambdas/handlers/app-context.ts';
 import { createArchiveHandler } from '../../../../lambdas/handlers/archive.ts';
@@ -240,12 +241,17 @@ describe('fingerprintKeyOf', () => {
       false,
     );
   });
-  it.each([
-    ['00112233445566778899aabbccddeeff', 16],
-    ['ABEiM0RVZneImaq7zN3u/w==', 16],
-  ])('decodes %s like the CLI does', (fingerprintKey, length) => {
-    expect(fingerprintKeyOf({ publicKey: 'p', privateKey, fingerprintKey })).toHaveLength(length);
-  });
+  // Both spell the bytes 00 11 22 ... ee ff: hex, and the same 16 bytes in base64.
+  it.each([['00112233445566778899aabbccddeeff'], ['ABEiM0RVZneImaq7zN3u/w==']])(
+    'decodes %s like the CLI does',
+    async (fingerprintKey) => {
+      const key = Buffer.from(fingerprintKeyOf({ publicKey: 'p', privateKey, fingerprintKey }));
+      expect(key.toString('hex')).toBe('00112233445566778899aabbccddeeff');
+      // The CLI's own reading of the same value (OPSMAN_FINGERPRINT_KEY), so a state fingerprinted by one matches the other.
+      const cli = await loadFingerprintKey('/nonexistent-state-dir', { OPSMAN_FINGERPRINT_KEY: fingerprintKey });
+      expect(key.equals(Buffer.from(cli))).toBe(true);
+    },
+  );
   it('refuses a short key without echoing it', () => {
     expect(() => fingerprintKeyOf({ publicKey: 'p', privateKey, fingerprintKey: 'c2hvcnQta2V5LTE=' })).toThrow(
       /fingerprintKey of the credentials secret is 11 bytes; at least 16/,
