@@ -65,13 +65,18 @@ export function renderArchiveSummary(report: RunReport, options: RunSummaryOptio
   }
   if (archive?.usage !== undefined) {
     const { month, keys, projects } = archive.usage;
-    const n = keys.length;
+    // Keys of another month are the previous month's document, closed by this run: said on a line of their own, so
+    // that this month's count and label are only this month's.
+    const own = keys.filter((k) => k.startsWith(`usage/${month}/`));
+    const closed = [...new Set(keys.filter((k) => !own.includes(k)).map((k) => k.split('/')[1] ?? k))].sort();
+    const n = own.length;
     const of = projects === undefined ? '' : ` of ${projects} project${projects === 1 ? '' : 's'}`;
     out.push(
       n === 0
         ? `Usage ${month}: nothing stored`
         : `Usage ${month}: ${n} snapshot${n === 1 ? '' : 's'} (physical hosts, host assignments${of})`,
     );
+    for (const m of closed) out.push(`Usage ${m}: closed (host assignments read again for the whole month)`);
   }
   for (const error of archive?.errors ?? []) out.push(style.error(`x ${error}`));
   // The archive errors are in `failures` too (under the archive target): listed once, counted once.

@@ -102,6 +102,28 @@ describe('renderArchiveSummary', () => {
       ],
     },
     {
+      name: 'usage that closed the previous month: counted and labelled apart',
+      archive: {
+        usage: {
+          month: '2026-12',
+          keys: [
+            'usage/2026-11/host-assignments.json',
+            'usage/2026-12/host-assignments.json',
+            'usage/2026-12/physical-hosts.json',
+          ],
+          projects: 3,
+        },
+        errors: [],
+      },
+      text: [
+        'Usage 2026-12: 2 snapshots (physical hosts, host assignments of 3 projects)',
+        'Usage 2026-11: closed (host assignments read again for the whole month)',
+        'Archive complete; 12 API calls.',
+        'Report: /r.json',
+        '',
+      ],
+    },
+    {
       name: 'an unchanged manifest and an error',
       archive: {
         manifest: { sha256: 'cd'.repeat(32), key: 'k', changed: false, location: '/a/k' },
