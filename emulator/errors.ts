@@ -113,6 +113,8 @@ export const apiErrors = {
       Allow: allow.join(', '),
     }),
   invalidJson: () => new ApiError(400, 'INVALID_JSON', 'Received JSON does not match expected format.'),
+  jsonTooDeep: (max: number) =>
+    new ApiError(400, 'INVALID_JSON', `Received JSON is nested more than ${max} levels deep.`),
   invalidJsonAttribute: (attr: string) =>
     new ApiError(
       400,

@@ -233,7 +233,15 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, d
     return finish(outcome.err.status);
   }
   const ok = outcome.ok;
-  const text = successText(ok, format);
+  let text: string | null;
+  try {
+    text = successText(ok, format);
+  } catch (err) {
+    // Rendering failed (a stored value JSON.stringify cannot write): answer 500 rather than leave the client waiting.
+    deps.onError(`cannot render the answer to ${method} ${path}: ${(err as Error)?.message ?? String(err)}`);
+    sendError(res, apiErrors.unexpected(), deps, format);
+    return finish(500);
+  }
   send(res, ok.status, text, { ...standardHeaders(deps.core.state.serviceVersion), ...ok.headers });
   finish(ok.status);
 }

@@ -1,6 +1,7 @@
 /** Reading request bodies with a size limit, and parsing JSON with the reference's INVALID_JSON error. */
 import type { IncomingMessage } from 'node:http';
 import { apiErrors } from '../errors.ts';
+import { jsonDeeperThan, MAX_JSON_DEPTH } from './json-depth.ts';
 
 /** Reads the whole body as UTF-8; throws a 413 ApiError (and discards the rest) past `limit` bytes. */
 export function readBody(req: IncomingMessage, limit: number): Promise<string> {
@@ -34,9 +35,13 @@ export function readBody(req: IncomingMessage, limit: number): Promise<string> {
   });
 }
 
-/** Parses a JSON body; `undefined` for an empty body. Throws 400 INVALID_JSON when malformed. */
+/**
+ * Parses a JSON body; `undefined` for an empty body. Throws 400 INVALID_JSON when malformed or nested deeper than
+ * MAX_JSON_DEPTH (json-depth.ts says why).
+ */
 export function parseJsonBody(text: string): unknown {
   if (text.trim() === '') return undefined;
+  if (jsonDeeperThan(text, MAX_JSON_DEPTH)) throw apiErrors.jsonTooDeep(MAX_JSON_DEPTH);
   try {
     return JSON.parse(text);
   } catch {

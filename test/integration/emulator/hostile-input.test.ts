@@ -1,6 +1,8 @@
 // Scenario: a hostile or sloppy client over real HTTP. Names that exist on every JavaScript object (`constructor`,
-// `__proto__`, `toString`) are unknown enumeration values like any other, never a crash and never stored.
+// `__proto__`, `toString`) are unknown enumeration values like any other, never a crash and never stored. JSON nested
+// deeper than the emulator can render is refused before anything changes, never a request left without an answer.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator } from '../../../emulator/index.ts';
 import { alertBody, type EmulatorHarness, startHarness, W } from '../../helpers/emulator-client.ts';
 
 let h: EmulatorHarness;
@@ -33,5 +35,64 @@ describe('names inherited from Object.prototype', () => {
     expect(host.status).toBe(400);
     expect(host.body).toMatchObject({ errorCode: 'INVALID_ENUM_VALUE', parameters: [name, 'serverType'] });
     expect((await h.owner.get(path)).text).toBe(before.text);
+  });
+});
+
+describe('deeply nested JSON', () => {
+  const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+
+  it('a version manifest nested 200,000 deep is 400 INVALID_JSON, promptly, and the stored one is kept', async () => {
+    const before = await fetch(`${h.emu.url}/unauth/versionManifest?pretty=true`);
+    const beforeText = await before.text();
+    const res = await h.owner.request(
+      'PUT',
+      '/versionManifest?pretty=true',
+      undefined,
+      `{"versions":[${nested(200_000)}]}`,
+    );
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ errorCode: 'INVALID_JSON', parameters: [] });
+    expect(res.body.detail).toContain('nested more than 1000 levels');
+    const after = await fetch(`${h.emu.url}/unauth/versionManifest?pretty=true`, { signal: AbortSignal.timeout(5000) });
+    expect(after.status).toBe(200);
+    expect(await after.text()).toBe(beforeText);
+  }, 15_000);
+
+  it('an alert body nested too deep is 400 INVALID_JSON; 1000 levels are still read', async () => {
+    const deep = await h.owner.request(
+      'POST',
+      ALERTS,
+      undefined,
+      JSON.stringify(alertBody()).replace(/}$/, `,"links":[${nested(5000)}]}`),
+    );
+    expect(deep.status).toBe(400);
+    expect(deep.body).toMatchObject({ errorCode: 'INVALID_JSON' });
+    // `links` is ignored: a body exactly at the limit (the object, `links`, then 998 arrays) is accepted.
+    const ok = await h.owner.request(
+      'POST',
+      ALERTS,
+      undefined,
+      JSON.stringify(alertBody()).replace(/}$/, `,"links":[${nested(998)}]}`),
+    );
+    expect(ok.status).toBe(200);
+    const gone = await h.owner.delete(`${ALERTS}/${ok.body.id}`);
+    expect(gone.status).toBe(200);
+  });
+
+  it('an answer that cannot be rendered is a prompt 500, never a request left hanging', async () => {
+    // Only a seed can still hold such a manifest; the pipeline's last guard is tested through it.
+    const errors: string[] = [];
+    const emu = await startEmulator({
+      seed: { versionManifest: `{"versions":[${nested(200_000)}]}` },
+      onError: (m) => errors.push(m),
+    });
+    try {
+      const res = await fetch(`${emu.url}/unauth/versionManifest?pretty=true`, { signal: AbortSignal.timeout(5000) });
+      expect(res.status).toBe(500);
+      expect(await res.json()).toMatchObject({ errorCode: 'UNEXPECTED_ERROR' });
+      expect(errors).toEqual([expect.stringContaining('cannot render the answer to GET /unauth/versionManifest')]);
+    } finally {
+      await emu.close();
+    }
   });
 });
