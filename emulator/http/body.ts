@@ -3,7 +3,10 @@ import type { IncomingMessage } from 'node:http';
 import { apiErrors } from '../errors.ts';
 import { jsonDeeperThan, MAX_JSON_DEPTH } from './json-depth.ts';
 
-/** Reads the whole body as UTF-8; throws a 413 ApiError (and discards the rest) past `limit` bytes. */
+/**
+ * Reads the whole body as UTF-8 (RFC 8259 section 8.1); throws a 413 ApiError (and discards the rest) past `limit`
+ * bytes, and 400 INVALID_JSON when the bytes are not UTF-8.
+ */
 export function readBody(req: IncomingMessage, limit: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length'] ?? '0');
@@ -27,7 +30,14 @@ export function readBody(req: IncomingMessage, limit: number): Promise<string> {
       chunks.push(chunk);
     });
     req.on('end', () => {
-      if (!failed) resolve(Buffer.concat(chunks).toString('utf8'));
+      if (failed) return;
+      // Fatal decoding: a body in another charset (ISO-8859-1 says `café` as 63 61 66 E9) would otherwise be read with
+      // U+FFFD in place of each bad byte and stored altered. A byte order mark is kept, so JSON.parse refuses it as before.
+      try {
+        resolve(new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(Buffer.concat(chunks)));
+      } catch {
+        reject(apiErrors.notUtf8());
+      }
     });
     req.on('error', (err) => {
       if (!failed) reject(err);

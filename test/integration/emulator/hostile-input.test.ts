@@ -1,9 +1,18 @@
 // Scenario: a hostile or sloppy client over real HTTP. Names that exist on every JavaScript object (`constructor`,
 // `__proto__`, `toString`) are unknown enumeration values like any other, never a crash and never stored. JSON nested
 // deeper than the emulator can render is refused before anything changes, never a request left without an answer.
+// A body that is not UTF-8 (RFC 8259 section 8.1) is refused, never stored with U+FFFD in place of the bytes sent.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../../emulator/index.ts';
-import { alertBody, type EmulatorHarness, startHarness, W } from '../../helpers/emulator-client.ts';
+import {
+  alertBody,
+  digestHeader,
+  type EmulatorHarness,
+  K,
+  parseChallenge,
+  startHarness,
+  W,
+} from '../../helpers/emulator-client.ts';
 
 let h: EmulatorHarness;
 const unexpected: string[] = [];
@@ -94,5 +103,58 @@ describe('deeply nested JSON', () => {
     } finally {
       await emu.close();
     }
+  });
+});
+
+/** The fields of an answer these tests read. */
+interface Answer {
+  detail?: string;
+  id?: string;
+  matchers?: { value: string }[];
+}
+
+/** Sends `bytes` as the body of a Digest-signed request (one challenge first). */
+async function sendBytes(method: string, path: string, bytes: Uint8Array, contentType: string) {
+  const url = `${h.emu.url}${path}`;
+  const challenge = await fetch(url, { method });
+  await challenge.text();
+  const nonce = parseChallenge(challenge.headers.get('www-authenticate')).nonce ?? '';
+  const u = new URL(url);
+  const authorization = digestHeader(K.owner, method, u.pathname + u.search, nonce, '00000001');
+  const res = await fetch(url, { method, headers: { authorization, 'content-type': contentType }, body: bytes });
+  return { status: res.status, body: (await res.json()) as Answer };
+}
+
+describe('bodies that are not UTF-8', () => {
+  const latin1 = (text: string) => Buffer.from(text, 'latin1');
+
+  it('an alert config sent in ISO-8859-1 is 400 INVALID_JSON naming the encoding, and nothing is stored', async () => {
+    const before = await h.owner.get(ALERTS);
+    const body = JSON.stringify(
+      alertBody({ matchers: [{ fieldName: 'HOSTNAME', operator: 'EQUALS', value: 'café' }] }),
+    );
+    const res = await sendBytes('POST', ALERTS, latin1(body), 'application/json; charset=ISO-8859-1');
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ errorCode: 'INVALID_JSON', parameters: [] });
+    expect(res.body.detail).toContain('UTF-8');
+    expect((await h.owner.get(ALERTS)).body.totalCount).toBe(before.body.totalCount);
+  });
+
+  it('a version manifest with a byte that is not UTF-8 is refused, not stored altered', async () => {
+    const before = await (await fetch(`${h.emu.url}/unauth/versionManifest`)).text();
+    const res = await sendBytes('PUT', '/versionManifest', latin1('{"versions":[],"note":"\xe9"}'), 'application/json');
+    expect(res.status).toBe(400);
+    expect(res.body.detail).toContain('UTF-8');
+    expect(await (await fetch(`${h.emu.url}/unauth/versionManifest`)).text()).toBe(before);
+  });
+
+  it('UTF-8 text outside ASCII is read as sent', async () => {
+    const body = JSON.stringify(
+      alertBody({ matchers: [{ fieldName: 'HOSTNAME', operator: 'EQUALS', value: 'café-𝄞' }] }),
+    );
+    const res = await sendBytes('POST', ALERTS, Buffer.from(body, 'utf8'), 'application/json');
+    expect(res.status).toBe(200);
+    expect(res.body.matchers?.[0]?.value).toBe('café-𝄞');
+    expect((await h.owner.delete(`${ALERTS}/${res.body.id}`)).status).toBe(200);
   });
 });
