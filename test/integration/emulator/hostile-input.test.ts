@@ -2,6 +2,7 @@
 // `__proto__`, `toString`) are unknown enumeration values like any other, never a crash and never stored. JSON nested
 // deeper than the emulator can render is refused before anything changes, never a request left without an answer.
 // A body that is not UTF-8 (RFC 8259 section 8.1) is refused, never stored with U+FFFD in place of the bytes sent.
+// A fault's path glob costs time linear in the path, whatever its wildcards (no regular-expression backtracking).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../../emulator/index.ts';
 import {
@@ -157,4 +158,16 @@ describe('bodies that are not UTF-8', () => {
     expect(res.body.matchers?.[0]?.value).toBe('café-𝄞');
     expect((await h.owner.delete(`${ALERTS}/${res.body.id}`)).status).toBe(200);
   });
+});
+
+describe('admin fault globs', () => {
+  it('a glob of many ** is matched in linear time against a long path', async () => {
+    const glob = `/${'**a'.repeat(8)}**b`;
+    expect((await h.admin('POST', '/faults', { path: glob, status: 503 })).status).toBe(200);
+    const started = Date.now();
+    const res = await h.owner.get(`/groups/${'a'.repeat(60)}/alertConfigs`);
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(res.body).toMatchObject({ errorCode: 'GROUP_NOT_FOUND' });
+    expect((await h.admin('DELETE', '/faults')).status).toBe(200);
+  }, 60_000);
 });
