@@ -157,6 +157,19 @@ export function originForm(target: string): string {
   return rest[at] === '/' ? rest.slice(at) : `/${rest.slice(at)}`;
 }
 
+/**
+ * The request's one Authorization header, or undefined when there is none or more than one. Node keeps the first of
+ * several and drops the rest silently; RFC 9110 allows a single one, so several are treated as no credentials (a
+ * challenge) rather than letting whichever comes first decide.
+ */
+function singleAuthorization(req: IncomingMessage): string | undefined {
+  let count = 0;
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    if (req.rawHeaders[i]?.toLowerCase() === 'authorization') count++;
+  }
+  return count === 1 ? req.headers.authorization : undefined;
+}
+
 /** Handles one request; never throws. */
 export async function handleRequest(req: IncomingMessage, res: ServerResponse, deps: PipelineDeps): Promise<void> {
   req.on('error', () => undefined);
@@ -194,7 +207,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, d
   };
   let key: ApiKeyRec | null = null;
   if (!(match.kind === 'found' && match.route.unauthenticated)) {
-    const auth = authenticate(req.headers.authorization, method, url, deps.core.state.apiKeys, deps.nonces);
+    const auth = authenticate(singleAuthorization(req), method, url, deps.core.state.apiKeys, deps.nonces);
     if (!auth.ok) {
       challenged = true;
       sendChallenge(res, auth.stale, deps, format);

@@ -2,7 +2,9 @@
 // `__proto__`, `toString`) are unknown enumeration values like any other, never a crash and never stored. JSON nested
 // deeper than the emulator can render is refused before anything changes, never a request left without an answer.
 // A body that is not UTF-8 (RFC 8259 section 8.1) is refused, never stored with U+FFFD in place of the bytes sent.
+// Two Authorization headers are a malformed request (RFC 9110 allows one), never "the first one wins".
 // A fault's path glob costs time linear in the path, whatever its wildcards (no regular-expression backtracking).
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../../emulator/index.ts';
 import {
@@ -170,4 +172,31 @@ describe('admin fault globs', () => {
     expect(res.body).toMatchObject({ errorCode: 'GROUP_NOT_FOUND' });
     expect((await h.admin('DELETE', '/faults')).status).toBe(200);
   }, 60_000);
+});
+
+describe('several Authorization headers', () => {
+  /** Sends GET with these Authorization header values (raw, in order) and answers the status. */
+  function getWith(path: string, authorizations: string[]): Promise<number> {
+    const u = new URL(`${h.emu.url}${path}`);
+    return new Promise((resolve, reject) => {
+      const req = request({ host: u.hostname, port: u.port, path: u.pathname, method: 'GET' }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      for (const value of authorizations) req.appendHeader('Authorization', value);
+      req.on('error', reject);
+      req.end();
+    });
+  }
+
+  it('a valid one followed by another is a 401 challenge, not the first one used', async () => {
+    const challenge = await fetch(`${h.emu.url}${ALERTS}`);
+    await challenge.text();
+    const nonce = parseChallenge(challenge.headers.get('www-authenticate')).nonce ?? '';
+    let nc = 0;
+    const good = () => digestHeader(K.owner, 'GET', `/api/public/v1.0${ALERTS}`, nonce, (++nc).toString(16));
+    expect(await getWith(ALERTS, [good(), 'Digest username="someone-else"'])).toBe(401);
+    expect(await getWith(ALERTS, [good(), good()])).toBe(401);
+    expect(await getWith(ALERTS, [good()])).toBe(200);
+  });
 });
