@@ -113,6 +113,9 @@ export const apiErrors = {
       Allow: allow.join(', '),
     }),
   invalidJson: () => new ApiError(400, 'INVALID_JSON', 'Received JSON does not match expected format.'),
+  notUtf8: () => new ApiError(400, 'INVALID_JSON', 'Received JSON is not valid UTF-8.'),
+  jsonTooDeep: (max: number) =>
+    new ApiError(400, 'INVALID_JSON', `Received JSON is nested more than ${max} levels deep.`),
   invalidJsonAttribute: (attr: string) =>
     new ApiError(
       400,

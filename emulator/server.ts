@@ -157,6 +157,19 @@ export function originForm(target: string): string {
   return rest[at] === '/' ? rest.slice(at) : `/${rest.slice(at)}`;
 }
 
+/**
+ * The request's one Authorization header, or undefined when there is none or more than one. Node keeps the first of
+ * several and drops the rest silently; RFC 9110 allows a single one, so several are treated as no credentials (a
+ * challenge) rather than letting whichever comes first decide.
+ */
+function singleAuthorization(req: IncomingMessage): string | undefined {
+  let count = 0;
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    if (req.rawHeaders[i]?.toLowerCase() === 'authorization') count++;
+  }
+  return count === 1 ? req.headers.authorization : undefined;
+}
+
 /** Handles one request; never throws. */
 export async function handleRequest(req: IncomingMessage, res: ServerResponse, deps: PipelineDeps): Promise<void> {
   req.on('error', () => undefined);
@@ -194,7 +207,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, d
   };
   let key: ApiKeyRec | null = null;
   if (!(match.kind === 'found' && match.route.unauthenticated)) {
-    const auth = authenticate(req.headers.authorization, method, url, deps.core.state.apiKeys, deps.nonces);
+    const auth = authenticate(singleAuthorization(req), method, url, deps.core.state.apiKeys, deps.nonces);
     if (!auth.ok) {
       challenged = true;
       sendChallenge(res, auth.stale, deps, format);
@@ -233,7 +246,15 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, d
     return finish(outcome.err.status);
   }
   const ok = outcome.ok;
-  const text = successText(ok, format);
+  let text: string | null;
+  try {
+    text = successText(ok, format);
+  } catch (err) {
+    // Rendering failed (a stored value JSON.stringify cannot write): answer 500 rather than leave the client waiting.
+    deps.onError(`cannot render the answer to ${method} ${path}: ${(err as Error)?.message ?? String(err)}`);
+    sendError(res, apiErrors.unexpected(), deps, format);
+    return finish(500);
+  }
   send(res, ok.status, text, { ...standardHeaders(deps.core.state.serviceVersion), ...ok.headers });
   finish(ok.status);
 }

@@ -237,6 +237,14 @@ export const NOTIFICATION_TYPES: Readonly<Record<string, NotificationTypeSpec>> 
   MICROSOFT_TEAMS: { own: ['microsoftTeamsWebhookUrl'], required: ['microsoftTeamsWebhookUrl'], interval: true },
 };
 
+/**
+ * The spec of a notification type, or undefined. An own-property lookup: a client's `constructor` or `__proto__` must
+ * not find what every JavaScript object inherits.
+ */
+export function notificationTypeSpec(typeName: string): NotificationTypeSpec | undefined {
+  return Object.hasOwn(NOTIFICATION_TYPES, typeName) ? NOTIFICATION_TYPES[typeName] : undefined;
+}
+
 /** Secret fields redacted on read: keep the last 4 characters. */
 export const KEY_LIKE_FIELDS: ReadonlySet<string> = new Set([
   'apiToken',

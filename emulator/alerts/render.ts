@@ -3,7 +3,7 @@
  * they were set" list that were sent, links.
  */
 import type { StoredAlertConfig, StoredNotification } from '../store/state.ts';
-import { ECHOED_WHEN_SET, NOTIFICATION_TYPES } from './catalog.ts';
+import { ECHOED_WHEN_SET, notificationTypeSpec } from './catalog.ts';
 import { redactField } from './redact.ts';
 
 /** A link of an entity or a list. */
@@ -30,7 +30,7 @@ export function renderNotification(
   n: StoredNotification,
   teamName: (teamId: string) => string | undefined,
 ): Record<string, unknown> {
-  const spec = NOTIFICATION_TYPES[n.typeName];
+  const spec = notificationTypeSpec(n.typeName);
   const out: Record<string, unknown> = { typeName: n.typeName, delayMin: n.delayMin };
   if (spec?.interval && n.intervalMin !== undefined) out.intervalMin = n.intervalMin;
   for (const field of fieldsOf(spec?.own ?? [])) {

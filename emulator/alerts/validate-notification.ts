@@ -13,7 +13,7 @@ import {
   ECHOED_WHEN_SET,
   GROUP_NOTIFICATION_ROLES,
   KNOWN_NOTIFICATION_FIELDS,
-  NOTIFICATION_TYPES,
+  notificationTypeSpec,
   ORG_NOTIFICATION_ROLES,
   SECRET_FIELDS,
 } from './catalog.ts';
@@ -113,7 +113,7 @@ export function validateNotification(
   checkTypes(raw, attr);
   if (raw.typeName === undefined || raw.typeName === null) throw apiErrors.missingAttribute(`${attr}.typeName`);
   const typeName = raw.typeName as string;
-  const spec = NOTIFICATION_TYPES[typeName];
+  const spec = notificationTypeSpec(typeName);
   if (!spec) throw apiErrors.unsupportedNotification(typeName);
   const sent = (field: string) => raw[field] !== undefined && raw[field] !== null;
   // The spec: webhookSecret "can be declared explicitly only in a request that also declares webhookUrl".

@@ -1,8 +1,12 @@
 /** Reading request bodies with a size limit, and parsing JSON with the reference's INVALID_JSON error. */
 import type { IncomingMessage } from 'node:http';
 import { apiErrors } from '../errors.ts';
+import { jsonDeeperThan, MAX_JSON_DEPTH } from './json-depth.ts';
 
-/** Reads the whole body as UTF-8; throws a 413 ApiError (and discards the rest) past `limit` bytes. */
+/**
+ * Reads the whole body as UTF-8 (RFC 8259 section 8.1); throws a 413 ApiError (and discards the rest) past `limit`
+ * bytes, and 400 INVALID_JSON when the bytes are not UTF-8.
+ */
 export function readBody(req: IncomingMessage, limit: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length'] ?? '0');
@@ -26,7 +30,14 @@ export function readBody(req: IncomingMessage, limit: number): Promise<string> {
       chunks.push(chunk);
     });
     req.on('end', () => {
-      if (!failed) resolve(Buffer.concat(chunks).toString('utf8'));
+      if (failed) return;
+      // Fatal decoding: a body in another charset (ISO-8859-1 says `café` as 63 61 66 E9) would otherwise be read with
+      // U+FFFD in place of each bad byte and stored altered. A byte order mark is kept, so JSON.parse refuses it as before.
+      try {
+        resolve(new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(Buffer.concat(chunks)));
+      } catch {
+        reject(apiErrors.notUtf8());
+      }
     });
     req.on('error', (err) => {
       if (!failed) reject(err);
@@ -34,9 +45,13 @@ export function readBody(req: IncomingMessage, limit: number): Promise<string> {
   });
 }
 
-/** Parses a JSON body; `undefined` for an empty body. Throws 400 INVALID_JSON when malformed. */
+/**
+ * Parses a JSON body; `undefined` for an empty body. Throws 400 INVALID_JSON when malformed or nested deeper than
+ * MAX_JSON_DEPTH (json-depth.ts says why).
+ */
 export function parseJsonBody(text: string): unknown {
   if (text.trim() === '') return undefined;
+  if (jsonDeeperThan(text, MAX_JSON_DEPTH)) throw apiErrors.jsonTooDeep(MAX_JSON_DEPTH);
   try {
     return JSON.parse(text);
   } catch {

@@ -2,6 +2,7 @@
 import { isPlainObject } from '../alerts/validate.ts';
 import { recordAudit } from '../audit.ts';
 import { apiErrors } from '../errors.ts';
+import { parseJsonBody } from '../http/body.ts';
 import { selfLink } from '../http/paginate.ts';
 import { validateAuditLogRotate } from '../store/resources.ts';
 import type { AuditLogRotateRec } from '../store/state.ts';
@@ -86,12 +87,7 @@ export const settingsRoutes: Route[] = [
     prettyOnly: true,
     handler: async (ctx) => {
       const text = await ctx.text();
-      let doc: unknown;
-      try {
-        doc = JSON.parse(text);
-      } catch {
-        throw apiErrors.invalidJson();
-      }
+      const doc = parseJsonBody(text);
       if (!isPlainObject(doc)) throw apiErrors.invalidJson();
       if (doc.versions === undefined) throw apiErrors.missingAttribute('versions');
       if (!Array.isArray(doc.versions)) throw apiErrors.invalidJsonAttribute('versions');

@@ -5,7 +5,7 @@
 import { isPlainObject } from '../alerts/validate.ts';
 import { apiErrors } from '../errors.ts';
 import type { AuditLogRotateRec, PhysicalHostRec, ServerTypeName } from './state.ts';
-import { SERVER_TYPES } from './state.ts';
+import { isServerTypeName, SERVER_TYPES } from './state.ts';
 
 /** Throws INVALID_ATTRIBUTE for the first key not in `allowed`. */
 export function onlyKeys(body: Record<string, unknown>, allowed: readonly string[], prefix = ''): void {
@@ -29,8 +29,8 @@ export function parseServerType(value: unknown, attr: string, nameAllowed = true
     name = value.name;
   }
   if (typeof name !== 'string') throw apiErrors.invalidJsonAttribute(attr);
-  if (!(name in SERVER_TYPES)) throw apiErrors.invalidEnum(name, attr);
-  return name as ServerTypeName;
+  if (!isServerTypeName(name)) throw apiErrors.invalidEnum(name, attr);
+  return name;
 }
 
 /** The object form `{name, label}` of a server type. */

@@ -14,6 +14,14 @@ export const SERVER_TYPES = {
 /** Name of a server type. */
 export type ServerTypeName = keyof typeof SERVER_TYPES;
 
+/**
+ * True when `name` is one of the server type names. An own-property test: `constructor` or `toString` (inherited by
+ * every object) is not a server type.
+ */
+export function isServerTypeName(name: string): name is ServerTypeName {
+  return Object.hasOwn(SERVER_TYPES, name);
+}
+
 /** Every role name an API key can hold. */
 export const ROLE_NAMES = [
   'GLOBAL_OWNER',

@@ -1,7 +1,7 @@
 // Scenario: pure helpers, table-driven: list links keep the request's query first; fault globs match one or any segments;
 // the router dispatches the /usage/groups/{x} overloading and tells 404 from 405.
 import { describe, expect, it } from 'vitest';
-import { FaultRegistry, globToRegExp, parseFault } from '../../../emulator/admin/faults.ts';
+import { compileGlob, FaultRegistry, parseFault } from '../../../emulator/admin/faults.ts';
 import { pageHref, paginate } from '../../../emulator/http/paginate.ts';
 import { parseCommonQuery } from '../../../emulator/http/query.ts';
 import { Router } from '../../../emulator/router.ts';
@@ -51,8 +51,16 @@ describe('fault globs', () => {
     ['/**', '/usage/groups', true],
     ['/usage/groups', '/usage/groups', true],
     ['/a.b', '/aXb', false],
+    ['/a*', '/a', false],
+    ['/a*', '/abc', true],
+    ['/*b', '/ab/b', false],
+    ['/**/x', '/x', false],
+    ['/**/x', '/a/b/x', true],
+    ['/**a**b', '/xaybz', false],
+    ['/**a**b', '/xayb', true],
+    ['/(x)+$', '/(x)+$', true],
   ])('%s vs %s', (glob, path, expected) => {
-    expect(globToRegExp(glob).test(path)).toBe(expected);
+    expect(compileGlob(glob).test(path)).toBe(expected);
   });
 
   it('counts down times and respects method and probability', () => {
