@@ -44,6 +44,11 @@ export interface EmulatorOptions {
   tls?: { cert: string; key: string };
   /** Largest accepted request body in bytes (413 beyond). */
   maxBodyBytes?: number;
+  /**
+   * How long a request may take to arrive, headers and body (408 and the connection closed beyond). Node's default
+   * of 300 s lets a client that stalls mid-body hold a connection and its partial body for five minutes.
+   */
+  requestTimeoutMs?: number;
   /** Where unexpected errors are reported (one line each, never a secret). */
   onError?: (message: string) => void;
 }
@@ -55,6 +60,7 @@ export const DEFAULT_EMULATOR_OPTIONS = {
   admin: false,
   nonceTtlMs: 300_000,
   maxBodyBytes: 16 * 1024 * 1024,
+  requestTimeoutMs: 60_000,
   onError: (message: string) => process.stderr.write(`opsman-gitops emulator: ${message}\n`),
 } as const;
 
@@ -180,13 +186,25 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const handler = (req: Parameters<typeof handleRequest>[0], res: Parameters<typeof handleRequest>[1]) => {
     handleRequest(req, res, deps).catch((err: unknown) => o.onError(`request failed: ${(err as Error)?.message}`));
   };
+  // Node checks request and headers timeouts on a timer (every 30 s by default): a shorter limit needs a shorter beat.
+  const timing = { connectionsCheckingInterval: Math.min(30_000, Math.max(50, Math.floor(o.requestTimeoutMs / 4))) };
   const server: Server = o.tls
-    ? (createHttpsServer({ cert: o.tls.cert, key: o.tls.key }, handler) as unknown as Server)
-    : createHttpServer(handler);
+    ? (createHttpsServer({ ...timing, cert: o.tls.cert, key: o.tls.key }, handler) as unknown as Server)
+    : createHttpServer(timing, handler);
   // Idle keep-alive connections live 30 s (Node's default 5 s races clients that reuse a connection just as it closes).
   server.keepAliveTimeout = 30_000;
-  server.on('clientError', (_err, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+  server.requestTimeout = o.requestTimeoutMs;
+  // Node checks both timeouts on one timer; headers get the same bound (never longer than the whole request).
+  server.headersTimeout = Math.min(server.headersTimeout, o.requestTimeoutMs);
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    // Node's own answers for these two (a handler replaces them): a request too slow to arrive, headers too large.
+    const status =
+      err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? '408 Request Timeout'
+        : err.code === 'HPE_HEADER_OVERFLOW'
+          ? '431 Request Header Fields Too Large'
+          : '400 Bad Request';
+    if (socket.writable) socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
     else socket.destroy();
   });
   const address = await listen(server, o.port, o.host);

@@ -5,6 +5,7 @@
 // Two Authorization headers are a malformed request (RFC 9110 allows one), never "the first one wins".
 // A fault's path glob costs time linear in the path, whatever its wildcards (no regular-expression backtracking).
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../../emulator/index.ts';
 import {
@@ -198,5 +199,65 @@ describe('several Authorization headers', () => {
     expect(await getWith(ALERTS, [good(), 'Digest username="someone-else"'])).toBe(401);
     expect(await getWith(ALERTS, [good(), good()])).toBe(401);
     expect(await getWith(ALERTS, [good()])).toBe(200);
+  });
+});
+
+describe('a client that stalls mid-request', () => {
+  it('gets 408 and its connection closed once requestTimeoutMs has passed, not after Node’s five minutes', async () => {
+    const emu = await startEmulator({ port: 0, requestTimeoutMs: 300 });
+    try {
+      const { port } = new URL(emu.origin);
+      // Authenticated, so that the emulator reads the body (an unauthenticated request is answered 401 at once).
+      const path = `/api/public/v1.0${ALERTS}`;
+      const challenge = await fetch(`${emu.origin}${path}`, { method: 'POST' });
+      const { nonce = '' } = parseChallenge(challenge.headers.get('www-authenticate'));
+      const authorization = digestHeader(K.owner, 'POST', path, nonce, '00000001');
+      const started = Date.now();
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(port), '127.0.0.1', () => {
+          // Headers announce 100 bytes; 10 arrive, then nothing.
+          socket.write(
+            `POST ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: ${authorization}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":1234,`,
+          );
+        });
+        let text = '';
+        socket.on('data', (chunk) => {
+          text += chunk.toString('latin1');
+        });
+        socket.on('close', () => resolve(text));
+        socket.on('error', reject);
+        setTimeout(() => reject(new Error('no answer within 10 s')), 10_000).unref();
+      });
+      expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      await emu.close();
+    }
+  });
+
+  it('headers over Node’s 16 KiB are 431, not a bare 400', async () => {
+    const { port } = new URL(h.emu.origin);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () => {
+        socket.write(`GET /api/public/v1.0${ALERTS} HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+      });
+      let text = '';
+      socket.on('data', (chunk) => {
+        text += chunk.toString('latin1');
+      });
+      socket.on('close', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 431 /);
+  });
+
+  it('a request that arrives in time is answered as usual under the same limit', async () => {
+    const emu = await startEmulator({ port: 0, requestTimeoutMs: 300 });
+    try {
+      const res = await fetch(`${emu.url}/unauth/versionManifest`);
+      expect(res.status).toBe(200);
+    } finally {
+      await emu.close();
+    }
   });
 });
