@@ -6,6 +6,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
+import * as catalog from '../../../emulator/alerts/catalog.ts';
 import { type RunningEmulator, startEmulator } from '../../../emulator/index.ts';
 import { buildAlertRequest, toDesiredAlertBody } from '../../../lambdas/core/alert-body.ts';
 import {
@@ -479,4 +480,18 @@ describe('bodies the spec calls valid load from YAML', () => {
       expect(loaded.ok ? [] : loaded.issues.map((i) => i.message)).toEqual([]);
     });
   }
+});
+
+describe('the enumerations of the loader and of the emulator agree', () => {
+  it('event types, matcher fields and operators, units, and the roles of GROUP and ORG', () => {
+    const sorted = (values: Iterable<string>) => [...values].sort();
+    expect(sorted(catalog.EVENT_TYPE_NAMES)).toEqual(sorted(EVENT_TYPE_NAMES));
+    expect(sorted(catalog.MATCHER_FIELDS)).toEqual(sorted(MATCHER_FIELDS));
+    expect(sorted(catalog.MATCHER_OPERATORS)).toEqual(sorted(MATCHER_OPERATORS));
+    expect(sorted(catalog.UNITS)).toEqual(sorted(UNITS));
+    expect(sorted(catalog.GROUP_NOTIFICATION_ROLES)).toEqual(sorted(GROUP_ROLES));
+    // Regression: the emulator took ORG_BILLING_ADMIN (an Atlas role) on ORG notifications; the loader refused it.
+    expect(sorted(catalog.ORG_NOTIFICATION_ROLES)).toEqual(sorted(ORG_ROLES));
+    expect(sorted(Object.keys(catalog.NOTIFICATION_TYPES))).toEqual(sorted(NOTIFICATION_TYPES));
+  });
 });
