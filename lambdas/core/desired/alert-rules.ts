@@ -103,7 +103,7 @@ export function checkNotification(located: LocatedDocument, at: PathSegment[], v
     }
   }
   const allowed = [...COMMON_NOTIFICATION_FIELDS, ...rules.required, ...rules.optional];
-  if (rules.required.includes('roles')) allowed.push('role');
+  if (allowed.includes('roles')) allowed.push('role');
   for (const field of Object.keys(notification)) {
     // Unknown names are the schema's to report (with a did-you-mean); this rule is about known fields.
     if (allowed.includes(field) || !KNOWN_FIELDS.has(field)) continue;

@@ -28,8 +28,9 @@ export const CACHE_FORMAT_VERSION = 3;
  * Version of the loader's rules. BUMP IT whenever validation or building changes what a given set of files loads to
  * (cross-document rules, defaults, template merge, the model's shape, the summary text): cached entries made by the
  * older loader then stop matching. Schema changes need no bump: the schema itself is hashed into the key.
+ * 2: GROUP and ORG notifications no longer require roles.
  */
-export const LOADER_VERSION = 1;
+export const LOADER_VERSION = 2;
 
 /** The identity of one file in the key: path, content digest, and the source's version (S3 ETag) when it has one. */
 export interface CacheKeyFile {

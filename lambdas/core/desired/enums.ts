@@ -256,11 +256,15 @@ export const NOTIFICATION_FIELDS: Readonly<Record<string, { required: string[]; 
   ADMIN: { required: [], optional: ['emailEnabled', 'smsEnabled'] },
   DATADOG: { required: ['datadogApiKey'], optional: [] },
   EMAIL: { required: ['emailAddress'], optional: [] },
-  GROUP: { required: ['roles'], optional: ['emailEnabled', 'smsEnabled'] },
+  // roles are optional: the spec says "required" only of emailAddress (EMAIL) and mobileNumber (SMS) and gives `role`
+  // "for role-based targets" without it; Ops Manager stores a GROUP/ORG notification without roles (the emulator's
+  // seeded default NO_PRIMARY alert is one). Only an empty list is refused (MISSING_ROLES_FOR_GROUP_NOTIFICATION),
+  // which the schema's `minItems: 1` keeps.
+  GROUP: { required: [], optional: ['roles', 'emailEnabled', 'smsEnabled'] },
   HIPCHAT: { required: ['notificationToken', 'roomName'], optional: [] },
   MICROSOFT_TEAMS: { required: ['microsoftTeamsWebhookUrl'], optional: [] },
   OPS_GENIE: { required: ['opsGenieApiKey'], optional: ['opsGenieRegion'] },
-  ORG: { required: ['roles'], optional: ['emailEnabled', 'smsEnabled'] },
+  ORG: { required: [], optional: ['roles', 'emailEnabled', 'smsEnabled'] },
   PAGER_DUTY: { required: ['serviceKey'], optional: [] },
   SLACK: { required: ['apiToken', 'channelName'], optional: [] },
   SMS: { required: ['mobileNumber'], optional: [] },

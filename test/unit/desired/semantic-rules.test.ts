@@ -46,8 +46,6 @@ const REQUIRED: [string, string, string][] = [
   ['HIPCHAT', 'notificationToken', ', roomName: r'],
   ['HIPCHAT', 'roomName', ', notificationToken: {secretRef: "s#k"}'],
   ['MICROSOFT_TEAMS', 'microsoftTeamsWebhookUrl', ''],
-  ['GROUP', 'roles', ''],
-  ['ORG', 'roles', ''],
 ];
 
 const requiredCases: Case[] = REQUIRED.map(([type, field, others]) => ({
@@ -266,6 +264,15 @@ describe('semantic rules', () => {
       ),
     };
     expect(await issuesOf(files)).toEqual([]);
+  });
+
+  // Regression: GROUP and ORG notifications without roles were refused ("missing roles"), although the spec requires
+  // no role and Ops Manager (the emulator) creates them; only an empty roles list is refused.
+  it('accepts GROUP and ORG notifications without roles, and refuses an empty roles list', async () => {
+    expect(await issuesOf({ 'p.yaml': notification('typeName: GROUP, emailEnabled: true') })).toEqual([]);
+    expect(await issuesOf({ 'p.yaml': notification('typeName: ORG, smsEnabled: true') })).toEqual([]);
+    const empty = await issuesOf({ 'p.yaml': notification('typeName: GROUP, roles: []') });
+    expect(empty.map((i) => i.message)).toEqual([expect.stringContaining('roles must not be empty')]);
   });
 
   it('normalises role to roles', async () => {
