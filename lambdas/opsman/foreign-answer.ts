@@ -35,10 +35,14 @@ export function foreignAnswer(response: HttpResponse, secrets: readonly string[]
   const contentType = /^[\w.+-]+\/[\w.+-]+/.exec(raw.trim())?.[0]?.toLowerCase() ?? 'no content type';
   const body = response.text.slice(0, 20_000);
   const looksHtml = contentType.includes('html') || /^\s*</.test(body);
-  const decoded = (looksHtml ? textOfHtml(body) : body).replace(
-    /&(amp|lt|gt|quot|apos|nbsp|#39);/g,
-    (_, name: string) => ENTITIES[name] ?? ' ',
-  );
+  const decoded = (looksHtml ? textOfHtml(body) : body)
+    .replace(/&(amp|lt|gt|quot|apos|nbsp|#39);/g, (_, name: string) => ENTITIES[name] ?? ' ')
+    // Numeric character references too (`&#47;`, `&#x2F;`): a page quoting the request may encode every punctuation
+    // mark, and a secret written that way would not match the scrub below.
+    .replace(/&#(?:x([0-9a-fA-F]{1,6})|([0-9]{1,7}));/g, (_, hex: string | undefined, dec: string | undefined) => {
+      const code = hex === undefined ? Number(dec) : Number.parseInt(hex, 16);
+      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : ' ';
+    });
   // Scrubbed before it is clipped: a secret the cut goes through would no longer match, and its start would show.
   const text = scrub(decoded, secrets)
     // Printable ASCII only: a body must not move the cursor or colour a terminal.

@@ -22,11 +22,23 @@ export function collectSecretValues(value: unknown, into: string[] = []): string
   return into;
 }
 
-/** Replaces every occurrence of the secrets, and anything shaped like an Authorization header value, in `text`. */
+/**
+ * The texts a secret may take in what a server hands back: as sent, JSON-escaped (a server or proxy quoting the raw
+ * request body shows `a\"b` for a secret `a"b`), JSON-escaped with `\/` for `/` (as some encoders write), and
+ * percent-encoded (a URL quoted in a URL). Longest first, so that no form is cut by a shorter one.
+ */
+export function secretForms(secret: string): string[] {
+  if (secret === '') return [];
+  const json = JSON.stringify(secret).slice(1, -1);
+  const forms = new Set([secret, json, json.replaceAll('/', '\\/'), encodeURIComponent(secret)]);
+  return [...forms].sort((a, b) => b.length - a.length);
+}
+
+/** Replaces every occurrence of the secrets (in each of their forms), and anything shaped like an Authorization header value, in `text`. */
 export function scrub(text: string, secrets: readonly string[]): string {
   let out = text;
   for (const secret of secrets) {
-    if (secret !== '') out = out.split(secret).join(REDACTED);
+    for (const form of secretForms(secret)) out = out.split(form).join(REDACTED);
   }
   return out
     .replace(/\bDigest\s+username=[^\r\n]*/gi, `Digest ${REDACTED}`)

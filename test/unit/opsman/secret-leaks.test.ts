@@ -40,6 +40,29 @@ beforeAll(async () => {
       // A proxy's page that quotes the body: the PagerDuty key starts 90 characters in, across the excerpt's cut.
       if (mode === 'echo-body')
         return { status: 400, text: `bad: ${req.body}`, headers: { 'content-type': 'text/plain' } };
+      if (mode === 'echo-slashes')
+        return {
+          status: 400,
+          json: { error: 400, errorCode: 'INVALID_JSON', detail: req.body.replaceAll('/', '\\/') },
+        };
+      if (mode === 'echo-encoded')
+        return {
+          status: 400,
+          // The values quoted as a URL's query would carry them.
+          json: {
+            error: 400,
+            errorCode: 'INVALID_ATTRIBUTE',
+            detail: `rejected ?${new URLSearchParams((JSON.parse(req.body) as { notifications: Record<string, string>[] }).notifications[0]).toString().replaceAll('+', '%20')}`,
+          },
+        };
+      if (mode === 'echo-html') {
+        // A firewall's page quoting the body with every punctuation mark as a character reference (decimal and hex).
+        const quoted = req.body.slice(req.body.indexOf('"webhookUrl"'));
+        const html = quoted
+          .replace(/[^A-Za-z0-9 ]/g, (ch) => `&#${ch.charCodeAt(0)};`)
+          .replace('ESCAPED', 'ESC&#x41;PED');
+        return { status: 403, text: `<html><body>${html}</body></html>`, headers: { 'content-type': 'text/html' } };
+      }
       if (mode === 'reset') return 'reset';
       if (mode === 'unavailable') return { status: 503, json: { errorCode: 'X', detail: TEST_PRIVATE_KEY } };
       return { json: {} };
@@ -167,5 +190,33 @@ describe('no secret in any error', () => {
       method: 'GET',
       pathTemplate: '/orgs/{orgId}/teams/{teamId}',
     });
+  });
+});
+
+describe('a secret in the form a server quotes it', () => {
+  // A body quoted raw holds each secret JSON-escaped: a quote or a backslash in the secret changes its text there.
+  const ESCAPED_SECRET = 'whsec-"ESCAPED\\LEAK-0123"';
+  const URL_SECRET = 'https://hooks.example/T0/B1/ENCODEDLEAK?x=1&y=2';
+  const SPECIAL = {
+    eventTypeName: 'HOST_DOWN',
+    notifications: [{ typeName: 'WEBHOOK', webhookUrl: URL_SECRET, webhookSecret: ESCAPED_SECRET }],
+  };
+  const FRAGMENTS = ['ESCAPED', 'ENCODEDLEAK'];
+
+  it.each([
+    ['Ops Manager detail quoting the raw body', 'echo'],
+    ['non-JSON 502 quoting the raw body', 'echo-text'],
+    ['JSON-escaped with escaped slashes', 'echo-slashes'],
+    ['percent-encoded', 'echo-encoded'],
+    ['an HTML page with numeric character references', 'echo-html'],
+  ])('%s', async (_label, serverMode) => {
+    mode = serverMode;
+    const c = client();
+    const error = await c.createAlertConfig('g', SPECIAL).catch((e: unknown) => e);
+    await c.close();
+    expect(error).toBeInstanceOf(OpsManagerError);
+    scan(serverMode, error);
+    const views = [String(error), (error as Error).stack ?? '', inspect(error, { depth: 10, showHidden: true })];
+    for (const view of views) for (const fragment of FRAGMENTS) expect(view, fragment).not.toContain(fragment);
   });
 });
