@@ -3,6 +3,7 @@
  * server's Retry-After), and whether a failed write may have reached the server.
  */
 import type { RetryOptions } from './options.ts';
+import { PROXY_TUNNEL_CLOSED } from './proxy-tunnel.ts';
 
 /** Statuses worth another attempt (on idempotent methods; 429 on POST too, since it was refused unprocessed). */
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504]);
@@ -19,6 +20,8 @@ const NOT_SENT_CODES: ReadonlySet<string> = new Set([
   'ENETUNREACH',
   'EADDRNOTAVAIL',
   'UND_ERR_CONNECT_TIMEOUT',
+  // The proxy closed the connection before answering CONNECT: no tunnel, so nothing reached Ops Manager.
+  PROXY_TUNNEL_CLOSED,
 ]);
 
 /** TLS verification failures: permanent, so never retried. */

@@ -8,6 +8,7 @@ import { rootCertificates } from 'node:tls';
 import { Agent, type Dispatcher, EnvHttpProxyAgent } from 'undici';
 import { OpsManagerValidationError } from './errors.ts';
 import { DEFAULT_SETTING_NAMES, type ResolvedClientOptions, type SettingNames } from './options.ts';
+import { proxyClientFactory } from './proxy-tunnel.ts';
 
 /** Idle keep-alive sockets are closed after this long (below the usual 60 s of servers and load balancers). */
 export const KEEP_ALIVE_TIMEOUT_MS = 30_000;
@@ -90,6 +91,8 @@ export function createDispatcher(options: ResolvedClientOptions, env: NodeJS.Pro
   if (!proxyConfigured(options, env)) return new Agent(common);
   return new EnvHttpProxyAgent({
     ...common,
+    // A CONNECT the proxy drops fails the request instead of looping (proxy-tunnel.ts).
+    clientFactory: proxyClientFactory,
     requestTls: tls,
     proxyTls: tls,
     ...(options.proxy.httpProxy === undefined ? {} : { httpProxy: options.proxy.httpProxy }),

@@ -203,6 +203,41 @@ describe('proxy', () => {
     expect([...new Set(tunnels)]).toEqual([new URL(plain.origin).host, new URL(https.origin).host]);
   });
 
+  it('a proxy that closes the CONNECT unanswered fails the request after its attempts, not a reconnect loop', async () => {
+    // undici 7 alone retries such a tunnel at once, forever, ignoring the request's deadline (nodejs/undici#3897).
+    let connects = 0;
+    const closer = createServer((_req, res) => res.writeHead(405).end());
+    closer.on('connect', (_req, socket: Socket) => {
+      connects++;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => closer.listen(0, '127.0.0.1', resolve));
+    const port = (closer.address() as { port: number }).port;
+    const client = createOpsManagerClient({
+      baseUrl: plain.baseUrl,
+      publicKey: 'pubkey',
+      privateKey: TEST_PRIVATE_KEY,
+      proxy: { httpProxy: `http://user:proxy-password@127.0.0.1:${port}` },
+      retry: { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 5, deadlineMs: 10_000 },
+    });
+    try {
+      const error = await client.getTeam('o', 't').then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(OpsManagerTransportError);
+      const message = (error as Error).message;
+      expect(message).toContain(`the proxy 127.0.0.1:${port} closed the connection before answering CONNECT`);
+      expect(message).toContain('after 3 attempt(s)');
+      expect(message).not.toContain('proxy-password');
+      // One tunnel tried per attempt (a loop makes thousands a second).
+      expect(connects).toBe(3);
+    } finally {
+      await client.close();
+      await new Promise((resolve) => closer.close(resolve));
+    }
+  });
+
   it('goes direct for NO_PROXY hosts', async () => {
     tunnels.length = 0;
     const client = createOpsManagerClient({
