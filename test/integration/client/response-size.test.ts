@@ -10,8 +10,9 @@ import {
   DEFAULT_MAX_RESPONSE_BYTES,
   OpsManagerResponseTooLargeError,
 } from '../../../lambdas/opsman/index.ts';
-import { type ScriptedReply, startDigestServer } from '../../helpers/client-digest-server.ts';
-import { fakeClock, recordingObserver, TEST_PRIVATE_KEY } from '../../helpers/client-fixtures.ts';
+import type { ScriptedReply } from '../../helpers/client-digest-server.ts';
+import { TEST_PRIVATE_KEY } from '../../helpers/client-fixtures.ts';
+import { scriptedClient } from '../../helpers/scripted-client.ts';
 
 const LIMIT = 64 * 1024;
 const TEAM = '/orgs/{orgId}/teams/{teamId}';
@@ -24,30 +25,12 @@ afterEach(async () => {
 /** A Digest server whose authenticated requests get `reply`, and a client with a 64 KiB limit. */
 async function setup(reply: () => ScriptedReply, extra: Partial<ClientOptions> = {}) {
   let answered = 0;
-  const server = await startDigestServer({
-    password: TEST_PRIVATE_KEY,
-    handler: () => {
-      answered += 1;
-      return reply();
-    },
-  });
-  const clock = fakeClock();
-  const observer = recordingObserver();
-  const client = createOpsManagerClient({
-    baseUrl: server.baseUrl,
-    publicKey: 'pubkey',
-    privateKey: TEST_PRIVATE_KEY,
-    maxResponseBytes: LIMIT,
-    clock,
-    observer,
-    random: () => 0.5,
-    ...extra,
-  });
-  cleanups.push(
-    () => server.close(),
-    () => client.close(),
-  );
-  return { server, client, clock, observer, answered: () => answered };
+  const handler = () => {
+    answered += 1;
+    return reply();
+  };
+  const world = await scriptedClient(handler, cleanups, { maxResponseBytes: LIMIT, ...extra });
+  return { ...world, answered: () => answered };
 }
 
 /** A team of exactly `bytes` bytes of JSON. */

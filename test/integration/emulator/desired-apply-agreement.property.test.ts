@@ -97,31 +97,26 @@ const noIntervalTiming = fc.oneof(
 );
 const toggles = fc.record({ emailEnabled: fc.boolean(), smsEnabled: fc.boolean() }, { requiredKeys: [] });
 
+/** A GROUP or ORG notification: `roles`, a single `role`, or none, with the timing and the toggles. */
+function roleBased(typeName: string, roles: readonly string[]): fc.Arbitrary<Record<string, unknown>> {
+  return fc
+    .tuple(
+      fc.oneof(
+        { weight: 5, arbitrary: fc.subarray([...roles], { minLength: 1 }).map((r) => ({ roles: r })) },
+        { weight: 4, arbitrary: fc.constantFrom(...roles).map((role) => ({ role })) },
+        { weight: 1, arbitrary: fc.constant({}) },
+      ),
+      timing(true),
+      toggles,
+    )
+    .map(([r, t, e]) => ({ typeName, ...r, ...t, ...e }));
+}
+
 /** One notification of each type, with its own fields (required ones sometimes missing) and the common ones. */
 const notificationOf: Record<string, fc.Arbitrary<Record<string, unknown>>> = {
   ADMIN: fc.tuple(timing(true), toggles).map(([t, e]) => ({ typeName: 'ADMIN', ...t, ...e })),
-  GROUP: fc
-    .tuple(
-      fc.oneof(
-        { weight: 5, arbitrary: fc.subarray([...GROUP_ROLES], { minLength: 1 }).map((roles) => ({ roles })) },
-        { weight: 4, arbitrary: fc.constantFrom(...GROUP_ROLES).map((role) => ({ role })) },
-        { weight: 1, arbitrary: fc.constant({}) },
-      ),
-      timing(true),
-      toggles,
-    )
-    .map(([r, t, e]) => ({ typeName: 'GROUP', ...r, ...t, ...e })),
-  ORG: fc
-    .tuple(
-      fc.oneof(
-        { weight: 5, arbitrary: fc.subarray([...ORG_ROLES], { minLength: 1 }).map((roles) => ({ roles })) },
-        { weight: 4, arbitrary: fc.constantFrom(...ORG_ROLES).map((role) => ({ role })) },
-        { weight: 1, arbitrary: fc.constant({}) },
-      ),
-      timing(true),
-      toggles,
-    )
-    .map(([r, t, e]) => ({ typeName: 'ORG', ...r, ...t, ...e })),
+  GROUP: roleBased('GROUP', GROUP_ROLES),
+  ORG: roleBased('ORG', ORG_ROLES),
   TEAM: fc
     .tuple(fc.constantFrom(W.dbaOncall, W.platformSre), timing(true), toggles)
     .map(([teamId, t, e]) => ({ typeName: 'TEAM', teamId, ...t, ...e })),

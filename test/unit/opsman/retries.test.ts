@@ -10,6 +10,7 @@ import {
 } from '../../../lambdas/opsman/index.ts';
 import { type ScriptedReply, type ScriptedRequest, startDigestServer } from '../../helpers/client-digest-server.ts';
 import { fakeClock, recordingObserver, TEST_PRIVATE_KEY } from '../../helpers/client-fixtures.ts';
+import { scriptedClient } from '../../helpers/scripted-client.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -32,29 +33,11 @@ const BODY = { eventTypeName: 'HOST_DOWN', notifications: [{ typeName: 'GROUP', 
 /** A server answering authenticated requests from a script (one reply per request; the last repeats). */
 async function scripted(replies: ScriptedReply[], extra: Partial<ClientOptions> = {}) {
   const seen: ScriptedRequest[] = [];
-  const server = await startDigestServer({
-    password: TEST_PRIVATE_KEY,
-    handler: (req) => {
-      seen.push(req);
-      return replies[Math.min(seen.length - 1, replies.length - 1)] ?? { json: {} };
-    },
-  });
-  const clock = fakeClock();
-  const observer = recordingObserver();
-  const client = createOpsManagerClient({
-    baseUrl: server.baseUrl,
-    publicKey: 'pubkey',
-    privateKey: TEST_PRIVATE_KEY,
-    clock,
-    observer,
-    random: () => 0.5,
-    ...extra,
-  });
-  cleanups.push(
-    () => server.close(),
-    () => client.close(),
-  );
-  return { server, client, clock, observer, seen };
+  const handler = (req: ScriptedRequest) => {
+    seen.push(req);
+    return replies[Math.min(seen.length - 1, replies.length - 1)] ?? { json: {} };
+  };
+  return { ...(await scriptedClient(handler, cleanups, extra)), seen };
 }
 
 describe('retries of idempotent requests', () => {
