@@ -60,6 +60,8 @@ export interface RunSession {
   deps: RunDependencies;
   client: ApiClient;
   archive: RecordingArchiveStore;
+  /** The Public API root the run talks to (a saved plan is sealed to it). */
+  baseUrl: string;
   close(): Promise<void>;
 }
 
@@ -98,5 +100,5 @@ export async function openSession(ctx: CommandContext, command: string): Promise
     apiCalls: () => counter.snapshot(),
   };
   if (stores.desiredCache) deps.desiredCache = stores.desiredCache;
-  return { deps, client, archive, close: () => client.close() };
+  return { deps, client, archive, baseUrl: connection.baseUrl, close: () => client.close() };
 }

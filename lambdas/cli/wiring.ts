@@ -119,13 +119,14 @@ export async function localStores(
 }
 
 /**
- * Writes `text` to `path` all at once or not at all (temp file, fsync, rename), readable by all (0644). Rejects with
+ * Writes `text` to `path` all at once or not at all (temp file, fsync, rename), readable by its owner only (0600: a
+ * saved plan names every project, alert and target of the installation). Rejects with
  * an Error whose message is the cause in words about `path` (`/srv/plans does not exist (ENOENT)`): Node's own names
  * the temp file, which the user never heard of.
  */
 export async function saveFileAtomically(path: string, text: string): Promise<void> {
   try {
-    await writeFileAtomic(path, text, dirname(path), 0o644);
+    await writeFileAtomic(path, text, dirname(path), 0o600);
   } catch (error) {
     throw new Error(describeFsCause(path, error), { cause: error });
   }

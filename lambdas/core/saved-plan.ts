@@ -4,7 +4,8 @@
  */
 import { errorMessage } from './concurrency.ts';
 import { SavedPlanInvalidError, SavedPlanStaleError } from './errors.ts';
-import type { Plan } from './model.ts';
+import { type Change, type Plan, targetKey } from './model.ts';
+import { isWrite } from './modes.ts';
 import type { OpsManagerApi } from './ports.ts';
 import {
   globalLiveDigest,
@@ -35,6 +36,13 @@ export function checkSavedPlan(plan: unknown): Plan {
       (c.movedFrom !== undefined && (typeof c.movedFrom !== 'string' || c.action !== 'adopt'))
     ) {
       throw new SavedPlanInvalidError('the saved plan has a malformed change');
+    }
+    // A write is applied only after its target's live state was checked: a write to a target the plan has no live
+    // digest for would skip that check (makePlan always records one for a target it plans).
+    if (isWrite(c as Change) && !Object.hasOwn(p.liveDigests, targetKey(c.target))) {
+      throw new SavedPlanInvalidError(
+        `the saved plan writes to ${targetKey(c.target)} without a live digest of it: its freshness cannot be checked`,
+      );
     }
   }
   return p as Plan;

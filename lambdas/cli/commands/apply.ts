@@ -15,7 +15,7 @@ import { planExitCode, problemsLine, reportExitCode } from '../outcome.ts';
 import { reconcile } from '../wiring.ts';
 import { desiredIsValid } from './plan.ts';
 import { runRequest } from './run-request.ts';
-import { readSavedPlan } from './saved-plan.ts';
+import { openSealedPlan, readSavedPlan } from './saved-plan.ts';
 
 /** Runs apply; resolves to the exit code. `showPlan: false` prints only the results (the demo showed the plan). */
 export async function runApply(ctx: CommandContext, showPlan = true): Promise<number> {
@@ -31,6 +31,10 @@ export async function runApply(ctx: CommandContext, showPlan = true): Promise<nu
   else if (!(await desiredIsValid(ctx))) return EXIT.error;
   const session = await openSession(ctx, 'apply');
   try {
+    // Before any API call: an edited plan, or one saved for another Ops Manager or state dir, is never applied.
+    if (savedPlan !== undefined && options.planFile !== undefined) {
+      savedPlan = openSealedPlan(savedPlan, options.planFile, session.baseUrl, session.deps.fingerprintKey);
+    }
     if (approval === 'ask') {
       const planned = await interruptible(io, PLANNING_NOTICES, (signal) =>
         reconcile({ ...runRequest(ctx, 'plan'), signal }, session.deps),

@@ -1,5 +1,4 @@
 /** `opsman-gitops plan` and `opsman-gitops observe`: compute the plan (observe: drift only) and print it. */
-import { renderPlanJson } from '../../core/render/json.ts';
 import { REPORT_NOT_WRITTEN } from '../../core/report.ts';
 import type { CommandContext } from '../context.ts';
 import { openSession } from '../context.ts';
@@ -10,6 +9,7 @@ import { planExitCode, problemsLine } from '../outcome.ts';
 import { reconcile, saveFileAtomically } from '../wiring.ts';
 import { applySavedPlanCommand } from './apply-command.ts';
 import { printPlan, runRequest } from './run-request.ts';
+import { sealedPlanText } from './saved-plan.ts';
 import { loadDesired } from './validate.ts';
 
 /**
@@ -45,7 +45,11 @@ export async function runPlan(ctx: CommandContext, command: 'plan' | 'observe'):
     if (unsaved !== undefined) ctx.io.stderr.write(`warning: ${unsaved}\n`);
     if (command === 'plan' && ctx.options.out !== undefined) {
       try {
-        await saveFileAtomically(ctx.options.out, renderPlanJson(report.plan));
+        // Sealed to this Ops Manager and this state dir's key: apply --plan refuses an edited plan (docs/cli.md).
+        await saveFileAtomically(
+          ctx.options.out,
+          sealedPlanText(report.plan, session.baseUrl, session.deps.fingerprintKey),
+        );
       } catch (error) {
         throw new CliError(
           'CLI_WRITE_FAILED',

@@ -1,7 +1,12 @@
-/** Reading a plan saved by `plan --out`: size-bounded, parsed, and shape-checked before it reaches the reconciler. */
+/**
+ * Plans saved by `plan --out` and read by `apply --plan`: sealed with a MAC when written; size-bounded, parsed,
+ * shape-checked and their seal verified before they reach the reconciler.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { whereJsonBroke } from '../../../shared/json-position.ts';
 import { MODES, type Plan } from '../../core/model.ts';
+import { renderJson } from '../../core/render/json.ts';
 import { CliError } from '../errors.ts';
 
 /** Largest saved plan accepted (bytes). */
@@ -36,7 +41,69 @@ export function checkPlanShape(value: unknown, file: string): Plan {
   return value as Plan;
 }
 
-/** Reads and checks a saved plan file. */
+/** The seal of a saved plan: the Ops Manager it was made against and a MAC over it and the plan. */
+interface PlanSeal {
+  /** The Public API root of the plan run: the plan applies to that Ops Manager only. */
+  baseUrl: string;
+  /** HMAC-SHA-256 (hex) of the canonical JSON of the plan with `savedFor`, under the saved-plan key. */
+  mac: string;
+}
+
+/**
+ * The MAC key of saved plans, derived from the fingerprint key (HMAC-SHA-256 with a label of its own, so no other use
+ * of the fingerprint key shares it). The key lives in the state dir (or `OPSMAN_FINGERPRINT_KEY`), which the apply
+ * needs anyway: a plan applied with another state is refused instead of being trusted.
+ */
+export function deriveSavedPlanKey(fingerprintKey: Uint8Array): Uint8Array {
+  return new Uint8Array(createHmac('sha256', fingerprintKey).update('opsman-gitops/saved-plan/v1').digest());
+}
+
+function planMac(plan: Plan, baseUrl: string, key: Uint8Array): string {
+  // The canonical form of the parsed value, not the file's bytes: what is checked is exactly what is applied (a
+  // duplicated key, whose last value JSON.parse keeps, changes the canonical form and so breaks the seal).
+  return createHmac('sha256', key)
+    .update(renderJson({ ...plan, savedFor: { baseUrl } }))
+    .digest('hex');
+}
+
+/**
+ * The text `plan --out` saves: the plan JSON plus `savedFor: {baseUrl, mac}`. Nobody can change a change, a digest or
+ * a mode, nor point the plan at another Ops Manager, without `apply --plan` noticing: the reviewer's plan is what runs.
+ */
+export function sealedPlanText(plan: Plan, baseUrl: string, fingerprintKey: Uint8Array): string {
+  const seal: PlanSeal = { baseUrl, mac: planMac(plan, baseUrl, deriveSavedPlanKey(fingerprintKey)) };
+  return renderJson({ ...plan, savedFor: seal });
+}
+
+/**
+ * Verifies the seal of a plan read by readSavedPlan against the Ops Manager and the fingerprint key of this apply, and
+ * returns the plan without it. Refuses (CLI_SAVED_PLAN_INVALID) a plan without a seal, saved for another Ops Manager,
+ * or edited (or saved with another state dir's fingerprint key) since.
+ */
+export function openSealedPlan(saved: Plan, file: string, baseUrl: string, fingerprintKey: Uint8Array): Plan {
+  const { savedFor, ...plan } = saved as Plan & { savedFor?: unknown };
+  const seal = savedFor as Partial<PlanSeal> | null | undefined;
+  if (typeof seal !== 'object' || seal === null || typeof seal.baseUrl !== 'string' || typeof seal.mac !== 'string') {
+    throw invalid(file, 'it has no seal (savedFor); it was not saved by this version of plan --out: make a new plan');
+  }
+  if (seal.baseUrl !== baseUrl) {
+    throw new CliError(
+      'CLI_SAVED_PLAN_OTHER_OPS_MANAGER',
+      `${file} was planned against ${seal.baseUrl}, not ${baseUrl}: a saved plan applies only to the Ops Manager it was made against; nothing was written`,
+    );
+  }
+  const expected = Buffer.from(planMac(plan as Plan, baseUrl, deriveSavedPlanKey(fingerprintKey)), 'hex');
+  const found = Buffer.from(/^[0-9a-f]{64}$/.test(seal.mac) ? seal.mac : '', 'hex');
+  if (found.length !== expected.length || !timingSafeEqual(found, expected)) {
+    throw invalid(
+      file,
+      'its seal does not match: the file was edited since it was saved, or it was saved with another state dir (fingerprint key); nothing was written: make a new plan',
+    );
+  }
+  return plan as Plan;
+}
+
+/** Reads and checks a saved plan file (its seal is checked by openSealedPlan, once the state dir's key is loaded). */
 export async function readSavedPlan(file: string): Promise<Plan> {
   const info = await stat(file).catch(() => null);
   if (info === null || !info.isFile()) throw new CliError('CLI_SAVED_PLAN_MISSING', `--plan ${file}: no such file`);

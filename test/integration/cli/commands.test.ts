@@ -1,6 +1,6 @@
 // Scenario: the real binary against an in-process emulator: validate, plan --json, detailed exit codes around an
 // apply, apply --auto-approve, saved plans (applied, then refused as stale), --project filtering, approval refusal.
-import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -90,6 +90,53 @@ describe('opsman-gitops against the emulator', { timeout: 120_000 }, () => {
     const again = await runBinary(['apply', '--plan', file, ...common], toolEnv(emulator.url));
     expect(again.code, `${again.stdout}\n${again.stderr}`).toBe(1);
     expect(again.stderr, again.stderr).toMatch(/^error: .*(stale|changed|moved|no longer)/im);
+  });
+
+  it('a saved plan is private and sealed: edited, or applied to another Ops Manager or state dir, it is refused', async () => {
+    const file = join(dir, 'plan.json');
+    const only = ['--project', PAYMENTS_PROD];
+    const saved = await runBinary(['plan', '--out', file, ...only, ...common], toolEnv(emulator.url));
+    expect(saved.code, `${saved.stdout}\n${saved.stderr}`).toBe(0);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    const text = await readFile(file, 'utf8');
+    const plan = JSON.parse(text) as Plan & { savedFor: { baseUrl: string; mac: string } };
+    expect(plan.savedFor.baseUrl).toBe(emulator.url);
+
+    // Edited: one more delete (of a config the tool does not own) and the digest of its project dropped, so that
+    // nothing would re-read it. Before the seal, this deleted Ops Manager's default alert.
+    const victim = plan.unmanaged?.find((u) => u.kind === 'alertConfig');
+    expect(victim).toBeDefined();
+    const target = (victim as NonNullable<typeof victim>).target;
+    const edited = {
+      ...plan,
+      changes: [...plan.changes, { target, kind: 'alertConfig', key: 'x', action: 'delete', id: victim?.id }],
+    };
+    const editedFile = join(dir, 'edited.json');
+    await writeFile(editedFile, JSON.stringify(edited));
+    const tampered = await runBinary(['apply', '--plan', editedFile, ...common], toolEnv(emulator.url));
+    expect(tampered.code, tampered.stderr).toBe(1);
+    expect(tampered.stderr).toContain('its seal does not match: the file was edited since it was saved');
+    // A duplicated key (JSON.parse keeps the last value) is an edit too.
+    const duplicated = text.replace('"mode": "plan",', '"mode": "plan", "mode": "apply",');
+    expect(duplicated).not.toBe(text);
+    await writeFile(editedFile, duplicated);
+    expect((await runBinary(['apply', '--plan', editedFile, ...common], toolEnv(emulator.url))).stderr).toContain(
+      'its seal does not match',
+    );
+
+    const elsewhere = ['--state-dir', join(dir, 'other-state'), ...common.slice(2)];
+    const otherState = await runBinary(['apply', '--plan', file, ...elsewhere], toolEnv(emulator.url));
+    expect(otherState.code).toBe(1);
+    expect(otherState.stderr).toContain('or it was saved with another state dir (fingerprint key)');
+
+    const otherUrl = emulator.url.replace('127.0.0.1', 'localhost');
+    const otherOm = await runBinary(['apply', '--plan', file, ...common], toolEnv(otherUrl));
+    expect(otherOm.code).toBe(1);
+    expect(otherOm.stderr).toContain(`was planned against ${emulator.url}, not ${otherUrl}`);
+
+    // Nothing above wrote: the untouched plan still applies.
+    const applied = await runBinary(['apply', '--plan', file, ...common], toolEnv(emulator.url));
+    expect(applied.code, `${applied.stdout}\n${applied.stderr}`).toBe(0);
   });
 
   it('apply without a terminal and without --auto-approve refuses and writes nothing', async () => {

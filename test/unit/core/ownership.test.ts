@@ -135,13 +135,25 @@ describe('renamed keys', () => {
   });
 
   it('a saved plan may name movedFrom only on an adopt, as a string', () => {
-    const plan = { formatVersion: 1, failures: [], liveDigests: {} };
-    const change = { key: 'k', target: { id: P1 }, action: 'delete', movedFrom: 'old' };
+    const plan = { formatVersion: 1, failures: [], liveDigests: { [`project:${P1}`]: 'digest' } };
+    const change = { key: 'k', target: { type: 'project', id: P1 }, action: 'delete', movedFrom: 'old' };
     expect(() => checkSavedPlan({ ...plan, changes: [change] })).toThrow(/malformed change/);
     expect(() => checkSavedPlan({ ...plan, changes: [{ ...change, action: 'adopt', movedFrom: 7 }] })).toThrow(
       /malformed change/,
     );
     expect(checkSavedPlan({ ...plan, changes: [{ ...change, action: 'adopt' }] }).changes).toHaveLength(1);
+  });
+
+  it('a saved plan that writes to a target without its live digest is refused: its freshness could not be checked', () => {
+    // An edited plan once deleted an unmanaged default alert of a project whose digest was removed: nothing re-read it.
+    const plan = { formatVersion: 1, failures: [], liveDigests: { [`project:${P1}`]: 'digest' } };
+    const other = '5e2211c17a3e5a48f5497dff';
+    const del = { key: 'evil', kind: 'alertConfig', target: { type: 'project', id: other }, action: 'delete', id: 'x' };
+    expect(() => checkSavedPlan({ ...plan, changes: [del] })).toThrow(
+      `the saved plan writes to project:${other} without a live digest of it`,
+    );
+    // A change that writes nothing needs no digest.
+    expect(checkSavedPlan({ ...plan, changes: [{ ...del, action: 'noop' }] }).changes).toHaveLength(1);
   });
 });
 
