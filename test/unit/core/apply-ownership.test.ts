@@ -1,0 +1,103 @@
+// Scenario: apply re-checks ownership against the state it holds. A saved plan is applied without a re-diff, so
+// without this check a plan made under another state (another installation, a state since lost or corrupted, a
+// hand-edited file) would delete or overwrite alert configs this installation does not own.
+import { describe, expect, it } from 'vitest';
+import type { Change, Plan } from '../../../lambdas/core/model.ts';
+import { ReconcileHarness } from '../../helpers/reconcile-world.ts';
+import { ownedId, P1, p1Alerts, SECRETS, scenario, setP1 } from './scenario-fixture.ts';
+
+/** A saved plan (JSON round trip) in which `disk` left project 1's git with prune on. */
+async function planDeletingDisk(h: ReconcileHarness): Promise<Plan> {
+  await h.run('apply');
+  setP1(h, { alertConfigs: p1Alerts().filter((a) => a.key !== 'disk') });
+  const planned = await h.run('plan');
+  expect(planned.plan.changes.filter((c) => c.action === 'delete').map((c) => c.key)).toEqual(['disk']);
+  return JSON.parse(JSON.stringify(planned.plan)) as Plan;
+}
+
+function deletes(h: ReconcileHarness): number {
+  return h.world.writes().filter((w) => w.method === 'deleteAlertConfig').length;
+}
+
+describe('apply only writes what the applying state owns', () => {
+  it('a saved plan applied by another installation (its own state) deletes nothing it does not own', async () => {
+    const a = scenario();
+    const saved = await planDeletingDisk(a);
+    const disk = ownedId(a, 'disk');
+    // Installation B manages the same Ops Manager with its own state store; it never created or adopted `disk`.
+    const b = new ReconcileHarness(a.world);
+    b.secrets.values = { ...SECRETS };
+    b.source.files = new Map(a.source.files);
+    const before = deletes(b);
+    const report = await b.run('apply', { savedPlan: saved });
+    expect(deletes(b)).toEqual(before);
+    expect(a.world.groups.get(P1)?.alerts.has(disk)).toBe(true);
+    const result = report.results.find((r) => r.change.key === 'disk');
+    expect(result?.status).toBe('failed');
+    expect(result?.message).toMatch(/not owned/);
+  });
+
+  it('a saved plan applied after the state turned corrupt prunes nothing', async () => {
+    const h = scenario();
+    const saved = await planDeletingDisk(h);
+    const disk = ownedId(h, 'disk');
+    h.state.text = '{ this is not json';
+    const report = await h.run('apply', { savedPlan: saved });
+    expect(report.warnings?.[0]).toMatch(/STATE WAS CORRUPT/);
+    expect(h.world.groups.get(P1)?.alerts.has(disk)).toBe(true);
+    expect(report.results.find((r) => r.change.key === 'disk')?.status).toBe('failed');
+  });
+
+  it('a hand-edited saved plan cannot delete or overwrite an unmanaged config, nor adopt an owned one', async () => {
+    const h = scenario();
+    await h.run('apply');
+    const planned = await h.run('plan');
+    const unmanaged = planned.plan.unmanaged?.[0];
+    if (unmanaged === undefined) throw new Error('the scenario seeds one unmanaged alert');
+    const target = unmanaged.target;
+    const forged: Change[] = [
+      { target, kind: 'alertConfig', key: 'intruder', action: 'delete', id: unmanaged.id, fields: [], reason: 'x' },
+      {
+        target,
+        kind: 'alertConfig',
+        key: 'intruder-2',
+        action: 'disable',
+        id: unmanaged.id,
+        after: { eventTypeName: 'HOST_DOWN', enabled: false, notifications: [] },
+        fields: [],
+        reason: 'x',
+      },
+      {
+        target,
+        kind: 'alertConfig',
+        key: 'intruder-3',
+        action: 'adopt',
+        id: ownedId(h, 'disk'),
+        after: { eventTypeName: 'HOST_DOWN', enabled: true, notifications: [] },
+        fields: [],
+        reason: 'x',
+      },
+    ];
+    const saved = { ...planned.plan, changes: [...planned.plan.changes, ...forged] };
+    const writes = h.world.writes().length;
+    const report = await h.run('apply', { savedPlan: JSON.parse(JSON.stringify(saved)) });
+    expect(h.world.writes().length).toBe(writes);
+    expect(h.world.groups.get(P1)?.alerts.get(unmanaged.id)?.enabled).toBe(true);
+    expect(report.results.filter((r) => r.status === 'failed').map((r) => r.change.key)).toEqual([
+      'intruder',
+      'intruder-2',
+      'intruder-3',
+    ]);
+    // Adopting another key's config would give it two owners: `disk` keeps its single owner.
+    expect(h.state.state?.projects[P1]?.alertConfigs['intruder-3']).toBeUndefined();
+  });
+
+  it('a saved plan made under the same state still deletes its own config', async () => {
+    const h = scenario();
+    const saved = await planDeletingDisk(h);
+    const disk = ownedId(h, 'disk');
+    const report = await h.run('apply', { savedPlan: saved });
+    expect(report.results.find((r) => r.change.key === 'disk')?.status).toBe('applied');
+    expect(h.world.groups.get(P1)?.alerts.has(disk)).toBe(false);
+  });
+});
