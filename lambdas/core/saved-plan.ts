@@ -4,7 +4,8 @@
  */
 import { errorMessage } from './concurrency.ts';
 import { SavedPlanInvalidError, SavedPlanStaleError } from './errors.ts';
-import type { Plan } from './model.ts';
+import { type Plan, targetKey } from './model.ts';
+import { isWrite } from './modes.ts';
 import type { OpsManagerApi } from './ports.ts';
 import {
   globalLiveDigest,
@@ -36,6 +37,19 @@ export function checkSavedPlan(plan: unknown): Plan {
     ) {
       throw new SavedPlanInvalidError('the saved plan has a malformed change');
     }
+  }
+  // Freshness is checked per target in liveDigests: a write to a target missing there would never be re-read. A plan
+  // made by this tool always carries the digest of every target it writes (a target that could not be read has none,
+  // and no change either), so only an edited or truncated file fails here.
+  const uncovered = new Set<string>();
+  for (const c of p.changes) {
+    const key = targetKey(c.target);
+    if (isWrite(c) && typeof p.liveDigests[key] !== 'string') uncovered.add(`${c.target.name} (${key})`);
+  }
+  if (uncovered.size > 0) {
+    throw new SavedPlanInvalidError(
+      `the saved plan writes to ${[...uncovered].sort().join(', ')} but has no live digest for it, so its freshness cannot be checked; make a new plan`,
+    );
   }
   return p as Plan;
 }

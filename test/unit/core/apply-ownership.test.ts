@@ -101,3 +101,17 @@ describe('apply only writes what the applying state owns', () => {
     expect(h.world.groups.get(P1)?.alerts.has(disk)).toBe(false);
   });
 });
+
+describe('a saved plan covers every target it writes', () => {
+  it('refuses a plan that writes to a target whose live digest it does not carry (never re-read otherwise)', async () => {
+    const h = scenario();
+    const saved = await planDeletingDisk(h);
+    // Without the digest the freshness check had nothing to compare: a hand edit since the plan went unseen.
+    delete saved.liveDigests[`project:${P1}`];
+    const writes = h.world.writes().length;
+    await expect(h.run('apply', { savedPlan: saved })).rejects.toThrow(
+      /writes to payments-prod \(project:5e2211c17a3e5a48f5497de3\) but has no live digest for it/,
+    );
+    expect(h.world.writes().length).toBe(writes);
+  });
+});

@@ -135,8 +135,9 @@ describe('renamed keys', () => {
   });
 
   it('a saved plan may name movedFrom only on an adopt, as a string', () => {
-    const plan = { formatVersion: 1, failures: [], liveDigests: {} };
-    const change = { key: 'k', target: { id: P1 }, action: 'delete', movedFrom: 'old' };
+    // Every target written carries its live digest (checked separately in apply-ownership.test.ts).
+    const plan = { formatVersion: 1, failures: [], liveDigests: { [`project:${P1}`]: 'digest' } };
+    const change = { key: 'k', target: { type: 'project', id: P1 }, action: 'delete', movedFrom: 'old' };
     expect(() => checkSavedPlan({ ...plan, changes: [change] })).toThrow(/malformed change/);
     expect(() => checkSavedPlan({ ...plan, changes: [{ ...change, action: 'adopt', movedFrom: 7 }] })).toThrow(
       /malformed change/,
