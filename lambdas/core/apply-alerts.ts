@@ -139,7 +139,16 @@ function recordApplied(
     (record as Record<string, unknown>)[field] = (old as Record<string, unknown>)[field];
   }
   if (how === 'created') record.createdAt = ctx.now();
-  if (how === 'adopted') record.adoptedAt = ctx.now();
+  if (how === 'adopted') {
+    record.adoptedAt = ctx.now();
+    // `createdAt` alone says this tool made the config (a prune of one without it says "adopted"): an interrupted
+    // create that this adoption recovers was ours, and a renamed key's config keeps where its old record said it came
+    // from. The newest of the two times stays the adoption (attribution-window.ts), so attribution is unchanged.
+    if (old?.pendingCreate !== undefined && old.createdAt === undefined) record.createdAt = old.pendingCreate.startedAt;
+    const from =
+      change.movedFrom === undefined ? undefined : ctx.state.projects[change.target.id]?.alertConfigs[change.movedFrom];
+    if (from?.id === id && from.createdAt !== undefined) record.createdAt = from.createdAt;
+  }
   setAlertRecord(ctx.state, change.target.id, change.key, record);
 }
 

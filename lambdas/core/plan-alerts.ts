@@ -79,6 +79,17 @@ function sortedByKey<T extends { key: string }>(configs: readonly T[]): readonly
   return configs;
 }
 
+/**
+ * Why an owned config that left git is a delete candidate. One this tool adopted rather than created (an Ops Manager
+ * default, a hand-made config, another tool's) is owned all the same, so it is pruned like any other; the reason says
+ * so, for whoever reviews the plan, because the config existed before this tool took it over.
+ */
+function deleteReason(record: OwnedAlertConfig | undefined): string {
+  const base = 'owned alert config no longer in the desired state';
+  if (record?.adoptedAt === undefined || record.createdAt !== undefined) return base;
+  return `${base}; adopted at ${record.adoptedAt}, not created by this tool (it existed before: an Ops Manager default, a hand-made config or another tool's)`;
+}
+
 /** Plans one project's alert configs. */
 export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
   const { target, project, fingerprintKey } = input;
@@ -264,7 +275,7 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
       id: live.id,
       before: views.get(live.id)?.normal,
       fields: [],
-      reason: 'owned alert config no longer in the desired state',
+      reason: deleteReason(owned[key]),
     });
   }
 

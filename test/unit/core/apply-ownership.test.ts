@@ -115,3 +115,60 @@ describe('a saved plan covers every target it writes', () => {
     expect(h.world.writes().length).toBe(writes);
   });
 });
+
+describe('what a prune of an adopted config says', () => {
+  const DISK_BODY = {
+    eventTypeName: 'OUTSIDE_METRIC_THRESHOLD',
+    enabled: true,
+    metricThreshold: {
+      metricName: 'DISK_PARTITION_SPACE_USED_DATA',
+      mode: 'AVERAGE',
+      operator: 'GREATER_THAN',
+      threshold: 90,
+      units: 'RAW',
+    },
+    notifications: [
+      { typeName: 'EMAIL', emailAddress: 'dba@acme.example', intervalMin: 60, delayMin: 0 },
+      { typeName: 'GROUP', roles: ['GROUP_OWNER'], intervalMin: 60, delayMin: 0, emailEnabled: true },
+    ],
+  };
+  const withoutDisk = () => p1Alerts().filter((a) => a.key !== 'disk');
+
+  it('a config adopted from a human is still pruned (adoption is ownership), and the plan says it was adopted', async () => {
+    const h = scenario();
+    const human = h.world.seedAlert(P1, DISK_BODY);
+    await h.run('apply');
+    expect(ownedId(h, 'disk')).toBe(human);
+    setP1(h, { alertConfigs: withoutDisk() });
+    const planned = await h.run('plan');
+    const del = planned.plan.changes.find((c) => c.key === 'disk');
+    expect(del?.action).toBe('delete');
+    expect(del?.reason).toMatch(/^owned alert config no longer in the desired state; adopted at \S+, not created by/);
+  });
+
+  it('a config this tool created, renamed, or recovered after an interrupted create is not called adopted', async () => {
+    const h = scenario();
+    h.world.faults.push({
+      method: 'createAlertConfig',
+      groupId: P1,
+      phase: 'after',
+      error: () => new Error('socket hang up'),
+    });
+    await h.run('apply');
+    const second = await h.run('apply');
+    const recovered = second.plan.changes.find((c) => c.action === 'adopt');
+    if (recovered === undefined) throw new Error('the interrupted create is recovered by adoption');
+    const records = h.state.state?.projects[P1]?.alertConfigs ?? {};
+    expect(records[recovered.key]?.createdAt).toBeDefined();
+    // Renaming `disk` moves its record: where it came from moves with it.
+    const renamed = p1Alerts().map((a) => (a.key === 'disk' ? { ...a, key: 'disk-space' } : a));
+    setP1(h, { alertConfigs: renamed });
+    await h.run('apply');
+    expect(h.state.state?.projects[P1]?.alertConfigs['disk-space']?.createdAt).toBeDefined();
+    setP1(h, { alertConfigs: [] });
+    const planned = await h.run('plan', { overrides: { allowEmpty: true } });
+    const dels = planned.plan.changes.filter((c) => c.action === 'delete');
+    expect(dels.map((c) => c.key)).toEqual(['disk-space', 'no-primary']);
+    for (const c of dels) expect(c.reason).toBe('owned alert config no longer in the desired state');
+  });
+});
