@@ -267,16 +267,25 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
   for (const { key, config: live } of released) {
     if (claimed.has(live.id)) continue;
     claimed.add(live.id);
-    changes.push({
+    const record = owned[key];
+    const view = views.get(live.id);
+    const change: Change = {
       target,
       kind,
       key,
       action: 'delete',
       id: live.id,
-      before: views.get(live.id)?.normal,
+      before: view?.normal,
       fields: [],
-      reason: deleteReason(owned[key]),
-    });
+      reason: deleteReason(record),
+    };
+    // Someone changed it since our last write (say while its key was out of git with prune off, and a person took it
+    // over): the delete discards their edit, so the plan marks it as drift and attribution names who made it.
+    if (record?.appliedDigest !== undefined && view !== undefined && view.digest !== record.appliedDigest) {
+      change.drift = { detected: true };
+      change.reason += '; changed in Ops Manager since this tool last wrote it';
+    }
+    changes.push(change);
   }
 
   const unmanaged = input.live

@@ -172,3 +172,30 @@ describe('what a prune of an adopted config says', () => {
     for (const c of dels) expect(c.reason).toBe('owned alert config no longer in the desired state');
   });
 });
+
+describe('a prune of a config someone changed since this tool wrote it', () => {
+  it('is marked as drift, with who changed it, so the plan shows whose edit the delete discards', async () => {
+    const h = scenario();
+    await h.run('apply');
+    // `disk` left git while prune was off: still owned, no longer managed, and a person took it over in Ops Manager.
+    setP1(h, { alertConfigs: p1Alerts().filter((a) => a.key !== 'disk'), prune: false });
+    await h.run('apply');
+    h.clock.ms += 60_000;
+    await h.world.as('jdoekey1').setAlertConfigEnabled(P1, ownedId(h, 'disk'), false);
+    setP1(h, { alertConfigs: p1Alerts().filter((a) => a.key !== 'disk'), prune: true });
+    const planned = await h.run('plan');
+    const del = planned.plan.changes.find((c) => c.key === 'disk');
+    expect(del?.action).toBe('delete');
+    expect(del?.reason).toMatch(/changed in Ops Manager since this tool last wrote it/);
+    expect(del?.drift?.attribution?.[0]).toMatchObject({ actor: 'jdoekey1' });
+  });
+
+  it('an untouched owned config is deleted without a drift mark', async () => {
+    const h = scenario();
+    await h.run('apply');
+    setP1(h, { alertConfigs: p1Alerts().filter((a) => a.key !== 'disk') });
+    const del = (await h.run('plan')).plan.changes.find((c) => c.key === 'disk');
+    expect(del?.action).toBe('delete');
+    expect(del?.drift).toBeUndefined();
+  });
+});
