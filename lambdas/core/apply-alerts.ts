@@ -139,7 +139,16 @@ function recordApplied(
     (record as Record<string, unknown>)[field] = (old as Record<string, unknown>)[field];
   }
   if (how === 'created') record.createdAt = ctx.now();
-  if (how === 'adopted') record.adoptedAt = ctx.now();
+  if (how === 'adopted') {
+    record.adoptedAt = ctx.now();
+    // `createdAt` alone says this tool made the config (a prune of one without it says "adopted"): an interrupted
+    // create that this adoption recovers was ours, and a renamed key's config keeps where its old record said it came
+    // from. The newest of the two times stays the adoption (attribution-window.ts), so attribution is unchanged.
+    if (old?.pendingCreate !== undefined && old.createdAt === undefined) record.createdAt = old.pendingCreate.startedAt;
+    const from =
+      change.movedFrom === undefined ? undefined : ctx.state.projects[change.target.id]?.alertConfigs[change.movedFrom];
+    if (from?.id === id && from.createdAt !== undefined) record.createdAt = from.createdAt;
+  }
   setAlertRecord(ctx.state, change.target.id, change.key, record);
 }
 
@@ -207,6 +216,32 @@ async function create(change: Change, ctx: AlertApplyContext, prepared: Prepared
   return { id, response: created, wrote: true, desiredText: prepared.desiredText };
 }
 
+/**
+ * Refuses a write to a config the applying state does not own. A fresh plan always passes (it was made from this
+ * state); a saved plan is applied without a re-diff, and may come from another installation's state, from before this
+ * state was lost or found corrupt, or from a hand-edited file: its delete, update, enable or disable of an id this
+ * state does not record for that key would act on someone else's config, and its adoption of an id another key owns
+ * would give one config two owners.
+ */
+function assertOwnership(change: Change, state: ReconcileState): void {
+  const id = change.id;
+  if (id === undefined || change.action === 'create') return;
+  const records = state.projects[change.target.id]?.alertConfigs ?? {};
+  if (change.action === 'adopt') {
+    const owner = Object.keys(records).find((k) => records[k]?.id === id);
+    if (owner === undefined || owner === change.key || owner === change.movedFrom) return;
+    throw new ReconcileError(
+      'NOT_OWNED',
+      `not adopted: alert config ${id} is already owned by key "${owner}" in this state; make a new plan`,
+    );
+  }
+  if (records[change.key]?.id === id) return;
+  throw new ReconcileError(
+    'NOT_OWNED',
+    `not ${change.action === 'delete' ? 'deleted' : 'written'}: alert config ${id} is not owned by key "${change.key}" in this state (the plan was made under another state, or the state was since lost or found corrupt); make a new plan`,
+  );
+}
+
 /** Applies one alert-config change and updates the in-memory state. Throws on failure. */
 export async function applyAlertChange(
   change: Change,
@@ -215,6 +250,7 @@ export async function applyAlertChange(
 ): Promise<AlertApplyOutcome> {
   const groupId = change.target.id;
   const id = change.id;
+  assertOwnership(change, ctx.state);
   if (change.action === 'delete') {
     if (id === undefined) throw new ReconcileError('PLAN_INCOMPLETE', `delete of ${change.key} has no id`);
     try {

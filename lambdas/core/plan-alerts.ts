@@ -79,6 +79,17 @@ function sortedByKey<T extends { key: string }>(configs: readonly T[]): readonly
   return configs;
 }
 
+/**
+ * Why an owned config that left git is a delete candidate. One this tool adopted rather than created (an Ops Manager
+ * default, a hand-made config, another tool's) is owned all the same, so it is pruned like any other; the reason says
+ * so, for whoever reviews the plan, because the config existed before this tool took it over.
+ */
+function deleteReason(record: OwnedAlertConfig | undefined): string {
+  const base = 'owned alert config no longer in the desired state';
+  if (record?.adoptedAt === undefined || record.createdAt !== undefined) return base;
+  return `${base}; adopted at ${record.adoptedAt}, not created by this tool (it existed before: an Ops Manager default, a hand-made config or another tool's)`;
+}
+
 /** Plans one project's alert configs. */
 export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
   const { target, project, fingerprintKey } = input;
@@ -256,16 +267,25 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
   for (const { key, config: live } of released) {
     if (claimed.has(live.id)) continue;
     claimed.add(live.id);
-    changes.push({
+    const record = owned[key];
+    const view = views.get(live.id);
+    const change: Change = {
       target,
       kind,
       key,
       action: 'delete',
       id: live.id,
-      before: views.get(live.id)?.normal,
+      before: view?.normal,
       fields: [],
-      reason: 'owned alert config no longer in the desired state',
-    });
+      reason: deleteReason(record),
+    };
+    // Someone changed it since our last write (say while its key was out of git with prune off, and a person took it
+    // over): the delete discards their edit, so the plan marks it as drift and attribution names who made it.
+    if (record?.appliedDigest !== undefined && view !== undefined && view.digest !== record.appliedDigest) {
+      change.drift = { detected: true };
+      change.reason += '; changed in Ops Manager since this tool last wrote it';
+    }
+    changes.push(change);
   }
 
   const unmanaged = input.live

@@ -4,7 +4,7 @@
  */
 import { errorMessage } from './concurrency.ts';
 import { SavedPlanInvalidError, SavedPlanStaleError } from './errors.ts';
-import { type Change, type Plan, targetKey } from './model.ts';
+import { type Plan, targetKey } from './model.ts';
 import { isWrite } from './modes.ts';
 import type { OpsManagerApi } from './ports.ts';
 import {
@@ -37,13 +37,21 @@ export function checkSavedPlan(plan: unknown): Plan {
     ) {
       throw new SavedPlanInvalidError('the saved plan has a malformed change');
     }
-    // A write is applied only after its target's live state was checked: a write to a target the plan has no live
-    // digest for would skip that check (makePlan always records one for a target it plans).
-    if (isWrite(c as Change) && !Object.hasOwn(p.liveDigests, targetKey(c.target))) {
-      throw new SavedPlanInvalidError(
-        `the saved plan writes to ${targetKey(c.target)} without a live digest of it: its freshness cannot be checked`,
-      );
+  }
+  // Freshness is checked per target in liveDigests: a write to a target missing there would never be re-read. A plan
+  // made by this tool always carries the digest of every target it writes (a target that could not be read has none,
+  // and no change either), so only an edited or truncated file fails here.
+  const uncovered = new Set<string>();
+  for (const c of p.changes) {
+    const key = targetKey(c.target);
+    if (isWrite(c) && typeof p.liveDigests[key] !== 'string') {
+      uncovered.add(typeof c.target.name === 'string' ? `${c.target.name} (${key})` : key);
     }
+  }
+  if (uncovered.size > 0) {
+    throw new SavedPlanInvalidError(
+      `the saved plan writes to ${[...uncovered].sort().join(', ')} but has no live digest for it, so its freshness cannot be checked; make a new plan`,
+    );
   }
   return p as Plan;
 }

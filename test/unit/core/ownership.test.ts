@@ -135,6 +135,7 @@ describe('renamed keys', () => {
   });
 
   it('a saved plan may name movedFrom only on an adopt, as a string', () => {
+    // Every target written carries its live digest (checked separately in apply-ownership.test.ts).
     const plan = { formatVersion: 1, failures: [], liveDigests: { [`project:${P1}`]: 'digest' } };
     const change = { key: 'k', target: { type: 'project', id: P1 }, action: 'delete', movedFrom: 'old' };
     expect(() => checkSavedPlan({ ...plan, changes: [change] })).toThrow(/malformed change/);
@@ -150,7 +151,7 @@ describe('renamed keys', () => {
     const other = '5e2211c17a3e5a48f5497dff';
     const del = { key: 'evil', kind: 'alertConfig', target: { type: 'project', id: other }, action: 'delete', id: 'x' };
     expect(() => checkSavedPlan({ ...plan, changes: [del] })).toThrow(
-      `the saved plan writes to project:${other} without a live digest of it`,
+      `the saved plan writes to project:${other} but has no live digest for it`,
     );
     // A change that writes nothing needs no digest.
     expect(checkSavedPlan({ ...plan, changes: [{ ...del, action: 'noop' }] }).changes).toHaveLength(1);
