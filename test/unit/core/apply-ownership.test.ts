@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Change, Plan } from '../../../lambdas/core/model.ts';
 import { ReconcileHarness } from '../../helpers/reconcile-world.ts';
-import { ownedId, P1, p1Alerts, SECRETS, scenario, setP1 } from './scenario-fixture.ts';
+import { DISK_BODY, ownedId, P1, p1Alerts, SECRETS, scenario, setP1 } from './scenario-fixture.ts';
 
 /** A saved plan (JSON round trip) in which `disk` left project 1's git with prune on. */
 async function planDeletingDisk(h: ReconcileHarness): Promise<Plan> {
@@ -117,21 +117,6 @@ describe('a saved plan covers every target it writes', () => {
 });
 
 describe('what a prune of an adopted config says', () => {
-  const DISK_BODY = {
-    eventTypeName: 'OUTSIDE_METRIC_THRESHOLD',
-    enabled: true,
-    metricThreshold: {
-      metricName: 'DISK_PARTITION_SPACE_USED_DATA',
-      mode: 'AVERAGE',
-      operator: 'GREATER_THAN',
-      threshold: 90,
-      units: 'RAW',
-    },
-    notifications: [
-      { typeName: 'EMAIL', emailAddress: 'dba@acme.example', intervalMin: 60, delayMin: 0 },
-      { typeName: 'GROUP', roles: ['GROUP_OWNER'], intervalMin: 60, delayMin: 0, emailEnabled: true },
-    ],
-  };
   const withoutDisk = () => p1Alerts().filter((a) => a.key !== 'disk');
 
   it('a config adopted from a human is still pruned (adoption is ownership), and the plan says it was adopted', async () => {

@@ -2,23 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkSavedPlan } from '../../../lambdas/core/saved-plan.ts';
 import { ambiguous } from '../../helpers/fake-opsman-api.ts';
-import { actions, ownedId, P1, P2, p1Alerts, scenario, setP1 } from './scenario-fixture.ts';
-
-const DISK_BODY = {
-  eventTypeName: 'OUTSIDE_METRIC_THRESHOLD',
-  enabled: true,
-  metricThreshold: {
-    metricName: 'DISK_PARTITION_SPACE_USED_DATA',
-    mode: 'AVERAGE',
-    operator: 'GREATER_THAN',
-    threshold: 90.0,
-    units: 'RAW',
-  },
-  notifications: [
-    { typeName: 'EMAIL', emailAddress: 'dba@acme.example', intervalMin: 60, delayMin: 0 },
-    { typeName: 'GROUP', roles: ['GROUP_OWNER'], intervalMin: 60, delayMin: 0, emailEnabled: true },
-  ],
-};
+import { actions, DISK_BODY, ownedId, P1, P2, p1Alerts, scenario, setP1 } from './scenario-fixture.ts';
 
 describe('adoption', () => {
   it('adopts an equal unowned config instead of creating a duplicate', async () => {

@@ -12,6 +12,23 @@ export const SECRETS = {
   'notify#secret': 'whsec-super-secret-value-9876',
 };
 
+/** The live form of the `disk` alert of p1Alerts, as a human created it in Ops Manager (adoption scenarios). */
+export const DISK_BODY = {
+  eventTypeName: 'OUTSIDE_METRIC_THRESHOLD',
+  enabled: true,
+  metricThreshold: {
+    metricName: 'DISK_PARTITION_SPACE_USED_DATA',
+    mode: 'AVERAGE',
+    operator: 'GREATER_THAN',
+    threshold: 90.0,
+    units: 'RAW',
+  },
+  notifications: [
+    { typeName: 'EMAIL', emailAddress: 'dba@acme.example', intervalMin: 60, delayMin: 0 },
+    { typeName: 'GROUP', roles: ['GROUP_OWNER'], intervalMin: 60, delayMin: 0, emailEnabled: true },
+  ],
+};
+
 /** The alert configs of project 1. */
 export function p1Alerts(): Record<string, unknown>[] {
   return [
