@@ -4,7 +4,7 @@
  */
 import { errorMessage } from './concurrency.ts';
 import { SavedPlanInvalidError, SavedPlanStaleError } from './errors.ts';
-import { type Plan, targetKey } from './model.ts';
+import { ACTION_ORDER, type Plan, targetKey } from './model.ts';
 import { isWrite } from './modes.ts';
 import type { OpsManagerApi } from './ports.ts';
 import {
@@ -16,6 +16,50 @@ import {
   readProjectLive,
 } from './read-live.ts';
 
+const TARGET_TYPES: ReadonlySet<string> = new Set(['project', 'organization', 'global']);
+const CHANGE_KINDS: ReadonlySet<string> = new Set([
+  'alertConfig',
+  'defaultServerType',
+  'auditLogRotation',
+  'versionManifest',
+]);
+const ACTIONS: ReadonlySet<string> = new Set(ACTION_ORDER);
+/** Alert-config actions that address an existing object by id, and those that send a desired body. */
+const NEEDS_ID: ReadonlySet<string> = new Set(['update', 'enable', 'disable', 'delete', 'adopt']);
+const NEEDS_BODY: ReadonlySet<string> = new Set(['create', 'update', 'adopt']);
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * What is wrong with one change of a saved plan, or undefined: every member the apply and the renderers read, with
+ * its type, so that an edited or truncated file is refused by name instead of failing half-way with a TypeError
+ * (the CLI's seal refuses edited files first; an in-process caller's plan gets the same check).
+ */
+function changeProblem(c: unknown): string | undefined {
+  if (!isObject(c)) return 'not an object';
+  const t = c.target;
+  if (!isObject(t) || typeof t.type !== 'string' || !TARGET_TYPES.has(t.type))
+    return 'target.type is not project, organization or global';
+  if (typeof t.id !== 'string' || typeof t.name !== 'string') return 'target.id and target.name must be strings';
+  if (typeof c.kind !== 'string' || !CHANGE_KINDS.has(c.kind)) return `unknown kind ${JSON.stringify(c.kind)}`;
+  if (typeof c.key !== 'string') return 'key is not a string';
+  if (typeof c.action !== 'string' || !ACTIONS.has(c.action)) return `unknown action ${JSON.stringify(c.action)}`;
+  if (!Array.isArray(c.fields) || !c.fields.every((f) => isObject(f) && typeof f.path === 'string')) {
+    return 'fields is not a list of {path}';
+  }
+  if (typeof c.reason !== 'string') return 'reason is not a string';
+  if (c.id !== undefined && typeof c.id !== 'string') return 'id is not a string';
+  if (c.movedFrom !== undefined && (typeof c.movedFrom !== 'string' || c.action !== 'adopt')) {
+    return 'movedFrom is allowed on an adopt only, as a string';
+  }
+  if (c.kind === 'alertConfig' && NEEDS_ID.has(c.action) && typeof c.id !== 'string')
+    return `${c.action} without an id`;
+  if (c.kind === 'alertConfig' && NEEDS_BODY.has(c.action) && !isObject(c.after)) {
+    return `${c.action} without a desired body (after)`;
+  }
+  return undefined;
+}
+
 /** Checks the shape of a plan read from a file (it came from outside: never trusted). */
 export function checkSavedPlan(plan: unknown): Plan {
   const p = plan as Partial<Plan> | null;
@@ -26,18 +70,12 @@ export function checkSavedPlan(plan: unknown): Plan {
     throw new SavedPlanInvalidError('the saved plan has no changes list');
   if (p.liveDigests === null || typeof p.liveDigests !== 'object')
     throw new SavedPlanInvalidError('the saved plan has no liveDigests');
-  for (const c of p.changes) {
-    if (
-      c === null ||
-      typeof c !== 'object' ||
-      typeof c.key !== 'string' ||
-      typeof c.action !== 'string' ||
-      typeof c.target?.id !== 'string' ||
-      (c.movedFrom !== undefined && (typeof c.movedFrom !== 'string' || c.action !== 'adopt'))
-    ) {
-      throw new SavedPlanInvalidError('the saved plan has a malformed change');
+  p.changes.forEach((c: unknown, i) => {
+    const problem = changeProblem(c);
+    if (problem !== undefined) {
+      throw new SavedPlanInvalidError(`the saved plan has a malformed change (changes[${i}]: ${problem})`);
     }
-  }
+  });
   // Freshness is checked per target in liveDigests: a write to a target missing there would never be re-read. A plan
   // made by this tool always carries the digest of every target it writes (a target that could not be read has none,
   // and no change either), so only an edited or truncated file fails here.

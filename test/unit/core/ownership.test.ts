@@ -4,6 +4,18 @@ import { checkSavedPlan } from '../../../lambdas/core/saved-plan.ts';
 import { ambiguous } from '../../helpers/fake-opsman-api.ts';
 import { actions, DISK_BODY, ownedId, P1, P2, p1Alerts, scenario, setP1 } from './scenario-fixture.ts';
 
+/** A change of a saved plan with every member the apply reads (an update of an owned alert config of P1). */
+const wellFormed = {
+  key: 'k',
+  kind: 'alertConfig',
+  target: { type: 'project', id: P1, name: 'p1' },
+  action: 'update',
+  id: '6c0100000000000000000001',
+  after: { eventTypeName: 'HOST_DOWN', notifications: [] },
+  fields: [{ path: 'enabled', before: false, after: true }],
+  reason: 'differs',
+};
+
 describe('adoption', () => {
   it('adopts an equal unowned config instead of creating a duplicate', async () => {
     const h = scenario();
@@ -121,21 +133,45 @@ describe('renamed keys', () => {
   it('a saved plan may name movedFrom only on an adopt, as a string', () => {
     // Every target written carries its live digest (checked separately in apply-ownership.test.ts).
     const plan = { formatVersion: 1, failures: [], liveDigests: { [`project:${P1}`]: 'digest' } };
-    const change = { key: 'k', target: { type: 'project', id: P1 }, action: 'delete', movedFrom: 'old' };
-    expect(() => checkSavedPlan({ ...plan, changes: [change] })).toThrow(/malformed change/);
+    const change = { ...wellFormed, action: 'delete', movedFrom: 'old' };
+    expect(() => checkSavedPlan({ ...plan, changes: [change] })).toThrow(/malformed change \(changes\[0\]: movedFrom/);
     expect(() => checkSavedPlan({ ...plan, changes: [{ ...change, action: 'adopt', movedFrom: 7 }] })).toThrow(
-      /malformed change/,
+      /malformed change \(changes\[0\]: movedFrom/,
     );
     expect(checkSavedPlan({ ...plan, changes: [{ ...change, action: 'adopt' }] }).changes).toHaveLength(1);
+  });
+
+  it('a saved plan change missing what the apply reads is refused by name, never a TypeError half-way', () => {
+    const plan = { formatVersion: 1, failures: [], liveDigests: { [`project:${P1}`]: 'digest' } };
+    expect(checkSavedPlan({ ...plan, changes: [wellFormed] }).changes).toHaveLength(1);
+    const { fields: _fields, ...noFields } = wellFormed;
+    const { id: _id, ...noId } = wellFormed;
+    const { after: _after, ...noBody } = wellFormed;
+    for (const [change, problem] of [
+      [noFields, 'fields is not a list of {path}'],
+      [{ ...wellFormed, fields: [{ path: 3 }] }, 'fields is not a list of {path}'],
+      [{ ...wellFormed, action: 'destroy' }, 'unknown action "destroy"'],
+      [{ ...wellFormed, kind: 'team' }, 'unknown kind "team"'],
+      [{ ...wellFormed, target: { type: 'cluster', id: P1, name: 'p1' } }, 'target.type is not project'],
+      [{ ...wellFormed, target: { type: 'project', id: P1 } }, 'target.id and target.name must be strings'],
+      [noId, 'update without an id'],
+      [noBody, 'update without a desired body (after)'],
+      [{ ...noId, action: 'delete' }, 'delete without an id'],
+      [{ ...wellFormed, reason: null }, 'reason is not a string'],
+    ] as const) {
+      expect(() => checkSavedPlan({ ...plan, changes: [wellFormed, change] })).toThrow(
+        `the saved plan has a malformed change (changes[1]: ${problem}`,
+      );
+    }
   });
 
   it('a saved plan that writes to a target without its live digest is refused: its freshness could not be checked', () => {
     // An edited plan once deleted an unmanaged default alert of a project whose digest was removed: nothing re-read it.
     const plan = { formatVersion: 1, failures: [], liveDigests: { [`project:${P1}`]: 'digest' } };
     const other = '5e2211c17a3e5a48f5497dff';
-    const del = { key: 'evil', kind: 'alertConfig', target: { type: 'project', id: other }, action: 'delete', id: 'x' };
+    const del = { ...wellFormed, key: 'evil', target: { type: 'project', id: other, name: 'other' }, action: 'delete' };
     expect(() => checkSavedPlan({ ...plan, changes: [del] })).toThrow(
-      `the saved plan writes to project:${other} but has no live digest for it`,
+      `the saved plan writes to other (project:${other}) but has no live digest for it`,
     );
     // A change that writes nothing needs no digest.
     expect(checkSavedPlan({ ...plan, changes: [{ ...del, action: 'noop' }] }).changes).toHaveLength(1);
