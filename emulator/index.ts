@@ -2,12 +2,12 @@
  * The Ops Manager Public API emulator, in-process: `startEmulator(options)` resolves to `{ url, origin, close() }`.
  * Built from the spec and the reference only; it imports nothing from lambdas/.
  */
-import { mkdir } from 'node:fs/promises';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { dirname } from 'node:path';
 import { describeFsCause } from '../shared/fs-cause.ts';
+import { makeDirectories } from '../shared/make-directories.ts';
 import { FaultRegistry } from './admin/faults.ts';
 import { RequestLog } from './admin/request-log.ts';
 import { NonceStore } from './auth/nonces.ts';
@@ -148,7 +148,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       // A missing directory is created (`--data-file .emulator/data.json` on a fresh checkout), owner-only: the data
       // file holds secrets in clear.
       const create = async () => {
-        await mkdir(dirname(file), { recursive: true, mode: 0o700 });
+        await makeDirectories(dirname(file), 0o700);
         await writeAtomic(file, dataFileText(state));
       };
       await create().catch((err: NodeJS.ErrnoException) => {

@@ -2,8 +2,9 @@
  * Local ArchiveStore: files under a directory, written atomically; `ifAbsent` never replaces an existing file. Like the
  * S3 store, a content-addressed key (`…/sha256/<hex>.json`) takes only a body with that digest.
  */
-import { mkdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
+import { makeDirectories } from '../../../shared/make-directories.ts';
 import { contentAddressMismatch } from '../../core/content-address.ts';
 import type { ArchiveStore } from '../../core/ports.ts';
 import { linkFile, tempPathIn, unlinkQuietly, writeSyncedTemp } from './atomic-file.ts';
@@ -49,7 +50,7 @@ export class FsArchiveStore implements ArchiveStore {
     if (again) this.madeDirs.delete(dir);
     if (this.madeDirs.has(dir)) return;
     try {
-      await mkdir(dir, { recursive: true });
+      await makeDirectories(dir);
     } catch (error) {
       throw fsFailure('create the archive directory', dir, error);
     }

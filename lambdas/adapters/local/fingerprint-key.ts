@@ -4,8 +4,9 @@
  * stored secret fingerprint differ, so the next apply re-sends every secret once (harmless, but noisy).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { link, mkdir, open, readFile, rm } from 'node:fs/promises';
+import { link, open, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { makeDirectories } from '../../../shared/make-directories.ts';
 import { ReconcileError } from '../../core/errors.ts';
 import { describeFsCause, FsStoreError } from './fs-failure.ts';
 
@@ -52,7 +53,7 @@ export async function loadFingerprintKey(
     }
   }
   try {
-    await mkdir(stateDir, { recursive: true });
+    await makeDirectories(stateDir);
   } catch (error) {
     // A state directory problem, not a key problem: it is named and coded as the state stores name theirs.
     throw new FsStoreError(

@@ -5,8 +5,9 @@
  * both believe they hold it.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, open, readFile, rm, stat, unlink } from 'node:fs/promises';
+import { open, readFile, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { makeDirectories } from '../../../shared/make-directories.ts';
 import {
   LeaseHeldError,
   LeaseLostError,
@@ -171,7 +172,7 @@ export class FsStateStore implements StateStore {
   /** Creates the state directory (and its parents); a failure names it and says why. */
   private async makeDir(): Promise<void> {
     try {
-      await mkdir(this.dir, { recursive: true });
+      await makeDirectories(this.dir);
     } catch (error) {
       throw fsFailure('create the state directory', this.dir, error);
     }

@@ -5,8 +5,9 @@
  * what, why) instead of one error per archive object, and a run that stops before writing (missing credentials, a
  * typo in the path) leaves nothing behind.
  */
-import { mkdir, rmdir } from 'node:fs/promises';
+import { rmdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
+import { makeDirectories } from '../../../shared/make-directories.ts';
 import { tempPathIn, unlinkQuietly, writeSyncedTemp } from './atomic-file.ts';
 import { fsFailure } from './fs-failure.ts';
 
@@ -32,7 +33,7 @@ export async function ensureWritableDirectory(dir: string, what: string): Promis
   const path = resolve(dir);
   let created: string | undefined;
   try {
-    created = await mkdir(path, { recursive: true });
+    created = await makeDirectories(path);
   } catch (error) {
     throw fsFailure(`create ${what}`, path, error);
   }

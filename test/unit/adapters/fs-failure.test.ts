@@ -121,6 +121,27 @@ describe('the stores under a file', () => {
   });
 });
 
+// Node's recursive mkdir never settles under /proc: every store creating a directory there used to hang its command.
+describe.skipIf(process.platform !== 'linux')('the stores under /proc fail at once instead of hanging', () => {
+  const dir = '/proc/self/opsman-gitops-test/state';
+  it.each([
+    ['state', () => new FsStateStore(dir).write(emptyState('x'), null)],
+    ['lease', () => new FsStateStore(dir).acquireLease({ owner: 'me', runId: 'r1', ttlMs: 1000 })],
+    ['archive', () => new FsArchiveStore(dir).put('usage/2026-11/a.json', '{}')],
+    ['fingerprint key', () => loadFingerprintKey(dir, {})],
+    ['writable check', () => ensureWritableDirectory(dir, 'the archive directory')],
+  ])('%s', async (_name, act) => {
+    const outcome = await Promise.race([
+      act().then(
+        () => 'resolved',
+        (error: unknown) => error,
+      ),
+      new Promise((resolve) => setTimeout(() => resolve('still pending after 3 s'), 3_000).unref()),
+    ]);
+    expect(outcome).toBeInstanceOf(FsStoreError);
+  });
+});
+
 describe('ensureWritableDirectory', () => {
   it('checks a missing directory and leaves nothing behind, not even the directories it created', async () => {
     await ensureWritableDirectory(path.join(dir, 'new', 'archive'), 'the archive directory');
