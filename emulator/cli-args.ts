@@ -11,6 +11,8 @@ export interface EmulatorCliArgs {
   tlsCert?: string;
   tlsKey?: string;
   admin: boolean;
+  /** Most alert configurations a client may store per project (startEmulator's maxAlertConfigsPerGroup). */
+  maxAlertConfigs?: number;
 }
 
 /** A flag error: the message is shown with the usage, exit code 2. */
@@ -33,6 +35,9 @@ Options:
   --tls-cert FILE      serve HTTPS with this PEM certificate (needs --tls-key)
   --tls-key FILE       PEM private key of --tls-cert
   --admin              serve the admin API under /__emulator/ (reset, faults, request log)
+  --max-alert-configs N
+                       most alert configs a client may store per project (default 10000; a POST
+                       beyond answers 400 MAX_ALERT_CONFIGS_PER_GROUP_EXCEEDED)
   -h, --help           show this help
 
 Exit codes:
@@ -41,7 +46,7 @@ Exit codes:
   2  usage error (unknown option, bad value)
 `;
 
-const VALUED = new Set(['--host', '--port', '--seed', '--data-file', '--tls-cert', '--tls-key']);
+const VALUED = new Set(['--host', '--port', '--seed', '--data-file', '--tls-cert', '--tls-key', '--max-alert-configs']);
 /** Every flag's name without its dashes, for "did you mean". */
 const FLAG_NAMES = [...VALUED, '--admin', '--help'].map((flag) => flag.slice(2));
 
@@ -77,6 +82,10 @@ export function parseEmulatorArgs(argv: readonly string[]): EmulatorCliArgs {
       if (!/^\d{1,5}$/.test(value) || Number(value) > 65535)
         throw new CliUsageError(`--port must be 0..65535, got "${value}"`);
       out.port = Number(value);
+    } else if (name === '--max-alert-configs') {
+      if (!/^\d{1,9}$/.test(value))
+        throw new CliUsageError(`--max-alert-configs must be a whole number, got "${value}"`);
+      out.maxAlertConfigs = Number(value);
     } else if (name === '--host') out.host = value;
     else if (name === '--seed') out.seed = value;
     else if (name === '--data-file') out.dataFile = value;

@@ -56,6 +56,7 @@ export async function runEmulatorCommand(argv: string[]): Promise<number> {
       admin: args.admin,
       ...(args.seed ? { seed: args.seed } : {}),
       ...(args.dataFile ? { dataFile: args.dataFile } : {}),
+      ...(args.maxAlertConfigs === undefined ? {} : { maxAlertConfigsPerGroup: args.maxAlertConfigs }),
       ...(tls ? { tls } : {}),
     });
     const lines = [`Ops Manager emulator listening on ${emulator.url}`];

@@ -1,6 +1,7 @@
-/** The emulator's shared core: state, persistence, ids, audit events. Handlers reach everything through it. */
+/** The emulator's shared core: state, persistence, limits, audit events. Handlers reach everything through it. */
 import type { DataFileWriter } from './store/data-file.ts';
 import { EventIndex } from './store/event-index.ts';
+import { DEFAULT_STORE_LIMITS, type StoreLimits } from './store/limits.ts';
 import type { EventRec, State } from './store/state.ts';
 
 /** The live core of one emulator instance. */
@@ -13,6 +14,8 @@ export class EmulatorCore {
   constructor(
     state: State,
     private readonly writer: DataFileWriter | null,
+    /** Caps on what clients may store (limits.ts). */
+    readonly limits: Readonly<StoreLimits> = DEFAULT_STORE_LIMITS,
     /** The clock (ms since epoch). */
     readonly now: () => number = Date.now,
   ) {

@@ -3,6 +3,8 @@
  * answered to an HTTP client as the five-field JSON body of the real product. No error carries a credential or secret.
  */
 
+import { ACCEPTED_CONTENT_CODING } from './http/content-coding.ts';
+
 /** Base error of the emulator: a stable `code` and optional context (never a secret value). */
 export class EmulatorError extends Error {
   override name = 'EmulatorError';
@@ -53,6 +55,7 @@ export const REASONS: Record<number, string> = {
   405: 'Method Not Allowed',
   409: 'Conflict',
   413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
   502: 'Bad Gateway',
@@ -178,7 +181,24 @@ export const apiErrors = {
     ),
   duplicateName: (kind: string, name: string) =>
     new ApiError(409, 'DUPLICATE_NAME', `A ${kind} named ${name} already exists.`, [kind, name]),
+  // The code and detail of the Atlas Administration API error codes page (the same application as Ops Manager).
+  maxAlertConfigsExceeded: (max: number, groupId: string) =>
+    new ApiError(
+      400,
+      'MAX_ALERT_CONFIGS_PER_GROUP_EXCEEDED',
+      `Maximum number of alert configurations per group (${max}) in ${groupId} exceeded while trying to add alert configurations.`,
+      [max, groupId],
+    ),
   payloadTooLarge: (limit: number) =>
     new ApiError(413, 'PAYLOAD_TOO_LARGE', `The request body exceeds the limit of ${limit} bytes.`, [limit]),
+  // Our code (the reference names none): RFC 9110 section 15.5.16 says which codings would do, in Accept-Encoding.
+  unsupportedContentEncoding: (coding: string) =>
+    new ApiError(
+      415,
+      'UNSUPPORTED_CONTENT_ENCODING',
+      `Content-Encoding ${coding} is not supported; send the request body uncompressed (identity).`,
+      [coding],
+      { 'Accept-Encoding': ACCEPTED_CONTENT_CODING },
+    ),
   unexpected: () => new ApiError(500, 'UNEXPECTED_ERROR', 'Unexpected error.'),
 };

@@ -17,6 +17,7 @@ import { Router } from './router.ts';
 import { ROUTES } from './routes/index.ts';
 import { API_BASE_PATH, handleRequest, type PipelineDeps } from './server.ts';
 import { DataFileWriter, dataFileText, loadDataFile, writeAtomic } from './store/data-file.ts';
+import { DEFAULT_STORE_LIMITS } from './store/limits.ts';
 import { buildState } from './store/seed-build.ts';
 import { EXAMPLE_SEED_PATH, readSeed } from './store/seed-read.ts';
 import { toSeedDocument } from './store/snapshot.ts';
@@ -49,6 +50,11 @@ export interface EmulatorOptions {
    * of 300 s lets a client that stalls mid-body hold a connection and its partial body for five minutes.
    */
   requestTimeoutMs?: number;
+  /**
+   * Most alert configurations a client may store in one project (a non-negative integer); a POST beyond answers 400
+   * MAX_ALERT_CONFIGS_PER_GROUP_EXCEEDED. The seed and the data file are not capped.
+   */
+  maxAlertConfigsPerGroup?: number;
   /** Where unexpected errors are reported (one line each, never a secret). */
   onError?: (message: string) => void;
 }
@@ -61,6 +67,7 @@ export const DEFAULT_EMULATOR_OPTIONS = {
   nonceTtlMs: 300_000,
   maxBodyBytes: 16 * 1024 * 1024,
   requestTimeoutMs: 60_000,
+  maxAlertConfigsPerGroup: DEFAULT_STORE_LIMITS.maxAlertConfigsPerGroup,
   onError: (message: string) => process.stderr.write(`opsman-gitops emulator: ${message}\n`),
 } as const;
 
@@ -134,9 +141,19 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
   });
 }
 
-/** Starts an emulator; rejects with SeedError or DataFileError on bad input, or the listen error. */
+/**
+ * Starts an emulator; rejects with SeedError or DataFileError on bad input, EmulatorError INVALID_OPTION on a bad
+ * limit, or the listen error.
+ */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const o = { ...DEFAULT_EMULATOR_OPTIONS, ...options };
+  if (!Number.isSafeInteger(o.maxAlertConfigsPerGroup) || o.maxAlertConfigsPerGroup < 0) {
+    throw new EmulatorError(
+      'INVALID_OPTION',
+      `maxAlertConfigsPerGroup must be a non-negative integer, got ${String(o.maxAlertConfigsPerGroup)}`,
+      { option: 'maxAlertConfigsPerGroup' },
+    );
+  }
   const { doc: seedDoc, state: built } = await canonicalSeed(options.seed);
   const fresh = (): State => buildState(structuredClone(seedDoc), '(seed)');
   let state: State;
@@ -164,7 +181,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const dataFile = o.dataFile;
   const holder: { core?: EmulatorCore } = {};
   const writer = dataFile ? new DataFileWriter(dataFile, () => (holder.core as EmulatorCore).state) : null;
-  const core = new EmulatorCore(state, writer);
+  const core = new EmulatorCore(state, writer, { maxAlertConfigsPerGroup: o.maxAlertConfigsPerGroup });
   holder.core = core;
   const deps: PipelineDeps = {
     core,

@@ -40,11 +40,15 @@ export function authenticate(
   if (!isSupportedAlgorithm(c.algorithm)) return fail('unsupported algorithm');
   if (c.qop !== 'auth' || !c.cnonce || !c.nc || !/^[0-9a-fA-F]{1,8}$/.test(c.nc))
     return fail('qop=auth, nc and cnonce required');
+  // RFC 7616 section 3.4: nc counts the requests sent with this nonce, the current one included, so the first is 1.
+  // Any width is accepted (the Kubernetes operator sends `1`, not `00000001`; the reference), but never zero.
+  const nc = Number.parseInt(c.nc, 16);
+  if (nc === 0) return fail('nc must be at least 00000001');
   if (!uriMatches(uri, target)) return fail('uri does not match the request');
   const key = keys.get(username);
   if (!key) return fail('unknown key');
   if (!sameDigest(response, expectedResponse(c, method, key.privateKey))) return fail('wrong response');
-  const check = nonces.use(nonce, Number.parseInt(c.nc, 16));
+  const check = nonces.use(nonce, nc);
   if (check === 'stale') return fail('stale nonce', true);
   if (check === 'replay') return fail('replayed nc');
   return { ok: true, key };

@@ -1,14 +1,25 @@
-/** Reading request bodies with a size limit, and parsing JSON with the reference's INVALID_JSON error. */
+/**
+ * Reading request bodies (identity coding only, with a size limit), and parsing JSON with the reference's INVALID_JSON
+ * error.
+ */
 import type { IncomingMessage } from 'node:http';
 import { apiErrors } from '../errors.ts';
+import { unsupportedCoding } from './content-coding.ts';
 import { jsonDeeperThan, MAX_JSON_DEPTH } from './json-depth.ts';
 
 /**
- * Reads the whole body as UTF-8 (RFC 8259 section 8.1); throws a 413 ApiError (and discards the rest) past `limit`
- * bytes, and 400 INVALID_JSON when the bytes are not UTF-8.
+ * Reads the whole body as UTF-8 (RFC 8259 section 8.1); throws a 415 ApiError (body discarded) when it declares a
+ * content coding other than `identity`, a 413 ApiError (and discards the rest) past `limit` bytes, and 400 INVALID_JSON
+ * when the bytes are not UTF-8.
  */
 export function readBody(req: IncomingMessage, limit: number): Promise<string> {
   return new Promise((resolve, reject) => {
+    const coding = unsupportedCoding(req.headers['content-encoding']);
+    if (coding !== undefined) {
+      req.resume();
+      reject(apiErrors.unsupportedContentEncoding(coding));
+      return;
+    }
     const declared = Number(req.headers['content-length'] ?? '0');
     if (Number.isFinite(declared) && declared > limit) {
       req.resume();

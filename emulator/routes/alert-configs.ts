@@ -34,9 +34,13 @@ async function create(ctx: RequestContext) {
   const group = requireGroup(ctx);
   const now = ctx.core.now();
   const v = validateAlertConfig(await ctx.json(), { groupId: group.id, mode: 'create', newId: () => newObjectId(now) });
+  // Counted after the body arrived, with no await before the insert: concurrent POSTs cannot overshoot the cap.
+  const configs = groupAlerts(ctx.core.state, group.id);
+  const max = ctx.core.limits.maxAlertConfigsPerGroup;
+  if (configs.size >= max) throw apiErrors.maxAlertConfigsExceeded(max, group.id);
   const stamp = isoSeconds(now);
   const cfg: StoredAlertConfig = { id: newObjectId(now), groupId: group.id, created: stamp, updated: stamp, ...v };
-  groupAlerts(ctx.core.state, group.id).set(cfg.id, cfg);
+  configs.set(cfg.id, cfg);
   recordAudit(ctx, {
     eventTypeName: 'ALERT_CONFIG_ADDED_AUDIT',
     groupId: group.id,

@@ -1,5 +1,5 @@
 // Scenario: Digest authentication over HTTP: no header, unknown key, wrong password, stale and expired nonces, replayed nc,
-// nc of either width, uri mismatch, the unauthenticated manifest, and a key without the role.
+// nc of either width (never zero, at most 8 hex digits), uri mismatch, the unauthenticated manifest, and a key without the role.
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -85,6 +85,22 @@ describe('nonces', () => {
     const b = await withHeader(digestHeader(K.owner, 'GET', uri, nonce, '00000002'));
     const c = await withHeader(digestHeader(K.owner, 'GET', uri, nonce, 'a'));
     expect([a.status, b.status, c.status]).toEqual([200, 200, 200]);
+  });
+
+  it.each([
+    ['zero, padded', '00000000'],
+    ['zero, bare', '0'],
+    ['nine digits', '000000001'],
+    ['not hex', '0000000g'],
+  ])('refuses nc %s with a fresh, non-stale challenge; the nonce still works with nc 1', async (_name, nc) => {
+    const nonce = await challenge();
+    const refused = await withHeader(digestHeader(K.owner, 'GET', uri, nonce, nc));
+    expect(refused.status).toBe(401);
+    expect(refused.body?.errorCode).toBe('NOT_AUTHORIZED');
+    const fresh = parseChallenge(refused.www);
+    expect(fresh.stale).toBe('false');
+    expect(fresh.nonce).not.toBe(nonce);
+    expect((await withHeader(digestHeader(K.owner, 'GET', uri, nonce, '00000001'))).status).toBe(200);
   });
 
   it('accepts one nonce used by many concurrent requests arriving out of order', async () => {

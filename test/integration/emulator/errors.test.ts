@@ -1,8 +1,18 @@
 // Scenario: every bad-input class over HTTP returns the five-field body with its documented code; unknown routes 404,
-// wrong methods 405, oversized bodies 413; malformed traffic never kills the server and never leaks a stack trace.
+// wrong methods 405, oversized bodies 413, compressed bodies 415; malformed traffic never kills the server and never
+// leaks a stack trace.
 import { connect } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alertBody, type EmulatorHarness, startHarness, W } from '../../helpers/emulator-client.ts';
+import {
+  alertBody,
+  digestHeader,
+  type EmulatorHarness,
+  K,
+  parseChallenge,
+  startHarness,
+  W,
+} from '../../helpers/emulator-client.ts';
 
 let h: EmulatorHarness;
 beforeAll(async () => {
@@ -103,6 +113,49 @@ describe('oversized bodies', () => {
     expect(res.status).toBe(413);
     expect(res.body).toMatchObject({ error: 413, errorCode: 'PAYLOAD_TOO_LARGE', reason: 'Payload Too Large' });
     expect((await h.owner.get(ALERTS)).status).toBe(200);
+  });
+});
+
+describe('content codings', () => {
+  /** POSTs `body` to the alert configs with this Content-Encoding, answering the Digest challenge once. */
+  async function postEncoded(encoding: string, body: Uint8Array | string) {
+    const first = await fetch(`${h.emu.url}${ALERTS}`);
+    const nonce = parseChallenge(first.headers.get('www-authenticate')).nonce ?? '';
+    const authorization = digestHeader(K.owner, 'POST', `/api/public/v1.0${ALERTS}`, nonce, '00000001');
+    const res = await fetch(`${h.emu.url}${ALERTS}`, {
+      method: 'POST',
+      headers: { authorization, 'content-type': 'application/json', 'content-encoding': encoding },
+      body,
+    });
+    return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, unknown> };
+  }
+
+  const count = async () => ((await h.owner.get(ALERTS)).body as { totalCount: number }).totalCount;
+
+  it.each([
+    ['gzip', 'gzip'],
+    ['deflate', 'deflate'],
+    ['GZIP', 'gzip'],
+    ['identity, gzip', 'gzip'],
+  ])('refuses a body with Content-Encoding %s with 415, storing nothing', async (encoding, named) => {
+    const before = await count();
+    const res = await postEncoded(encoding, gzipSync(JSON.stringify(alertBody())));
+    expect(res.status).toBe(415);
+    expect(res.headers.get('accept-encoding')).toBe('identity');
+    expect(Object.keys(res.body).sort()).toEqual(FIVE);
+    expect(res.body).toMatchObject({
+      error: 415,
+      errorCode: 'UNSUPPORTED_CONTENT_ENCODING',
+      parameters: [named],
+      reason: 'Unsupported Media Type',
+    });
+    expect(await count()).toBe(before);
+  });
+
+  it('accepts the identity coding', async () => {
+    const res = await postEncoded('identity', JSON.stringify(alertBody()));
+    expect(res.status).toBe(200);
+    expect((await h.owner.delete(`${ALERTS}/${String(res.body.id)}`)).status).toBe(200);
   });
 });
 

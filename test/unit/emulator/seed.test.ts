@@ -141,6 +141,8 @@ describe('parseEmulatorArgs', () => {
     [['--seed', 's.yaml', '--data-file', 'd.json'], { seed: 's.yaml', dataFile: 'd.json' }],
     [['--tls-cert', 'c.pem', '--tls-key', 'k.pem'], { tlsCert: 'c.pem', tlsKey: 'k.pem' }],
     [['-h'], { help: true }],
+    [['--max-alert-configs', '25'], { maxAlertConfigs: 25 }],
+    [['--max-alert-configs=0'], { maxAlertConfigs: 0 }],
   ])('parses %j', (argv, expected) => {
     expect(parseEmulatorArgs(argv)).toMatchObject(expected);
   });
@@ -157,6 +159,9 @@ describe('parseEmulatorArgs', () => {
     [['--tls'], 'unknown option "--tls"'],
     [['--tls-cert', 'c.pem'], '--tls-cert and --tls-key go together'],
     [['--admin=yes'], '--admin takes no value'],
+    [['--max-alert-configs', '-1'], '--max-alert-configs must be a whole number, got "-1"'],
+    [['--max-alert-configs', '1e4'], '--max-alert-configs must be a whole number, got "1e4"'],
+    [['--max-alert-configs'], '--max-alert-configs needs a value'],
   ])('rejects %j', (argv, message) => {
     expect(() => parseEmulatorArgs(argv)).toThrow(CliUsageError);
     expect(() => parseEmulatorArgs(argv)).toThrow(message);
