@@ -1,7 +1,9 @@
 /**
  * Executes one alert-config change: POST (create), full PUT (update, and adopt when secrets must be re-sent), PATCH
  * (enable/disable) or DELETE. Bodies are built from the plan's desired body plus secrets resolved now, never from a
- * GET. An ambiguous POST is resolved by re-reading the list: one match is adopted, several block the key.
+ * GET. An ambiguous POST is resolved by re-reading the list: one match is adopted, several block the key. A write
+ * answered 2xx with a body too large to read was applied: it is settled like one answered without a body
+ * (settle-write.ts), and its outcome carries a warning.
  */
 import { AmbiguousWriteError, OpsManagerApiError } from '../opsman/errors.ts';
 import type { AlertConfig, AlertConfigRequest } from '../opsman/types.ts';
@@ -14,6 +16,7 @@ import { desiredText as canonicalDesiredText, normaliseDesired, normaliseLive, s
 import type { OpsManagerApi, OwnedAlertConfig, ReconcileState, SecretResolver } from './ports.ts';
 import { listAlertConfigsChecked } from './read-live.ts';
 import { resolveBodySecrets } from './resolve-secrets.ts';
+import { settleWrite } from './settle-write.ts';
 import { ownedIds, projectState, setAlertRecord } from './state.ts';
 
 /** What applying one alert change needs. */
@@ -63,6 +66,8 @@ export interface AlertApplyOutcome {
   wrote: boolean;
   /** The prepared body's `desiredText`, for verification of the echo. */
   desiredText?: string;
+  /** Set when the write was applied but its answer was too large to read (also in `message`): for the run's warnings. */
+  warning?: string;
 }
 
 /** The desired body of a change and its secrets resolved now; throws ReconcileError naming the problem. */
@@ -195,10 +200,14 @@ async function resolveUnknownCreate(
 }
 
 async function create(change: Change, ctx: AlertApplyContext, prepared: PreparedBody): Promise<AlertApplyOutcome> {
-  // Null: the POST succeeded without a body (the config exists; the id check below has the re-read find it).
+  // Null: the POST succeeded without a body, or with one too large to read (the config exists; the id check below has
+  // the re-read find it).
   let created: AlertConfig | null;
+  let warning: string | undefined;
   try {
-    created = await ctx.api.createAlertConfig(change.target.id, prepared.request);
+    ({ value: created, warning } = await settleWrite(() =>
+      ctx.api.createAlertConfig(change.target.id, prepared.request),
+    ));
   } catch (error) {
     if (error instanceof AmbiguousWriteError)
       return resolveUnknownCreate(change, ctx, prepared, 'the POST was ambiguous', error);
@@ -210,6 +219,8 @@ async function create(change: Change, ctx: AlertApplyContext, prepared: Prepared
   }
   // The POST succeeded, so the config exists; an answer without its id cannot say which one it is.
   const id = (created as { id?: unknown } | null)?.id;
+  if (warning !== undefined)
+    return { ...(await resolveUnknownCreate(change, ctx, prepared, warning, undefined)), warning };
   if (created === null || typeof id !== 'string' || id === '')
     return resolveUnknownCreate(change, ctx, prepared, "the POST answered without the new config's id", undefined);
   recordApplied(change, ctx, id, prepared, 'created');
@@ -253,45 +264,55 @@ export async function applyAlertChange(
   assertOwnership(change, ctx.state);
   if (change.action === 'delete') {
     if (id === undefined) throw new ReconcileError('PLAN_INCOMPLETE', `delete of ${change.key} has no id`);
+    let warning: string | undefined;
     try {
-      await ctx.api.deleteAlertConfig(groupId, id);
+      ({ warning } = await settleWrite(() => ctx.api.deleteAlertConfig(groupId, id)));
     } catch (error) {
       // Already gone is done; a 404 that is not Ops Manager's (a proxy's page) proves nothing and stays a failure.
       if (!(error instanceof OpsManagerApiError && error.status === 404 && error.fromOpsManager)) throw error;
     }
     setAlertRecord(ctx.state, groupId, change.key, undefined);
-    return { id, message: 'deleted', wrote: true };
+    return warning === undefined
+      ? { id, message: 'deleted', wrote: true }
+      : { id, message: `deleted; ${warning}`, wrote: true, warning };
   }
   const body = prepared ?? (await prepareBody(change, ctx));
   if (change.action === 'create') return create(change, ctx, body);
   if (id === undefined) throw new ReconcileError('PLAN_INCOMPLETE', `${change.action} of ${change.key} has no id`);
-  if (change.action === 'update') {
-    // A write answered without a body leaves no echo: verification re-reads instead.
-    const response = (await ctx.api.updateAlertConfig(groupId, id, body.request)) ?? undefined;
+  if (change.action === 'update' || change.action === 'enable' || change.action === 'disable') {
+    // A write answered without a body, or with one too large to read, leaves no echo: verification re-reads instead.
+    const { value, warning } = await settleWrite(() =>
+      change.action === 'update'
+        ? ctx.api.updateAlertConfig(groupId, id, body.request)
+        : ctx.api.setAlertConfigEnabled(groupId, id, change.action === 'enable'),
+    );
     recordApplied(change, ctx, id, body, 'updated');
-    return { id, response, wrote: true, desiredText: body.desiredText };
-  }
-  if (change.action === 'enable' || change.action === 'disable') {
-    const response = (await ctx.api.setAlertConfigEnabled(groupId, id, change.action === 'enable')) ?? undefined;
-    recordApplied(change, ctx, id, body, 'updated');
-    return { id, response, wrote: true, desiredText: body.desiredText };
+    const outcome: AlertApplyOutcome = { id, response: value ?? undefined, wrote: true, desiredText: body.desiredText };
+    if (warning !== undefined) {
+      outcome.message = warning;
+      outcome.warning = warning;
+    }
+    return outcome;
   }
   if (change.action === 'adopt') {
     // The live secrets are redacted, so whether they match is unknowable: re-send them once, then fingerprints hold.
-    const response = body.hasSecrets
-      ? ((await ctx.api.updateAlertConfig(groupId, id, body.request)) ?? undefined)
+    const settled = body.hasSecrets
+      ? await settleWrite(() => ctx.api.updateAlertConfig(groupId, id, body.request))
       : undefined;
+    const response = settled?.value ?? undefined;
+    const warning = settled?.warning;
     recordApplied(change, ctx, id, body, 'adopted');
     // A renamed key: the old key's record goes (only if it still names this config).
     const from = change.movedFrom;
     if (from !== undefined && ctx.state.projects[groupId]?.alertConfigs[from]?.id === id) {
       setAlertRecord(ctx.state, groupId, from, undefined);
     }
-    const outcome: AlertApplyOutcome = {
-      id,
-      message: body.hasSecrets ? 'adopted; secrets re-sent with a full PUT' : 'adopted',
-      wrote: body.hasSecrets,
-    };
+    const message = body.hasSecrets ? 'adopted; secrets re-sent with a full PUT' : 'adopted';
+    const outcome: AlertApplyOutcome = { id, message, wrote: body.hasSecrets };
+    if (warning !== undefined) {
+      outcome.message = `${message}; ${warning}`;
+      outcome.warning = warning;
+    }
     if (response !== undefined) {
       outcome.response = response;
       outcome.desiredText = body.desiredText;

@@ -6,6 +6,7 @@ import type { Change } from './model.ts';
 import { rotationProjection, SERVER_TYPE_LABELS, singletonDigest } from './plan-singletons.ts';
 import type { OpsManagerApi, ReconcileState } from './ports.ts';
 import { getAuditLogRotationChecked } from './read-live.ts';
+import { settleWrite } from './settle-write.ts';
 import { organizationState, projectState } from './state.ts';
 
 /** Reads a pinned manifest's text (checked against the plan's sha256 by the caller's implementation). */
@@ -30,23 +31,34 @@ export function recordSingleton(state: ReconcileState, change: Change): void {
   }
 }
 
-/** Writes one singleton change. */
-export async function applySingletonChange(change: Change, api: OpsManagerApi, readPin: PinReader): Promise<void> {
+/**
+ * Writes one singleton change. Resolves a warning when the write was applied but its answer was too large to read
+ * (settle-write.ts): verification re-reads every written singleton anyway.
+ */
+export async function applySingletonChange(
+  change: Change,
+  api: OpsManagerApi,
+  readPin: PinReader,
+): Promise<string | undefined> {
   if (change.kind === 'defaultServerType') {
     const name = change.after as ServerTypeName;
     const serverType = { name, label: SERVER_TYPE_LABELS[name] };
-    if (change.target.type === 'organization') await api.setOrgDefaultServerType(change.target.id, serverType);
-    else await api.setProjectDefaultServerType(change.target.id, serverType);
-    return;
+    const { id, type } = change.target;
+    const settled = await settleWrite(() =>
+      type === 'organization'
+        ? api.setOrgDefaultServerType(id, serverType)
+        : api.setProjectDefaultServerType(id, serverType),
+    );
+    return settled.warning;
   }
   if (change.kind === 'auditLogRotation') {
-    await api.setAuditLogRotateConfig(change.target.id, change.after as AuditLogRotateConfig);
-    return;
+    const rotation = change.after as AuditLogRotateConfig;
+    return (await settleWrite(() => api.setAuditLogRotateConfig(change.target.id, rotation))).warning;
   }
   if (change.kind === 'versionManifest') {
     const pin = change.after as { path: string; sha256: string };
-    await api.putVersionManifest(await readPin(pin.path, pin.sha256));
-    return;
+    const text = await readPin(pin.path, pin.sha256);
+    return (await settleWrite(() => api.putVersionManifest(text))).warning;
   }
   throw new ReconcileError('NOT_A_SINGLETON', `${change.kind} is not a singleton`);
 }

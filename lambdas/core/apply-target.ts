@@ -16,6 +16,14 @@ export interface TargetApplyOutcome {
   results: ChangeResult[];
   written: Map<ChangeResult, WriteCheck>;
   failure?: TargetFailure;
+  /** Writes applied whose answer was too large to read, one line each naming the change (settle-write.ts). */
+  warnings: string[];
+}
+
+/** A run warning about one change: `payments-prod alertConfig "no-primary": update applied, but …`. */
+function changeWarning(change: Change, warning: string): string {
+  const name = change.key === change.kind ? change.kind : `${change.kind} "${change.key}"`;
+  return `${change.target.name} ${name}: ${change.action} ${warning}`;
 }
 
 /** A result of `change`, timed from `started`. */
@@ -52,6 +60,7 @@ export async function applyTarget(
 ): Promise<TargetApplyOutcome> {
   const results: ChangeResult[] = [];
   const written = new Map<ChangeResult, WriteCheck>();
+  const warnings: string[] = [];
   let alertFailed = false;
   for (const [index, change] of changes.entries()) {
     const started = Date.now();
@@ -74,6 +83,7 @@ export async function applyTarget(
       return {
         results,
         written,
+        warnings,
         failure: {
           target: change.target,
           phase: 'apply',
@@ -87,14 +97,16 @@ export async function applyTarget(
         const out = await applyAlertChange(change, alertCtx);
         const r = result(change, 'applied', started, out);
         results.push(r);
+        if (out.warning !== undefined) warnings.push(changeWarning(change, out.warning));
         // The echo is compared now and dropped: only whether it confirmed the write waits for verification.
         if (out.wrote)
           written.set(r, { echoConfirmed: confirmEcho(r, { response: out.response, desiredText: out.desiredText }) });
       } else {
-        await applySingletonChange(change, ctx.api, ctx.readPin);
+        const warning = await applySingletonChange(change, ctx.api, ctx.readPin);
         recordSingleton(ctx.state, change);
-        const r = result(change, 'applied', started);
+        const r = result(change, 'applied', started, warning === undefined ? {} : { message: warning });
         results.push(r);
+        if (warning !== undefined) warnings.push(changeWarning(change, warning));
         written.set(r, { echoConfirmed: false });
       }
     } catch (error) {
@@ -102,5 +114,5 @@ export async function applyTarget(
       results.push(result(change, 'failed', started, { message: errorMessage(error) }));
     }
   }
-  return { results, written };
+  return { results, written, warnings };
 }

@@ -48,6 +48,8 @@ export interface ApplyContext {
 export interface ApplyOutcome {
   results: ChangeResult[];
   failures: TargetFailure[];
+  /** Writes applied whose answer was too large to read (settled by a re-read), one line each. */
+  warnings: string[];
 }
 
 /** Executes the writes of `plan`. Never throws for a change's or a target's problem. */
@@ -80,6 +82,7 @@ export async function applyPlan(
   };
   const results: ChangeResult[] = [];
   const failures: TargetFailure[] = [];
+  const warnings: string[] = [];
   const byTarget = new Map<string, Change[]>();
   for (const change of plan.changes) {
     const key = targetKey(change.target);
@@ -158,14 +161,15 @@ export async function applyPlan(
             durationMs: 0,
           });
       }
-      return { results, failures };
+      return { results, failures, warnings };
     }
   }
 
   const targets = [...byTarget.entries()];
   let done = 0;
   const outcomes = await mapLimit(targets, options.targetConcurrency, async ([, list]) => {
-    if (ctx.signal?.aborted) return { results: notStarted(list, ctx), failure: undefined, verifiedFailure: undefined };
+    if (ctx.signal?.aborted)
+      return { results: notStarted(list, ctx), failure: undefined, verifiedFailure: undefined, warnings: [] };
     const out = await applyTarget(list, ctx, alertCtx);
     // Echoes were checked and dropped write by write; only results and failures are kept per target.
     const verified = await verifyTarget(out.written, ctx);
@@ -174,14 +178,15 @@ export async function applyPlan(
       done,
       total: targets.length,
     });
-    return { results: out.results, failure: out.failure, verifiedFailure: verified.failure };
+    return { results: out.results, failure: out.failure, verifiedFailure: verified.failure, warnings: out.warnings };
   });
   for (const o of outcomes) {
     results.push(...o.results);
     if (o.failure !== undefined) failures.push(o.failure);
     if (o.verifiedFailure !== undefined) failures.push(o.verifiedFailure);
+    warnings.push(...o.warnings);
   }
 
   recordReconciled(plan, ctx, results, failures, now);
-  return { results, failures };
+  return { results, failures, warnings };
 }

@@ -72,7 +72,7 @@ export async function applyAndSave(
   for (const key of Object.keys(plan.liveDigests)) if (skipReason(key) === undefined) session.touched.add(key);
   for (const c of plan.changes)
     if (skipReason(targetKey(c.target)) === undefined) session.touched.add(targetKey(c.target));
-  const warnings: string[] = [];
+  const warnings = [...outcome.warnings];
   const failures = [...outcome.failures];
   try {
     await time('save', save);

@@ -213,3 +213,19 @@ function formatBytes(bytes: number): string {
   const rounded = mib >= 1 ? ` (${Number.isInteger(mib) ? mib : mib.toFixed(1)} MiB)` : '';
   return `${bytes.toLocaleString('en-US')} bytes${rounded}`;
 }
+
+/** The methods that change something in Ops Manager. */
+const WRITE_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * The oversized-answer error of a write Ops Manager applied: a 2xx answer to a POST, PUT, PATCH or DELETE over
+ * `maxResponseBytes`, thrown as it is or, for a POST, as the cause of an {@link AmbiguousWriteError}. The write took
+ * effect; only its echo is missing, as when a write is answered without a body. Undefined for anything else: an
+ * oversized answer to a GET, or with a non-2xx status, stays an error.
+ */
+export function appliedWriteTooLarge(error: unknown): OpsManagerResponseTooLargeError | undefined {
+  const tooLarge = error instanceof AmbiguousWriteError ? error.cause : error;
+  if (!(tooLarge instanceof OpsManagerResponseTooLargeError)) return undefined;
+  const applied = tooLarge.status >= 200 && tooLarge.status < 300 && WRITE_METHODS.has(tooLarge.method);
+  return applied ? tooLarge : undefined;
+}

@@ -15,6 +15,7 @@ export {
 } from './digest/index.ts';
 export {
   AmbiguousWriteError,
+  appliedWriteTooLarge,
   OpsManagerAbortedError,
   OpsManagerApiError,
   OpsManagerAuthError,
