@@ -75,7 +75,7 @@ async function resolveChange(change: Change, ctx: AlertApplyContext) {
   const body = change.after as DesiredAlertBody | undefined;
   if (body === undefined)
     throw new ReconcileError('PLAN_INCOMPLETE', `${change.action} of ${change.key} has no desired body`);
-  const resolved = await resolveBodySecrets(body, ctx.secrets);
+  const resolved = await resolveBodySecrets(body, ctx.secrets, change.key);
   if (!resolved.ok) throw new ReconcileError('SECRET_UNRESOLVED', resolved.reason);
   return { body, values: resolved.values };
 }

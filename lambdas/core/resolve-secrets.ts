@@ -1,12 +1,14 @@
 /**
- * Resolves the secret references of desired alert configs. An unresolvable or mask-like secret blocks that alert
- * config only. Values live in memory for the run and are never logged, planned or stored.
+ * Resolves the secret references of desired alert configs. An unresolvable secret, or one whose value fails its shape
+ * check (secret-shape.ts: empty, white space at an end, a control character, mask-like, a webhook URL that is not an
+ * absolute http(s) URL), blocks that alert config only. Values live in memory for the run and are never logged,
+ * planned or stored; reasons name the alert key, the field path and the reference, never a value.
  */
 import { type DesiredAlertBody, type SecretUse, secretUses } from './alert-body.ts';
 import { errorMessage } from './concurrency.ts';
-import { looksMasked } from './notification-types.ts';
 import type { ResolvedSecrets } from './plan-alerts.ts';
 import type { SecretResolver } from './ports.ts';
+import { secretShapeProblem } from './secret-shape.ts';
 
 /** A resolver that asks the underlying one once per reference per run. */
 export class CachingSecretResolver implements SecretResolver {
@@ -28,42 +30,35 @@ export class CachingSecretResolver implements SecretResolver {
 /** How one reference resolved: its value, or why not. */
 type Settled = { ok: true; value: unknown } | { ok: false; error: unknown };
 
-/** The secrets of one body from settled references, by field path; the first bad use (in path order) decides. */
-function checkUses(uses: readonly SecretUse[], settled: ReadonlyMap<string, Settled>): ResolvedSecrets {
+/**
+ * The secrets of one body (alert config `key`) from settled references, by field path; the first bad use (in path
+ * order) decides.
+ */
+function checkUses(key: string, uses: readonly SecretUse[], settled: ReadonlyMap<string, Settled>): ResolvedSecrets {
   const values = new Map<string, string>();
   for (const use of uses) {
+    const named = `alert config "${key}": secret reference ${use.ref} (${use.path})`;
     const outcome = settled.get(use.ref) as Settled;
     if (!outcome.ok) {
-      return {
-        ok: false,
-        reason: `secret reference ${use.ref} (${use.path}) could not be resolved: ${errorMessage(outcome.error)}`,
-      };
+      return { ok: false, reason: `${named} could not be resolved: ${errorMessage(outcome.error)}` };
     }
-    const value = outcome.value;
-    if (typeof value !== 'string' || value === '') {
-      return { ok: false, reason: `secret reference ${use.ref} (${use.path}) resolved to an empty value` };
-    }
-    if (looksMasked(value)) {
-      return {
-        ok: false,
-        reason: `secret reference ${use.ref} (${use.path}) resolves to a value that looks like a redaction mask (****); refusing to send it`,
-      };
-    }
-    values.set(use.path, value);
+    const problem = secretShapeProblem(use.field, outcome.value);
+    if (problem !== undefined) return { ok: false, reason: `${named} resolves to a value that ${problem}` };
+    values.set(use.path, outcome.value as string);
   }
   return { ok: true, values };
 }
 
 /**
- * Resolves the secrets of several bodies (by any key, e.g. alert config keys): every distinct reference is asked once
- * and all are awaited together, then each body is checked on its own. The failure names the reference, never a
+ * Resolves the secrets of several bodies, by alert key: every distinct reference is asked once and all are awaited
+ * together, then each body is checked on its own. The failure names the key, the field and the reference, never a
  * value; one body's bad secret never blocks another body.
  */
-export async function resolveSecretsOf<K>(
-  bodies: ReadonlyMap<K, DesiredAlertBody>,
+export async function resolveSecretsOf(
+  bodies: ReadonlyMap<string, DesiredAlertBody>,
   resolver: SecretResolver,
-): Promise<Map<K, ResolvedSecrets>> {
-  const usesOf = new Map<K, SecretUse[]>();
+): Promise<Map<string, ResolvedSecrets>> {
+  const usesOf = new Map<string, SecretUse[]>();
   const pending = new Map<string, Promise<string>>();
   for (const [key, body] of bodies) {
     const uses = secretUses(body);
@@ -89,13 +84,20 @@ export async function resolveSecretsOf<K>(
       ),
     ),
   );
-  const out = new Map<K, ResolvedSecrets>();
-  for (const [key, uses] of usesOf) out.set(key, checkUses(uses, settled));
+  const out = new Map<string, ResolvedSecrets>();
+  for (const [key, uses] of usesOf) out.set(key, checkUses(key, uses, settled));
   return out;
 }
 
-/** Resolves every secret of one body, by field path; the failure names the reference, never a value. */
-export async function resolveBodySecrets(body: DesiredAlertBody, resolver: SecretResolver): Promise<ResolvedSecrets> {
-  const one = await resolveSecretsOf(new Map([[0, body]]), resolver);
-  return one.get(0) as ResolvedSecrets;
+/**
+ * Resolves every secret of one body (alert config `key`), by field path, with the same checks as at plan time; the
+ * failure names the key, the field and the reference, never a value.
+ */
+export async function resolveBodySecrets(
+  body: DesiredAlertBody,
+  resolver: SecretResolver,
+  key: string,
+): Promise<ResolvedSecrets> {
+  const one = await resolveSecretsOf(new Map([[key, body]]), resolver);
+  return one.get(key) as ResolvedSecrets;
 }

@@ -45,7 +45,7 @@ async function guard(result: ChangeResult, ctx: ApplyContext, fields: string[]):
   if (change.kind !== 'alertConfig') return;
   const record = ctx.state.projects[change.target.id]?.alertConfigs[change.key];
   const body = change.after as DesiredAlertBody;
-  const resolved = await resolveBodySecrets(body, ctx.secrets);
+  const resolved = await resolveBodySecrets(body, ctx.secrets, change.key);
   if (record === undefined || !resolved.ok) return;
   record.notConverging = {
     desiredDigest: desiredIdentity(ctx.fingerprintKey, body, resolved.values),

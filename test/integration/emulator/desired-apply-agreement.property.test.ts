@@ -286,7 +286,7 @@ describe('loader and Ops Manager agree on alert configs', () => {
         seen.accepted++;
         for (const config of loaded.state.projects[0]?.alertConfigs ?? []) {
           const body = toDesiredAlertBody(config);
-          const secrets = await resolveBodySecrets(body, resolver);
+          const secrets = await resolveBodySecrets(body, resolver, config.key);
           if (!secrets.ok) throw new Error(secrets.reason);
           const request = buildAlertRequest(body, secrets.values);
           let id: string;

@@ -26,6 +26,7 @@ const SECRET_VALUES: Record<string, string> = {
   'hook#secret': 'whsec-value-9876',
   'hook#masked': 'abc********',
   'hook#empty': '',
+  'hook#ftp': 'ftp://hooks.example.invalid/path-1234',
 };
 
 const resolver: SecretResolver = {
@@ -160,8 +161,13 @@ describe('checkBody', () => {
   it.each([
     ['no desired body', undefined, 'has no desired body'],
     ['an unknown secret', webhook('hook#nope', 'hook#secret'), 'secret reference hook#nope'],
-    ['an empty secret', webhook('hook#url', 'hook#empty'), 'resolved to an empty value'],
+    ['an empty secret', webhook('hook#url', 'hook#empty'), 'resolves to a value that is empty'],
     ['a mask-like secret', webhook('hook#masked', 'hook#secret'), 'looks like a redaction mask'],
+    [
+      'a webhook URL that went bad since the plan',
+      webhook('hook#ftp', 'hook#secret'),
+      'alert config "k1": secret reference hook#ftp (notifications[WEBHOOK].webhookUrl) resolves to a value that is not an absolute http(s) URL',
+    ],
   ])('refuses %s exactly as prepareBody does', async (_name, body, message) => {
     const ctx = contexts(new EchoApi()).alert;
     const checked = await checkBody(change(body), ctx).then(

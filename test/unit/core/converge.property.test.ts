@@ -110,7 +110,7 @@ async function reconcile(
   const clock = new TestClock();
   const deps = {
     api: world.as('gitopsbt'),
-    secrets: { resolve: async (r: string) => secrets[r] ?? 'x' },
+    secrets: { resolve: async (r: string) => secrets[r] ?? 'https://hooks.example.invalid/x' },
     fingerprintKey: key,
     reporter: new ListReporter(),
   };
@@ -145,14 +145,19 @@ describe('convergence property', () => {
           // Some desired configs already exist unowned (adoption).
           for (const a of first.slice(0, 1)) world.seedAlert(G, liveBody(a, 'other-secret'));
           const state = emptyState('t');
-          const secrets = { 's#a': 'alpha-1', 's#b': 'bravo-2', 's#c': 'charlie-3' };
+          // URL-shaped: a reference may stand for a webhookUrl, whose value must be an absolute http(s) URL.
+          const secrets = {
+            's#a': 'https://hooks.example.invalid/alpha-1',
+            's#b': 'https://hooks.example.invalid/bravo-2',
+            's#c': 'https://hooks.example.invalid/charlie-3',
+          };
           await reconcile(world, first, state, secrets, 'apply');
           const after1 = await reconcile(world, first, state, secrets, 'plan');
           expect(
             after1.changes.filter((c) => c.action !== 'noop').map((c) => `${c.key}:${c.action}:${c.reason}`),
           ).toEqual([]);
 
-          const rotated = rotate ? { ...secrets, 's#b': 'bravo-rotated' } : secrets;
+          const rotated = rotate ? { ...secrets, 's#b': 'https://hooks.example.invalid/bravo-rotated' } : secrets;
           await reconcile(world, second, state, rotated, 'apply');
           const after2 = await reconcile(world, second, state, rotated, 'plan');
           expect(

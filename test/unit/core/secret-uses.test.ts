@@ -55,12 +55,17 @@ describe('secret uses quick exit', () => {
       expect(hasSecretFields(b.notifications)).toBe(c.paths.length > 0);
       expect(secretUses(b).map((u) => u.path)).toEqual(c.paths);
       const asked: string[] = [];
-      const resolved = await resolveBodySecrets(b, {
-        resolve: async (ref) => {
-          asked.push(ref);
-          return `value-of-${ref}`;
+      const resolved = await resolveBodySecrets(
+        b,
+        {
+          resolve: async (ref) => {
+            asked.push(ref);
+            // URL-shaped, so that a webhookUrl passes its shape check too.
+            return `https://hooks.example.invalid/value-of-${encodeURIComponent(ref)}`;
+          },
         },
-      });
+        'k',
+      );
       expect(resolved.ok).toBe(true);
       if (resolved.ok) expect([...resolved.values.keys()]).toEqual(c.paths);
       expect(asked.length).toBe(c.paths.length);
@@ -121,7 +126,7 @@ describe('resolveSecretsOf', () => {
       'pd#key',
     ]);
     for (const [key, b] of BODIES) {
-      expect(plain(out.get(key)), key).toEqual(plain(await resolveBodySecrets(b, resolver(['broken#key']))));
+      expect(plain(out.get(key)), key).toEqual(plain(await resolveBodySecrets(b, resolver(['broken#key']), key)));
     }
     expect(plain(out.get('pd-a'))).toEqual({
       ok: true,
@@ -139,16 +144,19 @@ describe('resolveSecretsOf', () => {
   it.each([
     [
       'missing',
-      'secret reference nope#key (notifications[PAGER_DUTY].serviceKey) could not be resolved: no secret nope#key',
+      'alert config "missing": secret reference nope#key (notifications[PAGER_DUTY].serviceKey) could not be resolved: no secret nope#key',
     ],
-    ['blank', 'secret reference blank#key (notifications[PAGER_DUTY].serviceKey) resolved to an empty value'],
+    [
+      'blank',
+      'alert config "blank": secret reference blank#key (notifications[PAGER_DUTY].serviceKey) resolves to a value that is empty',
+    ],
     [
       'masked',
-      'secret reference masked#key (notifications[PAGER_DUTY].serviceKey) resolves to a value that looks like a redaction mask (****); refusing to send it',
+      'alert config "masked": secret reference masked#key (notifications[PAGER_DUTY].serviceKey) resolves to a value that looks like a redaction mask (****); refusing to send it',
     ],
     [
       'broken',
-      'secret reference broken#key (notifications[PAGER_DUTY].serviceKey) could not be resolved: resolver broke on broken#key',
+      'alert config "broken": secret reference broken#key (notifications[PAGER_DUTY].serviceKey) could not be resolved: resolver broke on broken#key',
     ],
   ])('blocks only %s, with a reason that names the reference and no value', async (key, reason) => {
     const out = await resolveSecretsOf(BODIES, resolver(['broken#key']));
@@ -165,7 +173,8 @@ describe('resolveSecretsOf', () => {
     // webhookSecret sorts before webhookUrl: its empty value is the reason.
     expect(out.get('x')).toEqual({
       ok: false,
-      reason: 'secret reference blank#key (notifications[WEBHOOK].webhookSecret) resolved to an empty value',
+      reason:
+        'alert config "x": secret reference blank#key (notifications[WEBHOOK].webhookSecret) resolves to a value that is empty',
     });
   });
 
