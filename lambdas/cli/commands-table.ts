@@ -68,9 +68,9 @@ export const COMMAND_INFO: Record<CommandName, CommandInfo> = {
     description:
       'Plans, shows the plan, asks for confirmation on a terminal (or proceeds with --auto-approve), then applies\n' +
       'exactly the plan shown. Without a terminal and without --auto-approve it refuses. --plan FILE applies a\n' +
-      'saved plan (no prompt, as Terraform) and refuses if Ops Manager moved since the plan was made; it takes no\n' +
-      '--project, --max-deletes or --allow-empty (give those to `plan --out`). --json needs --auto-approve or --plan:\n' +
-      'a JSON run cannot ask.',
+      'saved plan (no prompt, as Terraform) and refuses if Ops Manager moved, or another run wrote the state, since\n' +
+      'the plan was made; it takes no --project, --max-deletes or --allow-empty (give those to `plan --out`). --json\n' +
+      'needs --auto-approve or --plan: a JSON run cannot ask.',
   },
   observe: {
     summary: 'Read Ops Manager and report drift only; writes nothing',

@@ -2,7 +2,7 @@
  * Whether an apply may proceed: `--auto-approve` proceeds, a saved plan proceeds (it was reviewed when saved, as in
  * Terraform), a terminal asks, and anything else refuses before a single API call.
  */
-import { SavedPlanStaleError } from '../core/errors.ts';
+import { SavedPlanStaleError, SavedPlanStateChangedError } from '../core/errors.ts';
 import { CliError, EXIT } from './errors.ts';
 import type { CliIo } from './io.ts';
 
@@ -36,10 +36,20 @@ export async function askApproval(io: CliIo): Promise<boolean> {
 }
 
 /**
- * The error of an approved plan that Ops Manager outran: the plan shown is applied as a saved plan (so exactly it is
- * written), but the user saved nothing, so "the saved plan is stale" would puzzle them. Any other error passes as is.
+ * The error of an approved plan that Ops Manager or another run outran: the plan shown is applied as a saved plan (so
+ * exactly it is written), but the user saved nothing, so "the saved plan is stale" would puzzle them. Any other error
+ * passes as is.
  */
 export function staleAfterApproval(error: unknown): unknown {
+  if (error instanceof SavedPlanStateChangedError) {
+    return new CliError(
+      'PLAN_STALE_AT_APPROVAL',
+      'the state was changed by another run while the plan above was awaiting approval: nothing was written. ' +
+        'Run apply again to see a plan of the current state.',
+      EXIT.error,
+      { cause: error },
+    );
+  }
   if (!(error instanceof SavedPlanStaleError)) return error;
   return new CliError(
     'PLAN_STALE_AT_APPROVAL',

@@ -21,7 +21,7 @@ export const OPTION_HELP: Record<string, string> = {
   'detailed-exitcode':
     '--detailed-exitcode      exit 0 no changes, 2 changes (plan: to write; observe: drift), 1 error (a blocked change too)',
   out: '--out FILE               save the plan as JSON for `apply --plan FILE`',
-  plan: '--plan FILE              apply this saved plan (refused if Ops Manager moved since)',
+  plan: '--plan FILE              apply this saved plan (refused if Ops Manager or the state moved since)',
   'max-deletes': '--max-deletes N          allow up to N deletions in this run (overrides Settings)',
   'allow-empty': '--allow-empty            allow pruning a project whose desired alert set is empty',
   'lease-wait': "--lease-wait SECONDS     wait this long for another run's lock (default 0: fail fast)",

@@ -113,6 +113,37 @@ export class SavedPlanStaleError extends ReconcileError {
   }
 }
 
+/**
+ * A saved plan was made against a version of the state that another run has since replaced (an apply recorded or
+ * pruned owned configs, or just its run): the plan's changes were computed from records the state no longer holds.
+ */
+export class SavedPlanStateChangedError extends ReconcileError {
+  override name = 'SavedPlanStateChangedError';
+  /** The state version the plan was made against (null: no state then). */
+  readonly plannedVersion: string | null;
+  /** The state version read under the lease (null: no state now). */
+  readonly currentVersion: string | null;
+
+  constructor(
+    plannedVersion: string | null,
+    currentVersion: string | null,
+    lastRun?: { runId: string; finishedAt: string },
+  ) {
+    const by =
+      currentVersion === null
+        ? ' (no state is stored now)'
+        : lastRun === undefined
+          ? ''
+          : ` (last written by run ${lastRun.runId} at ${lastRun.finishedAt})`;
+    super(
+      'SAVED_PLAN_STATE_CHANGED',
+      `the saved plan is stale: the state changed after the plan was made${by}, so the plan can no longer be applied; nothing was written: run plan again`,
+    );
+    this.plannedVersion = plannedVersion;
+    this.currentVersion = currentVersion;
+  }
+}
+
 /** A saved plan is not something this version can apply. */
 export class SavedPlanInvalidError extends ReconcileError {
   override name = 'SavedPlanInvalidError';

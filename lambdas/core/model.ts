@@ -224,6 +224,12 @@ export interface Plan {
   desired: { digest: string; files: DesiredFileInfo[] };
   /** Per target, a digest of the normalised live state the plan was made from: a saved plan is refused when it moved. */
   liveDigests: Record<string, string>;
+  /**
+   * The version of the stored state (`StateStore.read`) the plan was made against; null when there was none. A saved
+   * plan is refused when the state was written since (another run applied or pruned). Absent only in plans made by
+   * earlier versions (and in archive runs' empty plans); a saved plan without it is refused.
+   */
+  stateVersion?: string | null;
   changes: Change[];
   failures: TargetFailure[];
   /** Per target key (`project:<id>`): the effective mode (stricter of run cap and target mode). Apply writes only to

@@ -36,6 +36,8 @@ export interface PlanRequest {
   projects?: string[];
   state: ReconcileState | null;
   stateCorrupt: boolean;
+  /** The store's version of `state` (null: none was stored), recorded in the plan: a saved plan checks it at apply. */
+  stateVersion?: string | null;
   overrides?: { maxDeletes?: number; allowEmpty?: boolean };
 }
 
@@ -103,6 +105,7 @@ export async function makePlan(
     mode: runMode(request.command, request.modeCap),
     desired: { digest: request.desired.digest, files: request.desired.files },
     liveDigests: {},
+    ...(request.stateVersion === undefined ? {} : { stateVersion: request.stateVersion }),
     changes: [],
     failures: [],
     targetModes: {},

@@ -25,7 +25,7 @@ import { ARCHIVE_TARGET, collectFailures, REPORT_NOT_WRITTEN, summariseRun, writ
 import { CachingSecretResolver } from './resolve-secrets.ts';
 import { applyAndSave } from './run-apply.ts';
 import type { RunDependencies, RunRequest } from './run-types.ts';
-import { assertPlanFresh, checkSavedPlan } from './saved-plan.ts';
+import { assertPlanFresh, assertStateUnchanged, checkSavedPlan } from './saved-plan.ts';
 import { StateSession } from './state-save.ts';
 
 /** Options of a run. */
@@ -198,6 +198,12 @@ export async function runReconcile(
         );
       }
       if (saved !== undefined) {
+        // First, before any read of Ops Manager: the state held under the lease is the one the plan was made against.
+        const { existed, state } = session.loaded;
+        assertStateUnchanged(saved, {
+          version: session.openedVersion,
+          ...(existed && state.lastRun !== undefined ? { lastRun: state.lastRun } : {}),
+        });
         await time('verifySavedPlan', async () => {
           try {
             await assertPlanFresh(saved, reads);
@@ -220,6 +226,7 @@ export async function runReconcile(
               projects: request.projects,
               state: session.loaded.state,
               stateCorrupt: session.loaded.corrupt,
+              stateVersion: session.openedVersion,
               overrides: request.overrides,
             },
             {

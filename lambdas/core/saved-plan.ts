@@ -1,9 +1,10 @@
 /**
- * Saved plans: `apply --plan FILE` applies a plan made earlier, after checking that the live state of every target
- * it covers is still what the plan was made from (same live digests). Otherwise the plan is refused.
+ * Saved plans: `apply --plan FILE` applies a plan made earlier, after checking that the state it was made against is
+ * still the stored one (same state version) and that the live state of every target it covers is still what the plan
+ * was made from (same live digests). Otherwise the plan is refused.
  */
 import { errorMessage } from './concurrency.ts';
-import { SavedPlanInvalidError, SavedPlanStaleError } from './errors.ts';
+import { SavedPlanInvalidError, SavedPlanStaleError, SavedPlanStateChangedError } from './errors.ts';
 import { ACTION_ORDER, type Plan, targetKey } from './model.ts';
 import { isWrite } from './modes.ts';
 import type { OpsManagerApi } from './ports.ts';
@@ -91,7 +92,30 @@ export function checkSavedPlan(plan: unknown): Plan {
       `the saved plan writes to ${[...uncovered].sort().join(', ')} but has no live digest for it, so its freshness cannot be checked; make a new plan`,
     );
   }
+  // Without it, a run that wrote the state since the plan was made (recorded a create, pruned) would go unseen.
+  if (p.stateVersion === undefined) {
+    throw new SavedPlanInvalidError(
+      'the saved plan does not record the state version it was made against (it was made by an earlier version of opsman-gitops); make a new plan',
+    );
+  }
+  if (p.stateVersion !== null && typeof p.stateVersion !== 'string')
+    throw new SavedPlanInvalidError('the saved plan has a stateVersion that is neither a string nor null');
   return p as Plan;
+}
+
+/**
+ * Throws SavedPlanStateChangedError unless the state held now (read under the apply's lease, before any write) is the
+ * version the plan was made against. A plan records ownership decisions (what to adopt, create, prune) made from that
+ * state; once another run wrote it, they may be wrong even where Ops Manager looks unchanged, as Terraform refuses a
+ * saved plan whose state changed. `lastRun` (of the state held now) names who wrote it, when known.
+ */
+export function assertStateUnchanged(
+  plan: Plan,
+  held: { version: string | null; lastRun?: { runId: string; finishedAt: string } },
+): void {
+  const planned = plan.stateVersion ?? null;
+  if (plan.stateVersion !== undefined && planned === held.version) return;
+  throw new SavedPlanStateChangedError(planned, held.version, held.lastRun);
 }
 
 async function currentDigest(api: OpsManagerApi, key: string, reads: string[] | undefined): Promise<string> {

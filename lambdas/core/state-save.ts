@@ -17,36 +17,35 @@ export interface LoadedState {
 
 /** Holds the working state and its stored version. */
 export class StateSession {
-  private version: string | null = null;
+  private version: string | null;
   /** Targets whose records this run changed: on a conflict, only these are carried over onto the fresh state. */
   readonly touched = new Set<string>();
 
   private constructor(
     private readonly store: StateStore,
     readonly loaded: LoadedState,
-  ) {}
+    /** The stored version as opened (null: nothing stored), kept after saves: what a plan made now is made against. */
+    readonly openedVersion: string | null,
+  ) {
+    this.version = openedVersion;
+  }
 
   /** Reads the state; a corrupt one becomes an empty working state with `corrupt: true`. */
   static async open(store: StateStore, now: string): Promise<StateSession> {
     try {
       const { state, version } = await store.read();
-      const session = new StateSession(store, {
-        state: state ?? emptyState(now),
-        existed: state !== null,
-        corrupt: false,
-      });
-      session.version = version;
-      return session;
+      return new StateSession(
+        store,
+        { state: state ?? emptyState(now), existed: state !== null, corrupt: false },
+        version,
+      );
     } catch (error) {
       if (!(error instanceof StateCorruptError)) throw error;
-      const session = new StateSession(store, {
-        state: emptyState(now),
-        existed: false,
-        corrupt: true,
-        corruptMessage: error.message,
-      });
-      session.version = error.version;
-      return session;
+      return new StateSession(
+        store,
+        { state: emptyState(now), existed: false, corrupt: true, corruptMessage: error.message },
+        error.version,
+      );
     }
   }
 

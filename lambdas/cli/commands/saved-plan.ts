@@ -16,7 +16,7 @@ function invalid(file: string, why: string): CliError {
   return new CliError('CLI_SAVED_PLAN_INVALID', `${file} is not a plan saved by \`opsman-gitops plan --out\`: ${why}`);
 }
 
-/** Checks the fields apply relies on; the reconciler checks staleness against live state. */
+/** Checks the fields apply relies on; the reconciler checks staleness against the state and live state. */
 export function checkPlanShape(value: unknown, file: string): Plan {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalid(file, 'not a JSON object');
   const p = value as Record<string, unknown>;
@@ -38,6 +38,16 @@ export function checkPlanShape(value: unknown, file: string): Plan {
       throw invalid(file, `changes[${i}] is not a change`);
     }
   }
+  // The state version is what makes a plan stale once another run wrote the state; plans saved before it was recorded
+  // are refused as seal-less ones are (openSealedPlan): nothing could tell whether they still apply.
+  if (p.stateVersion === undefined) {
+    throw invalid(
+      file,
+      'it does not record the state version it was made against; it was saved by an earlier version of plan --out: make a new plan',
+    );
+  }
+  if (p.stateVersion !== null && typeof p.stateVersion !== 'string')
+    throw invalid(file, 'stateVersion must be a string or null');
   return value as Plan;
 }
 
@@ -68,7 +78,8 @@ function planMac(plan: Plan, baseUrl: string, key: Uint8Array): string {
 
 /**
  * The text `plan --out` saves: the plan JSON plus `savedFor: {baseUrl, mac}`. Nobody can change a change, a digest or
- * a mode, nor point the plan at another Ops Manager, without `apply --plan` noticing: the reviewer's plan is what runs.
+ * a mode, the state version, nor point the plan at another Ops Manager, without `apply --plan` noticing: the
+ * reviewer's plan is what runs.
  */
 export function sealedPlanText(plan: Plan, baseUrl: string, fingerprintKey: Uint8Array): string {
   const seal: PlanSeal = { baseUrl, mac: planMac(plan, baseUrl, deriveSavedPlanKey(fingerprintKey)) };

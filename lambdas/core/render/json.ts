@@ -17,6 +17,7 @@ export const KEY_ORDER: readonly string[] = [
   'digest',
   'files',
   'liveDigests',
+  'stateVersion',
   'plan',
   'results',
   'changes',

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { askApproval, confirmationMode, refusal, staleAfterApproval } from '../../../lambdas/cli/confirm.ts';
 import { CliError } from '../../../lambdas/cli/errors.ts';
-import { LeaseLostError, SavedPlanStaleError } from '../../../lambdas/core/errors.ts';
+import { LeaseLostError, SavedPlanStaleError, SavedPlanStateChangedError } from '../../../lambdas/core/errors.ts';
 import { recordingIo } from '../../helpers/cli-io.ts';
 
 describe('confirmationMode', () => {
@@ -58,6 +58,18 @@ describe('staleAfterApproval', () => {
       'Ops Manager changed while the plan above was awaiting approval, for acme (organization:o1: could not re-read: 503), payments-prod (project:p1): nothing was written. Run apply again to see a plan of the current state.',
     );
     expect(error.message).not.toContain('saved');
+  });
+
+  it('words a state written by another run while the question was open the same way (no plan was saved)', () => {
+    const changed = new SavedPlanStateChangedError('v1', 'v2', { runId: 'r2', finishedAt: '2026-11-21T10:05:00Z' });
+    const error = staleAfterApproval(changed) as CliError;
+    expect(error).toBeInstanceOf(CliError);
+    expect(error.exitCode).toBe(1);
+    expect(error.code).toBe('PLAN_STALE_AT_APPROVAL');
+    expect(error.cause).toBe(changed);
+    expect(error.message).toBe(
+      'the state was changed by another run while the plan above was awaiting approval: nothing was written. Run apply again to see a plan of the current state.',
+    );
   });
 
   it('passes every other error through unchanged', () => {

@@ -226,6 +226,15 @@ describe('apply approval', () => {
       '{"formatVersion":1,"runId":"r","mode":"apply","desired":{},"liveDigests":{},"changes":[1],"failures":[]}',
       /changes\[0\] is not a change/,
     ],
+    // Saved by an earlier version: no state version to tell whether another run wrote the state since.
+    [
+      '{"formatVersion":1,"runId":"r","mode":"apply","desired":{},"liveDigests":{},"changes":[],"failures":[]}',
+      /does not record the state version it was made against; it was saved by an earlier version of plan --out: make a new plan/,
+    ],
+    [
+      '{"formatVersion":1,"runId":"r","mode":"apply","desired":{},"liveDigests":{},"stateVersion":5,"changes":[],"failures":[]}',
+      /stateVersion must be a string or null/,
+    ],
   ])('a malformed saved plan (%s) is refused', async (content, message) => {
     await writeFile(join(dir, 'plan.json'), content);
     const { code, err } = await run(['apply', '--plan', join(dir, 'plan.json')], { env: CREDS });

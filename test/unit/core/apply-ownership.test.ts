@@ -2,6 +2,7 @@
 // without this check a plan made under another state (another installation, a state since lost or corrupted, a
 // hand-edited file) would delete or overwrite alert configs this installation does not own.
 import { describe, expect, it } from 'vitest';
+import { SavedPlanStateChangedError, StateCorruptError } from '../../../lambdas/core/errors.ts';
 import type { Change, Plan } from '../../../lambdas/core/model.ts';
 import { ReconcileHarness } from '../../helpers/reconcile-world.ts';
 import { DISK_BODY, ownedId, P1, p1Alerts, SECRETS, scenario, setP1 } from './scenario-fixture.ts';
@@ -13,6 +14,28 @@ async function planDeletingDisk(h: ReconcileHarness): Promise<Plan> {
   const planned = await h.run('plan');
   expect(planned.plan.changes.filter((c) => c.action === 'delete').map((c) => c.key)).toEqual(['disk']);
   return JSON.parse(JSON.stringify(planned.plan)) as Plan;
+}
+
+/** The version of the state `h` holds now (a corrupt one's too). */
+async function heldVersion(h: ReconcileHarness): Promise<string | null> {
+  try {
+    return (await h.state.read()).version;
+  } catch (error) {
+    if (error instanceof StateCorruptError) return error.version;
+    throw error;
+  }
+}
+
+/**
+ * `saved` with the state version `h` holds: such a plan is refused as stale before anything is read (first asserted
+ * here), so only a forged version (an in-process caller, or stores whose versions coincide) reaches the ownership
+ * re-check these tests are about.
+ */
+async function forgedForState(h: ReconcileHarness, saved: Plan): Promise<Plan> {
+  const writes = h.world.writes().length;
+  await expect(h.run('apply', { savedPlan: saved })).rejects.toThrow(SavedPlanStateChangedError);
+  expect(h.world.writes().length).toBe(writes);
+  return { ...saved, stateVersion: await heldVersion(h) };
 }
 
 function deletes(h: ReconcileHarness): number {
@@ -29,7 +52,7 @@ describe('apply only writes what the applying state owns', () => {
     b.secrets.values = { ...SECRETS };
     b.source.files = new Map(a.source.files);
     const before = deletes(b);
-    const report = await b.run('apply', { savedPlan: saved });
+    const report = await b.run('apply', { savedPlan: await forgedForState(b, saved) });
     expect(deletes(b)).toEqual(before);
     expect(a.world.groups.get(P1)?.alerts.has(disk)).toBe(true);
     const result = report.results.find((r) => r.change.key === 'disk');
@@ -42,7 +65,7 @@ describe('apply only writes what the applying state owns', () => {
     const saved = await planDeletingDisk(h);
     const disk = ownedId(h, 'disk');
     h.state.text = '{ this is not json';
-    const report = await h.run('apply', { savedPlan: saved });
+    const report = await h.run('apply', { savedPlan: await forgedForState(h, saved) });
     expect(report.warnings?.[0]).toMatch(/STATE WAS CORRUPT/);
     expect(h.world.groups.get(P1)?.alerts.has(disk)).toBe(true);
     expect(report.results.find((r) => r.change.key === 'disk')?.status).toBe('failed');
