@@ -75,6 +75,9 @@ export class OpsmanGitopsStack extends Stack {
       OPSMAN_MODE: settings.mode,
       DESIRED_STATE_BUCKET: storage.desired.bucketName,
       DESIRED_STATE_PREFIX: PREFIXES.desired,
+      // The stack always writes the upload's snapshot manifest (triggers.ts): a desired state without one, or not
+      // matching it, is an upload in progress. Both functions load the desired state, so both insist.
+      DESIRED_STATE_SNAPSHOT: 'required',
       STATE_BUCKET: storage.data.bucketName,
       STATE_PREFIX: PREFIXES.state,
       ARCHIVE_PREFIX: PREFIXES.archive,

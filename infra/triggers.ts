@@ -1,6 +1,7 @@
 /**
  * What starts the functions: EventBridge Scheduler schedules (retried, then dead-lettered), and the GitOps path
- * (BucketDeployment of the repository's desired-state folder, whose YAML uploads notify the reconcile function).
+ * (BucketDeployment of the repository's desired-state folder, whose YAML uploads notify the reconcile function, then
+ * its snapshot manifest, whose upload notifies it once more).
  */
 import { Duration, type TimeZone } from 'aws-cdk-lib';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
@@ -11,6 +12,8 @@ import { ContextAttribute, Schedule, ScheduleExpression, ScheduleTargetInput } f
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
+import { SNAPSHOT_FILE, snapshotManifestText } from '../lambdas/core/desired/snapshot-manifest.ts';
+import { desiredStateSnapshot } from './desired-snapshot.ts';
 import { PREFIXES } from './storage.ts';
 
 /** Files of the desired-state folder never uploaded: the demo's fake secrets and any JSON secrets file. */
@@ -50,29 +53,70 @@ export function scheduleFunction(
   });
 }
 
+/** The S3 key of the upload's snapshot manifest. */
+export const SNAPSHOT_KEY = `${PREFIXES.desired}${SNAPSHOT_FILE}`;
+
+/** The two deployments of the desired state: the files, then their snapshot manifest. */
+export interface DesiredStateDeployments {
+  files: BucketDeployment;
+  manifest: BucketDeployment;
+}
+
 /**
- * Uploads the desired-state folder under the desired prefix (pruning what left git) and notifies the reconcile
- * function of every created `.yaml`/`.yml` object there. The notification exists before the first upload.
+ * Uploads the desired-state folder under the desired prefix (pruning what left git), then its snapshot manifest, and
+ * notifies the reconcile function of every created `.yaml`/`.yml` object there and of the manifest. The notifications
+ * exist before the first upload.
+ *
+ * S3 has no atomic multi-object write: a run started by the first file's notification can read new files next to old
+ * ones. The manifest lists every uploaded file with its SHA-256 and is written by a second deployment that
+ * CloudFormation runs only after the first one (sync and prune) has finished, so a run that finds the files matching
+ * the manifest read one whole upload; the manifest's own notification starts the run that sees the finished upload.
  */
 export function deployDesiredState(
   scope: Construct,
   props: { bucket: IBucket; reconcile: IFunction; sourceDir: string },
-): BucketDeployment {
+): DesiredStateDeployments {
+  // S3 refuses notification rules of one event type whose prefixes and suffixes overlap: the manifest's suffix
+  // (.json) is neither .yaml nor .yml, so its rule cannot overlap theirs.
   for (const suffix of ['.yaml', '.yml']) {
     props.bucket.addEventNotification(EventType.OBJECT_CREATED, new LambdaDestination(props.reconcile), {
       prefix: PREFIXES.desired,
       suffix,
     });
   }
-  const deployment = new BucketDeployment(scope, 'DesiredStateDeployment', {
+  props.bucket.addEventNotification(EventType.OBJECT_CREATED, new LambdaDestination(props.reconcile), {
+    prefix: SNAPSHOT_KEY,
+    suffix: '.json',
+  });
+  // Computed from the same folder and excludes as the asset below, before CDK stages it.
+  const manifest = desiredStateSnapshot(props.sourceDir, DEPLOY_EXCLUDES);
+  const files = new BucketDeployment(scope, 'DesiredStateDeployment', {
     sources: [Source.asset(props.sourceDir, { exclude: DEPLOY_EXCLUDES })],
     destinationBucket: props.bucket,
     destinationKeyPrefix: PREFIXES.desired,
     // Prune deletes everything under the prefix that is not in git: state and archives live in the data bucket.
     prune: true,
+    // The manifest is not in this source: without this exclude of the sync, its prune would delete the manifest, and
+    // a redeployment of the files alone (same content, so the manifest deployment does not run again) would leave
+    // the bucket without one.
+    exclude: [SNAPSHOT_FILE],
     memoryLimit: 256,
   });
+  // Same memory limit: both deployments share aws-cdk-lib's singleton handler (each still declares an AWS CLI layer
+  // version; the handler uses the first one's).
+  const manifestDeployment = new BucketDeployment(scope, 'DesiredStateSnapshotDeployment', {
+    sources: [Source.data(SNAPSHOT_FILE, snapshotManifestText(manifest))],
+    destinationBucket: props.bucket,
+    destinationKeyPrefix: PREFIXES.desired,
+    // Only adds the manifest: a prune here would delete the files the first deployment uploaded.
+    prune: false,
+    memoryLimit: 256,
+  });
+  manifestDeployment.node.addDependency(files);
   const notifications = props.bucket.node.tryFindChild('Notifications');
-  if (notifications) deployment.node.addDependency(notifications);
-  return deployment;
+  if (notifications) {
+    files.node.addDependency(notifications);
+    manifestDeployment.node.addDependency(notifications);
+  }
+  return { files, manifest: manifestDeployment };
 }

@@ -1,17 +1,24 @@
 // Scenario: the synthesized stack (bundling skipped) has every property the issue asks for, and cdk-nag AwsSolutions passes.
 
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { App, type Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../infra/build-app.ts';
+import {
+  buildSnapshotManifest,
+  parseSnapshotManifest,
+  SNAPSHOT_FILE,
+  snapshotManifestText,
+} from '../../lambdas/core/desired/snapshot-manifest.ts';
 import { archiveEventProblem } from '../../lambdas/handlers/archive.ts';
 import { parseReconcileEvent } from '../../lambdas/handlers/events.ts';
 import { METRIC } from '../../lambdas/handlers/metrics.ts';
+import { makeDesiredFixture, UPLOADED } from './desired-fixture.ts';
 
 const SLOW = 180_000;
 const NO_BUNDLING = { 'aws:cdk:bundling-stacks': [] as string[] };
@@ -128,11 +135,16 @@ describe('OpsmanGitops stack (default context, alarm email, CA bundle)', () => {
     expect(archive.Properties).toMatchObject({ MemorySize: 512 });
     expect(archive.Properties.Timeout).toBe(300);
     expect(archive.Properties.ReservedConcurrentExecutions).toBeUndefined();
+    // The archive loads the desired state too: it refuses a torn upload as the reconcile does.
+    expect((archive.Properties.Environment as { Variables: Record<string, unknown> }).Variables).toMatchObject({
+      DESIRED_STATE_SNAPSHOT: 'required',
+    });
     const env = (reconcile.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
     expect(env).toMatchObject({
       OPSMAN_BASE_URL: 'https://opsmanager.example.internal:8443/api/public/v1.0',
       OPSMAN_MODE: 'apply',
       DESIRED_STATE_PREFIX: 'desired-state/',
+      DESIRED_STATE_SNAPSHOT: 'required',
       STATE_PREFIX: 'state/',
       ARCHIVE_PREFIX: 'archive/',
       POWERTOOLS_SERVICE_NAME: 'opsman-gitops',
@@ -205,30 +217,68 @@ describe('OpsmanGitops stack (default context, alarm email, CA bundle)', () => {
     }
   });
 
-  it('S3 notifications: ObjectCreated on .yaml and .yml under the desired prefix only', () => {
-    template.hasResourceProperties('Custom::S3BucketNotifications', {
-      NotificationConfiguration: {
-        LambdaFunctionConfigurations: ['.yaml', '.yml'].map((suffix) => ({
-          Events: ['s3:ObjectCreated:*'],
-          Filter: {
-            Key: {
-              FilterRules: Match.arrayWith([
-                { Name: 'suffix', Value: suffix },
-                { Name: 'prefix', Value: 'desired-state/' },
-              ]),
-            },
-          },
-          LambdaFunctionArn: Match.anyValue(),
-        })),
+  it('S3 notifications: ObjectCreated on .yaml and .yml under the desired prefix, and on the snapshot manifest', () => {
+    const yaml = ['.yaml', '.yml'].map((suffix) => ({
+      Events: ['s3:ObjectCreated:*'],
+      Filter: {
+        Key: {
+          FilterRules: Match.arrayWith([
+            { Name: 'suffix', Value: suffix },
+            { Name: 'prefix', Value: 'desired-state/' },
+          ]),
+        },
       },
+      LambdaFunctionArn: Match.anyValue(),
+    }));
+    // The manifest's rule: its full key as the prefix, and a suffix (.json) that overlaps neither YAML suffix (S3
+    // refuses overlapping prefix-and-suffix rules for one event type).
+    const manifest = {
+      Events: ['s3:ObjectCreated:*'],
+      Filter: {
+        Key: {
+          FilterRules: Match.arrayWith([
+            { Name: 'suffix', Value: '.json' },
+            { Name: 'prefix', Value: 'desired-state/.opsman-gitops-snapshot.json' },
+          ]),
+        },
+      },
+      LambdaFunctionArn: Match.anyValue(),
+    };
+    template.hasResourceProperties('Custom::S3BucketNotifications', {
+      NotificationConfiguration: { LambdaFunctionConfigurations: [...yaml, manifest] },
     });
+    // All three start the reconcile function.
+    const [reconcileId] = fnByHandler('plan/apply');
+    const notifications = ofType('Custom::S3BucketNotifications')[0]?.[1];
+    const configurations = (
+      notifications?.Properties.NotificationConfiguration as
+        | { LambdaFunctionConfigurations: { LambdaFunctionArn: { 'Fn::GetAtt': string[] } }[] }
+        | undefined
+    )?.LambdaFunctionConfigurations;
+    const targets = configurations?.map((c) => c.LambdaFunctionArn['Fn::GetAtt'][0]);
+    expect(targets).toEqual([reconcileId, reconcileId, reconcileId]);
   });
 
-  it('BucketDeployment: the desired-state folder to its prefix, pruned, without the secrets file', () => {
-    template.hasResourceProperties('Custom::CDKBucketDeployment', {
+  it('BucketDeployments: the desired-state folder (pruned, without the secrets file), then its snapshot manifest', () => {
+    const deployments = ofType('Custom::CDKBucketDeployment');
+    expect(deployments).toHaveLength(2);
+    const [filesId, files] = deployments.find(([, r]) => r.Properties.Prune === true) ?? [];
+    const [, manifest] = deployments.find(([, r]) => r.Properties.Prune === false) ?? [];
+    expect(files?.Properties).toMatchObject({
       DestinationBucketKeyPrefix: 'desired-state/',
-      Prune: true,
+      // The sync's prune must leave the manifest alone (it is not in the folder).
+      Exclude: ['.opsman-gitops-snapshot.json'],
     });
+    expect(manifest?.Properties).toMatchObject({ DestinationBucketKeyPrefix: 'desired-state/' });
+    // One handler for both.
+    expect(manifest?.Properties.ServiceToken).toEqual(files?.Properties.ServiceToken);
+    // CloudFormation writes the manifest only once the files are synced and pruned, and both after the notifications.
+    const dependsOn = (r: unknown) => (r as { DependsOn?: string[] }).DependsOn ?? [];
+    expect(dependsOn(manifest)).toContain(filesId);
+    const [notificationsId] = ofType('Custom::S3BucketNotifications')[0] ?? [];
+    expect(dependsOn(files)).toContain(notificationsId);
+    expect(dependsOn(manifest)).toContain(notificationsId);
+
     const assets = readdirSync(outdir).filter(
       (d) => d.startsWith('asset.') && existsSync(join(outdir, d, 'settings.yaml')),
     );
@@ -300,6 +350,54 @@ describe('OpsmanGitops stack (default context, alarm email, CA bundle)', () => {
       expect(text).not.toContain('"a":"s3:*"');
       expect(text).not.toMatch(/"r":"\*"/);
     }
+  });
+});
+
+describe('OpsmanGitops stack: the snapshot manifest is that of the files CDK stages for the upload', () => {
+  let outdir: string;
+  let source: string;
+  let resources: Resources;
+
+  beforeAll(async () => {
+    outdir = await mkdtemp(join(tmpdir(), 'opsman-cdk-snapshot-'));
+    source = makeDesiredFixture();
+    const { app, stack } = buildApp(new App({ outdir, context: { ...NO_BUNDLING, desiredStateDir: source } }));
+    expect(() => app.synth()).not.toThrow();
+    resources = Template.fromStack(stack).toJSON().Resources as Resources;
+  }, SLOW);
+  afterAll(async () => {
+    await rm(outdir, { recursive: true, force: true });
+    await rm(source, { recursive: true, force: true });
+  });
+
+  /** The staged asset directory of a deployment (its source object key is `<hash>.zip`, staged as `asset.<hash>`). */
+  const stagedDirOf = (prune: boolean) => {
+    const found = Object.values(resources).find(
+      (r) => r.Type === 'Custom::CDKBucketDeployment' && r.Properties.Prune === prune,
+    );
+    const [key] = (found?.Properties.SourceObjectKeys ?? []) as string[];
+    expect(key).toMatch(/^[0-9a-f]{64}\.zip$/);
+    return join(outdir, `asset.${(key ?? '').replace(/\.zip$/, '')}`);
+  };
+  /** Every file of a staged directory, hashed. */
+  const stagedFiles = (dir: string) =>
+    readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => {
+        const full = join(e.parentPath, e.name);
+        return { path: relative(dir, full).split(sep).join('/'), bytes: readFileSync(full) };
+      });
+
+  it('the manifest deployment carries the paths, SHA-256 and sizes of exactly the staged desired-state files', () => {
+    const files = stagedFiles(stagedDirOf(true));
+    // The staged asset really went through the excludes: secrets files, dot files and dot folders are not in it.
+    expect(files.map((f) => f.path).sort()).toEqual(UPLOADED);
+    const manifestDir = stagedDirOf(false);
+    expect(readdirSync(manifestDir)).toEqual([SNAPSHOT_FILE]);
+    const bytes = readFileSync(join(manifestDir, SNAPSHOT_FILE));
+    const manifest = parseSnapshotManifest(bytes);
+    expect(manifest).toEqual(buildSnapshotManifest(files));
+    expect(bytes.toString('utf8')).toBe(snapshotManifestText(manifest));
   });
 });
 
