@@ -174,3 +174,32 @@ export class MaskedValueError extends ReconcileError {
     this.path = path;
   }
 }
+
+/**
+ * The desired state read does not match its snapshot manifest (desired/snapshot-manifest.ts), or a deployment that
+ * requires one has none yet: an upload is in progress or was interrupted. Nothing is planned from such a state; a
+ * later run (a retry, the manifest's own notification) reads the whole upload.
+ */
+export class DesiredStateInTransitError extends ReconcileError {
+  override name = 'DesiredStateInTransitError';
+  /** The files that differ (`templates.yaml: content differs`); empty when there is no manifest at all. */
+  readonly mismatches: { path: string; problem: string }[];
+
+  constructor(message: string, mismatches: { path: string; problem: string }[]) {
+    super('DESIRED_STATE_IN_TRANSIT', message);
+    this.mismatches = mismatches;
+  }
+}
+
+/** The snapshot manifest is present but unusable (not JSON, wrong format): refused, never guessed at. */
+export class SnapshotManifestInvalidError extends ReconcileError {
+  override name = 'SnapshotManifestInvalidError';
+
+  constructor(location: string, problem: string, options?: { cause?: unknown }) {
+    super(
+      'SNAPSHOT_MANIFEST_INVALID',
+      `the snapshot manifest ${location} ${problem}; nothing was planned or written: upload the desired state again`,
+      options,
+    );
+  }
+}

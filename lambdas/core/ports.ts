@@ -39,6 +39,12 @@ export interface DesiredStateSource {
   list(): Promise<DesiredFileRef[]>;
   /** The bytes of one file (a YAML file, or a file it references such as a pinned manifest). */
   read(path: string): Promise<{ bytes: Uint8Array; version?: string }>;
+  /**
+   * The bytes of one file, or undefined when there is no file at `path` (S3 404, ENOENT): for files that may be absent,
+   * such as the snapshot manifest (desired/snapshot-manifest.ts). Any other failure (access denied, a network error)
+   * rejects, so that "absent" is never guessed from an error.
+   */
+  readIfPresent(path: string): Promise<{ bytes: Uint8Array; version?: string } | undefined>;
 }
 
 /**

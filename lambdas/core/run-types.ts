@@ -2,6 +2,7 @@
  * The contract of one run of the pipeline: what the CLI and the Lambda handlers pass in, and what they get back.
  * Implemented by `runReconcile` in run.ts.
  */
+import type { SnapshotPolicy } from './desired/snapshot-check.ts';
 import type { Mode, Plan } from './model.ts';
 import type {
   ArchiveStore,
@@ -62,4 +63,9 @@ export interface RunDependencies {
   apiCalls?: () => { total: number; byEndpoint: Record<string, number> };
   /** Cache of validated desired states keyed by content hash; absent: every run parses (RunReport.desiredCache 'off'). */
   desiredCache?: DesiredStateCache;
+  /**
+   * Whether the desired state must come with a snapshot manifest (desired/snapshot-check.ts). Default `optional`: a
+   * manifest present is checked, none is fine; the Lambda passes `required` (DESIRED_STATE_SNAPSHOT).
+   */
+  desiredSnapshot?: SnapshotPolicy;
 }

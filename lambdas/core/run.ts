@@ -6,8 +6,13 @@
 import { runArchive } from './archive-run.ts';
 import { errorMessage } from './concurrency.ts';
 import { deriveCacheAuthKey } from './desired/cache.ts';
-import { type DesiredCacheStatus, loadDesiredStateCached } from './desired/index.ts';
-import { DesiredStateInvalidError, ReconcileError } from './errors.ts';
+import {
+  checkSnapshot,
+  DEFAULT_SNAPSHOT_POLICY,
+  type DesiredCacheStatus,
+  loadDesiredStateCached,
+} from './desired/index.ts';
+import { DesiredStateInTransitError, DesiredStateInvalidError, ReconcileError } from './errors.ts';
 import { INTERRUPTED_MESSAGE, interruptReason, RunInterruptedError } from './interrupt.ts';
 import { acquireLease, DEFAULT_LEASE_OPTIONS, type HeldLease, type LeaseOptions } from './lease.ts';
 import {
@@ -91,19 +96,45 @@ function checkRequestedProjects(
   );
 }
 
-/** Loads and validates the desired state (through the desired-state cache when the deps have one). */
+/**
+ * Loads and validates the desired state (through the desired-state cache when the deps have one), then checks it
+ * against the upload's snapshot manifest (snapshot-check.ts): a torn upload stops the run here, before the lease and
+ * before any Ops Manager request, with DESIRED_STATE_IN_TRANSIT.
+ */
 async function loadDesired(
   deps: RunDependencies,
   cacheStatus?: (status: DesiredCacheStatus) => void,
 ): Promise<DesiredState> {
   const authKey = deps.desiredCache ? deriveCacheAuthKey(deps.fingerprintKey) : undefined;
-  const { result: loaded, cache } = await loadDesiredStateCached(deps.source, {}, deps.desiredCache, authKey);
+  const loadedAll = await loadDesiredStateCached(deps.source, {}, deps.desiredCache, authKey);
+  const { result: loaded, cache } = loadedAll;
   cacheStatus?.(cache);
+  const policy = deps.desiredSnapshot ?? DEFAULT_SNAPSHOT_POLICY;
   if (!loaded.ok) {
+    // A torn upload often does not validate (a project naming a template not uploaded yet): that is said as in
+    // transit (retried), not as a broken desired state. Any other outcome of the check leaves the issues to report.
+    if (loadedAll.invalidFiles !== undefined) {
+      try {
+        await checkSnapshot(deps.source, { files: loadedAll.invalidFiles }, policy);
+      } catch (error) {
+        if (error instanceof DesiredStateInTransitError) throw error;
+      }
+    }
     throw new DesiredStateInvalidError(
       loaded.issues,
       `the desired state in ${deps.source.describe()} has ${loaded.issues.length} problem(s); run validate`,
     );
+  }
+  const pin = loaded.state.settings.versionManifest?.pin;
+  const snapshot = await checkSnapshot(
+    deps.source,
+    { files: loaded.state.files, ...(pin === undefined ? {} : { pin: { path: pin.path, sha256: pin.sha256 } }) },
+    policy,
+  );
+  if (snapshot.manifest === 'matched') {
+    deps.reporter.progress(`desired state matches its snapshot manifest (${snapshot.files} files)`, {
+      snapshotFiles: snapshot.files,
+    });
   }
   return loaded.state;
 }

@@ -45,3 +45,22 @@ export function readWholeNumber(
     problem: `${name} must be a whole number${range.unit ?? ''} from ${range.min} to ${range.max}${why}; got ${quoteValue(raw)}`,
   };
 }
+
+/** The values DESIRED_STATE_SNAPSHOT takes. */
+export const SNAPSHOT_POLICIES = ['required', 'optional'] as const;
+
+/**
+ * Reads DESIRED_STATE_SNAPSHOT: `required` or `optional` (also unset or empty: the default), nothing else. A typo such
+ * as `require` is refused rather than read as optional, which would quietly turn the torn-upload check off.
+ */
+export function readSnapshotPolicy(env: NodeJS.ProcessEnv): {
+  value?: (typeof SNAPSHOT_POLICIES)[number];
+  problem?: string;
+} {
+  const raw = env.DESIRED_STATE_SNAPSHOT;
+  const value = raw?.trim() ?? '';
+  if (value === '') return {};
+  const known = SNAPSHOT_POLICIES.find((p) => p === value);
+  if (known !== undefined) return { value: known };
+  return { problem: `DESIRED_STATE_SNAPSHOT must be required or optional; got ${quoteValue(raw ?? '')}` };
+}

@@ -6,9 +6,10 @@
 import { bucketNameProblem, keyPrefixProblem } from '../adapters/aws/s3-names.ts';
 import { normalisePrefix, prefixesOverlap } from '../adapters/aws/s3-util.ts';
 import { desiredCacheSwitch } from '../core/desired/cache-switch.ts';
+import type { SnapshotPolicy } from '../core/desired/snapshot-check.ts';
 import type { Mode } from '../core/model.ts';
 import { checkPublicApiBaseUrl } from '../opsman/base-url.ts';
-import { quoteValue, readWholeNumber, type WholeNumberRange } from './config-values.ts';
+import { quoteValue, readSnapshotPolicy, readWholeNumber, type WholeNumberRange } from './config-values.ts';
 import { ConfigError } from './errors.ts';
 
 /** What the handlers need to know about their deployment. */
@@ -34,6 +35,11 @@ export interface HandlerConfig {
   maxConcurrency?: number;
   /** OPSMAN_DESIRED_CACHE=off: no desired-state cache (default on: memory, then `cache/desired/` in STATE_BUCKET). */
   desiredCache?: 'off';
+  /**
+   * DESIRED_STATE_SNAPSHOT: `required` (the stack sets it: it writes a snapshot manifest after every upload) or
+   * `optional` (the default: a manifest is checked when present). See lambdas/core/desired/snapshot-check.ts.
+   */
+  desiredSnapshot: SnapshotPolicy;
 }
 
 /** Prefix of the desired-state cache entries in STATE_BUCKET. */
@@ -46,6 +52,7 @@ export const CONFIG_DEFAULTS = {
   archivePrefix: 'archive/',
   mode: 'plan' as Mode,
   leaseWaitMs: 0,
+  desiredSnapshot: 'optional' as SnapshotPolicy,
 };
 
 /**
@@ -92,6 +99,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): HandlerConfig 
     archivePrefix: prefix('ARCHIVE_PREFIX', CONFIG_DEFAULTS.archivePrefix),
     mode: CONFIG_DEFAULTS.mode,
     leaseWaitMs: CONFIG_DEFAULTS.leaseWaitMs,
+    desiredSnapshot: CONFIG_DEFAULTS.desiredSnapshot,
   };
   if (config.opsManagerBaseUrl) {
     const checked = checkPublicApiBaseUrl('OPSMAN_BASE_URL', config.opsManagerBaseUrl);
@@ -110,6 +118,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): HandlerConfig 
   const concurrency = readWholeNumber(env, 'OPSMAN_MAX_CONCURRENCY', MAX_CONCURRENCY_RANGE);
   if (concurrency.value !== undefined) config.maxConcurrency = concurrency.value;
   if (concurrency.problem) problems.push(concurrency.problem);
+  const snapshot = readSnapshotPolicy(env);
+  if (snapshot.value !== undefined) config.desiredSnapshot = snapshot.value;
+  if (snapshot.problem) problems.push(snapshot.problem);
   const cache = desiredCacheSwitch(env);
   if (cache.problem !== undefined) problems.push(cache.problem);
   else if (!cache.on) config.desiredCache = 'off';

@@ -43,7 +43,18 @@ export interface ErrorOutcome {
   retryable: boolean;
 }
 
-const RETRYABLE_CODES = new Set(['LEASE_HELD', 'LEASE_LOST', 'STATE_CONFLICT', 'S3_ACCESS', 'SECRET_UNAVAILABLE']);
+/**
+ * Codes a later attempt can get past. DESIRED_STATE_IN_TRANSIT: an upload in progress ends (its manifest lands last and
+ * starts a run of its own); the retries only matter when that notification is lost or the upload was interrupted.
+ */
+const RETRYABLE_CODES = new Set([
+  'LEASE_HELD',
+  'LEASE_LOST',
+  'STATE_CONFLICT',
+  'S3_ACCESS',
+  'SECRET_UNAVAILABLE',
+  'DESIRED_STATE_IN_TRANSIT',
+]);
 
 /** Maps any thrown value to an outcome. Messages of our errors are value-free by construction. */
 export function classifyError(error: unknown): ErrorOutcome {

@@ -1,8 +1,9 @@
 /**
  * Validation of what invokes the reconcile function: an EventBridge Scheduler event, an S3 ObjectCreated notification
- * (only `.yaml`/`.yml` keys under the desired-state prefix trigger a run), or a manual invocation
+ * (only `.yaml`/`.yml` keys and the snapshot manifest under the desired-state prefix trigger a run), or a manual invocation
  * `{"mode": "observe|plan|apply", "projects": ["…"], "dryRun": true}`. Anything else is rejected with a precise message.
  */
+import { SNAPSHOT_FILE } from '../core/desired/snapshot-manifest.ts';
 import type { Mode } from '../core/model.ts';
 import { InvalidEventError } from './errors.ts';
 import { describeValue, fieldList } from './event-text.ts';
@@ -73,12 +74,19 @@ function parseS3(records: unknown, desiredPrefix: string, desiredBucket: string 
         `Records[${i}].s3.object.key is not URL-encoded UTF-8 (as S3 notifications send keys); got ${describeValue(k)}`,
       );
     }
-    if (!YAML_KEY.test(key) || !key.startsWith(desiredPrefix)) continue;
+    if (!key.startsWith(desiredPrefix)) continue;
+    const relative = key.slice(desiredPrefix.length);
+    // The snapshot manifest lands after the files of an upload: its notification starts the run that sees the upload
+    // whole, when the runs the files started stopped on a torn state (DESIRED_STATE_IN_TRANSIT).
+    if (!YAML_KEY.test(key) && relative !== SNAPSHOT_FILE) continue;
     bucket = b;
     keys.push(key);
   }
   if (keys.length === 0)
-    return { kind: 'ignored', reason: 'no ObjectCreated .yaml/.yml key under the desired-state prefix' };
+    return {
+      kind: 'ignored',
+      reason: `no ObjectCreated .yaml/.yml or ${SNAPSHOT_FILE} key under the desired-state prefix`,
+    };
   return { kind: 's3', bucket, keys };
 }
 

@@ -22,6 +22,12 @@ export const METRIC = {
   /** A run that did not complete (not counting a lease held by a run in progress: that one is skipped). */
   runFailed: 'RunFailed',
   runInterrupted: 'RunInterrupted',
+  /**
+   * A run stopped because the desired state did not match its snapshot manifest (DESIRED_STATE_IN_TRANSIT): expected
+   * for the runs the first files of an upload start; not a RunFailed. A torn state that persists (an interrupted
+   * upload) keeps failing the scheduled runs, which rethrow (the Errors alarm), and then NoSuccessfulRun.
+   */
+  desiredStateInTransit: 'DesiredStateInTransit',
   /** An invocation whose event was refused before any run (a schedule's payload edited by hand, a bad manual event). */
   eventRejected: 'EventRejected',
 } as const;

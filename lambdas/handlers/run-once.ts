@@ -111,6 +111,7 @@ export async function runOnce(input: {
       actorPublicKey: publicKey,
       apiCalls: () => runtime.calls.snapshot(),
       ...(runtime.desiredCache ? { desiredCache: runtime.desiredCache } : {}),
+      desiredSnapshot: runtime.config.desiredSnapshot,
     });
     const durationMs = Date.now() - started;
     addRunMetrics(metrics, report, durationMs, reported);
@@ -120,8 +121,12 @@ export async function runOnce(input: {
   } catch (error) {
     const outcome = classifyError(error);
     // A lease held by a run in progress skips this one: no failure (the RunFailed alarm would fire on every overlap).
-    if (outcome.code !== 'LEASE_HELD') metrics.addMetric(METRIC.runFailed, MetricUnit.Count, 1);
-    const log = outcome.code === 'LEASE_HELD' ? logger.warn.bind(logger) : logger.error.bind(logger);
+    // A torn upload is counted apart: the runs an upload's first files start meet one on every upload.
+    if (outcome.code === 'DESIRED_STATE_IN_TRANSIT')
+      metrics.addMetric(METRIC.desiredStateInTransit, MetricUnit.Count, 1);
+    else if (outcome.code !== 'LEASE_HELD') metrics.addMetric(METRIC.runFailed, MetricUnit.Count, 1);
+    const expected = outcome.code === 'LEASE_HELD' || outcome.code === 'DESIRED_STATE_IN_TRANSIT';
+    const log = expected ? logger.warn.bind(logger) : logger.error.bind(logger);
     const issues = listedIssues(error);
     const details: Record<string, unknown> = {
       error: outcome,

@@ -116,6 +116,10 @@ export class MemorySource implements DesiredStateSource {
     if (text === undefined) throw new Error(`no file ${path}`);
     return { bytes: new TextEncoder().encode(text) };
   }
+
+  async readIfPresent(path: string): Promise<{ bytes: Uint8Array } | undefined> {
+    return this.files.has(path) ? this.read(path) : undefined;
+  }
 }
 
 /** Secrets from a map; unknown refs fail like the real resolvers (without a value in the message). */

@@ -10,7 +10,15 @@ import {
 } from '@aws-sdk/client-s3';
 import type { DesiredFileRef, DesiredStateSource } from '../../core/ports.ts';
 import { S3AccessError } from './errors.ts';
-import { accessError, checkRelativeKey, isNotFound, normalisePrefix, readBody, unquoteEtag } from './s3-util.ts';
+import {
+  accessError,
+  awsErrorName,
+  checkRelativeKey,
+  isNotFound,
+  normalisePrefix,
+  readBody,
+  unquoteEtag,
+} from './s3-util.ts';
 
 /** Where the desired state lives. */
 export interface S3DesiredStateSourceOptions {
@@ -77,6 +85,21 @@ export class S3DesiredStateSource implements DesiredStateSource {
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
     return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
+
+  /**
+   * The object's bytes, or undefined when there is no such key; any other failure rejects with an S3AccessError (a
+   * missing bucket, also a 404, included: that is a deployment error, not an absent file).
+   */
+  async readIfPresent(path: string): Promise<{ bytes: Uint8Array; version?: string } | undefined> {
+    try {
+      return await this.read(path);
+    } catch (error) {
+      if (error instanceof S3AccessError && error.status === 404 && awsErrorName(error.cause) !== 'NoSuchBucket') {
+        return undefined;
+      }
+      throw error;
+    }
   }
 
   async read(path: string): Promise<{ bytes: Uint8Array; version?: string }> {

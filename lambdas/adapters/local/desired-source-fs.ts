@@ -37,6 +37,9 @@ export class DesiredSourceError extends Error {
 
 const YAML_FILE = /\.ya?ml$/i;
 
+/** Error codes that mean "no file there" (not: the file could not be read). */
+const ABSENT = new Set(['ENOENT', 'ENOTDIR']);
+
 /**
  * A file gets a content tag only when its mtime and ctime are at least this old when listed. A write in the same clock
  * tick as the times a tag recorded would leave them unchanged (coarse kernel timestamps, or a file system that keeps
@@ -139,6 +142,23 @@ export class FsDesiredStateSource implements DesiredStateSource {
     const bytes = readRegularFile(real, relativePath, OPEN_FLAGS);
     if (bytes === 'link') throw new DesiredSourceError('IO', relativePath, `cannot open "${relativePath}": ELOOP`);
     return { bytes };
+  }
+
+  /**
+   * The bytes of a file under the root, or undefined when nothing is at that path (ENOENT, or ENOTDIR: a file where a
+   * directory of the path should be). A path leaving the root, a directory, or an unreadable file still rejects.
+   */
+  async readIfPresent(relativePath: string): Promise<{ bytes: Uint8Array } | undefined> {
+    try {
+      return await this.read(relativePath);
+    } catch (error) {
+      const cause =
+        error instanceof DesiredSourceError ? (error.cause as NodeJS.ErrnoException | undefined) : undefined;
+      if (error instanceof DesiredSourceError && error.code === 'NOT_FOUND' && ABSENT.has(cause?.code ?? '')) {
+        return undefined;
+      }
+      throw error;
+    }
   }
 
   private realRoot(): string {

@@ -121,6 +121,17 @@ export async function loadDesiredState(
   return (await loadDesiredStateCached(source, overrides, cache)).result;
 }
 
+/** What loadDesiredStateCached resolves to. */
+export interface CachedLoad {
+  result: LoadResult;
+  cache: DesiredCacheStatus;
+  /**
+   * When every file was listed but the state did not validate: the files read (path and SHA-256), so that a run can
+   * still tell a torn upload from a broken one (snapshot-check.ts). A valid state has them in `state.files`.
+   */
+  invalidFiles?: DesiredFileInfo[];
+}
+
 /**
  * loadDesiredState, also saying whether the cache served the state. Never rejects. `authKey` authenticates the
  * cache's entries (cache.ts deriveCacheAuthKey); without it entries are only checked for integrity.
@@ -130,7 +141,7 @@ export async function loadDesiredStateCached(
   overrides: Partial<LoadOptions> = {},
   cache?: DesiredStateCache,
   authKey?: Uint8Array,
-): Promise<{ result: LoadResult; cache: DesiredCacheStatus }> {
+): Promise<CachedLoad> {
   try {
     return await load(source, { ...DEFAULT_LOAD_OPTIONS, ...overrides }, cache, authKey);
   } catch (error) {
@@ -148,7 +159,7 @@ async function load(
   options: LoadOptions,
   cache: DesiredStateCache | undefined,
   authKey: Uint8Array | undefined,
-): Promise<{ result: LoadResult; cache: DesiredCacheStatus }> {
+): Promise<CachedLoad> {
   const status: DesiredCacheStatus = cache ? 'miss' : 'off';
   let refs: DesiredFileRef[];
   try {
@@ -204,7 +215,7 @@ async function load(
     await storeCachedState(cache, key, result.state, result.summary, authKey);
     await remember(key);
   }
-  return { result, cache: status };
+  return result.ok ? { result, cache: status } : { result, cache: status, invalidFiles: files };
 }
 
 async function validate(

@@ -1,6 +1,7 @@
 // Scenario: the metrics the stack's alarms watch, as the reconcile handler publishes them (EMF lines on stdout): a
 // refused event is EventRejected, a run that fails for good is RunFailed, and a run skipped because another holds the
-// lease is neither (the RunFailed alarm must not fire on every overlap of the schedule and an upload).
+// lease is neither (the RunFailed alarm must not fire on every overlap of the schedule and an upload), nor is a run
+// stopped by a torn upload (DesiredStateInTransit instead).
 import { describe, expect, it, vi } from 'vitest';
 import { WORLD } from '../../helpers/aws-world.ts';
 import { useHandlerWorld } from '../../helpers/handler-world.ts';
@@ -72,6 +73,25 @@ describe('the alarms’ metrics from the reconcile handler', { timeout: 60_000 }
     expect(status).toBe('skipped');
     expect(seen.has('RunFailed')).toBe(false);
     expect(seen.has('LastSuccess')).toBe(false);
+  });
+
+  it('a torn upload: DesiredStateInTransit, neither RunFailed nor LastSuccess', async () => {
+    // A manifest of another upload (listing none of these files): every run an upload's first files start meets one,
+    // so RunFailed would alarm on every upload; a torn state that persists fails the scheduled runs, which rethrow.
+    const key = 'desired-state/.opsman-gitops-snapshot.json';
+    h.world.s3.putDirect(WORLD.desiredBucket, key, '{"formatVersion":1,"files":[]}\n');
+    let summary: { status: string; error?: unknown } = { status: '' };
+    try {
+      const seen = await emfOf(async () => {
+        summary = await reconcile({ mode: 'apply' });
+      });
+      expect(summary).toMatchObject({ status: 'failed', error: { code: 'DESIRED_STATE_IN_TRANSIT', retryable: true } });
+      expect(seen.get('DesiredStateInTransit')).toBe(1);
+      expect(seen.has('RunFailed')).toBe(false);
+      expect(seen.has('LastSuccess')).toBe(false);
+    } finally {
+      h.world.s3.buckets.get(WORLD.desiredBucket)?.delete(key);
+    }
   });
 
   it('a run that completes: LastSuccess 1, no RunFailed', async () => {

@@ -106,6 +106,21 @@ describe('FsDesiredStateSource', () => {
     expect((error as DesiredSourceError).code).toBe('NOT_A_FILE');
   });
 
+  it('readIfPresent: reads the snapshot manifest (a dot file), undefined when absent, rejects on anything else', async () => {
+    await writeFile(path.join(root, '.opsman-gitops-snapshot.json'), '{"formatVersion":1,"files":[]}\n');
+    const source = new FsDesiredStateSource(root);
+    await source.list();
+    const found = await source.readIfPresent('.opsman-gitops-snapshot.json');
+    expect(new TextDecoder().decode(found?.bytes)).toBe('{"formatVersion":1,"files":[]}\n');
+    expect(await source.readIfPresent('projects/.opsman-gitops-snapshot.json')).toBeUndefined();
+    // ENOTDIR: a file where a directory of the path would be is "nothing there" too.
+    expect(await source.readIfPresent('settings.yaml/.opsman-gitops-snapshot.json')).toBeUndefined();
+    // A directory, a path leaving the root: errors, never "absent".
+    await expect(source.readIfPresent('projects')).rejects.toMatchObject({ code: 'NOT_A_FILE' });
+    await expect(source.readIfPresent('escape.yaml')).rejects.toMatchObject({ code: 'OUTSIDE_ROOT' });
+    await expect(source.readIfPresent('../outside/secret.yaml')).rejects.toMatchObject({ code: 'OUTSIDE_ROOT' });
+  });
+
   it('fails listing a root that is not a directory', async () => {
     const error = await new FsDesiredStateSource(path.join(base, 'nope')).list().catch((e: unknown) => e);
     expect((error as DesiredSourceError).code).toBe('NOT_A_DIRECTORY');

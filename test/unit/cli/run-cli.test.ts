@@ -1,13 +1,19 @@
 // Scenario: runCli in-process: help, usage errors (exit 2), validate and schema without Ops Manager, apply's refusals.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../../lambdas/cli/commands-table.ts';
 import { redactCredentials, runCli, withCode } from '../../../lambdas/cli/main.ts';
+import {
+  buildSnapshotManifest,
+  SNAPSHOT_FILE,
+  snapshotManifestText,
+} from '../../../lambdas/core/desired/snapshot-manifest.ts';
 import { noEmulator, recordingIo } from '../../helpers/cli-io.ts';
 
 const EXAMPLE = new URL('../../../desired-state/', import.meta.url).pathname;
+const SECRETS = join(EXAMPLE, 'local-secrets.json');
 const CREDS = {
   OPSMAN_BASE_URL: 'http://127.0.0.1:9/api/public/v1.0',
   OPSMAN_PUBLIC_KEY: 'gitopsbt',
@@ -168,6 +174,27 @@ describe('validate and schema (no Ops Manager)', () => {
     const { code, err } = await run(['plan', '--desired', dir], { env: CREDS });
     expect(code).toBe(1);
     expect(err).toContain('nothing was sent to Ops Manager');
+  });
+
+  it('plan from a directory holding a snapshot manifest it does not match: in transit, exit 1, before Ops Manager', async () => {
+    // An `aws s3 sync` of the bucket taken mid-upload: the manifest is the next upload's, payments.yaml still the old one.
+    const desired = join(dir, 'desired');
+    await cp(EXAMPLE, desired, { recursive: true });
+    const files = [
+      { path: 'projects/payments.yaml', bytes: Buffer.from('# the next upload\n') },
+      { path: 'settings.yaml', bytes: await readFile(join(EXAMPLE, 'settings.yaml')) },
+    ];
+    await writeFile(join(desired, SNAPSHOT_FILE), snapshotManifestText(buildSnapshotManifest(files)));
+    const argv = ['plan', '--desired', desired, '--state-dir', join(dir, 'state'), '--secrets-file', SECRETS];
+    const { code, err } = await run(argv, { env: CREDS });
+    expect(code).toBe(1);
+    expect(err).toMatch(
+      /^error: the desired state at dir:.* does not match its snapshot manifest \(\.opsman-gitops-snapshot\.json\): \d+ of \d+ files differ \(/,
+    );
+    expect(err).toContain('projects/payments.yaml: content differs');
+    expect(err).toContain('nothing was planned or written (DESIRED_STATE_IN_TRANSIT)');
+    // CREDS' base URL points nowhere: reaching it would fail differently.
+    expect(err).not.toMatch(/ECONNREFUSED/);
   });
 
   it('schema prints the JSON Schema', async () => {

@@ -30,6 +30,9 @@ class RiggedSource implements DesiredStateSource {
     if (this.bytes instanceof Error) throw this.bytes;
     return { bytes: this.bytes };
   }
+  async readIfPresent(): Promise<{ bytes: Uint8Array }> {
+    return this.read();
+  }
 }
 
 describe('hostile input', () => {
@@ -128,6 +131,7 @@ describe('hostile input', () => {
       describe: () => 'odd:/',
       list: async () => [{ path: 'a.yaml', size: 1 }],
       read: async () => ({ bytes: null as unknown as Uint8Array }),
+      readIfPresent: async () => undefined,
     });
     expect(result.ok).toBe(false);
     expect(result.ok ? '' : result.issues[0]?.message).toMatch(

@@ -43,6 +43,10 @@ export class MemorySource implements DesiredStateSource {
     if (!bytes) throw new Error(`no file ${path}`);
     return { bytes };
   }
+
+  async readIfPresent(path: string): Promise<{ bytes: Uint8Array } | undefined> {
+    return this.files.has(path) ? this.read(path) : undefined;
+  }
 }
 
 /** A minimal valid Project document (YAML text) with the given spec lines appended under `spec:`. */

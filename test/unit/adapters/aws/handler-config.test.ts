@@ -2,7 +2,12 @@
 import type { Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { loadFingerprintKey } from '../../../../lambdas/adapters/local/fingerprint-key.ts';
-import { LeaseHeldError, StateCorruptError } from '../../../../lambdas/core/errors.ts';
+import {
+  DesiredStateInTransitError,
+  LeaseHeldError,
+  SnapshotManifestInvalidError,
+  StateCorruptError,
+} from '../../../../lambdas/core/errors.ts';
 import { createAppContext } from '../../../../lambdas/handlers/app-context.ts';
 import { createArchiveHandler } from '../../../../lambdas/handlers/archive.ts';
 import { readConfig } from '../../../../lambdas/handlers/config.ts';
@@ -35,7 +40,16 @@ describe('readConfig', () => {
       archivePrefix: 'archive/',
       mode: 'plan',
       leaseWaitMs: 0,
+      desiredSnapshot: 'optional',
     });
+  });
+
+  it.each([
+    ['required', 'required'],
+    [' optional ', 'optional'],
+    ['', 'optional'],
+  ])('DESIRED_STATE_SNAPSHOT=%j: %s', (value, policy) => {
+    expect(readConfig({ ...BASE, DESIRED_STATE_SNAPSHOT: value })).toMatchObject({ desiredSnapshot: policy });
   });
 
   it.each([
@@ -60,6 +74,15 @@ describe('readConfig', () => {
     [{ ...BASE, OPSMAN_BASE_URL: 'om.corp' }, 'OPSMAN_BASE_URL is not a URL: "om.corp"'],
     [{ ...BASE, OPSMAN_BASE_URL: 'https://om.corp:8443' }, 'OPSMAN_BASE_URL must end in /api/public/v1.0'],
     [{ ...BASE, OPSMAN_MODE: 'yolo' }, 'OPSMAN_MODE must be observe, plan or apply (got "yolo")'],
+    // A typo must not quietly turn the torn-upload check into "optional".
+    [
+      { ...BASE, DESIRED_STATE_SNAPSHOT: 'require' },
+      'DESIRED_STATE_SNAPSHOT must be required or optional; got "require"',
+    ],
+    [
+      { ...BASE, DESIRED_STATE_SNAPSHOT: 'Required' },
+      'DESIRED_STATE_SNAPSHOT must be required or optional; got "Required"',
+    ],
     [
       { ...BASE, OPSMAN_LEASE_WAIT_MS: '5s' },
       'OPSMAN_LEASE_WAIT_MS must be a whole number of milliseconds from 0 to 900000 (15 minutes: the longest a function runs); got "5s"',
@@ -169,6 +192,12 @@ describe('classifyError', () => {
     [new LeaseHeldError({ owner: 'o', runId: 'r', expiresAt: 'e' }), 'LEASE_HELD', true],
     [new StateCorruptError('state s3://b/state/state.json cannot be used: not JSON', '"e"'), 'STATE_CORRUPT', false],
     [new InvalidEventError('x'), 'INVALID_EVENT', false],
+    [new DesiredStateInTransitError('torn', []), 'DESIRED_STATE_IN_TRANSIT', true],
+    [
+      new SnapshotManifestInvalidError('s3://b/p/.opsman-gitops-snapshot.json', 'is not JSON'),
+      'SNAPSHOT_MANIFEST_INVALID',
+      false,
+    ],
     [new OpsManagerApiError(503, 'SERVICE_UNAVAILABLE', 'down', ctx), 'OPSMAN_API_ERROR', true],
     [new OpsManagerApiError(400, 'INVALID_ATTRIBUTE', 'bad', ctx), 'OPSMAN_API_ERROR', false],
     [new OpsManagerAuthError(401, 'UNAUTHORIZED', 'refused', ctx), 'OPSMAN_AUTH_ERROR', false],

@@ -31,6 +31,17 @@ describe('parseReconcileEvent', () => {
       s3Event('desired-state/my+file%2Bx.yml'),
       { kind: 's3', bucket: 'desired-bkt', keys: ['desired-state/my file+x.yml'] },
     ],
+    [
+      'S3 snapshot manifest (written after the files of an upload)',
+      s3Event('desired-state/.opsman-gitops-snapshot.json'),
+      { kind: 's3', bucket: 'desired-bkt', keys: ['desired-state/.opsman-gitops-snapshot.json'] },
+    ],
+    [
+      'S3 snapshot manifest name below the root',
+      s3Event('desired-state/p/.opsman-gitops-snapshot.json'),
+      { kind: 'ignored' },
+    ],
+    ['S3 snapshot manifest name outside the prefix', s3Event('.opsman-gitops-snapshot.json'), { kind: 'ignored' }],
     ['S3 non-yaml', s3Event('desired-state/local-secrets.json'), { kind: 'ignored' }],
     ['S3 yaml outside the prefix', s3Event('other/x.yaml'), { kind: 'ignored' }],
     ['S3 delete', s3Event('desired-state/a.yaml', 'ObjectRemoved:Delete'), { kind: 'ignored' }],

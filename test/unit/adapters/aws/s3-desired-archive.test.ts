@@ -68,6 +68,23 @@ describe('S3DesiredStateSource and S3ArchiveStore on loopback S3', () => {
     });
   });
 
+  it('readIfPresent: reads the snapshot manifest (a dot file), tells "no such key" from an error', async () => {
+    s3.putDirect('desired', 'desired-state/.opsman-gitops-snapshot.json', '{"formatVersion":1,"files":[]}\n');
+    const source = new S3DesiredStateSource({ client, bucket: 'desired', prefix: 'desired-state/' });
+    const found = await source.readIfPresent('.opsman-gitops-snapshot.json');
+    expect(new TextDecoder().decode(found?.bytes)).toBe('{"formatVersion":1,"files":[]}\n');
+    expect(found?.version).toMatch(/^[0-9a-f]{32}$/);
+    // Never listed: the loader reads YAML files only.
+    expect(await source.list()).toEqual([]);
+    expect(await source.readIfPresent('missing/.opsman-gitops-snapshot.json')).toBeUndefined();
+    // A missing bucket is a 404 too, but a deployment error: never "no manifest".
+    const nowhere = new S3DesiredStateSource({ client, bucket: 'nope', prefix: 'desired-state/' });
+    await expect(nowhere.readIfPresent('.opsman-gitops-snapshot.json')).rejects.toMatchObject({
+      code: 'S3_ACCESS',
+      status: 404,
+    });
+  });
+
   it('an unknown bucket is an S3AccessError, not a crash', async () => {
     const source = new S3DesiredStateSource({ client, bucket: 'nope', prefix: 'x/' });
     await expect(source.list()).rejects.toMatchObject({ code: 'S3_ACCESS', status: 404 });
