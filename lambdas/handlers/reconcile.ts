@@ -1,11 +1,14 @@
 /**
- * The reconcile Lambda: validates the trigger (Scheduler, S3 ObjectCreated on a YAML key, or a manual invocation),
- * runs the pipeline, publishes metrics and returns the run summary. Asynchronous triggers (Scheduler, S3) rethrow
- * retryable failures so Lambda retries them and the on-failure destination records the last one; manual invocations
- * always get an answer.
+ * The reconcile Lambda: validates the trigger (Scheduler, S3 ObjectCreated on a YAML key or the snapshot manifest, or a
+ * manual invocation), runs the pipeline, publishes metrics and returns the run summary. Asynchronous triggers
+ * (Scheduler, S3) rethrow retryable failures so Lambda retries them and the on-failure destination records the last
+ * one, except an upload in transit seen from a YAML key's notification (the manifest's own notification follows);
+ * manual invocations always get an answer.
  */
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Context } from 'aws-lambda';
+import type { SnapshotPolicy } from '../core/desired/snapshot-check.ts';
+import { SNAPSHOT_FILE } from '../core/desired/snapshot-manifest.ts';
 import type { Mode } from '../core/model.ts';
 import { stricter } from '../core/modes.ts';
 import { runReconcile } from '../core/run.ts';
@@ -74,6 +77,14 @@ export function createReconcileHandler(app: AppContext, run: RunFn = runReconcil
       });
       // Async triggers: a retryable failure is rethrown (Lambda retries, then the on-failure queue); a lease held by a
       // run in progress is fine for the schedule (the holder does the work) but not for an upload it may have missed.
+      if (trigger.kind === 's3' && deferredToManifest(summary, trigger.keys, runtime.config)) {
+        // Not rethrown: the stack writes the snapshot manifest after the files, and its own notification starts the
+        // run that sees the upload whole. Retrying this one would only raise the Errors alarm on every upload.
+        logger.info('upload in progress: the snapshot manifest notification starts the run that sees it whole', {
+          code: summary.error?.code,
+        });
+        return summary;
+      }
       const rethrow =
         summary.error?.retryable &&
         ((trigger.kind === 'schedule' && summary.status === 'failed') ||
@@ -84,6 +95,20 @@ export function createReconcileHandler(app: AppContext, run: RunFn = runReconcil
       if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
     }
   };
+}
+
+/**
+ * True when a run started by YAML keys alone found the upload in transit, under a deployment that requires the
+ * snapshot manifest (the stack: it writes the manifest last and is notified of it). A run started by the manifest's
+ * own key is retried as any other (an interrupted upload then keeps failing and raises the alarms).
+ */
+export function deferredToManifest(
+  summary: { error?: { code: string } },
+  keys: readonly string[],
+  config: { desiredPrefix: string; desiredSnapshot: SnapshotPolicy },
+): boolean {
+  if (summary.error?.code !== 'DESIRED_STATE_IN_TRANSIT' || config.desiredSnapshot !== 'required') return false;
+  return !keys.includes(`${config.desiredPrefix}${SNAPSHOT_FILE}`);
 }
 
 /** dryRun: never more than plan. */

@@ -131,10 +131,16 @@ describe('a torn upload on loopback S3, with DESIRED_STATE_SNAPSHOT=required', (
     expect(message).toBe(
       `the desired state at s3://${WORLD.desiredBucket}/${PREFIX} does not match its snapshot manifest (${SNAPSHOT_FILE}): 1 of ${Object.keys(example).filter((p) => p.endsWith('.yaml')).length + 1} files differ (${BASELINE}: content differs): an upload is in progress or was interrupted; nothing was planned or written`,
     );
-    // Asynchronous triggers throw, so that Lambda retries them.
-    for (const event of [s3Event(PAYMENTS), s3Event(SNAPSHOT_FILE), SCHEDULE]) {
+    // The manifest's notification and the schedule throw, so that Lambda retries them; a YAML key's notification
+    // answers without throwing (the manifest's own notification follows it: retrying would only raise the alarm).
+    for (const event of [s3Event(SNAPSHOT_FILE), SCHEDULE]) {
       await expect(h.reconcile(event, h.ctx())).rejects.toThrow(`DESIRED_STATE_IN_TRANSIT: ${message}`);
     }
+    expect(await h.reconcile(s3Event(PAYMENTS), h.ctx())).toMatchObject({
+      status: 'failed',
+      trigger: 's3',
+      error: { code: 'DESIRED_STATE_IN_TRANSIT', message },
+    });
     expect(await opsManagerRequests()).toBe(requests);
     expect(stateText()).toBe(state);
     expect(h.world.s3.getText(WORLD.dataBucket, 'state/lease.json')).toBeUndefined();
@@ -153,9 +159,11 @@ describe('a torn upload on loopback S3, with DESIRED_STATE_SNAPSHOT=required', (
     await upload(example);
     await client.send(new DeleteObjectCommand({ Bucket: WORLD.desiredBucket, Key: `${PREFIX}${SNAPSHOT_FILE}` }));
     const requests = await opsManagerRequests();
-    await expect(h.reconcile(s3Event(PAYMENTS), h.ctx())).rejects.toThrow(
-      `DESIRED_STATE_IN_TRANSIT: the desired state at s3://${WORLD.desiredBucket}/${PREFIX} has no snapshot manifest (${SNAPSHOT_FILE}) yet`,
-    );
+    const noManifest = `the desired state at s3://${WORLD.desiredBucket}/${PREFIX} has no snapshot manifest (${SNAPSHOT_FILE}) yet`;
+    await expect(h.reconcile(SCHEDULE, h.ctx())).rejects.toThrow(`DESIRED_STATE_IN_TRANSIT: ${noManifest}`);
+    const fromYaml = await h.reconcile(s3Event(PAYMENTS), h.ctx());
+    expect(fromYaml).toMatchObject({ status: 'failed', error: { code: 'DESIRED_STATE_IN_TRANSIT' } });
+    expect((fromYaml.error as { message: string }).message).toContain(noManifest);
     expect(await opsManagerRequests()).toBe(requests);
     expect(stateText()).toBeUndefined();
   });
