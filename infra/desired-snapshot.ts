@@ -3,14 +3,17 @@
  * uploads: the source folder walked the way aws-cdk-lib stages a `Source.asset(dir, { exclude })` (its own
  * IgnoreStrategy, so the exclusion semantics cannot drift from CDK's), then hashed by the shared manifest builder.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { IgnoreStrategy } from 'aws-cdk-lib';
+import { asRecord, asString } from '../lambdas/core/desired/issue.ts';
+import { decodeText, parseYamlFile } from '../lambdas/core/desired/parse.ts';
 import {
   buildSnapshotManifest,
   type SnapshotManifest,
   SnapshotManifestError,
 } from '../lambdas/core/desired/snapshot-manifest.ts';
+import { DEFAULT_LOAD_OPTIONS } from '../lambdas/core/desired/types.ts';
 
 /** The desired-state folder cannot be described by a manifest (a symbolic link, a path the manifest refuses). */
 export class DesiredStateSourceError extends Error {
@@ -52,10 +55,49 @@ export function deployedFiles(dir: string, exclude: readonly string[]): { path: 
   return out;
 }
 
-/** The snapshot manifest of what `Source.asset(dir, { exclude })` uploads. Throws DesiredStateSourceError. */
+const YAML_FILE = /\.ya?ml$/i;
+
+/**
+ * Refuses a Settings `versionManifest.pin` naming a file of the folder that the excludes keep out of the upload
+ * (`manifests/approved-secret.json` matches `*secret*.json`): `validate` passes on the folder, but every run of the
+ * deployment would refuse the desired state (the pinned manifest cannot be read from S3). A pin naming no file of the
+ * folder is left to the loader, which reports it wherever it runs.
+ */
+function checkPinsUploaded(dir: string, files: readonly { path: string; bytes: Uint8Array }[]): void {
+  const uploaded = new Set(files.map((f) => f.path));
+  for (const file of files) {
+    if (!YAML_FILE.test(file.path)) continue;
+    const decoded = decodeText(file.path, file.bytes);
+    if ('issue' in decoded) continue;
+    for (const document of parseYamlFile(file.path, decoded.text, DEFAULT_LOAD_OPTIONS).documents) {
+      const value = asRecord(document.value);
+      if (value?.kind !== 'Settings') continue;
+      const pin = asString(asRecord(asRecord(value.spec)?.versionManifest)?.pin);
+      if (pin === undefined || uploaded.has(pin) || !isFile(join(dir, pin))) continue;
+      throw new DesiredStateSourceError(
+        `${file.path}: versionManifest.pin ${JSON.stringify(pin)} is excluded from the upload (DEPLOY_EXCLUDES: secrets files, dot files and dot folders), so every run would refuse the desired state: rename or move the version manifest`,
+      );
+    }
+  }
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The snapshot manifest of what `Source.asset(dir, { exclude })` uploads. Throws DesiredStateSourceError, also for a
+ * pinned version manifest the excludes keep out of the upload.
+ */
 export function desiredStateSnapshot(dir: string, exclude: readonly string[]): SnapshotManifest {
   try {
-    return buildSnapshotManifest(deployedFiles(dir, exclude));
+    const files = deployedFiles(dir, exclude);
+    checkPinsUploaded(dir, files);
+    return buildSnapshotManifest(files);
   } catch (error) {
     if (error instanceof SnapshotManifestError) {
       throw new DesiredStateSourceError(`desired-state folder cannot be uploaded: ${error.message}`);

@@ -115,7 +115,12 @@ async function loadDesired(
     // transit (retried), not as a broken desired state. Any other outcome of the check leaves the issues to report.
     if (loadedAll.invalidFiles !== undefined) {
       try {
-        await checkSnapshot(deps.source, { files: loadedAll.invalidFiles }, policy);
+        const unhashed = loadedAll.unhashedFiles;
+        await checkSnapshot(
+          deps.source,
+          { files: loadedAll.invalidFiles, ...(unhashed === undefined ? {} : { unhashed }) },
+          policy,
+        );
       } catch (error) {
         if (error instanceof DesiredStateInTransitError) throw error;
       }

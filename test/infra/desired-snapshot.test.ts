@@ -58,6 +58,23 @@ describe('desiredStateSnapshot', () => {
     expect(attempt).toThrow('desired-state file projects/link.yaml is a symbolic link');
   });
 
+  it('refuses a pinned version manifest the excludes keep out of the upload (every run would refuse the state)', () => {
+    const settings = (pin: string) =>
+      `apiVersion: opsman-gitops/v1\nkind: Settings\nspec:\n  versionManifest:\n    pin: ${pin}\n`;
+    writeFileSync(join(dir, 'manifests', 'approved-secret.json'), '{"versions":[]}\n');
+    writeFileSync(join(dir, 'settings.yaml'), settings('manifests/approved-secret.json'));
+    const attempt = () => desiredStateSnapshot(dir, DEPLOY_EXCLUDES);
+    expect(attempt).toThrow(DesiredStateSourceError);
+    expect(attempt).toThrow(
+      'settings.yaml: versionManifest.pin "manifests/approved-secret.json" is excluded from the upload (DEPLOY_EXCLUDES',
+    );
+    // An uploaded pin is fine; a pin naming no file of the folder is the loader's to report.
+    writeFileSync(join(dir, 'settings.yaml'), settings('manifests/approved.json'));
+    expect(desiredStateSnapshot(dir, DEPLOY_EXCLUDES).files.map((f) => f.path)).toEqual(UPLOADED);
+    writeFileSync(join(dir, 'settings.yaml'), settings('manifests/nowhere.json'));
+    expect(desiredStateSnapshot(dir, DEPLOY_EXCLUDES).files.map((f) => f.path)).toEqual(UPLOADED);
+  });
+
   it('refuses a file name the manifest cannot hold, as a DesiredStateSourceError', () => {
     writeFileSync(join(dir, 'projects', 'back\\slash.yaml'), 'x: 1\n');
     expect(() => desiredStateSnapshot(dir, DEPLOY_EXCLUDES)).toThrow(

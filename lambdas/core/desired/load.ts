@@ -17,6 +17,7 @@ import { asRecord, asString } from './issue.ts';
 import { type PinnedManifest, readPinnedManifest } from './manifest-pin.ts';
 import { decodeText, type ParsedDocument, parseYamlFile } from './parse.ts';
 import { checkSchema } from './schema-check.ts';
+import type { UnhashedFile } from './snapshot-manifest.ts';
 import { DEFAULT_LOAD_OPTIONS, type LoadOptions, type LoadResult, type ValidationIssue } from './types.ts';
 
 const READ_CONCURRENCY = 8;
@@ -32,6 +33,8 @@ interface ReadFile {
   issues: ValidationIssue[];
   /** Set once parsed (then `bytes` is dropped). */
   parsed?: { documents: ParsedDocument[]; issues: ValidationIssue[] };
+  /** Why the file has no digest (no `info`): over the size limit, or its read failed. */
+  unhashed?: UnhashedFile;
 }
 
 function rootIssue(source: DesiredStateSource, message: string): ValidationIssue {
@@ -42,6 +45,7 @@ async function readFile(source: DesiredStateSource, ref: DesiredFileRef, options
   const at = { file: ref.path, line: 1, column: 1, path: '' };
   const tooBig = (size: number): ReadFile => ({
     ref,
+    unhashed: { path: ref.path, size, reason: 'too big' },
     issues: [
       {
         ...at,
@@ -56,7 +60,11 @@ async function readFile(source: DesiredStateSource, ref: DesiredFileRef, options
     read = await source.read(ref.path);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    return { ref, issues: [{ ...at, message: `cannot read file: ${reason}` }] };
+    return {
+      ref,
+      unhashed: { path: ref.path, size: ref.size, reason: 'unreadable' },
+      issues: [{ ...at, message: `cannot read file: ${reason}` }],
+    };
   }
   if (read.bytes.length > options.maxFileBytes) return tooBig(read.bytes.length);
   const version = read.version ?? ref.version;
@@ -130,6 +138,8 @@ export interface CachedLoad {
    * still tell a torn upload from a broken one (snapshot-check.ts). A valid state has them in `state.files`.
    */
   invalidFiles?: DesiredFileInfo[];
+  /** With `invalidFiles`: the listed files that have no digest (over the size limit, or unreadable). */
+  unhashedFiles?: UnhashedFile[];
 }
 
 /**
@@ -215,7 +225,9 @@ async function load(
     await storeCachedState(cache, key, result.state, result.summary, authKey);
     await remember(key);
   }
-  return result.ok ? { result, cache: status } : { result, cache: status, invalidFiles: files };
+  if (result.ok) return { result, cache: status };
+  const unhashedFiles = read.flatMap((r) => (r.unhashed ? [r.unhashed] : []));
+  return { result, cache: status, invalidFiles: files, ...(unhashedFiles.length > 0 ? { unhashedFiles } : {}) };
 }
 
 async function validate(

@@ -16,6 +16,7 @@ import {
   SnapshotManifestError,
   type SnapshotMismatch,
   snapshotMismatches,
+  type UnhashedFile,
 } from './snapshot-manifest.ts';
 
 /**
@@ -38,6 +39,8 @@ export const LISTED_MISMATCHES = 10;
 export interface ReadFiles {
   files: readonly Pick<DesiredFileInfo, 'path' | 'sha256'>[];
   pin?: { path: string; sha256: string };
+  /** Listed files the load did not hash (a state that did not validate: over the size limit, or unreadable). */
+  unhashed?: readonly UnhashedFile[];
 }
 
 /** How a check ended when the run may go on: the files matched a manifest, or there was none (policy optional). */
@@ -80,9 +83,15 @@ export async function checkSnapshot(
   const compared =
     pin === undefined || read.files.some((f) => f.path === pin.path) ? [...read.files] : [...read.files, pin];
   const pinPath = pin?.path;
-  const mismatches = snapshotMismatches(manifest, compared, (path) => YAML_FILE.test(path) || path === pinPath);
-  if (mismatches.length === 0) return { manifest: 'matched', files: compared.length };
-  const total = compared.length + mismatches.filter((m) => m.problem === 'missing').length;
+  const unhashed = read.unhashed ?? [];
+  const mismatches = snapshotMismatches(
+    manifest,
+    compared,
+    (path) => YAML_FILE.test(path) || path === pinPath,
+    unhashed,
+  );
+  if (mismatches.length === 0) return { manifest: 'matched', files: compared.length + unhashed.length };
+  const total = new Set([...compared, ...unhashed, ...mismatches].map((f) => f.path)).size;
   throw new DesiredStateInTransitError(
     `the desired state at ${where} does not match its snapshot manifest (${SNAPSHOT_FILE}): ${mismatches.length} of ${total} files differ (${listMismatches(mismatches)}): ${STOPPED}`,
     mismatches,

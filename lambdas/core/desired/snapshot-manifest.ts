@@ -53,7 +53,10 @@ function pathProblem(path: string): string | undefined {
 
 const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 
-/** The manifest of `files` (their bytes hashed), sorted by path. Throws on a bad or repeated path. */
+/**
+ * The manifest of `files` (their bytes hashed), sorted by path. Throws on a bad or repeated path, and when its text
+ * would be over MAX_SNAPSHOT_BYTES (no run would accept it).
+ */
 export function buildSnapshotManifest(files: Iterable<{ path: string; bytes: Uint8Array }>): SnapshotManifest {
   const out: SnapshotFile[] = [];
   for (const f of files) {
@@ -65,7 +68,15 @@ export function buildSnapshotManifest(files: Iterable<{ path: string; bytes: Uin
   for (let i = 1; i < out.length; i++) {
     if (out[i]?.path === out[i - 1]?.path) throw new SnapshotManifestError(`path ${out[i]?.path} appears twice`);
   }
-  return { formatVersion: 1, files: out };
+  const manifest: SnapshotManifest = { formatVersion: 1, files: out };
+  // Refused here (at synth) rather than by every run that reads it: parseSnapshotManifest would call it invalid.
+  const bytes = Buffer.byteLength(snapshotManifestText(manifest));
+  if (bytes > MAX_SNAPSHOT_BYTES) {
+    throw new SnapshotManifestError(
+      `the manifest of its ${out.length} files would be ${bytes} bytes, over the limit of ${MAX_SNAPSHOT_BYTES} a run reads: upload fewer files (or shorter paths)`,
+    );
+  }
+  return manifest;
 }
 
 /** The manifest's text as written (compact JSON, members in a fixed order, a final newline). */
@@ -129,24 +140,49 @@ export interface SnapshotMismatch {
 }
 
 /**
+ * A listed file a load did not hash: over the loader's size limit (`too big`: it is never read, so only its size can
+ * be compared), or whose read failed (`unreadable`).
+ */
+export interface UnhashedFile {
+  path: string;
+  size: number;
+  reason: 'too big' | 'unreadable';
+}
+
+/**
  * How the files a run read differ from the manifest, sorted by path (empty: the run read exactly one upload).
  * `read` are the files the loader used (the YAML files and a pinned manifest, each with its SHA-256); `relevant` says
  * which manifest entries the loader should have read (its YAML files, and the pinned manifest's path): entries for
- * other files (a README uploaded alongside) are not the loader's concern.
+ * other files (a README uploaded alongside) are not the loader's concern. `unhashed` are listed files the load could
+ * not hash: one the manifest does not list is not of this upload; a too big one of the manifest's size is taken as
+ * the manifest's (a whole upload holding a file over the limit is then refused as invalid, as it is, rather than as
+ * in transit on every run); an unreadable one the manifest lists counts as missing.
  */
 export function snapshotMismatches(
   manifest: SnapshotManifest,
   read: readonly { path: string; sha256: string }[],
   relevant: (path: string) => boolean,
+  unhashed: readonly UnhashedFile[] = [],
 ): SnapshotMismatch[] {
-  const expected = new Map(manifest.files.map((f) => [f.path, f.sha256]));
+  const expected = new Map(manifest.files.map((f) => [f.path, f]));
   const seen = new Set<string>();
   const out: SnapshotMismatch[] = [];
   for (const f of read) {
     seen.add(f.path);
-    const sha = expected.get(f.path);
-    if (sha === undefined) out.push({ path: f.path, problem: 'not in the snapshot' });
-    else if (sha !== f.sha256) out.push({ path: f.path, problem: 'content differs' });
+    const entry = expected.get(f.path);
+    if (entry === undefined) out.push({ path: f.path, problem: 'not in the snapshot' });
+    else if (entry.sha256 !== f.sha256) out.push({ path: f.path, problem: 'content differs' });
+  }
+  for (const f of unhashed) {
+    if (seen.has(f.path)) continue;
+    const entry = expected.get(f.path);
+    if (entry === undefined) {
+      seen.add(f.path);
+      out.push({ path: f.path, problem: 'not in the snapshot' });
+    } else if (f.reason === 'too big') {
+      seen.add(f.path);
+      if (entry.size !== f.size) out.push({ path: f.path, problem: 'content differs' });
+    }
   }
   for (const f of manifest.files) {
     if (!seen.has(f.path) && relevant(f.path)) out.push({ path: f.path, problem: 'missing' });

@@ -235,3 +235,71 @@ describe('runReconcile stops on a torn desired state', () => {
     expect(world.calls).toHaveLength(0);
   });
 });
+
+describe('a whole upload the loader cannot use is invalid, not in transit', () => {
+  it('a file over the size limit, in the manifest at its size: DESIRED_STATE_INVALID naming it (was in transit forever)', async () => {
+    const { h, world, run } = harness();
+    const big = `# ${'x'.repeat(1024 * 1024)}\n`;
+    const whole = { ...upload(1), 'big.yaml': big };
+    h.setFiles({ ...whole, [SNAPSHOT_FILE]: manifestOf(whole) });
+    const error = (await run('required').catch((e: unknown) => e)) as Error;
+    expect(error).toBeInstanceOf(DesiredStateInvalidError);
+    expect(JSON.stringify((error as DesiredStateInvalidError).issues)).toContain('over the limit of 1048576 bytes');
+    expect(world.calls).toHaveLength(0);
+  });
+
+  it('a file over the size limit whose size is not the manifest one is still in transit', async () => {
+    const { h, run } = harness();
+    const big = `# ${'x'.repeat(1024 * 1024)}\n`;
+    const next = { ...upload(1), 'big.yaml': `${big}# edited\n` };
+    h.setFiles({ ...upload(1), 'big.yaml': big, [SNAPSHOT_FILE]: manifestOf(next) });
+    await expect(run('required')).rejects.toMatchObject({
+      code: 'DESIRED_STATE_IN_TRANSIT',
+      mismatches: [{ path: 'big.yaml', problem: 'content differs' }],
+    });
+  });
+
+  it('a file over the size limit that is not in the manifest is in transit', async () => {
+    const { h, run } = harness();
+    const big = `# ${'x'.repeat(1024 * 1024)}\n`;
+    h.setFiles({ ...upload(1), 'big.yaml': big, [SNAPSHOT_FILE]: manifestOf(upload(1)) });
+    await expect(run('required')).rejects.toMatchObject({
+      code: 'DESIRED_STATE_IN_TRANSIT',
+      mismatches: [{ path: 'big.yaml', problem: 'not in the snapshot' }],
+    });
+  });
+});
+
+describe('a file listed, then deleted before it is read', () => {
+  it('pruned by the upload whose manifest the run then reads: in transit (was reported invalid)', async () => {
+    const { h, world, run } = harness();
+    const v2 = upload(2);
+    h.setFiles({ ...v2, 'gone.yaml': '# removed by this upload\n', [SNAPSHOT_FILE]: manifestOf(v2) });
+    const read = h.source.read.bind(h.source);
+    h.source.read = async (path: string) => {
+      // The upload's prune deletes the file between the listing and its read.
+      if (path === 'gone.yaml') h.source.files.delete(path);
+      return read(path);
+    };
+    await expect(run('required')).rejects.toMatchObject({
+      code: 'DESIRED_STATE_IN_TRANSIT',
+      mismatches: [{ path: 'gone.yaml', problem: 'not in the snapshot' }],
+    });
+    expect(world.calls).toHaveLength(0);
+  });
+
+  it('listed by the manifest: still missing (in transit)', async () => {
+    const { h, run } = harness();
+    const v2 = { ...upload(2), 'gone.yaml': '# part of this upload\n' };
+    h.setFiles({ ...v2, [SNAPSHOT_FILE]: manifestOf(v2) });
+    const read = h.source.read.bind(h.source);
+    h.source.read = async (path: string) => {
+      if (path === 'gone.yaml') h.source.files.delete(path);
+      return read(path);
+    };
+    await expect(run('required')).rejects.toMatchObject({
+      code: 'DESIRED_STATE_IN_TRANSIT',
+      mismatches: [{ path: 'gone.yaml', problem: 'missing' }],
+    });
+  });
+});

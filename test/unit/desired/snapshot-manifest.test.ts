@@ -36,6 +36,20 @@ describe('buildSnapshotManifest and its text', () => {
     expect(() => buildSnapshotManifest([{ path, bytes: enc('') }])).toThrow(why);
   });
 
+  it('refuses an upload whose manifest would be over the size a run accepts (it would be invalid on every run)', () => {
+    // 7,700 files with 1,000-character paths: about 8.5 MB of manifest, over MAX_SNAPSHOT_BYTES (8 MiB).
+    const files = Array.from({ length: 7_700 }, (_, i) => ({
+      path: `${String(i).padStart(5, '0')}${'p'.repeat(990)}.yaml`,
+      bytes: enc(''),
+    }));
+    expect(() => buildSnapshotManifest(files)).toThrow(
+      /^the manifest of its 7700 files would be \d+ bytes, over the limit of 8388608 a run reads/,
+    );
+    // Just under the limit it is built, and a run parses it.
+    const fewer = buildSnapshotManifest(files.slice(0, 7_000));
+    expect(parseSnapshotManifest(enc(snapshotManifestText(fewer))).files).toHaveLength(7_000);
+  });
+
   it('refuses a path given twice', () => {
     expect(() =>
       buildSnapshotManifest([
