@@ -3,7 +3,8 @@
  * (enable/disable) or DELETE. Bodies are built from the plan's desired body plus secrets resolved now, never from a
  * GET. An ambiguous POST is resolved by re-reading the list: one match is adopted, several block the key. A write
  * answered 2xx with a body too large to read was applied: it is settled like one answered without a body
- * (settle-write.ts), and its outcome carries a warning.
+ * (settle-write.ts), and its outcome carries a warning. A POST answered 2xx that no live config matches (stored otherwise
+ * than sent) is the one config of its event type that appeared since the plan, never created a second time.
  */
 import { AmbiguousWriteError, OpsManagerApiError } from '../opsman/errors.ts';
 import type { AlertConfig, AlertConfigRequest } from '../opsman/types.ts';
@@ -11,7 +12,7 @@ import { buildAlertRequest, type DesiredAlertBody } from './alert-body.ts';
 import { sha256Hex } from './canonical.ts';
 import { ReconcileError } from './errors.ts';
 import { bodyFingerprint, type FingerprintCache, secretFingerprint } from './fingerprint.ts';
-import type { Change } from './model.ts';
+import type { Change, Plan } from './model.ts';
 import { desiredText as canonicalDesiredText, normaliseDesired, normaliseLive, sameNormal } from './normalise.ts';
 import type { OpsManagerApi, OwnedAlertConfig, ReconcileState, SecretResolver } from './ports.ts';
 import { listAlertConfigsChecked } from './read-live.ts';
@@ -31,6 +32,28 @@ export interface AlertApplyContext {
    * once. Holds secret values as long as the apply runs (as the run's secret resolver does); never persisted.
    */
   fingerprints?: FingerprintCache;
+  /**
+   * Per project id, the alert config ids live when the plan was made (its unmanaged configs and the ids its changes
+   * address): a config outside them appeared since. Undefined when the plan does not say (no fallback below). Asked
+   * only after a POST whose config cannot be identified (rare), so it is built then, not for every apply.
+   */
+  plannedIds?: () => ReadonlyMap<string, ReadonlySet<string>> | undefined;
+}
+
+/** The alert config ids of each project that the plan saw live: its unmanaged configs and every change's id. */
+export function plannedAlertIds(plan: Plan): Map<string, Set<string>> | undefined {
+  // A plan without the list (an older or hand-made one) cannot say what appeared since: no fallback.
+  if (!Array.isArray(plan.unmanaged)) return undefined;
+  const out = new Map<string, Set<string>>();
+  const add = (target: { type: string; id: string }, id: unknown) => {
+    if (target.type !== 'project' || typeof id !== 'string') return;
+    const ids = out.get(target.id) ?? new Set<string>();
+    ids.add(id);
+    out.set(target.id, ids);
+  };
+  for (const u of plan.unmanaged) if (u.kind === 'alertConfig') add(u.target, u.id);
+  for (const c of plan.changes) if (c.kind === 'alertConfig') add(c.target, c.id);
+  return out;
 }
 
 /** HMAC of every secret of a body, by field path, in path order (the same record `secretFingerprints` builds). */
@@ -157,20 +180,37 @@ function recordApplied(
   setAlertRecord(ctx.state, change.target.id, change.key, record);
 }
 
-/** After an ambiguous POST: the unowned live configs equal to the desired body. */
-async function findCreated(change: Change, ctx: AlertApplyContext): Promise<string[]> {
-  const desired = normaliseDesired(change.after as DesiredAlertBody);
+/**
+ * After a POST whose outcome is unknown: the unowned live configs equal to the desired body (sorted ids), and the
+ * unowned ones of its event type that appeared since the plan was made (when the plan says what it saw).
+ */
+async function findCreated(
+  change: Change,
+  ctx: AlertApplyContext,
+): Promise<{ matching: string[]; appeared: AlertConfig[] }> {
+  const body = change.after as DesiredAlertBody;
+  const desired = normaliseDesired(body);
   const owned = ownedIds(ctx.state, change.target.id);
+  const planned = ctx.plannedIds?.();
+  const seen = planned === undefined ? undefined : (planned.get(change.target.id) ?? new Set<string>());
   const live = await listAlertConfigsChecked(ctx.api, change.target.id);
-  return live
-    .filter((c) => !owned.has(c.id) && sameNormal(normaliseLive(c), desired))
+  const unowned = live.filter((c) => !owned.has(c.id));
+  const matching = unowned
+    .filter((c) => sameNormal(normaliseLive(c), desired))
     .map((c) => c.id)
     .sort();
+  const appeared =
+    seen === undefined ? [] : unowned.filter((c) => !seen.has(c.id) && c.eventTypeName === body.eventTypeName);
+  return { matching, appeared };
 }
 
 /**
  * After a POST whose outcome is unknown (no answer, or an answer without the new config's id): the re-read decides.
  * Exactly one matching unowned config is adopted; none keeps the pending marker for the next run; several block.
+ * When the POST is known to be applied (answered 2xx) and none matches, Ops Manager stored the config otherwise than
+ * it was sent (non-convergence): the one config of its event type that appeared since the plan is the created one,
+ * and is recorded as a create answered with its id would be (verification then finds it differs). Leaving only the
+ * pending marker would have the next run, finding no match, POST it again: a duplicate on every run.
  */
 async function resolveUnknownCreate(
   change: Change,
@@ -178,8 +218,9 @@ async function resolveUnknownCreate(
   prepared: PreparedBody,
   what: string,
   cause: unknown,
+  applied = false,
 ): Promise<AlertApplyOutcome> {
-  const found = await findCreated(change, ctx);
+  const { matching: found, appeared } = await findCreated(change, ctx);
   const only = found[0];
   if (found.length === 1 && only !== undefined) {
     recordApplied(change, ctx, only, prepared, 'created');
@@ -188,6 +229,17 @@ async function resolveUnknownCreate(
       message: `${what}; re-read found exactly one matching config ${only}, adopted`,
       // The re-read just found it equal to the desired body: already verified.
       wrote: false,
+    };
+  }
+  const created = appeared[0];
+  if (applied && found.length === 0 && appeared.length === 1 && created !== undefined) {
+    recordApplied(change, ctx, created.id, prepared, 'created');
+    return {
+      id: created.id,
+      message: `${what}; re-read found no config equal to the desired one but exactly one new ${created.eventTypeName} config ${created.id}, recorded as created`,
+      response: created,
+      wrote: true,
+      desiredText: prepared.desiredText,
     };
   }
   throw new ReconcileError(
@@ -220,9 +272,16 @@ async function create(change: Change, ctx: AlertApplyContext, prepared: Prepared
   // The POST succeeded, so the config exists; an answer without its id cannot say which one it is.
   const id = (created as { id?: unknown } | null)?.id;
   if (warning !== undefined)
-    return { ...(await resolveUnknownCreate(change, ctx, prepared, warning, undefined)), warning };
+    return { ...(await resolveUnknownCreate(change, ctx, prepared, warning, undefined, true)), warning };
   if (created === null || typeof id !== 'string' || id === '')
-    return resolveUnknownCreate(change, ctx, prepared, "the POST answered without the new config's id", undefined);
+    return resolveUnknownCreate(
+      change,
+      ctx,
+      prepared,
+      "the POST answered without the new config's id",
+      undefined,
+      true,
+    );
   recordApplied(change, ctx, id, prepared, 'created');
   return { id, response: created, wrote: true, desiredText: prepared.desiredText };
 }

@@ -3,7 +3,7 @@
  * run concurrently and fail independently; within a target changes run in plan order and deletes only after every
  * create/update of that target succeeded; every write is verified by a re-read (non-convergence guard).
  */
-import { type AlertApplyContext, checkBody, markPending } from './apply-alerts.ts';
+import { type AlertApplyContext, checkBody, markPending, plannedAlertIds } from './apply-alerts.ts';
 import { recordReconciled } from './apply-bookkeeping.ts';
 import { type PinReader, recordSingleton } from './apply-singletons.ts';
 import { applyTarget, notStarted } from './apply-target.ts';
@@ -79,6 +79,11 @@ export async function applyPlan(
     now,
     // One per apply: dropped with the apply's context, so no secret value outlives the run.
     fingerprints: new Map(),
+  };
+  let plannedIds: { value: ReturnType<typeof plannedAlertIds> } | undefined;
+  alertCtx.plannedIds = () => {
+    plannedIds ??= { value: plannedAlertIds(plan) };
+    return plannedIds.value;
   };
   const results: ChangeResult[] = [];
   const failures: TargetFailure[] = [];

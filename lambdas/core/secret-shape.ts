@@ -42,11 +42,13 @@ function edgeProblem(value: string): string | undefined {
 }
 
 /**
- * True for an absolute http(s) URL with a host. The scheme and `//` are required literally: the WHATWG parser would
- * accept `https:host` or `https:\\host` and fix them up, a server's parser may not.
+ * True for an absolute http(s) URL with a host. The scheme and `//` are required literally, followed at once by the
+ * authority, and no backslash appears anywhere: the WHATWG parser would accept `https:host`, `https:\\host`,
+ * `https:///host` or `https://\\host` and fix them up (it reads a backslash as a slash and skips extra slashes), while
+ * an RFC 3986 parser, as a server's may be, finds no host in them (and no backslash is allowed in a URL).
  */
 export function isAbsoluteHttpUrl(value: string): boolean {
-  if (!/^https?:\/\//i.test(value)) return false;
+  if (!/^https?:\/\/[^/\\]/i.test(value) || value.includes('\\')) return false;
   let url: URL;
   try {
     url = new URL(value);

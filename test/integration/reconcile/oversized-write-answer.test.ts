@@ -203,6 +203,36 @@ describe('a write applied but answered 2xx with a body over maxResponseBytes', (
     expect(pending(await w.run('plan'))).toEqual([]);
   });
 
+  it('a create applied to a config stored unlike the desired one is never POSTed again: no duplicate on the next runs', async () => {
+    const w = await world();
+    // Ops Manager stores every threshold as 5 (non-convergence): no live config equals the desired one.
+    w.fake.onStore = (stored) => {
+      if (stored.threshold !== undefined) stored.threshold.threshold = 5;
+    };
+    w.h.setFiles(files({ hostDown: false }));
+    w.answer({ kind: 'applied', status: 201 });
+    const first = await w.run('apply');
+    const tooFew = () =>
+      [...(w.fake.groups.get(P1)?.alerts.values() ?? [])].filter((a) => a.eventTypeName === 'TOO_FEW_HEALTHY_MEMBERS');
+    expect(tooFew()).toHaveLength(1);
+    // No live config equals the desired one, so the one that appeared since the plan is the created one: owned, and
+    // not converging, as when the POST is answered with its id.
+    expect(outcomes(first)).toEqual(['too-few:create:not-converging']);
+    expect(first.warnings?.[0]).toMatch(/^payments-prod alertConfig "too-few": create applied, but the answer was too/);
+    const record = w.state().projects[P1]?.alertConfigs['too-few'];
+    expect(record?.id).toBe(tooFew()[0]?.id);
+    expect(record?.pendingCreate).toBeUndefined();
+    expect(record?.notConverging?.fields).toEqual(['threshold.threshold']);
+
+    // Later runs, with answers too large or not: the config the applied POST created is never created again.
+    const second = await w.run('apply');
+    expect(tooFew()).toHaveLength(1);
+    expect(pending(second).filter((c) => c.action === 'create')).toEqual([]);
+    w.answer({ kind: 'normal' });
+    await w.run('apply');
+    expect(tooFew()).toHaveLength(1);
+  });
+
   it('an oversized 4xx answer is still a failed write', async () => {
     const w = await world();
     w.h.setFiles(files({ hostDown: false }));

@@ -1,5 +1,6 @@
 // Scenario: each shape rule of resolved secrets (empty, white space at an end, a newline from `echo`, a control
-// character, a mask, a webhook URL that is not an absolute http(s) URL) is found, good values pass, and the reason that
+// character, a mask, a webhook URL that is not an absolute http(s) URL, an empty authority or a backslash included) is
+// found, good values pass (upper-case schemes, IPv6 and IDN hosts, userinfo, ports, queries), and the reason that
 // blocks an alert config names the key, the field and the reference but never the value or any part of it.
 import { describe, expect, it } from 'vitest';
 import type { DesiredAlertBody } from '../../../lambdas/core/alert-body.ts';
@@ -32,6 +33,11 @@ describe('secretShapeProblem', () => {
     ['webhookUrl', 'https:hooks.example.invalid/x', 'is not an absolute http(s) URL'],
     ['webhookUrl', 'https://', 'is not an absolute http(s) URL'],
     ['webhookUrl', 'https://exa mple.invalid/x', 'is not an absolute http(s) URL'],
+    // No host for an RFC 3986 parser (an empty authority), though the WHATWG parser skips the slashes and finds one.
+    ['webhookUrl', 'https:///hooks.example.invalid/x', 'is not an absolute http(s) URL'],
+    ['webhookUrl', 'https://\\hooks.example.invalid/x', 'is not an absolute http(s) URL'],
+    // A backslash is no URL character (RFC 3986); the WHATWG parser silently reads it as a slash.
+    ['microsoftTeamsWebhookUrl', 'https://hooks.example.invalid\\x', 'is not an absolute http(s) URL'],
     ['microsoftTeamsWebhookUrl', 'mailto:ops@example.invalid', 'is not an absolute http(s) URL'],
     ['webhookUrl', 'https://hooks.example.invalid/x\n', 'ends with a newline'],
   ])('%s %j: %s', (field, value, problem) => {
@@ -47,6 +53,14 @@ describe('secretShapeProblem', () => {
     ['webhookUrl', 'https://hooks.example.invalid/services/T000/B000/XXXX'],
     ['webhookUrl', 'http://alerts.internal:8080/ingest?source=om'],
     ['webhookUrl', 'HTTPS://hooks.example.invalid'],
+    // Schemes are case-insensitive; IPv6 and IDN hosts, userinfo, port, query and fragment are all a URL may carry.
+    ['webhookUrl', 'Https://hooks.example.invalid/x'],
+    ['webhookUrl', 'https://[::1]:8443/hook'],
+    ['webhookUrl', 'https://[2001:db8::1]/hook?x=1'],
+    ['webhookUrl', 'https://bücher.example.invalid/hook'],
+    ['webhookUrl', 'https://user:p%40ss@hooks.example.invalid:8443/p/a%20b?q=1&r=2#frag'],
+    ['webhookUrl', 'https://@hooks.example.invalid/x'],
+    ['microsoftTeamsWebhookUrl', 'https://outlook.office.com/webhook/a1b2@c3d4/IncomingWebhook/e5/f6'],
     ['microsoftTeamsWebhookUrl', 'https://acme.webhook.office.com/webhookb2/abc-123/IncomingWebhook/def/456'],
     // A key has no documented format: anything without the universal faults passes, URL-shaped or not.
     ['serviceKey', 'fake0000pagerduty0000service0key1'],
@@ -62,6 +76,8 @@ describe('secretShapeProblem', () => {
     expect(isAbsoluteHttpUrl('https://h')).toBe(true);
     expect(isAbsoluteHttpUrl('https:\\\\h\\x')).toBe(false);
     expect(isAbsoluteHttpUrl('http//h')).toBe(false);
+    expect(isAbsoluteHttpUrl('https:///h')).toBe(false);
+    expect(isAbsoluteHttpUrl('http://\\h')).toBe(false);
   });
 });
 
