@@ -30,13 +30,21 @@ export function isoSeconds(ms: number): string {
 }
 
 /**
- * Parses an ISO 8601 timestamp or date (`2026-11-01`, `2026-11-01T10:00:00Z`, with or without milliseconds or an
- * offset); null when it is not one.
+ * Parses an ISO 8601 timestamp or date (`2026-11-01`, `2026-11-01T10:00:00Z`, with or without seconds, a fraction of
+ * up to nine digits or an offset; no zone is UTC); null when it is not one. Strict like the real product's Java
+ * parser: a day the month does not have, hour 24 or an offset beyond 18 hours is no instant (Date.parse would roll
+ * 30 February over into March).
  */
 export function parseIsoInstant(value: string): number | null {
-  if (!/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(value)) return null;
-  const ms = Date.parse(/T/.test(value) && !/(Z|[+-]\d{2}:?\d{2})$/.test(value) ? `${value}Z` : value);
-  return Number.isNaN(ms) ? null : ms;
+  const m = /^(\d{4}-\d{2}-\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/.exec(value);
+  if (m === null) return null;
+  const [, date = '', hours = '00', minutes = '00', seconds = '00', fraction = '', zone = 'Z'] = m;
+  if (!isIsoDate(date) || Number(hours) > 23 || Number(minutes) > 59 || Number(seconds) > 59) return null;
+  const offset = zone === 'Z' ? 0 : Number(zone.slice(1, 3)) * 60 + Number(zone.slice(-2));
+  if (offset > 18 * 60 || Number(zone.slice(-2)) > 59) return null;
+  const millis = Number(fraction.slice(1, 4).padEnd(3, '0'));
+  const sign = zone.startsWith('-') ? -1 : 1;
+  return Date.parse(`${date}T${hours}:${minutes}:${seconds}Z`) + millis - sign * offset * 60_000;
 }
 
 /** True for a calendar date `YYYY-MM-DD` that exists. */

@@ -70,7 +70,7 @@ const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
  * What EventBridge Scheduler would refuse at deployment in an expression of the accepted shape, or undefined: a rate
  * of zero, a unit whose number disagrees with the value (`rate(1 minutes)`, `rate(5 hour)`: AWS's rate grammar wants
  * the singular for 1 and the plural above), a cron without its six fields (a Unix cron has five), an `at` that is not
- * `yyyy-mm-ddThh:mm:ss`.
+ * `yyyy-mm-ddThh:mm:ss` or names a day or time that does not exist.
  */
 function scheduleDetail(expression: string): string | undefined {
   const rate = /^rate\((\d+) (minute|hour|day)(s?)\)$/.exec(expression);
@@ -86,10 +86,18 @@ function scheduleDetail(expression: string): string | undefined {
   if (fields !== undefined && fields !== 6) {
     return `a cron expression has six fields (minutes hours day-of-month month day-of-week year), found ${fields}`;
   }
-  if (expression.startsWith('at(') && !/^at\(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\)$/.test(expression)) {
-    return 'an at expression is at(yyyy-mm-ddThh:mm:ss)';
+  const at = /^at\((\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})\)$/.exec(expression);
+  if (expression.startsWith('at(') && at === null) return 'an at expression is at(yyyy-mm-ddThh:mm:ss)';
+  if (at?.[1] !== undefined && !existingDateTime(at[1])) {
+    return 'an at expression names a day and time that exist (no 30 February, no hour 24)';
   }
   return undefined;
+}
+
+/** True when `yyyy-mm-ddThh:mm:ss` names a real day and time: Date.parse rolls 30 February over into March. */
+function existingDateTime(text: string): boolean {
+  const ms = Date.parse(`${text}Z`);
+  return !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 19) === text;
 }
 
 /** True when the runtime's ICU knows the IANA time zone (as Scheduler does): `Europe/Pariss` is not one. */

@@ -8,6 +8,7 @@ import { errorMessage } from './concurrency.ts';
 import { usableEvent } from './live-shape.ts';
 import type { Change, DriftAttribution } from './model.ts';
 import type { OpsManagerApi, OwnedAlertConfig } from './ports.ts';
+import { parseTimestamp } from './timestamp.ts';
 
 export {
   CLOCK_SKEW_ALLOWANCE_MS,
@@ -52,13 +53,18 @@ export function toAttribution(event: OpsManagerEvent): DriftAttribution {
   return attribution;
 }
 
+/** When an event happened; `usableEvent` let only events whose `created` reads as a time through. */
+function instant(event: OpsManagerEvent): number {
+  return parseTimestamp(event.created) ?? Number.NaN;
+}
+
 /**
  * Newest first by instant (ISO 8601 allows fractions and offsets, so the text does not sort: "…44.500Z" < "…44Z"),
  * then by event id: Ops Manager stamps whole seconds, and events of one second must come out in the same order on
  * every run whatever order the server lists them in, so the same drift reads the same.
  */
 function newestFirst(a: OpsManagerEvent, b: OpsManagerEvent): number {
-  const byTime = Date.parse(b.created) - Date.parse(a.created);
+  const byTime = instant(b) - instant(a);
   if (byTime !== 0) return byTime;
   return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
 }
@@ -83,8 +89,8 @@ function recordsChangeOf(event: OpsManagerEvent, change: Change, formerIds: Read
 function sinceOwnWrite(events: OpsManagerEvent[], own: string | undefined): OpsManagerEvent[] {
   if (own === undefined) return events;
   const ours = events.find((e) => e.publicKey === own);
-  const floor = ours === undefined ? Number.NEGATIVE_INFINITY : Math.floor(Date.parse(ours.created) / 1000) * 1000;
-  return events.filter((e) => e.publicKey !== own && Date.parse(e.created) >= floor);
+  const floor = ours === undefined ? Number.NEGATIVE_INFINITY : Math.floor(instant(ours) / 1000) * 1000;
+  return events.filter((e) => e.publicKey !== own && instant(e) >= floor);
 }
 
 /** What attribution may know besides the target's `lastReconciledAt`. */

@@ -5,6 +5,7 @@
  */
 import type { OpsManagerEvent } from '../opsman/types.ts';
 import { ROTATION_FIELDS } from './plan-singletons.ts';
+import { parseTimestamp } from './timestamp.ts';
 
 /** Why one notification or matcher of an answer cannot be normalised, or undefined. */
 function itemProblem(list: 'matchers' | 'notifications', item: unknown, at: string): string | undefined {
@@ -73,7 +74,7 @@ export function usableEvent(event: unknown): OpsManagerEvent | undefined {
   const e = event as Record<string, unknown>;
   if (typeof e.id !== 'string' || typeof e.created !== 'string' || typeof e.eventTypeName !== 'string')
     return undefined;
-  if (Number.isNaN(Date.parse(e.created))) return undefined;
+  if (parseTimestamp(e.created) === null) return undefined;
   const out: Record<string, unknown> = { id: e.id, created: e.created, eventTypeName: e.eventTypeName };
   for (const field of OPTIONAL_TEXT) if (typeof e[field] === 'string') out[field] = e[field];
   return out as unknown as OpsManagerEvent;

@@ -33,6 +33,12 @@ import type {
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
+/** A `YYYY-MM-DD` that names a real day (Date.parse would roll 30 February over into March). */
+function isExistingDate(value: string): boolean {
+  const ms = Date.parse(`${value}T00:00:00Z`);
+  return ISO_DATE.test(value) && !Number.isNaN(ms) && new Date(ms).toISOString().startsWith(value);
+}
+
 function eventQuery(query: EventQuery | undefined): Record<string, QueryValue> {
   return {
     eventType: query?.eventType,
@@ -47,9 +53,9 @@ function dateRange(method: string, pathTemplate: string, startDate: string, endD
     ['startDate', startDate],
     ['endDate', endDate],
   ] as const) {
-    if (typeof value !== 'string' || !ISO_DATE.test(value)) {
+    if (typeof value !== 'string' || !isExistingDate(value)) {
       throw new OpsManagerValidationError(
-        `${method} ${pathTemplate}: ${name} must be an ISO 8601 date (YYYY-MM-DD), got ${JSON.stringify(value)}`,
+        `${method} ${pathTemplate}: ${name} must be an ISO 8601 date (YYYY-MM-DD) that exists, got ${JSON.stringify(value)}`,
         { method, pathTemplate },
       );
     }

@@ -2,6 +2,7 @@
  * Retry decisions: which outcomes are retryable, how long to wait (exponential backoff with full jitter, or the
  * server's Retry-After), and whether a failed write may have reached the server.
  */
+import { parseHttpDate } from './http-date.ts';
 import type { RetryOptions } from './options.ts';
 import { PROXY_TUNNEL_CLOSED } from './proxy-tunnel.ts';
 
@@ -44,15 +45,18 @@ export function classifyTransportError(error: unknown): TransportFailureKind {
   return 'maybe-sent';
 }
 
-/** Retry-After as milliseconds (delta-seconds or HTTP date), or null when absent or unreadable. */
+/**
+ * Retry-After as milliseconds (delta-seconds, or an HTTP-date in any of RFC 9110's three forms, read as GMT), or null
+ * when absent or unreadable (a negative or fractional number, a fragment of a date): the client's own backoff then.
+ * A date in the past is 0. Not capped here: {@link backoffDelay} caps it at `maxRetryAfterMs`.
+ */
 export function parseRetryAfter(value: string | string[] | undefined, now: Date): number | null {
   const text = Array.isArray(value) ? value[0] : value;
   if (text === undefined || text.trim() === '') return null;
   const trimmed = text.trim();
   if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
-  if (!/^[A-Za-z]{3},? /.test(trimmed)) return null; // an HTTP date starts with the day name
-  const date = Date.parse(trimmed);
-  if (Number.isNaN(date)) return null;
+  const date = parseHttpDate(trimmed, now);
+  if (date === null) return null;
   return Math.max(0, date - now.getTime());
 }
 

@@ -95,6 +95,9 @@ describe('readSettings', () => {
     ],
     [{ archiveSchedule: 'rate(5 hour)' }, 'with a value above 1 the unit is plural: rate(5 hours), got "rate(5 hour)"'],
     [{ reconcileSchedule: 'at(2027-01-01)' }, 'an at expression is at(yyyy-mm-ddThh:mm:ss)'],
+    [{ reconcileSchedule: 'at(2027-02-29T10:00:00)' }, 'an at expression names a day and time that exist'],
+    [{ reconcileSchedule: 'at(2027-01-01T24:00:00)' }, 'an at expression names a day and time that exist'],
+    [{ archiveSchedule: 'at(2027-13-01T00:00:00)' }, 'an at expression names a day and time that exist'],
     [
       { timeZone: 'Europe/Pariss' },
       'timeZone must be an IANA time zone such as Europe/Paris or Etc/UTC; got "Europe/Pariss"',
@@ -120,6 +123,7 @@ describe('readSettings accepts every documented form', () => {
     [{ archiveSchedule: 'rate(30 minutes)' }, { archiveSchedule: 'rate(30 minutes)' }],
     [{ archiveSchedule: 'cron(0 3 ? * MON-FRI *)' }, { archiveSchedule: 'cron(0 3 ? * MON-FRI *)' }],
     [{ reconcileSchedule: 'at(2027-01-01T00:00:00)' }, { reconcileSchedule: 'at(2027-01-01T00:00:00)' }],
+    [{ reconcileSchedule: 'at(2028-02-29T23:59:59)' }, { reconcileSchedule: 'at(2028-02-29T23:59:59)' }],
     [{ timeZone: 'America/Argentina/Buenos_Aires' }, { timeZone: 'America/Argentina/Buenos_Aires' }],
     [{ logRetentionDays: '365' }, { logRetentionDays: 365 }],
   ])('%j', (context, expected) => {

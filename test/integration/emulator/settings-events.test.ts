@@ -172,6 +172,32 @@ describe('events', () => {
     });
   });
 
+  it('refuses with 400 a minDate or maxDate that names no instant (Java reads ISO 8601 strictly)', async () => {
+    for (const [name, value] of [
+      ['minDate', '2026-02-30T00:00:00Z'],
+      ['minDate', '2026-02-30'],
+      ['maxDate', '2026-10-14T24:00:00Z'],
+      ['maxDate', '2026-04-31'],
+    ]) {
+      const res = await h.owner.get(`${path}?${name}=${encodeURIComponent(value as string)}`);
+      expect(res.status, `${name}=${value}`).toBe(400);
+      expect(res.body).toMatchObject({ errorCode: 'INVALID_QUERY_PARAMETER', parameters: [name] });
+    }
+  });
+
+  it('takes the ISO 8601 forms with an offset and with more than millisecond digits', async () => {
+    for (const value of [
+      '2026-10-14T09:12:44.000000Z',
+      '2026-10-14T11:12:44+02:00',
+      '2026-10-14T09:12:44+0000',
+      '2026-10-14T09:12:44.123456789Z',
+    ]) {
+      const res = await h.owner.get(`${path}?maxDate=${encodeURIComponent(value)}&minDate=2026-10-14T09:12:44Z`);
+      expect(res.status, value).toBe(200);
+      expect(res.body.results.map((e: { id: string }) => e.id)).toEqual(['6f0e00000000000000000002']);
+    }
+  });
+
   it('gets one project event and org events', async () => {
     expect((await h.as(K.viewer).get(`${path}/6f0e00000000000000000001`)).body.eventTypeName).toBe('JOINED_GROUP');
     expect((await h.owner.get(`${path}/6f0e00000000000000000003`)).status).toBe(404);

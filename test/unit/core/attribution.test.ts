@@ -104,6 +104,60 @@ describe('attributeDrift: order of several events', () => {
     expect(one.drift?.attribution).toEqual(two.drift?.attribution);
   });
 
+  it('reads the timestamp forms Java emits: microseconds, nanoseconds, +0000, +00:00, lower-case z', async () => {
+    const { api } = eventsApi([
+      event({ id: 'e-1', created: '2026-10-14T09:12:41Z' }),
+      event({ id: 'e-2', created: '2026-10-14T09:12:42.123456Z' }),
+      event({ id: 'e-3', created: '2026-10-14T09:12:43.123456789+00:00' }),
+      event({ id: 'e-4', created: '2026-10-14T09:12:44+0000' }),
+      event({ id: 'e-5', created: '2026-10-14t09:12:45z' }),
+    ]);
+    const change = drifted();
+    const warning = await attributeDrift(api, [change], undefined);
+    expect(warning).toBeUndefined();
+    expect(change.drift?.attribution?.map((a) => a.eventId)).toEqual(['e-5', 'e-4', 'e-3', 'e-2', 'e-1']);
+  });
+
+  it('a created without a zone is UTC (the spec says so), whatever the local time zone', async () => {
+    // Date.parse reads "2026-10-14T10:00:00" as local time: in Kiritimati (UTC+14) it would fall before 09:00Z.
+    const saved = process.env.TZ;
+    try {
+      for (const zone of ['Pacific/Kiritimati', 'America/St_Johns']) {
+        process.env.TZ = zone;
+        const { api } = eventsApi([
+          event({ id: 'e-zoned', created: '2026-10-14T09:00:00Z' }),
+          event({ id: 'e-zoneless', created: '2026-10-14T10:00:00' }),
+          event({ id: 'e-older', created: '2026-10-14T08:00:00Z' }),
+        ]);
+        const change = drifted();
+        await attributeDrift(api, [change], undefined);
+        expect(change.drift?.attribution?.map((a) => a.eventId)).toEqual(['e-zoneless', 'e-zoned', 'e-older']);
+      }
+    } finally {
+      if (saved === undefined) delete process.env.TZ;
+      else process.env.TZ = saved;
+    }
+  });
+
+  it.each([
+    '5',
+    'Mon, 1',
+    '2026',
+    '2026-10-14',
+    '2026-02-30T09:00:00Z',
+    '2026-10-14T24:00:00Z',
+    'Wed, 14 Oct 2026 09:00:00 GMT',
+  ])('a created %j that Date.parse would take for a time is left out and counted', async (created) => {
+    const { api } = eventsApi([
+      event({ id: 'e-bad', created }),
+      event({ id: 'e-good', created: '2026-10-14T09:00:00Z' }),
+    ]);
+    const change = drifted();
+    const warning = await attributeDrift(api, [change], undefined);
+    expect(change.drift?.attribution?.map((a) => a.eventId)).toEqual(['e-good']);
+    expect(warning).toContain('1 of 2 events were ignored');
+  });
+
   it('an event whose created is not a time is left out and counted in the warning', async () => {
     const { api } = eventsApi([
       event({ id: 'e-bad', created: 'yesterday' }),

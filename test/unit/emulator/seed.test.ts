@@ -108,6 +108,16 @@ describe('seed validation', () => {
       'versionManifest: the manifest text is not valid JSON',
     ],
     ['an event without a type', { events: [{ created: '2026-01-01T00:00:00Z' }] }, 'events[0].eventTypeName: required'],
+    [
+      'an event created on a day that does not exist',
+      { events: [{ created: '2026-02-30T10:00:00Z', eventTypeName: 'A' }] },
+      'events[0].created: expected an ISO 8601 timestamp',
+    ],
+    [
+      'an event created at hour 24',
+      { events: [{ created: '2026-02-01T24:00:00Z', eventTypeName: 'A' }] },
+      'events[0].created: expected an ISO 8601 timestamp',
+    ],
     // The spec: apiKeyId "when present, userId is omitted"; publicKey "when present, username is omitted".
     [
       'an event by both an API key and a user',

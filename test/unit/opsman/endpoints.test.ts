@@ -330,6 +330,11 @@ describe('typed endpoints', () => {
       (c: OpsManagerClient) => c.listProjectHostAssignments(G, '2026-1-1', '2026-01-02'),
       /startDate must be an ISO 8601 date/,
     ],
+    [
+      'a day the month does not have',
+      (c: OpsManagerClient) => c.listOrgHostAssignments(O, '2026-02-01', '2026-02-30'),
+      /endDate must be an ISO 8601 date \(YYYY-MM-DD\) that exists, got "2026-02-30"/,
+    ],
     ['a manifest that is not JSON', (c: OpsManagerClient) => c.putVersionManifest('{nope'), /the manifest is not JSON/],
   ])('rejects %s before sending anything', async (_name, call, message) => {
     const error = await call(client).catch((e: unknown) => e);

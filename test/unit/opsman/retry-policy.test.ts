@@ -39,8 +39,51 @@ describe('parseRetryAfter', () => {
     ['Wed, 31 Dec 2025 23:59:00 GMT', 0],
     ['soon', null],
     ['-3', null],
+    ['1.5', null],
+    ['+5', null],
+    // RFC 9110 section 5.6.7: a recipient MUST accept the obsolete RFC 850 and asctime forms too; all three are GMT.
+    ['Thursday, 01-Jan-26 00:00:30 GMT', 30_000],
+    ['Thu Jan  1 00:00:30 2026', 30_000],
+    ['Thu Jan 11 00:00:00 2026', 864_000_000],
+    ['Thu, 1 Jan 2026 00:00:30 GMT', 30_000],
+    // Not an HTTP-date: ignored (the client's own backoff then), never read as "retry at once".
+    ['Mon, 1', null],
+    ['Sun, 99', null],
+    ['Thu, 01 Jan 2026 00:00:30', null],
+    ['Thu, 01 Jan 2026 00:00:30 PST', null],
+    ['Sat, 31 Feb 2026 00:00:00 GMT', null],
+    ['Thu, 01 Jan 2026 24:00:00 GMT', null],
+    ['Thu, 01 Jan 2026 00:00:30 GMT, Thu, 01 Jan 2026 00:00:40 GMT', null],
   ])('%j -> %j', (value, expected) => {
     expect(parseRetryAfter(value as string | string[] | undefined, now)).toBe(expected);
+  });
+
+  it('reads an asctime date as GMT whatever the local time zone', () => {
+    const saved = process.env.TZ;
+    try {
+      for (const zone of ['America/St_Johns', 'Pacific/Kiritimati']) {
+        process.env.TZ = zone;
+        expect(parseRetryAfter('Thu Jan  1 00:00:30 2026', now)).toBe(30_000);
+      }
+    } finally {
+      if (saved === undefined) delete process.env.TZ;
+      else process.env.TZ = saved;
+    }
+  });
+
+  it('reads a two-digit RFC 850 year as at most 50 years ahead (RFC 9110 section 5.6.7)', () => {
+    // 2026 + 50 = 2076: "75" is 2075, "77" is 1977 (in the past, so no wait).
+    expect(parseRetryAfter('Wednesday, 01-Jan-75 00:00:00 GMT', now)).toBe(Date.UTC(2075, 0, 1) - now.getTime());
+    expect(parseRetryAfter('Saturday, 01-Jan-77 00:00:00 GMT', now)).toBe(0);
+  });
+
+  it('caps an absurdly far date or a huge delta at maxRetryAfterMs, never a month-long sleep', () => {
+    const options = { ...DEFAULT_RETRY_OPTIONS };
+    for (const value of ['Fri, 31 Dec 9999 23:59:59 GMT', '2592000', '9'.repeat(400)]) {
+      const ms = parseRetryAfter(value, now);
+      expect(ms).not.toBeNull();
+      expect(backoffDelay(1, ms, options, () => 0.5)).toBe(options.maxRetryAfterMs);
+    }
   });
 });
 
