@@ -2,7 +2,6 @@
  * Small runtime pieces of the CLI: the system clock, the stderr progress reporter, run ids and owners, the API-call
  * counter fed by the client's observer, and an archive wrapper that remembers what a run wrote.
  */
-import { randomBytes } from 'node:crypto';
 import { hostname, userInfo } from 'node:os';
 import type { ArchiveStore, Clock, Reporter, RequestObserver } from '../core/ports.ts';
 import type { TextSink } from './io.ts';
@@ -21,15 +20,6 @@ export function stderrReporter(stderr: TextSink, enabled = true): Reporter {
     },
     metric(): void {},
   };
-}
-
-/** A sortable, unique run id: `20261121T100102Z-3f9a1c`. */
-export function newRunId(now: Date = new Date()): string {
-  const stamp = now
-    .toISOString()
-    .replace(/[-:]/g, '')
-    .replace(/\.\d{3}/, '');
-  return `${stamp}-${randomBytes(3).toString('hex')}`;
 }
 
 /** Who runs: `cli:<user>@<host>`, recorded in the lease. */

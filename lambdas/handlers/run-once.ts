@@ -2,12 +2,12 @@
  * One run from a handler: take the adapters from the runtime, call `runReconcile`, publish metrics, map the result or
  * the error (in one place, classifyError) to a summary. Shared by the reconcile and archive handlers.
  */
-import { randomBytes } from 'node:crypto';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Context } from 'aws-lambda';
 import type { RunReport } from '../core/model.ts';
 import type { Reporter } from '../core/ports.ts';
+import { newRunId } from '../core/run-id.ts';
 import type { RunDependencies, RunRequest } from '../core/run-types.ts';
 import { classifyError } from './errors.ts';
 import { addRunMetrics, METRIC } from './metrics.ts';
@@ -16,14 +16,6 @@ import { listedIssues, type RunSummary, summarise } from './summary.ts';
 
 /** The core entry point (runReconcile), passed in so this module stays independent of run.ts' load order. */
 export type RunFn = (request: RunRequest, deps: RunDependencies) => Promise<RunReport>;
-
-/** A run id: UTC time to the second plus random hex, sortable and unique. */
-export function newRunId(now: Date): string {
-  return `${now
-    .toISOString()
-    .replace(/[-:]/g, '')
-    .replace(/\.\d+Z$/, 'Z')}-${randomBytes(4).toString('hex')}`;
-}
 
 /** Reporter over Powertools: progress as info lines, metrics into the EMF buffer (names recorded in `reported`). */
 export function powertoolsReporter(logger: Logger, metrics: Metrics, reported: Set<string> = new Set()): Reporter {

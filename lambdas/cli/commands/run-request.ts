@@ -3,9 +3,10 @@ import type { Plan } from '../../core/model.ts';
 import { renderPlanJson } from '../../core/render/json.ts';
 import { renderPlanMarkdown } from '../../core/render/plan-markdown.ts';
 import { renderPlanText } from '../../core/render/plan-text.ts';
+import { newRunId } from '../../core/run-id.ts';
 import type { RunCommand, RunRequest } from '../../core/run-types.ts';
 import type { CommandContext } from '../context.ts';
-import { cliOwner, newRunId } from '../runtime.ts';
+import { cliOwner } from '../runtime.ts';
 
 /** The request of one reconcile run, from the global options. */
 export function runRequest(ctx: CommandContext, command: RunCommand, savedPlan?: Plan): RunRequest {
