@@ -59,16 +59,30 @@ export class StateConflictError extends ReconcileError {
   }
 }
 
+/**
+ * A lease runs 15 minutes at a time (renewed while its run lasts): one that expires more than a day ahead was written
+ * by a host whose clock is wrong, or edited, and would block every run until then. Said, so nobody waits for it.
+ */
+const IMPLAUSIBLE_LEASE_MS = 24 * 60 * 60_000;
+
+function implausibleExpiry(expiresAt: string, now: number): string {
+  const ahead = Date.parse(expiresAt) - now;
+  if (!(ahead > IMPLAUSIBLE_LEASE_MS)) return '';
+  const days = Math.floor(ahead / (24 * 60 * 60_000));
+  return `; that is ${days} day(s) ahead, longer than any lease lasts: the holder's clock was wrong or the lease was edited, and it will not expire in time; if no run is in progress, remove it (the CLI's unlock with that run id, or delete the lease object of the state store)`;
+}
+
 /** Another run holds the lease. */
 export class LeaseHeldError extends ReconcileError {
   override name = 'LeaseHeldError';
   readonly holder: { owner: string; runId: string; expiresAt: string };
 
-  constructor(holder: { owner: string; runId: string; expiresAt: string }, waitedMs = 0) {
+  constructor(holder: { owner: string; runId: string; expiresAt: string }, waitedMs = 0, now = Date.now()) {
     super(
       'LEASE_HELD',
       `another run holds the lease: ${holder.owner} (run ${holder.runId}, expires ${holder.expiresAt})` +
-        (waitedMs > 0 ? `; waited ${waitedMs} ms` : ''),
+        (waitedMs > 0 ? `; waited ${waitedMs} ms` : '') +
+        implausibleExpiry(holder.expiresAt, now),
     );
     this.holder = holder;
   }

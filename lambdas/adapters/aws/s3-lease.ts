@@ -71,11 +71,15 @@ export class S3Lease {
       const taken = await this.#put(request, { IfMatch: current.etag });
       if (taken) return taken;
     }
-    throw new LeaseHeldError({
-      owner: lastHolder?.owner ?? 'another run',
-      runId: lastHolder?.runId ?? 'unknown',
-      expiresAt: lastHolder?.expiresAt ?? 'unknown',
-    });
+    throw new LeaseHeldError(
+      {
+        owner: lastHolder?.owner ?? 'another run',
+        runId: lastHolder?.runId ?? 'unknown',
+        expiresAt: lastHolder?.expiresAt ?? 'unknown',
+      },
+      0,
+      this.#o.now().getTime(),
+    );
   }
 
   /** Extends our lease; LeaseLostError when someone else took it over meanwhile. */

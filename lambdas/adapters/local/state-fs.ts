@@ -236,7 +236,11 @@ export class FsStateStore implements StateStore {
     return this.withLock(`${this.leasePath}.lock`, async () => {
       const current = await this.readLease();
       if (current !== null && Date.parse(current.expiresAt) > this.options.now().getTime()) {
-        throw new LeaseHeldError({ owner: current.owner, runId: current.runId, expiresAt: current.expiresAt });
+        throw new LeaseHeldError(
+          { owner: current.owner, runId: current.runId, expiresAt: current.expiresAt },
+          0,
+          this.options.now().getTime(),
+        );
       }
       if (current === null) {
         try {

@@ -81,6 +81,22 @@ describe('FsStateStore: lease', () => {
     expect((await readdir(dir)).includes('lease.json')).toBe(false);
   });
 
+  it('says so when a held lease expires implausibly far ahead (a wrong clock or an edited file), and only then', async () => {
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    const clockAhead = new FsStateStore(dir, { now: () => new Date(now + 400 * 86_400_000) });
+    await clockAhead.acquireLease({ owner: 'skewed', runId: 'r1', ttlMs: 900_000 });
+    const store = new FsStateStore(dir, { now: () => new Date(now) });
+    const held = await store.acquireLease({ owner: 'next', runId: 'r2', ttlMs: 900_000 }).catch((e: unknown) => e);
+    expect(held).toBeInstanceOf(LeaseHeldError);
+    expect((held as Error).message).toContain('that is 400 day(s) ahead, longer than any lease lasts');
+    expect((held as Error).message).toContain('if no run is in progress, remove it');
+    // A lease of an ordinary run says nothing of the kind.
+    const normal = new FsStateStore(dir, { now: () => new Date(now + 400 * 86_400_000 + 60_000) });
+    const busy = await normal.acquireLease({ owner: 'third', runId: 'r3', ttlMs: 900_000 }).catch((e: unknown) => e);
+    expect((busy as Error).message).toContain('expires');
+    expect((busy as Error).message).not.toContain('ahead');
+  });
+
   it('takes over an expired lease; the old holder then finds it lost', async () => {
     let now = Date.parse('2026-01-01T00:00:00Z');
     const store = new FsStateStore(dir, { now: () => new Date(now) });
