@@ -37,7 +37,11 @@ export interface DesiredStateSource {
   describe(): string;
   /** Every `*.yaml`/`*.yml` file under the root, sorted by path. */
   list(): Promise<DesiredFileRef[]>;
-  /** The bytes of one file (a YAML file, or a file it references such as a pinned manifest). */
+  /**
+   * The bytes of one file (a YAML file, or a file it references such as a pinned manifest). A file that is not there
+   * throws an error with `status: 404` or `code: 'NOT_FOUND'` (or `'ENOENT'`), so that a file deleted between the
+   * listing and the read (an upload's prune) is told apart from one that cannot be read (access denied).
+   */
   read(path: string): Promise<{ bytes: Uint8Array; version?: string }>;
   /**
    * The bytes of one file, or undefined when there is no file at `path` (S3 404, ENOENT): for files that may be absent,

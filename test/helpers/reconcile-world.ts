@@ -113,7 +113,8 @@ export class MemorySource implements DesiredStateSource {
 
   async read(path: string): Promise<{ bytes: Uint8Array }> {
     const text = this.files.get(path);
-    if (text === undefined) throw new Error(`no file ${path}`);
+    // Absent as the port says it (NOT_FOUND), as the directory and S3 sources do.
+    if (text === undefined) throw Object.assign(new Error(`no file ${path}`), { code: 'NOT_FOUND' });
     return { bytes: new TextEncoder().encode(text) };
   }
 

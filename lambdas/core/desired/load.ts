@@ -41,6 +41,16 @@ function rootIssue(source: DesiredStateSource, message: string): ValidationIssue
   return { file: source.describe(), line: 1, column: 1, path: '', message };
 }
 
+/**
+ * True for a read that failed because the file is not there (any more): the sources say so as S3's 404 (status) or a
+ * directory's NOT_FOUND / ENOENT (code). Any other failure is not a sign of a torn upload.
+ */
+function isAbsent(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const e = error as { status?: unknown; code?: unknown };
+  return e.status === 404 || e.code === 'NOT_FOUND' || e.code === 'ENOENT';
+}
+
 async function readFile(source: DesiredStateSource, ref: DesiredFileRef, options: LoadOptions): Promise<ReadFile> {
   const at = { file: ref.path, line: 1, column: 1, path: '' };
   const tooBig = (size: number): ReadFile => ({
@@ -62,7 +72,7 @@ async function readFile(source: DesiredStateSource, ref: DesiredFileRef, options
     const reason = error instanceof Error ? error.message : String(error);
     return {
       ref,
-      unhashed: { path: ref.path, size: ref.size, reason: 'unreadable' },
+      unhashed: { path: ref.path, size: ref.size, reason: isAbsent(error) ? 'absent' : 'unreadable' },
       issues: [{ ...at, message: `cannot read file: ${reason}` }],
     };
   }

@@ -141,12 +141,13 @@ export interface SnapshotMismatch {
 
 /**
  * A listed file a load did not hash: over the loader's size limit (`too big`: it is never read, so only its size can
- * be compared), or whose read failed (`unreadable`).
+ * be compared), gone when it was read (`absent`: deleted between the listing and the read, as an upload's prune
+ * does), or whose read failed otherwise (`unreadable`: access denied, a KMS key the reader may not use).
  */
 export interface UnhashedFile {
   path: string;
   size: number;
-  reason: 'too big' | 'unreadable';
+  reason: 'too big' | 'absent' | 'unreadable';
 }
 
 /**
@@ -156,7 +157,9 @@ export interface UnhashedFile {
  * other files (a README uploaded alongside) are not the loader's concern. `unhashed` are listed files the load could
  * not hash: one the manifest does not list is not of this upload; a too big one of the manifest's size is taken as
  * the manifest's (a whole upload holding a file over the limit is then refused as invalid, as it is, rather than as
- * in transit on every run); an unreadable one the manifest lists counts as missing.
+ * in transit on every run); an absent one the manifest lists counts as missing; an unreadable one the manifest lists
+ * is no mismatch: the read error is what the run must report (in transit, it would be retried forever and never name
+ * the denied access).
  */
 export function snapshotMismatches(
   manifest: SnapshotManifest,
@@ -182,6 +185,8 @@ export function snapshotMismatches(
     } else if (f.reason === 'too big') {
       seen.add(f.path);
       if (entry.size !== f.size) out.push({ path: f.path, problem: 'content differs' });
+    } else if (f.reason === 'unreadable') {
+      seen.add(f.path);
     }
   }
   for (const f of manifest.files) {

@@ -40,7 +40,7 @@ export class MemorySource implements DesiredStateSource {
   async read(path: string): Promise<{ bytes: Uint8Array }> {
     this.reads.push(path);
     const bytes = this.files.get(path);
-    if (!bytes) throw new Error(`no file ${path}`);
+    if (!bytes) throw Object.assign(new Error(`no file ${path}`), { code: 'NOT_FOUND' });
     return { bytes };
   }
 

@@ -288,6 +288,22 @@ describe('a file listed, then deleted before it is read', () => {
     expect(world.calls).toHaveLength(0);
   });
 
+  it('listed by the manifest but unreadable (access denied): the read error, not in transit forever', async () => {
+    const { h, world, run } = harness();
+    const whole = { ...upload(1), 'locked.yaml': '# encrypted with a key the reader may not use\n' };
+    h.setFiles({ ...whole, [SNAPSHOT_FILE]: manifestOf(whole) });
+    const read = h.source.read.bind(h.source);
+    h.source.read = async (path: string) => {
+      if (path === 'locked.yaml')
+        throw Object.assign(new Error('GetObject failed (403): AccessDenied'), { status: 403 });
+      return read(path);
+    };
+    const error = (await run('required').catch((e: unknown) => e)) as Error;
+    expect(error).toBeInstanceOf(DesiredStateInvalidError);
+    expect(JSON.stringify((error as DesiredStateInvalidError).issues)).toContain('AccessDenied');
+    expect(world.calls).toHaveLength(0);
+  });
+
   it('listed by the manifest: still missing (in transit)', async () => {
     const { h, run } = harness();
     const v2 = { ...upload(2), 'gone.yaml': '# part of this upload\n' };
