@@ -125,6 +125,8 @@ async function loadDesired(
         if (error instanceof DesiredStateInTransitError) throw error;
       }
     }
+    // S3 throttled or unreachable: the source's error (retryable), not "the desired state is invalid" (final).
+    if (loadedAll.sourceError !== undefined) throw loadedAll.sourceError;
     throw new DesiredStateInvalidError(
       loaded.issues,
       `the desired state in ${deps.source.describe()} has ${loaded.issues.length} problem(s); run validate`,

@@ -2,7 +2,8 @@
  * A small loopback S3 server (path-style) for tests: ListObjectsV2, GetObject, HeadObject, PutObject and DeleteObject,
  * with the conditional-write semantics s3rver lacks (`If-None-Match: *` and `If-Match` -> 412 PreconditionFailed) and
  * injectable 409 ConditionalRequestConflict answers. Requests are served one at a time in arrival order, so of two
- * racing conditional writes exactly one wins, as on S3.
+ * racing conditional writes exactly one wins, as on S3. `injectFault` makes chosen requests fail as S3 does under load
+ * or on a broken connection (503 SlowDown, 500 InternalError, 403 AccessDenied, a reset), before or after storing.
  */
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -26,6 +27,24 @@ export interface LoggedS3Request {
   status: number;
 }
 
+/**
+ * A fault for the next `count` requests that match `method` and `key` (`bucket/key`, `bucket/` for the listing; a
+ * trailing `*` matches a prefix; omitted: any). `status`/`code` answer
+ * an S3 error; `reset` destroys the connection instead of answering. `after: true` performs the request first (a PUT
+ * is stored, a DELETE deletes) and only then fails: the client never learns that it succeeded. `skip` lets that many
+ * matching requests through before the fault starts.
+ */
+export interface S3Fault {
+  method?: string;
+  key?: string;
+  status?: number;
+  code?: string;
+  reset?: boolean;
+  after?: boolean;
+  count: number;
+  skip?: number;
+}
+
 /** The running server. */
 export interface LoopbackS3 {
   /** `http://127.0.0.1:<port>`: pass as `endpoint` with `forcePathStyle: true`. */
@@ -35,6 +54,10 @@ export interface LoopbackS3 {
   requests: LoggedS3Request[];
   /** The next `count` conditional PUT/DELETE requests answer 409 ConditionalRequestConflict. */
   injectConflicts(count: number): void;
+  /** Adds a fault (see {@link S3Fault}); faults are matched in the order they were added. */
+  injectFault(fault: S3Fault): void;
+  /** Removes every fault not used up yet. */
+  clearFaults(): void;
   /** Stores an object directly (no request). */
   putDirect(bucket: string, key: string, body: string | Buffer): StoredObject;
   getText(bucket: string, key: string): string | undefined;
@@ -49,6 +72,7 @@ export async function startLoopbackS3(options: { buckets: string[] }): Promise<L
   const buckets = new Map<string, Map<string, StoredObject>>(options.buckets.map((b) => [b, new Map()]));
   const requests: LoggedS3Request[] = [];
   let conflicts = 0;
+  let faults: S3Fault[] = [];
 
   const store = (bucket: string, key: string, body: Buffer, contentType = 'application/octet-stream') => {
     const object: StoredObject = {
@@ -59,6 +83,24 @@ export async function startLoopbackS3(options: { buckets: string[] }): Promise<L
     };
     buckets.get(bucket)?.set(key, object);
     return object;
+  };
+
+  /** The fault this request meets, if any (and counts it down). */
+  const faultFor = (method: string, bucket: string, key: string): S3Fault | undefined => {
+    const path = `${bucket}/${key}`;
+    const fault = faults.find(
+      (f) =>
+        f.count > 0 &&
+        (f.method === undefined || f.method === method) &&
+        (f.key === undefined || (f.key.endsWith('*') ? path.startsWith(f.key.slice(0, -1)) : path === f.key)),
+    );
+    if (fault === undefined) return undefined;
+    if ((fault.skip ?? 0) > 0) {
+      fault.skip = (fault.skip ?? 0) - 1;
+      return undefined;
+    }
+    fault.count--;
+    return fault;
   };
 
   const handle = (req: IncomingMessage, body: Buffer, res: ServerResponse) => {
@@ -72,18 +114,28 @@ export async function startLoopbackS3(options: { buckets: string[] }): Promise<L
     if (ifMatch !== undefined) log.ifMatch = ifMatch;
     if (ifNoneMatch !== undefined) log.ifNoneMatch = ifNoneMatch;
     requests.push(log);
-    const send = (status: number, headers: Record<string, string>, payload: Buffer | string = '') => {
+    const send: Send = (status, headers, payload = '') => {
       log.status = status;
       res.writeHead(status, { 'x-amz-request-id': `req-${requests.length}`, ...headers });
       res.end(method === 'HEAD' ? undefined : payload);
     };
-    const fail = (status: number, code: string, message: string) =>
-      send(
-        status,
-        { 'content-type': 'application/xml' },
-        `<?xml version="1.0" encoding="UTF-8"?><Error><Code>${code}</Code><Message>${xmlEscape(message)}</Message></Error>`,
-      );
+    const contentType = header(req, 'content-type');
+    const request: S3Call = { url, bucket, key, method, ifMatch, ifNoneMatch, contentType, body };
+    const fault = faultFor(method, bucket, key);
+    if (fault === undefined) return serve(request, send);
+    // Performed, then failed: the response is lost on its way back.
+    if (fault.after) serve(request, () => undefined);
+    if (fault.reset) {
+      log.status = 0;
+      res.socket?.destroy();
+      return;
+    }
+    errorReply(send, fault.status ?? 503, fault.code ?? 'SlowDown', 'Please reduce your request rate.');
+  };
 
+  const serve = (call: S3Call, send: Send) => {
+    const { url, bucket, key, method, ifMatch, ifNoneMatch, body } = call;
+    const fail = (status: number, code: string, message: string) => errorReply(send, status, code, message);
     const objects = buckets.get(bucket);
     if (!objects) return fail(404, 'NoSuchBucket', 'The specified bucket does not exist');
     if (key === '') {
@@ -121,7 +173,7 @@ export async function startLoopbackS3(options: { buckets: string[] }): Promise<L
           existing.body,
         );
       case 'PUT': {
-        const object = store(bucket, key, body, header(req, 'content-type'));
+        const object = store(bucket, key, body, call.contentType);
         return send(200, { etag: object.etag });
       }
       case 'DELETE':
@@ -153,6 +205,12 @@ export async function startLoopbackS3(options: { buckets: string[] }): Promise<L
     injectConflicts: (count) => {
       conflicts = count;
     },
+    injectFault: (fault) => {
+      faults.push({ ...fault });
+    },
+    clearFaults: () => {
+      faults = [];
+    },
     putDirect: (bucket, key, body) => store(bucket, key, Buffer.from(body)),
     getText: (bucket, key) => buckets.get(bucket)?.get(key)?.body.toString('utf8'),
     close: () =>
@@ -161,6 +219,30 @@ export async function startLoopbackS3(options: { buckets: string[] }): Promise<L
         server.close((error) => (error ? reject(error) : resolve()));
       }),
   };
+}
+
+/** Answers a request: status, headers, body. */
+type Send = (status: number, headers: Record<string, string>, payload?: Buffer | string) => void;
+
+/** One parsed request. */
+interface S3Call {
+  url: URL;
+  bucket: string;
+  key: string;
+  method: string;
+  ifMatch: string | undefined;
+  ifNoneMatch: string | undefined;
+  contentType: string | undefined;
+  body: Buffer;
+}
+
+/** An S3 error document. */
+function errorReply(send: Send, status: number, code: string, message: string): void {
+  send(
+    status,
+    { 'content-type': 'application/xml' },
+    `<?xml version="1.0" encoding="UTF-8"?><Error><Code>${code}</Code><Message>${xmlEscape(message)}</Message></Error>`,
+  );
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {

@@ -2,7 +2,7 @@
  * A loopback Secrets Manager endpoint for tests: `POST /` with `X-Amz-Target: secretsmanager.GetSecretValue` and an
  * `application/x-amz-json-1.1` body `{"SecretId"}`, answered as the real service does: a text secret as
  * `SecretString`, a binary one (`--secret-binary`) as base64 `SecretBinary`, never both. Counts calls per secret, so
- * tests can check the provider's cache.
+ * tests can check the provider's cache. `faults` answers a secret's next reads with a service error instead.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -20,6 +20,11 @@ export interface LoopbackSecretsManager {
   secrets: Map<string, string | Uint8Array>;
   /** GetSecretValue calls per secret id. */
   calls: Map<string, number>;
+  /**
+   * secret id -> an error the next `count` reads of it answer (`__type` as the service sends it:
+   * ThrottlingException, AccessDeniedException, DecryptionFailure...); `status` defaults to 400.
+   */
+  faults: Map<string, { type: string; status?: number; count: number }>;
   close(): Promise<void>;
 }
 
@@ -29,6 +34,7 @@ export async function startLoopbackSecretsManager(
 ): Promise<LoopbackSecretsManager> {
   const secrets = new Map(Object.entries(initial));
   const calls = new Map<string, number>();
+  const faults = new Map<string, { type: string; status?: number; count: number }>();
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -50,6 +56,11 @@ export async function startLoopbackSecretsManager(
         return reply(400, { __type: 'SerializationException', message: 'body is not JSON' });
       }
       calls.set(secretId, (calls.get(secretId) ?? 0) + 1);
+      const fault = faults.get(secretId);
+      if (fault !== undefined && fault.count > 0) {
+        fault.count--;
+        return reply(fault.status ?? 400, { __type: fault.type, message: `injected ${fault.type}` });
+      }
       const value = secrets.get(secretId);
       if (value === undefined) {
         return reply(400, {
@@ -76,6 +87,7 @@ export async function startLoopbackSecretsManager(
     endpoint: `http://127.0.0.1:${port}`,
     secrets,
     calls,
+    faults,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();

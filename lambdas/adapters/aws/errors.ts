@@ -17,7 +17,10 @@ export class AwsAdapterError extends Error {
   }
 }
 
-/** An S3 call failed for a reason other than the conditions above (access denied, missing bucket, network). */
+/**
+ * An S3 call failed for a reason other than the conditions above (throttling, a server error, network, missing
+ * bucket): code S3_ACCESS (retryable). A 403 is S3_ACCESS_DENIED (final: a retry meets the same policy or key policy).
+ */
 export class S3AccessError extends AwsAdapterError {
   override name = 'S3AccessError';
   readonly operation: string;
@@ -31,7 +34,14 @@ export class S3AccessError extends AwsAdapterError {
     detail: string,
     options?: { cause?: unknown },
   ) {
-    super('S3_ACCESS', `${operation} ${location} failed${status ? ` (${status})` : ''}: ${detail}`, options);
+    const denied = status === 403;
+    super(
+      denied ? 'S3_ACCESS_DENIED' : 'S3_ACCESS',
+      `${operation} ${location} failed${status ? ` (${status})` : ''}: ${detail}${
+        denied ? '; check the function role and the bucket policy (and the KMS key policy of an encrypted bucket)' : ''
+      }`,
+      options,
+    );
     this.operation = operation;
     this.location = location;
     this.status = status;

@@ -52,6 +52,16 @@ export class SecretJsonSource {
       if (name === 'AccessDeniedException') {
         throw new SecretsManagerAdapterError('SECRET_ACCESS_DENIED', secretId, undefined, 'access denied', { cause });
       }
+      if (name === 'DecryptionFailure') {
+        // The KMS key is disabled, deleted or not usable by this role: a retry meets the same key.
+        throw new SecretsManagerAdapterError(
+          'SECRET_DECRYPTION_FAILED',
+          secretId,
+          undefined,
+          "cannot be decrypted with its KMS key; check that the key is enabled and grants this function's role kms:Decrypt",
+          { cause },
+        );
+      }
       const detail = error instanceof Error ? error.message : String(error);
       throw new SecretsManagerAdapterError('SECRET_UNAVAILABLE', secretId, undefined, `cannot be read: ${detail}`, {
         cause,

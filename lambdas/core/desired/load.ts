@@ -35,6 +35,8 @@ interface ReadFile {
   parsed?: { documents: ParsedDocument[]; issues: ValidationIssue[] };
   /** Why the file has no digest (no `info`): over the size limit, or its read failed. */
   unhashed?: UnhashedFile;
+  /** The source's error when the read failed. */
+  error?: unknown;
 }
 
 function rootIssue(source: DesiredStateSource, message: string): ValidationIssue {
@@ -72,6 +74,7 @@ async function readFile(source: DesiredStateSource, ref: DesiredFileRef, options
     const reason = error instanceof Error ? error.message : String(error);
     return {
       ref,
+      error,
       unhashed: { path: ref.path, size: ref.size, reason: isAbsent(error) ? 'absent' : 'unreadable' },
       issues: [{ ...at, message: `cannot read file: ${reason}` }],
     };
@@ -150,6 +153,11 @@ export interface CachedLoad {
   invalidFiles?: DesiredFileInfo[];
   /** With `invalidFiles`: the listed files that have no digest (over the size limit, or unreadable). */
   unhashedFiles?: UnhashedFile[];
+  /**
+   * The source's own error when the listing or a file's read failed (S3 throttled, a network error): the desired state
+   * could not be read, which says nothing of its validity, so a run reports this error rather than the issues.
+   */
+  sourceError?: unknown;
 }
 
 /**
@@ -189,6 +197,7 @@ async function load(
     return {
       result: { ok: false, issues: [rootIssue(source, `cannot list the desired-state files: ${reason}`)] },
       cache: status,
+      sourceError: error,
     };
   }
   refs.sort(byPath);
@@ -237,7 +246,14 @@ async function load(
   }
   if (result.ok) return { result, cache: status };
   const unhashedFiles = read.flatMap((r) => (r.unhashed ? [r.unhashed] : []));
-  return { result, cache: status, invalidFiles: files, ...(unhashedFiles.length > 0 ? { unhashedFiles } : {}) };
+  const failedRead = read.find((r) => r.error !== undefined);
+  return {
+    result,
+    cache: status,
+    invalidFiles: files,
+    ...(unhashedFiles.length > 0 ? { unhashedFiles } : {}),
+    ...(failedRead === undefined ? {} : { sourceError: failedRead.error }),
+  };
 }
 
 async function validate(

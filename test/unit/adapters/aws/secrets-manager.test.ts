@@ -1,12 +1,13 @@
 // Scenario: credentials and secretRefs through Powertools SecretsProvider and a real SDK client against a loopback Secrets Manager.
-import { GetSecretValueCommand, type SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   loadOpsManagerCredentials,
   SecretJsonSource,
   SecretsManagerResolver,
 } from '../../../../lambdas/adapters/aws/secrets-manager.ts';
-import { loopbackSecretsClient } from '../../../helpers/aws-clients.ts';
+import { classifyError } from '../../../../lambdas/handlers/errors.ts';
+import { FAKE_AWS_CREDENTIALS, LOOPBACK_REGION, loopbackSecretsClient } from '../../../helpers/aws-clients.ts';
 import { type LoopbackSecretsManager, startLoopbackSecretsManager } from '../../../helpers/aws-secrets-server.ts';
 
 const PRIVATE = '7f3c2a9e-4b1d-4e8f-9a6c-1d2e3f4a5b6c';
@@ -132,6 +133,35 @@ describe('Secrets Manager adapter on a loopback endpoint', () => {
       message: "secret 'opsman/none': no such secret",
     });
   });
+
+  it.each([
+    ['ThrottlingException', 'SECRET_UNAVAILABLE', true, 3, 'cannot be read'],
+    ['AccessDeniedException', 'SECRET_ACCESS_DENIED', false, 1, 'access denied'],
+    ['ResourceNotFoundException', 'SECRET_NOT_FOUND', false, 1, 'no such secret'],
+    ['DecryptionFailure', 'SECRET_DECRYPTION_FAILED', false, 1, 'kms:Decrypt'],
+  ])(
+    '%s: %s (retryable %s), %i read(s) with the SDK default retries and none of ours',
+    async (type, code, retryable, reads, text) => {
+      // The production client: the SDK's default retry strategy (3 attempts, throttling and 5xx only).
+      const sdk = new SecretsManagerClient({
+        endpoint: sm.endpoint,
+        region: LOOPBACK_REGION,
+        credentials: FAKE_AWS_CREDENTIALS,
+      });
+      sm.faults.set('opsman/credentials', { type, count: 99 });
+      const error = await loadOpsManagerCredentials(new SecretJsonSource({ client: sdk }), 'opsman/credentials').then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      sdk.destroy();
+      expect(classifyError(error)).toMatchObject({ code, retryable });
+      const message = (error as Error).message;
+      expect(message).toMatch(/^secret 'opsman\/credentials': /);
+      expect(message).toContain(text);
+      expect(message).not.toContain(PRIVATE);
+      expect(sm.calls.get('opsman/credentials')).toBe(reads);
+    },
+  );
 
   it('resolves secretRefs, caching each secret for maxAge', async () => {
     const resolver = new SecretsManagerResolver(new SecretJsonSource({ client, maxAgeSeconds: 300 }));

@@ -1,0 +1,140 @@
+// Scenario: S3 misbehaves as it does in production (503 SlowDown, 500, 403, a reset connection, a lost response) under
+// the reconcile handler: each failure is classified, names its object, is retried by the SDK alone (never by us on
+// top), and nothing Ops Manager was sent is lost. (Secrets Manager faults: test/unit/adapters/aws/secrets-manager.)
+import { afterEach, describe, expect, it } from 'vitest';
+import { emulatorAdmin, WORLD } from '../../helpers/aws-world.ts';
+import { useHandlerWorld } from '../../helpers/handler-world.ts';
+
+const STATE = `${WORLD.dataBucket}/state/state.json`;
+const LEASE = `${WORLD.dataBucket}/state/lease.json`;
+const SCHEDULE = {
+  version: '0',
+  id: 'e-1',
+  'detail-type': 'Scheduled Event',
+  source: 'aws.scheduler',
+  account: '123456789012',
+  time: '2026-03-01T00:00:00Z',
+  region: 'eu-west-1',
+  resources: ['arn:aws:scheduler:eu-west-1:123456789012:schedule/default/opsman-gitops'],
+  detail: {},
+};
+
+describe('AWS faults under the reconcile handler', { timeout: 60_000 }, () => {
+  const h = useHandlerWorld({ resetEach: true });
+  const ctx = () => h.ctx();
+  afterEach(() => {
+    h.world.s3.clearFaults();
+    h.world.secrets.faults.clear();
+    h.world.s3.requests.length = 0;
+  });
+  const s3Calls = (method: string, path: string) =>
+    h.world.s3.requests.filter((r) => r.method === method && `${r.bucket}/${r.key}` === path).length;
+  const opsmanWrites = async () => {
+    const log = (await emulatorAdmin(h.world.emulator.origin, 'GET', 'requests')) as { entries: { method: string }[] };
+    return log.entries.filter((e) => e.method !== 'GET').length;
+  };
+
+  it('state read answered 503 SlowDown throughout: the SDK tries 3 times, the run fails retryable, names the object, writes nothing', async () => {
+    h.world.s3.injectFault({ method: 'GET', key: STATE, status: 503, code: 'SlowDown', count: 99 });
+    const summary = await h.reconcile({ mode: 'apply' }, ctx());
+    expect(summary).toMatchObject({ status: 'failed', error: { code: 'S3_ACCESS', retryable: true } });
+    expect((summary.error as { message: string }).message).toContain(`GetObject s3://${STATE} failed (503): SlowDown`);
+    expect(s3Calls('GET', STATE)).toBe(3);
+    expect(await opsmanWrites()).toBe(0);
+    await expect(h.reconcile(SCHEDULE, ctx())).rejects.toThrow(/^S3_ACCESS: GetObject s3:\/\//);
+  });
+
+  it('one 500 InternalError and one reset connection on the state read: retried by the SDK, the run is ok', async () => {
+    h.world.s3.injectFault({ method: 'GET', key: STATE, status: 500, code: 'InternalError', count: 1 });
+    h.world.s3.injectFault({ method: 'GET', key: STATE, reset: true, count: 1 });
+    const summary = await h.reconcile({ mode: 'apply' }, ctx());
+    expect(summary).toMatchObject({ status: 'ok', failedChanges: [] });
+    expect(s3Calls('GET', STATE)).toBeGreaterThanOrEqual(3);
+  });
+
+  it('403 AccessDenied on the state read is not retryable: a retry meets the same policy', async () => {
+    h.world.s3.injectFault({ method: 'GET', key: STATE, status: 403, code: 'AccessDenied', count: 99 });
+    const summary = await h.reconcile({ mode: 'apply' }, ctx());
+    expect(summary).toMatchObject({ status: 'failed', error: { code: 'S3_ACCESS_DENIED', retryable: false } });
+    expect((summary.error as { message: string }).message).toContain(`GetObject s3://${STATE} failed (403)`);
+    expect(s3Calls('GET', STATE)).toBe(1);
+    const scheduled = await h.reconcile(SCHEDULE, ctx());
+    expect(scheduled).toMatchObject({ status: 'failed', error: { code: 'S3_ACCESS_DENIED' } });
+  });
+
+  it('state and lease PUTs that succeed but whose responses are lost: the retries recognise their own writes', async () => {
+    h.world.s3.injectFault({ method: 'PUT', key: LEASE, reset: true, after: true, count: 1 });
+    h.world.s3.injectFault({ method: 'PUT', key: STATE, reset: true, after: true, count: 2 });
+    const summary = await h.reconcile({ mode: 'apply' }, ctx());
+    expect(summary).toMatchObject({ status: 'ok', failedChanges: [] });
+    expect(summary.applied).toBeGreaterThan(0);
+    expect(h.world.s3.getText(WORLD.dataBucket, 'state/lease.json')).toBeUndefined();
+    const again = await h.reconcile({ mode: 'apply' }, ctx());
+    expect(again).toMatchObject({ status: 'ok', applied: 0 });
+  });
+
+  it('the state write after the Ops Manager writes fails throughout: reported partial, and the next run adopts (no duplicates)', async () => {
+    // The first state PUT (the pending-create markers, before any POST) succeeds; every later one fails.
+    h.world.s3.injectFault({ method: 'PUT', key: STATE, status: 503, code: 'SlowDown', skip: 1, count: 99 });
+    const first = await h.reconcile({ mode: 'apply' }, ctx());
+    expect(first.status).toBe('partial');
+    expect(first.applied).toBeGreaterThan(0);
+    const failures = first.failures as { target: string; message: string }[];
+    expect(failures.find((f) => f.target === 'global:state')?.message).toContain(
+      `the state could not be saved after applying: PutObject s3://${STATE} failed (503)`,
+    );
+    expect(h.world.s3.getText(WORLD.dataBucket, 'state/lease.json')).toBeUndefined();
+    h.world.s3.clearFaults();
+    const log1 = (await emulatorAdmin(h.world.emulator.origin, 'GET', 'requests')) as {
+      byRoute: Record<string, number>;
+    };
+    const posts = log1.byRoute['POST /groups/{groupId}/alertConfigs'];
+    const second = await h.reconcile({ mode: 'apply' }, ctx());
+    expect(second).toMatchObject({ status: 'ok', failedChanges: [] });
+    const log2 = (await emulatorAdmin(h.world.emulator.origin, 'GET', 'requests')) as {
+      byRoute: Record<string, number>;
+    };
+    expect(log2.byRoute['POST /groups/{groupId}/alertConfigs']).toBe(posts);
+    const third = await h.reconcile({ mode: 'apply' }, ctx());
+    expect(third).toMatchObject({ status: 'ok', applied: 0, planned: { create: 0 } });
+  });
+
+  it('lease acquire answered 500 throughout: fails retryable before any Ops Manager write', async () => {
+    h.world.s3.injectFault({ method: 'PUT', key: LEASE, status: 500, code: 'InternalError', count: 99 });
+    const summary = await h.reconcile({ mode: 'apply' }, ctx());
+    expect(summary).toMatchObject({ status: 'failed', error: { code: 'S3_ACCESS', retryable: true } });
+    expect((summary.error as { message: string }).message).toContain(`PutObject s3://${LEASE} failed (500)`);
+    expect(s3Calls('PUT', LEASE)).toBe(3);
+    expect(await opsmanWrites()).toBe(0);
+  });
+
+  it.each([
+    ['the listing', 'ListObjectsV2', `${WORLD.desiredBucket}/`, `${WORLD.desiredBucket}/desired-state/`],
+    [
+      'a file',
+      'GetObject',
+      `${WORLD.desiredBucket}/desired-state/settings.yaml`,
+      `${WORLD.desiredBucket}/desired-state/settings.yaml`,
+    ],
+  ])(
+    'desired state: %s throttled throughout is S3_ACCESS naming it, retryable (not DESIRED_STATE_INVALID)',
+    async (_what, operation, key, location) => {
+      // Rewritten (new LastModified): the container's desired-state cache cannot vouch for it, the file is read.
+      const settings = `desired-state/settings.yaml`;
+      const stored = h.world.s3.buckets.get(WORLD.desiredBucket)?.get(settings);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      if (stored) h.world.s3.putDirect(WORLD.desiredBucket, settings, stored.body);
+      h.world.s3.injectFault({ method: 'GET', key, status: 503, code: 'SlowDown', count: 99 });
+      const summary = await h.reconcile({ mode: 'apply' }, ctx());
+      expect(summary).toMatchObject({ status: 'failed', error: { code: 'S3_ACCESS', retryable: true } });
+      expect((summary.error as { message: string }).message).toContain(`${operation} s3://${location} failed (503)`);
+      expect(await opsmanWrites()).toBe(0);
+    },
+  );
+
+  it('desired-state cache unreachable (500 on its GET and PUT): only speed is lost, the run is ok', async () => {
+    h.world.s3.injectFault({ key: `${WORLD.dataBucket}/cache/*`, status: 500, code: 'InternalError', count: 999 });
+    const summary = await h.reconcile({ mode: 'apply', dryRun: true }, ctx());
+    expect(summary).toMatchObject({ status: 'ok' });
+  });
+});
