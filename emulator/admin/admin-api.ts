@@ -1,6 +1,6 @@
 /**
  * The admin API under `/__emulator/` (only with `admin: true`, no authentication): reset to the seed, faults, the
- * request log, and nonce expiry. It is never reachable under the public API base.
+ * request log, nonce expiry, and an API key's rotation. It is never reachable under the public API base.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError, apiErrors } from '../errors.ts';
@@ -13,6 +13,8 @@ const JSON_HEADERS = { 'Content-Type': 'application/json' };
 
 async function route(method: string, path: string, req: IncomingMessage, deps: PipelineDeps): Promise<unknown> {
   const key = `${method} ${path.replace(/\/+$/, '')}`;
+  const apiKey = /^PUT \/__emulator\/api-keys\/([A-Za-z0-9]{1,64})$/.exec(key);
+  if (apiKey) return rotateKey(apiKey[1] as string, parseJsonBody(await readBody(req, deps.maxBodyBytes)), deps);
   switch (key) {
     case 'POST /__emulator/reset':
       req.resume();
@@ -39,6 +41,21 @@ async function route(method: string, path: string, req: IncomingMessage, deps: P
       req.resume();
       throw apiErrors.resourceNotFound(path);
   }
+}
+
+/**
+ * Gives an API key a new private key (a rotation in Ops Manager's UI): requests signed with the old one are refused
+ * from now on. In memory only: a reset or a restart brings back the seed's (or the data file's) key.
+ */
+function rotateKey(publicKey: string, body: unknown, deps: PipelineDeps): Record<string, never> {
+  const record = deps.core.state.apiKeys.get(publicKey);
+  if (record === undefined) throw apiErrors.resourceNotFound(`/__emulator/api-keys/${publicKey}`);
+  const privateKey = (body as { privateKey?: unknown } | null)?.privateKey;
+  if (typeof privateKey !== 'string' || !/^[\x21-\x7e]+$/.test(privateKey)) {
+    throw apiErrors.invalidJsonAttribute('privateKey');
+  }
+  record.privateKey = privateKey;
+  return {};
 }
 
 /** Handles one admin request; never throws. */

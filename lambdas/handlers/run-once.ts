@@ -64,8 +64,15 @@ export function deadlineSignal(context: Partial<Pick<Context, 'getRemainingTimeI
   return { signal: controller.signal, clear: () => clearTimeout(timer) };
 }
 
-/** Runs one request; never throws: failures come back as `status: 'failed'` with a classified error. */
-export async function runOnce(input: {
+/** One attempt of a run: its id and start, what it ended with, and the metrics its reporter gave (not yet added). */
+interface Attempt {
+  runId: string;
+  started: number;
+  outcome: { report: RunReport } | { error: unknown };
+  metrics: { name: string; value: number; unit: Parameters<Reporter['metric']>[2] }[];
+}
+
+type RunOnceInput = {
   runtime: Runtime;
   run: RunFn;
   logger: Logger;
@@ -73,13 +80,35 @@ export async function runOnce(input: {
   context: Pick<Context, 'functionName' | 'awsRequestId'> & Partial<Pick<Context, 'getRemainingTimeInMillis'>>;
   trigger: string;
   request: Omit<RunRequest, 'runId' | 'owner' | 'leaseWaitMs'>;
-}): Promise<RunSummary> {
-  const { runtime, logger, metrics, context, trigger, request } = input;
+};
+
+/**
+ * Runs one request; never throws: failures come back as `status: 'failed'` with a classified error. A run Ops Manager
+ * refused the API key of, before it sent any write, is run once more when the credentials secret, read again past its
+ * cache, holds another key (a rotation): see {@link rotatedAfterRefusal}.
+ */
+export async function runOnce(input: RunOnceInput): Promise<RunSummary> {
+  const deadline = deadlineSignal(input.context);
+  try {
+    let attempt = await attemptRun(input, deadline.signal);
+    if (await rotatedAfterRefusal(input.runtime, input.logger, attempt)) {
+      attempt = await attemptRun(input, deadline.signal);
+    }
+    return finish(input, attempt);
+  } finally {
+    deadline.clear();
+    input.logger.removeKeys(['runId', 'trigger']);
+  }
+}
+
+/** Runs the request once; an error is returned, not thrown. */
+async function attemptRun(input: RunOnceInput, signal: AbortSignal | undefined): Promise<Attempt> {
+  const { runtime, logger, context, trigger, request } = input;
   const started = Date.now();
   const runId = newRunId(new Date(started));
   logger.appendKeys({ runId, trigger });
   runtime.calls.reset();
-  const deadline = deadlineSignal(context);
+  const metrics: Attempt['metrics'] = [];
   try {
     const { api, fingerprintKey, publicKey } = await runtime.api();
     const full: RunRequest = {
@@ -87,9 +116,8 @@ export async function runOnce(input: {
       runId,
       owner: `lambda:${context.functionName}/${context.awsRequestId}`,
       leaseWaitMs: runtime.config.leaseWaitMs,
-      ...(deadline.signal === undefined ? {} : { signal: deadline.signal }),
+      ...(signal === undefined ? {} : { signal }),
     };
-    const reported = new Set<string>();
     logger.info('run starting', { command: full.command, mode: full.mode, projects: full.projects });
     const report = await input.run(full, {
       source: runtime.source,
@@ -98,47 +126,98 @@ export async function runOnce(input: {
       state: runtime.state,
       archive: runtime.archive,
       clock: SYSTEM_CLOCK,
-      reporter: powertoolsReporter(logger, metrics, reported),
+      // Metrics wait for the attempt that counts: a run repeated with a rotated key must not count twice.
+      reporter: {
+        progress: (message, fields) => logger.info(message, fields ?? {}),
+        metric: (name, value, unit) => metrics.push({ name, value, unit }),
+      },
       fingerprintKey,
       actorPublicKey: publicKey,
       apiCalls: () => runtime.calls.snapshot(),
       ...(runtime.desiredCache ? { desiredCache: runtime.desiredCache } : {}),
       desiredSnapshot: runtime.config.desiredSnapshot,
     });
+    return { runId, started, outcome: { report }, metrics };
+  } catch (error) {
+    return { runId, started, outcome: { error }, metrics };
+  }
+}
+
+/**
+ * True when the attempt should be run again with a rotated API key: it did not end clean, Ops Manager refused its key
+ * (a 401 answer, or a failure coded OPSMAN_AUTH_ERROR), it sent no write to Ops Manager, and the credentials secret,
+ * read again past its 5-minute cache, now holds another key. Without this a warm container keeps the old key until the
+ * cache expires, and every run in between fails. An unchanged secret (a wrong or revoked key) costs that one read and
+ * the run fails as before. Running again is safe because nothing was written to Ops Manager: what the attempt did write
+ * (its state bookkeeping and report, its lease taken and released) is what any later run redoes, as a Lambda retry of a
+ * failed run would. An attempt that sent a write is never repeated.
+ */
+async function rotatedAfterRefusal(runtime: Runtime, logger: Logger, attempt: Attempt): Promise<boolean> {
+  const { outcome } = attempt;
+  const clean = 'report' in outcome && outcome.report.failures.length === 0;
+  if (clean || !(runtime.calls.authRefusals > 0 || refusedKey(outcome))) return false;
+  if (runtime.calls.writesSent > 0) return false;
+  let changed: boolean;
+  try {
+    changed = await runtime.reloadCredentials();
+  } catch {
+    // The secret cannot be read now: the attempt's own outcome stands (the next run reads it again).
+    return false;
+  }
+  if (changed) {
+    logger.warn('Ops Manager refused the API key; the credentials secret holds a new one: running again with it', {
+      refusedRunId: attempt.runId,
+    });
+  }
+  return changed;
+}
+
+/** True when the run failed, or a target failed, on the refused API key. */
+function refusedKey(outcome: Attempt['outcome']): boolean {
+  if ('error' in outcome) return (outcome.error as { code?: unknown } | null)?.code === AUTH_ERROR;
+  return outcome.report.failures.some((f) => f.code === AUTH_ERROR);
+}
+
+const AUTH_ERROR = 'OPSMAN_AUTH_ERROR';
+
+/** Adds the attempt's metrics and maps its outcome to the summary (logged). */
+function finish(input: RunOnceInput, attempt: Attempt): RunSummary {
+  const { logger, metrics, trigger, request } = input;
+  const { runId, started, outcome } = attempt;
+  const reported = new Set<string>();
+  const reporter = powertoolsReporter(logger, metrics, reported);
+  for (const m of attempt.metrics) reporter.metric(m.name, m.value, m.unit);
+  if ('report' in outcome) {
     const durationMs = Date.now() - started;
-    addRunMetrics(metrics, report, durationMs, reported);
-    const summary = summarise(report, trigger, full.command, durationMs);
+    addRunMetrics(metrics, outcome.report, durationMs, reported);
+    const summary = summarise(outcome.report, trigger, request.command, durationMs);
     logger.info('run finished', { summary });
     return summary;
-  } catch (error) {
-    const outcome = classifyError(error);
-    // A lease held by a run in progress skips this one: no failure (the RunFailed alarm would fire on every overlap).
-    // A torn upload is counted apart: the runs an upload's first files start meet one on every upload.
-    if (outcome.code === 'DESIRED_STATE_IN_TRANSIT')
-      metrics.addMetric(METRIC.desiredStateInTransit, MetricUnit.Count, 1);
-    else if (outcome.code !== 'LEASE_HELD') metrics.addMetric(METRIC.runFailed, MetricUnit.Count, 1);
-    const expected = outcome.code === 'LEASE_HELD' || outcome.code === 'DESIRED_STATE_IN_TRANSIT';
-    const log = expected ? logger.warn.bind(logger) : logger.error.bind(logger);
-    const issues = listedIssues(error);
-    const details: Record<string, unknown> = {
-      error: outcome,
-      errorName: error instanceof Error ? error.name : typeof error,
-      ...(issues ? { issues } : {}),
-    };
-    // Only unexpected errors get their stack (masked by the replacer); ours have value-free messages already.
-    if (outcome.code === 'INTERNAL' && error instanceof Error) details.stack = error.stack;
-    log('run failed', details);
-    return {
-      status: outcome.code === 'LEASE_HELD' ? 'skipped' : 'failed',
-      trigger,
-      runId,
-      command: request.command,
-      durationMs: Date.now() - started,
-      error: outcome,
-      ...(issues ? { issues } : {}),
-    };
-  } finally {
-    deadline.clear();
-    logger.removeKeys(['runId', 'trigger']);
   }
+  const { error } = outcome;
+  const result = classifyError(error);
+  // A lease held by a run in progress skips this one: no failure (the RunFailed alarm would fire on every overlap).
+  // A torn upload is counted apart: the runs an upload's first files start meet one on every upload.
+  if (result.code === 'DESIRED_STATE_IN_TRANSIT') metrics.addMetric(METRIC.desiredStateInTransit, MetricUnit.Count, 1);
+  else if (result.code !== 'LEASE_HELD') metrics.addMetric(METRIC.runFailed, MetricUnit.Count, 1);
+  const expected = result.code === 'LEASE_HELD' || result.code === 'DESIRED_STATE_IN_TRANSIT';
+  const log = expected ? logger.warn.bind(logger) : logger.error.bind(logger);
+  const issues = listedIssues(error);
+  const details: Record<string, unknown> = {
+    error: result,
+    errorName: error instanceof Error ? error.name : typeof error,
+    ...(issues ? { issues } : {}),
+  };
+  // Only unexpected errors get their stack (masked by the replacer); ours have value-free messages already.
+  if (result.code === 'INTERNAL' && error instanceof Error) details.stack = error.stack;
+  log('run failed', details);
+  return {
+    status: result.code === 'LEASE_HELD' ? 'skipped' : 'failed',
+    trigger,
+    runId,
+    command: request.command,
+    durationMs: Date.now() - started,
+    error: result,
+    ...(issues ? { issues } : {}),
+  };
 }

@@ -1,7 +1,8 @@
 /**
  * Everything a handler talks to, built once per Lambda container from the configuration: S3 and Secrets Manager
  * clients and the adapters on them. The Ops Manager client is built on first use and rebuilt only when the
- * credentials secret changes (rotation is picked up within the secrets cache lifetime).
+ * credentials secret changes: within the secrets cache lifetime, or at once when Ops Manager refuses the cached key
+ * (run-once.ts reads the secret again then).
  */
 import { createHash, hkdfSync } from 'node:crypto';
 import { S3Client } from '@aws-sdk/client-s3';
@@ -44,20 +45,39 @@ export type ApiFactory = (options: {
   observer: RequestObserver;
 }) => ClosableApi;
 
-/** Counts API calls by endpoint; reset at the start of each run. */
+/**
+ * Counts API calls by endpoint, and of them the writes sent and the answers that refused the API key; reset at the start
+ * of each run.
+ */
 export class ApiCallCounter implements RequestObserver {
   #byEndpoint: Record<string, number> = {};
   #total = 0;
+  #writes = 0;
+  #refused = 0;
 
-  onRequest(event: { method: string; pathTemplate: string }): void {
+  onRequest(event: { method: string; pathTemplate: string; status?: number | null }): void {
     const key = `${event.method} ${event.pathTemplate}`;
     this.#byEndpoint[key] = (this.#byEndpoint[key] ?? 0) + 1;
     this.#total++;
+    if (event.method !== 'GET' && event.method !== 'HEAD') this.#writes++;
+    if (event.status === 401) this.#refused++;
   }
 
   reset(): void {
     this.#byEndpoint = {};
     this.#total = 0;
+    this.#writes = 0;
+    this.#refused = 0;
+  }
+
+  /** Requests other than GET/HEAD that reached Ops Manager since the reset, whatever their answer. */
+  get writesSent(): number {
+    return this.#writes;
+  }
+
+  /** Requests Ops Manager answered 401 (the API key refused) since the reset. */
+  get authRefusals(): number {
+    return this.#refused;
   }
 
   snapshot(): { total: number; byEndpoint: Record<string, number> } {
@@ -85,6 +105,8 @@ export class Runtime {
   readonly #createApi: ApiFactory;
   readonly #onStall: ((event: RequestStallEvent) => void) | undefined;
   #api: { digest: string; api: ClosableApi } | undefined;
+  /** Digest of the credentials last read from the secret (cached or not). */
+  #credentialsDigest: string | undefined;
 
   /** `onStall` hears of a request Ops Manager has not answered for a while (the handlers log it: stall-log.ts). */
   constructor(config: HandlerConfig, createApi: ApiFactory, onStall?: (event: RequestStallEvent) => void) {
@@ -119,7 +141,8 @@ export class Runtime {
    */
   async api(): Promise<{ api: OpsManagerApi; fingerprintKey: Uint8Array; publicKey: string }> {
     const credentials = await loadOpsManagerCredentials(this.#secretJson, this.config.credentialsSecretId);
-    const digest = createHash('sha256').update(`${credentials.publicKey}\n${credentials.privateKey}`).digest('hex');
+    const digest = credentialsDigest(credentials);
+    this.#credentialsDigest = digest;
     if (this.#api?.digest !== digest) {
       const previous = this.#api?.api;
       const options: Parameters<ApiFactory>[0] = {
@@ -143,6 +166,23 @@ export class Runtime {
       publicKey: credentials.publicKey,
     };
   }
+
+  /**
+   * Reads the credentials secret again, past its cache (which it refills): true when the API key differs from the one
+   * the last run used, so that the next {@link api} call builds a client with the new key. For a run Ops Manager refused
+   * the key of: a rotated secret is then picked up at once instead of when the cache expires.
+   */
+  async reloadCredentials(): Promise<boolean> {
+    const credentials = await loadOpsManagerCredentials(this.#secretJson, this.config.credentialsSecretId, {
+      fresh: true,
+    });
+    return credentialsDigest(credentials) !== this.#credentialsDigest;
+  }
+}
+
+/** Identifies an API key without keeping it: SHA-256 of the public and private key. */
+function credentialsDigest(credentials: OpsManagerCredentials): string {
+  return createHash('sha256').update(`${credentials.publicKey}\n${credentials.privateKey}`).digest('hex');
 }
 
 /**

@@ -152,6 +152,9 @@ export class RequestExecutor {
       } catch (error) {
         if (error instanceof SlotWaitAborted) throw this.#stopped(request, false);
         if (error instanceof OpsManagerResponseTooLargeError) throw this.#tooLarge(request, state, error);
+        // The key refused in the Digest exchange: the observer hears the answer's status (the handlers' runtime
+        // counts refusals to pick up a rotated key at once: handlers/run-once.ts).
+        if (error instanceof OpsManagerAuthError) state.status = error.status;
         throw error;
       }
       let error: OpsManagerError;

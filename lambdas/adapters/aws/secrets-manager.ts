@@ -38,11 +38,11 @@ export class SecretJsonSource {
     this.#maxAge = options.maxAgeSeconds ?? DEFAULT_SECRET_MAX_AGE_SECONDS;
   }
 
-  /** The secret's JSON object. */
-  async getObject(secretId: string): Promise<Record<string, unknown>> {
+  /** The secret's JSON object; `fresh` reads it from Secrets Manager even when the cached value is still young. */
+  async getObject(secretId: string, options: { fresh?: boolean } = {}): Promise<Record<string, unknown>> {
     let raw: string | Uint8Array | undefined;
     try {
-      raw = await this.#provider.get(secretId, { maxAge: this.#maxAge });
+      raw = await this.#provider.get(secretId, { maxAge: this.#maxAge, forceFetch: options.fresh === true });
     } catch (error) {
       const cause = (error as { cause?: unknown }).cause ?? error;
       const name = (cause as { name?: unknown })?.name;
@@ -104,12 +104,16 @@ export class SecretJsonSource {
 const PUBLIC_KEY = /^[A-Za-z0-9]{1,64}$/;
 const PRIVATE_KEY = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
 
-/** Reads and validates the credentials secret `{"publicKey","privateKey","fingerprintKey?"}`. */
+/**
+ * Reads and validates the credentials secret `{"publicKey","privateKey","fingerprintKey?"}`; `fresh` bypasses (and
+ * refills) the cache.
+ */
 export async function loadOpsManagerCredentials(
   source: SecretJsonSource,
   secretId: string,
+  options: { fresh?: boolean } = {},
 ): Promise<OpsManagerCredentials> {
-  const value = await source.getObject(secretId);
+  const value = await source.getObject(secretId, options);
   if (Object.keys(value).length === 0) {
     throw new SecretsManagerAdapterError(
       'CREDENTIALS_NOT_FILLED',
