@@ -6,6 +6,12 @@
 import { LeaseHeldError } from './errors.ts';
 import type { Clock, Lease, StateStore } from './ports.ts';
 
+/**
+ * Start of the run warning that says the lease could not be released (the rest says why): it stays until it expires,
+ * and runs until then are refused (LEASE_HELD). The handlers surface it (summary and log).
+ */
+export const LEASE_RELEASE_FAILED = 'lease release failed';
+
 /** Lease timing. */
 export interface LeaseOptions {
   /** Lifetime of the lease; a little longer than the longest run. Default 15 minutes. */

@@ -14,7 +14,13 @@ import {
 } from './desired/index.ts';
 import { DesiredStateInTransitError, DesiredStateInvalidError, ReconcileError } from './errors.ts';
 import { INTERRUPTED_MESSAGE, interruptReason, RunInterruptedError } from './interrupt.ts';
-import { acquireLease, DEFAULT_LEASE_OPTIONS, type HeldLease, type LeaseOptions } from './lease.ts';
+import {
+  acquireLease,
+  DEFAULT_LEASE_OPTIONS,
+  type HeldLease,
+  LEASE_RELEASE_FAILED,
+  type LeaseOptions,
+} from './lease.ts';
 import {
   type ChangeResult,
   type DesiredState,
@@ -290,7 +296,14 @@ export async function runReconcile(
       }
     } finally {
       if (lease !== undefined) {
-        await lease.release().catch((error: unknown) => warnings.push(`lease release failed: ${errorMessage(error)}`));
+        const held = lease;
+        await held
+          .release()
+          .catch((error: unknown) =>
+            warnings.push(
+              `${LEASE_RELEASE_FAILED} (it stays until ${held.lease.expiresAt}; runs until then are skipped): ${errorMessage(error)}`,
+            ),
+          );
       }
     }
   }

@@ -5,6 +5,7 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Context } from 'aws-lambda';
+import { LEASE_RELEASE_FAILED } from '../core/lease.ts';
 import type { RunReport } from '../core/model.ts';
 import type { Reporter } from '../core/ports.ts';
 import { newRunId } from '../core/run-id.ts';
@@ -192,6 +193,12 @@ function finish(input: RunOnceInput, attempt: Attempt): RunSummary {
     addRunMetrics(metrics, outcome.report, durationMs, reported);
     const summary = summarise(outcome.report, trigger, request.command, durationMs);
     logger.info('run finished', { summary });
+    const unreleased = outcome.report.warnings?.find((w) => w.startsWith(LEASE_RELEASE_FAILED));
+    if (unreleased !== undefined) {
+      // The run's work is done (its status stands), but the lease stays until it expires: the runs until then end
+      // `skipped` (LEASE_HELD), which is no failure and raises no alarm. Said here, where an operator looks.
+      logger.warn('lease not released: runs are skipped (LEASE_HELD) until it expires', { warning: unreleased });
+    }
     return summary;
   }
   const { error } = outcome;

@@ -33,6 +33,11 @@ export interface RunSummary {
   /** DESIRED_STATE_INVALID: the first {@link MAX_LISTED_ISSUES} problems (the error's message counts them all). */
   issues?: ListedIssue[];
   reason?: string;
+  /**
+   * The run's warnings (at most {@link MAX_LISTED_WARNINGS}; the archived report has them all): a lease not released, a
+   * corrupt state recovered, a report not written...
+   */
+  warnings?: string[];
   /** The run stopped starting writes before its end (its Lambda's time limit near): why, and how many it left. */
   interrupted?: { reason: string; notStarted: number };
 }
@@ -69,6 +74,9 @@ export function listedIssues(error: unknown): ListedIssue[] | undefined {
   });
 }
 
+/** Most warnings listed in a summary. */
+export const MAX_LISTED_WARNINGS = 20;
+
 /** Most failed changes listed in a summary (the archived report has them all). */
 export const MAX_LISTED_CHANGES = 20;
 
@@ -97,6 +105,7 @@ export function summarise(report: RunReport, trigger: string, command: RunComman
     },
     ...(report.desiredCache ? { desiredCache: report.desiredCache } : {}),
     ...(report.interrupted ? { interrupted: report.interrupted } : {}),
+    ...(report.warnings?.length ? { warnings: report.warnings.slice(0, MAX_LISTED_WARNINGS) } : {}),
     failures: report.failures.map((f) => ({
       target: `${f.target.type}:${f.target.name}`,
       phase: f.phase,
