@@ -13,9 +13,12 @@ import type { ArchiveStore, Clock, OpsManagerApi } from './ports.ts';
 export async function runArchive(
   desired: DesiredState,
   projects: readonly string[] | undefined,
-  deps: { api: OpsManagerApi; archive: ArchiveStore; clock: Clock },
+  runDeps: { api: OpsManagerApi; archive: ArchiveStore; clock: Clock; isRetryable?: (error: unknown) => boolean },
 ): Promise<ArchiveSummary> {
-  const now = deps.clock.now();
+  // Every error the API or the store throws is kept: the messages alone cannot say whether a retry could pass.
+  const met: unknown[] = [];
+  const deps = { api: recordingErrors(runDeps.api, met), archive: recordingErrors(runDeps.archive, met) };
+  const now = runDeps.clock.now();
   const manifest = desired.settings.archive.versionManifest
     ? archiveManifest(deps.api, deps.archive, now.toISOString()).then(
         (result) => ({ result }),
@@ -39,5 +42,38 @@ export async function runArchive(
     summary.usage = { month, keys, projects };
     summary.errors.push(...errors);
   }
+  const { isRetryable } = runDeps;
+  if (summary.errors.length > 0 && isRetryable !== undefined) {
+    // Failures with no error behind them (an unusable stored document) would meet the same on a retry.
+    summary.retryable = met.length > 0 && met.every((error) => isRetryable(error));
+  }
   return summary;
+}
+
+/**
+ * `target` with every method call's thrown error (or rejection) pushed to `met` before it propagates. Methods are
+ * called on the target itself, so classes with private fields keep working.
+ */
+function recordingErrors<T extends object>(target: T, met: unknown[]): T {
+  return new Proxy(target, {
+    get(object, property) {
+      const value: unknown = Reflect.get(object, property, object);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        try {
+          const result: unknown = value.apply(object, args);
+          if (result instanceof Promise) {
+            return result.catch((error: unknown) => {
+              met.push(error);
+              throw error;
+            });
+          }
+          return result;
+        } catch (error) {
+          met.push(error);
+          throw error;
+        }
+      };
+    },
+  });
 }

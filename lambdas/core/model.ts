@@ -312,4 +312,10 @@ export interface ArchiveSummary {
    */
   usage?: { month: string; keys: string[]; projects?: number };
   errors: string[];
+  /**
+   * With errors, when the run could classify them (RunDependencies.isRetryable): true when every error it met is one a
+   * later attempt can get past (S3 or Ops Manager throttled or unavailable), false when any is not or a failure came
+   * from no error (a stored document unusable).
+   */
+  retryable?: boolean;
 }

@@ -68,4 +68,9 @@ export interface RunDependencies {
    * manifest present is checked, none is fine; the Lambda passes `required` (DESIRED_STATE_SNAPSHOT).
    */
   desiredSnapshot?: SnapshotPolicy;
+  /**
+   * Whether a later attempt can get past an error (the handlers' classifyError): with it, an archive run tells whether
+   * all its failures could pass on a retry (ArchiveSummary.retryable).
+   */
+  isRetryable?: (error: unknown) => boolean;
 }

@@ -1,7 +1,7 @@
 /**
  * The archive Lambda (daily, from the Scheduler): archives the version manifest and the usage snapshots
- * (`runReconcile` with command `archive`). Takes any Scheduler event or `{}`; rethrows retryable failures so Lambda
- * retries them.
+ * (`runReconcile` with command `archive`). Takes any Scheduler event or `{}`; a scheduled run rethrows retryable
+ * failures, and a partial archive whose failures are all retryable, so Lambda retries them.
  */
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Context } from 'aws-lambda';
@@ -46,6 +46,15 @@ export function createArchiveHandler(app: AppContext, run: RunFn = runReconcile)
       });
       if (trigger === 'schedule' && summary.status === 'failed' && summary.error?.retryable) {
         throw new Error(`${summary.error.code}: ${summary.error.message}`);
+      }
+      // A scheduled archive that failed in part on errors a retry can pass (an S3 put throttled, Ops Manager
+      // unavailable) is rethrown too: otherwise the daily archive waits a whole day. Running it again is safe: the
+      // version manifest is content-addressed (a copy written only when absent, the index and latest completed by the
+      // next run: core/archive-manifest.ts) and the month's usage documents are read and written whole again, carrying
+      // over what the run did not read (core/archive-usage.ts); each attempt writes its own report.
+      if (trigger === 'schedule' && summary.status === 'partial' && summary.retryable === true) {
+        const first = summary.failures?.[0]?.message ?? 'see the run report';
+        throw new Error(`ARCHIVE_PARTIAL: the archive failed in part, on errors a retry can pass: ${first}`);
       }
       return summary;
     } finally {

@@ -137,6 +137,7 @@ async function attemptRun(input: RunOnceInput, signal: AbortSignal | undefined):
       apiCalls: () => runtime.calls.snapshot(),
       ...(runtime.desiredCache ? { desiredCache: runtime.desiredCache } : {}),
       desiredSnapshot: runtime.config.desiredSnapshot,
+      isRetryable: (error) => classifyError(error).retryable,
     });
     return { runId, started, outcome: { report }, metrics };
   } catch (error) {

@@ -30,6 +30,8 @@ export interface RunSummary {
   /** Changes whose apply failed or did not converge (at most {@link MAX_LISTED_CHANGES}). */
   failedChanges?: { target: string; kind: string; key: string; action: string; status: string; message?: string }[];
   error?: ErrorOutcome;
+  /** An archive run that failed in part: whether a later attempt can get past every failure (ArchiveSummary.retryable). */
+  retryable?: boolean;
   /** DESIRED_STATE_INVALID: the first {@link MAX_LISTED_ISSUES} problems (the error's message counts them all). */
   issues?: ListedIssue[];
   reason?: string;
@@ -105,6 +107,7 @@ export function summarise(report: RunReport, trigger: string, command: RunComman
     },
     ...(report.desiredCache ? { desiredCache: report.desiredCache } : {}),
     ...(report.interrupted ? { interrupted: report.interrupted } : {}),
+    ...(report.archive?.retryable === undefined ? {} : { retryable: report.archive.retryable }),
     ...(report.warnings?.length ? { warnings: report.warnings.slice(0, MAX_LISTED_WARNINGS) } : {}),
     failures: report.failures.map((f) => ({
       target: `${f.target.type}:${f.target.name}`,

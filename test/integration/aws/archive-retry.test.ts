@@ -1,0 +1,55 @@
+// Scenario: the daily archive's S3 puts fail through the SDK's retries. A scheduled run that ends `partial` on
+// failures a retry can pass is rethrown, so Lambda retries it the same day (not the next); one whose failure a retry
+// meets again (403) is answered; a manual run is always answered; the retry completes the archive without duplicates.
+import { describe, expect, it } from 'vitest';
+import { WORLD } from '../../helpers/aws-world.ts';
+import { useHandlerWorld } from '../../helpers/handler-world.ts';
+
+const MANIFESTS = `${WORLD.dataBucket}/archive/manifests/*`;
+const SCHEDULE = {
+  version: '0',
+  id: 'e-2',
+  'detail-type': 'Scheduled Event',
+  source: 'aws.scheduler',
+  account: '123456789012',
+  time: '2026-03-01T02:00:00Z',
+  region: 'eu-west-1',
+  resources: ['arn:aws:scheduler:eu-west-1:123456789012:schedule/default/opsman-gitops-archive'],
+  detail: {},
+};
+
+describe('a partial archive under the archive handler', { timeout: 60_000 }, () => {
+  const h = useHandlerWorld({ resetEach: true });
+  const ctx = () => h.ctx('opsman-gitops-archive');
+  const stored = (prefix: string) =>
+    [...(h.world.s3.buckets.get(WORLD.dataBucket)?.keys() ?? [])].filter((k) => k.startsWith(prefix)).sort();
+
+  it('manifest puts answered 503 throughout: manual answered partial, scheduled rethrown; the retry completes it once', async () => {
+    h.world.s3.injectFault({ method: 'PUT', key: MANIFESTS, status: 503, code: 'SlowDown', count: 999 });
+    const manual = await h.archive({}, ctx());
+    expect(manual).toMatchObject({ status: 'partial', retryable: true });
+    expect(JSON.stringify(manual.failures)).toContain('503');
+    await expect(h.archive(SCHEDULE, ctx())).rejects.toThrow(
+      /^ARCHIVE_PARTIAL: the archive failed in part, on errors a retry can pass: version manifest: .*503/,
+    );
+
+    h.world.s3.clearFaults();
+    const retried = await h.archive(SCHEDULE, ctx());
+    expect(retried).toMatchObject({ status: 'ok' });
+    expect(retried.retryable).toBeUndefined();
+    const manifests = stored('archive/manifests/');
+    expect(manifests.filter((k) => k.startsWith('archive/manifests/sha256/'))).toHaveLength(1);
+    const again = await h.archive(SCHEDULE, ctx());
+    expect(again).toMatchObject({ status: 'ok' });
+    expect(stored('archive/manifests/')).toEqual(manifests);
+    const index = JSON.parse(h.world.s3.getText(WORLD.dataBucket, 'archive/manifests/index.json') ?? '[]');
+    expect(JSON.stringify(index).match(/"sha256"/g)).toHaveLength(1);
+  });
+
+  it('a 403 on the manifest put is not retryable: the scheduled run is answered partial, not rethrown', async () => {
+    h.world.s3.injectFault({ method: 'PUT', key: MANIFESTS, status: 403, code: 'AccessDenied', count: 999 });
+    const scheduled = await h.archive(SCHEDULE, ctx());
+    expect(scheduled).toMatchObject({ status: 'partial', retryable: false });
+    h.world.s3.clearFaults();
+  });
+});
