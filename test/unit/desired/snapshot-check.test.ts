@@ -270,17 +270,21 @@ describe('a whole upload the loader cannot use is invalid, not in transit', () =
   });
 });
 
+/** The upload's prune deletes `path` between the listing and its read. */
+function deleteBeforeRead(h: ReconcileHarness, path: string): void {
+  const read = h.source.read.bind(h.source);
+  h.source.read = async (p: string) => {
+    if (p === path) h.source.files.delete(p);
+    return read(p);
+  };
+}
+
 describe('a file listed, then deleted before it is read', () => {
   it('pruned by the upload whose manifest the run then reads: in transit (was reported invalid)', async () => {
     const { h, world, run } = harness();
     const v2 = upload(2);
     h.setFiles({ ...v2, 'gone.yaml': '# removed by this upload\n', [SNAPSHOT_FILE]: manifestOf(v2) });
-    const read = h.source.read.bind(h.source);
-    h.source.read = async (path: string) => {
-      // The upload's prune deletes the file between the listing and its read.
-      if (path === 'gone.yaml') h.source.files.delete(path);
-      return read(path);
-    };
+    deleteBeforeRead(h, 'gone.yaml');
     await expect(run('required')).rejects.toMatchObject({
       code: 'DESIRED_STATE_IN_TRANSIT',
       mismatches: [{ path: 'gone.yaml', problem: 'not in the snapshot' }],
@@ -309,11 +313,7 @@ describe('a file listed, then deleted before it is read', () => {
     const { h, run } = harness();
     const v2 = { ...upload(2), 'gone.yaml': '# part of this upload\n' };
     h.setFiles({ ...v2, [SNAPSHOT_FILE]: manifestOf(v2) });
-    const read = h.source.read.bind(h.source);
-    h.source.read = async (path: string) => {
-      if (path === 'gone.yaml') h.source.files.delete(path);
-      return read(path);
-    };
+    deleteBeforeRead(h, 'gone.yaml');
     await expect(run('required')).rejects.toMatchObject({
       code: 'DESIRED_STATE_IN_TRANSIT',
       mismatches: [{ path: 'gone.yaml', problem: 'missing' }],
