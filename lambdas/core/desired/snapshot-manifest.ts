@@ -9,7 +9,7 @@
  * Format (formatVersion 1): `{"formatVersion":1,"files":[{"path":"projects/a.yaml","sha256":"<64 hex>","size":123}]}`,
  * paths relative to the root with `/`, sorted, unique.
  */
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../canonical.ts';
 
 /** File name of the manifest at the desired-state root (a dot file: never uploaded or pruned as a desired file). */
 export const SNAPSHOT_FILE = '.opsman-gitops-snapshot.json';
@@ -62,7 +62,7 @@ export function buildSnapshotManifest(files: Iterable<{ path: string; bytes: Uin
   for (const f of files) {
     const problem = pathProblem(f.path);
     if (problem) throw new SnapshotManifestError(`path ${JSON.stringify(f.path)} ${problem}`);
-    out.push({ path: f.path, sha256: createHash('sha256').update(f.bytes).digest('hex'), size: f.bytes.length });
+    out.push({ path: f.path, sha256: sha256Hex(f.bytes), size: f.bytes.length });
   }
   out.sort(byPath);
   for (let i = 1; i < out.length; i++) {
