@@ -27,6 +27,7 @@ import type {
   RequestStallEvent,
   SecretResolver,
 } from '../core/ports.ts';
+import { WRITE_METHODS } from '../opsman/errors.ts';
 import { DESIRED_CACHE_PREFIX, type HandlerConfig } from './config.ts';
 
 /**
@@ -59,7 +60,7 @@ export class ApiCallCounter implements RequestObserver {
     const key = `${event.method} ${event.pathTemplate}`;
     this.#byEndpoint[key] = (this.#byEndpoint[key] ?? 0) + 1;
     this.#total++;
-    if (event.method !== 'GET' && event.method !== 'HEAD') this.#writes++;
+    if (WRITE_METHODS.has(event.method)) this.#writes++;
     if (event.status === 401) this.#refused++;
   }
 
@@ -70,7 +71,7 @@ export class ApiCallCounter implements RequestObserver {
     this.#refused = 0;
   }
 
-  /** Requests other than GET/HEAD that reached Ops Manager since the reset, whatever their answer. */
+  /** Writes (POST, PUT, PATCH, DELETE) that reached Ops Manager since the reset, whatever their answer. */
   get writesSent(): number {
     return this.#writes;
   }

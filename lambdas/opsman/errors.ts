@@ -215,7 +215,7 @@ function formatBytes(bytes: number): string {
 }
 
 /** The methods that change something in Ops Manager. */
-const WRITE_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+export const WRITE_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
  * The oversized-answer error of a write Ops Manager applied: a 2xx answer to a POST, PUT, PATCH or DELETE over
