@@ -2,6 +2,7 @@
  * Checks of single environment variable values for config.ts: whole numbers within a range, and a short, safe quote
  * of what was given for the message.
  */
+import { SNAPSHOT_POLICIES, type SnapshotPolicy } from '../core/desired/snapshot-check.ts';
 
 /**
  * Longest value quoted whole in a message (a bucket name has up to 63 characters); a longer one is described by its
@@ -46,15 +47,12 @@ export function readWholeNumber(
   };
 }
 
-/** The values DESIRED_STATE_SNAPSHOT takes. */
-export const SNAPSHOT_POLICIES = ['required', 'optional'] as const;
-
 /**
  * Reads DESIRED_STATE_SNAPSHOT: `required` or `optional` (also unset or empty: the default), nothing else. A typo such
  * as `require` is refused rather than read as optional, which would quietly turn the torn-upload check off.
  */
 export function readSnapshotPolicy(env: NodeJS.ProcessEnv): {
-  value?: (typeof SNAPSHOT_POLICIES)[number];
+  value?: SnapshotPolicy;
   problem?: string;
 } {
   const raw = env.DESIRED_STATE_SNAPSHOT;

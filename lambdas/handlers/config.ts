@@ -6,7 +6,7 @@
 import { bucketNameProblem, keyPrefixProblem } from '../adapters/aws/s3-names.ts';
 import { normalisePrefix, prefixesOverlap } from '../adapters/aws/s3-util.ts';
 import { desiredCacheSwitch } from '../core/desired/cache-switch.ts';
-import type { SnapshotPolicy } from '../core/desired/snapshot-check.ts';
+import { DEFAULT_SNAPSHOT_POLICY, type SnapshotPolicy } from '../core/desired/snapshot-check.ts';
 import type { Mode } from '../core/model.ts';
 import { checkPublicApiBaseUrl } from '../opsman/base-url.ts';
 import { quoteValue, readSnapshotPolicy, readWholeNumber, type WholeNumberRange } from './config-values.ts';
@@ -52,7 +52,7 @@ export const CONFIG_DEFAULTS = {
   archivePrefix: 'archive/',
   mode: 'plan' as Mode,
   leaseWaitMs: 0,
-  desiredSnapshot: 'optional' as SnapshotPolicy,
+  desiredSnapshot: DEFAULT_SNAPSHOT_POLICY,
 };
 
 /**

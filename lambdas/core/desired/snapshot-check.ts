@@ -24,7 +24,10 @@ import {
  * checked, with one the files must match it. `required` (the Lambda, DESIRED_STATE_SNAPSHOT=required): no manifest
  * means the first upload is still in progress, and the run stops as for a mismatch.
  */
-export type SnapshotPolicy = 'required' | 'optional';
+export type SnapshotPolicy = (typeof SNAPSHOT_POLICIES)[number];
+
+/** The policies, as DESIRED_STATE_SNAPSHOT spells them (handlers/config-values.ts reads it against this list). */
+export const SNAPSHOT_POLICIES = ['required', 'optional'] as const;
 
 /** Default policy: check a manifest when there is one. */
 export const DEFAULT_SNAPSHOT_POLICY: SnapshotPolicy = 'optional';
