@@ -125,10 +125,16 @@ export class FsDesiredStateSource implements DesiredStateSource {
     try {
       real = realpathSync(path.join(realRoot, normalised));
     } catch (error) {
+      // NOT_FOUND means gone (the loader takes it for a file pruned mid-upload); a link loop or a denied directory is
+      // an I/O failure, reported as such rather than as a torn upload retried forever.
+      const errno = (error as NodeJS.ErrnoException).code;
+      const gone = errno === 'ENOENT' || errno === 'ENOTDIR';
       throw new DesiredSourceError(
-        'NOT_FOUND',
+        gone ? 'NOT_FOUND' : 'IO',
         relativePath,
-        `no file "${relativePath}" under the desired-state root`,
+        gone
+          ? `no file "${relativePath}" under the desired-state root`
+          : `cannot resolve "${relativePath}" under the desired-state root (${errno ?? 'error'})`,
         { cause: error },
       );
     }

@@ -70,6 +70,14 @@ describe('FsDesiredStateSource', () => {
     expect((error as DesiredSourceError).message).not.toContain('outside: true');
   });
 
+  it('a link loop is an I/O failure, not a file gone (which the loader would take for a torn upload)', async () => {
+    await symlink(path.join(root, 'loop-b.yaml'), path.join(root, 'loop-a.yaml'));
+    await symlink(path.join(root, 'loop-a.yaml'), path.join(root, 'loop-b.yaml'));
+    const error = await new FsDesiredStateSource(root).read('loop-a.yaml').catch((e: unknown) => e);
+    expect((error as DesiredSourceError).code).toBe('IO');
+    expect((error as DesiredSourceError).message).toContain('ELOOP');
+  });
+
   it('reads a listed file as it is now, and a listed path that became a directory is not a file', async () => {
     const source = new FsDesiredStateSource(root);
     await source.list();
