@@ -17,7 +17,8 @@ export interface NagTargets {
   credentials: ISecret;
   failures: IQueue;
   scheduleDlq: IQueue;
-  functions: HouseFunction[];
+  /** The reconcile function, then the archive function. */
+  functions: [HouseFunction, HouseFunction];
   settings: StackSettings;
 }
 
@@ -60,11 +61,6 @@ export function acknowledgeFindings(stack: Stack, t: NagTargets): void {
     );
     ack(
       fn.role,
-      `AwsSolutions-IAM5[Resource::${dataArn}/${PREFIXES.archive}*]`,
-      'Writes archive objects whose keys are made at run time (sha256 content addresses, dated usage snapshots and run reports), only under the archive prefix.',
-    );
-    ack(
-      fn.role,
       `AwsSolutions-IAM5[Resource::${dataArn}/${PREFIXES.desiredCache}*]`,
       'Reads and writes desired-state cache entries, named by a content hash made at run time, only under the cache prefix.',
     );
@@ -76,8 +72,21 @@ export function acknowledgeFindings(stack: Stack, t: NagTargets): void {
       );
     }
   }
-  const reconcileRole = t.functions[0]?.role;
+  const [reconcile, archive] = t.functions;
+  if (archive) {
+    ack(
+      archive.role,
+      `AwsSolutions-IAM5[Resource::${dataArn}/${PREFIXES.archive}*]`,
+      'Reads and writes archive objects whose keys are made at run time (sha256 content addresses, dated usage snapshots and its run reports), only under the archive prefix.',
+    );
+  }
+  const reconcileRole = reconcile?.role;
   if (reconcileRole) {
+    ack(
+      reconcileRole,
+      `AwsSolutions-IAM5[Resource::${dataArn}/${PREFIXES.reports}*]`,
+      'Writes (PutObject only) its run reports, keyed by date and run id at run time, only under the reports prefix of the archive.',
+    );
     ack(
       reconcileRole,
       `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:${t.settings.secretNamePrefix}*]`,

@@ -1,11 +1,14 @@
 /**
  * Least privilege, per function: exactly the actions and prefixes each one uses (docs/aws.md, IAM). State and lease
- * are two fixed keys, so they get no wildcard; archive keys are made at run time, so they get their prefix only.
+ * are two fixed keys, so they get no wildcard; archive keys are made at run time, so they get their prefix only. The
+ * reconcile writes state and lease only when its deployment may apply: observe and plan read the state and take no
+ * lease (lambdas/core/run.ts), so under those modes its role cannot change them either.
  */
 import { Aws } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { Mode } from '../lambdas/core/model.ts';
 import type { HouseFunction } from './function.ts';
 import { PREFIXES } from './storage.ts';
 
@@ -29,7 +32,12 @@ function readDesired(fn: HouseFunction, desired: IBucket): void {
   );
 }
 
-/** Read and write archive objects; list the data bucket (without it a missing key is a 403, not a 404). */
+/** List the data bucket: without it a missing key (a first run's state, an archive not yet written) is a 403, not a 404. */
+function listData(fn: HouseFunction, data: IBucket): void {
+  fn.role.addToPolicy(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [data.bucketArn] }));
+}
+
+/** Read and write archive objects (manifests, usage snapshots, its own run reports). */
 function useArchive(fn: HouseFunction, data: IBucket): void {
   fn.role.addToPolicy(
     new PolicyStatement({
@@ -37,7 +45,16 @@ function useArchive(fn: HouseFunction, data: IBucket): void {
       resources: [data.arnForObjects(`${PREFIXES.archive}*`)],
     }),
   );
-  fn.role.addToPolicy(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [data.bucketArn] }));
+}
+
+/**
+ * Read the credentials secret: GetSecretValue only (grantRead adds DescribeSecret, which no function calls). The
+ * secret uses the AWS-managed key, so no KMS grant is needed.
+ */
+function readCredentials(fn: HouseFunction, credentials: ISecret): void {
+  fn.role.addToPolicy(
+    new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [credentials.secretArn] }),
+  );
 }
 
 /** Read and write desired-state cache entries (content-addressed keys made at run time: the prefix only). */
@@ -50,18 +67,32 @@ function useDesiredCache(fn: HouseFunction, data: IBucket): void {
   );
 }
 
-/** The reconcile function: desired state, state and lease, archive, credentials and the secretRef secrets. */
-export function grantReconcile(fn: HouseFunction, t: GrantTargets & { secretNamePrefix: string }): void {
+/**
+ * The reconcile function: desired state, state (and, in apply mode, its writes and the lease), its run reports,
+ * credentials and the secretRef secrets. It never archives (only the archive function runs that command), so under
+ * the archive prefix it may only write its reports: it cannot rewrite the archived manifests and usage.
+ */
+export function grantReconcile(fn: HouseFunction, t: GrantTargets & { secretNamePrefix: string; mode: Mode }): void {
   readDesired(fn, t.storage.desired);
-  useArchive(fn, t.storage.data);
+  listData(fn, t.storage.data);
+  fn.role.addToPolicy(
+    new PolicyStatement({
+      actions: ['s3:PutObject'],
+      resources: [t.storage.data.arnForObjects(`${PREFIXES.reports}*`)],
+    }),
+  );
   useDesiredCache(fn, t.storage.data);
-  t.credentials.grantRead(fn.role);
+  readCredentials(fn, t.credentials);
   const stateKey = t.storage.data.arnForObjects(`${PREFIXES.state}state.json`);
   const leaseKey = t.storage.data.arnForObjects(`${PREFIXES.state}lease.json`);
-  fn.role.addToPolicy(
-    new PolicyStatement({ actions: ['s3:GetObject', 's3:PutObject'], resources: [stateKey, leaseKey] }),
-  );
-  fn.role.addToPolicy(new PolicyStatement({ actions: ['s3:DeleteObject'], resources: [leaseKey] }));
+  if (t.mode === 'apply') {
+    fn.role.addToPolicy(
+      new PolicyStatement({ actions: ['s3:GetObject', 's3:PutObject'], resources: [stateKey, leaseKey] }),
+    );
+    fn.role.addToPolicy(new PolicyStatement({ actions: ['s3:DeleteObject'], resources: [leaseKey] }));
+  } else {
+    fn.role.addToPolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [stateKey] }));
+  }
   fn.role.addToPolicy(
     new PolicyStatement({
       actions: ['secretsmanager:GetSecretValue'],
@@ -73,7 +104,8 @@ export function grantReconcile(fn: HouseFunction, t: GrantTargets & { secretName
 /** The archive function: desired state (settings, pinned manifest), its cache, archive, credentials. No state, no lease. */
 export function grantArchive(fn: HouseFunction, t: GrantTargets): void {
   readDesired(fn, t.storage.desired);
+  listData(fn, t.storage.data);
   useArchive(fn, t.storage.data);
   useDesiredCache(fn, t.storage.data);
-  t.credentials.grantRead(fn.role);
+  readCredentials(fn, t.credentials);
 }

@@ -110,7 +110,12 @@ export class OpsmanGitopsStack extends Stack {
       ...SIZING.archive,
     });
 
-    grantReconcile(reconcile, { storage, credentials, secretNamePrefix: settings.secretNamePrefix });
+    grantReconcile(reconcile, {
+      storage,
+      credentials,
+      secretNamePrefix: settings.secretNamePrefix,
+      mode: settings.mode,
+    });
     grantArchive(archive, { storage, credentials });
 
     const tz = TimeZone.of(settings.timeZone);

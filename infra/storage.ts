@@ -13,6 +13,8 @@ export const PREFIXES = {
   desired: 'desired-state/',
   state: 'state/',
   archive: 'archive/',
+  /** The run reports inside the archive prefix (lambdas/core/report.ts reportKey): all the reconcile writes there. */
+  reports: 'archive/reports/',
   /** The desired-state cache (fixed in the handlers: lambdas/handlers/config.ts DESIRED_CACHE_PREFIX). */
   desiredCache: 'cache/desired/',
 } as const;
@@ -61,7 +63,7 @@ export class Storage extends Construct {
         // Run reports are many and small; after 90 days they are audit material only.
         {
           id: 'run-reports',
-          prefix: `${PREFIXES.archive}reports/`,
+          prefix: PREFIXES.reports,
           transitions: [{ storageClass: StorageClass.INFREQUENT_ACCESS, transitionAfter: Duration.days(90) }],
           expiration: Duration.days(800),
         },

@@ -1,0 +1,108 @@
+// Scenario: the synthesized roles of the two functions, per deployment mode (cdk-nag on): a reconcile that may only
+// observe or plan cannot write the state or the lease; the reconcile writes nothing under the archive but its reports;
+// the credentials secret is read with GetSecretValue alone.
+
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../infra/build-app.ts';
+
+const SLOW = 180_000;
+
+type Resources = Record<string, { Type: string; Properties: Record<string, unknown> }>;
+type Statement = { Action: string | string[]; Resource: unknown; Condition?: unknown };
+
+/** One statement per action and resource, rendered as `action on resource` with the bucket logical id shortened. */
+function grantsOf(resources: Resources, description: string): string[] {
+  const fn = Object.entries(resources).find(
+    ([, r]) => r.Type === 'AWS::Lambda::Function' && String(r.Properties.Description ?? '').includes(description),
+  )?.[1];
+  const role = (fn?.Properties.Role as { 'Fn::GetAtt': string[] } | undefined)?.['Fn::GetAtt'][0];
+  const statements = Object.values(resources)
+    .filter((r) => r.Type === 'AWS::IAM::Policy')
+    .filter((r) => (r.Properties.Roles as { Ref: string }[]).some((ref) => ref.Ref === role))
+    .flatMap((r) => (r.Properties.PolicyDocument as { Statement: Statement[] }).Statement);
+  const render = (resource: unknown): string =>
+    JSON.stringify(resource)
+      .replace(/\{"Fn::Join":\["",\[\{"Fn::GetAtt":\["Storage(\w+?)[0-9A-F]{8}","Arn"\]\},"([^"]*)"\]\]\}/g, '$1$2')
+      .replace(/\{"Fn::GetAtt":\["Storage(\w+?)[0-9A-F]{8}","Arn"\]\}/g, '$1')
+      .replace(/"/g, '');
+  const out: string[] = [];
+  for (const s of statements) {
+    for (const action of [s.Action].flat()) {
+      for (const resource of [s.Resource].flat()) out.push(`${action} on ${render(resource)}`);
+    }
+  }
+  return out.sort();
+}
+
+const MODES = ['observe', 'plan', 'apply'] as const;
+
+describe.each(MODES)('IAM of the functions, mode %s', (mode) => {
+  let outdir: string;
+  let resources: Resources;
+
+  beforeAll(async () => {
+    outdir = await mkdtemp(join(tmpdir(), `opsman-cdk-iam-${mode}-`));
+    const { app, stack } = buildApp(new App({ outdir, context: { 'aws:cdk:bundling-stacks': [], mode } }));
+    // cdk-nag v3: every wildcard left must be acknowledged, or synth throws.
+    expect(() => app.synth()).not.toThrow();
+    resources = Template.fromStack(stack).toJSON().Resources as Resources;
+  }, SLOW);
+  afterAll(async () => {
+    await rm(outdir, { recursive: true, force: true });
+  });
+
+  it('reconcile: state and lease writes only when the deployment may apply; reports only under the archive', () => {
+    const grants = grantsOf(resources, 'plan/apply').filter((g) => g.includes('Data'));
+    const stateWrites = [
+      's3:DeleteObject on Data/state/lease.json',
+      's3:GetObject on Data/state/lease.json',
+      's3:PutObject on Data/state/lease.json',
+      's3:PutObject on Data/state/state.json',
+    ];
+    expect(grants).toEqual(
+      [
+        's3:GetObject on Data/cache/desired/*',
+        's3:GetObject on Data/state/state.json',
+        's3:ListBucket on Data',
+        's3:PutObject on Data/archive/reports/*',
+        's3:PutObject on Data/cache/desired/*',
+        ...(mode === 'apply' ? stateWrites : []),
+      ].sort(),
+    );
+  });
+
+  it('archive: the archive and the cache, no state, no lease', () => {
+    const grants = grantsOf(resources, 'daily archive').filter((g) => g.includes('Data'));
+    expect(grants).toEqual(
+      [
+        's3:GetObject on Data/archive/*',
+        's3:GetObject on Data/cache/desired/*',
+        's3:ListBucket on Data',
+        's3:PutObject on Data/archive/*',
+        's3:PutObject on Data/cache/desired/*',
+      ].sort(),
+    );
+  });
+
+  it('both read the credentials secret with GetSecretValue alone; only the reconcile the secretRef prefix', () => {
+    const credentials = 'secretsmanager:GetSecretValue on {Ref:CredentialsF8F243AA}';
+    const secretsOf = (d: string) => grantsOf(resources, d).filter((g) => g.startsWith('secretsmanager:'));
+    expect(secretsOf('daily archive')).toEqual([credentials]);
+    const reconcile = secretsOf('plan/apply');
+    expect(reconcile).toHaveLength(2);
+    expect(reconcile).toContain(credentials);
+    expect(reconcile.find((g) => g !== credentials)).toContain(':secret:opsman/*');
+  });
+
+  it('neither function may write to the desired-state bucket', () => {
+    for (const d of ['plan/apply', 'daily archive']) {
+      const desired = grantsOf(resources, d).filter((g) => g.includes('DesiredState'));
+      expect(desired).toEqual(['s3:GetObject on DesiredState/desired-state/*', 's3:ListBucket on DesiredState']);
+    }
+  });
+});
