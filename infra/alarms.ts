@@ -63,6 +63,7 @@ export class Alarms extends Construct {
         },
       );
     }
+    // Only reconcile runs emit LastSuccess (lambdas/handlers/metrics.ts): the archive's daily success must not count.
     const hourly = this.#run('LastSuccess', Duration.hours(1));
     this.#add('NoSuccessfulRun', hourly, {
       description: `No successful reconcile run for ${props.noSuccessHours} hours.`,

@@ -48,7 +48,8 @@ export function countPlannedWrites(report: RunReport): number {
 
 /**
  * Adds the per-run metrics of a finished report, except those the core already reported through the Reporter port
- * (`alreadyReported`), so no metric is counted twice. `LastSuccess` is 1 only when no target and no change failed.
+ * (`alreadyReported`), so no metric is counted twice. `LastSuccess` is 1 only when no target and no change failed, and
+ * only for a reconcile run (observe, plan, apply), never an archive.
  */
 export function addRunMetrics(
   metrics: Metrics,
@@ -70,5 +71,10 @@ export function addRunMetrics(
   // A run stopped near its time limit left writes undone: not a success, or a function that never finishes in time
   // would keep the staleness alarm quiet.
   if (report.interrupted !== undefined) add(METRIC.runInterrupted, MetricUnit.Count, 1);
-  else if (s.targetsFailed === 0 && s.failed === 0) add(METRIC.lastSuccess, MetricUnit.Count, 1);
+  // LastSuccess is the reconcile's heartbeat (the NoSuccessfulRun alarm): the archive shares the namespace and the
+  // service dimension, so its daily success would otherwise hide a reconcile that no longer succeeds (with
+  // noSuccessHours 24, for ever). Its failures still count: RunFailed, TargetsFailed, ArchiveErrors.
+  else if (report.command !== 'archive' && s.targetsFailed === 0 && s.failed === 0) {
+    add(METRIC.lastSuccess, MetricUnit.Count, 1);
+  }
 }

@@ -50,6 +50,22 @@ describe('addRunMetrics', () => {
     expect(seen.get('TargetsFailed')).toBe(0);
   });
 
+  // The archive shares the namespace and the service dimension: its daily success must not keep NoSuccessfulRun quiet
+  // while the reconcile no longer succeeds.
+  it.each(['observe', 'plan', 'apply'])('a clean %s run is a LastSuccess', (command) => {
+    const { metrics, seen } = recorder();
+    addRunMetrics(metrics, report({ command }), 1);
+    expect(seen.get('LastSuccess')).toBe(1);
+  });
+
+  it('a clean archive run is no LastSuccess (the heartbeat is the reconcile one), its other metrics are sent', () => {
+    const { metrics, seen } = recorder();
+    addRunMetrics(metrics, report({ command: 'archive' }), 1);
+    expect(seen.has('LastSuccess')).toBe(false);
+    expect(seen.get('TargetsFailed')).toBe(0);
+    expect(seen.get('RunDuration')).toBe(1);
+  });
+
   it('a run with a failed target (its changes not even tried) is not a LastSuccess', () => {
     const { metrics, seen } = recorder();
     const failedTarget = report();
