@@ -1,7 +1,7 @@
 /**
  * What starts the functions: EventBridge Scheduler schedules (retried, then dead-lettered), and the GitOps path
- * (BucketDeployment of the repository's desired-state folder, whose YAML uploads notify the reconcile function, then
- * its snapshot manifest, whose upload notifies it once more).
+ * (BucketDeployment of the repository's desired-state folder, then of its snapshot manifest, whose upload notifies the
+ * reconcile function).
  */
 import { Duration, type TimeZone } from 'aws-cdk-lib';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
@@ -64,26 +64,22 @@ export interface DesiredStateDeployments {
 
 /**
  * Uploads the desired-state folder under the desired prefix (pruning what left git), then its snapshot manifest, and
- * notifies the reconcile function of every created `.yaml`/`.yml` object there and of the manifest. The notifications
- * exist before the first upload.
+ * notifies the reconcile function of the manifest's creation only. The notification exists before the first upload.
  *
  * S3 has no atomic multi-object write: a run started by the first file's notification can read new files next to old
  * ones. The manifest lists every uploaded file with its SHA-256 and is written by a second deployment that
  * CloudFormation runs only after the first one (sync and prune) has finished, so a run that finds the files matching
- * the manifest read one whole upload; the manifest's own notification starts the run that sees the finished upload.
+ * the manifest read one whole upload; the manifest's notification starts the run that sees the finished upload.
  */
 export function deployDesiredState(
   scope: Construct,
   props: { bucket: IBucket; reconcile: IFunction; sourceDir: string },
 ): DesiredStateDeployments {
-  // S3 refuses notification rules of one event type whose prefixes and suffixes overlap: the manifest's suffix
-  // (.json) is neither .yaml nor .yml, so its rule cannot overlap theirs.
-  for (const suffix of ['.yaml', '.yml']) {
-    props.bucket.addEventNotification(EventType.OBJECT_CREATED, new LambdaDestination(props.reconcile), {
-      prefix: PREFIXES.desired,
-      suffix,
-    });
-  }
+  // The manifest alone: it is written after every upload that changes a file (it hashes them all), so its run sees each
+  // upload whole. Notifying each YAML key as well would start one more full run per uploaded file (a first deployment
+  // of 500 files: 500 runs, one at a time under reserved concurrency 1, each reading all of Ops Manager, the late ones
+  // expiring into FailedInvocations), and under DESIRED_STATE_SNAPSHOT=required each either stops in transit or
+  // repeats the manifest's run.
   props.bucket.addEventNotification(EventType.OBJECT_CREATED, new LambdaDestination(props.reconcile), {
     prefix: SNAPSHOT_KEY,
     suffix: '.json',

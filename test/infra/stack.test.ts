@@ -217,46 +217,40 @@ describe('OpsmanGitops stack (default context, alarm email, CA bundle)', () => {
     }
   });
 
-  it('S3 notifications: ObjectCreated on .yaml and .yml under the desired prefix, and on the snapshot manifest', () => {
-    const yaml = ['.yaml', '.yml'].map((suffix) => ({
-      Events: ['s3:ObjectCreated:*'],
-      Filter: {
-        Key: {
-          FilterRules: Match.arrayWith([
-            { Name: 'suffix', Value: suffix },
-            { Name: 'prefix', Value: 'desired-state/' },
-          ]),
-        },
-      },
-      LambdaFunctionArn: Match.anyValue(),
-    }));
-    // The manifest's rule: its full key as the prefix, and a suffix (.json) that overlaps neither YAML suffix (S3
-    // refuses overlapping prefix-and-suffix rules for one event type).
-    const manifest = {
-      Events: ['s3:ObjectCreated:*'],
-      Filter: {
-        Key: {
-          FilterRules: Match.arrayWith([
-            { Name: 'suffix', Value: '.json' },
-            { Name: 'prefix', Value: 'desired-state/.opsman-gitops-snapshot.json' },
-          ]),
-        },
-      },
-      LambdaFunctionArn: Match.anyValue(),
-    };
-    template.hasResourceProperties('Custom::S3BucketNotifications', {
-      NotificationConfiguration: { LambdaFunctionConfigurations: [...yaml, manifest] },
-    });
-    // All three start the reconcile function.
+  // The manifest is written after every upload that changes a file: one run per upload. A rule per YAML key would
+  // start one more full run per uploaded file, one at a time under reserved concurrency 1.
+  it('S3 notifications: ObjectCreated on the snapshot manifest only, starting the reconcile function', () => {
     const [reconcileId] = fnByHandler('plan/apply');
-    const notifications = ofType('Custom::S3BucketNotifications')[0]?.[1];
-    const configurations = (
-      notifications?.Properties.NotificationConfiguration as
-        | { LambdaFunctionConfigurations: { LambdaFunctionArn: { 'Fn::GetAtt': string[] } }[] }
-        | undefined
-    )?.LambdaFunctionConfigurations;
-    const targets = configurations?.map((c) => c.LambdaFunctionArn['Fn::GetAtt'][0]);
-    expect(targets).toEqual([reconcileId, reconcileId, reconcileId]);
+    template.hasResourceProperties('Custom::S3BucketNotifications', {
+      NotificationConfiguration: {
+        LambdaFunctionConfigurations: [
+          {
+            Events: ['s3:ObjectCreated:*'],
+            Filter: {
+              Key: {
+                FilterRules: Match.arrayWith([
+                  { Name: 'suffix', Value: '.json' },
+                  { Name: 'prefix', Value: 'desired-state/.opsman-gitops-snapshot.json' },
+                ]),
+              },
+            },
+            LambdaFunctionArn: { 'Fn::GetAtt': [reconcileId, 'Arn'] },
+          },
+        ],
+      },
+    });
+    template.resourceCountIs('Custom::S3BucketNotifications', 1);
+    // The handler takes the key the rule sends as a run of the whole upload.
+    const event = {
+      Records: [
+        {
+          eventSource: 'aws:s3',
+          eventName: 'ObjectCreated:Put',
+          s3: { bucket: { name: 'b' }, object: { key: 'desired-state/.opsman-gitops-snapshot.json' } },
+        },
+      ],
+    };
+    expect(parseReconcileEvent(event, { desiredPrefix: 'desired-state/' })).toMatchObject({ kind: 's3' });
   });
 
   it('BucketDeployments: the desired-state folder (pruned, without the secrets file), then its snapshot manifest', () => {
