@@ -35,7 +35,9 @@ export class Alarms extends Construct {
 
     for (const [name, fn] of Object.entries(props.functions)) {
       this.#add(`${name}Errors`, fn.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' }), {
-        description: `The ${name} function failed (threw, timed out or was throttled out).`,
+        // AWS/Lambda Errors counts invocations that threw or timed out, not throttles: an asynchronous event throttled
+        // until its maximum age goes to the on-failure queue, which the FailedInvocations alarm watches.
+        description: `The ${name} function failed (threw or timed out).`,
       });
     }
     this.#add('DriftDetected', this.#run('DriftDetected'), {

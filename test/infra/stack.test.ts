@@ -313,6 +313,12 @@ describe('OpsmanGitops stack (default context, alarm email, CA bundle)', () => {
       TreatMissingData: 'breaching',
     });
     template.resourcePropertiesCountIs('AWS::CloudWatch::Alarm', { MetricName: 'Errors', Namespace: 'AWS/Lambda' }, 2);
+    // AWS/Lambda Errors does not count throttles: the description must not send the on-call looking for one there.
+    for (const [, alarm] of ofType('AWS::CloudWatch::Alarm').filter(([, a]) => a.Properties.MetricName === 'Errors')) {
+      expect(alarm.Properties.AlarmDescription).toMatch(
+        /^The (Reconcile|Archive) function failed \(threw or timed out\)\.$/,
+      );
+    }
   });
 
   it('IAM: each function gets only the actions and prefixes it uses', () => {
