@@ -94,6 +94,14 @@ function scheduleDetail(expression: string): string | undefined {
   return undefined;
 }
 
+/** The period of a `rate(...)` expression in hours (undefined for cron and at: their gaps are not one number). */
+function ratePeriodHours(expression: string): number | undefined {
+  const rate = /^rate\((\d+) (minute|hour|day)s?\)$/.exec(expression);
+  if (!rate) return undefined;
+  const perUnit = { minute: 1 / 60, hour: 1, day: 24 } as const;
+  return Number(rate[1]) * perUnit[rate[2] as keyof typeof perUnit];
+}
+
 /** True when `yyyy-mm-ddThh:mm:ss` names a real day and time: Date.parse rolls 30 February over into March. */
 function existingDateTime(text: string): boolean {
   const ms = Date.parse(`${text}Z`);
@@ -168,6 +176,12 @@ export function readSettings(node: Node): StackSettings {
       const why = detail === '' ? '' : `; ${detail}, got ${JSON.stringify(settings[key])}`;
       problems.push(`${key} must be rate(N minutes|hours|days), cron(...) or at(...)${why}`);
     }
+  }
+  const periodHours = ratePeriodHours(settings.reconcileSchedule);
+  if (periodHours !== undefined && periodHours > settings.noSuccessHours) {
+    problems.push(
+      `noSuccessHours must be at least the reconcile schedule's period: ${settings.reconcileSchedule} runs every ${periodHours} hours, so with noSuccessHours ${settings.noSuccessHours} the NoSuccessfulRun alarm would fire between every two runs`,
+    );
   }
   if (!/^[A-Za-z]+(?:[/_+-][A-Za-z0-9_+-]+)*$/.test(settings.timeZone) || !knownTimeZone(settings.timeZone)) {
     problems.push(

@@ -104,6 +104,12 @@ describe('readSettings', () => {
     ],
     [{ logRetentionDays: '10' }, "logRetentionDays must be one of CloudWatch Logs' retention periods: 1, 3, 5, 7, 14"],
     [{ createVpcEndpoints: 'flase' }, 'createVpcEndpoints must be true or false; got "flase"'],
+    // A staleness window shorter than the gap between two runs: the alarm would fire after every run.
+    [
+      { reconcileSchedule: 'rate(1 day)' },
+      "noSuccessHours must be at least the reconcile schedule's period: rate(1 day) runs every 24 hours, so with noSuccessHours 6 the NoSuccessfulRun alarm would fire between every two runs",
+    ],
+    [{ reconcileSchedule: 'rate(13 hours)', noSuccessHours: 12 }, 'rate(13 hours) runs every 13 hours'],
   ])('rejects %j', (context, message) => {
     let caught: unknown;
     try {
@@ -119,7 +125,9 @@ describe('readSettings', () => {
 describe('readSettings accepts every documented form', () => {
   it.each([
     [{ reconcileSchedule: 'rate(1 minute)' }, { reconcileSchedule: 'rate(1 minute)' }],
-    [{ reconcileSchedule: 'rate(1 day)' }, { reconcileSchedule: 'rate(1 day)' }],
+    [{ reconcileSchedule: 'rate(1 day)', noSuccessHours: 24 }, { reconcileSchedule: 'rate(1 day)' }],
+    [{ reconcileSchedule: 'rate(6 hours)' }, { reconcileSchedule: 'rate(6 hours)', noSuccessHours: 6 }],
+    [{ reconcileSchedule: 'rate(360 minutes)' }, { reconcileSchedule: 'rate(360 minutes)' }],
     [{ archiveSchedule: 'rate(30 minutes)' }, { archiveSchedule: 'rate(30 minutes)' }],
     [{ archiveSchedule: 'cron(0 3 ? * MON-FRI *)' }, { archiveSchedule: 'cron(0 3 ? * MON-FRI *)' }],
     [{ reconcileSchedule: 'at(2027-01-01T00:00:00)' }, { reconcileSchedule: 'at(2027-01-01T00:00:00)' }],
