@@ -3,6 +3,7 @@
  * They are narrow: on the construct that raises the finding, and for IAM4/IAM5 on the exact policy or wildcard.
  */
 import { type Stack, Validations } from 'aws-cdk-lib';
+import { Policy } from 'aws-cdk-lib/aws-iam';
 import type { CfnBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
@@ -98,10 +99,17 @@ export function acknowledgeFindings(stack: Stack, t: NagTargets): void {
   for (const child of stack.node.children) {
     const id = child.node.id;
     if (id.startsWith('SchedulerRoleForTarget')) {
+      // Only for the function this role's policy invokes: an acknowledgement for the other one would let a grant to
+      // invoke it pass unseen.
+      const defaultPolicy = child.node.tryFindChild('DefaultPolicy');
+      const policy =
+        defaultPolicy instanceof Policy ? JSON.stringify(stack.resolve(defaultPolicy.document.toJSON())) : '';
       for (const fn of t.functions) {
+        const logicalId = stack.getLogicalId(fn.fn.node.defaultChild as never);
+        if (!policy.includes(`"${logicalId}"`)) continue;
         ack(
           child,
-          `AwsSolutions-IAM5[Resource::<${stack.getLogicalId(fn.fn.node.defaultChild as never)}.Arn>:*]`,
+          `AwsSolutions-IAM5[Resource::<${logicalId}.Arn>:*]`,
           "aws-cdk-lib's LambdaInvoke target grants lambda:InvokeFunction on the function and its versions (ARN:*); it can invoke nothing else.",
         );
       }

@@ -4,8 +4,10 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
-import { App, type Stack } from 'aws-cdk-lib';
+import { App, type CfnElement, type Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
+import type { Policy, Role } from 'aws-cdk-lib/aws-iam';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../infra/build-app.ts';
@@ -465,6 +467,33 @@ describe('cdk-nag is really on', () => {
         const { app, stack } = buildApp(new App({ outdir, context: NO_BUNDLING }));
         new Bucket(stack, 'CarelessBucket');
         expect(() => app.synth()).toThrow(/AwsSolutions-S1|AwsSolutions-S10/);
+      } finally {
+        await rm(outdir, { recursive: true, force: true });
+      }
+    },
+    SLOW,
+  );
+
+  // Each scheduler role is acknowledged for the function it invokes only: a grant to invoke the other one is a finding.
+  it(
+    "a schedule's role that could also invoke the other function fails synth",
+    async () => {
+      const outdir = await mkdtemp(join(tmpdir(), 'opsman-cdk-nag-'));
+      try {
+        const { app, stack } = buildApp(new App({ outdir, context: NO_BUNDLING }));
+        const archive = stack.node.findChild('Archive').node.findChild('Function') as IFunction;
+        const reconcileLogicalId = stack.getLogicalId(
+          stack.node.findChild('Reconcile').node.findChild('Function').node.defaultChild as CfnElement,
+        );
+        const reconcileSchedulerRole = stack.node.children.find(
+          (c) =>
+            c.node.id.startsWith('SchedulerRoleForTarget') &&
+            JSON.stringify(stack.resolve((c.node.findChild('DefaultPolicy') as Policy).document.toJSON())).includes(
+              `"${reconcileLogicalId}"`,
+            ),
+        ) as Role;
+        archive.grantInvoke(reconcileSchedulerRole);
+        expect(() => app.synth()).toThrow(/AwsSolutions-IAM5\[Resource::<ArchiveFunction[0-9A-F]{8}\.Arn>:\*\]/);
       } finally {
         await rm(outdir, { recursive: true, force: true });
       }
