@@ -23,9 +23,10 @@ export const METRIC = {
   runFailed: 'RunFailed',
   runInterrupted: 'RunInterrupted',
   /**
-   * A run stopped because the desired state did not match its snapshot manifest (DESIRED_STATE_IN_TRANSIT): expected
-   * for the runs the first files of an upload start; not a RunFailed. A torn state that persists (an interrupted
-   * upload) keeps failing the scheduled runs, which rethrow (the Errors alarm), and then NoSuccessfulRun.
+   * A run stopped because the desired state did not match its snapshot manifest (DESIRED_STATE_IN_TRANSIT): a run
+   * that met an upload still in progress (a schedule during `cdk deploy`, or a YAML key's event from a deployment
+   * that sends them); not a RunFailed. A torn state that persists (an interrupted upload) keeps failing the
+   * scheduled runs, which rethrow (the Errors alarm), and then NoSuccessfulRun.
    */
   desiredStateInTransit: 'DesiredStateInTransit',
   /** An invocation whose event was refused before any run (a schedule's payload edited by hand, a bad manual event). */
