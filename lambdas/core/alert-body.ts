@@ -4,6 +4,7 @@
  */
 
 import type { AlertConfigRequest, Matcher, MetricThreshold, NotificationRequest, Threshold } from '../opsman/types.ts';
+import { canonicalJson } from './canonical.ts';
 import { MaskedValueError } from './errors.ts';
 import type { DesiredAlertConfig, DesiredNotification, SecretRef } from './model.ts';
 import { isSecretField, looksMasked, notificationIdentity } from './notification-types.ts';
@@ -21,7 +22,10 @@ export interface DesiredAlertBody {
 
 /** One secret reference of a body, with the field path it fills. */
 export interface SecretUse {
-  /** `notifications[WEBHOOK].webhookSecret` (identity-based, not index-based). */
+  /**
+   * `notifications[WEBHOOK].webhookSecret` (identity-based, not index-based; duplicates of one identity numbered by
+   * content, see `secretPathPrefixes`).
+   */
   path: string;
   /** Index in `notifications`. */
   index: number;
@@ -53,6 +57,41 @@ export function notificationPaths(notifications: readonly Record<string, unknown
   });
 }
 
+/**
+ * Path prefix of each notification for its secrets: like `notificationPaths`, but duplicates of one identity (two
+ * WEBHOOKs, whose URL is secret, share the identity `WEBHOOK`) are numbered in the order of their canonical JSON
+ * (non-secret fields and secret references), not of the list. The stored secret fingerprints are bound to these
+ * paths, so a reordered YAML list must not move a secret to another path: it would read as "secret changed" and
+ * re-send every secret of the config for nothing.
+ */
+export function secretPathPrefixes(notifications: readonly Record<string, unknown>[]): string[] {
+  const identities = notifications.map((n) => notificationIdentity(n));
+  const groups = new Map<string, number[]>();
+  identities.forEach((id, index) => {
+    const group = groups.get(id);
+    if (group === undefined) groups.set(id, [index]);
+    else group.push(index);
+  });
+  const prefixes: string[] = [];
+  for (const [id, indexes] of groups) {
+    if (indexes.length === 1) {
+      prefixes[indexes[0] as number] = `notifications[${id}]`;
+      continue;
+    }
+    // Equal texts are equal notifications (same references): which of them gets which number changes nothing.
+    const texts = new Map(indexes.map((i) => [i, canonicalJson(notifications[i])]));
+    const ranked = [...indexes].sort((a, b) => {
+      const ta = texts.get(a) as string;
+      const tb = texts.get(b) as string;
+      return ta < tb ? -1 : ta > tb ? 1 : a - b;
+    });
+    ranked.forEach((index, rank) => {
+      prefixes[index] = `notifications[${rank === 0 ? id : `${id}#${rank + 1}`}]`;
+    });
+  }
+  return prefixes;
+}
+
 /** True when some notification sets a secret field (cheap: no identity paths are built). */
 export function hasSecretFields(notifications: readonly object[]): boolean {
   for (let i = 0; i < notifications.length; i++) {
@@ -70,7 +109,7 @@ export function hasSecretFields(notifications: readonly object[]): boolean {
 export function secretUses(body: DesiredAlertBody): SecretUse[] {
   // Most alert configs have no secret: skip the identity paths and the sort for them.
   if (!hasSecretFields(body.notifications)) return [];
-  const paths = notificationPaths(body.notifications as unknown as Record<string, unknown>[]);
+  const paths = secretPathPrefixes(body.notifications as unknown as Record<string, unknown>[]);
   const uses: SecretUse[] = [];
   for (let index = 0; index < body.notifications.length; index++) {
     const n = body.notifications[index] as unknown as Record<string, unknown>;

@@ -9,7 +9,7 @@ import { applySingletonChange, recordSingleton } from './apply-singletons.ts';
 import { errorCode, errorMessage } from './concurrency.ts';
 import { INTERRUPTED_MESSAGE } from './interrupt.ts';
 import type { Change, ChangeResult, TargetFailure } from './model.ts';
-import { confirmEcho, type WriteCheck } from './verify.ts';
+import { confirmEcho, secretsNotKept, type WriteCheck } from './verify.ts';
 
 /** The outcome of one target: a result per change, the writes to verify, and a failure that stopped it. */
 export interface TargetApplyOutcome {
@@ -99,8 +99,15 @@ export async function applyTarget(
         results.push(r);
         if (out.warning !== undefined) warnings.push(changeWarning(change, out.warning));
         // The echo is compared now and dropped: only whether it confirmed the write waits for verification.
-        if (out.wrote)
-          written.set(r, { echoConfirmed: confirmEcho(r, { response: out.response, desiredText: out.desiredText }) });
+        // An echo whose redacted secrets cannot be what was sent is not a confirmation: the re-read decides.
+        if (out.wrote) {
+          const response = out.response;
+          const confirmed =
+            response !== undefined &&
+            confirmEcho(r, { response, desiredText: out.desiredText }) &&
+            (await secretsNotKept(r, response, alertCtx.secrets)).length === 0;
+          written.set(r, { echoConfirmed: confirmed });
+        }
       } else {
         const warning = await applySingletonChange(change, ctx.api, ctx.readPin);
         recordSingleton(ctx.state, change);

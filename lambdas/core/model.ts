@@ -172,7 +172,10 @@ export interface FieldChange {
   before?: unknown;
   after?: unknown;
   secret?: boolean;
-  /** For secrets: 'changed' (fingerprint differs), 'removed on live', 'set'. */
+  /**
+   * For secrets: 'changed' (fingerprint differs), 'removed on live', 'changed on live' (the characters its redaction
+   * kept cannot be the desired value's), 'set'.
+   */
   note?: string;
 }
 

@@ -8,6 +8,7 @@ import { type DesiredAlertBody, toDesiredAlertBody } from './alert-body.ts';
 import { hmacOf } from './canonical.ts';
 import { diffAlert, onlyEnabledDiffers, secretChanges } from './diff.ts';
 import { changedSecretPaths, type FingerprintCache, secretFingerprints } from './fingerprint.ts';
+import { secretsChangedOnLive } from './mask-check.ts';
 import type { Change, DesiredProject, FieldChange, TargetRef } from './model.ts';
 import {
   desiredText as desiredTextOf,
@@ -157,6 +158,7 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
       const view = views.get(live.id) as LiveView;
       // Equal canonical texts mean in sync: the field-level diff is only computed when something differs.
       let fields: FieldChange[] = [];
+      let secretDrift = false;
       if (view.text !== desiredText) {
         desired = normaliseDesired(after);
         fields = diffAlert(desired, view.normal);
@@ -170,11 +172,18 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
         );
         if (changedSecrets.length > 0)
           fields.push(...secretChanges(changedSecrets, record?.secretFingerprints !== undefined));
+        // A secret replaced by hand leaves the normalised body (and its digest) as it was: only the characters its
+        // redaction kept can tell, and when they do it is drift like any other edit made in Ops Manager.
+        const onLive = secretsChangedOnLive(after, resolved.values, live).filter((p) => !changedSecrets.includes(p));
+        if (onLive.length > 0) {
+          secretDrift = true;
+          fields.push(...onLive.map((path) => ({ path, secret: true, note: 'changed on live' })));
+        }
       }
       const change: Change = { target, kind, key, id: live.id, action: 'noop', fields, reason: 'in sync' };
       if (fields.length > 0) {
         // Only a differing config needs its live digest: the view computes it now, for this one.
-        const drifted = record?.appliedDigest !== undefined && view.digest !== record.appliedDigest;
+        const drifted = secretDrift || (record?.appliedDigest !== undefined && view.digest !== record.appliedDigest);
         change.before = view.normal;
         change.after = after;
         const guard = record?.notConverging;

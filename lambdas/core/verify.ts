@@ -6,14 +6,16 @@
  * rewritten until its desired state changes (no flapping loop).
  */
 import type { AlertConfig } from '../opsman/types.ts';
-import type { DesiredAlertBody } from './alert-body.ts';
+import { type DesiredAlertBody, hasSecretFields } from './alert-body.ts';
 import type { ApplyContext } from './apply.ts';
 import { verifySingleton } from './apply-singletons.ts';
 import { errorCode, errorMessage } from './concurrency.ts';
 import { diffAlert } from './diff.ts';
+import { secretsChangedOnLive } from './mask-check.ts';
 import type { ChangeResult, TargetFailure } from './model.ts';
 import { liveText, normaliseDesired, normaliseLive } from './normalise.ts';
 import { desiredIdentity } from './plan-alerts.ts';
+import type { SecretResolver } from './ports.ts';
 import { listAlertConfigsChecked } from './read-live.ts';
 import { resolveBodySecrets } from './resolve-secrets.ts';
 
@@ -85,6 +87,29 @@ export function confirmEcho(result: ChangeResult, echo: WriteEcho): boolean {
   }
 }
 
+/**
+ * The secret fields of an applied alert write whose redacted form in `live` cannot be what was sent (see
+ * mask-check.ts), named `<path> (secret)`. Empty when the body has no secret or they cannot be resolved again (the
+ * write itself resolved them; the run's resolver answers from its cache). A secret that still reads as another one
+ * right after this tool sent it is not converging: plans would otherwise find it "changed on live" and rewrite it on
+ * every run, were Ops Manager to redact in some way mask-check.ts does not foresee.
+ */
+export async function secretsNotKept(
+  result: ChangeResult,
+  live: AlertConfig,
+  secrets: SecretResolver,
+): Promise<string[]> {
+  const body = result.change.after as DesiredAlertBody | undefined;
+  if (result.change.kind !== 'alertConfig' || body === undefined || !hasSecretFields(body.notifications)) return [];
+  try {
+    const resolved = await resolveBodySecrets(body, secrets, result.change.key);
+    if (!resolved.ok) return [];
+    return secretsChangedOnLive(body, resolved.values, live).map((path) => `${path} (secret)`);
+  } catch {
+    return [];
+  }
+}
+
 /** Checks what was written (`written`: each applied write, its echo already checked) and flags what did not converge. */
 export async function verifyTarget(written: Map<ChangeResult, WriteCheck>, ctx: ApplyContext): Promise<VerifyOutcome> {
   const entries = [...written.entries()].filter(([r]) => r.status === 'applied' && r.change.action !== 'delete');
@@ -100,6 +125,7 @@ export async function verifyTarget(written: Map<ChangeResult, WriteCheck>, ctx: 
         if (config === undefined) await guard(r, ctx, ['(missing after write)']);
         else {
           const fields = differingFields(r, config);
+          if (fields.length === 0) fields.push(...(await secretsNotKept(r, config, ctx.secrets)));
           if (fields.length > 0) await guard(r, ctx, fields);
         }
       }

@@ -50,13 +50,18 @@ export function formatValue(value: unknown): string {
   return JSON.stringify(masked) ?? String(masked);
 }
 
-/** The secret placeholder for a field change's note: `(secret changed)`, `(secret removed on live)`, `(secret)`. */
+/**
+ * The secret placeholder for a field change's note: `(secret changed)`, `(secret removed on live)`, `(secret changed on
+ * live)`, `(secret)`.
+ */
 export function secretNote(note: string | undefined): string {
   switch (note) {
     case 'changed':
       return '(secret changed)';
     case 'removed on live':
       return '(secret removed on live)';
+    case 'changed on live':
+      return '(secret changed on live)';
     case 'added':
       return '(secret added)';
     case 'removed':

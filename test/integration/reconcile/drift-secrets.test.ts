@@ -1,4 +1,4 @@
-// Scenario: over real HTTP, hand edits by jdoekey1 are detected, attributed and corrected; a rotated secret is re-sent; adoption beats duplication; no secret leaks.
+// Scenario: over real HTTP, hand edits by jdoekey1 are detected, attributed and corrected; a rotated secret is re-sent; reordering two webhooks in YAML re-sends nothing; adoption beats duplication; no secret leaks.
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -105,6 +105,40 @@ describe('drift, secrets and adoption against the emulator', () => {
     for (const value of [...values, 'fake-webhook-secret-0001-not-real']) {
       for (const blob of blobs) expect(blob.includes(value)).toBe(false);
     }
+  });
+
+  it('reordering two WEBHOOK notifications in YAML changes no secret and writes nothing', async () => {
+    const hook = (url: string, secret: string, extra = '') =>
+      `        - typeName: WEBHOOK\n          webhookUrl: { secretRef: "opsman/notify#${url}" }\n          webhookSecret: { secretRef: "opsman/notify#${secret}" }\n${extra}`;
+    const first = hook('payments-webhook-url', 'payments-webhook-secret');
+    const second = hook('hook2-url', 'hook2-secret', '          intervalMin: 10\n');
+    const config = (hooks: string) =>
+      `  alertConfigs:\n    - key: two-hooks\n      eventTypeName: HOST_RECOVERING\n      notifications:\n${hooks}`;
+    await world.editSecrets((s) => {
+      const notify = s['opsman/notify'] as Record<string, string>;
+      notify['hook2-url'] = 'https://hooks2.example.invalid/FAKE-NOT-A-REAL-URL-0003';
+      notify['hook2-secret'] = 'fake-webhook-secret-0003-not-real';
+    });
+    await world.editDesired('projects/payments.yaml', (t) => t.replace('  alertConfigs:\n', config(first + second)));
+    await world.run('apply');
+    expect(pending(await world.run('plan'))).toEqual([]);
+
+    await world.editDesired('projects/payments.yaml', (t) => t.replace(first + second, second + first));
+    const plan = await world.run('plan');
+    expect(plan.plan.changes.find((c) => c.key === 'two-hooks')?.fields).toEqual([]);
+    expect(pending(plan)).toEqual([]);
+    await world.admin('DELETE', 'requests');
+    await world.run('apply');
+    expect(await world.writes()).toEqual([]);
+
+    // A real rotation of one of the two is still seen, on that one only.
+    await world.editSecrets((s) => {
+      (s['opsman/notify'] as Record<string, string>)['hook2-secret'] = 'fake-webhook-secret-0004-not-real';
+    });
+    const rotated = (await world.run('plan')).plan.changes.find((c) => c.key === 'two-hooks');
+    expect(rotated?.action).toBe('update');
+    expect(rotated?.fields).toHaveLength(1);
+    expect(rotated?.fields[0]).toMatchObject({ secret: true, note: 'changed' });
   });
 
   it('adopts a config made by hand that equals a desired one instead of duplicating it', async () => {

@@ -1,0 +1,71 @@
+/**
+ * Secrets changed by hand in Ops Manager. A redacted value says nothing about the secret behind it, except the
+ * characters the redaction kept: a webhook URL keeps its scheme and host, a key its last characters. When those kept
+ * characters cannot belong to the value this tool would send, the secret in Ops Manager is certainly another one
+ * (someone pointed the webhook elsewhere or pasted another key). Nothing else is concluded from a mask: each run of
+ * `*` may stand for any text, of any length, so no redaction scheme that keeps real characters in place can make a
+ * secret of ours look changed, and a fully masked value (a webhook secret) is never judged.
+ */
+import type { AlertConfig } from '../opsman/types.ts';
+import { type DesiredAlertBody, type SecretUse, secretUses } from './alert-body.ts';
+import { looksMasked, notificationIdentity } from './notification-types.ts';
+
+/**
+ * False only when `shown`, a live secret field as Ops Manager answered it, is a redaction mask (four `*` or more in a
+ * row) whose kept characters cannot be those of `real`: its text before the first `*` run must start `real`, its
+ * text after the last must end it, and the texts between must appear in `real` in order, letter case aside. Anything
+ * that is not a mask (absent, empty, not a string) is not judged here: true.
+ */
+export function maskAgrees(shown: unknown, real: string): boolean {
+  if (typeof shown !== 'string' || !looksMasked(shown)) return true;
+  // Case is not judged: a server may well write a URL's scheme and host in lower case.
+  const kept = shown.toLowerCase().split(/\*+/);
+  const value = real.toLowerCase();
+  const head = kept[0] ?? '';
+  const tail = kept.length > 1 ? (kept[kept.length - 1] ?? '') : '';
+  if (!value.startsWith(head)) return false;
+  let at = head.length;
+  for (let i = 1; i < kept.length - 1; i++) {
+    const found = value.indexOf(kept[i] ?? '', at);
+    if (found < 0) return false;
+    at = found + (kept[i] ?? '').length;
+  }
+  return value.length - tail.length >= at && value.endsWith(tail);
+}
+
+/**
+ * Paths of the secrets of `body` (as `secretUses` names them) that the live config holds certainly otherwise. A desired
+ * notification is compared with the live notifications of its identity (two WEBHOOKs share one): it agrees when one of
+ * them agrees on every secret field; when none does, the fields no candidate agrees on are reported (all of its fields
+ * when each agrees with a different one). A notification absent on live is the diff's business, not this one's.
+ */
+export function secretsChangedOnLive(
+  body: DesiredAlertBody,
+  values: ReadonlyMap<string, string>,
+  live: AlertConfig,
+): string[] {
+  const byIndex = new Map<number, SecretUse[]>();
+  for (const use of secretUses(body)) {
+    const list = byIndex.get(use.index);
+    if (list === undefined) byIndex.set(use.index, [use]);
+    else list.push(use);
+  }
+  if (byIndex.size === 0) return [];
+  const liveNotifications = (Array.isArray(live.notifications) ? live.notifications : []).filter(
+    (n): n is NonNullable<typeof n> => n !== null && typeof n === 'object',
+  ) as unknown as Record<string, unknown>[];
+  const changed: string[] = [];
+  for (const [index, uses] of byIndex) {
+    const identity = notificationIdentity(body.notifications[index] as unknown as Record<string, unknown>);
+    const candidates = liveNotifications.filter((n) => notificationIdentity(n) === identity);
+    if (candidates.length === 0) continue;
+    const agrees = (n: Record<string, unknown>, use: SecretUse): boolean => {
+      const value = values.get(use.path);
+      return value === undefined || maskAgrees(n[use.field], value);
+    };
+    if (candidates.some((n) => uses.every((use) => agrees(n, use)))) continue;
+    const lost = uses.filter((use) => candidates.every((n) => !agrees(n, use)));
+    changed.push(...(lost.length > 0 ? lost : uses).map((use) => use.path));
+  }
+  return changed.sort();
+}
