@@ -4,6 +4,7 @@
  */
 import type { HttpMethod, HttpRequest, HttpResponse } from './auth-exchange.ts';
 import { OpsManagerResponseError, OpsManagerValidationError } from './errors.ts';
+import { nestsDeeperThan, TOO_DEEP } from './json-depth.ts';
 import type { ResolvedClientOptions } from './options.ts';
 import { basePathOf } from './options-resolve.ts';
 import { listAll, paginate } from './pagination.ts';
@@ -141,8 +142,9 @@ function jsonKind(value: unknown, text: string): string {
 /** Parses a 2xx body; null when empty. */
 export function parseJson<T>(response: HttpResponse, context: { method: string; pathTemplate: string }): T | null {
   if (response.text.trim() === '') return null;
+  let value: unknown;
   try {
-    return JSON.parse(response.text) as T;
+    value = JSON.parse(response.text);
   } catch (error) {
     throw new OpsManagerResponseError(
       response.status,
@@ -150,4 +152,12 @@ export function parseJson<T>(response: HttpResponse, context: { method: string; 
       context,
     );
   }
+  if (nestsDeeperThan(value)) {
+    throw new OpsManagerResponseError(
+      response.status,
+      `${context.method} ${context.pathTemplate}: the response ${TOO_DEEP}`,
+      context,
+    );
+  }
+  return value as T;
 }

@@ -8,6 +8,7 @@ import type { OpsManagerApi } from '../core/ports.ts';
 import { ApiCaller, type QueryValue } from './api-caller.ts';
 import { NonceCache } from './digest/index.ts';
 import { OpsManagerResponseError, OpsManagerValidationError } from './errors.ts';
+import { nestsDeeperThan, TOO_DEEP } from './json-depth.ts';
 import { normalizeHostAssignment, normalizePhysicalHost, normalizeServerType } from './normalize.ts';
 import type { ClientOptions, ResolvedClientOptions } from './options.ts';
 import { resolveClientOptions } from './options-resolve.ts';
@@ -326,12 +327,20 @@ export class OpsManagerClient implements OpsManagerApi {
 
 function rawDocument(text: string, method: string, pathTemplate: string): RawJsonDocument {
   if (text.trim() === '') return { text, value: null };
+  let value: unknown;
   try {
-    return { text, value: JSON.parse(text) };
+    value = JSON.parse(text);
   } catch (error) {
     const message = `${method} ${pathTemplate}: the manifest served is not JSON: ${(error as Error).message}`;
     throw new OpsManagerResponseError(200, message, { method, pathTemplate });
   }
+  if (nestsDeeperThan(value)) {
+    throw new OpsManagerResponseError(200, `${method} ${pathTemplate}: the manifest served ${TOO_DEEP}`, {
+      method,
+      pathTemplate,
+    });
+  }
+  return { text, value };
 }
 
 /** Creates a client (validates options, builds the transport; prints the insecure warning when asked to skip TLS checks). */

@@ -13,6 +13,7 @@
  */
 import type { HttpRequest } from './auth-exchange.ts';
 import { OpsManagerResponseError } from './errors.ts';
+import { nestsDeeperThan, TOO_DEEP } from './json-depth.ts';
 import { basePathOf } from './options-resolve.ts';
 import type { RequestExecutor } from './request-executor.ts';
 import type { Link } from './types.ts';
@@ -150,6 +151,8 @@ export async function* paginate<T>(executor: RequestExecutor, first: HttpRequest
     } catch (error) {
       throw invalid(request, response.status, `the list response is not JSON (${(error as Error).message})`);
     }
+    if (nestsDeeperThan(envelope))
+      throw invalid(request, response.status, `the list response (page ${page}) ${TOO_DEEP}`);
     const results = (envelope as { results?: unknown } | null)?.results;
     if (!Array.isArray(results)) throw invalid(request, response.status, 'the list response has no results array');
     // Every list of the API holds objects: a null or a bare value is a broken answer, named here rather than met as a
