@@ -5,6 +5,7 @@
 import type { HttpMethod, HttpRequest, HttpResponse } from './auth-exchange.ts';
 import { OpsManagerResponseError, OpsManagerValidationError } from './errors.ts';
 import { nestsDeeperThan, TOO_DEEP } from './json-depth.ts';
+import { notJsonReason } from './not-json.ts';
 import type { ResolvedClientOptions } from './options.ts';
 import { basePathOf } from './options-resolve.ts';
 import { listAll, paginate } from './pagination.ts';
@@ -148,7 +149,7 @@ export function parseJson<T>(response: HttpResponse, context: { method: string; 
   } catch (error) {
     throw new OpsManagerResponseError(
       response.status,
-      `${context.method} ${context.pathTemplate}: the response is not JSON (${(error as Error).message})`,
+      `${context.method} ${context.pathTemplate}: the response is not JSON (${notJsonReason(error, response.headers)})`,
       context,
     );
   }

@@ -14,6 +14,7 @@
 import type { HttpRequest } from './auth-exchange.ts';
 import { OpsManagerResponseError } from './errors.ts';
 import { nestsDeeperThan, TOO_DEEP } from './json-depth.ts';
+import { notJsonReason } from './not-json.ts';
 import { basePathOf } from './options-resolve.ts';
 import type { RequestExecutor } from './request-executor.ts';
 import type { Link } from './types.ts';
@@ -149,7 +150,11 @@ export async function* paginate<T>(executor: RequestExecutor, first: HttpRequest
     try {
       envelope = JSON.parse(response.text);
     } catch (error) {
-      throw invalid(request, response.status, `the list response is not JSON (${(error as Error).message})`);
+      throw invalid(
+        request,
+        response.status,
+        `the list response is not JSON (${notJsonReason(error, response.headers)})`,
+      );
     }
     if (nestsDeeperThan(envelope))
       throw invalid(request, response.status, `the list response (page ${page}) ${TOO_DEEP}`);
