@@ -146,6 +146,10 @@ export async function* paginate<T>(executor: RequestExecutor, first: HttpRequest
     if (page > MAX_PAGES) throw invalid(request, 200, `more than ${MAX_PAGES} pages; the next links loop`);
     seen.add(request.url.href);
     const response = await executor.execute(request);
+    // A 204 or an empty 200 is no page at all: said as such, not as V8's "Unexpected end of JSON input".
+    if (response.text.trim() === '') {
+      throw invalid(request, response.status, `the list response (page ${page}) is empty (status ${response.status})`);
+    }
     let envelope: unknown;
     try {
       envelope = JSON.parse(response.text);

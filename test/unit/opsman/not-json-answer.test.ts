@@ -84,4 +84,14 @@ describe('a 2xx body that is no JSON', () => {
   ])('%s keeps the parse error', async (_, text, reason) => {
     for (const why of await messages({ text })) expect(why).toMatch(reason);
   });
+
+  it.each([204, 200])('a list answered %i without a body is named empty, with its status', async (status) => {
+    const client = await clientAnswering({ status, text: '' });
+    const error = await client.listAlertConfigs('g1').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OpsManagerResponseError);
+    expect((error as OpsManagerResponseError).status).toBe(status);
+    expect((error as Error).message).toBe(
+      `GET /groups/{groupId}/alertConfigs: the list response (page 1) is empty (status ${status})`,
+    );
+  });
 });
