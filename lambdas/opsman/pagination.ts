@@ -89,6 +89,12 @@ function pageByNumber(current: URL, envelope: { totalCount?: unknown }, pageLeng
   return own;
 }
 
+/** A server's value as a message quotes it: JSON (control characters escaped), clipped to 80 characters. */
+function quoted(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
 /**
  * What the pages of one list said so far, checked page by page: the first problem found throws, naming the page and
  * the values that disagree.
@@ -104,7 +110,7 @@ class PageConsistency {
   page(page: number, totalCount: unknown, results: readonly unknown[]): string | undefined {
     if (totalCount !== undefined && totalCount !== null) {
       if (typeof totalCount !== 'number' || !Number.isSafeInteger(totalCount) || totalCount < 0) {
-        return `totalCount ${JSON.stringify(totalCount)} (page ${page}) is not a non-negative integer`;
+        return `totalCount ${quoted(totalCount)} (page ${page}) is not a non-negative integer`;
       }
       if (this.#total !== null && totalCount !== this.#total) {
         return `totalCount changed from ${this.#total} to ${totalCount} on page ${page}: the list changed while it was read, so a page may have skipped or repeated items`;
@@ -116,7 +122,7 @@ class PageConsistency {
       if (typeof id !== 'string') continue;
       const earlier = this.#ids.get(id);
       if (earlier !== undefined) {
-        return `the id ${JSON.stringify(id)} is served twice (page ${earlier} and page ${page}): the pages overlap`;
+        return `the id ${quoted(id)} is served twice (page ${earlier} and page ${page}): the pages overlap`;
       }
       this.#ids.set(id, page);
     }
