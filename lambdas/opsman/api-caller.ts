@@ -149,7 +149,7 @@ export function parseJson<T>(response: HttpResponse, context: { method: string; 
   } catch (error) {
     throw new OpsManagerResponseError(
       response.status,
-      `${context.method} ${context.pathTemplate}: the response is not JSON (${notJsonReason(error, response.headers)})`,
+      `${context.method} ${context.pathTemplate}: the response is not JSON (${notJsonReason(error, response)})`,
       context,
     );
   }

@@ -334,7 +334,7 @@ function rawDocument(response: HttpResponse, method: string, pathTemplate: strin
   try {
     value = JSON.parse(text);
   } catch (error) {
-    const why = notJsonReason(error, response.headers);
+    const why = notJsonReason(error, response);
     throw new OpsManagerResponseError(status, `${method} ${pathTemplate}: the manifest served is not JSON: ${why}`, {
       method,
       pathTemplate,

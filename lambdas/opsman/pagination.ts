@@ -160,11 +160,7 @@ export async function* paginate<T>(executor: RequestExecutor, first: HttpRequest
     try {
       envelope = JSON.parse(response.text);
     } catch (error) {
-      throw invalid(
-        request,
-        response.status,
-        `the list response is not JSON (${notJsonReason(error, response.headers)})`,
-      );
+      throw invalid(request, response.status, `the list response is not JSON (${notJsonReason(error, response)})`);
     }
     if (nestsDeeperThan(envelope))
       throw invalid(request, response.status, `the list response (page ${page}) ${TOO_DEEP}`);

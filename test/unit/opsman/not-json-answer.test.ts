@@ -70,6 +70,18 @@ describe('a 2xx body that is no JSON', () => {
     }
   });
 
+  it.each([
+    ['text/html', '<p>Sign in</p>'],
+    ['text/plain', '<!DOCTYPE html><html><title>Sign in</title></html>'],
+    ['application/json', '\n  <html><body>Sign in</body></html>'],
+  ])('a login page (%s) answered 200 is named an HTML page', async (type, html) => {
+    for (const why of await messages(bytesReply(Buffer.from(html), { 'content-type': type }))) {
+      expect(why).toMatch(
+        /^it is an HTML page: a login gateway or another web server answered in place of the Public API/,
+      );
+    }
+  });
+
   it('control characters of the body are escaped in the parse error', async () => {
     const body = Buffer.from('\x1b[2J\x1b[31mboom');
     for (const why of await messages(bytesReply(body, { 'content-type': 'application/json' }))) {
@@ -78,7 +90,6 @@ describe('a 2xx body that is no JSON', () => {
   });
 
   it.each([
-    ['a login proxy page', '<html><title>Sign in</title></html>', /Unexpected token '<'/],
     ['JSON followed by garbage', '{"results":[],"links":[]}xyz', /Unexpected non-whitespace character after JSON/],
     ['JSON cut short', '{"results":[{"id":"a"', /Expected ',' or '}' after property value/],
   ])('%s keeps the parse error', async (_, text, reason) => {
