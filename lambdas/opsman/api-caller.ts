@@ -4,6 +4,8 @@
  */
 import type { HttpMethod, HttpRequest, HttpResponse } from './auth-exchange.ts';
 import { OpsManagerResponseError, OpsManagerValidationError } from './errors.ts';
+import { nestsDeeperThan, TOO_DEEP } from './json-depth.ts';
+import { notJsonReason } from './not-json.ts';
 import type { ResolvedClientOptions } from './options.ts';
 import { basePathOf } from './options-resolve.ts';
 import { listAll, paginate } from './pagination.ts';
@@ -85,21 +87,28 @@ export class ApiCaller {
     return parseJson<T>(response, { method, pathTemplate: template });
   }
 
-  /** Like {@link json}, but an empty body is an error (for getters that must return an entity). */
+  /**
+   * Like {@link json}, for calls that must return an entity: the body must be a JSON object. An empty body, `null`, a
+   * list or a bare value is an OpsManagerResponseError with the status actually answered (a 204 included).
+   */
   async entity<T>(
     method: HttpMethod,
     template: string,
     params: Record<string, string>,
     call?: CallOptions,
   ): Promise<T> {
-    const value = await this.json<T>(method, template, params, call);
-    if (value === null) {
-      throw new OpsManagerResponseError(200, `${method} ${template}: the response body is empty`, {
-        method,
-        pathTemplate: template,
-      });
+    const response = await this.raw(method, template, params, call);
+    const context = { method, pathTemplate: template };
+    const value = parseJson<unknown>(response, context);
+    const kind = jsonKind(value, response.text);
+    if (kind !== 'an object') {
+      throw new OpsManagerResponseError(
+        response.status,
+        `${method} ${template}: the ${response.status} response is ${kind}, not the JSON object of an entity`,
+        context,
+      );
     }
-    return value;
+    return value as T;
   }
 
   /** Async iterator over every item of a list endpoint (itemsPerPage = pageSize, from pageNum 1). */
@@ -123,16 +132,33 @@ function hasControlCharacter(value: string): boolean {
   return false;
 }
 
+/** What a parsed body is, in words: `an object` for the only shape an entity may have. */
+function jsonKind(value: unknown, text: string): string {
+  if (value === null) return text.trim() === '' ? 'empty' : 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'an object';
+  return `a bare ${typeof value}`;
+}
+
 /** Parses a 2xx body; null when empty. */
 export function parseJson<T>(response: HttpResponse, context: { method: string; pathTemplate: string }): T | null {
   if (response.text.trim() === '') return null;
+  let value: unknown;
   try {
-    return JSON.parse(response.text) as T;
+    value = JSON.parse(response.text);
   } catch (error) {
     throw new OpsManagerResponseError(
       response.status,
-      `${context.method} ${context.pathTemplate}: the response is not JSON (${(error as Error).message})`,
+      `${context.method} ${context.pathTemplate}: the response is not JSON (${notJsonReason(error, response)})`,
       context,
     );
   }
+  if (nestsDeeperThan(value)) {
+    throw new OpsManagerResponseError(
+      response.status,
+      `${context.method} ${context.pathTemplate}: the response ${TOO_DEEP}`,
+      context,
+    );
+  }
+  return value as T;
 }

@@ -6,9 +6,12 @@ import { setMaxListeners } from 'node:events';
 import type { Dispatcher } from 'undici';
 import type { OpsManagerApi } from '../core/ports.ts';
 import { ApiCaller, type QueryValue } from './api-caller.ts';
+import type { HttpResponse } from './auth-exchange.ts';
 import { NonceCache } from './digest/index.ts';
 import { OpsManagerResponseError, OpsManagerValidationError } from './errors.ts';
+import { nestsDeeperThan, TOO_DEEP } from './json-depth.ts';
 import { normalizeHostAssignment, normalizePhysicalHost, normalizeServerType } from './normalize.ts';
+import { notJsonReason } from './not-json.ts';
 import type { ClientOptions, ResolvedClientOptions } from './options.ts';
 import { resolveClientOptions } from './options-resolve.ts';
 import { firstItems } from './pagination.ts';
@@ -283,7 +286,7 @@ export class OpsManagerClient implements OpsManagerApi {
   /** GET /unauth/versionManifest without credentials; the text exactly as served. */
   async getVersionManifest(): Promise<RawJsonDocument> {
     const response = await this.#api.raw('GET', ROUTES.unauthVersionManifest, {}, { auth: false });
-    return rawDocument(response.text, 'GET', ROUTES.unauthVersionManifest);
+    return rawDocument(response, 'GET', ROUTES.unauthVersionManifest);
   }
   /** PUT /versionManifest with `text` unaltered (it must be JSON); returns what the server answered. */
   async putVersionManifest(text: string): Promise<RawJsonDocument> {
@@ -297,7 +300,7 @@ export class OpsManagerClient implements OpsManagerApi {
       );
     }
     const response = await this.#api.raw('PUT', ROUTES.versionManifest, {}, { rawBody: text });
-    return rawDocument(response.text, 'PUT', ROUTES.versionManifest);
+    return rawDocument(response, 'PUT', ROUTES.versionManifest);
   }
 
   // S3 blockstore configurations (admin API)
@@ -324,14 +327,26 @@ export class OpsManagerClient implements OpsManagerApi {
   }
 }
 
-function rawDocument(text: string, method: string, pathTemplate: string): RawJsonDocument {
+function rawDocument(response: HttpResponse, method: string, pathTemplate: string): RawJsonDocument {
+  const { text, status } = response;
   if (text.trim() === '') return { text, value: null };
+  let value: unknown;
   try {
-    return { text, value: JSON.parse(text) };
+    value = JSON.parse(text);
   } catch (error) {
-    const message = `${method} ${pathTemplate}: the manifest served is not JSON: ${(error as Error).message}`;
-    throw new OpsManagerResponseError(200, message, { method, pathTemplate });
+    const why = notJsonReason(error, response);
+    throw new OpsManagerResponseError(status, `${method} ${pathTemplate}: the manifest served is not JSON: ${why}`, {
+      method,
+      pathTemplate,
+    });
   }
+  if (nestsDeeperThan(value)) {
+    throw new OpsManagerResponseError(status, `${method} ${pathTemplate}: the manifest served ${TOO_DEEP}`, {
+      method,
+      pathTemplate,
+    });
+  }
+  return { text, value };
 }
 
 /** Creates a client (validates options, builds the transport; prints the insecure warning when asked to skip TLS checks). */

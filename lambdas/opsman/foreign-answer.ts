@@ -18,6 +18,8 @@ export interface ForeignAnswer {
   contentType: string;
   /** A short excerpt: an HTML page's title, else its text; printable ASCII only, secrets scrubbed; may be empty. */
   excerpt: string;
+  /** The `Location` header as sent (a redirect's target), secrets scrubbed; absent when there is none. */
+  location?: string;
 }
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', '#39': "'" };
@@ -50,7 +52,26 @@ export function foreignAnswer(response: HttpResponse, secrets: readonly string[]
     .replace(/\s+/g, ' ')
     .trim();
   const clipped = text.length > MAX_EXCERPT ? `${text.slice(0, MAX_EXCERPT - 3)}...` : text;
-  return { contentType, excerpt: clipped };
+  const location = response.headers.location;
+  const target = Array.isArray(location) ? location[0] : location;
+  if (target === undefined) return { contentType, excerpt: clipped };
+  return { contentType, excerpt: clipped, location: scrub(target, secrets) };
+}
+
+/**
+ * Where a redirect points, as a message shows it: origin and path resolved against the request's URL, without the
+ * query or fragment (a login gateway's redirect may carry a state or a token there); printable ASCII, clipped.
+ */
+function redirectTarget(location: string | undefined, url: URL): string | undefined {
+  if (location === undefined || location.trim() === '') return undefined;
+  let target: URL;
+  try {
+    target = new URL(location.trim(), url);
+  } catch {
+    return undefined;
+  }
+  const shown = `${target.origin}${target.pathname}`.replace(/[^\x21-\x7e]+/g, '');
+  return shown.length > 200 ? `${shown.slice(0, 197)}...` : shown;
 }
 
 /** What to check when a path the client builds under the base URL does not exist there. */
@@ -75,8 +96,16 @@ export function withUnknownPathHint(
   return `${detail.replace(/\.$/, '')}; ${baseUrlHint(names)}`;
 }
 
-/** What to check, by status: the base URL for a missing path, the protocol for nginx's plain-HTTP page, else the proxy. */
-function hintFor(status: number, answer: ForeignAnswer, names: Pick<SettingNames, 'baseUrl'>): string {
+/**
+ * What to check, by status: the base URL for a missing path or a redirect (never followed: the credentials and the
+ * request stay with the base URL), the protocol for nginx's plain-HTTP page, else the proxy.
+ */
+function hintFor(status: number, answer: ForeignAnswer, url: URL, names: Pick<SettingNames, 'baseUrl'>): string {
+  if (status >= 300 && status < 400) {
+    const target = redirectTarget(answer.location, url);
+    const where = target === undefined ? 'a redirect without a usable Location' : `a redirect to ${target}`;
+    return `${where}, which the client does not follow (requests and credentials go to ${names.baseUrl} only): set ${names.baseUrl} to Ops Manager's Public API root itself`;
+  }
   if (/plain HTTP request was sent to HTTPS port|HTTP request to an HTTPS server/i.test(answer.excerpt)) {
     return `the server speaks HTTPS on that port: write https:// in ${names.baseUrl}`;
   }
@@ -99,5 +128,5 @@ export function foreignDetail(
 ): string {
   const where = `${url.origin}${url.pathname}`;
   const what = answer.excerpt === '' ? `${answer.contentType}, empty` : `${answer.contentType}: "${answer.excerpt}"`;
-  return `${where} answered ${status} without an Ops Manager error body (${what}); ${hintFor(status, answer, names)}`;
+  return `${where} answered ${status} without an Ops Manager error body (${what}); ${hintFor(status, answer, url, names)}`;
 }

@@ -5,9 +5,16 @@
  * that cannot be followed fails the list (it says more pages exist: ending there would be a partial read). An envelope
  * with no `links` array at all (the spec promises one; a server may still leave it out or send null) is paged by
  * pageNum: on while `totalCount` says more items exist, or, without a count, while pages come back full.
+ *
+ * The pages must also agree with each other (a list read from pages that do not is refused, never planned from): a
+ * `totalCount`, when sent, is a non-negative integer, the same on every page, never below the items served, and met
+ * exactly by the last page; and no `id` comes back twice. Offset paging over a list that changes between two pages
+ * skips an item or serves one twice, and a skipped item would be planned as absent (created again).
  */
 import type { HttpRequest } from './auth-exchange.ts';
 import { OpsManagerResponseError } from './errors.ts';
+import { nestsDeeperThan, TOO_DEEP } from './json-depth.ts';
+import { notJsonReason } from './not-json.ts';
 import { basePathOf } from './options-resolve.ts';
 import type { RequestExecutor } from './request-executor.ts';
 import type { Link } from './types.ts';
@@ -82,6 +89,57 @@ function pageByNumber(current: URL, envelope: { totalCount?: unknown }, pageLeng
   return own;
 }
 
+/** A server's value as a message quotes it: JSON (control characters escaped), clipped to 80 characters. */
+function quoted(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+/**
+ * What the pages of one list said so far, checked page by page: the first problem found throws, naming the page and
+ * the values that disagree.
+ */
+class PageConsistency {
+  /** The totalCount of the first page that sent one (null: none sent yet). */
+  #total: number | null = null;
+  #read = 0;
+  /** Page on which each text id was served. */
+  readonly #ids = new Map<string, number>();
+
+  /** Checks one page's count and ids; returns the problem, or undefined when the page agrees with the earlier ones. */
+  page(page: number, totalCount: unknown, results: readonly unknown[]): string | undefined {
+    if (totalCount !== undefined && totalCount !== null) {
+      if (typeof totalCount !== 'number' || !Number.isSafeInteger(totalCount) || totalCount < 0) {
+        return `totalCount ${quoted(totalCount)} (page ${page}) is not a non-negative integer`;
+      }
+      if (this.#total !== null && totalCount !== this.#total) {
+        return `totalCount changed from ${this.#total} to ${totalCount} on page ${page}: the list changed while it was read, so a page may have skipped or repeated items`;
+      }
+      this.#total = totalCount;
+    }
+    for (let i = 0; i < results.length; i++) {
+      const id = (results[i] as { id?: unknown }).id;
+      if (typeof id !== 'string') continue;
+      const earlier = this.#ids.get(id);
+      if (earlier !== undefined) {
+        return `the id ${quoted(id)} is served twice (page ${earlier} and page ${page}): the pages overlap`;
+      }
+      this.#ids.set(id, page);
+    }
+    this.#read += results.length;
+    if (this.#total !== null && this.#read > this.#total) {
+      return `page ${page} brings the items served to ${this.#read}, more than totalCount ${this.#total}`;
+    }
+    return undefined;
+  }
+
+  /** Checks the end of the list (no further page): the problem, or undefined when the count was met. */
+  end(page: number): string | undefined {
+    if (this.#total === null || this.#read === this.#total) return undefined;
+    return `the last page (${page}) ends the list after ${this.#read} item(s), but totalCount is ${this.#total}`;
+  }
+}
+
 /** Yields every item of every page of a list request (GET, whose URL already carries itemsPerPage and pageNum=1). */
 export async function* paginate<T>(executor: RequestExecutor, first: HttpRequest, base: URL): AsyncGenerator<T> {
   let request: HttpRequest = first;
@@ -89,16 +147,23 @@ export async function* paginate<T>(executor: RequestExecutor, first: HttpRequest
   let read = 0;
   /** The text of the previous page's results when it was reached by pageNum (no links): a repeat means pageNum is ignored. */
   let previousByNumber: string | undefined;
+  const consistency = new PageConsistency();
   for (let page = 1; ; page++) {
     if (page > MAX_PAGES) throw invalid(request, 200, `more than ${MAX_PAGES} pages; the next links loop`);
     seen.add(request.url.href);
     const response = await executor.execute(request);
+    // A 204 or an empty 200 is no page at all: said as such, not as V8's "Unexpected end of JSON input".
+    if (response.text.trim() === '') {
+      throw invalid(request, response.status, `the list response (page ${page}) is empty (status ${response.status})`);
+    }
     let envelope: unknown;
     try {
       envelope = JSON.parse(response.text);
     } catch (error) {
-      throw invalid(request, response.status, `the list response is not JSON (${(error as Error).message})`);
+      throw invalid(request, response.status, `the list response is not JSON (${notJsonReason(error, response)})`);
     }
+    if (nestsDeeperThan(envelope))
+      throw invalid(request, response.status, `the list response (page ${page}) ${TOO_DEEP}`);
     const results = (envelope as { results?: unknown } | null)?.results;
     if (!Array.isArray(results)) throw invalid(request, response.status, 'the list response has no results array');
     // Every list of the API holds objects: a null or a bare value is a broken answer, named here rather than met as a
@@ -120,11 +185,21 @@ export async function* paginate<T>(executor: RequestExecutor, first: HttpRequest
         throw invalid(request, response.status, `page ${page} repeats page ${page - 1}: the server ignores pageNum`);
       previousByNumber = text;
     }
+    // After the pageNum check above, whose message says more about a server that ignores pageNum.
+    const totalCount = (envelope as { totalCount?: unknown }).totalCount;
+    const disagreement = consistency.page(page, totalCount, results);
+    if (disagreement !== undefined) {
+      throw invalid(request, response.status, `${disagreement}; the list is not read partially`);
+    }
     for (const item of results) yield item as T;
     read += results.length;
     if (!Array.isArray(links))
       next = pageByNumber(request.url, envelope as { totalCount?: unknown }, results.length, read);
-    if (next === null || results.length === 0) return;
+    if (next === null || results.length === 0) {
+      const short = consistency.end(page);
+      if (short !== undefined) throw invalid(request, response.status, `${short}; the list is not read partially`);
+      return;
+    }
     if (seen.has(next.href)) throw invalid(request, response.status, 'the next link points to a page already read');
     request = { ...request, url: next };
   }

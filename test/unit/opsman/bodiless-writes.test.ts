@@ -42,6 +42,8 @@ describe('alert-config writes answered without a body', () => {
 
   it('a read of one config still needs a body', async () => {
     const client = await clientAnswering(200);
-    await expect(client.getAlertConfig('g1', 'a1')).rejects.toThrow(/response body is empty/);
+    await expect(client.getAlertConfig('g1', 'a1')).rejects.toThrow(
+      /the 200 response is empty, not the JSON object of an entity/,
+    );
   });
 });
