@@ -160,7 +160,11 @@ export function translate(located: LocatedDocument, error: ErrorObject, kind?: u
       const allowed = ((params.allowedValues as unknown[]) ?? []).map(String);
       const hint = typeof error.data === 'string' ? suggestion(error.data, allowed) : { text: '' };
       const list = allowed.length <= 16 ? `one of ${allowed.join(', ')}` : `one of the ${allowed.length} known values`;
-      const known = typeof error.data === 'string' ? KNOWN_REFUSALS[error.data] : undefined;
+      // Own properties only: a value "constructor" must not print the Object constructor's source as a reason.
+      const known =
+        typeof error.data === 'string' && Object.hasOwn(KNOWN_REFUSALS, error.data)
+          ? KNOWN_REFUSALS[error.data]
+          : undefined;
       const message = `${subject} must be ${list}; found ${found}${known ? ` (${known})` : ''}${hint.text}`;
       return {
         ...at(segments),

@@ -275,6 +275,28 @@ describe('semantic rules', () => {
     expect(empty.map((i) => i.message)).toEqual([expect.stringContaining('roles must not be empty')]);
   });
 
+  // Regression (found by test/unit/desired/loader-robustness.property.test.ts): a typeName naming a property every
+  // object inherits found Object.prototype as its field rules, and the load ended in "internal error ... TypeError".
+  it.each(['__proto__', 'constructor', 'toString'])(
+    'refuses a notification typeName "%s" as an unknown type, with its line',
+    async (typeName) => {
+      const issues = await issuesOf({ 'p.yaml': notification(`typeName: ${typeName}`) });
+      expect(issues.map((i) => [i.line, i.path])).toEqual([[11, `${NOTIFY_PATH}.typeName`]]);
+      expect(issues[0]?.message).toMatch(/typeName must be one of ADMIN, .*; found "[a-zA-Z_]+"$/);
+    },
+  );
+
+  // Regression: an enum value naming an inherited property ("constructor") printed that function's source as the
+  // reason Ops Manager refuses it ("(function Object() { [native code] })").
+  it('refuses an enum value "constructor" without quoting the Object constructor', async () => {
+    const body =
+      '      eventTypeName: OUTSIDE_METRIC_THRESHOLD\n      metricThreshold: {metricName: CONNECTIONS, mode: constructor, operator: LESS_THAN, threshold: 1}\n      notifications: [{typeName: EMAIL, emailAddress: a@b.example}]\n';
+    const issues = await issuesOf({ 'p.yaml': withAlert(body) });
+    expect(issues.map((i) => i.message)).toEqual([
+      'spec.alertConfigs[0].metricThreshold.mode must be one of AVERAGE; found "constructor"',
+    ]);
+  });
+
   it('normalises role to roles', async () => {
     const result = await loadDesiredState(
       new MemorySource({ 'p.yaml': notification('typeName: GROUP, role: GROUP_OWNER, intervalMin: 5') }),
