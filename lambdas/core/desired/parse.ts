@@ -5,7 +5,7 @@
  * Memory: documents keep their plain values and a few positions, not their syntax trees (see lazy-document.ts).
  * Speed: plain block YAML takes a fast path (simple-yaml.ts) with the same values and positions.
  */
-import { type Document, isNode, isScalar, LineCounter, visit } from 'yaml';
+import { type Document, isAlias, isCollection, isNode, isScalar, isSeq, LineCounter, visit } from 'yaml';
 import { findIndentation } from './indentation.ts';
 import { knownPositions, LazyDocument, LazyTrees, parseTrees } from './lazy-document.ts';
 import { type LocatedDocument, positionAt } from './locate.ts';
@@ -127,6 +127,10 @@ export function parseYamlFile(
       });
     }
     if (issues.length > before) return;
+    // A list or mapping used as a key (`? [a]`, `{a: 1}: x`, an alias of one) has no JSON form: yaml would turn it into
+    // text and print a process warning quoting it. Such keys need `?` or a flow bracket, so plain files skip the walk.
+    if (/[?[{*]/.test(text)) issues.push(...collectionKeys(file, doc, counter));
+    if (issues.length > before) return;
     let value: unknown;
     try {
       value = doc.toJS({ maxAliasCount: options.maxAliasCount });
@@ -150,6 +154,21 @@ export function parseYamlFile(
     documents.push(new LazyDocument(file, index, value, positions, trees));
   });
   return { documents, issues };
+}
+
+/** An issue for each mapping key of `doc` that is a list or a mapping (or an alias of one). */
+function collectionKeys(file: string, doc: Document.Parsed, counter: LineCounter): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  visit(doc, {
+    Pair(_key, pair) {
+      const key = isAlias(pair.key) ? pair.key.resolve(doc) : pair.key;
+      if (!isCollection(key) || !isNode(pair.key) || !pair.key.range) return;
+      const found = isSeq(key) ? 'a list' : 'a mapping';
+      const message = `a mapping key must be plain text; found ${found} used as a key`;
+      issues.push({ file, ...positionAt(counter, pair.key.range[0]), path: '', message, found });
+    },
+  });
+  return issues;
 }
 
 function tagLabel(tag: string): string {

@@ -1,6 +1,6 @@
 // Scenario: hostile or broken input (sizes, binary, encodings, failing sources, fuzz) always yields issues, never a throw.
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { loadDesiredState, type ValidationIssue } from '../../../lambdas/core/desired/index.ts';
 import type { DesiredFileRef, DesiredStateSource } from '../../../lambdas/core/ports.ts';
 import { MemorySource } from './memory-source.ts';
@@ -173,6 +173,25 @@ describe('hostile input', () => {
     expect(issues.map((i) => i.message)).toEqual([
       'too many alias expansions (more than 2): refusing a possible alias bomb',
     ]);
+  });
+
+  // Regression (found by loader-robustness.property.test.ts): yaml turned a list or mapping key into text, printed a
+  // process warning quoting it (file content on stderr, outside the logger), and the issue called it an unknown field.
+  it.each([
+    ['a list', '? [token-1]\n: x\n', 5, 3, 'a list'],
+    ['a mapping', '? {a: 1}\n: x\n', 5, 3, 'a mapping'],
+    ['an alias of a mapping', 'k: &m {a: 1}\n*m : x\n', 6, 1, 'a mapping'],
+  ])('refuses %s used as a key, at its position, printing nothing', async (_name, extra, line, column, found) => {
+    const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    try {
+      const issues = await issuesOf(new MemorySource({ 'k.yaml': `${ORG}${extra}` }));
+      expect(issues.map((i) => [i.file, i.line, i.column, i.message])).toEqual([
+        ['k.yaml', line, column, `a mapping key must be plain text; found ${found} used as a key`],
+      ]);
+      expect(warn).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   it('never throws on arbitrary text, and every issue has a position', async () => {
