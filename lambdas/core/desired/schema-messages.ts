@@ -24,10 +24,21 @@ function segmentsOf(pointer: string): PathSegment[] {
     .map((part) => (/^\d+$/.test(part) ? Number(part) : part));
 }
 
+/**
+ * Text in double quotes, on one line and inert: JSON's escapes, plus escapes for what JSON leaves as it is but a
+ * terminal or a log reader acts on (DEL, the C1 controls such as CSI, the line and paragraph separators).
+ */
+function quoted(text: string): string {
+  return JSON.stringify(text).replace(
+    /[\u007f-\u009f\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
 /** A short, safe description of a found value (strings quoted and truncated). */
 export function describeValue(value: unknown): string {
   if (value === null || value === undefined) return 'nothing (an empty value)';
-  if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
+  if (typeof value === 'string') return quoted(value.length > 60 ? `${value.slice(0, 57)}...` : value);
   if (Array.isArray(value)) return 'a list';
   if (typeof value === 'object') return 'a mapping';
   return String(value);
@@ -130,7 +141,8 @@ export function translate(located: LocatedDocument, error: ErrorObject, kind?: u
       // The value only picks among the places the name has (never echoed: it may be a misplaced secret).
       const value = (error.data as Record<string, unknown> | null)?.[field];
       const hint = unknownFieldHint(field, value, known, kind, segments);
-      const message = `unknown field "${field}" in ${subject}${hint.text}`;
+      // Quoted like a value: a name holding a newline or an escape sequence must not forge a line of the report.
+      const message = `unknown field ${describeValue(field)} in ${subject}${hint.text}`;
       const expected = `one of: ${known.join(', ')}`;
       return {
         ...at([...segments, field], 'key'),

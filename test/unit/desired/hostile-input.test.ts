@@ -1,7 +1,7 @@
 // Scenario: hostile or broken input (sizes, binary, encodings, failing sources, fuzz) always yields issues, never a throw.
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import { loadDesiredState, type ValidationIssue } from '../../../lambdas/core/desired/index.ts';
+import { formatIssues, loadDesiredState, type ValidationIssue } from '../../../lambdas/core/desired/index.ts';
 import type { DesiredFileRef, DesiredStateSource } from '../../../lambdas/core/ports.ts';
 import { MemorySource } from './memory-source.ts';
 
@@ -192,6 +192,22 @@ describe('hostile input', () => {
     } finally {
       warn.mockRestore();
     }
+  });
+
+  // Regression: an unknown field's name was printed as written, so a name holding a newline forged a line of the
+  // report ("p.yaml:7:3: unknown field "a" + a line of the attacker's choosing) and an escape sequence reached the
+  // terminal; values were quoted with JSON's escapes, which leave DEL, the C1 controls (CSI) and U+2028 as they are.
+  it('quotes unknown field names and found values with escapes: one line per issue, no control character', async () => {
+    const text = `${ORG.replace('spec: {}\n', '')}spec:\n  "a\\nERROR forged": 1\n  "\\e[31mred": 2\n  mode: "\\x9b2J\\u2028"\n`;
+    const issues = await issuesOf(new MemorySource({ 'o.yaml': text }));
+    expect(issues.map((i) => [i.line, i.message])).toEqual([
+      [5, 'unknown field "a\\nERROR forged" in spec'],
+      [6, 'unknown field "\\u001b[31mred" in spec'],
+      [7, 'spec.mode must be one of observe, plan, apply; found "\\u009b2J\\u2028"'],
+    ]);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the test is that no control character is printed.
+    expect(formatIssues(issues)).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029]/);
+    expect(formatIssues(issues).split('\n')).toHaveLength(issues.length + 2);
   });
 
   it('never throws on arbitrary text, and every issue has a position', async () => {
