@@ -297,6 +297,20 @@ describe('semantic rules', () => {
     ]);
   });
 
+  // Regression (found by test/reliability/property-validated-apply.test.ts): numUncompressed 0 was accepted, and the
+  // enforced rotation's PUT was refused by Ops Manager (400 INVALID_JSON_ATTRIBUTE): the count includes the current file.
+  it('refuses an audit-log rotation keeping no file uncompressed (numUncompressed 0), and takes 1', async () => {
+    const rotation = (n: number) =>
+      projectYaml(
+        `  auditLogRotation: {enforce: true, sizeThresholdMB: 1, timeThresholdHrs: 1, numUncompressed: ${n}}\n`,
+      );
+    const issues = await issuesOf({ 'p.yaml': rotation(0) });
+    expect(issues.map((i) => [i.line, i.path, i.message])).toEqual([
+      [7, 'spec.auditLogRotation.numUncompressed', 'spec.auditLogRotation.numUncompressed must be at least 1; found 0'],
+    ]);
+    expect(await issuesOf({ 'p.yaml': rotation(1) })).toEqual([]);
+  });
+
   it('normalises role to roles', async () => {
     const result = await loadDesiredState(
       new MemorySource({ 'p.yaml': notification('typeName: GROUP, role: GROUP_OWNER, intervalMin: 5') }),
