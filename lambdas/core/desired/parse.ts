@@ -11,6 +11,7 @@ import { knownPositions, LazyDocument, LazyTrees, parseTrees } from './lazy-docu
 import { type LocatedDocument, positionAt } from './locate.ts';
 import { findMissingSeparators } from './missing-separator.ts';
 import { findExcessiveNesting } from './nesting.ts';
+import { printable } from './schema-messages.ts';
 import { parseSimpleYaml } from './simple-yaml.ts';
 import type { LoadOptions, ValidationIssue } from './types.ts';
 
@@ -188,16 +189,18 @@ function duplicateKeyMessage(
   offset: number,
   at: (offset: number) => { line: number; column: number },
 ): string {
-  const key = keyText(text, offset);
-  const first = firstCopyOf(doc, offset);
+  const { repeated, first } = copiesOf(doc, offset);
+  // The key as written, else as read (`a#b`), printable: a key may hold an escape sequence; an empty key has no text.
+  const written = keyText(text, offset) ?? (isScalar(repeated) ? String(repeated.value ?? '') : '');
+  const key = written === '' ? 'empty key' : `"${printable(written)}"`;
   const where =
-    first === undefined ? '' : `; the first "${key}" is on line ${at(first).line}, column ${at(first).column}`;
-  return `duplicate key "${key}": each key may appear once in a mapping${where}`;
+    first === undefined ? '' : `; the first ${key} is on line ${at(first).line}, column ${at(first).column}`;
+  return `duplicate ${written === '' ? key : `key ${key}`}: each key may appear once in a mapping${where}`;
 }
 
-/** Offset of the first key equal to the key written at `offset`, in the same mapping. */
-function firstCopyOf(doc: Document.Parsed, offset: number): number | undefined {
-  let found: number | undefined;
+/** The key node written at `offset`, and the offset of the first key equal to it in the same mapping. */
+function copiesOf(doc: Document.Parsed, offset: number): { repeated?: unknown; first?: number } {
+  let found: { repeated?: unknown; first?: number } = {};
   visit(doc, {
     Map(_key, map) {
       const index = map.items.findIndex((pair) => isNode(pair.key) && pair.key.range?.[0] === offset);
@@ -206,14 +209,15 @@ function firstCopyOf(doc: Document.Parsed, offset: number): number | undefined {
       const first = map.items.find(
         (pair) => isScalar(pair.key) && isScalar(repeated) && pair.key.value === repeated.value,
       );
-      found = isNode(first?.key) ? first.key.range?.[0] : undefined;
+      found = { repeated, ...(isNode(first?.key) && first.key.range ? { first: first.key.range[0] } : {}) };
       return visit.BREAK;
     },
   });
   return found;
 }
 
-function keyText(text: string, offset: number): string {
+/** The key as written at `offset` (quotes dropped), when it reads as one (not for an empty key, nor one with `#`). */
+function keyText(text: string, offset: number): string | undefined {
   const match = /^("[^"\n]*"|'[^'\n]*'|[^:#\n]+?)\s*:/.exec(text.slice(offset, offset + 200));
-  return (match?.[1] ?? text.slice(offset, offset + 1)).replace(/^["']|["']$/g, '');
+  return match?.[1]?.replace(/^["']|["']$/g, '');
 }

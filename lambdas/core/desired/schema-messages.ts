@@ -24,15 +24,20 @@ function segmentsOf(pointer: string): PathSegment[] {
     .map((part) => (/^\d+$/.test(part) ? Number(part) : part));
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters escaped.
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+
 /**
- * Text in double quotes, on one line and inert: JSON's escapes, plus escapes for what JSON leaves as it is but a
- * terminal or a log reader acts on (DEL, the C1 controls such as CSI, the line and paragraph separators).
+ * File text made inert for a message: control characters (C0, DEL, C1 such as CSI) and the line and paragraph
+ * separators as `\uXXXX`, so that quoted text stays on its line and a terminal or log reader acts on none of it.
  */
+export function printable(text: string): string {
+  return text.replace(UNPRINTABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** Text in double quotes with JSON's escapes, made printable (JSON leaves DEL, C1 and U+2028/2029 as they are). */
 function quoted(text: string): string {
-  return JSON.stringify(text).replace(
-    /[\u007f-\u009f\u2028\u2029]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  return printable(JSON.stringify(text));
 }
 
 /** A short, safe description of a found value (strings quoted and truncated). */

@@ -210,6 +210,26 @@ describe('hostile input', () => {
     expect(formatIssues(issues).split('\n')).toHaveLength(issues.length + 2);
   });
 
+  // Regression (found by loader-robustness.property.test.ts): a duplicate key was named by the raw text at its offset,
+  // so an empty key read as "duplicate key \":\"" or "\n" (a line break inside the message), a key with "#" as its
+  // first character only, and a key holding an escape sequence sent it to the terminal.
+  it.each([
+    ['an empty key', ': 1\n: 2\n', 'duplicate empty key: each key may appear once in a mapping; the first empty key'],
+    [
+      'a key with "#"',
+      'a#b: 1\na#b: 2\n',
+      'duplicate key "a#b": each key may appear once in a mapping; the first "a#b"',
+    ],
+    [
+      'a key holding an escape sequence',
+      'k\u001b[2J\u009b: 1\nk\u001b[2J\u009b: 2\n',
+      'duplicate key "k\\u001b[2J\\u009b": each key may appear once in a mapping; the first "k\\u001b[2J\\u009b"',
+    ],
+  ])('names a duplicate %s printably, on one line', async (_name, extra, message) => {
+    const issues = await issuesOf(new MemorySource({ 'd.yaml': `${ORG}${extra}` }));
+    expect(issues.map((i) => [i.line, i.column, i.message])).toEqual([[6, 1, `${message} is on line 5, column 1`]]);
+  });
+
   it('never throws on arbitrary text, and every issue has a position', async () => {
     await fc.assert(
       fc.asyncProperty(fc.string({ maxLength: 300 }), async (text) => {
