@@ -6,12 +6,12 @@
  * Speed: plain block YAML takes a fast path (simple-yaml.ts) with the same values and positions.
  */
 import { type Document, isAlias, isCollection, isNode, isScalar, isSeq, LineCounter, visit } from 'yaml';
+import { printable } from './format.ts';
 import { findIndentation } from './indentation.ts';
 import { knownPositions, LazyDocument, LazyTrees, parseTrees } from './lazy-document.ts';
 import { type LocatedDocument, positionAt } from './locate.ts';
 import { findMissingSeparators } from './missing-separator.ts';
 import { findExcessiveNesting } from './nesting.ts';
-import { printable } from './schema-messages.ts';
 import { parseSimpleYaml } from './simple-yaml.ts';
 import type { LoadOptions, ValidationIssue } from './types.ts';
 

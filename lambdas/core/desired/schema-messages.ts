@@ -7,6 +7,7 @@ import { isScalar } from 'yaml';
 import { SECRET_NOTIFICATION_FIELDS } from '../../opsman/types.ts';
 import { suggestion } from './did-you-mean.ts';
 import { placesOf } from './field-places.ts';
+import { printable } from './format.ts';
 import { findNode, formatPath, type LocatedDocument, locate, type PathSegment } from './locate.ts';
 import type { ValidationIssue } from './types.ts';
 
@@ -22,17 +23,6 @@ function segmentsOf(pointer: string): PathSegment[] {
     .split('/')
     .map((raw) => raw.replace(/~1/g, '/').replace(/~0/g, '~'))
     .map((part) => (/^\d+$/.test(part) ? Number(part) : part));
-}
-
-// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters escaped.
-const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
-
-/**
- * File text made inert for a message: control characters (C0, DEL, C1 such as CSI) and the line and paragraph
- * separators as `\uXXXX`, so that quoted text stays on its line and a terminal or log reader acts on none of it.
- */
-export function printable(text: string): string {
-  return text.replace(UNPRINTABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** Text in double quotes with JSON's escapes, made printable (JSON leaves DEL, C1 and U+2028/2029 as they are). */

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { formatIssues, loadDesiredState, type ValidationIssue } from '../../../lambdas/core/desired/index.ts';
 import type { DesiredFileRef, DesiredStateSource } from '../../../lambdas/core/ports.ts';
-import { MemorySource } from './memory-source.ts';
+import { MemorySource, projectYaml } from './memory-source.ts';
 
 const ORG =
   'apiVersion: opsman-gitops/v1\nkind: Organization\nmetadata: {name: acme, orgId: 5e2211c17a3e5a48f5497de0}\nspec: {}\n';
@@ -228,6 +228,37 @@ describe('hostile input', () => {
   ])('names a duplicate %s printably, on one line', async (_name, extra, message) => {
     const issues = await issuesOf(new MemorySource({ 'd.yaml': `${ORG}${extra}` }));
     expect(issues.map((i) => [i.line, i.column, i.message])).toEqual([[6, 1, `${message} is on line 5, column 1`]]);
+  });
+
+  // Regression (found by loader-robustness.property.test.ts): the checks quote what they find (an event type, a
+  // protect key, a template name, a file name) as written, so a control character in any of them reached the report.
+  it('returns only printable issues, whatever the files quote: one line each, no control character', async () => {
+    const project = `${ORG}---\n${projectYaml(
+      [
+        '  alertTemplates: ["t\\e[2J"]',
+        '  protect: ["k\\x9b1m"]',
+        '  alertConfigs:',
+        '    - key: a',
+        '      eventTypeName: "\\a"',
+        '      metricThreshold: {metricName: X, operator: LESS_THAN, threshold: 1}',
+        '      notifications: [{typeName: SMS, mobileNumber: "1"}]',
+        '',
+      ].join('\n'),
+    )}`;
+    const issues = await issuesOf(new MemorySource({ 'p\u2028.yaml': project }));
+    expect(issues.map((i) => i.message)).toEqual([
+      `spec.alertTemplates[0] must be a template name (letters, digits, '.', '_' or '-', starting with a letter or digit, at most 63 characters); found "t\\u001b[2J"`,
+      'unknown template "t\\u001b[2J" (no AlertTemplate documents exist)',
+      'protect names "k\\u009b1m", which is not an alert key of project p1',
+      `spec.protect[0] must be an alert key (letters, digits, '.', '_' or '-', starting with a letter or digit, at most 63 characters); found "k\\u009b1m"`,
+      'spec.alertConfigs[0].eventTypeName must be one of the 109 known values; found "\\u0007"',
+      'spec.alertConfigs[0]: metricThreshold is only for OUTSIDE_METRIC_THRESHOLD; event type \\u0007 takes none',
+    ]);
+    expect(new Set(issues.map((i) => i.file))).toEqual(new Set(['p\\u2028.yaml']));
+    const report = formatIssues(issues);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the test is that no control character is printed.
+    expect(report.replaceAll('\n', '')).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/);
+    expect(report.split('\n')).toHaveLength(issues.length + 2);
   });
 
   it('never throws on arbitrary text, and every issue has a position', async () => {
