@@ -86,7 +86,8 @@ export function checkAlertConfig(located: LocatedDocument, at: PathSegment[], va
 export function checkNotification(located: LocatedDocument, at: PathSegment[], value: unknown): ValidationIssue[] {
   const notification = asRecord(value);
   const type = asString(notification?.typeName);
-  const rules = type === undefined ? undefined : NOTIFICATION_FIELDS[type];
+  // Own properties only: a typeName of "__proto__" or "constructor" must not find what every object inherits.
+  const rules = type !== undefined && Object.hasOwn(NOTIFICATION_FIELDS, type) ? NOTIFICATION_FIELDS[type] : undefined;
   if (!notification || !type || !rules) return [];
   const issues: ValidationIssue[] = [];
   const subject = formatPath(at);

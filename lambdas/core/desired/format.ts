@@ -21,6 +21,34 @@ export function sortIssues(issues: readonly ValidationIssue[]): ValidationIssue[
   );
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters escaped.
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+
+/**
+ * File text made inert for a message: control characters (C0, DEL, C1 such as CSI) and the line and paragraph
+ * separators as `\uXXXX`, so that quoted text stays on its line and a terminal or log reader acts on none of it.
+ */
+export function printable(text: string): string {
+  return text.replace(UNPRINTABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
+ * An issue whose every text (file, path, message, expected, found, hint) is printable: the loader returns only such
+ * issues, whatever a check quoted from the files (a key, a name, a template or alert key, a file name).
+ */
+export function printableIssue(issue: ValidationIssue): ValidationIssue {
+  const out: ValidationIssue = {
+    ...issue,
+    file: printable(issue.file),
+    path: printable(issue.path),
+    message: printable(issue.message),
+  };
+  if (issue.expected !== undefined) out.expected = printable(issue.expected);
+  if (issue.found !== undefined) out.found = printable(issue.found);
+  if (issue.hint !== undefined) out.hint = printable(issue.hint);
+  return out;
+}
+
 /** Renders issues, one `file:line:col: message` line each, and a final `N errors in M files` line. */
 export function formatIssues(issues: readonly ValidationIssue[]): string {
   const lines = issues.map((issue) => `${issue.file}:${issue.line}:${issue.column}: ${issue.message}`);

@@ -11,7 +11,7 @@ import { buildState, summarize } from './build.ts';
 import { desiredCacheKey, desiredTagKey } from './cache.ts';
 import { lookupCachedState, lookupTaggedState, storeCachedState, storeTagEntry } from './cache-lookup.ts';
 import { checkDocuments, type DocumentsByKind } from './cross-checks.ts';
-import { sortIssues } from './format.ts';
+import { printableIssue, sortIssues } from './format.ts';
 import { checkHeader } from './headers.ts';
 import { asRecord, asString } from './issue.ts';
 import { type PinnedManifest, readPinnedManifest } from './manifest-pin.ts';
@@ -171,12 +171,16 @@ export async function loadDesiredStateCached(
   authKey?: Uint8Array,
 ): Promise<CachedLoad> {
   try {
-    return await load(source, { ...DEFAULT_LOAD_OPTIONS, ...overrides }, cache, authKey);
+    const loaded = await load(source, { ...DEFAULT_LOAD_OPTIONS, ...overrides }, cache, authKey);
+    // One exit for every issue: whatever a check quoted from the files, the issues are printable (format.ts).
+    if (!loaded.result.ok) loaded.result = { ok: false, issues: loaded.result.issues.map(printableIssue) };
+    return loaded;
   } catch (error) {
     // A bug of this module, not of the input: reported (without a stack, which could quote file contents), never thrown.
     const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    const issue = rootIssue(source, `internal error while loading the desired state: ${reason}`);
     return {
-      result: { ok: false, issues: [rootIssue(source, `internal error while loading the desired state: ${reason}`)] },
+      result: { ok: false, issues: [printableIssue(issue)] },
       cache: cache ? 'miss' : 'off',
     };
   }

@@ -5,7 +5,8 @@
  * Memory: documents keep their plain values and a few positions, not their syntax trees (see lazy-document.ts).
  * Speed: plain block YAML takes a fast path (simple-yaml.ts) with the same values and positions.
  */
-import { type Document, isNode, isScalar, LineCounter, visit } from 'yaml';
+import { type Document, isAlias, isCollection, isNode, isScalar, isSeq, LineCounter, visit } from 'yaml';
+import { printable } from './format.ts';
 import { findIndentation } from './indentation.ts';
 import { knownPositions, LazyDocument, LazyTrees, parseTrees } from './lazy-document.ts';
 import { type LocatedDocument, positionAt } from './locate.ts';
@@ -127,6 +128,10 @@ export function parseYamlFile(
       });
     }
     if (issues.length > before) return;
+    // A list or mapping used as a key (`? [a]`, `{a: 1}: x`, an alias of one) has no JSON form: yaml would turn it into
+    // text and print a process warning quoting it. Such keys need `?` or a flow bracket, so plain files skip the walk.
+    if (/[?[{*]/.test(text)) issues.push(...collectionKeys(file, doc, counter));
+    if (issues.length > before) return;
     let value: unknown;
     try {
       value = doc.toJS({ maxAliasCount: options.maxAliasCount });
@@ -152,6 +157,21 @@ export function parseYamlFile(
   return { documents, issues };
 }
 
+/** An issue for each mapping key of `doc` that is a list or a mapping (or an alias of one). */
+function collectionKeys(file: string, doc: Document.Parsed, counter: LineCounter): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  visit(doc, {
+    Pair(_key, pair) {
+      const key = isAlias(pair.key) ? pair.key.resolve(doc) : pair.key;
+      if (!isCollection(key) || !isNode(pair.key) || !pair.key.range) return;
+      const found = isSeq(key) ? 'a list' : 'a mapping';
+      const message = `a mapping key must be plain text; found ${found} used as a key`;
+      issues.push({ file, ...positionAt(counter, pair.key.range[0]), path: '', message, found });
+    },
+  });
+  return issues;
+}
+
 function tagLabel(tag: string): string {
   const core = 'tag:yaml.org,2002:';
   return tag.startsWith(core) ? `!!${tag.slice(core.length)}` : tag;
@@ -169,16 +189,18 @@ function duplicateKeyMessage(
   offset: number,
   at: (offset: number) => { line: number; column: number },
 ): string {
-  const key = keyText(text, offset);
-  const first = firstCopyOf(doc, offset);
+  const { repeated, first } = copiesOf(doc, offset);
+  // The key as written, else as read (`a#b`), printable: a key may hold an escape sequence; an empty key has no text.
+  const written = keyText(text, offset) ?? (isScalar(repeated) ? String(repeated.value ?? '') : '');
+  const key = written === '' ? 'empty key' : `"${printable(written)}"`;
   const where =
-    first === undefined ? '' : `; the first "${key}" is on line ${at(first).line}, column ${at(first).column}`;
-  return `duplicate key "${key}": each key may appear once in a mapping${where}`;
+    first === undefined ? '' : `; the first ${key} is on line ${at(first).line}, column ${at(first).column}`;
+  return `duplicate ${written === '' ? key : `key ${key}`}: each key may appear once in a mapping${where}`;
 }
 
-/** Offset of the first key equal to the key written at `offset`, in the same mapping. */
-function firstCopyOf(doc: Document.Parsed, offset: number): number | undefined {
-  let found: number | undefined;
+/** The key node written at `offset`, and the offset of the first key equal to it in the same mapping. */
+function copiesOf(doc: Document.Parsed, offset: number): { repeated?: unknown; first?: number } {
+  let found: { repeated?: unknown; first?: number } = {};
   visit(doc, {
     Map(_key, map) {
       const index = map.items.findIndex((pair) => isNode(pair.key) && pair.key.range?.[0] === offset);
@@ -187,14 +209,15 @@ function firstCopyOf(doc: Document.Parsed, offset: number): number | undefined {
       const first = map.items.find(
         (pair) => isScalar(pair.key) && isScalar(repeated) && pair.key.value === repeated.value,
       );
-      found = isNode(first?.key) ? first.key.range?.[0] : undefined;
+      found = { repeated, ...(isNode(first?.key) && first.key.range ? { first: first.key.range[0] } : {}) };
       return visit.BREAK;
     },
   });
   return found;
 }
 
-function keyText(text: string, offset: number): string {
+/** The key as written at `offset` (quotes dropped), when it reads as one (not for an empty key, nor one with `#`). */
+function keyText(text: string, offset: number): string | undefined {
   const match = /^("[^"\n]*"|'[^'\n]*'|[^:#\n]+?)\s*:/.exec(text.slice(offset, offset + 200));
-  return (match?.[1] ?? text.slice(offset, offset + 1)).replace(/^["']|["']$/g, '');
+  return match?.[1]?.replace(/^["']|["']$/g, '');
 }

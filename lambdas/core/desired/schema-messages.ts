@@ -7,6 +7,7 @@ import { isScalar } from 'yaml';
 import { SECRET_NOTIFICATION_FIELDS } from '../../opsman/types.ts';
 import { suggestion } from './did-you-mean.ts';
 import { placesOf } from './field-places.ts';
+import { printable } from './format.ts';
 import { findNode, formatPath, type LocatedDocument, locate, type PathSegment } from './locate.ts';
 import type { ValidationIssue } from './types.ts';
 
@@ -24,10 +25,15 @@ function segmentsOf(pointer: string): PathSegment[] {
     .map((part) => (/^\d+$/.test(part) ? Number(part) : part));
 }
 
+/** Text in double quotes with JSON's escapes, made printable (JSON leaves DEL, C1 and U+2028/2029 as they are). */
+function quoted(text: string): string {
+  return printable(JSON.stringify(text));
+}
+
 /** A short, safe description of a found value (strings quoted and truncated). */
 export function describeValue(value: unknown): string {
   if (value === null || value === undefined) return 'nothing (an empty value)';
-  if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
+  if (typeof value === 'string') return quoted(value.length > 60 ? `${value.slice(0, 57)}...` : value);
   if (Array.isArray(value)) return 'a list';
   if (typeof value === 'object') return 'a mapping';
   return String(value);
@@ -130,7 +136,8 @@ export function translate(located: LocatedDocument, error: ErrorObject, kind?: u
       // The value only picks among the places the name has (never echoed: it may be a misplaced secret).
       const value = (error.data as Record<string, unknown> | null)?.[field];
       const hint = unknownFieldHint(field, value, known, kind, segments);
-      const message = `unknown field "${field}" in ${subject}${hint.text}`;
+      // Quoted like a value: a name holding a newline or an escape sequence must not forge a line of the report.
+      const message = `unknown field ${describeValue(field)} in ${subject}${hint.text}`;
       const expected = `one of: ${known.join(', ')}`;
       return {
         ...at([...segments, field], 'key'),
@@ -160,7 +167,11 @@ export function translate(located: LocatedDocument, error: ErrorObject, kind?: u
       const allowed = ((params.allowedValues as unknown[]) ?? []).map(String);
       const hint = typeof error.data === 'string' ? suggestion(error.data, allowed) : { text: '' };
       const list = allowed.length <= 16 ? `one of ${allowed.join(', ')}` : `one of the ${allowed.length} known values`;
-      const known = typeof error.data === 'string' ? KNOWN_REFUSALS[error.data] : undefined;
+      // Own properties only: a value "constructor" must not print the Object constructor's source as a reason.
+      const known =
+        typeof error.data === 'string' && Object.hasOwn(KNOWN_REFUSALS, error.data)
+          ? KNOWN_REFUSALS[error.data]
+          : undefined;
       const message = `${subject} must be ${list}; found ${found}${known ? ` (${known})` : ''}${hint.text}`;
       return {
         ...at(segments),

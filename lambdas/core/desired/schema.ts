@@ -147,7 +147,8 @@ const project = {
         enforce: { type: 'boolean', description: 'write it when it differs (default false: report only)' },
         sizeThresholdMB: { type: 'number', exclusiveMinimum: 0 },
         timeThresholdHrs: { type: 'integer', minimum: 1 },
-        numUncompressed: { type: 'integer', minimum: 0 },
+        // At least 1: the count includes the current file, which is never compressed; Ops Manager refuses 0.
+        numUncompressed: { type: 'integer', minimum: 1 },
         percentOfDiskspace: { type: 'number', minimum: 0, maximum: 1 },
         numTotal: { type: 'integer', minimum: 0 },
       },

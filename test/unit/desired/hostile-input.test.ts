@@ -1,9 +1,9 @@
 // Scenario: hostile or broken input (sizes, binary, encodings, failing sources, fuzz) always yields issues, never a throw.
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
-import { loadDesiredState, type ValidationIssue } from '../../../lambdas/core/desired/index.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { formatIssues, loadDesiredState, type ValidationIssue } from '../../../lambdas/core/desired/index.ts';
 import type { DesiredFileRef, DesiredStateSource } from '../../../lambdas/core/ports.ts';
-import { MemorySource } from './memory-source.ts';
+import { MemorySource, projectYaml } from './memory-source.ts';
 
 const ORG =
   'apiVersion: opsman-gitops/v1\nkind: Organization\nmetadata: {name: acme, orgId: 5e2211c17a3e5a48f5497de0}\nspec: {}\n';
@@ -173,6 +173,92 @@ describe('hostile input', () => {
     expect(issues.map((i) => i.message)).toEqual([
       'too many alias expansions (more than 2): refusing a possible alias bomb',
     ]);
+  });
+
+  // Regression (found by loader-robustness.property.test.ts): yaml turned a list or mapping key into text, printed a
+  // process warning quoting it (file content on stderr, outside the logger), and the issue called it an unknown field.
+  it.each([
+    ['a list', '? [token-1]\n: x\n', 5, 3, 'a list'],
+    ['a mapping', '? {a: 1}\n: x\n', 5, 3, 'a mapping'],
+    ['an alias of a mapping', 'k: &m {a: 1}\n*m : x\n', 6, 1, 'a mapping'],
+  ])('refuses %s used as a key, at its position, printing nothing', async (_name, extra, line, column, found) => {
+    const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    try {
+      const issues = await issuesOf(new MemorySource({ 'k.yaml': `${ORG}${extra}` }));
+      expect(issues.map((i) => [i.file, i.line, i.column, i.message])).toEqual([
+        ['k.yaml', line, column, `a mapping key must be plain text; found ${found} used as a key`],
+      ]);
+      expect(warn).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
+  // Regression: an unknown field's name was printed as written, so a name holding a newline forged a line of the
+  // report ("p.yaml:7:3: unknown field "a" + a line of the attacker's choosing) and an escape sequence reached the
+  // terminal; values were quoted with JSON's escapes, which leave DEL, the C1 controls (CSI) and U+2028 as they are.
+  it('quotes unknown field names and found values with escapes: one line per issue, no control character', async () => {
+    const text = `${ORG.replace('spec: {}\n', '')}spec:\n  "a\\nERROR forged": 1\n  "\\e[31mred": 2\n  mode: "\\x9b2J\\u2028"\n`;
+    const issues = await issuesOf(new MemorySource({ 'o.yaml': text }));
+    expect(issues.map((i) => [i.line, i.message])).toEqual([
+      [5, 'unknown field "a\\nERROR forged" in spec'],
+      [6, 'unknown field "\\u001b[31mred" in spec'],
+      [7, 'spec.mode must be one of observe, plan, apply; found "\\u009b2J\\u2028"'],
+    ]);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the test is that no control character is printed.
+    expect(formatIssues(issues)).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029]/);
+    expect(formatIssues(issues).split('\n')).toHaveLength(issues.length + 2);
+  });
+
+  // Regression (found by loader-robustness.property.test.ts): a duplicate key was named by the raw text at its offset,
+  // so an empty key read as "duplicate key \":\"" or "\n" (a line break inside the message), a key with "#" as its
+  // first character only, and a key holding an escape sequence sent it to the terminal.
+  it.each([
+    ['an empty key', ': 1\n: 2\n', 'duplicate empty key: each key may appear once in a mapping; the first empty key'],
+    [
+      'a key with "#"',
+      'a#b: 1\na#b: 2\n',
+      'duplicate key "a#b": each key may appear once in a mapping; the first "a#b"',
+    ],
+    [
+      'a key holding an escape sequence',
+      'k\u001b[2J\u009b: 1\nk\u001b[2J\u009b: 2\n',
+      'duplicate key "k\\u001b[2J\\u009b": each key may appear once in a mapping; the first "k\\u001b[2J\\u009b"',
+    ],
+  ])('names a duplicate %s printably, on one line', async (_name, extra, message) => {
+    const issues = await issuesOf(new MemorySource({ 'd.yaml': `${ORG}${extra}` }));
+    expect(issues.map((i) => [i.line, i.column, i.message])).toEqual([[6, 1, `${message} is on line 5, column 1`]]);
+  });
+
+  // Regression (found by loader-robustness.property.test.ts): the checks quote what they find (an event type, a
+  // protect key, a template name, a file name) as written, so a control character in any of them reached the report.
+  it('returns only printable issues, whatever the files quote: one line each, no control character', async () => {
+    const project = `${ORG}---\n${projectYaml(
+      [
+        '  alertTemplates: ["t\\e[2J"]',
+        '  protect: ["k\\x9b1m"]',
+        '  alertConfigs:',
+        '    - key: a',
+        '      eventTypeName: "\\a"',
+        '      metricThreshold: {metricName: X, operator: LESS_THAN, threshold: 1}',
+        '      notifications: [{typeName: SMS, mobileNumber: "1"}]',
+        '',
+      ].join('\n'),
+    )}`;
+    const issues = await issuesOf(new MemorySource({ 'p\u2028.yaml': project }));
+    expect(issues.map((i) => i.message)).toEqual([
+      `spec.alertTemplates[0] must be a template name (letters, digits, '.', '_' or '-', starting with a letter or digit, at most 63 characters); found "t\\u001b[2J"`,
+      'unknown template "t\\u001b[2J" (no AlertTemplate documents exist)',
+      'protect names "k\\u009b1m", which is not an alert key of project p1',
+      `spec.protect[0] must be an alert key (letters, digits, '.', '_' or '-', starting with a letter or digit, at most 63 characters); found "k\\u009b1m"`,
+      'spec.alertConfigs[0].eventTypeName must be one of the 109 known values; found "\\u0007"',
+      'spec.alertConfigs[0]: metricThreshold is only for OUTSIDE_METRIC_THRESHOLD; event type \\u0007 takes none',
+    ]);
+    expect(new Set(issues.map((i) => i.file))).toEqual(new Set(['p\\u2028.yaml']));
+    const report = formatIssues(issues);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the test is that no control character is printed.
+    expect(report.replaceAll('\n', '')).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/);
+    expect(report.split('\n')).toHaveLength(issues.length + 2);
   });
 
   it('never throws on arbitrary text, and every issue has a position', async () => {

@@ -275,6 +275,42 @@ describe('semantic rules', () => {
     expect(empty.map((i) => i.message)).toEqual([expect.stringContaining('roles must not be empty')]);
   });
 
+  // Regression (found by test/unit/desired/loader-robustness.property.test.ts): a typeName naming a property every
+  // object inherits found Object.prototype as its field rules, and the load ended in "internal error ... TypeError".
+  it.each(['__proto__', 'constructor', 'toString'])(
+    'refuses a notification typeName "%s" as an unknown type, with its line',
+    async (typeName) => {
+      const issues = await issuesOf({ 'p.yaml': notification(`typeName: ${typeName}`) });
+      expect(issues.map((i) => [i.line, i.path])).toEqual([[11, `${NOTIFY_PATH}.typeName`]]);
+      expect(issues[0]?.message).toMatch(/typeName must be one of ADMIN, .*; found "[a-zA-Z_]+"$/);
+    },
+  );
+
+  // Regression: an enum value naming an inherited property ("constructor") printed that function's source as the
+  // reason Ops Manager refuses it ("(function Object() { [native code] })").
+  it('refuses an enum value "constructor" without quoting the Object constructor', async () => {
+    const body =
+      '      eventTypeName: OUTSIDE_METRIC_THRESHOLD\n      metricThreshold: {metricName: CONNECTIONS, mode: constructor, operator: LESS_THAN, threshold: 1}\n      notifications: [{typeName: EMAIL, emailAddress: a@b.example}]\n';
+    const issues = await issuesOf({ 'p.yaml': withAlert(body) });
+    expect(issues.map((i) => i.message)).toEqual([
+      'spec.alertConfigs[0].metricThreshold.mode must be one of AVERAGE; found "constructor"',
+    ]);
+  });
+
+  // Regression (found by test/reliability/property-validated-apply.test.ts): numUncompressed 0 was accepted, and the
+  // enforced rotation's PUT was refused by Ops Manager (400 INVALID_JSON_ATTRIBUTE): the count includes the current file.
+  it('refuses an audit-log rotation keeping no file uncompressed (numUncompressed 0), and takes 1', async () => {
+    const rotation = (n: number) =>
+      projectYaml(
+        `  auditLogRotation: {enforce: true, sizeThresholdMB: 1, timeThresholdHrs: 1, numUncompressed: ${n}}\n`,
+      );
+    const issues = await issuesOf({ 'p.yaml': rotation(0) });
+    expect(issues.map((i) => [i.line, i.path, i.message])).toEqual([
+      [7, 'spec.auditLogRotation.numUncompressed', 'spec.auditLogRotation.numUncompressed must be at least 1; found 0'],
+    ]);
+    expect(await issuesOf({ 'p.yaml': rotation(1) })).toEqual([]);
+  });
+
   it('normalises role to roles', async () => {
     const result = await loadDesiredState(
       new MemorySource({ 'p.yaml': notification('typeName: GROUP, role: GROUP_OWNER, intervalMin: 5') }),
