@@ -23,14 +23,47 @@ export function maskAgrees(shown: unknown, real: string): boolean {
   const value = real.toLowerCase();
   const head = kept[0] ?? '';
   const tail = kept.length > 1 ? (kept[kept.length - 1] ?? '') : '';
-  if (!value.startsWith(head)) return false;
-  let at = head.length;
+  const afterHead = headAgrees(head, value);
+  if (afterHead === undefined) return false;
+  let at = afterHead;
   for (let i = 1; i < kept.length - 1; i++) {
     const found = value.indexOf(kept[i] ?? '', at);
     if (found < 0) return false;
     at = found + (kept[i] ?? '').length;
   }
   return value.length - tail.length >= at && value.endsWith(tail);
+}
+
+/**
+ * Where the rest of the mask's kept characters may start in `value` when the text before its first `*` run can be
+ * `value`'s beginning; undefined when it cannot. Both are in lower case. A kept URL origin is compared as a URL, not
+ * as text: a server may write the host in punycode, drop a default or any port and the user-info, or add the `/` of an
+ * empty path, and none of that is another secret. Only the scheme and, when the mask kept it whole, the host are then
+ * judged, and the later kept characters may be anywhere in `value` (their place in the raw text is unknown).
+ */
+function headAgrees(head: string, value: string): number | undefined {
+  if (value.startsWith(head)) return head.length;
+  const origin = /^([a-z][a-z0-9+.-]*):\/\/([^/?#]*)([/?#])?/.exec(head);
+  if (origin === null) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== `${origin[1]}:`) return undefined;
+  // A host the mask cut short (no `/`, `?` or `#` after it) is not judged: its kept part may be of either spelling.
+  if (origin[3] === undefined) return 0;
+  const hostPort = (origin[2] ?? '').slice((origin[2] ?? '').lastIndexOf('@') + 1);
+  const host = hostPort.startsWith('[') ? hostPort.slice(0, hostPort.indexOf(']') + 1) : hostPort.replace(/:\d*$/, '');
+  let shownHost: string;
+  try {
+    shownHost = new URL(`http://${host}`).hostname;
+  } catch {
+    return 0;
+  }
+  const bare = (h: string) => h.replace(/\.$/, '');
+  return bare(shownHost) === bare(url.hostname) ? 0 : undefined;
 }
 
 /**
