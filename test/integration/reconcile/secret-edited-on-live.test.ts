@@ -119,9 +119,9 @@ describe('secrets replaced by hand in Ops Manager', () => {
   });
 
   it('flags a secret whose redaction never agrees as not converging once, then leaves it alone', async () => {
-    // This Ops Manager writes the default port into every webhook URL it shows: the mask can never agree.
+    // This Ops Manager shows every webhook URL under a host of its own: the mask can never agree.
     const proxied = await rewritingProxy(world.origin, (text) =>
-      text.replaceAll('https://hooks.example.invalid/', 'https://hooks.example.invalid:443/'),
+      text.replaceAll('https://hooks.example.invalid/', 'https://redacted.example.invalid/'),
     );
     const api = createOpsManagerClient({
       baseUrl: `${proxied}/api/public/v1.0`,
@@ -141,6 +141,27 @@ describe('secrets replaced by hand in Ops Manager', () => {
       await world.admin('DELETE', 'requests');
       await world.run('apply', {}, world.deps(api));
       expect(await world.writes()).toEqual([]);
+    } finally {
+      await api.close();
+    }
+  });
+  it('takes a URL redaction that writes the host in upper case with the default port as the same secret', async () => {
+    // Another spelling of the same origin is not another secret: the apply converges and the next plan is empty.
+    const proxied = await rewritingProxy(world.origin, (text) =>
+      text.replaceAll('https://hooks.example.invalid/', 'https://HOOKS.example.invalid:443/'),
+    );
+    const api = createOpsManagerClient({
+      baseUrl: `${proxied}/api/public/v1.0`,
+      publicKey: 'gitopsbt',
+      privateKey: KEYS.gitopsbt,
+      retry: { maxAttempts: 2, baseDelayMs: 10, maxDelayMs: 20 },
+    });
+    try {
+      const first = await world.run('apply', {}, world.deps(api));
+      const created = first.results.find((r) => r.change.target.id === PROD && r.change.key === 'no-primary');
+      expect(created?.status).toBe('applied');
+      expect(first.results.filter((r) => r.status === 'not-converging')).toEqual([]);
+      expect(pending(await world.run('plan', {}, world.deps(api)))).toEqual([]);
     } finally {
       await api.close();
     }
