@@ -8,6 +8,7 @@
  */
 import type { AlertConfig } from '../opsman/types.ts';
 import { type DesiredAlertBody, type SecretUse, secretUses } from './alert-body.ts';
+import { notificationText } from './normal-parts.ts';
 import { looksMasked, notificationIdentity } from './notification-types.ts';
 
 /**
@@ -68,9 +69,14 @@ function headAgrees(head: string, value: string): number | undefined {
 
 /**
  * Paths of the secrets of `body` (as `secretUses` names them) that the live config holds certainly otherwise. A desired
- * notification is compared with the live notifications of its identity (two WEBHOOKs share one): it agrees when one of
- * them agrees on every secret field; when none does, the fields no candidate agrees on are reported (all of its fields
- * when each agrees with a different one). A notification absent on live is the diff's business, not this one's.
+ * notification is compared with the live notifications of its identity (two WEBHOOKs share one). Those whose other
+ * fields are the same as its own (same normalised text) are its partners, each live notification partnering one
+ * desired notification at most: two WEBHOOKs whose URLs a person swapped while their intervals stayed are two changed
+ * secrets, and two of ours cannot both claim the one live notification that agrees with them. A desired notification
+ * with no partner to agree with reports the fields no candidate agrees on (all of its fields when each agrees with a
+ * different one), unless its live counterpart is simply missing (the diff's business, not this one's). A desired
+ * notification whose other fields differ on live from all of its identity is judged against all of them: any one
+ * agreeing on every secret field will do.
  */
 export function secretsChangedOnLive(
   body: DesiredAlertBody,
@@ -87,18 +93,70 @@ export function secretsChangedOnLive(
   const liveNotifications = (Array.isArray(live.notifications) ? live.notifications : []).filter(
     (n): n is NonNullable<typeof n> => n !== null && typeof n === 'object',
   ) as unknown as Record<string, unknown>[];
+  const liveTexts = liveNotifications.map((n) => notificationText(n));
+  const agrees = (n: Record<string, unknown>, use: SecretUse): boolean => {
+    const value = values.get(use.path);
+    return value === undefined || maskAgrees(n[use.field], value);
+  };
   const changed: string[] = [];
-  for (const [index, uses] of byIndex) {
-    const identity = notificationIdentity(body.notifications[index] as unknown as Record<string, unknown>);
-    const candidates = liveNotifications.filter((n) => notificationIdentity(n) === identity);
-    if (candidates.length === 0) continue;
-    const agrees = (n: Record<string, unknown>, use: SecretUse): boolean => {
-      const value = values.get(use.path);
-      return value === undefined || maskAgrees(n[use.field], value);
-    };
-    if (candidates.some((n) => uses.every((use) => agrees(n, use)))) continue;
+  const lostOf = (uses: SecretUse[], candidates: Record<string, unknown>[]): string[] => {
     const lost = uses.filter((use) => candidates.every((n) => !agrees(n, use)));
-    changed.push(...(lost.length > 0 ? lost : uses).map((use) => use.path));
+    return (lost.length > 0 ? lost : uses).map((use) => use.path);
+  };
+  // Desired notifications with partners on live, grouped by their text: each group is matched on its own.
+  const groups = new Map<string, { desired: number[]; live: number[] }>();
+  for (const [index, uses] of byIndex) {
+    const raw = body.notifications[index] as unknown as Record<string, unknown>;
+    const text = notificationText(raw);
+    const partners = liveTexts.flatMap((t, i) => (t === text ? [i] : []));
+    if (partners.length > 0) {
+      const group = groups.get(text);
+      if (group === undefined) groups.set(text, { desired: [index], live: partners });
+      else group.desired.push(index);
+      continue;
+    }
+    const identity = notificationIdentity(raw);
+    const candidates = liveNotifications.filter((n) => notificationIdentity(n) === identity);
+    if (candidates.length === 0 || candidates.some((n) => uses.every((use) => agrees(n, use)))) continue;
+    changed.push(...lostOf(uses, candidates));
+  }
+  for (const group of groups.values()) {
+    const fits = (d: number, l: number): boolean =>
+      (byIndex.get(d) as SecretUse[]).every((use) => agrees(liveNotifications[l] as Record<string, unknown>, use));
+    const partnerOf = matchAll(group.desired, group.live, fits);
+    // A live notification left without partner is one whose secret is another; none left: a notification is missing.
+    if (group.live.every((l) => [...partnerOf.values()].includes(l))) continue;
+    for (const d of group.desired) {
+      if (partnerOf.has(d)) continue;
+      changed.push(
+        ...lostOf(
+          byIndex.get(d) as SecretUse[],
+          group.live.map((l) => liveNotifications[l] as Record<string, unknown>),
+        ),
+      );
+    }
   }
   return changed.sort();
+}
+
+/**
+ * A largest pairing of `left` with `right` along `fits` (augmenting paths: a handful of notifications at most), as
+ * left -> right.
+ */
+function matchAll(left: number[], right: number[], fits: (l: number, r: number) => boolean): Map<number, number> {
+  const ownerOf = new Map<number, number>();
+  const tryPlace = (l: number, seen: Set<number>): boolean => {
+    for (const r of right) {
+      if (seen.has(r) || !fits(l, r)) continue;
+      seen.add(r);
+      const owner = ownerOf.get(r);
+      if (owner === undefined || tryPlace(owner, seen)) {
+        ownerOf.set(r, l);
+        return true;
+      }
+    }
+    return false;
+  };
+  for (const l of left) tryPlace(l, new Set());
+  return new Map([...ownerOf].map(([r, l]) => [l, r]));
 }

@@ -1,6 +1,8 @@
 // Scenario: a redaction mask is judged only by the characters it kept: those of the real value agree (whatever the mask's length or letter case), others prove the secret in Ops Manager is another one; a value that is not a mask is never judged.
 import { describe, expect, it } from 'vitest';
-import { maskAgrees } from '../../../lambdas/core/mask-check.ts';
+import { type DesiredAlertBody, secretUses } from '../../../lambdas/core/alert-body.ts';
+import { maskAgrees, secretsChangedOnLive } from '../../../lambdas/core/mask-check.ts';
+import type { AlertConfig } from '../../../lambdas/opsman/types.ts';
 
 const cases: { name: string; shown: unknown; real: string; agrees: boolean }[] = [
   {
@@ -101,5 +103,105 @@ const cases: { name: string; shown: unknown; real: string; agrees: boolean }[] =
 describe('maskAgrees', () => {
   it.each(cases)('$name', ({ shown, real, agrees }) => {
     expect(maskAgrees(shown, real)).toBe(agrees);
+  });
+});
+
+/** A body of WEBHOOK notifications `[url, intervalMin]`, their secrets resolved, and a live config showing `shown`. */
+function webhooks(desired: [string, number][], shown: [string, number][]): Parameters<typeof secretsChangedOnLive> {
+  const body = {
+    eventTypeName: 'NO_PRIMARY',
+    enabled: true,
+    matchers: [],
+    notifications: desired.map(([, intervalMin], i) => ({
+      typeName: 'WEBHOOK',
+      intervalMin,
+      delayMin: 0,
+      webhookUrl: { secretRef: `hook-${i}` },
+    })),
+  } as unknown as DesiredAlertBody;
+  const values = new Map(
+    secretUses(body).map((use) => [use.path, desired[use.index]?.[0] as string] as [string, string]),
+  );
+  const live = {
+    id: 'a1',
+    eventTypeName: 'NO_PRIMARY',
+    enabled: true,
+    matchers: [],
+    notifications: shown.map(([webhookUrl, intervalMin]) => ({
+      typeName: 'WEBHOOK',
+      intervalMin,
+      delayMin: 0,
+      webhookUrl,
+    })),
+  } as unknown as AlertConfig;
+  return [body, values, live];
+}
+
+describe('secretsChangedOnLive with two notifications of one identity', () => {
+  const a = 'https://a.example.invalid/hook/1';
+  const b = 'https://b.example.invalid/hook/2';
+  const a2 = 'https://a.example.invalid/hook/3';
+  it('finds nothing when both read as sent, in either order', () => {
+    expect(
+      secretsChangedOnLive(
+        ...webhooks(
+          [
+            [a, 5],
+            [b, 5],
+          ],
+          [
+            ['https://b.example.invalid/****', 5],
+            ['https://a.example.invalid/****', 5],
+          ],
+        ),
+      ),
+    ).toEqual([]);
+  });
+  it('finds the URLs a person swapped between two notifications whose intervals differ', () => {
+    const found = secretsChangedOnLive(
+      ...webhooks(
+        [
+          [a, 5],
+          [b, 10],
+        ],
+        [
+          ['https://b.example.invalid/****', 5],
+          ['https://a.example.invalid/****', 10],
+        ],
+      ),
+    );
+    expect(found).toHaveLength(2);
+  });
+  it('does not let two of ours claim the one live notification that agrees with both', () => {
+    const found = secretsChangedOnLive(
+      ...webhooks(
+        [
+          [a, 5],
+          [a2, 5],
+        ],
+        [
+          ['https://a.example.invalid/****', 5],
+          ['https://evil.example.invalid/****', 5],
+        ],
+      ),
+    );
+    expect(found).toHaveLength(1);
+  });
+  it('leaves a notification missing on live to the diff', () => {
+    expect(
+      secretsChangedOnLive(
+        ...webhooks(
+          [
+            [a, 5],
+            [b, 5],
+          ],
+          [['https://a.example.invalid/****', 5]],
+        ),
+      ),
+    ).toEqual([]);
+  });
+  it('judges a notification whose interval changed on live by its identity alone', () => {
+    expect(secretsChangedOnLive(...webhooks([[a, 5]], [['https://a.example.invalid/****', 7]]))).toEqual([]);
+    expect(secretsChangedOnLive(...webhooks([[a, 5]], [['https://evil.example.invalid/****', 7]]))).toHaveLength(1);
   });
 });
