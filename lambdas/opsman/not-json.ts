@@ -2,7 +2,8 @@
  * Why a 2xx body could not be parsed as JSON, in words a message can carry: a body compressed although the client
  * never asked for it (it sends no Accept-Encoding, and undici does not decompress) is named as such, instead of V8's
  * parse error quoting its first binary bytes; any other parse error keeps V8's text with non-printable characters
- * escaped, so that a body cannot put control characters (a terminal escape) into an error message or a log. An HTML
+ * escaped and its excerpt of the body dropped, so that a body cannot put control characters (a terminal escape) or a
+ * secret into an error message or a log. An HTML
  * page (a login gateway answering 200 for the API) is named as one.
  */
 
@@ -28,5 +29,17 @@ export function notJsonReason(
     // An HTML page where JSON was asked for: a single sign-on or login gateway, or another web server.
     return 'it is an HTML page: a login gateway or another web server answered in place of the Public API';
   }
-  return printable(error instanceof Error ? error.message : String(error));
+  return printable(withoutExcerpt(error instanceof Error ? error.message : String(error)));
+}
+
+/**
+ * V8's parse error without the excerpt of the body it quotes (`Unexpected token 'x', ..."apiToken":xoxb-1234"... is not
+ * valid JSON`): some ten characters either side of the fault, which may be those of a secret (a broken echo of a write,
+ * another config's key in a list). The unexpected character alone stays.
+ */
+function withoutExcerpt(message: string): string {
+  return message.replace(
+    /, (?:\.\.\.)?"[\s\S]*"(?:\.\.\.)? is not valid JSON$/,
+    ' (the body is not valid JSON; not quoted)',
+  );
 }

@@ -106,3 +106,16 @@ describe('a 2xx body that is no JSON', () => {
     );
   });
 });
+
+describe('a 2xx body that is no JSON around a secret', () => {
+  it.each([
+    ['a bare token', 'xoxb-FAKE-SECRET-0000-abcdef'],
+    ['an unquoted secret field', '{"webhookSecret": FAKE-SECRET-0000-abcdef}'],
+    ['a secret before a stray character', '{"apiToken":"xoxb-FAKE-SECRET-0000"x}'],
+  ])('%s: the parse error names the fault without quoting the body', async (_, text) => {
+    for (const why of await messages({ text })) {
+      expect(why).not.toMatch(/FAKE|SECRET|abcdef/);
+      expect(why).toMatch(/JSON/);
+    }
+  });
+});
