@@ -24,6 +24,8 @@ export interface CallOptions {
   rawBody?: string;
   /** Default true. */
   auth?: boolean;
+  /** For a list: it grows at its head while it is read (events), see pagination.ts PageOptions. */
+  growing?: boolean;
 }
 
 /** Builds and runs requests relative to the client's base URL. */
@@ -113,12 +115,16 @@ export class ApiCaller {
 
   /** Async iterator over every item of a list endpoint (itemsPerPage = pageSize, from pageNum 1). */
   iterate<T>(template: string, params: Record<string, string>, call: CallOptions = {}): AsyncGenerator<T> {
-    return paginate<T>(this.#executor, this.#listRequest(template, params, call), this.#options.baseUrl);
+    return paginate<T>(this.#executor, this.#listRequest(template, params, call), this.#options.baseUrl, {
+      growing: call.growing === true,
+    });
   }
 
   /** Every item of a list endpoint, all pages. */
   listAll<T>(template: string, params: Record<string, string>, call: CallOptions = {}): Promise<T[]> {
-    return listAll<T>(this.#executor, this.#listRequest(template, params, call), this.#options.baseUrl);
+    return listAll<T>(this.#executor, this.#listRequest(template, params, call), this.#options.baseUrl, {
+      growing: call.growing === true,
+    });
   }
 
   #listRequest(template: string, params: Record<string, string>, call: CallOptions): HttpRequest {

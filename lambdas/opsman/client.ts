@@ -255,11 +255,19 @@ export class OpsManagerClient implements OpsManagerApi {
   /** Every event of a project matching the filters (all pages, newest first as served), or the first `limit.maxItems`. */
   listProjectEvents(groupId: string, query?: EventQuery, limit?: ListLimit): Promise<OpsManagerEvent[]> {
     if (limit !== undefined) return firstItems(this.iterateProjectEvents(groupId, query), limit.maxItems);
-    return this.#api.listAll<OpsManagerEvent>(ROUTES.projectEvents, { groupId }, { query: eventQuery(query) });
+    return this.#api.listAll<OpsManagerEvent>(
+      ROUTES.projectEvents,
+      { groupId },
+      { query: eventQuery(query), growing: true },
+    );
   }
   /** Project events, page by page. */
   iterateProjectEvents(groupId: string, query?: EventQuery): AsyncGenerator<OpsManagerEvent> {
-    return this.#api.iterate<OpsManagerEvent>(ROUTES.projectEvents, { groupId }, { query: eventQuery(query) });
+    return this.#api.iterate<OpsManagerEvent>(
+      ROUTES.projectEvents,
+      { groupId },
+      { query: eventQuery(query), growing: true },
+    );
   }
   /** One project event. */
   getProjectEvent(groupId: string, eventId: string, options?: { includeRaw?: boolean }): Promise<OpsManagerEvent> {
@@ -269,11 +277,11 @@ export class OpsManagerClient implements OpsManagerApi {
   /** Every event of an organization matching the filters (all pages), or the first `limit.maxItems`. */
   listOrgEvents(orgId: string, query?: EventQuery, limit?: ListLimit): Promise<OpsManagerEvent[]> {
     if (limit !== undefined) return firstItems(this.iterateOrgEvents(orgId, query), limit.maxItems);
-    return this.#api.listAll<OpsManagerEvent>(ROUTES.orgEvents, { orgId }, { query: eventQuery(query) });
+    return this.#api.listAll<OpsManagerEvent>(ROUTES.orgEvents, { orgId }, { query: eventQuery(query), growing: true });
   }
   /** Organization events, page by page. */
   iterateOrgEvents(orgId: string, query?: EventQuery): AsyncGenerator<OpsManagerEvent> {
-    return this.#api.iterate<OpsManagerEvent>(ROUTES.orgEvents, { orgId }, { query: eventQuery(query) });
+    return this.#api.iterate<OpsManagerEvent>(ROUTES.orgEvents, { orgId }, { query: eventQuery(query), growing: true });
   }
   /** One organization event. */
   getOrgEvent(orgId: string, eventId: string, options?: { includeRaw?: boolean }): Promise<OpsManagerEvent> {

@@ -9,7 +9,8 @@
  * The pages must also agree with each other (a list read from pages that do not is refused, never planned from): a
  * `totalCount`, when sent, is a non-negative integer, the same on every page, never below the items served, and met
  * exactly by the last page; and no `id` comes back twice. Offset paging over a list that changes between two pages
- * skips an item or serves one twice, and a skipped item would be planned as absent (created again).
+ * skips an item or serves one twice, and a skipped item would be planned as absent (created again). An event list grows
+ * at its head while it is read (PageOptions.growing): it is read as it comes, each event once.
  */
 import type { HttpRequest } from './auth-exchange.ts';
 import { OpsManagerResponseError } from './errors.ts';
@@ -95,9 +96,20 @@ function quoted(value: unknown): string {
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 
+/** How the pages of a list must agree: see {@link PageConsistency}. */
+export interface PageOptions {
+  /**
+   * The list grows at its head while it is read (events, newest first): a new event shifts the pages, so the count
+   * may rise and an item come back on the next page. Such a list is read as it comes, each id once; the count is not
+   * held against the pages. Default false: every disagreement refuses the list.
+   */
+  growing?: boolean;
+}
+
 /**
  * What the pages of one list said so far, checked page by page: the first problem found throws, naming the page and
- * the values that disagree.
+ * the values that disagree. A growing list (PageOptions) is only checked for a count that is no count, and an item
+ * served again is dropped instead.
  */
 class PageConsistency {
   /** The totalCount of the first page that sent one (null: none sent yet). */
@@ -105,49 +117,79 @@ class PageConsistency {
   #read = 0;
   /** Page on which each text id was served. */
   readonly #ids = new Map<string, number>();
+  readonly #growing: boolean;
 
-  /** Checks one page's count and ids; returns the problem, or undefined when the page agrees with the earlier ones. */
-  page(page: number, totalCount: unknown, results: readonly unknown[]): string | undefined {
+  constructor(growing: boolean) {
+    this.#growing = growing;
+  }
+
+  /**
+   * Checks one page's count and ids: the problem, or the page's items to yield when the page agrees with the earlier
+   * ones (all of them, but for a growing list's items already served).
+   */
+  page(page: number, totalCount: unknown, results: readonly unknown[]): { problem: string } | { items: unknown[] } {
     if (totalCount !== undefined && totalCount !== null) {
       if (typeof totalCount !== 'number' || !Number.isSafeInteger(totalCount) || totalCount < 0) {
-        return `totalCount ${quoted(totalCount)} (page ${page}) is not a non-negative integer`;
+        return { problem: `totalCount ${quoted(totalCount)} (page ${page}) is not a non-negative integer` };
       }
+      if (this.#growing) return { items: this.#fresh(results, page) };
       if (this.#total !== null && totalCount !== this.#total) {
-        return `totalCount changed from ${this.#total} to ${totalCount} on page ${page}: the list changed while it was read, so a page may have skipped or repeated items`;
+        return {
+          problem: `totalCount changed from ${this.#total} to ${totalCount} on page ${page}: the list changed while it was read, so a page may have skipped or repeated items`,
+        };
       }
       this.#total = totalCount;
     }
+    if (this.#growing) return { items: this.#fresh(results, page) };
     for (let i = 0; i < results.length; i++) {
       const id = (results[i] as { id?: unknown }).id;
       if (typeof id !== 'string') continue;
       const earlier = this.#ids.get(id);
       if (earlier !== undefined) {
-        return `the id ${quoted(id)} is served twice (page ${earlier} and page ${page}): the pages overlap`;
+        return {
+          problem: `the id ${quoted(id)} is served twice (page ${earlier} and page ${page}): the pages overlap`,
+        };
       }
       this.#ids.set(id, page);
     }
     this.#read += results.length;
     if (this.#total !== null && this.#read > this.#total) {
-      return `page ${page} brings the items served to ${this.#read}, more than totalCount ${this.#total}`;
+      return { problem: `page ${page} brings the items served to ${this.#read}, more than totalCount ${this.#total}` };
     }
-    return undefined;
+    return { items: [...results] };
+  }
+
+  /** A growing list's items not served on an earlier page. */
+  #fresh(results: readonly unknown[], page: number): unknown[] {
+    return results.filter((item) => {
+      const id = (item as { id?: unknown }).id;
+      if (typeof id !== 'string') return true;
+      if (this.#ids.has(id)) return false;
+      this.#ids.set(id, page);
+      return true;
+    });
   }
 
   /** Checks the end of the list (no further page): the problem, or undefined when the count was met. */
   end(page: number): string | undefined {
-    if (this.#total === null || this.#read === this.#total) return undefined;
+    if (this.#growing || this.#total === null || this.#read === this.#total) return undefined;
     return `the last page (${page}) ends the list after ${this.#read} item(s), but totalCount is ${this.#total}`;
   }
 }
 
 /** Yields every item of every page of a list request (GET, whose URL already carries itemsPerPage and pageNum=1). */
-export async function* paginate<T>(executor: RequestExecutor, first: HttpRequest, base: URL): AsyncGenerator<T> {
+export async function* paginate<T>(
+  executor: RequestExecutor,
+  first: HttpRequest,
+  base: URL,
+  options: PageOptions = {},
+): AsyncGenerator<T> {
   let request: HttpRequest = first;
   const seen = new Set<string>();
   let read = 0;
   /** The text of the previous page's results when it was reached by pageNum (no links): a repeat means pageNum is ignored. */
   let previousByNumber: string | undefined;
-  const consistency = new PageConsistency();
+  const consistency = new PageConsistency(options.growing === true);
   for (let page = 1; ; page++) {
     if (page > MAX_PAGES) throw invalid(request, 200, `more than ${MAX_PAGES} pages; the next links loop`);
     seen.add(request.url.href);
@@ -187,11 +229,11 @@ export async function* paginate<T>(executor: RequestExecutor, first: HttpRequest
     }
     // After the pageNum check above, whose message says more about a server that ignores pageNum.
     const totalCount = (envelope as { totalCount?: unknown }).totalCount;
-    const disagreement = consistency.page(page, totalCount, results);
-    if (disagreement !== undefined) {
-      throw invalid(request, response.status, `${disagreement}; the list is not read partially`);
+    const checked = consistency.page(page, totalCount, results);
+    if ('problem' in checked) {
+      throw invalid(request, response.status, `${checked.problem}; the list is not read partially`);
     }
-    for (const item of results) yield item as T;
+    for (const item of checked.items) yield item as T;
     read += results.length;
     if (!Array.isArray(links))
       next = pageByNumber(request.url, envelope as { totalCount?: unknown }, results.length, read);
@@ -220,8 +262,13 @@ export async function firstItems<T>(items: AsyncIterable<T>, max: number): Promi
 }
 
 /** Every item of a list, all pages. */
-export async function listAll<T>(executor: RequestExecutor, first: HttpRequest, base: URL): Promise<T[]> {
+export async function listAll<T>(
+  executor: RequestExecutor,
+  first: HttpRequest,
+  base: URL,
+  options: PageOptions = {},
+): Promise<T[]> {
   const items: T[] = [];
-  for await (const item of paginate<T>(executor, first, base)) items.push(item);
+  for await (const item of paginate<T>(executor, first, base, options)) items.push(item);
   return items;
 }

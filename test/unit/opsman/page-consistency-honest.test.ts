@@ -55,3 +55,42 @@ describe('honest lists pass the page checks', () => {
     expect(new Set(events.map((e) => e.id)).size).toBe(total);
   });
 });
+
+describe('an event list that grows while it is read', () => {
+  it('is read as it comes, each event once, where a list of alert configs would be refused', async () => {
+    // Newest first: an event written after page 1 was served shifts every later page by one.
+    let events = Array.from({ length: 600 }, (_, i) => ({
+      id: `e${String(599 - i).padStart(5, '0')}`,
+      eventTypeName: 'ALERT_CONFIG_CHANGED_AUDIT',
+      created: '2026-11-26T00:00:00Z',
+    }));
+    const server = await startDigestServer({
+      password: TEST_PRIVATE_KEY,
+      handler: (req) => {
+        const pageNum = Number(req.query.get('pageNum') ?? '1');
+        const size = Number(req.query.get('itemsPerPage') ?? '100');
+        const href = (n: number) => `${server.origin}${req.pathname}?pageNum=${n}&itemsPerPage=${size}`;
+        const results = events.slice((pageNum - 1) * size, pageNum * size);
+        const links = [{ rel: 'self', href: href(pageNum) }];
+        if (pageNum * size < events.length) links.push({ rel: 'next', href: href(pageNum + 1) });
+        const json = { results, links, totalCount: events.length };
+        if (pageNum === 1) events = [{ ...(events[0] as (typeof events)[0]), id: 'e-new' }, ...events];
+        return { json };
+      },
+    });
+    cleanups.push(() => server.close());
+    const client = createOpsManagerClient({
+      baseUrl: server.baseUrl,
+      publicKey: 'pubkey',
+      privateKey: TEST_PRIVATE_KEY,
+    });
+    cleanups.push(() => client.close());
+    const read = await client.listProjectEvents('g1', { eventType: ['ALERT_CONFIG_CHANGED_AUDIT'], includeRaw: true });
+    expect(read.map((e) => e.id)).toEqual(
+      Array.from({ length: 600 }, (_, i) => `e${String(599 - i).padStart(5, '0')}`),
+    );
+    const firstTwo = await client.listProjectEvents('g1', {}, { maxItems: 700 });
+    expect(new Set(firstTwo.map((e) => e.id)).size).toBe(firstTwo.length);
+    await expect(client.listAlertConfigs('g1')).rejects.toThrow(/the list is not read partially/);
+  });
+});
