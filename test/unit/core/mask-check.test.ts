@@ -1,5 +1,6 @@
 // Scenario: a redaction mask is judged only by the characters it kept: those of the real value agree (whatever the mask's length or letter case), others prove the secret in Ops Manager is another one; a value that is not a mask is never judged.
 import { describe, expect, it } from 'vitest';
+import { maskUrl } from '../../../emulator/alerts/redact.ts';
 import { type DesiredAlertBody, secretUses } from '../../../lambdas/core/alert-body.ts';
 import { maskAgrees, secretsChangedOnLive } from '../../../lambdas/core/mask-check.ts';
 import type { AlertConfig } from '../../../lambdas/opsman/types.ts';
@@ -203,5 +204,17 @@ describe('secretsChangedOnLive with two notifications of one identity', () => {
   it('judges a notification whose interval changed on live by its identity alone', () => {
     expect(secretsChangedOnLive(...webhooks([[a, 5]], [['https://a.example.invalid/****', 7]]))).toEqual([]);
     expect(secretsChangedOnLive(...webhooks([[a, 5]], [['https://evil.example.invalid/****', 7]]))).toHaveLength(1);
+  });
+});
+
+describe("maskAgrees with the emulator's own redaction", () => {
+  it.each([
+    'https://hooks.example.invalid?token=abc123',
+    'https://hooks.example.invalid#frag-1234',
+    'https://bot:pw@hooks.example.invalid:8443/a/b?c=d',
+    'https://bücher.example/hook/1',
+    'HTTPS://Hooks.Example.Invalid/Path/UPPER',
+  ])('%s agrees with its own mask', (url) => {
+    expect(maskAgrees(maskUrl(url), url)).toBe(true);
   });
 });
