@@ -166,4 +166,49 @@ describe('secrets replaced by hand in Ops Manager', () => {
       await api.close();
     }
   });
+  it('sees webhook URLs swapped between two WEBHOOKs of different intervals, re-sends them once, then plans nothing', async () => {
+    const hook2 = 'https://second.example.invalid/hook/FAKE-0002';
+    await world.editSecrets((secrets) => {
+      (secrets['opsman/notify'] as Record<string, string>)['second-webhook-url'] = hook2;
+    });
+    await world.editDesired('projects/payments.yaml', (text) =>
+      text.replace(
+        '          webhookSecret: { secretRef: "opsman/notify#payments-webhook-secret" }\n',
+        '          webhookSecret: { secretRef: "opsman/notify#payments-webhook-secret" }\n' +
+          '        - typeName: WEBHOOK\n' +
+          '          webhookUrl: { secretRef: "opsman/notify#second-webhook-url" }\n' +
+          '          intervalMin: 45\n' +
+          '          delayMin: 0\n',
+      ),
+    );
+    await world.run('apply');
+    expect(pending(await world.run('plan'))).toEqual([]);
+    const ownerClient = world.client();
+    const id = (await ownerClient.listAlertConfigs(PROD)).find(
+      (c) => c.eventTypeName === 'NO_PRIMARY' && c.notifications.filter((n) => n.typeName === 'WEBHOOK').length === 2,
+    )?.id as string;
+    const hook1 = 'https://hooks.example.invalid/FAKE-SWAPPED-0001';
+    const human = world.client('jdoekey1');
+    // The person points the 45-minute webhook at the first host, the other one at the second host.
+    await human.updateAlertConfig(
+      PROD,
+      id,
+      editedBody(await human.getAlertConfig(PROD, id), (n) => {
+        if (n.typeName !== 'WEBHOOK') return;
+        n.webhookUrl = n.intervalMin === 45 ? hook1 : hook2;
+        if (n.webhookSecret !== undefined) n.webhookSecret = 'fake-human-webhook-secret-0002';
+      }) as never,
+    );
+
+    const plan = await world.run('plan');
+    expect(pending(plan)).toEqual(['payments-prod/no-primary:update']);
+    const change = plan.plan.changes.find((c) => c.target.id === PROD && c.key === 'no-primary');
+    expect(change?.fields?.map((f) => `${f.path} ${f.note}`)).toEqual([
+      'notifications[WEBHOOK#2].webhookUrl changed on live',
+      'notifications[WEBHOOK].webhookUrl changed on live',
+    ]);
+    expect(JSON.stringify(plan)).not.toContain('FAKE');
+    await world.run('apply');
+    expect(pending(await world.run('plan'))).toEqual([]);
+  });
 });
