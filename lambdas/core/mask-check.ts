@@ -39,8 +39,8 @@ export function maskAgrees(shown: unknown, real: string): boolean {
  * Where the rest of the mask's kept characters may start in `value` when the text before its first `*` run can be
  * `value`'s beginning; undefined when it cannot. Both are in lower case. A kept URL origin is compared as a URL, not
  * as text: a server may write the host in punycode, drop a default or any port and the user-info, or add the `/` of an
- * empty path, and none of that is another secret. Only the scheme and, when the mask kept it whole, the host are then
- * judged, and the later kept characters may be anywhere in `value` (their place in the raw text is unknown).
+ * empty path, and none of that is another secret. Only the scheme and the host (whole, or the start the mask kept) are
+ * then judged, and the later kept characters may be anywhere in `value` (their place in the raw text is unknown).
  */
 function headAgrees(head: string, value: string): number | undefined {
   if (value.startsWith(head)) return head.length;
@@ -53,9 +53,12 @@ function headAgrees(head: string, value: string): number | undefined {
     return undefined;
   }
   if (url.protocol !== `${origin[1]}:`) return undefined;
-  // A host the mask cut short (no `/`, `?` or `#` after it) is not judged: its kept part may be of either spelling.
-  if (origin[3] === undefined) return 0;
   const hostPort = (origin[2] ?? '').slice((origin[2] ?? '').lastIndexOf('@') + 1);
+  if (origin[3] === undefined && !hostPort.includes(':')) {
+    // A host the mask cut short (`https://hoo****`): its kept start must begin the host, in either spelling.
+    const written = /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/?#]*@)?([^/?#:]*)/.exec(value)?.[1] ?? '';
+    return url.hostname.startsWith(hostPort) || written.startsWith(hostPort) ? 0 : undefined;
+  }
   const host = hostPort.startsWith('[') ? hostPort.slice(0, hostPort.indexOf(']') + 1) : hostPort.replace(/:\d*$/, '');
   let shownHost: string;
   try {
