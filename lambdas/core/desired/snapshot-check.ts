@@ -10,6 +10,7 @@
 import { DesiredStateInTransitError, SnapshotManifestInvalidError } from '../errors.ts';
 import type { DesiredFileInfo } from '../model.ts';
 import type { DesiredStateSource } from '../ports.ts';
+import { printable } from './format.ts';
 import {
   parseSnapshotManifest,
   SNAPSHOT_FILE,
@@ -103,7 +104,9 @@ export async function checkSnapshot(
 
 /** `a.yaml: content differs; b.yaml: missing` for the first LISTED_MISMATCHES, then `and N more`. */
 function listMismatches(mismatches: readonly SnapshotMismatch[]): string {
-  const shown = mismatches.slice(0, LISTED_MISMATCHES).map((m) => `${m.path}: ${m.problem}`);
+  // Paths come from the manifest and from S3 keys: quoted inert, so a control character cannot forge a line or drive
+  // a terminal that shows the message.
+  const shown = mismatches.slice(0, LISTED_MISMATCHES).map((m) => `${printable(m.path)}: ${m.problem}`);
   const more = mismatches.length - shown.length;
   return `${shown.join('; ')}${more > 0 ? `; and ${more} more` : ''}`;
 }

@@ -100,6 +100,17 @@ describe('checkSnapshot against the example desired state (YAML files and a pinn
     expect(error.message).not.toContain('more/m10.yaml');
   });
 
+  it('quotes a path with control characters inert: the message stays one line and carries no escape sequence', async () => {
+    const forged = 'more/a\nERROR forged line \u001b[31m.yaml';
+    // The manifest refuses such a path; an S3 key the run lists is what can carry one.
+    const moved: Record<string, string> = { ...EXAMPLE, [forged]: EXAMPLE['projects/search.yaml'] as string };
+    delete moved['projects/search.yaml'];
+    const files = { ...moved, [SNAPSHOT_FILE]: manifestOf(EXAMPLE) };
+    const error = (await check(files).catch((e: unknown) => e)) as Error;
+    expect(error.message).toContain('more/a\\u000aERROR forged line \\u001b[31m.yaml: not in the snapshot');
+    expect(error.message).not.toMatch(/[\n\u001b]/);
+  });
+
   it.each([
     ['not JSON', '{"formatVersion":1,', 'is not valid JSON'],
     ['another format', '{"formatVersion":2,"files":[]}', 'has formatVersion 2; this version reads formatVersion 1'],
