@@ -11,6 +11,7 @@ import type { CliIo, TextSink } from '../io.ts';
 import type { CliOptions } from '../options.ts';
 import { apiClient, localStores } from '../wiring.ts';
 import { runApply } from './apply.ts';
+import { shellWord } from './apply-command.ts';
 import { runArchive } from './archive.ts';
 import { editAsHuman } from './demo-edit.ts';
 import { HUMAN_KEY, PACKAGE_ROOT, PAYMENTS_PROD, READ_ONLY_KEY, TOOL_KEY } from './demo-world.ts';
@@ -143,7 +144,8 @@ export async function runDemo(ctx: CommandContext): Promise<number> {
     out.write(`State:   ${join(stateDir, 'state.json')}\n`);
     out.write(`Archive: ${archiveDir}\n`);
     for (const file of await listFiles(join(archiveDir, 'reports'))) out.write(`Report:  ${file}\n`);
-    note(`\nRemove it all with: rm -rf ${work}`);
+    // Quoted: a TMPDIR with a space (or a quote) would otherwise turn this into `rm -rf` of other paths.
+    note(`\nRemove it all with: rm -rf ${shellWord(work)}`);
     note('Keep an emulator running to try the commands yourself: npx opsman-gitops emulator --port 8080');
     out.write(
       `\n${healthy ? style.ok('Demo complete.') : style.error('Demo finished with unexpected results (see above).')}\n`,

@@ -1,5 +1,6 @@
 // Scenario: the real binary against an in-process emulator: validate, plan --json, detailed exit codes around an
 // apply, apply --auto-approve, saved plans (applied, then refused as stale), --project filtering, approval refusal.
+import { execFileSync } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,10 +17,18 @@ let dir: string;
 let common: string[];
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'cli-int-'));
+  // A space in every path: the commands the CLI suggests must survive a shell.
+  dir = await mkdtemp(join(tmpdir(), 'cli int-'));
   emulator = await startEmulator({ port: 0, host: '127.0.0.1' });
   common = ['--state-dir', join(dir, 'state'), '--secrets-file', join(REPO_ROOT, 'desired-state/local-secrets.json')];
 });
+
+/** The words a POSIX shell splits `command` into (sh prints each one on its own line). */
+function shellSplit(command: string): string[] {
+  return execFileSync('sh', ['-c', `printf '%s\\n' ${command}`], { encoding: 'utf8' })
+    .split('\n')
+    .slice(0, -1);
+}
 
 afterEach(async () => {
   await emulator.close();
@@ -78,12 +87,24 @@ describe('opsman-gitops against the emulator', { timeout: 120_000 }, () => {
     const saved = await runBinary(['plan', '--out', file, ...only, ...common], toolEnv(emulator.url));
     expect(saved.code, `${saved.stdout}\n${saved.stderr}`).toBe(0);
     expect(saved.stderr).toContain(`Saved the plan to ${file}`);
-    // The suggested command keeps the secrets and the state of the plan run: followed literally, it works.
-    expect(saved.stderr).toContain(`apply --plan ${file} --secrets-file ${common[3]} --state-dir ${common[1]}\``);
+    // The suggested command keeps the secrets and the state of the plan run: followed literally (as a POSIX shell
+    // splits it: the paths have a space), it works.
+    const suggested = /apply it with `(opsman-gitops [^`]+)`/.exec(saved.stderr)?.[1] ?? '';
+    const words = shellSplit(suggested);
+    expect(words).toEqual([
+      'opsman-gitops',
+      'apply',
+      '--plan',
+      file,
+      '--secrets-file',
+      common[3],
+      '--state-dir',
+      common[1],
+    ]);
     const plan = JSON.parse(await readFile(file, 'utf8')) as Plan;
     expect(plan.changes.length).toBeGreaterThan(0);
 
-    const applied = await runBinary(['apply', '--plan', file, ...common], toolEnv(emulator.url));
+    const applied = await runBinary(words.slice(1), toolEnv(emulator.url));
     expect(applied.code, `${applied.stdout}\n${applied.stderr}`).toBe(0);
     expect(applied.stdout).toMatch(/Apply complete: [1-9]\d* applied, 0 failed/);
 

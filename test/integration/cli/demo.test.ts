@@ -1,5 +1,7 @@
 // Scenario: `opsman-gitops demo` (npm start) end to end: exit 0, every section, zero changes after apply, the drift
-// attributed to jdoekey1; then no secret value or private key in its output, state, reports or archive.
+// attributed to jdoekey1; then no secret value or private key in its output, state, reports or archive. The temp dir
+// it runs under has a space and a quote in its name (a macOS or Windows-style TMPDIR, a user's own choice).
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +12,7 @@ let dir: string;
 let run: BinaryRun;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'cli-demo-'));
+  dir = await mkdtemp(join(tmpdir(), "cli demo it's-"));
   // The demo makes its working directory under the OS temp dir: point that at ours, so nothing is left behind.
   run = await runBinary(['demo'], { TMPDIR: dir });
 }, 120_000);
@@ -74,6 +76,15 @@ describe('opsman-gitops demo', () => {
     expect(run.stdout).toMatch(/Version manifest: sha256 [0-9a-f]{12}/);
     expect(run.stdout).toMatch(/Usage \d{4}-\d{2}: \d+ snapshots/);
     expect(run.stdout).toMatch(/^Report: {2}.*\/reports\/\d{4}-\d{2}-\d{2}\/.+\.json$/m);
+  });
+
+  it('the cleanup line, as a POSIX shell reads it, names the working directory and nothing else', () => {
+    const work = /^Working directory \(state, archive, emulator data\): (.+)$/m.exec(run.stdout)?.[1];
+    expect(work?.startsWith(join(dir, 'opsman-gitops-demo-'))).toBe(true);
+    const line = /^Remove it all with: rm -rf (.+)$/m.exec(run.stdout)?.[1] ?? '';
+    // The shell prints the words rm would have received, one per line.
+    const words = execFileSync('sh', ['-c', `printf '%s\\n' ${line}`], { encoding: 'utf8' });
+    expect(words).toBe(`${work}\n`);
   });
 
   it('no secret value or private key appears in stdout, stderr, state, reports or archive', async () => {

@@ -1,7 +1,10 @@
 // Scenario: a state or archive directory that cannot be written fails with one sentence naming the operation, the path and the cause (a file in the path, permission denied, no space, read-only), never Node's bare "ENOTDIR: not a directory, mkdir ...".
+import { execFile } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FsArchiveStore } from '../../../lambdas/adapters/local/archive-fs.ts';
 import { FingerprintKeyError, loadFingerprintKey } from '../../../lambdas/adapters/local/fingerprint-key.ts';
@@ -29,6 +32,7 @@ const errno = (code: string, message = `${code}: failed, open '/x'`) => Object.a
 
 /** Root bypasses directory permissions, so a permission test proves nothing there. */
 const RUNNING_AS_ROOT = process.getuid?.() === 0;
+const execFileAsync = promisify(execFile);
 
 describe('describeFsCause', () => {
   it('names the file that stands where a directory should be', () => {
@@ -57,12 +61,12 @@ describe('describeFsCause', () => {
     expect(describeFsCause(path.join(dir, 'x'), errno(code))).toBe(words);
   });
 
-  it('permission denied: on a read, and on a write in a directory this user can write (root, or an ACL)', () => {
+  it('permission denied: on a read, and on a write in a directory this user can write (an ACL, a LSM)', () => {
     expect(describeFsCause(path.join(dir, 'x'), errno('EACCES'), 'read')).toBe(
       'permission denied (no read permission) (EACCES)',
     );
-    if (RUNNING_AS_ROOT)
-      expect(describeFsCause(path.join(dir, 'x'), errno('EACCES'))).toBe('permission denied (EACCES)');
+    // `dir` is this user's own (mkdtemp, 0700), so it is writable as root and as anyone else: no blame on it.
+    expect(describeFsCause(path.join(dir, 'x'), errno('EACCES'))).toBe('permission denied (EACCES)');
   });
 
   it("an unknown code keeps Node's words without the code and path around them", () => {
@@ -165,16 +169,49 @@ describe('ensureWritableDirectory', () => {
     );
   });
 
-  // Skipped as root: root writes into a 0555 directory, so the check would (rightly) pass.
-  it.skipIf(RUNNING_AS_ROOT)('refuses a directory without write permission, naming it', async () => {
+  // Root writes into a 0555 directory, so as root the check runs in a child process as `nobody`.
+  it('refuses a directory without write permission, naming it', async (ctx) => {
     const readOnly = path.join(dir, 'read-only');
     await mkdir(readOnly);
     await chmod(readOnly, 0o555);
-    await expect(ensureWritableDirectory(readOnly, 'the archive directory')).rejects.toThrow(
+    await chmod(dir, 0o711); // `nobody` must reach read-only/ through the test's own directory
+    const first = await writableCheckAsNonRoot(readOnly);
+    if (first === null) return ctx.skip('running as root, and user nobody cannot read this repository');
+    expect(first).toBe(
       `cannot write in the archive directory ${readOnly}: permission denied: ${readOnly} is not writable by this user (EACCES)`,
     );
-    await expect(ensureWritableDirectory(path.join(readOnly, 'sub'), 'the archive directory')).rejects.toThrow(
-      `permission denied: ${readOnly} is not writable by this user (EACCES)`,
+    expect(await writableCheckAsNonRoot(path.join(readOnly, 'sub'))).toBe(
+      `cannot create the archive directory ${path.join(readOnly, 'sub')}: permission denied: ${readOnly} is not writable by this user (EACCES)`,
     );
   });
 });
+
+/** The module under test, as a file URL a child process can import. */
+const WRITABLE_DIR_MODULE = new URL('../../../lambdas/adapters/local/writable-dir.ts', import.meta.url).href;
+/** The repository root, where `--import tsx` is found. */
+const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+/**
+ * The message ensureWritableDirectory(target) rejects with ('ok' when it passes), for a user who is not root: this
+ * process when it is not root, else a child process running as `nobody` (uid 65534), since root writes anywhere;
+ * null when that child cannot read the repository.
+ */
+async function writableCheckAsNonRoot(target: string): Promise<string | null> {
+  if (!RUNNING_AS_ROOT) {
+    return ensureWritableDirectory(target, 'the archive directory').then(
+      () => 'ok',
+      (error: unknown) => (error as Error).message,
+    );
+  }
+  const script = `import(${JSON.stringify(WRITABLE_DIR_MODULE)}).then((m) => m.ensureWritableDirectory(process.argv[1], 'the archive directory')).then(() => 'ok', (e) => e.message).then((text) => process.stdout.write(text));`;
+  const asNobody = { uid: 65534, gid: 65534, cwd: REPO_ROOT, env: { PATH: process.env.PATH ?? '' } };
+  // Can `nobody` read the module and tsx at all? Not when the repository is under /root: no one to check as.
+  const readable = `require('node:fs').accessSync(${JSON.stringify(fileURLToPath(WRITABLE_DIR_MODULE))}); require.resolve('tsx');`;
+  const canRead = await execFileAsync(process.execPath, ['-e', readable], asNobody).then(
+    () => true,
+    () => false,
+  );
+  if (!canRead) return null;
+  const { stdout } = await execFileAsync(process.execPath, ['--import', 'tsx', '-e', script, target], asNobody);
+  return stdout;
+}

@@ -4,12 +4,14 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { wantsJson } from '../../../lambdas/cli/json-failure.ts';
 import { runCli } from '../../../lambdas/cli/main.ts';
 import { noEmulator, recordingIo } from '../../helpers/cli-io.ts';
 
-const EXAMPLE = new URL('../../../desired-state/', import.meta.url).pathname;
+// fileURLToPath, not .pathname: a clone path with a space or non-ASCII letters is percent-encoded in a URL.
+const EXAMPLE = fileURLToPath(new URL('../../../desired-state/', import.meta.url));
 // The base URL points nowhere: every failure below happens before any API call.
 const CREDS = {
   OPSMAN_BASE_URL: 'http://127.0.0.1:9/api/public/v1.0',

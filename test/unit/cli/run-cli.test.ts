@@ -2,6 +2,7 @@
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../../lambdas/cli/commands-table.ts';
 import { redactCredentials, runCli, withCode } from '../../../lambdas/cli/main.ts';
@@ -12,7 +13,8 @@ import {
 } from '../../../lambdas/core/desired/snapshot-manifest.ts';
 import { noEmulator, recordingIo } from '../../helpers/cli-io.ts';
 
-const EXAMPLE = new URL('../../../desired-state/', import.meta.url).pathname;
+// fileURLToPath, not .pathname: a clone path with a space or non-ASCII letters is percent-encoded in a URL.
+const EXAMPLE = fileURLToPath(new URL('../../../desired-state/', import.meta.url));
 const SECRETS = join(EXAMPLE, 'local-secrets.json');
 const CREDS = {
   OPSMAN_BASE_URL: 'http://127.0.0.1:9/api/public/v1.0',
