@@ -14,6 +14,14 @@ function codeOf(error: unknown): string | undefined {
 }
 
 /**
+ * Mode of the directories this tool creates for itself to hold what other local users must not read or swap: the
+ * state directory (state, lock, the fingerprint key that seals saved plans) and the desired-state cache. 0700 whatever
+ * the umask (mkdir's mode is only ever narrowed by it): under umask 000 a 0777 directory would let anyone replace the
+ * 0600 files inside by renaming over them.
+ */
+export const PRIVATE_DIRECTORY_MODE = 0o700;
+
+/**
  * Creates `dir` and its missing parents (each with `mode` when given). Resolves to the first directory it created
  * (as Node's recursive mkdir does), or undefined when `dir` already existed; rejects with the first level's error
  * (EEXIST when the path is a file, ENOTDIR when a part above it is, EACCES, ENOENT where the file system refuses).

@@ -8,7 +8,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { open, readdir, rename, rm, stat, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import { makeDirectories } from '../../../shared/make-directories.ts';
+import { makeDirectories, PRIVATE_DIRECTORY_MODE } from '../../../shared/make-directories.ts';
 import { isCacheKey } from '../../core/desired/cache.ts';
 import { desiredCacheSwitch } from '../../core/desired/cache-switch.ts';
 import { ReconcileError } from '../../core/errors.ts';
@@ -85,7 +85,7 @@ export class FsDesiredStateCache implements DesiredStateCache {
   /** Writes the pieces to a temp file in batches of about 32 KB (small native buffers, as readInSlices), then renames it over the entry. */
   async putPieces(key: string, pieces: Iterable<string>): Promise<void> {
     if (!isCacheKey(key)) throw new RangeError('desired-state cache key must be 64 lowercase hex characters');
-    await makeDirectories(this.dir, 0o700);
+    await makeDirectories(this.dir, PRIVATE_DIRECTORY_MODE);
     const temp = join(this.dir, `.${randomUUID()}.tmp`);
     try {
       const handle = await open(temp, 'wx', 0o600);

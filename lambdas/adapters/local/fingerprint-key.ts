@@ -6,7 +6,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { link, open, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { makeDirectories } from '../../../shared/make-directories.ts';
+import { makeDirectories, PRIVATE_DIRECTORY_MODE } from '../../../shared/make-directories.ts';
 import { ReconcileError } from '../../core/errors.ts';
 import { describeFsCause, FsStoreError } from './fs-failure.ts';
 
@@ -53,7 +53,7 @@ export async function loadFingerprintKey(
     }
   }
   try {
-    await makeDirectories(stateDir);
+    await makeDirectories(stateDir, PRIVATE_DIRECTORY_MODE);
   } catch (error) {
     // A state directory problem, not a key problem: it is named and coded as the state stores name theirs.
     throw new FsStoreError(

@@ -7,7 +7,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { open, readFile, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { makeDirectories } from '../../../shared/make-directories.ts';
+import { makeDirectories, PRIVATE_DIRECTORY_MODE } from '../../../shared/make-directories.ts';
 import {
   LeaseHeldError,
   LeaseLostError,
@@ -172,7 +172,7 @@ export class FsStateStore implements StateStore {
   /** Creates the state directory (and its parents); a failure names it and says why. */
   private async makeDir(): Promise<void> {
     try {
-      await makeDirectories(this.dir);
+      await makeDirectories(this.dir, PRIVATE_DIRECTORY_MODE);
     } catch (error) {
       throw fsFailure('create the state directory', this.dir, error);
     }

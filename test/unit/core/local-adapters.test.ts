@@ -219,4 +219,16 @@ describe('fingerprint key', () => {
     const again = await loadFingerprintKey(join(dir, 's'), {});
     expect(Buffer.from(again).equals(Buffer.from(k1))).toBe(true);
   });
+
+  it('creates the state directory 0700 whatever the umask (under umask 000 another user could swap the key)', async () => {
+    const previous = process.umask(0);
+    try {
+      await loadFingerprintKey(join(dir, 'k', 'state'), {});
+      expect((await stat(join(dir, 'k', 'state'))).mode & 0o777).toBe(0o700);
+      await new FsStateStore(join(dir, 'st', 'state')).write(emptyState('2026-01-01T00:00:00Z'), null);
+      expect((await stat(join(dir, 'st', 'state'))).mode & 0o777).toBe(0o700);
+    } finally {
+      process.umask(previous);
+    }
+  });
 });
