@@ -96,11 +96,13 @@ export function secretsChangedOnLive(
   const liveNotifications = (Array.isArray(live.notifications) ? live.notifications : []).filter(
     (n): n is NonNullable<typeof n> => n !== null && typeof n === 'object',
   ) as unknown as Record<string, unknown>[];
-  const liveTexts = liveNotifications.map((n) => notificationText(n));
   const agrees = (n: Record<string, unknown>, use: SecretUse): boolean => {
     const value = values.get(use.path);
     return value === undefined || maskAgrees(n[use.field], value);
   };
+  // Every plan asks this of every config with a secret: the usual answer is found without the pairing below.
+  if (agreesOneToOne(body, byIndex, liveNotifications, agrees)) return [];
+  const liveTexts = liveNotifications.map((n) => notificationText(n));
   const changed: string[] = [];
   const lostOf = (uses: SecretUse[], candidates: Record<string, unknown>[]): string[] => {
     const lost = uses.filter((use) => candidates.every((n) => !agrees(n, use)));
@@ -140,6 +142,36 @@ export function secretsChangedOnLive(
     }
   }
   return changed.sort();
+}
+
+/**
+ * The common case of {@link secretsChangedOnLive}, answered without its pairing: true when each desired notification
+ * with secrets has an identity that no other of them and at most one live notification has, and that live
+ * notification (when there is one) agrees on every secret field. The pairing would then find nothing either; any other
+ * case (a repeated identity, a disagreement) is left to it, which also says what changed.
+ */
+function agreesOneToOne(
+  body: DesiredAlertBody,
+  byIndex: ReadonlyMap<number, SecretUse[]>,
+  liveNotifications: readonly Record<string, unknown>[],
+  agrees: (n: Record<string, unknown>, use: SecretUse) => boolean,
+): boolean {
+  // null: two live notifications have that identity.
+  const liveByIdentity = new Map<string, Record<string, unknown> | null>();
+  for (const n of liveNotifications) {
+    const identity = notificationIdentity(n);
+    liveByIdentity.set(identity, liveByIdentity.has(identity) ? null : n);
+  }
+  const seen = new Set<string>();
+  for (const [index, uses] of byIndex) {
+    const identity = notificationIdentity(body.notifications[index] as unknown as Record<string, unknown>);
+    if (seen.has(identity)) return false;
+    seen.add(identity);
+    const live = liveByIdentity.get(identity);
+    if (live === null) return false;
+    if (live !== undefined && !uses.every((use) => agrees(live, use))) return false;
+  }
+  return true;
 }
 
 /**
