@@ -5,7 +5,7 @@
  * both believe they hold it.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { open, readFile, rm, stat, unlink } from 'node:fs/promises';
+import { constants, copyFile, open, readFile, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeDirectories, PRIVATE_DIRECTORY_MODE } from '../../../shared/make-directories.ts';
 import {
@@ -150,6 +150,8 @@ export class FsStateStore implements StateStore {
   private readonly statePath: string;
   private readonly leasePath: string;
   private readonly options: FsStateStoreOptions;
+  /** Versions this store read as corrupt: a write over one of them keeps the unreadable file aside first. */
+  private readonly corruptVersions = new Set<string>();
 
   constructor(
     private readonly dir: string,
@@ -192,6 +194,7 @@ export class FsStateStore implements StateStore {
     try {
       parsed = JSON.parse(text);
     } catch (error) {
+      this.corruptVersions.add(version);
       throw new StateCorruptError(`state ${this.statePath} is not valid JSON`, version, { cause: error });
     }
     const problem = stateDocumentProblem(parsed);
@@ -203,6 +206,7 @@ export class FsStateStore implements StateStore {
       );
     }
     if (problem) {
+      this.corruptVersions.add(version);
       throw new StateCorruptError(`state ${this.statePath} is not a state document: ${problem.detail}`, version);
     }
     return { state: parsed as ReconcileState, version };
@@ -217,11 +221,26 @@ export class FsStateStore implements StateStore {
     return this.withLock(`${this.statePath}.lock`, async () => {
       const actual = await sha256OfFile(this.statePath);
       if (actual !== expectedVersion) throw new StateConflictError(expectedVersion, actual);
+      if (actual !== null && this.corruptVersions.has(actual)) await this.keepCorrupt(actual);
       const pieces = jsonChunks(state, { indent: 2, splitDepth: 3 });
       return writeChunksAtomic(this.statePath, withNewline(pieces), this.dir).catch((error: unknown) => {
         throw fsFailure('write', this.statePath, error);
       });
     });
+  }
+
+  /**
+   * Copies the unreadable state.json aside as `state.json.corrupt-<first 12 hex of its sha256>` (0600, never over an
+   * existing copy) before a run replaces it: what it recorded (ownership of configs that left git meanwhile, for one)
+   * can still be recovered by hand. The run's report says the state was corrupt; the copy is named in the README.
+   */
+  private async keepCorrupt(version: string): Promise<void> {
+    const copy = `${this.statePath}.corrupt-${version.slice(0, 12)}`;
+    try {
+      await copyFile(this.statePath, copy, constants.COPYFILE_EXCL);
+    } catch (error) {
+      if (!isErrno(error, 'EEXIST')) throw fsFailure('keep a copy of the corrupt state as', copy, error);
+    }
   }
 
   /** Creates lease.json (O_EXCL), or takes over an expired one; LeaseHeldError otherwise. */

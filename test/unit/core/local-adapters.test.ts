@@ -62,6 +62,21 @@ describe('FsStateStore: state', () => {
     await writeFile(join(dir, 'state.json'), '{"formatVersion": 2}');
     await expect(store.read()).rejects.toMatchObject({ code: 'STATE_TOO_NEW' });
   });
+
+  it('keeps the corrupt file aside (state.json.corrupt-<sha>, 0600) before replacing it; a sound state is not copied', async () => {
+    const corrupt = '{"formatVersion": 1, "projects": {"p": {"alertConfigs": {"a": {"id": "6a0000000000000000000001"';
+    await writeFile(join(dir, 'state.json'), corrupt, { mode: 0o600 });
+    const store = new FsStateStore(dir);
+    const { version } = (await store.read().catch((e: unknown) => e)) as StateCorruptError;
+    const v2 = await store.write(emptyState('fixed'), version);
+    const copy = join(dir, `state.json.corrupt-${(version as string).slice(0, 12)}`);
+    expect(await readFile(copy, 'utf8')).toBe(corrupt);
+    expect((await stat(copy)).mode & 0o777).toBe(0o600);
+    await store.write(emptyState('again'), v2);
+    expect((await readdir(dir)).filter((n) => n.includes('corrupt'))).toEqual([
+      `state.json.corrupt-${(version as string).slice(0, 12)}`,
+    ]);
+  });
 });
 
 describe('FsStateStore: lease', () => {
