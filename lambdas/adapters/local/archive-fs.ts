@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
-import { makeDirectories } from '../../../shared/make-directories.ts';
+import { makeDirectories, PRIVATE_DIRECTORY_MODE } from '../../../shared/make-directories.ts';
 import { contentAddressMismatch } from '../../core/content-address.ts';
 import type { ArchiveStore } from '../../core/ports.ts';
 import { linkFile, tempPathIn, unlinkQuietly, writeSyncedTemp } from './atomic-file.ts';
@@ -50,7 +50,9 @@ export class FsArchiveStore implements ArchiveStore {
     if (again) this.madeDirs.delete(dir);
     if (this.madeDirs.has(dir)) return;
     try {
-      await makeDirectories(dir);
+      // Private like the state directory it usually sits in (and may be the first to create): run reports name
+      // who changed what.
+      await makeDirectories(dir, PRIVATE_DIRECTORY_MODE);
     } catch (error) {
       throw fsFailure('create the archive directory', dir, error);
     }

@@ -5,7 +5,7 @@
  * both believe they hold it.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { constants, copyFile, open, readFile, rm, stat, unlink } from 'node:fs/promises';
+import { chmod, constants, copyFile, open, readFile, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeDirectories, PRIVATE_DIRECTORY_MODE } from '../../../shared/make-directories.ts';
 import {
@@ -239,8 +239,13 @@ export class FsStateStore implements StateStore {
     try {
       await copyFile(this.statePath, copy, constants.COPYFILE_EXCL);
     } catch (error) {
-      if (!isErrno(error, 'EEXIST')) throw fsFailure('keep a copy of the corrupt state as', copy, error);
+      if (isErrno(error, 'EEXIST')) return;
+      throw fsFailure('keep a copy of the corrupt state as', copy, error);
     }
+    // copyFile keeps the source's mode: a state.json made by hand may be readable by others; its copy is not.
+    await chmod(copy, 0o600).catch((error: unknown) => {
+      throw fsFailure('restrict the mode of', copy, error);
+    });
   }
 
   /** Creates lease.json (O_EXCL), or takes over an expired one; LeaseHeldError otherwise. */

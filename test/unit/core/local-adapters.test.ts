@@ -65,7 +65,7 @@ describe('FsStateStore: state', () => {
 
   it('keeps the corrupt file aside (state.json.corrupt-<sha>, 0600) before replacing it; a sound state is not copied', async () => {
     const corrupt = '{"formatVersion": 1, "projects": {"p": {"alertConfigs": {"a": {"id": "6a0000000000000000000001"';
-    await writeFile(join(dir, 'state.json'), corrupt, { mode: 0o600 });
+    await writeFile(join(dir, 'state.json'), corrupt, { mode: 0o644 }); // made by hand, readable by others
     const store = new FsStateStore(dir);
     const { version } = (await store.read().catch((e: unknown) => e)) as StateCorruptError;
     const v2 = await store.write(emptyState('fixed'), version);
@@ -242,6 +242,9 @@ describe('fingerprint key', () => {
       expect((await stat(join(dir, 'k', 'state'))).mode & 0o777).toBe(0o700);
       await new FsStateStore(join(dir, 'st', 'state')).write(emptyState('2026-01-01T00:00:00Z'), null);
       expect((await stat(join(dir, 'st', 'state'))).mode & 0o777).toBe(0o700);
+      // The archive store may be the first to create the state directory (`archive` before any plan).
+      await new FsArchiveStore(join(dir, 'ar', 'state', 'archive')).put('manifests/x.json', '{}');
+      expect((await stat(join(dir, 'ar', 'state'))).mode & 0o777).toBe(0o700);
     } finally {
       process.umask(previous);
     }
