@@ -1,7 +1,8 @@
 /**
  * Apply: executes a plan's writes and never diffs again. Pending-create markers are saved before any POST; targets
- * run concurrently and fail independently; within a target changes run in plan order and deletes only after every
- * create/update of that target succeeded; every write is verified by a re-read (non-convergence guard).
+ * run concurrently and fail independently; within a target changes run in plan order; alert config deletes run in a
+ * second wave after every target's creates and updates, only for targets whose creates and updates all succeeded and
+ * for keys not left uncreated in another project; every write is verified by a re-read (non-convergence guard).
  */
 import { type AlertApplyContext, checkBody, markPending, plannedAlertIds } from './apply-alerts.ts';
 import { recordReconciled } from './apply-bookkeeping.ts';
@@ -170,28 +171,103 @@ export async function applyPlan(
     }
   }
 
-  const targets = [...byTarget.entries()];
+  // Two waves, as Argo CD's PruneLast: every target's creates and updates first, then the deletes. A config moved from
+  // one project's file to another's is then deleted only once its new copy exists (see heldDeletes).
+  const waves = splitDeletes(byTarget);
   let done = 0;
-  const outcomes = await mapLimit(targets, options.targetConcurrency, async ([, list]) => {
-    if (ctx.signal?.aborted)
-      return { results: notStarted(list, ctx), failure: undefined, verifiedFailure: undefined, warnings: [] };
-    const out = await applyTarget(list, ctx, alertCtx);
-    // Echoes were checked and dropped write by write; only results and failures are kept per target.
-    const verified = await verifyTarget(out.written, ctx);
-    done++;
-    ctx.reporter.progress(`applied ${list[0]?.target.name ?? ''} (${done}/${targets.length})`, {
-      done,
-      total: targets.length,
+  const total = waves.writes.length + waves.deletes.length;
+  const runWave = (targets: [string, Change[]][]) =>
+    mapLimit(targets, options.targetConcurrency, async ([, list]) => {
+      if (ctx.signal?.aborted)
+        return { results: notStarted(list, ctx), failure: undefined, verifiedFailure: undefined, warnings: [] };
+      const out = await applyTarget(list, ctx, alertCtx);
+      // Echoes were checked and dropped write by write; only results and failures are kept per target.
+      const verified = await verifyTarget(out.written, ctx);
+      done++;
+      ctx.reporter.progress(`applied ${list[0]?.target.name ?? ''} (${done}/${total})`, { done, total });
+      return { results: out.results, failure: out.failure, verifiedFailure: verified.failure, warnings: out.warnings };
     });
-    return { results: out.results, failure: out.failure, verifiedFailure: verified.failure, warnings: out.warnings };
-  });
-  for (const o of outcomes) {
-    results.push(...o.results);
-    if (o.failure !== undefined) failures.push(o.failure);
-    if (o.verifiedFailure !== undefined) failures.push(o.verifiedFailure);
-    warnings.push(...o.warnings);
+  const collect = (outcomes: Awaited<ReturnType<typeof runWave>>) => {
+    for (const o of outcomes) {
+      results.push(...o.results);
+      if (o.failure !== undefined) failures.push(o.failure);
+      if (o.verifiedFailure !== undefined) failures.push(o.verifiedFailure);
+      warnings.push(...o.warnings);
+    }
+  };
+  collect(await runWave(waves.writes));
+  const held = heldDeletes(plan, results, failures);
+  const deletes: [string, Change[]][] = [];
+  for (const [key, list] of waves.deletes) {
+    const kept: Change[] = [];
+    for (const d of list) {
+      const why = held(d);
+      if (why === undefined) kept.push(d);
+      else results.push({ change: d, status: 'skipped', message: why, durationMs: 0 });
+    }
+    if (kept.length > 0) deletes.push([key, kept]);
   }
+  collect(await runWave(deletes));
 
   recordReconciled(plan, ctx, results, failures, now);
   return { results, failures, warnings };
+}
+
+/** Each target's writes split in two waves: alert config deletes, and everything else (in plan order within each). */
+function splitDeletes(byTarget: ReadonlyMap<string, Change[]>): {
+  writes: [string, Change[]][];
+  deletes: [string, Change[]][];
+} {
+  const writes: [string, Change[]][] = [];
+  const deletes: [string, Change[]][] = [];
+  const isDelete = (c: Change) => c.kind === 'alertConfig' && c.action === 'delete';
+  for (const [key, list] of byTarget) {
+    const rest = list.filter((c) => !isDelete(c));
+    const gone = list.filter(isDelete);
+    if (rest.length > 0) writes.push([key, rest]);
+    if (gone.length > 0) deletes.push([key, gone]);
+  }
+  return { writes, deletes };
+}
+
+/**
+ * Why a delete of the second wave must not run, or undefined. Held: every delete of a target whose create or update
+ * failed in the first wave (or that failed as a whole, a lost lease say), and a delete of a key whose create in another
+ * project failed this run or was blocked at plan (a team missing there, a secret unresolved): a config moved between
+ * projects in one commit must not vanish from both. Keys are matched by name only, so an unrelated config of the same
+ * key elsewhere holds a delete too; the message names the project, and the next run after it is fixed deletes.
+ */
+function heldDeletes(
+  plan: Plan,
+  firstWave: readonly ChangeResult[],
+  targetFailures: readonly TargetFailure[],
+): (d: Change) => string | undefined {
+  const failedTargets = new Set<string>();
+  for (const r of firstWave) {
+    if (r.change.kind === 'alertConfig' && r.status === 'failed') failedTargets.add(targetKey(r.change.target));
+  }
+  for (const f of targetFailures) failedTargets.add(targetKey(f.target));
+  // Key -> the projects where its create did not happen this run.
+  const notCreated = new Map<string, Set<string>>();
+  const missed = (c: Change) => {
+    const where = notCreated.get(c.key) ?? new Set<string>();
+    where.add(c.target.name);
+    notCreated.set(c.key, where);
+  };
+  // Failed, not skipped: a project whose mode keeps it from being written (observe) never creates anything, and every
+  // delete of the same key elsewhere would otherwise be held for good.
+  for (const r of firstWave) {
+    if (r.change.kind === 'alertConfig' && r.change.action === 'create' && r.status === 'failed') missed(r.change);
+  }
+  for (const c of plan.changes) {
+    // A blocked change without an id is a create that could not be planned (nothing live to update).
+    if (c.kind === 'alertConfig' && c.action === 'blocked' && c.id === undefined) missed(c);
+  }
+  return (d) => {
+    if (failedTargets.has(targetKey(d.target)))
+      return 'not deleted: an earlier create or update of this project failed';
+    const elsewhere = [...(notCreated.get(d.key) ?? [])].filter((name) => name !== d.target.name);
+    if (elsewhere.length === 0) return undefined;
+    return `not deleted: "${d.key}" was not created in ${elsewhere.join(', ')} this run (a config moved between projects leaves its old project only once the new copy exists)`;
+  };
 }

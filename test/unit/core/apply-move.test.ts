@@ -1,0 +1,77 @@
+// Scenario: an alert config moved from one project's file to another's in one commit. Apply runs every delete after
+// every create and update (a second wave, as Argo CD's PruneLast), and holds the old project's delete while the new
+// copy could not be created (a failed POST, or a create blocked at plan): the config never vanishes from both.
+import { describe, expect, it } from 'vitest';
+import { projectYaml } from '../../helpers/reconcile-world.ts';
+import { ORG, P1, P2, p1Alerts, scenario, setP1 } from './scenario-fixture.ts';
+
+/** Moves `disk` from project 1 to project 2 (with `extra` notifications on the new copy). */
+function moveDisk(h: ReturnType<typeof scenario>, extra: Record<string, unknown>[] = []): void {
+  const disk = p1Alerts().find((a) => a.key === 'disk') as Record<string, unknown>;
+  setP1(h, { alertConfigs: p1Alerts().filter((a) => a.key !== 'disk') });
+  h.source.files.set(
+    'p2.yaml',
+    projectYaml({
+      name: 'payments-staging',
+      projectId: P2,
+      orgId: ORG,
+      alertConfigs: [
+        {
+          key: 'host-down',
+          eventTypeName: 'HOST_DOWN',
+          notifications: [{ typeName: 'GROUP', roles: ['GROUP_OWNER'] }],
+        },
+        { ...disk, notifications: [...(disk.notifications as unknown[]), ...extra] },
+      ],
+    }),
+  );
+}
+
+const diskIn = (h: ReturnType<typeof scenario>, project: string) =>
+  [...(h.world.groups.get(project)?.alerts.values() ?? [])].filter(
+    (a) => (a as { eventTypeName?: string }).eventTypeName === 'OUTSIDE_METRIC_THRESHOLD',
+  ).length;
+
+describe('a config moved between projects', () => {
+  it('is deleted from the old project only after its create in the new one succeeded', async () => {
+    const h = scenario();
+    await h.run('apply');
+    moveDisk(h);
+    h.world.faults.push({
+      method: 'createAlertConfig',
+      groupId: P2,
+      times: 1,
+      phase: 'before',
+      error: () => new Error('refused by a test fault'),
+    });
+    const first = await h.run('apply');
+    expect(first.results.find((r) => r.change.key === 'disk' && r.change.action === 'create')?.status).toBe('failed');
+    expect(first.results.find((r) => r.change.key === 'disk' && r.change.action === 'delete')).toMatchObject({
+      status: 'skipped',
+      message: expect.stringContaining('"disk" was not created in payments-staging this run'),
+    });
+    expect([diskIn(h, P1), diskIn(h, P2)]).toEqual([1, 0]);
+
+    const second = await h.run('apply');
+    expect(
+      second.results
+        .filter((r) => r.change.key === 'disk')
+        .map((r) => `${r.change.action}:${r.status}`)
+        .sort(),
+    ).toEqual(['create:applied', 'delete:applied']);
+    expect([diskIn(h, P1), diskIn(h, P2)]).toEqual([0, 1]);
+  });
+
+  it('stays in the old project while the new copy is blocked at plan (a team missing in that organization)', async () => {
+    const h = scenario();
+    await h.run('apply');
+    moveDisk(h, [{ typeName: 'TEAM', teamId: '6a1f0000000000000000dead', intervalMin: 60, delayMin: 0 }]);
+    const report = await h.run('apply');
+    expect(report.plan.changes.find((c) => c.key === 'disk' && c.target.id === P2)?.action).toBe('blocked');
+    expect(report.results.find((r) => r.change.key === 'disk' && r.change.action === 'delete')).toMatchObject({
+      status: 'skipped',
+      message: expect.stringContaining('was not created in payments-staging'),
+    });
+    expect(diskIn(h, P1)).toBe(1);
+  });
+});
