@@ -206,11 +206,34 @@ export async function applyPlan(
       else results.push({ change: d, status: 'skipped', message: why, durationMs: 0 });
     }
     if (kept.length > 0) deletes.push([key, kept]);
+    else {
+      // Every delete of this target held: it is done all the same, so the progress count still reaches its total.
+      done++;
+      ctx.reporter.progress(`held the deletes of ${list[0]?.target.name ?? ''} (${done}/${total})`, { done, total });
+    }
   }
   collect(await runWave(deletes));
 
   recordReconciled(plan, ctx, results, failures, now);
-  return { results, failures, warnings };
+  return { results: groupedByTarget(plan, results), failures, warnings };
+}
+
+/**
+ * `results` regrouped by target, targets in plan order (stable: within a target, the order they ran in). The second
+ * wave would otherwise list a project's deletes after every other project's writes, and the text, JSON and Markdown
+ * reports show each project's changes together.
+ */
+function groupedByTarget(plan: Plan, results: ChangeResult[]): ChangeResult[] {
+  const rank = new Map<string, number>();
+  for (const c of plan.changes) {
+    const key = targetKey(c.target);
+    if (!rank.has(key)) rank.set(key, rank.size);
+  }
+  const rankOf = (r: ChangeResult) => rank.get(targetKey(r.change.target)) ?? rank.size;
+  return results
+    .map((r, index) => ({ r, index, rank: rankOf(r) }))
+    .sort((a, b) => a.rank - b.rank || a.index - b.index)
+    .map((x) => x.r);
 }
 
 /** Each target's writes split in two waves: alert config deletes, and everything else (in plan order within each). */

@@ -75,3 +75,44 @@ describe('a config moved between projects', () => {
     expect(diskIn(h, P1)).toBe(1);
   });
 });
+
+describe('the second wave of deletes, as the report and the progress show it', () => {
+  /** The targets of `results` in order, consecutive repeats collapsed: each project once when grouped. */
+  const runs = (report: { results: { change: { target: { name: string } } }[] }) =>
+    report.results.map((r) => r.change.target.name).filter((name, i, all) => i === 0 || all[i - 1] !== name);
+
+  it("lists each project's results together, its deletes after its own creates and updates", async () => {
+    const h = scenario();
+    await h.run('apply');
+    moveDisk(h);
+    // payments-prod also updates no-primary: a write in the first wave and a delete in the second.
+    const edited = p1Alerts()
+      .filter((a) => a.key !== 'disk')
+      .map((a) => (a.key === 'no-primary' ? { ...a, eventTypeName: 'NO_PRIMARY', enabled: false } : a));
+    setP1(h, { alertConfigs: edited });
+    const report = await h.run('apply');
+    const prod = report.results.filter((r) => r.change.target.id === P1).map((r) => r.change.action);
+    expect(prod).toEqual(['disable', 'delete']);
+    expect(runs(report)).toEqual(['payments-prod', 'payments-staging']);
+  });
+
+  it('counts a project whose deletes were all held as done: the progress reaches its total', async () => {
+    const h = scenario();
+    await h.run('apply');
+    moveDisk(h);
+    h.world.faults.push({
+      method: 'createAlertConfig',
+      groupId: P2,
+      times: 1,
+      phase: 'before',
+      error: () => new Error('refused by a test fault'),
+    });
+    h.reporter.messages.length = 0;
+    await h.run('apply');
+    const counts = h.reporter.messages
+      .map((m) => /\((\d+)\/(\d+)\)$/.exec(m))
+      .filter((m) => m !== null && /^(applied|held) /.test(m.input))
+      .map((m) => `${m?.[1]}/${m?.[2]}`);
+    expect(counts.at(-1)).toBe('2/2');
+  });
+});
