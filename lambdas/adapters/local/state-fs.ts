@@ -5,7 +5,7 @@
  * both believe they hold it.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { chmod, constants, copyFile, open, readFile, rm, stat, unlink } from 'node:fs/promises';
+import { open, readFile, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeDirectories, PRIVATE_DIRECTORY_MODE } from '../../../shared/make-directories.ts';
 import {
@@ -19,7 +19,7 @@ import {
 import { jsonChunks } from '../../core/json-chunks.ts';
 import type { Lease, ReconcileState, StateStore } from '../../core/ports.ts';
 import { STATE_FORMAT_VERSION, stateDocumentProblem } from '../../core/state-check.ts';
-import { renameFile, tempPathIn, unlinkQuietly, writeSyncedTemp } from './atomic-file.ts';
+import { linkFile, renameFile, tempPathIn, unlinkQuietly, writeSyncedTemp } from './atomic-file.ts';
 import { syncDirectory } from './dir-sync.ts';
 import { FsStoreError, fsFailure } from './fs-failure.ts';
 
@@ -110,6 +110,34 @@ async function sha256OfFile(path: string): Promise<string | null> {
     return hash.digest('hex');
   } finally {
     await handle.close();
+  }
+}
+
+/**
+ * Copies `from` to a new file `to` (O_EXCL, 0600 whatever `from`'s mode) a block at a time, fsyncs it; resolves to the
+ * sha256 of the bytes copied. On failure `to` may remain: the caller removes it.
+ */
+async function copySynced(from: string, to: string): Promise<string> {
+  const source = await open(from, 'r');
+  try {
+    const target = await open(to, 'wx', 0o600);
+    try {
+      const hash = createHash('sha256');
+      const block = Buffer.alloc(1 << 16);
+      for (;;) {
+        const { bytesRead } = await source.read(block, 0, block.length, null);
+        if (bytesRead === 0) break;
+        const bytes = block.subarray(0, bytesRead);
+        hash.update(bytes);
+        await target.writeFile(bytes);
+      }
+      await target.sync();
+      return hash.digest('hex');
+    } finally {
+      await target.close();
+    }
+  } finally {
+    await source.close();
   }
 }
 
@@ -230,22 +258,33 @@ export class FsStateStore implements StateStore {
   }
 
   /**
-   * Copies the unreadable state.json aside as `state.json.corrupt-<first 12 hex of its sha256>` (0600, never over an
-   * existing copy) before a run replaces it: what it recorded (ownership of configs that left git meanwhile, for one)
-   * can still be recovered by hand. The run's report says the state was corrupt; the copy is named in the README.
+   * Copies the unreadable state.json aside as `state.json.corrupt-<first 12 hex of its sha256>` (0600) before a run
+   * replaces it: what it recorded (ownership of configs that left git meanwhile, for one) can still be recovered by
+   * hand. The copy is written under a temp name (0600 from the start), checked against `version` and fsynced, and only
+   * then linked to its name: a copy cut short (a full disk, a crash) never carries the name, and an existing file of
+   * that name is kept only when its bytes are the corrupt state's (a truncated leftover is replaced). Any failure
+   * throws before state.json is touched. The run's report says the state was corrupt; the copy is named in the README.
    */
   private async keepCorrupt(version: string): Promise<void> {
     const copy = `${this.statePath}.corrupt-${version.slice(0, 12)}`;
+    if ((await sha256OfFile(copy).catch(() => null)) === version) return;
+    const temp = tempPathIn(this.dir);
     try {
-      await copyFile(this.statePath, copy, constants.COPYFILE_EXCL);
+      const copied = await copySynced(this.statePath, temp);
+      if (copied !== version) throw new Error(`the copy's sha256 is ${copied}, the corrupt state's ${version}`);
+      try {
+        await linkFile(temp, copy);
+      } catch (error) {
+        // A file of that name with other bytes (one cut short before this release wrote copies this way): replaced.
+        if (!isErrno(error, 'EEXIST')) throw error;
+        await renameFile(temp, copy);
+      }
+      await syncDirectory(this.dir);
     } catch (error) {
-      if (isErrno(error, 'EEXIST')) return;
       throw fsFailure('keep a copy of the corrupt state as', copy, error);
+    } finally {
+      await unlinkQuietly(temp);
     }
-    // copyFile keeps the source's mode: a state.json made by hand may be readable by others; its copy is not.
-    await chmod(copy, 0o600).catch((error: unknown) => {
-      throw fsFailure('restrict the mode of', copy, error);
-    });
   }
 
   /** Creates lease.json (O_EXCL), or takes over an expired one; LeaseHeldError otherwise. */

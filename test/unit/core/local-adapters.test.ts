@@ -1,6 +1,6 @@
 // Scenario: the local adapters: atomic state with version conflicts and corruption detection, O_EXCL lease with safe takeover, archive ifAbsent and concurrent writes, shared directory syncs, fingerprint key.
 import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -76,6 +76,49 @@ describe('FsStateStore: state', () => {
     expect((await readdir(dir)).filter((n) => n.includes('corrupt'))).toEqual([
       `state.json.corrupt-${(version as string).slice(0, 12)}`,
     ]);
+  });
+});
+
+describe('FsStateStore: the copy of a corrupt state', () => {
+  const corruptCopies = async () => (await readdir(dir)).filter((n) => n.includes('corrupt')).sort();
+  const copyOf = (version: string) => join(dir, `state.json.corrupt-${version.slice(0, 12)}`);
+  const readCorrupt = async (store: FsStateStore) =>
+    ((await store.read().catch((e: unknown) => e)) as StateCorruptError).version as string;
+
+  it('replaces a copy cut short (a full disk, a crash) instead of trusting its name; a second corrupt content gets its own', async () => {
+    const corrupt = '{"formatVersion": 1, "projects": {"p": {"alertConfigs": {"a": {"id": "6a0000000000000000000001"';
+    await writeFile(join(dir, 'state.json'), corrupt);
+    const store = new FsStateStore(dir);
+    const version = await readCorrupt(store);
+    await writeFile(copyOf(version), corrupt.slice(0, 10)); // what an interrupted copy left
+    const v2 = await store.write(emptyState('fixed'), version);
+    expect(await readFile(copyOf(version), 'utf8')).toBe(corrupt);
+    expect((await stat(copyOf(version))).mode & 0o777).toBe(0o600);
+
+    const other = `${corrupt} and more`;
+    await writeFile(join(dir, 'state.json'), other);
+    const version2 = await readCorrupt(store);
+    expect(version2).not.toBe(v2);
+    await store.write(emptyState('again'), version2);
+    expect(await readFile(copyOf(version2), 'utf8')).toBe(other);
+    expect(await corruptCopies()).toEqual(
+      [copyOf(version), copyOf(version2)].map((p) => p.slice(dir.length + 1)).sort(),
+    );
+    expect((await readdir(dir)).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('fails with the copy named, leaving the corrupt state as it was, when the copy cannot be written', async () => {
+    const corrupt = '{"formatVersion": 1, "projects": ';
+    await writeFile(join(dir, 'state.json'), corrupt);
+    const store = new FsStateStore(dir);
+    const version = await readCorrupt(store);
+    // Something in the way of the copy that is not a copy (here a directory of that name, with a file in it).
+    await mkdir(copyOf(version));
+    await writeFile(join(copyOf(version), 'x'), 'x');
+    const error = await store.write(emptyState('fixed'), version).catch((e: unknown) => e);
+    expect((error as Error).message).toContain(`keep a copy of the corrupt state as ${copyOf(version)}`);
+    expect(await readFile(join(dir, 'state.json'), 'utf8')).toBe(corrupt);
+    expect((await readdir(dir)).filter((n) => n.endsWith('.tmp'))).toEqual([]);
   });
 });
 
