@@ -42,13 +42,18 @@ export function result(
 }
 
 /**
- * Results of changes an interrupted run did not start: skipped with INTERRUPTED_MESSAGE. A create's pending marker,
- * saved before the first POST, is dropped: nothing was sent, so the next run must not look for a duplicate.
+ * Results of changes a run did not start: skipped with `message` (INTERRUPTED_MESSAGE unless told: a lost lease says
+ * so). A create's pending marker, saved before the first POST, is dropped: nothing was sent, so the next run must not
+ * look for a duplicate.
  */
-export function notStarted(changes: readonly Change[], ctx: ApplyContext): ChangeResult[] {
+export function notStarted(
+  changes: readonly Change[],
+  ctx: ApplyContext,
+  message: string = INTERRUPTED_MESSAGE,
+): ChangeResult[] {
   return changes.map((change) => {
     if (change.kind === 'alertConfig' && change.action === 'create') dropPendingMarker(ctx.state, change);
-    return result(change, 'skipped', Date.now(), { message: INTERRUPTED_MESSAGE });
+    return result(change, 'skipped', Date.now(), { message });
   });
 }
 
@@ -80,6 +85,8 @@ export async function applyTarget(
       await ctx.keepAlive();
     } catch (error) {
       results.push(result(change, 'failed', started, { message: errorMessage(error) }));
+      // Every change gets a result: the rest of this target was never sent (a create's pending marker is dropped).
+      results.push(...notStarted(changes.slice(index + 1), ctx, `not started: ${errorMessage(error)}`));
       return {
         results,
         written,
