@@ -5,7 +5,7 @@
  * both believe they hold it.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { open, readFile, rm, stat, unlink } from 'node:fs/promises';
+import { type FileHandle, open, readFile, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeDirectories, PRIVATE_DIRECTORY_MODE } from '../../../shared/make-directories.ts';
 import {
@@ -92,7 +92,7 @@ export async function writeChunksAtomic(
 
 /** sha256 of a file's bytes, read in blocks; null when it does not exist. */
 async function sha256OfFile(path: string): Promise<string | null> {
-  let handle: Awaited<ReturnType<typeof open>>;
+  let handle: FileHandle;
   try {
     handle = await open(path, 'r');
   } catch (error) {
@@ -100,17 +100,27 @@ async function sha256OfFile(path: string): Promise<string | null> {
     throw fsFailure('read', path, error, 'read');
   }
   try {
-    const hash = createHash('sha256');
-    const block = Buffer.alloc(1 << 16);
-    for (;;) {
-      const { bytesRead } = await handle.read(block, 0, block.length, null);
-      if (bytesRead === 0) break;
-      hash.update(block.subarray(0, bytesRead));
-    }
-    return hash.digest('hex');
+    return await hashBlocks(handle);
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * sha256 of what `source` reads from its position to its end, a 64 KB block at a time; each block is also handed to
+ * `each` (awaited) before the next is read.
+ */
+async function hashBlocks(source: FileHandle, each?: (bytes: Buffer) => Promise<void>): Promise<string> {
+  const hash = createHash('sha256');
+  const block = Buffer.alloc(1 << 16);
+  for (;;) {
+    const { bytesRead } = await source.read(block, 0, block.length, null);
+    if (bytesRead === 0) break;
+    const bytes = block.subarray(0, bytesRead);
+    hash.update(bytes);
+    if (each !== undefined) await each(bytes);
+  }
+  return hash.digest('hex');
 }
 
 /**
@@ -122,17 +132,9 @@ async function copySynced(from: string, to: string): Promise<string> {
   try {
     const target = await open(to, 'wx', 0o600);
     try {
-      const hash = createHash('sha256');
-      const block = Buffer.alloc(1 << 16);
-      for (;;) {
-        const { bytesRead } = await source.read(block, 0, block.length, null);
-        if (bytesRead === 0) break;
-        const bytes = block.subarray(0, bytesRead);
-        hash.update(bytes);
-        await target.writeFile(bytes);
-      }
+      const digest = await hashBlocks(source, (bytes) => target.writeFile(bytes));
       await target.sync();
-      return hash.digest('hex');
+      return digest;
     } finally {
       await target.close();
     }
