@@ -129,8 +129,9 @@ export function secretsChangedOnLive(
     const fits = (d: number, l: number): boolean =>
       (byIndex.get(d) as SecretUse[]).every((use) => agrees(liveNotifications[l] as Record<string, unknown>, use));
     const partnerOf = matchAll(group.desired, group.live, fits);
-    // A live notification left without partner is one whose secret is another; none left: a notification is missing.
-    if (group.live.every((l) => [...partnerOf.values()].includes(l))) continue;
+    // A live notification left without partner is one whose secret is another; none left (the pairing is one to one,
+    // so as many pairs as live notifications): a notification is missing.
+    if (partnerOf.size === group.live.length) continue;
     for (const d of group.desired) {
       if (partnerOf.has(d)) continue;
       changed.push(
