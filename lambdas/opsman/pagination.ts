@@ -132,13 +132,14 @@ class PageConsistency {
       if (typeof totalCount !== 'number' || !Number.isSafeInteger(totalCount) || totalCount < 0) {
         return { problem: `totalCount ${quoted(totalCount)} (page ${page}) is not a non-negative integer` };
       }
-      if (this.#growing) return { items: this.#fresh(results, page) };
-      if (this.#total !== null && totalCount !== this.#total) {
-        return {
-          problem: `totalCount changed from ${this.#total} to ${totalCount} on page ${page}: the list changed while it was read, so a page may have skipped or repeated items`,
-        };
+      if (!this.#growing) {
+        if (this.#total !== null && totalCount !== this.#total) {
+          return {
+            problem: `totalCount changed from ${this.#total} to ${totalCount} on page ${page}: the list changed while it was read, so a page may have skipped or repeated items`,
+          };
+        }
+        this.#total = totalCount;
       }
-      this.#total = totalCount;
     }
     if (this.#growing) return { items: this.#fresh(results, page) };
     for (let i = 0; i < results.length; i++) {
