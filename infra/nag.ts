@@ -74,26 +74,21 @@ export function acknowledgeFindings(stack: Stack, t: NagTargets): void {
     }
   }
   const [reconcile, archive] = t.functions;
-  if (archive) {
-    ack(
-      archive.role,
-      `AwsSolutions-IAM5[Resource::${dataArn}/${PREFIXES.archive}*]`,
-      'Reads and writes archive objects whose keys are made at run time (sha256 content addresses, dated usage snapshots and its run reports), only under the archive prefix.',
-    );
-  }
-  const reconcileRole = reconcile?.role;
-  if (reconcileRole) {
-    ack(
-      reconcileRole,
-      `AwsSolutions-IAM5[Resource::${dataArn}/${PREFIXES.reports}*]`,
-      'Writes (PutObject only) its run reports, keyed by date and run id at run time, only under the reports prefix of the archive.',
-    );
-    ack(
-      reconcileRole,
-      `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:${t.settings.secretNamePrefix}*]`,
-      "GetSecretValue only, on the secret-name prefix the desired state's secretRefs must use; the operator creates those secrets, so their names are unknown at synth.",
-    );
-  }
+  ack(
+    archive.role,
+    `AwsSolutions-IAM5[Resource::${dataArn}/${PREFIXES.archive}*]`,
+    'Reads and writes archive objects whose keys are made at run time (sha256 content addresses, dated usage snapshots and its run reports), only under the archive prefix.',
+  );
+  ack(
+    reconcile.role,
+    `AwsSolutions-IAM5[Resource::${dataArn}/${PREFIXES.reports}*]`,
+    'Writes (PutObject only) its run reports, keyed by date and run id at run time, only under the reports prefix of the archive.',
+  );
+  ack(
+    reconcile.role,
+    `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:${t.settings.secretNamePrefix}*]`,
+    "GetSecretValue only, on the secret-name prefix the desired state's secretRefs must use; the operator creates those secrets, so their names are unknown at synth.",
+  );
 
   // Roles and handlers that aws-cdk-lib creates itself.
   for (const child of stack.node.children) {
