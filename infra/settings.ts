@@ -59,6 +59,8 @@ export class SettingsError extends Error {
   }
 }
 
+/** `rate(N unit)` with the unit singular or plural (which of the two AWS wants is scheduleDetail's concern). */
+const RATE = /^rate\((\d+) (minute|hour|day)(s?)\)$/;
 const SCHEDULE = /^(rate\(\d+ (minute|minutes|hour|hours|day|days)\)|cron\([^()]+\)|at\([0-9T:-]+\))$/;
 /** The retention periods CloudWatch Logs accepts (RetentionInDays): any other fails the deployment, not synth. */
 export const LOG_RETENTION_DAYS = [
@@ -73,7 +75,7 @@ const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
  * `yyyy-mm-ddThh:mm:ss` or names a day or time that does not exist.
  */
 function scheduleDetail(expression: string): string | undefined {
-  const rate = /^rate\((\d+) (minute|hour|day)(s?)\)$/.exec(expression);
+  const rate = RATE.exec(expression);
   if (rate) {
     const value = Number(rate[1]);
     if (value < 1) return 'a rate must be at least 1';
@@ -96,7 +98,7 @@ function scheduleDetail(expression: string): string | undefined {
 
 /** The period of a `rate(...)` expression in hours (undefined for cron and at: their gaps are not one number). */
 function ratePeriodHours(expression: string): number | undefined {
-  const rate = /^rate\((\d+) (minute|hour|day)s?\)$/.exec(expression);
+  const rate = RATE.exec(expression);
   if (!rate) return undefined;
   const perUnit = { minute: 1 / 60, hour: 1, day: 24 } as const;
   return Number(rate[1]) * perUnit[rate[2] as keyof typeof perUnit];
