@@ -2,14 +2,9 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../../lambdas/core/canonical.ts';
-import {
-  createOpsManagerClient,
-  type OpsManagerClient,
-  OpsManagerResponseError,
-} from '../../../lambdas/opsman/index.ts';
+import { type OpsManagerClient, OpsManagerResponseError } from '../../../lambdas/opsman/index.ts';
 import { MAX_ANSWER_DEPTH, nestsDeeperThan } from '../../../lambdas/opsman/json-depth.ts';
-import { startDigestServer } from '../../helpers/client-digest-server.ts';
-import { TEST_PRIVATE_KEY } from '../../helpers/client-fixtures.ts';
+import { scriptedClient } from '../../helpers/scripted-client.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -19,16 +14,11 @@ afterEach(async () => {
 /** JSON text of a value `levels` arrays deep (1 is `[]`). */
 const nested = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
 
+/** The version manifest is read without credentials. */
+const UNAUTH = { publicPaths: ['/api/public/v1.0/unauth/'] };
+
 async function clientServing(text: (path: string) => string) {
-  const server = await startDigestServer({
-    password: TEST_PRIVATE_KEY,
-    publicPaths: ['/api/public/v1.0/unauth/'],
-    handler: (req) => ({ text: text(req.pathname) }),
-  });
-  cleanups.push(() => server.close());
-  const client = createOpsManagerClient({ baseUrl: server.baseUrl, publicKey: 'pubkey', privateKey: TEST_PRIVATE_KEY });
-  cleanups.push(() => client.close());
-  return client;
+  return (await scriptedClient((req) => ({ text: text(req.pathname) }), cleanups, {}, UNAUTH)).client;
 }
 
 /** Each kind of read, the answer text that holds `deep` inside it, and how many levels hold it (envelope, list, item). */

@@ -1,12 +1,7 @@
 // Scenario: a Digest-protected loopback server answers a read of one entity (a team, an alert config, an event, a physical host) 2xx with something that is no JSON object (no body, 204, null, a list, a string, a number); the client fails the read naming the route, the status answered and what came instead.
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  createOpsManagerClient,
-  type OpsManagerClient,
-  OpsManagerResponseError,
-} from '../../../lambdas/opsman/index.ts';
-import { startDigestServer } from '../../helpers/client-digest-server.ts';
-import { TEST_PRIVATE_KEY } from '../../helpers/client-fixtures.ts';
+import { type OpsManagerClient, OpsManagerResponseError } from '../../../lambdas/opsman/index.ts';
+import { scriptedClient } from '../../helpers/scripted-client.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -14,11 +9,7 @@ afterEach(async () => {
 });
 
 async function clientAnswering(status: number, text: string) {
-  const server = await startDigestServer({ password: TEST_PRIVATE_KEY, handler: () => ({ status, text }) });
-  cleanups.push(() => server.close());
-  const client = createOpsManagerClient({ baseUrl: server.baseUrl, publicKey: 'pubkey', privateKey: TEST_PRIVATE_KEY });
-  cleanups.push(() => client.close());
-  return client;
+  return (await scriptedClient(() => ({ status, text }), cleanups)).client;
 }
 
 const READS: [string, (c: OpsManagerClient) => Promise<unknown>][] = [

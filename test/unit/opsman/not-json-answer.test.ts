@@ -1,29 +1,21 @@
 // Scenario: a Digest-protected loopback server answers 2xx with a body that is no JSON (compressed unasked, a login proxy's HTML page, binary with terminal escapes, JSON followed by garbage, cut short); the client fails the read naming the route and what was wrong, with only printable characters in the message.
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  createOpsManagerClient,
-  type OpsManagerClient,
-  OpsManagerResponseError,
-} from '../../../lambdas/opsman/index.ts';
-import { type ScriptedReply, startDigestServer } from '../../helpers/client-digest-server.ts';
+import { type OpsManagerClient, OpsManagerResponseError } from '../../../lambdas/opsman/index.ts';
+import type { ScriptedReply } from '../../helpers/client-digest-server.ts';
 import { TEST_PRIVATE_KEY } from '../../helpers/client-fixtures.ts';
+import { scriptedClient } from '../../helpers/scripted-client.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
+/** The version manifest is read without credentials. */
+const UNAUTH = { publicPaths: ['/api/public/v1.0/unauth/'] };
+
 async function clientAnswering(reply: ScriptedReply) {
-  const server = await startDigestServer({
-    password: TEST_PRIVATE_KEY,
-    publicPaths: ['/api/public/v1.0/unauth/'],
-    handler: () => reply,
-  });
-  cleanups.push(() => server.close());
-  const client = createOpsManagerClient({ baseUrl: server.baseUrl, publicKey: 'pubkey', privateKey: TEST_PRIVATE_KEY });
-  cleanups.push(() => client.close());
-  return client;
+  return (await scriptedClient(() => reply, cleanups, {}, UNAUTH)).client;
 }
 
 /** A 200 whose body is `bytes`, sent as is with the given headers. */
