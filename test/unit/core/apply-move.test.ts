@@ -2,29 +2,26 @@
 // every create and update (a second wave, as Argo CD's PruneLast), and holds the old project's delete while the new
 // copy could not be created (a failed POST, or a create blocked at plan): the config never vanishes from both.
 import { describe, expect, it } from 'vitest';
-import { projectYaml } from '../../helpers/reconcile-world.ts';
-import { ORG, P1, P2, p1Alerts, scenario, setP1 } from './scenario-fixture.ts';
+import { P1, P2, p1Alerts, p2Alerts, scenario, setP1, setP2 } from './scenario-fixture.ts';
 
 /** Moves `disk` from project 1 to project 2 (with `extra` notifications on the new copy). */
 function moveDisk(h: ReturnType<typeof scenario>, extra: Record<string, unknown>[] = []): void {
   const disk = p1Alerts().find((a) => a.key === 'disk') as Record<string, unknown>;
   setP1(h, { alertConfigs: p1Alerts().filter((a) => a.key !== 'disk') });
-  h.source.files.set(
-    'p2.yaml',
-    projectYaml({
-      name: 'payments-staging',
-      projectId: P2,
-      orgId: ORG,
-      alertConfigs: [
-        {
-          key: 'host-down',
-          eventTypeName: 'HOST_DOWN',
-          notifications: [{ typeName: 'GROUP', roles: ['GROUP_OWNER'] }],
-        },
-        { ...disk, notifications: [...(disk.notifications as unknown[]), ...extra] },
-      ],
-    }),
-  );
+  setP2(h, {
+    alertConfigs: [...p2Alerts(), { ...disk, notifications: [...(disk.notifications as unknown[]), ...extra] }],
+  });
+}
+
+/** The next POST of an alert config in `project` is refused before it reaches Ops Manager. */
+function failNextCreateIn(h: ReturnType<typeof scenario>, project: string): void {
+  h.world.faults.push({
+    method: 'createAlertConfig',
+    groupId: project,
+    times: 1,
+    phase: 'before',
+    error: () => new Error('refused by a test fault'),
+  });
 }
 
 const diskIn = (h: ReturnType<typeof scenario>, project: string) =>
@@ -37,13 +34,7 @@ describe('a config moved between projects', () => {
     const h = scenario();
     await h.run('apply');
     moveDisk(h);
-    h.world.faults.push({
-      method: 'createAlertConfig',
-      groupId: P2,
-      times: 1,
-      phase: 'before',
-      error: () => new Error('refused by a test fault'),
-    });
+    failNextCreateIn(h, P2);
     const first = await h.run('apply');
     expect(first.results.find((r) => r.change.key === 'disk' && r.change.action === 'create')?.status).toBe('failed');
     expect(first.results.find((r) => r.change.key === 'disk' && r.change.action === 'delete')).toMatchObject({
@@ -100,13 +91,7 @@ describe('the second wave of deletes, as the report and the progress show it', (
     const h = scenario();
     await h.run('apply');
     moveDisk(h);
-    h.world.faults.push({
-      method: 'createAlertConfig',
-      groupId: P2,
-      times: 1,
-      phase: 'before',
-      error: () => new Error('refused by a test fault'),
-    });
+    failNextCreateIn(h, P2);
     h.reporter.messages.length = 0;
     await h.run('apply');
     const counts = h.reporter.messages

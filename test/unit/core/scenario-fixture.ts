@@ -85,19 +85,7 @@ export function scenario(
       alertConfigs: p1Alerts(),
       ...p1,
     }),
-    'p2.yaml': projectYaml({
-      name: 'payments-staging',
-      projectId: P2,
-      orgId: ORG,
-      alertConfigs: [
-        {
-          key: 'host-down',
-          eventTypeName: 'HOST_DOWN',
-          notifications: [{ typeName: 'GROUP', roles: ['GROUP_OWNER'] }],
-        },
-      ],
-      ...p2,
-    }),
+    'p2.yaml': projectYaml({ name: 'payments-staging', projectId: P2, orgId: ORG, alertConfigs: p2Alerts(), ...p2 }),
   });
   return h;
 }
@@ -107,6 +95,21 @@ export function setP1(h: ReconcileHarness, p1: Partial<ProjectDoc>): void {
   h.source.files.set(
     'p1.yaml',
     projectYaml({ name: 'payments-prod', projectId: P1, orgId: ORG, prune: true, alertConfigs: p1Alerts(), ...p1 }),
+  );
+}
+
+/** The alert configs of project 2. */
+export function p2Alerts(): Record<string, unknown>[] {
+  return [
+    { key: 'host-down', eventTypeName: 'HOST_DOWN', notifications: [{ typeName: 'GROUP', roles: ['GROUP_OWNER'] }] },
+  ];
+}
+
+/** Replaces project 2's document. */
+export function setP2(h: ReconcileHarness, p2: Partial<ProjectDoc>): void {
+  h.source.files.set(
+    'p2.yaml',
+    projectYaml({ name: 'payments-staging', projectId: P2, orgId: ORG, alertConfigs: p2Alerts(), ...p2 }),
   );
 }
 
