@@ -71,6 +71,22 @@ async function rewritingProxy(target: string, rewrite: (text: string) => string)
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
+/**
+ * The tool's client through a proxy that shows every webhook URL of the emulator's answers under `shown` instead of
+ * `https://hooks.example.invalid/` (an Ops Manager redacting URLs its own way).
+ */
+async function clientRewritingUrls(shown: string) {
+  const proxied = await rewritingProxy(world.origin, (text) =>
+    text.replaceAll('https://hooks.example.invalid/', shown),
+  );
+  return createOpsManagerClient({
+    baseUrl: `${proxied}/api/public/v1.0`,
+    publicKey: 'gitopsbt',
+    privateKey: KEYS.gitopsbt,
+    retry: { maxAttempts: 2, baseDelayMs: 10, maxDelayMs: 20 },
+  });
+}
+
 describe('secrets replaced by hand in Ops Manager', () => {
   it('shows a webhook URL and a Slack token replaced by jdoekey1 as drift, re-sends them once, then plans nothing', async () => {
     await world.run('apply');
@@ -120,15 +136,7 @@ describe('secrets replaced by hand in Ops Manager', () => {
 
   it('flags a secret whose redaction never agrees as not converging once, then leaves it alone', async () => {
     // This Ops Manager shows every webhook URL under a host of its own: the mask can never agree.
-    const proxied = await rewritingProxy(world.origin, (text) =>
-      text.replaceAll('https://hooks.example.invalid/', 'https://redacted.example.invalid/'),
-    );
-    const api = createOpsManagerClient({
-      baseUrl: `${proxied}/api/public/v1.0`,
-      publicKey: 'gitopsbt',
-      privateKey: KEYS.gitopsbt,
-      retry: { maxAttempts: 2, baseDelayMs: 10, maxDelayMs: 20 },
-    });
+    const api = await clientRewritingUrls('https://redacted.example.invalid/');
     try {
       const first = await world.run('apply', {}, world.deps(api));
       const created = first.results.find((r) => r.change.target.id === PROD && r.change.key === 'no-primary');
@@ -147,15 +155,7 @@ describe('secrets replaced by hand in Ops Manager', () => {
   });
   it('takes a URL redaction that writes the host in upper case with the default port as the same secret', async () => {
     // Another spelling of the same origin is not another secret: the apply converges and the next plan is empty.
-    const proxied = await rewritingProxy(world.origin, (text) =>
-      text.replaceAll('https://hooks.example.invalid/', 'https://HOOKS.example.invalid:443/'),
-    );
-    const api = createOpsManagerClient({
-      baseUrl: `${proxied}/api/public/v1.0`,
-      publicKey: 'gitopsbt',
-      privateKey: KEYS.gitopsbt,
-      retry: { maxAttempts: 2, baseDelayMs: 10, maxDelayMs: 20 },
-    });
+    const api = await clientRewritingUrls('https://HOOKS.example.invalid:443/');
     try {
       const first = await world.run('apply', {}, world.deps(api));
       const created = first.results.find((r) => r.change.target.id === PROD && r.change.key === 'no-primary');
