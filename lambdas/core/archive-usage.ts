@@ -9,7 +9,8 @@
  *
  * Nothing already archived this month is lost: every entry of the stored document that this run did not read again (a
  * failed read, a project no longer managed, a run limited to some projects) is carried over unchanged, with its own
- * `endDate` and `fetchedAt`; a failed read is reported. When every read fails, the stored document is left as it is.
+ * `endDate` and `fetchedAt` and any field a later version added to it; a failed read is reported. When every read
+ * fails, the stored document is left as it is, and so is one of a newer `formatVersion` (reported: usage-document.ts).
  *
  * The previous month is closed: a daily run at 00:05 UTC reads the 31st before it is over, and a run that failed on
  * the last days of a month would leave it short for good. So, while the previous month's document exists and a
@@ -21,7 +22,12 @@
 import { errorMessage, mapLimit } from './concurrency.ts';
 import { jsonChunks } from './json-chunks.ts';
 import type { ArchiveStore, OpsManagerApi } from './ports.ts';
-import { type AssignmentEntry, type AssignmentsDocument, carriedEntries } from './usage-document.ts';
+import {
+  ASSIGNMENTS_FORMAT_VERSION,
+  type AssignmentEntry,
+  type AssignmentsDocument,
+  carriedEntries,
+} from './usage-document.ts';
 import { type MonthRange, monthRange, previousMonthRange } from './usage-months.ts';
 
 /**
@@ -95,7 +101,13 @@ async function archiveMonthAssignments(
       const projects = [...read.values(), ...carried.entries].sort((a, b) =>
         a.groupId < b.groupId ? -1 : a.groupId > b.groupId ? 1 : 0,
       );
-      const document: AssignmentsDocument = { month, startDate, fetchedAt, projects };
+      const document: AssignmentsDocument = {
+        formatVersion: ASSIGNMENTS_FORMAT_VERSION,
+        month,
+        startDate,
+        fetchedAt,
+        projects,
+      };
       await writeJson(archive, key, document);
       stored = key;
       written = projects.length;

@@ -1,11 +1,15 @@
 /**
  * The month's host assignments document (`usage/<YYYY-MM>/host-assignments.json`, written by archive-usage.ts) and
  * the reading of the stored one, to carry over the entries of projects this run did not read. The stored object is
- * outside input: anything not in the expected shape is ignored with a message, never trusted.
+ * outside input: anything not in the expected shape is ignored with a message, never trusted. A document of a newer
+ * `formatVersion` is refused, never replaced: rewriting it with this run's entries alone would drop the others.
  */
 import type { HostAssignment } from '../opsman/types.ts';
 import { errorMessage } from './concurrency.ts';
 import type { ArchiveStore } from './ports.ts';
+
+/** The `formatVersion` this code writes; a stored document without one was written before it was recorded (1). */
+export const ASSIGNMENTS_FORMAT_VERSION = 1;
 
 /** One project's host assignments, as of its own read. */
 export interface AssignmentEntry {
@@ -19,6 +23,7 @@ export interface AssignmentEntry {
 
 /** The month's document: every managed project's entry, sorted by groupId. */
 export interface AssignmentsDocument {
+  formatVersion: typeof ASSIGNMENTS_FORMAT_VERSION;
   month: string;
   startDate: string;
   /** When the run that wrote the document started; older entries carry their own fetchedAt. */
@@ -50,8 +55,10 @@ function isEntry(value: unknown): value is AssignmentEntry {
 const NOT_CARRIED = 'entries of projects not read in this run are not carried over';
 
 /**
- * The stored entries of the projects `wanted` accepts, from the document under `key` when it is this month's. A
- * missing document carries nothing, silently; an unreadable or malformed one carries nothing and says so.
+ * The stored entries of the projects `wanted` accepts, from the document under `key` when it is this month's, each
+ * exactly as stored (fields this version does not know, written by a later one, included). A missing document carries
+ * nothing, silently; an unreadable or malformed one carries nothing and says so. Throws for a document of a newer
+ * `formatVersion`: the caller must then leave it as it is.
  */
 export async function carriedEntries(
   archive: ArchiveStore,
@@ -78,7 +85,18 @@ export async function carriedEntries(
       problem: `host assignments: the stored ${key} is not valid JSON; ${NOT_CARRIED}`,
     };
   }
-  if (!isRecord(document) || document.month !== month || !Array.isArray(document.projects)) {
+  const version = isRecord(document) ? document.formatVersion : undefined;
+  if (typeof version === 'number' && Number.isInteger(version) && version > ASSIGNMENTS_FORMAT_VERSION) {
+    throw new Error(
+      `the stored ${key} has formatVersion ${version}; this version writes formatVersion ${ASSIGNMENTS_FORMAT_VERSION}: it was written by a newer version of opsman-gitops and is left as it is (archive with that version)`,
+    );
+  }
+  if (
+    !isRecord(document) ||
+    (version !== undefined && version !== ASSIGNMENTS_FORMAT_VERSION) ||
+    document.month !== month ||
+    !Array.isArray(document.projects)
+  ) {
     return {
       entries: [],
       problem: `host assignments: the stored ${key} is not a host assignments document of ${month}; ${NOT_CARRIED}`,
@@ -89,12 +107,8 @@ export async function carriedEntries(
   for (const entry of document.projects) {
     if (!isEntry(entry) || !wanted(entry.groupId) || seen.has(entry.groupId)) continue;
     seen.add(entry.groupId);
-    entries.push({
-      groupId: entry.groupId,
-      endDate: entry.endDate,
-      fetchedAt: entry.fetchedAt,
-      results: entry.results,
-    });
+    // As stored: a field a later version added to its entries survives a run of this one (a downgrade loses nothing).
+    entries.push(entry);
   }
   return { entries, problem: undefined };
 }

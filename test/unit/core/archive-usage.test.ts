@@ -95,7 +95,13 @@ describe('archiveUsage', () => {
       body: `${JSON.stringify({ fetchedAt, results: HOSTS }, null, 2)}\n`,
       contentType: 'application/json',
     });
-    const document = { month: '2026-03', startDate: '2026-03-01', fetchedAt, projects: [entry(a), entry(b)] };
+    const document = {
+      formatVersion: 1,
+      month: '2026-03',
+      startDate: '2026-03-01',
+      fetchedAt,
+      projects: [entry(a), entry(b)],
+    };
     expect(f.objects.get(KEY)).toEqual({
       body: `${JSON.stringify(document, null, 2)}\n`,
       contentType: 'application/json',
@@ -117,7 +123,13 @@ describe('archiveUsage', () => {
     };
     await archiveUsage(f.api, archive, ids(3), NOW);
     expect(pieces).toHaveLength(2);
-    const document = { month: '2026-03', startDate: '2026-03-01', fetchedAt, projects: ids(3).map((id) => entry(id)) };
+    const document = {
+      formatVersion: 1,
+      month: '2026-03',
+      startDate: '2026-03-01',
+      fetchedAt,
+      projects: ids(3).map((id) => entry(id)),
+    };
     expect(f.objects.get(KEY)?.body).toBe(`${JSON.stringify(document, null, 2)}\n`);
   });
 
@@ -162,6 +174,39 @@ describe('archiveUsage', () => {
     expect(result.projects).toBe(3);
   });
 
+  it('carries a stored entry over exactly as stored, with the fields a later version added to it', async () => {
+    // A downgrade: the entry of a project this run does not read keeps what the newer version recorded in it.
+    const f = new Fakes();
+    const [a, b] = ids(2) as [string, string];
+    const later = { ...entry(a, '2026-03-16T08:00:00.000Z', '2026-03-16'), hostCount: 1, source: { api: 'v2' } };
+    f.objects.set(KEY, {
+      body: JSON.stringify({
+        formatVersion: 1,
+        month: '2026-03',
+        startDate: '2026-03-01',
+        fetchedAt,
+        projects: [later],
+      }),
+      contentType: 'application/json',
+    });
+    const result = await archiveUsage(f.api, f.archive, [b], NOW);
+    expect(result.errors).toEqual([]);
+    expect(stored(f).projects).toEqual([later, entry(b)]);
+  });
+
+  it('leaves a stored document of a newer formatVersion as it is and says which, found and supported', async () => {
+    const f = new Fakes();
+    const [a] = ids(1) as [string];
+    const newer = JSON.stringify({ formatVersion: 2, month: '2026-03', entries: { [a]: {} } });
+    f.objects.set(KEY, { body: newer, contentType: 'application/json' });
+    const result = await archiveUsage(f.api, f.archive, [a], NOW);
+    expect(f.objects.get(KEY)?.body).toBe(newer);
+    expect(result.keys).toEqual(['usage/2026-03/physical-hosts.json']);
+    expect(result.errors).toEqual([
+      `host assignments: the stored ${KEY} has formatVersion 2; this version writes formatVersion 1: it was written by a newer version of opsman-gitops and is left as it is (archive with that version)`,
+    ]);
+  });
+
   it('a run limited to some projects updates their entries and keeps the others', async () => {
     const f = new Fakes();
     const [a, b] = ids(2) as [string, string];
@@ -193,6 +238,7 @@ describe('archiveUsage', () => {
       ['{not json', /is not valid JSON/],
       [JSON.stringify({ month: '2026-02', projects: [entry(a)] }), /not a host assignments document of 2026-03/],
       [JSON.stringify({ month: '2026-03', projects: {} }), /not a host assignments document of 2026-03/],
+      [JSON.stringify({ formatVersion: '2', month: '2026-03', projects: [] }), /not a host assignments document/],
       [JSON.stringify({ month: '2026-03', projects: [{ groupId: a, results: 'x' }] }), /^$/],
     ];
     for (const [body, problem] of cases) {
