@@ -218,9 +218,15 @@ export interface TargetFailure {
   code?: string;
 }
 
+/**
+ * The `formatVersion` of the plan (and of the JSON report and saved plan built on it). Fields may be added within a
+ * version; removing or renaming one, or a new action or change kind, makes the next version (saved-plan.ts refuses it).
+ */
+export const PLAN_FORMAT_VERSION = 1;
+
 /** The plan: a plain, serialisable value. Deterministic order: target, kind, action order, key. */
 export interface Plan {
-  formatVersion: 1;
+  formatVersion: typeof PLAN_FORMAT_VERSION;
   runId: string;
   createdAt: string;
   mode: Mode;

@@ -6,7 +6,7 @@
 import { mapLimit } from './concurrency.ts';
 import type { FingerprintCache } from './fingerprint.ts';
 import { RunInterruptedError } from './interrupt.ts';
-import type { Change, DesiredState, Mode, Plan } from './model.ts';
+import { type Change, type DesiredState, type Mode, PLAN_FORMAT_VERSION, type Plan } from './model.ts';
 import { runMode } from './modes.ts';
 import { sortChanges } from './plan-order.ts';
 import { planGlobal, planOrganization, planProject, type TargetPlan } from './plan-targets.ts';
@@ -99,7 +99,7 @@ export async function makePlan(
   if (global !== undefined) targets.push(global);
 
   const plan: Plan = {
-    formatVersion: 1,
+    formatVersion: PLAN_FORMAT_VERSION,
     runId: request.runId,
     createdAt: request.createdAt,
     mode: runMode(request.command, request.modeCap),

@@ -24,6 +24,7 @@ import {
 import {
   type ChangeResult,
   type DesiredState,
+  PLAN_FORMAT_VERSION,
   type Plan,
   type RunReport,
   type TargetFailure,
@@ -58,7 +59,7 @@ const COMMANDS = new Set(['plan', 'apply', 'observe', 'archive']);
 
 function emptyPlan(request: RunRequest, createdAt: string, desired?: DesiredState): Plan {
   return {
-    formatVersion: 1,
+    formatVersion: PLAN_FORMAT_VERSION,
     runId: request.runId,
     createdAt,
     mode: runMode(request.command, request.mode),

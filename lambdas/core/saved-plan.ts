@@ -5,7 +5,7 @@
  */
 import { errorMessage } from './concurrency.ts';
 import { SavedPlanInvalidError, SavedPlanStaleError, SavedPlanStateChangedError } from './errors.ts';
-import { ACTION_ORDER, type Plan, targetKey } from './model.ts';
+import { ACTION_ORDER, PLAN_FORMAT_VERSION, type Plan, targetKey } from './model.ts';
 import { isWrite } from './modes.ts';
 import type { OpsManagerApi } from './ports.ts';
 import {
@@ -65,8 +65,16 @@ function changeProblem(c: unknown): string | undefined {
 export function checkSavedPlan(plan: unknown): Plan {
   const p = plan as Partial<Plan> | null;
   if (p === null || typeof p !== 'object') throw new SavedPlanInvalidError('the saved plan is not a JSON object');
-  if (p.formatVersion !== 1)
-    throw new SavedPlanInvalidError(`the saved plan has formatVersion ${String(p.formatVersion)}; expected 1`);
+  const version: unknown = p.formatVersion;
+  if (typeof version === 'number' && Number.isInteger(version) && version > PLAN_FORMAT_VERSION) {
+    throw new SavedPlanInvalidError(
+      `the saved plan was made by a newer version of opsman-gitops: it has formatVersion ${version}; this version reads formatVersion ${PLAN_FORMAT_VERSION}: apply it with that version, or make a new plan`,
+    );
+  }
+  if (version !== PLAN_FORMAT_VERSION)
+    throw new SavedPlanInvalidError(
+      `the saved plan has formatVersion ${JSON.stringify(version) ?? 'undefined'}; expected ${PLAN_FORMAT_VERSION}`,
+    );
   if (!Array.isArray(p.changes) || !Array.isArray(p.failures))
     throw new SavedPlanInvalidError('the saved plan has no changes list');
   if (p.liveDigests === null || typeof p.liveDigests !== 'object')

@@ -5,7 +5,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { whereJsonBroke } from '../../../shared/json-position.ts';
-import { MODES, type Plan } from '../../core/model.ts';
+import { MODES, PLAN_FORMAT_VERSION, type Plan } from '../../core/model.ts';
 import { renderJson } from '../../core/render/json.ts';
 import { CliError } from '../errors.ts';
 
@@ -20,7 +20,16 @@ function invalid(file: string, why: string): CliError {
 export function checkPlanShape(value: unknown, file: string): Plan {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalid(file, 'not a JSON object');
   const p = value as Record<string, unknown>;
-  if (p.formatVersion !== 1) throw invalid(file, `formatVersion must be 1, found ${JSON.stringify(p.formatVersion)}`);
+  const version = p.formatVersion;
+  // A later release's plan is not malformed: say so, with both versions, rather than "not a plan saved by plan --out".
+  if (typeof version === 'number' && Number.isInteger(version) && version > PLAN_FORMAT_VERSION) {
+    throw new CliError(
+      'CLI_SAVED_PLAN_INVALID',
+      `${file} was saved by a newer version of opsman-gitops: it has formatVersion ${version}; this version reads formatVersion ${PLAN_FORMAT_VERSION}: apply it with the version that saved it, or make a new plan; nothing was written`,
+    );
+  }
+  if (version !== PLAN_FORMAT_VERSION)
+    throw invalid(file, `formatVersion must be ${PLAN_FORMAT_VERSION}, found ${JSON.stringify(version)}`);
   if (typeof p.runId !== 'string') throw invalid(file, 'runId missing');
   if (typeof p.mode !== 'string' || !(MODES as readonly string[]).includes(p.mode)) throw invalid(file, 'bad mode');
   if (typeof p.desired !== 'object' || p.desired === null) throw invalid(file, 'desired missing');

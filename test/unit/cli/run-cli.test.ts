@@ -250,7 +250,12 @@ describe('apply approval', () => {
   it.each([
     ['not json', /not JSON/],
     ['[]', /not a JSON object/],
-    ['{"formatVersion":2}', /formatVersion must be 1, found 2/],
+    ['{"formatVersion":"1"}', /formatVersion must be 1, found "1"/],
+    // Saved by a later release (an operator rolled back between plan and apply): named as such, with both versions.
+    [
+      '{"formatVersion":2}',
+      /plan\.json was saved by a newer version of opsman-gitops: it has formatVersion 2; this version reads formatVersion 1: apply it with the version that saved it, or make a new plan; nothing was written/,
+    ],
     [
       '{"formatVersion":1,"runId":"r","mode":"apply","desired":{},"liveDigests":{},"changes":[1],"failures":[]}',
       /changes\[0\] is not a change/,

@@ -200,8 +200,12 @@ describe('state save failure', () => {
 describe('saved plan validation', () => {
   it('refuses a file that is not a plan of this version', async () => {
     const h = scenario();
+    await expect(h.run('apply', { savedPlan: { formatVersion: '1' } as never })).rejects.toThrow(
+      /formatVersion "1"; expected 1/,
+    );
+    // A later release's plan (applied after a rollback) is named as such, with the version found and the one read.
     await expect(h.run('apply', { savedPlan: { formatVersion: 2 } as never })).rejects.toThrow(
-      /formatVersion 2; expected 1/,
+      'the saved plan was made by a newer version of opsman-gitops: it has formatVersion 2; this version reads formatVersion 1: apply it with that version, or make a new plan',
     );
     await expect(h.run('apply', { savedPlan: null as never })).rejects.toThrow(/not a JSON object/);
     await expect(
