@@ -9,6 +9,12 @@ import type { ArchiveStore } from './ports.ts';
 /** The key of the index. */
 export const MANIFEST_INDEX_KEY = 'manifests/index.json';
 
+/**
+ * The format of the index this code reads and writes: a JSON list of entries (it carries no version of its own). Entries
+ * are rewritten as read, so fields a later version added to them survive a run of this one.
+ */
+export const MANIFEST_INDEX_FORMAT_VERSION = 1;
+
 /** One entry of `manifests/index.json`. */
 export interface ManifestIndexEntry {
   /** sha256 of the text as served, and so of its copy under `manifests/sha256/`. */
@@ -52,7 +58,16 @@ export async function readManifestIndex(archive: ArchiveStore): Promise<Manifest
   } catch {
     throw refuse('is not valid JSON');
   }
-  if (!Array.isArray(value)) throw refuse('is not a JSON list');
+  if (!Array.isArray(value)) {
+    // This format is a bare list; a later one that needs more says so in an object with a formatVersion.
+    const version = (value as { formatVersion?: unknown } | null)?.formatVersion;
+    if (typeof version === 'number' && Number.isInteger(version) && version > MANIFEST_INDEX_FORMAT_VERSION) {
+      throw refuse(
+        `has formatVersion ${version}; this version reads formatVersion ${MANIFEST_INDEX_FORMAT_VERSION} (a JSON list of entries): it was written by a newer version of opsman-gitops`,
+      );
+    }
+    throw refuse('is not a JSON list');
+  }
   const odd = value.findIndex((entry) => !isEntry(entry));
   if (odd >= 0) throw refuse(`has an entry [${odd}] without a sha256 and firstSeen`);
   return value as ManifestIndexEntry[];

@@ -103,6 +103,28 @@ describe('archiveManifest', () => {
     }
   });
 
+  it('refuses an index of a newer format by its version, and leaves it as it is', async () => {
+    const w = new World();
+    const newer = JSON.stringify({ formatVersion: 2, entries: [] });
+    w.objects.set('manifests/index.json', newer);
+    await expect(archiveManifest(w.api, w.archive, NOW)).rejects.toThrow(
+      'the stored manifests/index.json has formatVersion 2; this version reads formatVersion 1 (a JSON list of entries): it was written by a newer version of opsman-gitops; it is left as it is (rewriting it would lose the history)',
+    );
+    expect(w.objects.get('manifests/index.json')).toBe(newer);
+  });
+
+  it('keeps the fields a later version added to index entries when it appends one', async () => {
+    const w = new World();
+    const later = [
+      { sha256: 'a'.repeat(64), firstSeen: '2026-01-01T00:00:00.000Z', content: 'b'.repeat(64), source: 'x' },
+    ];
+    w.objects.set('manifests/index.json', JSON.stringify(later));
+    await archiveManifest(w.api, w.archive, NOW);
+    const index = w.json('manifests/index.json') as Record<string, unknown>[];
+    expect(index).toHaveLength(2);
+    expect(index[0]).toEqual(later[0]);
+  });
+
   it('after a failed write of latest, the next run completes it; latest never names a manifest the index lacks', async () => {
     const w = new World();
     await archiveManifest(w.api, w.archive, NOW);
