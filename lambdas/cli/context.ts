@@ -97,6 +97,7 @@ export async function openSession(ctx: CommandContext, command: string): Promise
     reporter: stderrReporter(io.stderr),
     fingerprintKey: stores.fingerprintKey,
     actorPublicKey: connection.publicKey,
+    opsManagerUrl: connection.baseUrl,
     apiCalls: () => counter.snapshot(),
   };
   if (stores.desiredCache) deps.desiredCache = stores.desiredCache;

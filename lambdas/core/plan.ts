@@ -14,6 +14,7 @@ import type { OpsManagerApi, ReconcileState, Reporter, SecretResolver } from './
 import type { RunCommand } from './run-types.ts';
 import { applySafetyGates } from './safety.ts';
 import { projectsLeftOut } from './state.ts';
+import { otherOpsManagerWarning } from './state-origin.ts';
 import type { TeamCache } from './team-check.ts';
 
 /** Options of planning. */
@@ -39,6 +40,8 @@ export interface PlanRequest {
   /** The store's version of `state` (null: none was stored), recorded in the plan: a saved plan checks it at apply. */
   stateVersion?: string | null;
   overrides?: { maxDeletes?: number; allowEmpty?: boolean };
+  /** The Public API base URL planned against: a state last applied against another one is warned about. */
+  opsManagerUrl?: string;
 }
 
 /** What planning talks to. */
@@ -133,6 +136,8 @@ export async function makePlan(
       );
     }
   }
+  const otherOpsManager = otherOpsManagerWarning(request.state, request.opsManagerUrl);
+  if (otherOpsManager !== undefined) plan.warnings?.unshift(otherOpsManager);
   if (request.stateCorrupt) {
     plan.warnings?.unshift(
       'STATE WAS CORRUPT: ownership is unknown this run; owned alert configs are recovered by adoption and nothing is pruned',

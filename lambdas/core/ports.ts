@@ -124,6 +124,8 @@ export interface ReconcileState {
   projects: Record<string, ProjectState>;
   /** Keyed by orgId: organizations' singletons (added by the reconciler; optional for older states). */
   organizations?: Record<string, OrganizationState>;
+  /** The Ops Manager (Public API base URL) the last apply ran against (state-origin.ts); absent in older states. */
+  opsManager?: { baseUrl: string };
 }
 
 /** State of one organization target. */

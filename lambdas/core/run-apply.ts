@@ -42,7 +42,13 @@ export async function applyAndSave(
 ): Promise<{ results: ChangeResult[]; failures: TargetFailure[]; warnings: string[] }> {
   const { request, deps, session, time } = phase;
   const skipReason = skipReasonFor(plan, request.mode);
-  const save = () => session.save({ now: deps.clock.now().toISOString(), runId: request.runId, mode: plan.mode });
+  const save = () =>
+    session.save({
+      now: deps.clock.now().toISOString(),
+      runId: request.runId,
+      mode: plan.mode,
+      ...(deps.opsManagerUrl === undefined ? {} : { opsManagerUrl: deps.opsManagerUrl }),
+    });
   const outcome = await time('apply', () =>
     applyPlan(
       plan,

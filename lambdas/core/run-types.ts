@@ -57,6 +57,11 @@ export interface RunDependencies {
   reporter: Reporter;
   /** Key of the HMAC-SHA-256 fingerprints kept in state. Never stored beside the state in clear. */
   fingerprintKey: Uint8Array;
+  /**
+   * The Ops Manager's Public API base URL, as configured: recorded in the state by apply, and a state last applied
+   * against another one is warned about (state-origin.ts). Absent: neither.
+   */
+  opsManagerUrl?: string;
   /** The public key this run acts as: its own audit events are never named as the author of a drift. */
   actorPublicKey?: string;
   /** API calls made so far, by endpoint (`GET /groups/{groupId}/alertConfigs`): from the client's observer. */

@@ -273,6 +273,7 @@ export async function runReconcile(
               stateCorrupt: session.loaded.corrupt,
               stateVersion: session.openedVersion,
               overrides: request.overrides,
+              ...(deps.opsManagerUrl === undefined ? {} : { opsManagerUrl: deps.opsManagerUrl }),
             },
             {
               api: reads,

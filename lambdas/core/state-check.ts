@@ -111,6 +111,7 @@ const document = object({
   lastRun: object({ runId: required(string), finishedAt: required(string), mode: required(string) }),
   projects: required(mapOf(project)),
   organizations: mapOf(organization),
+  opsManager: object({ baseUrl: required(string) }),
 });
 
 /** Why `value` (parsed JSON) is not a state document this code can use; undefined when it is one. */

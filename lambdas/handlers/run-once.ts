@@ -134,6 +134,7 @@ async function attemptRun(input: RunOnceInput, signal: AbortSignal | undefined):
       },
       fingerprintKey,
       actorPublicKey: publicKey,
+      opsManagerUrl: runtime.config.opsManagerBaseUrl,
       apiCalls: () => runtime.calls.snapshot(),
       ...(runtime.desiredCache ? { desiredCache: runtime.desiredCache } : {}),
       desiredSnapshot: runtime.config.desiredSnapshot,

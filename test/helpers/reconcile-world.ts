@@ -232,8 +232,12 @@ export class ReconcileHarness {
     this.source.files = new Map(Object.entries(files));
   }
 
+  /** The Ops Manager base URL the runs say they are against (RunDependencies.opsManagerUrl); unset: none. */
+  opsManagerUrl: string | undefined;
+
   deps(actor = 'gitopsbt'): RunDependencies {
     return {
+      ...(this.opsManagerUrl === undefined ? {} : { opsManagerUrl: this.opsManagerUrl }),
       source: this.source,
       api: this.world.as(actor),
       secrets: this.secrets,

@@ -75,7 +75,10 @@ describe('the reconcile handler over an unusable state object', { timeout: 60_00
       // Replaced: both organizations of the desired state hold their singleton digests as an object again.
       const state = JSON.parse(h.world.s3.getText(WORLD.dataBucket, STATE_KEY) ?? '{}') as {
         organizations?: Record<string, { singletons?: Record<string, string> }>;
+        opsManager?: { baseUrl: string };
       };
+      // And it records the Ops Manager the Lambda applies to (OPSMAN_BASE_URL).
+      expect(state.opsManager).toEqual({ baseUrl: h.world.env.OPSMAN_BASE_URL });
       const orgs = Object.entries(state.organizations ?? {});
       expect(orgs.map(([id]) => id).sort()).toEqual(['5e2211c17a3e5a48f5497de0', '5e2211c17a3e5a48f5497de1']);
       for (const [, org] of orgs)

@@ -119,6 +119,8 @@ describe('observe and archive', { timeout: 60_000 }, () => {
     const human = createOpsManagerClient({ baseUrl: emulator.url, ...KEYS.human });
     try {
       const state = JSON.parse(await readFile(join(dir, 'state', 'state.json'), 'utf8')) as ReconcileState;
+      // The apply recorded the Ops Manager it ran against (--base-url / OPSMAN_BASE_URL).
+      expect(state.opsManager).toEqual({ baseUrl: emulator.url });
       const owned = new Set(Object.values(state.projects[PAYMENTS_PROD]?.alertConfigs ?? {}).map((r) => r.id));
       const target = (await human.listAlertConfigs(PAYMENTS_PROD)).find((c) => c.enabled && owned.has(c.id));
       if (target === undefined) throw new Error('no enabled managed alert config in payments-prod');

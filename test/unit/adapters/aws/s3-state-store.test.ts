@@ -112,6 +112,11 @@ describe('S3StateStore on loopback S3', () => {
       '{"formatVersion":1,"updatedAt":"x","projects":{"p1":{"alertConfigs":{},"singletons":{"auditLogRotation":1}}}}',
       /projects.p1.singletons.auditLogRotation is a number, expected a string/,
     ],
+    [
+      'the Ops Manager without its base URL',
+      '{"formatVersion":1,"updatedAt":"x","projects":{},"opsManager":{"baseUrl":7}}',
+      /opsManager.baseUrl is a number, expected a string/,
+    ],
   ])('reports corrupt state (%s) with its version and without content', async (_name, text, message) => {
     const object = s3.putDirect(BUCKET, 'state/state.json', text);
     const error = await store.read().catch((e: unknown) => e);
