@@ -281,6 +281,8 @@ export interface ChangeResult {
 
 /** The report of a whole run, written through the ArchiveStore and returned by the handlers. */
 export interface RunReport {
+  /** The report's own format (same rules as the plan's): a reader of stored reports can tell one it does not know. */
+  formatVersion: typeof PLAN_FORMAT_VERSION;
   runId: string;
   startedAt: string;
   finishedAt: string;

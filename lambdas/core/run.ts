@@ -312,6 +312,7 @@ export async function runReconcile(
 
   const failures = collectFailures(plan, applyFailures, results);
   const report: RunReport = {
+    formatVersion: PLAN_FORMAT_VERSION,
     runId: request.runId,
     startedAt,
     finishedAt: deps.clock.now().toISOString(),

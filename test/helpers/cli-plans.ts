@@ -45,6 +45,7 @@ export function report(p: Plan, results: ChangeResult[], overrides: Partial<RunR
   const planned = { ...EMPTY_SUMMARY };
   for (const c of p.changes) planned[c.action]++;
   return {
+    formatVersion: 1,
     runId: p.runId,
     startedAt: '2026-11-21T10:00:00.000Z',
     finishedAt: '2026-11-21T10:00:01.500Z',

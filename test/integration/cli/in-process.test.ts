@@ -152,6 +152,8 @@ describe('observe and archive', { timeout: 60_000 }, () => {
     const run = await cli(['archive', '--json']);
     expect(run.code).toBe(0);
     const report = JSON.parse(run.out) as RunReport;
+    // The report says its own format first, as the plan does: a reader of stored reports can tell a newer one.
+    expect(run.out.startsWith('{\n  "formatVersion": 1,\n  "runId": ')).toBe(true);
     expect(report.archive?.manifest?.sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(report.archive?.errors).toEqual([]);
     // It wrote nothing to Ops Manager, and its report says so.

@@ -21,6 +21,7 @@ function report(changes: number): RunReport {
     reason: 'not in Ops Manager',
   }));
   return {
+    formatVersion: 1,
     runId: 'run-1',
     startedAt: '2026-03-01T10:00:00.000Z',
     finishedAt: '2026-03-01T10:00:01.000Z',
