@@ -12,7 +12,7 @@ import type { ReconcileState } from './ports.ts';
 export function otherOpsManagerWarning(state: ReconcileState | null, baseUrl: string | undefined): string | undefined {
   const recorded = state?.opsManager?.baseUrl;
   if (recorded === undefined || baseUrl === undefined || recorded === baseUrl) return undefined;
-  return `the state was last applied against ${recorded}, not ${baseUrl}: if that is another Ops Manager installation, give this one its own state (--state-dir; on AWS its own stack), since ownership records are per installation (the other's projects are listed below as no longer in the desired state); if it is this installation under a new address, the next apply records the new one`;
+  return `the state was last applied against ${recorded}, not ${baseUrl}: if that is another Ops Manager installation, give this one its own state (--state-dir; on AWS its own stack), since ownership records are per installation (any project of the other shows below as no longer in the desired state); if it is this installation under a new address, the next apply records the new one`;
 }
 
 /** Records `baseUrl` as the Ops Manager the state is written against (no-op when unknown: in-process callers). */

@@ -22,7 +22,7 @@ describe('the Ops Manager a state was applied against', () => {
     const moved = await h.run('plan');
     expect(moved.plan.warnings?.[0]).toBe(other(A, B));
     expect(moved.plan.warnings?.[0]).toBe(
-      `the state was last applied against ${A}, not ${B}: if that is another Ops Manager installation, give this one its own state (--state-dir; on AWS its own stack), since ownership records are per installation (the other's projects are listed below as no longer in the desired state); if it is this installation under a new address, the next apply records the new one`,
+      `the state was last applied against ${A}, not ${B}: if that is another Ops Manager installation, give this one its own state (--state-dir; on AWS its own stack), since ownership records are per installation (any project of the other shows below as no longer in the desired state); if it is this installation under a new address, the next apply records the new one`,
     );
     // A plan writes no state: the warning stays until an apply against the new address.
     expect(h.state.state?.opsManager).toEqual({ baseUrl: A });
