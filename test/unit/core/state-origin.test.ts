@@ -1,14 +1,19 @@
 // Scenario: a state dir used against two Ops Managers (a second installation, or the same one under a new address): apply records the base URL, and a run against another says so in its plan without refusing.
 import { describe, expect, it } from 'vitest';
-import { cloneState } from '../../../lambdas/core/state.ts';
+import type { ReconcileState } from '../../../lambdas/core/ports.ts';
 import { otherOpsManagerWarning } from '../../../lambdas/core/state-origin.ts';
 import { scenario } from './scenario-fixture.ts';
 
 const A = 'https://opsman-a.example:8443/api/public/v1.0';
 const B = 'https://opsman-b.example:8443/api/public/v1.0';
-const other = (recorded: string, now: string) => otherOpsManagerWarning(cloneStateWith(recorded), now);
-const cloneStateWith = (baseUrl: string) =>
-  cloneState({ formatVersion: 1, updatedAt: 'x', projects: {}, opsManager: { baseUrl } });
+/** A state last applied against `baseUrl`. */
+const stateOf = (baseUrl: string): ReconcileState => ({
+  formatVersion: 1,
+  updatedAt: 'x',
+  projects: {},
+  opsManager: { baseUrl },
+});
+const other = (recorded: string, now: string) => otherOpsManagerWarning(stateOf(recorded), now);
 
 describe('the Ops Manager a state was applied against', () => {
   it('apply records it; a plan against another base URL warns naming both; apply there records the new one', async () => {
@@ -38,7 +43,7 @@ describe('the Ops Manager a state was applied against', () => {
     h.opsManagerUrl = B;
     expect((await h.run('plan')).plan.warnings ?? []).toEqual([]);
     expect(otherOpsManagerWarning(null, B)).toBeUndefined();
-    expect(otherOpsManagerWarning(cloneStateWith(A), undefined)).toBeUndefined();
+    expect(otherOpsManagerWarning(stateOf(A), undefined)).toBeUndefined();
   });
 
   it('a save that meets another writer records this run URL on the merged state', async () => {
