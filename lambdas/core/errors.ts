@@ -37,7 +37,7 @@ export class StateTooNewError extends ReconcileError {
   constructor(location: string, formatVersion: number, supported: number) {
     super(
       'STATE_TOO_NEW',
-      `state ${location} has formatVersion ${formatVersion}; this version reads formatVersion ${supported}: deploy the version that wrote it (the state is left as it is)`,
+      `state ${location} has formatVersion ${formatVersion}; this version reads formatVersion ${supported}: run or deploy the version of opsman-gitops that wrote it, or a later one (the state is left as it is)`,
     );
     this.formatVersion = formatVersion;
   }

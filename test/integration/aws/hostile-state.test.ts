@@ -23,7 +23,7 @@ describe('the reconcile handler over an unusable state object', { timeout: 60_00
       status: 'failed',
       error: {
         code: 'STATE_TOO_NEW',
-        message: `state s3://${WORLD.dataBucket}/${STATE_KEY} has formatVersion 2; this version reads formatVersion 1: deploy the version that wrote it (the state is left as it is)`,
+        message: `state s3://${WORLD.dataBucket}/${STATE_KEY} has formatVersion 2; this version reads formatVersion 1: run or deploy the version of opsman-gitops that wrote it, or a later one (the state is left as it is)`,
         retryable: false,
       },
     });

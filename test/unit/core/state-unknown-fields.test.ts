@@ -26,9 +26,7 @@ describe('fields a later release added to the state', () => {
     const after = h.state.state as ReconcileState & Record<string, unknown>;
     expect(after.owners).toEqual({ teams: { ops: 'owned since v2' } });
     expect((after.projects[P1] as unknown as Record<string, unknown>).labels).toEqual({ tier: 'gold' });
-    expect((after.projects[P1]?.alertConfigs.disk as unknown as Record<string, unknown>).lastVerifiedAt).toBe(
-      '2026-03-01T09:00:00.000Z',
-    );
-    expect((after.organizations?.[ORG] as unknown as Record<string, unknown>).policies).toEqual(['p1']);
+    expect(after.projects[P1]?.alertConfigs.disk).toMatchObject({ lastVerifiedAt: '2026-03-01T09:00:00.000Z' });
+    expect(after.organizations?.[ORG]).toMatchObject({ policies: ['p1'] });
   });
 });

@@ -132,7 +132,7 @@ describe('S3StateStore on loopback S3', () => {
     expect(error).not.toBeInstanceOf(StateCorruptError);
     expect(error).toMatchObject({
       code: 'STATE_TOO_NEW',
-      message: `state s3://${BUCKET}/state/state.json has formatVersion 2; this version reads formatVersion 1: deploy the version that wrote it (the state is left as it is)`,
+      message: `state s3://${BUCKET}/state/state.json has formatVersion 2; this version reads formatVersion 1: run or deploy the version of opsman-gitops that wrote it, or a later one (the state is left as it is)`,
     });
     expect(s3.buckets.get(BUCKET)?.get('state/state.json')?.etag).toBe(object.etag);
   });
