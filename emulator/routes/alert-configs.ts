@@ -139,10 +139,7 @@ export const alertConfigRoutes: Route[] = [
     handler: (ctx) => {
       const group = requireGroup(ctx);
       const configs = [...(ctx.core.state.alertConfigs.get(group.id)?.values() ?? [])];
-      return listResponse(
-        ctx,
-        configs.map((c) => render(ctx, c)),
-      );
+      return listResponse(ctx, configs, (c) => render(ctx, c));
     },
   },
   { method: 'POST', template: BASE, need: { kind: 'group', level: 'MONITORING_ADMIN' }, handler: create },

@@ -21,12 +21,16 @@ export function requireOrg(ctx: RequestContext): Org {
   return org;
 }
 
-/** A 200 list response of one page of `items`. */
-export function listResponse(ctx: RequestContext, items: readonly unknown[]): ApiResponse {
+/**
+ * A 200 list response of one page of `items`. With `render`, only the page's items are rendered: a client reading a
+ * list of thousands page by page would otherwise have every item rendered for every page (quadratic in the list).
+ */
+export function listResponse<T>(ctx: RequestContext, items: readonly T[], render?: (item: T) => unknown): ApiResponse {
+  const page = paginate(items, ctx.common, { apiBase: ctx.apiBase, path: ctx.path, rawQuery: ctx.rawQuery });
   return {
     status: 200,
     kind: 'list',
-    body: paginate(items, ctx.common, { apiBase: ctx.apiBase, path: ctx.path, rawQuery: ctx.rawQuery }),
+    body: render === undefined ? page : { ...page, results: page.results.map(render) },
   };
 }
 

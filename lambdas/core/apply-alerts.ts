@@ -38,6 +38,17 @@ export interface AlertApplyContext {
    * only after a POST whose config cannot be identified (rare), so it is built then, not for every apply.
    */
   plannedIds?: () => ReadonlyMap<string, ReadonlySet<string>> | undefined;
+  /** The keys that own each id, per project: built on a project's first adoption, kept current by its writes. */
+  owners?: Map<string, OwnerIndex>;
+}
+
+/**
+ * The keys of a project's records by the id they own: a superset of the owners (a key that lost the id since is
+ * filtered out when asked), so that checking an adoption does not scan every record of the project each time.
+ */
+interface OwnerIndex {
+  records: Readonly<Record<string, OwnedAlertConfig>>;
+  keysById: Map<string, string[]>;
 }
 
 /** The alert config ids of each project that the plan saw live: its unmanaged configs and every change's id. */
@@ -178,6 +189,38 @@ function recordApplied(
     if (from?.id === id && from.createdAt !== undefined) record.createdAt = from.createdAt;
   }
   setAlertRecord(ctx.state, change.target.id, change.key, record);
+  noteOwner(ctx, change.target.id, change.key, id);
+}
+
+/** Adds `key` as an owner of `id` to the project's owner index, when it has one (the only way a record gains an id). */
+function noteOwner(ctx: AlertApplyContext, projectId: string, key: string, id: string): void {
+  const index = ctx.owners?.get(projectId);
+  if (index === undefined) return;
+  const keys = index.keysById.get(id);
+  if (keys === undefined) index.keysById.set(id, [key]);
+  else if (!keys.includes(key)) keys.push(key);
+}
+
+/** The first key (in the records' own order) whose record owns `id`, or undefined. */
+function ownerOf(ctx: AlertApplyContext, projectId: string, id: string): string | undefined {
+  const records = ctx.state.projects[projectId]?.alertConfigs ?? {};
+  ctx.owners ??= new Map();
+  let index = ctx.owners.get(projectId);
+  if (index === undefined || index.records !== records) {
+    index = { records, keysById: new Map() };
+    for (const k of Object.keys(records)) {
+      const owned = records[k]?.id;
+      if (owned === undefined) continue;
+      const keys = index.keysById.get(owned);
+      if (keys === undefined) index.keysById.set(owned, [k]);
+      else keys.push(k);
+    }
+    ctx.owners.set(projectId, index);
+  }
+  const owners = (index.keysById.get(id) ?? []).filter((k) => records[k]?.id === id);
+  if (owners.length <= 1) return owners[0];
+  // Several keys own one id (a hand-edited state): the first as the records list them, as a scan would find it.
+  return Object.keys(records).find((k) => records[k]?.id === id);
 }
 
 /**
@@ -293,12 +336,12 @@ async function create(change: Change, ctx: AlertApplyContext, prepared: Prepared
  * state does not record for that key would act on someone else's config, and its adoption of an id another key owns
  * would give one config two owners.
  */
-function assertOwnership(change: Change, state: ReconcileState): void {
+function assertOwnership(change: Change, ctx: AlertApplyContext): void {
   const id = change.id;
   if (id === undefined || change.action === 'create') return;
-  const records = state.projects[change.target.id]?.alertConfigs ?? {};
+  const records = ctx.state.projects[change.target.id]?.alertConfigs ?? {};
   if (change.action === 'adopt') {
-    const owner = Object.keys(records).find((k) => records[k]?.id === id);
+    const owner = ownerOf(ctx, change.target.id, id);
     if (owner === undefined || owner === change.key || owner === change.movedFrom) return;
     throw new ReconcileError(
       'NOT_OWNED',
@@ -320,7 +363,7 @@ export async function applyAlertChange(
 ): Promise<AlertApplyOutcome> {
   const groupId = change.target.id;
   const id = change.id;
-  assertOwnership(change, ctx.state);
+  assertOwnership(change, ctx);
   if (change.action === 'delete') {
     if (id === undefined) throw new ReconcileError('PLAN_INCOMPLETE', `delete of ${change.key} has no id`);
     let warning: string | undefined;

@@ -69,15 +69,40 @@ function newestFirst(a: OpsManagerEvent, b: OpsManagerEvent): number {
   return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
 }
 
+const ALERT_CONFIG_EVENT_TYPE_SET: ReadonlySet<string> = new Set(ALERT_CONFIG_EVENT_TYPES);
+
 /**
- * Whether `event` records a change to the object of `change`. The event type is checked here as well as in the
- * query: alert events (OUTSIDE_METRIC_THRESHOLD, say) carry `alertConfigId` too, and a server that answers more than
- * the `eventType` filter asked must not turn an alert that fired into the author of a config change.
+ * The events that record a change to an alert config, by its id, in the order given. The event type is checked here
+ * as well as in the query: alert events (OUTSIDE_METRIC_THRESHOLD, say) carry `alertConfigId` too, and a server that
+ * answers more than the `eventType` filter asked must not turn an alert that fired into the author of a config change.
+ * Grouped once per target: a project with thousands of drifted configs and tens of thousands of events would
+ * otherwise scan every event for every drifted config.
  */
-function recordsChangeOf(event: OpsManagerEvent, change: Change, formerIds: ReadonlyMap<string, string>): boolean {
-  if (change.kind !== 'alertConfig') return (SINGLETON_EVENT_TYPES[change.kind] ?? []).includes(event.eventTypeName);
-  if (!(ALERT_CONFIG_EVENT_TYPES as readonly string[]).includes(event.eventTypeName)) return false;
-  return event.alertConfigId !== undefined && event.alertConfigId === (change.id ?? formerIds.get(change.key));
+function alertConfigEvents(events: readonly OpsManagerEvent[]): Map<string, OpsManagerEvent[]> {
+  const byId = new Map<string, OpsManagerEvent[]>();
+  for (const event of events) {
+    const id = event.alertConfigId;
+    if (id === undefined || !ALERT_CONFIG_EVENT_TYPE_SET.has(event.eventTypeName)) continue;
+    const list = byId.get(id);
+    if (list === undefined) byId.set(id, [event]);
+    else list.push(event);
+  }
+  return byId;
+}
+
+/** The events that record a change to the object of `change`, in the order given. */
+function eventsOf(
+  change: Change,
+  events: readonly OpsManagerEvent[],
+  byConfig: ReadonlyMap<string, OpsManagerEvent[]>,
+  formerIds: ReadonlyMap<string, string>,
+): OpsManagerEvent[] {
+  if (change.kind !== 'alertConfig') {
+    const types = SINGLETON_EVENT_TYPES[change.kind] ?? [];
+    return events.filter((e) => types.includes(e.eventTypeName));
+  }
+  const id = change.id ?? formerIds.get(change.key);
+  return id === undefined ? [] : [...(byConfig.get(id) ?? [])];
 }
 
 /**
@@ -147,11 +172,9 @@ export async function attributeDrift(
   }
   events = events.flatMap((e) => usableEvent(e) ?? []);
   const skipped = answered - events.length;
+  const byConfig = alertConfigEvents(events);
   for (const change of drifted) {
-    const matching = sinceOwnWrite(
-      events.filter((e) => recordsChangeOf(e, change, formerIds)).sort(newestFirst),
-      options.ignoreActor,
-    )
+    const matching = sinceOwnWrite(eventsOf(change, events, byConfig, formerIds).sort(newestFirst), options.ignoreActor)
       .slice(0, MAX_ATTRIBUTIONS)
       .map(toAttribution);
     if (matching.length > 0 && change.drift !== undefined) change.drift.attribution = matching;

@@ -6,6 +6,7 @@
 import type { AlertConfig } from '../opsman/types.ts';
 import { type DesiredAlertBody, toDesiredAlertBody } from './alert-body.ts';
 import { hmacOf } from './canonical.ts';
+import { ClaimIndex } from './claim-index.ts';
 import { diffAlert, onlyEnabledDiffers, secretChanges } from './diff.ts';
 import { changedSecretPaths, type FingerprintCache, secretFingerprints } from './fingerprint.ts';
 import { secretsChangedOnLive } from './mask-check.ts';
@@ -111,10 +112,15 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
   const formerIds = new Map<string, string>();
   const kind = 'alertConfig' as const;
 
-  const unownedMatches = (desiredText: string): AlertConfig[] =>
-    input.live
-      .filter((c) => !ownedIds.has(c.id) && !claimed.has(c.id) && views.get(c.id)?.text === desiredText)
-      .sort(byCreatedThenId);
+  // Unowned live configs by text, oldest first: adoption takes the first one not claimed yet.
+  const unowned = new ClaimIndex<AlertConfig>(
+    input.live.flatMap((c): [string, AlertConfig][] =>
+      ownedIds.has(c.id) ? [] : [[(views.get(c.id) as LiveView).text, c]],
+    ),
+    (c) => c.id,
+    claimed,
+    byCreatedThenId,
+  );
 
   // Live configs owned by keys that left git, by old key: a new key equal to one of them is a rename, not a new config.
   const desiredKeys = new Set(project.alertConfigs.map((c) => c.key));
@@ -124,8 +130,11 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
     const live = desiredKeys.has(key) || id === undefined ? undefined : liveById.get(id);
     if (live !== undefined) released.push({ key, config: live });
   }
-  const renamedFrom = (desiredText: string): { key: string; config: AlertConfig } | undefined =>
-    released.find((r) => !claimed.has(r.config.id) && views.get(r.config.id)?.text === desiredText);
+  const releasedByText = new ClaimIndex(
+    released.map((r): [string, { key: string; config: AlertConfig }] => [(views.get(r.config.id) as LiveView).text, r]),
+    (r) => r.config.id,
+    claimed,
+  );
 
   for (const config of sortedByKey(project.alertConfigs)) {
     const key = config.key;
@@ -206,7 +215,7 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
 
     // No live object for this key: a renamed key, pending create, owned but deleted outside, or never seen.
     const pending = record?.pendingCreate !== undefined && record.id === undefined;
-    const moved = pending ? undefined : renamedFrom(desiredText);
+    const moved = pending ? undefined : releasedByText.first(desiredText);
     if (moved !== undefined) {
       claimed.add(moved.config.id);
       changes.push({
@@ -223,7 +232,8 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
       });
       continue;
     }
-    const matches = unownedMatches(desiredText);
+    // Only an interrupted create needs every match (several block it); otherwise the oldest one is adopted.
+    const matches = pending ? unowned.all(desiredText) : [unowned.first(desiredText)].flatMap((c) => c ?? []);
     if (pending && matches.length > 1) {
       changes.push({
         target,

@@ -20,6 +20,17 @@ function block(change: Change, reason: string): Change {
 /** Applies every gate; returns the changes in the same order. */
 export function applySafetyGates(changes: readonly Change[], input: SafetyInput): Change[] {
   const projects = new Map(input.projects.map((p) => [p.projectId, p]));
+  // Each project's protected keys as a set, made on its first delete: thousands of deletes against a long protect
+  // list would otherwise scan the list for each one.
+  const protectedKeys = new Map<string, ReadonlySet<string>>();
+  const isProtected = (project: DesiredProject, key: string): boolean => {
+    let keys = protectedKeys.get(project.projectId);
+    if (keys === undefined) {
+      keys = new Set(project.protect);
+      protectedKeys.set(project.projectId, keys);
+    }
+    return keys.has(key);
+  };
   const allowEmpty = input.overrides?.allowEmpty ?? input.settings.prune.allowEmpty;
   const maxDeletes = input.overrides?.maxDeletes ?? input.settings.prune.maxDeletes;
   const deletesPerProject = new Map<string, number>();
@@ -43,7 +54,7 @@ export function applySafetyGates(changes: readonly Change[], input: SafetyInput)
         `prune is off for project ${c.target.name}: would delete ${count} owned alert config(s) that left git (set spec.prune: true in its Project document)`,
       );
     }
-    if (project.protect.includes(c.key)) return block(c, `key ${c.key} is protected (spec.protect): never deleted`);
+    if (isProtected(project, c.key)) return block(c, `key ${c.key} is protected (spec.protect): never deleted`);
     if (project.alertConfigs.length === 0 && !allowEmpty) {
       return block(
         c,

@@ -8,6 +8,7 @@ export {
   renderPlanText,
   type TextRenderOptions,
   targetModeNote,
+  unmanagedCounts,
   unmanagedNote,
 } from './plan-text.ts';
 export { type RunSummaryOptions, renderRunSummary } from './run-summary.ts';

@@ -2,9 +2,9 @@
  * The plan as Markdown for pull-request comments: the summary line, a table of counts per target, and one collapsible
  * section per target whose changes sit in a `diff` code block (GitHub colours the `+` and `-` lines).
  */
-import type { Plan } from '../model.ts';
+import type { Change, Plan } from '../model.ts';
 import { changeLines } from './change-lines.ts';
-import { failureLines, targetModeNote, unmanagedNote } from './plan-text.ts';
+import { failureLines, targetModeNote, unmanagedCounts, unmanagedNote } from './plan-text.ts';
 import { PLAIN_STYLE } from './style.ts';
 import { countChanges, groupByTarget, hasChanges, summaryLine, targetTitle } from './summary.ts';
 
@@ -37,9 +37,18 @@ const MAX_TABLE_ROWS = 100;
 /** Warnings quoted one by one before the rest are counted. */
 const MAX_WARNINGS = 20;
 
+/** A change shown in a target's section: anything but an in-sync noop. */
+function isVisible(change: Change): boolean {
+  return change.action !== 'noop' || change.drift?.detected === true;
+}
+
 /** One collapsible section per target with changes. */
-function targetSection(plan: Plan, group: ReturnType<typeof groupByTarget>[number]): string | undefined {
-  const visible = group.changes.filter((c) => c.action !== 'noop' || c.drift?.detected === true);
+function targetSection(
+  plan: Plan,
+  group: ReturnType<typeof groupByTarget>[number],
+  unmanagedOf: ReadonlyMap<string, number>,
+): string | undefined {
+  const visible = group.changes.filter(isVisible);
   if (visible.length === 0) return undefined;
   const lines = visible.flatMap((change) => changeLines(change, PLAIN_STYLE, ''));
   const fence = fenceFor(lines);
@@ -57,8 +66,11 @@ function targetSection(plan: Plan, group: ReturnType<typeof groupByTarget>[numbe
     .join(', ');
   const mode = escapeMarkdown(targetModeNote(plan, group.target));
   const out = [`<details><summary><b>${escapeMarkdown(targetTitle(group.target))}</b>${mode}: ${counts}</summary>`, ''];
-  out.push(`${fence}diff`, ...lines, fence, '');
-  const unmanaged = unmanagedNote(plan, group.target);
+  out.push(`${fence}diff`);
+  // One by one: a project of thousands of creates has more lines than a spread's arguments may hold (RangeError).
+  for (const line of lines) out.push(line);
+  out.push(fence, '');
+  const unmanaged = unmanagedNote(plan, group.target, unmanagedOf);
   if (unmanaged !== '') out.push(escapeMarkdown(unmanaged), '');
   out.push('</details>', '');
   return out.join('\n');
@@ -131,10 +143,16 @@ export function renderPlanMarkdown(plan: Plan, title = 'opsman-gitops plan', max
   // Room kept for the failures, the footer and the note on what was left out.
   let used = out.join('\n').length + tail.join('\n').length + 400;
   let omitted = 0;
+  const unmanagedOf = unmanagedCounts(plan);
   for (const group of groups) {
-    const section = targetSection(plan, group);
+    // Once one section is left out, so is every later one: they are counted, not rendered.
+    if (omitted > 0) {
+      if (group.changes.some(isVisible)) omitted++;
+      continue;
+    }
+    const section = targetSection(plan, group, unmanagedOf);
     if (section === undefined) continue;
-    if (omitted > 0 || used + section.length + 1 > maxChars) {
+    if (used + section.length + 1 > maxChars) {
       omitted++;
       continue;
     }

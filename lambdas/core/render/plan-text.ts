@@ -68,9 +68,29 @@ export function targetModeNote(plan: Plan, target: TargetRef): string {
     : ' [mode plan: shown, not applied]';
 }
 
-/** `(3 unmanaged alert configs left alone)` for a target, or '' when it has none. */
-export function unmanagedNote(plan: Plan, target: TargetRef): string {
-  const n = (plan.unmanaged ?? []).filter((u) => u.target.type === target.type && u.target.id === target.id).length;
+/**
+ * The number of unmanaged objects of each target (by `targetKey`), counted in one pass: a renderer asks for every
+ * target's note, and scanning the whole list per target grew with targets times unmanaged objects.
+ */
+export function unmanagedCounts(plan: Plan): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const u of plan.unmanaged ?? []) {
+    const key = targetKey(u.target);
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return counts;
+}
+
+/**
+ * `(3 unmanaged alert configs left alone)` for a target, or '' when it has none. `counts` is
+ * {@link unmanagedCounts} of the same plan, when the caller has it already.
+ */
+export function unmanagedNote(
+  plan: Plan,
+  target: TargetRef,
+  counts: ReadonlyMap<string, number> = unmanagedCounts(plan),
+): string {
+  const n = counts.get(targetKey(target)) ?? 0;
   if (n === 0) return '';
   return `(${n} unmanaged object${n === 1 ? '' : 's'} left alone: Ops Manager defaults or other tools)`;
 }
@@ -83,11 +103,12 @@ export function renderPlanText(plan: Plan, options: TextRenderOptions = {}): str
   out.push(style.dim(`opsman-gitops plan ${plan.runId}${writes}`), '');
   for (const warning of plan.warnings ?? []) out.push(style.error(`Warning: ${warning}`));
   if ((plan.warnings ?? []).length > 0) out.push('');
+  const unmanagedOf = unmanagedCounts(plan);
   for (const group of groupByTarget(plan.changes)) {
     const visible = group.changes.filter((c) => c.action !== 'noop' || c.drift?.detected === true);
     const counts = countChanges(group.changes);
     const title = style.bold(targetTitle(group.target)) + style.dim(targetModeNote(plan, group.target));
-    const unmanaged = unmanagedNote(plan, group.target);
+    const unmanaged = unmanagedNote(plan, group.target, unmanagedOf);
     if (visible.length === 0) {
       if (!showUnchangedTargets) continue;
       out.push(`${title}: no changes (${counts.unchanged} unchanged)`);

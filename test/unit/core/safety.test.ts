@@ -98,6 +98,24 @@ describe('applySafetyGates (pure)', () => {
       if (c.reason !== undefined) expect(out[0]?.reason).toMatch(c.reason);
     });
   }
+
+  it("reads a project's protect list once for all its deletes, not once per delete", () => {
+    const keys = Array.from({ length: 40 }, (_, i) => `k${i}`);
+    let reads = 0;
+    // Every protected key but the last: the list is read element by element through the proxy.
+    const protect = new Proxy(keys.slice(0, -1), {
+      get(target, property, receiver) {
+        if (typeof property === 'string' && /^\d+$/.test(property)) reads++;
+        return Reflect.get(target, property, receiver);
+      },
+    });
+    const out = applySafetyGates(
+      keys.map((k) => del('a', k)),
+      { projects: [pruning('a', { protect })], settings, overrides: { maxDeletes: 100 }, stateCorrupt: false },
+    );
+    expect(out.map((x) => x.action)).toEqual([...keys.slice(0, -1).map(() => 'blocked'), 'delete']);
+    expect(reads).toBeLessThanOrEqual(protect.length);
+  });
 });
 
 describe('safety gates in a run', () => {
