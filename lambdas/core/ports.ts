@@ -29,6 +29,12 @@ export interface DesiredFileRef {
    * (cache-tags.ts). Absent when the source cannot be sure; the loader then reads and hashes the file.
    */
   contentTag?: string;
+  /**
+   * Set when the source found an entry named like a desired-state file that it cannot serve as one (a link to a missing
+   * file or out of the root, a FIFO or device, a name that is not UTF-8): why, as a sentence. The loader reports it as
+   * an issue of that file and never reads it, so no file is ever left out of the desired state silently.
+   */
+  problem?: string;
 }
 
 /** Lists and reads the YAML documents (a directory, or an S3 prefix). */

@@ -1,7 +1,8 @@
 /**
  * A DesiredStateSource over a local directory: every *.yaml / *.yml file under the root, recursively, sorted, with
- * `/` separators. Dot-directories are skipped; symbolic links are followed only while they stay under the root;
- * `read` refuses any path that would leave the root.
+ * `/` separators. Dot entries are skipped; symbolic links are followed only while they stay under the root; a
+ * YAML-named entry that is not a readable regular file there is listed with its `problem`; `read` refuses any path
+ * that would leave the root.
  */
 import {
   type BigIntStats,
@@ -96,10 +97,11 @@ export class FsDesiredStateSource implements DesiredStateSource {
     const found: Listed[] = [];
     await this.walk(realRoot, realRoot, '', found, new Set([realRoot]));
     found.sort(byPath);
-    this.listed = new Map(found.map((f) => [f.path, f.real]));
-    return found.map((f) =>
-      f.contentTag ? { path: f.path, size: f.size, contentTag: f.contentTag } : { path: f.path, size: f.size },
-    );
+    this.listed = new Map(found.flatMap((f) => (f.real === undefined ? [] : [[f.path, f.real]])));
+    return found.map((f) => {
+      if (f.problem !== undefined) return { path: f.path, size: f.size, problem: f.problem };
+      return f.contentTag ? { path: f.path, size: f.size, contentTag: f.contentTag } : { path: f.path, size: f.size };
+    });
   }
 
   /** The bytes of a file under the root (`a/b.yaml`). */
@@ -197,16 +199,28 @@ export class FsDesiredStateSource implements DesiredStateSource {
       if (entry.name.startsWith('.')) continue;
       const relative = relativeDir === '' ? entry.name : `${relativeDir}/${entry.name}`;
       const full = path.join(realDir, entry.name);
+      const yamlNamed = YAML_FILE.test(entry.name);
+      // A YAML-named entry that cannot be read as a file is listed with its problem (the loader reports it): skipped,
+      // its documents would silently leave the desired state.
+      const refuse = (problem: string) => {
+        if (yamlNamed) out.push({ path: relative, size: 0, problem });
+      };
       const plain = entry.isFile() || entry.isDirectory();
       let target = full;
       if (!plain) {
         // A link, or a file system that does not report types: resolve it; links may not leave the root.
         try {
           target = realpathSync(full);
-        } catch {
+        } catch (error) {
+          refuse(unresolvable(entry.name, error));
           continue;
         }
-        if (entry.isSymbolicLink() && !isInside(realRoot, target)) continue;
+        if (entry.isSymbolicLink() && !isInside(realRoot, target)) {
+          refuse(
+            'a symbolic link that leaves the desired-state root: it is not read; copy the file in, or remove the link',
+          );
+          continue;
+        }
       }
       const isDirectory = plain ? entry.isDirectory() : statOrNull(target)?.isDirectory() === true;
       if (isDirectory) {
@@ -214,29 +228,64 @@ export class FsDesiredStateSource implements DesiredStateSource {
         if (visited.has(target)) continue;
         visited.add(target);
         await this.walk(realRoot, target, relative, out, visited);
-      } else if (YAML_FILE.test(entry.name)) {
-        const info = bigStatOrNull(target);
-        if (info?.isFile()) {
+      } else if (yamlNamed) {
+        const info = bigStatOrCode(target);
+        if (typeof info !== 'string' && info.isFile()) {
           const contentTag = settledContentTag(info, Date.now());
           out.push({ path: relative, real: target, size: Number(info.size), ...(contentTag ? { contentTag } : {}) });
+        } else if (typeof info !== 'string') {
+          refuse(
+            `${fileKind(info)}, not a regular file: it is not read; remove it, or replace it with the file itself`,
+          );
+        } else if (!ABSENT.has(info)) {
+          refuse(`cannot be examined (${info}): it is not read`);
+        } else if (entry.name.includes(REPLACEMENT)) {
+          refuse(BAD_NAME);
         }
+        // Otherwise it was deleted since readdir: as if listed a moment later.
       }
     }
   }
 }
 
-interface Listed {
-  path: string;
-  real: string;
-  size: number;
-  contentTag?: string;
+/** What readdir gives for each byte of a file name that is not UTF-8: such a name cannot be opened by that string. */
+const REPLACEMENT = '\uFFFD';
+const BAD_NAME = 'the file name is not valid UTF-8, so the file cannot be opened by name: rename it';
+
+/** Why a link (or an entry of unknown type) could not be resolved, as a problem of the file. */
+function unresolvable(name: string, error: unknown): string {
+  const errno = (error as NodeJS.ErrnoException).code ?? 'error';
+  if (errno === 'ENOENT' && name.includes(REPLACEMENT)) return BAD_NAME;
+  if (errno === 'ENOENT' || errno === 'ENOTDIR') {
+    return 'a symbolic link to a file that does not exist: it is not read; restore its target, or remove the link';
+  }
+  if (errno === 'ELOOP') return 'a symbolic link loop (ELOOP): it is not read; remove the link';
+  return `a symbolic link that cannot be resolved (${errno}): it is not read`;
 }
 
-function bigStatOrNull(real: string): BigIntStats | null {
+/** A non-regular file in words. */
+function fileKind(info: BigIntStats): string {
+  if (info.isFIFO()) return 'a FIFO (named pipe)';
+  if (info.isSocket()) return 'a socket';
+  if (info.isCharacterDevice() || info.isBlockDevice()) return 'a device';
+  return 'a special file';
+}
+
+interface Listed {
+  path: string;
+  /** Absent for an entry listed with its problem. */
+  real?: string;
+  size: number;
+  contentTag?: string;
+  problem?: string;
+}
+
+/** The file's stats, or the system's code when stat failed. */
+function bigStatOrCode(real: string): BigIntStats | string {
   try {
     return statSync(real, { bigint: true });
-  } catch {
-    return null;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code ?? 'error';
   }
 }
 

@@ -66,6 +66,14 @@ async function readFile(source: DesiredStateSource, ref: DesiredFileRef, options
       },
     ],
   });
+  // Invalid as it stands (not a source failure): an issue of the file, like a syntax error, never retried.
+  if (ref.problem !== undefined) {
+    return {
+      ref,
+      unhashed: { path: ref.path, size: ref.size, reason: 'unreadable' },
+      issues: [{ ...at, message: ref.problem }],
+    };
+  }
   if (ref.size > options.maxFileBytes) return tooBig(ref.size);
   let read: { bytes: Uint8Array; version?: string };
   try {
