@@ -30,7 +30,7 @@ export interface LoggedS3Request {
 /**
  * A fault for the next `count` requests that match `method` and `key` (`bucket/key`, `bucket/` for the listing; a
  * trailing `*` matches a prefix; omitted: any). `status`/`code` answer
- * an S3 error; `reset` destroys the connection instead of answering. `after: true` performs the request first (a PUT
+ * an S3 error; `rewrite` answers with a rewritten body; `reset` destroys the connection instead of answering. `after: true` performs the request first (a PUT
  * is stored, a DELETE deletes) and only then fails: the client never learns that it succeeded. `skip` lets that many
  * matching requests through before the fault starts.
  */
@@ -43,6 +43,11 @@ export interface S3Fault {
   after?: boolean;
   count: number;
   skip?: number;
+  /**
+   * Answers the request as usual, its body passed through this function instead of failing it: an S3-compatible store
+   * that answers wrongly (a truncated listing without its continuation token, say).
+   */
+  rewrite?: (body: string) => string;
 }
 
 /** The running server. */
@@ -123,6 +128,12 @@ export async function startLoopbackS3(options: { buckets: string[] }): Promise<L
     const request: S3Call = { url, bucket, key, method, ifMatch, ifNoneMatch, contentType, body };
     const fault = faultFor(method, bucket, key);
     if (fault === undefined) return serve(request, send);
+    const { rewrite } = fault;
+    if (rewrite) {
+      return serve(request, (status, headers, payload) =>
+        send(status, headers, payload === undefined ? payload : rewrite(String(payload))),
+      );
+    }
     // Performed, then failed: the response is lost on its way back.
     if (fault.after) serve(request, () => undefined);
     if (fault.reset) {

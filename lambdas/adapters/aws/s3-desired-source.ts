@@ -17,6 +17,7 @@ import {
   isNotFound,
   normalisePrefix,
   readBody,
+  relativeKeyProblem,
   unquoteEtag,
 } from './s3-util.ts';
 
@@ -56,6 +57,7 @@ export class S3DesiredStateSource implements DesiredStateSource {
   async list(): Promise<DesiredFileRef[]> {
     const files: DesiredFileRef[] = [];
     let token: string | undefined;
+    const tokens = new Set<string>();
     do {
       let page: ListObjectsV2CommandOutput;
       try {
@@ -73,7 +75,18 @@ export class S3DesiredStateSource implements DesiredStateSource {
       for (const object of page.Contents ?? []) {
         const key = object.Key;
         if (!key?.startsWith(this.#prefix) || !YAML_FILE.test(key)) continue;
-        const file: DesiredFileRef = { path: key.slice(this.#prefix.length), size: object.Size ?? 0 };
+        const path = key.slice(this.#prefix.length);
+        // Dot files and folders (`.git/`, an editor's `.#x.yaml`) are never uploaded and never read from a directory:
+        // not from the bucket either, so a prefix and the folder it came from load the same.
+        if (path.split('/').some((part) => part.startsWith('.') && part !== '.' && part !== '..')) continue;
+        const bad = relativeKeyProblem(path);
+        if (bad !== undefined) {
+          // Listed with its problem (the loader reports it): skipped, its documents would silently be left out.
+          const problem = `the object key is not a plain relative path (${bad.detail}): it is not read; rename the object`;
+          files.push({ path: bad.shown, size: object.Size ?? 0, problem });
+          continue;
+        }
+        const file: DesiredFileRef = { path, size: object.Size ?? 0 };
         const etag = unquoteEtag(object.ETag);
         if (etag) file.version = etag;
         // S3 changes the ETag and the last-modified time on every write of an object: together with the size they
@@ -83,6 +96,18 @@ export class S3DesiredStateSource implements DesiredStateSource {
         files.push(file);
       }
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
+      // A truncated page without a token to continue from, or a token given before, would end the listing early or
+      // never: either way part of the desired state would be missing, and a smaller desired state is never assumed.
+      if (page.IsTruncated && (token === undefined || tokens.has(token))) {
+        const why = token === undefined ? 'without a continuation token' : 'with a continuation token given before';
+        throw new S3AccessError(
+          'ListObjectsV2',
+          this.describe(),
+          undefined,
+          `the listing was truncated ${why} after ${files.length} files: the desired state cannot be listed whole`,
+        );
+      }
+      if (token !== undefined) tokens.add(token);
     } while (token);
     return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   }

@@ -46,6 +46,63 @@ describe('S3DesiredStateSource and S3ArchiveStore on loopback S3', () => {
     expect(read.version).toBe(a.etag.slice(1, -1));
   });
 
+  it('skips dot files and folders as the directory source does; a key that is not a plain path is listed with why', async () => {
+    for (const key of [
+      'desired-state/settings.yaml',
+      'desired-state/.git/config.yaml',
+      'desired-state/projects/.#payments.yaml',
+      'desired-state/projects\\payments.yaml',
+      'desired-state/projects//search.yaml',
+      'desired-state/./analytics.yaml',
+      'desired-state/projects/tab\t.yaml',
+      'desired-state/projects/', // a "folder" marker
+      'desired-state/templates/base.yaml', // a YAML file in a sub-"folder"
+    ]) {
+      s3.putDirect('desired', key, 'a: 1\n');
+    }
+    const files = await new S3DesiredStateSource({ client, bucket: 'desired', prefix: 'desired-state' }).list();
+    const problem = (detail: string) =>
+      `the object key is not a plain relative path (${detail}): it is not read; rename the object`;
+    expect(files.map((f) => (f.problem ? { path: f.path, problem: f.problem } : f.path))).toEqual([
+      { path: './analytics.yaml', problem: problem("must not contain empty, '.' or '..' segments") },
+      { path: 'projects//search.yaml', problem: problem("must not contain empty, '.' or '..' segments") },
+      { path: 'projects/tab?.yaml', problem: problem('control characters') },
+      { path: 'projects\\payments.yaml', problem: problem('must use / separators') },
+      'settings.yaml',
+      'templates/base.yaml',
+    ]);
+  });
+
+  it.each([
+    [
+      'without a continuation token',
+      (xml: string) => xml.replace(/<NextContinuationToken>.*<\/NextContinuationToken>/, ''),
+    ],
+    [
+      'with a continuation token given before',
+      (xml: string) =>
+        xml
+          .replace('<IsTruncated>false</IsTruncated>', '<IsTruncated>true</IsTruncated>')
+          .replace(
+            /<NextContinuationToken>.*<\/NextContinuationToken>|(?=<Contents>)/,
+            '<NextContinuationToken>again</NextContinuationToken>',
+          ),
+    ],
+  ])('a listing truncated %s is an S3AccessError, never a part of the desired state', async (why, rewrite) => {
+    for (const name of ['a', 'b', 'c', 'd', 'e']) s3.putDirect('desired', `desired-state/${name}.yaml`, 'a: 1\n');
+    s3.injectFault({ method: 'GET', key: 'desired/', count: 3, rewrite });
+    const source = new S3DesiredStateSource({ client, bucket: 'desired', prefix: 'desired-state/', pageSize: 2 });
+    await expect(source.list()).rejects.toMatchObject({
+      name: 'S3AccessError',
+      code: 'S3_ACCESS',
+      message: expect.stringMatching(
+        new RegExp(
+          `^ListObjectsV2 s3://desired/desired-state/ failed: the listing was truncated ${why} after \\d+ files: the desired state cannot be listed whole$`,
+        ),
+      ),
+    });
+  });
+
   it.each([
     ['../state/state.json', /'\.\.' segments/],
     ['/etc/passwd', /must be relative/],
