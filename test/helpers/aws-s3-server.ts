@@ -14,6 +14,8 @@ export interface StoredObject {
   body: Buffer;
   etag: string;
   contentType: string;
+  /** Answered as `Content-Encoding` (the body is served as stored). */
+  contentEncoding?: string;
   lastModified: Date;
 }
 
@@ -63,8 +65,8 @@ export interface LoopbackS3 {
   injectFault(fault: S3Fault): void;
   /** Removes every fault not used up yet. */
   clearFaults(): void;
-  /** Stores an object directly (no request). */
-  putDirect(bucket: string, key: string, body: string | Buffer): StoredObject;
+  /** Stores an object directly (no request), optionally with a `Content-Encoding` to answer. */
+  putDirect(bucket: string, key: string, body: string | Buffer, options?: { contentEncoding?: string }): StoredObject;
   getText(bucket: string, key: string): string | undefined;
   close(): Promise<void>;
 }
@@ -180,6 +182,7 @@ export async function startLoopbackS3(options: { buckets: string[] }): Promise<L
             'content-type': existing.contentType,
             'content-length': String(existing.body.length),
             'last-modified': existing.lastModified.toUTCString(),
+            ...(existing.contentEncoding === undefined ? {} : { 'content-encoding': existing.contentEncoding }),
           },
           existing.body,
         );
@@ -222,7 +225,11 @@ export async function startLoopbackS3(options: { buckets: string[] }): Promise<L
     clearFaults: () => {
       faults = [];
     },
-    putDirect: (bucket, key, body) => store(bucket, key, Buffer.from(body)),
+    putDirect: (bucket, key, body, options) => {
+      const object = store(bucket, key, Buffer.from(body));
+      if (options?.contentEncoding !== undefined) object.contentEncoding = options.contentEncoding;
+      return object;
+    },
     getText: (bucket, key) => buckets.get(bucket)?.get(key)?.body.toString('utf8'),
     close: () =>
       new Promise<void>((resolve, reject) => {

@@ -9,7 +9,8 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import type { DesiredFileRef, DesiredStateSource } from '../../core/ports.ts';
-import { S3AccessError } from './errors.ts';
+import { S3AccessError, S3ContentEncodingError } from './errors.ts';
+import { decodeContent } from './s3-content-encoding.ts';
 import {
   accessError,
   awsErrorName,
@@ -132,10 +133,11 @@ export class S3DesiredStateSource implements DesiredStateSource {
     const key = `${this.#prefix}${path}`;
     try {
       const object = await this.#client.send(new GetObjectCommand({ Bucket: this.#bucket, Key: key }));
-      const bytes = await readBody(object.Body);
+      const bytes = decodeContent(await readBody(object.Body), object.ContentEncoding, `s3://${this.#bucket}/${key}`);
       const etag = unquoteEtag(object.ETag);
       return etag ? { bytes, version: etag } : { bytes };
     } catch (error) {
+      if (error instanceof S3ContentEncodingError) throw error;
       if (isNotFound(error)) {
         throw new S3AccessError('GetObject', `s3://${this.#bucket}/${key}`, 404, 'no such file in the desired state', {
           cause: error,

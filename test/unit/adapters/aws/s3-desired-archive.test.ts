@@ -1,8 +1,10 @@
 // Scenario: the S3 desired-state source and archive store with a real SDK client against loopback S3 (listing, pagination, ETags, ifAbsent).
 import { createHash } from 'node:crypto';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { S3ArchiveStore } from '../../../../lambdas/adapters/aws/s3-archive-store.ts';
+import { MAX_DECODED_BYTES } from '../../../../lambdas/adapters/aws/s3-content-encoding.ts';
 import { S3DesiredStateSource } from '../../../../lambdas/adapters/aws/s3-desired-source.ts';
 import { loopbackS3Client } from '../../../helpers/aws-clients.ts';
 import { type LoopbackS3, startLoopbackS3 } from '../../../helpers/aws-s3-server.ts';
@@ -100,6 +102,36 @@ describe('S3DesiredStateSource and S3ArchiveStore on loopback S3', () => {
           `^ListObjectsV2 s3://desired/desired-state/ failed: the listing was truncated ${why} after \\d+ files: the desired state cannot be listed whole$`,
         ),
       ),
+    });
+  });
+
+  it('reads a gzip-encoded object as the text it stands for; an encoding it cannot undo is a final error naming the key', async () => {
+    const text = 'apiVersion: opsman-gitops/v1\nkind: Settings\n';
+    s3.putDirect('desired', 'desired-state/settings.yaml', gzipSync(text), { contentEncoding: 'gzip' });
+    s3.putDirect('desired', 'desired-state/chunked.yaml', text, { contentEncoding: 'aws-chunked' });
+    s3.putDirect('desired', 'desired-state/brotli.yaml', brotliCompressSync(text), { contentEncoding: 'br' });
+    s3.putDirect('desired', 'desired-state/torn.yaml', gzipSync(text).subarray(0, 20), { contentEncoding: 'gzip' });
+    s3.putDirect('desired', 'desired-state/bomb.yaml', gzipSync(Buffer.alloc(40 * 1024 * 1024)), {
+      contentEncoding: 'gzip',
+    });
+    const source = new S3DesiredStateSource({ client, bucket: 'desired', prefix: 'desired-state/' });
+    expect(new TextDecoder().decode((await source.read('settings.yaml')).bytes)).toBe(text);
+    expect(new TextDecoder().decode((await source.read('chunked.yaml')).bytes)).toBe(text);
+    const refused = (name: string) => source.read(name).catch((error: unknown) => error);
+    expect(await refused('brotli.yaml')).toMatchObject({
+      code: 'S3_CONTENT_ENCODING',
+      message:
+        's3://desired/desired-state/brotli.yaml is stored with Content-Encoding "br", which cannot be decoded: upload it uncompressed or gzip-compressed',
+    });
+    expect(await refused('torn.yaml')).toMatchObject({
+      code: 'S3_CONTENT_ENCODING',
+      message: expect.stringMatching(
+        /^s3:\/\/desired\/desired-state\/torn\.yaml is stored with Content-Encoding gzip but is not a valid gzip stream \(Z_BUF_ERROR\): upload it again$/,
+      ),
+    });
+    expect(await refused('bomb.yaml')).toMatchObject({
+      code: 'S3_CONTENT_ENCODING',
+      message: `s3://desired/desired-state/bomb.yaml is stored with Content-Encoding gzip and decodes to more than ${MAX_DECODED_BYTES} bytes`,
     });
   });
 
