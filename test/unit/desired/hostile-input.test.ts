@@ -53,6 +53,21 @@ describe('hostile input', () => {
       'binary file (it contains NUL bytes); expected UTF-8 YAML text',
     ],
     [
+      'a UTF-16 file (little-endian, as Windows PowerShell writes)',
+      new MemorySource({ 'u16.yaml': new Uint8Array(Buffer.from('\uFEFFa: 1\n', 'utf16le')) }),
+      'file is UTF-16 text (it starts with the byte order mark FF FE); save it as UTF-8',
+    ],
+    [
+      'a UTF-16 file (big-endian)',
+      new MemorySource({ 'u16.yaml': new Uint8Array(Buffer.from('\uFEFFa: 1\n', 'utf16le').swap16()) }),
+      'file is UTF-16 text (it starts with the byte order mark FE FF); save it as UTF-8',
+    ],
+    [
+      'a UTF-32 file',
+      new MemorySource({ 'u32.yaml': new Uint8Array([0xff, 0xfe, 0, 0, 0x61, 0, 0, 0]) }),
+      'file is UTF-32 text (it starts with the byte order mark FF FE 00 00); save it as UTF-8',
+    ],
+    [
       'invalid UTF-8',
       new MemorySource({ 'latin1.yaml': new Uint8Array([0x61, 0x3a, 0x20, 0xe9, 0x0a]) }),
       'file is not valid UTF-8; save it as UTF-8 text',
