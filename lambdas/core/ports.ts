@@ -47,8 +47,10 @@ export interface DesiredStateSource {
    * The bytes of one file (a YAML file, or a file it references such as a pinned manifest). A file that is not there
    * throws an error with `status: 404` or `code: 'NOT_FOUND'` (or `'ENOENT'`), so that a file deleted between the
    * listing and the read (an upload's prune) is told apart from one that cannot be read (access denied).
+   * With `maxBytes`, a file found larger than that (replaced by a bigger one since the listing) need not be read: the
+   * result then has its whole `size` and `bytes` cut short (possibly empty), so that a huge file is refused, not loaded.
    */
-  read(path: string): Promise<{ bytes: Uint8Array; version?: string }>;
+  read(path: string, options?: { maxBytes?: number }): Promise<{ bytes: Uint8Array; version?: string; size?: number }>;
   /**
    * The bytes of one file, or undefined when there is no file at `path` (S3 404, ENOENT): for files that may be absent,
    * such as the snapshot manifest (desired/snapshot-manifest.ts). Any other failure (access denied, a network error)

@@ -117,7 +117,7 @@ export class S3DesiredStateSource implements DesiredStateSource {
    * The object's bytes, or undefined when there is no such key; any other failure rejects with an S3AccessError (a
    * missing bucket, also a 404, included: that is a deployment error, not an absent file).
    */
-  async readIfPresent(path: string): Promise<{ bytes: Uint8Array; version?: string } | undefined> {
+  async readIfPresent(path: string): Promise<{ bytes: Uint8Array; version?: string; size?: number } | undefined> {
     try {
       return await this.read(path);
     } catch (error) {
@@ -128,13 +128,22 @@ export class S3DesiredStateSource implements DesiredStateSource {
     }
   }
 
-  async read(path: string): Promise<{ bytes: Uint8Array; version?: string }> {
+  async read(
+    path: string,
+    options: { maxBytes?: number } = {},
+  ): Promise<{ bytes: Uint8Array; version?: string; size?: number }> {
     checkRelativeKey(path);
     const key = `${this.#prefix}${path}`;
     try {
       const object = await this.#client.send(new GetObjectCommand({ Bucket: this.#bucket, Key: key }));
-      const bytes = decodeContent(await readBody(object.Body), object.ContentEncoding, `s3://${this.#bucket}/${key}`);
       const etag = unquoteEtag(object.ETag);
+      const size = object.ContentLength;
+      if (options.maxBytes !== undefined && size !== undefined && size > options.maxBytes) {
+        // Replaced by a bigger object since the listing: its length is enough to refuse it, its body is not fetched.
+        discardBody(object.Body);
+        return { bytes: new Uint8Array(), size, ...(etag ? { version: etag } : {}) };
+      }
+      const bytes = decodeContent(await readBody(object.Body), object.ContentEncoding, `s3://${this.#bucket}/${key}`);
       return etag ? { bytes, version: etag } : { bytes };
     } catch (error) {
       if (error instanceof S3ContentEncodingError) throw error;
@@ -146,4 +155,10 @@ export class S3DesiredStateSource implements DesiredStateSource {
       throw accessError('GetObject', `s3://${this.#bucket}/${key}`, error);
     }
   }
+}
+
+/** Stops a GetObject body that will not be read: the connection is closed rather than drained. */
+function discardBody(body: unknown): void {
+  const stream = body as { destroy?: () => void } | undefined;
+  stream?.destroy?.();
 }

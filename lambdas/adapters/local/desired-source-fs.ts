@@ -105,7 +105,7 @@ export class FsDesiredStateSource implements DesiredStateSource {
   }
 
   /** The bytes of a file under the root (`a/b.yaml`). */
-  async read(relativePath: string): Promise<{ bytes: Uint8Array }> {
+  async read(relativePath: string, options: { maxBytes?: number } = {}): Promise<{ bytes: Uint8Array; size?: number }> {
     const paced = this.pacer.pace();
     if (paced) await paced;
     this.realRootCache ??= this.realRoot();
@@ -120,8 +120,8 @@ export class FsDesiredStateSource implements DesiredStateSource {
     }
     const listed = this.listed.get(normalised);
     if (listed !== undefined) {
-      const bytes = readRegularFile(listed, relativePath, LISTED_FLAGS);
-      if (bytes !== 'link') return { bytes };
+      const read = readRegularFile(listed, relativePath, LISTED_FLAGS, options.maxBytes);
+      if (read !== 'link') return read;
     }
     let real: string;
     try {
@@ -147,16 +147,16 @@ export class FsDesiredStateSource implements DesiredStateSource {
         `"${relativePath}" links outside the desired-state root`,
       );
     }
-    const bytes = readRegularFile(real, relativePath, OPEN_FLAGS);
-    if (bytes === 'link') throw new DesiredSourceError('IO', relativePath, `cannot open "${relativePath}": ELOOP`);
-    return { bytes };
+    const read = readRegularFile(real, relativePath, OPEN_FLAGS, options.maxBytes);
+    if (read === 'link') throw new DesiredSourceError('IO', relativePath, `cannot open "${relativePath}": ELOOP`);
+    return read;
   }
 
   /**
    * The bytes of a file under the root, or undefined when nothing is at that path (ENOENT, or ENOTDIR: a file where a
    * directory of the path should be). A path leaving the root, a directory, or an unreadable file still rejects.
    */
-  async readIfPresent(relativePath: string): Promise<{ bytes: Uint8Array } | undefined> {
+  async readIfPresent(relativePath: string): Promise<{ bytes: Uint8Array; size?: number } | undefined> {
     try {
       return await this.read(relativePath);
     } catch (error) {
@@ -299,9 +299,15 @@ function statOrNull(real: string): Stats | null {
 
 /**
  * The whole content of a regular file: one open, fstat, read (more only if it grew) and close; `link` when `flags`
- * has O_NOFOLLOW and the path is a symbolic link.
+ * has O_NOFOLLOW and the path is a symbolic link. A file over `maxBytes` is not read (its `size` says why), and one
+ * growing past it while read is cut there.
  */
-function readRegularFile(real: string, relativePath: string, flags: number): Uint8Array | 'link' {
+function readRegularFile(
+  real: string,
+  relativePath: string,
+  flags: number,
+  maxBytes = Number.POSITIVE_INFINITY,
+): { bytes: Uint8Array; size?: number } | 'link' {
   let fd: number;
   try {
     fd = openSync(real, flags);
@@ -322,6 +328,7 @@ function readRegularFile(real: string, relativePath: string, flags: number): Uin
     if (!info.isFile()) {
       throw new DesiredSourceError('NOT_A_FILE', relativePath, `"${relativePath}" is not a regular file`);
     }
+    if (info.size > maxBytes) return { bytes: new Uint8Array(), size: info.size };
     // One byte more than the size: reading 0 there proves the end was reached in a single read.
     let bytes = new Uint8Array(info.size + 1);
     let length = 0;
@@ -334,8 +341,9 @@ function readRegularFile(real: string, relativePath: string, flags: number): Uin
       const n = readSync(fd, bytes, length, bytes.length - length, null);
       if (n === 0) break;
       length += n;
+      if (length > maxBytes) break;
     }
-    return bytes.subarray(0, length);
+    return { bytes: bytes.subarray(0, length) };
   } catch (error) {
     if (error instanceof DesiredSourceError) throw error;
     const code = (error as NodeJS.ErrnoException).code ?? 'error';

@@ -75,9 +75,10 @@ async function readFile(source: DesiredStateSource, ref: DesiredFileRef, options
     };
   }
   if (ref.size > options.maxFileBytes) return tooBig(ref.size);
-  let read: { bytes: Uint8Array; version?: string };
+  let read: { bytes: Uint8Array; version?: string; size?: number };
   try {
-    read = await source.read(ref.path);
+    // The listed size was within the limit, but the file may have been replaced since: never load a huge one.
+    read = await source.read(ref.path, { maxBytes: options.maxFileBytes });
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     return {
@@ -87,6 +88,7 @@ async function readFile(source: DesiredStateSource, ref: DesiredFileRef, options
       issues: [{ ...at, message: `cannot read file: ${reason}` }],
     };
   }
+  if (read.size !== undefined && read.size > options.maxFileBytes) return tooBig(read.size);
   if (read.bytes.length > options.maxFileBytes) return tooBig(read.bytes.length);
   const version = read.version ?? ref.version;
   const info: DesiredFileInfo = {

@@ -1,6 +1,6 @@
 // Scenario: the directory source lists YAML files recursively and sorted, skips dot-dirs, lists YAML-named entries it cannot read (escaping or dangling links, FIFOs, sockets, names not UTF-8) with their problem, and refuses paths outside the root.
 import { execFileSync } from 'node:child_process';
-import { chmod, cp, mkdir, mkdtemp, readdir, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdir, mkdtemp, readdir, rename, rm, stat, symlink, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -91,6 +91,19 @@ describe('FsDesiredStateSource', () => {
     const error = await new FsDesiredStateSource(root).read('loop-a.yaml').catch((e: unknown) => e);
     expect((error as DesiredSourceError).code).toBe('IO');
     expect((error as DesiredSourceError).message).toContain('ELOOP');
+  });
+
+  it('a listed file replaced by one over maxBytes answers its size, unread; without maxBytes it is read whole', async () => {
+    const source = new FsDesiredStateSource(root);
+    await source.list();
+    await truncate(path.join(root, 'settings.yaml'), 3_000_000_000); // sparse: no disk, but 3 GB to read
+    expect(await source.read('settings.yaml', { maxBytes: 1024 })).toEqual({
+      bytes: new Uint8Array(),
+      size: 3_000_000_000,
+    });
+    await truncate(path.join(root, 'settings.yaml'), 2000);
+    expect((await source.read('settings.yaml', { maxBytes: 1024 })).size).toBe(2000);
+    expect((await source.read('settings.yaml')).bytes.length).toBe(2000);
   });
 
   it('reads a listed file as it is now, and a listed path that became a directory is not a file', async () => {

@@ -148,6 +148,17 @@ describe('S3DesiredStateSource and S3ArchiveStore on loopback S3', () => {
     });
   });
 
+  it('an object replaced by one over maxBytes answers its size and version, its body unread', async () => {
+    const big = s3.putDirect('desired', 'desired-state/settings.yaml', Buffer.alloc(5000, 0x61));
+    const source = new S3DesiredStateSource({ client, bucket: 'desired', prefix: 'desired-state/' });
+    expect(await source.read('settings.yaml', { maxBytes: 1024 })).toEqual({
+      bytes: new Uint8Array(),
+      size: 5000,
+      version: big.etag.slice(1, -1),
+    });
+    expect((await source.read('settings.yaml', { maxBytes: 5000 })).bytes.length).toBe(5000);
+  });
+
   it('a missing file is a 404 S3AccessError naming the key', async () => {
     const source = new S3DesiredStateSource({ client, bucket: 'desired', prefix: 'desired-state/' });
     await expect(source.read('manifests/pinned.json')).rejects.toMatchObject({
