@@ -194,7 +194,12 @@ export class FsDesiredStateSource implements DesiredStateSource {
   ): Promise<void> {
     const paced = this.pacer.pace();
     if (paced) await paced;
-    const entries: Dirent[] = readdirSync(realDir, { withFileTypes: true });
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(realDir, { withFileTypes: true });
+    } catch (error) {
+      throw unlistable(relativeDir, error);
+    }
     for (const entry of entries) {
       if (entry.name.startsWith('.')) continue;
       const relative = relativeDir === '' ? entry.name : `${relativeDir}/${entry.name}`;
@@ -251,6 +256,23 @@ export class FsDesiredStateSource implements DesiredStateSource {
 /** What readdir gives for each byte of a file name that is not UTF-8: such a name cannot be opened by that string. */
 const REPLACEMENT = '\uFFFD';
 const BAD_NAME = 'the file name is not valid UTF-8, so the file cannot be opened by name: rename it';
+
+/**
+ * A directory under the root that cannot be listed, named relative to the root (`.` for the root itself): a name that
+ * is not UTF-8 (readdir's U+FFFD names no directory), a path too long for the system, or the system's code.
+ */
+function unlistable(relativeDir: string, error: unknown): DesiredSourceError {
+  const errno = (error as NodeJS.ErrnoException).code ?? 'error';
+  const shown = relativeDir === '' ? '.' : relativeDir;
+  const short = shown.length > 120 ? `${shown.slice(0, 60)}...${shown.slice(-40)}` : shown;
+  let why = `the directory "${short}" cannot be listed (${errno})`;
+  if (errno === 'ENOENT' && relativeDir.includes(REPLACEMENT)) {
+    why = `the directory "${short}" has a name that is not valid UTF-8, so it cannot be opened by name: rename it`;
+  } else if (errno === 'ENAMETOOLONG') {
+    why = `the directory "${short}" is nested too deep: its path (${shown.length} characters under the root) is longer than the system allows (ENAMETOOLONG)`;
+  }
+  return new DesiredSourceError('IO', shown, why, { cause: error });
+}
 
 /** Why a link (or an entry of unknown type) could not be resolved, as a problem of the file. */
 function unresolvable(name: string, error: unknown): string {

@@ -209,6 +209,30 @@ describe('FsDesiredStateSource', () => {
     },
   );
 
+  it.runIf(process.platform === 'linux')(
+    'a directory that cannot be opened by name or path is named relative to the root with why (not a misleading ENOENT)',
+    async () => {
+      const source = new FsDesiredStateSource(root);
+      await mkdir(Buffer.from(`${root}/projects/caf\xe9`, 'latin1'));
+      await expect(source.list()).rejects.toMatchObject({
+        code: 'IO',
+        path: 'projects/caf\uFFFD',
+        message:
+          'the directory "projects/caf\uFFFD" has a name that is not valid UTF-8, so it cannot be opened by name: rename it',
+      });
+      await rm(Buffer.from(`${root}/projects/caf\xe9`, 'latin1'), { recursive: true });
+      // Deeper than PATH_MAX: made level by level (relative paths), as a generator or an unpacked archive can.
+      const made = `import os\nos.chdir(${JSON.stringify(root)})\nfor _ in range(2100):\n  os.mkdir('d'); os.chdir('d')\n`;
+      execFileSync('python3', ['-c', made]);
+      const error = (await source.list().catch((e: unknown) => e)) as DesiredSourceError;
+      expect(error.code).toBe('IO');
+      expect(error.message).toMatch(
+        /^the directory "d\/d\/.{50,}\.\.\..{40}" is nested too deep: its path \(\d{4} characters under the root\) is longer than the system allows \(ENAMETOOLONG\)$/,
+      );
+      execFileSync('rm', ['-rf', path.join(root, 'd')]);
+    },
+  );
+
   it('readIfPresent: reads the snapshot manifest (a dot file), undefined when absent, rejects on anything else', async () => {
     await writeFile(path.join(root, '.opsman-gitops-snapshot.json'), '{"formatVersion":1,"files":[]}\n');
     const source = new FsDesiredStateSource(root);
