@@ -31,8 +31,9 @@ export interface DesiredFileRef {
   contentTag?: string;
   /**
    * Set when the source found an entry named like a desired-state file that it cannot serve as one (a link to a missing
-   * file or out of the root, a FIFO or device, a name that is not UTF-8): why, as a sentence. The loader reports it as
-   * an issue of that file and never reads it, so no file is ever left out of the desired state silently.
+   * file or out of the root, a FIFO or device, a name that is not UTF-8), or one that may hold such files it will not
+   * read (a link to a directory outside the root, whatever its name): why, as a sentence. The loader reports it as an
+   * issue of that entry and never reads it, so no file is ever left out of the desired state silently.
    */
   problem?: string;
 }
@@ -41,7 +42,7 @@ export interface DesiredFileRef {
 export interface DesiredStateSource {
   /** Human description for reports: `dir:desired-state/` or `s3://bucket/prefix/`. */
   describe(): string;
-  /** Every `*.yaml`/`*.yml` file under the root, sorted by path. */
+  /** Every `*.yaml`/`*.yml` file under the root, and every entry with a `problem`, sorted by path. */
   list(): Promise<DesiredFileRef[]>;
   /**
    * The bytes of one file (a YAML file, or a file it references such as a pinned manifest). A file that is not there

@@ -221,9 +221,16 @@ export class FsDesiredStateSource implements DesiredStateSource {
           continue;
         }
         if (entry.isSymbolicLink() && !isInside(realRoot, target)) {
-          refuse(
-            'a symbolic link that leaves the desired-state root: it is not read; copy the file in, or remove the link',
-          );
+          if (statOrNull(target)?.isDirectory()) {
+            // Whatever YAML it holds would be left out unseen (the walk never leaves the root): said, whatever its name.
+            const problem =
+              'a symbolic link to a directory outside the desired-state root: its files are not read; copy them in, or remove the link';
+            out.push({ path: relative, size: 0, problem });
+          } else {
+            refuse(
+              'a symbolic link that leaves the desired-state root: it is not read; copy the file in, or remove the link',
+            );
+          }
           continue;
         }
       }

@@ -205,7 +205,7 @@ async function load(
   const status: DesiredCacheStatus = cache ? 'miss' : 'off';
   let refs: DesiredFileRef[];
   try {
-    refs = (await source.list()).filter((ref) => /\.ya?ml$/i.test(ref.path));
+    refs = (await source.list()).filter((ref) => ref.problem !== undefined || /\.ya?ml$/i.test(ref.path));
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     return {

@@ -54,6 +54,12 @@ describe('FsDesiredStateSource', () => {
     expect(refs).toEqual([
       { path: 'alias.yaml', size: 5 },
       {
+        path: 'escape-dir',
+        size: 0,
+        problem:
+          'a symbolic link to a directory outside the desired-state root: its files are not read; copy them in, or remove the link',
+      },
+      {
         path: 'escape.yaml',
         size: 0,
         problem: expect.stringMatching(/^a symbolic link that leaves the desired-state root: it is not read/),
@@ -169,6 +175,7 @@ describe('FsDesiredStateSource', () => {
       const refs = await new FsDesiredStateSource(root).list();
       const problems = Object.fromEntries(refs.filter((r) => r.problem).map((r) => [r.path, r.problem]));
       expect(problems).toEqual({
+        'escape-dir': expect.stringContaining('a symbolic link to a directory outside the desired-state root'),
         'escape.yaml': expect.stringContaining('leaves the desired-state root'),
         'projects/caf\uFFFD.yaml': 'the file name is not valid UTF-8, so the file cannot be opened by name: rename it',
         'projects/dangling.yaml':
@@ -284,7 +291,9 @@ describe('content tags of listed files', () => {
   });
 
   it('list() tags every file once they have settled, and none while they are fresh', async () => {
-    await rm(path.join(root, 'escape.yaml')); // listed with its problem, and no tag: not a file it can vouch for
+    // Listed with their problems, and no tag: not files it can vouch for.
+    await rm(path.join(root, 'escape.yaml'));
+    await rm(path.join(root, 'escape-dir'));
     const source = new FsDesiredStateSource(root);
     expect((await source.list()).filter((r) => r.contentTag !== undefined)).toEqual([]);
     const now = vi.spyOn(Date, 'now').mockReturnValue(later());
@@ -327,5 +336,24 @@ describe('loading a directory holding an entry it cannot read', () => {
     });
     expect(loaded.sourceError).toBeUndefined();
     expect(loaded.unhashedFiles).toEqual([{ path: 'projects/search.yaml', size: 0, reason: 'unreadable' }]);
+  });
+
+  it('a link to a directory outside the root is an issue at the link, whatever its name', async () => {
+    const example = path.join(base, 'example');
+    await cp(path.resolve('desired-state'), example, { recursive: true });
+    await rename(path.join(example, 'templates'), path.join(base, 'shared-templates'));
+    await symlink(path.join(base, 'shared-templates'), path.join(example, 'templates'));
+    const loaded = await loadDesiredStateCached(new FsDesiredStateSource(example));
+    expect(loaded.result.ok).toBe(false);
+    const issues = loaded.result.ok ? [] : loaded.result.issues;
+    expect(issues[issues.length - 1]).toEqual({
+      file: 'templates',
+      line: 1,
+      column: 1,
+      path: '',
+      message:
+        'a symbolic link to a directory outside the desired-state root: its files are not read; copy them in, or remove the link',
+    });
+    expect(loaded.sourceError).toBeUndefined();
   });
 });
