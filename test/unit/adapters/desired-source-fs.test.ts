@@ -195,23 +195,29 @@ describe('FsDesiredStateSource', () => {
   );
 
   it.runIf(process.platform === 'linux')(
-    'a YAML file in a directory that can be listed but not searched is listed with the errno (as a non-root user)',
+    'as a non-root user: a YAML file in a directory listed but not searched has its errno; an unreadable directory is named',
     async () => {
       await mkdir(path.join(root, 'listable'));
       await writeFile(path.join(root, 'listable/p.yaml'), 'p: 1\n');
       const script = `import { FsDesiredStateSource } from ${JSON.stringify(path.resolve('lambdas/adapters/local/desired-source-fs.ts'))};
-        const refs = await new FsDesiredStateSource(${JSON.stringify(root)}).list();
-        process.stdout.write(JSON.stringify(refs.find((r) => r.path === 'listable/p.yaml')));`;
-      // Root is never refused a stat: run the listing as nobody (the files stay readable, the directory r--).
+        const listed = await new FsDesiredStateSource(${JSON.stringify(root)}).list().catch((e) => ({ code: e.code, path: e.path, message: e.message }));
+        process.stdout.write(JSON.stringify(Array.isArray(listed) ? listed.find((r) => r.path === 'listable/p.yaml') : listed));`;
+      // Root is never refused a stat or a readdir: list as nobody (the files stay readable).
       const user = process.getuid?.() === 0 ? ['runuser', '-u', 'nobody', '--'] : [];
-      await chmodTree(base, 0o755);
-      await chmod(path.join(root, 'listable'), 0o744);
       const [command, ...args] = [...user, process.execPath, '--import', 'tsx', '--input-type=module', '-e', script];
-      const out = execFileSync(command as string, args, { encoding: 'utf8' });
-      expect(JSON.parse(out)).toEqual({
+      const listAsUser = () => JSON.parse(execFileSync(command as string, args, { encoding: 'utf8' })) as unknown;
+      await chmodTree(base, 0o755);
+      await chmod(path.join(root, 'listable'), 0o744); // r--: names readable, entries not
+      expect(listAsUser()).toEqual({
         path: 'listable/p.yaml',
         size: 0,
         problem: 'cannot be examined (EACCES): it is not read',
+      });
+      await chmod(path.join(root, 'projects/nested'), 0o311); // -wx: not listable
+      expect(listAsUser()).toEqual({
+        code: 'IO',
+        path: 'projects/nested',
+        message: 'the directory "projects/nested" cannot be listed (EACCES)',
       });
     },
   );
