@@ -20,6 +20,16 @@ import {
 import path from 'node:path';
 import { byPath } from '../../core/order.ts';
 import type { DesiredFileRef, DesiredStateSource } from '../../core/ports.ts';
+import {
+  BAD_NAME,
+  LINK_OUTSIDE,
+  LINKED_DIRECTORY_OUTSIDE,
+  notRegular,
+  notUtf8,
+  unexaminable,
+  unlistable,
+  unresolvable,
+} from './desired-entry-problems.ts';
 import { SyncPacer } from './sync-pacer.ts';
 
 /** Errors of the directory source. Messages carry paths relative to the root, never file contents. */
@@ -198,7 +208,8 @@ export class FsDesiredStateSource implements DesiredStateSource {
     try {
       entries = readdirSync(realDir, { withFileTypes: true });
     } catch (error) {
-      throw unlistable(relativeDir, error);
+      const shown = relativeDir === '' ? '.' : relativeDir;
+      throw new DesiredSourceError('IO', shown, unlistable(relativeDir, error), { cause: error });
     }
     for (const entry of entries) {
       if (entry.name.startsWith('.')) continue;
@@ -221,16 +232,11 @@ export class FsDesiredStateSource implements DesiredStateSource {
           continue;
         }
         if (entry.isSymbolicLink() && !isInside(realRoot, target)) {
-          if (statOrNull(target)?.isDirectory()) {
-            // Whatever YAML it holds would be left out unseen (the walk never leaves the root): said, whatever its name.
-            const problem =
-              'a symbolic link to a directory outside the desired-state root: its files are not read; copy them in, or remove the link';
-            out.push({ path: relative, size: 0, problem });
-          } else {
-            refuse(
-              'a symbolic link that leaves the desired-state root: it is not read; copy the file in, or remove the link',
-            );
-          }
+          // A directory: whatever YAML it holds would be left out unseen (the walk never leaves the root), so it is
+          // said whatever its name.
+          if (statOrNull(target)?.isDirectory())
+            out.push({ path: relative, size: 0, problem: LINKED_DIRECTORY_OUTSIDE });
+          else refuse(LINK_OUTSIDE);
           continue;
         }
       }
@@ -246,58 +252,16 @@ export class FsDesiredStateSource implements DesiredStateSource {
           const contentTag = settledContentTag(info, Date.now());
           out.push({ path: relative, real: target, size: Number(info.size), ...(contentTag ? { contentTag } : {}) });
         } else if (typeof info !== 'string') {
-          refuse(
-            `${fileKind(info)}, not a regular file: it is not read; remove it, or replace it with the file itself`,
-          );
+          refuse(notRegular(info));
         } else if (!ABSENT.has(info)) {
-          refuse(`cannot be examined (${info}): it is not read`);
-        } else if (entry.name.includes(REPLACEMENT)) {
+          refuse(unexaminable(info));
+        } else if (notUtf8(entry.name)) {
           refuse(BAD_NAME);
         }
         // Otherwise it was deleted since readdir: as if listed a moment later.
       }
     }
   }
-}
-
-/** What readdir gives for each byte of a file name that is not UTF-8: such a name cannot be opened by that string. */
-const REPLACEMENT = '\uFFFD';
-const BAD_NAME = 'the file name is not valid UTF-8, so the file cannot be opened by name: rename it';
-
-/**
- * A directory under the root that cannot be listed, named relative to the root (`.` for the root itself): a name that
- * is not UTF-8 (readdir's U+FFFD names no directory), a path too long for the system, or the system's code.
- */
-function unlistable(relativeDir: string, error: unknown): DesiredSourceError {
-  const errno = (error as NodeJS.ErrnoException).code ?? 'error';
-  const shown = relativeDir === '' ? '.' : relativeDir;
-  const short = shown.length > 120 ? `${shown.slice(0, 60)}...${shown.slice(-40)}` : shown;
-  let why = `the directory "${short}" cannot be listed (${errno})`;
-  if (errno === 'ENOENT' && relativeDir.includes(REPLACEMENT)) {
-    why = `the directory "${short}" has a name that is not valid UTF-8, so it cannot be opened by name: rename it`;
-  } else if (errno === 'ENAMETOOLONG') {
-    why = `the directory "${short}" is nested too deep: its path (${shown.length} characters under the root) is longer than the system allows (ENAMETOOLONG)`;
-  }
-  return new DesiredSourceError('IO', shown, why, { cause: error });
-}
-
-/** Why a link (or an entry of unknown type) could not be resolved, as a problem of the file. */
-function unresolvable(name: string, error: unknown): string {
-  const errno = (error as NodeJS.ErrnoException).code ?? 'error';
-  if (errno === 'ENOENT' && name.includes(REPLACEMENT)) return BAD_NAME;
-  if (errno === 'ENOENT' || errno === 'ENOTDIR') {
-    return 'a symbolic link to a file that does not exist: it is not read; restore its target, or remove the link';
-  }
-  if (errno === 'ELOOP') return 'a symbolic link loop (ELOOP): it is not read; remove the link';
-  return `a symbolic link that cannot be resolved (${errno}): it is not read`;
-}
-
-/** A non-regular file in words. */
-function fileKind(info: BigIntStats): string {
-  if (info.isFIFO()) return 'a FIFO (named pipe)';
-  if (info.isSocket()) return 'a socket';
-  if (info.isCharacterDevice() || info.isBlockDevice()) return 'a device';
-  return 'a special file';
 }
 
 interface Listed {
