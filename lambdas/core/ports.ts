@@ -29,20 +29,29 @@ export interface DesiredFileRef {
    * (cache-tags.ts). Absent when the source cannot be sure; the loader then reads and hashes the file.
    */
   contentTag?: string;
+  /**
+   * Set when the source found an entry named like a desired-state file that it cannot serve as one (a link to a missing
+   * file or out of the root, a FIFO or device, a name that is not UTF-8), or one that may hold such files it will not
+   * read (a link to a directory outside the root, whatever its name): why, as a sentence. The loader reports it as an
+   * issue of that entry and never reads it, so no file is ever left out of the desired state silently.
+   */
+  problem?: string;
 }
 
 /** Lists and reads the YAML documents (a directory, or an S3 prefix). */
 export interface DesiredStateSource {
   /** Human description for reports: `dir:desired-state/` or `s3://bucket/prefix/`. */
   describe(): string;
-  /** Every `*.yaml`/`*.yml` file under the root, sorted by path. */
+  /** Every `*.yaml`/`*.yml` file under the root, and every entry with a `problem`, sorted by path. */
   list(): Promise<DesiredFileRef[]>;
   /**
    * The bytes of one file (a YAML file, or a file it references such as a pinned manifest). A file that is not there
    * throws an error with `status: 404` or `code: 'NOT_FOUND'` (or `'ENOENT'`), so that a file deleted between the
    * listing and the read (an upload's prune) is told apart from one that cannot be read (access denied).
+   * With `maxBytes`, a file found larger than that (replaced by a bigger one since the listing) need not be read: the
+   * result then has its whole `size` and `bytes` cut short (possibly empty), so that a huge file is refused, not loaded.
    */
-  read(path: string): Promise<{ bytes: Uint8Array; version?: string }>;
+  read(path: string, options?: { maxBytes?: number }): Promise<{ bytes: Uint8Array; version?: string; size?: number }>;
   /**
    * The bytes of one file, or undefined when there is no file at `path` (S3 404, ENOENT): for files that may be absent,
    * such as the snapshot manifest (desired/snapshot-manifest.ts). Any other failure (access denied, a network error)

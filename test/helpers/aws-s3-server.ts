@@ -14,6 +14,8 @@ export interface StoredObject {
   body: Buffer;
   etag: string;
   contentType: string;
+  /** Answered as `Content-Encoding` (the body is served as stored). */
+  contentEncoding?: string;
   lastModified: Date;
 }
 
@@ -30,7 +32,7 @@ export interface LoggedS3Request {
 /**
  * A fault for the next `count` requests that match `method` and `key` (`bucket/key`, `bucket/` for the listing; a
  * trailing `*` matches a prefix; omitted: any). `status`/`code` answer
- * an S3 error; `reset` destroys the connection instead of answering. `after: true` performs the request first (a PUT
+ * an S3 error; `rewrite` answers with a rewritten body; `reset` destroys the connection instead of answering. `after: true` performs the request first (a PUT
  * is stored, a DELETE deletes) and only then fails: the client never learns that it succeeded. `skip` lets that many
  * matching requests through before the fault starts.
  */
@@ -43,6 +45,11 @@ export interface S3Fault {
   after?: boolean;
   count: number;
   skip?: number;
+  /**
+   * Answers the request as usual, its body passed through this function instead of failing it: an S3-compatible store
+   * that answers wrongly (a truncated listing without its continuation token, say).
+   */
+  rewrite?: (body: string) => string;
 }
 
 /** The running server. */
@@ -58,8 +65,8 @@ export interface LoopbackS3 {
   injectFault(fault: S3Fault): void;
   /** Removes every fault not used up yet. */
   clearFaults(): void;
-  /** Stores an object directly (no request). */
-  putDirect(bucket: string, key: string, body: string | Buffer): StoredObject;
+  /** Stores an object directly (no request), optionally with a `Content-Encoding` to answer. */
+  putDirect(bucket: string, key: string, body: string | Buffer, options?: { contentEncoding?: string }): StoredObject;
   getText(bucket: string, key: string): string | undefined;
   close(): Promise<void>;
 }
@@ -123,6 +130,12 @@ export async function startLoopbackS3(options: { buckets: string[] }): Promise<L
     const request: S3Call = { url, bucket, key, method, ifMatch, ifNoneMatch, contentType, body };
     const fault = faultFor(method, bucket, key);
     if (fault === undefined) return serve(request, send);
+    const { rewrite } = fault;
+    if (rewrite) {
+      return serve(request, (status, headers, payload) =>
+        send(status, headers, payload === undefined ? payload : rewrite(String(payload))),
+      );
+    }
     // Performed, then failed: the response is lost on its way back.
     if (fault.after) serve(request, () => undefined);
     if (fault.reset) {
@@ -169,6 +182,7 @@ export async function startLoopbackS3(options: { buckets: string[] }): Promise<L
             'content-type': existing.contentType,
             'content-length': String(existing.body.length),
             'last-modified': existing.lastModified.toUTCString(),
+            ...(existing.contentEncoding === undefined ? {} : { 'content-encoding': existing.contentEncoding }),
           },
           existing.body,
         );
@@ -211,7 +225,11 @@ export async function startLoopbackS3(options: { buckets: string[] }): Promise<L
     clearFaults: () => {
       faults = [];
     },
-    putDirect: (bucket, key, body) => store(bucket, key, Buffer.from(body)),
+    putDirect: (bucket, key, body, options) => {
+      const object = store(bucket, key, Buffer.from(body));
+      if (options?.contentEncoding !== undefined) object.contentEncoding = options.contentEncoding;
+      return object;
+    },
     getText: (bucket, key) => buckets.get(bucket)?.get(key)?.body.toString('utf8'),
     close: () =>
       new Promise<void>((resolve, reject) => {

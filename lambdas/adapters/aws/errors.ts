@@ -59,6 +59,20 @@ export class InvalidKeyError extends AwsAdapterError {
   }
 }
 
+/**
+ * An object's `Content-Encoding` cannot be undone (an unknown coding, a corrupt or oversized gzip stream): code
+ * S3_CONTENT_ENCODING, final (the same object answers the same way until it is uploaded again).
+ */
+export class S3ContentEncodingError extends AwsAdapterError {
+  override name = 'S3ContentEncodingError';
+  readonly location: string;
+
+  constructor(location: string, detail: string, options?: { cause?: unknown }) {
+    super('S3_CONTENT_ENCODING', `${location} ${detail}`, options);
+    this.location = location;
+  }
+}
+
 /** A Secrets Manager secret is missing, unreadable or not of the expected shape. Never carries a value. */
 export class SecretsManagerAdapterError extends AwsAdapterError {
   override name = 'SecretsManagerAdapterError';

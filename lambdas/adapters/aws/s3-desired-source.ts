@@ -9,7 +9,8 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import type { DesiredFileRef, DesiredStateSource } from '../../core/ports.ts';
-import { S3AccessError } from './errors.ts';
+import { S3AccessError, S3ContentEncodingError } from './errors.ts';
+import { decodeContent } from './s3-content-encoding.ts';
 import {
   accessError,
   awsErrorName,
@@ -17,6 +18,7 @@ import {
   isNotFound,
   normalisePrefix,
   readBody,
+  relativeKeyProblem,
   unquoteEtag,
 } from './s3-util.ts';
 
@@ -56,6 +58,7 @@ export class S3DesiredStateSource implements DesiredStateSource {
   async list(): Promise<DesiredFileRef[]> {
     const files: DesiredFileRef[] = [];
     let token: string | undefined;
+    const tokens = new Set<string>();
     do {
       let page: ListObjectsV2CommandOutput;
       try {
@@ -73,7 +76,18 @@ export class S3DesiredStateSource implements DesiredStateSource {
       for (const object of page.Contents ?? []) {
         const key = object.Key;
         if (!key?.startsWith(this.#prefix) || !YAML_FILE.test(key)) continue;
-        const file: DesiredFileRef = { path: key.slice(this.#prefix.length), size: object.Size ?? 0 };
+        const path = key.slice(this.#prefix.length);
+        // Dot files and folders (`.git/`, an editor's `.#x.yaml`) are never uploaded and never read from a directory:
+        // not from the bucket either, so a prefix and the folder it came from load the same.
+        if (path.split('/').some((part) => part.startsWith('.') && part !== '.' && part !== '..')) continue;
+        const bad = relativeKeyProblem(path);
+        if (bad !== undefined) {
+          // Listed with its problem (the loader reports it): skipped, its documents would silently be left out.
+          const problem = `the object key is not a plain relative path (${bad.detail}): it is not read; rename the object`;
+          files.push({ path: bad.shown, size: object.Size ?? 0, problem });
+          continue;
+        }
+        const file: DesiredFileRef = { path, size: object.Size ?? 0 };
         const etag = unquoteEtag(object.ETag);
         if (etag) file.version = etag;
         // S3 changes the ETag and the last-modified time on every write of an object: together with the size they
@@ -83,6 +97,18 @@ export class S3DesiredStateSource implements DesiredStateSource {
         files.push(file);
       }
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
+      // A truncated page without a token to continue from, or a token given before, would end the listing early or
+      // never: either way part of the desired state would be missing, and a smaller desired state is never assumed.
+      if (page.IsTruncated && (token === undefined || tokens.has(token))) {
+        const why = token === undefined ? 'without a continuation token' : 'with a continuation token given before';
+        throw new S3AccessError(
+          'ListObjectsV2',
+          this.describe(),
+          undefined,
+          `the listing was truncated ${why} after ${files.length} files: the desired state cannot be listed whole`,
+        );
+      }
+      if (token !== undefined) tokens.add(token);
     } while (token);
     return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   }
@@ -91,7 +117,7 @@ export class S3DesiredStateSource implements DesiredStateSource {
    * The object's bytes, or undefined when there is no such key; any other failure rejects with an S3AccessError (a
    * missing bucket, also a 404, included: that is a deployment error, not an absent file).
    */
-  async readIfPresent(path: string): Promise<{ bytes: Uint8Array; version?: string } | undefined> {
+  async readIfPresent(path: string): Promise<{ bytes: Uint8Array; version?: string; size?: number } | undefined> {
     try {
       return await this.read(path);
     } catch (error) {
@@ -102,15 +128,25 @@ export class S3DesiredStateSource implements DesiredStateSource {
     }
   }
 
-  async read(path: string): Promise<{ bytes: Uint8Array; version?: string }> {
+  async read(
+    path: string,
+    options: { maxBytes?: number } = {},
+  ): Promise<{ bytes: Uint8Array; version?: string; size?: number }> {
     checkRelativeKey(path);
     const key = `${this.#prefix}${path}`;
     try {
       const object = await this.#client.send(new GetObjectCommand({ Bucket: this.#bucket, Key: key }));
-      const bytes = await readBody(object.Body);
       const etag = unquoteEtag(object.ETag);
+      const size = object.ContentLength;
+      if (options.maxBytes !== undefined && size !== undefined && size > options.maxBytes) {
+        // Replaced by a bigger object since the listing: its length is enough to refuse it, its body is not fetched.
+        discardBody(object.Body);
+        return { bytes: new Uint8Array(), size, ...(etag ? { version: etag } : {}) };
+      }
+      const bytes = decodeContent(await readBody(object.Body), object.ContentEncoding, `s3://${this.#bucket}/${key}`);
       return etag ? { bytes, version: etag } : { bytes };
     } catch (error) {
+      if (error instanceof S3ContentEncodingError) throw error;
       if (isNotFound(error)) {
         throw new S3AccessError('GetObject', `s3://${this.#bucket}/${key}`, 404, 'no such file in the desired state', {
           cause: error,
@@ -119,4 +155,10 @@ export class S3DesiredStateSource implements DesiredStateSource {
       throw accessError('GetObject', `s3://${this.#bucket}/${key}`, error);
     }
   }
+}
+
+/** Stops a GetObject body that will not be read: the connection is closed rather than drained. */
+function discardBody(body: unknown): void {
+  const stream = body as { destroy?: () => void } | undefined;
+  stream?.destroy?.();
 }

@@ -48,19 +48,30 @@ export function normalisePrefix(prefix: string): string {
 
 /** Refuses keys that could escape a prefix or are not plain relative paths. */
 export function checkRelativeKey(key: string): void {
-  if (key === '') throw new InvalidKeyError(key, 'empty');
-  if (key.startsWith('/')) throw new InvalidKeyError(key, 'must be relative (no leading /)');
-  if (key.includes('\\')) throw new InvalidKeyError(key, 'must use / separators');
+  const problem = relativeKeyProblem(key);
+  if (problem !== undefined) throw new InvalidKeyError(problem.shown, problem.detail);
+}
+
+/**
+ * What makes `key` unusable as a relative key (empty, absolute, `\`, an empty, `.` or `..` segment, a control
+ * character), with the key as it may be shown (control characters as `?`); undefined for a plain relative key.
+ */
+export function relativeKeyProblem(key: string): { detail: string; shown: string } | undefined {
+  const problem = (detail: string) => ({ detail, shown: key });
+  if (key === '') return problem('empty');
+  if (key.startsWith('/')) return problem('must be relative (no leading /)');
+  if (key.includes('\\')) return problem('must use / separators');
   if (key.split('/').some((part) => part === '' || part === '.' || part === '..')) {
-    throw new InvalidKeyError(key, "must not contain empty, '.' or '..' segments");
+    return problem("must not contain empty, '.' or '..' segments");
   }
   const isControl = (char: string) => {
     const code = char.codePointAt(0) ?? 0;
     return code < 0x20 || code === 0x7f;
   };
   if ([...key].some(isControl)) {
-    throw new InvalidKeyError([...key].map((c) => (isControl(c) ? '?' : c)).join(''), 'control characters');
+    return { detail: 'control characters', shown: [...key].map((c) => (isControl(c) ? '?' : c)).join('') };
   }
+  return undefined;
 }
 
 /** True when one prefix contains the other (or they are equal): such prefixes must never be shared. */

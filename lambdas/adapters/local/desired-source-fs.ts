@@ -1,7 +1,8 @@
 /**
  * A DesiredStateSource over a local directory: every *.yaml / *.yml file under the root, recursively, sorted, with
- * `/` separators. Dot-directories are skipped; symbolic links are followed only while they stay under the root;
- * `read` refuses any path that would leave the root.
+ * `/` separators. Dot entries are skipped; symbolic links are followed only while they stay under the root; a
+ * YAML-named entry that is not a readable regular file there is listed with its `problem`; `read` refuses any path
+ * that would leave the root.
  */
 import {
   type BigIntStats,
@@ -19,6 +20,16 @@ import {
 import path from 'node:path';
 import { byPath } from '../../core/order.ts';
 import type { DesiredFileRef, DesiredStateSource } from '../../core/ports.ts';
+import {
+  BAD_NAME,
+  LINK_OUTSIDE,
+  LINKED_DIRECTORY_OUTSIDE,
+  notRegular,
+  notUtf8,
+  unexaminable,
+  unlistable,
+  unresolvable,
+} from './desired-entry-problems.ts';
 import { SyncPacer } from './sync-pacer.ts';
 
 /** Errors of the directory source. Messages carry paths relative to the root, never file contents. */
@@ -96,14 +107,15 @@ export class FsDesiredStateSource implements DesiredStateSource {
     const found: Listed[] = [];
     await this.walk(realRoot, realRoot, '', found, new Set([realRoot]));
     found.sort(byPath);
-    this.listed = new Map(found.map((f) => [f.path, f.real]));
-    return found.map((f) =>
-      f.contentTag ? { path: f.path, size: f.size, contentTag: f.contentTag } : { path: f.path, size: f.size },
-    );
+    this.listed = new Map(found.flatMap((f) => (f.real === undefined ? [] : [[f.path, f.real]])));
+    return found.map((f) => {
+      if (f.problem !== undefined) return { path: f.path, size: f.size, problem: f.problem };
+      return f.contentTag ? { path: f.path, size: f.size, contentTag: f.contentTag } : { path: f.path, size: f.size };
+    });
   }
 
   /** The bytes of a file under the root (`a/b.yaml`). */
-  async read(relativePath: string): Promise<{ bytes: Uint8Array }> {
+  async read(relativePath: string, options: { maxBytes?: number } = {}): Promise<{ bytes: Uint8Array; size?: number }> {
     const paced = this.pacer.pace();
     if (paced) await paced;
     this.realRootCache ??= this.realRoot();
@@ -118,8 +130,8 @@ export class FsDesiredStateSource implements DesiredStateSource {
     }
     const listed = this.listed.get(normalised);
     if (listed !== undefined) {
-      const bytes = readRegularFile(listed, relativePath, LISTED_FLAGS);
-      if (bytes !== 'link') return { bytes };
+      const read = readRegularFile(listed, relativePath, LISTED_FLAGS, options.maxBytes);
+      if (read !== 'link') return read;
     }
     let real: string;
     try {
@@ -145,16 +157,16 @@ export class FsDesiredStateSource implements DesiredStateSource {
         `"${relativePath}" links outside the desired-state root`,
       );
     }
-    const bytes = readRegularFile(real, relativePath, OPEN_FLAGS);
-    if (bytes === 'link') throw new DesiredSourceError('IO', relativePath, `cannot open "${relativePath}": ELOOP`);
-    return { bytes };
+    const read = readRegularFile(real, relativePath, OPEN_FLAGS, options.maxBytes);
+    if (read === 'link') throw new DesiredSourceError('IO', relativePath, `cannot open "${relativePath}": ELOOP`);
+    return read;
   }
 
   /**
    * The bytes of a file under the root, or undefined when nothing is at that path (ENOENT, or ENOTDIR: a file where a
    * directory of the path should be). A path leaving the root, a directory, or an unreadable file still rejects.
    */
-  async readIfPresent(relativePath: string): Promise<{ bytes: Uint8Array } | undefined> {
+  async readIfPresent(relativePath: string): Promise<{ bytes: Uint8Array; size?: number } | undefined> {
     try {
       return await this.read(relativePath);
     } catch (error) {
@@ -192,21 +204,41 @@ export class FsDesiredStateSource implements DesiredStateSource {
   ): Promise<void> {
     const paced = this.pacer.pace();
     if (paced) await paced;
-    const entries: Dirent[] = readdirSync(realDir, { withFileTypes: true });
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(realDir, { withFileTypes: true });
+    } catch (error) {
+      const shown = relativeDir === '' ? '.' : relativeDir;
+      throw new DesiredSourceError('IO', shown, unlistable(relativeDir, error), { cause: error });
+    }
     for (const entry of entries) {
       if (entry.name.startsWith('.')) continue;
       const relative = relativeDir === '' ? entry.name : `${relativeDir}/${entry.name}`;
       const full = path.join(realDir, entry.name);
+      const yamlNamed = YAML_FILE.test(entry.name);
+      // A YAML-named entry that cannot be read as a file is listed with its problem (the loader reports it): skipped,
+      // its documents would silently leave the desired state.
+      const refuse = (problem: string) => {
+        if (yamlNamed) out.push({ path: relative, size: 0, problem });
+      };
       const plain = entry.isFile() || entry.isDirectory();
       let target = full;
       if (!plain) {
         // A link, or a file system that does not report types: resolve it; links may not leave the root.
         try {
           target = realpathSync(full);
-        } catch {
+        } catch (error) {
+          refuse(unresolvable(entry.name, error));
           continue;
         }
-        if (entry.isSymbolicLink() && !isInside(realRoot, target)) continue;
+        if (entry.isSymbolicLink() && !isInside(realRoot, target)) {
+          // A directory: whatever YAML it holds would be left out unseen (the walk never leaves the root), so it is
+          // said whatever its name.
+          if (statOrNull(target)?.isDirectory())
+            out.push({ path: relative, size: 0, problem: LINKED_DIRECTORY_OUTSIDE });
+          else refuse(LINK_OUTSIDE);
+          continue;
+        }
       }
       const isDirectory = plain ? entry.isDirectory() : statOrNull(target)?.isDirectory() === true;
       if (isDirectory) {
@@ -214,12 +246,19 @@ export class FsDesiredStateSource implements DesiredStateSource {
         if (visited.has(target)) continue;
         visited.add(target);
         await this.walk(realRoot, target, relative, out, visited);
-      } else if (YAML_FILE.test(entry.name)) {
-        const info = bigStatOrNull(target);
-        if (info?.isFile()) {
+      } else if (yamlNamed) {
+        const info = bigStatOrCode(target);
+        if (typeof info !== 'string' && info.isFile()) {
           const contentTag = settledContentTag(info, Date.now());
           out.push({ path: relative, real: target, size: Number(info.size), ...(contentTag ? { contentTag } : {}) });
+        } else if (typeof info !== 'string') {
+          refuse(notRegular(info));
+        } else if (!ABSENT.has(info)) {
+          refuse(unexaminable(info));
+        } else if (notUtf8(entry.name)) {
+          refuse(BAD_NAME);
         }
+        // Otherwise it was deleted since readdir: as if listed a moment later.
       }
     }
   }
@@ -227,16 +266,19 @@ export class FsDesiredStateSource implements DesiredStateSource {
 
 interface Listed {
   path: string;
-  real: string;
+  /** Absent for an entry listed with its problem. */
+  real?: string;
   size: number;
   contentTag?: string;
+  problem?: string;
 }
 
-function bigStatOrNull(real: string): BigIntStats | null {
+/** The file's stats, or the system's code when stat failed. */
+function bigStatOrCode(real: string): BigIntStats | string {
   try {
     return statSync(real, { bigint: true });
-  } catch {
-    return null;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code ?? 'error';
   }
 }
 
@@ -250,9 +292,15 @@ function statOrNull(real: string): Stats | null {
 
 /**
  * The whole content of a regular file: one open, fstat, read (more only if it grew) and close; `link` when `flags`
- * has O_NOFOLLOW and the path is a symbolic link.
+ * has O_NOFOLLOW and the path is a symbolic link. A file over `maxBytes` is not read (its `size` says why), and one
+ * growing past it while read is cut there.
  */
-function readRegularFile(real: string, relativePath: string, flags: number): Uint8Array | 'link' {
+function readRegularFile(
+  real: string,
+  relativePath: string,
+  flags: number,
+  maxBytes = Number.POSITIVE_INFINITY,
+): { bytes: Uint8Array; size?: number } | 'link' {
   let fd: number;
   try {
     fd = openSync(real, flags);
@@ -273,6 +321,7 @@ function readRegularFile(real: string, relativePath: string, flags: number): Uin
     if (!info.isFile()) {
       throw new DesiredSourceError('NOT_A_FILE', relativePath, `"${relativePath}" is not a regular file`);
     }
+    if (info.size > maxBytes) return { bytes: new Uint8Array(), size: info.size };
     // One byte more than the size: reading 0 there proves the end was reached in a single read.
     let bytes = new Uint8Array(info.size + 1);
     let length = 0;
@@ -285,8 +334,9 @@ function readRegularFile(real: string, relativePath: string, flags: number): Uin
       const n = readSync(fd, bytes, length, bytes.length - length, null);
       if (n === 0) break;
       length += n;
+      if (length > maxBytes) break;
     }
-    return bytes.subarray(0, length);
+    return { bytes: bytes.subarray(0, length) };
   } catch (error) {
     if (error instanceof DesiredSourceError) throw error;
     const code = (error as NodeJS.ErrnoException).code ?? 'error';

@@ -19,8 +19,8 @@ async function currentPin(
   options: Pick<LoadOptions, 'maxManifestBytes'>,
 ): Promise<DesiredFileInfo | undefined> {
   try {
-    const read = await source.read(pin.path);
-    if (read.bytes.length > options.maxManifestBytes) return undefined;
+    const read = await source.read(pin.path, { maxBytes: options.maxManifestBytes });
+    if ((read.size ?? 0) > options.maxManifestBytes || read.bytes.length > options.maxManifestBytes) return undefined;
     const sha256 = createHash('sha256').update(read.bytes).digest('hex');
     if (sha256 !== pin.sha256) return undefined;
     return { path: pin.path, sha256, ...(read.version ? { version: read.version } : {}) };

@@ -66,10 +66,19 @@ async function readFile(source: DesiredStateSource, ref: DesiredFileRef, options
       },
     ],
   });
+  // Invalid as it stands (not a source failure): an issue of the file, like a syntax error, never retried.
+  if (ref.problem !== undefined) {
+    return {
+      ref,
+      unhashed: { path: ref.path, size: ref.size, reason: 'unreadable' },
+      issues: [{ ...at, message: ref.problem }],
+    };
+  }
   if (ref.size > options.maxFileBytes) return tooBig(ref.size);
-  let read: { bytes: Uint8Array; version?: string };
+  let read: { bytes: Uint8Array; version?: string; size?: number };
   try {
-    read = await source.read(ref.path);
+    // The listed size was within the limit, but the file may have been replaced since: never load a huge one.
+    read = await source.read(ref.path, { maxBytes: options.maxFileBytes });
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     return {
@@ -79,6 +88,7 @@ async function readFile(source: DesiredStateSource, ref: DesiredFileRef, options
       issues: [{ ...at, message: `cannot read file: ${reason}` }],
     };
   }
+  if (read.size !== undefined && read.size > options.maxFileBytes) return tooBig(read.size);
   if (read.bytes.length > options.maxFileBytes) return tooBig(read.bytes.length);
   const version = read.version ?? ref.version;
   const info: DesiredFileInfo = {
@@ -195,7 +205,7 @@ async function load(
   const status: DesiredCacheStatus = cache ? 'miss' : 'off';
   let refs: DesiredFileRef[];
   try {
-    refs = (await source.list()).filter((ref) => /\.ya?ml$/i.test(ref.path));
+    refs = (await source.list()).filter((ref) => ref.problem !== undefined || /\.ya?ml$/i.test(ref.path));
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     return {

@@ -30,15 +30,14 @@ export async function readPinnedManifest(
       ...(found ? { found } : {}),
     }),
   });
-  let read: { bytes: Uint8Array; version?: string };
+  let read: { bytes: Uint8Array; version?: string; size?: number };
   try {
-    read = await source.read(path);
+    read = await source.read(path, { maxBytes: options.maxManifestBytes });
   } catch (error) {
     return fail(`cannot be read from ${source.describe()} (${error instanceof Error ? error.message : String(error)})`);
   }
-  if (read.bytes.length > options.maxManifestBytes) {
-    return fail(`is ${read.bytes.length} bytes, over the limit of ${options.maxManifestBytes}`);
-  }
+  const size = Math.max(read.size ?? 0, read.bytes.length);
+  if (size > options.maxManifestBytes) return fail(`is ${size} bytes, over the limit of ${options.maxManifestBytes}`);
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(read.bytes);

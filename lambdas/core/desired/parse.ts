@@ -25,6 +25,12 @@ export interface ParsedDocument extends LocatedDocument {
 /** Bytes to text: refuses binary content and invalid UTF-8 (a leading BOM is dropped). */
 export function decodeText(file: string, bytes: Uint8Array): { text: string } | { issue: ValidationIssue } {
   const at = { file, line: 1, column: 1, path: '' };
+  const wide = wideEncoding(bytes);
+  if (wide !== undefined) {
+    // Windows PowerShell's `>` and Out-File write UTF-16 with a BOM: say so, rather than "binary" or "not UTF-8".
+    const message = `file is ${wide.name} text (it starts with the byte order mark ${wide.bom}); save it as UTF-8`;
+    return { issue: { ...at, message, found: wide.name } };
+  }
   if (bytes.includes(0)) {
     return {
       issue: { ...at, message: 'binary file (it contains NUL bytes); expected UTF-8 YAML text', found: 'binary' },
@@ -35,6 +41,16 @@ export function decodeText(file: string, bytes: Uint8Array): { text: string } | 
   } catch {
     return { issue: { ...at, message: 'file is not valid UTF-8; save it as UTF-8 text', found: 'invalid UTF-8' } };
   }
+}
+
+/** The UTF-16 or UTF-32 encoding whose byte order mark `bytes` starts with (UTF-32 LE first: it begins as UTF-16 LE's). */
+function wideEncoding(bytes: Uint8Array): { name: string; bom: string } | undefined {
+  const [a, b, c, d] = bytes;
+  if (a === 0xff && b === 0xfe && c === 0 && d === 0) return { name: 'UTF-32', bom: 'FF FE 00 00' };
+  if (a === 0 && b === 0 && c === 0xfe && d === 0xff) return { name: 'UTF-32', bom: '00 00 FE FF' };
+  if (a === 0xff && b === 0xfe) return { name: 'UTF-16', bom: 'FF FE' };
+  if (a === 0xfe && b === 0xff) return { name: 'UTF-16', bom: 'FE FF' };
+  return undefined;
 }
 
 function firstLine(message: string): string {

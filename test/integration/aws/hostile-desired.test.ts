@@ -1,6 +1,7 @@
 // Scenario: the reconcile handler over desired-state objects in S3 that are not YAML documents it can use (empty,
 // binary, broken YAML): the run fails DESIRED_STATE_INVALID, writes nothing, and its answer names each problem with
 // file, line and message (the Lambda's caller has no `validate` output to read), at most MAX_LISTED_ISSUES of them.
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { MAX_LISTED_ISSUES } from '../../../lambdas/handlers/summary.ts';
 import { WORLD } from '../../helpers/aws-world.ts';
@@ -11,9 +12,9 @@ type Issue = { file: string; line: number; column: number; path: string; message
 describe('the reconcile handler over unusable desired-state objects', { timeout: 60_000 }, () => {
   const h = useHandlerWorld({ resetEach: true });
   const added: string[] = [];
-  const put = (path: string, body: string | Buffer) => {
+  const put = (path: string, body: string | Buffer, options?: { contentEncoding?: string }) => {
     added.push(`desired-state/${path}`);
-    h.world.s3.putDirect(WORLD.desiredBucket, `desired-state/${path}`, body);
+    h.world.s3.putDirect(WORLD.desiredBucket, `desired-state/${path}`, body, options);
   };
 
   // The objects a test added to the desired state go before the next test (the data bucket is emptied by the helper).
@@ -36,6 +37,29 @@ describe('the reconcile handler over unusable desired-state objects', { timeout:
       expect(issue.line).toBeGreaterThanOrEqual(1);
     }
     expect(h.world.s3.getText(WORLD.dataBucket, 'state/state.json')).toBeUndefined();
+  });
+
+  it('an object stored gzip-encoded is read as its text; one with an encoding that cannot be undone fails S3_CONTENT_ENCODING naming it, not retried', async () => {
+    const key = 'desired-state/projects/payments.yaml';
+    const yaml = h.world.s3.getText(WORLD.desiredBucket, key) ?? '';
+    try {
+      h.world.s3.putDirect(WORLD.desiredBucket, key, gzipSync(yaml), { contentEncoding: 'gzip' });
+      const plan = await h.reconcile({ mode: 'plan' }, h.ctx());
+      expect(plan.error).toBeUndefined();
+      h.world.s3.putDirect(WORLD.desiredBucket, key, brotliCompressSync(yaml), { contentEncoding: 'br' });
+      const summary = await h.reconcile({ mode: 'apply' }, h.ctx());
+      expect(summary).toMatchObject({
+        status: 'failed',
+        error: {
+          code: 'S3_CONTENT_ENCODING',
+          retryable: false,
+          message: expect.stringContaining(`s3://${WORLD.desiredBucket}/${key} is stored with Content-Encoding "br"`),
+        },
+      });
+      expect(h.world.s3.getText(WORLD.dataBucket, 'state/state.json')).toBeUndefined();
+    } finally {
+      h.world.s3.putDirect(WORLD.desiredBucket, key, yaml);
+    }
   });
 
   it('a secret written as a literal: the problem is listed without the value', async () => {

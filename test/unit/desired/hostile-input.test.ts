@@ -35,6 +35,24 @@ class RiggedSource implements DesiredStateSource {
   }
 }
 
+/**
+ * The example's files, with `swollen` ones replaced since the listing by a 5 GB file: read with `maxBytes` they answer
+ * their size only; read without, they fail the test (a 5 GB file would be loaded whole).
+ */
+class SwollenSource extends MemorySource {
+  constructor(
+    files: Record<string, string>,
+    private readonly swollen: string[],
+  ) {
+    super(files);
+  }
+  override async read(path: string, options?: { maxBytes?: number }): Promise<{ bytes: Uint8Array; size?: number }> {
+    if (!this.swollen.includes(path)) return super.read(path);
+    if (options?.maxBytes === undefined) throw new Error(`${path} read whole: 5000000000 bytes loaded`);
+    return { bytes: new Uint8Array(), size: 5_000_000_000 };
+  }
+}
+
 describe('hostile input', () => {
   it.each([
     [
@@ -51,6 +69,21 @@ describe('hostile input', () => {
       'a binary file',
       new MemorySource({ 'bin.yaml': new Uint8Array([0x61, 0x3a, 0x00, 0x01]) }),
       'binary file (it contains NUL bytes); expected UTF-8 YAML text',
+    ],
+    [
+      'a UTF-16 file (little-endian, as Windows PowerShell writes)',
+      new MemorySource({ 'u16.yaml': new Uint8Array(Buffer.from('\uFEFFa: 1\n', 'utf16le')) }),
+      'file is UTF-16 text (it starts with the byte order mark FF FE); save it as UTF-8',
+    ],
+    [
+      'a UTF-16 file (big-endian)',
+      new MemorySource({ 'u16.yaml': new Uint8Array(Buffer.from('\uFEFFa: 1\n', 'utf16le').swap16()) }),
+      'file is UTF-16 text (it starts with the byte order mark FE FF); save it as UTF-8',
+    ],
+    [
+      'a UTF-32 file',
+      new MemorySource({ 'u32.yaml': new Uint8Array([0xff, 0xfe, 0, 0, 0x61, 0, 0, 0]) }),
+      'file is UTF-32 text (it starts with the byte order mark FF FE 00 00); save it as UTF-8',
     ],
     [
       'invalid UTF-8',
@@ -86,6 +119,22 @@ describe('hostile input', () => {
     const issues = await issuesOf(source);
     expect(issues.map((i) => i.message)).toEqual([message]);
     expect(issues[0]).toMatchObject({ line: 1, column: 1 });
+  });
+
+  it('a file or pinned manifest replaced by a huge one after the listing is refused by its size, never read whole', async () => {
+    const settings =
+      'apiVersion: opsman-gitops/v1\nkind: Settings\nmetadata: {name: s}\nspec:\n  versionManifest: {pin: m.json}\n';
+    const files = {
+      'org.yaml': ORG,
+      'settings.yaml': settings,
+      'p.yaml': projectYaml('  alertConfigs: []\n'),
+      'm.json': '{}',
+    };
+    const issues = await issuesOf(new SwollenSource(files, ['p.yaml', 'm.json']));
+    expect(issues.map((i) => `${i.file}: ${i.message}`)).toEqual([
+      'p.yaml: file is 5000000000 bytes, over the limit of 1048576 bytes',
+      'settings.yaml: versionManifest.pin "m.json": is 5000000000 bytes, over the limit of 33554432',
+    ]);
   });
 
   it.each([

@@ -1,8 +1,10 @@
 // Scenario: the S3 desired-state source and archive store with a real SDK client against loopback S3 (listing, pagination, ETags, ifAbsent).
 import { createHash } from 'node:crypto';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { S3ArchiveStore } from '../../../../lambdas/adapters/aws/s3-archive-store.ts';
+import { MAX_DECODED_BYTES } from '../../../../lambdas/adapters/aws/s3-content-encoding.ts';
 import { S3DesiredStateSource } from '../../../../lambdas/adapters/aws/s3-desired-source.ts';
 import { loopbackS3Client } from '../../../helpers/aws-clients.ts';
 import { type LoopbackS3, startLoopbackS3 } from '../../../helpers/aws-s3-server.ts';
@@ -46,6 +48,93 @@ describe('S3DesiredStateSource and S3ArchiveStore on loopback S3', () => {
     expect(read.version).toBe(a.etag.slice(1, -1));
   });
 
+  it('skips dot files and folders as the directory source does; a key that is not a plain path is listed with why', async () => {
+    for (const key of [
+      'desired-state/settings.yaml',
+      'desired-state/.git/config.yaml',
+      'desired-state/projects/.#payments.yaml',
+      'desired-state/projects\\payments.yaml',
+      'desired-state/projects//search.yaml',
+      'desired-state/./analytics.yaml',
+      'desired-state/projects/tab\t.yaml',
+      'desired-state/projects/', // a "folder" marker
+      'desired-state/templates/base.yaml', // a YAML file in a sub-"folder"
+    ]) {
+      s3.putDirect('desired', key, 'a: 1\n');
+    }
+    const files = await new S3DesiredStateSource({ client, bucket: 'desired', prefix: 'desired-state' }).list();
+    const problem = (detail: string) =>
+      `the object key is not a plain relative path (${detail}): it is not read; rename the object`;
+    expect(files.map((f) => (f.problem ? { path: f.path, problem: f.problem } : f.path))).toEqual([
+      { path: './analytics.yaml', problem: problem("must not contain empty, '.' or '..' segments") },
+      { path: 'projects//search.yaml', problem: problem("must not contain empty, '.' or '..' segments") },
+      { path: 'projects/tab?.yaml', problem: problem('control characters') },
+      { path: 'projects\\payments.yaml', problem: problem('must use / separators') },
+      'settings.yaml',
+      'templates/base.yaml',
+    ]);
+  });
+
+  it.each([
+    [
+      'without a continuation token',
+      (xml: string) => xml.replace(/<NextContinuationToken>.*<\/NextContinuationToken>/, ''),
+    ],
+    [
+      'with a continuation token given before',
+      (xml: string) =>
+        xml
+          .replace('<IsTruncated>false</IsTruncated>', '<IsTruncated>true</IsTruncated>')
+          .replace(
+            /<NextContinuationToken>.*<\/NextContinuationToken>|(?=<Contents>)/,
+            '<NextContinuationToken>again</NextContinuationToken>',
+          ),
+    ],
+  ])('a listing truncated %s is an S3AccessError, never a part of the desired state', async (why, rewrite) => {
+    for (const name of ['a', 'b', 'c', 'd', 'e']) s3.putDirect('desired', `desired-state/${name}.yaml`, 'a: 1\n');
+    s3.injectFault({ method: 'GET', key: 'desired/', count: 3, rewrite });
+    const source = new S3DesiredStateSource({ client, bucket: 'desired', prefix: 'desired-state/', pageSize: 2 });
+    await expect(source.list()).rejects.toMatchObject({
+      name: 'S3AccessError',
+      code: 'S3_ACCESS',
+      message: expect.stringMatching(
+        new RegExp(
+          `^ListObjectsV2 s3://desired/desired-state/ failed: the listing was truncated ${why} after \\d+ files: the desired state cannot be listed whole$`,
+        ),
+      ),
+    });
+  });
+
+  it('reads a gzip-encoded object as the text it stands for; an encoding it cannot undo is a final error naming the key', async () => {
+    const text = 'apiVersion: opsman-gitops/v1\nkind: Settings\n';
+    s3.putDirect('desired', 'desired-state/settings.yaml', gzipSync(text), { contentEncoding: 'gzip' });
+    s3.putDirect('desired', 'desired-state/chunked.yaml', text, { contentEncoding: 'aws-chunked' });
+    s3.putDirect('desired', 'desired-state/brotli.yaml', brotliCompressSync(text), { contentEncoding: 'br' });
+    s3.putDirect('desired', 'desired-state/torn.yaml', gzipSync(text).subarray(0, 20), { contentEncoding: 'gzip' });
+    s3.putDirect('desired', 'desired-state/bomb.yaml', gzipSync(Buffer.alloc(40 * 1024 * 1024)), {
+      contentEncoding: 'gzip',
+    });
+    const source = new S3DesiredStateSource({ client, bucket: 'desired', prefix: 'desired-state/' });
+    expect(new TextDecoder().decode((await source.read('settings.yaml')).bytes)).toBe(text);
+    expect(new TextDecoder().decode((await source.read('chunked.yaml')).bytes)).toBe(text);
+    const refused = (name: string) => source.read(name).catch((error: unknown) => error);
+    expect(await refused('brotli.yaml')).toMatchObject({
+      code: 'S3_CONTENT_ENCODING',
+      message:
+        's3://desired/desired-state/brotli.yaml is stored with Content-Encoding "br", which cannot be decoded: upload it uncompressed or gzip-compressed',
+    });
+    expect(await refused('torn.yaml')).toMatchObject({
+      code: 'S3_CONTENT_ENCODING',
+      message: expect.stringMatching(
+        /^s3:\/\/desired\/desired-state\/torn\.yaml is stored with Content-Encoding gzip but is not a valid gzip stream \(Z_BUF_ERROR\): upload it again$/,
+      ),
+    });
+    expect(await refused('bomb.yaml')).toMatchObject({
+      code: 'S3_CONTENT_ENCODING',
+      message: `s3://desired/desired-state/bomb.yaml is stored with Content-Encoding gzip and decodes to more than ${MAX_DECODED_BYTES} bytes`,
+    });
+  });
+
   it.each([
     ['../state/state.json', /'\.\.' segments/],
     ['/etc/passwd', /must be relative/],
@@ -57,6 +146,17 @@ describe('S3DesiredStateSource and S3ArchiveStore on loopback S3', () => {
       code: 'INVALID_KEY',
       message: expect.stringMatching(message),
     });
+  });
+
+  it('an object replaced by one over maxBytes answers its size and version, its body unread', async () => {
+    const big = s3.putDirect('desired', 'desired-state/settings.yaml', Buffer.alloc(5000, 0x61));
+    const source = new S3DesiredStateSource({ client, bucket: 'desired', prefix: 'desired-state/' });
+    expect(await source.read('settings.yaml', { maxBytes: 1024 })).toEqual({
+      bytes: new Uint8Array(),
+      size: 5000,
+      version: big.etag.slice(1, -1),
+    });
+    expect((await source.read('settings.yaml', { maxBytes: 5000 })).bytes.length).toBe(5000);
   });
 
   it('a missing file is a 404 S3AccessError naming the key', async () => {
