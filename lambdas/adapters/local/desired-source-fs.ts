@@ -105,7 +105,16 @@ export class FsDesiredStateSource implements DesiredStateSource {
     const realRoot = this.realRoot();
     this.realRootCache = realRoot;
     const found: Listed[] = [];
-    await this.walk(realRoot, realRoot, '', found, new Set([realRoot]));
+    const visited = new Set([realRoot]);
+    const linked: LinkedDirectory[] = [];
+    await this.walk(realRoot, realRoot, '', found, visited, linked);
+    // Directories reached through a link are walked after every plain one, so a directory that is also reachable
+    // directly is listed under its own path, whatever order readdir gives.
+    for (let next = linked.shift(); next !== undefined; next = linked.shift()) {
+      if (visited.has(next.real)) continue;
+      visited.add(next.real);
+      await this.walk(realRoot, next.real, next.relative, found, visited, linked);
+    }
     found.sort(byPath);
     this.listed = new Map(found.flatMap((f) => (f.real === undefined ? [] : [[f.path, f.real]])));
     return found.map((f) => {
@@ -201,12 +210,16 @@ export class FsDesiredStateSource implements DesiredStateSource {
     relativeDir: string,
     out: Listed[],
     visited: Set<string>,
+    linked: LinkedDirectory[],
   ): Promise<void> {
     const paced = this.pacer.pace();
     if (paced) await paced;
     let entries: Dirent[];
     try {
-      entries = readdirSync(realDir, { withFileTypes: true });
+      // Sorted: readdir's order is the file system's, and the order links are met in must not depend on it.
+      entries = readdirSync(realDir, { withFileTypes: true }).sort((a, b) =>
+        a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+      );
     } catch (error) {
       const shown = relativeDir === '' ? '.' : relativeDir;
       throw new DesiredSourceError('IO', shown, unlistable(relativeDir, error), { cause: error });
@@ -241,11 +254,13 @@ export class FsDesiredStateSource implements DesiredStateSource {
         }
       }
       const isDirectory = plain ? entry.isDirectory() : statOrNull(target)?.isDirectory() === true;
-      if (isDirectory) {
+      if (isDirectory && !plain) {
+        linked.push({ real: target, relative });
+      } else if (isDirectory) {
         // A link back to a parent would loop forever: each real directory is walked once.
         if (visited.has(target)) continue;
         visited.add(target);
-        await this.walk(realRoot, target, relative, out, visited);
+        await this.walk(realRoot, target, relative, out, visited, linked);
       } else if (yamlNamed) {
         const info = bigStatOrCode(target);
         if (typeof info !== 'string' && info.isFile()) {
@@ -262,6 +277,12 @@ export class FsDesiredStateSource implements DesiredStateSource {
       }
     }
   }
+}
+
+/** A directory met through a link inside the root: its real path and the path it is listed under. */
+interface LinkedDirectory {
+  real: string;
+  relative: string;
 }
 
 interface Listed {

@@ -91,6 +91,24 @@ describe('FsDesiredStateSource', () => {
     expect((error as DesiredSourceError).message).not.toContain('outside: true');
   });
 
+  it('a directory reachable directly and through links inside the root is listed under its own path, in any readdir order', async () => {
+    const tree = path.join(base, 'linked');
+    await mkdir(path.join(tree, 'a'), { recursive: true });
+    await mkdir(path.join(tree, 'b'));
+    await writeFile(path.join(tree, 'b/g.yaml'), 'g: 1\n');
+    // A link met (in sorted order) before the directory it points to, one level down.
+    await symlink(path.join(tree, 'b'), path.join(tree, 'a/to-b'));
+    const expected = ['b/g.yaml'];
+    for (let i = 0; i < 12; i++) {
+      await mkdir(path.join(tree, `d${i}`));
+      await writeFile(path.join(tree, `d${i}/f.yaml`), `f: ${i}\n`);
+      await symlink(path.join(tree, `d${i}`), path.join(tree, `${String.fromCharCode(97 + i)}${i}-link`));
+      expected.push(`d${i}/f.yaml`);
+    }
+    const listed = await new FsDesiredStateSource(tree).list();
+    expect(listed.map((f) => f.path)).toEqual(expected.sort());
+  });
+
   it('a link loop is an I/O failure, not a file gone (which the loader would take for a torn upload)', async () => {
     await symlink(path.join(root, 'loop-b.yaml'), path.join(root, 'loop-a.yaml'));
     await symlink(path.join(root, 'loop-a.yaml'), path.join(root, 'loop-b.yaml'));
