@@ -133,7 +133,9 @@ export async function runCli(argv: string[], deps: CliDependencies): Promise<num
       io.stdout.write(commandHelp(command));
       return EXIT.ok;
     }
-    return await dispatch(commandContext(options, io, deps.startEmulator), command, args);
+    const code = await dispatch(commandContext(options, io, deps.startEmulator), command, args);
+    // Output lost to a full disk (not a reader that left): what was asked for did not all arrive.
+    return code === EXIT.ok && io.outputLost?.() === true ? EXIT.error : code;
   } catch (error) {
     const code = reportError(io, error);
     // --json: stdout carries one JSON document even on failure, unless the plan or report is already there.

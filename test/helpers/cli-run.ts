@@ -24,6 +24,15 @@ export interface InterruptStep {
   signal: NodeJS.Signals;
 }
 
+/** More of a run's setting. */
+export interface RunOptions {
+  /**
+   * Closes the reading end of this output pipe as soon as the child starts (`| head -0`): each write of the child to it
+   * fails with EPIPE. Nothing is collected from it.
+   */
+  closeReader?: 'stdout' | 'stderr';
+}
+
 /**
  * Runs the binary with a clean environment plus `env`; stdin is closed (no terminal). `interrupt` sends signals as
  * stderr shows given lines (a user pressing Ctrl-C mid-run).
@@ -33,6 +42,7 @@ export function runBinary(
   env: Record<string, string> = {},
   cwd = REPO_ROOT,
   interrupt: readonly InterruptStep[] = [],
+  options: RunOptions = {},
 ): Promise<BinaryRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['bin/opsman-gitops.mjs', ...args], {
@@ -42,6 +52,7 @@ export function runBinary(
     });
     let stdout = '';
     let stderr = '';
+    if (options.closeReader !== undefined) child[options.closeReader].destroy();
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk;
     });
