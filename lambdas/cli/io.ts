@@ -42,6 +42,20 @@ function signalReason(signal: NodeJS.Signals): string {
 }
 
 let output: GuardedOutput | undefined;
+/** A SIGHUP stopped a run while a standard stream was a terminal: that terminal is most likely gone. */
+let hungUp = false;
+
+/**
+ * After a run that SIGHUP stopped on a terminal, ends the process as SIGHUP does by default (status 129), skipping
+ * Node's exit. Why: Node 20's exit restores the terminal's settings and aborts (SIGABRT, "Assertion failed" in
+ * ResetStdio, a core dump where they are on) when the terminal is gone (EIO): nodejs/node#51519, fixed after Node 20.
+ * The run has saved its state and released its lock by then. Does nothing otherwise.
+ */
+export function endAsHangup(): void {
+  if (!hungUp) return;
+  process.removeAllListeners('SIGHUP');
+  process.kill(process.pid, 'SIGHUP');
+}
 
 /** The real process: stdout/stderr (guarded: process-output.ts), process.env, a readline prompt on stdin. */
 export function processIo(): CliIo {
@@ -66,6 +80,7 @@ export function processIo(): CliIo {
         const reason = signalReason(signal);
         // A closed terminal often sends SIGHUP twice (the shell, then the kernel): SIGHUP never stops at once.
         if (signal === 'SIGHUP') {
+          hungUp ||= [process.stdin, process.stdout, process.stderr].some((stream) => stream.isTTY === true);
           if (!stopping) first(reason, `${reason} received`);
           return;
         }

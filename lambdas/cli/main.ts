@@ -14,7 +14,7 @@ import { runValidate } from './commands/validate.ts';
 import { type CommandContext, commandContext, type StartEmulator } from './context.ts';
 import { CliError, EXIT, UsageError } from './errors.ts';
 import { commandHelp, topLevelHelp } from './help.ts';
-import { type CliIo, processIo } from './io.ts';
+import { type CliIo, endAsHangup, processIo } from './io.ts';
 import { failureDocument, renderFailureJson, trackWrites, wantsJson } from './json-failure.ts';
 import { parseInvocation } from './options.ts';
 
@@ -143,5 +143,8 @@ export async function runCli(argv: string[], deps: CliDependencies): Promise<num
       io.stdout.write(redactCredentials(renderFailureJson(failureDocument(error)), io.env));
     }
     return code;
+  } finally {
+    // The real process only: a terminal closed under a run leaves an exit that would abort (io.ts).
+    if (deps.io === undefined) endAsHangup();
   }
 }

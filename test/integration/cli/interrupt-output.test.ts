@@ -1,8 +1,11 @@
 // Scenario: a real `opsman-gitops apply` loses its terminal or its reader mid-run: SIGHUP (the terminal closed, often
 // twice), SIGTERM, a closed stderr pipe (`apply 2>&1 | head -1`) and a closed stdout pipe (`| head -1`). Each stops
 // as a first Ctrl-C does, or finishes: the writes in flight finish, the state is saved, the lock is released, the exit
-// code is the run's own; never a crash that leaves the lock held, never a 0 for a run that failed.
-import { access, mkdtemp, readFile, rm } from 'node:fs/promises';
+// code is the run's own; never a crash that leaves the lock held, never a 0 for a run that failed. On a real terminal
+// (util-linux `script` gives the run a pseudo-terminal, killed mid-apply), the run stops gracefully and then ends
+// by SIGHUP, not by Node's abort on restoring a terminal that is gone.
+import { spawn, spawnSync } from 'node:child_process';
+import { access, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -120,5 +123,54 @@ describe('a closed output pipe', { timeout: 120_000 }, () => {
     const saved = JSON.parse(await readFile(out, 'utf8')) as { formatVersion: number; changes: unknown[] };
     expect(saved.formatVersion).toBe(1);
     expect(saved.changes.length).toBeGreaterThan(0);
+  });
+});
+
+/** util-linux `script`, to give the binary a real terminal; the test that needs it is skipped without it. */
+const HAS_SCRIPT = spawnSync('script', ['--version']).status === 0;
+
+/** Whether process `pid` has ended (gone, or a zombie nobody reaped yet). */
+async function ended(pid: number): Promise<boolean> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+  return status === '' || /^State:\s+Z/m.test(status);
+}
+
+describe('the terminal closed', { timeout: 120_000 }, () => {
+  it.skipIf(!HAS_SCRIPT)('mid-apply: graceful stop, then the process ends by SIGHUP, never by an abort', async () => {
+    await fault({ method: 'POST', path: '/groups/*/alertConfigs', latencyMs: 1_000 });
+    const errFile = join(dir, 'stderr.txt');
+    const pidFile = join(dir, 'pid');
+    // The binary leads the terminal's session (exec), as a login shell's job does; stderr goes to a file so that
+    // what it says after the terminal is gone (an abort's message) can be read.
+    const command = [
+      `echo $$ > '${pidFile}'`,
+      `exec '${process.execPath}' bin/opsman-gitops.mjs ${APPLY().join(' ')} 2> '${errFile}'`,
+    ].join('; ');
+    const terminal = spawn('script', ['-qec', command, '/dev/null'], {
+      cwd: REPO_ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...toolEnv(emulator.url) },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const closed = new Promise((resolve) => terminal.on('close', resolve));
+    // The first target applied: creates are in flight. Then the terminal goes away (its master end closed).
+    for (let i = 0; i < 600 && !FIRST_APPLIED.test(await readFile(errFile, 'utf8').catch(() => '')); i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const pid = Number(await readFile(pidFile, 'utf8'));
+    terminal.kill('SIGKILL');
+    await closed;
+    for (let i = 0; i < 600 && !(await ended(pid)); i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await ended(pid)).toBe(true);
+    const stderr = await readFile(errFile, 'utf8');
+    expect(stderr).toContain('SIGHUP (terminal closed) received: no new write starts');
+    expect(stderr).toMatch(/error: interrupted \(SIGHUP \(terminal closed\)\): \d+ writes? not started/);
+    expect(stderr).not.toContain('Assertion failed');
+    expect(await exists(leaseFile())).toBe(false);
+    const days = await readdir(join(dir, 'state', 'archive', 'reports'));
+    const reports = await readdir(join(dir, 'state', 'archive', 'reports', days[0] as string));
+    const report = JSON.parse(
+      await readFile(join(dir, 'state', 'archive', 'reports', days[0] as string, reports[0] as string), 'utf8'),
+    ) as { interrupted?: { reason: string } };
+    expect(report.interrupted?.reason).toBe('SIGHUP (terminal closed)');
   });
 });
