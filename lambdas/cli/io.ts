@@ -20,8 +20,8 @@ export interface CliIo {
   /** True when a human can answer a prompt (stdin and stderr are terminals). */
   interactive: boolean;
   env: Record<string, string | undefined>;
-  /** Asks one question; resolves to the answer, or null when input ended. */
-  prompt(question: string): Promise<string | null>;
+  /** Asks one question; resolves to the answer, or null when input ended or `signal` was aborted. */
+  prompt(question: string, signal?: AbortSignal): Promise<string | null>;
   /**
    * Calls `handler` on the first Ctrl-C, SIGTERM or SIGHUP while subscribed, or when stdout or stderr is closed (its
    * reader went away), with the reason for messages (`Ctrl-C (SIGINT)`) and the event to announce (`Ctrl-C (SIGINT)
@@ -42,20 +42,6 @@ function signalReason(signal: NodeJS.Signals): string {
 }
 
 let output: GuardedOutput | undefined;
-/** A SIGHUP stopped a run while a standard stream was a terminal: that terminal is most likely gone. */
-let hungUp = false;
-
-/**
- * After a run that SIGHUP stopped on a terminal, ends the process as SIGHUP does by default (status 129), skipping
- * Node's exit. Why: Node 20's exit restores the terminal's settings and aborts (SIGABRT, "Assertion failed" in
- * ResetStdio, a core dump where they are on) when the terminal is gone (EIO): nodejs/node#51519, fixed after Node 20.
- * The run has saved its state and released its lock by then. Does nothing otherwise.
- */
-export function endAsHangup(): void {
-  if (!hungUp) return;
-  process.removeAllListeners('SIGHUP');
-  process.kill(process.pid, 'SIGHUP');
-}
 
 /** The real process: stdout/stderr (guarded: process-output.ts), process.env, a readline prompt on stdin. */
 export function processIo(): CliIo {
@@ -80,7 +66,6 @@ export function processIo(): CliIo {
         const reason = signalReason(signal);
         // A closed terminal often sends SIGHUP twice (the shell, then the kernel): SIGHUP never stops at once.
         if (signal === 'SIGHUP') {
-          hungUp ||= [process.stdin, process.stdout, process.stderr].some((stream) => stream.isTTY === true);
           if (!stopping) first(reason, `${reason} received`);
           return;
         }
@@ -104,16 +89,23 @@ export function processIo(): CliIo {
         unsubscribe();
       };
     },
-    async prompt(question: string): Promise<string | null> {
-      const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
+    async prompt(question: string, signal?: AbortSignal): Promise<string | null> {
+      // Not `terminal: true`: the terminal stays in its own line mode, so Ctrl-C is the signal it stands for (caught
+      // by onInterrupt, or ending the process) instead of a key readline swallows, and a terminal that goes away
+      // ends the input (EOF) instead of failing readline's reset of raw mode (EIO, thrown where nothing can catch it).
+      const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: false });
+      let onInputError = () => {};
       try {
         return await new Promise<string | null>((resolve) => {
+          onInputError = () => resolve(null);
           rl.once('close', () => resolve(null));
-          // Ctrl-C at the prompt cancels (readline would otherwise just pause and leave the prompt hanging).
-          rl.once('SIGINT', () => rl.close());
-          rl.question(question).then(resolve, () => resolve(null));
+          // Input that fails (a terminal gone: EIO) ends the question as input that ended does.
+          process.stdin.once('error', onInputError);
+          const options = signal === undefined ? {} : { signal };
+          rl.question(question, options).then(resolve, () => resolve(null));
         });
       } finally {
+        process.stdin.off('error', onInputError);
         rl.close();
       }
     },

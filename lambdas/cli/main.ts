@@ -13,8 +13,9 @@ import { runUnlock } from './commands/unlock.ts';
 import { runValidate } from './commands/validate.ts';
 import { type CommandContext, commandContext, type StartEmulator } from './context.ts';
 import { CliError, EXIT, UsageError } from './errors.ts';
+import { endAsHangup } from './hangup.ts';
 import { commandHelp, topLevelHelp } from './help.ts';
-import { type CliIo, endAsHangup, processIo } from './io.ts';
+import { type CliIo, processIo } from './io.ts';
 import { failureDocument, renderFailureJson, trackWrites, wantsJson } from './json-failure.ts';
 import { parseInvocation } from './options.ts';
 
@@ -144,7 +145,7 @@ export async function runCli(argv: string[], deps: CliDependencies): Promise<num
     }
     return code;
   } finally {
-    // The real process only: a terminal closed under a run leaves an exit that would abort (io.ts).
+    // The real process only: a terminal closed under a run leaves an exit that would abort (hangup.ts).
     if (deps.io === undefined) endAsHangup();
   }
 }

@@ -3,14 +3,15 @@
 // as a first Ctrl-C does, or finishes: the writes in flight finish, the state is saved, the lock is released, the exit
 // code is the run's own; never a crash that leaves the lock held, never a 0 for a run that failed. On a real terminal
 // (util-linux `script` gives the run a pseudo-terminal, killed mid-apply), the run stops gracefully and then ends
-// by SIGHUP, not by Node's abort on restoring a terminal that is gone.
-import { spawn, spawnSync } from 'node:child_process';
+// by SIGHUP, not by Node's abort on restoring a terminal that is gone. At the approval prompt, Ctrl-C (typed) and
+// SIGTERM cancel the apply as interrupted (exit 130, a message), end of input refuses it (exit 1).
 import { access, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../../emulator/index.ts';
 import { REPO_ROOT, runBinary, toolEnv } from '../../helpers/cli-run.ts';
+import { HAS_SCRIPT, processEnded, runOnTerminal } from '../../helpers/cli-terminal.ts';
 
 let emulator: { url: string; origin: string; close(): Promise<void> };
 let dir: string;
@@ -126,42 +127,20 @@ describe('a closed output pipe', { timeout: 120_000 }, () => {
   });
 });
 
-/** util-linux `script`, to give the binary a real terminal; the test that needs it is skipped without it. */
-const HAS_SCRIPT = spawnSync('script', ['--version']).status === 0;
-
-/** Whether process `pid` has ended (gone, or a zombie nobody reaped yet). */
-async function ended(pid: number): Promise<boolean> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
-  return status === '' || /^State:\s+Z/m.test(status);
-}
-
 describe('the terminal closed', { timeout: 120_000 }, () => {
   it.skipIf(!HAS_SCRIPT)('mid-apply: graceful stop, then the process ends by SIGHUP, never by an abort', async () => {
     await fault({ method: 'POST', path: '/groups/*/alertConfigs', latencyMs: 1_000 });
-    const errFile = join(dir, 'stderr.txt');
-    const pidFile = join(dir, 'pid');
-    // The binary leads the terminal's session (exec), as a login shell's job does; stderr goes to a file so that
-    // what it says after the terminal is gone (an abort's message) can be read.
-    const command = [
-      `echo $$ > '${pidFile}'`,
-      `exec '${process.execPath}' bin/opsman-gitops.mjs ${APPLY().join(' ')} 2> '${errFile}'`,
-    ].join('; ');
-    const terminal = spawn('script', ['-qec', command, '/dev/null'], {
-      cwd: REPO_ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...toolEnv(emulator.url) },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    const closed = new Promise((resolve) => terminal.on('close', resolve));
-    // The first target applied: creates are in flight. Then the terminal goes away (its master end closed).
-    for (let i = 0; i < 600 && !FIRST_APPLIED.test(await readFile(errFile, 'utf8').catch(() => '')); i += 1) {
+    // stderr to a file: what the binary says after its terminal is gone (an abort's message) can still be read.
+    const stderrFile = join(dir, 'stderr.txt');
+    const run = runOnTerminal(APPLY(), toolEnv(emulator.url), { pidFile: join(dir, 'pid'), stderrFile });
+    const pid = await run.pid();
+    // The first target applied: creates are in flight when the terminal goes away.
+    for (let i = 0; i < 600 && !FIRST_APPLIED.test(await readFile(stderrFile, 'utf8').catch(() => '')); i += 1) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    const pid = Number(await readFile(pidFile, 'utf8'));
-    terminal.kill('SIGKILL');
-    await closed;
-    for (let i = 0; i < 600 && !(await ended(pid)); i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(await ended(pid)).toBe(true);
-    const stderr = await readFile(errFile, 'utf8');
+    await run.hangUp();
+    expect(await processEnded(pid)).toBe(true);
+    const stderr = await readFile(stderrFile, 'utf8');
     expect(stderr).toContain('SIGHUP (terminal closed) received: no new write starts');
     expect(stderr).toMatch(/error: interrupted \(SIGHUP \(terminal closed\)\): \d+ writes? not started/);
     expect(stderr).not.toContain('Assertion failed');
@@ -172,5 +151,36 @@ describe('the terminal closed', { timeout: 120_000 }, () => {
       await readFile(join(dir, 'state', 'archive', 'reports', days[0] as string, reports[0] as string), 'utf8'),
     ) as { interrupted?: { reason: string } };
     expect(report.interrupted?.reason).toBe('SIGHUP (terminal closed)');
+  });
+});
+
+describe('at the approval prompt (apply on a terminal, without --auto-approve)', { timeout: 120_000 }, () => {
+  const ASK = () => ['apply', '--no-color', ...common];
+  const PROMPT = /Enter a value: /;
+
+  it.skipIf(!HAS_SCRIPT)('Ctrl-C typed: the apply is cancelled as interrupted, exit 130, nothing written', async () => {
+    const run = runOnTerminal(ASK(), toolEnv(emulator.url), { pidFile: join(dir, 'pid') });
+    await run.waitFor(PROMPT);
+    await fetch(`${emulator.origin}/__emulator/requests`, { method: 'DELETE' });
+    run.type('\x03');
+    expect(await run.done, run.output()).toBe(130);
+    expect(run.output()).toContain('Apply cancelled by Ctrl-C (SIGINT): nothing was written.');
+    expect(await writesSent()).toEqual([]);
+  });
+
+  it.skipIf(!HAS_SCRIPT)('SIGTERM: the apply is cancelled with a message, exit 130 (not killed silently)', async () => {
+    const run = runOnTerminal(ASK(), toolEnv(emulator.url), { pidFile: join(dir, 'pid') });
+    await run.waitFor(PROMPT);
+    process.kill(await run.pid(), 'SIGTERM');
+    expect(await run.done, run.output()).toBe(130);
+    expect(run.output()).toContain('Apply cancelled by SIGTERM: nothing was written.');
+  });
+
+  it.skipIf(!HAS_SCRIPT)('end of input (Ctrl-D): refused as any answer but yes, exit 1', async () => {
+    const run = runOnTerminal(ASK(), toolEnv(emulator.url), { pidFile: join(dir, 'pid') });
+    await run.waitFor(PROMPT);
+    run.type('\x04');
+    expect(await run.done, run.output()).toBe(1);
+    expect(run.output()).toContain('Apply cancelled: nothing was written.');
   });
 });
