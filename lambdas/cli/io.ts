@@ -45,7 +45,15 @@ let output: GuardedOutput | undefined;
 
 /** The real process: stdout/stderr (guarded: process-output.ts), process.env, a readline prompt on stdin. */
 export function processIo(): CliIo {
-  output ??= guardOutput({ stdout: process.stdout, stderr: process.stderr });
+  if (output === undefined) {
+    const guarded = guardOutput({ stdout: process.stdout, stderr: process.stderr });
+    // Output lost after the command returned its code (a write fails a tick later): the process still fails. runCli
+    // checks lost() too, for output lost during the command.
+    guarded.onClosed(() => {
+      if (guarded.lost() && (process.exitCode ?? 0) === 0) process.exitCode = 1;
+    });
+    output = guarded;
+  }
   const { stdout, stderr } = output;
   const guarded = output;
   return {

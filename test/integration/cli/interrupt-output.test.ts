@@ -127,6 +127,14 @@ describe('a closed output pipe', { timeout: 120_000 }, () => {
   });
 });
 
+describe('stdout on a full disk', () => {
+  it('`schema > /dev/full`: says so on stderr and exits 1, not 0', async () => {
+    const run = await runBinary(['schema'], {}, REPO_ROOT, [], { stdoutFile: '/dev/full' });
+    expect(run.stderr).toContain('error: cannot write to stdout: ENOSPC');
+    expect(run.code).toBe(1);
+  });
+});
+
 describe('the terminal closed', { timeout: 120_000 }, () => {
   it.skipIf(!HAS_SCRIPT)('mid-apply: graceful stop, then the process ends by SIGHUP, never by an abort', async () => {
     await fault({ method: 'POST', path: '/groups/*/alertConfigs', latencyMs: 1_000 });
