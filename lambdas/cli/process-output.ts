@@ -30,7 +30,7 @@ export interface GuardedOutput {
 /** The reader went away: a closed pipe, a hung-up terminal. Quiet: nobody is left to tell. */
 const READER_GONE = new Set(['EPIPE', 'EIO', 'ECONNRESET']);
 
-/** Guards `stdout` and `stderr` (the process's, by default). */
+/** Guards `stdout` and `stderr` (the CLI passes the process's own). */
 export function guardOutput(streams: { stdout: OutputStream; stderr: OutputStream }): GuardedOutput {
   const closed = new Set<'stdout' | 'stderr'>();
   const listeners = new Set<(reason: string) => void>();
