@@ -3,6 +3,7 @@
  * Terraform), a terminal asks, and anything else refuses before a single API call.
  */
 import { SavedPlanStaleError, SavedPlanStateChangedError } from '../core/errors.ts';
+import { interruptReason } from '../core/interrupt.ts';
 import { CliError, EXIT } from './errors.ts';
 import type { CliIo } from './io.ts';
 
@@ -28,11 +29,27 @@ export function refusal(): CliError {
   );
 }
 
-/** Asks on the terminal; only an exact `yes` approves (Terraform's rule). */
-export async function askApproval(io: CliIo): Promise<boolean> {
+/** The answer at the approval prompt: `interrupted` names what stopped it (the apply is then cancelled, exit 130). */
+export interface Approval {
+  approved: boolean;
+  interrupted?: string;
+}
+
+/**
+ * Asks on the terminal; only an exact `yes` approves (Terraform's rule). A Ctrl-C, SIGTERM or SIGHUP while it waits
+ * (or stdout or stderr closing) cancels the question: not approved, and `interrupted` says by what.
+ */
+export async function askApproval(io: CliIo): Promise<Approval> {
   io.stderr.write("\nDo you want to apply these changes?\n  Only 'yes' will be accepted to approve.\n\n");
-  const answer = await io.prompt('  Enter a value: ');
-  return answer?.trim() === 'yes';
+  const controller = new AbortController();
+  const unsubscribe = io.onInterrupt?.((reason) => controller.abort(reason), 'stopping at once');
+  try {
+    const answer = await io.prompt('  Enter a value: ', controller.signal);
+    if (controller.signal.aborted) return { approved: false, interrupted: interruptReason(controller.signal) };
+    return { approved: answer?.trim() === 'yes' };
+  } finally {
+    unsubscribe?.();
+  }
 }
 
 /**

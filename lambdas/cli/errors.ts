@@ -13,7 +13,7 @@ export const EXIT = {
   usage: 2,
   /** `plan`/`observe --detailed-exitcode`: changes present (same number as usage, Terraform's convention). */
   changes: 2,
-  /** A plan, observe or apply stopped by Ctrl-C or SIGTERM (128 + SIGINT, the shell's convention). */
+  /** A plan, observe or apply stopped by Ctrl-C, SIGTERM, SIGHUP or a closed output (128 + SIGINT, the shell's convention). */
   interrupted: 130,
 } as const;
 

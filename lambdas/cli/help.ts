@@ -55,7 +55,7 @@ function environment(uses: readonly string[] | undefined): string[] {
 }
 
 /**
- * The exit codes a command can give. 130 only where Ctrl-C and SIGTERM are handled (plan, observe, apply: the
+ * The exit codes a command can give. 130 only where Ctrl-C, SIGTERM and SIGHUP are handled (plan, observe, apply: the
  * others end as the signal ends them); the --detailed-exitcode notes only where it is taken.
  */
 function exitCodes(command: CommandName | undefined): string[] {
@@ -70,7 +70,7 @@ function exitCodes(command: CommandName | undefined): string[] {
     `  2  usage error${detailed ? ' (plan/observe --detailed-exitcode: changes present)' : ''}`,
     ...(interruptible
       ? [
-          '  130  stopped by Ctrl-C or SIGTERM (planning: reads abandoned, nothing written; apply: state saved, lock released)',
+          '  130  stopped by Ctrl-C, SIGTERM or SIGHUP (planning: reads abandoned, nothing written; apply: state saved, lock released)',
         ]
       : []),
   ];

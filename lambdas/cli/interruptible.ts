@@ -32,9 +32,10 @@ export async function interruptible<T>(
   run: (signal: AbortSignal) => Promise<T>,
 ): Promise<T> {
   const controller = new AbortController();
-  const unsubscribe = io.onInterrupt?.((signal) => {
-    io.stderr.write(`\n${signal} received: ${notices.first}\n`);
-    controller.abort(signal);
+  const unsubscribe = io.onInterrupt?.((reason, event = `${reason} received`) => {
+    io.stderr.write(`\n${event}: ${notices.first}\n`);
+    // Aborting again (a Ctrl-C after a closed output) keeps the first reason.
+    controller.abort(reason);
   }, notices.again);
   try {
     return await run(controller.signal);

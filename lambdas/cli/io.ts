@@ -3,6 +3,7 @@
  * Injected, so tests run every command in-process with recorded output and a scripted terminal.
  */
 import { createInterface } from 'node:readline/promises';
+import { type GuardedOutput, guardOutput } from './process-output.ts';
 
 /** A writable text stream. */
 export interface TextSink {
@@ -19,65 +20,100 @@ export interface CliIo {
   /** True when a human can answer a prompt (stdin and stderr are terminals). */
   interactive: boolean;
   env: Record<string, string | undefined>;
-  /** Asks one question; resolves to the answer, or null when input ended. */
-  prompt(question: string): Promise<string | null>;
+  /** Asks one question; resolves to the answer, or null when input ended or `signal` was aborted. */
+  prompt(question: string, signal?: AbortSignal): Promise<string | null>;
   /**
-   * Calls `handler` on the first Ctrl-C or SIGTERM while subscribed; a second one prints `<signal> again: <again>` and
-   * ends the process at once (exit 130). Returns the unsubscribe function. Absent: interrupts keep the process's
-   * default (immediate exit).
+   * Calls `handler` on the first Ctrl-C, SIGTERM or SIGHUP while subscribed, or when stdout or stderr is closed (its
+   * reader went away), with the reason for messages (`Ctrl-C (SIGINT)`) and the event to announce (`Ctrl-C (SIGINT)
+   * received`; absent: `<reason> received`). A later Ctrl-C or SIGTERM prints `<signal> again: <again>` and ends the
+   * process at once (exit 130). Returns the unsubscribe function. Absent: interrupts keep the process's default
+   * (immediate exit).
    */
-  onInterrupt?(handler: (signal: string) => void, again: string): () => void;
+  onInterrupt?(handler: (reason: string, event?: string) => void, again: string): () => void;
+  /** True when output was lost to a write error other than its reader leaving (a full disk): the run must fail. */
+  outputLost?(): boolean;
 }
 
-let pipeGuarded = false;
-
-/** A closed pipe on stdout (`opsman-gitops plan | head`) ends the process quietly instead of crashing it. */
-function guardBrokenPipe(): void {
-  if (pipeGuarded) return;
-  pipeGuarded = true;
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    process.stderr.write(`error: cannot write to stdout: ${error.message}\n`);
-    process.exit(1);
-  });
+/** What an interrupt was, as messages name it. */
+function signalReason(signal: NodeJS.Signals): string {
+  if (signal === 'SIGINT') return 'Ctrl-C (SIGINT)';
+  if (signal === 'SIGHUP') return 'SIGHUP (terminal closed)';
+  return signal;
 }
 
-/** The real process: stdout/stderr, process.env, a readline prompt on stdin. */
+let output: GuardedOutput | undefined;
+
+/** The real process: stdout/stderr (guarded: process-output.ts), process.env, a readline prompt on stdin. */
 export function processIo(): CliIo {
-  guardBrokenPipe();
+  if (output === undefined) {
+    const guarded = guardOutput({ stdout: process.stdout, stderr: process.stderr });
+    // Output lost after the command returned its code (a write fails a tick later): the process still fails. runCli
+    // checks lost() too, for output lost during the command.
+    guarded.onClosed(() => {
+      if (guarded.lost() && (process.exitCode ?? 0) === 0) process.exitCode = 1;
+    });
+    output = guarded;
+  }
+  const { stdout, stderr } = output;
+  const guarded = output;
   return {
-    stdout: process.stdout,
-    stderr: process.stderr,
+    stdout,
+    stderr,
     interactive: process.stdin.isTTY === true && process.stderr.isTTY === true,
     env: process.env,
-    onInterrupt(handler: (signal: string) => void, again: string): () => void {
-      let received = 0;
+    outputLost: () => guarded.lost(),
+    onInterrupt(handler: (reason: string, event?: string) => void, again: string): () => void {
+      // Stopping: the handler was called. Asked: someone sent Ctrl-C or SIGTERM; a second such signal stops at once.
+      let stopping = false;
+      let asked = false;
+      const first = (reason: string, event: string) => {
+        stopping = true;
+        handler(reason, event);
+      };
       const listener = (signal: NodeJS.Signals) => {
-        received += 1;
-        if (received === 1) {
-          handler(signal === 'SIGINT' ? 'Ctrl-C (SIGINT)' : signal);
+        const reason = signalReason(signal);
+        // A closed terminal often sends SIGHUP twice (the shell, then the kernel): SIGHUP never stops at once.
+        if (signal === 'SIGHUP') {
+          if (!stopping) first(reason, `${reason} received`);
           return;
         }
-        process.stderr.write(`${signal} again: ${again}\n`);
+        if (!asked) {
+          asked = true;
+          first(reason, `${reason} received`);
+          return;
+        }
+        stderr.write(`${signal} again: ${again}\n`);
         process.exit(130);
       };
-      process.on('SIGINT', listener);
-      process.on('SIGTERM', listener);
+      // The reader of stdout or stderr went away: nobody sees the run any more, so it stops as on a first Ctrl-C.
+      const closed = (reason: string) => {
+        if (!stopping) first(reason, reason);
+      };
+      const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+      for (const signal of signals) process.on(signal, listener);
+      const unsubscribe = guarded.onClosed(closed);
       return () => {
-        process.off('SIGINT', listener);
-        process.off('SIGTERM', listener);
+        for (const signal of signals) process.off(signal, listener);
+        unsubscribe();
       };
     },
-    async prompt(question: string): Promise<string | null> {
-      const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
+    async prompt(question: string, signal?: AbortSignal): Promise<string | null> {
+      // Not `terminal: true`: the terminal stays in its own line mode, so Ctrl-C is the signal it stands for (caught
+      // by onInterrupt, or ending the process) instead of a key readline swallows, and a terminal that goes away
+      // ends the input (EOF) instead of failing readline's reset of raw mode (EIO, thrown where nothing can catch it).
+      const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: false });
+      let onInputError = () => {};
       try {
         return await new Promise<string | null>((resolve) => {
+          onInputError = () => resolve(null);
           rl.once('close', () => resolve(null));
-          // Ctrl-C at the prompt cancels (readline would otherwise just pause and leave the prompt hanging).
-          rl.once('SIGINT', () => rl.close());
-          rl.question(question).then(resolve, () => resolve(null));
+          // Input that fails (a terminal gone: EIO) ends the question as input that ended does.
+          process.stdin.once('error', onInputError);
+          const options = signal === undefined ? {} : { signal };
+          rl.question(question, options).then(resolve, () => resolve(null));
         });
       } finally {
+        process.stdin.off('error', onInputError);
         rl.close();
       }
     },

@@ -13,6 +13,7 @@ import { runUnlock } from './commands/unlock.ts';
 import { runValidate } from './commands/validate.ts';
 import { type CommandContext, commandContext, type StartEmulator } from './context.ts';
 import { CliError, EXIT, UsageError } from './errors.ts';
+import { endAsHangup } from './hangup.ts';
 import { commandHelp, topLevelHelp } from './help.ts';
 import { type CliIo, processIo } from './io.ts';
 import { failureDocument, renderFailureJson, trackWrites, wantsJson } from './json-failure.ts';
@@ -133,7 +134,9 @@ export async function runCli(argv: string[], deps: CliDependencies): Promise<num
       io.stdout.write(commandHelp(command));
       return EXIT.ok;
     }
-    return await dispatch(commandContext(options, io, deps.startEmulator), command, args);
+    const code = await dispatch(commandContext(options, io, deps.startEmulator), command, args);
+    // Output lost to a full disk (not a reader that left): what was asked for did not all arrive.
+    return code === EXIT.ok && io.outputLost?.() === true ? EXIT.error : code;
   } catch (error) {
     const code = reportError(io, error);
     // --json: stdout carries one JSON document even on failure, unless the plan or report is already there.
@@ -141,5 +144,8 @@ export async function runCli(argv: string[], deps: CliDependencies): Promise<num
       io.stdout.write(redactCredentials(renderFailureJson(failureDocument(error)), io.env));
     }
     return code;
+  } finally {
+    // The real process only: a terminal closed under a run leaves an exit that would abort (hangup.ts).
+    if (deps.io === undefined) endAsHangup();
   }
 }

@@ -1,5 +1,6 @@
 /** Spawns the real `opsman-gitops` binary (node bin/opsman-gitops.mjs) and collects its exit code and output. */
 import { spawn } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 /** The repository root. */
@@ -24,6 +25,17 @@ export interface InterruptStep {
   signal: NodeJS.Signals;
 }
 
+/** More of a run's setting. */
+export interface RunOptions {
+  /**
+   * Closes the reading end of this output pipe as soon as the child starts (`| head -0`): each write of the child to it
+   * fails with EPIPE. Nothing is collected from it.
+   */
+  closeReader?: 'stdout' | 'stderr';
+  /** Sends stdout to this file (`> /dev/full`) instead of a pipe; nothing is collected from it. */
+  stdoutFile?: string;
+}
+
 /**
  * Runs the binary with a clean environment plus `env`; stdin is closed (no terminal). `interrupt` sends signals as
  * stderr shows given lines (a user pressing Ctrl-C mid-run).
@@ -33,20 +45,24 @@ export function runBinary(
   env: Record<string, string> = {},
   cwd = REPO_ROOT,
   interrupt: readonly InterruptStep[] = [],
+  options: RunOptions = {},
 ): Promise<BinaryRun> {
   return new Promise((resolve, reject) => {
+    const out = options.stdoutFile === undefined ? 'pipe' : openSync(options.stdoutFile, 'w');
     const child = spawn(process.execPath, ['bin/opsman-gitops.mjs', ...args], {
       cwd,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['ignore', out, 'pipe'],
     });
+    if (typeof out === 'number') closeSync(out);
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    if (options.closeReader !== undefined) child[options.closeReader]?.destroy();
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk;
     });
     let step = 0;
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
       stderr += chunk;
       // Each step waits for the output that follows the one before, so no signal is merged with a pending one.
       while (step < interrupt.length && (interrupt[step] as InterruptStep).when.test(stderr)) {

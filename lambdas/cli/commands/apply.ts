@@ -44,7 +44,13 @@ export async function runApply(ctx: CommandContext, showPlan = true): Promise<nu
         io.stdout.write('\nNothing to apply.\n');
         return planExitCode(planned.plan, false);
       }
-      if (!(await askApproval(io))) {
+      const answer = await askApproval(io);
+      if (answer.interrupted !== undefined) {
+        // Stopped as on Ctrl-C anywhere else: exit 130. No lock is held while asking (the plan shown took none).
+        io.stderr.write(`\nApply cancelled by ${answer.interrupted}: nothing was written.\n`);
+        return EXIT.interrupted;
+      }
+      if (!answer.approved) {
         io.stderr.write('Apply cancelled: nothing was written.\n');
         return EXIT.error;
       }

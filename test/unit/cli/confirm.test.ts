@@ -36,7 +36,7 @@ describe('askApproval', () => {
     { answer: undefined, approved: false },
   ])('answer $answer -> $approved', async ({ answer, approved }) => {
     const io = recordingIo({ interactive: true, answers: answer === undefined ? [] : [answer] });
-    expect(await askApproval(io)).toBe(approved);
+    expect(await askApproval(io)).toEqual({ approved });
     expect(io.questions).toEqual(['  Enter a value: ']);
     expect(io.err()).toContain("Only 'yes' will be accepted");
     expect(io.out()).toBe('');
@@ -75,5 +75,27 @@ describe('staleAfterApproval', () => {
   it('passes every other error through unchanged', () => {
     const other = new LeaseLostError('gone');
     expect(staleAfterApproval(other)).toBe(other);
+  });
+});
+
+describe('askApproval interrupted', () => {
+  it('a Ctrl-C while it waits cancels the question: not approved, interrupted by Ctrl-C', async () => {
+    const io = recordingIo({ interactive: true });
+    let interrupt: ((reason: string) => void) | undefined;
+    let unsubscribed = false;
+    io.onInterrupt = (handler) => {
+      interrupt = handler;
+      return () => {
+        unsubscribed = true;
+      };
+    };
+    // The prompt waits for an answer that never comes; only its signal ends it.
+    io.prompt = (_question, signal) =>
+      new Promise((resolve) => signal?.addEventListener('abort', () => resolve(null), { once: true }));
+    const asked = askApproval(io);
+    await Promise.resolve();
+    interrupt?.('Ctrl-C (SIGINT)');
+    expect(await asked).toEqual({ approved: false, interrupted: 'Ctrl-C (SIGINT)' });
+    expect(unsubscribed).toBe(true);
   });
 });

@@ -6,7 +6,7 @@ import { commandHelp } from '../../../lambdas/cli/help.ts';
 
 describe('command help: environment and exit codes', () => {
   it.each(['plan', 'apply', 'observe'] as const)('%s lists 130', (command) => {
-    expect(commandHelp(command)).toMatch(/^ {2}130 {2}stopped by Ctrl-C or SIGTERM/m);
+    expect(commandHelp(command)).toMatch(/^ {2}130 {2}stopped by Ctrl-C, SIGTERM or SIGHUP/m);
   });
 
   it.each(['validate', 'archive', 'schema', 'demo', 'unlock'] as const)('%s lists no 130', (command) => {
