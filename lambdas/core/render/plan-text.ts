@@ -3,6 +3,7 @@
  * `<=` adopt, `!` blocked, `?` drift), field-level before -> after, failures, and the summary line.
  */
 import { type Plan, type TargetFailure, type TargetRef, targetKey } from '../model.ts';
+import { printable } from '../printable.ts';
 import { changeLines } from './change-lines.ts';
 import { PLAIN_STYLE, type Style } from './style.ts';
 import { countChanges, groupByTarget, hasChanges, summaryLine, targetTitle } from './summary.ts';
@@ -21,10 +22,10 @@ export const DEFAULT_TEXT_RENDER_OPTIONS: Required<TextRenderOptions> = {
   showUnchangedTargets: true,
 };
 
-/** One failed target as a line: `Project x (id) [read]: message (CODE)`. */
+/** One failed target as a line: `Project x (id) [read]: message (CODE)`; printable (the message may quote Ops Manager). */
 export function failureLine(failure: TargetFailure): string {
   const code = failure.code !== undefined ? ` (${failure.code})` : '';
-  return `${targetTitle(failure.target)} [${failure.phase}]: ${failure.message}${code}`;
+  return printable(`${targetTitle(failure.target)} [${failure.phase}]: ${failure.message}${code}`);
 }
 
 /** Failures of one code and phase shown one by one before the rest of them are counted in one line. */
@@ -52,7 +53,7 @@ export function failureLines(failures: readonly TargetFailure[], style: Style, i
       const rest = all - FAILURES_SHOWN_PER_CAUSE;
       const code = f.code !== undefined ? ` with ${f.code}` : '';
       out.push(
-        `${indent}${style.error(`x ... and ${rest} more failed${code} [${f.phase}] (each is listed in --json and the run report)`)}`,
+        `${indent}${style.error(printable(`x ... and ${rest} more failed${code} [${f.phase}] (each is listed in --json and the run report)`))}`,
       );
     }
   }
@@ -81,7 +82,7 @@ export function renderPlanText(plan: Plan, options: TextRenderOptions = {}): str
   const out: string[] = [];
   const writes = plan.mode === 'apply' ? '' : ` (mode ${plan.mode}: nothing will be written)`;
   out.push(style.dim(`opsman-gitops plan ${plan.runId}${writes}`), '');
-  for (const warning of plan.warnings ?? []) out.push(style.error(`Warning: ${warning}`));
+  for (const warning of plan.warnings ?? []) out.push(style.error(printable(`Warning: ${warning}`)));
   if ((plan.warnings ?? []).length > 0) out.push('');
   for (const group of groupByTarget(plan.changes)) {
     const visible = group.changes.filter((c) => c.action !== 'noop' || c.drift?.detected === true);

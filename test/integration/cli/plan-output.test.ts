@@ -1,0 +1,72 @@
+// Scenario: the printed plan read as a user reads it: the real binary against an in-process emulator, on a copy of the
+// example desired state edited per case (a value holding terminal escapes and bidi characters).
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startEmulator } from '../../../emulator/index.ts';
+import { REPO_ROOT, runBinary, toolEnv } from '../../helpers/cli-run.ts';
+
+const SEARCH_PROD = '5e2211c17a3e5a48f5497de5';
+
+let emulator: { url: string; close(): Promise<void> };
+let dir: string;
+let common: string[];
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'cli-plan-output-'));
+  emulator = await startEmulator({ port: 0, host: '127.0.0.1' });
+  await cp(join(REPO_ROOT, 'desired-state'), join(dir, 'desired'), { recursive: true });
+  common = [
+    '--desired',
+    join(dir, 'desired'),
+    '--state-dir',
+    join(dir, 'state'),
+    '--secrets-file',
+    join(dir, 'desired/local-secrets.json'),
+  ];
+});
+
+afterEach(async () => {
+  await emulator.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Replaces `from` (which must occur once) in a desired-state file of the copy. */
+async function editDesired(file: string, from: string, to: string): Promise<void> {
+  const path = join(dir, 'desired', file);
+  const text = await readFile(path, 'utf8');
+  expect(text.split(from).length, `${from} once in ${file}`).toBe(2);
+  await writeFile(path, text.replace(from, to));
+}
+
+/** Characters a terminal acts on or that change how the text around them reads (controls, bidi, zero-width). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the characters that must never reach the terminal.
+const UNSAFE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/;
+
+describe('the printed plan', { timeout: 120_000 }, () => {
+  it('shows escapes, bidi overrides and zero-width characters of a value as \\u escapes, never raw', async () => {
+    // YAML double quotes: ESC [31m, a BEL, a right-to-left override, a zero-width space and a C1 CSI.
+    await editDesired(
+      'projects/search.yaml',
+      'value: search-rs }',
+      'value: "rs\\e[31mRED\\a\\u202Egnp.exe\\u200B\\x9b2J" }',
+    );
+    const run = await runBinary(['plan', '--project', SEARCH_PROD, ...common], toolEnv(emulator.url));
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).not.toMatch(UNSAFE);
+    expect(run.stdout).toContain('"value":"rs\\u001b[31mRED\\u0007\\u202egnp.exe\\u200b\\u009b2J"');
+  });
+
+  it('validate quotes a found value with a bidi override or a zero-width space escaped, like a control character', async () => {
+    await editDesired(
+      'projects/payments.yaml',
+      'defaultServerType: PRODUCTION_SERVER',
+      'defaultServerType: "PROD\\u202E\\u200B"',
+    );
+    const run = await runBinary(['validate', '--desired', join(dir, 'desired')]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).not.toMatch(UNSAFE);
+    expect(run.stdout).toContain('found "PROD\\u202e\\u200b"');
+  });
+});
