@@ -71,13 +71,13 @@ export function secretNote(note: string | undefined): string {
   }
 }
 
-/** `path: before -> after`, or the secret placeholder for a secret field. */
+/**
+ * `path: before -> after`, or the secret placeholder for a secret field. A side that is absent reads `(none)` on
+ * either side (`(none) -> {...}` added, `{...} -> (none)` removed), so an added field or notification never reads as
+ * a value that is already there.
+ */
 export function formatFieldChange(change: FieldChange): string {
   if (change.secret === true || isSecretPath(change.path)) return `${change.path}: ${secretNote(change.note)}`;
-  if (change.before === undefined && change.after !== undefined) return `${change.path}: ${formatValue(change.after)}`;
-  if (change.after === undefined && change.before !== undefined) {
-    return `${change.path}: ${formatValue(change.before)} -> (none)`;
-  }
   return `${change.path}: ${formatValue(change.before)} -> ${formatValue(change.after)}`;
 }
 

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../../emulator/index.ts';
 import { REPO_ROOT, runBinary, toolEnv } from '../../helpers/cli-run.ts';
 
+const PAYMENTS_PROD = '5e2211c17a3e5a48f5497de3';
 const SEARCH_PROD = '5e2211c17a3e5a48f5497de5';
 
 let emulator: { url: string; close(): Promise<void> };
@@ -68,5 +69,25 @@ describe('the printed plan', { timeout: 120_000 }, () => {
     expect(run.code).toBe(1);
     expect(run.stdout).not.toMatch(UNSAFE);
     expect(run.stdout).toContain('found "PROD\\u202e\\u200b"');
+  });
+
+  it('an update shows an added notification as (none) -> {...} and a removed one as {...} -> (none)', async () => {
+    const only = ['--project', PAYMENTS_PROD, ...common];
+    const apply = await runBinary(['apply', '--auto-approve', ...only], toolEnv(emulator.url));
+    expect(apply.code, apply.stderr).toBe(0);
+    await editDesired(
+      'projects/payments.yaml',
+      '        - { typeName: SMS, mobileNumber: "+15555550100", intervalMin: 1440, delayMin: 60 }\n',
+      '        - { typeName: EMAIL, emailAddress: second@acme.example, intervalMin: 1440, delayMin: 0 }\n',
+    );
+    const run = await runBinary(['plan', ...only], toolEnv(emulator.url));
+    expect(run.code, run.stderr).toBe(0);
+    const lines = run.stdout.split('\n');
+    const at = lines.findIndex((l) => l.startsWith('  ~ alertConfig "host-ssl-certificate-stale" (id '));
+    expect(lines.slice(at + 1, at + 4)).toEqual([
+      '      # 2 field(s) differ',
+      '      notifications[EMAIL:second@acme.example]: (none) -> {"typeName":"EMAIL","delayMin":0,"intervalMin":1440,"emailAddress":"second@acme.example"}',
+      '      notifications[SMS:+15555550100]: {"typeName":"SMS","delayMin":60,"intervalMin":1440,"mobileNumber":"+15555550100"} -> (none)',
+    ]);
   });
 });
