@@ -2,7 +2,7 @@
  * The human plan, like `terraform plan`: one section per target with its changes (`+` create, `~` update, `-` delete,
  * `<=` adopt, `!` blocked, `?` drift), field-level before -> after, failures, and the summary line.
  */
-import { type Plan, type TargetFailure, type TargetRef, targetKey } from '../model.ts';
+import { type Change, type Plan, type TargetFailure, type TargetRef, targetKey } from '../model.ts';
 import { printable } from '../printable.ts';
 import { changeLines } from './change-lines.ts';
 import { PLAIN_STYLE, type Style } from './style.ts';
@@ -14,12 +14,18 @@ export interface TextRenderOptions {
   style?: Style;
   /** List targets whose every change is a noop as a one-line "no changes" (default true). */
   showUnchangedTargets?: boolean;
+  /**
+   * Most targets without changes listed one by one; when there are more, they are counted in one line instead, so
+   * that the one project that changes among a thousand is not buried in three thousand lines (default 20).
+   */
+  maxUnchangedTargets?: number;
 }
 
 /** Default options of the human renderers. */
 export const DEFAULT_TEXT_RENDER_OPTIONS: Required<TextRenderOptions> = {
   style: PLAIN_STYLE,
   showUnchangedTargets: true,
+  maxUnchangedTargets: 20,
 };
 
 /** One failed target as a line: `Project x (id) [read]: message (CODE)`; printable (the message may quote Ops Manager). */
@@ -78,19 +84,23 @@ export function unmanagedNote(plan: Plan, target: TargetRef): string {
 
 /** Renders a plan for a terminal; the result ends with a newline. */
 export function renderPlanText(plan: Plan, options: TextRenderOptions = {}): string {
-  const { style, showUnchangedTargets } = { ...DEFAULT_TEXT_RENDER_OPTIONS, ...options };
+  const { style, showUnchangedTargets, maxUnchangedTargets } = { ...DEFAULT_TEXT_RENDER_OPTIONS, ...options };
   const out: string[] = [];
   const writes = plan.mode === 'apply' ? '' : ` (mode ${plan.mode}: nothing will be written)`;
   out.push(style.dim(`opsman-gitops plan ${plan.runId}${writes}`), '');
   for (const warning of plan.warnings ?? []) out.push(style.error(printable(`Warning: ${warning}`)));
   if ((plan.warnings ?? []).length > 0) out.push('');
-  for (const group of groupByTarget(plan.changes)) {
-    const visible = group.changes.filter((c) => c.action !== 'noop' || c.drift?.detected === true);
+  const shown = (c: Change) => c.action !== 'noop' || c.drift?.detected === true;
+  const groups = groupByTarget(plan.changes);
+  const unchanged = groups.filter((g) => !g.changes.some(shown)).length;
+  const listUnchanged = showUnchangedTargets && unchanged <= maxUnchangedTargets;
+  for (const group of groups) {
+    const visible = group.changes.filter(shown);
     const counts = countChanges(group.changes);
     const title = style.bold(targetTitle(group.target)) + style.dim(targetModeNote(plan, group.target));
     const unmanaged = unmanagedNote(plan, group.target);
     if (visible.length === 0) {
-      if (!showUnchangedTargets) continue;
+      if (!listUnchanged) continue;
       out.push(`${title}: no changes (${counts.unchanged} unchanged)`);
     } else {
       out.push(title);
@@ -98,6 +108,14 @@ export function renderPlanText(plan: Plan, options: TextRenderOptions = {}): str
     }
     if (unmanaged !== '') out.push(`  ${style.dim(unmanaged)}`);
     out.push('');
+  }
+  if (showUnchangedTargets && !listUnchanged) {
+    out.push(
+      style.dim(
+        `${unchanged} targets with no changes are not listed (more than ${maxUnchangedTargets}; --json lists them)`,
+      ),
+      '',
+    );
   }
   if (plan.failures.length > 0) {
     out.push(style.error(style.bold('Failures:')));
