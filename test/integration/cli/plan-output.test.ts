@@ -8,15 +8,16 @@ import { startEmulator } from '../../../emulator/index.ts';
 import { REPO_ROOT, runBinary, toolEnv } from '../../helpers/cli-run.ts';
 
 const PAYMENTS_PROD = '5e2211c17a3e5a48f5497de3';
+const PAYMENTS_STAGING = '5e2211c17a3e5a48f5497de4';
 const SEARCH_PROD = '5e2211c17a3e5a48f5497de5';
 
-let emulator: { url: string; close(): Promise<void> };
+let emulator: { url: string; origin: string; close(): Promise<void> };
 let dir: string;
 let common: string[];
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'cli-plan-output-'));
-  emulator = await startEmulator({ port: 0, host: '127.0.0.1' });
+  emulator = await startEmulator({ port: 0, host: '127.0.0.1', admin: true });
   await cp(join(REPO_ROOT, 'desired-state'), join(dir, 'desired'), { recursive: true });
   common = [
     '--desired',
@@ -89,5 +90,20 @@ describe('the printed plan', { timeout: 120_000 }, () => {
       '      notifications[EMAIL:second@acme.example]: (none) -> {"typeName":"EMAIL","delayMin":0,"intervalMin":1440,"emailAddress":"second@acme.example"}',
       '      notifications[SMS:+15555550100]: {"typeName":"SMS","delayMin":60,"intervalMin":1440,"mobileNumber":"+15555550100"} -> (none)',
     ]);
+  });
+
+  it('a project whose read fails is "could not plan" in the progress, never "planned", and listed under Failures', async () => {
+    const fault = await fetch(`${emulator.origin}/__emulator/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ method: 'GET', path: `/groups/${PAYMENTS_STAGING}/alertConfigs`, status: 403 }),
+    });
+    expect(fault.ok).toBe(true);
+    const run = await runBinary(['plan', '--detailed-exitcode', ...common], toolEnv(emulator.url));
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toMatch(/^ {2}· could not plan payments-staging \(\d\/6\)$/m);
+    expect(run.stderr).not.toContain('planned payments-staging');
+    expect(run.stderr).toMatch(/^ {2}· planned payments-prod \(\d\/6\)$/m);
+    expect(run.stdout).toMatch(/^ {2}x Project payments-staging \(5e2211c17a3e5a48f5497de4\) \[read\]: /m);
   });
 });
