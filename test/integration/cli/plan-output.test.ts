@@ -106,4 +106,21 @@ describe('the printed plan', { timeout: 120_000 }, () => {
     expect(run.stderr).toMatch(/^ {2}· planned payments-prod \(\d\/6\)$/m);
     expect(run.stdout).toMatch(/^ {2}x Project payments-staging \(5e2211c17a3e5a48f5497de4\) \[read\]: /m);
   });
+
+  it('an apply whose writes fail says so in its progress, never "applied <project>"', async () => {
+    const only = ['--project', PAYMENTS_PROD, ...common];
+    expect((await runBinary(['apply', '--auto-approve', ...only], toolEnv(emulator.url))).code).toBe(0);
+    await editDesired('projects/payments.yaml', 'threshold: 5000', 'threshold: 4000');
+    const fault = await fetch(`${emulator.origin}/__emulator/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ method: 'PUT', path: `/groups/${PAYMENTS_PROD}/alertConfigs/*`, status: 500, times: 100 }),
+    });
+    expect(fault.ok).toBe(true);
+    const run = await runBinary(['apply', '--auto-approve', ...only], toolEnv(emulator.url));
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stdout).toMatch(/^Apply finished with errors: 0 applied, 1 failed, /m);
+    expect(run.stderr).toMatch(/^ {2}· finished payments-prod with 1 failed write \(1\/1\)$/m);
+    expect(run.stderr).not.toContain('applied payments-prod');
+  });
 });
