@@ -52,12 +52,15 @@ export function formatValue(value: unknown): string {
 
 /**
  * The secret placeholder for a field change's note: `(secret changed)`, `(secret removed on live)`, `(secret changed on
- * live)`, `(secret)`.
+ * live)`, `(secret set on live, not in desired)`, `(secret)`.
  */
 export function secretNote(note: string | undefined): string {
   switch (note) {
     case 'changed':
       return '(secret changed)';
+    // A secret field taken out of the desired notification: a bare `(secret)` would read as one still wanted.
+    case 'set on live, not in desired':
+      return '(secret set on live, not in desired)';
     case 'removed on live':
       return '(secret removed on live)';
     case 'changed on live':

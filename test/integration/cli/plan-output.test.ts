@@ -123,4 +123,23 @@ describe('the printed plan', { timeout: 120_000 }, () => {
     expect(run.stderr).toMatch(/^ {2}· finished payments-prod with 1 failed write \(1\/1\)$/m);
     expect(run.stderr).not.toContain('applied payments-prod');
   });
+
+  it('a secret field taken out of the desired state reads as set on live and not in desired, never as a bare (secret)', async () => {
+    const only = ['--project', PAYMENTS_PROD, ...common];
+    expect((await runBinary(['apply', '--auto-approve', ...only], toolEnv(emulator.url))).code).toBe(0);
+    await editDesired(
+      'projects/payments.yaml',
+      '          webhookSecret: { secretRef: "opsman/notify#payments-webhook-secret" }\n',
+      '',
+    );
+    const run = await runBinary(['plan', ...only], toolEnv(emulator.url));
+    expect(run.code, run.stderr).toBe(0);
+    const lines = run.stdout.split('\n');
+    const at = lines.findIndex((l) => l.startsWith('  ~ alertConfig "no-primary" (id '));
+    expect(lines.slice(at + 1, at + 3)).toEqual([
+      '      # 1 field(s) differ',
+      '      notifications[WEBHOOK].webhookSecret: (secret set on live, not in desired)',
+    ]);
+    expect(run.stdout).not.toContain('fake-webhook-secret');
+  });
 });
