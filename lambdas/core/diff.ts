@@ -82,6 +82,28 @@ export function secretChanges(paths: string[], known: boolean): FieldChange[] {
   return paths.map((path) => ({ path, secret: true, note: known ? 'changed' : 'set' }));
 }
 
+/**
+ * `fields` (diffAlert's) plus the secrets whose fingerprint differs from the one in state (`stored`), one entry per
+ * path. A secret the desired body has and live lacks is in `fields` already, as 'removed on live'; that holds only when
+ * state recorded it (we sent it, and it is gone): one state never recorded is a field new in the desired state,
+ * 'added'. Either way it is not listed a second time as 'changed'.
+ */
+export function withSecretChanges(
+  fields: readonly FieldChange[],
+  changed: readonly string[],
+  stored: Readonly<Record<string, string>> | undefined,
+): FieldChange[] {
+  const out = [...fields];
+  const rest: string[] = [];
+  for (const path of changed) {
+    const i = out.findIndex((f) => f.path === path && f.secret === true && f.note === 'removed on live');
+    const listed = out[i];
+    if (listed === undefined) rest.push(path);
+    else if (stored?.[path] === undefined) out[i] = { ...listed, note: 'added' };
+  }
+  return [...out, ...secretChanges(rest, stored !== undefined)];
+}
+
 /** True when the only difference is `enabled`: applied with PATCH instead of a full PUT. */
 export function onlyEnabledDiffers(fields: FieldChange[]): boolean {
   return fields.length === 1 && fields[0]?.path === 'enabled';

@@ -142,4 +142,26 @@ describe('the printed plan', { timeout: 120_000 }, () => {
     ]);
     expect(run.stdout).not.toContain('fake-webhook-secret');
   });
+
+  it('a secret field added to a notification that never had one is one "(secret added)" line, not "removed on live" and "changed"', async () => {
+    const only = ['--project', PAYMENTS_PROD, ...common];
+    const line = '          webhookSecret: { secretRef: "opsman/notify#payments-webhook-secret" }\n';
+    await editDesired('projects/payments.yaml', line, '');
+    expect((await runBinary(['apply', '--auto-approve', ...only], toolEnv(emulator.url))).code).toBe(0);
+    await editDesired(
+      'projects/payments.yaml',
+      '          webhookUrl: { secretRef: "opsman/notify#payments-webhook-url" }\n',
+      `          webhookUrl: { secretRef: "opsman/notify#payments-webhook-url" }\n${line}`,
+    );
+    const run = await runBinary(['plan', ...only], toolEnv(emulator.url));
+    expect(run.code, run.stderr).toBe(0);
+    const lines = run.stdout.split('\n');
+    const at = lines.findIndex((l) => l.startsWith('  ~ alertConfig "no-primary" (id '));
+    expect(lines.slice(at + 1, at + 4)).toEqual([
+      '      # 1 field(s) differ',
+      '      notifications[WEBHOOK].webhookSecret: (secret added)',
+      '  (3 unmanaged objects left alone: Ops Manager defaults or other tools)',
+    ]);
+    expect(run.stdout).toContain('0 drifted');
+  });
 });
