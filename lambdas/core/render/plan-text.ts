@@ -2,7 +2,7 @@
  * The human plan, like `terraform plan`: one section per target with its changes (`+` create, `~` update, `-` delete,
  * `<=` adopt, `!` blocked, `?` drift), field-level before -> after, failures, and the summary line.
  */
-import { type Change, type Plan, type TargetFailure, type TargetRef, targetKey } from '../model.ts';
+import { type Change, type Mode, type Plan, type TargetFailure, type TargetRef, targetKey } from '../model.ts';
 import { printable } from '../printable.ts';
 import { changeLines } from './change-lines.ts';
 import { PLAIN_STYLE, type Style } from './style.ts';
@@ -15,6 +15,11 @@ export interface TextRenderOptions {
   /** List targets whose every change is a noop as a one-line "no changes" (default true). */
   showUnchangedTargets?: boolean;
   /**
+   * The mode the plan is shown for (default: its own). `apply` passes the mode it writes in when it shows a plan made
+   * for it (its question, a saved plan), whose own mode is the planning run's (`plan`: "nothing will be written").
+   */
+  mode?: Mode;
+  /**
    * Most targets without changes listed one by one; when there are more, they are counted in one line instead, so
    * that the one project that changes among a thousand is not buried in three thousand lines (default 20).
    */
@@ -22,7 +27,7 @@ export interface TextRenderOptions {
 }
 
 /** Default options of the human renderers. */
-export const DEFAULT_TEXT_RENDER_OPTIONS: Required<TextRenderOptions> = {
+export const DEFAULT_TEXT_RENDER_OPTIONS: Required<Omit<TextRenderOptions, 'mode'>> = {
   style: PLAIN_STYLE,
   showUnchangedTargets: true,
   maxUnchangedTargets: 20,
@@ -66,10 +71,10 @@ export function failureLines(failures: readonly TargetFailure[], style: Style, i
   return out;
 }
 
-/** ` [mode plan: not applied]` when a target's effective mode is stricter than the plan's. */
-export function targetModeNote(plan: Plan, target: TargetRef): string {
+/** ` [mode plan: not applied]` when a target's effective mode is stricter than the run's (`runMode`, default the plan's). */
+export function targetModeNote(plan: Plan, target: TargetRef, runMode: Mode = plan.mode): string {
   const mode = plan.targetModes?.[targetKey(target)];
-  if (mode === undefined || mode === plan.mode || plan.mode !== 'apply') return '';
+  if (mode === undefined || mode === runMode || runMode !== 'apply') return '';
   return mode === 'observe'
     ? ' [mode observe: drift is reported, nothing written]'
     : ' [mode plan: shown, not applied]';
@@ -85,8 +90,9 @@ export function unmanagedNote(plan: Plan, target: TargetRef): string {
 /** Renders a plan for a terminal; the result ends with a newline. */
 export function renderPlanText(plan: Plan, options: TextRenderOptions = {}): string {
   const { style, showUnchangedTargets, maxUnchangedTargets } = { ...DEFAULT_TEXT_RENDER_OPTIONS, ...options };
+  const mode = options.mode ?? plan.mode;
   const out: string[] = [];
-  const writes = plan.mode === 'apply' ? '' : ` (mode ${plan.mode}: nothing will be written)`;
+  const writes = mode === 'apply' ? '' : ` (mode ${mode}: nothing will be written)`;
   out.push(style.dim(`opsman-gitops plan ${plan.runId}${writes}`), '');
   for (const warning of plan.warnings ?? []) out.push(style.error(printable(`Warning: ${warning}`)));
   if ((plan.warnings ?? []).length > 0) out.push('');
@@ -97,7 +103,7 @@ export function renderPlanText(plan: Plan, options: TextRenderOptions = {}): str
   for (const group of groups) {
     const visible = group.changes.filter(shown);
     const counts = countChanges(group.changes);
-    const title = style.bold(targetTitle(group.target)) + style.dim(targetModeNote(plan, group.target));
+    const title = style.bold(targetTitle(group.target)) + style.dim(targetModeNote(plan, group.target, mode));
     const unmanaged = unmanagedNote(plan, group.target);
     if (visible.length === 0) {
       if (!listUnchanged) continue;

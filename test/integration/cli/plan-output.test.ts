@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../../emulator/index.ts';
+import { runCli } from '../../../lambdas/cli/main.ts';
+import { noEmulator, recordingIo } from '../../helpers/cli-io.ts';
 import { REPO_ROOT, runBinary, toolEnv } from '../../helpers/cli-run.ts';
 
 const PAYMENTS_PROD = '5e2211c17a3e5a48f5497de3';
@@ -163,5 +165,25 @@ describe('the printed plan', { timeout: 120_000 }, () => {
       '  (3 unmanaged objects left alone: Ops Manager defaults or other tools)',
     ]);
     expect(run.stdout).toContain('0 drifted');
+  });
+
+  it('the plan apply shows before it writes never says "nothing will be written": saved, or awaiting approval', async () => {
+    // A project that asks for less than apply: its header says it is shown and not applied.
+    await editDesired('projects/search.yaml', '  defaultServerType:', '  mode: plan\n  defaultServerType:');
+    const out = join(dir, 'plan.json');
+    expect((await runBinary(['plan', '--out', out, ...common], toolEnv(emulator.url))).code).toBe(0);
+    const saved = await runBinary(['apply', '--plan', out, ...common], toolEnv(emulator.url));
+    expect(saved.code, saved.stderr).toBe(0);
+    expect(saved.stdout.split('\n')[0]).toMatch(/^opsman-gitops plan \S+$/);
+    expect(saved.stdout).toContain('Project search-prod (5e2211c17a3e5a48f5497de5) [mode plan: shown, not applied]\n');
+    expect(saved.stdout).toMatch(/^Apply complete: [1-9]\d* applied/m);
+
+    await editDesired('projects/payments.yaml', 'threshold: 5000', 'threshold: 4000');
+    const io = recordingIo({ env: toolEnv(emulator.url), interactive: true, answers: ['no'] });
+    const code = await runCli(['apply', ...common], { startEmulator: noEmulator, io });
+    expect(code, io.err()).toBe(1);
+    expect(io.questions).toHaveLength(1);
+    expect(io.out().split('\n')[0]).toMatch(/^opsman-gitops plan \S+$/);
+    expect(io.out()).toContain('metricThreshold.threshold: 5000 -> 4000');
   });
 });
