@@ -12,6 +12,11 @@
  */
 const NOT_PRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\u2028\u2029]/gu;
 
+/** `text` made printable line by line: its newlines are kept (a message of several lines), nothing else is. */
+export function printableLines(text: string): string {
+  return text.split('\n').map(printable).join('\n');
+}
+
 /**
  * `text` with each character of NOT_PRINTABLE as `\uXXXX` (a character beyond the BMP as its two UTF-16 escapes, as
  * JSON writes it), so that an escape inside a JSON string stays valid JSON.
