@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Plan } from '../../../lambdas/core/model.ts';
 import { printable } from '../../../lambdas/core/printable.ts';
+import { canonicalize, renderPlanJson } from '../../../lambdas/core/render/json.ts';
 import { renderPlanMarkdown } from '../../../lambdas/core/render/plan-markdown.ts';
 import { renderPlanText } from '../../../lambdas/core/render/plan-text.ts';
 import { renderRunSummary } from '../../../lambdas/core/render/run-summary.ts';
@@ -92,5 +93,13 @@ describe('renderers show outside text inert', () => {
     const text = renderPlanMarkdown(HOSTILE_PLAN);
     expect(text).not.toMatch(UNSAFE);
     expect(text).toContain(`changed by mallory${SHOWN} (user)`);
+  });
+
+  it('--json: escaped too, and the text parses back to the very same plan', () => {
+    const text = renderPlanJson(HOSTILE_PLAN);
+    expect(text).not.toMatch(UNSAFE);
+    expect(text).toContain('mallorya\\u001b[2J');
+    expect(text).toContain('\\u202egnp.exe\\u200b\\u009b1m\\u2028z');
+    expect(JSON.parse(text)).toEqual(canonicalize(HOSTILE_PLAN));
   });
 });
