@@ -4,6 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { LeaseHeldError } from '../core/errors.ts';
+import { printableLines } from '../core/printable.ts';
 import { runApply } from './commands/apply.ts';
 import { runArchive } from './commands/archive.ts';
 import { runDemo } from './commands/demo.ts';
@@ -48,9 +49,13 @@ export function withCode(message: string, code: unknown): string {
   return `${message.slice(0, system.index)} (${code}, ${system[1]})`;
 }
 
-/** Prints an error and returns its exit code. Never prints a stack trace. */
+/**
+ * Prints an error and returns its exit code. Never prints a stack trace. Printable: a message quotes what it was given
+ * (an argument, a path, Ops Manager's answer), and an escape sequence or a bidi character in it must not reach the
+ * terminal as one.
+ */
 export function reportError(io: CliIo, error: unknown): number {
-  const say = (text: string) => io.stderr.write(redactCredentials(text, io.env));
+  const say = (text: string) => io.stderr.write(redactCredentials(printableLines(text), io.env));
   if (error instanceof UsageError) {
     say(`error: ${error.message}\n`);
     say(`Run 'opsman-gitops ${error.command !== undefined ? `${error.command} ` : ''}--help' for usage.\n`);

@@ -184,7 +184,10 @@ export async function applyPlan(
       // Echoes were checked and dropped write by write; only results and failures are kept per target.
       const verified = await verifyTarget(out.written, ctx);
       done++;
-      ctx.reporter.progress(`applied ${list[0]?.target.name ?? ''} (${done}/${total})`, { done, total });
+      ctx.reporter.progress(`${appliedWhat(list[0]?.target.name ?? '', out, verified)} (${done}/${total})`, {
+        done,
+        total,
+      });
       return { results: out.results, failure: out.failure, verifiedFailure: verified.failure, warnings: out.warnings };
     });
   const collect = (outcomes: Awaited<ReturnType<typeof runWave>>) => {
@@ -216,6 +219,21 @@ export async function applyPlan(
 
   recordReconciled(plan, ctx, results, failures, now);
   return { results: groupedByTarget(plan, results), failures, warnings };
+}
+
+/**
+ * The progress line of a target whose writes ended: `applied payments-prod` only when nothing failed; else it says
+ * how many writes failed, so stderr never calls a failed target applied while the summary lists its failures.
+ */
+function appliedWhat(
+  name: string,
+  out: { results: readonly ChangeResult[]; failure?: unknown },
+  verified: { failure?: unknown },
+): string {
+  const bad = out.results.filter((r) => r.status === 'failed' || r.status === 'not-converging').length;
+  if (bad > 0) return `finished ${name} with ${bad} failed write${bad === 1 ? '' : 's'}`;
+  if (out.failure !== undefined || verified.failure !== undefined) return `finished ${name} with errors`;
+  return `applied ${name}`;
 }
 
 /**

@@ -173,8 +173,9 @@ export interface FieldChange {
   after?: unknown;
   secret?: boolean;
   /**
-   * For secrets: 'changed' (fingerprint differs), 'removed on live', 'changed on live' (the characters its redaction
-   * kept cannot be the desired value's), 'set'.
+   * For secrets: 'changed' (fingerprint differs), 'removed on live' (sent by us, gone from live), 'added' (in the
+   * desired body, on neither live nor in state), 'set on live, not in desired', 'changed on live' (the characters its
+   * redaction kept cannot be the desired value's), 'set'.
    */
   note?: string;
 }

@@ -21,6 +21,15 @@ export function runMode(command: RunCommand, cap: Mode | undefined): Mode {
 }
 
 /**
+ * The mode in which apply writes a plan it was handed (the one its question showed, or a saved one): the plan's own
+ * mode is that of the run that made it (at most plan, for `plan --out` and the question), so it is not; an observe plan
+ * holds only drift and writes nothing; else the cap (`--mode`), or apply.
+ */
+export function applyingMode(planMode: Mode, cap: Mode | undefined): Mode {
+  return planMode === 'observe' ? 'observe' : (cap ?? 'apply');
+}
+
+/**
  * A target's effective mode: the stricter of the request's cap (`--mode`) and the target's (spec.mode, else
  * Settings.mode). The command is not folded in, so a saved plan records what its targets allow.
  */

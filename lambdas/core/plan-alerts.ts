@@ -7,7 +7,7 @@ import type { AlertConfig } from '../opsman/types.ts';
 import { type DesiredAlertBody, toDesiredAlertBody } from './alert-body.ts';
 import { hmacOf } from './canonical.ts';
 import { ClaimIndex } from './claim-index.ts';
-import { diffAlert, onlyEnabledDiffers, secretChanges } from './diff.ts';
+import { diffAlert, onlyEnabledDiffers, secretChanges, withSecretChanges } from './diff.ts';
 import { changedSecretPaths, type FingerprintCache, secretFingerprints } from './fingerprint.ts';
 import { secretsChangedOnLive } from './mask-check.ts';
 import type { Change, DesiredProject, FieldChange, TargetRef } from './model.ts';
@@ -179,8 +179,7 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
           record?.secretFingerprints,
           input.fingerprintCache,
         );
-        if (changedSecrets.length > 0)
-          fields.push(...secretChanges(changedSecrets, record?.secretFingerprints !== undefined));
+        if (changedSecrets.length > 0) fields = withSecretChanges(fields, changedSecrets, record?.secretFingerprints);
         // A secret replaced by hand leaves the normalised body (and its digest) as it was: only the characters its
         // redaction kept can tell, and when they do it is drift like any other edit made in Ops Manager.
         const onLive = secretsChangedOnLive(after, resolved.values, live).filter((p) => !changedSecrets.includes(p));

@@ -72,11 +72,13 @@ export async function makePlan(
   let done = 0;
   const total = projects.length + orgs.length;
   const { signal } = deps;
-  const tick = async (name: string) => {
+  const tick = async (name: string, target: TargetPlan) => {
     // After a stop the plan is dropped: a target that ended then (its reads abandoned) was not planned.
     if (signal?.aborted) return;
     done++;
-    deps.reporter.progress(`planned ${name} (${done}/${total})`, { done, total });
+    // A target that failed was not planned: its progress line must not say it was (its error is with the plan's).
+    const what = target.failure === undefined ? `planned ${name}` : `could not plan ${name}`;
+    deps.reporter.progress(`${what} (${done}/${total})`, { done, total });
     await deps.keepAlive?.();
   };
   // A stopped run plans no further target; the targets in flight end as soon as their reads are stopped (runReconcile
@@ -85,13 +87,13 @@ export async function makePlan(
     ...(await mapLimit(projects, options.targetConcurrency, async (p) => {
       if (signal?.aborted) return undefined;
       const r = await planProject(p, request, deps, teams, fingerprints);
-      await tick(p.name);
+      await tick(p.name, r);
       return r;
     })),
     ...(await mapLimit(orgs, options.targetConcurrency, async (o) => {
       if (signal?.aborted) return undefined;
       const r = await planOrganization(o, request, deps);
-      await tick(o.name);
+      await tick(o.name, r);
       return r;
     })),
   ];

@@ -3,6 +3,7 @@
  * run; `--plan FILE` applies a saved plan (refused by the reconciler when Ops Manager moved since).
  */
 import type { Plan } from '../../core/model.ts';
+import { applyingMode } from '../../core/modes.ts';
 import { renderReportJson } from '../../core/render/json.ts';
 import { renderPlanText } from '../../core/render/plan-text.ts';
 import { renderRunSummary } from '../../core/render/run-summary.ts';
@@ -39,7 +40,8 @@ export async function runApply(ctx: CommandContext, showPlan = true): Promise<nu
       const planned = await interruptible(io, PLANNING_NOTICES, (signal) =>
         reconcile({ ...runRequest(ctx, 'plan'), signal }, session.deps),
       );
-      io.stdout.write(renderPlanText(planned.plan, { style }));
+      // The plan was made by a planning run (its mode says "nothing will be written"); it is shown for this apply.
+      io.stdout.write(renderPlanText(planned.plan, { style, mode: applyingMode(planned.plan.mode, options.mode) }));
       if (!hasWrites(planned.plan)) {
         io.stdout.write('\nNothing to apply.\n');
         return planExitCode(planned.plan, false);
@@ -64,7 +66,11 @@ export async function runApply(ctx: CommandContext, showPlan = true): Promise<nu
     if (options.json) {
       io.stdout.write(renderReportJson(report));
     } else {
-      if (approval !== 'ask' && showPlan) io.stdout.write(`${renderPlanText(report.plan, { style })}\n`);
+      if (approval !== 'ask' && showPlan) {
+        // A saved plan keeps the mode of the `plan` run that made it; it is shown in the mode this apply writes in.
+        const mode = applyingMode(report.plan.mode, options.mode);
+        io.stdout.write(`${renderPlanText(report.plan, { style, mode })}\n`);
+      }
       io.stdout.write(
         renderRunSummary(report, {
           style,

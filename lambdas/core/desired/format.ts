@@ -1,6 +1,7 @@
 /**
  * Issues as a compiler prints them: `file:line:col: message`, one per line, then a count.
  */
+import { printable } from '../printable.ts';
 import type { ValidationIssue } from './types.ts';
 
 /**
@@ -19,17 +20,6 @@ export function sortIssues(issues: readonly ValidationIssue[]): ValidationIssue[
   return unique.sort(
     (a, b) => cmp(a.file, b.file) || cmp(a.line, b.line) || cmp(a.column, b.column) || cmp(a.message, b.message),
   );
-}
-
-// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters escaped.
-const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
-
-/**
- * File text made inert for a message: control characters (C0, DEL, C1 such as CSI) and the line and paragraph
- * separators as `\uXXXX`, so that quoted text stays on its line and a terminal or log reader acts on none of it.
- */
-export function printable(text: string): string {
-  return text.replace(UNPRINTABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /**

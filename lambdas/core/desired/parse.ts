@@ -6,7 +6,7 @@
  * Speed: plain block YAML takes a fast path (simple-yaml.ts) with the same values and positions.
  */
 import { type Document, isAlias, isCollection, isNode, isScalar, isSeq, LineCounter, visit } from 'yaml';
-import { printable } from './format.ts';
+import { printable } from '../printable.ts';
 import { findIndentation } from './indentation.ts';
 import { knownPositions, LazyDocument, LazyTrees, parseTrees } from './lazy-document.ts';
 import { type LocatedDocument, positionAt } from './locate.ts';

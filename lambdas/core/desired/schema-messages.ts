@@ -5,9 +5,9 @@
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { isScalar } from 'yaml';
 import { SECRET_NOTIFICATION_FIELDS } from '../../opsman/types.ts';
+import { printable } from '../printable.ts';
 import { suggestion } from './did-you-mean.ts';
 import { placesOf } from './field-places.ts';
-import { printable } from './format.ts';
 import { findNode, formatPath, type LocatedDocument, locate, type PathSegment } from './locate.ts';
 import type { ValidationIssue } from './types.ts';
 

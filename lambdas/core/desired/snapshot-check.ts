@@ -10,7 +10,7 @@
 import { DesiredStateInTransitError, SnapshotManifestInvalidError } from '../errors.ts';
 import type { DesiredFileInfo } from '../model.ts';
 import type { DesiredStateSource } from '../ports.ts';
-import { printable } from './format.ts';
+import { printable } from '../printable.ts';
 import {
   parseSnapshotManifest,
   SNAPSHOT_FILE,

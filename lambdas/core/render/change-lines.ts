@@ -3,6 +3,7 @@
  * field-level before/after, and who changed a drifted object.
  */
 import type { Change, ChangeAction } from '../model.ts';
+import { printable } from '../printable.ts';
 import type { Style } from './style.ts';
 import { formatAttribution, formatFieldChange, objectLines } from './values.ts';
 
@@ -69,12 +70,16 @@ export function changeBody(change: Change): string[] {
   return lines;
 }
 
-/** Every line of one change, indented for a target section, coloured by action. */
+/**
+ * Every line of one change, indented for a target section, coloured by action. Each text is made printable before it
+ * is coloured: keys, values, reasons and who changed a drifted object come from the files and from Ops Manager, and a
+ * control or bidi character in them must be shown, never acted on by the terminal.
+ */
 export function changeLines(change: Change, style: Style, indent = '  '): string[] {
-  const lines = [indent + paint(style, change.action, changeHeader(change))];
-  if (change.reason !== '') lines.push(`${indent}    ${style.dim(`# ${change.reason}`)}`);
+  const lines = [indent + paint(style, change.action, printable(changeHeader(change)))];
+  if (change.reason !== '') lines.push(`${indent}    ${style.dim(printable(`# ${change.reason}`))}`);
   for (const line of changeBody(change)) {
-    const text = line.startsWith('changed ') ? style.drift(line) : line;
+    const text = line.startsWith('changed ') ? style.drift(printable(line)) : printable(line);
     lines.push(`${indent}    ${text}`);
   }
   return lines;

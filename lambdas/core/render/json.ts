@@ -3,6 +3,7 @@
  * sorted, so two runs with the same plan print byte-identical JSON (diffable, cacheable, reviewable).
  */
 import type { Plan, RunReport } from '../model.ts';
+import { printableLines } from '../printable.ts';
 
 /** Keys printed first, in this relative order, wherever they occur; the rest follow sorted. */
 export const KEY_ORDER: readonly string[] = [
@@ -61,9 +62,14 @@ export function canonicalize(value: unknown): unknown {
   return out;
 }
 
-/** Any value as stable, indented JSON ending with a newline. */
+/**
+ * Any value as stable, indented JSON ending with a newline. JSON.stringify escapes C0 controls only; the C1 controls,
+ * bidi and zero-width characters it leaves raw are escaped too (`\u202e`), so `plan --json` on a terminal shows them
+ * inert. The text parses to the same value: JSON allows any character as its escape, and a raw newline in the text is
+ * only ever the indentation's.
+ */
 export function renderJson(value: unknown): string {
-  return `${JSON.stringify(canonicalize(value), null, 2)}\n`;
+  return `${printableLines(JSON.stringify(canonicalize(value), null, 2))}\n`;
 }
 
 /** The plan value as JSON (what `plan --json` prints and `plan --out` saves). */

@@ -3,6 +3,7 @@
  * section per target whose changes sit in a `diff` code block (GitHub colours the `+` and `-` lines).
  */
 import type { Change, Plan } from '../model.ts';
+import { printable } from '../printable.ts';
 import { changeLines } from './change-lines.ts';
 import { failureLines, targetModeNote, unmanagedCounts, unmanagedNote } from './plan-text.ts';
 import { PLAIN_STYLE } from './style.ts';
@@ -122,7 +123,8 @@ export function renderPlanMarkdown(plan: Plan, title = 'opsman-gitops plan', max
   const total = countChanges(plan.changes);
   if (plan.mode !== 'apply') out.push(`Mode \`${plan.mode}\`: nothing will be written.`, '');
   const warnings = plan.warnings ?? [];
-  for (const warning of warnings.slice(0, MAX_WARNINGS)) out.push(`> **Warning:** ${escapeMarkdown(warning)}`, '');
+  for (const warning of warnings.slice(0, MAX_WARNINGS))
+    out.push(`> **Warning:** ${escapeMarkdown(printable(warning))}`, '');
   if (warnings.length > MAX_WARNINGS)
     out.push(`> ${warnings.length - MAX_WARNINGS} more warnings (in the JSON plan)`, '');
   out.push(`**${summaryLine(total)}**`, '');

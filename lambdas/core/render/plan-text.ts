@@ -2,7 +2,8 @@
  * The human plan, like `terraform plan`: one section per target with its changes (`+` create, `~` update, `-` delete,
  * `<=` adopt, `!` blocked, `?` drift), field-level before -> after, failures, and the summary line.
  */
-import { type Plan, type TargetFailure, type TargetRef, targetKey } from '../model.ts';
+import { type Change, type Mode, type Plan, type TargetFailure, type TargetRef, targetKey } from '../model.ts';
+import { printable } from '../printable.ts';
 import { changeLines } from './change-lines.ts';
 import { PLAIN_STYLE, type Style } from './style.ts';
 import { countChanges, groupByTarget, hasChanges, summaryLine, targetTitle } from './summary.ts';
@@ -13,18 +14,29 @@ export interface TextRenderOptions {
   style?: Style;
   /** List targets whose every change is a noop as a one-line "no changes" (default true). */
   showUnchangedTargets?: boolean;
+  /**
+   * The mode the plan is shown for (default: its own). `apply` passes the mode it writes in when it shows a plan made
+   * for it (its question, a saved plan), whose own mode is the planning run's (`plan`: "nothing will be written").
+   */
+  mode?: Mode;
+  /**
+   * Most targets without changes listed one by one; when there are more, they are counted in one line instead, so
+   * that the one project that changes among a thousand is not buried in three thousand lines (default 20).
+   */
+  maxUnchangedTargets?: number;
 }
 
 /** Default options of the human renderers. */
-export const DEFAULT_TEXT_RENDER_OPTIONS: Required<TextRenderOptions> = {
+export const DEFAULT_TEXT_RENDER_OPTIONS: Required<Omit<TextRenderOptions, 'mode'>> = {
   style: PLAIN_STYLE,
   showUnchangedTargets: true,
+  maxUnchangedTargets: 20,
 };
 
-/** One failed target as a line: `Project x (id) [read]: message (CODE)`. */
+/** One failed target as a line: `Project x (id) [read]: message (CODE)`; printable (the message may quote Ops Manager). */
 export function failureLine(failure: TargetFailure): string {
   const code = failure.code !== undefined ? ` (${failure.code})` : '';
-  return `${targetTitle(failure.target)} [${failure.phase}]: ${failure.message}${code}`;
+  return printable(`${targetTitle(failure.target)} [${failure.phase}]: ${failure.message}${code}`);
 }
 
 /** Failures of one code and phase shown one by one before the rest of them are counted in one line. */
@@ -52,17 +64,17 @@ export function failureLines(failures: readonly TargetFailure[], style: Style, i
       const rest = all - FAILURES_SHOWN_PER_CAUSE;
       const code = f.code !== undefined ? ` with ${f.code}` : '';
       out.push(
-        `${indent}${style.error(`x ... and ${rest} more failed${code} [${f.phase}] (each is listed in --json and the run report)`)}`,
+        `${indent}${style.error(printable(`x ... and ${rest} more failed${code} [${f.phase}] (each is listed in --json and the run report)`))}`,
       );
     }
   }
   return out;
 }
 
-/** ` [mode plan: not applied]` when a target's effective mode is stricter than the plan's. */
-export function targetModeNote(plan: Plan, target: TargetRef): string {
+/** ` [mode plan: not applied]` when a target's effective mode is stricter than the run's (`runMode`, default the plan's). */
+export function targetModeNote(plan: Plan, target: TargetRef, runMode: Mode = plan.mode): string {
   const mode = plan.targetModes?.[targetKey(target)];
-  if (mode === undefined || mode === plan.mode || plan.mode !== 'apply') return '';
+  if (mode === undefined || mode === runMode || runMode !== 'apply') return '';
   return mode === 'observe'
     ? ' [mode observe: drift is reported, nothing written]'
     : ' [mode plan: shown, not applied]';
@@ -97,20 +109,25 @@ export function unmanagedNote(
 
 /** Renders a plan for a terminal; the result ends with a newline. */
 export function renderPlanText(plan: Plan, options: TextRenderOptions = {}): string {
-  const { style, showUnchangedTargets } = { ...DEFAULT_TEXT_RENDER_OPTIONS, ...options };
+  const { style, showUnchangedTargets, maxUnchangedTargets } = { ...DEFAULT_TEXT_RENDER_OPTIONS, ...options };
+  const mode = options.mode ?? plan.mode;
   const out: string[] = [];
-  const writes = plan.mode === 'apply' ? '' : ` (mode ${plan.mode}: nothing will be written)`;
+  const writes = mode === 'apply' ? '' : ` (mode ${mode}: nothing will be written)`;
   out.push(style.dim(`opsman-gitops plan ${plan.runId}${writes}`), '');
-  for (const warning of plan.warnings ?? []) out.push(style.error(`Warning: ${warning}`));
+  for (const warning of plan.warnings ?? []) out.push(style.error(printable(`Warning: ${warning}`)));
   if ((plan.warnings ?? []).length > 0) out.push('');
   const unmanagedOf = unmanagedCounts(plan);
-  for (const group of groupByTarget(plan.changes)) {
-    const visible = group.changes.filter((c) => c.action !== 'noop' || c.drift?.detected === true);
+  const shown = (c: Change) => c.action !== 'noop' || c.drift?.detected === true;
+  const groups = groupByTarget(plan.changes);
+  const unchanged = groups.filter((g) => !g.changes.some(shown)).length;
+  const listUnchanged = showUnchangedTargets && unchanged <= maxUnchangedTargets;
+  for (const group of groups) {
+    const visible = group.changes.filter(shown);
     const counts = countChanges(group.changes);
-    const title = style.bold(targetTitle(group.target)) + style.dim(targetModeNote(plan, group.target));
+    const title = style.bold(targetTitle(group.target)) + style.dim(targetModeNote(plan, group.target, mode));
     const unmanaged = unmanagedNote(plan, group.target, unmanagedOf);
     if (visible.length === 0) {
-      if (!showUnchangedTargets) continue;
+      if (!listUnchanged) continue;
       out.push(`${title}: no changes (${counts.unchanged} unchanged)`);
     } else {
       out.push(title);
@@ -118,6 +135,14 @@ export function renderPlanText(plan: Plan, options: TextRenderOptions = {}): str
     }
     if (unmanaged !== '') out.push(`  ${style.dim(unmanaged)}`);
     out.push('');
+  }
+  if (showUnchangedTargets && !listUnchanged) {
+    out.push(
+      style.dim(
+        `${unchanged} targets with no changes are not listed (more than ${maxUnchangedTargets}; --json lists them)`,
+      ),
+      '',
+    );
   }
   if (plan.failures.length > 0) {
     out.push(style.error(style.bold('Failures:')));

@@ -5,6 +5,7 @@
  */
 import { INTERRUPTED_MESSAGE } from '../interrupt.ts';
 import type { ChangeResult, RunReport } from '../model.ts';
+import { printable } from '../printable.ts';
 import { isArchiveFailure } from '../report.ts';
 import { ACTION_SYMBOLS, paint } from './change-lines.ts';
 import { failureLines } from './plan-text.ts';
@@ -26,11 +27,11 @@ function notStarted(result: ChangeResult): boolean {
   return result.status === 'skipped' && result.message === INTERRUPTED_MESSAGE;
 }
 
-/** `+ payments-prod alertConfig "no-primary"`: a change's symbol, target and name. */
+/** `+ payments-prod alertConfig "no-primary"`: a change's symbol, target and name (printable). */
 function changeName(result: ChangeResult): string {
   const change = result.change;
   const name = change.key === change.kind ? change.kind : `${change.kind} "${change.key}"`;
-  return `${ACTION_SYMBOLS[change.action]} ${change.target.name} ${name}`;
+  return printable(`${ACTION_SYMBOLS[change.action]} ${change.target.name} ${name}`);
 }
 
 function resultLine(result: ChangeResult, style: Style): string {
@@ -38,7 +39,8 @@ function resultLine(result: ChangeResult, style: Style): string {
   const id = result.id ?? change.id;
   const idText = id !== undefined ? ` (id ${id})` : '';
   const head = `${changeName(result)}${idText}: `;
-  const message = result.message !== undefined && result.message !== '' ? `: ${result.message}` : '';
+  // The message may quote Ops Manager's answer: printable, like every text from outside.
+  const message = result.message !== undefined && result.message !== '' ? `: ${printable(result.message)}` : '';
   switch (result.status) {
     case 'applied':
       return paint(style, change.action, `${head}${change.action} applied`);
@@ -78,11 +80,11 @@ export function renderArchiveSummary(report: RunReport, options: RunSummaryOptio
     );
     for (const m of closed) out.push(`Usage ${m}: closed (host assignments read again for the whole month)`);
   }
-  for (const error of archive?.errors ?? []) out.push(style.error(`x ${error}`));
+  for (const error of archive?.errors ?? []) out.push(style.error(printable(`x ${error}`)));
   // The archive errors are in `failures` too (under the archive target): listed once, counted once.
   const failures = report.failures.filter((f) => !isArchiveFailure(f));
   out.push(...failureLines(failures, style, ''));
-  for (const warning of report.warnings ?? []) out.push(style.error(`Warning: ${warning}`));
+  for (const warning of report.warnings ?? []) out.push(style.error(printable(`Warning: ${warning}`)));
   const bad = (archive?.errors.length ?? 0) + failures.length;
   const line = `Archive ${bad > 0 ? `finished with ${bad} error${bad === 1 ? '' : 's'}` : 'complete'}; ${report.apiCalls.total} API call${report.apiCalls.total === 1 ? '' : 's'}.`;
   out.push(style.bold(bad > 0 ? style.error(line) : style.ok(line)));
@@ -96,7 +98,7 @@ export function renderRunSummary(report: RunReport, options: RunSummaryOptions =
   const style = options.style ?? PLAIN_STYLE;
   const label = options.label ?? 'Apply';
   const out: string[] = [];
-  for (const warning of report.warnings ?? []) out.push(style.error(`Warning: ${warning}`));
+  for (const warning of report.warnings ?? []) out.push(style.error(printable(`Warning: ${warning}`)));
   if ((report.warnings ?? []).length > 0) out.push('');
   const interrupted = report.interrupted;
   // Interrupted: the writes never started are listed apart, by name only (their reason is the same for all).

@@ -3,6 +3,7 @@
  * that found live state moved since our last apply (an observed `drift` entry, or a correction flagged as drift).
  */
 import type { Change, Plan, TargetRef } from '../model.ts';
+import { printable } from '../printable.ts';
 
 /** Counts of the summary line. */
 export interface PlanCounts {
@@ -81,9 +82,12 @@ export function groupByTarget(changes: readonly Change[]): { target: TargetRef; 
   return [...groups.values()];
 }
 
-/** `Project payments-prod (5e2211c17a3e5a48f5497de3)`, `Organization acme (…)`, `Ops Manager (global)`. */
+/**
+ * `Project payments-prod (5e2211c17a3e5a48f5497de3)`, `Organization acme (…)`, `Ops Manager (global)`; printable
+ * (a saved plan's names are not checked against the desired-state patterns).
+ */
 export function targetTitle(target: TargetRef): string {
   if (target.type === 'global') return 'Ops Manager (global)';
   const label = target.type === 'project' ? 'Project' : 'Organization';
-  return `${label} ${target.name} (${target.id})`;
+  return printable(`${label} ${target.name} (${target.id})`);
 }

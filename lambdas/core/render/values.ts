@@ -52,12 +52,15 @@ export function formatValue(value: unknown): string {
 
 /**
  * The secret placeholder for a field change's note: `(secret changed)`, `(secret removed on live)`, `(secret changed on
- * live)`, `(secret)`.
+ * live)`, `(secret set on live, not in desired)`, `(secret)`.
  */
 export function secretNote(note: string | undefined): string {
   switch (note) {
     case 'changed':
       return '(secret changed)';
+    // A secret field taken out of the desired notification: a bare `(secret)` would read as one still wanted.
+    case 'set on live, not in desired':
+      return '(secret set on live, not in desired)';
     case 'removed on live':
       return '(secret removed on live)';
     case 'changed on live':
@@ -71,13 +74,13 @@ export function secretNote(note: string | undefined): string {
   }
 }
 
-/** `path: before -> after`, or the secret placeholder for a secret field. */
+/**
+ * `path: before -> after`, or the secret placeholder for a secret field. A side that is absent reads `(none)` on
+ * either side (`(none) -> {...}` added, `{...} -> (none)` removed), so an added field or notification never reads as
+ * a value that is already there.
+ */
 export function formatFieldChange(change: FieldChange): string {
   if (change.secret === true || isSecretPath(change.path)) return `${change.path}: ${secretNote(change.note)}`;
-  if (change.before === undefined && change.after !== undefined) return `${change.path}: ${formatValue(change.after)}`;
-  if (change.after === undefined && change.before !== undefined) {
-    return `${change.path}: ${formatValue(change.before)} -> (none)`;
-  }
   return `${change.path}: ${formatValue(change.before)} -> ${formatValue(change.after)}`;
 }
 

@@ -139,6 +139,22 @@ describe('usage errors', () => {
   });
 });
 
+describe('error messages quote what they were given inert', () => {
+  it.each([
+    [['plan', '--project', 'ab\u001b[31mX\u202e'], "found 'ab\\u001b[31mX\\u202e'"],
+    [['pl\u001b]0;t\u0007an'], "unknown command 'pl\\u001b]0;t\\u0007an'"],
+    [
+      ['validate', '--desired', '/nonexistent/d\u001b[2J\u200b'],
+      "--desired '/nonexistent/d\\u001b[2J\\u200b' does not exist",
+    ],
+  ])('case %#: an escape, a BEL, a bidi or zero-width character in an argument', async (argv, shown) => {
+    const { err } = await run(argv);
+    expect(err).toContain(shown);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: no escape, BEL, bidi or zero-width character reaches stderr.
+    expect(err).not.toMatch(/[\u0007\u001b\u200b\u202e]/);
+  });
+});
+
 describe('validate and schema (no Ops Manager)', () => {
   it('validates the example: one summary line, exit 0', async () => {
     const { code, out } = await run(['validate', '--desired', EXAMPLE]);

@@ -191,6 +191,33 @@ describe('diff: field changes', () => {
     });
   }
 
+  it('two notifications of one identity pair by content: changing one never reads as fields swapped between them', () => {
+    const owner = { typeName: 'GROUP', roles: ['GROUP_OWNER'], intervalMin: 5, delayMin: 0, emailEnabled: true };
+    const reader = { typeName: 'GROUP', roles: ['GROUP_READ_ONLY'], intervalMin: 30, delayMin: 10, emailEnabled: true };
+    // delayMin 10 -> 0 makes the reader sort before the owner ("intervalMin":30 < "intervalMin":5 as text).
+    const fields = diffAlert(
+      normaliseDesired({ ...base, notifications: [owner, { ...reader, delayMin: 0 }] }),
+      normaliseLive(live({ notifications: [owner, reader] })),
+    );
+    expect(fields).toEqual([{ path: 'notifications[GROUP].delayMin', before: 10, after: 0 }]);
+    // One more of that identity, and one fewer: the extra is added or removed alone, the others unchanged.
+    const third = { ...reader, roles: ['GROUP_DATA_ACCESS_ADMIN'], intervalMin: 60 };
+    const added = diffAlert(
+      normaliseDesired({ ...base, notifications: [owner, reader, third] }),
+      normaliseLive(live({ notifications: [reader, owner] })),
+    );
+    expect(added.map((f) => [f.path, f.before === undefined ? 'added' : 'changed'])).toEqual([
+      ['notifications[GROUP#3]', 'added'],
+    ]);
+    expect((added[0]?.after as { roles?: string[] } | undefined)?.roles).toEqual(['GROUP_DATA_ACCESS_ADMIN']);
+    const removed = diffAlert(
+      normaliseDesired({ ...base, notifications: [reader] }),
+      normaliseLive(live({ notifications: [owner, reader] })),
+    );
+    expect(removed.map((f) => f.path)).toEqual(['notifications[GROUP#2]']);
+    expect((removed[0]?.before as { roles?: string[] } | undefined)?.roles).toEqual(['GROUP_OWNER']);
+  });
+
   it('a removed secret carries no value, only a note', () => {
     const fields = diffAlert(
       normaliseDesired({

@@ -169,7 +169,7 @@ const CASES = [
     }),
     lines: [
       '  ~ alertConfig "k"',
-      '      threshold: {"operator":"LESS_THAN","threshold":2}',
+      '      threshold: (none) -> {"operator":"LESS_THAN","threshold":2}',
       '      matchers: [{"fieldName":"HOSTNAME","operator":"EQUALS","value":"a"}] -> (none)',
     ],
   },

@@ -71,6 +71,40 @@ describe('renderPlanText', () => {
     expect(text).toContain('payments-prod');
   });
 
+  it('with many unchanged targets, lists the changed one and counts the rest in one line', () => {
+    const project = (i: number) => ({ type: 'project' as const, id: i.toString(16).padStart(24, '0'), name: `p${i}` });
+    const changes = Array.from({ length: 200 }, (_, i) =>
+      i === 57
+        ? change({
+            target: project(i),
+            key: 'm',
+            action: 'update',
+            id: 'i1',
+            fields: [{ path: 'x', before: 1, after: 2 }],
+          })
+        : change({ target: project(i), key: 'm' }),
+    );
+    const unmanaged = changes.map((c) => ({ target: c.target, kind: 'alertConfig' as const, id: 'u', summary: 'u' }));
+    const text = renderPlanText(plan(changes, { unmanaged }));
+    expect(text.split('\n')).toEqual([
+      'opsman-gitops plan 20261121T100000Z-abcdef',
+      '',
+      'Project p57 (000000000000000000000039)',
+      '  ~ alertConfig "m" (id i1)',
+      '      x: 1 -> 2',
+      '  (1 unmanaged object left alone: Ops Manager defaults or other tools)',
+      '',
+      '199 targets with no changes are not listed (more than 20; --json lists them)',
+      '',
+      'Plan: 0 to create, 1 to update, 0 to delete, 0 to adopt, 0 blocked, 0 drifted, 199 unchanged.',
+      '',
+    ]);
+    // Up to the limit, each is listed.
+    const few = renderPlanText(plan(changes.slice(50, 71)));
+    expect(few.match(/: no changes \(1 unchanged\)/g)).toHaveLength(20);
+    expect(few).not.toContain('not listed');
+  });
+
   it('says nothing will be written in observe and plan modes', () => {
     expect(renderPlanText(plan([], { mode: 'observe' })).split('\n')[0]).toBe(
       'opsman-gitops plan 20261121T100000Z-abcdef (mode observe: nothing will be written)',

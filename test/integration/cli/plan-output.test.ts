@@ -1,0 +1,189 @@
+// Scenario: the printed plan read as a user reads it: the real binary against an in-process emulator, on a copy of the
+// example desired state edited per case (a value holding terminal escapes and bidi characters).
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startEmulator } from '../../../emulator/index.ts';
+import { runCli } from '../../../lambdas/cli/main.ts';
+import { noEmulator, recordingIo } from '../../helpers/cli-io.ts';
+import { REPO_ROOT, runBinary, toolEnv } from '../../helpers/cli-run.ts';
+
+const PAYMENTS_PROD = '5e2211c17a3e5a48f5497de3';
+const PAYMENTS_STAGING = '5e2211c17a3e5a48f5497de4';
+const SEARCH_PROD = '5e2211c17a3e5a48f5497de5';
+
+let emulator: { url: string; origin: string; close(): Promise<void> };
+let dir: string;
+let common: string[];
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'cli-plan-output-'));
+  emulator = await startEmulator({ port: 0, host: '127.0.0.1', admin: true });
+  await cp(join(REPO_ROOT, 'desired-state'), join(dir, 'desired'), { recursive: true });
+  common = [
+    '--desired',
+    join(dir, 'desired'),
+    '--state-dir',
+    join(dir, 'state'),
+    '--secrets-file',
+    join(dir, 'desired/local-secrets.json'),
+  ];
+});
+
+afterEach(async () => {
+  await emulator.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Replaces `from` (which must occur once) in a desired-state file of the copy. */
+async function editDesired(file: string, from: string, to: string): Promise<void> {
+  const path = join(dir, 'desired', file);
+  const text = await readFile(path, 'utf8');
+  expect(text.split(from).length, `${from} once in ${file}`).toBe(2);
+  await writeFile(path, text.replace(from, to));
+}
+
+/** Characters a terminal acts on or that change how the text around them reads (controls, bidi, zero-width). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the characters that must never reach the terminal.
+const UNSAFE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/;
+
+describe('the printed plan', { timeout: 120_000 }, () => {
+  it('shows escapes, bidi overrides and zero-width characters of a value as \\u escapes, never raw', async () => {
+    // YAML double quotes: ESC [31m, a BEL, a right-to-left override, a zero-width space and a C1 CSI.
+    await editDesired(
+      'projects/search.yaml',
+      'value: search-rs }',
+      'value: "rs\\e[31mRED\\a\\u202Egnp.exe\\u200B\\x9b2J" }',
+    );
+    const run = await runBinary(['plan', '--project', SEARCH_PROD, ...common], toolEnv(emulator.url));
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).not.toMatch(UNSAFE);
+    expect(run.stdout).toContain('"value":"rs\\u001b[31mRED\\u0007\\u202egnp.exe\\u200b\\u009b2J"');
+  });
+
+  it('validate quotes a found value with a bidi override or a zero-width space escaped, like a control character', async () => {
+    await editDesired(
+      'projects/payments.yaml',
+      'defaultServerType: PRODUCTION_SERVER',
+      'defaultServerType: "PROD\\u202E\\u200B"',
+    );
+    const run = await runBinary(['validate', '--desired', join(dir, 'desired')]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).not.toMatch(UNSAFE);
+    expect(run.stdout).toContain('found "PROD\\u202e\\u200b"');
+  });
+
+  it('an update shows an added notification as (none) -> {...} and a removed one as {...} -> (none)', async () => {
+    const only = ['--project', PAYMENTS_PROD, ...common];
+    const apply = await runBinary(['apply', '--auto-approve', ...only], toolEnv(emulator.url));
+    expect(apply.code, apply.stderr).toBe(0);
+    await editDesired(
+      'projects/payments.yaml',
+      '        - { typeName: SMS, mobileNumber: "+15555550100", intervalMin: 1440, delayMin: 60 }\n',
+      '        - { typeName: EMAIL, emailAddress: second@acme.example, intervalMin: 1440, delayMin: 0 }\n',
+    );
+    const run = await runBinary(['plan', ...only], toolEnv(emulator.url));
+    expect(run.code, run.stderr).toBe(0);
+    const lines = run.stdout.split('\n');
+    const at = lines.findIndex((l) => l.startsWith('  ~ alertConfig "host-ssl-certificate-stale" (id '));
+    expect(lines.slice(at + 1, at + 4)).toEqual([
+      '      # 2 field(s) differ',
+      '      notifications[EMAIL:second@acme.example]: (none) -> {"typeName":"EMAIL","delayMin":0,"intervalMin":1440,"emailAddress":"second@acme.example"}',
+      '      notifications[SMS:+15555550100]: {"typeName":"SMS","delayMin":60,"intervalMin":1440,"mobileNumber":"+15555550100"} -> (none)',
+    ]);
+  });
+
+  it('a project whose read fails is "could not plan" in the progress, never "planned", and listed under Failures', async () => {
+    const fault = await fetch(`${emulator.origin}/__emulator/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ method: 'GET', path: `/groups/${PAYMENTS_STAGING}/alertConfigs`, status: 403 }),
+    });
+    expect(fault.ok).toBe(true);
+    const run = await runBinary(['plan', '--detailed-exitcode', ...common], toolEnv(emulator.url));
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toMatch(/^ {2}· could not plan payments-staging \(\d\/6\)$/m);
+    expect(run.stderr).not.toContain('planned payments-staging');
+    expect(run.stderr).toMatch(/^ {2}· planned payments-prod \(\d\/6\)$/m);
+    expect(run.stdout).toMatch(/^ {2}x Project payments-staging \(5e2211c17a3e5a48f5497de4\) \[read\]: /m);
+  });
+
+  it('an apply whose writes fail says so in its progress, never "applied <project>"', async () => {
+    const only = ['--project', PAYMENTS_PROD, ...common];
+    expect((await runBinary(['apply', '--auto-approve', ...only], toolEnv(emulator.url))).code).toBe(0);
+    await editDesired('projects/payments.yaml', 'threshold: 5000', 'threshold: 4000');
+    const fault = await fetch(`${emulator.origin}/__emulator/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ method: 'PUT', path: `/groups/${PAYMENTS_PROD}/alertConfigs/*`, status: 500, times: 100 }),
+    });
+    expect(fault.ok).toBe(true);
+    const run = await runBinary(['apply', '--auto-approve', ...only], toolEnv(emulator.url));
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stdout).toMatch(/^Apply finished with errors: 0 applied, 1 failed, /m);
+    expect(run.stderr).toMatch(/^ {2}· finished payments-prod with 1 failed write \(1\/1\)$/m);
+    expect(run.stderr).not.toContain('applied payments-prod');
+  });
+
+  it('a secret field taken out of the desired state reads as set on live and not in desired, never as a bare (secret)', async () => {
+    const only = ['--project', PAYMENTS_PROD, ...common];
+    expect((await runBinary(['apply', '--auto-approve', ...only], toolEnv(emulator.url))).code).toBe(0);
+    await editDesired(
+      'projects/payments.yaml',
+      '          webhookSecret: { secretRef: "opsman/notify#payments-webhook-secret" }\n',
+      '',
+    );
+    const run = await runBinary(['plan', ...only], toolEnv(emulator.url));
+    expect(run.code, run.stderr).toBe(0);
+    const lines = run.stdout.split('\n');
+    const at = lines.findIndex((l) => l.startsWith('  ~ alertConfig "no-primary" (id '));
+    expect(lines.slice(at + 1, at + 3)).toEqual([
+      '      # 1 field(s) differ',
+      '      notifications[WEBHOOK].webhookSecret: (secret set on live, not in desired)',
+    ]);
+    expect(run.stdout).not.toContain('fake-webhook-secret');
+  });
+
+  it('a secret field added to a notification that never had one is one "(secret added)" line, not "removed on live" and "changed"', async () => {
+    const only = ['--project', PAYMENTS_PROD, ...common];
+    const line = '          webhookSecret: { secretRef: "opsman/notify#payments-webhook-secret" }\n';
+    await editDesired('projects/payments.yaml', line, '');
+    expect((await runBinary(['apply', '--auto-approve', ...only], toolEnv(emulator.url))).code).toBe(0);
+    await editDesired(
+      'projects/payments.yaml',
+      '          webhookUrl: { secretRef: "opsman/notify#payments-webhook-url" }\n',
+      `          webhookUrl: { secretRef: "opsman/notify#payments-webhook-url" }\n${line}`,
+    );
+    const run = await runBinary(['plan', ...only], toolEnv(emulator.url));
+    expect(run.code, run.stderr).toBe(0);
+    const lines = run.stdout.split('\n');
+    const at = lines.findIndex((l) => l.startsWith('  ~ alertConfig "no-primary" (id '));
+    expect(lines.slice(at + 1, at + 4)).toEqual([
+      '      # 1 field(s) differ',
+      '      notifications[WEBHOOK].webhookSecret: (secret added)',
+      '  (3 unmanaged objects left alone: Ops Manager defaults or other tools)',
+    ]);
+    expect(run.stdout).toContain('0 drifted');
+  });
+
+  it('the plan apply shows before it writes never says "nothing will be written": saved, or awaiting approval', async () => {
+    // A project that asks for less than apply: its header says it is shown and not applied.
+    await editDesired('projects/search.yaml', '  defaultServerType:', '  mode: plan\n  defaultServerType:');
+    const out = join(dir, 'plan.json');
+    expect((await runBinary(['plan', '--out', out, ...common], toolEnv(emulator.url))).code).toBe(0);
+    const saved = await runBinary(['apply', '--plan', out, ...common], toolEnv(emulator.url));
+    expect(saved.code, saved.stderr).toBe(0);
+    expect(saved.stdout.split('\n')[0]).toMatch(/^opsman-gitops plan \S+$/);
+    expect(saved.stdout).toContain('Project search-prod (5e2211c17a3e5a48f5497de5) [mode plan: shown, not applied]\n');
+    expect(saved.stdout).toMatch(/^Apply complete: [1-9]\d* applied/m);
+
+    await editDesired('projects/payments.yaml', 'threshold: 5000', 'threshold: 4000');
+    const io = recordingIo({ env: toolEnv(emulator.url), interactive: true, answers: ['no'] });
+    const code = await runCli(['apply', ...common], { startEmulator: noEmulator, io });
+    expect(code, io.err()).toBe(1);
+    expect(io.questions).toHaveLength(1);
+    expect(io.out().split('\n')[0]).toMatch(/^opsman-gitops plan \S+$/);
+    expect(io.out()).toContain('metricThreshold.threshold: 5000 -> 4000');
+  });
+});
