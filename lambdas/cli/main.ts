@@ -2,7 +2,6 @@
  * The `opsman-gitops` command: parses the invocation, dispatches to a command, and maps every error to a message and
  * an exit code in one place (0 ok, 1 error, 2 usage). bin/main.ts, the composition root, calls runCli.
  */
-import { readFile } from 'node:fs/promises';
 import { LeaseHeldError } from '../core/errors.ts';
 import { printableLines } from '../core/printable.ts';
 import { runApply } from './commands/apply.ts';
@@ -19,6 +18,7 @@ import { commandHelp, topLevelHelp } from './help.ts';
 import { type CliIo, processIo } from './io.ts';
 import { failureDocument, renderFailureJson, trackWrites, wantsJson } from './json-failure.ts';
 import { parseInvocation } from './options.ts';
+import { packageVersion } from './tool-version.ts';
 
 /** What the composition root injects. */
 export interface CliDependencies {
@@ -80,17 +80,6 @@ export function reportError(io: CliIo, error: unknown): number {
   return EXIT.error;
 }
 
-async function version(): Promise<string> {
-  try {
-    const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as {
-      version?: string;
-    };
-    return pkg.version ?? 'unknown';
-  } catch {
-    return 'unknown';
-  }
-}
-
 async function dispatch(ctx: CommandContext, command: string, args: readonly string[]): Promise<number> {
   switch (command) {
     case 'unlock':
@@ -124,7 +113,7 @@ export async function runCli(argv: string[], deps: CliDependencies): Promise<num
   try {
     const { command, args, options } = parseInvocation(argv, io.env);
     if (options.version) {
-      io.stdout.write(`opsman-gitops ${await version()}\n`);
+      io.stdout.write(`opsman-gitops ${await packageVersion()}\n`);
       return EXIT.ok;
     }
     if (command === undefined || (command === 'help' && args[0] === undefined)) {

@@ -253,6 +253,26 @@ export interface Plan {
   warnings?: string[];
 }
 
+/**
+ * Every top-level member of a Plan this version writes (the type checker keeps the list complete and exact). A saved
+ * plan with any other member was written by another version: it is refused, never applied with the member ignored.
+ */
+export const PLAN_FIELDS: readonly (keyof Plan)[] = Object.keys({
+  formatVersion: true,
+  runId: true,
+  createdAt: true,
+  mode: true,
+  desired: true,
+  liveDigests: true,
+  stateVersion: true,
+  changes: true,
+  failures: true,
+  targetModes: true,
+  liveReads: true,
+  unmanaged: true,
+  warnings: true,
+} satisfies Record<keyof Plan, true>) as (keyof Plan)[];
+
 /** A live object the reconciler does not own and leaves alone. */
 export interface UnmanagedObject {
   target: TargetRef;

@@ -5,7 +5,7 @@
  */
 import { errorMessage } from './concurrency.ts';
 import { SavedPlanInvalidError, SavedPlanStaleError, SavedPlanStateChangedError } from './errors.ts';
-import { ACTION_ORDER, PLAN_FORMAT_VERSION, type Plan, targetKey } from './model.ts';
+import { ACTION_ORDER, PLAN_FIELDS, PLAN_FORMAT_VERSION, type Plan, targetKey } from './model.ts';
 import { isWrite } from './modes.ts';
 import type { OpsManagerApi } from './ports.ts';
 import {
@@ -61,6 +61,20 @@ function changeProblem(c: unknown): string | undefined {
   return undefined;
 }
 
+const KNOWN_FIELDS: ReadonlySet<string> = new Set(PLAN_FIELDS);
+
+/**
+ * The top-level members of a saved plan that this version does not write, sorted (quoted as JSON strings: they came
+ * from a file). Such a member means another version wrote the plan, and this one would apply it with the member
+ * ignored: whatever it meant to that version (a condition, a limit) would silently not hold.
+ */
+export function unknownPlanFields(plan: Record<string, unknown>, also: readonly string[] = []): string[] {
+  return Object.keys(plan)
+    .filter((k) => !KNOWN_FIELDS.has(k) && !also.includes(k))
+    .sort()
+    .map((k) => JSON.stringify(k));
+}
+
 /** Checks the shape of a plan read from a file (it came from outside: never trusted). */
 export function checkSavedPlan(plan: unknown): Plan {
   const p = plan as Partial<Plan> | null;
@@ -75,6 +89,12 @@ export function checkSavedPlan(plan: unknown): Plan {
     throw new SavedPlanInvalidError(
       `the saved plan has formatVersion ${JSON.stringify(version) ?? 'undefined'}; expected ${PLAN_FORMAT_VERSION}`,
     );
+  const unknown = unknownPlanFields(p as Record<string, unknown>);
+  if (unknown.length > 0) {
+    throw new SavedPlanInvalidError(
+      `the saved plan has ${unknown.length === 1 ? 'a field' : 'fields'} this version of opsman-gitops does not know (${unknown.join(', ')}): it was made by another version; make a new plan`,
+    );
+  }
   if (!Array.isArray(p.changes) || !Array.isArray(p.failures))
     throw new SavedPlanInvalidError('the saved plan has no changes list');
   if (p.liveDigests === null || typeof p.liveDigests !== 'object')

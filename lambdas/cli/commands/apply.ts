@@ -13,6 +13,7 @@ import { type CommandContext, openSession } from '../context.ts';
 import { EXIT } from '../errors.ts';
 import { APPLY_NOTICES, interruptible, PLANNING_NOTICES } from '../interruptible.ts';
 import { planExitCode, problemsLine, reportExitCode } from '../outcome.ts';
+import { currentToolVersion } from '../tool-version.ts';
 import { reconcile } from '../wiring.ts';
 import { desiredIsValid } from './plan.ts';
 import { runRequest } from './run-request.ts';
@@ -28,13 +29,19 @@ export async function runApply(ctx: CommandContext, showPlan = true): Promise<nu
   });
   if (approval === 'refuse') throw refusal();
   let savedPlan: Plan | undefined;
-  if (options.planFile !== undefined) savedPlan = await readSavedPlan(options.planFile);
+  if (options.planFile !== undefined) savedPlan = await readSavedPlan(options.planFile, await currentToolVersion());
   else if (!(await desiredIsValid(ctx))) return EXIT.error;
   const session = await openSession(ctx, 'apply');
   try {
     // Before any API call: an edited plan, or one saved for another Ops Manager or state dir, is never applied.
     if (savedPlan !== undefined && options.planFile !== undefined) {
-      savedPlan = openSealedPlan(savedPlan, options.planFile, session.baseUrl, session.deps.fingerprintKey);
+      savedPlan = openSealedPlan(
+        savedPlan,
+        options.planFile,
+        session.baseUrl,
+        session.deps.fingerprintKey,
+        await currentToolVersion(),
+      );
     }
     if (approval === 'ask') {
       const planned = await interruptible(io, PLANNING_NOTICES, (signal) =>

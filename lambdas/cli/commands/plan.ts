@@ -6,6 +6,7 @@ import { CliError, EXIT } from '../errors.ts';
 import { interruptible, PLANNING_NOTICES } from '../interruptible.ts';
 import { invalidDesiredDocument, renderFailureJson } from '../json-failure.ts';
 import { planExitCode, problemsLine } from '../outcome.ts';
+import { currentToolVersion } from '../tool-version.ts';
 import { reconcile, saveFileAtomically } from '../wiring.ts';
 import { applySavedPlanCommand } from './apply-command.ts';
 import { printPlan, runRequest } from './run-request.ts';
@@ -48,7 +49,7 @@ export async function runPlan(ctx: CommandContext, command: 'plan' | 'observe'):
         // Sealed to this Ops Manager and this state dir's key: apply --plan refuses an edited plan (docs/cli.md).
         await saveFileAtomically(
           ctx.options.out,
-          sealedPlanText(report.plan, session.baseUrl, session.deps.fingerprintKey),
+          sealedPlanText(report.plan, session.baseUrl, session.deps.fingerprintKey, await currentToolVersion()),
         );
       } catch (error) {
         throw new CliError(

@@ -7,7 +7,9 @@ import { readFile, stat } from 'node:fs/promises';
 import { whereJsonBroke } from '../../../shared/json-position.ts';
 import { MODES, PLAN_FORMAT_VERSION, type Plan } from '../../core/model.ts';
 import { renderJson } from '../../core/render/json.ts';
+import { unknownPlanFields } from '../../core/saved-plan.ts';
 import { CliError } from '../errors.ts';
+import { describeToolVersion, readToolVersion, sameToolVersion, type ToolVersion } from '../tool-version.ts';
 
 /** Largest saved plan accepted (bytes). */
 export const MAX_SAVED_PLAN_BYTES = 64 * 1024 * 1024;
@@ -16,10 +18,39 @@ function invalid(file: string, why: string): CliError {
   return new CliError('CLI_SAVED_PLAN_INVALID', `${file} is not a plan saved by \`opsman-gitops plan --out\`: ${why}`);
 }
 
-/** Checks the fields apply relies on; the reconciler checks staleness against the state and live state. */
-export function checkPlanShape(value: unknown, file: string): Plan {
+function otherVersion(file: string, why: string, tool: ToolVersion): CliError {
+  return new CliError(
+    'CLI_SAVED_PLAN_OTHER_VERSION',
+    `${file} was made by ${why}; this is ${describeToolVersion(tool)}: a saved plan applies only with the version that made it; nothing was written: make a new plan with this version (\`plan --out\`), or apply this one with the version that made it`,
+  );
+}
+
+/**
+ * Refuses a sealed plan made by another build of the tool (Terraform's rule for plan files): what a plan means (its
+ * actions, the order they run in, what its digests cover) is defined by the code that made it. Checked first, before
+ * the format: another version's plan is not malformed, and "make a new plan" is the way out whatever else differs.
+ */
+function checkMadeBy(p: Record<string, unknown>, file: string, tool: ToolVersion): void {
+  const seal = p.savedFor;
+  // No seal at all: refused by openSealedPlan, with its own reason.
+  if (typeof seal !== 'object' || seal === null) return;
+  const madeBy = (seal as Record<string, unknown>).madeBy;
+  if (madeBy === undefined) {
+    throw otherVersion(file, 'an earlier version of opsman-gitops (one that did not record its version)', tool);
+  }
+  const found = readToolVersion(madeBy);
+  if (found === undefined) throw otherVersion(file, 'a version of opsman-gitops this one cannot read', tool);
+  if (!sameToolVersion(found, tool)) throw otherVersion(file, describeToolVersion(found), tool);
+}
+
+/**
+ * Checks the fields apply relies on; the reconciler checks staleness against the state and live state. `tool` is
+ * this build: a plan sealed by another is refused.
+ */
+export function checkPlanShape(value: unknown, file: string, tool: ToolVersion): Plan {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalid(file, 'not a JSON object');
   const p = value as Record<string, unknown>;
+  checkMadeBy(p, file, tool);
   const version = p.formatVersion;
   // A later release's plan is not malformed: say so, with both versions, rather than "not a plan saved by plan --out".
   if (typeof version === 'number' && Number.isInteger(version) && version > PLAN_FORMAT_VERSION) {
@@ -31,7 +62,18 @@ export function checkPlanShape(value: unknown, file: string): Plan {
   if (version !== PLAN_FORMAT_VERSION)
     throw invalid(file, `formatVersion must be ${PLAN_FORMAT_VERSION}, found ${JSON.stringify(version)}`);
   if (typeof p.runId !== 'string') throw invalid(file, 'runId missing');
-  if (typeof p.mode !== 'string' || !(MODES as readonly string[]).includes(p.mode)) throw invalid(file, 'bad mode');
+  const unknown = unknownPlanFields(p, ['savedFor']);
+  if (unknown.length > 0) {
+    throw invalid(
+      file,
+      `it has ${unknown.length === 1 ? 'a field' : 'fields'} this version does not know (${unknown.join(', ')}): it was made by another version of opsman-gitops; nothing was written: make a new plan`,
+    );
+  }
+  if (typeof p.mode !== 'string' || !(MODES as readonly string[]).includes(p.mode)) {
+    // Quoted as JSON, cut short: the value came from a file.
+    const found = p.mode === undefined ? 'it is missing' : `found ${JSON.stringify(p.mode)?.slice(0, 80)}`;
+    throw invalid(file, `mode must be one of ${MODES.join(', ')}; ${found}`);
+  }
   if (typeof p.desired !== 'object' || p.desired === null) throw invalid(file, 'desired missing');
   if (typeof p.liveDigests !== 'object' || p.liveDigests === null) throw invalid(file, 'liveDigests missing');
   if (!Array.isArray(p.changes)) throw invalid(file, 'changes must be a list');
@@ -60,13 +102,17 @@ export function checkPlanShape(value: unknown, file: string): Plan {
   return value as Plan;
 }
 
-/** The seal of a saved plan: the Ops Manager it was made against and a MAC over it and the plan. */
+/** The seal of a saved plan: the Ops Manager it was made against, the tool that made it, and a MAC over them and the plan. */
 interface PlanSeal {
   /** The Public API root of the plan run: the plan applies to that Ops Manager only. */
   baseUrl: string;
-  /** HMAC-SHA-256 (hex) of the canonical JSON of the plan with `savedFor`, under the saved-plan key. */
+  /** The build of opsman-gitops that made the plan: it applies with that build only. */
+  madeBy: ToolVersion;
+  /** HMAC-SHA-256 (hex) of the canonical JSON of the plan with `savedFor` (baseUrl, madeBy), under the saved-plan key. */
   mac: string;
 }
+
+const SEAL_FIELDS: ReadonlySet<string> = new Set(['baseUrl', 'madeBy', 'mac']);
 
 /**
  * The MAC key of saved plans, derived from the fingerprint key (HMAC-SHA-256 with a label of its own, so no other use
@@ -77,21 +123,24 @@ export function deriveSavedPlanKey(fingerprintKey: Uint8Array): Uint8Array {
   return new Uint8Array(createHmac('sha256', fingerprintKey).update('opsman-gitops/saved-plan/v1').digest());
 }
 
-function planMac(plan: Plan, baseUrl: string, key: Uint8Array): string {
+function planMac(plan: Plan, baseUrl: string, madeBy: ToolVersion, key: Uint8Array): string {
   // The canonical form of the parsed value, not the file's bytes: what is checked is exactly what is applied (a
   // duplicated key, whose last value JSON.parse keeps, changes the canonical form and so breaks the seal).
   return createHmac('sha256', key)
-    .update(renderJson({ ...plan, savedFor: { baseUrl } }))
+    .update(
+      renderJson({ ...plan, savedFor: { baseUrl, madeBy: { version: madeBy.version, sources: madeBy.sources } } }),
+    )
     .digest('hex');
 }
 
 /**
- * The text `plan --out` saves: the plan JSON plus `savedFor: {baseUrl, mac}`. Nobody can change a change, a digest or
- * a mode, the state version, nor point the plan at another Ops Manager, without `apply --plan` noticing: the
- * reviewer's plan is what runs.
+ * The text `plan --out` saves: the plan JSON plus `savedFor: {baseUrl, madeBy, mac}`. Nobody can change a change, a
+ * digest or a mode, the state version, the version that made it, nor point the plan at another Ops Manager, without
+ * `apply --plan` noticing: the reviewer's plan is what runs, with the code that made it.
  */
-export function sealedPlanText(plan: Plan, baseUrl: string, fingerprintKey: Uint8Array): string {
-  const seal: PlanSeal = { baseUrl, mac: planMac(plan, baseUrl, deriveSavedPlanKey(fingerprintKey)) };
+export function sealedPlanText(plan: Plan, baseUrl: string, fingerprintKey: Uint8Array, madeBy: ToolVersion): string {
+  const mac = planMac(plan, baseUrl, madeBy, deriveSavedPlanKey(fingerprintKey));
+  const seal: PlanSeal = { baseUrl, madeBy: { version: madeBy.version, sources: madeBy.sources }, mac };
   return renderJson({ ...plan, savedFor: seal });
 }
 
@@ -100,11 +149,29 @@ export function sealedPlanText(plan: Plan, baseUrl: string, fingerprintKey: Uint
  * returns the plan without it. Refuses (CLI_SAVED_PLAN_INVALID) a plan without a seal, saved for another Ops Manager,
  * or edited (or saved with another state dir's fingerprint key) since.
  */
-export function openSealedPlan(saved: Plan, file: string, baseUrl: string, fingerprintKey: Uint8Array): Plan {
+export function openSealedPlan(
+  saved: Plan,
+  file: string,
+  baseUrl: string,
+  fingerprintKey: Uint8Array,
+  tool: ToolVersion,
+): Plan {
   const { savedFor, ...plan } = saved as Plan & { savedFor?: unknown };
   const seal = savedFor as Partial<PlanSeal> | null | undefined;
   if (typeof seal !== 'object' || seal === null || typeof seal.baseUrl !== 'string' || typeof seal.mac !== 'string') {
     throw invalid(file, 'it has no seal (savedFor); it was not saved by this version of plan --out: make a new plan');
+  }
+  // Here too, not only in readSavedPlan: an in-process caller may open a plan it did not read from a file.
+  checkMadeBy(saved as unknown as Record<string, unknown>, file, tool);
+  const extra = Object.keys(seal).filter((k) => !SEAL_FIELDS.has(k));
+  if (extra.length > 0) {
+    throw invalid(
+      file,
+      `its seal has ${extra.length === 1 ? 'a field' : 'fields'} this version does not know (${extra
+        .sort()
+        .map((k) => JSON.stringify(k))
+        .join(', ')}); nothing was written: make a new plan`,
+    );
   }
   if (seal.baseUrl !== baseUrl) {
     throw new CliError(
@@ -112,7 +179,7 @@ export function openSealedPlan(saved: Plan, file: string, baseUrl: string, finge
       `${file} was planned against ${seal.baseUrl}, not ${baseUrl}: a saved plan applies only to the Ops Manager it was made against; nothing was written`,
     );
   }
-  const expected = Buffer.from(planMac(plan as Plan, baseUrl, deriveSavedPlanKey(fingerprintKey)), 'hex');
+  const expected = Buffer.from(planMac(plan as Plan, baseUrl, tool, deriveSavedPlanKey(fingerprintKey)), 'hex');
   const found = Buffer.from(/^[0-9a-f]{64}$/.test(seal.mac) ? seal.mac : '', 'hex');
   if (found.length !== expected.length || !timingSafeEqual(found, expected)) {
     throw invalid(
@@ -123,8 +190,11 @@ export function openSealedPlan(saved: Plan, file: string, baseUrl: string, finge
   return plan as Plan;
 }
 
-/** Reads and checks a saved plan file (its seal is checked by openSealedPlan, once the state dir's key is loaded). */
-export async function readSavedPlan(file: string): Promise<Plan> {
+/**
+ * Reads and checks a saved plan file, refusing one made by another build than `tool` (its seal is checked by
+ * openSealedPlan, once the state dir's key is loaded).
+ */
+export async function readSavedPlan(file: string, tool: ToolVersion): Promise<Plan> {
   const info = await stat(file).catch(() => null);
   if (info === null || !info.isFile()) throw new CliError('CLI_SAVED_PLAN_MISSING', `--plan ${file}: no such file`);
   if (info.size > MAX_SAVED_PLAN_BYTES) throw invalid(file, `larger than ${MAX_SAVED_PLAN_BYTES} bytes`);
@@ -136,5 +206,5 @@ export async function readSavedPlan(file: string): Promise<Plan> {
     // Where, never what: a file passed to --plan by mistake (a secrets file, a key) must not be quoted.
     throw invalid(file, `not JSON${whereJsonBroke(text, error)}`);
   }
-  return checkPlanShape(parsed, file);
+  return checkPlanShape(parsed, file, tool);
 }

@@ -120,7 +120,7 @@ describe('opsman-gitops against the emulator', { timeout: 120_000 }, () => {
     expect(saved.code, `${saved.stdout}\n${saved.stderr}`).toBe(0);
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     const text = await readFile(file, 'utf8');
-    const plan = JSON.parse(text) as Plan & { savedFor: { baseUrl: string; mac: string } };
+    const plan = JSON.parse(text) as Plan & { savedFor: { baseUrl: string; mac: string; madeBy: unknown } };
     expect(plan.savedFor.baseUrl).toBe(emulator.url);
 
     // Edited: one more delete (of a config the tool does not own) and the digest of its project dropped, so that
@@ -143,6 +143,22 @@ describe('opsman-gitops against the emulator', { timeout: 120_000 }, () => {
     await writeFile(editedFile, duplicated);
     expect((await runBinary(['apply', '--plan', editedFile, ...common], toolEnv(emulator.url))).stderr).toContain(
       'its seal does not match',
+    );
+
+    // Made by another build (a plan file from another checkout or release): refused by name before anything is read.
+    const version = (await runBinary(['--version'])).stdout.trim().replace('opsman-gitops ', '');
+    expect(plan.savedFor).toMatchObject({ madeBy: { version, sources: expect.stringMatching(/^[0-9a-f]{16}$/) } });
+    const fromOther = {
+      ...plan,
+      savedFor: { ...plan.savedFor, madeBy: { version: '0.0.9', sources: 'a'.repeat(16) } },
+    };
+    await writeFile(editedFile, JSON.stringify(fromOther));
+    const other = await runBinary(['apply', '--plan', editedFile, ...common], toolEnv(emulator.url));
+    expect(other.code).toBe(1);
+    expect(other.stderr).toMatch(
+      new RegExp(
+        `was made by opsman-gitops 0\\.0\\.9 \\(sources a{16}\\); this is opsman-gitops ${version.replaceAll('.', '\\.')} \\(sources [0-9a-f]{16}\\): a saved plan applies only with the version that made it; nothing was written: make a new plan`,
+      ),
     );
 
     const elsewhere = ['--state-dir', join(dir, 'other-state'), ...common.slice(2)];
