@@ -68,7 +68,8 @@ export function reportError(io: CliIo, error: unknown): number {
   if (error instanceof Error) {
     const code = (error as { code?: unknown }).code;
     say(`error: ${withCode(error.message, code)}\n`);
-    if (error instanceof LeaseHeldError) {
+    // An unreadable lease's message names its own way out (its run id may be unknown).
+    if (error instanceof LeaseHeldError && error.holder.unreadable === undefined) {
       say(
         `If run ${error.holder.runId} is no longer running (killed before it could release its lock), remove the lock with: opsman-gitops unlock ${error.holder.runId} (same --state-dir)\n`,
       );

@@ -72,15 +72,26 @@ function implausibleExpiry(expiresAt: string, now: number): string {
   return `; that is ${days} day(s) ahead, longer than any lease lasts: the holder's clock was wrong or the lease was edited, and it will not expire in time; if no run is in progress, remove it (the CLI's unlock with that run id, or delete the lease object of the state store)`;
 }
 
-/** Another run holds the lease. */
+/** Who holds the lease; `unreadable` when it cannot be read and counts as held anyway (lease-document.ts says why). */
+export interface LeaseHolder {
+  owner: string;
+  runId: string;
+  expiresAt: string;
+  /** What was found, until when it counts as held, and the way out (unreadableLeaseNotice). */
+  unreadable?: string;
+}
+
+/** Another run holds the lease (or a lease this version cannot read still counts as held). */
 export class LeaseHeldError extends ReconcileError {
   override name = 'LeaseHeldError';
-  readonly holder: { owner: string; runId: string; expiresAt: string };
+  readonly holder: LeaseHolder;
 
-  constructor(holder: { owner: string; runId: string; expiresAt: string }, waitedMs = 0, now = Date.now()) {
+  constructor(holder: LeaseHolder, waitedMs = 0, now = Date.now()) {
     super(
       'LEASE_HELD',
-      `another run holds the lease: ${holder.owner} (run ${holder.runId}, expires ${holder.expiresAt})` +
+      (holder.unreadable === undefined
+        ? `another run holds the lease: ${holder.owner} (run ${holder.runId}, expires ${holder.expiresAt})`
+        : `another run may hold the lease: ${holder.unreadable}`) +
         (waitedMs > 0 ? `; waited ${waitedMs} ms` : '') +
         implausibleExpiry(holder.expiresAt, now),
     );

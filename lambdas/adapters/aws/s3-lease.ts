@@ -4,7 +4,15 @@
  * the object a lock: of two concurrent writers exactly one gets 200, the other 412 (or 409, retried).
  */
 import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { LeaseHeldError, LeaseLostError } from '../../core/errors.ts';
+import { LeaseHeldError, type LeaseHolder, LeaseLostError } from '../../core/errors.ts';
+import {
+  LEASE_FORMAT_VERSION,
+  type LeaseReading,
+  leaseDocumentText,
+  readLeaseDocument,
+  unreadableLeaseExpiry,
+  unreadableLeaseNotice,
+} from '../../core/lease-document.ts';
 import type { Lease } from '../../core/ports.ts';
 import {
   accessError,
@@ -15,8 +23,9 @@ import {
   retryOnConflict,
 } from './s3-util.ts';
 
-/** What the lease object holds (JSON). */
+/** What the lease object holds (JSON; written with `formatVersion` 1 first, read without one as 1). */
 export interface LeaseDocument {
+  formatVersion?: typeof LEASE_FORMAT_VERSION;
   owner: string;
   runId: string;
   acquiredAt: string;
@@ -50,36 +59,52 @@ export class S3Lease {
   /** Takes the lease, or throws LeaseHeldError naming the holder. */
   async acquire(request: { owner: string; runId: string; ttlMs: number }): Promise<Lease> {
     const rounds = this.#o.maxTakeoverRounds ?? DEFAULT_TAKEOVER_ROUNDS;
-    let lastHolder: LeaseDocument | null = null;
+    let lastHolder: LeaseHolder | null = null;
     for (let round = 0; round < rounds; round++) {
       const created = await this.#put(request, { IfNoneMatch: '*' });
       if (created) return created;
       const current = await this.#readCurrent();
       if (current === null) continue; // released between our write and our read: try to create again
-      lastHolder = current.doc;
+      const { reading } = current;
       // Our own earlier attempt won but its response was lost (the SDK retried the PUT): the lease is already ours.
-      if (current.doc && current.doc.owner === request.owner && current.doc.runId === request.runId) {
+      if (reading.readable && reading.lease.owner === request.owner && reading.lease.runId === request.runId) {
         return {
-          owner: current.doc.owner,
-          runId: current.doc.runId,
-          expiresAt: current.doc.expiresAt,
+          owner: reading.lease.owner,
+          runId: reading.lease.runId,
+          expiresAt: reading.lease.expiresAt,
           token: current.etag,
         };
       }
-      const expired = current.doc === null || Date.parse(current.doc.expiresAt) <= this.#o.now().getTime();
+      lastHolder = this.#holder(reading, current.modifiedMs, request.ttlMs);
+      const expired = Date.parse(lastHolder.expiresAt) <= this.#o.now().getTime();
       if (!expired) break;
       const taken = await this.#put(request, { IfMatch: current.etag });
       if (taken) return taken;
     }
     throw new LeaseHeldError(
-      {
-        owner: lastHolder?.owner ?? 'another run',
-        runId: lastHolder?.runId ?? 'unknown',
-        expiresAt: lastHolder?.expiresAt ?? 'unknown',
-      },
+      lastHolder ?? { owner: 'another run', runId: 'unknown', expiresAt: 'unknown' },
       0,
       this.#o.now().getTime(),
     );
+  }
+
+  /**
+   * Who holds the lease read. One that cannot be read (torn, empty, another version's format) counts as held until
+   * its LastModified plus `ttlMs` (lease-document.ts); there is no unlock command for S3, so the way out is deleting it.
+   */
+  #holder(reading: LeaseReading, modifiedMs: number, ttlMs: number): LeaseHolder {
+    if (reading.readable) {
+      const { owner, runId, expiresAt } = reading.lease;
+      return { owner, runId, expiresAt };
+    }
+    const expiresAt = unreadableLeaseExpiry(modifiedMs, ttlMs);
+    const wayOut = `delete the object (aws s3 rm ${this.#location})`;
+    return {
+      owner: 'unreadable lease',
+      runId: reading.runId ?? 'unknown',
+      expiresAt,
+      unreadable: unreadableLeaseNotice(this.#location, reading, expiresAt, wayOut),
+    };
   }
 
   /** Extends our lease; LeaseLostError when someone else took it over meanwhile. */
@@ -112,6 +137,7 @@ export class S3Lease {
   ): Promise<Lease | null> {
     const now = this.#o.now();
     const doc: LeaseDocument = {
+      formatVersion: LEASE_FORMAT_VERSION,
       owner: request.owner,
       runId: request.runId,
       acquiredAt: now.toISOString(),
@@ -125,7 +151,7 @@ export class S3Lease {
             new PutObjectCommand({
               Bucket: this.#o.bucket,
               Key: this.#o.key,
-              Body: JSON.stringify(doc),
+              Body: leaseDocumentText(doc),
               ContentType: 'application/json',
               ...condition,
             }),
@@ -141,13 +167,17 @@ export class S3Lease {
     return { owner: doc.owner, runId: doc.runId, expiresAt: doc.expiresAt, token: etag };
   }
 
-  /** The current lease and its ETag; doc null when unreadable (treated as expired); null when absent. */
-  async #readCurrent(): Promise<{ doc: LeaseDocument | null; etag: string } | null> {
+  /**
+   * The current lease as read, its ETag and LastModified (ms); null when absent. A store that sends no LastModified
+   * (S3 always does) makes an unreadable lease count as modified now: held, never taken as expired at once.
+   */
+  async #readCurrent(): Promise<{ reading: LeaseReading; etag: string; modifiedMs: number } | null> {
     try {
       const object = await this.#o.client.send(new GetObjectCommand({ Bucket: this.#o.bucket, Key: this.#o.key }));
       const etag = object.ETag ?? '';
       const text = new TextDecoder().decode(await readBody(object.Body));
-      return { doc: parseLease(text), etag };
+      const modifiedMs = object.LastModified?.getTime() ?? this.#o.now().getTime();
+      return { reading: readLeaseDocument(text, false), etag, modifiedMs };
     } catch (error) {
       if (isNotFound(error)) return null;
       throw accessError('GetObject', this.#location, error);
@@ -155,16 +185,13 @@ export class S3Lease {
   }
 }
 
-/** Parses a lease document; null when it is not one (a torn or foreign object is treated as expired). */
+/**
+ * Parses a lease document; null when this version cannot read it (torn, not a lease, or another `formatVersion`).
+ * The lease itself does not take such an object as expired (S3Lease.acquire).
+ */
 export function parseLease(text: string): LeaseDocument | null {
-  try {
-    const value: unknown = JSON.parse(text);
-    if (typeof value !== 'object' || value === null) return null;
-    const { owner, runId, acquiredAt, expiresAt } = value as Record<string, unknown>;
-    if (typeof owner !== 'string' || typeof runId !== 'string' || typeof expiresAt !== 'string') return null;
-    if (Number.isNaN(Date.parse(expiresAt))) return null;
-    return { owner, runId, acquiredAt: typeof acquiredAt === 'string' ? acquiredAt : '', expiresAt };
-  } catch {
-    return null;
-  }
+  const reading = readLeaseDocument(text, false);
+  if (!reading.readable) return null;
+  const { owner, runId, acquiredAt, expiresAt } = reading.lease;
+  return { owner, runId, acquiredAt: acquiredAt ?? '', expiresAt };
 }

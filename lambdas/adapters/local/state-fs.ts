@@ -17,6 +17,12 @@ import {
   StateTooNewError,
 } from '../../core/errors.ts';
 import { jsonChunks } from '../../core/json-chunks.ts';
+import {
+  leaseDocumentText,
+  readLeaseDocument,
+  unreadableLeaseExpiry,
+  unreadableLeaseNotice,
+} from '../../core/lease-document.ts';
 import type { Lease, ReconcileState, StateStore } from '../../core/ports.ts';
 import { STATE_FORMAT_VERSION, stateDocumentProblem } from '../../core/state-check.ts';
 import { linkFile, renameFile, tempPathIn, unlinkQuietly, writeSyncedTemp } from './atomic-file.ts';
@@ -47,6 +53,8 @@ interface LeaseDoc {
   runId: string;
   expiresAt: string;
   token: string;
+  /** Set when lease.json cannot be read: what was found and the way out (it counts as held until expiresAt). */
+  unreadable?: string;
 }
 
 function sha256(bytes: string | Uint8Array): string {
@@ -210,10 +218,6 @@ export class FsStateStore implements StateStore {
     }
   }
 
-  private async readText(path: string): Promise<string | null> {
-    return (await this.readBytes(path))?.toString('utf8') ?? null;
-  }
-
   /** Reads state.json; StateCorruptError when it is not a valid state document. The version hashes the file's bytes. */
   async read(): Promise<{ state: ReconcileState | null; version: string | null }> {
     const bytes = await this.readBytes(this.statePath);
@@ -299,10 +303,11 @@ export class FsStateStore implements StateStore {
       token: randomUUID(),
     };
     return this.withLock(`${this.leasePath}.lock`, async () => {
-      const current = await this.readLease();
+      const current = await this.readLease(request.ttlMs);
       if (current !== null && Date.parse(current.expiresAt) > this.options.now().getTime()) {
+        const { owner, runId, expiresAt, unreadable } = current;
         throw new LeaseHeldError(
-          { owner: current.owner, runId: current.runId, expiresAt: current.expiresAt },
+          { owner, runId, expiresAt, ...(unreadable === undefined ? {} : { unreadable }) },
           0,
           this.options.now().getTime(),
         );
@@ -311,7 +316,7 @@ export class FsStateStore implements StateStore {
         try {
           const handle = await open(this.leasePath, 'wx', 0o600);
           try {
-            await handle.writeFile(JSON.stringify(doc));
+            await handle.writeFile(leaseDocumentText(doc));
             await handle.sync();
           } finally {
             await handle.close();
@@ -319,7 +324,7 @@ export class FsStateStore implements StateStore {
           return doc;
         } catch (error) {
           if (!isErrno(error, 'EEXIST')) throw fsFailure('create the lease file', this.leasePath, error);
-          const other = await this.readLease();
+          const other = await this.readLease(request.ttlMs);
           throw new LeaseHeldError({
             owner: other?.owner ?? 'another run',
             runId: other?.runId ?? 'unknown',
@@ -327,7 +332,8 @@ export class FsStateStore implements StateStore {
           });
         }
       }
-      // Expired (or unreadable): replace it; we hold the lease lock, so nobody renews or takes it meanwhile.
+      // Expired (or unreadable for a lease lifetime since it was last written): replace it; we hold the lease lock, so
+      // nobody renews or takes it meanwhile.
       await this.writeLease(doc);
       return doc;
     });
@@ -336,11 +342,16 @@ export class FsStateStore implements StateStore {
   /** Extends our lease; LeaseLostError when it is no longer ours. */
   async renewLease(lease: Lease, ttlMs: number): Promise<Lease> {
     return this.withLock(`${this.leasePath}.lock`, async () => {
-      const current = await this.readLease();
+      const current = await this.readLease(ttlMs);
       if (current === null || current.token !== lease.token) {
         throw new LeaseLostError(`lease ${this.leasePath} of run ${lease.runId} was taken over or removed`);
       }
-      const doc: LeaseDoc = { ...current, expiresAt: new Date(this.options.now().getTime() + ttlMs).toISOString() };
+      const doc: LeaseDoc = {
+        owner: current.owner,
+        runId: current.runId,
+        expiresAt: new Date(this.options.now().getTime() + ttlMs).toISOString(),
+        token: current.token,
+      };
       await this.writeLease(doc);
       return doc;
     });
@@ -349,7 +360,7 @@ export class FsStateStore implements StateStore {
   /** Removes lease.json only if it is still ours. */
   async releaseLease(lease: Lease): Promise<void> {
     await this.withLock(`${this.leasePath}.lock`, async () => {
-      const current = await this.readLease();
+      const current = await this.readLease(0);
       if (current === null || current.token !== lease.token) return;
       await unlink(this.leasePath).catch((error: unknown) => {
         if (!isErrno(error, 'ENOENT')) throw fsFailure('remove the lease file', this.leasePath, error);
@@ -363,33 +374,60 @@ export class FsStateStore implements StateStore {
    */
   async forceReleaseLease(runId: string): Promise<Lease | null> {
     return this.withLock(`${this.leasePath}.lock`, async () => {
-      const current = await this.readLease();
+      const current = await this.readLease(0);
       if (current === null) return null;
       if (current.runId !== runId) throw new LeaseMismatchError(runId, current);
       await unlink(this.leasePath).catch((error: unknown) => {
         if (!isErrno(error, 'ENOENT')) throw fsFailure('remove the lease file', this.leasePath, error);
       });
-      return current;
+      const { owner, expiresAt, token } = current;
+      return { owner, runId: current.runId, expiresAt, token };
     });
   }
 
   private async writeLease(doc: LeaseDoc): Promise<void> {
-    await writeFileAtomic(this.leasePath, JSON.stringify(doc), this.dir).catch((error: unknown) => {
+    await writeFileAtomic(this.leasePath, leaseDocumentText(doc), this.dir).catch((error: unknown) => {
       throw fsFailure('write the lease file', this.leasePath, error);
     });
   }
 
-  /** The lease document, or null when absent; an unreadable one counts as expired. */
-  private async readLease(): Promise<LeaseDoc | null> {
-    const text = await this.readText(this.leasePath);
-    if (text === null) return null;
+  /**
+   * The lease document, or null when absent. One that cannot be read (torn, empty, another version's format) counts as
+   * held until its mtime plus `ttlMs` (lease-document.ts), under the run id it names if any ('unknown' otherwise).
+   */
+  private async readLease(ttlMs: number): Promise<LeaseDoc | null> {
+    let text: string;
+    let modifiedMs: number;
     try {
-      const doc = JSON.parse(text) as LeaseDoc;
-      if (typeof doc.token === 'string' && typeof doc.expiresAt === 'string') return doc;
-    } catch {
-      // fall through
+      // One open file for both: the mtime is that of the bytes read, even if the file is replaced meanwhile.
+      const handle = await open(this.leasePath, 'r');
+      try {
+        modifiedMs = (await handle.stat()).mtimeMs;
+        text = await handle.readFile('utf8');
+      } finally {
+        await handle.close();
+      }
+    } catch (error) {
+      if (isErrno(error, 'ENOENT')) return null;
+      throw fsFailure('read', this.leasePath, error, 'read');
     }
-    return { owner: 'unreadable lease', runId: 'unknown', expiresAt: new Date(0).toISOString(), token: '' };
+    const reading = readLeaseDocument(text, true);
+    if (reading.readable) {
+      const { owner, runId, expiresAt, token } = reading.lease;
+      return { owner, runId, expiresAt, token: token as string };
+    }
+    const heldUntil = unreadableLeaseExpiry(modifiedMs, ttlMs);
+    const wayOut =
+      reading.runId === undefined
+        ? `delete ${this.leasePath}`
+        : `remove it with \`opsman-gitops unlock ${reading.runId}\` (same --state-dir), or delete ${this.leasePath}`;
+    return {
+      owner: 'unreadable lease',
+      runId: reading.runId ?? 'unknown',
+      expiresAt: heldUntil,
+      token: '',
+      unreadable: unreadableLeaseNotice(this.leasePath, reading, heldUntil, wayOut),
+    };
   }
 
   /** Runs `fn` holding a short O_EXCL lock file; an abandoned lock (older than staleLockMs) is removed. */

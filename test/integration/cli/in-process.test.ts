@@ -1,6 +1,6 @@
 // Scenario: runCli in-process against the emulator: apply asks on a terminal (no -> nothing written, yes -> exactly the
 // plan shown), observe --detailed-exitcode sees hand-made drift, archive --json reports what it stored.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -178,6 +178,24 @@ describe('run-level refusals and warnings', { timeout: 60_000 }, () => {
     const after = await cli(['plan', '--detailed-exitcode']);
     expect(after.code).toBe(2);
     expect(planLine(after.out)).toBe(planLine(before.out));
+  });
+
+  it("a lock file of another version's format is held: named, with unlock of its run as the way out, not `unlock unknown`", async () => {
+    const leasePath = join(dir, 'state', 'lease.json');
+    await mkdir(join(dir, 'state'), { recursive: true });
+    await writeFile(leasePath, JSON.stringify({ formatVersion: 2, runId: 'run-of-v2', holders: [] }));
+    const run = await cli(['apply', '--auto-approve', '--lease-wait', '0']);
+    expect(run.code).toBe(1);
+    expect(run.err).toContain(
+      `error: another run may hold the lease: the lease ${leasePath} cannot be read: it has formatVersion 2; this version reads formatVersion 1`,
+    );
+    expect(run.err).toContain('remove it with `opsman-gitops unlock run-of-v2` (same --state-dir)');
+    expect(run.err).not.toContain('opsman-gitops unlock unknown');
+    expect(run.err).not.toContain('If run run-of-v2 is no longer running');
+    expect(await readFile(leasePath, 'utf8')).toContain('run-of-v2');
+    expect(await new FsStateStore(join(dir, 'state')).forceReleaseLease('run-of-v2')).toMatchObject({
+      runId: 'run-of-v2',
+    });
   });
 
   it('--json: a held lock is a JSON failure on stdout; a plan already printed gets no second document', async () => {

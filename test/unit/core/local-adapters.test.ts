@@ -1,6 +1,6 @@
 // Scenario: the local adapters: atomic state with version conflicts and corruption detection, O_EXCL lease with safe takeover, archive ifAbsent and concurrent writes, shared directory syncs, fingerprint key.
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -176,8 +176,13 @@ describe('FsStateStore: lease', () => {
     expect(results.filter((r) => r.status === 'fulfilled').length).toBe(1);
   });
 
-  it('an unreadable lease file counts as expired', async () => {
+  it('an unreadable lease file counts as held for a lease lifetime from its mtime, then as expired', async () => {
     await writeFile(join(dir, 'lease.json'), 'garbage');
+    await expect(new FsStateStore(dir).acquireLease({ owner: 'o', runId: 'r', ttlMs: 60_000 })).rejects.toThrow(
+      LeaseHeldError,
+    );
+    const old = new Date(Date.now() - 2_000);
+    await utimes(join(dir, 'lease.json'), old, old);
     const lease = await new FsStateStore(dir).acquireLease({ owner: 'o', runId: 'r', ttlMs: 1_000 });
     expect(lease.owner).toBe('o');
   });

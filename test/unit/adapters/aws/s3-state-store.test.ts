@@ -186,8 +186,11 @@ describe('S3StateStore on loopback S3', () => {
     expect(s3.getText(BUCKET, 'state/lease.json')).toBeUndefined();
   });
 
-  it('lease: an unreadable lease object is treated as expired and taken over', async () => {
+  it('lease: an unreadable lease object is held until LastModified plus the lease lifetime, then taken over', async () => {
     s3.putDirect(BUCKET, 'state/lease.json', 'garbage');
+    now = new Date();
+    await expect(store.acquireLease({ owner: 'o', runId: 'r', ttlMs: 60_000 })).rejects.toThrow(LeaseHeldError);
+    now = new Date(Date.now() + 2_000);
     const lease = await store.acquireLease({ owner: 'o', runId: 'r', ttlMs: 1000 });
     expect(lease.runId).toBe('r');
   });
