@@ -89,7 +89,7 @@ export function topLevelHelp(): string {
     'Options (each command takes those its --help lists and refuses any other):',
     ...Object.values(OPTION_HELP).map((line) => `  ${line}`),
     '  -h, --help               help for a command',
-    '  --version                print the version',
+    '  --version                print the version and its sources digest',
     '',
     ...environment(undefined),
     ...exitCodes(undefined),

@@ -18,7 +18,7 @@ import { commandHelp, topLevelHelp } from './help.ts';
 import { type CliIo, processIo } from './io.ts';
 import { failureDocument, renderFailureJson, trackWrites, wantsJson } from './json-failure.ts';
 import { parseInvocation } from './options.ts';
-import { packageVersion } from './tool-version.ts';
+import { currentToolVersion } from './tool-version.ts';
 
 /** What the composition root injects. */
 export interface CliDependencies {
@@ -114,7 +114,9 @@ export async function runCli(argv: string[], deps: CliDependencies): Promise<num
   try {
     const { command, args, options } = parseInvocation(argv, io.env);
     if (options.version) {
-      io.stdout.write(`opsman-gitops ${await packageVersion()}\n`);
+      // The sources digest too: a saved plan applies only with the build that made it, and its refusal names both.
+      const { version, sources } = await currentToolVersion();
+      io.stdout.write(`opsman-gitops ${version} (sources ${sources})\n`);
       return EXIT.ok;
     }
     if (command === undefined || (command === 'help' && args[0] === undefined)) {

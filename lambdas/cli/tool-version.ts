@@ -27,8 +27,8 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** The directories whose code makes and applies a plan (lambdas/ imports shared/; emulator/ and infra/ it never does). */
 const SOURCE_DIRS = ['lambdas', 'shared'];
 
-/** `version` of package.json, 'unknown' when it cannot be read (`--version` prints it). */
-export async function packageVersion(): Promise<string> {
+/** `version` of package.json, 'unknown' when it cannot be read. */
+async function packageVersion(): Promise<string> {
   try {
     const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version?: unknown };
     return typeof pkg.version === 'string' ? pkg.version : 'unknown';

@@ -146,8 +146,11 @@ describe('opsman-gitops against the emulator', { timeout: 120_000 }, () => {
     );
 
     // Made by another build (a plan file from another checkout or release): refused by name before anything is read.
-    const version = (await runBinary(['--version'])).stdout.trim().replace('opsman-gitops ', '');
-    expect(plan.savedFor).toMatchObject({ madeBy: { version, sources: expect.stringMatching(/^[0-9a-f]{16}$/) } });
+    const printed = /^opsman-gitops (\S+) \(sources ([0-9a-f]{16})\)$/.exec(
+      (await runBinary(['--version'])).stdout.trim(),
+    );
+    const version = printed?.[1] ?? 'not printed';
+    expect(plan.savedFor).toMatchObject({ madeBy: { version, sources: printed?.[2] } });
     const fromOther = {
       ...plan,
       savedFor: { ...plan.savedFor, madeBy: { version: '0.0.9', sources: 'a'.repeat(16) } },

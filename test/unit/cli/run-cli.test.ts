@@ -100,13 +100,13 @@ describe('help', () => {
   it('--version prints the version with a stale OPSMAN_BASE_URL', async () => {
     const { code, out } = await run(['plan', '--version'], { env: { OPSMAN_BASE_URL: 'https://om.example.com' } });
     expect(code).toBe(0);
-    expect(out).toMatch(/^opsman-gitops \d+\.\d+\.\d+\n$/);
+    expect(out).toMatch(/^opsman-gitops \d+\.\d+\.\d+ \(sources [0-9a-f]{16}\)\n$/);
   });
 
-  it('--version prints the package version', async () => {
+  it('--version prints the package version and the sources digest a saved plan is pinned to', async () => {
     const { code, out } = await run(['--version']);
     expect(code).toBe(0);
-    expect(out).toMatch(/^opsman-gitops \d+\.\d+\.\d+\n$/);
+    expect(out).toMatch(/^opsman-gitops \d+\.\d+\.\d+ \(sources [0-9a-f]{16}\)\n$/);
   });
 });
 
