@@ -74,6 +74,18 @@ describe('the printed plan', { timeout: 120_000 }, () => {
     expect(run.stdout).toContain('found "PROD\\u202e\\u200b"');
   });
 
+  it('plan names a --desired path holding escapes and bidi characters inert in its "is invalid" error', async () => {
+    // A directory name may hold any byte but / and NUL: an ESC sequence and a right-to-left override here.
+    const odd = join(dir, 'desired\u001b[2J\u202eevil');
+    await cp(join(dir, 'desired'), odd, { recursive: true });
+    await writeFile(join(odd, 'projects/search.yaml'), 'apiVersion: opsman-gitops/v1\nkind: Project\nmetadata: {}\n');
+    const run = await runBinary(['plan', '--desired', odd, '--state-dir', join(dir, 'state')], toolEnv(emulator.url));
+    expect(run.code).toBe(1);
+    expect(run.stderr).not.toMatch(UNSAFE);
+    expect(run.stderr).toContain('error: the desired state in ');
+    expect(run.stderr).toContain('desired\\u001b[2J\\u202eevil is invalid; nothing was sent to Ops Manager');
+  });
+
   it('an update shows an added notification as (none) -> {...} and a removed one as {...} -> (none)', async () => {
     const only = ['--project', PAYMENTS_PROD, ...common];
     const apply = await runBinary(['apply', '--auto-approve', ...only], toolEnv(emulator.url));
