@@ -172,13 +172,23 @@ export interface FieldChange {
   before?: unknown;
   after?: unknown;
   secret?: boolean;
-  /**
-   * For secrets: 'changed' (fingerprint differs), 'removed on live' (sent by us, gone from live), 'added' (in the
-   * desired body, on neither live nor in state), 'set on live, not in desired', 'changed on live' (the characters its
-   * redaction kept cannot be the desired value's), 'set'.
-   */
-  note?: string;
+  /** For secrets: what is known of the value, never the value (SecretNote). */
+  note?: SecretNote;
 }
+
+/**
+ * What a plan says of a secret field: 'changed' (fingerprint differs), 'removed on live' (sent by us, gone from live),
+ * 'added' (in the desired body, on neither live nor in state), 'set on live, not in desired', 'changed on live' (the
+ * characters its redaction kept cannot be the desired value's), 'set' (no fingerprint to compare with: an adoption, or
+ * a state that lost it; the write sends it).
+ */
+export type SecretNote =
+  | 'changed'
+  | 'removed on live'
+  | 'added'
+  | 'set on live, not in desired'
+  | 'changed on live'
+  | 'set';
 
 /** Who changed a live object, from the project's audit events. */
 export interface DriftAttribution {

@@ -185,7 +185,7 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
         const onLive = secretsChangedOnLive(after, resolved.values, live).filter((p) => !changedSecrets.includes(p));
         if (onLive.length > 0) {
           secretDrift = true;
-          fields.push(...onLive.map((path) => ({ path, secret: true, note: 'changed on live' })));
+          fields.push(...onLive.map((path): FieldChange => ({ path, secret: true, note: 'changed on live' })));
         }
       }
       const change: Change = { target, kind, key, id: live.id, action: 'noop', fields, reason: 'in sync' };

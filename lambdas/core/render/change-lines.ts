@@ -56,7 +56,7 @@ export function changeHeader(change: Change): string {
 export function changeBody(change: Change): string[] {
   const lines: string[] = [];
   if (change.fields.length > 0) {
-    for (const field of change.fields) lines.push(formatFieldChange(field));
+    for (const field of change.fields) lines.push(formatFieldChange(field, change.action));
   } else if (change.action === 'create' && change.after !== undefined) {
     lines.push(...objectLines(change.after));
   } else if (change.action === 'delete' && change.before !== undefined) {

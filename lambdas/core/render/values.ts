@@ -3,7 +3,7 @@
  * value by contract), and still prints every secret-bearing field and every secretRef as a placeholder.
  */
 import { SECRET_NOTIFICATION_FIELDS } from '../../opsman/types.ts';
-import type { DriftAttribution, FieldChange } from '../model.ts';
+import type { ChangeAction, DriftAttribution, FieldChange, SecretNote } from '../model.ts';
 
 const SECRET_FIELDS: ReadonlySet<string> = new Set(SECRET_NOTIFICATION_FIELDS);
 
@@ -50,37 +50,41 @@ export function formatValue(value: unknown): string {
   return JSON.stringify(masked) ?? String(masked);
 }
 
+/** The text of each secret note but 'set', whose text depends on the write (secretNote). */
+const SECRET_NOTE_TEXT: Readonly<Record<Exclude<SecretNote, 'set'>, string>> = {
+  changed: '(secret changed)',
+  // A secret field taken out of the desired notification: a bare `(secret)` would read as one still wanted.
+  'set on live, not in desired': '(secret set on live, not in desired)',
+  'removed on live': '(secret removed on live)',
+  'changed on live': '(secret changed on live)',
+  added: '(secret added)',
+};
+
 /**
  * The secret placeholder for a field change's note: `(secret changed)`, `(secret removed on live)`, `(secret changed on
- * live)`, `(secret set on live, not in desired)`, `(secret)`.
+ * live)`, `(secret set on live, not in desired)`, `(secret added)`. A secret with no fingerprint to compare with ('set')
+ * is sent by the write that carries it, and says so: `(secret, will be sent on adoption)` for an adoption (its one
+ * full PUT re-sends every secret), `(secret, will be sent with the update)` for an update; `(secret)` otherwise (a
+ * blocked or drift change writes nothing), and for a note this version does not know (an older saved plan).
  */
-export function secretNote(note: string | undefined): string {
-  switch (note) {
-    case 'changed':
-      return '(secret changed)';
-    // A secret field taken out of the desired notification: a bare `(secret)` would read as one still wanted.
-    case 'set on live, not in desired':
-      return '(secret set on live, not in desired)';
-    case 'removed on live':
-      return '(secret removed on live)';
-    case 'changed on live':
-      return '(secret changed on live)';
-    case 'added':
-      return '(secret added)';
-    case 'removed':
-      return '(secret removed)';
-    default:
-      return SECRET_PLACEHOLDER;
+export function secretNote(note: string | undefined, action?: ChangeAction): string {
+  if (note === 'set') {
+    if (action === 'adopt') return '(secret, will be sent on adoption)';
+    if (action === 'update') return '(secret, will be sent with the update)';
+    return SECRET_PLACEHOLDER;
   }
+  return note !== undefined && Object.hasOwn(SECRET_NOTE_TEXT, note)
+    ? SECRET_NOTE_TEXT[note as keyof typeof SECRET_NOTE_TEXT]
+    : SECRET_PLACEHOLDER;
 }
 
 /**
- * `path: before -> after`, or the secret placeholder for a secret field. A side that is absent reads `(none)` on
- * either side (`(none) -> {...}` added, `{...} -> (none)` removed), so an added field or notification never reads as
- * a value that is already there.
+ * `path: before -> after`, or the secret placeholder for a secret field (worded for `action`, the change's: see
+ * secretNote). A side that is absent reads `(none)` on either side (`(none) -> {...}` added, `{...} -> (none)`
+ * removed), so an added field or notification never reads as a value that is already there.
  */
-export function formatFieldChange(change: FieldChange): string {
-  if (change.secret === true || isSecretPath(change.path)) return `${change.path}: ${secretNote(change.note)}`;
+export function formatFieldChange(change: FieldChange, action?: ChangeAction): string {
+  if (change.secret === true || isSecretPath(change.path)) return `${change.path}: ${secretNote(change.note, action)}`;
   return `${change.path}: ${formatValue(change.before)} -> ${formatValue(change.after)}`;
 }
 

@@ -179,6 +179,24 @@ describe('the printed plan', { timeout: 120_000 }, () => {
     expect(run.stdout).toContain('0 drifted');
   });
 
+  it('an adoption says its secrets will be sent, never a bare (secret) per secret', async () => {
+    const only = ['--project', PAYMENTS_PROD, ...common];
+    expect((await runBinary(['apply', '--auto-approve', ...only], toolEnv(emulator.url))).code).toBe(0);
+    // The state is lost: every config applied is now unowned and equal to its desired body, so it is adopted.
+    await rm(join(dir, 'state'), { recursive: true, force: true });
+    const run = await runBinary(['plan', ...only], toolEnv(emulator.url));
+    expect(run.code, run.stderr).toBe(0);
+    const lines = run.stdout.split('\n');
+    const at = lines.findIndex((l) => l.startsWith('  <= alertConfig "no-primary" (id '));
+    expect(at, run.stdout).toBeGreaterThan(0);
+    expect(lines.slice(at + 2, at + 5)).toEqual([
+      '      notifications[SLACK:#payments-alerts].apiToken: (secret, will be sent on adoption)',
+      '      notifications[WEBHOOK].webhookSecret: (secret, will be sent on adoption)',
+      '      notifications[WEBHOOK].webhookUrl: (secret, will be sent on adoption)',
+    ]);
+    expect(run.stdout).not.toMatch(/: \(secret\)$/m);
+  });
+
   it('the plan apply shows before it writes never says "nothing will be written": saved, or awaiting approval', async () => {
     // A project that asks for less than apply: its header says it is shown and not applied.
     await editDesired('projects/search.yaml', '  defaultServerType:', '  mode: plan\n  defaultServerType:');
