@@ -138,6 +138,28 @@ describe('the printed plan', { timeout: 120_000 }, () => {
     expect(run.stderr).not.toContain('applied payments-prod');
   });
 
+  it("the apply summary lists a failed write once, with its action, id and Ops Manager's answer", async () => {
+    const only = ['--project', PAYMENTS_PROD, ...common];
+    expect((await runBinary(['apply', '--auto-approve', ...only], toolEnv(emulator.url))).code).toBe(0);
+    await editDesired('projects/payments.yaml', 'threshold: 5000', 'threshold: 4000');
+    const fault = await fetch(`${emulator.origin}/__emulator/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ method: 'PUT', path: `/groups/${PAYMENTS_PROD}/alertConfigs/*`, status: 500, times: 100 }),
+    });
+    expect(fault.ok).toBe(true);
+    const run = await runBinary(['apply', '--auto-approve', ...only], toolEnv(emulator.url));
+    expect(run.code, run.stderr).toBe(1);
+    const summary = run.stdout.slice(run.stdout.indexOf('\nPlan: '));
+    const mentions = summary.split('\n').filter((l) => l.includes('primary-connections-high'));
+    expect(mentions, summary).toHaveLength(1);
+    expect(mentions[0]).toMatch(
+      /^ {2}~ payments-prod alertConfig "primary-connections-high" \(id [0-9a-f]{24}\): update FAILED: .*500/,
+    );
+    expect(summary).not.toContain('Failures:');
+    expect(summary).toMatch(/^Apply finished with errors: 0 applied, 1 failed, .* 1 target failed in /m);
+  });
+
   it('a secret field taken out of the desired state reads as set on live and not in desired, never as a bare (secret)', async () => {
     const only = ['--project', PAYMENTS_PROD, ...common];
     expect((await runBinary(['apply', '--auto-approve', ...only], toolEnv(emulator.url))).code).toBe(0);
