@@ -106,6 +106,40 @@ describe('the printed plan', { timeout: 120_000 }, () => {
     ]);
   });
 
+  it('a matcher changed and one added show those elements alone, terraform style, not both whole lists', async () => {
+    const only = ['--project', PAYMENTS_PROD, ...common];
+    expect((await runBinary(['apply', '--auto-approve', ...only], toolEnv(emulator.url))).code).toBe(0);
+    await editDesired(
+      'projects/payments.yaml',
+      '        - { fieldName: TYPE_NAME, operator: EQUALS, value: PRIMARY }\n',
+      '        - { fieldName: TYPE_NAME, operator: EQUALS, value: SECONDARY }\n' +
+        '        - { fieldName: REPLICA_SET_NAME, operator: EQUALS, value: rs-payments }\n',
+    );
+    const out = join(dir, 'plan.json');
+    const run = await runBinary(['plan', '--out', out, ...only], toolEnv(emulator.url));
+    expect(run.code, run.stderr).toBe(0);
+    const lines = run.stdout.split('\n');
+    const at = lines.findIndex((l) => l.startsWith('  ~ alertConfig "primary-connections-high" (id '));
+    expect(lines.slice(at + 1, at + 5)).toEqual([
+      '      # 1 field(s) differ',
+      '      matchers: + {"fieldName":"REPLICA_SET_NAME","operator":"EQUALS","value":"rs-payments"}',
+      '      matchers: ~ {"fieldName":"TYPE_NAME","operator":"EQUALS","value":"PRIMARY"} -> {"fieldName":"TYPE_NAME","operator":"EQUALS","value":"SECONDARY"}',
+      '  (3 unmanaged objects left alone: Ops Manager defaults or other tools)',
+    ]);
+    // The JSON plan keeps the field as it was: both normalised lists, for a program to diff as it likes.
+    const saved = JSON.parse(await readFile(out, 'utf8')) as { changes: { key: string; fields: unknown[] }[] };
+    expect(saved.changes.find((c) => c.key === 'primary-connections-high')?.fields).toEqual([
+      {
+        path: 'matchers',
+        before: [{ fieldName: 'TYPE_NAME', operator: 'EQUALS', value: 'PRIMARY' }],
+        after: [
+          { fieldName: 'REPLICA_SET_NAME', operator: 'EQUALS', value: 'rs-payments' },
+          { fieldName: 'TYPE_NAME', operator: 'EQUALS', value: 'SECONDARY' },
+        ],
+      },
+    ]);
+  });
+
   it('a project whose read fails is "could not plan" in the progress, never "planned", and listed under Failures', async () => {
     const fault = await fetch(`${emulator.origin}/__emulator/faults`, {
       method: 'POST',
