@@ -174,6 +174,13 @@ export interface FieldChange {
   secret?: boolean;
   /** For secrets: what is known of the value, never the value (SecretNote). */
   note?: SecretNote;
+  /**
+   * For a field of a notification whose identity (type and address) several notifications share, on either side (two
+   * GROUP notifications): which one, as a reader finds it in the YAML: its 1-based position in the desired
+   * `notifications` list, or 0 for a live one that no desired notification pairs with. The `#2` of the path numbers
+   * duplicates for pairing and secrets, not for reading.
+   */
+  item?: number;
 }
 
 /**

@@ -6,7 +6,7 @@ import type { Change, ChangeAction } from '../model.ts';
 import { printable } from '../printable.ts';
 import { listChangeLines } from './list-lines.ts';
 import type { Style } from './style.ts';
-import { formatAttribution, formatFieldChange, isSecretPath, objectLines } from './values.ts';
+import { formatAttribution, formatFieldChange, isSecretPath, objectLines, readablePath } from './values.ts';
 
 /** Symbol of each action, as in `terraform plan` (`<=` adopt, `!` blocked and `?` drift are ours). */
 export const ACTION_SYMBOLS: Record<ChangeAction, string> = {
@@ -68,7 +68,7 @@ export function changeBody(change: Change): string[] {
         !isSecretPath(field.path) &&
         field.secret !== true
       )
-        lines.push(...listChangeLines(field.path, field.before, field.after));
+        lines.push(...listChangeLines(readablePath(field), field.before, field.after));
       else lines.push(formatFieldChange(field, change.action));
     }
   } else if (change.action === 'create' && change.after !== undefined) {

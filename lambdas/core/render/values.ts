@@ -79,13 +79,32 @@ export function secretNote(note: string | undefined, action?: ChangeAction): str
 }
 
 /**
- * `path: before -> after`, or the secret placeholder for a secret field (worded for `action`, the change's: see
- * secretNote). A side that is absent reads `(none)` on either side (`(none) -> {...}` added, `{...} -> (none)`
- * removed), so an added field or notification never reads as a value that is already there.
+ * The path as a reader finds it in the YAML. A field of one of several notifications of one identity (FieldChange.item)
+ * is named by its type and its position in the desired list, `notifications[GROUP, item 3].intervalMin`, or
+ * `notifications[GROUP, only on live]` for a live one nothing desired pairs with: the path's `#2` numbers them in their
+ * sorted order, which the YAML does not show. Any other path is shown as it is.
+ */
+export function readablePath(change: FieldChange): string {
+  const item = change.item;
+  if (item === undefined || !Number.isSafeInteger(item) || item < 0) return change.path;
+  const path = change.path;
+  // The notification's prefix ends at the last `]`: a field name after it has no bracket; an address inside may.
+  const end = path.endsWith(']') ? path.length - 1 : path.lastIndexOf('].');
+  if (!path.startsWith('notifications[') || end < 0) return path;
+  const typeName = /^[^:#\]]*/.exec(path.slice('notifications['.length))?.[0] ?? '';
+  const where = item === 0 ? 'only on live' : `item ${item}`;
+  return `notifications[${typeName}, ${where}]${path.slice(end + 1)}`;
+}
+
+/**
+ * `path: before -> after` (the path readablePath's), or the secret placeholder for a secret field (worded for `action`,
+ * the change's: see secretNote). A side that is absent reads `(none)` on either side (`(none) -> {...}` added,
+ * `{...} -> (none)` removed), so an added field or notification never reads as a value that is already there.
  */
 export function formatFieldChange(change: FieldChange, action?: ChangeAction): string {
-  if (change.secret === true || isSecretPath(change.path)) return `${change.path}: ${secretNote(change.note, action)}`;
-  return `${change.path}: ${formatValue(change.before)} -> ${formatValue(change.after)}`;
+  const path = readablePath(change);
+  if (change.secret === true || isSecretPath(change.path)) return `${path}: ${secretNote(change.note, action)}`;
+  return `${path}: ${formatValue(change.before)} -> ${formatValue(change.after)}`;
 }
 
 /** `changed by jdoekey1 (API key) at 2026-11-21T10:00:00Z from 127.0.0.1 (ALERT_CONFIG_DISABLED_AUDIT)`. */

@@ -140,6 +140,55 @@ describe('the printed plan', { timeout: 120_000 }, () => {
     ]);
   });
 
+  it('a field of one of two GROUP notifications names it by its place in the YAML list, never by an unfindable #2', async () => {
+    const only = ['--project', PAYMENTS_PROD, ...common];
+    const owner =
+      '        - { typeName: GROUP, intervalMin: 5, delayMin: 0, emailEnabled: true, smsEnabled: false, roles: [GROUP_OWNER] }\n';
+    // A second GROUP first in the list: sorted, it comes after the owner ("intervalMin":30 > "intervalMin":5 as text).
+    const reader = (delay: number) =>
+      `        - { typeName: GROUP, intervalMin: 30, delayMin: ${delay}, emailEnabled: true, roles: [GROUP_READ_ONLY] }\n`;
+    await editDesired('projects/payments.yaml', owner, reader(10) + owner);
+    expect((await runBinary(['apply', '--auto-approve', ...only], toolEnv(emulator.url))).code).toBe(0);
+    await editDesired('projects/payments.yaml', reader(10), reader(0));
+    await editDesired(
+      'projects/payments.yaml',
+      'roles: [GROUP_OWNER]',
+      'roles: [GROUP_OWNER, GROUP_DATA_ACCESS_ADMIN]',
+    );
+    const run = await runBinary(['plan', ...only], toolEnv(emulator.url));
+    expect(run.code, run.stderr).toBe(0);
+    const lines = run.stdout.split('\n');
+    const at = lines.findIndex((l) => l.startsWith('  ~ alertConfig "no-primary" (id '));
+    expect(lines.slice(at + 1, at + 4)).toEqual([
+      '      # 2 field(s) differ',
+      '      notifications[GROUP, item 1].delayMin: 10 -> 0',
+      '      notifications[GROUP, item 2].roles: + "GROUP_DATA_ACCESS_ADMIN"',
+    ]);
+    expect(run.stdout).not.toMatch(/GROUP#/);
+  });
+
+  it('the secrets of two WEBHOOK notifications say which one they belong to by its place in the YAML list', async () => {
+    const only = ['--project', PAYMENTS_PROD, ...common];
+    const second =
+      '        - typeName: WEBHOOK\n' +
+      '          webhookUrl: { secretRef: "opsman/notify#search-teams-webhook-url" }\n' +
+      '          intervalMin: 30\n';
+    await editDesired('projects/payments.yaml', '        - typeName: SLACK\n', `${second}        - typeName: SLACK\n`);
+    expect((await runBinary(['apply', '--auto-approve', ...only], toolEnv(emulator.url))).code).toBe(0);
+    await rm(join(dir, 'state'), { recursive: true, force: true });
+    const run = await runBinary(['plan', ...only], toolEnv(emulator.url));
+    expect(run.code, run.stderr).toBe(0);
+    const lines = run.stdout.split('\n');
+    const at = lines.findIndex((l) => l.startsWith('  <= alertConfig "no-primary" (id '));
+    expect(lines.slice(at + 2, at + 6).sort()).toEqual([
+      '      notifications[SLACK:#payments-alerts].apiToken: (secret, will be sent on adoption)',
+      '      notifications[WEBHOOK, item 2].webhookSecret: (secret, will be sent on adoption)',
+      '      notifications[WEBHOOK, item 2].webhookUrl: (secret, will be sent on adoption)',
+      '      notifications[WEBHOOK, item 3].webhookUrl: (secret, will be sent on adoption)',
+    ]);
+    expect(run.stdout).not.toMatch(/WEBHOOK#/);
+  });
+
   it('a project whose read fails is "could not plan" in the progress, never "planned", and listed under Failures', async () => {
     const fault = await fetch(`${emulator.origin}/__emulator/faults`, {
       method: 'POST',

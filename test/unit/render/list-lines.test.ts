@@ -1,8 +1,10 @@
 // Scenario: a list field that differs (matchers, a notification's roles) shows only the elements added, removed or
 // changed, terraform style, in a deterministic order; the whole lists only when the same elements were reordered.
 import { describe, expect, it } from 'vitest';
+import type { FieldChange } from '../../../lambdas/core/model.ts';
 import { changeBody } from '../../../lambdas/core/render/change-lines.ts';
 import { listChangeLines } from '../../../lambdas/core/render/list-lines.ts';
+import { formatFieldChange, readablePath } from '../../../lambdas/core/render/values.ts';
 import { change } from '../../helpers/cli-plans.ts';
 
 const m = (fieldName: string, value: string, operator = 'EQUALS') => ({ fieldName, operator, value });
@@ -66,5 +68,43 @@ describe('listChangeLines', () => {
       'matchers: ~ {"fieldName":"TYPE_NAME","operator":"EQUALS","value":"PRIMARY"} -> {"fieldName":"TYPE_NAME","operator":"EQUALS","value":"SECONDARY"}',
     ]);
     expect(c.fields).toEqual([field]);
+  });
+});
+
+describe('readablePath', () => {
+  it.each<[string, FieldChange, string]>([
+    [
+      'a field of the 3rd notification',
+      { path: 'notifications[GROUP#2].intervalMin', item: 3 },
+      'notifications[GROUP, item 3].intervalMin',
+    ],
+    [
+      'a whole notification only on live',
+      { path: 'notifications[GROUP#3]', item: 0 },
+      'notifications[GROUP, only on live]',
+    ],
+    [
+      'an address holding a dot and a bracket',
+      { path: 'notifications[EMAIL:a].b@x.example#2].delayMin', item: 1 },
+      'notifications[EMAIL, item 1].delayMin',
+    ],
+    [
+      'a unique notification, as it is',
+      { path: 'notifications[GROUP].intervalMin' },
+      'notifications[GROUP].intervalMin',
+    ],
+    [
+      'an item no planner writes, as it is',
+      { path: 'notifications[GROUP#2].delayMin', item: -1 },
+      'notifications[GROUP#2].delayMin',
+    ],
+    ['a path that is not a notification, as it is', { path: 'matchers', item: 2 }, 'matchers'],
+  ])('%s', (_what, field, path) => {
+    expect(readablePath(field)).toBe(path);
+  });
+
+  it('a secret of the 2nd of two WEBHOOKs reads by its place, its note kept', () => {
+    const field: FieldChange = { path: 'notifications[WEBHOOK#2].webhookUrl', secret: true, note: 'changed', item: 2 };
+    expect(formatFieldChange(field, 'update')).toBe('notifications[WEBHOOK, item 2].webhookUrl: (secret changed)');
   });
 });
