@@ -3,10 +3,11 @@
  * Also builds a run session: the real adapters wired for one reconcile, closed by the caller.
  */
 import { stat } from 'node:fs/promises';
+import { printable } from '../core/printable.ts';
 import { type Style, styleFor } from '../core/render/style.ts';
 import type { RunDependencies } from '../core/run-types.ts';
 import { CliError, EXIT, UsageError } from './errors.ts';
-import type { CliIo } from './io.ts';
+import type { CliIo, TextSink } from './io.ts';
 import type { CliOptions } from './options.ts';
 import { ApiCallCounter, RecordingArchiveStore, SYSTEM_CLOCK, stderrReporter } from './runtime.ts';
 import { StallNotices, stallNoticeAfterMs } from './stall-notices.ts';
@@ -14,6 +15,16 @@ import { type ApiClient, apiClient, desiredSource, localStores, requestDeadlineM
 
 /** Starts the Ops Manager emulator in-process (injected so lambdas/ never imports emulator/). */
 export type StartEmulator = (options: Record<string, unknown>) => Promise<{ url: string; close(): Promise<void> }>;
+
+/**
+ * Where the Ops Manager client's warnings go: one line each on stderr, made printable. A warning may one day quote a
+ * setting, a path or an answer, and a control or bidi character in it must be shown, never acted on by the terminal.
+ */
+export function warningSink(stderr: TextSink): (message: string) => void {
+  return (message: string) => {
+    stderr.write(`${printable(message)}\n`);
+  };
+}
 
 /** The context of one command. */
 export interface CommandContext {
@@ -84,7 +95,7 @@ export async function openSession(ctx: CommandContext, command: string): Promise
     insecureSkipVerify: options.insecureSkipVerify,
     observer: { onRequest: (event) => counter.onRequest(event), onStall: (event) => notices.onStall(event) },
     ...(requestTimeoutMs === undefined ? {} : { requestTimeoutMs }),
-    warn: (message: string) => io.stderr.write(`${message}\n`),
+    warn: warningSink(io.stderr),
   });
   const archive = new RecordingArchiveStore(stores.archive);
   const deps: RunDependencies = {

@@ -92,6 +92,26 @@ export function secretPathPrefixes(notifications: readonly Record<string, unknow
   return prefixes;
 }
 
+/**
+ * For notifications whose identity several share (two WEBHOOKs), their secret path prefix and 1-based position in the
+ * list: what lets a secret's plan line say which one it is (FieldChange.item) when its `#2` says nothing a reader can
+ * find. Notifications of a unique identity are left out.
+ */
+export function sharedSecretItems(notifications: readonly Record<string, unknown>[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const n of notifications) {
+    const id = notificationIdentity(n);
+    counts.set(id, (counts.get(id) ?? 0) + 1);
+  }
+  const items = new Map<string, number>();
+  if (counts.size === notifications.length) return items;
+  const prefixes = secretPathPrefixes(notifications);
+  notifications.forEach((n, i) => {
+    if ((counts.get(notificationIdentity(n)) ?? 0) > 1) items.set(prefixes[i] as string, i + 1);
+  });
+  return items;
+}
+
 /** True when some notification sets a secret field (cheap: no identity paths are built). */
 export function hasSecretFields(notifications: readonly object[]): boolean {
   for (let i = 0; i < notifications.length; i++) {

@@ -36,6 +36,27 @@ function diffObject(prefix: string, desired: Record<string, unknown>, live: Reco
 interface NotificationPair {
   desired?: NormalNotification;
   live?: NormalNotification;
+  /** FieldChange.item: set when several notifications share the pair's identity and the YAML order is known. */
+  item?: number;
+  /** Where its fields go among the others: its path, or for a shared identity its first path then its item. */
+  sortKey: string;
+}
+
+/**
+ * The 1-based position in `order` (the desired notifications normalised one by one, in YAML order) of each of
+ * `wanted`, matched by canonical text; equal ones take their positions in turn (they are interchangeable).
+ */
+function yamlPositions(
+  wanted: readonly NormalNotification[],
+  order: readonly NormalNotification[],
+): (number | undefined)[] {
+  const positions = new Map<string, number[]>();
+  order.forEach((n, i) => {
+    const text = canonicalJson(n);
+    positions.set(text, [...(positions.get(text) ?? []), i + 1]);
+  });
+  // Never missing (both sides are normaliseNotification's); if it were, no item beats a wrong one.
+  return wanted.map((n) => positions.get(canonicalJson(n))?.shift());
 }
 
 function groupByIdentity(list: readonly NormalNotification[]): Map<string, NormalNotification[]> {
@@ -51,10 +72,16 @@ function groupByIdentity(list: readonly NormalNotification[]): Map<string, Norma
  * Desired and live notifications paired by identity, under their paths. Duplicates of one identity (two GROUP
  * notifications) are paired by content, never by position: equal ones first, then each desired one with the live one
  * it differs from in the fewest fields. By position, changing one of two GROUPs so that it sorts before the other read
- * as their roles and intervals swapped. A desired one is named as `notificationPaths` names it (`notifications[GROUP]`,
- * `notifications[GROUP#2]`); a live one left without a partner is numbered after them.
+ * as their roles and intervals swapped. Desired ones are numbered in their normalised (sorted) order
+ * (`notifications[GROUP]`, `notifications[GROUP#2]`); a live one left without a partner is numbered after them. With
+ * `orderOf`, each pair of a shared identity also gets its YAML position (`item`), which is what a reader can find.
  */
-function pairNotifications(desired: NormalNotification[], live: NormalNotification[]): Map<string, NotificationPair> {
+function pairNotifications(
+  desired: NormalNotification[],
+  live: NormalNotification[],
+  orderOf: (() => readonly NormalNotification[]) | undefined,
+): Map<string, NotificationPair> {
+  let order: readonly NormalNotification[] | undefined;
   const d = groupByIdentity(desired);
   const l = groupByIdentity(live);
   const pairs = new Map<string, NotificationPair>();
@@ -71,32 +98,59 @@ function pairNotifications(desired: NormalNotification[], live: NormalNotificati
       const cost = left.map((m) => diffObject('', n, m).length);
       partner[i] = left.splice(cost.indexOf(Math.min(...cost)), 1)[0];
     });
+    // Several of one identity: `#2` says nothing a reader can find, so each says where it is in the YAML.
+    const shared = orderOf !== undefined && (wanted.length > 1 || (l.get(id)?.length ?? 0) > 1);
+    // Built once, and only for a config that has such a pair: most have none.
+    if (shared) order ??= orderOf();
+    const items = shared && order !== undefined ? yamlPositions(wanted, order) : [];
+    // Shared: in YAML order, then the live ones only (item 0), as a reader goes down the list.
+    const sortKey = (path: string, item: number) =>
+      shared ? `${name(id, 1)} ${String(item === 0 ? Number.MAX_SAFE_INTEGER : item).padStart(16, '0')} ${path}` : path;
     wanted.forEach((n, i) => {
-      const pair: NotificationPair = { desired: n };
+      const path = name(id, i + 1);
+      const item = items[i];
+      const pair: NotificationPair = { desired: n, sortKey: sortKey(path, item ?? 0) };
       if (partner[i] !== undefined) pair.live = partner[i];
-      pairs.set(name(id, i + 1), pair);
+      if (item !== undefined) pair.item = item;
+      pairs.set(path, pair);
     });
     left.forEach((m, i) => {
-      pairs.set(name(id, wanted.length + i + 1), { live: m });
+      const path = name(id, wanted.length + i + 1);
+      pairs.set(path, shared ? { live: m, item: 0, sortKey: sortKey(path, 0) } : { live: m, sortKey: path });
     });
   }
   return pairs;
 }
 
-function diffNotifications(desired: NormalNotification[], live: NormalNotification[]): FieldChange[] {
-  const pairs = pairNotifications(desired, live);
+function diffNotifications(
+  desired: NormalNotification[],
+  live: NormalNotification[],
+  orderOf: (() => readonly NormalNotification[]) | undefined,
+): FieldChange[] {
+  const pairs = pairNotifications(desired, live, orderOf);
   const out: FieldChange[] = [];
-  for (const path of [...pairs.keys()].sort()) {
-    const { desired: dn, live: ln } = pairs.get(path) as NotificationPair;
-    if (dn !== undefined && ln !== undefined) out.push(...diffObject(path, dn, ln));
-    else if (dn !== undefined) out.push({ path, after: dn });
-    else if (ln !== undefined) out.push({ path, before: ln });
+  const sorted = [...pairs].sort(([, a], [, b]) => (a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : 0));
+  for (const [path, { desired: dn, live: ln, item }] of sorted) {
+    const fields: FieldChange[] = [];
+    if (dn !== undefined && ln !== undefined) fields.push(...diffObject(path, dn, ln));
+    else if (dn !== undefined) fields.push({ path, after: dn });
+    else if (ln !== undefined) fields.push({ path, before: ln });
+    for (const field of fields) out.push(item === undefined ? field : { ...field, item });
   }
   return out;
 }
 
-/** Every field of `live` that differs from `desired` (empty: in sync apart from secret values). */
-export function diffAlert(desired: NormalAlert, live: NormalAlert): FieldChange[] {
+/**
+ * Every field of `live` that differs from `desired` (empty: in sync apart from secret values). `orderOf`, giving the
+ * desired notifications normalised one by one in YAML order (desiredNotificationOrder), lets a field of one of several
+ * notifications of one identity say which one it is (FieldChange.item); it is called only for a config that has such
+ * a field. Without it, no field says.
+ */
+export function diffAlert(
+  desired: NormalAlert,
+  live: NormalAlert,
+  orderOf?: () => readonly NormalNotification[],
+): FieldChange[] {
   const out: FieldChange[] = [];
   for (const field of ['eventTypeName', 'enabled'] as const) {
     if (desired[field] !== live[field]) out.push({ path: field, before: live[field], after: desired[field] });
@@ -116,7 +170,7 @@ export function diffAlert(desired: NormalAlert, live: NormalAlert): FieldChange[
       out.push(...diffObject(field, dv, lv));
     }
   }
-  out.push(...diffNotifications(desired.notifications, live.notifications));
+  out.push(...diffNotifications(desired.notifications, live.notifications, orderOf));
   return out;
 }
 

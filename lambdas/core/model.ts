@@ -172,13 +172,30 @@ export interface FieldChange {
   before?: unknown;
   after?: unknown;
   secret?: boolean;
+  /** For secrets: what is known of the value, never the value (SecretNote). */
+  note?: SecretNote;
   /**
-   * For secrets: 'changed' (fingerprint differs), 'removed on live' (sent by us, gone from live), 'added' (in the
-   * desired body, on neither live nor in state), 'set on live, not in desired', 'changed on live' (the characters its
-   * redaction kept cannot be the desired value's), 'set'.
+   * For a field of a notification whose identity (type and address) several notifications share, on either side (two
+   * GROUP notifications): which one, as a reader finds it in the YAML: its 1-based position in the desired
+   * `notifications` list, or 0 for a live one that no desired notification pairs with. The `#2` of the path numbers
+   * duplicates for pairing and secrets, not for reading.
    */
-  note?: string;
+  item?: number;
 }
+
+/**
+ * What a plan says of a secret field: 'changed' (fingerprint differs), 'removed on live' (sent by us, gone from live),
+ * 'added' (in the desired body, on neither live nor in state), 'set on live, not in desired', 'changed on live' (the
+ * characters its redaction kept cannot be the desired value's), 'set' (no fingerprint to compare with: an adoption, or
+ * a state that lost it; the write sends it).
+ */
+export type SecretNote =
+  | 'changed'
+  | 'removed on live'
+  | 'added'
+  | 'set on live, not in desired'
+  | 'changed on live'
+  | 'set';
 
 /** Who changed a live object, from the project's audit events. */
 export interface DriftAttribution {

@@ -11,6 +11,7 @@ import {
   listText,
   matcherOnlyText,
   type NormalAlert,
+  type NormalNotification,
   normaliseMatcher,
   normaliseNotification,
   normaliseThreshold,
@@ -114,6 +115,14 @@ export function liveText(config: AlertConfig): string {
 /** A desired body's normal form with its canonical text (secret references count as present secrets). */
 export function desiredForm(body: DesiredAlertBody): NormalForm {
   return normaliseBody(body as unknown as RawBody);
+}
+
+/**
+ * A desired body's notifications normalised one by one, in the order of its YAML list (desiredForm sorts them): what
+ * diffAlert needs to say where one of several notifications of one identity is.
+ */
+export function desiredNotificationOrder(body: DesiredAlertBody): NormalNotification[] {
+  return (body.notifications ?? []).map((n) => normaliseNotification(n as Record<string, unknown>).item);
 }
 
 /** Normalises a live alert config (as read from Ops Manager). */

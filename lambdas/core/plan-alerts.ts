@@ -4,7 +4,7 @@
  * Pure: every input was read before. Safety gates and modes are applied afterwards (safety.ts, modes.ts).
  */
 import type { AlertConfig } from '../opsman/types.ts';
-import { type DesiredAlertBody, toDesiredAlertBody } from './alert-body.ts';
+import { type DesiredAlertBody, sharedSecretItems, toDesiredAlertBody } from './alert-body.ts';
 import { hmacOf } from './canonical.ts';
 import { ClaimIndex } from './claim-index.ts';
 import { diffAlert, onlyEnabledDiffers, secretChanges, withSecretChanges } from './diff.ts';
@@ -12,6 +12,7 @@ import { changedSecretPaths, type FingerprintCache, secretFingerprints } from '.
 import { secretsChangedOnLive } from './mask-check.ts';
 import type { Change, DesiredProject, FieldChange, TargetRef } from './model.ts';
 import {
+  desiredNotificationOrder,
   desiredText as desiredTextOf,
   type LiveView,
   liveView,
@@ -79,6 +80,20 @@ function sortedByKey<T extends { key: string }>(configs: readonly T[]): readonly
     if (byKey(configs[i - 1] as T, configs[i] as T) > 0) return [...configs].sort(byKey);
   }
   return configs;
+}
+
+/**
+ * `fields` with each secret of one of several notifications of one identity given its YAML position (FieldChange.item),
+ * as diffAlert gives the non-secret ones: the secret paths number duplicates by content (secretPathPrefixes).
+ */
+function withSecretItems(fields: FieldChange[], after: DesiredAlertBody): FieldChange[] {
+  const items = sharedSecretItems(after.notifications as unknown as Record<string, unknown>[]);
+  if (items.size === 0) return fields;
+  return fields.map((f) => {
+    if (f.secret !== true || f.item !== undefined) return f;
+    const item = items.get(f.path.slice(0, f.path.lastIndexOf('.')));
+    return item === undefined ? f : { ...f, item };
+  });
 }
 
 /**
@@ -170,7 +185,7 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
       let secretDrift = false;
       if (view.text !== desiredText) {
         desired = normaliseDesired(after);
-        fields = diffAlert(desired, view.normal);
+        fields = diffAlert(desired, view.normal, () => desiredNotificationOrder(after));
       }
       if (resolved.values.size > 0) {
         const changedSecrets = changedSecretPaths(
@@ -185,9 +200,10 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
         const onLive = secretsChangedOnLive(after, resolved.values, live).filter((p) => !changedSecrets.includes(p));
         if (onLive.length > 0) {
           secretDrift = true;
-          fields.push(...onLive.map((path) => ({ path, secret: true, note: 'changed on live' })));
+          fields.push(...onLive.map((path): FieldChange => ({ path, secret: true, note: 'changed on live' })));
         }
       }
+      if (fields.some((f) => f.secret === true && f.item === undefined)) fields = withSecretItems(fields, after);
       const change: Change = { target, kind, key, id: live.id, action: 'noop', fields, reason: 'in sync' };
       if (fields.length > 0) {
         // Only a differing config needs its live digest: the view computes it now, for this one.
@@ -226,7 +242,7 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
         movedFrom: moved.key,
         before: views.get(moved.config.id)?.normal,
         after,
-        fields: secretChanges([...resolved.values.keys()].sort(), false),
+        fields: withSecretItems(secretChanges([...resolved.values.keys()].sort(), false), after),
         reason: `key renamed from "${moved.key}": its config ${moved.config.id} equals the desired one in every non-secret field, so ownership moves instead of a delete and a create`,
       });
       continue;
@@ -256,7 +272,7 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
         id: first.id,
         before: views.get(first.id)?.normal,
         after,
-        fields: secretChanges([...resolved.values.keys()].sort(), false),
+        fields: withSecretItems(secretChanges([...resolved.values.keys()].sort(), false), after),
         reason: pending
           ? `recovering an interrupted create: adopting the one matching config ${first.id}`
           : `unowned live config ${first.id} equals the desired one in every non-secret field`,

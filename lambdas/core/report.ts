@@ -42,18 +42,44 @@ export function isArchiveFailure(failure: TargetFailure): boolean {
 /** Start of the run warning that says the run report was not written (the rest says where and why). */
 export const REPORT_NOT_WRITTEN = 'the run report could not be written';
 
+/** The failure entry a failed write adds to a run's `failures` (collectFailures). */
+export function failedWriteFailure(result: ChangeResult): TargetFailure {
+  const change = result.change;
+  return {
+    target: change.target,
+    phase: 'apply',
+    message: `${change.kind} ${change.key}: ${change.action} failed: ${result.message ?? 'unknown error'}`,
+  };
+}
+
 /** Every failure of a run: the plan's target failures, apply's, and one per failed change. */
 export function collectFailures(plan: Plan, applyFailures: TargetFailure[], results: ChangeResult[]): TargetFailure[] {
   const out = [...plan.failures, ...applyFailures];
+  for (const r of results) if (r.status === 'failed') out.push(failedWriteFailure(r));
+  return out;
+}
+
+/**
+ * `failures` less the entries that only repeat a failed write of `results` (failedWriteFailure): a summary that lists
+ * each result already says it failed, and why. Each entry left out matches one failed write, once.
+ */
+export function failuresBeyondWrites(
+  failures: readonly TargetFailure[],
+  results: readonly ChangeResult[],
+): TargetFailure[] {
+  const text = (f: TargetFailure) => `${targetKey(f.target)}|${f.phase}|${f.code ?? ''}|${f.message}`;
+  const repeats = new Map<string, number>();
   for (const r of results) {
     if (r.status !== 'failed') continue;
-    out.push({
-      target: r.change.target,
-      phase: 'apply',
-      message: `${r.change.kind} ${r.change.key}: ${r.change.action} failed: ${r.message ?? 'unknown error'}`,
-    });
+    const key = text(failedWriteFailure(r));
+    repeats.set(key, (repeats.get(key) ?? 0) + 1);
   }
-  return out;
+  return failures.filter((f) => {
+    const left = repeats.get(text(f)) ?? 0;
+    if (left === 0) return true;
+    repeats.set(text(f), left - 1);
+    return false;
+  });
 }
 
 /** The summary block of a report. */

@@ -1,4 +1,5 @@
 /** `opsman-gitops plan` and `opsman-gitops observe`: compute the plan (observe: drift only) and print it. */
+import { printable } from '../../core/printable.ts';
 import { REPORT_NOT_WRITTEN } from '../../core/report.ts';
 import type { CommandContext } from '../context.ts';
 import { openSession } from '../context.ts';
@@ -23,7 +24,8 @@ export async function desiredIsValid(ctx: CommandContext): Promise<boolean> {
   const text = formatIssues(result.issues);
   const message = `the desired state in ${ctx.options.desired} is invalid; nothing was sent to Ops Manager`;
   ctx.io.stderr.write(text.endsWith('\n') ? text : `${text}\n`);
-  ctx.io.stderr.write(`error: ${message}\n`);
+  // The path is the user's argument, printed as it is spelled: inert, like every text this tool did not write itself.
+  ctx.io.stderr.write(`error: ${printable(message)}\n`);
   if (ctx.options.json) ctx.io.stdout.write(renderFailureJson(invalidDesiredDocument(message, result.issues)));
   return false;
 }

@@ -4,8 +4,9 @@
  */
 import type { Change, ChangeAction } from '../model.ts';
 import { printable } from '../printable.ts';
+import { listChangeLines } from './list-lines.ts';
 import type { Style } from './style.ts';
-import { formatAttribution, formatFieldChange, objectLines } from './values.ts';
+import { formatAttribution, formatFieldChange, isSecretPath, objectLines, readablePath } from './values.ts';
 
 /** Symbol of each action, as in `terraform plan` (`<=` adopt, `!` blocked and `?` drift are ours). */
 export const ACTION_SYMBOLS: Record<ChangeAction, string> = {
@@ -52,11 +53,24 @@ export function changeHeader(change: Change): string {
   return `${ACTION_SYMBOLS[change.action]} ${name}${id}${template}${verb}`;
 }
 
-/** The body lines of a change (unindented): field changes, or the whole object for a create or a delete. */
+/**
+ * The body lines of a change (unindented): field changes (a list field element by element), or the whole object for a
+ * create or a delete.
+ */
 export function changeBody(change: Change): string[] {
   const lines: string[] = [];
   if (change.fields.length > 0) {
-    for (const field of change.fields) lines.push(formatFieldChange(field));
+    for (const field of change.fields) {
+      // A list on both sides (matchers, roles): the elements that differ, not both whole lists.
+      if (
+        Array.isArray(field.before) &&
+        Array.isArray(field.after) &&
+        !isSecretPath(field.path) &&
+        field.secret !== true
+      )
+        lines.push(...listChangeLines(readablePath(field), field.before, field.after));
+      else lines.push(formatFieldChange(field, change.action));
+    }
   } else if (change.action === 'create' && change.after !== undefined) {
     lines.push(...objectLines(change.after));
   } else if (change.action === 'delete' && change.before !== undefined) {

@@ -6,7 +6,7 @@
 import { INTERRUPTED_MESSAGE } from '../interrupt.ts';
 import type { ChangeResult, RunReport } from '../model.ts';
 import { printable } from '../printable.ts';
-import { isArchiveFailure } from '../report.ts';
+import { failuresBeyondWrites, isArchiveFailure } from '../report.ts';
 import { ACTION_SYMBOLS, paint } from './change-lines.ts';
 import { failureLines } from './plan-text.ts';
 import { PLAIN_STYLE, type Style } from './style.ts';
@@ -47,7 +47,7 @@ function resultLine(result: ChangeResult, style: Style): string {
     case 'skipped':
       return style.dim(`${head}skipped${message}`);
     case 'failed':
-      return style.error(`${head}FAILED${message}`);
+      return style.error(`${head}${change.action} FAILED${message}`);
     case 'not-converging':
       return style.error(`${head}NOT CONVERGING${message}`);
   }
@@ -112,9 +112,12 @@ export function renderRunSummary(report: RunReport, options: RunSummaryOptions =
     for (const result of unstarted) out.push(`  ${style.dim(changeName(result))}`);
     out.push('');
   }
-  if (report.failures.length > 0) {
+  // A failed write is listed once, on its own result line above (with its id and Ops Manager's answer): `failures`
+  // holds it too (the JSON report counts failed targets from it), so only the failures that are not writes follow.
+  const failures = failuresBeyondWrites(report.failures, report.results);
+  if (failures.length > 0) {
     out.push(style.error(style.bold('Failures:')));
-    out.push(...failureLines(report.failures, style));
+    out.push(...failureLines(failures, style));
     out.push('');
   }
   const count = (status: ChangeResult['status']) => report.results.filter((r) => r.status === status).length;

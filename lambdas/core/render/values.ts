@@ -3,7 +3,7 @@
  * value by contract), and still prints every secret-bearing field and every secretRef as a placeholder.
  */
 import { SECRET_NOTIFICATION_FIELDS } from '../../opsman/types.ts';
-import type { DriftAttribution, FieldChange } from '../model.ts';
+import type { ChangeAction, DriftAttribution, FieldChange, SecretNote } from '../model.ts';
 
 const SECRET_FIELDS: ReadonlySet<string> = new Set(SECRET_NOTIFICATION_FIELDS);
 
@@ -50,38 +50,61 @@ export function formatValue(value: unknown): string {
   return JSON.stringify(masked) ?? String(masked);
 }
 
+/** The text of each secret note but 'set', whose text depends on the write (secretNote). */
+const SECRET_NOTE_TEXT: Readonly<Record<Exclude<SecretNote, 'set'>, string>> = {
+  changed: '(secret changed)',
+  // A secret field taken out of the desired notification: a bare `(secret)` would read as one still wanted.
+  'set on live, not in desired': '(secret set on live, not in desired)',
+  'removed on live': '(secret removed on live)',
+  'changed on live': '(secret changed on live)',
+  added: '(secret added)',
+};
+
 /**
  * The secret placeholder for a field change's note: `(secret changed)`, `(secret removed on live)`, `(secret changed on
- * live)`, `(secret set on live, not in desired)`, `(secret)`.
+ * live)`, `(secret set on live, not in desired)`, `(secret added)`. A secret with no fingerprint to compare with ('set')
+ * is sent by the write that carries it, and says so: `(secret, will be sent on adoption)` for an adoption (its one
+ * full PUT re-sends every secret), `(secret, will be sent with the update)` for an update; `(secret)` otherwise (a
+ * blocked or drift change writes nothing), and for a note this version does not know (an older saved plan).
  */
-export function secretNote(note: string | undefined): string {
-  switch (note) {
-    case 'changed':
-      return '(secret changed)';
-    // A secret field taken out of the desired notification: a bare `(secret)` would read as one still wanted.
-    case 'set on live, not in desired':
-      return '(secret set on live, not in desired)';
-    case 'removed on live':
-      return '(secret removed on live)';
-    case 'changed on live':
-      return '(secret changed on live)';
-    case 'added':
-      return '(secret added)';
-    case 'removed':
-      return '(secret removed)';
-    default:
-      return SECRET_PLACEHOLDER;
+export function secretNote(note: string | undefined, action?: ChangeAction): string {
+  if (note === 'set') {
+    if (action === 'adopt') return '(secret, will be sent on adoption)';
+    if (action === 'update') return '(secret, will be sent with the update)';
+    return SECRET_PLACEHOLDER;
   }
+  return note !== undefined && Object.hasOwn(SECRET_NOTE_TEXT, note)
+    ? SECRET_NOTE_TEXT[note as keyof typeof SECRET_NOTE_TEXT]
+    : SECRET_PLACEHOLDER;
 }
 
 /**
- * `path: before -> after`, or the secret placeholder for a secret field. A side that is absent reads `(none)` on
- * either side (`(none) -> {...}` added, `{...} -> (none)` removed), so an added field or notification never reads as
- * a value that is already there.
+ * The path as a reader finds it in the YAML. A field of one of several notifications of one identity (FieldChange.item)
+ * is named by its type and its position in the desired list, `notifications[GROUP, item 3].intervalMin`, or
+ * `notifications[GROUP, only on live]` for a live one nothing desired pairs with: the path's `#2` numbers them in their
+ * sorted order, which the YAML does not show. Any other path is shown as it is.
  */
-export function formatFieldChange(change: FieldChange): string {
-  if (change.secret === true || isSecretPath(change.path)) return `${change.path}: ${secretNote(change.note)}`;
-  return `${change.path}: ${formatValue(change.before)} -> ${formatValue(change.after)}`;
+export function readablePath(change: FieldChange): string {
+  const item = change.item;
+  if (item === undefined || !Number.isSafeInteger(item) || item < 0) return change.path;
+  const path = change.path;
+  // The notification's prefix ends at the last `]`: a field name after it has no bracket; an address inside may.
+  const end = path.endsWith(']') ? path.length - 1 : path.lastIndexOf('].');
+  if (!path.startsWith('notifications[') || end < 0) return path;
+  const typeName = /^[^:#\]]*/.exec(path.slice('notifications['.length))?.[0] ?? '';
+  const where = item === 0 ? 'only on live' : `item ${item}`;
+  return `notifications[${typeName}, ${where}]${path.slice(end + 1)}`;
+}
+
+/**
+ * `path: before -> after` (the path readablePath's), or the secret placeholder for a secret field (worded for `action`,
+ * the change's: see secretNote). A side that is absent reads `(none)` on either side (`(none) -> {...}` added,
+ * `{...} -> (none)` removed), so an added field or notification never reads as a value that is already there.
+ */
+export function formatFieldChange(change: FieldChange, action?: ChangeAction): string {
+  const path = readablePath(change);
+  if (change.secret === true || isSecretPath(change.path)) return `${path}: ${secretNote(change.note, action)}`;
+  return `${path}: ${formatValue(change.before)} -> ${formatValue(change.after)}`;
 }
 
 /** `changed by jdoekey1 (API key) at 2026-11-21T10:00:00Z from 127.0.0.1 (ALERT_CONFIG_DISABLED_AUDIT)`. */

@@ -74,6 +74,18 @@ describe('the printed plan', { timeout: 120_000 }, () => {
     expect(run.stdout).toContain('found "PROD\\u202e\\u200b"');
   });
 
+  it('plan names a --desired path holding escapes and bidi characters inert in its "is invalid" error', async () => {
+    // A directory name may hold any byte but / and NUL: an ESC sequence and a right-to-left override here.
+    const odd = join(dir, 'desired\u001b[2J\u202eevil');
+    await cp(join(dir, 'desired'), odd, { recursive: true });
+    await writeFile(join(odd, 'projects/search.yaml'), 'apiVersion: opsman-gitops/v1\nkind: Project\nmetadata: {}\n');
+    const run = await runBinary(['plan', '--desired', odd, '--state-dir', join(dir, 'state')], toolEnv(emulator.url));
+    expect(run.code).toBe(1);
+    expect(run.stderr).not.toMatch(UNSAFE);
+    expect(run.stderr).toContain('error: the desired state in ');
+    expect(run.stderr).toContain('desired\\u001b[2J\\u202eevil is invalid; nothing was sent to Ops Manager');
+  });
+
   it('an update shows an added notification as (none) -> {...} and a removed one as {...} -> (none)', async () => {
     const only = ['--project', PAYMENTS_PROD, ...common];
     const apply = await runBinary(['apply', '--auto-approve', ...only], toolEnv(emulator.url));
@@ -92,6 +104,89 @@ describe('the printed plan', { timeout: 120_000 }, () => {
       '      notifications[EMAIL:second@acme.example]: (none) -> {"typeName":"EMAIL","delayMin":0,"intervalMin":1440,"emailAddress":"second@acme.example"}',
       '      notifications[SMS:+15555550100]: {"typeName":"SMS","delayMin":60,"intervalMin":1440,"mobileNumber":"+15555550100"} -> (none)',
     ]);
+  });
+
+  it('a matcher changed and one added show those elements alone, terraform style, not both whole lists', async () => {
+    const only = ['--project', PAYMENTS_PROD, ...common];
+    expect((await runBinary(['apply', '--auto-approve', ...only], toolEnv(emulator.url))).code).toBe(0);
+    await editDesired(
+      'projects/payments.yaml',
+      '        - { fieldName: TYPE_NAME, operator: EQUALS, value: PRIMARY }\n',
+      '        - { fieldName: TYPE_NAME, operator: EQUALS, value: SECONDARY }\n' +
+        '        - { fieldName: REPLICA_SET_NAME, operator: EQUALS, value: rs-payments }\n',
+    );
+    const out = join(dir, 'plan.json');
+    const run = await runBinary(['plan', '--out', out, ...only], toolEnv(emulator.url));
+    expect(run.code, run.stderr).toBe(0);
+    const lines = run.stdout.split('\n');
+    const at = lines.findIndex((l) => l.startsWith('  ~ alertConfig "primary-connections-high" (id '));
+    expect(lines.slice(at + 1, at + 5)).toEqual([
+      '      # 1 field(s) differ',
+      '      matchers: + {"fieldName":"REPLICA_SET_NAME","operator":"EQUALS","value":"rs-payments"}',
+      '      matchers: ~ {"fieldName":"TYPE_NAME","operator":"EQUALS","value":"PRIMARY"} -> {"fieldName":"TYPE_NAME","operator":"EQUALS","value":"SECONDARY"}',
+      '  (3 unmanaged objects left alone: Ops Manager defaults or other tools)',
+    ]);
+    // The JSON plan keeps the field as it was: both normalised lists, for a program to diff as it likes.
+    const saved = JSON.parse(await readFile(out, 'utf8')) as { changes: { key: string; fields: unknown[] }[] };
+    expect(saved.changes.find((c) => c.key === 'primary-connections-high')?.fields).toEqual([
+      {
+        path: 'matchers',
+        before: [{ fieldName: 'TYPE_NAME', operator: 'EQUALS', value: 'PRIMARY' }],
+        after: [
+          { fieldName: 'REPLICA_SET_NAME', operator: 'EQUALS', value: 'rs-payments' },
+          { fieldName: 'TYPE_NAME', operator: 'EQUALS', value: 'SECONDARY' },
+        ],
+      },
+    ]);
+  });
+
+  it('a field of one of two GROUP notifications names it by its place in the YAML list, never by an unfindable #2', async () => {
+    const only = ['--project', PAYMENTS_PROD, ...common];
+    const owner =
+      '        - { typeName: GROUP, intervalMin: 5, delayMin: 0, emailEnabled: true, smsEnabled: false, roles: [GROUP_OWNER] }\n';
+    // A second GROUP first in the list: sorted, it comes after the owner ("intervalMin":30 > "intervalMin":5 as text).
+    const reader = (delay: number) =>
+      `        - { typeName: GROUP, intervalMin: 30, delayMin: ${delay}, emailEnabled: true, roles: [GROUP_READ_ONLY] }\n`;
+    await editDesired('projects/payments.yaml', owner, reader(10) + owner);
+    expect((await runBinary(['apply', '--auto-approve', ...only], toolEnv(emulator.url))).code).toBe(0);
+    await editDesired('projects/payments.yaml', reader(10), reader(0));
+    await editDesired(
+      'projects/payments.yaml',
+      'roles: [GROUP_OWNER]',
+      'roles: [GROUP_OWNER, GROUP_DATA_ACCESS_ADMIN]',
+    );
+    const run = await runBinary(['plan', ...only], toolEnv(emulator.url));
+    expect(run.code, run.stderr).toBe(0);
+    const lines = run.stdout.split('\n');
+    const at = lines.findIndex((l) => l.startsWith('  ~ alertConfig "no-primary" (id '));
+    expect(lines.slice(at + 1, at + 4)).toEqual([
+      '      # 2 field(s) differ',
+      '      notifications[GROUP, item 1].delayMin: 10 -> 0',
+      '      notifications[GROUP, item 2].roles: + "GROUP_DATA_ACCESS_ADMIN"',
+    ]);
+    expect(run.stdout).not.toMatch(/GROUP#/);
+  });
+
+  it('the secrets of two WEBHOOK notifications say which one they belong to by its place in the YAML list', async () => {
+    const only = ['--project', PAYMENTS_PROD, ...common];
+    const second =
+      '        - typeName: WEBHOOK\n' +
+      '          webhookUrl: { secretRef: "opsman/notify#search-teams-webhook-url" }\n' +
+      '          intervalMin: 30\n';
+    await editDesired('projects/payments.yaml', '        - typeName: SLACK\n', `${second}        - typeName: SLACK\n`);
+    expect((await runBinary(['apply', '--auto-approve', ...only], toolEnv(emulator.url))).code).toBe(0);
+    await rm(join(dir, 'state'), { recursive: true, force: true });
+    const run = await runBinary(['plan', ...only], toolEnv(emulator.url));
+    expect(run.code, run.stderr).toBe(0);
+    const lines = run.stdout.split('\n');
+    const at = lines.findIndex((l) => l.startsWith('  <= alertConfig "no-primary" (id '));
+    expect(lines.slice(at + 2, at + 6).sort()).toEqual([
+      '      notifications[SLACK:#payments-alerts].apiToken: (secret, will be sent on adoption)',
+      '      notifications[WEBHOOK, item 2].webhookSecret: (secret, will be sent on adoption)',
+      '      notifications[WEBHOOK, item 2].webhookUrl: (secret, will be sent on adoption)',
+      '      notifications[WEBHOOK, item 3].webhookUrl: (secret, will be sent on adoption)',
+    ]);
+    expect(run.stdout).not.toMatch(/WEBHOOK#/);
   });
 
   it('a project whose read fails is "could not plan" in the progress, never "planned", and listed under Failures', async () => {
@@ -124,6 +219,28 @@ describe('the printed plan', { timeout: 120_000 }, () => {
     expect(run.stdout).toMatch(/^Apply finished with errors: 0 applied, 1 failed, /m);
     expect(run.stderr).toMatch(/^ {2}· finished payments-prod with 1 failed write \(1\/1\)$/m);
     expect(run.stderr).not.toContain('applied payments-prod');
+  });
+
+  it("the apply summary lists a failed write once, with its action, id and Ops Manager's answer", async () => {
+    const only = ['--project', PAYMENTS_PROD, ...common];
+    expect((await runBinary(['apply', '--auto-approve', ...only], toolEnv(emulator.url))).code).toBe(0);
+    await editDesired('projects/payments.yaml', 'threshold: 5000', 'threshold: 4000');
+    const fault = await fetch(`${emulator.origin}/__emulator/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ method: 'PUT', path: `/groups/${PAYMENTS_PROD}/alertConfigs/*`, status: 500, times: 100 }),
+    });
+    expect(fault.ok).toBe(true);
+    const run = await runBinary(['apply', '--auto-approve', ...only], toolEnv(emulator.url));
+    expect(run.code, run.stderr).toBe(1);
+    const summary = run.stdout.slice(run.stdout.indexOf('\nPlan: '));
+    const mentions = summary.split('\n').filter((l) => l.includes('primary-connections-high'));
+    expect(mentions, summary).toHaveLength(1);
+    expect(mentions[0]).toMatch(
+      /^ {2}~ payments-prod alertConfig "primary-connections-high" \(id [0-9a-f]{24}\): update FAILED: .*500/,
+    );
+    expect(summary).not.toContain('Failures:');
+    expect(summary).toMatch(/^Apply finished with errors: 0 applied, 1 failed, .* 1 target failed in /m);
   });
 
   it('a secret field taken out of the desired state reads as set on live and not in desired, never as a bare (secret)', async () => {
@@ -165,6 +282,24 @@ describe('the printed plan', { timeout: 120_000 }, () => {
       '  (3 unmanaged objects left alone: Ops Manager defaults or other tools)',
     ]);
     expect(run.stdout).toContain('0 drifted');
+  });
+
+  it('an adoption says its secrets will be sent, never a bare (secret) per secret', async () => {
+    const only = ['--project', PAYMENTS_PROD, ...common];
+    expect((await runBinary(['apply', '--auto-approve', ...only], toolEnv(emulator.url))).code).toBe(0);
+    // The state is lost: every config applied is now unowned and equal to its desired body, so it is adopted.
+    await rm(join(dir, 'state'), { recursive: true, force: true });
+    const run = await runBinary(['plan', ...only], toolEnv(emulator.url));
+    expect(run.code, run.stderr).toBe(0);
+    const lines = run.stdout.split('\n');
+    const at = lines.findIndex((l) => l.startsWith('  <= alertConfig "no-primary" (id '));
+    expect(at, run.stdout).toBeGreaterThan(0);
+    expect(lines.slice(at + 2, at + 5)).toEqual([
+      '      notifications[SLACK:#payments-alerts].apiToken: (secret, will be sent on adoption)',
+      '      notifications[WEBHOOK].webhookSecret: (secret, will be sent on adoption)',
+      '      notifications[WEBHOOK].webhookUrl: (secret, will be sent on adoption)',
+    ]);
+    expect(run.stdout).not.toMatch(/: \(secret\)$/m);
   });
 
   it('the plan apply shows before it writes never says "nothing will be written": saved, or awaiting approval', async () => {

@@ -2,7 +2,13 @@
 import { describe, expect, it } from 'vitest';
 import type { DesiredAlertBody } from '../../../lambdas/core/alert-body.ts';
 import { diffAlert, onlyEnabledDiffers } from '../../../lambdas/core/diff.ts';
-import { normaliseDesired, normaliseLive, SECRET, sameNormal } from '../../../lambdas/core/normalise.ts';
+import {
+  desiredNotificationOrder,
+  normaliseDesired,
+  normaliseLive,
+  SECRET,
+  sameNormal,
+} from '../../../lambdas/core/normalise.ts';
 import type { AlertConfig } from '../../../lambdas/opsman/types.ts';
 
 const base: DesiredAlertBody = {
@@ -216,6 +222,28 @@ describe('diff: field changes', () => {
     );
     expect(removed.map((f) => f.path)).toEqual(['notifications[GROUP#2]']);
     expect((removed[0]?.before as { roles?: string[] } | undefined)?.roles).toEqual(['GROUP_OWNER']);
+  });
+
+  it('given the YAML order, each field of one of several notifications of one identity says its place in the list', () => {
+    const owner = { typeName: 'GROUP', roles: ['GROUP_OWNER'], intervalMin: 5, delayMin: 0, emailEnabled: true };
+    const reader = { typeName: 'GROUP', roles: ['GROUP_READ_ONLY'], intervalMin: 30, delayMin: 10, emailEnabled: true };
+    const email = { typeName: 'EMAIL', emailAddress: 'a@b.example', intervalMin: 60 };
+    const body = { ...base, notifications: [email, { ...reader, delayMin: 0 }, owner] };
+    const fields = diffAlert(
+      normaliseDesired(body),
+      normaliseLive(live({ notifications: [owner, reader, { ...owner, roles: ['GROUP_CLUSTER_MANAGER'] }, email] })),
+      () => desiredNotificationOrder(body),
+    );
+    expect(fields.map((f) => [f.path, f.item])).toEqual([
+      ['notifications[GROUP].delayMin', 2],
+      ['notifications[GROUP#3]', 0],
+    ]);
+    // A unique identity (the EMAIL) gets no item; without the order, no field does.
+    expect(
+      diffAlert(normaliseDesired(body), normaliseLive(live({ notifications: [owner, reader] }))).some(
+        (f) => f.item !== undefined,
+      ),
+    ).toBe(false);
   });
 
   it('a removed secret carries no value, only a note', () => {

@@ -1,6 +1,7 @@
 // Scenario: a plan carrying secretRefs (and, defensively, values under secret field names) never prints a value.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import type { FieldChange } from '../../../lambdas/core/model.ts';
 import { renderPlanJson } from '../../../lambdas/core/render/json.ts';
 import { renderPlanMarkdown } from '../../../lambdas/core/render/plan-markdown.ts';
 import { renderPlanText } from '../../../lambdas/core/render/plan-text.ts';
@@ -77,7 +78,7 @@ describe('no secret value reaches rendered output', () => {
     ],
     [{ path: 'webhookSecret', secret: true, note: 'removed on live' }, 'webhookSecret: (secret removed on live)'],
     [{ path: 'x.apiToken', secret: true, note: 'set' }, 'x.apiToken: (secret)'],
-  ])('masks a field change on a secret path: %j', (field, line) => {
+  ] as [FieldChange, string][])('masks a field change on a secret path: %j', (field, line) => {
     expect(formatFieldChange(field)).toBe(line);
   });
 

@@ -34,7 +34,7 @@ describe('renderRunSummary', () => {
     ).toBe(
       [
         '  + payments-prod alertConfig "a" (id new1): create applied',
-        '  ~ payments-prod alertConfig "b" (id i2): FAILED: 400 INVALID_ATTRIBUTE',
+        '  ~ payments-prod alertConfig "b" (id i2): update FAILED: 400 INVALID_ATTRIBUTE',
         '  - payments-prod alertConfig "d" (id i4): skipped: a create of this project failed',
         '  ~ payments-prod alertConfig "e" (id i5): NOT CONVERGING: enabled still differs',
         '',
@@ -62,6 +62,28 @@ describe('renderRunSummary', () => {
     const r = report(p, results, { failures, summary: summariseRun(p, results, failures) });
     expect(r.summary.targetsFailed).toBe(1);
     expect(renderRunSummary(r)).toContain('2 failed, 0 skipped, 0 not converging, 0 blocked, 1 target failed in');
+  });
+
+  it('lists each failed write once, on its result line; failures that are not writes stay under Failures', () => {
+    const p = plan([change({ key: 'a', action: 'create' }), change({ key: 'b', action: 'update', id: 'i2' })]);
+    const [a, b] = p.changes as [never, never];
+    const results: ChangeResult[] = [
+      { change: a, status: 'failed', message: 'secret not found', durationMs: 0 },
+      { change: b, status: 'failed', message: '500 UNEXPECTED_ERROR', durationMs: 0 },
+    ];
+    const state = { target: { type: 'global' as const, id: 'state', name: 'state' }, phase: 'apply' as const };
+    const failures = collectFailures(p, [{ ...state, message: 'cannot save the state: disk full' }], results);
+    const text = renderRunSummary(report(p, results, { failures, summary: summariseRun(p, results, failures) }));
+    expect(text.split('\n').slice(0, 6)).toEqual([
+      '  + payments-prod alertConfig "a": create FAILED: secret not found',
+      '  ~ payments-prod alertConfig "b" (id i2): update FAILED: 500 UNEXPECTED_ERROR',
+      '',
+      'Failures:',
+      '  x Ops Manager (global) [apply]: cannot save the state: disk full',
+      '',
+    ]);
+    expect(text.match(/secret not found/g)).toHaveLength(1);
+    expect(text.match(/500 UNEXPECTED_ERROR/g)).toHaveLength(1);
   });
 
   it('is one line when nothing needed doing', () => {
