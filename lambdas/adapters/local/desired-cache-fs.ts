@@ -13,6 +13,7 @@ import { isCacheKey } from '../../core/desired/cache.ts';
 import { desiredCacheSwitch } from '../../core/desired/cache-switch.ts';
 import { ReconcileError } from '../../core/errors.ts';
 import type { DesiredStateCache } from '../../core/ports.ts';
+import { sweepStaleTemps } from './stale-temps.ts';
 import { SyncPacer } from './sync-pacer.ts';
 
 /** Options of FsDesiredStateCache. */
@@ -96,15 +97,20 @@ export class FsDesiredStateCache implements DesiredStateCache {
           batch.push(piece);
           size += piece.length;
           if (size >= WRITE_BATCH_CHARS) {
-            await handle.write(batch.join(''));
+            // writeFile, not write: it continues after a short write (a disk filling up writes part, then fails),
+            // where write would return the short count and leave the entry cut short.
+            await handle.writeFile(batch.join(''));
             batch = [];
             size = 0;
           }
         }
-        if (batch.length > 0) await handle.write(batch.join(''));
-      } finally {
-        await handle.close();
+        if (batch.length > 0) await handle.writeFile(batch.join(''));
+      } catch (error) {
+        // The write's own failure is the one reported, not a close failing after it.
+        await handle.close().catch(() => undefined);
+        throw error;
       }
+      await handle.close();
       await rename(temp, join(this.dir, `${key}.json`));
     } catch (error) {
       await rm(temp, { force: true }).catch(() => undefined);
@@ -113,8 +119,12 @@ export class FsDesiredStateCache implements DesiredStateCache {
     await this.#prune(key);
   }
 
-  /** Deletes all but the newest `maxEntries` entries (never `keep`, the one just written). */
+  /**
+   * Deletes all but the newest `maxEntries` entries (never `keep`, the one just written), and the temp files a killed
+   * run left here over an hour ago (stale-temps.ts).
+   */
   async #prune(keep: string): Promise<void> {
+    await sweepStaleTemps(this.dir, Date.now());
     const names = (await readdir(this.dir).catch(() => [] as string[])).filter((n) => ENTRY.test(n));
     if (names.length <= this.#options.maxEntries) return;
     const dated = await Promise.all(

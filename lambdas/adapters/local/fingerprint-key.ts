@@ -72,9 +72,12 @@ export async function loadFingerprintKey(
     try {
       await handle.writeFile(`${key.toString('hex')}\n`);
       await handle.sync();
-    } finally {
-      await handle.close();
+    } catch (error) {
+      // The write's own failure is the one reported, not a close failing after it.
+      await handle.close().catch(() => undefined);
+      throw error;
     }
+    await handle.close();
     await link(temp, path);
     return new Uint8Array(key);
   } catch (error) {
@@ -83,6 +86,7 @@ export async function loadFingerprintKey(
       return parseFingerprintKey(await readFile(path, 'utf8'), path);
     throw new FingerprintKeyError(`cannot create ${path}: ${describeFsCause(path, error)}`, { cause: error });
   } finally {
-    await rm(temp, { force: true });
+    // Never in place of the outcome above: a temp file that cannot be removed is left, as a kill would leave it.
+    await rm(temp, { force: true }).catch(() => undefined);
   }
 }
