@@ -4,11 +4,12 @@
  * re-parse. Only the `maxEntries` most recently used entries are kept (a hit refreshes the entry's mtime).
  */
 import { randomUUID } from 'node:crypto';
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, readSync } from 'node:fs';
 import { open, readdir, rename, rm, stat, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { makeDirectories, PRIVATE_DIRECTORY_MODE } from '../../../shared/make-directories.ts';
+import { openRegularFileSync } from '../../../shared/regular-file.ts';
 import { isCacheKey } from '../../core/desired/cache.ts';
 import { desiredCacheSwitch } from '../../core/desired/cache-switch.ts';
 import { ReconcileError } from '../../core/errors.ts';
@@ -151,7 +152,8 @@ const READ_SLICE = 64 * 1024;
  * main-thread CPU for a 7 MB entry, against a few ms here.
  */
 async function readInSlices(path: string): Promise<string> {
-  const fd = openSync(path, 'r');
+  // A FIFO in the entry's place is refused (a miss), not waited on: openSync would block the whole process.
+  const fd = openRegularFileSync(path);
   try {
     const pacer = new SyncPacer();
     const block = Buffer.allocUnsafeSlow(READ_SLICE);

@@ -5,9 +5,10 @@
  * both believe they hold it.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { type FileHandle, open, readFile, rm, stat, unlink } from 'node:fs/promises';
+import { type FileHandle, open, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeDirectories, PRIVATE_DIRECTORY_MODE } from '../../../shared/make-directories.ts';
+import { openRegularFile, readRegularFile } from '../../../shared/regular-file.ts';
 import {
   LeaseHeldError,
   LeaseLostError,
@@ -106,7 +107,7 @@ export async function writeChunksAtomic(
 async function sha256OfFile(path: string): Promise<string | null> {
   let handle: FileHandle;
   try {
-    handle = await open(path, 'r');
+    handle = await openRegularFile(path);
   } catch (error) {
     if (isErrno(error, 'ENOENT')) return null;
     throw fsFailure('read', path, error, 'read');
@@ -140,7 +141,7 @@ async function hashBlocks(source: FileHandle, each?: (bytes: Buffer) => Promise<
  * sha256 of the bytes copied. On failure `to` may remain: the caller removes it.
  */
 async function copySynced(from: string, to: string): Promise<string> {
-  const source = await open(from, 'r');
+  const source = await openRegularFile(from);
   try {
     const target = await open(to, 'wx', 0o600);
     try {
@@ -206,7 +207,7 @@ export class FsStateStore implements StateStore {
 
   private async readBytes(path: string): Promise<Buffer | null> {
     try {
-      return await readFile(path);
+      return await readRegularFile(path);
     } catch (error) {
       if (isErrno(error, 'ENOENT')) return null;
       throw fsFailure('read', path, error, 'read');

@@ -2,13 +2,11 @@
 // with EFBIG, as a full disk does with ENOSPC): the state, an archive object, a desired-state cache entry and the
 // fingerprint key each reject with that failure, and leave no temp file behind (before, writeChunksAtomic left its
 // hidden `.<hex>-<n>.tmp` beside state.json or the archive object).
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../../helpers/cli-run.ts';
+import { type ChildOutcome, moduleUrl, runInChild } from '../../helpers/child-module.ts';
 
 let dir: string;
 beforeEach(async () => {
@@ -18,70 +16,41 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+const LIST_LEFT = `
+  const left = [];
+  const walk = (d, prefix) => {
+    for (const entry of readdirSync(d, { withFileTypes: true })) {
+      if (entry.isDirectory()) walk(join(d, entry.name), prefix + entry.name + '/');
+      else left.push(prefix + entry.name);
+    }
+  };
+  walk(dir, '');
+  report(left.sort());`;
+
 /** What the child saw: the failure (name, code, message, the cause's code) and every name left in the directory. */
 interface Outcome {
-  error: { name: string; code?: string; message: string; cause?: string } | null;
+  error: ChildOutcome['error'];
   left: string[];
 }
 
-const moduleUrl = (path: string) => pathToFileURL(join(REPO_ROOT, path)).href;
-
 /**
- * Runs `body` (an async function body given `dir` and `big`, a 1 MB string) in a Node child whose files may not grow
- * past `blocks` blocks (`ulimit -f`; Node ignores SIGXFSZ, so the write fails with EFBIG), and reports its outcome.
+ * Runs `body` (given `dir` and `big`, a 1 MB string) in a Node child whose files may not grow past `blocks` blocks
+ * (`ulimit -f`: the write fails with EFBIG), then lists what is left in `dir`.
  */
-function underFileSizeLimit(blocks: number, imports: string, body: string): Promise<Outcome> {
-  const script = `${imports}
-import { readdirSync } from 'node:fs';
-const dir = process.argv[1];
-const big = 'x'.repeat(1 << 20);
-let error = null;
-try {
-  await (async () => { ${body} })();
-} catch (e) {
-  error = { name: e.name, code: e.code, message: e.message, cause: e.cause?.code };
-}
-const left = [];
-const walk = (d, prefix) => {
-  for (const entry of readdirSync(d, { withFileTypes: true })) {
-    if (entry.isDirectory()) walk(join(d, entry.name), prefix + entry.name + '/');
-    else left.push(prefix + entry.name);
-  }
-};
-walk(dir, '');
-process.stdout.write(JSON.stringify({ error, left: left.sort() }));`;
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      'sh',
-      [
-        '-c',
-        'ulimit -f "$1" && shift && exec "$@"',
-        'sh',
-        String(blocks),
-        process.execPath,
-        '--import',
-        'tsx',
-        '--input-type=module',
-        '-e',
-        `import { join } from 'node:path';\n${script}`,
-        dir,
-      ],
-      { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let out = '';
-    let err = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => {
-      out += c;
-    });
-    child.stderr.setEncoding('utf8').on('data', (c: string) => {
-      err += c;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code !== 0) reject(new Error(`child exited ${code}: ${err}`));
-      else resolve(JSON.parse(out) as Outcome);
-    });
-  });
+async function underFileSizeLimit(blocks: number, imports: string, body: string): Promise<Outcome> {
+  const outcome = await runInChild(
+    `${imports}\nimport { readdirSync } from 'node:fs';\nimport { join } from 'node:path';`,
+    `const dir = args[0];
+  const big = 'x'.repeat(1 << 20);
+  try {
+    ${body}
+  } finally {
+    ${LIST_LEFT}
+  }`,
+    [dir],
+    { fileSizeBlocks: blocks },
+  );
+  return { error: outcome.error, left: outcome.reported as string[] };
 }
 
 const TEMP = /(^|\/)\.[^/]*\.tmp$/;
