@@ -5,6 +5,7 @@
 // released, and the next apply writes only what was left and converges. A second SIGINT stops at once, leaving the
 // lock to expire, and says so; the next apply names that lock and `unlock RUN_ID` removes it (only that run's).
 // Ctrl-C while apply waits (--lease-wait) for a lock another run holds: exit 130, naming the holder, nothing written.
+// Ctrl-C during archive: the reads in flight are abandoned, no new object is written, exit 130 with what was and was not.
 import { access, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -172,6 +173,45 @@ describe('Ctrl-C while apply waits for a lock another run holds', { timeout: 120
       expect(log.entries.filter((e) => e.method !== 'GET')).toEqual([]);
     },
   );
+});
+
+describe('Ctrl-C during archive', { timeout: 120_000 }, () => {
+  it('stops reading and writing, says what was archived and what was not, exit 130', async () => {
+    // The usage reads take a minute: the version manifest is archived, the usage is still being read.
+    await slowDown(60_000, 'GET', '/usage/**');
+    const archiveDir = join(dir, 'archive');
+    const started = Date.now();
+    const run = await runBinary(
+      ['archive', '--no-color', '--state-dir', join(dir, 'state'), '--archive-dir', archiveDir],
+      toolEnv(emulator.url),
+      REPO_ROOT,
+      [],
+      { signalAfter: { ms: 4_000, signal: 'SIGINT' } },
+    );
+    // Was: killed at once by the signal, no word, no report (exit code null).
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(130);
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(run.stderr).toContain('Ctrl-C (SIGINT) received: no new read or write starts');
+    expect(run.stdout).toMatch(/^ {2}\+ manifests\/latest\.json$/m);
+    const month = new Date().toISOString().slice(0, 7);
+    expect(run.stdout).toContain(
+      `Not archived (stopped before it was read or written; the next archive run stores it):\n  - usage ${month}: physical hosts\n  - usage ${month}: host assignments\n`,
+    );
+    expect(run.stdout).toMatch(
+      /^Archive interrupted by Ctrl-C \(SIGINT\): [1-9]\d* objects? written, 2 parts not archived; /m,
+    );
+    expect(run.stdout).toMatch(/^Report: /m);
+    expect(await exists(join(archiveDir, 'usage'))).toBe(false);
+
+    // The next run stores what was left.
+    await fetch(`${emulator.origin}/__emulator/faults`, { method: 'DELETE' });
+    const next = await runBinary(
+      ['archive', '--no-color', '--state-dir', join(dir, 'state'), '--archive-dir', archiveDir],
+      toolEnv(emulator.url),
+    );
+    expect(next.code, next.stderr).toBe(0);
+    expect(next.stdout).toContain(`+ usage/${month}/host-assignments.json`);
+  });
 });
 
 describe('Ctrl-C during apply', { timeout: 120_000 }, () => {
