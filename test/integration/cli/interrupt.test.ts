@@ -212,6 +212,25 @@ describe('Ctrl-C during archive', { timeout: 120_000 }, () => {
     expect(next.code, next.stderr).toBe(0);
     expect(next.stdout).toContain(`+ usage/${month}/host-assignments.json`);
   });
+
+  it('--json: the report with interrupted and the errors met, exit 130', async () => {
+    await slowDown(60_000, 'GET', '/usage/**');
+    const run = await runBinary(
+      ['archive', '--json', '--state-dir', join(dir, 'state'), '--archive-dir', join(dir, 'archive')],
+      toolEnv(emulator.url),
+      REPO_ROOT,
+      [],
+      { signalAfter: { ms: 4_000, signal: 'SIGINT' } },
+    );
+    expect(run.code, run.stderr).toBe(130);
+    const report = JSON.parse(run.stdout) as {
+      interrupted?: { reason: string; notStarted: number };
+      archive: { manifest?: { key: string }; errors: string[] };
+    };
+    expect(report.interrupted).toEqual({ reason: 'Ctrl-C (SIGINT)', notStarted: 2 });
+    expect(report.archive.manifest?.key).toMatch(/^manifests\/sha256\/[0-9a-f]{64}\.json$/);
+    expect(report.archive.errors.some((e) => e.startsWith('physical hosts: '))).toBe(true);
+  });
 });
 
 describe('Ctrl-C during apply', { timeout: 120_000 }, () => {
