@@ -6,6 +6,7 @@
  */
 import { accessSync, constants, statSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { NotRegularFileError } from './regular-file.ts';
 
 /** Whether the failed operation wanted to read or to write (decides what a permission problem is about). */
 export type FsAccess = 'read' | 'write';
@@ -52,6 +53,8 @@ function nodeText(error: unknown): string {
 
 /** The cause of a failed operation on `path`, in words, with the system's code at the end when there is one. */
 export function describeFsCause(path: string, error: unknown, access: FsAccess = 'write'): string {
+  // Not a system call's failure: its own words (`it is a FIFO (named pipe), not a regular file`), no errno.
+  if (error instanceof NotRegularFileError) return error.message;
   const code = errnoOf(error);
   const words = ((): string => {
     switch (code) {

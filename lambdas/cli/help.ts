@@ -55,12 +55,21 @@ function environment(uses: readonly string[] | undefined): string[] {
 }
 
 /**
- * The exit codes a command can give. 130 only where Ctrl-C, SIGTERM and SIGHUP are handled (plan, observe, apply: the
- * others end as the signal ends them); the --detailed-exitcode notes only where it is taken.
+ * The exit codes a command can give. 130 only where Ctrl-C, SIGTERM and SIGHUP are handled (plan, observe, apply,
+ * archive: the others end as the signal ends them); the --detailed-exitcode notes only where it is taken.
  */
 function exitCodes(command: CommandName | undefined): string[] {
   const detailed = command === undefined || COMMAND_INFO[command].uses.includes('detailed-exitcode');
-  const interruptible = command === undefined || command === 'plan' || command === 'observe' || command === 'apply';
+  const interruptible =
+    command === undefined ||
+    command === 'plan' ||
+    command === 'observe' ||
+    command === 'apply' ||
+    command === 'archive';
+  const what =
+    command === 'archive'
+      ? 'reads abandoned, no new object written, what was not archived listed'
+      : `planning: reads abandoned, nothing written; apply: state saved, lock released${command === undefined ? '; archive: what was not archived listed' : ''}`;
   return [
     'Exit codes:',
     `  0  success${detailed ? ' (plan/observe --detailed-exitcode: no changes)' : ''}`,
@@ -68,11 +77,7 @@ function exitCodes(command: CommandName | undefined): string[] {
       ? `  1  error, failed target, blocked change or failed write${detailed ? ' (also with --detailed-exitcode)' : ''}`
       : '  1  error',
     `  2  usage error${detailed ? ' (plan/observe --detailed-exitcode: changes present)' : ''}`,
-    ...(interruptible
-      ? [
-          '  130  stopped by Ctrl-C, SIGTERM or SIGHUP (planning: reads abandoned, nothing written; apply: state saved, lock released)',
-        ]
-      : []),
+    ...(interruptible ? [`  130  stopped by Ctrl-C, SIGTERM or SIGHUP (${what})`] : []),
   ];
 }
 

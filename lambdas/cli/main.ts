@@ -2,7 +2,7 @@
  * The `opsman-gitops` command: parses the invocation, dispatches to a command, and maps every error to a message and
  * an exit code in one place (0 ok, 1 error, 2 usage). bin/main.ts, the composition root, calls runCli.
  */
-import { LeaseHeldError } from '../core/errors.ts';
+import { LeaseHeldError, LeaseWaitInterruptedError } from '../core/errors.ts';
 import { printableLines } from '../core/printable.ts';
 import { runApply } from './commands/apply.ts';
 import { runArchive } from './commands/archive.ts';
@@ -68,13 +68,17 @@ export function reportError(io: CliIo, error: unknown): number {
   if (error instanceof Error) {
     const code = (error as { code?: unknown }).code;
     say(`error: ${withCode(error.message, code)}\n`);
-    // An unreadable lease's message names its own way out (its run id may be unknown).
-    if (error instanceof LeaseHeldError && error.holder.unreadable === undefined) {
+    // An unreadable lease's message names its own way out (its run id may be unknown). Said too when Ctrl-C stopped
+    // the wait: the holder may be a run killed long ago, and this is the way past it.
+    if (
+      (error instanceof LeaseHeldError || error instanceof LeaseWaitInterruptedError) &&
+      error.holder.unreadable === undefined
+    ) {
       say(
         `If run ${error.holder.runId} is no longer running (killed before it could release its lock), remove the lock with: opsman-gitops unlock ${error.holder.runId} (same --state-dir)\n`,
       );
     }
-    // RunInterruptedError: a plan, observe or apply stopped while planning.
+    // RunInterruptedError (a plan, observe or apply stopped while planning), LeaseWaitInterruptedError.
     return code === 'INTERRUPTED' ? EXIT.interrupted : EXIT.error;
   }
   say(`error: ${String(error)}\n`);

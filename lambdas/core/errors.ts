@@ -99,6 +99,39 @@ export class LeaseHeldError extends ReconcileError {
   }
 }
 
+/**
+ * The run was stopped (its signal aborted: the CLI's Ctrl-C, SIGTERM or SIGHUP, a Lambda near its time limit) while it
+ * waited for a lease another run holds: it never held the lease, so nothing was written. Code INTERRUPTED (the CLI
+ * exits 130, as for any stopped run); `held` is the refusal it met, which a Lambda reports instead: a scheduled run
+ * whose time ran out behind another run was skipped by that overlap, it did not fail.
+ */
+export class LeaseWaitInterruptedError extends ReconcileError {
+  override name = 'LeaseWaitInterruptedError';
+  /** The LEASE_HELD refusal the run was waiting out (holder and time waited). */
+  readonly held: LeaseHeldError;
+
+  /** `reason` says what stopped the run (`Ctrl-C (SIGINT)`). */
+  constructor(held: LeaseHeldError, reason: string, waitedMs: number, now = Date.now()) {
+    const { owner, runId, expiresAt, unreadable } = held.holder;
+    const lock =
+      unreadable === undefined
+        ? `the lock held by ${owner} (run ${runId}, expires ${expiresAt})`
+        : `a lock this version cannot read (${unreadable})`;
+    super(
+      'INTERRUPTED',
+      `the run was stopped while waiting for ${lock} (${reason}` +
+        (waitedMs > 0 ? `, after waiting ${waitedMs} ms` : '') +
+        `): nothing was written${implausibleExpiry(expiresAt, now)}`,
+    );
+    this.held = held;
+  }
+
+  /** Who holds the lease. */
+  get holder(): LeaseHolder {
+    return this.held.holder;
+  }
+}
+
 /** A forced unlock named a run that does not hold the lease: nothing was removed. */
 export class LeaseMismatchError extends ReconcileError {
   override name = 'LeaseMismatchError';

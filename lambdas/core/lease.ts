@@ -3,7 +3,8 @@
  * `leaseWaitMs`, then the run fails fast naming the holder; the store takes over an expired one. While held it is
  * renewed whenever less than half of its time is left.
  */
-import { LeaseHeldError } from './errors.ts';
+import { LeaseHeldError, LeaseWaitInterruptedError } from './errors.ts';
+import { interruptReason } from './interrupt.ts';
 import type { Clock, Lease, StateStore } from './ports.ts';
 
 /**
@@ -54,7 +55,10 @@ export class HeldLease {
   }
 }
 
-/** Acquires the lease, waiting up to `waitMs` (or until `signal` is aborted) while another run holds it. */
+/**
+ * Acquires the lease, waiting up to `waitMs` while another run holds it: LeaseHeldError once that time is out, or
+ * LeaseWaitInterruptedError (code INTERRUPTED) as soon as `signal` is aborted.
+ */
 export async function acquireLease(
   store: StateStore,
   clock: Clock,
@@ -69,10 +73,11 @@ export async function acquireLease(
     } catch (error) {
       if (!(error instanceof LeaseHeldError)) throw error;
       const waited = clock.now().getTime() - started;
-      // A stopped run waits no longer (checked at each retry, so within retryEveryMs).
-      if (waited >= request.waitMs || request.signal?.aborted) {
-        throw waited > 0 ? new LeaseHeldError(error.holder, waited) : error;
-      }
+      const held = waited > 0 ? new LeaseHeldError(error.holder, waited) : error;
+      // A stopped run waits no longer (checked at each retry, so within retryEveryMs), and says it was stopped: a
+      // person who pressed Ctrl-C asked for that, the lock held was only what it was waiting for.
+      if (request.signal?.aborted) throw new LeaseWaitInterruptedError(held, interruptReason(request.signal), waited);
+      if (waited >= request.waitMs) throw held;
       await clock.sleep(Math.min(options.retryEveryMs, request.waitMs - waited));
     }
   }

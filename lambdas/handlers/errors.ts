@@ -2,6 +2,7 @@
  * Errors of the handlers, and the one place every error a run can raise is mapped to what the handler reports:
  * a stable code, a value-free message, and whether an asynchronous invocation should be retried.
  */
+import { LeaseWaitInterruptedError } from '../core/errors.ts';
 import { OpsManagerError } from '../opsman/errors.ts';
 
 /** Base of the handlers' own errors. */
@@ -65,6 +66,9 @@ export function classifyError(error: unknown): ErrorOutcome {
     const final = error.code === 'OPSMAN_AUTH_ERROR' || error.code === 'OPSMAN_VALIDATION_ERROR';
     return { code: error.code, message: error.message, retryable: !final && retryable };
   }
+  // Stopped by the time limit while another run held the lease: skipped by that overlap (LEASE_HELD, retried), not a
+  // failure of this run; the CLI's INTERRUPTED (exit 130) is for a person who pressed Ctrl-C.
+  if (error instanceof LeaseWaitInterruptedError) return classifyError(error.held);
   if (error instanceof Error) {
     const code = (error as { code?: unknown }).code;
     if (typeof code === 'string' && /^[A-Z][A-Z0-9_]+$/.test(code)) {

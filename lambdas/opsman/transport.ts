@@ -3,9 +3,9 @@
  * when a proxy is configured (HTTP_PROXY / HTTPS_PROXY, NO_PROXY honoured). TLS: Node's default CAs, plus NODE_EXTRA_CA_CERTS
  * (Node adds it itself; when `caFile` replaces the CA list, the client adds it back), plus `caFile`.
  */
-import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
 import { Agent, type Dispatcher, EnvHttpProxyAgent } from 'undici';
+import { NotRegularFileError, readRegularFileSync } from '../../shared/regular-file.ts';
 import { OpsManagerValidationError } from './errors.ts';
 import { DEFAULT_SETTING_NAMES, type ResolvedClientOptions, type SettingNames } from './options.ts';
 import { proxyClientFactory } from './proxy-tunnel.ts';
@@ -32,8 +32,12 @@ const READ_FAILURES: Record<string, string> = {
 function readPem(path: string, what: string): string {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    // A FIFO or a device is refused: a synchronous read of a FIFO with no writer would block the process for good.
+    text = readRegularFileSync(path, 'utf8');
   } catch (error) {
+    if (error instanceof NotRegularFileError) {
+      throw new OpsManagerValidationError(`cannot read ${what} ${JSON.stringify(path)}: ${error.message}`);
+    }
     const code = (error as { code?: string }).code ?? 'unknown error';
     const words = READ_FAILURES[code];
     throw new OpsManagerValidationError(

@@ -34,6 +34,8 @@ export interface RunOptions {
   closeReader?: 'stdout' | 'stderr';
   /** Sends stdout to this file (`> /dev/full`) instead of a pipe; nothing is collected from it. */
   stdoutFile?: string;
+  /** Sends `signal` `ms` after the start, for a stage that prints nothing to wait for (waiting for a held lock). */
+  signalAfter?: { ms: number; signal: NodeJS.Signals };
 }
 
 /**
@@ -70,8 +72,15 @@ export function runBinary(
         step += 1;
       }
     });
+    const timer =
+      options.signalAfter === undefined
+        ? undefined
+        : setTimeout(() => child.kill(options.signalAfter?.signal), options.signalAfter.ms);
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
   });
 }
 

@@ -2,9 +2,9 @@
  * Local ArchiveStore: files under a directory, written atomically; `ifAbsent` never replaces an existing file. Like the
  * S3 store, a content-addressed key (`…/sha256/<hex>.json`) takes only a body with that digest.
  */
-import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { makeDirectories, PRIVATE_DIRECTORY_MODE } from '../../../shared/make-directories.ts';
+import { readRegularFile } from '../../../shared/regular-file.ts';
 import { contentAddressMismatch } from '../../core/content-address.ts';
 import type { ArchiveStore } from '../../core/ports.ts';
 import { linkFile, tempPathIn, unlinkQuietly, writeSyncedTemp } from './atomic-file.ts';
@@ -135,7 +135,7 @@ export class FsArchiveStore implements ArchiveStore {
   async get(key: string): Promise<Uint8Array | null> {
     const path = this.pathOf(key);
     try {
-      return new Uint8Array(await readFile(path));
+      return new Uint8Array(await readRegularFile(path));
     } catch (error) {
       if (isErrno(error, 'ENOENT') || isErrno(error, 'ENOTDIR')) return null;
       throw fsFailure('read', path, error, 'read');

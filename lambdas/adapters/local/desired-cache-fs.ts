@@ -4,15 +4,17 @@
  * re-parse. Only the `maxEntries` most recently used entries are kept (a hit refreshes the entry's mtime).
  */
 import { randomUUID } from 'node:crypto';
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, readSync } from 'node:fs';
 import { open, readdir, rename, rm, stat, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { makeDirectories, PRIVATE_DIRECTORY_MODE } from '../../../shared/make-directories.ts';
+import { openRegularFileSync } from '../../../shared/regular-file.ts';
 import { isCacheKey } from '../../core/desired/cache.ts';
 import { desiredCacheSwitch } from '../../core/desired/cache-switch.ts';
 import { ReconcileError } from '../../core/errors.ts';
 import type { DesiredStateCache } from '../../core/ports.ts';
+import { sweepStaleTemps } from './stale-temps.ts';
 import { SyncPacer } from './sync-pacer.ts';
 
 /** Options of FsDesiredStateCache. */
@@ -96,15 +98,20 @@ export class FsDesiredStateCache implements DesiredStateCache {
           batch.push(piece);
           size += piece.length;
           if (size >= WRITE_BATCH_CHARS) {
-            await handle.write(batch.join(''));
+            // writeFile, not write: it continues after a short write (a disk filling up writes part, then fails),
+            // where write would return the short count and leave the entry cut short.
+            await handle.writeFile(batch.join(''));
             batch = [];
             size = 0;
           }
         }
-        if (batch.length > 0) await handle.write(batch.join(''));
-      } finally {
-        await handle.close();
+        if (batch.length > 0) await handle.writeFile(batch.join(''));
+      } catch (error) {
+        // The write's own failure is the one reported, not a close failing after it.
+        await handle.close().catch(() => undefined);
+        throw error;
       }
+      await handle.close();
       await rename(temp, join(this.dir, `${key}.json`));
     } catch (error) {
       await rm(temp, { force: true }).catch(() => undefined);
@@ -113,8 +120,12 @@ export class FsDesiredStateCache implements DesiredStateCache {
     await this.#prune(key);
   }
 
-  /** Deletes all but the newest `maxEntries` entries (never `keep`, the one just written). */
+  /**
+   * Deletes all but the newest `maxEntries` entries (never `keep`, the one just written), and the temp files a killed
+   * run left here over an hour ago (stale-temps.ts).
+   */
   async #prune(keep: string): Promise<void> {
+    await sweepStaleTemps(this.dir, Date.now());
     const names = (await readdir(this.dir).catch(() => [] as string[])).filter((n) => ENTRY.test(n));
     if (names.length <= this.#options.maxEntries) return;
     const dated = await Promise.all(
@@ -141,7 +152,8 @@ const READ_SLICE = 64 * 1024;
  * main-thread CPU for a 7 MB entry, against a few ms here.
  */
 async function readInSlices(path: string): Promise<string> {
-  const fd = openSync(path, 'r');
+  // A FIFO in the entry's place is refused (a miss), not waited on: openSync would block the whole process.
+  const fd = openRegularFileSync(path);
   try {
     const pacer = new SyncPacer();
     const block = Buffer.allocUnsafeSlow(READ_SLICE);

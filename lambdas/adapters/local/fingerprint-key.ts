@@ -4,9 +4,10 @@
  * stored secret fingerprint differ, so the next apply re-sends every secret once (harmless, but noisy).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { link, open, readFile, rm } from 'node:fs/promises';
+import { link, open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeDirectories, PRIVATE_DIRECTORY_MODE } from '../../../shared/make-directories.ts';
+import { readRegularFile } from '../../../shared/regular-file.ts';
 import { ReconcileError } from '../../core/errors.ts';
 import { describeFsCause, FsStoreError } from './fs-failure.ts';
 
@@ -43,7 +44,7 @@ export async function loadFingerprintKey(
   if (fromEnv !== undefined && fromEnv !== '') return parseFingerprintKey(fromEnv, 'OPSMAN_FINGERPRINT_KEY');
   const path = join(stateDir, 'fingerprint.key');
   try {
-    return parseFingerprintKey(await readFile(path, 'utf8'), path);
+    return parseFingerprintKey(await readRegularFile(path, 'utf8'), path);
   } catch (error) {
     // ENOTDIR: a part of the state directory's path is a file; creating the directory below says which.
     const code = (error as NodeJS.ErrnoException).code;
@@ -72,17 +73,21 @@ export async function loadFingerprintKey(
     try {
       await handle.writeFile(`${key.toString('hex')}\n`);
       await handle.sync();
-    } finally {
-      await handle.close();
+    } catch (error) {
+      // The write's own failure is the one reported, not a close failing after it.
+      await handle.close().catch(() => undefined);
+      throw error;
     }
+    await handle.close();
     await link(temp, path);
     return new Uint8Array(key);
   } catch (error) {
     // Another process published one first: use theirs, so both agree.
     if ((error as NodeJS.ErrnoException).code === 'EEXIST')
-      return parseFingerprintKey(await readFile(path, 'utf8'), path);
+      return parseFingerprintKey(await readRegularFile(path, 'utf8'), path);
     throw new FingerprintKeyError(`cannot create ${path}: ${describeFsCause(path, error)}`, { cause: error });
   } finally {
-    await rm(temp, { force: true });
+    // Never in place of the outcome above: a temp file that cannot be removed is left, as a kill would leave it.
+    await rm(temp, { force: true }).catch(() => undefined);
   }
 }

@@ -2,8 +2,8 @@
  * A SecretResolver over a local JSON file `{"<secret id>": {"<json key>": "value"}}` (the CLI's `--secrets-file`),
  * the same shape as Secrets Manager secrets holding JSON. The file is read once, on first use.
  */
-import { readFile } from 'node:fs/promises';
 import { whereJsonBroke } from '../../../shared/json-position.ts';
+import { readRegularFile } from '../../../shared/regular-file.ts';
 import type { SecretResolver } from '../../core/ports.ts';
 import { describeFsCause } from './fs-failure.ts';
 import { parseRefOrThrow, SecretResolutionError } from './secret-errors.ts';
@@ -66,7 +66,8 @@ export class FileSecretResolver implements SecretResolver {
   private async load(ref: string): Promise<Record<string, unknown>> {
     let text: string;
     try {
-      text = await readFile(this.path, 'utf8');
+      // A FIFO or a device is refused, not waited on (a FIFO with no writer would hang the run).
+      text = await readRegularFile(this.path, 'utf8');
     } catch (error) {
       const message = `secrets file ${this.path} cannot be read: ${describeFsCause(this.path, error, 'read')}`;
       throw new SecretResolutionError('SECRETS_FILE_NOT_FOUND', ref, message, { cause: error });

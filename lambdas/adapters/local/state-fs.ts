@@ -5,9 +5,10 @@
  * both believe they hold it.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { type FileHandle, open, readFile, rm, stat, unlink } from 'node:fs/promises';
+import { type FileHandle, open, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeDirectories, PRIVATE_DIRECTORY_MODE } from '../../../shared/make-directories.ts';
+import { openRegularFile, readRegularFile } from '../../../shared/regular-file.ts';
 import {
   LeaseHeldError,
   LeaseLostError,
@@ -28,6 +29,7 @@ import { STATE_FORMAT_VERSION, stateDocumentProblem } from '../../core/state-che
 import { linkFile, renameFile, tempPathIn, unlinkQuietly, writeSyncedTemp } from './atomic-file.ts';
 import { syncDirectory } from './dir-sync.ts';
 import { FsStoreError, fsFailure } from './fs-failure.ts';
+import { sweepStaleTemps } from './stale-temps.ts';
 
 export { FsStoreError };
 
@@ -66,7 +68,8 @@ const WRITE_BATCH_CHARS = 1 << 16;
 
 /**
  * Writes the concatenated `pieces` to `path` atomically (temp file, fsync, rename, directory fsync), a batch at a
- * time, so the whole text never exists as one string; resolves to the sha256 of the bytes written.
+ * time, so the whole text never exists as one string; resolves to the sha256 of the bytes written. On failure (a full
+ * disk, an I/O error, `pieces` throwing) the temp file is removed and the promise rejects with that failure.
  */
 export async function writeChunksAtomic(
   path: string,
@@ -76,6 +79,7 @@ export async function writeChunksAtomic(
 ): Promise<string> {
   const temp = tempPathIn(dir);
   const hash = createHash('sha256');
+  // A failed open created nothing of ours (O_EXCL): nothing to remove.
   const handle = await open(temp, 'wx', mode);
   try {
     let batch = '';
@@ -91,8 +95,17 @@ export async function writeChunksAtomic(
     }
     await flush();
     await handle.sync();
-  } finally {
+  } catch (error) {
+    // The write's own failure is the one reported: a close or unlink failing after it would only hide why.
+    await handle.close().catch(() => undefined);
+    await unlinkQuietly(temp);
+    throw error;
+  }
+  try {
     await handle.close();
+  } catch (error) {
+    await unlinkQuietly(temp);
+    throw error;
   }
   await publishTemp(temp, path, dir);
   return hash.digest('hex');
@@ -102,7 +115,7 @@ export async function writeChunksAtomic(
 async function sha256OfFile(path: string): Promise<string | null> {
   let handle: FileHandle;
   try {
-    handle = await open(path, 'r');
+    handle = await openRegularFile(path);
   } catch (error) {
     if (isErrno(error, 'ENOENT')) return null;
     throw fsFailure('read', path, error, 'read');
@@ -136,7 +149,7 @@ async function hashBlocks(source: FileHandle, each?: (bytes: Buffer) => Promise<
  * sha256 of the bytes copied. On failure `to` may remain: the caller removes it.
  */
 async function copySynced(from: string, to: string): Promise<string> {
-  const source = await open(from, 'r');
+  const source = await openRegularFile(from);
   try {
     const target = await open(to, 'wx', 0o600);
     try {
@@ -202,7 +215,7 @@ export class FsStateStore implements StateStore {
 
   private async readBytes(path: string): Promise<Buffer | null> {
     try {
-      return await readFile(path);
+      return await readRegularFile(path);
     } catch (error) {
       if (isErrno(error, 'ENOENT')) return null;
       throw fsFailure('read', path, error, 'read');
@@ -249,6 +262,7 @@ export class FsStateStore implements StateStore {
   /**
    * Writes state.json when the stored version is still `expectedVersion`. The text is the same as
    * `JSON.stringify(state, null, 2)` plus a newline, written a project at a time (never one string of the whole state).
+   * Temp files a killed run left in the directory over an hour ago are removed first (stale-temps.ts).
    */
   async write(state: ReconcileState, expectedVersion: string | null): Promise<string> {
     await this.makeDir();
@@ -256,6 +270,7 @@ export class FsStateStore implements StateStore {
       const actual = await sha256OfFile(this.statePath);
       if (actual !== expectedVersion) throw new StateConflictError(expectedVersion, actual);
       if (actual !== null && this.corruptVersions.has(actual)) await this.keepCorrupt(actual);
+      await sweepStaleTemps(this.dir, this.options.now().getTime());
       const pieces = jsonChunks(state, { indent: 2, splitDepth: 3 });
       return writeChunksAtomic(this.statePath, withNewline(pieces), this.dir).catch((error: unknown) => {
         throw fsFailure('write', this.statePath, error);

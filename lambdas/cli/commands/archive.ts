@@ -1,9 +1,13 @@
 /** `opsman-gitops archive`: store the version manifest and usage snapshots, and print what was written where. */
+
+import { interruptReason } from '../../core/interrupt.ts';
 import type { RunReport } from '../../core/model.ts';
 import { renderReportJson } from '../../core/render/json.ts';
 import { renderArchiveSummary } from '../../core/render/run-summary.ts';
-import { type CommandContext, openSession } from '../context.ts';
+import { ARCHIVE_NOTICES, notArchived, StoppableArchiveStore } from '../archive-interrupt.ts';
+import { type CommandContext, openSession, type RunSession } from '../context.ts';
 import { CliError, EXIT } from '../errors.ts';
+import { interruptible } from '../interruptible.ts';
 import { problemsLine, reportExitCode } from '../outcome.ts';
 import { reconcile, writableDirectory } from '../wiring.ts';
 import { desiredIsValid } from './plan.ts';
@@ -37,25 +41,36 @@ function nothingWrittenLine(report: RunReport): string {
   return '  (nothing written)';
 }
 
-/** Runs archive; resolves to the exit code. */
+/**
+ * Runs archive; resolves to the exit code. The first Ctrl-C (SIGTERM, SIGHUP) abandons the reads in flight and starts
+ * no new write; the write in flight finishes; the run then prints what was archived and what was not, exit 130
+ * (archive-interrupt.ts). A second one ends the process at once.
+ */
 export async function runArchive(ctx: CommandContext): Promise<number> {
   if (!(await desiredIsValid(ctx))) return EXIT.error;
   await requireWritableArchive(ctx.options.archiveDir);
   const session = await openSession(ctx, 'archive');
   try {
-    const report = await reconcile(runRequest(ctx, 'archive'), session.deps);
+    let stoppedBy: string | undefined;
+    const report = await interruptible(ctx.io, ARCHIVE_NOTICES, async (signal) => {
+      const api = session.deps.api.withSignal?.(signal) ?? session.deps.api;
+      const archive = new StoppableArchiveStore(session.deps.archive, signal);
+      try {
+        return await reconcile(runRequest(ctx, 'archive'), { ...session.deps, api, archive });
+      } finally {
+        if (signal.aborted) stoppedBy = interruptReason(signal);
+      }
+    });
+    const missing = stoppedBy === undefined ? [] : notArchived(report);
+    if (stoppedBy !== undefined && missing.length > 0)
+      return printInterrupted(ctx, session, report, stoppedBy, missing);
     const problems = problemsLine(report.plan, report);
     if (problems !== undefined) ctx.io.stderr.write(`${problems}\n`);
     if (ctx.options.json) {
       ctx.io.stdout.write(renderReportJson(report));
       return reportExitCode(report);
     }
-    const objects = session.archive.written.filter((o) => !o.key.startsWith('reports/'));
-    ctx.io.stdout.write(`Archive: ${session.archive.describe()}\n`);
-    for (const o of objects) {
-      ctx.io.stdout.write(`  ${o.created ? ctx.style.create('+') : '='} ${o.key}${o.created ? '' : ' (unchanged)'}\n`);
-    }
-    if (objects.length === 0) ctx.io.stdout.write(`${nothingWrittenLine(report)}\n`);
+    printWritten(ctx, session, report);
     ctx.io.stdout.write(
       renderArchiveSummary(report, {
         style: ctx.style,
@@ -66,4 +81,42 @@ export async function runArchive(ctx: CommandContext): Promise<number> {
   } finally {
     await session.close();
   }
+}
+
+/** `Archive: <where>` and a line per object written (run reports aside). */
+function printWritten(ctx: CommandContext, session: RunSession, report: RunReport): number {
+  const objects = session.archive.written.filter((o) => !o.key.startsWith('reports/'));
+  ctx.io.stdout.write(`Archive: ${session.archive.describe()}\n`);
+  for (const o of objects) {
+    ctx.io.stdout.write(`  ${o.created ? ctx.style.create('+') : '='} ${o.key}${o.created ? '' : ' (unchanged)'}\n`);
+  }
+  if (objects.length === 0) ctx.io.stdout.write(`${nothingWrittenLine(report)}\n`);
+  return objects.length;
+}
+
+/**
+ * An archive stopped by an interrupt before every part was stored: what was written, what was not (the errors met,
+ * most of them the abandoned reads, are in the report), exit 130. With --json, the report with `interrupted`.
+ */
+function printInterrupted(
+  ctx: CommandContext,
+  session: RunSession,
+  report: RunReport,
+  reason: string,
+  missing: string[],
+): number {
+  report.interrupted = { reason, notStarted: missing.length };
+  if (ctx.options.json) {
+    ctx.io.stdout.write(renderReportJson(report));
+    return EXIT.interrupted;
+  }
+  const written = printWritten(ctx, session, report);
+  ctx.io.stdout.write('Not archived (stopped before it was read or written; the next archive run stores it):\n');
+  for (const part of missing) ctx.io.stdout.write(`  - ${part}\n`);
+  const calls = report.apiCalls.total;
+  const line = `Archive interrupted by ${reason}: ${written} object${written === 1 ? '' : 's'} written, ${missing.length} part${missing.length === 1 ? '' : 's'} not archived; ${calls} API call${calls === 1 ? '' : 's'}.`;
+  ctx.io.stdout.write(`${ctx.style.bold(ctx.style.error(line))}\n`);
+  const reportLocation = report.reportLocation ?? session.archive.reportLocation(report.runId);
+  if (reportLocation !== undefined) ctx.io.stdout.write(`Report: ${reportLocation}\n`);
+  return EXIT.interrupted;
 }

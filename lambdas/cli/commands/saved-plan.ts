@@ -3,8 +3,10 @@
  * shape-checked and their seal verified before they reach the reconciler.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { describeFsCause } from '../../../shared/fs-cause.ts';
 import { whereJsonBroke } from '../../../shared/json-position.ts';
+import { NotRegularFileError, openRegularFile } from '../../../shared/regular-file.ts';
 import { MODES, PLAN_FORMAT_VERSION, type Plan } from '../../core/model.ts';
 import { renderJson } from '../../core/render/json.ts';
 import { unknownPlanFields } from '../../core/saved-plan.ts';
@@ -191,14 +193,41 @@ export function openSealedPlan(
 }
 
 /**
+/**
+ * The text of `--plan FILE`. A FIFO, a socket or a device is refused, not read (a FIFO with no writer would hang the
+ * run before its first line; /dev/zero would never end), and so is a directory or a file over the size limit.
+ */
+async function readPlanText(file: string): Promise<string> {
+  let handle: FileHandle;
+  try {
+    handle = await openRegularFile(file);
+  } catch (error) {
+    if (error instanceof NotRegularFileError) throw invalid(file, error.message);
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EISDIR') throw invalid(file, 'it is a directory');
+    if (code === 'ENOENT' || code === 'ENOTDIR') {
+      throw new CliError('CLI_SAVED_PLAN_MISSING', `--plan ${file}: no such file`);
+    }
+    throw new CliError(
+      'CLI_SAVED_PLAN_MISSING',
+      `--plan ${file}: cannot be read: ${describeFsCause(file, error, 'read')}`,
+    );
+  }
+  try {
+    const info = await handle.stat();
+    if (info.size > MAX_SAVED_PLAN_BYTES) throw invalid(file, `larger than ${MAX_SAVED_PLAN_BYTES} bytes`);
+    return await handle.readFile('utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
  * Reads and checks a saved plan file, refusing one made by another build than `tool` (its seal is checked by
  * openSealedPlan, once the state dir's key is loaded).
  */
 export async function readSavedPlan(file: string, tool: ToolVersion): Promise<Plan> {
-  const info = await stat(file).catch(() => null);
-  if (info === null || !info.isFile()) throw new CliError('CLI_SAVED_PLAN_MISSING', `--plan ${file}: no such file`);
-  if (info.size > MAX_SAVED_PLAN_BYTES) throw invalid(file, `larger than ${MAX_SAVED_PLAN_BYTES} bytes`);
-  const text = await readFile(file, 'utf8');
+  const text = await readPlanText(file);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

@@ -4,11 +4,14 @@
 // applied, the emulator answering creates slowly): exit 130, the writes in flight finish, the state is saved and the lock
 // released, and the next apply writes only what was left and converges. A second SIGINT stops at once, leaving the
 // lock to expire, and says so; the next apply names that lock and `unlock RUN_ID` removes it (only that run's).
+// Ctrl-C while apply waits (--lease-wait) for a lock another run holds: exit 130, naming the holder, nothing written.
+// Ctrl-C during archive: the reads in flight are abandoned, no new object is written, exit 130 with what was and was not.
 import { access, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../../emulator/index.ts';
+import { FsStateStore } from '../../../lambdas/adapters/local/state-fs.ts';
 import { REPO_ROOT, runBinary, toolEnv } from '../../helpers/cli-run.ts';
 
 let emulator: { url: string; origin: string; close(): Promise<void> };
@@ -128,6 +131,105 @@ describe('Ctrl-C while planning', { timeout: 120_000 }, () => {
       entries: { method: string }[];
     };
     expect(log.entries.filter((e) => e.method !== 'GET')).toEqual([]);
+  });
+});
+
+describe('Ctrl-C while apply waits for a lock another run holds', { timeout: 120_000 }, () => {
+  it.each([[[] as string[]], [['--json']]])(
+    'stops waiting: exit 130, says it was stopped while waiting for the lock held by <holder>, nothing written %j',
+    async (extra) => {
+      const holder = await new FsStateStore(join(dir, 'state')).acquireLease({
+        owner: 'ci@runner-7',
+        runId: '20260101T000000Z-0a1b2c',
+        ttlMs: 600_000,
+      });
+      await fetch(`${emulator.origin}/__emulator/requests`, { method: 'DELETE' });
+      const run = await runBinary(
+        ['apply', '--auto-approve', '--no-color', '--lease-wait', '600', ...common, ...extra],
+        toolEnv(emulator.url),
+        REPO_ROOT,
+        [],
+        { signalAfter: { ms: 3_000, signal: 'SIGINT' } },
+      );
+      // Was exit 1 with "another run holds the lease: ...; waited N ms (LEASE_HELD)".
+      expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(130);
+      const message = new RegExp(
+        `the run was stopped while waiting for the lock held by ci@runner-7 \\(run 20260101T000000Z-0a1b2c, expires ${holder.expiresAt.replace(/\./g, '\\.')}\\) \\(Ctrl-C \\(SIGINT\\), after waiting \\d+ ms\\): nothing was written`,
+      );
+      expect(run.stderr).toMatch(new RegExp(`^error: ${message.source} \\(INTERRUPTED\\)$`, 'm'));
+      expect(run.stderr).toContain('remove the lock with: opsman-gitops unlock 20260101T000000Z-0a1b2c');
+      expect(run.stderr).not.toContain('LEASE_HELD');
+      if (extra.includes('--json')) {
+        const doc = JSON.parse(run.stdout) as { ok: boolean; error: { code: string; message: string } };
+        expect(doc.ok).toBe(false);
+        expect(doc.error.code).toBe('INTERRUPTED');
+        expect(doc.error.message).toMatch(new RegExp(`^${message.source}$`));
+      } else expect(run.stdout).toBe('');
+      // The holder's lock is left as it was, and nothing was sent to Ops Manager.
+      expect(JSON.parse(await readFile(leaseFile(), 'utf8'))).toMatchObject({ token: holder.token });
+      const log = (await (await fetch(`${emulator.origin}/__emulator/requests`)).json()) as {
+        entries: { method: string }[];
+      };
+      expect(log.entries.filter((e) => e.method !== 'GET')).toEqual([]);
+    },
+  );
+});
+
+describe('Ctrl-C during archive', { timeout: 120_000 }, () => {
+  it('stops reading and writing, says what was archived and what was not, exit 130', async () => {
+    // The usage reads take a minute: the version manifest is archived, the usage is still being read.
+    await slowDown(60_000, 'GET', '/usage/**');
+    const archiveDir = join(dir, 'archive');
+    const started = Date.now();
+    const run = await runBinary(
+      ['archive', '--no-color', '--state-dir', join(dir, 'state'), '--archive-dir', archiveDir],
+      toolEnv(emulator.url),
+      REPO_ROOT,
+      [],
+      { signalAfter: { ms: 4_000, signal: 'SIGINT' } },
+    );
+    // Was: killed at once by the signal, no word, no report (exit code null).
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(130);
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(run.stderr).toContain('Ctrl-C (SIGINT) received: no new read or write starts');
+    expect(run.stdout).toMatch(/^ {2}\+ manifests\/latest\.json$/m);
+    const month = new Date().toISOString().slice(0, 7);
+    expect(run.stdout).toContain(
+      `Not archived (stopped before it was read or written; the next archive run stores it):\n  - usage ${month}: physical hosts\n  - usage ${month}: host assignments\n`,
+    );
+    expect(run.stdout).toMatch(
+      /^Archive interrupted by Ctrl-C \(SIGINT\): [1-9]\d* objects? written, 2 parts not archived; /m,
+    );
+    expect(run.stdout).toMatch(/^Report: /m);
+    expect(await exists(join(archiveDir, 'usage'))).toBe(false);
+
+    // The next run stores what was left.
+    await fetch(`${emulator.origin}/__emulator/faults`, { method: 'DELETE' });
+    const next = await runBinary(
+      ['archive', '--no-color', '--state-dir', join(dir, 'state'), '--archive-dir', archiveDir],
+      toolEnv(emulator.url),
+    );
+    expect(next.code, next.stderr).toBe(0);
+    expect(next.stdout).toContain(`+ usage/${month}/host-assignments.json`);
+  });
+
+  it('--json: the report with interrupted and the errors met, exit 130', async () => {
+    await slowDown(60_000, 'GET', '/usage/**');
+    const run = await runBinary(
+      ['archive', '--json', '--state-dir', join(dir, 'state'), '--archive-dir', join(dir, 'archive')],
+      toolEnv(emulator.url),
+      REPO_ROOT,
+      [],
+      { signalAfter: { ms: 4_000, signal: 'SIGINT' } },
+    );
+    expect(run.code, run.stderr).toBe(130);
+    const report = JSON.parse(run.stdout) as {
+      interrupted?: { reason: string; notStarted: number };
+      archive: { manifest?: { key: string }; errors: string[] };
+    };
+    expect(report.interrupted).toEqual({ reason: 'Ctrl-C (SIGINT)', notStarted: 2 });
+    expect(report.archive.manifest?.key).toMatch(/^manifests\/sha256\/[0-9a-f]{64}\.json$/);
+    expect(report.archive.errors.some((e) => e.startsWith('physical hosts: '))).toBe(true);
   });
 });
 

@@ -2,11 +2,12 @@
 // after a few creates finishes the writes in flight, reports every other write as not started, saves a state without
 // stale pending-create markers, releases the lease, and the next apply converges with no duplicate; a plan stopped
 // writes nothing, and abandons the reads Ops Manager does not answer at once (apply --plan too); a run stopped while
-// waiting for someone else's lease stops waiting.
+// waiting for someone else's lease stops waiting and
+// says it was stopped (INTERRUPTED), naming the holder.
 import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LeaseHeldError } from '../../../lambdas/core/errors.ts';
+import { LeaseHeldError, LeaseWaitInterruptedError } from '../../../lambdas/core/errors.ts';
 import { INTERRUPTED_MESSAGE, RunInterruptedError } from '../../../lambdas/core/interrupt.ts';
 import type { ReconcileState } from '../../../lambdas/core/ports.ts';
 import { hasWrites } from '../../../lambdas/core/render/summary.ts';
@@ -182,15 +183,38 @@ describe('a run stopped while Ops Manager does not answer its reads', () => {
 });
 
 describe('a run stopped while waiting for a lease', () => {
-  it('stops waiting and says who holds it', async () => {
+  // Was LeaseHeldError (exit 1, "another run holds the lease ... waited N ms"): the stop is what ended the run, so it
+  // is an interruption (exit 130 in the CLI) that still names the holder; the refusal met stays in `held`.
+  it('stops waiting: interrupted, naming who holds the lock, nothing written', async () => {
     const deps = world.deps();
     await deps.state.acquireLease({ owner: 'someone-else', runId: 'r-1', ttlMs: 600_000 });
     const stop = new AbortController();
     setTimeout(() => stop.abort('stopped by the test'), 100);
+    const started = Date.now();
     const error = await world
       .run('apply', { signal: stop.signal, leaseWaitMs: 600_000 }, deps)
       .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(LeaseHeldError);
-    expect((error as Error).message).toMatch(/someone-else/);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(error).toBeInstanceOf(LeaseWaitInterruptedError);
+    const stoppedWaiting = error as LeaseWaitInterruptedError;
+    expect(stoppedWaiting.code).toBe('INTERRUPTED');
+    expect(stoppedWaiting.message).toMatch(
+      /^the run was stopped while waiting for the lock held by someone-else \(run r-1, expires \S+\) \(stopped by the test, after waiting \d+ ms\): nothing was written$/,
+    );
+    expect(stoppedWaiting.held).toBeInstanceOf(LeaseHeldError);
+    expect(stoppedWaiting.holder).toMatchObject({ owner: 'someone-else', runId: 'r-1' });
+    expect(await world.writes()).toEqual([]);
+  });
+
+  it('a run stopped before its first attempt meets a held lease: interrupted too, not a plain refusal', async () => {
+    const deps = world.deps();
+    await deps.state.acquireLease({ owner: 'someone-else', runId: 'r-1', ttlMs: 600_000 });
+    const stop = new AbortController();
+    stop.abort('stopped by the test');
+    const error = await world.run('apply', { signal: stop.signal }, deps).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(LeaseWaitInterruptedError);
+    expect((error as Error).message).toMatch(
+      /^the run was stopped while waiting for the lock held by someone-else \(run r-1, expires \S+\) \(stopped by the test[,)]/,
+    );
   });
 });

@@ -1,0 +1,71 @@
+/**
+ * A graceful Ctrl-C for `archive`, as for the other commands that talk to Ops Manager (interruptible.ts): the first
+ * interrupt abandons the reads in flight (none waiting is sent), and no new archive object is written; a write in
+ * flight finishes (each object is written whole: a temp file, then a rename or link). The run then ends with what was
+ * archived and what was not, and exit 130. Safe to stop anywhere: the manifest's copy is written before the index that
+ * lists it and the index before `manifests/latest.json`, a month's usage document is replaced whole, and the next run
+ * completes what is missing.
+ */
+import type { RunReport } from '../core/model.ts';
+import type { ArchiveStore } from '../core/ports.ts';
+import type { InterruptNotices } from './interruptible.ts';
+
+/** What the first and the second interrupt of an archive print. */
+export const ARCHIVE_NOTICES: InterruptNotices = {
+  first:
+    'no new read or write starts; the reads in flight are abandoned, the write in flight finishes (archive objects are written whole). Interrupt again to stop at once.',
+  again: 'stopping at once',
+};
+
+/** Key prefix of run reports: still written after an interrupt, since the report records it. */
+const REPORTS = 'reports/';
+
+/**
+ * `store`, refusing every new archive write once `signal` is aborted (the run's report excepted); a write already
+ * started finishes. Reads go through.
+ */
+export class StoppableArchiveStore implements ArchiveStore {
+  constructor(
+    private readonly inner: ArchiveStore,
+    private readonly signal: AbortSignal,
+  ) {}
+
+  describe(): string {
+    return this.inner.describe();
+  }
+
+  async put(
+    key: string,
+    body: string | Uint8Array,
+    options?: { contentType?: string; ifAbsent?: boolean },
+  ): Promise<{ key: string; created: boolean; location: string }> {
+    if (this.signal.aborted && !key.startsWith(REPORTS)) {
+      throw new Error(`${key}: not written: the archive was stopped before this write started`);
+    }
+    return this.inner.put(key, body, options);
+  }
+
+  get(key: string): Promise<Uint8Array | null> {
+    return this.inner.get(key);
+  }
+}
+
+/**
+ * The parts of the archive an interrupted run did not store, from the report: the version manifest, and this month's
+ * (or the closing month's) usage snapshots, each named by the prefix the archive gives its errors.
+ */
+export function notArchived(report: RunReport): string[] {
+  const errors = report.archive?.errors ?? [];
+  const month = report.archive?.usage?.month;
+  const parts: string[] = [];
+  if (errors.some((e) => e.startsWith('version manifest:'))) parts.push('version manifest');
+  if (month !== undefined) {
+    if (errors.some((e) => e.startsWith('physical hosts:'))) parts.push(`usage ${month}: physical hosts`);
+    if (errors.some((e) => e.startsWith('host assignments'))) parts.push(`usage ${month}: host assignments`);
+  }
+  const closing = [
+    ...new Set(errors.map((e) => /^closing (\d{4}-\d{2}):/.exec(e)?.[1]).filter((m) => m !== undefined)),
+  ];
+  for (const m of closing.sort()) parts.push(`usage ${m}: closing (host assignments read again for the whole month)`);
+  return parts;
+}

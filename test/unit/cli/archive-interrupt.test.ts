@@ -1,0 +1,63 @@
+// Scenario: an archive interrupted by Ctrl-C starts no new write (a run report excepted: it records the interrupt),
+// while reads go through; what was not archived is read from the report's archive errors, by part.
+import { describe, expect, it } from 'vitest';
+import { notArchived, StoppableArchiveStore } from '../../../lambdas/cli/archive-interrupt.ts';
+import type { RunReport } from '../../../lambdas/core/model.ts';
+import type { ArchiveStore } from '../../../lambdas/core/ports.ts';
+
+/** A store that records the keys it was asked to write. */
+function recordingStore(): ArchiveStore & { puts: string[] } {
+  const puts: string[] = [];
+  return {
+    puts,
+    describe: () => 'memory',
+    put: async (key) => {
+      puts.push(key);
+      return { key, created: true, location: `memory:${key}` };
+    },
+    get: async () => null,
+  };
+}
+
+describe('StoppableArchiveStore', () => {
+  it('writes until the signal is aborted, then refuses every new write but the run report', async () => {
+    const inner = recordingStore();
+    const stop = new AbortController();
+    const store = new StoppableArchiveStore(inner, stop.signal);
+    await store.put('manifests/index.json', '[]');
+    stop.abort('Ctrl-C (SIGINT)');
+    await expect(store.put('usage/2026-11/host-assignments.json', '{}')).rejects.toThrow(
+      'usage/2026-11/host-assignments.json: not written: the archive was stopped before this write started',
+    );
+    await store.put('reports/2026-11-26/r.json', '{}');
+    expect(await store.get('manifests/latest.json')).toBeNull();
+    expect(inner.puts).toEqual(['manifests/index.json', 'reports/2026-11-26/r.json']);
+  });
+});
+
+describe('notArchived', () => {
+  const report = (archive: RunReport['archive']) => ({ archive }) as RunReport;
+  const cases: [NonNullable<RunReport['archive']>, string[]][] = [
+    [{ errors: [] }, []],
+    [{ errors: ['version manifest: GET /unauth/versionManifest: stopped (Ctrl-C (SIGINT))'] }, ['version manifest']],
+    [
+      {
+        usage: { month: '2026-11', keys: [], projects: 0 },
+        errors: [
+          'physical hosts: GET /usage/groups: stopped',
+          'host assignments of a1: stopped',
+          'host assignments of b2: stopped',
+          'closing 2026-10: host assignments: stopped',
+        ],
+      },
+      [
+        'usage 2026-11: physical hosts',
+        'usage 2026-11: host assignments',
+        'usage 2026-10: closing (host assignments read again for the whole month)',
+      ],
+    ],
+  ];
+  it.each(cases)('%j -> %j', (archive, parts) => {
+    expect(notArchived(report(archive))).toEqual(parts);
+  });
+});
