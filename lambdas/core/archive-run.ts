@@ -33,15 +33,21 @@ export async function runArchive(
   }
   const [manifestOutcome, usageOutcome] = await Promise.all([manifest, usage]);
   const summary: ArchiveSummary = { errors: [] };
+  const incomplete: string[] = [];
   if (manifestOutcome !== undefined) {
     if ('result' in manifestOutcome) summary.manifest = manifestOutcome.result;
-    else summary.errors.push(manifestOutcome.error);
+    else {
+      summary.errors.push(manifestOutcome.error);
+      incomplete.push('version manifest');
+    }
   }
   if (usageOutcome !== undefined) {
     const { month, keys, projects, errors } = usageOutcome;
     summary.usage = { month, keys, projects };
     summary.errors.push(...errors);
+    incomplete.push(...usageOutcome.incomplete);
   }
+  if (incomplete.length > 0) summary.incomplete = incomplete;
   const { isRetryable } = runDeps;
   if (summary.errors.length > 0 && isRetryable !== undefined) {
     // Failures with no error behind them (an unusable stored document) would meet the same on a retry.

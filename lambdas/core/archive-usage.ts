@@ -149,7 +149,7 @@ export async function archiveUsage(
   archive: ArchiveStore,
   projectIds: readonly string[],
   now: Date,
-): Promise<{ month: string; keys: string[]; projects: number; errors: string[] }> {
+): Promise<{ month: string; keys: string[]; projects: number; errors: string[]; incomplete: string[] }> {
   const current = monthRange(now);
   const fetchedAt = now.toISOString();
   const keys: string[] = [];
@@ -182,10 +182,16 @@ export async function archiveUsage(
   }
   await hosts;
   keys.sort();
+  const incomplete: string[] = [];
+  if (hostErrors.length > 0) incomplete.push(`usage ${current.month}: physical hosts`);
+  if (outcome.errors.length > 0) incomplete.push(`usage ${current.month}: host assignments`);
+  if (closing.length > 0)
+    incomplete.push(`usage ${previousMonthRange(now).month}: host assignments (closing the month)`);
   return {
     month: current.month,
     keys,
     projects: outcome.written,
     errors: [...hostErrors, ...outcome.errors, ...closing],
+    incomplete,
   };
 }

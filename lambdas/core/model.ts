@@ -362,6 +362,12 @@ export interface ArchiveSummary {
   usage?: { month: string; keys: string[]; projects?: number };
   errors: string[];
   /**
+   * The parts this run did not store, or stored without some of their reads (`version manifest`, `usage <month>:
+   * physical hosts`, `usage <month>: host assignments`, `usage <month>: host assignments (closing the month)`), in that order; absent when none.
+   * Set where each error arises, so a reader never has to recognise a part from its error's wording.
+   */
+  incomplete?: string[];
+  /**
    * With errors, when the run could classify them (RunDependencies.isRetryable): true when every error it met is one a
    * later attempt can get past (S3 or Ops Manager throttled or unavailable), false when any is not or a failure came
    * from no error (a stored document unusable).

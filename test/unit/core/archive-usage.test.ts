@@ -90,6 +90,7 @@ describe('archiveUsage', () => {
       keys: [KEY, 'usage/2026-03/physical-hosts.json'],
       projects: 2,
       errors: [],
+      incomplete: [],
     });
     expect(f.objects.get('usage/2026-03/physical-hosts.json')).toEqual({
       body: `${JSON.stringify({ fetchedAt, results: HOSTS }, null, 2)}\n`,
@@ -328,7 +329,9 @@ describe('runArchive', () => {
     } as unknown as OpsManagerApi;
     const summary = await runArchive(desired(ids(1)), undefined, { api, archive: f.archive, clock });
     expect(summary.errors).toEqual(['version manifest: manifest gone', 'physical hosts: hosts down']);
-    expect(Object.keys(summary)).toEqual(['errors', 'usage']);
+    expect(Object.keys(summary)).toEqual(['errors', 'usage', 'incomplete']);
+    // Named where each failure arose, never recognised from an error's wording.
+    expect(summary.incomplete).toEqual(['version manifest', 'usage 2026-03: physical hosts']);
   });
 });
 
@@ -400,6 +403,10 @@ describe('archiveUsage closes the previous month', () => {
     expect(result.errors).toEqual([
       `host assignments of ${a}: read refused`,
       `closing 2026-03: host assignments of ${a}: read refused (kept its entry read at 2026-03-31T00:05:00.000Z)`,
+    ]);
+    expect(result.incomplete).toEqual([
+      'usage 2026-04: host assignments',
+      'usage 2026-03: host assignments (closing the month)',
     ]);
   });
 
