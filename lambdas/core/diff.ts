@@ -180,20 +180,37 @@ export function secretChanges(paths: string[], known: boolean): FieldChange[] {
 }
 
 /**
+ * True when `field`, a secret entry of diffAlert's, is the secret at `path` (a secret path, secretPathPrefixes'). For
+ * notifications of a shared identity the two number their `#2` differently (the diff in sorted normal-form order, the
+ * secret paths by canonical JSON with references), so there the path text would pair one webhook's secret with
+ * another's: both agree on the YAML position, `items` (sharedSecretItems') for the secret path, FieldChange.item for
+ * the diff's, and on the field name after the last `.`.
+ */
+function isSecretAt(field: FieldChange, path: string, items: ReadonlyMap<string, number> | undefined): boolean {
+  const dot = path.lastIndexOf('.');
+  const item = items?.get(path.slice(0, dot));
+  if (item === undefined) return field.path === path;
+  return field.item === item && field.path.slice(field.path.lastIndexOf('.')) === path.slice(dot);
+}
+
+/**
  * `fields` (diffAlert's) plus the secrets whose fingerprint differs from the one in state (`stored`), one entry per
- * path. A secret the desired body has and live lacks is in `fields` already, as 'removed on live'; that holds only when
- * state recorded it (we sent it, and it is gone): one state never recorded is a field new in the desired state,
- * 'added'. Either way it is not listed a second time as 'changed'.
+ * secret. A secret the desired body has and live lacks is in `fields` already, as 'removed on live'; that holds only
+ * when state recorded it (we sent it, and it is gone): one state never recorded is a field new in the desired state,
+ * 'added'. Either way it is not listed a second time as 'changed'. `items` (sharedSecretItems' of the desired body)
+ * says which `fields` entry is which secret where several notifications share an identity; without it, they are
+ * matched by path text, which is right only where no identity is shared.
  */
 export function withSecretChanges(
   fields: readonly FieldChange[],
   changed: readonly string[],
   stored: Readonly<Record<string, string>> | undefined,
+  items?: ReadonlyMap<string, number>,
 ): FieldChange[] {
   const out = [...fields];
   const rest: string[] = [];
   for (const path of changed) {
-    const i = out.findIndex((f) => f.path === path && f.secret === true && f.note === 'removed on live');
+    const i = out.findIndex((f) => f.secret === true && f.note === 'removed on live' && isSecretAt(f, path, items));
     const listed = out[i];
     if (listed === undefined) rest.push(path);
     else if (stored?.[path] === undefined) out[i] = { ...listed, note: 'added' };

@@ -82,12 +82,20 @@ function sortedByKey<T extends { key: string }>(configs: readonly T[]): readonly
   return configs;
 }
 
+/** sharedSecretItems of a desired body: the YAML position of each secret path prefix of a shared identity. */
+function secretItemsOf(after: DesiredAlertBody): Map<string, number> {
+  return sharedSecretItems(after.notifications as unknown as Record<string, unknown>[]);
+}
+
 /**
  * `fields` with each secret of one of several notifications of one identity given its YAML position (FieldChange.item),
  * as diffAlert gives the non-secret ones: the secret paths number duplicates by content (secretPathPrefixes).
  */
-function withSecretItems(fields: FieldChange[], after: DesiredAlertBody): FieldChange[] {
-  const items = sharedSecretItems(after.notifications as unknown as Record<string, unknown>[]);
+function withSecretItems(
+  fields: FieldChange[],
+  after: DesiredAlertBody,
+  items: ReadonlyMap<string, number> = secretItemsOf(after),
+): FieldChange[] {
   if (items.size === 0) return fields;
   return fields.map((f) => {
     if (f.secret !== true || f.item !== undefined) return f;
@@ -187,6 +195,12 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
         desired = normaliseDesired(after);
         fields = diffAlert(desired, view.normal, () => desiredNotificationOrder(after));
       }
+      // Built once, and only for a config with a secret line to place.
+      let items: Map<string, number> | undefined;
+      const itemsOf = () => {
+        items ??= secretItemsOf(after);
+        return items;
+      };
       if (resolved.values.size > 0) {
         const changedSecrets = changedSecretPaths(
           fingerprintKey,
@@ -194,7 +208,8 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
           record?.secretFingerprints,
           input.fingerprintCache,
         );
-        if (changedSecrets.length > 0) fields = withSecretChanges(fields, changedSecrets, record?.secretFingerprints);
+        if (changedSecrets.length > 0)
+          fields = withSecretChanges(fields, changedSecrets, record?.secretFingerprints, itemsOf());
         // A secret replaced by hand leaves the normalised body (and its digest) as it was: only the characters its
         // redaction kept can tell, and when they do it is drift like any other edit made in Ops Manager.
         const onLive = secretsChangedOnLive(after, resolved.values, live).filter((p) => !changedSecrets.includes(p));
@@ -203,7 +218,8 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
           fields.push(...onLive.map((path): FieldChange => ({ path, secret: true, note: 'changed on live' })));
         }
       }
-      if (fields.some((f) => f.secret === true && f.item === undefined)) fields = withSecretItems(fields, after);
+      if (fields.some((f) => f.secret === true && f.item === undefined))
+        fields = withSecretItems(fields, after, itemsOf());
       const change: Change = { target, kind, key, id: live.id, action: 'noop', fields, reason: 'in sync' };
       if (fields.length > 0) {
         // Only a differing config needs its live digest: the view computes it now, for this one.
