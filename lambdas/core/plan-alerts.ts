@@ -20,6 +20,7 @@ import {
   normaliseDesired,
 } from './normalise.ts';
 import type { OwnedAlertConfig, ProjectState } from './ports.ts';
+import { renumberedSecretPaths } from './renumbered-secrets.ts';
 
 /** Outcome of resolving the secrets of one alert config. */
 export type ResolvedSecrets = { ok: true; values: Map<string, string> } | { ok: false; reason: string };
@@ -202,12 +203,24 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
         return items;
       };
       if (resolved.values.size > 0) {
-        const changedSecrets = changedSecretPaths(
+        let changedSecrets = changedSecretPaths(
           fingerprintKey,
           resolved.values,
           record?.secretFingerprints,
           input.fingerprintCache,
         );
+        // A secret that only moved to a sibling's path (a webhook renumbered by an edit) is no change.
+        if (changedSecrets.length > 0) {
+          const moved = renumberedSecretPaths(
+            fingerprintKey,
+            after,
+            resolved.values,
+            record?.secretFingerprints,
+            changedSecrets,
+            input.fingerprintCache,
+          );
+          if (moved.size > 0) changedSecrets = changedSecrets.filter((p) => !moved.has(p));
+        }
         if (changedSecrets.length > 0)
           fields = withSecretChanges(fields, changedSecrets, record?.secretFingerprints, itemsOf());
         // A secret replaced by hand leaves the normalised body (and its digest) as it was: only the characters its

@@ -1,10 +1,11 @@
 // Scenario: two WEBHOOKs of one alert config, numbered one way by the field diff (sorted normal forms) and the other by the secret paths (canonical JSON with references): a secret changed in the secrets file and another removed on live or newly added each get their own plan line, naming the right webhook by its YAML position, in either YAML order; with one WEBHOOK removed from the YAML, the other keeps its secret paths and only its own changed secret is listed.
 import { describe, expect, it } from 'vitest';
 import { type DesiredAlertBody, secretUses } from '../../../lambdas/core/alert-body.ts';
-import { secretFingerprints } from '../../../lambdas/core/fingerprint.ts';
+import { changedSecretPaths, type FingerprintCache, secretFingerprints } from '../../../lambdas/core/fingerprint.ts';
 import type { DesiredProject, FieldChange } from '../../../lambdas/core/model.ts';
 import { planAlertConfigs } from '../../../lambdas/core/plan-alerts.ts';
 import { readablePath, secretNote } from '../../../lambdas/core/render/values.ts';
+import { renumberedSecretPaths } from '../../../lambdas/core/renumbered-secrets.ts';
 import type { AlertConfig } from '../../../lambdas/opsman/types.ts';
 
 const key = new Uint8Array(32).fill(3);
@@ -33,6 +34,8 @@ const VALUES: Record<string, string> = {
   'a#sec': 'secret-a-1',
   'b#url': 'https://hooks.example.invalid/b',
   'b#sec': 'secret-b-1',
+  'c#url': 'https://hooks.example.invalid/c',
+  'd#url': 'https://hooks.example.invalid/d',
 };
 
 function body(notifications: Record<string, unknown>[]): DesiredAlertBody {
@@ -148,6 +151,110 @@ describe('a WEBHOOK removed from the YAML', () => {
   it("B removed, A's secret changed: the secret line names A", () => {
     expect(secretLines([A], [LIVE_A, LIVE_B], [A, B], { ...VALUES, 'a#sec': 'x' })).toEqual([
       `notifications[WEBHOOK].webhookSecret: ${secretNote('changed')}`,
+    ]);
+  });
+});
+
+describe('a WEBHOOK renumbered by an edit, no secret value changed', () => {
+  /** B with delayMin 1: its canonical JSON (`{"delayMin":1`) now sorts before A's (`{"delayMin":5`). */
+  const B1 = { ...B, delayMin: 1 };
+
+  it('the premise: B now holds the first secret paths and A the `#2` ones', () => {
+    expect(secretUses(body([A, B1])).map((u) => `${u.path} ${u.ref}`)).toEqual([
+      'notifications[WEBHOOK#2].webhookSecret a#sec',
+      'notifications[WEBHOOK#2].webhookUrl a#url',
+      'notifications[WEBHOOK].webhookSecret b#sec',
+      'notifications[WEBHOOK].webhookUrl b#url',
+    ]);
+  });
+
+  it("B's delayMin edited so that it ranks first: no secret line", () => {
+    expect(secretLines([A, B1], [LIVE_A, LIVE_B], [A, B], VALUES)).toEqual([]);
+  });
+
+  it("B's delayMin edited and B's secret changed: one line, on B", () => {
+    expect(secretLines([A, B1], [LIVE_A, LIVE_B], [A, B], { ...VALUES, 'b#sec': 'x' })).toEqual([
+      `notifications[WEBHOOK, item 2].webhookSecret: ${secretNote('changed')}`,
+    ]);
+  });
+
+  it('A removed from the YAML: B moves to the first paths, no secret line', () => {
+    expect(secretLines([B], [LIVE_A, LIVE_B], [A, B], VALUES)).toEqual([]);
+  });
+
+  it("A removed and B's URL changed: one line, on B's URL", () => {
+    expect(
+      secretLines([B], [LIVE_A, LIVE_B], [A, B], { ...VALUES, 'b#url': 'https://hooks.example.invalid/b2' }),
+    ).toEqual([`notifications[WEBHOOK].webhookUrl: ${secretNote('changed')}`]);
+  });
+
+  it('renamed references reorder two otherwise equal webhooks, nothing else differs: no secret line', () => {
+    const C = { typeName: 'WEBHOOK', webhookUrl: { secretRef: 'c#url' } };
+    const D = { typeName: 'WEBHOOK', webhookUrl: { secretRef: 'd#url' } };
+    const renamed = { typeName: 'WEBHOOK', webhookUrl: { secretRef: 'e#url' } };
+    // The premise: C's URL moves from the first path (where state holds C's) to `#2` (where it holds D's).
+    expect(secretUses(body([C, D])).map((u) => `${u.path} ${u.ref}`)).toEqual([
+      'notifications[WEBHOOK#2].webhookUrl d#url',
+      'notifications[WEBHOOK].webhookUrl c#url',
+    ]);
+    expect(secretUses(body([renamed, D])).map((u) => `${u.path} ${u.ref}`)).toEqual([
+      'notifications[WEBHOOK#2].webhookUrl e#url',
+      'notifications[WEBHOOK].webhookUrl d#url',
+    ]);
+    const live = { typeName: 'WEBHOOK', delayMin: 0, intervalMin: 60, webhookUrl: '****' };
+    const values = { ...VALUES, 'e#url': VALUES['c#url'] as string };
+    expect(secretLines([renamed, D], [live, live], [C, D], values)).toEqual([]);
+  });
+});
+
+describe("a secret set to another WEBHOOK's value is still a change", () => {
+  it("A's secret set to B's value (no renumbering): one line, on A", () => {
+    expect(secretLines([A, B], [LIVE_A, LIVE_B], [A, B], { ...VALUES, 'a#sec': VALUES['b#sec'] as string })).toEqual([
+      `notifications[WEBHOOK, item 1].webhookSecret: ${secretNote('changed')}`,
+    ]);
+  });
+
+  it("A (without a secret) gets B's URL value: one line, on A's URL", () => {
+    const plainA = withoutSecret(A);
+    expect(
+      secretLines([plainA, B], [withoutSecret(LIVE_A), LIVE_B], [plainA, B], {
+        ...VALUES,
+        'a#url': VALUES['b#url'] as string,
+      }),
+    ).toEqual([`notifications[WEBHOOK, item 1].webhookUrl: ${secretNote('changed')}`]);
+  });
+});
+
+describe('what looking for a renumbering costs', () => {
+  /** The paths whose fingerprints a plan computed (through `cache`) for `desired` against the state of `applied`. */
+  function computedPaths(
+    desired: Record<string, unknown>[],
+    applied: Record<string, unknown>[],
+    values: Record<string, string>,
+  ) {
+    const cache: FingerprintCache = new Map();
+    const current = resolve(desired, values);
+    const stored = secretFingerprints(key, resolve(applied, VALUES));
+    const changed = changedSecretPaths(key, current, stored, cache);
+    const moved = renumberedSecretPaths(key, body(desired), current, stored, changed, cache);
+    return { computed: [...cache.keys()].sort(), moved: [...moved].sort() };
+  }
+
+  it('a lone WEBHOOK whose secret changed: no fingerprint beyond its own paths', () => {
+    expect(computedPaths([A], [A], { ...VALUES, 'a#sec': 'x' })).toEqual({
+      computed: ['notifications[WEBHOOK].webhookSecret', 'notifications[WEBHOOK].webhookUrl'],
+      moved: [],
+    });
+  });
+
+  it('a renumbered WEBHOOK: its sibling paths are fingerprinted through the cache', () => {
+    const { computed, moved } = computedPaths([B], [A, B], VALUES);
+    expect(moved).toEqual(['notifications[WEBHOOK].webhookSecret', 'notifications[WEBHOOK].webhookUrl']);
+    expect(computed).toEqual([
+      'notifications[WEBHOOK#2].webhookSecret',
+      'notifications[WEBHOOK#2].webhookUrl',
+      'notifications[WEBHOOK].webhookSecret',
+      'notifications[WEBHOOK].webhookUrl',
     ]);
   });
 });
