@@ -209,8 +209,12 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
           record?.secretFingerprints,
           input.fingerprintCache,
         );
-        // A secret that only moved to a sibling's path (a webhook renumbered by an edit) is no change.
-        if (changedSecrets.length > 0) {
+        // A secret that only moved to a sibling's path (a webhook renumbered by an edit) is no change, but only while
+        // another field differs: that update sends every secret anyway, so this decides what the plan says, never what
+        // is written. With nothing else differing, a renumbering (references renamed) cannot be told from two webhooks
+        // whose values were swapped in the secrets file, and missing the swap would leave Ops Manager with the wrong
+        // values: it is sent.
+        if (changedSecrets.length > 0 && fields.length > 0) {
           const moved = renumberedSecretPaths(
             fingerprintKey,
             after,

@@ -188,7 +188,7 @@ describe('a WEBHOOK renumbered by an edit, no secret value changed', () => {
     ).toEqual([`notifications[WEBHOOK].webhookUrl: ${secretNote('changed')}`]);
   });
 
-  it('renamed references reorder two otherwise equal webhooks, nothing else differs: no secret line', () => {
+  it('renamed references reorder two otherwise equal webhooks, nothing else differs: both re-sent once (a swap looks the same)', () => {
     const C = { typeName: 'WEBHOOK', webhookUrl: { secretRef: 'c#url' } };
     const D = { typeName: 'WEBHOOK', webhookUrl: { secretRef: 'd#url' } };
     const renamed = { typeName: 'WEBHOOK', webhookUrl: { secretRef: 'e#url' } };
@@ -203,7 +203,26 @@ describe('a WEBHOOK renumbered by an edit, no secret value changed', () => {
     ]);
     const live = { typeName: 'WEBHOOK', delayMin: 0, intervalMin: 60, webhookUrl: '****' };
     const values = { ...VALUES, 'e#url': VALUES['c#url'] as string };
-    expect(secretLines([renamed, D], [live, live], [C, D], values)).toEqual([]);
+    expect(secretLines([renamed, D], [live, live], [C, D], values)).toEqual([
+      `notifications[WEBHOOK, item 1].webhookUrl: ${secretNote('changed')}`,
+      `notifications[WEBHOOK, item 2].webhookUrl: ${secretNote('changed')}`,
+    ]);
+  });
+
+  it('two webhooks whose values were swapped in the secrets file, nothing else differs: every swapped secret is sent', () => {
+    const swapped = {
+      ...VALUES,
+      'a#url': VALUES['b#url'] as string,
+      'b#url': VALUES['a#url'] as string,
+      'a#sec': VALUES['b#sec'] as string,
+      'b#sec': VALUES['a#sec'] as string,
+    };
+    expect(secretLines([A, B], [LIVE_A, LIVE_B], [A, B], swapped)).toEqual([
+      `notifications[WEBHOOK, item 1].webhookSecret: ${secretNote('changed')}`,
+      `notifications[WEBHOOK, item 1].webhookUrl: ${secretNote('changed')}`,
+      `notifications[WEBHOOK, item 2].webhookSecret: ${secretNote('changed')}`,
+      `notifications[WEBHOOK, item 2].webhookUrl: ${secretNote('changed')}`,
+    ]);
   });
 });
 
