@@ -210,11 +210,11 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
           input.fingerprintCache,
         );
         // A secret that only moved to a sibling's path (a webhook renumbered by an edit) is no change, but only while
-        // another field differs: that update sends every secret anyway, so this decides what the plan says, never what
-        // is written. With nothing else differing, a renumbering (references renamed) cannot be told from two webhooks
+        // another field than `enabled` differs: that update (a full PUT, not the PATCH of `enabled` alone) sends every
+        // secret anyway, so this decides what the plan says, never what is written. With nothing else differing, a renumbering (references renamed) cannot be told from two webhooks
         // whose values were swapped in the secrets file, and missing the swap would leave Ops Manager with the wrong
         // values: it is sent.
-        if (changedSecrets.length > 0 && fields.length > 0) {
+        if (changedSecrets.length > 0 && fields.length > 0 && !onlyEnabledDiffers(fields)) {
           const moved = renumberedSecretPaths(
             fingerprintKey,
             after,

@@ -57,6 +57,17 @@ function secretLines(
   applied: Record<string, unknown>[],
   values: Record<string, string>,
 ): string[] {
+  return secretLinesOf(desired, live, applied, values).secrets;
+}
+
+/** secretLines, with the change's action, for a desired config `enabled` or not (live is enabled). */
+function secretLinesOf(
+  desired: Record<string, unknown>[],
+  live: Record<string, unknown>[],
+  applied: Record<string, unknown>[],
+  values: Record<string, string>,
+  enabled = true,
+): { action: string | undefined; secrets: string[] } {
   const config = {
     id: 'c1',
     groupId: 'g',
@@ -70,7 +81,7 @@ function secretLines(
     project: {
       name: 'p',
       projectId: 'g',
-      alertConfigs: [{ key: 'hooks', ...body(desired) }],
+      alertConfigs: [{ key: 'hooks', ...body(desired), enabled }],
     } as unknown as DesiredProject,
     live: [config as unknown as AlertConfig],
     state: {
@@ -82,10 +93,11 @@ function secretLines(
   });
   const change = out.changes[0];
   const fields: FieldChange[] = change?.fields ?? [];
-  return fields
+  const secrets = fields
     .filter((f) => f.secret === true)
     .map((f) => `${readablePath(f)}: ${secretNote(f.note)}`)
     .sort();
+  return { action: change?.action, secrets };
 }
 
 const withoutSecret = (n: Record<string, unknown>) => {
@@ -221,6 +233,16 @@ describe('a WEBHOOK renumbered by an edit, no secret value changed', () => {
       `notifications[WEBHOOK, item 1].webhookSecret: ${secretNote('changed')}`,
       `notifications[WEBHOOK, item 1].webhookUrl: ${secretNote('changed')}`,
       `notifications[WEBHOOK, item 2].webhookSecret: ${secretNote('changed')}`,
+      `notifications[WEBHOOK, item 2].webhookUrl: ${secretNote('changed')}`,
+    ]);
+  });
+
+  it('values swapped while the config is disabled in YAML (a PATCH of enabled alone sends no secret): still sent', () => {
+    const swapped = { ...VALUES, 'a#url': VALUES['b#url'] as string, 'b#url': VALUES['a#url'] as string };
+    const lines = secretLinesOf([A, B], [LIVE_A, LIVE_B], [A, B], swapped, false);
+    expect(lines.action).toBe('update');
+    expect(lines.secrets).toEqual([
+      `notifications[WEBHOOK, item 1].webhookUrl: ${secretNote('changed')}`,
       `notifications[WEBHOOK, item 2].webhookUrl: ${secretNote('changed')}`,
     ]);
   });
