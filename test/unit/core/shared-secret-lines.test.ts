@@ -238,11 +238,19 @@ describe('a WEBHOOK renumbered by an edit, no secret value changed', () => {
   });
 
   it('values swapped while the config is disabled in YAML (a PATCH of enabled alone sends no secret): still sent', () => {
-    const swapped = { ...VALUES, 'a#url': VALUES['b#url'] as string, 'b#url': VALUES['a#url'] as string };
+    const swapped = {
+      ...VALUES,
+      'a#url': VALUES['b#url'] as string,
+      'b#url': VALUES['a#url'] as string,
+      'a#sec': VALUES['b#sec'] as string,
+      'b#sec': VALUES['a#sec'] as string,
+    };
     const lines = secretLinesOf([A, B], [LIVE_A, LIVE_B], [A, B], swapped, false);
     expect(lines.action).toBe('update');
     expect(lines.secrets).toEqual([
+      `notifications[WEBHOOK, item 1].webhookSecret: ${secretNote('changed')}`,
       `notifications[WEBHOOK, item 1].webhookUrl: ${secretNote('changed')}`,
+      `notifications[WEBHOOK, item 2].webhookSecret: ${secretNote('changed')}`,
       `notifications[WEBHOOK, item 2].webhookUrl: ${secretNote('changed')}`,
     ]);
   });
