@@ -237,7 +237,7 @@ describe('the printed plan', { timeout: 120_000 }, () => {
     const mentions = summary.split('\n').filter((l) => l.includes('primary-connections-high'));
     expect(mentions, summary).toHaveLength(1);
     expect(mentions[0]).toMatch(
-      /^ {2}~ payments-prod alertConfig "primary-connections-high" \(id [0-9a-f]{24}\): update FAILED: .*500/,
+      /^ {2}~ Project payments-prod \(5e2211c17a3e5a48f5497de3\) alertConfig "primary-connections-high" \(id [0-9a-f]{24}\): update FAILED: .*500/,
     );
     expect(summary).not.toContain('Failures:');
     expect(summary).toMatch(/^Apply finished with errors: 0 applied, 1 failed, .* 1 target failed in /m);

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { LeaseHeldError, SavedPlanStaleError } from '../../../lambdas/core/errors.ts';
 import { runMode, stricter, targetMode } from '../../../lambdas/core/modes.ts';
+import { renderRunSummary } from '../../../lambdas/core/render/run-summary.ts';
 import { OpsManagerApiError } from '../../../lambdas/opsman/errors.ts';
 import { serverError } from '../../helpers/fake-opsman-api.ts';
 import { actions, ownedId, P1, P2, p1Alerts, scenario, setP1, TEAM } from './scenario-fixture.ts';
@@ -189,6 +190,12 @@ describe('state save failure', () => {
     expect(report.failures.map((f) => f.message)).toEqual([
       'the state could not be saved after applying: disk full; the next run recovers ownership by adoption',
     ]);
+    // Titled as the state store it is, never as Ops Manager (which took every write).
+    const summary = renderRunSummary(report);
+    expect(summary).toContain(
+      '\n  x state [apply]: the state could not be saved after applying: disk full; the next run recovers',
+    );
+    expect(summary).not.toContain('Ops Manager (global)');
     h.state.write = original;
     const next = await h.run('apply');
     expect(actions(next)).toEqual(['disk:adopt', 'no-primary:adopt', 'host-down:adopt']);
