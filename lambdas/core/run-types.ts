@@ -44,6 +44,11 @@ export interface RunRequest {
    * finish, the state is saved and the lease released. Its reason, when a string, is quoted in the report.
    */
   signal?: AbortSignal;
+  /**
+   * Called once an apply holds the lease, before it reads the state: until then a stop has no lock to release and
+   * nothing to write (the CLI words its Ctrl-C notice by it). Never called by another command.
+   */
+  onLeaseHeld?: () => void;
 }
 
 /** Everything a run talks to. */

@@ -236,6 +236,8 @@ export async function runReconcile(
       );
     }
     try {
+      // Inside the try: whatever the callback does, the lease is released.
+      if (lease !== undefined) request.onLeaseHeld?.();
       const session = await time('state', () => StateSession.open(deps.state, startedAt));
       if (session.loaded.corrupt) {
         warnings.push(

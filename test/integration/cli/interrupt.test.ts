@@ -153,6 +153,11 @@ describe('Ctrl-C while apply waits for a lock another run holds', { timeout: 120
       );
       // Was exit 1 with "another run holds the lease: ...; waited N ms (LEASE_HELD)".
       expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(130);
+      // The notice fits a run that holds no lock yet: no writes in flight to finish, no lock of its own to release.
+      expect(run.stderr).toContain(
+        '\nCtrl-C (SIGINT) received: stopping; the run is waiting for the lock and holds none: it stops waiting and nothing is written. Interrupt again to stop at once.\n',
+      );
+      expect(run.stderr).not.toContain('the writes in flight finish');
       const message = new RegExp(
         `the run was stopped while waiting for the lock held by ci@runner-7 \\(run 20260101T000000Z-0a1b2c, expires ${holder.expiresAt.replace(/\./g, '\\.')}\\) \\(Ctrl-C \\(SIGINT\\), after waiting \\d+ ms\\): nothing was written`,
       );

@@ -165,6 +165,20 @@ describe('lease', () => {
     expect(h.state.lease).toBeNull();
   });
 
+  it('says once an apply holds the lease (onLeaseHeld), never while it waits for one or for another command', async () => {
+    const h = scenario();
+    const held: string[] = [];
+    const onLeaseHeld = () => held.push(h.state.lease === null ? 'no lease' : 'lease held');
+    await h.run('plan', { onLeaseHeld });
+    expect(held).toEqual([]);
+    await h.state.acquireLease({ owner: 'x', runId: 'r', ttlMs: 60_000 });
+    await expect(h.run('apply', { leaseWaitMs: 1_000, onLeaseHeld })).rejects.toThrow(/waited/);
+    expect(held).toEqual([]);
+    h.clock.ms += 61_000;
+    await h.run('apply', { onLeaseHeld });
+    expect(held).toEqual(['lease held']);
+  });
+
   it('waits up to leaseWaitMs for a held lease', async () => {
     const h = scenario();
     await h.state.acquireLease({ owner: 'x', runId: 'r', ttlMs: 2_000 });
