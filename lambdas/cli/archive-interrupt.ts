@@ -6,7 +6,6 @@
  * lists it and the index before `manifests/latest.json`, a month's usage document is replaced whole, and the next run
  * completes what is missing.
  */
-import type { RunReport } from '../core/model.ts';
 import type { ArchiveStore } from '../core/ports.ts';
 import type { InterruptNotices } from './interruptible.ts';
 
@@ -48,24 +47,4 @@ export class StoppableArchiveStore implements ArchiveStore {
   get(key: string): Promise<Uint8Array | null> {
     return this.inner.get(key);
   }
-}
-
-/**
- * The parts of the archive an interrupted run did not store, from the report: the version manifest, and this month's
- * (or the closing month's) usage snapshots, each named by the prefix the archive gives its errors.
- */
-export function notArchived(report: RunReport): string[] {
-  const errors = report.archive?.errors ?? [];
-  const month = report.archive?.usage?.month;
-  const parts: string[] = [];
-  if (errors.some((e) => e.startsWith('version manifest:'))) parts.push('version manifest');
-  if (month !== undefined) {
-    if (errors.some((e) => e.startsWith('physical hosts:'))) parts.push(`usage ${month}: physical hosts`);
-    if (errors.some((e) => e.startsWith('host assignments'))) parts.push(`usage ${month}: host assignments`);
-  }
-  const closing = [
-    ...new Set(errors.map((e) => /^closing (\d{4}-\d{2}):/.exec(e)?.[1]).filter((m) => m !== undefined)),
-  ];
-  for (const m of closing.sort()) parts.push(`usage ${m}: closing (host assignments read again for the whole month)`);
-  return parts;
 }

@@ -77,3 +77,24 @@ function recordingErrors<T extends object>(target: T, met: unknown[]): T {
     },
   });
 }
+
+/**
+ * The parts of the archive a stopped run did not store, from its summary: the version manifest, and this month's (or
+ * the closing month's) usage snapshots, each named by the prefix the archive gives its errors. Counted in the run
+ * report's `interrupted.notStarted` (run.ts) and listed by the CLI under `Not archived`.
+ */
+export function notArchived(archive: ArchiveSummary | undefined): string[] {
+  const errors = archive?.errors ?? [];
+  const month = archive?.usage?.month;
+  const parts: string[] = [];
+  if (errors.some((e) => e.startsWith('version manifest:'))) parts.push('version manifest');
+  if (month !== undefined) {
+    if (errors.some((e) => e.startsWith('physical hosts:'))) parts.push(`usage ${month}: physical hosts`);
+    if (errors.some((e) => e.startsWith('host assignments'))) parts.push(`usage ${month}: host assignments`);
+  }
+  const closing = [
+    ...new Set(errors.map((e) => /^closing (\d{4}-\d{2}):/.exec(e)?.[1]).filter((m) => m !== undefined)),
+  ];
+  for (const m of closing.sort()) parts.push(`usage ${m}: closing (host assignments read again for the whole month)`);
+  return parts;
+}

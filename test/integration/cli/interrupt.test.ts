@@ -6,7 +6,7 @@
 // lock to expire, and says so; the next apply names that lock and `unlock RUN_ID` removes it (only that run's).
 // Ctrl-C while apply waits (--lease-wait) for a lock another run holds: exit 130, naming the holder, nothing written.
 // Ctrl-C during archive: the reads in flight are abandoned, no new object is written, exit 130 with what was and was not.
-import { access, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { access, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -206,6 +206,13 @@ describe('Ctrl-C during archive', { timeout: 120_000 }, () => {
       /^Archive interrupted by Ctrl-C \(SIGINT\): [1-9]\d* objects? written, 2 parts not archived; /m,
     );
     expect(run.stdout).toMatch(/^Report: /m);
+    // The stored report records the interrupt as the printed summary does, and it is the run's one report.
+    const stored = /^Report: (.+)$/m.exec(run.stdout)?.[1] ?? '';
+    const saved = JSON.parse(await readFile(stored, 'utf8')) as { interrupted?: unknown };
+    expect(saved.interrupted).toEqual({ reason: 'Ctrl-C (SIGINT)', notStarted: 2 });
+    const days = await readdir(join(archiveDir, 'reports'));
+    const reports = (await Promise.all(days.map((d) => readdir(join(archiveDir, 'reports', d))))).flat();
+    expect(reports).toHaveLength(1);
     expect(await exists(join(archiveDir, 'usage'))).toBe(false);
 
     // The next run stores what was left.

@@ -1,7 +1,8 @@
 // Scenario: an archive interrupted by Ctrl-C starts no new write (a run report excepted: it records the interrupt),
 // while reads go through; what was not archived is read from the report's archive errors, by part.
 import { describe, expect, it } from 'vitest';
-import { notArchived, StoppableArchiveStore } from '../../../lambdas/cli/archive-interrupt.ts';
+import { StoppableArchiveStore } from '../../../lambdas/cli/archive-interrupt.ts';
+import { notArchived } from '../../../lambdas/core/archive-run.ts';
 import type { RunReport } from '../../../lambdas/core/model.ts';
 import type { ArchiveStore } from '../../../lambdas/core/ports.ts';
 
@@ -36,7 +37,6 @@ describe('StoppableArchiveStore', () => {
 });
 
 describe('notArchived', () => {
-  const report = (archive: RunReport['archive']) => ({ archive }) as RunReport;
   const cases: [NonNullable<RunReport['archive']>, string[]][] = [
     [{ errors: [] }, []],
     [{ errors: ['version manifest: GET /unauth/versionManifest: stopped (Ctrl-C (SIGINT))'] }, ['version manifest']],
@@ -58,6 +58,6 @@ describe('notArchived', () => {
     ],
   ];
   it.each(cases)('%j -> %j', (archive, parts) => {
-    expect(notArchived(report(archive))).toEqual(parts);
+    expect(notArchived(archive)).toEqual(parts);
   });
 });
