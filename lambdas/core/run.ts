@@ -343,7 +343,7 @@ export async function runReconcile(
     report.summary.targetsFailed = new Set(failures.map((f) => targetKey(f.target))).size;
     // An archive the signal stopped before every part was stored says so in the report it stores, not only in what
     // the CLI prints: the parts not stored are the ones the next run completes.
-    const missing = request.signal?.aborted ? notArchived(archive) : [];
+    const missing = request.archiveStopsOnSignal === true && request.signal?.aborted ? notArchived(archive) : [];
     if (missing.length > 0)
       report.interrupted = { reason: interruptReason(request.signal), notStarted: missing.length };
   }

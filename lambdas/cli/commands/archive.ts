@@ -55,7 +55,10 @@ export async function runArchive(ctx: CommandContext): Promise<number> {
       const api = session.deps.api.withSignal?.(signal) ?? session.deps.api;
       const archive = new StoppableArchiveStore(session.deps.archive, signal);
       // The run sees the signal too: the report it stores records the interrupt (`interrupted`), as the one printed.
-      return reconcile({ ...runRequest(ctx, 'archive'), signal }, { ...session.deps, api, archive });
+      return reconcile(
+        { ...runRequest(ctx, 'archive'), signal, archiveStopsOnSignal: true },
+        { ...session.deps, api, archive },
+      );
     });
     if (report.interrupted !== undefined) return printInterrupted(ctx, session, report);
     const problems = problemsLine(report.plan, report);
