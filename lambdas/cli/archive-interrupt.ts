@@ -6,7 +6,6 @@
  * lists it and the index before `manifests/latest.json`, a month's usage document is replaced whole, and the next run
  * completes what is missing.
  */
-import type { RunReport } from '../core/model.ts';
 import type { ArchiveStore } from '../core/ports.ts';
 import type { InterruptNotices } from './interruptible.ts';
 
@@ -48,9 +47,4 @@ export class StoppableArchiveStore implements ArchiveStore {
   get(key: string): Promise<Uint8Array | null> {
     return this.inner.get(key);
   }
-}
-
-/** The parts of the archive an interrupted run did not store (or stored without some of their reads), from the report. */
-export function notArchived(report: RunReport): string[] {
-  return report.archive?.incomplete ?? [];
 }

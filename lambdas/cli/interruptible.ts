@@ -1,7 +1,8 @@
 /**
  * A graceful Ctrl-C for the commands that talk to Ops Manager: the first interrupt aborts the run's signal
  * (core/interrupt.ts). While planning, the reads in flight are abandoned at once and nothing is written; while applying,
- * no new write starts, the writes in flight finish, the state is saved and the lock released. A second interrupt ends
+ * no new write starts, the writes in flight finish, the state is saved and the lock released; while an apply still waits
+ * for the lock (`--lease-wait`), it stops waiting and has no lock to release or leave behind. A second interrupt ends
  * the process at once (io.ts). Terraform's behaviour, and for the same reason: a killed apply leaves its lock behind.
  */
 import type { CliIo } from './io.ts';
@@ -18,6 +19,16 @@ export const PLANNING_NOTICES: InterruptNotices = {
   again: 'stopping at once',
 };
 
+/**
+ * An apply run still waiting for the lock (`--lease-wait`) or taking it: it holds no lock and has written nothing, so
+ * it stops waiting and there is neither a lock to release nor a lock left behind.
+ */
+export const LOCK_WAIT_NOTICES: InterruptNotices = {
+  first:
+    'stopping; the run is waiting for the lock and holds none: it stops waiting and nothing is written. Interrupt again to stop at once.',
+  again: 'stopping at once',
+};
+
 /** An apply run: it may be planning (reads abandoned) or writing (writes in flight finish), and holds the lock. */
 export const APPLY_NOTICES: InterruptNotices = {
   first:
@@ -25,18 +36,26 @@ export const APPLY_NOTICES: InterruptNotices = {
   again: 'stopping at once; the lock stays until it expires',
 };
 
-/** Runs `run` with a signal that the first interrupt aborts, announcing it on stderr. */
+/**
+ * Runs `run` with a signal that the first interrupt aborts, announcing it on stderr. `notices` is a function when what
+ * an interrupt does depends on the stage the run is in (an apply before and after it holds the lock): it is asked at
+ * each interrupt.
+ */
 export async function interruptible<T>(
   io: CliIo,
-  notices: InterruptNotices,
+  notices: InterruptNotices | (() => InterruptNotices),
   run: (signal: AbortSignal) => Promise<T>,
 ): Promise<T> {
+  const current = typeof notices === 'function' ? notices : () => notices;
   const controller = new AbortController();
-  const unsubscribe = io.onInterrupt?.((reason, event = `${reason} received`) => {
-    io.stderr.write(`\n${event}: ${notices.first}\n`);
-    // Aborting again (a Ctrl-C after a closed output) keeps the first reason.
-    controller.abort(reason);
-  }, notices.again);
+  const unsubscribe = io.onInterrupt?.(
+    (reason, event = `${reason} received`) => {
+      io.stderr.write(`\n${event}: ${current().first}\n`);
+      // Aborting again (a Ctrl-C after a closed output) keeps the first reason.
+      controller.abort(reason);
+    },
+    () => current().again,
+  );
   try {
     return await run(controller.signal);
   } finally {

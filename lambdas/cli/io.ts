@@ -25,11 +25,11 @@ export interface CliIo {
   /**
    * Calls `handler` on the first Ctrl-C, SIGTERM or SIGHUP while subscribed, or when stdout or stderr is closed (its
    * reader went away), with the reason for messages (`Ctrl-C (SIGINT)`) and the event to announce (`Ctrl-C (SIGINT)
-   * received`; absent: `<reason> received`). A later Ctrl-C or SIGTERM prints `<signal> again: <again>` and ends the
-   * process at once (exit 130). Returns the unsubscribe function. Absent: interrupts keep the process's default
+   * received`; absent: `<reason> received`). A later Ctrl-C or SIGTERM prints `<signal> again: <again>` (a function:
+   * asked then, for what fits the run's stage at that moment) and ends the process at once (exit 130). Returns the unsubscribe function. Absent: interrupts keep the process's default
    * (immediate exit).
    */
-  onInterrupt?(handler: (reason: string, event?: string) => void, again: string): () => void;
+  onInterrupt?(handler: (reason: string, event?: string) => void, again: string | (() => string)): () => void;
   /** True when output was lost to a write error other than its reader leaving (a full disk): the run must fail. */
   outputLost?(): boolean;
 }
@@ -62,7 +62,7 @@ export function processIo(): CliIo {
     interactive: process.stdin.isTTY === true && process.stderr.isTTY === true,
     env: process.env,
     outputLost: () => guarded.lost(),
-    onInterrupt(handler: (reason: string, event?: string) => void, again: string): () => void {
+    onInterrupt(handler: (reason: string, event?: string) => void, again: string | (() => string)): () => void {
       // Stopping: the handler was called. Asked: someone sent Ctrl-C or SIGTERM; a second such signal stops at once.
       let stopping = false;
       let asked = false;
@@ -82,7 +82,7 @@ export function processIo(): CliIo {
           first(reason, `${reason} received`);
           return;
         }
-        stderr.write(`${signal} again: ${again}\n`);
+        stderr.write(`${signal} again: ${typeof again === 'function' ? again() : again}\n`);
         process.exit(130);
       };
       // The reader of stdout or stderr went away: nobody sees the run any more, so it stops as on a first Ctrl-C.

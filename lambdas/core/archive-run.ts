@@ -83,3 +83,12 @@ function recordingErrors<T extends object>(target: T, met: unknown[]): T {
     },
   });
 }
+
+/**
+ * The parts of the archive a stopped run did not store (or stored without some of their reads), from its summary's
+ * `incomplete`, which names them where each failure arose. Counted in the run report's `interrupted.notStarted`
+ * (run.ts) and listed by the CLI under `Not archived`.
+ */
+export function notArchived(archive: ArchiveSummary | undefined): string[] {
+  return archive?.incomplete ?? [];
+}

@@ -34,6 +34,9 @@ export function summarisePlan(plan: Plan): PlanSummary {
  */
 export const ARCHIVE_TARGET: Readonly<TargetRef> = Object.freeze({ type: 'global', id: 'global', name: 'archive' });
 
+/** The target a run records a failed state save under in `failures`: titled `state`, never as Ops Manager. */
+export const STATE_TARGET: Readonly<TargetRef> = Object.freeze({ type: 'global', id: 'state', name: 'state' });
+
 /** Whether `failure` is an archive error recorded under {@link ARCHIVE_TARGET}. */
 export function isArchiveFailure(failure: TargetFailure): boolean {
   return failure.target.type === ARCHIVE_TARGET.type && failure.target.name === ARCHIVE_TARGET.name;

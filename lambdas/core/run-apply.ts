@@ -10,6 +10,7 @@ import type { HeldLease } from './lease.ts';
 import { type ChangeResult, type Plan, type TargetFailure, targetKey } from './model.ts';
 import { stricter } from './modes.ts';
 import type { SecretResolver } from './ports.ts';
+import { STATE_TARGET } from './report.ts';
 import type { RunOptions } from './run.ts';
 import type { RunDependencies, RunRequest } from './run-types.ts';
 import type { StateSession } from './state-save.ts';
@@ -86,7 +87,7 @@ export async function applyAndSave(
     // The writes happened; without the record the next run recovers ownership by adoption. Say so, keep the report.
     const message = `the state could not be saved after applying: ${errorMessage(error)}; the next run recovers ownership by adoption`;
     warnings.push(message);
-    failures.push({ target: { type: 'global', id: 'state', name: 'state' }, phase: 'apply', message });
+    failures.push({ target: { ...STATE_TARGET }, phase: 'apply', message });
   }
   return { results: outcome.results, failures, warnings };
 }

@@ -44,6 +44,18 @@ export interface RunRequest {
    * finish, the state is saved and the lease released. Its reason, when a string, is quoted in the report.
    */
   signal?: AbortSignal;
+  /**
+   * Called once an apply holds the lease, before it reads the state: until then a stop has no lock to release and
+   * nothing to write (the CLI words its Ctrl-C notice by it). Never called by another command.
+   */
+  onLeaseHeld?: () => void;
+  /**
+   * Archive only: the caller made the archive's reads and writes stop on `signal` (the CLI's Ctrl-C: an API view and
+   * an archive store bound to it). Once `signal` is aborted, the parts not archived are then the stop's doing, and the
+   * report the run stores records it (`interrupted`). Unset (the Lambda, whose archive does not stop on its deadline
+   * signal): an archive is never reported interrupted.
+   */
+  archiveStopsOnSignal?: boolean;
 }
 
 /** Everything a run talks to. */

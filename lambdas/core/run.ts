@@ -3,7 +3,7 @@
  * load desired -> validate -> resolve secrets -> read live -> normalise -> diff -> plan -> safety gates -> apply ->
  * verify -> save state -> report. The CLI and the Lambda handlers call `runReconcile` with their adapters.
  */
-import { runArchive } from './archive-run.ts';
+import { notArchived, runArchive } from './archive-run.ts';
 import { errorMessage } from './concurrency.ts';
 import { deriveCacheAuthKey } from './desired/cache.ts';
 import {
@@ -236,6 +236,8 @@ export async function runReconcile(
       );
     }
     try {
+      // Inside the try: whatever the callback does, the lease is released.
+      if (lease !== undefined) request.onLeaseHeld?.();
       const session = await time('state', () => StateSession.open(deps.state, startedAt));
       if (session.loaded.corrupt) {
         warnings.push(
@@ -339,6 +341,11 @@ export async function runReconcile(
     report.archive = archive;
     for (const e of archive.errors) failures.push({ target: { ...ARCHIVE_TARGET }, phase: 'apply', message: e });
     report.summary.targetsFailed = new Set(failures.map((f) => targetKey(f.target))).size;
+    // An archive the signal stopped before every part was stored says so in the report it stores, not only in what
+    // the CLI prints: the parts not stored are the ones the next run completes.
+    const missing = request.archiveStopsOnSignal === true && request.signal?.aborted ? notArchived(archive) : [];
+    if (missing.length > 0)
+      report.interrupted = { reason: interruptReason(request.signal), notStarted: missing.length };
   }
   durationsMs.total = Date.now() - t0;
   try {

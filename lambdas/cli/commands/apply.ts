@@ -11,7 +11,7 @@ import { hasWrites } from '../../core/render/summary.ts';
 import { askApproval, confirmationMode, refusal, staleAfterApproval } from '../confirm.ts';
 import { type CommandContext, openSession } from '../context.ts';
 import { EXIT } from '../errors.ts';
-import { APPLY_NOTICES, interruptible, PLANNING_NOTICES } from '../interruptible.ts';
+import { APPLY_NOTICES, interruptible, LOCK_WAIT_NOTICES, PLANNING_NOTICES } from '../interruptible.ts';
 import { planExitCode, problemsLine, reportExitCode } from '../outcome.ts';
 import { currentToolVersion } from '../tool-version.ts';
 import { reconcile } from '../wiring.ts';
@@ -65,8 +65,14 @@ export async function runApply(ctx: CommandContext, showPlan = true): Promise<nu
       }
       savedPlan = planned.plan;
     }
-    const report = await interruptible(io, APPLY_NOTICES, (signal) =>
-      reconcile({ ...runRequest(ctx, 'apply', savedPlan), signal }, session.deps),
+    // Until the run holds the lock (a --lease-wait wait), a Ctrl-C has no lock to release and no write to finish.
+    let lockHeld = false;
+    const notices = () => (lockHeld ? APPLY_NOTICES : LOCK_WAIT_NOTICES);
+    const onLeaseHeld = () => {
+      lockHeld = true;
+    };
+    const report = await interruptible(io, notices, (signal) =>
+      reconcile({ ...runRequest(ctx, 'apply', savedPlan), signal, onLeaseHeld }, session.deps),
     ).catch((error: unknown) => {
       throw approval === 'ask' ? staleAfterApproval(error) : error;
     });

@@ -1,10 +1,10 @@
 /** `opsman-gitops archive`: store the version manifest and usage snapshots, and print what was written where. */
 
-import { interruptReason } from '../../core/interrupt.ts';
+import { notArchived } from '../../core/archive-run.ts';
 import type { RunReport } from '../../core/model.ts';
 import { renderReportJson } from '../../core/render/json.ts';
 import { renderArchiveSummary } from '../../core/render/run-summary.ts';
-import { ARCHIVE_NOTICES, notArchived, StoppableArchiveStore } from '../archive-interrupt.ts';
+import { ARCHIVE_NOTICES, StoppableArchiveStore } from '../archive-interrupt.ts';
 import { type CommandContext, openSession, type RunSession } from '../context.ts';
 import { CliError, EXIT } from '../errors.ts';
 import { interruptible } from '../interruptible.ts';
@@ -51,19 +51,16 @@ export async function runArchive(ctx: CommandContext): Promise<number> {
   await requireWritableArchive(ctx.options.archiveDir);
   const session = await openSession(ctx, 'archive');
   try {
-    let stoppedBy: string | undefined;
     const report = await interruptible(ctx.io, ARCHIVE_NOTICES, async (signal) => {
       const api = session.deps.api.withSignal?.(signal) ?? session.deps.api;
       const archive = new StoppableArchiveStore(session.deps.archive, signal);
-      try {
-        return await reconcile(runRequest(ctx, 'archive'), { ...session.deps, api, archive });
-      } finally {
-        if (signal.aborted) stoppedBy = interruptReason(signal);
-      }
+      // The run sees the signal too: the report it stores records the interrupt (`interrupted`), as the one printed.
+      return reconcile(
+        { ...runRequest(ctx, 'archive'), signal, archiveStopsOnSignal: true },
+        { ...session.deps, api, archive },
+      );
     });
-    const missing = stoppedBy === undefined ? [] : notArchived(report);
-    if (stoppedBy !== undefined && missing.length > 0)
-      return printInterrupted(ctx, session, report, stoppedBy, missing);
+    if (report.interrupted !== undefined) return printInterrupted(ctx, session, report);
     const problems = problemsLine(report.plan, report);
     if (problems !== undefined) ctx.io.stderr.write(`${problems}\n`);
     if (ctx.options.json) {
@@ -95,17 +92,13 @@ function printWritten(ctx: CommandContext, session: RunSession, report: RunRepor
 }
 
 /**
- * An archive stopped by an interrupt before every part was stored: what was written, what was not (the errors met,
- * most of them the abandoned reads, are in the report), exit 130. With --json, the report with `interrupted`.
+ * An archive stopped by an interrupt before every part was stored (the report's `interrupted`, stored with it): what
+ * was written, what was not (the errors met, most of them the abandoned reads, are in the report), exit 130. With
+ * --json, the report.
  */
-function printInterrupted(
-  ctx: CommandContext,
-  session: RunSession,
-  report: RunReport,
-  reason: string,
-  missing: string[],
-): number {
-  report.interrupted = { reason, notStarted: missing.length };
+function printInterrupted(ctx: CommandContext, session: RunSession, report: RunReport): number {
+  const reason = report.interrupted?.reason ?? 'interrupted';
+  const missing = notArchived(report.archive);
   if (ctx.options.json) {
     ctx.io.stdout.write(renderReportJson(report));
     return EXIT.interrupted;

@@ -59,9 +59,10 @@ export async function runPlan(ctx: CommandContext, command: 'plan' | 'observe'):
           `cannot save the plan to ${ctx.options.out}: ${(error as Error).message}`,
         );
       }
-      ctx.io.stderr.write(
-        `Saved the plan to ${ctx.options.out}: apply it with \`${applySavedPlanCommand(ctx.options, ctx.options.out, ctx.io.env)}\`\n`,
-      );
+      // The path is the user's, and the command repeats it and other paths: any may hold an ESC or a bidi override.
+      const command = applySavedPlanCommand(ctx.options, ctx.options.out, ctx.io.env);
+      const saved = printable(`Saved the plan to ${ctx.options.out}: apply it with \`${command}\``);
+      ctx.io.stderr.write(`${saved}\n`);
     }
     const problems = problemsLine(report.plan);
     if (problems !== undefined) ctx.io.stderr.write(`${problems}\n`);

@@ -55,7 +55,7 @@ export function changeHeader(change: Change): string {
 
 /**
  * The body lines of a change (unindented): field changes (a list field element by element), or the whole object for a
- * create or a delete.
+ * create or a delete (a list's elements led by the change's own `+` or `-`).
  */
 export function changeBody(change: Change): string[] {
   const lines: string[] = [];
@@ -72,9 +72,9 @@ export function changeBody(change: Change): string[] {
       else lines.push(formatFieldChange(field, change.action));
     }
   } else if (change.action === 'create' && change.after !== undefined) {
-    lines.push(...objectLines(change.after));
+    lines.push(...objectLines(change.after, '+'));
   } else if (change.action === 'delete' && change.before !== undefined) {
-    lines.push(...objectLines(change.before));
+    lines.push(...objectLines(change.before, '-'));
   }
   if (change.drift?.detected === true) {
     const attributions = change.drift.attribution ?? [];

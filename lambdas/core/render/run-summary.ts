@@ -10,6 +10,7 @@ import { failuresBeyondWrites, isArchiveFailure } from '../report.ts';
 import { ACTION_SYMBOLS, paint } from './change-lines.ts';
 import { failureLines } from './plan-text.ts';
 import { PLAIN_STYLE, type Style } from './style.ts';
+import { targetTitle } from './summary.ts';
 
 /** Extra facts the CLI knows and the report does not. */
 export interface RunSummaryOptions {
@@ -27,18 +28,24 @@ function notStarted(result: ChangeResult): boolean {
   return result.status === 'skipped' && result.message === INTERRUPTED_MESSAGE;
 }
 
-/** `+ payments-prod alertConfig "no-primary"`: a change's symbol, target and name (printable). */
-function changeName(result: ChangeResult): string {
+/**
+ * `+ payments-prod alertConfig "no-primary"`: a change's symbol, target and name (printable). With `titled`, the target
+ * as the plan's section header names it, with its id (`+ Project payments-prod (5e22…) alertConfig "no-primary"`).
+ */
+function changeName(result: ChangeResult, titled = false): string {
   const change = result.change;
   const name = change.key === change.kind ? change.kind : `${change.kind} "${change.key}"`;
-  return printable(`${ACTION_SYMBOLS[change.action]} ${change.target.name} ${name}`);
+  const target = titled ? targetTitle(change.target) : printable(change.target.name);
+  return `${ACTION_SYMBOLS[change.action]} ${target} ${printable(name)}`;
 }
 
 function resultLine(result: ChangeResult, style: Style): string {
   const change = result.change;
   const id = result.id ?? change.id;
-  const idText = id !== undefined ? ` (id ${id})` : '';
-  const head = `${changeName(result)}${idText}: `;
+  const idText = id !== undefined ? ` (id ${printable(id)})` : '';
+  // A failed write is listed only here (not again under Failures:), so its line names the target with its id, as the
+  // Failures: line did: two projects of one name in two organizations are then told apart.
+  const head = `${changeName(result, result.status === 'failed')}${idText}: `;
   // The message may quote Ops Manager's answer: printable, like every text from outside.
   const message = result.message !== undefined && result.message !== '' ? `: ${printable(result.message)}` : '';
   switch (result.status) {

@@ -83,11 +83,14 @@ export function groupByTarget(changes: readonly Change[]): { target: TargetRef; 
 }
 
 /**
- * `Project payments-prod (5e2211c17a3e5a48f5497de3)`, `Organization acme (…)`, `Ops Manager (global)`; printable
- * (a saved plan's names are not checked against the desired-state patterns).
+ * `Project payments-prod (5e2211c17a3e5a48f5497de3)`, `Organization acme (…)`, `Ops Manager (global)`, or a run's own
+ * store by its name (`state`, STATE_TARGET); printable (a saved plan's names are not checked against the desired-state
+ * patterns).
  */
 export function targetTitle(target: TargetRef): string {
-  if (target.type === 'global') return 'Ops Manager (global)';
+  // A global target is the installation itself (the version manifest) or one of the run's own stores: a failed state
+  // save titled `Ops Manager (global)` would send the reader to Ops Manager for a problem of the state store.
+  if (target.type === 'global') return target.name === 'Ops Manager' ? 'Ops Manager (global)' : printable(target.name);
   const label = target.type === 'project' ? 'Project' : 'Organization';
   return printable(`${label} ${target.name} (${target.id})`);
 }

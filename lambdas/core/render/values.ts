@@ -115,15 +115,19 @@ export function formatAttribution(a: DriftAttribution): string {
   return `changed by ${who} at ${a.created}${from} (${a.eventTypeName})`;
 }
 
-/** Top-level fields of an object as `name: value` lines, skipping identity and bookkeeping fields. */
-export function objectLines(value: unknown, skip: ReadonlySet<string> = DEFAULT_SKIPPED): string[] {
+/**
+ * Top-level fields of an object as `name: value` lines, skipping identity and bookkeeping fields. A list of objects
+ * (matchers, notifications) is one element a line, each led by `sign`, the change's own (`+` for a create, `-` for a
+ * delete): a YAML bullet `-` under a create would read, in a terraform-style plan, as an element removed.
+ */
+export function objectLines(value: unknown, sign: '+' | '-', skip: ReadonlySet<string> = DEFAULT_SKIPPED): string[] {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return [formatValue(value)];
   const lines: string[] = [];
   for (const [key, inner] of Object.entries(value)) {
     if (skip.has(key) || inner === undefined) continue;
     if (Array.isArray(inner) && inner.length > 0 && inner.some((e) => typeof e === 'object' && e !== null)) {
       lines.push(`${key}:`);
-      for (const element of inner) lines.push(`  - ${formatValue(element)}`);
+      for (const element of inner) lines.push(`  ${sign} ${formatValue(element)}`);
       continue;
     }
     lines.push(SECRET_FIELDS.has(key) ? `${key}: ${SECRET_PLACEHOLDER}` : `${key}: ${formatValue(inner)}`);

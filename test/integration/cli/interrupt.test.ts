@@ -6,7 +6,7 @@
 // lock to expire, and says so; the next apply names that lock and `unlock RUN_ID` removes it (only that run's).
 // Ctrl-C while apply waits (--lease-wait) for a lock another run holds: exit 130, naming the holder, nothing written.
 // Ctrl-C during archive: the reads in flight are abandoned, no new object is written, exit 130 with what was and was not.
-import { access, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { access, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -153,6 +153,11 @@ describe('Ctrl-C while apply waits for a lock another run holds', { timeout: 120
       );
       // Was exit 1 with "another run holds the lease: ...; waited N ms (LEASE_HELD)".
       expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(130);
+      // The notice fits a run that holds no lock yet: no writes in flight to finish, no lock of its own to release.
+      expect(run.stderr).toContain(
+        '\nCtrl-C (SIGINT) received: stopping; the run is waiting for the lock and holds none: it stops waiting and nothing is written. Interrupt again to stop at once.\n',
+      );
+      expect(run.stderr).not.toContain('the writes in flight finish');
       const message = new RegExp(
         `the run was stopped while waiting for the lock held by ci@runner-7 \\(run 20260101T000000Z-0a1b2c, expires ${holder.expiresAt.replace(/\./g, '\\.')}\\) \\(Ctrl-C \\(SIGINT\\), after waiting \\d+ ms\\): nothing was written`,
       );
@@ -201,6 +206,13 @@ describe('Ctrl-C during archive', { timeout: 120_000 }, () => {
       /^Archive interrupted by Ctrl-C \(SIGINT\): [1-9]\d* objects? written, 2 parts not archived; /m,
     );
     expect(run.stdout).toMatch(/^Report: /m);
+    // The stored report records the interrupt as the printed summary does, and it is the run's one report.
+    const stored = /^Report: (.+)$/m.exec(run.stdout)?.[1] ?? '';
+    const saved = JSON.parse(await readFile(stored, 'utf8')) as { interrupted?: unknown };
+    expect(saved.interrupted).toEqual({ reason: 'Ctrl-C (SIGINT)', notStarted: 2 });
+    const days = await readdir(join(archiveDir, 'reports'));
+    const reports = (await Promise.all(days.map((d) => readdir(join(archiveDir, 'reports', d))))).flat();
+    expect(reports).toHaveLength(1);
     expect(await exists(join(archiveDir, 'usage'))).toBe(false);
 
     // The next run stores what was left.

@@ -86,6 +86,16 @@ describe('the printed plan', { timeout: 120_000 }, () => {
     expect(run.stderr).toContain('desired\\u001b[2J\\u202eevil is invalid; nothing was sent to Ops Manager');
   });
 
+  it('plan --out names a path holding escapes and bidi characters inert in "Saved the plan to"', async () => {
+    const out = join(dir, 'plan\u001b[2J\u202eevil.json');
+    const run = await runBinary(['plan', '--out', out, '--project', SEARCH_PROD, ...common], toolEnv(emulator.url));
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).not.toMatch(UNSAFE);
+    expect(run.stderr).toContain(`Saved the plan to ${join(dir, 'plan\\u001b[2J\\u202eevil.json')}: apply it with`);
+    // The file itself is at the path asked for, raw.
+    expect(JSON.parse(await readFile(out, 'utf8')).formatVersion).toBe(1);
+  });
+
   it('an update shows an added notification as (none) -> {...} and a removed one as {...} -> (none)', async () => {
     const only = ['--project', PAYMENTS_PROD, ...common];
     const apply = await runBinary(['apply', '--auto-approve', ...only], toolEnv(emulator.url));
@@ -237,7 +247,7 @@ describe('the printed plan', { timeout: 120_000 }, () => {
     const mentions = summary.split('\n').filter((l) => l.includes('primary-connections-high'));
     expect(mentions, summary).toHaveLength(1);
     expect(mentions[0]).toMatch(
-      /^ {2}~ payments-prod alertConfig "primary-connections-high" \(id [0-9a-f]{24}\): update FAILED: .*500/,
+      /^ {2}~ Project payments-prod \(5e2211c17a3e5a48f5497de3\) alertConfig "primary-connections-high" \(id [0-9a-f]{24}\): update FAILED: .*500/,
     );
     expect(summary).not.toContain('Failures:');
     expect(summary).toMatch(/^Apply finished with errors: 0 applied, 1 failed, .* 1 target failed in /m);

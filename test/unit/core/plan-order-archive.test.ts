@@ -1,8 +1,10 @@
 // Scenario: plans list changes in a deterministic order; the archive stores manifests content-addressed with latest and index, and usage per month.
 import { describe, expect, it } from 'vitest';
+import { StoppableArchiveStore } from '../../../lambdas/cli/archive-interrupt.ts';
 import { sha256Hex } from '../../../lambdas/core/canonical.ts';
 import type { Change, ChangeAction, ChangeKind, TargetRef } from '../../../lambdas/core/model.ts';
 import { sortChanges } from '../../../lambdas/core/plan-order.ts';
+import { runReconcile } from '../../../lambdas/core/run.ts';
 import { monthRange } from '../../../lambdas/core/usage-months.ts';
 import { P1, P2, scenario } from './scenario-fixture.ts';
 
@@ -82,6 +84,24 @@ describe('archive', () => {
     expect(index.map((e) => e.sha256)).toEqual([sha, sha256Hex(h.world.manifest)]);
     expect(index[1]?.updated).toBe(1800000000000);
     expect(h.world.writes()).toEqual([]);
+  });
+
+  it('an archive its caller stopped records interrupted in the report it stores; one not stoppable never does', async () => {
+    const h = scenario({}, {}, { archive: { versionManifest: true, usage: false } });
+    const stop = new AbortController();
+    stop.abort('Ctrl-C (SIGINT)');
+    // As the CLI runs it: writes (the run report's aside) refused once the signal is aborted.
+    const deps = { ...h.deps(), archive: new StoppableArchiveStore(h.archive, stop.signal) };
+    const request = { command: 'archive' as const, owner: 'test', signal: stop.signal };
+    const stopped = await runReconcile({ ...request, runId: 'run-a', archiveStopsOnSignal: true }, deps);
+    expect(stopped.archive?.errors).toHaveLength(1);
+    expect(stopped.interrupted).toEqual({ reason: 'Ctrl-C (SIGINT)', notStarted: 1 });
+    const key = [...h.archive.objects.keys()].find((k) => k.startsWith('reports/') && k.includes('run-a'));
+    expect(JSON.parse(h.archive.objects.get(key ?? '') ?? '{}').interrupted).toEqual(stopped.interrupted);
+    // The Lambda's archive does not stop on its deadline signal: its errors are its own, never an interruption.
+    const lambda = await runReconcile({ ...request, runId: 'run-b' }, deps);
+    expect(lambda.archive?.errors).toHaveLength(1);
+    expect(lambda.interrupted).toBeUndefined();
   });
 
   it('apply uploads the pinned manifest when Ops Manager serves another one', async () => {

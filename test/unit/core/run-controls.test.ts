@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { LeaseHeldError, SavedPlanStaleError } from '../../../lambdas/core/errors.ts';
 import { runMode, stricter, targetMode } from '../../../lambdas/core/modes.ts';
+import { renderRunSummary } from '../../../lambdas/core/render/run-summary.ts';
 import { OpsManagerApiError } from '../../../lambdas/opsman/errors.ts';
 import { serverError } from '../../helpers/fake-opsman-api.ts';
 import { actions, ownedId, P1, P2, p1Alerts, scenario, setP1, TEAM } from './scenario-fixture.ts';
@@ -164,6 +165,20 @@ describe('lease', () => {
     expect(h.state.lease).toBeNull();
   });
 
+  it('says once an apply holds the lease (onLeaseHeld), never while it waits for one or for another command', async () => {
+    const h = scenario();
+    const held: string[] = [];
+    const onLeaseHeld = () => held.push(h.state.lease === null ? 'no lease' : 'lease held');
+    await h.run('plan', { onLeaseHeld });
+    expect(held).toEqual([]);
+    await h.state.acquireLease({ owner: 'x', runId: 'r', ttlMs: 60_000 });
+    await expect(h.run('apply', { leaseWaitMs: 1_000, onLeaseHeld })).rejects.toThrow(/waited/);
+    expect(held).toEqual([]);
+    h.clock.ms += 61_000;
+    await h.run('apply', { onLeaseHeld });
+    expect(held).toEqual(['lease held']);
+  });
+
   it('waits up to leaseWaitMs for a held lease', async () => {
     const h = scenario();
     await h.state.acquireLease({ owner: 'x', runId: 'r', ttlMs: 2_000 });
@@ -189,6 +204,12 @@ describe('state save failure', () => {
     expect(report.failures.map((f) => f.message)).toEqual([
       'the state could not be saved after applying: disk full; the next run recovers ownership by adoption',
     ]);
+    // Titled as the state store it is, never as Ops Manager (which took every write).
+    const summary = renderRunSummary(report);
+    expect(summary).toContain(
+      '\n  x state [apply]: the state could not be saved after applying: disk full; the next run recovers',
+    );
+    expect(summary).not.toContain('Ops Manager (global)');
     h.state.write = original;
     const next = await h.run('apply');
     expect(actions(next)).toEqual(['disk:adopt', 'no-primary:adopt', 'host-down:adopt']);

@@ -34,7 +34,8 @@ const CASES = [
       '      eventTypeName: "NO_PRIMARY"',
       '      enabled: true',
       '      notifications:',
-      '        - {"typeName":"WEBHOOK","webhookUrl":"(secret)"}',
+      // The create's own `+`, never a YAML bullet `-` that a terraform reader takes for "removed".
+      '        + {"typeName":"WEBHOOK","webhookUrl":"(secret)"}',
     ],
   },
   {
@@ -86,6 +87,20 @@ const CASES = [
       before: { eventTypeName: 'HOST_DOWN' },
     }),
     lines: ['  - alertConfig "old" (id i2)', '      # left git', '      eventTypeName: "HOST_DOWN"'],
+  },
+  {
+    name: 'delete leads each list element with its own -',
+    change: change({
+      key: 'old',
+      action: 'delete',
+      id: 'i2',
+      before: { matchers: [{ fieldName: 'HOSTNAME', operator: 'EQUALS', value: 'a' }] },
+    }),
+    lines: [
+      '  - alertConfig "old" (id i2)',
+      '      matchers:',
+      '        - {"fieldName":"HOSTNAME","operator":"EQUALS","value":"a"}',
+    ],
   },
   {
     name: 'adopt uses <=',

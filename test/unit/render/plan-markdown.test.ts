@@ -35,6 +35,20 @@ describe('renderPlanMarkdown', () => {
     );
   });
 
+  it("leads a create's list elements with + and a delete's with -, as in the text plan", () => {
+    const matchers = [{ fieldName: 'TYPE_NAME', operator: 'EQUALS', value: 'PRIMARY' }];
+    const text = renderPlanMarkdown(
+      plan([
+        change({ key: 'new', action: 'create', after: { matchers } }),
+        change({ key: 'old', action: 'delete', id: 'i2', before: { matchers } }),
+      ]),
+    );
+    const element = '{"fieldName":"TYPE_NAME","operator":"EQUALS","value":"PRIMARY"}';
+    expect(text).toContain(
+      `+ alertConfig "new"\n    matchers:\n      + ${element}\n- alertConfig "old" (id i2)\n    matchers:\n      - ${element}\n`,
+    );
+  });
+
   it('says no changes and notes a non-apply mode', () => {
     const text = renderPlanMarkdown(plan([change()], { mode: 'observe' }));
     expect(text).toContain('Mode `observe`: nothing will be written.');

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { INTERRUPTED_MESSAGE } from '../../../lambdas/core/interrupt.ts';
 import type { ChangeResult } from '../../../lambdas/core/model.ts';
 import { renderRunSummary } from '../../../lambdas/core/render/run-summary.ts';
-import { collectFailures, summariseRun } from '../../../lambdas/core/report.ts';
+import { collectFailures, STATE_TARGET, summariseRun } from '../../../lambdas/core/report.ts';
 import { ANALYTICS, change, PAYMENTS, plan, report } from '../../helpers/cli-plans.ts';
 
 describe('renderRunSummary', () => {
@@ -34,7 +34,7 @@ describe('renderRunSummary', () => {
     ).toBe(
       [
         '  + payments-prod alertConfig "a" (id new1): create applied',
-        '  ~ payments-prod alertConfig "b" (id i2): update FAILED: 400 INVALID_ATTRIBUTE',
+        '  ~ Project payments-prod (5e2211c17a3e5a48f5497de3) alertConfig "b" (id i2): update FAILED: 400 INVALID_ATTRIBUTE',
         '  - payments-prod alertConfig "d" (id i4): skipped: a create of this project failed',
         '  ~ payments-prod alertConfig "e" (id i5): NOT CONVERGING: enabled still differs',
         '',
@@ -64,22 +64,24 @@ describe('renderRunSummary', () => {
     expect(renderRunSummary(r)).toContain('2 failed, 0 skipped, 0 not converging, 0 blocked, 1 target failed in');
   });
 
-  it('lists each failed write once, on its result line; failures that are not writes stay under Failures', () => {
+  it('lists each failed write once, on its result line with its project id; other failures stay under Failures', () => {
     const p = plan([change({ key: 'a', action: 'create' }), change({ key: 'b', action: 'update', id: 'i2' })]);
     const [a, b] = p.changes as [never, never];
     const results: ChangeResult[] = [
       { change: a, status: 'failed', message: 'secret not found', durationMs: 0 },
       { change: b, status: 'failed', message: '500 UNEXPECTED_ERROR', durationMs: 0 },
     ];
-    const state = { target: { type: 'global' as const, id: 'state', name: 'state' }, phase: 'apply' as const };
+    const state = { target: STATE_TARGET, phase: 'apply' as const };
     const failures = collectFailures(p, [{ ...state, message: 'cannot save the state: disk full' }], results);
     const text = renderRunSummary(report(p, results, { failures, summary: summariseRun(p, results, failures) }));
     expect(text.split('\n').slice(0, 6)).toEqual([
-      '  + payments-prod alertConfig "a": create FAILED: secret not found',
-      '  ~ payments-prod alertConfig "b" (id i2): update FAILED: 500 UNEXPECTED_ERROR',
+      // The project's id, as the Failures: line that listed a failed write had it, and the config's when it has one.
+      '  + Project payments-prod (5e2211c17a3e5a48f5497de3) alertConfig "a": create FAILED: secret not found',
+      '  ~ Project payments-prod (5e2211c17a3e5a48f5497de3) alertConfig "b" (id i2): update FAILED: 500 UNEXPECTED_ERROR',
       '',
       'Failures:',
-      '  x Ops Manager (global) [apply]: cannot save the state: disk full',
+      // The state store, not Ops Manager: the writes reached Ops Manager, the state did not reach its store.
+      '  x state [apply]: cannot save the state: disk full',
       '',
     ]);
     expect(text.match(/secret not found/g)).toHaveLength(1);
