@@ -44,6 +44,19 @@ async function editDesired(file: string, from: string, to: string): Promise<void
   await writeFile(path, text.replace(from, to));
 }
 
+/**
+ * Runs `plan` with `args` (exit 0 expected) and returns the lines printed under the change whose line starts with
+ * `header` (which must be there), with the run for further checks.
+ */
+async function planUnder(args: string[], header: string): Promise<{ run: { stdout: string }; under: string[] }> {
+  const run = await runBinary(['plan', ...args], toolEnv(emulator.url));
+  expect(run.code, run.stderr).toBe(0);
+  const lines = run.stdout.split('\n');
+  const at = lines.findIndex((l) => l.startsWith(header));
+  expect(at, run.stdout).toBeGreaterThanOrEqual(0);
+  return { run, under: lines.slice(at + 1) };
+}
+
 /** Characters a terminal acts on or that change how the text around them reads (controls, bidi, zero-width). */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the characters that must never reach the terminal.
 const UNSAFE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/;
@@ -105,11 +118,8 @@ describe('the printed plan', { timeout: 120_000 }, () => {
       '        - { typeName: SMS, mobileNumber: "+15555550100", intervalMin: 1440, delayMin: 60 }\n',
       '        - { typeName: EMAIL, emailAddress: second@acme.example, intervalMin: 1440, delayMin: 0 }\n',
     );
-    const run = await runBinary(['plan', ...only], toolEnv(emulator.url));
-    expect(run.code, run.stderr).toBe(0);
-    const lines = run.stdout.split('\n');
-    const at = lines.findIndex((l) => l.startsWith('  ~ alertConfig "host-ssl-certificate-stale" (id '));
-    expect(lines.slice(at + 1, at + 4)).toEqual([
+    const { under } = await planUnder(only, '  ~ alertConfig "host-ssl-certificate-stale" (id ');
+    expect(under.slice(0, 3)).toEqual([
       '      # 2 field(s) differ',
       '      notifications[EMAIL:second@acme.example]: (none) -> {"typeName":"EMAIL","delayMin":0,"intervalMin":1440,"emailAddress":"second@acme.example"}',
       '      notifications[SMS:+15555550100]: {"typeName":"SMS","delayMin":60,"intervalMin":1440,"mobileNumber":"+15555550100"} -> (none)',
@@ -165,11 +175,8 @@ describe('the printed plan', { timeout: 120_000 }, () => {
       'roles: [GROUP_OWNER]',
       'roles: [GROUP_OWNER, GROUP_DATA_ACCESS_ADMIN]',
     );
-    const run = await runBinary(['plan', ...only], toolEnv(emulator.url));
-    expect(run.code, run.stderr).toBe(0);
-    const lines = run.stdout.split('\n');
-    const at = lines.findIndex((l) => l.startsWith('  ~ alertConfig "no-primary" (id '));
-    expect(lines.slice(at + 1, at + 4)).toEqual([
+    const { run, under } = await planUnder(only, '  ~ alertConfig "no-primary" (id ');
+    expect(under.slice(0, 3)).toEqual([
       '      # 2 field(s) differ',
       '      notifications[GROUP, item 1].delayMin: 10 -> 0',
       '      notifications[GROUP, item 2].roles: + "GROUP_DATA_ACCESS_ADMIN"',
@@ -186,11 +193,8 @@ describe('the printed plan', { timeout: 120_000 }, () => {
     await editDesired('projects/payments.yaml', '        - typeName: SLACK\n', `${second}        - typeName: SLACK\n`);
     expect((await runBinary(['apply', '--auto-approve', ...only], toolEnv(emulator.url))).code).toBe(0);
     await rm(join(dir, 'state'), { recursive: true, force: true });
-    const run = await runBinary(['plan', ...only], toolEnv(emulator.url));
-    expect(run.code, run.stderr).toBe(0);
-    const lines = run.stdout.split('\n');
-    const at = lines.findIndex((l) => l.startsWith('  <= alertConfig "no-primary" (id '));
-    expect(lines.slice(at + 2, at + 6).sort()).toEqual([
+    const { run, under } = await planUnder(only, '  <= alertConfig "no-primary" (id ');
+    expect(under.slice(1, 5).sort()).toEqual([
       '      notifications[SLACK:#payments-alerts].apiToken: (secret, will be sent on adoption)',
       '      notifications[WEBHOOK, item 2].webhookSecret: (secret, will be sent on adoption)',
       '      notifications[WEBHOOK, item 2].webhookUrl: (secret, will be sent on adoption)',
@@ -261,11 +265,8 @@ describe('the printed plan', { timeout: 120_000 }, () => {
       '          webhookSecret: { secretRef: "opsman/notify#payments-webhook-secret" }\n',
       '',
     );
-    const run = await runBinary(['plan', ...only], toolEnv(emulator.url));
-    expect(run.code, run.stderr).toBe(0);
-    const lines = run.stdout.split('\n');
-    const at = lines.findIndex((l) => l.startsWith('  ~ alertConfig "no-primary" (id '));
-    expect(lines.slice(at + 1, at + 3)).toEqual([
+    const { run, under } = await planUnder(only, '  ~ alertConfig "no-primary" (id ');
+    expect(under.slice(0, 2)).toEqual([
       '      # 1 field(s) differ',
       '      notifications[WEBHOOK].webhookSecret: (secret set on live, not in desired)',
     ]);
@@ -282,11 +283,8 @@ describe('the printed plan', { timeout: 120_000 }, () => {
       '          webhookUrl: { secretRef: "opsman/notify#payments-webhook-url" }\n',
       `          webhookUrl: { secretRef: "opsman/notify#payments-webhook-url" }\n${line}`,
     );
-    const run = await runBinary(['plan', ...only], toolEnv(emulator.url));
-    expect(run.code, run.stderr).toBe(0);
-    const lines = run.stdout.split('\n');
-    const at = lines.findIndex((l) => l.startsWith('  ~ alertConfig "no-primary" (id '));
-    expect(lines.slice(at + 1, at + 4)).toEqual([
+    const { run, under } = await planUnder(only, '  ~ alertConfig "no-primary" (id ');
+    expect(under.slice(0, 3)).toEqual([
       '      # 1 field(s) differ',
       '      notifications[WEBHOOK].webhookSecret: (secret added)',
       '  (3 unmanaged objects left alone: Ops Manager defaults or other tools)',
@@ -299,12 +297,8 @@ describe('the printed plan', { timeout: 120_000 }, () => {
     expect((await runBinary(['apply', '--auto-approve', ...only], toolEnv(emulator.url))).code).toBe(0);
     // The state is lost: every config applied is now unowned and equal to its desired body, so it is adopted.
     await rm(join(dir, 'state'), { recursive: true, force: true });
-    const run = await runBinary(['plan', ...only], toolEnv(emulator.url));
-    expect(run.code, run.stderr).toBe(0);
-    const lines = run.stdout.split('\n');
-    const at = lines.findIndex((l) => l.startsWith('  <= alertConfig "no-primary" (id '));
-    expect(at, run.stdout).toBeGreaterThan(0);
-    expect(lines.slice(at + 2, at + 5)).toEqual([
+    const { run, under } = await planUnder(only, '  <= alertConfig "no-primary" (id ');
+    expect(under.slice(1, 4)).toEqual([
       '      notifications[SLACK:#payments-alerts].apiToken: (secret, will be sent on adoption)',
       '      notifications[WEBHOOK].webhookSecret: (secret, will be sent on adoption)',
       '      notifications[WEBHOOK].webhookUrl: (secret, will be sent on adoption)',
