@@ -63,9 +63,9 @@ export function processIo(): CliIo {
     env: process.env,
     outputLost: () => guarded.lost(),
     onInterrupt(handler: (reason: string, event?: string) => void, again: string | (() => string)): () => void {
-      // Stopping: the handler was called. Asked: someone sent Ctrl-C or SIGTERM; a second such signal stops at once.
+      // Stopping: the handler was called (by a signal or a reader gone). A Ctrl-C or SIGTERM then stops at once,
+      // whatever started the stop: someone who asks after a SIGHUP or a closed pipe wants the process gone.
       let stopping = false;
-      let asked = false;
       const first = (reason: string, event: string) => {
         stopping = true;
         handler(reason, event);
@@ -77,8 +77,7 @@ export function processIo(): CliIo {
           if (!stopping) first(reason, `${reason} received`);
           return;
         }
-        if (!asked) {
-          asked = true;
+        if (!stopping) {
           first(reason, `${reason} received`);
           return;
         }

@@ -84,6 +84,19 @@ describe('signals other than Ctrl-C during apply', { timeout: 120_000 }, () => {
   });
 });
 
+describe('a Ctrl-C or SIGTERM after a stop a SIGHUP started', { timeout: 120_000 }, () => {
+  it('stops at once, as any second interrupt does', async () => {
+    await fault({ method: 'POST', path: '/groups/*/alertConfigs', latencyMs: 1_500 });
+    const run = await runBinary(APPLY(), toolEnv(emulator.url), REPO_ROOT, [
+      { when: FIRST_APPLIED, signal: 'SIGHUP' },
+      { when: /received: no new write starts/, signal: 'SIGTERM' },
+    ]);
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(130);
+    expect(run.stderr).toContain('SIGTERM again: ');
+    expect(run.stdout).not.toMatch(/^Apply interrupted by/m);
+  });
+});
+
 describe('a closed output pipe', { timeout: 120_000 }, () => {
   it('stderr closed (`apply 2>&1 | head -1`): no crash, the apply stops gracefully and releases the lock', async () => {
     // Writes answer slowly, so progress lines are still being written while the apply runs.
