@@ -5,6 +5,7 @@
 import { mkdtemp, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { errorCode } from '../../core/concurrency.ts';
 import type { CommandContext } from '../context.ts';
 import { CliError, EXIT } from '../errors.ts';
 import type { CliIo, TextSink } from '../io.ts';
@@ -49,6 +50,12 @@ export async function runDemo(ctx: CommandContext): Promise<number> {
   const check = (ok: boolean, text: string): boolean => {
     out.write(ok ? `${style.ok('ok')}: ${text}\n` : `${style.error('UNEXPECTED')}: ${text}\n`);
     return ok;
+  };
+  // A step stopped by Ctrl-C (its command answered 130) ends the demo there, with the same exit: the steps after it
+  // build on it, and whoever pressed Ctrl-C wants the demo to stop, not to go on and report failures.
+  const unlessStopped = (code: number): number => {
+    if (code !== EXIT.interrupted) return code;
+    throw new CliError('INTERRUPTED', `the demo was stopped at step ${step}`, EXIT.interrupted);
   };
 
   const work = await mkdtemp(join(tmpdir(), 'opsman-gitops-demo-'));
@@ -98,16 +105,17 @@ export async function runDemo(ctx: CommandContext): Promise<number> {
     );
 
     section(`Validate the desired state (${relative(process.cwd(), desired) || desired})`);
-    if (!check((await runValidate(sub)) === EXIT.ok, 'the example desired state is valid')) return EXIT.error;
+    if (!check(unlessStopped(await runValidate(sub)) === EXIT.ok, 'the example desired state is valid'))
+      return EXIT.error;
     section('Plan: what apply would change (unmanaged default alerts are left alone)');
-    await runPlan(sub, 'plan');
+    unlessStopped(await runPlan(sub, 'plan'));
 
     section('Apply (auto-approved): the plan above, executed');
-    healthy = check((await runApply(sub, false)) === EXIT.ok, 'apply succeeded') && healthy;
+    healthy = check(unlessStopped(await runApply(sub, false)) === EXIT.ok, 'apply succeeded') && healthy;
 
     section('Plan again: nothing left to do');
     tee.text = '';
-    const second = await runPlan({ ...sub, options: { ...options, detailedExitcode: true } }, 'plan');
+    const second = unlessStopped(await runPlan({ ...sub, options: { ...options, detailedExitcode: true } }, 'plan'));
     healthy =
       check(second === EXIT.ok && tee.text.includes('0 to create, 0 to update, 0 to delete'), 'zero changes') &&
       healthy;
@@ -129,16 +137,16 @@ export async function runDemo(ctx: CommandContext): Promise<number> {
 
     section('Observe: the drift, and who made it');
     tee.text = '';
-    await runPlan({ ...sub, options: { ...options, projects: [PAYMENTS_PROD] } }, 'observe');
+    unlessStopped(await runPlan({ ...sub, options: { ...options, projects: [PAYMENTS_PROD] } }, 'observe'));
     healthy =
       check(tee.text.includes(`changed by ${HUMAN_KEY.publicKey}`), `drift attributed to ${HUMAN_KEY.publicKey}`) &&
       healthy;
 
     section('Apply again: the drift is corrected');
-    healthy = check((await runApply(sub)) === EXIT.ok, 'corrective apply succeeded') && healthy;
+    healthy = check(unlessStopped(await runApply(sub)) === EXIT.ok, 'corrective apply succeeded') && healthy;
 
     section('Archive: version manifest and usage');
-    healthy = check((await runArchive(sub)) === EXIT.ok, 'archive written') && healthy;
+    healthy = check(unlessStopped(await runArchive(sub)) === EXIT.ok, 'archive written') && healthy;
 
     section('Where everything is');
     out.write(`State:   ${join(stateDir, 'state.json')}\n`);
@@ -152,7 +160,8 @@ export async function runDemo(ctx: CommandContext): Promise<number> {
     );
     return healthy ? EXIT.ok : EXIT.error;
   } catch (error) {
-    if (error instanceof CliError) throw error;
+    // A step stopped while planning throws its own INTERRUPTED error (exit 130): passed on, not called a failure.
+    if (error instanceof CliError || errorCode(error) === 'INTERRUPTED') throw error;
     throw new CliError('CLI_DEMO_FAILED', `the demo failed at step ${step}: ${(error as Error).message}`, EXIT.error, {
       cause: error,
     });
