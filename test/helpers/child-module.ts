@@ -12,17 +12,25 @@ import { REPO_ROOT } from './cli-run.ts';
 export interface ChildOutcome {
   error: { name: string; code?: string; message: string; cause?: string } | null;
   reported?: unknown;
-  /** True when the child was still running after `timeoutMs` and was killed. */
+  /** True when the child was still running `timeoutMs` after its imports were loaded, and was killed. */
   hung: boolean;
 }
 
 /** The file URL of a repository module, to import it from a snippet. */
 export const moduleUrl = (path: string): string => pathToFileURL(join(REPO_ROOT, path)).href;
 
+/** What the child prints first, once its imports are loaded (stdout to a pipe is written at once on Linux). */
+const READY = 'ready\n';
+
+/** How long a child may take to load its imports. */
+const STARTUP_LIMIT_MS = 45_000;
+
 /**
  * Runs `body` (the body of an async function that sees `args`, the strings given, and `report(value)`) after
  * `imports`, in a child whose files may not grow past `fileSizeBlocks` blocks when given (Node ignores SIGXFSZ, so a
- * write past it fails with EFBIG). The child is killed after `timeoutMs`.
+ * write past it fails with EFBIG). The child is killed `timeoutMs` after it is ready to run `body` (its imports
+ * loaded): the limit measures the snippet, not Node's start and tsx compiling the modules, which a loaded machine
+ * slows down by seconds. A child not ready within STARTUP_LIMIT_MS is killed and the call rejects.
  */
 export function runInChild(
   imports: string,
@@ -35,6 +43,7 @@ const args = process.argv.slice(1);
 let reported;
 const report = (value) => { reported = value; };
 let error = null;
+process.stdout.write(${JSON.stringify(READY)});
 try {
   await (async () => { ${body} })();
 } catch (e) {
@@ -50,12 +59,17 @@ process.stdout.write(JSON.stringify({ error, reported }));`;
     let out = '';
     let err = '';
     let hung = false;
-    const timer = setTimeout(() => {
-      hung = true;
-      child.kill('SIGKILL');
-    }, options.timeoutMs ?? 20_000);
+    let started = false;
+    let timer = setTimeout(() => child.kill('SIGKILL'), STARTUP_LIMIT_MS);
     child.stdout.setEncoding('utf8').on('data', (c: string) => {
       out += c;
+      if (started || !out.startsWith(READY)) return;
+      started = true;
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        hung = true;
+        child.kill('SIGKILL');
+      }, options.timeoutMs ?? 20_000);
     });
     child.stderr.setEncoding('utf8').on('data', (c: string) => {
       err += c;
@@ -64,8 +78,11 @@ process.stdout.write(JSON.stringify({ error, reported }));`;
     child.on('close', (code) => {
       clearTimeout(timer);
       if (hung) resolve({ error: null, hung: true });
-      else if (code !== 0) reject(new Error(`child exited ${code}: ${err}`));
-      else resolve({ ...(JSON.parse(out) as Omit<ChildOutcome, 'hung'>), hung: false });
+      else if (!started) {
+        const why = code === null ? `not ready within ${STARTUP_LIMIT_MS} ms` : `exited ${code} before it was ready`;
+        reject(new Error(`child ${why}: ${err}`));
+      } else if (code !== 0) reject(new Error(`child exited ${code}: ${err}`));
+      else resolve({ ...(JSON.parse(out.slice(READY.length)) as Omit<ChildOutcome, 'hung'>), hung: false });
     });
   });
 }

@@ -34,8 +34,12 @@ export interface RunOptions {
   closeReader?: 'stdout' | 'stderr';
   /** Sends stdout to this file (`> /dev/full`) instead of a pipe; nothing is collected from it. */
   stdoutFile?: string;
-  /** Sends `signal` `ms` after the start, for a stage that prints nothing to wait for (waiting for a held lock). */
-  signalAfter?: { ms: number; signal: NodeJS.Signals };
+  /**
+   * Sends `signal` once `ready` resolves, for a stage that prints nothing to wait for (waiting for a held lock): an
+   * event the stage makes (a file written, a lock file tried), never a fixed delay, which a loaded machine outruns.
+   * Made before the call, so that nothing the child does is missed; a rejection kills the child and fails the run.
+   */
+  signalWhen?: { ready: Promise<unknown>; signal: NodeJS.Signals };
 }
 
 /**
@@ -72,14 +76,22 @@ export function runBinary(
         step += 1;
       }
     });
-    const timer =
-      options.signalAfter === undefined
-        ? undefined
-        : setTimeout(() => child.kill(options.signalAfter?.signal), options.signalAfter.ms);
+    let ended = false;
+    let failure: unknown;
+    options.signalWhen?.ready.then(
+      () => {
+        if (!ended) child.kill(options.signalWhen?.signal);
+      },
+      (error: unknown) => {
+        failure = error;
+        if (!ended) child.kill('SIGKILL');
+      },
+    );
     child.on('error', reject);
     child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
+      ended = true;
+      if (failure !== undefined) reject(failure);
+      else resolve({ code, stdout, stderr });
     });
   });
 }

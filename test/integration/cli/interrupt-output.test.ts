@@ -60,7 +60,8 @@ describe('signals other than Ctrl-C during apply', { timeout: 120_000 }, () => {
     ['SIGHUP', 'SIGHUP (terminal closed)'],
     ['SIGTERM', 'SIGTERM'],
   ] as const)('%s: stops gracefully: exit 130, state saved, lock released', async (signal, reason) => {
-    await fault({ method: 'POST', path: '/groups/*/alertConfigs', latencyMs: 500 });
+    // 1.5 s a create: writes are still to start when the signal lands, even if a loaded machine delays it by a second.
+    await fault({ method: 'POST', path: '/groups/*/alertConfigs', latencyMs: 1_500 });
     const run = await runBinary(APPLY(), toolEnv(emulator.url), REPO_ROOT, [{ when: FIRST_APPLIED, signal }]);
     expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(130);
     expect(run.stderr).toContain(`${reason} received: no new write starts`);

@@ -13,6 +13,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../../emulator/index.ts';
 import { FsStateStore } from '../../../lambdas/adapters/local/state-fs.ts';
 import { REPO_ROOT, runBinary, toolEnv } from '../../helpers/cli-run.ts';
+import { entryChanges, fileAppears } from '../../helpers/fs-events.ts';
 
 let emulator: { url: string; origin: string; close(): Promise<void> };
 let dir: string;
@@ -144,12 +145,14 @@ describe('Ctrl-C while apply waits for a lock another run holds', { timeout: 120
         ttlMs: 600_000,
       });
       await fetch(`${emulator.origin}/__emulator/requests`, { method: 'DELETE' });
+      // The run prints nothing while it waits: the signal follows its first try for the lock (the lock file of the
+      // lease, made and removed by each try), when its Ctrl-C handling is in place and the wait has begun.
       const run = await runBinary(
         ['apply', '--auto-approve', '--no-color', '--lease-wait', '600', ...common, ...extra],
         toolEnv(emulator.url),
         REPO_ROOT,
         [],
-        { signalAfter: { ms: 3_000, signal: 'SIGINT' } },
+        { signalWhen: { ready: entryChanges(join(dir, 'state'), 'lease.json.lock'), signal: 'SIGINT' } },
       );
       // Was exit 1 with "another run holds the lease: ...; waited N ms (LEASE_HELD)".
       expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(130);
@@ -186,12 +189,13 @@ describe('Ctrl-C during archive', { timeout: 120_000 }, () => {
     await slowDown(60_000, 'GET', '/usage/**');
     const archiveDir = join(dir, 'archive');
     const started = Date.now();
+    // The signal follows the manifest's last write (latest.json), while the usage reads wait for their answers.
     const run = await runBinary(
       ['archive', '--no-color', '--state-dir', join(dir, 'state'), '--archive-dir', archiveDir],
       toolEnv(emulator.url),
       REPO_ROOT,
       [],
-      { signalAfter: { ms: 4_000, signal: 'SIGINT' } },
+      { signalWhen: { ready: fileAppears(join(archiveDir, 'manifests', 'latest.json')), signal: 'SIGINT' } },
     );
     // Was: killed at once by the signal, no word, no report (exit code null).
     expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(130);
@@ -227,12 +231,13 @@ describe('Ctrl-C during archive', { timeout: 120_000 }, () => {
 
   it('--json: the report with interrupted and the errors met, exit 130', async () => {
     await slowDown(60_000, 'GET', '/usage/**');
+    const archiveDir = join(dir, 'archive');
     const run = await runBinary(
-      ['archive', '--json', '--state-dir', join(dir, 'state'), '--archive-dir', join(dir, 'archive')],
+      ['archive', '--json', '--state-dir', join(dir, 'state'), '--archive-dir', archiveDir],
       toolEnv(emulator.url),
       REPO_ROOT,
       [],
-      { signalAfter: { ms: 4_000, signal: 'SIGINT' } },
+      { signalWhen: { ready: fileAppears(join(archiveDir, 'manifests', 'latest.json')), signal: 'SIGINT' } },
     );
     expect(run.code, run.stderr).toBe(130);
     const report = JSON.parse(run.stdout) as {
@@ -247,8 +252,9 @@ describe('Ctrl-C during archive', { timeout: 120_000 }, () => {
 
 describe('Ctrl-C during apply', { timeout: 120_000 }, () => {
   it('one SIGINT: exit 130, state saved, lock released; the next apply finishes the job', async () => {
-    // Creates take 500 ms each: the first target applied has none, so every project still has creates to start.
-    await slowDown(500, 'POST', '/groups/*/alertConfigs');
+    // Creates take 1.5 s each: the first target applied has none, so every project still has creates to start, even
+    // when a loaded machine delays the signal by a second.
+    await slowDown(1_500, 'POST', '/groups/*/alertConfigs');
     const run = await runBinary(
       ['apply', '--auto-approve', '--no-color', ...common],
       toolEnv(emulator.url),
