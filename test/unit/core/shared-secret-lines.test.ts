@@ -106,6 +106,23 @@ const withoutSecret = (n: Record<string, unknown>) => {
   return copy;
 };
 
+/** VALUES with A's and B's secret values swapped: A's references now resolve to B's values and B's to A's. */
+const SWAPPED: Record<string, string> = {
+  ...VALUES,
+  'a#url': VALUES['b#url'] as string,
+  'b#url': VALUES['a#url'] as string,
+  'a#sec': VALUES['b#sec'] as string,
+  'b#sec': VALUES['a#sec'] as string,
+};
+
+/** Both secrets of both webhooks read as changed (they are sent). */
+const EVERY_SECRET_CHANGED = [
+  `notifications[WEBHOOK, item 1].webhookSecret: ${secretNote('changed')}`,
+  `notifications[WEBHOOK, item 1].webhookUrl: ${secretNote('changed')}`,
+  `notifications[WEBHOOK, item 2].webhookSecret: ${secretNote('changed')}`,
+  `notifications[WEBHOOK, item 2].webhookUrl: ${secretNote('changed')}`,
+];
+
 describe('secret lines of two WEBHOOKs (field-diff and secret-path numberings differ)', () => {
   it('the two numberings do differ for these webhooks (the premise of the cases below)', () => {
     expect(secretUses(body([A, B])).map((u) => `${u.path} ${u.ref}`)).toEqual([
@@ -222,37 +239,13 @@ describe('a WEBHOOK renumbered by an edit, no secret value changed', () => {
   });
 
   it('two webhooks whose values were swapped in the secrets file, nothing else differs: every swapped secret is sent', () => {
-    const swapped = {
-      ...VALUES,
-      'a#url': VALUES['b#url'] as string,
-      'b#url': VALUES['a#url'] as string,
-      'a#sec': VALUES['b#sec'] as string,
-      'b#sec': VALUES['a#sec'] as string,
-    };
-    expect(secretLines([A, B], [LIVE_A, LIVE_B], [A, B], swapped)).toEqual([
-      `notifications[WEBHOOK, item 1].webhookSecret: ${secretNote('changed')}`,
-      `notifications[WEBHOOK, item 1].webhookUrl: ${secretNote('changed')}`,
-      `notifications[WEBHOOK, item 2].webhookSecret: ${secretNote('changed')}`,
-      `notifications[WEBHOOK, item 2].webhookUrl: ${secretNote('changed')}`,
-    ]);
+    expect(secretLines([A, B], [LIVE_A, LIVE_B], [A, B], SWAPPED)).toEqual(EVERY_SECRET_CHANGED);
   });
 
   it('values swapped while the config is disabled in YAML (a PATCH of enabled alone sends no secret): still sent', () => {
-    const swapped = {
-      ...VALUES,
-      'a#url': VALUES['b#url'] as string,
-      'b#url': VALUES['a#url'] as string,
-      'a#sec': VALUES['b#sec'] as string,
-      'b#sec': VALUES['a#sec'] as string,
-    };
-    const lines = secretLinesOf([A, B], [LIVE_A, LIVE_B], [A, B], swapped, false);
+    const lines = secretLinesOf([A, B], [LIVE_A, LIVE_B], [A, B], SWAPPED, false);
     expect(lines.action).toBe('update');
-    expect(lines.secrets).toEqual([
-      `notifications[WEBHOOK, item 1].webhookSecret: ${secretNote('changed')}`,
-      `notifications[WEBHOOK, item 1].webhookUrl: ${secretNote('changed')}`,
-      `notifications[WEBHOOK, item 2].webhookSecret: ${secretNote('changed')}`,
-      `notifications[WEBHOOK, item 2].webhookUrl: ${secretNote('changed')}`,
-    ]);
+    expect(lines.secrets).toEqual(EVERY_SECRET_CHANGED);
   });
 });
 
