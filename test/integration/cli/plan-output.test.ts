@@ -57,6 +57,25 @@ async function planUnder(args: string[], header: string): Promise<{ run: { stdou
   return { run, under: lines.slice(at + 1) };
 }
 
+/**
+ * Applies payments-prod, edits one threshold, then applies again while Ops Manager answers every PUT of the project
+ * with 500: the second apply's run (exit 1 expected).
+ */
+async function applyWithFailingUpdate(): Promise<{ stdout: string; stderr: string }> {
+  const only = ['--project', PAYMENTS_PROD, ...common];
+  expect((await runBinary(['apply', '--auto-approve', ...only], toolEnv(emulator.url))).code).toBe(0);
+  await editDesired('projects/payments.yaml', 'threshold: 5000', 'threshold: 4000');
+  const fault = await fetch(`${emulator.origin}/__emulator/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ method: 'PUT', path: `/groups/${PAYMENTS_PROD}/alertConfigs/*`, status: 500, times: 100 }),
+  });
+  expect(fault.ok).toBe(true);
+  const run = await runBinary(['apply', '--auto-approve', ...only], toolEnv(emulator.url));
+  expect(run.code, run.stderr).toBe(1);
+  return run;
+}
+
 /** Characters a terminal acts on or that change how the text around them reads (controls, bidi, zero-width). */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the characters that must never reach the terminal.
 const UNSAFE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/;
@@ -219,34 +238,14 @@ describe('the printed plan', { timeout: 120_000 }, () => {
   });
 
   it('an apply whose writes fail says so in its progress, never "applied <project>"', async () => {
-    const only = ['--project', PAYMENTS_PROD, ...common];
-    expect((await runBinary(['apply', '--auto-approve', ...only], toolEnv(emulator.url))).code).toBe(0);
-    await editDesired('projects/payments.yaml', 'threshold: 5000', 'threshold: 4000');
-    const fault = await fetch(`${emulator.origin}/__emulator/faults`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ method: 'PUT', path: `/groups/${PAYMENTS_PROD}/alertConfigs/*`, status: 500, times: 100 }),
-    });
-    expect(fault.ok).toBe(true);
-    const run = await runBinary(['apply', '--auto-approve', ...only], toolEnv(emulator.url));
-    expect(run.code, run.stderr).toBe(1);
+    const run = await applyWithFailingUpdate();
     expect(run.stdout).toMatch(/^Apply finished with errors: 0 applied, 1 failed, /m);
     expect(run.stderr).toMatch(/^ {2}· finished payments-prod with 1 failed write \(1\/1\)$/m);
     expect(run.stderr).not.toContain('applied payments-prod');
   });
 
   it("the apply summary lists a failed write once, with its action, id and Ops Manager's answer", async () => {
-    const only = ['--project', PAYMENTS_PROD, ...common];
-    expect((await runBinary(['apply', '--auto-approve', ...only], toolEnv(emulator.url))).code).toBe(0);
-    await editDesired('projects/payments.yaml', 'threshold: 5000', 'threshold: 4000');
-    const fault = await fetch(`${emulator.origin}/__emulator/faults`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ method: 'PUT', path: `/groups/${PAYMENTS_PROD}/alertConfigs/*`, status: 500, times: 100 }),
-    });
-    expect(fault.ok).toBe(true);
-    const run = await runBinary(['apply', '--auto-approve', ...only], toolEnv(emulator.url));
-    expect(run.code, run.stderr).toBe(1);
+    const run = await applyWithFailingUpdate();
     const summary = run.stdout.slice(run.stdout.indexOf('\nPlan: '));
     const mentions = summary.split('\n').filter((l) => l.includes('primary-connections-high'));
     expect(mentions, summary).toHaveLength(1);
