@@ -66,3 +66,23 @@ export function useHandlerWorld(
     ctx: (functionName) => fakeLambdaContext(`req-${++n}`, functionName) as unknown as Context,
   };
 }
+
+/** The lease document another Lambda run holds in these tests (ten minutes left). */
+export interface HeldLease {
+  owner: string;
+  runId: string;
+  acquiredAt: string;
+  expiresAt: string;
+}
+
+/** Writes the data bucket's lease as held by another run, ten minutes from now; answers the lease written. */
+export function holdLeaseAsAnotherRun(world: AwsWorld): HeldLease {
+  const holder: HeldLease = {
+    owner: 'lambda:other/req-0',
+    runId: '20261121T000000Z-00000000',
+    acquiredAt: new Date().toISOString(),
+    expiresAt: new Date(Date.now() + 600_000).toISOString(),
+  };
+  world.s3.putDirect(WORLD.dataBucket, 'state/lease.json', JSON.stringify(holder));
+  return holder;
+}

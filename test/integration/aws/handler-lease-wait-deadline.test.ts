@@ -4,7 +4,7 @@
 import type { Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { fakeLambdaContext, WORLD } from '../../helpers/aws-world.ts';
-import { useHandlerWorld } from '../../helpers/handler-world.ts';
+import { holdLeaseAsAnotherRun, useHandlerWorld } from '../../helpers/handler-world.ts';
 
 describe('the reconcile handler out of time while waiting for a held lease', { timeout: 60_000 }, () => {
   const h = useHandlerWorld({
@@ -14,13 +14,7 @@ describe('the reconcile handler out of time while waiting for a held lease', { t
   });
 
   it('is skipped (LEASE_HELD, retryable), naming the holder; the holder keeps its lease', async () => {
-    const holder = {
-      owner: 'lambda:other/req-0',
-      runId: '20261121T000000Z-00000000',
-      acquiredAt: new Date().toISOString(),
-      expiresAt: new Date(Date.now() + 600_000).toISOString(),
-    };
-    h.world.s3.putDirect(WORLD.dataBucket, 'state/lease.json', JSON.stringify(holder));
+    const holder = holdLeaseAsAnotherRun(h.world);
     const started = Date.now();
     // 8 s left: the run is stopped a quarter of that (2 s) before the limit, 6 s into its wait. The wait sees the stop
     // at its next try (up to 500 ms later), then the run ends: 2 s leave room for that on a loaded machine (with 4 s

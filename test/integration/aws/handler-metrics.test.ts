@@ -4,7 +4,7 @@
 // stopped by a torn upload (DesiredStateInTransit instead).
 import { describe, expect, it, vi } from 'vitest';
 import { WORLD } from '../../helpers/aws-world.ts';
-import { useHandlerWorld } from '../../helpers/handler-world.ts';
+import { holdLeaseAsAnotherRun, useHandlerWorld } from '../../helpers/handler-world.ts';
 
 /** Runs `fn` and returns the metric values of the EMF documents it printed, by name (summed). */
 async function emfOf(fn: () => Promise<unknown>): Promise<Map<string, number>> {
@@ -59,13 +59,7 @@ describe('the alarms’ metrics from the reconcile handler', { timeout: 60_000 }
   });
 
   it('a lease held by a run in progress: skipped, neither RunFailed nor LastSuccess', async () => {
-    const holder = {
-      owner: 'lambda:other/req-0',
-      runId: '20261121T000000Z-00000000',
-      acquiredAt: new Date().toISOString(),
-      expiresAt: new Date(Date.now() + 600_000).toISOString(),
-    };
-    h.world.s3.putDirect(WORLD.dataBucket, 'state/lease.json', JSON.stringify(holder));
+    holdLeaseAsAnotherRun(h.world);
     let status = '';
     const seen = await emfOf(async () => {
       status = (await reconcile({ mode: 'apply' })).status;
