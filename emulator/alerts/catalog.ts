@@ -1,4 +1,9 @@
-/** Enumerations of alert configurations and the field table of each notification type (reference, "Alert configurations"). */
+/**
+ * Enumerations of alert configurations and the field table of each notification type (reference, "Alert configurations").
+ * Deliberately a second transcription, not an import of lambdas/core/desired/enums.ts: the emulator plays Ops Manager,
+ * so sharing the product's lists would share any slip in them; the two copies are held equal by
+ * test/integration/emulator/desired-apply-agreement.property.test.ts, which catches a slip in either.
+ */
 
 /**
  * Event types an alert configuration accepts: Ops Manager's alert conditions by the categories the spec names, plus

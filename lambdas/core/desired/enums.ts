@@ -1,7 +1,8 @@
 /**
  * Enumerations of the desired-state format, from the Ops Manager reference (shared/reference/ops-manager-api.md).
  * Extending one (a new eventTypeName Ops Manager supports) is a one-line change here: the JSON Schema, the editor
- * completion and the validation all follow.
+ * completion and the validation all follow. The emulator keeps its own transcription (emulator/alerts/catalog.ts) on
+ * purpose, so a slip in one shows as a disagreement in test/integration/emulator/desired-apply-agreement.property.test.ts.
  */
 
 /** The document format version every file declares. */

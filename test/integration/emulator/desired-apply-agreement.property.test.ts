@@ -14,8 +14,13 @@ import {
   GROUP_ROLES,
   MATCHER_FIELDS,
   MATCHER_OPERATORS,
+  METRIC_EVENT_TYPE,
+  NO_INTERVAL_TYPES,
+  NOTIFICATION_FIELDS,
   NOTIFICATION_TYPES,
   ORG_ROLES,
+  THRESHOLD_EVENT_TYPES,
+  THRESHOLD_OPERATORS,
   TYPE_NAME_VALUES,
   UNITS,
 } from '../../../lambdas/core/desired/enums.ts';
@@ -24,6 +29,7 @@ import { desiredText, liveText } from '../../../lambdas/core/normalise.ts';
 import type { SecretResolver } from '../../../lambdas/core/ports.ts';
 import { resolveBodySecrets } from '../../../lambdas/core/resolve-secrets.ts';
 import { createOpsManagerClient, type OpsManagerClient } from '../../../lambdas/opsman/index.ts';
+import { SECRET_NOTIFICATION_FIELDS } from '../../../lambdas/opsman/types.ts';
 import { K, W } from '../../helpers/emulator-client.ts';
 import { MemorySource } from '../../unit/desired/memory-source.ts';
 
@@ -476,5 +482,27 @@ describe('the enumerations of the loader and of the emulator agree', () => {
     // Regression: the emulator took ORG_BILLING_ADMIN (an Atlas role) on ORG notifications; the loader refused it.
     expect(sorted(catalog.ORG_NOTIFICATION_ROLES)).toEqual(sorted(ORG_ROLES));
     expect(sorted(Object.keys(catalog.NOTIFICATION_TYPES))).toEqual(sorted(NOTIFICATION_TYPES));
+  });
+
+  it('thresholds, the field table of every notification type, and the secret fields', () => {
+    const sorted = (values: Iterable<string>) => [...values].sort();
+    expect(catalog.METRIC_EVENT_TYPE).toBe(METRIC_EVENT_TYPE);
+    expect(sorted(catalog.THRESHOLD_EVENT_TYPES)).toEqual(sorted(THRESHOLD_EVENT_TYPES));
+    expect(sorted(catalog.THRESHOLD_OPERATORS)).toEqual(sorted(THRESHOLD_OPERATORS));
+    const emulatorTable = Object.entries(catalog.NOTIFICATION_TYPES).map(([type, spec]) => ({
+      type,
+      fields: sorted(spec.own),
+      required: sorted(spec.required),
+      interval: spec.interval,
+    }));
+    const loaderTable = Object.entries(NOTIFICATION_FIELDS).map(([type, rules]) => ({
+      type,
+      fields: sorted([...rules.required, ...rules.optional]),
+      required: sorted(rules.required),
+      interval: !NO_INTERVAL_TYPES.includes(type),
+    }));
+    const byType = (a: { type: string }, b: { type: string }) => a.type.localeCompare(b.type);
+    expect(emulatorTable.sort(byType)).toEqual(loaderTable.sort(byType));
+    expect(sorted(catalog.SECRET_FIELDS)).toEqual(sorted(SECRET_NOTIFICATION_FIELDS));
   });
 });
