@@ -31,10 +31,10 @@ import { WRITE_METHODS } from '../opsman/errors.ts';
 import { DESIRED_CACHE_PREFIX, type HandlerConfig } from './config.ts';
 
 /**
- * The Ops Manager client the runtime needs: the port plus `close()`, and `forgetSilence()` when the client keeps a
- * silence verdict (OpsManagerClient does).
+ * The Ops Manager client the runtime needs: the port plus `close()`, and `forgetSilence()` / `renewConnections()` when
+ * the client keeps a silence verdict and kept-alive connections (OpsManagerClient does).
  */
-export type ClosableApi = OpsManagerApi & { close(): Promise<void>; forgetSilence?(): void };
+export type ClosableApi = OpsManagerApi & { close(): Promise<void>; forgetSilence?(): void; renewConnections?(): void };
 
 /** Builds an Ops Manager client (createOpsManagerClient in production, injectable for tests). */
 export type ApiFactory = (options: {
@@ -160,6 +160,9 @@ export class Runtime {
       // The verdict's time bound is one deadline (120 s), and the next run may start sooner: Lambda retries a failed
       // asynchronous invocation after a minute, on this warm client. That run must ask Ops Manager again.
       this.#api.api.forgetSilence?.();
+      // The container may have been frozen since the last run, and the connections it kept lost on the way meanwhile
+      // (a NAT gateway's idle timeout): the run's first POST must not go out on one (OpsManagerClient.renewConnections).
+      this.#api.api.renewConnections?.();
     }
     return {
       api: (this.#api as { api: ClosableApi }).api,
