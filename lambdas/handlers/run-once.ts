@@ -89,6 +89,7 @@ type RunOnceInput = {
  * cache, holds another key (a rotation): see {@link rotatedAfterRefusal}.
  */
 export async function runOnce(input: RunOnceInput): Promise<RunSummary> {
+  input.runtime.beginRun();
   const deadline = deadlineSignal(input.context);
   try {
     let attempt = await attemptRun(input, deadline.signal);

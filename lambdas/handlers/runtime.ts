@@ -28,13 +28,14 @@ import type {
   SecretResolver,
 } from '../core/ports.ts';
 import { WRITE_METHODS } from '../opsman/errors.ts';
+import { AwsConnections } from './aws-connections.ts';
 import { DESIRED_CACHE_PREFIX, type HandlerConfig } from './config.ts';
 
 /**
- * The Ops Manager client the runtime needs: the port plus `close()`, and `forgetSilence()` when the client keeps a
- * silence verdict (OpsManagerClient does).
+ * The Ops Manager client the runtime needs: the port plus `close()`, and `forgetSilence()` / `renewConnections()` when
+ * the client keeps a silence verdict and kept-alive connections (OpsManagerClient does).
  */
-export type ClosableApi = OpsManagerApi & { close(): Promise<void>; forgetSilence?(): void };
+export type ClosableApi = OpsManagerApi & { close(): Promise<void>; forgetSilence?(): void; renewConnections?(): void };
 
 /** Builds an Ops Manager client (createOpsManagerClient in production, injectable for tests). */
 export type ApiFactory = (options: {
@@ -102,6 +103,7 @@ export class Runtime {
   /** Validated desired states by content hash: this container's memory, then S3 (undefined when turned off). */
   readonly desiredCache: DesiredStateCache | undefined;
   readonly calls = new ApiCallCounter();
+  readonly #aws = new AwsConnections();
   readonly #secretJson: SecretJsonSource;
   readonly #createApi: ApiFactory;
   readonly #onStall: ((event: RequestStallEvent) => void) | undefined;
@@ -115,7 +117,10 @@ export class Runtime {
     this.#createApi = createApi;
     this.#onStall = onStall;
     // Endpoints come from AWS_ENDPOINT_URL_S3 / AWS_ENDPOINT_URL_SECRETS_MANAGER when set (the SDK reads them).
-    const s3 = new S3Client({ forcePathStyle: process.env.AWS_S3_FORCE_PATH_STYLE === 'true' });
+    const s3 = new S3Client({
+      forcePathStyle: process.env.AWS_S3_FORCE_PATH_STYLE === 'true',
+      requestHandler: this.#aws.requestHandler,
+    });
     this.source = new S3DesiredStateSource({ client: s3, bucket: config.desiredBucket, prefix: config.desiredPrefix });
     this.state = new S3StateStore({ client: s3, bucket: config.stateBucket, prefix: config.statePrefix });
     this.archive = new S3ArchiveStore({ client: s3, bucket: config.stateBucket, prefix: config.archivePrefix });
@@ -125,8 +130,19 @@ export class Runtime {
         : new MemoryDesiredStateCache({
             next: new S3DesiredStateCache({ client: s3, bucket: config.stateBucket, prefix: DESIRED_CACHE_PREFIX }),
           });
-    this.#secretJson = new SecretJsonSource({ client: new SecretsManagerClient({}) });
+    this.#secretJson = new SecretJsonSource({
+      client: new SecretsManagerClient({ requestHandler: this.#aws.requestHandler }),
+    });
     this.secrets = new SecretsManagerResolver(this.#secretJson, { credentialsSecretId: config.credentialsSecretId });
+  }
+
+  /**
+   * Called when a run starts: closes the idle S3 and Secrets Manager connections kept from earlier runs, which the
+   * container may have slept on, frozen, past the idle timeout of a NAT gateway or VPC endpoint (aws-connections.ts).
+   * The Ops Manager client renews its own in {@link api}.
+   */
+  beginRun(): void {
+    this.#aws.dropIdle();
   }
 
   /** The client's observer: the call counter, and the stall hook when there is one. */
@@ -160,6 +176,9 @@ export class Runtime {
       // The verdict's time bound is one deadline (120 s), and the next run may start sooner: Lambda retries a failed
       // asynchronous invocation after a minute, on this warm client. That run must ask Ops Manager again.
       this.#api.api.forgetSilence?.();
+      // The container may have been frozen since the last run, and the connections it kept lost on the way meanwhile
+      // (a NAT gateway's idle timeout): the run's first POST must not go out on one (OpsManagerClient.renewConnections).
+      this.#api.api.renewConnections?.();
     }
     return {
       api: (this.#api as { api: ClosableApi }).api,

@@ -122,6 +122,22 @@ export class OpsManagerClient implements OpsManagerApi {
     this.#core.executor.forgetSilence();
   }
 
+  /**
+   * Stops reusing the kept-alive connections: later requests (of every view) open new ones, requests in flight finish
+   * on theirs, then those close. A client kept between runs (a warm Lambda) calls it when a run starts. While the
+   * function was frozen, a NAT gateway or load balancer on the way may have forgotten a connection (their idle timeout,
+   * 350 s on AWS) without a word to the client, and undici's keep-alive timer does not count frozen time; the run's
+   * first request would go out on it and be reset, and a POST would then be an AmbiguousWriteError although it never
+   * reached Ops Manager. Costs one connection per run. Nonces and verdicts are kept. No-op once closing.
+   */
+  renewConnections(): void {
+    if (this.#core.closing !== null) return;
+    const previous = this.#core.dispatcher;
+    this.#core.dispatcher = createDispatcher(this.#core.resolved, process.env, false);
+    this.#core.executor.useDispatcher(this.#core.dispatcher);
+    previous.close().catch(() => undefined);
+  }
+
   /** Refuses new requests, waits for in-flight ones and closes the connections. Idempotent. */
   close(): Promise<void> {
     this.#core.executor.close();

@@ -77,7 +77,7 @@ interface RequestState {
 /** Executes requests for one client. */
 export class RequestExecutor {
   readonly #options: ResolvedClientOptions;
-  readonly #dispatcher: Dispatcher;
+  #dispatcher: Dispatcher;
   readonly #limiter: ConcurrencyLimiter;
   readonly #nonces: NonceCache;
   readonly #verdict: CredentialVerdict;
@@ -107,6 +107,11 @@ export class RequestExecutor {
   /** Forgets the silence verdict (a new run starts on a client kept from an earlier one). */
   forgetSilence(): void {
     this.#silence.forget();
+  }
+
+  /** Sends later attempts through `dispatcher` (the client renewed its connections); attempts in flight keep theirs. */
+  useDispatcher(dispatcher: Dispatcher): void {
+    this.#dispatcher = dispatcher;
   }
 
   /** Refuses every later request (the client is closing its connections). */

@@ -76,9 +76,16 @@ export function proxyConfigured(options: ResolvedClientOptions, env: NodeJS.Proc
   );
 }
 
-/** Builds the dispatcher; prints the insecure warning when verification is off. */
-export function createDispatcher(options: ResolvedClientOptions, env: NodeJS.ProcessEnv = process.env): Dispatcher {
-  if (options.insecureSkipVerify) options.warn(insecureWarning(options.settingNames));
+/**
+ * Builds the dispatcher; prints the insecure warning when verification is off, unless `warn` is false (a client
+ * renewing its connections has warned once already).
+ */
+export function createDispatcher(
+  options: ResolvedClientOptions,
+  env: NodeJS.ProcessEnv = process.env,
+  warn = true,
+): Dispatcher {
+  if (options.insecureSkipVerify && warn) options.warn(insecureWarning(options.settingNames));
   const ca = buildCaList(options.caFile, env, options.settingNames.caFile);
   const tls = {
     timeout: options.timeouts.connectMs,

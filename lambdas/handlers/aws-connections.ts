@@ -1,0 +1,39 @@
+/**
+ * The kept-alive connections of a container's AWS SDK clients (S3, Secrets Manager), held in agents of our own so that a
+ * run can drop the idle ones when it starts. A Lambda is frozen between runs, for minutes or hours, and a NAT gateway
+ * or an interface VPC endpoint on the way forgets an idle connection after 350 s without a word to the client; it
+ * resets the next request sent on it. The SDK retries a reset three times in all, but each retry takes another idle
+ * connection of the same pool: after a run that read S3 in parallel, the next run's first S3 request met three dead
+ * connections in a row and failed the run. Node's own idle timer cannot be relied on: on the thaw, the run's first
+ * request can leave before that timer's turn comes.
+ */
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
+
+/** Sockets per origin, as the SDK's own default agents allow. */
+const MAX_SOCKETS = 50;
+
+/** The agents of a container's AWS SDK clients. */
+export class AwsConnections {
+  readonly #http = new HttpAgent({ keepAlive: true, maxSockets: MAX_SOCKETS });
+  readonly #https = new HttpsAgent({ keepAlive: true, maxSockets: MAX_SOCKETS });
+
+  /** The `requestHandler` option of an SDK client: its requests go through these agents. */
+  get requestHandler(): { httpAgent: HttpAgent; httpsAgent: HttpsAgent } {
+    return { httpAgent: this.#http, httpsAgent: this.#https };
+  }
+
+  /** Closes every idle connection (requests in flight keep theirs): the next requests open new ones. */
+  dropIdle(): number {
+    let dropped = 0;
+    for (const agent of [this.#http, this.#https]) {
+      for (const sockets of Object.values(agent.freeSockets)) {
+        for (const socket of sockets ?? []) {
+          socket.destroy();
+          dropped += 1;
+        }
+      }
+    }
+    return dropped;
+  }
+}
