@@ -67,7 +67,7 @@ export class S3Lease {
       if (current === null) continue; // released between our write and our read: try to create again
       const { reading } = current;
       // Our own earlier attempt won but its response was lost (the SDK retried the PUT): the lease is already ours.
-      if (reading.readable && reading.lease.owner === request.owner && reading.lease.runId === request.runId) {
+      if (reading.readable && isSameRun(reading.lease, request)) {
         return {
           owner: reading.lease.owner,
           runId: reading.lease.runId,
@@ -110,8 +110,17 @@ export class S3Lease {
   /** Extends our lease; LeaseLostError when someone else took it over meanwhile. */
   async renew(lease: Lease, ttlMs: number): Promise<Lease> {
     const renewed = await this.#put({ owner: lease.owner, runId: lease.runId, ttlMs }, { IfMatch: lease.token });
-    if (!renewed) throw new LeaseLostError(`lease ${this.#location} was taken over or deleted after it expired`);
-    return renewed;
+    if (renewed) return renewed;
+    // 412 also answers the SDK's retry of a renewal that landed but whose answer was lost (a reset): the object then
+    // holds our own owner and run id under a new ETag, and the lease is still ours. Only a run id of our own counts:
+    // a run that took the lease over after it expired writes its own.
+    const current = await this.#readCurrent();
+    const reading = current?.reading;
+    if (!current || !reading?.readable || !isSameRun(reading.lease, lease)) {
+      throw new LeaseLostError(`lease ${this.#location} was taken over or deleted after it expired`);
+    }
+    const { owner, runId, expiresAt } = reading.lease;
+    return { owner, runId, expiresAt, token: current.etag };
   }
 
   /** Deletes the lease only if it is still ours (same ETag); a lease already taken over is left to its new holder. */
@@ -183,6 +192,11 @@ export class S3Lease {
       throw accessError('GetObject', this.#location, error);
     }
   }
+}
+
+/** True when a lease read names the same owner and run as ours: a write of our own, whatever its ETag. */
+function isSameRun(read: { owner: string; runId: string }, ours: { owner: string; runId: string }): boolean {
+  return read.owner === ours.owner && read.runId === ours.runId;
 }
 
 /**

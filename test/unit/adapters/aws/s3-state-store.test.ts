@@ -1,5 +1,5 @@
 // Scenario: the S3 state store and lease, with a real SDK client against a loopback S3 that enforces conditional writes.
-import type { S3Client } from '@aws-sdk/client-s3';
+import { S3Client } from '@aws-sdk/client-s3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { S3StateStore } from '../../../../lambdas/adapters/aws/s3-state-store.ts';
 import {
@@ -10,7 +10,7 @@ import {
   StateTooNewError,
 } from '../../../../lambdas/core/errors.ts';
 import type { ReconcileState } from '../../../../lambdas/core/ports.ts';
-import { loopbackS3Client } from '../../../helpers/aws-clients.ts';
+import { loopbackS3Client, loopbackS3ClientConfig } from '../../../helpers/aws-clients.ts';
 import { type LoopbackS3, startLoopbackS3 } from '../../../helpers/aws-s3-server.ts';
 
 const BUCKET = 'opsman-gitops-state';
@@ -184,6 +184,23 @@ describe('S3StateStore on loopback S3', () => {
     expect(again).toEqual(first);
     await store.releaseLease(again);
     expect(s3.getText(BUCKET, 'state/lease.json')).toBeUndefined();
+  });
+
+  it('lease: a renewal that landed but whose answer was lost (the SDK retried it: 412) is still ours', async () => {
+    // The SDK's own retry is what turns a lost answer into 412: this client retries, as production's do (3 attempts).
+    const retrying = new S3Client({ ...loopbackS3ClientConfig(s3.endpoint), maxAttempts: 3 });
+    store = new S3StateStore({ client: retrying, bucket: BUCKET, now: () => now, retry: { sleep: noSleep } });
+    const lease = await store.acquireLease({ owner: 'lambda:a/1', runId: 'run-1', ttlMs: 60_000 });
+    now = new Date('2026-03-01T10:00:30Z');
+    s3.injectFault({ method: 'PUT', key: `${BUCKET}/state/lease.json`, count: 1, after: true, reset: true });
+    const renewed = await store.renewLease(lease, 60_000);
+    const puts = s3.requests.filter((r) => r.method === 'PUT' && r.key === 'state/lease.json').slice(-2);
+    expect(puts.map((r) => r.status)).toEqual([0, 412]); // stored, then reset (no answer: 0); the retry meets 412
+    expect(renewed).toMatchObject({ owner: 'lambda:a/1', runId: 'run-1', expiresAt: '2026-03-01T10:01:30.000Z' });
+    expect(renewed.token).toBe(s3.buckets.get(BUCKET)?.get('state/lease.json')?.etag);
+    await store.releaseLease(renewed);
+    expect(s3.getText(BUCKET, 'state/lease.json')).toBeUndefined();
+    retrying.destroy();
   });
 
   it('lease: an unreadable lease object is held until LastModified plus the lease lifetime, then taken over', async () => {
