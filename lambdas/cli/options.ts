@@ -109,12 +109,41 @@ export const OPTION_NAMES: readonly string[] = Object.keys(OPTION_SPEC);
 
 const PROJECT_ID = /^[0-9a-f]{24}$/i;
 
-/** Refuses `--private-key`/`--public-key` before parsing, with the reason (a flag would land in shell history). */
+/** Options that take a value: the word after one (`--desired DIR`) is its value, never the command. */
+const VALUE_OPTIONS: ReadonlySet<string> = new Set(
+  Object.entries(OPTION_SPEC)
+    .filter(([, spec]) => spec.type === 'string')
+    .map(([name]) => `--${name}`),
+);
+
+/**
+ * The command word of argv as parseArgs will read it: the first word that is neither an option nor the value of one
+ * (`--desired ds validate`: validate, not ds), or the first word after `--`. Read before parsing, so that an error in
+ * the parse still names the right command's help, and a `--json` failure goes out as JSON.
+ */
+export function commandWord(argv: readonly string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === '--') return argv[i + 1];
+    if (VALUE_OPTIONS.has(arg)) i++;
+    else if (!arg.startsWith('-') || arg === '-') return arg;
+  }
+  return undefined;
+}
+
+/** Spellings of a credential flag, compared without dashes, underscores or case (`--private_key`, `-privateKey`). */
+const CREDENTIAL_FLAGS = new Set(['privatekey', 'publickey', 'apikey']);
+
+/**
+ * Refuses `--private-key`/`--public-key` (and their near spellings) before parsing, with the reason (a flag would land
+ * in shell history). Names the flag as typed, never its value.
+ */
 function refuseCredentialFlags(argv: readonly string[], command: string | undefined): void {
   for (const arg of argv) {
     if (arg === '--') return;
-    const name = arg.split('=')[0];
-    if (name === '--private-key' || name === '--public-key' || name === '--api-key') {
+    if (!arg.startsWith('-')) continue;
+    const name = arg.split('=')[0] as string;
+    if (CREDENTIAL_FLAGS.has(name.replace(/[-_]/g, '').toLowerCase())) {
       throw new UsageError(
         `${name} is not an option: credentials come from the environment only (OPSMAN_PUBLIC_KEY and ` +
           'OPSMAN_PRIVATE_KEY), so a private key never lands in shell history or in the process list',
@@ -124,14 +153,41 @@ function refuseCredentialFlags(argv: readonly string[], command: string | undefi
   }
 }
 
+/**
+ * Refuses a long option written with one dash, as Terraform spells them (`-auto-approve`, `-out=plan.json`): parseArgs
+ * would read it as a cluster of one-letter flags and blame `-a`, a flag the user never typed.
+ */
+function refuseSingleDashLongOptions(argv: readonly string[], command: string | undefined): void {
+  for (const arg of argv) {
+    if (arg === '--') return;
+    const name = /^-([a-z][a-z-]+)(?:=|$)/.exec(arg)?.[1];
+    if (name !== undefined && OPTION_NAMES.includes(name)) {
+      throw new UsageError(`unknown option -${name}: options take two dashes (--${name})`, command);
+    }
+  }
+}
+
+/** Options other tools spell differently (kubectl, argocd, terraform), and what to use here instead. */
+const FOREIGN_OPTIONS: Readonly<Record<string, string>> = {
+  o: '--json or --markdown',
+  output: '--json or --markdown',
+  y: '--auto-approve',
+  yes: '--auto-approve',
+  'dry-run': 'the plan command (it writes nothing)',
+  target: '--project ID',
+};
+
 /** Turns parseArgs' errors into a clear usage message with a suggestion. */
 function usageFromParseError(error: unknown, command: string | undefined): UsageError {
   const e = error as { code?: string; message?: string };
   const message = e.message ?? String(error);
   if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
     const flag = /'([^']+)'/.exec(message)?.[1] ?? '';
-    const suggestion = closest(flag.replace(/^-+/, ''), OPTION_NAMES);
-    const hint = suggestion !== undefined ? ` (did you mean --${suggestion}?)` : '';
+    const name = flag.replace(/^-+/, '');
+    const foreign = FOREIGN_OPTIONS[name];
+    const suggestion = closest(name, OPTION_NAMES);
+    const hint =
+      foreign !== undefined ? ` (use ${foreign})` : suggestion !== undefined ? ` (did you mean --${suggestion}?)` : '';
     return new UsageError(`unknown option ${flag}${hint}`, command);
   }
   if (e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
@@ -146,16 +202,49 @@ function usageFromParseError(error: unknown, command: string | undefined): Usage
   return new UsageError(message, command);
 }
 
+/** A value as an error quotes it; one with an `@` may hold credentials (a URL's user:password) and is only measured. */
+function shownValue(value: string): string {
+  return value.includes('@') ? `a value of ${value.length} characters` : `'${value}'`;
+}
+
+/**
+ * Refuses an option that takes one value given twice with different values (`--mode observe ... --mode apply`): one
+ * of them would be ignored in silence, and a cap a wrapper script set would be lifted by a later flag. The same value
+ * twice, a repeated switch, and the repeatable --project are accepted.
+ */
+function refuseConflictingRepeats(
+  tokens: readonly { kind: string; name?: string; value?: string | undefined }[],
+  command: string | undefined,
+): void {
+  const seen = new Map<string, string>();
+  for (const token of tokens) {
+    if (token.kind !== 'option' || token.name === undefined || token.value === undefined) continue;
+    if (token.name === 'project') continue;
+    const before = seen.get(token.name);
+    if (before !== undefined && before !== token.value) {
+      throw new UsageError(
+        `--${token.name} is given twice, with different values (${shownValue(before)} and ${shownValue(token.value)}): give it once`,
+        command,
+      );
+    }
+    seen.set(token.name, token.value);
+  }
+}
+
 /** Parses and validates argv (without node and script). Throws UsageError. */
 export function parseInvocation(argv: readonly string[], env: Record<string, string | undefined>): Invocation {
-  const firstWord = argv.find((a) => !a.startsWith('-'));
+  const firstWord = commandWord(argv);
   refuseCredentialFlags(argv, firstWord);
-  let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTION_SPEC; allowPositionals: true; strict: true }>>;
+  refuseSingleDashLongOptions(argv, firstWord);
+  let parsed: ReturnType<
+    typeof parseArgs<{ options: typeof OPTION_SPEC; allowPositionals: true; strict: true; tokens: true }>
+  >;
   try {
-    parsed = parseArgs({ args: [...argv], options: OPTION_SPEC, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: [...argv], options: OPTION_SPEC, allowPositionals: true, strict: true, tokens: true });
   } catch (error) {
     throw usageFromParseError(error, firstWord);
   }
+  refuseConflictingRepeats(parsed.tokens, firstWord);
   const [first, ...args] = parsed.positionals;
   let command: CommandName | undefined;
   if (first !== undefined) {
@@ -219,7 +308,11 @@ export function parseInvocation(argv: readonly string[], env: Record<string, str
   const options: CliOptions = {
     desired: v.desired ?? DEFAULT_OPTIONS.desired,
     // Only a command that talks to Ops Manager reads OPSMAN_BASE_URL: a stale one must not break `validate`.
-    baseUrl: talksToOpsManager ? baseUrl(v['base-url'] ?? env.OPSMAN_BASE_URL, command) : undefined,
+    baseUrl: !talksToOpsManager
+      ? undefined
+      : v['base-url'] !== undefined
+        ? baseUrl(v['base-url'], command, '--base-url')
+        : baseUrl(env.OPSMAN_BASE_URL, command, 'OPSMAN_BASE_URL'),
     caFile: v['ca-file'],
     insecureSkipVerify: v['insecure-skip-verify'] === true,
     secretsFile: v['secrets-file'],
