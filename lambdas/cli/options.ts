@@ -9,6 +9,13 @@ import { COMMAND_INFO, COMMANDS, type CommandName } from './commands-table.ts';
 import { UsageError } from './errors.ts';
 import { refuseUnusedOptions } from './option-use.ts';
 import { baseUrl, leaseWait, nonNegativeInteger, oneOf, requestTimeout } from './option-values.ts';
+import {
+  refuseConflictingRepeats,
+  refuseCredentialFlags,
+  refuseSingleDashLongOptions,
+  unknownCommandError,
+  usageFromParseError,
+} from './parse-refusals.ts';
 
 /** Defaults of the options that have one. */
 export const DEFAULT_OPTIONS = {
@@ -131,128 +138,24 @@ export function commandWord(argv: readonly string[]): string | undefined {
   return undefined;
 }
 
-/** Spellings of a credential flag, compared without dashes, underscores or case (`--private_key`, `-privateKey`). */
-const CREDENTIAL_FLAGS = new Set(['privatekey', 'publickey', 'apikey']);
-
-/**
- * Refuses `--private-key`/`--public-key` (and their near spellings) before parsing, with the reason (a flag would land
- * in shell history). Names the flag as typed, never its value.
- */
-function refuseCredentialFlags(argv: readonly string[], command: string | undefined): void {
-  for (const arg of argv) {
-    if (arg === '--') return;
-    if (!arg.startsWith('-')) continue;
-    const name = arg.split('=')[0] as string;
-    if (CREDENTIAL_FLAGS.has(name.replace(/[-_]/g, '').toLowerCase())) {
-      throw new UsageError(
-        `${name} is not an option: credentials come from the environment only (OPSMAN_PUBLIC_KEY and ` +
-          'OPSMAN_PRIVATE_KEY), so a private key never lands in shell history or in the process list',
-        command,
-      );
-    }
-  }
-}
-
-/**
- * Refuses a long option written with one dash, as Terraform spells them (`-auto-approve`, `-out=plan.json`): parseArgs
- * would read it as a cluster of one-letter flags and blame `-a`, a flag the user never typed.
- */
-function refuseSingleDashLongOptions(argv: readonly string[], command: string | undefined): void {
-  for (const arg of argv) {
-    if (arg === '--') return;
-    const name = /^-([a-z][a-z-]+)(?:=|$)/.exec(arg)?.[1];
-    if (name !== undefined && OPTION_NAMES.includes(name)) {
-      throw new UsageError(`unknown option -${name}: options take two dashes (--${name})`, command);
-    }
-  }
-}
-
-/** Options other tools spell differently (kubectl, argocd, terraform), and what to use here instead. */
-const FOREIGN_OPTIONS: Readonly<Record<string, string>> = {
-  o: '--json or --markdown',
-  output: '--json or --markdown',
-  y: '--auto-approve',
-  yes: '--auto-approve',
-  'dry-run': 'the plan command (it writes nothing)',
-  target: '--project ID',
-};
-
-/** Turns parseArgs' errors into a clear usage message with a suggestion. */
-function usageFromParseError(error: unknown, command: string | undefined): UsageError {
-  const e = error as { code?: string; message?: string };
-  const message = e.message ?? String(error);
-  if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
-    const flag = /'([^']+)'/.exec(message)?.[1] ?? '';
-    const name = flag.replace(/^-+/, '');
-    const foreign = FOREIGN_OPTIONS[name];
-    const suggestion = closest(name, OPTION_NAMES);
-    const hint =
-      foreign !== undefined ? ` (use ${foreign})` : suggestion !== undefined ? ` (did you mean --${suggestion}?)` : '';
-    return new UsageError(`unknown option ${flag}${hint}`, command);
-  }
-  if (e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
-    const flag = /'(--[a-z-]+)/.exec(message)?.[1] ?? 'an option';
-    if (message.includes('argument missing')) return new UsageError(`${flag} needs a value`, command);
-    if (message.includes('ambiguous')) {
-      return new UsageError(`${flag} needs a value; to pass one starting with '-', write ${flag}=-VALUE`, command);
-    }
-    if (message.includes('does not take an argument')) return new UsageError(`${flag} takes no value`, command);
-    return new UsageError(message.split('\n')[0] ?? message, command);
-  }
-  return new UsageError(message, command);
-}
-
-/** A value as an error quotes it; one with an `@` may hold credentials (a URL's user:password) and is only measured. */
-function shownValue(value: string): string {
-  return value.includes('@') ? `a value of ${value.length} characters` : `'${value}'`;
-}
-
-/**
- * Refuses an option that takes one value given twice with different values (`--mode observe ... --mode apply`): one
- * of them would be ignored in silence, and a cap a wrapper script set would be lifted by a later flag. The same value
- * twice, a repeated switch, and the repeatable --project are accepted.
- */
-function refuseConflictingRepeats(
-  tokens: readonly { kind: string; name?: string; value?: string | undefined }[],
-  command: string | undefined,
-): void {
-  const seen = new Map<string, string>();
-  for (const token of tokens) {
-    if (token.kind !== 'option' || token.name === undefined || token.value === undefined) continue;
-    if (token.name === 'project') continue;
-    const before = seen.get(token.name);
-    if (before !== undefined && before !== token.value) {
-      throw new UsageError(
-        `--${token.name} is given twice, with different values (${shownValue(before)} and ${shownValue(token.value)}): give it once`,
-        command,
-      );
-    }
-    seen.set(token.name, token.value);
-  }
-}
-
 /** Parses and validates argv (without node and script). Throws UsageError. */
 export function parseInvocation(argv: readonly string[], env: Record<string, string | undefined>): Invocation {
   const firstWord = commandWord(argv);
   refuseCredentialFlags(argv, firstWord);
-  refuseSingleDashLongOptions(argv, firstWord);
+  refuseSingleDashLongOptions(argv, OPTION_NAMES, firstWord);
   let parsed: ReturnType<
     typeof parseArgs<{ options: typeof OPTION_SPEC; allowPositionals: true; strict: true; tokens: true }>
   >;
   try {
     parsed = parseArgs({ args: [...argv], options: OPTION_SPEC, allowPositionals: true, strict: true, tokens: true });
   } catch (error) {
-    throw usageFromParseError(error, firstWord);
+    throw usageFromParseError(error, OPTION_NAMES, firstWord);
   }
   refuseConflictingRepeats(parsed.tokens, firstWord);
   const [first, ...args] = parsed.positionals;
   let command: CommandName | undefined;
   if (first !== undefined) {
-    if (!(COMMANDS as readonly string[]).includes(first)) {
-      const suggestion = closest(first, COMMANDS);
-      const hint = suggestion !== undefined ? ` (did you mean '${suggestion}'?)` : '';
-      throw new UsageError(`unknown command '${first}'${hint}`);
-    }
+    if (!(COMMANDS as readonly string[]).includes(first)) throw unknownCommandError(first);
     command = first as CommandName;
   }
   if (command === 'help') {

@@ -116,6 +116,11 @@ describe('parseInvocation: usage errors', () => {
   const CASES: { argv: string[]; env?: Record<string, string>; message: RegExp }[] = [
     { argv: ['plna'], message: /unknown command 'plna' \(did you mean 'plan'\?\)/ },
     { argv: ['frobnicate'], message: /^unknown command 'frobnicate'$/ },
+    // The commands of terraform, kubectl and argocd: what they are called here.
+    { argv: ['version'], message: /^unknown command 'version' \(use --version\)$/ },
+    { argv: ['diff', '--json'], message: /^unknown command 'diff' \(use 'plan' \(or 'observe' for drift only\)\)$/ },
+    { argv: ['sync'], message: /^unknown command 'sync' \(use 'apply'\)$/ },
+    { argv: ['force-unlock', 'r1'], message: /^unknown command 'force-unlock' \(use 'unlock RUN_ID'\)$/ },
     { argv: ['plan', '--jsno'], message: /unknown option --jsno \(did you mean --json\?\)/ },
     { argv: ['plan', '--frobnicate'], message: /^unknown option --frobnicate$/ },
     { argv: ['plan', '-x'], message: /unknown option -x/ },
