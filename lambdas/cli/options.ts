@@ -205,6 +205,14 @@ export function parseInvocation(argv: readonly string[], env: Record<string, str
     ['--ca-file', v['ca-file']],
   ] as const) {
     if (value === '') throw new UsageError(`${flag} needs a non-empty path`, command);
+    // `-` means stdin or stdout to most tools; taken as a path it made a file named `-` (`plan --out -`) that the
+    // next command read back as a file, where the user expected a pipe.
+    if (value === '-') {
+      throw new UsageError(
+        `${flag} takes a path, and '-' (stdin or stdout) is not one here: name a file or directory (./- for a file named -)`,
+        command,
+      );
+    }
   }
   const stateDir = v['state-dir'] ?? DEFAULT_OPTIONS.stateDir;
   const talksToOpsManager = command !== undefined && COMMAND_INFO[command].uses.includes('base-url');

@@ -103,6 +103,7 @@ describe('parseInvocation: global options', () => {
     { argv: ['plan', '--json', '--json'], expected: { json: true } },
     // A value that starts with '-' after '=', and a path with spaces and non-ASCII letters, are taken as written.
     { argv: ['plan', '--out=-plan.json'], expected: { out: '-plan.json' } },
+    { argv: ['plan', '--out', './-'], expected: { out: './-' } },
     { argv: ['plan', '--desired', 'my desired/état'], expected: { desired: 'my desired/état' } },
     { argv: ['plan', '--help'], expected: { help: true } },
     { argv: ['--version'], expected: { version: true } },
@@ -143,6 +144,18 @@ describe('parseInvocation: usage errors', () => {
     { argv: ['plan', '--mode'], message: /--mode needs a value/ },
     { argv: ['plan', '--desired'], message: /--desired needs a value/ },
     { argv: ['plan', '--desired='], message: /--desired needs a non-empty path/ },
+    // '-' is stdin or stdout to the user, never a file named '-' written or read in silence.
+    ...[
+      ['plan', '--out', '-'],
+      ['apply', '--plan=-'],
+      ['validate', '--desired', '-'],
+      ['plan', '--secrets-file', '-'],
+    ].map((argv) => ({
+      argv,
+      message: new RegExp(
+        `^${argv[1]?.split('=')[0]} takes a path, and '-' \\(stdin or stdout\\) is not one here: name a file or directory`,
+      ),
+    })),
     { argv: ['plan', '--json=yes'], message: /--json takes no value/ },
     { argv: ['plan', '--project', 'payments-prod'], message: /--project expects a 24-hex project id/ },
     { argv: ['apply', '--max-deletes', '-1'], message: /--max-deletes needs a value; to pass one starting with '-'/ },
