@@ -51,18 +51,16 @@ export function renderFailureJson(doc: FailureDocument): string {
 /**
  * True when the command line asks a command that prints JSON for `--json`: its failure then goes on stdout as JSON
  * too. Read from argv, not from parsed options, so a usage error (which has none) is covered as well, including a
- * refused `--json=VALUE`: whoever wrote it pipes stdout into a JSON reader.
+ * refused `--json=VALUE` and a misspelt command (`plna --json | jq`): whoever wrote them pipes stdout into a JSON reader,
+ * which must not read an empty stdin as success.
  */
 export function wantsJson(argv: readonly string[]): boolean {
   const end = argv.indexOf('--');
   const words = end === -1 ? argv : argv.slice(0, end);
   const command = commandWord(argv);
-  return (
-    command !== undefined &&
-    (COMMANDS as readonly string[]).includes(command) &&
-    COMMAND_INFO[command as CommandName].uses.includes('json') &&
-    words.some((word) => word === '--json' || word.startsWith('--json='))
-  );
+  if (command === undefined || !words.some((word) => word === '--json' || word.startsWith('--json='))) return false;
+  const known = (COMMANDS as readonly string[]).includes(command);
+  return !known || COMMAND_INFO[command as CommandName].uses.includes('json');
 }
 
 /** Wraps a sink to tell whether anything was written: a plan already printed is never followed by a second document. */

@@ -142,6 +142,13 @@ describe('every other failure of a --json run', () => {
       message: 'unknown option --bogus',
     },
     {
+      name: 'a misspelt command',
+      argv: ['plna', '--json', '--desired', EXAMPLE],
+      exit: 2,
+      code: 'CLI_USAGE',
+      message: "unknown command 'plna' (did you mean 'plan'?)",
+    },
+    {
       name: 'missing credentials',
       argv: ['plan', '--json', '--desired', EXAMPLE],
       env: { OPSMAN_BASE_URL: CREDS.OPSMAN_BASE_URL },
@@ -185,6 +192,10 @@ describe('wantsJson', () => {
     [['plan', '--json=1'], true],
     [['--out', 'schema', 'plan', '--json'], true],
     [['--desired', 'plan', 'schema', '--json'], false],
+    // A command this version does not have may well be one that prints JSON: the pipe gets its document.
+    [['plna', '--json'], true],
+    [['diff', '--json=1'], true],
+    [['plna'], false],
   ])('%j -> %s', (argv, expected) => {
     expect(wantsJson(argv)).toBe(expected);
   });
