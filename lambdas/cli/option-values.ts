@@ -41,7 +41,10 @@ export function nonNegativeInteger(flag: string, value: string | undefined, comm
 export function leaseWait(value: string | undefined, command?: string): number {
   if (value === undefined) return 0;
   if (!/^\d{1,5}(\.\d{1,3})?$/.test(value) || Number(value) > 86_400) {
-    throw new UsageError(`--lease-wait expects seconds between 0 and 86400, found '${value}'`, command);
+    throw new UsageError(
+      `--lease-wait expects seconds from 0 to 86400, a plain decimal with at most 3 decimals (30, 1.5), found '${value}'`,
+      command,
+    );
   }
   return Number(value);
 }
@@ -58,7 +61,7 @@ export function requestTimeout(value: string | undefined, command?: string): num
   const { min, max } = REQUEST_TIMEOUT_BOUNDS;
   if (!/^\d{1,4}(\.\d{1,3})?$/.test(value) || Number(value) < min || Number(value) > max) {
     throw new UsageError(
-      `--request-timeout expects seconds from ${min} to ${max} (how long one Ops Manager request may take, retries included; default 120), found '${value}'`,
+      `--request-timeout expects seconds from ${min} to ${max}, a plain decimal with at most 3 decimals (how long one Ops Manager request may take, retries included; default 120), found '${value}'`,
       command,
     );
   }

@@ -175,13 +175,16 @@ describe('parseInvocation: usage errors', () => {
     { argv: ['apply', '--max-deletes', '1.5'], message: /--max-deletes expects a whole number/ },
     {
       argv: ['apply', '--lease-wait', 'soon'],
-      message: /--lease-wait expects seconds between 0 and 86400, found 'soon'/,
+      message:
+        /^--lease-wait expects seconds from 0 to 86400, a plain decimal with at most 3 decimals \(30, 1\.5\), found 'soon'$/,
     },
     { argv: ['apply', '--lease-wait', '100000'], message: /--lease-wait expects seconds/ },
+    // Why a number is refused is in the message: too precise is not out of range.
+    { argv: ['apply', '--lease-wait', '1.2345'], message: /at most 3 decimals \(30, 1\.5\), found '1\.2345'$/ },
     ...['0', '0.5', '3601', '-5', '1e3', '2m', '1.2345', '', ' 30'].map((value) => ({
       argv: ['plan', `--request-timeout=${value}`],
       message: new RegExp(
-        `^--request-timeout expects seconds from 1 to 3600 \\(how long one Ops Manager request may take, retries included; default 120\\), found '${value.replace(/[.]/g, '\\.')}'$`,
+        `^--request-timeout expects seconds from 1 to 3600, a plain decimal with at most 3 decimals \\(how long one Ops Manager request may take, retries included; default 120\\), found '${value.replace(/[.]/g, '\\.')}'$`,
       ),
     })),
     { argv: ['plan', '--request-timeout'], message: /^--request-timeout needs a value$/ },
