@@ -151,7 +151,6 @@ export function parseInvocation(argv: readonly string[], env: Record<string, str
   } catch (error) {
     throw usageFromParseError(error, OPTION_NAMES, firstWord);
   }
-  refuseConflictingRepeats(parsed.tokens, firstWord);
   const [first, ...args] = parsed.positionals;
   let command: CommandName | undefined;
   if (first !== undefined) {
@@ -182,6 +181,7 @@ export function parseInvocation(argv: readonly string[], env: Record<string, str
   if (v.help === true || v.version === true) {
     return { command, args, options: { ...PRINT_ONLY, help: v.help === true, version: v.version === true } };
   }
+  refuseConflictingRepeats(parsed.tokens, command);
   if (command !== undefined && command !== 'emulator') refuseUnusedOptions(command, Object.keys(v));
   const mode = oneOf('--mode', v.mode, MODES, command);
   for (const id of v.project ?? []) {

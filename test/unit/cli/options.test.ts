@@ -106,6 +106,8 @@ describe('parseInvocation: global options', () => {
     { argv: ['plan', '--out', './-'], expected: { out: './-' } },
     { argv: ['plan', '--desired', 'my desired/état'], expected: { desired: 'my desired/état' } },
     { argv: ['plan', '--help'], expected: { help: true } },
+    // Help reads no value, so values that would be refused do not refuse it.
+    { argv: ['plan', '--mode', 'observe', '--mode', 'apply', '--help'], expected: { help: true } },
     { argv: ['--version'], expected: { version: true } },
   ];
   it.each(CASES)('$argv $env', ({ argv, env, expected }) => {
