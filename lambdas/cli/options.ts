@@ -159,7 +159,7 @@ export function parseInvocation(argv: readonly string[], env: Record<string, str
   }
   if (command === 'help') {
     if (args.length > 1 || (args[0] !== undefined && !(COMMANDS as readonly string[]).includes(args[0]))) {
-      const suggestion = args.length === 1 ? closest(args[0] as string, COMMANDS) : undefined;
+      const suggestion = args.length === 1 ? closest((args[0] as string).toLowerCase(), COMMANDS) : undefined;
       const hint = suggestion !== undefined ? ` (did you mean '${suggestion}'?)` : '';
       throw new UsageError(`help takes one command name, found '${args.join(' ')}'${hint}`, 'help');
     }

@@ -65,7 +65,7 @@ export function usageFromParseError(error: unknown, names: readonly string[], co
     const flag = /'([^']+)'/.exec(message)?.[1] ?? '';
     const name = flag.replace(/^-+/, '');
     const foreign = OTHER_TOOLS_OPTIONS[name];
-    const suggestion = closest(name, names);
+    const suggestion = closest(name.toLowerCase(), names);
     const hint =
       foreign !== undefined ? ` (use ${foreign})` : suggestion !== undefined ? ` (did you mean --${suggestion}?)` : '';
     return new UsageError(`unknown option ${flag}${hint}`, command);
@@ -125,7 +125,8 @@ const OTHER_TOOLS_COMMANDS: Readonly<Record<string, string>> = {
 /** The refusal of an unknown command word, with a did-you-mean or what other tools' users mean by it. */
 export function unknownCommandError(word: string): UsageError {
   const other = OTHER_TOOLS_COMMANDS[word];
-  const suggestion = closest(word, COMMANDS);
+  // Case aside, as cobra's suggestions do: `PLAN` is one step from `plan` for the reader, four for the edit distance.
+  const suggestion = closest(word.toLowerCase(), COMMANDS);
   const hint = other !== undefined ? ` (${other})` : suggestion !== undefined ? ` (did you mean '${suggestion}'?)` : '';
   return new UsageError(`unknown command '${word}'${hint}`);
 }

@@ -119,6 +119,10 @@ describe('parseInvocation: usage errors', () => {
   const CASES: { argv: string[]; env?: Record<string, string>; message: RegExp }[] = [
     { argv: ['plna'], message: /unknown command 'plna' \(did you mean 'plan'\?\)/ },
     { argv: ['frobnicate'], message: /^unknown command 'frobnicate'$/ },
+    // Case is not an edit the reader counts.
+    { argv: ['PLAN'], message: /^unknown command 'PLAN' \(did you mean 'plan'\?\)$/ },
+    { argv: ['plan', '--JSON'], message: /^unknown option --JSON \(did you mean --json\?\)$/ },
+    { argv: ['help', 'PLAN'], message: /^help takes one command name, found 'PLAN' \(did you mean 'plan'\?\)$/ },
     // The commands of terraform, kubectl and argocd: what they are called here.
     { argv: ['version'], message: /^unknown command 'version' \(use --version\)$/ },
     { argv: ['diff', '--json'], message: /^unknown command 'diff' \(use 'plan' \(or 'observe' for drift only\)\)$/ },
