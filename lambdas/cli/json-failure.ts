@@ -11,6 +11,7 @@ import { renderJson } from '../core/render/json.ts';
 import { COMMAND_INFO, COMMANDS, type CommandName } from './commands-table.ts';
 import { CliError } from './errors.ts';
 import type { TextSink } from './io.ts';
+import { commandWord } from './options.ts';
 import type { ValidationIssue } from './wiring.ts';
 
 /** The failure document of a `--json` run. */
@@ -49,13 +50,17 @@ export function renderFailureJson(doc: FailureDocument): string {
 
 /**
  * True when the command line asks a command that prints JSON for `--json`: its failure then goes on stdout as JSON
- * too. Read from argv, not from parsed options, so a usage error (which has none) is covered as well.
+ * too. Read from argv, not from parsed options, so a usage error (which has none) is covered as well, including a
+ * refused `--json=VALUE` and a misspelt command (`plna --json | jq`): whoever wrote them pipes stdout into a JSON reader,
+ * which must not read an empty stdin as success.
  */
 export function wantsJson(argv: readonly string[]): boolean {
   const end = argv.indexOf('--');
   const words = end === -1 ? argv : argv.slice(0, end);
-  const command = words.find((a) => (COMMANDS as readonly string[]).includes(a)) as CommandName | undefined;
-  return command !== undefined && COMMAND_INFO[command].uses.includes('json') && words.includes('--json');
+  const command = commandWord(argv);
+  if (command === undefined || !words.some((word) => word === '--json' || word.startsWith('--json='))) return false;
+  const known = (COMMANDS as readonly string[]).includes(command);
+  return !known || COMMAND_INFO[command as CommandName].uses.includes('json');
 }
 
 /** Wraps a sink to tell whether anything was written: a plan already printed is never followed by a second document. */

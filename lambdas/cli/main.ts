@@ -124,8 +124,11 @@ export async function runCli(argv: string[], deps: CliDependencies): Promise<num
       return EXIT.ok;
     }
     if (command === undefined || (command === 'help' && args[0] === undefined)) {
-      io.stdout.write(topLevelHelp());
-      return command === undefined && !options.help ? EXIT.usage : EXIT.ok;
+      // Asked for (`--help`, `help`): the help is the output. No command at all is a usage error, and its help a
+      // diagnostic: stderr, so `opsman-gitops $CMD | jq` with an empty $CMD gets no text on its stdin (GNU's usage()).
+      const bare = command === undefined && !options.help;
+      (bare ? io.stderr : io.stdout).write(topLevelHelp());
+      return bare ? EXIT.usage : EXIT.ok;
     }
     if (command === 'help') {
       io.stdout.write(commandHelp(args[0] as Parameters<typeof commandHelp>[0]));

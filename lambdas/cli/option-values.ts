@@ -24,11 +24,15 @@ export function oneOf<T extends string>(
   throw new UsageError(`${flag} expects one of ${allowed.join(', ')}; found "${value}"${hint}`, command);
 }
 
-/** A whole number >= 0 (bounded), or undefined when absent. */
+/** Largest value of a whole-number option: six digits, as the check reads them. */
+export const WHOLE_NUMBER_MAX = 999_999;
+
+/** A whole number from 0 to WHOLE_NUMBER_MAX, or undefined when absent. */
 export function nonNegativeInteger(flag: string, value: string | undefined, command?: string): number | undefined {
   if (value === undefined) return undefined;
   if (!/^\d{1,6}$/.test(value)) {
-    throw new UsageError(`${flag} expects a whole number >= 0, found '${value}'`, command);
+    // The bound is said: `99999999` is a whole number >= 0, and a message that says only that reads as a bug.
+    throw new UsageError(`${flag} expects a whole number from 0 to ${WHOLE_NUMBER_MAX}, found '${value}'`, command);
   }
   return Number(value);
 }
@@ -37,7 +41,10 @@ export function nonNegativeInteger(flag: string, value: string | undefined, comm
 export function leaseWait(value: string | undefined, command?: string): number {
   if (value === undefined) return 0;
   if (!/^\d{1,5}(\.\d{1,3})?$/.test(value) || Number(value) > 86_400) {
-    throw new UsageError(`--lease-wait expects seconds between 0 and 86400, found '${value}'`, command);
+    throw new UsageError(
+      `--lease-wait expects seconds from 0 to 86400, a plain decimal with at most 3 decimals (30, 1.5), found '${value}'`,
+      command,
+    );
   }
   return Number(value);
 }
@@ -54,7 +61,7 @@ export function requestTimeout(value: string | undefined, command?: string): num
   const { min, max } = REQUEST_TIMEOUT_BOUNDS;
   if (!/^\d{1,4}(\.\d{1,3})?$/.test(value) || Number(value) < min || Number(value) > max) {
     throw new UsageError(
-      `--request-timeout expects seconds from ${min} to ${max} (how long one Ops Manager request may take, retries included; default 120), found '${value}'`,
+      `--request-timeout expects seconds from ${min} to ${max}, a plain decimal with at most 3 decimals (how long one Ops Manager request may take, retries included; default 120), found '${value}'`,
       command,
     );
   }
@@ -63,11 +70,17 @@ export function requestTimeout(value: string | undefined, command?: string): num
 
 /**
  * The Ops Manager base URL (the Public API root, `…/api/public/v1.0`), trailing slashes dropped; undefined when
- * absent or empty. The rule is checkPublicApiBaseUrl's, shared with the Lambda handlers.
+ * absent or empty. The rule is checkPublicApiBaseUrl's, shared with the Lambda handlers; `source` names where the value
+ * came from in the refusal.
  */
-export function baseUrl(value: string | undefined, command?: string): string | undefined {
+export function baseUrl(
+  value: string | undefined,
+  command?: string,
+  source: '--base-url' | 'OPSMAN_BASE_URL' = '--base-url',
+): string | undefined {
   if (value === undefined || value === '') return undefined;
-  const checked = checkPublicApiBaseUrl('the base URL', value);
+  // Named by where it came from: a stale OPSMAN_BASE_URL is not found by looking at the command line.
+  const checked = checkPublicApiBaseUrl(source, value);
   if (!checked.ok) throw new UsageError(checked.problem, command);
   return checked.url;
 }

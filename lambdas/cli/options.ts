@@ -9,6 +9,13 @@ import { COMMAND_INFO, COMMANDS, type CommandName } from './commands-table.ts';
 import { UsageError } from './errors.ts';
 import { refuseUnusedOptions } from './option-use.ts';
 import { baseUrl, leaseWait, nonNegativeInteger, oneOf, requestTimeout } from './option-values.ts';
+import {
+  refuseConflictingRepeats,
+  refuseCredentialFlags,
+  refuseSingleDashLongOptions,
+  unknownCommandError,
+  usageFromParseError,
+} from './parse-refusals.ts';
 
 /** Defaults of the options that have one. */
 export const DEFAULT_OPTIONS = {
@@ -109,66 +116,50 @@ export const OPTION_NAMES: readonly string[] = Object.keys(OPTION_SPEC);
 
 const PROJECT_ID = /^[0-9a-f]{24}$/i;
 
-/** Refuses `--private-key`/`--public-key` before parsing, with the reason (a flag would land in shell history). */
-function refuseCredentialFlags(argv: readonly string[], command: string | undefined): void {
-  for (const arg of argv) {
-    if (arg === '--') return;
-    const name = arg.split('=')[0];
-    if (name === '--private-key' || name === '--public-key' || name === '--api-key') {
-      throw new UsageError(
-        `${name} is not an option: credentials come from the environment only (OPSMAN_PUBLIC_KEY and ` +
-          'OPSMAN_PRIVATE_KEY), so a private key never lands in shell history or in the process list',
-        command,
-      );
-    }
-  }
-}
+/** Options that take a value: the word after one (`--desired DIR`) is its value, never the command. */
+const VALUE_OPTIONS: ReadonlySet<string> = new Set(
+  Object.entries(OPTION_SPEC)
+    .filter(([, spec]) => spec.type === 'string')
+    .map(([name]) => `--${name}`),
+);
 
-/** Turns parseArgs' errors into a clear usage message with a suggestion. */
-function usageFromParseError(error: unknown, command: string | undefined): UsageError {
-  const e = error as { code?: string; message?: string };
-  const message = e.message ?? String(error);
-  if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
-    const flag = /'([^']+)'/.exec(message)?.[1] ?? '';
-    const suggestion = closest(flag.replace(/^-+/, ''), OPTION_NAMES);
-    const hint = suggestion !== undefined ? ` (did you mean --${suggestion}?)` : '';
-    return new UsageError(`unknown option ${flag}${hint}`, command);
+/**
+ * The command word of argv as parseArgs will read it: the first word that is neither an option nor the value of one
+ * (`--desired ds validate`: validate, not ds), or the first word after `--`. Read before parsing, so that an error in
+ * the parse still names the right command's help, and a `--json` failure goes out as JSON.
+ */
+export function commandWord(argv: readonly string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === '--') return argv[i + 1];
+    if (VALUE_OPTIONS.has(arg)) i++;
+    else if (!arg.startsWith('-') || arg === '-') return arg;
   }
-  if (e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
-    const flag = /'(--[a-z-]+)/.exec(message)?.[1] ?? 'an option';
-    if (message.includes('argument missing')) return new UsageError(`${flag} needs a value`, command);
-    if (message.includes('ambiguous')) {
-      return new UsageError(`${flag} needs a value; to pass one starting with '-', write ${flag}=-VALUE`, command);
-    }
-    if (message.includes('does not take an argument')) return new UsageError(`${flag} takes no value`, command);
-    return new UsageError(message.split('\n')[0] ?? message, command);
-  }
-  return new UsageError(message, command);
+  return undefined;
 }
 
 /** Parses and validates argv (without node and script). Throws UsageError. */
 export function parseInvocation(argv: readonly string[], env: Record<string, string | undefined>): Invocation {
-  const firstWord = argv.find((a) => !a.startsWith('-'));
+  const firstWord = commandWord(argv);
   refuseCredentialFlags(argv, firstWord);
-  let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTION_SPEC; allowPositionals: true; strict: true }>>;
+  refuseSingleDashLongOptions(argv, OPTION_NAMES, firstWord);
+  let parsed: ReturnType<
+    typeof parseArgs<{ options: typeof OPTION_SPEC; allowPositionals: true; strict: true; tokens: true }>
+  >;
   try {
-    parsed = parseArgs({ args: [...argv], options: OPTION_SPEC, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: [...argv], options: OPTION_SPEC, allowPositionals: true, strict: true, tokens: true });
   } catch (error) {
-    throw usageFromParseError(error, firstWord);
+    throw usageFromParseError(error, OPTION_NAMES, firstWord);
   }
   const [first, ...args] = parsed.positionals;
   let command: CommandName | undefined;
   if (first !== undefined) {
-    if (!(COMMANDS as readonly string[]).includes(first)) {
-      const suggestion = closest(first, COMMANDS);
-      const hint = suggestion !== undefined ? ` (did you mean '${suggestion}'?)` : '';
-      throw new UsageError(`unknown command '${first}'${hint}`);
-    }
+    if (!(COMMANDS as readonly string[]).includes(first)) throw unknownCommandError(first);
     command = first as CommandName;
   }
   if (command === 'help') {
     if (args.length > 1 || (args[0] !== undefined && !(COMMANDS as readonly string[]).includes(args[0]))) {
-      const suggestion = args.length === 1 ? closest(args[0] as string, COMMANDS) : undefined;
+      const suggestion = args.length === 1 ? closest((args[0] as string).toLowerCase(), COMMANDS) : undefined;
       const hint = suggestion !== undefined ? ` (did you mean '${suggestion}'?)` : '';
       throw new UsageError(`help takes one command name, found '${args.join(' ')}'${hint}`, 'help');
     }
@@ -190,6 +181,7 @@ export function parseInvocation(argv: readonly string[], env: Record<string, str
   if (v.help === true || v.version === true) {
     return { command, args, options: { ...PRINT_ONLY, help: v.help === true, version: v.version === true } };
   }
+  refuseConflictingRepeats(parsed.tokens, command);
   if (command !== undefined && command !== 'emulator') refuseUnusedOptions(command, Object.keys(v));
   const mode = oneOf('--mode', v.mode, MODES, command);
   for (const id of v.project ?? []) {
@@ -213,13 +205,25 @@ export function parseInvocation(argv: readonly string[], env: Record<string, str
     ['--ca-file', v['ca-file']],
   ] as const) {
     if (value === '') throw new UsageError(`${flag} needs a non-empty path`, command);
+    // `-` means stdin or stdout to most tools; taken as a path it made a file named `-` (`plan --out -`) that the
+    // next command read back as a file, where the user expected a pipe.
+    if (value === '-') {
+      throw new UsageError(
+        `${flag} takes a path, and '-' (stdin or stdout) is not one here: name a file or directory (./- for a file named -)`,
+        command,
+      );
+    }
   }
   const stateDir = v['state-dir'] ?? DEFAULT_OPTIONS.stateDir;
   const talksToOpsManager = command !== undefined && COMMAND_INFO[command].uses.includes('base-url');
   const options: CliOptions = {
     desired: v.desired ?? DEFAULT_OPTIONS.desired,
     // Only a command that talks to Ops Manager reads OPSMAN_BASE_URL: a stale one must not break `validate`.
-    baseUrl: talksToOpsManager ? baseUrl(v['base-url'] ?? env.OPSMAN_BASE_URL, command) : undefined,
+    baseUrl: !talksToOpsManager
+      ? undefined
+      : v['base-url'] !== undefined
+        ? baseUrl(v['base-url'], command, '--base-url')
+        : baseUrl(env.OPSMAN_BASE_URL, command, 'OPSMAN_BASE_URL'),
     caFile: v['ca-file'],
     insecureSkipVerify: v['insecure-skip-verify'] === true,
     secretsFile: v['secrets-file'],

@@ -128,6 +128,27 @@ describe('every other failure of a --json run', () => {
       message: expect.stringMatching(/^apply --json cannot ask for approval/),
     },
     {
+      name: 'a switch given a value',
+      argv: ['plan', '--json=false', '--desired', EXAMPLE],
+      exit: 2,
+      code: 'CLI_USAGE',
+      message: '--json takes no value',
+    },
+    {
+      name: 'a usage error after an option whose value names another command',
+      argv: ['--out', 'schema', 'plan', '--json', '--bogus'],
+      exit: 2,
+      code: 'CLI_USAGE',
+      message: 'unknown option --bogus',
+    },
+    {
+      name: 'a misspelt command',
+      argv: ['plna', '--json', '--desired', EXAMPLE],
+      exit: 2,
+      code: 'CLI_USAGE',
+      message: "unknown command 'plna' (did you mean 'plan'?)",
+    },
+    {
       name: 'missing credentials',
       argv: ['plan', '--json', '--desired', EXAMPLE],
       env: { OPSMAN_BASE_URL: CREDS.OPSMAN_BASE_URL },
@@ -167,6 +188,14 @@ describe('wantsJson', () => {
     [['unlock', 'r1', '--json'], false],
     [['plan', '--', '--json'], false],
     [['--json'], false],
+    // A refused --json=VALUE still asked for JSON; an option's value that names a command is not the command.
+    [['plan', '--json=1'], true],
+    [['--out', 'schema', 'plan', '--json'], true],
+    [['--desired', 'plan', 'schema', '--json'], false],
+    // A command this version does not have may well be one that prints JSON: the pipe gets its document.
+    [['plna', '--json'], true],
+    [['diff', '--json=1'], true],
+    [['plna'], false],
   ])('%j -> %s', (argv, expected) => {
     expect(wantsJson(argv)).toBe(expected);
   });

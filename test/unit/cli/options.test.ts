@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../../lambdas/cli/commands-table.ts';
 import { UsageError } from '../../../lambdas/cli/errors.ts';
-import { DEFAULT_OPTIONS, parseInvocation } from '../../../lambdas/cli/options.ts';
+import { commandWord, DEFAULT_OPTIONS, parseInvocation } from '../../../lambdas/cli/options.ts';
 
 const P1 = '5e2211c17a3e5a48f5497de3';
 const P2 = '5e2211c17a3e5a48f5497de4';
@@ -98,7 +98,16 @@ describe('parseInvocation: global options', () => {
     // A command that does not talk to Ops Manager does not read (or check) OPSMAN_BASE_URL.
     { argv: ['validate'], env: { OPSMAN_BASE_URL: 'nope' }, expected: { baseUrl: undefined } },
     { argv: ['--desired', 'x', 'validate'], expected: { desired: 'x' } },
+    // A repeat that loses nothing is accepted: the same value twice, a switch twice.
+    { argv: ['plan', '--desired', 'ds', '--desired=ds'], expected: { desired: 'ds' } },
+    { argv: ['plan', '--json', '--json'], expected: { json: true } },
+    // A value that starts with '-' after '=', and a path with spaces and non-ASCII letters, are taken as written.
+    { argv: ['plan', '--out=-plan.json'], expected: { out: '-plan.json' } },
+    { argv: ['plan', '--out', './-'], expected: { out: './-' } },
+    { argv: ['plan', '--desired', 'my desired/état'], expected: { desired: 'my desired/état' } },
     { argv: ['plan', '--help'], expected: { help: true } },
+    // Help reads no value, so values that would be refused do not refuse it.
+    { argv: ['plan', '--mode', 'observe', '--mode', 'apply', '--help'], expected: { help: true } },
     { argv: ['--version'], expected: { version: true } },
   ];
   it.each(CASES)('$argv $env', ({ argv, env, expected }) => {
@@ -110,6 +119,15 @@ describe('parseInvocation: usage errors', () => {
   const CASES: { argv: string[]; env?: Record<string, string>; message: RegExp }[] = [
     { argv: ['plna'], message: /unknown command 'plna' \(did you mean 'plan'\?\)/ },
     { argv: ['frobnicate'], message: /^unknown command 'frobnicate'$/ },
+    // Case is not an edit the reader counts.
+    { argv: ['PLAN'], message: /^unknown command 'PLAN' \(did you mean 'plan'\?\)$/ },
+    { argv: ['plan', '--JSON'], message: /^unknown option --JSON \(did you mean --json\?\)$/ },
+    { argv: ['help', 'PLAN'], message: /^help takes one command name, found 'PLAN' \(did you mean 'plan'\?\)$/ },
+    // The commands of terraform, kubectl and argocd: what they are called here.
+    { argv: ['version'], message: /^unknown command 'version' \(use --version\)$/ },
+    { argv: ['diff', '--json'], message: /^unknown command 'diff' \(use 'plan' \(or 'observe' for drift only\)\)$/ },
+    { argv: ['sync'], message: /^unknown command 'sync' \(use 'apply'\)$/ },
+    { argv: ['force-unlock', 'r1'], message: /^unknown command 'force-unlock' \(use 'unlock RUN_ID'\)$/ },
     { argv: ['plan', '--jsno'], message: /unknown option --jsno \(did you mean --json\?\)/ },
     { argv: ['plan', '--frobnicate'], message: /^unknown option --frobnicate$/ },
     { argv: ['plan', '-x'], message: /unknown option -x/ },
@@ -119,6 +137,8 @@ describe('parseInvocation: usage errors', () => {
     },
     { argv: ['apply', '--private-key=abc'], message: /OPSMAN_PRIVATE_KEY/ },
     { argv: ['plan', '--public-key', 'abc'], message: /--public-key is not an option/ },
+    { argv: ['plan', '--private_key', 'abc'], message: /^--private_key is not an option: credentials come from/ },
+    { argv: ['plan', '-privateKey=abc'], message: /^-privateKey is not an option: credentials come from/ },
     { argv: ['plan', '--mode', 'yolo'], message: /^--mode expects one of observe, plan, apply; found "yolo"$/ },
     {
       argv: ['apply', '--mode', 'aply'],
@@ -130,21 +150,47 @@ describe('parseInvocation: usage errors', () => {
     { argv: ['plan', '--mode'], message: /--mode needs a value/ },
     { argv: ['plan', '--desired'], message: /--desired needs a value/ },
     { argv: ['plan', '--desired='], message: /--desired needs a non-empty path/ },
+    // '-' is stdin or stdout to the user, never a file named '-' written or read in silence.
+    ...[
+      ['plan', '--out', '-'],
+      ['apply', '--plan=-'],
+      ['validate', '--desired', '-'],
+      ['plan', '--secrets-file', '-'],
+    ].map((argv) => ({
+      argv,
+      message: new RegExp(
+        `^${argv[1]?.split('=')[0]} takes a path, and '-' \\(stdin or stdout\\) is not one here: name a file or directory`,
+      ),
+    })),
     { argv: ['plan', '--json=yes'], message: /--json takes no value/ },
     { argv: ['plan', '--project', 'payments-prod'], message: /--project expects a 24-hex project id/ },
     { argv: ['apply', '--max-deletes', '-1'], message: /--max-deletes needs a value; to pass one starting with '-'/ },
-    { argv: ['apply', '--max-deletes=-1'], message: /--max-deletes expects a whole number >= 0, found '-1'/ },
-    { argv: ['apply', '--max-deletes', 'many'], message: /--max-deletes expects a whole number >= 0, found 'many'/ },
+    {
+      argv: ['apply', '--max-deletes=-1'],
+      message: /--max-deletes expects a whole number from 0 to 999999, found '-1'/,
+    },
+    {
+      argv: ['apply', '--max-deletes', 'many'],
+      message: /--max-deletes expects a whole number from 0 to 999999, found 'many'/,
+    },
+    // A whole number >= 0 all the same: the refusal says the bound it is over.
+    {
+      argv: ['apply', '--max-deletes', '9999999'],
+      message: /^--max-deletes expects a whole number from 0 to 999999, found '9999999'$/,
+    },
     { argv: ['apply', '--max-deletes', '1.5'], message: /--max-deletes expects a whole number/ },
     {
       argv: ['apply', '--lease-wait', 'soon'],
-      message: /--lease-wait expects seconds between 0 and 86400, found 'soon'/,
+      message:
+        /^--lease-wait expects seconds from 0 to 86400, a plain decimal with at most 3 decimals \(30, 1\.5\), found 'soon'$/,
     },
     { argv: ['apply', '--lease-wait', '100000'], message: /--lease-wait expects seconds/ },
+    // Why a number is refused is in the message: too precise is not out of range.
+    { argv: ['apply', '--lease-wait', '1.2345'], message: /at most 3 decimals \(30, 1\.5\), found '1\.2345'$/ },
     ...['0', '0.5', '3601', '-5', '1e3', '2m', '1.2345', '', ' 30'].map((value) => ({
       argv: ['plan', `--request-timeout=${value}`],
       message: new RegExp(
-        `^--request-timeout expects seconds from 1 to 3600 \\(how long one Ops Manager request may take, retries included; default 120\\), found '${value.replace(/[.]/g, '\\.')}'$`,
+        `^--request-timeout expects seconds from 1 to 3600, a plain decimal with at most 3 decimals \\(how long one Ops Manager request may take, retries included; default 120\\), found '${value.replace(/[.]/g, '\\.')}'$`,
       ),
     })),
     { argv: ['plan', '--request-timeout'], message: /^--request-timeout needs a value$/ },
@@ -164,9 +210,42 @@ describe('parseInvocation: usage errors', () => {
     { argv: ['plan'], env: { OPSMAN_BASE_URL: 'nope' }, message: /is not a URL/ },
     {
       argv: ['plan', '--base-url', 'http://127.0.0.1:8080/'],
-      message: /the base URL must end in \/api\/public\/v1\.0/,
+      message: /^--base-url must end in \/api\/public\/v1\.0/,
     },
-    { argv: ['plan'], env: { OPSMAN_BASE_URL: 'https://om:8443/api' }, message: /its path is '\/api'/ },
+    // The refusal names where the bad URL came from: a stale variable is not found by reading the command line.
+    {
+      argv: ['plan'],
+      env: { OPSMAN_BASE_URL: 'https://om:8443/api' },
+      message: /^OPSMAN_BASE_URL must end in \/api\/public\/v1\.0.*its path is '\/api'/,
+    },
+    {
+      argv: ['plan', '--base-url', 'ftp://om/api'],
+      env: { OPSMAN_BASE_URL: 'https://om:8443/api/public/v1.0' },
+      message: /^--base-url must be http or https/,
+    },
+    // Terraform spells long options with one dash: named as typed, with the spelling that works here.
+    {
+      argv: ['apply', '-auto-approve'],
+      message: /^unknown option -auto-approve: options take two dashes \(--auto-approve\)$/,
+    },
+    { argv: ['plan', '-detailed-exitcode'], message: /^unknown option -detailed-exitcode: options take two dashes/ },
+    { argv: ['plan', '-out=plan.json'], message: /^unknown option -out: options take two dashes \(--out\)$/ },
+    // kubectl, argocd and friends: their spelling, and ours.
+    { argv: ['plan', '-o', 'json'], message: /^unknown option -o \(use --json or --markdown\)$/ },
+    { argv: ['plan', '--output=json'], message: /^unknown option --output \(use --json or --markdown\)$/ },
+    { argv: ['apply', '--yes'], message: /^unknown option --yes \(use --auto-approve\)$/ },
+    { argv: ['apply', '-y'], message: /^unknown option -y \(use --auto-approve\)$/ },
+    // An option that takes one value, given twice with two values: one would be ignored in silence.
+    {
+      argv: ['apply', '--mode', 'observe', '--auto-approve', '--mode=apply'],
+      message: /^--mode is given twice, with different values \('observe' and 'apply'\): give it once$/,
+    },
+    { argv: ['apply', '--plan', 'a.json', '--plan', 'b.json'], message: /^--plan is given twice/ },
+    {
+      argv: ['plan', '--base-url', 'https://u:pw@om/api/public/v1.0', '--base-url', 'https://om/api/public/v1.0'],
+      message:
+        /^--base-url is given twice, with different values \(a value of 31 characters and 'https:\/\/om\/api\/public\/v1\.0'\): give it once$/,
+    },
   ];
   it.each(CASES)('$argv', ({ argv, env, message }) => {
     let caught: unknown;
@@ -184,6 +263,8 @@ describe('parseInvocation: usage errors', () => {
     { argv: ['plan', '--private-key=0c9e8d7f-6a5b-4c3d-2e1f-0a9b8c7d6e5f'] },
     { argv: ['plan', '--private-key', '0c9e8d7f-6a5b-4c3d-2e1f-0a9b8c7d6e5f'] },
     { argv: ['apply', '--auto-approve', '--api-key=0c9e8d7f-6a5b-4c3d-2e1f-0a9b8c7d6e5f'] },
+    { argv: ['plan', '--privatekey=0c9e8d7f-6a5b-4c3d-2e1f-0a9b8c7d6e5f'] },
+    { argv: ['plan', '-private-key=0c9e8d7f-6a5b-4c3d-2e1f-0a9b8c7d6e5f'] },
   ])('a refused private key flag never echoes the key: $argv', ({ argv }) => {
     let caught: unknown;
     try {
@@ -194,8 +275,27 @@ describe('parseInvocation: usage errors', () => {
     // Refused: a parse that accepted the flag would leave nothing to check below.
     expect(caught).toBeInstanceOf(UsageError);
     expect((caught as UsageError).exitCode).toBe(2);
-    expect((caught as UsageError).message).toMatch(/^--(private|api)-key is not an option: /);
+    expect((caught as UsageError).message).toMatch(/^--?(private-?|api-)key is not an option: /);
     expect((caught as UsageError).message).not.toContain('0c9e8d7f');
+  });
+});
+
+describe('parseInvocation: options before the command', () => {
+  it.each([
+    { argv: ['--desired', 'desired-state', 'validate', '--bogus'], command: 'validate' },
+    { argv: ['--state-dir', 'plan', 'apply', '--bogus'], command: 'apply' },
+    { argv: ['--desired=ds', 'plan', '--bogus'], command: 'plan' },
+    { argv: ['--json', '--', 'observe', '--bogus'], command: 'observe' },
+  ])('a usage error of $argv points at the help of $command, not at an option value', ({ argv, command }) => {
+    expect(commandWord(argv)).toBe(command);
+    let caught: unknown;
+    try {
+      parseInvocation(argv, {});
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(UsageError);
+    expect((caught as UsageError).command).toBe(command);
   });
 });
 

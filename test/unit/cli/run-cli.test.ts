@@ -44,10 +44,13 @@ describe('help', () => {
     expect(out).toContain('Exit codes:');
   });
 
-  it('no command prints the help and exits 2', async () => {
-    const { code, out } = await run([]);
+  it('no command prints the help on stderr (a usage error: stdout is for data) and exits 2', async () => {
+    const { code, out, err } = await run([]);
     expect(code).toBe(2);
-    expect(out).toContain('Usage: opsman-gitops <command> [options]');
+    expect(out).toBe('');
+    expect(err).toContain('Usage: opsman-gitops <command> [options]');
+    // Asked for, the same help is the output.
+    for (const argv of [['--help'], ['help']]) expect((await run(argv)).out).toBe(err);
   });
 
   it.each(COMMANDS.filter((c) => c !== 'help'))('%s --help and help %s print its usage', async (command) => {
