@@ -3,7 +3,7 @@
  * an exit code in one place (0 ok, 1 error, 2 usage). bin/main.ts, the composition root, calls runCli.
  */
 import { LeaseHeldError, LeaseWaitInterruptedError } from '../core/errors.ts';
-import { printableLines } from '../core/printable.ts';
+import { printable, printableLines } from '../core/printable.ts';
 import { runApply } from './commands/apply.ts';
 import { runArchive } from './commands/archive.ts';
 import { runDemo } from './commands/demo.ts';
@@ -57,7 +57,8 @@ export function withCode(message: string, code: unknown): string {
 export function reportError(io: CliIo, error: unknown): number {
   const say = (text: string) => io.stderr.write(redactCredentials(printableLines(text), io.env));
   if (error instanceof UsageError) {
-    say(`error: ${error.message}\n`);
+    // One line by construction: a newline in it comes from a quoted argument, and must not start a line of its own.
+    say(`error: ${printable(error.message)}\n`);
     say(`Run 'opsman-gitops ${error.command !== undefined ? `${error.command} ` : ''}--help' for usage.\n`);
     return error.exitCode;
   }

@@ -53,6 +53,15 @@ describe('help', () => {
     for (const argv of [['--help'], ['help']]) expect((await run(argv)).out).toBe(err);
   });
 
+  it('a usage error quoting a value with a newline stays on one line (the newline shown as \\u000a)', async () => {
+    const { code, err } = await run(['plan', '--mode', 'a\nerror: forged line']);
+    expect(code).toBe(2);
+    expect(err.split('\n')[0]).toBe(
+      'error: --mode expects one of observe, plan, apply; found "a\\u000aerror: forged line"',
+    );
+    expect(err.split('\n').filter((line) => line.startsWith('error:'))).toHaveLength(1);
+  });
+
   it.each(COMMANDS.filter((c) => c !== 'help'))('%s --help and help %s print its usage', async (command) => {
     const a = await run([command, '--help']);
     const b = await run(['help', command]);
