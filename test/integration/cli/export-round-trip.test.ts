@@ -31,6 +31,9 @@ const SECRETS = {
   victorRouting: 'vo-fake-routing-0010',
 } as const;
 
+/** A key that may read alert configs but neither the usage endpoints nor audit-log rotation. */
+const READER = { publicKey: 'roviewer', privateKey: '3b4c5d6e-7f80-4192-a3b4-c5d6e7f80912' };
+
 let n = 0;
 /** A seeded alert config of project P with the server-filled fields Ops Manager returns. */
 function alert(created: string, body: Record<string, unknown>): Record<string, unknown> {
@@ -52,7 +55,10 @@ const SEED = {
     { id: Q, name: 'payments-staging', orgId: ORG },
   ],
   teams: [{ id: TEAM, name: 'dba-oncall', orgId: ORG }],
-  apiKeys: [{ id: '6b1f000000000000000000a1', ...KEYS.tool, desc: 'tool', roles: [{ roleName: 'GLOBAL_OWNER' }] }],
+  apiKeys: [
+    { id: '6b1f000000000000000000a1', ...KEYS.tool, desc: 'tool', roles: [{ roleName: 'GLOBAL_OWNER' }] },
+    { id: '6b1f000000000000000000a3', ...READER, desc: 'reader', roles: [{ roleName: 'GLOBAL_READ_ONLY' }] },
+  ],
   alertConfigs: [
     // Created later than the next one: it gets host-down-2 although its id is lower.
     alert('2026-09-02T08:00:00Z', {
@@ -289,6 +295,18 @@ describe('export round trip', { timeout: 60_000 }, () => {
     expect(run.code).toBe(0);
     expect(run.err).toMatch(/skipped alert config 6c9900000000000000000005 \(would be key "no-primary"\): .*--org/);
     expect(run.out).not.toContain('key: no-primary');
+  });
+
+  it('with a key that may not read the singletons, exports the alert configs and says what it left out', async () => {
+    const run = await cli(['export', '--project', P, '--org', ORG], {
+      OPSMAN_PUBLIC_KEY: READER.publicKey,
+      OPSMAN_PRIVATE_KEY: READER.privateKey,
+    });
+    expect(run.code).toBe(0);
+    expect(run.err).toContain(`warning: project ${P}: defaultServerType not exported: the API key may not read it`);
+    expect(run.err).toContain(`warning: project ${P}: auditLogRotation not exported: the API key may not read it`);
+    expect(run.out).not.toContain('defaultServerType');
+    expect(run.out).toContain('key: too-many-unhealthy-members');
   });
 
   it('refuses to overwrite an existing file, naming it, before reading anything', async () => {
