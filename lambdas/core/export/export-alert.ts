@@ -37,7 +37,7 @@ function thresholdEntry(
 
 /**
  * A normalised notification as YAML: typeName first, then the fields its type echoes in their usual order, defaults
- * left out, secrets as references numbered per field within the config (`counts` is shared by its notifications).
+ * left out, secrets as references from `refOf` (which numbers them per field across the whole config).
  */
 function notificationEntry(
   notification: NormalNotification,
