@@ -10,6 +10,7 @@ export const COMMANDS = [
   'apply',
   'observe',
   'archive',
+  'export',
   'schema',
   'emulator',
   'demo',
@@ -94,6 +95,21 @@ export const COMMAND_INFO: Record<CommandName, CommandInfo> = {
       "Stores the version manifest content-addressed (only when it changed), the physical hosts and this month's\n" +
       'host assignments under --archive-dir, and a run report. Writes nothing to Ops Manager (a pinned manifest\n' +
       'is uploaded by apply) and resolves no secrets.',
+  },
+  export: {
+    summary: 'Write desired-state YAML for the alert configs a project already has (read-only; adoption on-ramp)',
+    usage: 'opsman-gitops export --project ID [--project ID]... [--org ID] [--out DIR]',
+    uses: [...CONNECTION, 'project', 'org', 'out'],
+    optionHelp: {
+      project: '--project ID             a project to export (24 hex); required, repeatable',
+      out: '--out DIR                write one file per project, DIR/project-<id>.yaml (an existing file is refused)',
+    },
+    description:
+      "Reads each project's alert configs, default server type and audit-log rotation and prints a Project document\n" +
+      'per project (or writes them under --out): server defaults and what Ops Manager normalises away are left out,\n' +
+      'each config gets a key from its event type (-2, -3 by creation order), and every secret field a secretRef whose\n' +
+      'names are listed on stderr (Ops Manager never shows a secret). A config the YAML cannot express is skipped\n' +
+      'with a warning naming its id. Then `plan` adopts every exported config (<=). Writes nothing to Ops Manager.',
   },
   schema: {
     summary: 'Print the JSON Schema of the desired-state documents',

@@ -76,16 +76,17 @@ export interface RunSession {
   close(): Promise<void>;
 }
 
-/** Builds the real adapters for one run. */
-export async function openSession(ctx: CommandContext, command: string): Promise<RunSession> {
+/**
+ * The Ops Manager client of a command, from its connection options and the environment's credentials (a usage error
+ * naming what is missing): TLS options, --request-timeout, stall notices on stderr, requests counted by `counter`.
+ */
+export async function openApiClient(
+  ctx: CommandContext,
+  command: string,
+  counter: ApiCallCounter = new ApiCallCounter(),
+): Promise<{ client: ApiClient; connection: ReturnType<typeof connectionSettings> }> {
   const { options, io } = ctx;
   const connection = connectionSettings(options, io.env, command);
-  const counter = new ApiCallCounter();
-  const [source, secrets, stores] = await Promise.all([
-    desiredSource(options.desired),
-    secretResolver(options.secretsFile, io.env),
-    localStores(options.stateDir, options.archiveDir, io.env),
-  ]);
   const requestTimeoutMs =
     options.requestTimeoutSeconds === undefined ? undefined : Math.round(options.requestTimeoutSeconds * 1000);
   const notices = new StallNotices(io.stderr, stallNoticeAfterMs(requestDeadlineMs({ requestTimeoutMs })));
@@ -97,6 +98,21 @@ export async function openSession(ctx: CommandContext, command: string): Promise
     ...(requestTimeoutMs === undefined ? {} : { requestTimeoutMs }),
     warn: warningSink(io.stderr),
   });
+  return { client, connection };
+}
+
+/** Builds the real adapters for one run. */
+export async function openSession(ctx: CommandContext, command: string): Promise<RunSession> {
+  const { options, io } = ctx;
+  // Missing credentials are a usage error before any file is touched (openApiClient checks again, harmlessly).
+  connectionSettings(options, io.env, command);
+  const counter = new ApiCallCounter();
+  const [source, secrets, stores] = await Promise.all([
+    desiredSource(options.desired),
+    secretResolver(options.secretsFile, io.env),
+    localStores(options.stateDir, options.archiveDir, io.env),
+  ]);
+  const { client, connection } = await openApiClient(ctx, command, counter);
   const archive = new RecordingArchiveStore(stores.archive);
   const deps: RunDependencies = {
     source,

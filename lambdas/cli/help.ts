@@ -13,6 +13,7 @@ export const OPTION_HELP: Record<string, string> = {
   'state-dir': '--state-dir DIR          ownership state, lock and fingerprint key (default .opsman-gitops/)',
   'archive-dir': '--archive-dir DIR        manifests, usage and run reports (default <state-dir>/archive)',
   project: '--project ID             only this project id; repeatable (organizations are then skipped)',
+  org: '--org ID                 the organization of the exported projects (needed to export TEAM notifications)',
   mode: '--mode MODE              observe | plan | apply: a cap; the stricter of this and each target wins',
   'auto-approve': '--auto-approve           apply without asking (required when there is no terminal)',
   json: '--json                   print the result (plan, report or problems) as JSON on stdout',

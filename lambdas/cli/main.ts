@@ -7,6 +7,7 @@ import { printable, printableLines } from '../core/printable.ts';
 import { runApply } from './commands/apply.ts';
 import { runArchive } from './commands/archive.ts';
 import { runDemo } from './commands/demo.ts';
+import { runExport } from './commands/export.ts';
 import { runPlan } from './commands/plan.ts';
 import { runSchema } from './commands/schema.ts';
 import { runUnlock } from './commands/unlock.ts';
@@ -104,6 +105,8 @@ async function dispatch(ctx: CommandContext, command: string, args: readonly str
       return runArchive(ctx);
     case 'demo':
       return runDemo(ctx);
+    case 'export':
+      return runExport(ctx);
     case 'emulator':
       throw new UsageError('put `emulator` first, before any option: `opsman-gitops emulator [options]`', 'emulator');
     default:

@@ -42,6 +42,8 @@ export interface CliOptions {
   archiveDir: string;
   /** Only these project ids (repeatable --project). */
   projects: string[];
+  /** export: the projects' organization id (--org), lower-cased; needed for alert configs that notify a TEAM. */
+  orgId?: string;
   mode?: Mode;
   autoApprove: boolean;
   json: boolean;
@@ -79,6 +81,7 @@ const OPTION_SPEC = {
   'state-dir': { type: 'string' },
   'archive-dir': { type: 'string' },
   project: { type: 'string', multiple: true },
+  org: { type: 'string' },
   mode: { type: 'string' },
   'auto-approve': { type: 'boolean' },
   json: { type: 'boolean' },
@@ -192,6 +195,12 @@ export function parseInvocation(argv: readonly string[], env: Record<string, str
       );
     }
   }
+  if (v.org !== undefined && !PROJECT_ID.test(v.org)) {
+    throw new UsageError(
+      `--org expects a 24-hex organization id (e.g. 5e2211c17a3e5a48f5497de0), found '${v.org}'`,
+      command,
+    );
+  }
   if (v.json === true && v.markdown === true) {
     throw new UsageError('--json and --markdown exclude each other: pick one output format', command);
   }
@@ -230,6 +239,7 @@ export function parseInvocation(argv: readonly string[], env: Record<string, str
     stateDir,
     archiveDir: v['archive-dir'] ?? `${stateDir.replace(/\/+$/, '')}/archive`,
     projects: [...new Set((v.project ?? []).map((p) => p.toLowerCase()))],
+    ...(v.org === undefined ? {} : { orgId: v.org.toLowerCase() }),
     mode,
     autoApprove: v['auto-approve'] === true,
     json: v.json === true,

@@ -17,6 +17,7 @@ const SAMPLE: Record<string, string[]> = {
   'state-dir': ['--state-dir', 'st'],
   'archive-dir': ['--archive-dir', 'ar'],
   project: ['--project', '5e2211c17a3e5a48f5497de3'],
+  org: ['--org', '5e2211c17a3e5a48f5497de0'],
   mode: ['--mode', 'plan'],
   'auto-approve': ['--auto-approve'],
   json: ['--json'],

@@ -1,0 +1,120 @@
+/**
+ * `opsman-gitops export`: the brownfield on-ramp (Terraform's `import -generate-config-out`). Reads each --project's
+ * alert configs and singletons and writes Project YAML that `validate` accepts and that `plan` adopts config by config.
+ * Read-only towards Ops Manager. Nothing is written unless every project was read and exported: to stdout, or to one
+ * new file per project under --out (an existing file is refused before any request is made).
+ */
+import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { errorCode, errorMessage } from '../../core/concurrency.ts';
+import { exportedProjectName } from '../../core/export/export-project.ts';
+import { readProjectForExport } from '../../core/export/export-read.ts';
+import { exportProject, type ProjectExport } from '../../core/export/export-run.ts';
+import { printable } from '../../core/printable.ts';
+import { type CommandContext, openApiClient } from '../context.ts';
+import { CliError, EXIT, UsageError } from '../errors.ts';
+
+/** The file a project is written to under --out. */
+export function exportFileName(projectId: string): string {
+  return `${exportedProjectName(projectId)}.yaml`;
+}
+
+/** Refuses --out files that exist (before any request, so nothing is read for an export that cannot be written). */
+async function refuseExisting(paths: readonly string[]): Promise<void> {
+  const existing: string[] = [];
+  for (const path of paths) if ((await stat(path).catch(() => null)) !== null) existing.push(path);
+  if (existing.length > 0) {
+    throw new CliError(
+      'CLI_FILE_EXISTS',
+      `export does not overwrite: ${existing.join(', ')} already exist${existing.length === 1 ? 's' : ''}; move ${existing.length === 1 ? 'it' : 'them'} away or choose another --out; nothing was read or written`,
+    );
+  }
+}
+
+/** Writes each export to its own new file ('wx': a file that appeared since the check is refused, not replaced). */
+async function writeFiles(dir: string, exports: readonly ProjectExport[]): Promise<string[]> {
+  try {
+    await mkdir(dir, { recursive: true });
+  } catch (error) {
+    throw new CliError('CLI_WRITE_FAILED', `cannot create --out directory ${dir}: ${errorMessage(error)}`);
+  }
+  const written: string[] = [];
+  for (const exported of exports) {
+    const path = join(dir, exportFileName(exported.projectId));
+    try {
+      await writeFile(path, exported.text, { flag: 'wx' });
+    } catch (error) {
+      const done = written.length === 0 ? 'nothing was written' : `already written: ${written.join(', ')}`;
+      const why = errorCode(error) === 'EEXIST' ? 'it already exists (export does not overwrite)' : errorMessage(error);
+      throw new CliError('CLI_WRITE_FAILED', `cannot write ${path}: ${why}; ${done}`, EXIT.error, { cause: error });
+    }
+    written.push(path);
+  }
+  return written;
+}
+
+/** The summary on stderr: per project what was exported and skipped, then the secrets to create (names only). */
+function summary(exports: readonly ProjectExport[], written: readonly string[] | undefined): string[] {
+  const lines: string[] = [];
+  exports.forEach((e, i) => {
+    const skipped = e.skipped.length === 0 ? '' : `, ${e.skipped.length} skipped`;
+    const where = written === undefined ? '' : ` -> ${written[i]}`;
+    lines.push(`Exported project ${e.projectId}: ${e.exported} alert config(s)${skipped}${where}`);
+    for (const s of e.skipped) lines.push(`  skipped alert config ${s.id} (would be key "${s.key}"): ${s.reason}`);
+  });
+  const refs = exports.flatMap((e) => e.secretRefs);
+  if (refs.length > 0) {
+    lines.push(
+      `${refs.length} secret reference(s) to create before plan (Ops Manager never shows secret values; put the real ones in --secrets-file or OPSMAN_SECRET_*):`,
+      ...refs.map((ref) => `  ${ref}`),
+    );
+  }
+  const skipped = exports.reduce((n, e) => n + e.skipped.length, 0);
+  if (skipped > 0) {
+    lines.push(`${skipped} alert config(s) not exported (listed above): they stay in Ops Manager, unmanaged`);
+  }
+  return lines;
+}
+
+/** Runs export; resolves to the exit code (0 also when some configs were skipped: they are listed as warnings). */
+export async function runExport(ctx: CommandContext): Promise<number> {
+  const { options, io } = ctx;
+  if (options.projects.length === 0) {
+    throw new UsageError('export needs at least one --project ID (the 24-hex id of an Ops Manager project)', 'export');
+  }
+  const paths =
+    options.out === undefined
+      ? undefined
+      : options.projects.map((id) => join(options.out as string, exportFileName(id)));
+  if (paths !== undefined) await refuseExisting(paths);
+  const { client } = await openApiClient(ctx, 'export');
+  const warn = (message: string) => io.stderr.write(`warning: ${printable(message)}\n`);
+  const exports: ProjectExport[] = [];
+  try {
+    for (const projectId of options.projects) {
+      try {
+        const read = await readProjectForExport(client, projectId, warn);
+        exports.push(
+          await exportProject(read, { ...(options.orgId === undefined ? {} : { orgId: options.orgId }), api: client }),
+        );
+      } catch (error) {
+        const code = errorCode(error);
+        const message = `${errorMessage(error)}${code === undefined || errorMessage(error).includes(code) ? '' : ` (${code})`}`;
+        throw new CliError(
+          'EXPORT_FAILED',
+          `export of project ${projectId} failed: ${message}; nothing was written`,
+          EXIT.error,
+          { cause: error },
+        );
+      }
+    }
+  } finally {
+    await client.close();
+  }
+  for (const e of exports) for (const w of e.warnings) warn(`project ${e.projectId}: ${w}`);
+  let written: string[] | undefined;
+  if (options.out === undefined) io.stdout.write(exports.map((e) => e.text).join('---\n'));
+  else written = await writeFiles(options.out, exports);
+  for (const line of summary(exports, written)) io.stderr.write(`${printable(line)}\n`);
+  return EXIT.ok;
+}

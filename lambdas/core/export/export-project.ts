@@ -1,0 +1,86 @@
+/**
+ * The Project document `export` writes for one live project: metadata, the singletons the desired state manages
+ * (default server type, audit-log rotation), the alert config entries, and its YAML text. Pure and deterministic:
+ * the same live input gives the same bytes.
+ */
+import { stringify } from 'yaml';
+import type { AuditLogRotateConfig, ServerType } from '../../opsman/types.ts';
+import { API_VERSION } from '../desired/enums.ts';
+import { AUDIT_LOG_DEFAULTS, ROTATION_FIELDS } from '../plan-singletons.ts';
+
+/** The singletons read for a project (absent: not read, e.g. the key may not read them). */
+export interface LiveSingletons {
+  defaultServerType?: ServerType | null;
+  auditLogRotation?: AuditLogRotateConfig;
+}
+
+/** What goes under `spec` besides the alert configs. */
+export interface SpecSingletons {
+  defaultServerType?: string;
+  auditLogRotation?: Record<string, unknown>;
+}
+
+/** The `metadata.name` of an exported project (Ops Manager's project name is not in the API the tool reads). */
+export function exportedProjectName(projectId: string): string {
+  return `project-${projectId}`;
+}
+
+/**
+ * The `auditLogRotation` entry of a live rotation config: the fields set, those equal to Ops Manager's defaults left
+ * out, `enforce` left out (default false: a difference is reported, never written). `{}` (no rotation) gives neither
+ * entry nor problem; one without the two fields the desired state requires gives a problem.
+ */
+export function rotationEntry(live: AuditLogRotateConfig): { entry?: Record<string, unknown>; problem?: string } {
+  const set = ROTATION_FIELDS.filter((f) => live[f] !== undefined && live[f] !== null);
+  if (set.length === 0) return {};
+  const missing = (['sizeThresholdMB', 'timeThresholdHrs'] as const).filter((f) => !set.includes(f));
+  if (missing.length > 0) {
+    return {
+      problem: `Ops Manager's rotation config has no ${missing.join(' or ')}, which the desired state requires`,
+    };
+  }
+  const entry: Record<string, unknown> = {};
+  for (const field of set) {
+    const value = Number(live[field]);
+    if (value !== AUDIT_LOG_DEFAULTS[field]) entry[field] = value;
+  }
+  return { entry };
+}
+
+/** The spec singletons of live ones (problems as sentences: what was left out and why). */
+export function specSingletons(live: LiveSingletons): { singletons: SpecSingletons; problems: string[] } {
+  const singletons: SpecSingletons = {};
+  const problems: string[] = [];
+  if (live.defaultServerType?.name !== undefined) singletons.defaultServerType = live.defaultServerType.name;
+  if (live.auditLogRotation !== undefined) {
+    const rotation = rotationEntry(live.auditLogRotation);
+    if (rotation.entry !== undefined) singletons.auditLogRotation = rotation.entry;
+    if (rotation.problem !== undefined) problems.push(`audit-log rotation not exported: ${rotation.problem}`);
+  }
+  return { singletons, problems };
+}
+
+/** The Project document. */
+export function projectDocument(
+  projectId: string,
+  orgId: string | undefined,
+  singletons: SpecSingletons,
+  alertConfigs: readonly Record<string, unknown>[],
+): Record<string, unknown> {
+  return {
+    apiVersion: API_VERSION,
+    kind: 'Project',
+    metadata: { name: exportedProjectName(projectId), projectId, ...(orgId === undefined ? {} : { orgId }) },
+    spec: { ...singletons, alertConfigs },
+  };
+}
+
+/** The YAML text of a Project document, with a header saying where it came from and what to do next. */
+export function projectYaml(document: Record<string, unknown>, projectId: string): string {
+  const header = [
+    `# Exported from Ops Manager by \`opsman-gitops export\` (project ${projectId}).`,
+    '# Rename metadata.name and the keys as you like before the first apply: plan adopts each config (<=) by content.',
+    '# Secret fields are references: create each one before running plan (export listed them on stderr).',
+  ];
+  return `${header.join('\n')}\n${stringify(document, { lineWidth: 0 })}`;
+}

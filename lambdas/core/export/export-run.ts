@@ -1,0 +1,168 @@
+/**
+ * `export` for one project: live alert configs and singletons in, the Project YAML out. Every entry goes through the
+ * real loader before it is written (memory-source.ts): a config the format cannot express (an event type outside the
+ * known list, a field the loader refuses, a team that does not exist) is skipped with the reason, never dropped in
+ * silence, and the text returned always loads.
+ */
+import type { AlertConfig } from '../../opsman/types.ts';
+import { EVENT_TYPE_NAMES } from '../desired/enums.ts';
+import { loadDesiredState } from '../desired/load.ts';
+import { ReconcileError } from '../errors.ts';
+import type { OpsManagerApi } from '../ports.ts';
+import { checkTeams } from '../team-check.ts';
+import { exportAlertConfig } from './export-alert.ts';
+import { creationOrder, exportKeys } from './export-keys.ts';
+import {
+  type LiveSingletons,
+  projectDocument,
+  projectYaml,
+  type SpecSingletons,
+  specSingletons,
+} from './export-project.ts';
+import { MemoryDesiredSource } from './memory-source.ts';
+
+/** What was read of one project. */
+export interface ProjectLiveRead {
+  projectId: string;
+  alertConfigs: AlertConfig[];
+  singletons: LiveSingletons;
+}
+
+/** A live alert config left out of the export, and why. */
+export interface SkippedConfig {
+  id: string;
+  key: string;
+  reason: string;
+}
+
+/** The export of one project. */
+export interface ProjectExport {
+  projectId: string;
+  /** The Project document as YAML; it passes the loader. */
+  text: string;
+  /** How many alert configs the text holds. */
+  exported: number;
+  skipped: SkippedConfig[];
+  /** Singletons left out, and other things the user should know. */
+  warnings: string[];
+  /** Every secret reference in the text, in order: the secrets to create before `plan`. */
+  secretRefs: string[];
+}
+
+/** Options of an export. */
+export interface ExportOptions {
+  /** The project's organization: needed for alert configs that notify a TEAM (`metadata.orgId`). */
+  orgId?: string;
+  /** Where the teams those configs name are looked up, when `orgId` is given. */
+  api?: OpsManagerApi;
+}
+
+interface Candidate {
+  id: string;
+  key: string;
+  entry: Record<string, unknown>;
+  secretRefs: string[];
+  notifiesTeam: boolean;
+}
+
+const KNOWN_EVENT_TYPES: ReadonlySet<string> = new Set(EVENT_TYPE_NAMES);
+const FILE = 'export.yaml';
+
+/** Why a config cannot be exported before the loader sees it; undefined when it can be tried. */
+function upfrontProblem(config: AlertConfig, orgId: string | undefined): string | undefined {
+  if (!KNOWN_EVENT_TYPES.has(config.eventTypeName)) {
+    return `event type ${JSON.stringify(config.eventTypeName)} is not one of the ${KNOWN_EVENT_TYPES.size} event types the desired state knows`;
+  }
+  if (orgId === undefined && config.notifications.some((n) => n.typeName === 'TEAM')) {
+    return "it notifies a TEAM, which needs metadata.orgId, and Ops Manager's API does not say a project's organization: export again with the organization id (--org)";
+  }
+  return undefined;
+}
+
+/** `spec.alertConfigs[3].notifications[0]: missing x` -> `notifications[0]: missing x` (the config is named apart). */
+function reasonOf(message: string, index: number): string {
+  const at = `spec.alertConfigs[${index}]`;
+  return message.split(`${at}.`).join('').split(`${at}: `).join('').split(at).join('the config');
+}
+
+/** Exports one project. Throws ReconcileError EXPORT_INVALID if the text cannot be made to load (a bug, not input). */
+export async function exportProject(read: ProjectLiveRead, options: ExportOptions = {}): Promise<ProjectExport> {
+  const { projectId, alertConfigs } = read;
+  const keys = exportKeys(alertConfigs);
+  const skipped: SkippedConfig[] = [];
+  let candidates: Candidate[] = [];
+  for (const config of [...alertConfigs].sort(creationOrder)) {
+    const key = keys.get(config.id) as string;
+    const problem = upfrontProblem(config, options.orgId);
+    if (problem !== undefined) {
+      skipped.push({ id: config.id, key, reason: problem });
+      continue;
+    }
+    const notifiesTeam = config.notifications.some((n) => n.typeName === 'TEAM');
+    candidates.push({ id: config.id, key, ...exportAlertConfig(config, key, projectId), notifiesTeam });
+  }
+  const { singletons, problems } = specSingletons(read.singletons);
+  const warnings = [...problems];
+  let teamsChecked = false;
+  // Each round removes at least one entry or singleton, or returns: it ends.
+  for (;;) {
+    const document = projectDocument(
+      projectId,
+      options.orgId,
+      singletons,
+      candidates.map((c) => c.entry),
+    );
+    const text = projectYaml(document, projectId);
+    const result = await loadDesiredState(new MemoryDesiredSource({ [FILE]: text }));
+    if (!result.ok) {
+      const refused = new Map<number, string>();
+      for (const issue of result.issues) {
+        const index = /^spec\.alertConfigs\[(\d+)\]/.exec(issue.path)?.[1];
+        if (index !== undefined && candidates[Number(index)] !== undefined) {
+          if (!refused.has(Number(index))) refused.set(Number(index), reasonOf(issue.message, Number(index)));
+          continue;
+        }
+        const singleton = (['defaultServerType', 'auditLogRotation'] as const).find((s) =>
+          issue.path.startsWith(`spec.${s}`),
+        );
+        if (singleton === undefined || singletons[singleton] === undefined) {
+          throw new ReconcileError(
+            'EXPORT_INVALID',
+            `the YAML exported for project ${projectId} does not load: ${issue.message}`,
+          );
+        }
+        delete (singletons as SpecSingletons)[singleton];
+        warnings.push(`${singleton} not exported: ${issue.message}`);
+      }
+      for (const [index, reason] of refused) {
+        const c = candidates[index] as Candidate;
+        skipped.push({ id: c.id, key: c.key, reason });
+      }
+      candidates = candidates.filter((_, i) => !refused.has(i));
+      continue;
+    }
+    const project = result.state.projects[0];
+    if (!teamsChecked && options.orgId !== undefined && options.api !== undefined && project !== undefined) {
+      teamsChecked = true;
+      if (candidates.some((c) => c.notifiesTeam)) {
+        const teamProblems = await checkTeams(project, options.api, new Map());
+        if (teamProblems.size > 0) {
+          for (const c of candidates) {
+            const problem = teamProblems.get(c.key);
+            if (problem !== undefined) skipped.push({ id: c.id, key: c.key, reason: problem });
+          }
+          candidates = candidates.filter((c) => !teamProblems.has(c.key));
+          continue;
+        }
+      }
+    }
+    return {
+      projectId,
+      text,
+      exported: candidates.length,
+      skipped: skipped.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)),
+      warnings,
+      secretRefs: candidates.flatMap((c) => c.secretRefs),
+    };
+  }
+}

@@ -1,0 +1,58 @@
+// Scenario: exported keys are readable (from the event type), unique, claimed in creation order (then id), and the
+// same whatever order Ops Manager lists the configs in.
+import { describe, expect, it } from 'vitest';
+import { exportKeys, keyBase } from '../../../lambdas/core/export/export-keys.ts';
+
+describe('keyBase', () => {
+  it.each([
+    ['HOST_DOWN', 'host-down'],
+    ['OUTSIDE_METRIC_THRESHOLD', 'outside-metric-threshold'],
+    ['__ODD__NAME__', 'odd-name'],
+    ['', 'alert'],
+    ['___', 'alert'],
+    [`${'A_'.repeat(40)}B`, 'a-'.repeat(29).slice(0, 57)],
+    ['AB_'.repeat(30), 'ab-'.repeat(19).slice(0, 56)],
+  ])('%s -> %s', (eventTypeName, expected) => {
+    const base = keyBase(eventTypeName);
+    expect(base).toBe(expected);
+    expect(base).toMatch(/^[a-z0-9][a-z0-9-]*$/);
+    expect(base.length).toBeLessThanOrEqual(57);
+  });
+});
+
+describe('exportKeys', () => {
+  const configs = [
+    { id: 'c3', eventTypeName: 'HOST_DOWN', created: '2026-09-03T00:00:00Z' },
+    { id: 'c1', eventTypeName: 'HOST_DOWN', created: '2026-09-02T00:00:00Z' },
+    { id: 'c2', eventTypeName: 'HOST_DOWN', created: '2026-09-01T00:00:00Z' },
+    { id: 'c0', eventTypeName: 'NO_PRIMARY' },
+    { id: 'c4', eventTypeName: 'HOST_DOWN', created: '2026-09-01T00:00:00Z' },
+  ];
+
+  it('gives the bare key to the oldest config, then -2, -3 in creation order, ties by id, undated last', () => {
+    expect(Object.fromEntries(exportKeys(configs))).toEqual({
+      c2: 'host-down',
+      c4: 'host-down-2',
+      c1: 'host-down-3',
+      c3: 'host-down-4',
+      c0: 'no-primary',
+    });
+  });
+
+  it('does not depend on the order of the list', () => {
+    const expected = [...exportKeys(configs)].sort();
+    expect([...exportKeys([...configs].reverse())].sort()).toEqual(expected);
+    expect(
+      [...exportKeys([configs[2], configs[0], configs[4], configs[1], configs[3]] as typeof configs)].sort(),
+    ).toEqual(expected);
+  });
+
+  it('never gives one key twice, even when a suffixed key is another config base', () => {
+    const keys = exportKeys([
+      { id: 'a', eventTypeName: 'HOST_DOWN', created: '2026-01-01T00:00:00Z' },
+      { id: 'b', eventTypeName: 'HOST_DOWN_2', created: '2026-01-02T00:00:00Z' },
+      { id: 'c', eventTypeName: 'HOST_DOWN', created: '2026-01-03T00:00:00Z' },
+    ]);
+    expect(Object.fromEntries(keys)).toEqual({ a: 'host-down', b: 'host-down-2', c: 'host-down-3' });
+  });
+});

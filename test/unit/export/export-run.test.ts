@@ -1,0 +1,104 @@
+// Scenario: a project export skips, by id and with the reason, each config the YAML cannot express (an unknown event
+// type, a field the loader refuses, a TEAM without an organization or whose team is gone), keeps the others' keys, and
+// gives the same bytes whatever order the live list has.
+import { describe, expect, it } from 'vitest';
+import { exportProject, type ProjectLiveRead } from '../../../lambdas/core/export/export-run.ts';
+import type { OpsManagerApi } from '../../../lambdas/core/ports.ts';
+import { OpsManagerApiError } from '../../../lambdas/opsman/errors.ts';
+import type { AlertConfig } from '../../../lambdas/opsman/types.ts';
+
+const P = '5e2211c17a3e5a48f5497de3';
+const ORG = '5e2211c17a3e5a48f5497de0';
+
+function config(id: string, created: string, body: Record<string, unknown>): AlertConfig {
+  return {
+    id,
+    groupId: P,
+    created,
+    updated: created,
+    links: [],
+    enabled: true,
+    matchers: [],
+    notifications: [{ typeName: 'GROUP', roles: ['GROUP_OWNER'] }],
+    ...body,
+  } as unknown as AlertConfig;
+}
+
+const CONFIGS: AlertConfig[] = [
+  config('c1', '2026-01-01T00:00:00Z', { eventTypeName: 'HOST_DOWN' }),
+  config('c2', '2026-01-02T00:00:00Z', { eventTypeName: 'MADE_UP_EVENT' }),
+  config('c3', '2026-01-03T00:00:00Z', { eventTypeName: 'HOST_DOWN' }),
+  config('c4', '2026-01-04T00:00:00Z', {
+    eventTypeName: 'NO_PRIMARY',
+    notifications: [{ typeName: 'EMAIL', emailAddress: 'not-an-address' }],
+  }),
+  config('c5', '2026-01-05T00:00:00Z', {
+    eventTypeName: 'HOST_RESTARTED',
+    notifications: [{ typeName: 'TEAM', teamId: '6a1f00000000000000000009' }],
+  }),
+];
+
+function read(configs: AlertConfig[] = CONFIGS, singletons: ProjectLiveRead['singletons'] = {}): ProjectLiveRead {
+  return { projectId: P, alertConfigs: configs, singletons };
+}
+
+/** Only getTeam is called by an export; every team is missing. */
+const NO_TEAMS = {
+  getTeam: async () => {
+    throw new OpsManagerApiError(404, 'TEAM_NOT_FOUND', 'no team', {
+      method: 'GET',
+      pathTemplate: '/orgs/{orgId}/teams/{teamId}',
+    });
+  },
+} as unknown as OpsManagerApi; // a partial fake: the other methods are never reached
+
+describe('exportProject', () => {
+  it('skips what the format cannot express by id and reason, and keeps the other keys', async () => {
+    const result = await exportProject(read());
+    expect(result.exported).toBe(2);
+    expect(result.text).toContain('key: host-down\n');
+    expect(result.text).toContain('key: host-down-2\n');
+    expect(result.skipped.map((s) => [s.id, s.key])).toEqual([
+      ['c5', 'host-restarted'],
+      ['c2', 'made-up-event'],
+      ['c4', 'no-primary'],
+    ]);
+    const reasons = Object.fromEntries(result.skipped.map((s) => [s.id, s.reason]));
+    expect(reasons.c2).toBe('event type "MADE_UP_EVENT" is not one of the 109 event types the desired state knows');
+    expect(reasons.c4).toContain('emailAddress');
+    expect(reasons.c4).not.toContain('spec.alertConfigs');
+    expect(reasons.c5).toContain('--org');
+  });
+
+  it('skips a TEAM config whose team does not exist in the given organization', async () => {
+    const result = await exportProject(read(), { orgId: ORG, api: NO_TEAMS });
+    expect(result.text).toContain(`orgId: ${ORG}`);
+    expect(result.skipped.find((s) => s.id === 'c5')?.reason).toBe(
+      `team 6a1f00000000000000000009 does not exist in organization ${ORG} (TEAM_NOT_FOUND)`,
+    );
+    expect(result.exported).toBe(2);
+  });
+
+  it('gives byte-identical text whatever order the live list has', async () => {
+    const first = await exportProject(read());
+    const second = await exportProject(read([...CONFIGS].reverse()));
+    expect(second.text).toBe(first.text);
+  });
+
+  it('exports the singletons, and says why one is left out', async () => {
+    const result = await exportProject(
+      read(CONFIGS.slice(0, 1), { defaultServerType: { name: 'TEST_SERVER' }, auditLogRotation: { numTotal: 4 } }),
+    );
+    expect(result.text).toContain('defaultServerType: TEST_SERVER');
+    expect(result.text).not.toContain('auditLogRotation');
+    expect(result.warnings).toEqual([
+      "audit-log rotation not exported: Ops Manager's rotation config has no sizeThresholdMB or timeThresholdHrs, which the desired state requires",
+    ]);
+  });
+
+  it('exports a project without alert configs as a Project that loads', async () => {
+    const result = await exportProject(read([], { defaultServerType: null }));
+    expect(result.exported).toBe(0);
+    expect(result.text).toContain('alertConfigs: []');
+  });
+});
