@@ -121,7 +121,10 @@ export function commandHelp(command: CommandName): string {
     lines.push('');
   }
   lines.push(
-    'Any other option is refused (a usage error, exit 2); --help and --version always work.',
+    // The emulator parses its own options (emulator/cli-args.ts), and it has no --version.
+    command === 'emulator'
+      ? 'The emulator takes only the options `opsman-gitops emulator --help` lists; any other is refused (exit 2).'
+      : 'Any other option is refused (a usage error, exit 2); --help and --version always work.',
     '',
     ...environment(info.uses),
     ...exitCodes(command),

@@ -42,3 +42,10 @@ describe('command help: environment and exit codes', () => {
     expect(commandHelp(command)).not.toContain('Environment:');
   });
 });
+
+describe('command help: what --version does', () => {
+  it('the emulator help does not promise --version, which the emulator refuses', () => {
+    expect(commandHelp('emulator')).not.toContain('--version');
+    expect(commandHelp('plan')).toContain('--help and --version always work');
+  });
+});
