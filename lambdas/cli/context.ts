@@ -3,6 +3,7 @@
  * Also builds a run session: the real adapters wired for one reconcile, closed by the caller.
  */
 import { stat } from 'node:fs/promises';
+import { describeFsCause } from '../../shared/fs-cause.ts';
 import { printable } from '../core/printable.ts';
 import { type Style, styleFor } from '../core/render/style.ts';
 import type { RunDependencies } from '../core/run-types.ts';
@@ -61,7 +62,11 @@ export function connectionSettings(
 
 /** Fails with a clear message when the desired-state directory is missing. */
 export async function requireDirectory(dir: string, flag: string): Promise<void> {
-  const info = await stat(dir).catch(() => null);
+  const info = await stat(dir).catch((error: unknown) => {
+    if ((error as { code?: unknown }).code === 'ENOENT') return null;
+    // A link loop, a part of the path that is not a directory, no permission: said as what it is, not "missing".
+    throw new CliError('CLI_NO_DIRECTORY', `${flag} '${dir}' cannot be read: ${describeFsCause(dir, error, 'read')}`);
+  });
   if (info === null) throw new CliError('CLI_NO_DIRECTORY', `${flag} '${dir}' does not exist`, EXIT.error);
   if (!info.isDirectory()) throw new CliError('CLI_NOT_A_DIRECTORY', `${flag} '${dir}' is not a directory`, EXIT.error);
 }

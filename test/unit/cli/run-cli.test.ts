@@ -1,5 +1,5 @@
 // Scenario: runCli in-process: help, usage errors (exit 2), validate and schema without Ops Manager, apply's refusals.
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -197,6 +197,14 @@ describe('validate and schema (no Ops Manager)', () => {
     const { code, err } = await run(['validate', '--desired', join(dir, 'missing')]);
     expect(code).toBe(1);
     expect(err).toBe(`error: --desired '${join(dir, 'missing')}' does not exist\n`);
+  });
+
+  it('a desired directory behind a link loop is said to be one, not missing', async () => {
+    const loop = join(dir, 'loop');
+    await symlink(loop, loop);
+    const { code, err } = await run(['validate', '--desired', loop]);
+    expect(code).toBe(1);
+    expect(err).toBe(`error: --desired '${loop}' cannot be read: too many levels of symbolic links (ELOOP)\n`);
   });
 
   it('plan on an invalid desired state exits 1 before needing Ops Manager', async () => {
