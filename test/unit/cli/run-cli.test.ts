@@ -207,6 +207,14 @@ describe('validate and schema (no Ops Manager)', () => {
     expect(err).toBe(`error: --desired '${loop}' cannot be read: too many levels of symbolic links (ELOOP)\n`);
   });
 
+  it('unlock with a --state-dir that is not there says so (a typo), not "no lock is held"', async () => {
+    const missing = join(dir, 'no-such-state');
+    const { code, out, err } = await run(['unlock', '20990101T000000Z-000000', '--state-dir', missing]);
+    expect(code).toBe(1);
+    expect(out).toBe('');
+    expect(err).toBe(`error: --state-dir '${missing}' does not exist\n`);
+  });
+
   it('plan on an invalid desired state exits 1 before needing Ops Manager', async () => {
     await writeFile(join(dir, 'bad.yaml'), 'apiVersion: opsman-gitops/v1\nkind: Nope\n');
     const { code, err } = await run(['plan', '--desired', dir], { env: CREDS });
