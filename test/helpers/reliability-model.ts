@@ -1,0 +1,461 @@
+/**
+ * The model-based reliability test's world: one project whose desired alert configs are drawn from a fixed pool of the
+ * bench catalogue (each in one of three variants, under a key that renames change), a secrets file whose values steps
+ * bump, a human who edits, deletes and creates configs through the API with another key, and an emulator with a data
+ * file that a step can restart. `Step` is one generated action; `ModelWorld.edit` performs those that are not runs, and
+ * the test checks the invariants after each (test/reliability/model-interleaving.test.ts).
+ */
+import { mkdir, mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import fc from 'fast-check';
+import { type AlertSpec, alertSpecsFor, resolveSpecBody, type SpecBody } from '../../bench/alert-catalogue.ts';
+import { writeWorld } from '../../bench/case.ts';
+import { renderDesiredState } from '../../bench/desired.ts';
+import { EmulatorAdmin, type FaultSpec } from '../../bench/emulator-admin.ts';
+import type { RunPaths } from '../../bench/run-deps.ts';
+import { renderSeed } from '../../bench/seed.ts';
+import { buildWorld, DRIFT_KEY, type World } from '../../bench/world.ts';
+import { type RunningEmulator, startEmulator } from '../../emulator/index.ts';
+import { reportExitCode } from '../../lambdas/cli/outcome.ts';
+import { createOpsManagerClient } from '../../lambdas/opsman/client.ts';
+import type { AlertConfig, AlertConfigRequest } from '../../lambdas/opsman/types.ts';
+import { FAST_RETRY, type RunOutcome, readLive, runOnce } from './reliability-harness.ts';
+import { signature } from './reliability-inventory.ts';
+
+/** The world every case starts from: one project; the pool is its first POOL_SIZE catalogue alerts. */
+const BASE = buildWorld({ projects: 1, alerts: 1 });
+const PROJECT = BASE.projects[0] as World['projects'][number];
+const TEAM = BASE.orgs.find((o) => o.id === PROJECT.orgId)?.teamId ?? '';
+/** How many catalogue alerts the desired state may use. */
+export const POOL_SIZE = 6;
+const POOL: AlertSpec[] = alertSpecsFor({ projectIndex: 0, projectName: PROJECT.name, count: 8, teamId: TEAM })
+  .slice(0, POOL_SIZE)
+  .map((a) => ({ ...a, template: false }));
+
+/** Client options of every run: header timeout short enough for a latency fault to pass it, Retry-After capped low. */
+export const MODEL_CLIENT = {
+  retry: { ...FAST_RETRY, maxRetryAfterMs: 50, deadlineMs: 8_000 },
+  timeouts: { connectMs: 1_000, headersMs: 1_000, bodyMs: 1_000 },
+};
+/** Latency of a latency fault: past the 1 s header timeout (undici checks it about once a second). */
+export const LATENCY_MS = 2_200;
+
+/** The faults an apply can run under (each for the next `times` matching requests). */
+export const FAULTS = {
+  'list-503': { method: 'GET', path: '/groups/*/alertConfigs', status: 503 },
+  'post-503': { method: 'POST', path: '/groups/*/alertConfigs', status: 503 },
+  'put-503': { method: 'PUT', path: '/groups/*/alertConfigs/*', status: 503 },
+  'delete-503': { method: 'DELETE', path: '/groups/*/alertConfigs/*', status: 503 },
+  'post-429': { method: 'POST', path: '/groups/*/alertConfigs', status: 429, errorCode: 'RATE_LIMITED', retryAfter: 1 },
+  'post-reset-after': { method: 'POST', path: '/groups/*/alertConfigs', reset: true, phase: 'after' },
+  'put-reset-after': { method: 'PUT', path: '/groups/*/alertConfigs/*', reset: true, phase: 'after' },
+  'delete-reset-after': { method: 'DELETE', path: '/groups/*/alertConfigs/*', reset: true, phase: 'after' },
+  'post-reset-before': { method: 'POST', path: '/groups/*/alertConfigs', reset: true, phase: 'before' },
+  'patch-reset-after': { method: 'PATCH', path: '/groups/*/alertConfigs/*', reset: true, phase: 'after' },
+  'patch-503': { method: 'PATCH', path: '/groups/*/alertConfigs/*', status: 503 },
+  'write-429': { path: '/groups/*/alertConfigs/*', status: 429, errorCode: 'RATE_LIMITED', retryAfter: 1 },
+  'any-503': { path: '/**', status: 503 },
+  'post-latency-after': { method: 'POST', path: '/groups/*/alertConfigs', latencyMs: LATENCY_MS, phase: 'after' },
+  'post-latency-before': { method: 'POST', path: '/groups/*/alertConfigs', latencyMs: LATENCY_MS, phase: 'before' },
+} satisfies Record<string, FaultSpec>;
+/** A fault's name. */
+export type FaultName = keyof typeof FAULTS;
+
+/** One generated step. `entry` indexes the pool; `pick` chooses among the live objects of a kind. */
+export type Step =
+  | { t: 'desire'; entry: number; variant: number }
+  | { t: 'undesire'; entry: number }
+  | { t: 'rename'; entry: number }
+  | { t: 'secret'; entry: number }
+  | { t: 'humanToggle'; owned: boolean; pick: number }
+  | { t: 'humanDelete'; owned: boolean; pick: number }
+  | { t: 'humanSecret'; entry: number }
+  | { t: 'humanCreate'; entry: number; variant: number; exact: boolean }
+  | { t: 'apply'; fault: FaultName | null; times: number }
+  | { t: 'plan' }
+  | { t: 'loseState'; corrupt: boolean }
+  | { t: 'restart' };
+
+const entry = fc.integer({ min: 0, max: POOL_SIZE - 1 });
+const variant = fc.integer({ min: 0, max: 2 });
+const pick = fc.nat({ max: 20 });
+const faultName = fc.constantFrom(...(Object.keys(FAULTS) as FaultName[]));
+
+/** A step that changes the world without running the tool. */
+const editArb: fc.Arbitrary<Step> = fc.oneof(
+  { arbitrary: fc.record({ t: fc.constant('desire' as const), entry, variant }), weight: 6 },
+  { arbitrary: fc.record({ t: fc.constant('undesire' as const), entry }), weight: 3 },
+  { arbitrary: fc.record({ t: fc.constant('rename' as const), entry }), weight: 2 },
+  { arbitrary: fc.record({ t: fc.constant('secret' as const), entry }), weight: 2 },
+  { arbitrary: fc.record({ t: fc.constant('humanToggle' as const), owned: fc.boolean(), pick }), weight: 2 },
+  { arbitrary: fc.record({ t: fc.constant('humanDelete' as const), owned: fc.boolean(), pick }), weight: 2 },
+  { arbitrary: fc.record({ t: fc.constant('humanCreate' as const), entry, variant, exact: fc.boolean() }), weight: 2 },
+  { arbitrary: fc.record({ t: fc.constant('humanSecret' as const), entry }), weight: 1 },
+  { arbitrary: fc.record({ t: fc.constant('loseState' as const), corrupt: fc.boolean() }), weight: 1 },
+  { arbitrary: fc.record({ t: fc.constant('restart' as const) }), weight: 1 },
+);
+
+/** A run of the tool: an apply (two in three under a fault), or a plan. */
+const runArb: fc.Arbitrary<Step> = fc.oneof(
+  {
+    arbitrary: fc.record({ t: fc.constant('apply' as const), fault: faultName, times: fc.integer({ min: 1, max: 5 }) }),
+    weight: 4,
+  },
+  {
+    arbitrary: fc.record({ t: fc.constant('apply' as const), fault: fc.constant(null), times: fc.constant(0) }),
+    weight: 2,
+  },
+  { arbitrary: fc.record({ t: fc.constant('plan' as const) }), weight: 1 },
+);
+
+/** A round: up to three edits, then a run (so most runs have work for the fault to meet). */
+export const roundArb: fc.Arbitrary<Step[]> = fc
+  .tuple(fc.array(editArb, { maxLength: 3 }), runArb)
+  .map(([edits, run]) => [...edits, run]);
+
+/** The desired state a case starts from (applied before the steps): some pool entries, each in some variant. */
+export const initialArb: fc.Arbitrary<Step[]> = fc
+  .subarray([...Array(POOL_SIZE).keys()], { minLength: 1, maxLength: 3 })
+  .chain((entries) =>
+    fc.tuple(...entries.map((e) => fc.record({ t: fc.constant('desire' as const), entry: fc.constant(e), variant }))),
+  );
+
+/** The body of pool entry `e` in variant `v`: 0 as catalogued, 1 `enabled` flipped, 2 the first notification 3 min later. */
+export function variantBody(e: number, v: number): SpecBody {
+  const body = (POOL[e] as AlertSpec).body;
+  if (v === 1) return { ...body, enabled: !body.enabled };
+  if (v === 2) {
+    const [first, ...rest] = body.notifications;
+    return { ...body, notifications: [{ ...first, delayMin: Number(first?.delayMin ?? 0) + 3 }, ...rest] };
+  }
+  return body;
+}
+
+// The test tells desired identities apart by signature: no two variants of the pool may share one.
+const SIGNATURES = POOL.flatMap((_, e) => [0, 1, 2].map((v) => signature(variantBody(e, v))));
+if (new Set(SIGNATURES).size !== SIGNATURES.length) throw new Error('two variants of the model pool share a signature');
+
+/** What the model knows besides Ops Manager and the state file. */
+export interface ModelState {
+  /** Desired pool entries: their key and variant. */
+  desired: Map<number, { key: string; variant: number }>;
+  /** Renames so far (for fresh key names). */
+  renames: number;
+  /** Bumps per secret (`<secretId>#<jsonKey>`). */
+  bumps: Map<string, number>;
+  /**
+   * Configs the tool must not touch: the seed's defaults and what the human created, as last read or written by the
+   * human. `adoptable` once an apply ran while a desired config had its signature (the README lets adoption take it).
+   */
+  unmanaged: Map<string, { config: AlertConfig; adoptable: boolean }>;
+  /** Ids the state owned when the state was lost: ownership unknown since, so left alone unless adopted again. */
+  orphans: Set<string>;
+}
+
+/** One case: a temp dir with the world's files, an emulator with a data file, the human's client. */
+export class ModelWorld {
+  readonly project = PROJECT;
+  readonly model: ModelState = {
+    desired: new Map(),
+    renames: 0,
+    bumps: new Map(),
+    unmanaged: new Map(),
+    orphans: new Set(),
+  };
+  emulator!: RunningEmulator;
+  admin!: EmulatorAdmin;
+  paths!: RunPaths;
+  private dir = '';
+  private dataFile = '';
+  private port = 0;
+
+  /** Creates the files and starts the emulator; records the seed's defaults as unmanaged. */
+  async start(): Promise<void> {
+    this.dir = await mkdtemp(join(tmpdir(), 'opsman-rel-model-'));
+    this.paths = await writeWorld(this.world(), this.dir);
+    this.dataFile = join(this.dir, 'emulator-data.json');
+    await this.writeDesired();
+    await this.boot();
+    for (const c of await this.live()) this.model.unmanaged.set(c.id, { config: c, adoptable: false });
+  }
+
+  private async boot(): Promise<void> {
+    this.emulator = await startEmulator({
+      port: this.port,
+      host: '127.0.0.1',
+      seed: renderSeed(BASE),
+      admin: true,
+      dataFile: this.dataFile,
+      onError: () => {},
+    });
+    this.port = Number(new URL(this.emulator.origin).port);
+    this.admin = new EmulatorAdmin(this.emulator.origin);
+  }
+
+  /** Stops the emulator and removes the files. */
+  async close(): Promise<void> {
+    await this.emulator?.close();
+    if (this.dir) await rm(this.dir, { recursive: true, force: true });
+  }
+
+  /** The world the desired state and secrets file are rendered from. */
+  world(): World {
+    const alerts: AlertSpec[] = [...this.model.desired.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([e, d]) => ({ ...(POOL[e] as AlertSpec), key: d.key, body: variantBody(e, d.variant) }));
+    return { ...BASE, templateKeys: [], projects: [{ ...PROJECT, alerts, prune: true }], secrets: this.secrets() };
+  }
+
+  /** Every pool secret, with its bumps applied. */
+  secrets(): World['secrets'] {
+    const out: World['secrets'] = {};
+    for (const a of POOL) {
+      for (const s of a.secrets) {
+        const n = this.model.bumps.get(`${s.secretId}#${s.jsonKey}`) ?? 0;
+        const value = n === 0 ? s.value : s.jsonKey === 'webhook-url' ? `${s.value}/v${n}` : `${s.value}v${n}`;
+        out[s.secretId] = { ...(out[s.secretId] ?? {}), [s.jsonKey]: value };
+      }
+    }
+    return out;
+  }
+
+  /** The signatures of the desired configs. */
+  desiredSignatures(): string[] {
+    return [...this.model.desired.entries()].map(([e, d]) => signature(variantBody(e, d.variant)));
+  }
+
+  private async writeDesired(): Promise<void> {
+    const world = this.world();
+    await rm(this.paths.desiredDir, { recursive: true, force: true });
+    for (const file of renderDesiredState(world)) {
+      const path = join(this.paths.desiredDir, file.path);
+      await mkdir(dirname(path), { recursive: true });
+      await writeFile(path, file.text);
+    }
+    // No gate of the README's prune table may hold a fault-free apply back: deletes are what the model exercises.
+    const settings = [
+      'apiVersion: opsman-gitops/v1',
+      'kind: Settings',
+      'spec:',
+      '  mode: apply',
+      '  prune: { maxDeletes: 100, allowEmpty: true }',
+      '',
+    ].join('\n');
+    await writeFile(join(this.paths.desiredDir, 'settings.yaml'), settings);
+    await writeFile(this.paths.secretsFile, `${JSON.stringify(world.secrets, null, 2)}\n`, { mode: 0o600 });
+  }
+
+  /** The project's live alert configs (faults cleared first). */
+  async live(): Promise<AlertConfig[]> {
+    await this.admin.clearFaults();
+    return (await readLive(this.emulator.url, this.world())).get(PROJECT.id) ?? [];
+  }
+
+  /** Ids the state file owns, or null when there is no readable state. */
+  async owned(): Promise<Set<string> | null> {
+    const byKey = await this.ownedByKey();
+    return byKey === null ? null : new Set(byKey.values());
+  }
+
+  /** The state file's owned ids by key, or null when there is no readable state. */
+  async ownedByKey(): Promise<Map<string, string> | null> {
+    try {
+      const state = JSON.parse(await readFile(join(this.paths.stateDir, 'state.json'), 'utf8'));
+      const records = (state?.projects?.[PROJECT.id]?.alertConfigs ?? {}) as Record<string, { id?: unknown }>;
+      const out = new Map<string, string>();
+      for (const [key, r] of Object.entries(records)) if (typeof r.id === 'string') out.set(key, r.id);
+      return out;
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * Secrets the emulator stores that differ from the desired values, as `<key> <notification type>.<field>` (never
+   * the values): read from its data file, which holds them in clear, since the API only answers them redacted.
+   */
+  async secretMismatches(): Promise<string[]> {
+    const data = JSON.parse(await readFile(this.dataFile, 'utf8')) as { state: { alertConfigs: AlertConfig[] } };
+    const stored = new Map(data.state.alertConfigs.map((c) => [c.id, c]));
+    const byKey = (await this.ownedByKey()) ?? new Map<string, string>();
+    const secrets = this.secrets();
+    const out: string[] = [];
+    for (const [e, d] of this.model.desired) {
+      const spec = variantBody(e, d.variant);
+      const sent = resolveSpecBody(spec, secrets).notifications as unknown as Record<string, unknown>[];
+      const have = (stored.get(byKey.get(d.key) ?? '')?.notifications ?? []) as unknown as Record<string, unknown>[];
+      for (const [i, n] of spec.notifications.entries()) {
+        for (const [field, value] of Object.entries(n)) {
+          if (value === null || typeof value !== 'object' || !('secretRef' in value)) continue;
+          const live = have.find((h) => h.typeName === n.typeName);
+          if (live?.[field] !== sent[i]?.[field]) out.push(`${d.key} ${String(n.typeName)}.${field}`);
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Runs the reconciler once with the model's client options. */
+  run(command: 'plan' | 'apply'): Promise<RunOutcome> {
+    return runOnce(this.emulator.url, this.paths, { command }, MODEL_CLIENT);
+  }
+
+  private human() {
+    return createOpsManagerClient({
+      baseUrl: this.emulator.url,
+      publicKey: DRIFT_KEY.publicKey,
+      privateKey: DRIFT_KEY.privateKey,
+      retry: FAST_RETRY,
+    });
+  }
+
+  /** The candidates of a human step: owned ids (from the state), or the unmanaged ones still tracked. */
+  private async candidates(owned: boolean): Promise<string[]> {
+    if (owned) return [...((await this.owned()) ?? [])].sort();
+    return [...this.model.unmanaged.keys()].sort();
+  }
+
+  /** Performs a step that is not a run: edits of git, the secrets file, Ops Manager by hand, the state, a restart. */
+  async edit(step: Exclude<Step, { t: 'apply' } | { t: 'plan' }>): Promise<void> {
+    const m = this.model;
+    switch (step.t) {
+      case 'desire': {
+        const key = m.desired.get(step.entry)?.key ?? (POOL[step.entry] as AlertSpec).key;
+        m.desired.set(step.entry, { key, variant: step.variant });
+        return this.writeDesired();
+      }
+      case 'undesire':
+        m.desired.delete(step.entry);
+        return this.writeDesired();
+      case 'rename': {
+        const d = m.desired.get(step.entry);
+        if (!d) return;
+        m.renames++;
+        d.key = `${(POOL[step.entry] as AlertSpec).key}-r${m.renames}`;
+        return this.writeDesired();
+      }
+      case 'secret': {
+        const s = (POOL[step.entry] as AlertSpec).secrets[0];
+        if (!s) return;
+        const id = `${s.secretId}#${s.jsonKey}`;
+        m.bumps.set(id, (m.bumps.get(id) ?? 0) + 1);
+        return this.writeDesired();
+      }
+      case 'humanToggle':
+      case 'humanDelete': {
+        const ids = await this.candidates(step.owned);
+        const id = ids[step.pick % Math.max(1, ids.length)];
+        if (id === undefined) return;
+        const live = (await this.live()).find((c) => c.id === id);
+        if (!live) return;
+        const human = this.human();
+        try {
+          if (step.t === 'humanDelete') {
+            await human.deleteAlertConfig(PROJECT.id, id);
+            m.unmanaged.delete(id);
+          } else {
+            await human.setAlertConfigEnabled(PROJECT.id, id, live.enabled !== true);
+            const after = (await this.live()).find((c) => c.id === id);
+            const tracked = m.unmanaged.get(id);
+            if (tracked && after) tracked.config = after;
+          }
+        } finally {
+          await human.close();
+        }
+        return;
+      }
+      case 'humanSecret': {
+        // A secret replaced by hand, visibly so in its redaction (other host, other last characters): the README says
+        // the next apply sees it and sends the desired value again.
+        const d = m.desired.get(step.entry);
+        const id = d ? (await this.ownedByKey())?.get(d.key) : undefined;
+        const live = (await this.live()).find((c) => c.id === id);
+        const spec = d ? variantBody(step.entry, d.variant) : undefined;
+        if (!live || !spec || (POOL[step.entry] as AlertSpec).secrets.length === 0) return;
+        const body = resolveSpecBody(spec, this.secrets());
+        const notifications = (body.notifications as unknown as Record<string, unknown>[]).map((n, i) => {
+          const out = { ...n };
+          for (const [field, value] of Object.entries(spec.notifications[i] ?? {})) {
+            if (value === null || typeof value !== 'object' || !('secretRef' in value)) continue;
+            // Fully masked on read: a hand replacement cannot be seen (README, "replaced by hand").
+            if (field === 'webhookSecret') continue;
+            const text = String(n[field]);
+            out[field] = text.startsWith('https://') ? 'https://hooks.other.example/replaced' : `${text}Zq9`;
+          }
+          return out;
+        });
+        const human = this.human();
+        try {
+          await human.updateAlertConfig(PROJECT.id, live.id, {
+            ...body,
+            enabled: live.enabled === true,
+            notifications,
+          } as unknown as AlertConfigRequest);
+        } finally {
+          await human.close();
+        }
+        return;
+      }
+      case 'humanCreate': {
+        const body = variantBody(step.entry, step.variant);
+        // A near-miss: a delay no variant uses, so it can never be adopted.
+        const made = step.exact
+          ? body
+          : {
+              ...body,
+              notifications: body.notifications.map((n, i) => (i === 0 ? { ...n, delayMin: 300 + step.entry } : n)),
+            };
+        const human = this.human();
+        try {
+          const created = await human.createAlertConfig(PROJECT.id, resolveSpecBody(made, this.secrets()));
+          const live = (await this.live()).find((c) => c.id === created?.id);
+          if (!live) throw new Error('the human create answered no id');
+          m.unmanaged.set(live.id, { config: live, adoptable: false });
+        } finally {
+          await human.close();
+        }
+        return;
+      }
+      case 'loseState': {
+        for (const id of (await this.owned()) ?? []) m.orphans.add(id);
+        const file = join(this.paths.stateDir, 'state.json');
+        if (step.corrupt) await writeFile(file, '{"formatVersion": 1, "projects": [torn');
+        else await unlink(file).catch(() => {});
+        return;
+      }
+      case 'restart':
+        await this.emulator.close();
+        return this.boot();
+    }
+  }
+
+  /** Before an apply: unmanaged configs equal in signature to a desired one may be adopted from now on. */
+  markAdoptable(live: AlertConfig[]): void {
+    const wanted = new Set(this.desiredSignatures());
+    for (const c of live) {
+      const tracked = this.model.unmanaged.get(c.id);
+      if (tracked && wanted.has(signature(c))) tracked.adoptable = true;
+    }
+  }
+
+  /** Injects a fault for the next `times` matching requests. */
+  async inject(fault: FaultName, times: number): Promise<void> {
+    await this.admin.fault({ ...FAULTS[fault], times });
+  }
+}
+
+/**
+ * Whether a run's outcome claims that everything it planned was done: it did not throw and the CLI would exit 0
+ * (`reportExitCode`, the one place exit codes come from). A report that counts failed writes or failed targets must
+ * never exit 0.
+ */
+export function claimsSuccess(outcome: RunOutcome): boolean {
+  const r = outcome.report;
+  if (outcome.error !== undefined || r === undefined) return false;
+  const ok = reportExitCode(r) === 0;
+  if (ok && (r.summary.failed > 0 || r.summary.targetsFailed > 0 || r.summary.blocked > 0)) {
+    throw new Error(`exit code 0 for a report with failures: ${JSON.stringify(r.summary)}`);
+  }
+  return ok;
+}
