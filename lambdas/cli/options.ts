@@ -143,7 +143,10 @@ export function commandWord(argv: readonly string[]): string | undefined {
 
 /** Parses and validates argv (without node and script). Throws UsageError. */
 export function parseInvocation(argv: readonly string[], env: Record<string, string | undefined>): Invocation {
-  const firstWord = commandWord(argv);
+  // Only a command this tool has may be named in "Run 'opsman-gitops X --help'": `plna --bogus` or `--private-key x
+  // plan` must not send the user to the help of a command that does not exist.
+  const word = commandWord(argv);
+  const firstWord = word !== undefined && (COMMANDS as readonly string[]).includes(word) ? word : undefined;
   refuseCredentialFlags(argv, firstWord);
   refuseSingleDashLongOptions(argv, OPTION_NAMES, firstWord);
   let parsed: ReturnType<

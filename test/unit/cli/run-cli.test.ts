@@ -126,6 +126,10 @@ describe('usage errors', () => {
   it.each([
     [['plan', '--nope'], /error: unknown option --nope\nRun 'opsman-gitops plan --help' for usage\.\n/],
     [['nope'], /error: unknown command 'nope'\nRun 'opsman-gitops --help' for usage\.\n/],
+    // A word that is no command is never named as one whose help to read (it would itself be refused).
+    [['plna', '--bogus'], /error: unknown option --bogus\nRun 'opsman-gitops --help' for usage\.\n/],
+    [['--private-key', 'x', 'plan'], /in the process list\nRun 'opsman-gitops --help' for usage\.\n/],
+    [['plna', '-auto-approve'], /\(--auto-approve\)\nRun 'opsman-gitops --help' for usage\.\n/],
     [['plan', '--private-key', 'x'], /credentials come from the environment only/],
     [
       ['plan', '--desired', EXAMPLE],
