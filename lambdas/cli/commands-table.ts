@@ -53,7 +53,10 @@ export const COMMAND_INFO: Record<CommandName, CommandInfo> = {
     summary: 'Compare desired state with Ops Manager and print what apply would do',
     usage: 'opsman-gitops plan [--json|--markdown] [--out FILE] [--detailed-exitcode] [--project ID]...',
     uses: [...CONNECTION, ...RUN, 'mode', 'json', 'markdown', 'out', 'detailed-exitcode', 'max-deletes', 'allow-empty'],
-    optionHelp: { json: '--json                   print the plan as JSON on stdout' },
+    optionHelp: {
+      json: '--json                   print the plan as JSON on stdout',
+      out: '--out FILE               save the plan as JSON for `apply --plan FILE`',
+    },
     description:
       'Reads live state, diffs it against the desired state and prints the plan. Writes nothing to Ops Manager.\n' +
       '--out saves the plan as JSON for a later `apply --plan FILE`. With --detailed-exitcode: 0 no changes,\n' +

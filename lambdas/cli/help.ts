@@ -21,7 +21,8 @@ export const OPTION_HELP: Record<string, string> = {
   'no-color': '--no-color               no ANSI colours (also NO_COLOR=1; colours only on a terminal anyway)',
   'detailed-exitcode':
     '--detailed-exitcode      exit 0 no changes, 2 changes (plan: to write; observe: drift), 1 error (a blocked change too)',
-  out: '--out FILE               save the plan as JSON for `apply --plan FILE`',
+  // The overview's line covers both commands that take --out; each command's own help overrides it.
+  out: '--out FILE|DIR           plan: save the plan as JSON (for `apply --plan FILE`); export: write YAML under DIR',
   plan: '--plan FILE              apply this saved plan (refused if Ops Manager or the state moved since)',
   'max-deletes': '--max-deletes N          allow up to N deletions in this run (overrides Settings)',
   'allow-empty': '--allow-empty            allow pruning a project whose desired alert set is empty',

@@ -2,14 +2,14 @@
 // give: docs/cli.md says 130 is plan, observe, apply, archive's and the demo's (whose steps run them; the others have
 // no Ctrl-C handling: SIGTERM ends them with 143), and --detailed-exitcode is plan and observe's.
 import { describe, expect, it } from 'vitest';
-import { commandHelp } from '../../../lambdas/cli/help.ts';
+import { commandHelp, topLevelHelp } from '../../../lambdas/cli/help.ts';
 
 describe('command help: environment and exit codes', () => {
   it.each(['plan', 'apply', 'observe', 'archive', 'demo'] as const)('%s lists 130', (command) => {
     expect(commandHelp(command)).toMatch(/^ {2}130 {2}stopped by Ctrl-C, SIGTERM or SIGHUP/m);
   });
 
-  it.each(['validate', 'schema', 'unlock'] as const)('%s lists no 130', (command) => {
+  it.each(['validate', 'schema', 'unlock', 'export'] as const)('%s lists no 130', (command) => {
     expect(commandHelp(command)).not.toContain('130');
   });
 
@@ -47,5 +47,17 @@ describe('command help: what --version does', () => {
   it('the emulator help does not promise --version, which the emulator refuses', () => {
     expect(commandHelp('emulator')).not.toContain('--version');
     expect(commandHelp('plan')).toContain('--help and --version always work');
+  });
+});
+
+describe('help: --out, which two commands take', () => {
+  it("the overview's --out line speaks of export's directory too, each command's help of its own only", () => {
+    const line = topLevelHelp()
+      .split('\n')
+      .find((l) => l.trimStart().startsWith('--out'));
+    expect(line).toMatch(/plan: save the plan as JSON.*export: write YAML under DIR/);
+    expect(commandHelp('plan')).toMatch(/^ {2}--out FILE {15}save the plan as JSON for `apply --plan FILE`$/m);
+    expect(commandHelp('plan')).not.toContain('export:');
+    expect(commandHelp('export')).toMatch(/^ {2}--out DIR {16}write one file per project/m);
   });
 });
