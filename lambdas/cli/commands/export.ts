@@ -5,7 +5,7 @@
  * new file per project under --out (an existing file, or a project a file there already declares, is refused before
  * any request is made; a failed write removes the files written before it).
  */
-import { lstat, mkdir, unlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errorCode, errorMessage } from '../../core/concurrency.ts';
 import { exportedProjectName } from '../../core/export/export-project.ts';
@@ -37,10 +37,18 @@ async function refuseExisting(paths: readonly string[]): Promise<void> {
 }
 
 /**
- * Refuses to write a project that a YAML file under --out already declares: the desired state would then declare it
- * twice, which `validate` refuses. Checked before any request, like an existing file.
+ * Refuses an --out that is a file (not a directory, nor a link to one), and a project that a YAML file under --out
+ * already declares: the desired state would then declare it twice, which `validate` refuses. Checked before any
+ * request, like an existing file.
  */
 async function refuseDeclared(dir: string, projectIds: readonly string[]): Promise<void> {
+  const info = await lstat(dir).catch(() => null);
+  if (info !== null && !info.isDirectory() && !(await stat(dir).catch(() => null))?.isDirectory()) {
+    throw new CliError(
+      'CLI_FILE_EXISTS',
+      `--out ${dir} is there and is not a directory; choose a directory (it is created when missing); nothing was read or written`,
+    );
+  }
   const declared = await declaredIn(dir, projectIds);
   if (declared.size === 0) return;
   const where = [...declared].map(([id, files]) => `project ${id} in ${files.map((f) => join(dir, f)).join(', ')}`);

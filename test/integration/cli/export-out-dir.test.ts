@@ -94,4 +94,14 @@ describe('export --out into an existing desired state', { timeout: 60_000 }, () 
     );
     expect(await readdir(out)).toEqual([`project-${Q}.yaml`]);
   });
+
+  it('refuses an --out that is a file before reading, naming it', async () => {
+    const out = join(dir, 'a-file');
+    await writeFile(out, 'not a directory\n');
+    const run = await cli(['export', '--project', P, '--out', out]);
+    expect(run.code).toBe(1);
+    expect(run.err).toContain(
+      `--out ${out} is there and is not a directory; choose a directory (it is created when missing); nothing was read or written`,
+    );
+  });
 });
