@@ -1,7 +1,7 @@
 // Scenario: for live alert configs holding awkward but server-valid values (YAML look-alikes such as `yes`, `null`,
 // `0x10`, `.inf`, `: `, ` #`, quotes, trailing spaces, unicode, long strings; thresholds such as 1e-7, 2^53,
 // negatives), every config is exported and the exported YAML, read back by the real loader, normalises to exactly the
-// live config: what `plan` needs to adopt it.
+// live config: what `plan` needs to adopt it; and the bytes do not depend on the order of any list in the answer.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { toDesiredAlertBody } from '../../../lambdas/core/alert-body.ts';
@@ -44,6 +44,33 @@ describe('export round trip (property)', () => {
         },
       ),
       { numRuns: 1000 },
+    );
+  });
+
+  it('gives the same bytes whatever order the list, its notifications and its matchers come in', async () => {
+    const bodies = fc.array(awkwardAlertBody('****************1234'), { minLength: 1, maxLength: 5 });
+    await fc.assert(
+      fc.asyncProperty(bodies, fc.infiniteStream(fc.nat()), async (list, random) => {
+        const configs = live(list);
+        const shuffle = <T>(items: readonly T[]): T[] => {
+          const out = [...items];
+          for (let i = out.length - 1; i > 0; i--) {
+            const j = (random.next().value as number) % (i + 1);
+            [out[i], out[j]] = [out[j] as T, out[i] as T];
+          }
+          return out;
+        };
+        const reordered = shuffle(configs).map((c) => ({
+          ...c,
+          matchers: shuffle(c.matchers),
+          notifications: shuffle(c.notifications),
+        }));
+        const first = await exportProject({ projectId: P, alertConfigs: configs, singletons: {} });
+        const second = await exportProject({ projectId: P, alertConfigs: reordered, singletons: {} });
+        expect(second.text).toBe(first.text);
+        expect(second.secretRefs).toEqual(first.secretRefs);
+      }),
+      { numRuns: 300 },
     );
   });
 });
