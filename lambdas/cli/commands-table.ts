@@ -105,7 +105,7 @@ export const COMMAND_INFO: Record<CommandName, CommandInfo> = {
     uses: [...CONNECTION, 'project', 'org', 'out'],
     optionHelp: {
       project: '--project ID             a project to export (24 hex); required, repeatable',
-      out: '--out DIR                write one file per project, DIR/project-<id>.yaml (an existing file is refused)',
+      out: '--out DIR                write DIR/project-<id>.yaml per project (refused if one exists or DIR declares it)',
     },
     description:
       "Reads each project's alert configs, default server type and audit-log rotation and prints a Project document\n" +

@@ -2,9 +2,10 @@
  * `opsman-gitops export`: the brownfield on-ramp (Terraform's `import -generate-config-out`). Reads each --project's
  * alert configs and singletons and writes Project YAML that `validate` accepts and that `plan` adopts config by config.
  * Read-only towards Ops Manager. Nothing is written unless every project was read and exported: to stdout, or to one
- * new file per project under --out (an existing file is refused before any request is made).
+ * new file per project under --out (an existing file, or a project a file there already declares, is refused before
+ * any request is made; a failed write removes the files written before it).
  */
-import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errorCode, errorMessage } from '../../core/concurrency.ts';
 import { exportedProjectName } from '../../core/export/export-project.ts';
@@ -13,16 +14,20 @@ import { exportProject, type ProjectExport } from '../../core/export/export-run.
 import { printable } from '../../core/printable.ts';
 import { type CommandContext, openApiClient } from '../context.ts';
 import { CliError, EXIT, UsageError } from '../errors.ts';
+import { declaredIn } from './export-declared.ts';
 
 /** The file a project is written to under --out. */
 export function exportFileName(projectId: string): string {
   return `${exportedProjectName(projectId)}.yaml`;
 }
 
-/** Refuses --out files that exist (before any request, so nothing is read for an export that cannot be written). */
+/**
+ * Refuses --out files that exist (before any request, so nothing is read for an export that cannot be written). lstat,
+ * not stat: a symbolic link whose target is missing is there too, and 'wx' would refuse it only after reading.
+ */
 async function refuseExisting(paths: readonly string[]): Promise<void> {
   const existing: string[] = [];
-  for (const path of paths) if ((await stat(path).catch(() => null)) !== null) existing.push(path);
+  for (const path of paths) if ((await lstat(path).catch(() => null)) !== null) existing.push(path);
   if (existing.length > 0) {
     throw new CliError(
       'CLI_FILE_EXISTS',
@@ -31,8 +36,45 @@ async function refuseExisting(paths: readonly string[]): Promise<void> {
   }
 }
 
-/** Writes each export to its own new file ('wx': a file that appeared since the check is refused, not replaced). */
-async function writeFiles(dir: string, exports: readonly ProjectExport[]): Promise<string[]> {
+/**
+ * Refuses an --out that is a file (not a directory, nor a link to one), and a project that a YAML file under --out
+ * already declares: the desired state would then declare it twice, which `validate` refuses. Checked before any
+ * request, like an existing file.
+ */
+async function refuseDeclared(dir: string, projectIds: readonly string[]): Promise<void> {
+  const info = await lstat(dir).catch(() => null);
+  if (info !== null && !info.isDirectory() && !(await stat(dir).catch(() => null))?.isDirectory()) {
+    throw new CliError(
+      'CLI_FILE_EXISTS',
+      `--out ${dir} is there and is not a directory; choose a directory (it is created when missing); nothing was read or written`,
+    );
+  }
+  const declared = await declaredIn(dir, projectIds);
+  if (declared.size === 0) return;
+  const where = [...declared].map(([id, files]) => `project ${id} in ${files.map((f) => join(dir, f)).join(', ')}`);
+  throw new CliError(
+    'CLI_PROJECT_DECLARED',
+    `export would declare a project a second time, which validate refuses: --out already declares ${where.join('; ')}; export to another directory and merge by hand, or remove that declaration first; nothing was read or written`,
+  );
+}
+
+/** Removes files this run created; returns those that could not be removed (one already gone is not left). */
+async function removeWritten(paths: readonly string[]): Promise<string[]> {
+  const left: string[] = [];
+  for (const path of paths) {
+    await unlink(path).catch((error: unknown) => {
+      if (errorCode(error) !== 'ENOENT') left.push(path);
+    });
+  }
+  return left;
+}
+
+/**
+ * Writes each export to its own new file ('wx': a file that appeared since the check is refused, not replaced). All or
+ * nothing: when one write fails, the files already written by this call are removed again (they are new files, made by
+ * it moments before), so a failed export never leaves part of a desired state behind.
+ */
+export async function writeFiles(dir: string, exports: readonly ProjectExport[]): Promise<string[]> {
   try {
     await mkdir(dir, { recursive: true });
   } catch (error) {
@@ -44,7 +86,11 @@ async function writeFiles(dir: string, exports: readonly ProjectExport[]): Promi
     try {
       await writeFile(path, exported.text, { flag: 'wx' });
     } catch (error) {
-      const done = written.length === 0 ? 'nothing was written' : `already written: ${written.join(', ')}`;
+      // 'wx' fails with EEXIST before creating anything; any other failure came after the path was free, so what may
+      // be there now (a partial file) is this write's own.
+      if (errorCode(error) !== 'EEXIST') written.push(path);
+      const left = await removeWritten(written);
+      const done = left.length === 0 ? 'nothing was written' : `these could not be removed again: ${left.join(', ')}`;
       const why = errorCode(error) === 'EEXIST' ? 'it already exists (export does not overwrite)' : errorMessage(error);
       throw new CliError('CLI_WRITE_FAILED', `cannot write ${path}: ${why}; ${done}`, EXIT.error, { cause: error });
     }
@@ -86,7 +132,10 @@ export async function runExport(ctx: CommandContext): Promise<number> {
     options.out === undefined
       ? undefined
       : options.projects.map((id) => join(options.out as string, exportFileName(id)));
-  if (paths !== undefined) await refuseExisting(paths);
+  if (paths !== undefined) {
+    await refuseExisting(paths);
+    await refuseDeclared(options.out as string, options.projects);
+  }
   const { client } = await openApiClient(ctx, 'export');
   const warn = (message: string) => io.stderr.write(`warning: ${printable(message)}\n`);
   const exports: ProjectExport[] = [];

@@ -2,7 +2,7 @@
  * `export` for one project: live alert configs and singletons in, the Project YAML out. Every entry goes through the
  * real loader before it is written (memory-source.ts): a config the format cannot express (an event type outside the
  * known list, a field the loader refuses, a team that does not exist) is skipped with the reason, never dropped in
- * silence, and the text returned always loads.
+ * silence, and the text returned always loads, each entry reading back as exactly its live config (export-verify.ts).
  */
 import type { AlertConfig } from '../../opsman/types.ts';
 import { EVENT_TYPE_NAMES } from '../desired/enums.ts';
@@ -19,6 +19,7 @@ import {
   type SpecSingletons,
   specSingletons,
 } from './export-project.ts';
+import { roundTripProblem } from './export-verify.ts';
 import { MemoryDesiredSource } from './memory-source.ts';
 
 /** What was read of one project. */
@@ -58,6 +59,8 @@ export interface ExportOptions {
 }
 
 interface Candidate {
+  /** The live config the entry was made from (checked against what the entry loads back as). */
+  live: AlertConfig;
   id: string;
   key: string;
   entry: Record<string, unknown>;
@@ -68,12 +71,20 @@ interface Candidate {
 const KNOWN_EVENT_TYPES: ReadonlySet<string> = new Set(EVENT_TYPE_NAMES);
 const FILE = 'export.yaml';
 
+/**
+ * True when a config notifies a TEAM. A listed config may have no `notifications` member (or null): the live-shape check
+ * lets that through, as normalisation reads it as an empty list, so this must too.
+ */
+function notifiesTeam(config: AlertConfig): boolean {
+  return (config.notifications ?? []).some((n) => n.typeName === 'TEAM');
+}
+
 /** Why a config cannot be exported before the loader sees it; undefined when it can be tried. */
 function upfrontProblem(config: AlertConfig, orgId: string | undefined): string | undefined {
   if (!KNOWN_EVENT_TYPES.has(config.eventTypeName)) {
     return `event type ${JSON.stringify(config.eventTypeName)} is not one of the ${KNOWN_EVENT_TYPES.size} event types the desired state knows`;
   }
-  if (orgId === undefined && config.notifications.some((n) => n.typeName === 'TEAM')) {
+  if (orgId === undefined && notifiesTeam(config)) {
     return "it notifies a TEAM, which needs metadata.orgId, and Ops Manager's API does not say a project's organization: export again with the organization id (--org)";
   }
   return undefined;
@@ -85,9 +96,30 @@ function reasonOf(message: string, index: number): string {
   return message.split(`${at}.`).join('').split(`${at}: `).join('').split(at).join('the config');
 }
 
-/** Exports one project. Throws ReconcileError EXPORT_INVALID if the text cannot be made to load (a bug, not input). */
+/**
+ * Throws LIVE_MALFORMED when the list names one id twice. Keys are given per id, so two configs of one id would share a
+ * key; and a repeat is what a list that changed while it was paged looks like, which may also have left a config out.
+ */
+function refuseRepeatedIds(projectId: string, configs: readonly AlertConfig[]): void {
+  const seen = new Set<string>();
+  for (const { id } of configs) {
+    if (seen.has(id)) {
+      throw new ReconcileError(
+        'LIVE_MALFORMED',
+        `GET /groups/${projectId}/alertConfigs listed alert config ${id} twice (a list that changed while it was read gives that, and may also leave a config out): export again`,
+      );
+    }
+    seen.add(id);
+  }
+}
+
+/**
+ * Exports one project. Throws ReconcileError LIVE_MALFORMED for a list that repeats an id, EXPORT_INVALID if the text
+ * cannot be made to load (a bug, not input).
+ */
 export async function exportProject(read: ProjectLiveRead, options: ExportOptions = {}): Promise<ProjectExport> {
   const { projectId, alertConfigs } = read;
+  refuseRepeatedIds(projectId, alertConfigs);
   const keys = exportKeys(alertConfigs);
   const skipped: SkippedConfig[] = [];
   let candidates: Candidate[] = [];
@@ -98,8 +130,8 @@ export async function exportProject(read: ProjectLiveRead, options: ExportOption
       skipped.push({ id: config.id, key, reason: problem });
       continue;
     }
-    const notifiesTeam = config.notifications.some((n) => n.typeName === 'TEAM');
-    candidates.push({ id: config.id, key, ...exportAlertConfig(config, key, projectId), notifiesTeam });
+    const exported = exportAlertConfig(config, key, projectId);
+    candidates.push({ live: config, id: config.id, key, ...exported, notifiesTeam: notifiesTeam(config) });
   }
   const { singletons, problems } = specSingletons(read.singletons);
   const warnings = [...problems];
@@ -142,6 +174,21 @@ export async function exportProject(read: ProjectLiveRead, options: ExportOption
       continue;
     }
     const project = result.state.projects[0];
+    const loadedByKey = new Map((project?.alertConfigs ?? []).map((c) => [c.key, c]));
+    const unfaithful = new Map<string, string>();
+    for (const c of candidates) {
+      const loaded = loadedByKey.get(c.key);
+      const problem = loaded === undefined ? 'its entry did not load' : roundTripProblem(c.live, loaded);
+      if (problem !== undefined) unfaithful.set(c.key, problem);
+    }
+    if (unfaithful.size > 0) {
+      for (const c of candidates) {
+        const reason = unfaithful.get(c.key);
+        if (reason !== undefined) skipped.push({ id: c.id, key: c.key, reason });
+      }
+      candidates = candidates.filter((c) => !unfaithful.has(c.key));
+      continue;
+    }
     if (!teamsChecked && options.orgId !== undefined && options.api !== undefined && project !== undefined) {
       teamsChecked = true;
       if (candidates.some((c) => c.notifiesTeam)) {

@@ -101,4 +101,41 @@ describe('exportProject', () => {
     expect(result.exported).toBe(0);
     expect(result.text).toContain('alertConfigs: []');
   });
+
+  it('skips, naming the member, a config that would load as something else than the live one (plan would copy it)', async () => {
+    // A hostile or odd answer: `enabled` as text. It loads (the entry simply has no `enabled`), but as enabled: true.
+    const odd = config('c6', '2026-01-06T00:00:00Z', { eventTypeName: 'NO_PRIMARY', enabled: 'false' });
+    const result = await exportProject(read([CONFIGS[0] as AlertConfig, odd]));
+    expect(result.exported).toBe(1);
+    expect(result.text).not.toContain('no-primary');
+    expect(result.skipped).toEqual([
+      {
+        id: 'c6',
+        key: 'no-primary',
+        reason:
+          'its YAML would not read back as the live config (enabled would differ: Ops Manager holds a value the desired state cannot express exactly), so plan would create a copy instead of adopting it',
+      },
+    ]);
+  });
+
+  it.each([undefined, null])(
+    'skips a config whose notifications are %s by reason, instead of crashing',
+    async (none) => {
+      const bare = config('c7', '2026-01-07T00:00:00Z', { eventTypeName: 'HOST_DOWN', notifications: none });
+      for (const orgId of [undefined, ORG]) {
+        const result = await exportProject(read([bare]), orgId === undefined ? {} : { orgId, api: NO_TEAMS });
+        expect(result.exported).toBe(0);
+        expect(result.skipped.map((s) => [s.id, s.key])).toEqual([['c7', 'host-down']]);
+        expect(result.skipped[0]?.reason).toContain('notifications');
+      }
+    },
+  );
+
+  it('refuses a list that names one id twice, saying to export again', async () => {
+    const twice = [CONFIGS[0], { ...CONFIGS[2], id: 'c1' }] as AlertConfig[];
+    await expect(exportProject(read(twice))).rejects.toMatchObject({
+      code: 'LIVE_MALFORMED',
+      message: `GET /groups/${P}/alertConfigs listed alert config c1 twice (a list that changed while it was read gives that, and may also leave a config out): export again`,
+    });
+  });
 });
