@@ -3,10 +3,11 @@
  * (default server type, audit-log rotation), the alert config entries, and its YAML text. Pure and deterministic:
  * the same live input gives the same bytes.
  */
-import { stringify } from 'yaml';
+import { Document, visit } from 'yaml';
 import type { AuditLogRotateConfig, ServerType } from '../../opsman/types.ts';
 import { API_VERSION } from '../desired/enums.ts';
 import { AUDIT_LOG_DEFAULTS, ROTATION_FIELDS } from '../plan-singletons.ts';
+import { printable } from '../printable.ts';
 
 /** The singletons read for a project (absent: not read, e.g. the key may not read them). */
 export interface LiveSingletons {
@@ -82,5 +83,19 @@ export function projectYaml(document: Record<string, unknown>, projectId: string
     '# Rename metadata.name and the keys as you like before the first apply: plan adopts each config (<=) by content.',
     '# Secret fields are references: create each one before running plan (export listed them on stderr).',
   ];
-  return `${header.join('\n')}\n${stringify(document, { lineWidth: 0 })}`;
+  const yaml = new Document(document);
+  // A string holding one of them is written double-quoted, and each of them as its \u escape (printable.ts), so the
+  // file shows what it holds and loads back as the same string: a reviewer of the pull request sees `\u202e`, not
+  // text that a bidi override reorders or a C1 control acts on. The YAML writer escapes only C0 controls itself.
+  visit(yaml, {
+    Scalar(_, node) {
+      if (typeof node.value === 'string' && RAW_INVISIBLE.test(node.value)) node.type = 'QUOTE_DOUBLE';
+    },
+  });
+  const body = yaml.toString({ lineWidth: 0 }).replace(RAW_INVISIBLE_ALL, printable);
+  return `${header.join('\n')}\n${body}`;
 }
+
+/** What the YAML writer leaves raw even in a double-quoted scalar: DEL, C1, format characters, lone surrogates, separators. */
+const RAW_INVISIBLE = /[\u007f-\u009f\p{Cf}\p{Cs}\u2028\u2029]/u;
+const RAW_INVISIBLE_ALL = new RegExp(RAW_INVISIBLE.source, 'gu');

@@ -171,3 +171,20 @@ describe('rotationEntry', () => {
     expect(rotationEntry(config)).toEqual(expected);
   });
 });
+
+describe('projectYaml: characters that act instead of showing', () => {
+  it('writes bidi, zero-width, C1 and separator characters as \\u escapes that load back as the same string', async () => {
+    const channelName = '#ops\u202e\u2066evil\u2069\u200b\u009b31m\u0085\u2028\u00ad\u{e0041}\u007f';
+    const config = live({
+      notifications: [{ typeName: 'SLACK', apiToken: '****abcd', channelName }] as AlertConfig['notifications'],
+    });
+    const { entry } = exportAlertConfig(config, 'k', P);
+    const text = projectYaml(projectDocument(P, undefined, {}, [entry]), P);
+    expect(text).not.toMatch(/[\u007f-\u009f\p{Cf}\p{Cs}\u2028\u2029]/u);
+    expect(text).toContain('\\u202e\\u2066evil\\u2069\\u200b\\u009b31m\\u0085\\u2028\\u00ad\\udb40\\udc41\\u007f"');
+    const result = await loadDesiredState(new MemoryDesiredSource({ 'p.yaml': text }));
+    if (!result.ok) throw new Error(result.issues.map((i) => i.message).join('\n'));
+    const loaded = result.state.projects[0]?.alertConfigs[0];
+    expect(loaded?.notifications[0]?.channelName).toBe(channelName);
+  });
+});
