@@ -9,11 +9,17 @@
 import { AmbiguousWriteError, OpsManagerApiError } from '../opsman/errors.ts';
 import type { AlertConfig, AlertConfigRequest } from '../opsman/types.ts';
 import { buildAlertRequest, type DesiredAlertBody } from './alert-body.ts';
-import { sha256Hex } from './canonical.ts';
 import { ReconcileError } from './errors.ts';
 import { bodyFingerprint, type FingerprintCache, secretFingerprint } from './fingerprint.ts';
+import { confirmLateCreate, lateCreateDigest } from './late-creates.ts';
 import type { Change, Plan } from './model.ts';
-import { desiredText as canonicalDesiredText, normaliseDesired, normaliseLive, sameNormal } from './normalise.ts';
+import {
+  desiredText as canonicalDesiredText,
+  normaliseDesired,
+  normaliseLive,
+  sameNormal,
+  textDigest,
+} from './normalise.ts';
 import type { OpsManagerApi, OwnedAlertConfig, ReconcileState, SecretResolver } from './ports.ts';
 import { listAlertConfigsChecked } from './read-live.ts';
 import { resolveBodySecrets } from './resolve-secrets.ts';
@@ -135,7 +141,7 @@ export async function prepareBody(change: Change, ctx: AlertApplyContext): Promi
     hasSecrets: values.size > 0,
     fingerprint: bodyFingerprint(ctx.fingerprintKey, request),
     secretFingerprints: cachedSecretFingerprints(ctx, values),
-    appliedDigest: sha256Hex(desiredText),
+    appliedDigest: textDigest(desiredText),
     desiredText,
   };
 }
@@ -334,21 +340,32 @@ async function create(change: Change, ctx: AlertApplyContext, prepared: Prepared
  * state); a saved plan is applied without a re-diff, and may come from another installation's state, from before this
  * state was lost or found corrupt, or from a hand-edited file: its delete, update, enable or disable of an id this
  * state does not record for that key would act on someone else's config, and its adoption of an id another key owns
- * would give one config two owners.
+ * would give one config two owners. One delete passes without its id in state: of the config a lost create of the key
+ * made late ('late': the record is still only a marker with a digest, and no key owns the id), which the delete then
+ * confirms live (confirmLateCreate) before it is sent.
  */
-function assertOwnership(change: Change, ctx: AlertApplyContext): void {
+function assertOwnership(change: Change, ctx: AlertApplyContext): 'owned' | 'late' {
   const id = change.id;
-  if (id === undefined || change.action === 'create') return;
+  if (id === undefined || change.action === 'create') return 'owned';
   const records = ctx.state.projects[change.target.id]?.alertConfigs ?? {};
   if (change.action === 'adopt') {
     const owner = ownerOf(ctx, change.target.id, id);
-    if (owner === undefined || owner === change.key || owner === change.movedFrom) return;
+    if (owner === undefined || owner === change.key || owner === change.movedFrom) return 'owned';
     throw new ReconcileError(
       'NOT_OWNED',
       `not adopted: alert config ${id} is already owned by key "${owner}" in this state; make a new plan`,
     );
   }
-  if (records[change.key]?.id === id) return;
+  const record = records[change.key];
+  if (record?.id === id) return 'owned';
+  // The config a lost create of this key made late (the key left git since): no record owns it yet, and its delete
+  // confirms it live first (confirmLateCreate).
+  if (
+    change.action === 'delete' &&
+    lateCreateDigest(record) !== undefined &&
+    ownerOf(ctx, change.target.id, id) === undefined
+  )
+    return 'late';
   throw new ReconcileError(
     'NOT_OWNED',
     `not ${change.action === 'delete' ? 'deleted' : 'written'}: alert config ${id} is not owned by key "${change.key}" in this state (the plan was made under another state, or the state was since lost or found corrupt); make a new plan`,
@@ -363,9 +380,11 @@ export async function applyAlertChange(
 ): Promise<AlertApplyOutcome> {
   const groupId = change.target.id;
   const id = change.id;
-  assertOwnership(change, ctx);
+  const ownership = assertOwnership(change, ctx);
   if (change.action === 'delete') {
     if (id === undefined) throw new ReconcileError('PLAN_INCOMPLETE', `delete of ${change.key} has no id`);
+    const record = ctx.state.projects[groupId]?.alertConfigs[change.key];
+    if (ownership === 'late' && record !== undefined) await confirmLateCreate(ctx.api, change, id, record);
     let warning: string | undefined;
     try {
       ({ warning } = await settleWrite(() => ctx.api.deleteAlertConfig(groupId, id)));
@@ -424,10 +443,19 @@ export async function applyAlertChange(
   throw new ReconcileError('NOT_A_WRITE', `${change.action} is not applied`);
 }
 
-/** Marks a pending create in state (saved before the POST, so a crash leaves a trace the next run resolves). */
+/**
+ * Marks a pending create in state (saved before the POST, so a crash leaves a trace the next run resolves). The marker
+ * keeps the digest of the body sent (the `appliedDigest` it would get), so that a config the POST created late is still
+ * recognised once its key has left git (late-creates.ts).
+ */
 export function markPending(state: ReconcileState, change: Change, runId: string, now: string): void {
+  const body = change.after as DesiredAlertBody | undefined;
+  const pendingCreate: NonNullable<OwnedAlertConfig['pendingCreate']> =
+    body === undefined
+      ? { runId, startedAt: now }
+      : { runId, startedAt: now, desiredDigest: textDigest(canonicalDesiredText(body)) };
   // A fresh record: an old id (its config vanished) must not shadow the marker.
-  projectState(state, change.target.id).alertConfigs[change.key] = { pendingCreate: { runId, startedAt: now } };
+  projectState(state, change.target.id).alertConfigs[change.key] = { pendingCreate };
 }
 
 /** Drops the pending-create marker of a create that certainly created nothing (refused, or never sent). */

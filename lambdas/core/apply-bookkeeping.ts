@@ -3,6 +3,7 @@
  * and which records of vanished keys are forgotten.
  */
 import type { ApplyContext } from './apply.ts';
+import { lateCreateDigest } from './late-creates.ts';
 import type { ChangeResult, Plan, TargetFailure } from './model.ts';
 import { targetKey } from './model.ts';
 import { organizationState, projectState } from './state.ts';
@@ -51,7 +52,11 @@ function splitKey(key: string): [string, string] {
   return [key.slice(0, at), key.slice(at + 1)];
 }
 
-/** Drops records of owned keys that are neither desired nor live any more (no change of the plan mentions them). */
+/**
+ * Drops records of owned keys that are neither desired nor live any more (no change of the plan mentions them). A
+ * pending create's marker stays for the run that resolves it, unless it kept its body's digest: then planning looked
+ * for the config it made and found none (a late create it found is planned as a change), so the POST created nothing.
+ */
 function forgetVanished(plan: Plan, ctx: ApplyContext, clean: string[]): void {
   const mentioned = new Map<string, Set<string>>();
   for (const c of plan.changes) {
@@ -70,6 +75,7 @@ function forgetVanished(plan: Plan, ctx: ApplyContext, clean: string[]): void {
     const keys = mentioned.get(key) ?? new Set<string>();
     const records = ctx.state.projects[projectId]?.alertConfigs ?? {};
     for (const k of Object.keys(records))
-      if (!keys.has(k) && records[k]?.pendingCreate === undefined) delete records[k];
+      if (!keys.has(k) && (records[k]?.pendingCreate === undefined || lateCreateDigest(records[k]) !== undefined))
+        delete records[k];
   }
 }

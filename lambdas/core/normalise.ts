@@ -140,6 +140,14 @@ export function normalDigest(alert: NormalAlert): string {
   return digestOf(alert);
 }
 
+/**
+ * Digest of a canonical text (`desiredText`, `liveText`): the one hash that a desired body's `appliedDigest`, a pending
+ * create's `desiredDigest` and a live config's `LiveView.digest` are made with, so equal texts give equal digests.
+ */
+export function textDigest(text: string): string {
+  return sha256Hex(text);
+}
+
 /** True when two normalised alerts are equal. */
 export function sameNormal(a: NormalAlert, b: NormalAlert): boolean {
   return canonicalJson(a) === canonicalJson(b);
@@ -169,7 +177,7 @@ class LazyLiveView implements LiveView {
   }
 
   get digest(): string {
-    if (this.sha === undefined) this.sha = sha256Hex(this.text);
+    if (this.sha === undefined) this.sha = textDigest(this.text);
     return this.sha;
   }
 

@@ -1,6 +1,7 @@
 /**
  * Plans the alert configs of one project: pairs each desired key with its live config (owned id, pending create, or
- * adoption of an equal unowned config), diffs them, and lists owned configs that left git as delete candidates.
+ * adoption of an equal unowned config), diffs them, and lists owned configs that left git as delete candidates, with
+ * the configs that lost creates of such keys made late (late-creates.ts).
  * Pure: every input was read before. Safety gates and modes are applied afterwards (safety.ts, modes.ts).
  */
 import type { AlertConfig } from '../opsman/types.ts';
@@ -9,6 +10,7 @@ import { hmacOf } from './canonical.ts';
 import { ClaimIndex } from './claim-index.ts';
 import { diffAlert, onlyEnabledDiffers, secretChanges, withSecretChanges } from './diff.ts';
 import { changedSecretPaths, type FingerprintCache, secretFingerprints } from './fingerprint.ts';
+import { findLateCreates, lateCreateChange } from './late-creates.ts';
 import { secretsChangedOnLive } from './mask-check.ts';
 import type { Change, DesiredProject, FieldChange, TargetRef } from './model.ts';
 import {
@@ -353,6 +355,13 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
       change.reason += '; changed in Ops Manager since this tool last wrote it';
     }
     changes.push(change);
+  }
+
+  // Configs created late by a POST whose answer was lost, for keys that left git since: after every desired key has
+  // claimed its config, so a key renamed in the same commit adopts the config instead.
+  for (const late of findLateCreates(owned, desiredKeys, input.live, views, ownedIds, claimed)) {
+    const change = lateCreateChange(target, late, views);
+    if (change !== undefined) changes.push(change);
   }
 
   const unmanaged = input.live

@@ -163,8 +163,11 @@ export interface OwnedAlertConfig {
   secretFingerprints?: Record<string, string>;
   /** Digest of the normalised non-secret body last applied: drift = live differs from it. */
   appliedDigest?: string;
-  /** Set before a POST; cleared once the id is known. */
-  pendingCreate?: { runId: string; startedAt: string };
+  /**
+   * Set before a POST; cleared once the id is known. `desiredDigest` (textDigest of the desired body's canonical text,
+   * absent in markers older releases saved) recognises the config that POST created late once its key has left git.
+   */
+  pendingCreate?: { runId: string; startedAt: string; desiredDigest?: string };
   /** Set when a re-read after a write still differed: no rewrite until desiredDigest changes. */
   notConverging?: { desiredDigest: string; since: string; fields: string[] };
   adoptedAt?: string;

@@ -61,6 +61,19 @@ export async function listAlertConfigsChecked(api: OpsManagerApi, projectId: str
   return configs;
 }
 
+/** One alert config of a project, checked usable (`alertConfigProblem`); throws LIVE_MALFORMED. */
+export async function getAlertConfigChecked(api: OpsManagerApi, projectId: string, id: string): Promise<AlertConfig> {
+  const config: unknown = await api.getAlertConfig(projectId, id);
+  const problem = alertConfigProblem(config);
+  if (problem !== undefined) {
+    throw new ReconcileError(
+      'LIVE_MALFORMED',
+      `GET /groups/${projectId}/alertConfigs/${id} answered a malformed alert config: it ${problem}`,
+    );
+  }
+  return config as AlertConfig;
+}
+
 /** Reads the listed components of a project, in parallel (the client limits concurrency). */
 export async function readProjectLive(
   api: OpsManagerApi,

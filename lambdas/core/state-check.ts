@@ -92,7 +92,7 @@ const alertRecord = object({
   fingerprint: string,
   secretFingerprints: mapOf(string),
   appliedDigest: string,
-  pendingCreate: object({ runId: required(string), startedAt: required(string) }),
+  pendingCreate: object({ runId: required(string), startedAt: required(string), desiredDigest: string }),
   notConverging: object({ desiredDigest: required(string), since: required(string), fields: required(stringList) }),
   adoptedAt: string,
   createdAt: string,

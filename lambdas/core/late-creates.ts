@@ -1,0 +1,125 @@
+/**
+ * Late creates: a config that a POST made after its answer was lost (the in-run re-read found nothing), for a key that
+ * left git before the next run could adopt it. The key's pending marker keeps the digest of the body that POST sent
+ * (`desiredDigest`); the one live config nobody owns or claims with that digest is the one it created, owned like any
+ * other config whose key left git: planned as a delete that every prune gate applies to, and confirmed live again
+ * right before it is deleted. Markers of older releases have no digest: they are left as they were.
+ */
+import { OpsManagerApiError } from '../opsman/errors.ts';
+import type { AlertConfig } from '../opsman/types.ts';
+import { ReconcileError } from './errors.ts';
+import type { Change, TargetRef } from './model.ts';
+import { type LiveView, liveView } from './normalise.ts';
+import type { OpsManagerApi, OwnedAlertConfig } from './ports.ts';
+import { getAlertConfigChecked } from './read-live.ts';
+
+/** The digest a record's interrupted create sent, while the record is nothing but that marker (it has no id yet). */
+export function lateCreateDigest(record: OwnedAlertConfig | undefined): string | undefined {
+  return record?.id === undefined ? record?.pendingCreate?.desiredDigest : undefined;
+}
+
+/** A pending create of a key that left git, with the live configs equal to what its POST sent. */
+export interface LateCreate {
+  key: string;
+  runId: string;
+  startedAt: string;
+  /** Sorted. One: the config that POST created. Several: which one is not known. None: the POST created nothing. */
+  ids: string[];
+}
+
+/**
+ * The pending creates (with a digest) of keys not desired, in key order, each with its candidates: live configs that
+ * no record owns, that no desired key `claimed` (a key renamed in the same commit adopts the config first), and whose
+ * digest is the one the POST sent. A single candidate is added to `claimed`, so no config is given to two markers.
+ */
+export function findLateCreates(
+  records: Readonly<Record<string, OwnedAlertConfig>>,
+  desiredKeys: ReadonlySet<string>,
+  live: readonly AlertConfig[],
+  views: ReadonlyMap<string, LiveView>,
+  ownedIds: ReadonlySet<string>,
+  claimed: Set<string>,
+): LateCreate[] {
+  const keys = Object.keys(records)
+    .filter((k) => !desiredKeys.has(k) && lateCreateDigest(records[k]) !== undefined)
+    .sort();
+  if (keys.length === 0) return [];
+  // Only now (a rare case) are the unowned configs' digests computed, once each.
+  const byDigest = new Map<string, string[]>();
+  for (const c of live) {
+    if (ownedIds.has(c.id)) continue;
+    const digest = (views.get(c.id) ?? liveView(c)).digest;
+    const ids = byDigest.get(digest);
+    if (ids === undefined) byDigest.set(digest, [c.id]);
+    else ids.push(c.id);
+  }
+  return keys.map((key) => {
+    const record = records[key] as OwnedAlertConfig;
+    const marker = record.pendingCreate as NonNullable<OwnedAlertConfig['pendingCreate']>;
+    const ids = (byDigest.get(marker.desiredDigest as string) ?? []).filter((id) => !claimed.has(id)).sort();
+    if (ids.length === 1) claimed.add(ids[0] as string);
+    return { key, runId: marker.runId, startedAt: marker.startedAt, ids };
+  });
+}
+
+/**
+ * The change a late create plans: the delete of its single config (the usual prune gates then apply), or, when
+ * several configs equal what the POST sent, a blocked change naming them. Undefined when there is none: the POST
+ * never landed, and the marker is forgotten when the run saves its state (apply-bookkeeping.ts).
+ */
+export function lateCreateChange(
+  target: TargetRef,
+  late: LateCreate,
+  views: ReadonlyMap<string, LiveView>,
+): Change | undefined {
+  const created = `created by run ${late.runId} (a create started at ${late.startedAt} whose answer was lost, landed after that run re-read)`;
+  const only = late.ids[0];
+  if (late.ids.length === 1 && only !== undefined) {
+    return {
+      target,
+      kind: 'alertConfig',
+      key: late.key,
+      action: 'delete',
+      id: only,
+      before: views.get(only)?.normal,
+      fields: [],
+      reason: `owned alert config no longer in the desired state; ${created}`,
+    };
+  }
+  if (late.ids.length === 0) return undefined;
+  return {
+    target,
+    kind: 'alertConfig',
+    key: late.key,
+    action: 'blocked',
+    fields: [],
+    reason: `the key left git while its create was unresolved (run ${late.runId}, started at ${late.startedAt}, answer lost) and ${late.ids.length} unmanaged alert configs equal what it sent (${late.ids.join(', ')}): which one it created is not known, so none is deleted; delete the extra ones in Ops Manager and re-run (the one left is then taken as the one it created)`,
+  };
+}
+
+/**
+ * Confirms, right before its delete, that alert config `id` is the one the lost create of `change.key` made: its live
+ * digest is the one the marker kept (the caller checked that the record is still only that marker and that no key owns
+ * the id). A saved plan is thereby checked against the state and the config it is applied to, never trusted. A config
+ * already gone passes (the delete then finds it gone). Throws NOT_OWNED otherwise.
+ */
+export async function confirmLateCreate(
+  api: OpsManagerApi,
+  change: Change,
+  id: string,
+  record: OwnedAlertConfig,
+): Promise<void> {
+  const digest = lateCreateDigest(record);
+  let config: AlertConfig;
+  try {
+    config = await getAlertConfigChecked(api, change.target.id, id);
+  } catch (error) {
+    if (error instanceof OpsManagerApiError && error.status === 404 && error.fromOpsManager) return;
+    throw error;
+  }
+  if (digest !== undefined && liveView(config).digest === digest) return;
+  throw new ReconcileError(
+    'NOT_OWNED',
+    `not deleted: alert config ${id} is not what the lost create of key "${change.key}" (run ${record.pendingCreate?.runId}) sent, so it is not known to be this tool's; make a new plan`,
+  );
+}

@@ -1,0 +1,172 @@
+// Scenario: a create whose answer was lost lands late, then its key leaves git: the config is recognised by the digest its marker kept, pruned through every gate, blocked when ambiguous, and the marker forgotten when the POST never landed.
+import { describe, expect, it } from 'vitest';
+import type { Change } from '../../../lambdas/core/model.ts';
+import type { OwnedAlertConfig } from '../../../lambdas/core/ports.ts';
+import type { ReconcileHarness } from '../../helpers/reconcile-world.ts';
+import { actions, ownedId, P1, p1Alerts, scenario, setP1 } from './scenario-fixture.ts';
+
+/** The key whose create is lost, and the live form Ops Manager stores for it. */
+const LATE = {
+  key: 'late',
+  eventTypeName: 'HOST_DOWN',
+  notifications: [{ typeName: 'EMAIL', emailAddress: 'late@acme.example', intervalMin: 60, delayMin: 0 }],
+};
+const LATE_LIVE = { eventTypeName: 'HOST_DOWN', enabled: true, notifications: LATE.notifications };
+
+function records(h: ReconcileHarness): Record<string, OwnedAlertConfig> {
+  return h.state.state?.projects[P1]?.alertConfigs ?? {};
+}
+
+function change(report: { plan: { changes: Change[] } }, key: string): Change | undefined {
+  return report.plan.changes.find((c) => c.key === key);
+}
+
+/**
+ * Converges project 1, then adds LATE and applies with its POST failing after Ops Manager stored it (`landed`) or
+ * before (`lost`): the answer is lost either way, so only the pending marker is left. Returns the config it created.
+ */
+async function lostCreate(h: ReconcileHarness, how: 'landed' | 'lost'): Promise<string | undefined> {
+  await h.run('apply');
+  const before = new Set(h.world.groups.get(P1)?.alerts.keys());
+  setP1(h, { alertConfigs: [...p1Alerts(), LATE] });
+  h.world.faults.push({
+    method: 'createAlertConfig',
+    groupId: P1,
+    phase: how === 'landed' ? 'after' : 'before',
+    error: () => new Error('socket hang up'),
+  });
+  const first = await h.run('apply');
+  expect(first.results.find((r) => r.change.key === 'late')?.status).toBe('failed');
+  expect(records(h).late?.pendingCreate?.desiredDigest).toMatch(/^[0-9a-f]{64}$/);
+  expect(records(h).late?.id).toBeUndefined();
+  const created = [...(h.world.groups.get(P1)?.alerts.keys() ?? [])].filter((id) => !before.has(id));
+  expect(created.length).toBe(how === 'landed' ? 1 : 0);
+  return created[0];
+}
+
+describe('a late create whose key left git', () => {
+  it('is planned as a delete naming the run, and apply with prune deletes exactly that config', async () => {
+    const h = scenario();
+    const late = await lostCreate(h, 'landed');
+    setP1(h, { alertConfigs: p1Alerts() });
+    const others = [...(h.world.groups.get(P1)?.alerts.keys() ?? [])].filter((id) => id !== late);
+    const report = await h.run('apply');
+    const c = change(report, 'late');
+    expect(c).toMatchObject({ action: 'delete', id: late });
+    expect(c?.reason).toMatch(/created by run run-2 .*answer was lost/);
+    expect(report.results.find((r) => r.change.key === 'late')?.status).toBe('applied');
+    expect([...(h.world.groups.get(P1)?.alerts.keys() ?? [])].sort()).toEqual(others.sort());
+    expect(records(h).late).toBeUndefined();
+    expect(actions(await h.run('plan'))).toEqual([]);
+  });
+
+  it('is blocked with the usual reason when prune is off, and stays (with its marker) until prune is on', async () => {
+    const h = scenario();
+    const late = await lostCreate(h, 'landed');
+    setP1(h, { alertConfigs: p1Alerts(), prune: false });
+    const report = await h.run('apply');
+    const c = change(report, 'late');
+    expect(c).toMatchObject({ action: 'blocked', id: late });
+    expect(c?.reason).toMatch(/^prune is off for project payments-prod: would delete 1 owned alert config/);
+    expect(h.world.groups.get(P1)?.alerts.has(late as string)).toBe(true);
+    expect(records(h).late?.pendingCreate).toBeDefined();
+    // Still recognised on the next runs: the marker is not forgotten while the config stays.
+    expect(change(await h.run('apply'), 'late')).toMatchObject({ action: 'blocked', id: late });
+    setP1(h, { alertConfigs: p1Alerts(), prune: true });
+    expect(change(await h.run('apply'), 'late')).toMatchObject({ action: 'delete', id: late });
+    expect(h.world.groups.get(P1)?.alerts.has(late as string)).toBe(false);
+  });
+
+  it('goes through the allowEmpty and maxDeletes gates like any owned config', async () => {
+    const h = scenario();
+    const late = await lostCreate(h, 'landed');
+    setP1(h, { alertConfigs: [] });
+    const empty = await h.run('apply');
+    expect(change(empty, 'late')?.reason).toMatch(/empty desired alert set but owns 3 live alert config/);
+    expect(empty.plan.changes.filter((c) => c.action === 'delete')).toEqual([]);
+    setP1(h, { alertConfigs: p1Alerts() });
+    const capped = await h.run('apply', { overrides: { maxDeletes: 0 } });
+    expect(change(capped, 'late')?.reason).toMatch(/maxDeletes is 0/);
+    expect(h.world.groups.get(P1)?.alerts.has(late as string)).toBe(true);
+  });
+
+  it('is applied from a saved plan, and a saved plan naming another config for it deletes nothing', async () => {
+    const h = scenario();
+    const late = await lostCreate(h, 'landed');
+    setP1(h, { alertConfigs: p1Alerts() });
+    const saved = (await h.run('plan')).plan;
+    expect(change({ plan: saved }, 'late')).toMatchObject({ action: 'delete', id: late });
+    // The same plan pointed at the unmanaged HOST_DOWN default: the state does not own it, and it is not what the
+    // lost create sent.
+    const other = [...(h.world.groups.get(P1)?.alerts.values() ?? [])].find(
+      (c) => c.id !== late && !Object.values(records(h)).some((r) => r.id === c.id),
+    )?.id as string;
+    const forged = structuredClone(saved);
+    for (const c of forged.changes) if (c.key === 'late') c.id = other;
+    forged.unmanaged = forged.unmanaged?.map((u) => (u.id === other ? { ...u, id: late as string } : u));
+    const refused = await h.run('apply', { savedPlan: forged });
+    expect(refused.results.find((r) => r.change.key === 'late')).toMatchObject({ status: 'failed' });
+    expect(refused.results.find((r) => r.change.key === 'late')?.message).toMatch(/NOT_OWNED|not what the lost create/);
+    expect(h.world.groups.get(P1)?.alerts.has(other)).toBe(true);
+    expect(h.world.groups.get(P1)?.alerts.has(late as string)).toBe(true);
+    // The genuine saved plan (the state is unchanged: a failed run saves it as it was) deletes it.
+    const plan = (await h.run('plan')).plan;
+    const applied = await h.run('apply', { savedPlan: plan });
+    expect(applied.results.find((r) => r.change.key === 'late')?.status).toBe('applied');
+    expect(h.world.groups.get(P1)?.alerts.has(late as string)).toBe(false);
+    expect(h.world.groups.get(P1)?.alerts.has(other)).toBe(true);
+  });
+
+  it('with several equal unmanaged configs, blocks the key naming them and deletes none', async () => {
+    const h = scenario();
+    const late = await lostCreate(h, 'landed');
+    const copy = h.world.seedAlert(P1, LATE_LIVE);
+    setP1(h, { alertConfigs: p1Alerts() });
+    const report = await h.run('apply');
+    const c = change(report, 'late');
+    expect(c?.action).toBe('blocked');
+    expect(c?.reason).toContain([late, copy].sort().join(', '));
+    expect(c?.reason).toMatch(/which one it created is not known/);
+    expect(h.world.groups.get(P1)?.alerts.has(late as string)).toBe(true);
+    expect(h.world.groups.get(P1)?.alerts.has(copy)).toBe(true);
+    expect(records(h).late?.pendingCreate).toBeDefined();
+  });
+
+  it('forgets the marker once an apply finds no config equal to what the POST sent (it never landed)', async () => {
+    const h = scenario();
+    await lostCreate(h, 'lost');
+    setP1(h, { alertConfigs: p1Alerts() });
+    const plan = await h.run('plan');
+    expect(change(plan, 'late')).toBeUndefined();
+    expect(records(h).late?.pendingCreate).toBeDefined();
+    await h.run('apply');
+    expect(records(h).late).toBeUndefined();
+  });
+
+  it('leaves a marker saved without a digest (an older release) as it was', async () => {
+    const h = scenario();
+    const late = await lostCreate(h, 'landed');
+    const state = h.state.state;
+    delete state?.projects[P1]?.alertConfigs.late?.pendingCreate?.desiredDigest;
+    h.state.text = JSON.stringify(state);
+    setP1(h, { alertConfigs: p1Alerts() });
+    const report = await h.run('apply');
+    expect(change(report, 'late')).toBeUndefined();
+    expect(report.plan.unmanaged?.map((u) => u.id)).toContain(late);
+    expect(h.world.groups.get(P1)?.alerts.has(late as string)).toBe(true);
+    expect(records(h).late?.pendingCreate).toEqual({ runId: 'run-2', startedAt: expect.any(String) });
+  });
+
+  it('is adopted by a desired key with the same body (a rename in the same commit), and the marker goes', async () => {
+    const h = scenario();
+    const late = await lostCreate(h, 'landed');
+    setP1(h, { alertConfigs: [...p1Alerts(), { ...LATE, key: 'renamed' }] });
+    const report = await h.run('apply');
+    expect(change(report, 'renamed')).toMatchObject({ action: 'adopt', id: late });
+    expect(change(report, 'late')).toBeUndefined();
+    expect(ownedId(h, 'renamed')).toBe(late);
+    expect(records(h).late).toBeUndefined();
+    expect(h.world.groups.get(P1)?.alerts.has(late as string)).toBe(true);
+    expect(actions(await h.run('plan'))).toEqual([]);
+  });
+});
