@@ -130,7 +130,7 @@ describe('each alarm fired for real, and what its log lines tell the engineer', 
         expect(inv.metrics.has('LastSuccess')).toBe(false);
         const [line] = named(inv, 'run failed');
         expect(line).toMatchObject({ level: 'ERROR', code: 'CREDENTIALS_INVALID', trigger: 'schedule' });
-        expect(String((line?.error as { message: string }).message)).toContain('privateKey');
+        expect(String((line?.error as { message: string } | undefined)?.message)).toContain('privateKey');
         expect(line?.nextStep).toContain('credentials secret');
         expectActionable(inv);
       } finally {
@@ -148,7 +148,7 @@ describe('each alarm fired for real, and what its log lines tell the engineer', 
         const [line] = named(inv, 'run failed');
         expect(line).toMatchObject({ code: 'DESIRED_STATE_INVALID' });
         expect(line?.nextStep).toContain('validate');
-        expect((line?.issues as { file: string; line: number }[])[0]).toMatchObject({
+        expect((line?.issues as { file: string; line: number }[] | undefined)?.[0]).toMatchObject({
           file: 'projects/search.yaml',
           line: expect.any(Number),
         });
@@ -254,7 +254,7 @@ describe('each alarm fired for real, and what its log lines tell the engineer', 
     expect(inv.metrics.get('EventRejected')).toBe(1);
     const [line] = named(inv, 'event rejected');
     expect(line).toMatchObject({ level: 'ERROR', code: 'INVALID_EVENT' });
-    expect((line?.error as { message: string }).message).toContain('detail.mode');
+    expect((line?.error as { message: string } | undefined)?.message).toContain('detail.mode');
     expect(line?.nextStep).toMatch(/redeploy the stack/);
     // No run started: the Lambda request id is the handle (the SQS and Scheduler records carry it too).
     expect(line?.runId).toBeUndefined();
