@@ -31,14 +31,21 @@ export function result(
   change: Change,
   status: ChangeResult['status'],
   started: number,
-  extra: { id?: string; message?: string } = {},
+  extra: { id?: string; message?: string; code?: string } = {},
 ): ChangeResult {
   const durationMs = Date.now() - started;
   // The id is part of the literal (one compact object per write, 20,000 of them in a first apply); same field order.
   const r: ChangeResult =
     extra.id === undefined ? { change, status, durationMs } : { change, status, durationMs, id: extra.id };
   if (extra.message !== undefined) r.message = extra.message;
+  if (extra.code !== undefined) r.code = extra.code;
   return r;
+}
+
+/** The message and, when it has one, the stable code of the error a change failed with. */
+export function failedWith(error: unknown): { message: string; code?: string } {
+  const code = errorCode(error);
+  return code === undefined ? { message: errorMessage(error) } : { message: errorMessage(error), code };
 }
 
 /**
@@ -84,7 +91,7 @@ export async function applyTarget(
     try {
       await ctx.keepAlive();
     } catch (error) {
-      results.push(result(change, 'failed', started, { message: errorMessage(error) }));
+      results.push(result(change, 'failed', started, failedWith(error)));
       // Every change gets a result: the rest of this target was never sent (a create's pending marker is dropped).
       results.push(...notStarted(changes.slice(index + 1), ctx, `not started: ${errorMessage(error)}`));
       return {
@@ -125,7 +132,7 @@ export async function applyTarget(
       }
     } catch (error) {
       if (change.kind === 'alertConfig') alertFailed = true;
-      results.push(result(change, 'failed', started, { message: errorMessage(error) }));
+      results.push(result(change, 'failed', started, failedWith(error)));
     }
   }
   return { results, written, warnings };

@@ -7,8 +7,8 @@
 import { type AlertApplyContext, checkBody, markPending, plannedAlertIds } from './apply-alerts.ts';
 import { recordReconciled } from './apply-bookkeeping.ts';
 import { type PinReader, recordSingleton } from './apply-singletons.ts';
-import { applyTarget, notStarted } from './apply-target.ts';
-import { errorMessage, mapLimit } from './concurrency.ts';
+import { applyTarget, failedWith, notStarted } from './apply-target.ts';
+import { errorCode, errorMessage, mapLimit } from './concurrency.ts';
 import type { Change, ChangeResult, Plan, TargetFailure } from './model.ts';
 import { targetKey } from './model.ts';
 import { isWrite } from './modes.ts';
@@ -128,7 +128,7 @@ export async function applyPlan(
         await checkBody(change, alertCtx);
         kept.push(change);
       } catch (error) {
-        results.push({ change, status: 'failed', message: errorMessage(error), durationMs: 0 });
+        results.push({ change, status: 'failed', ...failedWith(error), durationMs: 0 });
         prepareFailed = true;
       }
     }
@@ -164,6 +164,7 @@ export async function applyPlan(
             change: c,
             status: 'failed',
             message: `state not saved before creating: ${errorMessage(error)}`,
+            ...(errorCode(error) === undefined ? {} : { code: errorCode(error) }),
             durationMs: 0,
           });
       }

@@ -314,6 +314,8 @@ export interface ChangeResult {
   /** New id for creates. */
   id?: string;
   message?: string;
+  /** A failed change: the stable code of its error when it has one (OPSMAN_API_ERROR, SECRET_REF_REFUSED...). */
+  code?: string;
   durationMs: number;
 }
 

@@ -52,6 +52,7 @@ export function failedWriteFailure(result: ChangeResult): TargetFailure {
     target: change.target,
     phase: 'apply',
     message: `${change.kind} ${change.key}: ${change.action} failed: ${result.message ?? 'unknown error'}`,
+    ...(result.code === undefined ? {} : { code: result.code }),
   };
 }
 

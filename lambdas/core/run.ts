@@ -75,6 +75,9 @@ function readsOf(api: OpsManagerApi, signal: AbortSignal | undefined): OpsManage
   return signal === undefined || api.withSignal === undefined ? api : api.withSignal(signal);
 }
 
+/** Code of a part of the archive that could not be stored (its message names the part and the error). */
+export const ARCHIVE_FAILED = 'ARCHIVE_FAILED';
+
 /** Most unknown ids a refusal lists (a selection may name thousands); the rest are counted. */
 const LISTED_UNKNOWN = 5;
 /** Most known ids a refusal lists. */
@@ -339,7 +342,9 @@ export async function runReconcile(
   if (desiredCache !== undefined) report.desiredCache = desiredCache;
   if (archive !== undefined) {
     report.archive = archive;
-    for (const e of archive.errors) failures.push({ target: { ...ARCHIVE_TARGET }, phase: 'apply', message: e });
+    for (const e of archive.errors) {
+      failures.push({ target: { ...ARCHIVE_TARGET }, phase: 'apply', message: e, code: ARCHIVE_FAILED });
+    }
     report.summary.targetsFailed = new Set(failures.map((f) => targetKey(f.target))).size;
     // An archive the signal stopped before every part was stored says so in the report it stores, not only in what
     // the CLI prints: the parts not stored are the ones the next run completes.

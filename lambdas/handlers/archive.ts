@@ -10,6 +10,7 @@ import { type AppContext, createAppContext } from './app-context.ts';
 import { classifyError, HandlerError, InvalidEventError } from './errors.ts';
 import { fieldList } from './event-text.ts';
 import { METRIC } from './metrics.ts';
+import { nextStep } from './next-step.ts';
 import { type RunFn, runOnce } from './run-once.ts';
 import { isScheduledEvent, scheduledEventProblem } from './scheduled-event.ts';
 import type { RunSummary } from './summary.ts';
@@ -24,14 +25,14 @@ export function createArchiveHandler(app: AppContext, run: RunFn = runReconcile)
       const problem = archiveEventProblem(event);
       if (problem) {
         const outcome = classifyError(new InvalidEventError(problem));
-        logger.error('event rejected', { error: outcome });
+        logger.error('event rejected', { error: outcome, code: outcome.code, nextStep: nextStep(outcome.code) });
         metrics.addMetric(METRIC.eventRejected, MetricUnit.Count, 1);
         return { status: 'rejected', trigger: 'unknown', error: outcome };
       }
       const trigger = isScheduledEvent(event as Record<string, unknown>) ? 'schedule' : 'manual';
       if (runtime instanceof HandlerError) {
         const outcome = classifyError(runtime);
-        logger.error('not configured', { error: outcome });
+        logger.error('not configured', { error: outcome, code: outcome.code, nextStep: nextStep(outcome.code) });
         if (trigger === 'schedule') throw new Error(outcome.message);
         return { status: 'failed', trigger, error: outcome };
       }

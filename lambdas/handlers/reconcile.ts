@@ -17,6 +17,7 @@ import { type AppContext, createAppContext } from './app-context.ts';
 import { classifyError, HandlerError } from './errors.ts';
 import { PROJECTS_FIELD, parseReconcileEvent, type ReconcileTrigger } from './events.ts';
 import { METRIC } from './metrics.ts';
+import { nextStep } from './next-step.ts';
 import { type RunFn, runOnce } from './run-once.ts';
 import type { RunSummary } from './summary.ts';
 
@@ -42,7 +43,7 @@ export function createReconcileHandler(app: AppContext, run: RunFn = runReconcil
         );
       } catch (error) {
         const outcome = classifyError(error);
-        logger.error('event rejected', { error: outcome });
+        logger.error('event rejected', { error: outcome, code: outcome.code, nextStep: nextStep(outcome.code) });
         metrics.addMetric(METRIC.eventRejected, MetricUnit.Count, 1);
         return { status: 'rejected', trigger: 'unknown', error: outcome };
       }
@@ -52,7 +53,7 @@ export function createReconcileHandler(app: AppContext, run: RunFn = runReconcil
       }
       if (runtime instanceof HandlerError) {
         const outcome = classifyError(runtime);
-        logger.error('not configured', { error: outcome });
+        logger.error('not configured', { error: outcome, code: outcome.code, nextStep: nextStep(outcome.code) });
         if (trigger.kind !== 'manual') throw new Error(outcome.message);
         return { status: 'failed', trigger: trigger.kind, error: outcome };
       }

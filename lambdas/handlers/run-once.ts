@@ -12,6 +12,8 @@ import { newRunId } from '../core/run-id.ts';
 import type { RunDependencies, RunRequest } from '../core/run-types.ts';
 import { classifyError } from './errors.ts';
 import { addRunMetrics, METRIC } from './metrics.ts';
+import { nextStep } from './next-step.ts';
+import { logRunFindings } from './run-log.ts';
 import { type Runtime, SYSTEM_CLOCK } from './runtime.ts';
 import { listedIssues, type RunSummary, summarise } from './summary.ts';
 
@@ -195,6 +197,7 @@ function finish(input: RunOnceInput, attempt: Attempt): RunSummary {
     const durationMs = Date.now() - started;
     addRunMetrics(metrics, outcome.report, durationMs, reported);
     const summary = summarise(outcome.report, trigger, request.command, durationMs);
+    logRunFindings(logger, outcome.report);
     logger.info('run finished', { summary });
     const unreleased = outcome.report.warnings?.find((w) => w.startsWith(LEASE_RELEASE_FAILED));
     if (unreleased !== undefined) {
@@ -215,6 +218,8 @@ function finish(input: RunOnceInput, attempt: Attempt): RunSummary {
   const issues = listedIssues(error);
   const details: Record<string, unknown> = {
     error: result,
+    code: result.code,
+    nextStep: nextStep(result.code, result.message),
     errorName: error instanceof Error ? error.name : typeof error,
     ...(issues ? { issues } : {}),
   };

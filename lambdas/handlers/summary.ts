@@ -28,7 +28,17 @@ export interface RunSummary {
   desiredCache?: 'hit' | 'miss' | 'off';
   failures?: { target: string; phase: TargetFailure['phase']; message: string; code?: string }[];
   /** Changes whose apply failed or did not converge (at most {@link MAX_LISTED_CHANGES}). */
-  failedChanges?: { target: string; kind: string; key: string; action: string; status: string; message?: string }[];
+  failedChanges?: {
+    target: string;
+    kind: string;
+    key: string;
+    action: string;
+    status: string;
+    message?: string;
+    code?: string;
+  }[];
+  /** Where the full report was archived (`s3://<data bucket>/archive/reports/<date>/<runId>.json`), when it was. */
+  report?: string;
   error?: ErrorOutcome;
   /** An archive run that failed in part: whether a later attempt can get past every failure (ArchiveSummary.retryable). */
   retryable?: boolean;
@@ -106,6 +116,7 @@ export function summarise(report: RunReport, trigger: string, command: RunComman
       ),
     },
     ...(report.desiredCache ? { desiredCache: report.desiredCache } : {}),
+    ...(report.reportLocation ? { report: report.reportLocation } : {}),
     ...(report.interrupted ? { interrupted: report.interrupted } : {}),
     ...(report.archive?.retryable === undefined ? {} : { retryable: report.archive.retryable }),
     ...(report.warnings?.length ? { warnings: report.warnings.slice(0, MAX_LISTED_WARNINGS) } : {}),
@@ -125,6 +136,7 @@ export function summarise(report: RunReport, trigger: string, command: RunComman
         action: r.change.action,
         status: r.status,
         ...(r.message ? { message: r.message } : {}),
+        ...(r.code ? { code: r.code } : {}),
       })),
   };
 }

@@ -1,0 +1,80 @@
+/**
+ * What an operator paged at night should do next, per error code: the `nextStep` field of every failure log line of
+ * the handlers ("run failed", "target failed", "event rejected", "not configured"). The runbook in docs/aws.md
+ * ("Runbook: one entry per alarm") says the same at length; this is the one-line version that travels with the error.
+ * Never quotes a value: it is chosen from the code (and, for an Ops Manager answer, its HTTP status) alone.
+ */
+
+/** Where the runbook lives, named in the fallback. */
+export const RUNBOOK = 'docs/aws.md#runbook-one-entry-per-alarm';
+
+/** One line per code. Codes not listed get {@link DEFAULT_NEXT_STEP}. */
+const NEXT_STEPS: Readonly<Record<string, string>> = {
+  INVALID_EVENT:
+    'fix the event\'s sender: a scheduled event carries the EventBridge envelope only (redeploy the stack to restore the schedule\'s payload); a manual one takes {"mode","projects","dryRun"}',
+  CONFIG_INVALID: 'fix the named environment variable (or the cdk.json context it comes from) and redeploy',
+  DESIRED_STATE_INVALID:
+    'run `npx opsman-gitops validate` on the merged commit, fix or revert the files the issues name, and deploy again',
+  DESIRED_STATE_IN_TRANSIT:
+    'wait for the deployment to finish; if no deployment is running, run `cdk deploy` again to complete the upload',
+  SNAPSHOT_MANIFEST_INVALID: 'run `cdk deploy` again to rewrite the snapshot manifest',
+  UNKNOWN_PROJECT: 'invoke again with project ids the desired state has',
+  STATE_TOO_NEW:
+    'a newer version wrote the state (a rollback?): deploy that version again, or a later one; do not delete the state',
+  STATE_CONFLICT: 'none if the next run succeeds (another writer saved the state meanwhile)',
+  LEASE_HELD: 'none: another run holds the lease; if none is running, it expires on its own (15 minutes)',
+  LEASE_LOST: 'none if the next run succeeds: the next run completes the writes',
+  CREDENTIALS_INVALID: 'fix the named field of the credentials secret (put-secret-value) and invoke {"mode":"plan"}',
+  CREDENTIALS_NOT_FILLED: 'fill the credentials secret (docs/aws.md, First-time steps 5)',
+  SECRET_NOT_JSON:
+    'store the secret as a JSON SecretString (put-secret-value --secret-string) and invoke {"mode":"plan"}',
+  SECRET_NOT_FOUND: 'create the named secret under the secret name prefix, or fix the secretRef in git',
+  SECRET_KEY_NOT_FOUND: 'add the named key to the secret, or fix the secretRef in git',
+  SECRET_ACCESS_DENIED: "check the function role (GetSecretValue on the prefix) and the secret's resource policy",
+  SECRET_DECRYPTION_FAILED: "enable the secret's KMS key or grant the function role kms:Decrypt on it",
+  SECRET_UNAVAILABLE:
+    'none if the next run succeeds (Secrets Manager throttled or unreachable); else check the VPC endpoint',
+  SECRET_REF_REFUSED: "a secretRef names the API key itself: point it at the notification's own secret in git",
+  S3_ACCESS: 'none if the next run succeeds (S3 throttled or unreachable); else check the S3 endpoint and network',
+  S3_ACCESS_DENIED: 'check the function role, the bucket policy and the KMS key of the named object',
+  S3_CONTENT_ENCODING: 'upload the named object again, uncompressed or gzip-compressed (cdk deploy)',
+  OPSMAN_AUTH_ERROR:
+    'Ops Manager refused the API key: check the credentials secret holds the key Ops Manager has (rotation), and that the key is not deleted or disabled',
+  OPSMAN_TRANSPORT_ERROR:
+    'Ops Manager unreachable: check it is up, and the network path (VPC, security groups, DNS, CA bundle)',
+  OPSMAN_DEADLINE_EXCEEDED: 'Ops Manager did not answer in time: check its health; the next run retries',
+  OPSMAN_AMBIGUOUS_WRITE: 'none if the next run succeeds: it re-reads and adopts what the write created',
+  OPSMAN_VALIDATION_ERROR: 'Ops Manager rejected the values: fix the named field in git (run validate)',
+  LIVE_MALFORMED: 'Ops Manager answered an object this version cannot read: see the named field; report a bug',
+  VERIFY_FAILED: 'the write did not stick: compare the object in Ops Manager with git; the next run retries',
+  INTERRUPTED: 'none if the next run succeeds; if runs keep stopping, Ops Manager is slow: check its health',
+  ARCHIVE_FAILED:
+    "an archive part was not stored (the message names it): none if the retry or the next day's run succeeds; a 403 needs the archive role's S3 access checked",
+  ARCHIVE_PARTIAL: 'none if the retry succeeds; else see the failures of the run report',
+  INTERNAL: `a bug: keep the stack of this line and the run report, and report it (${RUNBOOK})`,
+};
+
+/** Said when the code has no entry of its own. */
+export const DEFAULT_NEXT_STEP = `read the message; the runbook of the alarm says what to check (${RUNBOOK})`;
+
+/**
+ * The next step for a failure coded `code`. For an Ops Manager error answer (OPSMAN_API_ERROR), the HTTP status in the
+ * client's message (`... failed: 404 GROUP_NOT_FOUND: ...`) tells a project deleted from a key without the role; a 403
+ * coded OPSMAN_AUTH_ERROR is a key without the role, not a refused key.
+ */
+export function nextStep(code: string | undefined, message = ''): string {
+  // The client codes a 403 as a refused key too; on a write it means the key lacks the role for that object.
+  if (code === 'OPSMAN_AUTH_ERROR' && /\b403\b/.test(message))
+    return 'the API key lacks the role for this object: grant it in Ops Manager (Project or Organization Owner), or remove the setting from git';
+  if (code === 'OPSMAN_API_ERROR') {
+    const status = /\bfailed: (\d{3})\b/.exec(message)?.[1];
+    if (status === '404')
+      return 'the project or organization is gone from Ops Manager (or the key cannot see it): restore it, or remove it from git';
+    if (status === '401' || status === '403')
+      return 'the API key lacks the role for this write: grant it in Ops Manager (Organization/Project Owner), or remove the setting from git';
+    if (status === '409' || status === '400')
+      return 'Ops Manager rejected the values: fix the named object in git (run validate)';
+    return 'Ops Manager answered with an error: check its health; none if the next run succeeds';
+  }
+  return (code !== undefined && NEXT_STEPS[code]) || DEFAULT_NEXT_STEP;
+}
