@@ -1,0 +1,35 @@
+/**
+ * What the state forgets of targets that left the desired state, so that years of projects and organizations added
+ * to and removed from git do not pile up in a file every run reads and rewrites whole.
+ */
+import type { ReconcileState } from './ports.ts';
+
+/** How many entries {@link forgetDeparted} dropped. */
+export interface DepartedCount {
+  projects: number;
+  organizations: number;
+}
+
+/**
+ * Drops the entries of targets a full run did not plan (`planned`: the plan's target keys, `project:<id>` and
+ * `organization:<id>`): an organization's entry (its singleton digests and `lastReconciledAt` serve only a planned
+ * organization), and a project's entry holding no alert config record. A project that left git while it still owns
+ * configs keeps its entry: those records are what its "no longer in the desired state" warning names and what a
+ * restored file prunes with (README "Adoption and unmanaged objects"). Only for a run that planned every desired target
+ * (no `--project`, no saved plan): a narrower plan does not say which targets left git.
+ */
+export function forgetDeparted(state: ReconcileState, planned: ReadonlySet<string>): DepartedCount {
+  const count: DepartedCount = { projects: 0, organizations: 0 };
+  for (const [projectId, project] of Object.entries(state.projects)) {
+    if (planned.has(`project:${projectId}`)) continue;
+    if (Object.keys(project.alertConfigs ?? {}).length > 0) continue;
+    delete state.projects[projectId];
+    count.projects++;
+  }
+  for (const orgId of Object.keys(state.organizations ?? {})) {
+    if (planned.has(`organization:${orgId}`)) continue;
+    delete state.organizations?.[orgId];
+    count.organizations++;
+  }
+  return count;
+}
