@@ -4,6 +4,10 @@
  */
 import type { ReconcileState } from './ports.ts';
 
+/** The fields of an entry this release writes; an entry holding any other (a later release's) is kept, see below. */
+const PROJECT_FIELDS: ReadonlySet<string> = new Set(['lastReconciledAt', 'singletons', 'alertConfigs']);
+const ORGANIZATION_FIELDS: ReadonlySet<string> = new Set(['lastReconciledAt', 'singletons']);
+
 /** How many entries {@link forgetDeparted} dropped. */
 export interface DepartedCount {
   projects: number;
@@ -16,20 +20,26 @@ export interface DepartedCount {
  * organization), and a project's entry holding no alert config record. A project that left git while it still owns
  * configs keeps its entry: those records are what its "no longer in the desired state" warning names and what a
  * restored file prunes with (README "Adoption and unmanaged objects"). Only for a run that planned every desired target
- * (no `--project`, no saved plan): a narrower plan does not say which targets left git.
+ * (no `--project`, no saved plan): a narrower plan does not say which targets left git. An entry holding a field this
+ * release does not know is kept: a later release may keep other things there (even for targets it does not plan), and
+ * a rollback must not lose them (README "Upgrades and rollbacks").
  */
 export function forgetDeparted(state: ReconcileState, planned: ReadonlySet<string>): DepartedCount {
   const count: DepartedCount = { projects: 0, organizations: 0 };
   for (const [projectId, project] of Object.entries(state.projects)) {
     if (planned.has(`project:${projectId}`)) continue;
-    if (Object.keys(project.alertConfigs ?? {}).length > 0) continue;
+    if (Object.keys(project.alertConfigs ?? {}).length > 0 || !onlyKnown(project, PROJECT_FIELDS)) continue;
     delete state.projects[projectId];
     count.projects++;
   }
-  for (const orgId of Object.keys(state.organizations ?? {})) {
-    if (planned.has(`organization:${orgId}`)) continue;
+  for (const [orgId, org] of Object.entries(state.organizations ?? {})) {
+    if (planned.has(`organization:${orgId}`) || !onlyKnown(org, ORGANIZATION_FIELDS)) continue;
     delete state.organizations?.[orgId];
     count.organizations++;
   }
   return count;
+}
+
+function onlyKnown(entry: object, known: ReadonlySet<string>): boolean {
+  return Object.keys(entry).every((field) => known.has(field));
 }

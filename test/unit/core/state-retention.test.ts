@@ -2,6 +2,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
+import type { ReconcileState } from '../../../lambdas/core/ports.ts';
 import { FakeWorld } from '../../helpers/fake-opsman-api.ts';
 import { projectYaml, ReconcileHarness, settingsYaml } from '../../helpers/reconcile-world.ts';
 
@@ -81,5 +82,19 @@ describe('state retention across desired-state churn', () => {
     expect(Object.keys(state?.projects ?? {}).sort()).toEqual([pid(1), pid(999)].sort());
     expect(Object.keys(state?.projects[pid(999)]?.alertConfigs ?? {})).toEqual(['down']);
     expect(Object.keys(state?.organizations ?? {})).toEqual([oid(1)]);
+  });
+
+  it('keeps a departed entry holding a field a later release wrote (a rollback loses nothing)', async () => {
+    const h = harness(2);
+    h.setFiles(files(0));
+    await h.run('apply');
+    const later = h.state.state as ReconcileState;
+    (later.projects[pid(0)] as unknown as Record<string, unknown>).labels = { tier: 'gold' };
+    (later.organizations?.[oid(0)] as unknown as Record<string, unknown>).policies = ['p1'];
+    h.state.text = JSON.stringify(later);
+    h.setFiles(files(1));
+    await h.run('apply');
+    expect(Object.keys(h.state.state?.projects ?? {}).sort()).toEqual([pid(0), pid(1), pid(999)].sort());
+    expect(Object.keys(h.state.state?.organizations ?? {}).sort()).toEqual([oid(0), oid(1)].sort());
   });
 });
