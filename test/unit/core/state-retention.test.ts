@@ -97,4 +97,60 @@ describe('state retention across desired-state churn', () => {
     expect(Object.keys(h.state.state?.projects ?? {}).sort()).toEqual([pid(0), pid(1), pid(999)].sort());
     expect(Object.keys(h.state.state?.organizations ?? {}).sort()).toEqual([oid(0), oid(1)].sort());
   });
+
+  it('forgets the records of departed projects whose configs were deleted, by hand or with the project, over 30 decommissions', async () => {
+    const h = harness(31);
+    const keyed = (i: number) =>
+      projectYaml({
+        name: `p${i}`,
+        projectId: pid(i),
+        alertConfigs: ['a', 'b', 'c'].map((key) => ({
+          key,
+          eventTypeName: 'HOST_DOWN',
+          notifications: [{ typeName: 'GROUP', roles: ['GROUP_OWNER'], intervalMin: 5 }],
+        })),
+      });
+    let warned = 0;
+    for (let i = 0; i <= 30; i++) {
+      h.setFiles({ 'settings.yaml': settingsYaml({ mode: 'apply' }), [`p${i}.yaml`]: keyed(i) });
+      const report = await h.run('apply');
+      warned = (report.warnings ?? []).filter((w) => w.includes('no longer in the desired state')).length;
+      // The project just left behind is decommissioned in Ops Manager as well.
+      if (i > 0) h.world.groups.delete(pid(i - 1));
+    }
+    // Each plan names the project that just left git and the one deleted since the run before (forgotten by that
+    // run's apply): two, however many were decommissioned before them.
+    expect(warned).toBe(2);
+    expect(Object.keys(h.state.state?.projects ?? {}).sort()).toEqual([pid(29), pid(30)].sort());
+    await h.run('apply');
+    expect(Object.keys(h.state.state?.projects ?? {})).toEqual([pid(30)]);
+    const next = await h.run('apply');
+    expect((next.warnings ?? []).filter((w) => w.includes('no longer in the desired state'))).toEqual([]);
+  });
+
+  it('of a departed project still in Ops Manager, forgets only the config deleted by hand, and keeps all when the read fails', async () => {
+    const h = harness(1);
+    h.setFiles(files(0));
+    await h.run('apply');
+    // A second owned config for the owner project, then its file leaves git.
+    const owner = projectYaml({
+      name: 'owner',
+      projectId: pid(999),
+      alertConfigs: ['down', 'up'].map((key) => ({
+        key,
+        eventTypeName: key === 'down' ? 'HOST_DOWN' : 'NO_PRIMARY',
+        notifications: [{ typeName: 'GROUP', roles: ['GROUP_OWNER'] }],
+      })),
+    });
+    h.setFiles({ ...files(0, false), 'owner.yaml': owner });
+    await h.run('apply');
+    h.setFiles(files(0, false));
+    const ids = h.state.state?.projects[pid(999)]?.alertConfigs ?? {};
+    h.world.groups.get(pid(999))?.alerts.delete(ids.up?.id as string);
+    h.world.faults.push({ method: 'listAlertConfigs', groupId: pid(999), error: () => new Error('socket hang up') });
+    await h.run('apply');
+    expect(Object.keys(h.state.state?.projects[pid(999)]?.alertConfigs ?? {}).sort()).toEqual(['down', 'up']);
+    await h.run('apply');
+    expect(Object.keys(h.state.state?.projects[pid(999)]?.alertConfigs ?? {})).toEqual(['down']);
+  });
 });
