@@ -13,11 +13,13 @@ import type { OwnedAlertConfig } from './ports.ts';
 export const CLOCK_SKEW_ALLOWANCE_MS = 5 * 60_000;
 
 /**
- * Most events read when the query has no lower bound: 2,000, four pages at the client's default 500 per page. Events
+ * Most events one attribution query reads, with or without a lower bound (the name is older than the cap on bounded
+ * windows): 2,000, four pages at the client's default 500 per page. Events
  * come newest first, and the drift being explained is the latest change to its object, so its authors are among the
  * newest events; a project's config edits rarely reach 2,000 in its whole history, while a project with years of
  * them would otherwise cost every run (and every one of 1,000 projects) a full history read, again and again, for as
- * long as the target lacks its bound.
+ * long as the target lacks its bound. A lower bound does not make the read small: it is the target's last clean
+ * reconcile, which a target in observe mode, or with a blocked change standing, keeps for months or years.
  */
 export const UNBOUNDED_EVENTS_LIMIT = 2_000;
 

@@ -132,7 +132,7 @@ export interface AttributionOptions {
  * Adds `drift.attribution` to the drifted changes of one target (project or organization). `since` is the target's
  * `lastReconciledAt`; without it the window comes from `options.records` (see {@link eventsWindow}). Returns a
  * warning when the events could not be read (the changes are left without attribution then), when some were
- * unusable, or when an unbounded read was cut at {@link UNBOUNDED_EVENTS_LIMIT}.
+ * unusable, or when the read was cut at {@link UNBOUNDED_EVENTS_LIMIT} (with or without a lower bound).
  */
 export async function attributeDrift(
   api: OpsManagerApi,
@@ -155,7 +155,9 @@ export async function attributeDrift(
   try {
     const query =
       window.minDate === undefined ? { eventType: [...types] } : { eventType: [...types], minDate: window.minDate };
-    const limit = window.capped ? { maxItems: UNBOUNDED_EVENTS_LIMIT } : undefined;
+    // Capped with a lower bound too: that bound is the last clean reconcile, which a target in observe mode or with a
+    // standing blocked change keeps for months, so its window (and each run's read) would grow with time.
+    const limit = { maxItems: UNBOUNDED_EVENTS_LIMIT };
     events =
       target.type === 'organization'
         ? await api.listOrgEvents(target.id, query, limit)
@@ -165,9 +167,12 @@ export async function attributeDrift(
   }
   const answered = events.length;
   const warnings: string[] = [];
-  if (window.capped && answered >= UNBOUNDED_EVENTS_LIMIT) {
+  if (answered >= UNBOUNDED_EVENTS_LIMIT) {
+    const why = window.capped
+      ? 'no lower bound for its events (no lastReconciledAt, and no creation or adoption time for every drifted object)'
+      : `at least ${UNBOUNDED_EVENTS_LIMIT.toLocaleString('en-US')} events since ${window.minDate}`;
     warnings.push(
-      `drift attribution for ${target.name}: no lower bound for its events (no lastReconciledAt, and no creation or adoption time for every drifted object), so only the newest ${UNBOUNDED_EVENTS_LIMIT.toLocaleString('en-US')} events were read: the history was cut, and an older author may be missing`,
+      `drift attribution for ${target.name}: ${why}, so only the newest ${UNBOUNDED_EVENTS_LIMIT.toLocaleString('en-US')} events were read: the history was cut, and an older author may be missing`,
     );
   }
   events = events.flatMap((e) => usableEvent(e) ?? []);

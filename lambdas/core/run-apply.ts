@@ -13,6 +13,7 @@ import type { SecretResolver } from './ports.ts';
 import { STATE_TARGET } from './report.ts';
 import type { RunOptions } from './run.ts';
 import type { RunDependencies, RunRequest } from './run-types.ts';
+import { forgetDeparted, forgetGoneDeparted } from './state-retention.ts';
 import type { StateSession } from './state-save.ts';
 
 /** What the write phase needs from the run. */
@@ -79,6 +80,12 @@ export async function applyAndSave(
   for (const key of Object.keys(plan.liveDigests)) if (skipReason(key) === undefined) session.touched.add(key);
   for (const c of plan.changes)
     if (skipReason(targetKey(c.target)) === undefined) session.touched.add(targetKey(c.target));
+  // Only a plan made now for every desired target (no --project, no saved plan) tells which targets left git.
+  if (request.projects === undefined && request.savedPlan === undefined && request.signal?.aborted !== true) {
+    const planned = new Set(Object.keys(plan.targetModes ?? {}));
+    await forgetGoneDeparted(session.state, planned, deps.api, phase.options.applyConcurrency);
+    forgetDeparted(session.state, planned);
+  }
   const warnings = [...outcome.warnings];
   const failures = [...outcome.failures];
   try {

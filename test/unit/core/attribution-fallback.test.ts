@@ -60,7 +60,7 @@ describe('drift attribution without lastReconciledAt', () => {
     const warning = await attributeDrift(api, changes, undefined, { records });
     expect(asked).toHaveLength(1);
     expect(asked[0]?.query?.minDate).toBe(iso(Date.parse('2026-09-15T08:30:00Z') - CLOCK_SKEW_ALLOWANCE_MS));
-    expect(asked[0]?.limit).toBeUndefined();
+    expect(asked[0]?.limit).toEqual({ maxItems: UNBOUNDED_EVENTS_LIMIT });
     expect(warning).toBeUndefined();
     expect(changes[0]?.drift?.attribution?.[0]?.actor).toBe('user1@acme.example');
   });
