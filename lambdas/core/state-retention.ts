@@ -48,7 +48,7 @@ function onlyKnown(entry: object, known: ReadonlySet<string>): boolean {
 
 /**
  * Forgets the records of departed projects (not in `planned`) whose configs are gone from Ops Manager: deleted by hand,
- * or with the whole project (a 404 from Ops Manager itself). A departed project is never planned, so without this its
+ * or with the whole project (Ops Manager's own 404 GROUP_NOT_FOUND). A departed project is never planned, so without this its
  * records, and the "no longer in the desired state" warning naming them, stayed for ever, and the way out the warning
  * gives (restoring the file) cannot work for a deleted project. One alert-config list read per departed project that
  * still holds records; a read that fails otherwise leaves them as they are. Records holding a pending-create marker
@@ -68,7 +68,8 @@ export async function forgetGoneDeparted(
     try {
       live = new Set((await api.listAlertConfigs(projectId)).map((config) => config.id));
     } catch (error) {
-      if (!(error instanceof OpsManagerApiError && error.status === 404 && error.fromOpsManager)) return 0;
+      // Only Ops Manager's own "no such project": a proxy's 404, or any other answer, proves nothing.
+      if (!isProjectGone(error)) return 0;
       live = new Set();
     }
     const records = state.projects[projectId]?.alertConfigs ?? {};
@@ -81,4 +82,14 @@ export async function forgetGoneDeparted(
     return forgotten;
   });
   return counts.reduce((a, b) => a + b, 0);
+}
+
+/** Ops Manager's own answer that the project does not exist (404 GROUP_NOT_FOUND), not a proxy's page. */
+function isProjectGone(error: unknown): boolean {
+  return (
+    error instanceof OpsManagerApiError &&
+    error.status === 404 &&
+    error.fromOpsManager &&
+    error.errorCode === 'GROUP_NOT_FOUND'
+  );
 }

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import type { ReconcileState } from '../../../lambdas/core/ports.ts';
+import { OpsManagerApiError } from '../../../lambdas/opsman/errors.ts';
 import { FakeWorld } from '../../helpers/fake-opsman-api.ts';
 import { projectYaml, ReconcileHarness, settingsYaml } from '../../helpers/reconcile-world.ts';
 
@@ -148,6 +149,15 @@ describe('state retention across desired-state churn', () => {
     const ids = h.state.state?.projects[pid(999)]?.alertConfigs ?? {};
     h.world.groups.get(pid(999))?.alerts.delete(ids.up?.id as string);
     h.world.faults.push({ method: 'listAlertConfigs', groupId: pid(999), error: () => new Error('socket hang up') });
+    await h.run('apply');
+    expect(Object.keys(h.state.state?.projects[pid(999)]?.alertConfigs ?? {}).sort()).toEqual(['down', 'up']);
+    // A 404 that is not Ops Manager's "no such project" (a wrong path behind a proxy, say) proves nothing either.
+    const otherNotFound = () =>
+      new OpsManagerApiError(404, 'RESOURCE_NOT_FOUND', 'Cannot find resource.', {
+        method: 'GET',
+        pathTemplate: '/groups/{groupId}/alertConfigs',
+      });
+    h.world.faults.push({ method: 'listAlertConfigs', groupId: pid(999), error: otherNotFound });
     await h.run('apply');
     expect(Object.keys(h.state.state?.projects[pid(999)]?.alertConfigs ?? {}).sort()).toEqual(['down', 'up']);
     await h.run('apply');
