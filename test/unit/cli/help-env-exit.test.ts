@@ -58,6 +58,6 @@ describe('help: --out, which two commands take', () => {
     expect(line).toMatch(/plan: save the plan as JSON.*export: write YAML under DIR/);
     expect(commandHelp('plan')).toMatch(/^ {2}--out FILE {15}save the plan as JSON for `apply --plan FILE`$/m);
     expect(commandHelp('plan')).not.toContain('export:');
-    expect(commandHelp('export')).toMatch(/^ {2}--out DIR {16}write one file per project/m);
+    expect(commandHelp('export')).toMatch(/^ {2}--out DIR {16}write DIR\/project-<id>\.yaml per project/m);
   });
 });
