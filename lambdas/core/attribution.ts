@@ -118,6 +118,30 @@ function sinceOwnWrite(events: OpsManagerEvent[], own: string | undefined): OpsM
   return events.filter((e) => e.publicKey !== own && instant(e) >= floor);
 }
 
+/**
+ * How long after the start of the target's last complete run (`lastReconciledAt` is its plan's time) an event of our
+ * own key must come to be counted as made outside that run: the run's writes follow its start, within about a lease
+ * lifetime, and Ops Manager stamps events by its own clock, in whole seconds.
+ */
+export const OWN_KEY_MARGIN_MS = 15 * 60_000;
+
+/**
+ * When no one else's event explains a drift: the newest event of our own key on the object that came well after the
+ * start of the target's last complete run (`since`), as an attribution marked `viaOwnKey`: the key used by hand, by
+ * another installation, or by a later run that did not complete (its writes are not what the state recorded). Without
+ * `since` (or our key) nothing can be told, and nothing is said.
+ */
+function ownKeyOutsideRuns(
+  events: readonly OpsManagerEvent[],
+  own: string | undefined,
+  since: string | undefined,
+): DriftAttribution[] {
+  const floor = since === undefined ? undefined : parseTimestamp(since);
+  if (own === undefined || floor === undefined || floor === null) return [];
+  const newest = events.find((e) => e.publicKey === own && instant(e) > floor + OWN_KEY_MARGIN_MS);
+  return newest === undefined ? [] : [{ ...toAttribution(newest), viaOwnKey: true }];
+}
+
 /** What attribution may know besides the target's `lastReconciledAt`. */
 export interface AttributionOptions {
   /** Ids of owned configs that vanished from Ops Manager, by key. */
@@ -179,9 +203,11 @@ export async function attributeDrift(
   const skipped = answered - events.length;
   const byConfig = alertConfigEvents(events);
   for (const change of drifted) {
-    const matching = sinceOwnWrite(eventsOf(change, events, byConfig, formerIds).sort(newestFirst), options.ignoreActor)
-      .slice(0, MAX_ATTRIBUTIONS)
-      .map(toAttribution);
+    const ofObject = eventsOf(change, events, byConfig, formerIds).sort(newestFirst);
+    let matching = sinceOwnWrite(ofObject, options.ignoreActor).slice(0, MAX_ATTRIBUTIONS).map(toAttribution);
+    // A config that does not converge differs after our own write, by Ops Manager's doing: never our key's "by hand".
+    const converging = change.kind !== 'alertConfig' || options.records?.[change.key]?.notConverging === undefined;
+    if (matching.length === 0 && converging) matching = ownKeyOutsideRuns(ofObject, options.ignoreActor, since);
     if (matching.length > 0 && change.drift !== undefined) change.drift.attribution = matching;
   }
   if (skipped > 0) {

@@ -206,6 +206,11 @@ export interface DriftAttribution {
   actorType: 'user' | 'apiKey' | 'unknown';
   remoteAddress?: string;
   eventId: string;
+  /**
+   * Made with this tool's own API key, after its last complete run of the target and when no one else's event
+   * explains the drift: the key used by hand, by another installation, or by a run that did not finish.
+   */
+  viaOwnKey?: true;
 }
 
 /** One entry of the plan. */

@@ -40,6 +40,7 @@ export function logRunFindings(logger: Logger, report: RunReport): void {
         actorType: a.actorType,
         at: a.created,
         event: a.eventTypeName,
+        ...(a.viaOwnKey === true ? { viaOwnKey: true } : {}),
       })),
       reason: c.reason,
       nextStep:

@@ -112,6 +112,9 @@ export function formatAttribution(a: DriftAttribution): string {
   const who =
     a.actorType === 'apiKey' ? `${a.actor} (API key)` : a.actorType === 'user' ? `${a.actor} (user)` : a.actor;
   const from = a.remoteAddress !== undefined && a.remoteAddress !== '' ? ` from ${a.remoteAddress}` : '';
+  if (a.viaOwnKey === true) {
+    return `changed with opsman-gitops's own API key ${a.actor} at ${a.created}${from} (${a.eventTypeName}), after its last complete run: the key used by hand, by another installation, or by a run that did not complete`;
+  }
   return `changed by ${who} at ${a.created}${from} (${a.eventTypeName})`;
 }
 

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { attributeDrift } from '../../../lambdas/core/attribution.ts';
 import type { Change } from '../../../lambdas/core/model.ts';
-import type { OpsManagerApi } from '../../../lambdas/core/ports.ts';
+import type { OpsManagerApi, OwnedAlertConfig } from '../../../lambdas/core/ports.ts';
 import type { EventQuery, OpsManagerEvent } from '../../../lambdas/opsman/types.ts';
 
 const P = { type: 'project' as const, id: '5e2211c17a3e5a48f5497de3', name: 'payments-prod' };
@@ -210,5 +210,61 @@ describe('attributeDrift: the actor', () => {
     const change = drifted();
     await attributeDrift(api, [change], undefined, { ignoreActor: TOOL });
     expect(change.drift?.attribution?.[0]).toMatchObject({ actor: 'unknown', actorType: 'unknown' });
+  });
+});
+
+describe('attributeDrift: our own key, outside our runs', () => {
+  const own = (id: string, created: string) =>
+    event({ id, created, userId: undefined, username: undefined, publicKey: TOOL, remoteAddress: '10.0.0.7' });
+
+  it('names our own key when only it changed the object, well after the last complete run', async () => {
+    const { api } = eventsApi([own('e-run', '2026-10-14T08:00:00Z'), own('e-hand', '2026-10-14T09:30:00Z')]);
+    const change = drifted();
+    await attributeDrift(api, [change], '2026-10-14T08:00:05Z', { ignoreActor: TOOL });
+    expect(change.drift?.attribution).toEqual([
+      {
+        eventTypeName: 'ALERT_CONFIG_CHANGED_AUDIT',
+        created: '2026-10-14T09:30:00Z',
+        actor: TOOL,
+        actorType: 'apiKey',
+        remoteAddress: '10.0.0.7',
+        eventId: 'e-hand',
+        viaOwnKey: true,
+      },
+    ]);
+  });
+
+  it('says nothing of our own key within the clock margin of the last run, or without a last run', async () => {
+    // The last run's own writes follow its start (lastReconciledAt) by minutes: not "by hand".
+    const { api } = eventsApi([own('e-run', '2026-10-14T08:12:00Z')]);
+    const near = drifted();
+    await attributeDrift(api, [near], '2026-10-14T08:00:05Z', { ignoreActor: TOOL });
+    expect(near.drift?.attribution).toBeUndefined();
+    const noRun = drifted();
+    await attributeDrift(api, [noRun], undefined, { ignoreActor: TOOL });
+    expect(noRun.drift?.attribution).toBeUndefined();
+  });
+
+  it('says nothing of our own key on a config that does not converge (Ops Manager keeps it otherwise)', async () => {
+    const { api } = eventsApi([own('e-run', '2026-10-14T09:30:00Z')]);
+    const change = drifted();
+    const records = {
+      disk: {
+        id: CONFIG,
+        notConverging: { since: '2026-10-14T09:30:00Z', fields: ['enabled'], desiredDigest: 'd' },
+      },
+    } satisfies Record<string, OwnedAlertConfig>;
+    await attributeDrift(api, [change], '2026-10-14T08:00:05Z', { ignoreActor: TOOL, records });
+    expect(change.drift?.attribution).toBeUndefined();
+  });
+
+  it("another actor's event after ours is the author, not our key", async () => {
+    const { api } = eventsApi([
+      own('e-hand', '2026-10-14T09:30:00Z'),
+      event({ id: 'e-jdoe', created: '2026-10-14T09:40:00Z' }),
+    ]);
+    const change = drifted();
+    await attributeDrift(api, [change], '2026-10-14T08:00:05Z', { ignoreActor: TOOL });
+    expect(change.drift?.attribution?.map((a) => [a.eventId, a.viaOwnKey])).toEqual([['e-jdoe', undefined]]);
   });
 });

@@ -132,6 +132,24 @@ const CASES = [
     ],
   },
   {
+    name: "a drift made with the tool's own key outside its runs says so, naming the key",
+    change: change({
+      key: 'lag',
+      action: 'drift',
+      id: 'i4',
+      fields: [{ path: 'enabled', before: true, after: false }],
+      drift: {
+        detected: true,
+        attribution: [{ ...ATTRIBUTION, actor: 'gitopsbt', viaOwnKey: true as const }],
+      },
+    }),
+    lines: [
+      '  ? alertConfig "lag" (id i4)',
+      '      enabled: true -> false',
+      "      changed with opsman-gitops's own API key gitopsbt at 2026-11-21T09:58:00Z from 127.0.0.1 (ALERT_CONFIG_DISABLED_AUDIT), after its last complete run: the key used by hand, by another installation, or by a run that did not complete",
+    ],
+  },
+  {
     name: 'a corrective update of drift with no audit event says the author is unknown',
     change: change({
       key: 'lag',
