@@ -119,24 +119,25 @@ function sinceOwnWrite(events: OpsManagerEvent[], own: string | undefined): OpsM
 }
 
 /**
- * How long after the start of the target's last complete run (`lastReconciledAt` is its plan's time) an event of our
- * own key must come to be counted as made outside that run: the run's writes follow its start, within about a lease
- * lifetime, and Ops Manager stamps events by its own clock, in whole seconds.
+ * How long after the state's last save an event of our own key must come to be counted as made outside our runs: Ops
+ * Manager stamps events by its own clock, in whole seconds, and may run ahead of ours.
  */
-export const OWN_KEY_MARGIN_MS = 15 * 60_000;
+export const OWN_KEY_MARGIN_MS = 5 * 60_000;
 
 /**
- * When no one else's event explains a drift: the newest event of our own key on the object that came well after the
- * start of the target's last complete run (`since`), as an attribution marked `viaOwnKey`: the key used by hand, by
- * another installation, or by a later run that did not complete (its writes are not what the state recorded). Without
- * `since` (or our key) nothing can be told, and nothing is said.
+ * When no one else's event explains a drift: the newest event of our own key on the object that came after the
+ * state's last save (`savedAt`, plus the clock margin), as an attribution marked `viaOwnKey`. Every run that writes
+ * saves the state after its writes (a saved plan applied hours later and a long run included), so a later write with
+ * our key was not one of those: the key used by hand, by another installation, or by a run that wrote and then stopped
+ * before it could save. Without `savedAt` (or our key) nothing can be told, and nothing is said. A later save (another
+ * project's run) only makes this say less, never wrongly.
  */
 function ownKeyOutsideRuns(
   events: readonly OpsManagerEvent[],
   own: string | undefined,
-  since: string | undefined,
+  savedAt: string | undefined,
 ): DriftAttribution[] {
-  const floor = since === undefined ? undefined : parseTimestamp(since);
+  const floor = savedAt === undefined ? undefined : parseTimestamp(savedAt);
   if (own === undefined || floor === undefined || floor === null) return [];
   const newest = events.find((e) => e.publicKey === own && instant(e) > floor + OWN_KEY_MARGIN_MS);
   return newest === undefined ? [] : [{ ...toAttribution(newest), viaOwnKey: true }];
@@ -148,6 +149,8 @@ export interface AttributionOptions {
   formerIds?: ReadonlyMap<string, string>;
   /** Our own public key: its events are our writes, not a drift's authors. */
   ignoreActor?: string | undefined;
+  /** When the state was last saved (its `updatedAt`): our key's writes after it were not a saving run's. */
+  stateSavedAt?: string | undefined;
   /** The target's owned records: their times bound the query when `lastReconciledAt` is missing. */
   records?: Readonly<Record<string, OwnedAlertConfig>>;
 }
@@ -207,7 +210,9 @@ export async function attributeDrift(
     let matching = sinceOwnWrite(ofObject, options.ignoreActor).slice(0, MAX_ATTRIBUTIONS).map(toAttribution);
     // A config that does not converge differs after our own write, by Ops Manager's doing: never our key's "by hand".
     const converging = change.kind !== 'alertConfig' || options.records?.[change.key]?.notConverging === undefined;
-    if (matching.length === 0 && converging) matching = ownKeyOutsideRuns(ofObject, options.ignoreActor, since);
+    if (matching.length === 0 && converging) {
+      matching = ownKeyOutsideRuns(ofObject, options.ignoreActor, options.stateSavedAt);
+    }
     if (matching.length > 0 && change.drift !== undefined) change.drift.attribution = matching;
   }
   if (skipped > 0) {

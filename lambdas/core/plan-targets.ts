@@ -129,6 +129,7 @@ export async function planProject(
     result.warning = await attributeDrift(deps.api, result.changes, state?.lastReconciledAt, {
       formerIds: alerts.formerIds,
       ignoreActor: deps.actorPublicKey,
+      stateSavedAt: request.state?.updatedAt,
       records: state?.alertConfigs,
     });
   } catch (error) {
@@ -156,6 +157,7 @@ export async function planOrganization(
     result.changes = [mode === 'observe' ? observeOnly(change) : change];
     result.warning = await attributeDrift(deps.api, result.changes, last?.lastReconciledAt, {
       ignoreActor: deps.actorPublicKey,
+      stateSavedAt: request.state?.updatedAt,
     });
   } catch (error) {
     result.failure = failure(target, 'read', error);

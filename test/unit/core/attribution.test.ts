@@ -216,11 +216,13 @@ describe('attributeDrift: the actor', () => {
 describe('attributeDrift: our own key, outside our runs', () => {
   const own = (id: string, created: string) =>
     event({ id, created, userId: undefined, username: undefined, publicKey: TOOL, remoteAddress: '10.0.0.7' });
+  // The state was last saved at 08:20 (after the writes of the run that saved it, a saved plan applied late included).
+  const options = { ignoreActor: TOOL, stateSavedAt: '2026-10-14T08:20:00Z' };
 
-  it('names our own key when only it changed the object, well after the last complete run', async () => {
-    const { api } = eventsApi([own('e-run', '2026-10-14T08:00:00Z'), own('e-hand', '2026-10-14T09:30:00Z')]);
+  it('names our own key when only it changed the object, after the state was last saved', async () => {
+    const { api } = eventsApi([own('e-run', '2026-10-14T08:19:00Z'), own('e-hand', '2026-10-14T09:30:00Z')]);
     const change = drifted();
-    await attributeDrift(api, [change], '2026-10-14T08:00:05Z', { ignoreActor: TOOL });
+    await attributeDrift(api, [change], '2026-10-14T08:00:05Z', options);
     expect(change.drift?.attribution).toEqual([
       {
         eventTypeName: 'ALERT_CONFIG_CHANGED_AUDIT',
@@ -234,15 +236,22 @@ describe('attributeDrift: our own key, outside our runs', () => {
     ]);
   });
 
-  it('says nothing of our own key within the clock margin of the last run, or without a last run', async () => {
-    // The last run's own writes follow its start (lastReconciledAt) by minutes: not "by hand".
-    const { api } = eventsApi([own('e-run', '2026-10-14T08:12:00Z')]);
+  it("says nothing of a write of a run that saved the state after it (however long after the run's start)", async () => {
+    // lastReconciledAt is the plan's time: a saved plan applied two hours later writes long after it, then saves.
+    const { api } = eventsApi([own('e-late-apply', '2026-10-14T08:18:00Z')]);
+    const change = drifted();
+    await attributeDrift(api, [change], '2026-10-14T06:00:00Z', options);
+    expect(change.drift?.attribution).toBeUndefined();
+  });
+
+  it("says nothing within the clock margin of the save, or when the state's save time is unknown", async () => {
+    const { api } = eventsApi([own('e-skew', '2026-10-14T08:24:00Z')]);
     const near = drifted();
-    await attributeDrift(api, [near], '2026-10-14T08:00:05Z', { ignoreActor: TOOL });
+    await attributeDrift(api, [near], '2026-10-14T08:00:05Z', options);
     expect(near.drift?.attribution).toBeUndefined();
-    const noRun = drifted();
-    await attributeDrift(api, [noRun], undefined, { ignoreActor: TOOL });
-    expect(noRun.drift?.attribution).toBeUndefined();
+    const unknown = drifted();
+    await attributeDrift(api, [unknown], '2026-10-14T08:00:05Z', { ignoreActor: TOOL });
+    expect(unknown.drift?.attribution).toBeUndefined();
   });
 
   it('says nothing of our own key on a config that does not converge (Ops Manager keeps it otherwise)', async () => {
@@ -254,7 +263,7 @@ describe('attributeDrift: our own key, outside our runs', () => {
         notConverging: { since: '2026-10-14T09:30:00Z', fields: ['enabled'], desiredDigest: 'd' },
       },
     } satisfies Record<string, OwnedAlertConfig>;
-    await attributeDrift(api, [change], '2026-10-14T08:00:05Z', { ignoreActor: TOOL, records });
+    await attributeDrift(api, [change], '2026-10-14T08:00:05Z', { ...options, records });
     expect(change.drift?.attribution).toBeUndefined();
   });
 
@@ -264,7 +273,7 @@ describe('attributeDrift: our own key, outside our runs', () => {
       event({ id: 'e-jdoe', created: '2026-10-14T09:40:00Z' }),
     ]);
     const change = drifted();
-    await attributeDrift(api, [change], '2026-10-14T08:00:05Z', { ignoreActor: TOOL });
+    await attributeDrift(api, [change], '2026-10-14T08:00:05Z', options);
     expect(change.drift?.attribution?.map((a) => [a.eventId, a.viaOwnKey])).toEqual([['e-jdoe', undefined]]);
   });
 });
