@@ -13,6 +13,7 @@ import type { SecretResolver } from './ports.ts';
 import { STATE_TARGET } from './report.ts';
 import type { RunOptions } from './run.ts';
 import type { RunDependencies, RunRequest } from './run-types.ts';
+import { otherOpsManagerWarning } from './state-origin.ts';
 import { forgetDeparted, forgetGoneDeparted } from './state-retention.ts';
 import type { StateSession } from './state-save.ts';
 
@@ -44,6 +45,9 @@ export async function applyAndSave(
 ): Promise<{ results: ChangeResult[]; failures: TargetFailure[]; warnings: string[] }> {
   const { request, deps, session, time } = phase;
   const skipReason = skipReasonFor(plan, request.mode);
+  // Read before any save of this run records the new base URL: another installation's answers about a departed
+  // project (404 GROUP_NOT_FOUND, or a list without the recorded ids) say nothing of the configs the state records.
+  const otherInstallation = otherOpsManagerWarning(session.state, deps.opsManagerUrl) !== undefined;
   const save = () =>
     session.save({
       now: deps.clock.now().toISOString(),
@@ -83,7 +87,7 @@ export async function applyAndSave(
   // Only a plan made now for every desired target (no --project, no saved plan) tells which targets left git.
   if (request.projects === undefined && request.savedPlan === undefined && request.signal?.aborted !== true) {
     const planned = new Set(Object.keys(plan.targetModes ?? {}));
-    await forgetGoneDeparted(session.state, planned, deps.api, phase.options.applyConcurrency);
+    if (!otherInstallation) await forgetGoneDeparted(session.state, planned, deps.api, phase.options.applyConcurrency);
     forgetDeparted(session.state, planned);
   }
   const warnings = [...outcome.warnings];

@@ -163,4 +163,26 @@ describe('state retention across desired-state churn', () => {
     await h.run('apply');
     expect(Object.keys(h.state.state?.projects[pid(999)]?.alertConfigs ?? {})).toEqual(['down']);
   });
+
+  it('forgets nothing of a departed project when the run is against another Ops Manager than the state was applied to', async () => {
+    const h = harness(1);
+    h.opsManagerUrl = 'https://opsman.example:8443';
+    h.setFiles(files(0));
+    await h.run('apply');
+    // The owner project leaves git; the same state is then used against another installation (a typo in the base URL,
+    // a staging one), which does not know that project: its 404 GROUP_NOT_FOUND says nothing of the recorded one.
+    h.setFiles(files(0, false));
+    const group = h.world.groups.get(pid(999));
+    h.world.groups.delete(pid(999));
+    h.opsManagerUrl = 'https://staging-opsman.example:8443';
+    const other = await h.run('apply');
+    expect((other.warnings ?? []).some((w) => w.includes('the state was last applied against'))).toBe(true);
+    expect(Object.keys(h.state.state?.projects[pid(999)]?.alertConfigs ?? {})).toEqual(['down']);
+    // Back on the recorded installation (the next apply records whichever it ran against), the record still names the
+    // config that exists there, so the warning and a restored file can still prune it.
+    if (group !== undefined) h.world.groups.set(pid(999), group);
+    h.opsManagerUrl = 'https://opsman.example:8443';
+    await h.run('apply');
+    expect(Object.keys(h.state.state?.projects[pid(999)]?.alertConfigs ?? {})).toEqual(['down']);
+  });
 });
