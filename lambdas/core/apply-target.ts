@@ -6,7 +6,7 @@
 import type { ApplyContext } from './apply.ts';
 import { type AlertApplyContext, applyAlertChange, dropPendingMarker } from './apply-alerts.ts';
 import { applySingletonChange, recordSingleton } from './apply-singletons.ts';
-import { errorCode, errorMessage } from './concurrency.ts';
+import { errorCode, errorHttpStatus, errorMessage } from './concurrency.ts';
 import { INTERRUPTED_MESSAGE } from './interrupt.ts';
 import type { Change, ChangeResult, TargetFailure } from './model.ts';
 import { confirmEcho, secretsNotKept, type WriteCheck } from './verify.ts';
@@ -31,7 +31,7 @@ export function result(
   change: Change,
   status: ChangeResult['status'],
   started: number,
-  extra: { id?: string; message?: string; code?: string } = {},
+  extra: { id?: string; message?: string; code?: string; httpStatus?: number } = {},
 ): ChangeResult {
   const durationMs = Date.now() - started;
   // The id is part of the literal (one compact object per write, 20,000 of them in a first apply); same field order.
@@ -39,13 +39,21 @@ export function result(
     extra.id === undefined ? { change, status, durationMs } : { change, status, durationMs, id: extra.id };
   if (extra.message !== undefined) r.message = extra.message;
   if (extra.code !== undefined) r.code = extra.code;
+  if (extra.httpStatus !== undefined) r.httpStatus = extra.httpStatus;
   return r;
 }
 
-/** The message and, when it has one, the stable code of the error a change failed with. */
-export function failedWith(error: unknown): { message: string; code?: string } {
+/**
+ * The message and, when it has them, the stable code of the error a change failed with and the HTTP status of Ops
+ * Manager's error answer.
+ */
+export function failedWith(error: unknown): { message: string; code?: string; httpStatus?: number } {
+  const out: { message: string; code?: string; httpStatus?: number } = { message: errorMessage(error) };
   const code = errorCode(error);
-  return code === undefined ? { message: errorMessage(error) } : { message: errorMessage(error), code };
+  if (code !== undefined) out.code = code;
+  const httpStatus = errorHttpStatus(error);
+  if (httpStatus !== undefined) out.httpStatus = httpStatus;
+  return out;
 }
 
 /**

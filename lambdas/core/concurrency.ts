@@ -1,5 +1,7 @@
 /** Bounded concurrency for per-target work (the API client has its own limiter underneath). */
 
+import { OpsManagerApiError, OpsManagerAuthError } from '../opsman/errors.ts';
+
 /** Runs `fn` over `items` with at most `limit` in flight; results keep the input order. `fn` must not throw. */
 export async function mapLimit<T, R>(
   items: readonly T[],
@@ -28,4 +30,13 @@ export function errorMessage(error: unknown): string {
 export function errorCode(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' ? code : undefined;
+}
+
+/**
+ * The HTTP status of an error answer from Ops Manager (an API error, or a refused key: 401, or 403 for a key without
+ * the role); undefined for anything else, which never got such an answer. Carried on failures as `httpStatus`, so the
+ * next step is chosen from the code and the status, never from the message's text.
+ */
+export function errorHttpStatus(error: unknown): number | undefined {
+  return error instanceof OpsManagerApiError || error instanceof OpsManagerAuthError ? error.status : undefined;
 }

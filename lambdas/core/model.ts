@@ -239,6 +239,8 @@ export interface TargetFailure {
   phase: 'read' | 'plan' | 'apply' | 'verify';
   message: string;
   code?: string;
+  /** The HTTP status of Ops Manager's error answer, when the failure is one (404 for a project gone, 403, 409...). */
+  httpStatus?: number;
 }
 
 /**
@@ -321,6 +323,8 @@ export interface ChangeResult {
   message?: string;
   /** A failed change: the stable code of its error when it has one (OPSMAN_API_ERROR, SECRET_REF_REFUSED...). */
   code?: string;
+  /** A failed change: the HTTP status of Ops Manager's error answer, when it failed on one (not `status` above). */
+  httpStatus?: number;
   durationMs: number;
 }
 

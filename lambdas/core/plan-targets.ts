@@ -4,7 +4,7 @@
  */
 import { type DesiredAlertBody, hasSecretFields, toDesiredAlertBody } from './alert-body.ts';
 import { attributeDrift } from './attribution.ts';
-import { errorCode, errorMessage } from './concurrency.ts';
+import { errorCode, errorHttpStatus, errorMessage } from './concurrency.ts';
 import type { FingerprintCache } from './fingerprint.ts';
 import {
   type Change,
@@ -52,6 +52,8 @@ function failure(target: TargetRef, phase: TargetFailure['phase'], error: unknow
   const f: TargetFailure = { target, phase, message: errorMessage(error) };
   const code = errorCode(error);
   if (code !== undefined) f.code = code;
+  const httpStatus = errorHttpStatus(error);
+  if (httpStatus !== undefined) f.httpStatus = httpStatus;
   return f;
 }
 

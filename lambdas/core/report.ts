@@ -53,6 +53,7 @@ export function failedWriteFailure(result: ChangeResult): TargetFailure {
     phase: 'apply',
     message: `${change.kind} ${change.key}: ${change.action} failed: ${result.message ?? 'unknown error'}`,
     ...(result.code === undefined ? {} : { code: result.code }),
+    ...(result.httpStatus === undefined ? {} : { httpStatus: result.httpStatus }),
   };
 }
 

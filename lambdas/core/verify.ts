@@ -9,7 +9,7 @@ import type { AlertConfig } from '../opsman/types.ts';
 import { type DesiredAlertBody, hasSecretFields } from './alert-body.ts';
 import type { ApplyContext } from './apply.ts';
 import { verifySingleton } from './apply-singletons.ts';
-import { errorCode, errorMessage } from './concurrency.ts';
+import { errorCode, errorHttpStatus, errorMessage } from './concurrency.ts';
 import { diffAlert } from './diff.ts';
 import { secretsChangedOnLive } from './mask-check.ts';
 import type { ChangeResult, TargetFailure } from './model.ts';
@@ -141,6 +141,7 @@ export async function verifyTarget(written: Map<ChangeResult, WriteCheck>, ctx: 
         phase: 'verify',
         message: `re-read after writes failed: ${errorMessage(error)}`,
         code: errorCode(error) ?? 'VERIFY_FAILED',
+        ...(errorHttpStatus(error) === undefined ? {} : { httpStatus: errorHttpStatus(error) }),
       },
     };
   }

@@ -58,21 +58,21 @@ const NEXT_STEPS: Readonly<Record<string, string>> = {
 export const DEFAULT_NEXT_STEP = `read the message; the runbook of the alarm says what to check (${RUNBOOK})`;
 
 /**
- * The next step for a failure coded `code`. For an Ops Manager error answer (OPSMAN_API_ERROR), the HTTP status in the
- * client's message (`... failed: 404 GROUP_NOT_FOUND: ...`) tells a project deleted from a key without the role; a 403
- * coded OPSMAN_AUTH_ERROR is a key without the role, not a refused key.
+ * The next step for a failure coded `code`, with `httpStatus` the HTTP status of Ops Manager's error answer when the
+ * failure is one (TargetFailure.httpStatus). For OPSMAN_API_ERROR the status tells a project deleted (404) from a key
+ * without the role (401, 403) and from values refused (400, 409); a 403 coded OPSMAN_AUTH_ERROR is a key without the
+ * role, not a refused key. Chosen from these two alone: a message's text never decides.
  */
-export function nextStep(code: string | undefined, message = ''): string {
+export function nextStep(code: string | undefined, httpStatus?: number): string {
   // The client codes a 403 as a refused key too; on a write it means the key lacks the role for that object.
-  if (code === 'OPSMAN_AUTH_ERROR' && /\b403\b/.test(message))
+  if (code === 'OPSMAN_AUTH_ERROR' && httpStatus === 403)
     return 'the API key lacks the role for this object: grant it in Ops Manager (Project or Organization Owner), or remove the setting from git';
   if (code === 'OPSMAN_API_ERROR') {
-    const status = /\bfailed: (\d{3})\b/.exec(message)?.[1];
-    if (status === '404')
+    if (httpStatus === 404)
       return 'the project or organization is gone from Ops Manager (or the key cannot see it): restore it, or remove it from git';
-    if (status === '401' || status === '403')
+    if (httpStatus === 401 || httpStatus === 403)
       return 'the API key lacks the role for this write: grant it in Ops Manager (Organization/Project Owner), or remove the setting from git';
-    if (status === '409' || status === '400')
+    if (httpStatus === 409 || httpStatus === 400)
       return 'Ops Manager rejected the values: fix the named object in git (run validate)';
     return 'Ops Manager answered with an error: check its health; none if the next run succeeds';
   }

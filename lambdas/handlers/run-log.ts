@@ -7,24 +7,81 @@
  * finished" line keeps the summary; these repeat no secret (messages and field paths are value-free by construction).
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
-import type { RunReport } from '../core/model.ts';
+import type { RunReport, TargetFailure } from '../core/model.ts';
 import { nextStep } from './next-step.ts';
 
 /** Most `drift detected` lines per run (the rest are counted in the last one; the archived report lists them all). */
 export const MAX_DRIFT_LINES = 50;
 
-/** Logs one line per target failure and per drifted object of `report`. */
+/**
+ * Most `target failed` lines per run, and per cause (code, HTTP status and phase). A run with Ops Manager down fails
+ * every target with the same cause: its first lines say it, the rest are counted (`more` on the cause's last line); the
+ * "run finished" summary and the archived report list them all. The lines are chosen a cause at a time (the first
+ * failure of each cause before the second of any), so a different failure is never hidden behind a thousand alike.
+ */
+export const MAX_FAILURE_LINES = 50;
+export const MAX_FAILURE_LINES_PER_CAUSE = 5;
+
+/** The cause a failure is counted under: what decides its next step, and where it happened. */
+function causeOf(f: TargetFailure): string {
+  return `${f.code ?? 'INTERNAL'}|${f.httpStatus ?? ''}|${f.phase}`;
+}
+
+/**
+ * The failures to log, in report order, each with how many failures of its cause are left unlogged after it (on the
+ * cause's last logged line only), and the count of failures whose cause got no line at all (more causes than lines).
+ */
+export function failureLines(failures: readonly TargetFailure[]): {
+  lines: { failure: TargetFailure; more?: number }[];
+  unlisted: number;
+} {
+  const byCause = new Map<string, number[]>();
+  failures.forEach((f, index) => {
+    const list = byCause.get(causeOf(f));
+    if (list === undefined) byCause.set(causeOf(f), [index]);
+    else list.push(index);
+  });
+  const chosen = new Set<number>();
+  for (let round = 0; round < MAX_FAILURE_LINES_PER_CAUSE && chosen.size < MAX_FAILURE_LINES; round++) {
+    for (const list of byCause.values()) {
+      const index = list[round];
+      if (index !== undefined && chosen.size < MAX_FAILURE_LINES) chosen.add(index);
+    }
+  }
+  const more = new Map<number, number>();
+  let unlisted = 0;
+  for (const list of byCause.values()) {
+    const shown = list.filter((index) => chosen.has(index));
+    const last = shown.at(-1);
+    if (last === undefined) unlisted += list.length;
+    else if (shown.length < list.length) more.set(last, list.length - shown.length);
+  }
+  const lines = [...chosen]
+    .sort((a, b) => a - b)
+    .map((index) => {
+      const rest = more.get(index);
+      return { failure: failures[index] as TargetFailure, ...(rest === undefined ? {} : { more: rest }) };
+    });
+  return { lines, unlisted };
+}
+
+/** Logs the run's target failures (at most MAX_FAILURE_LINES, see failureLines) and drifted objects of `report`. */
 export function logRunFindings(logger: Logger, report: RunReport): void {
-  for (const f of report.failures) {
+  const { lines, unlisted } = failureLines(report.failures);
+  lines.forEach(({ failure: f, more }, index) => {
     const code = f.code ?? 'INTERNAL';
     logger.error('target failed', {
       target: { type: f.target.type, id: f.target.id, name: f.target.name },
       phase: f.phase,
       code,
+      ...(f.httpStatus === undefined ? {} : { httpStatus: f.httpStatus }),
       error: f.message,
-      nextStep: nextStep(code, f.message),
+      nextStep: nextStep(code, f.httpStatus),
+      ...(more === undefined ? {} : { more }),
+      // More causes than lines (never seen in practice): the last line counts the failures no line stands for.
+      ...(index === lines.length - 1 && unlisted > 0 ? { unlisted } : {}),
     });
-  }
+  });
   const drifted = report.plan.changes.filter((c) => c.action === 'drift' || c.drift?.detected === true);
   drifted.slice(0, MAX_DRIFT_LINES).forEach((c, index) => {
     const last = index === MAX_DRIFT_LINES - 1 && drifted.length > MAX_DRIFT_LINES;

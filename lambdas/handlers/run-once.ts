@@ -5,6 +5,7 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Context } from 'aws-lambda';
+import { errorHttpStatus } from '../core/concurrency.ts';
 import { LEASE_RELEASE_FAILED } from '../core/lease.ts';
 import type { RunReport } from '../core/model.ts';
 import type { Reporter } from '../core/ports.ts';
@@ -216,10 +217,12 @@ function finish(input: RunOnceInput, attempt: Attempt): RunSummary {
   const expected = result.code === 'LEASE_HELD' || result.code === 'DESIRED_STATE_IN_TRANSIT';
   const log = expected ? logger.warn.bind(logger) : logger.error.bind(logger);
   const issues = listedIssues(error);
+  const httpStatus = errorHttpStatus(error);
   const details: Record<string, unknown> = {
     error: result,
     code: result.code,
-    nextStep: nextStep(result.code, result.message),
+    ...(httpStatus === undefined ? {} : { httpStatus }),
+    nextStep: nextStep(result.code, httpStatus),
     errorName: error instanceof Error ? error.name : typeof error,
     ...(issues ? { issues } : {}),
   };

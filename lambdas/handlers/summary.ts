@@ -26,7 +26,14 @@ export interface RunSummary {
   desired?: { digest: string; files: { path: string; version?: string }[] };
   /** Whether the desired state came from the desired-state cache ('hit'), was parsed ('miss'), or the cache is off. */
   desiredCache?: 'hit' | 'miss' | 'off';
-  failures?: { target: string; phase: TargetFailure['phase']; message: string; code?: string }[];
+  failures?: {
+    target: string;
+    phase: TargetFailure['phase'];
+    message: string;
+    code?: string;
+    /** The HTTP status of Ops Manager's error answer, when the failure is one. */
+    httpStatus?: number;
+  }[];
   /** Changes whose apply failed or did not converge (at most {@link MAX_LISTED_CHANGES}). */
   failedChanges?: {
     target: string;
@@ -36,6 +43,8 @@ export interface RunSummary {
     status: string;
     message?: string;
     code?: string;
+    /** The HTTP status of Ops Manager's error answer, when the change failed on one. */
+    httpStatus?: number;
   }[];
   /** Where the full report was archived (`s3://<data bucket>/archive/reports/<date>/<runId>.json`), when it was. */
   report?: string;
@@ -125,6 +134,7 @@ export function summarise(report: RunReport, trigger: string, command: RunComman
       phase: f.phase,
       message: f.message,
       ...(f.code ? { code: f.code } : {}),
+      ...(f.httpStatus === undefined ? {} : { httpStatus: f.httpStatus }),
     })),
     failedChanges: report.results
       .filter((r) => r.status === 'failed' || r.status === 'not-converging')
@@ -137,6 +147,7 @@ export function summarise(report: RunReport, trigger: string, command: RunComman
         status: r.status,
         ...(r.message ? { message: r.message } : {}),
         ...(r.code ? { code: r.code } : {}),
+        ...(r.httpStatus === undefined ? {} : { httpStatus: r.httpStatus }),
       })),
   };
 }

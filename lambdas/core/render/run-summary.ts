@@ -53,8 +53,11 @@ function resultLine(result: ChangeResult, style: Style): string {
       return paint(style, change.action, `${head}${change.action} applied`);
     case 'skipped':
       return style.dim(`${head}skipped${message}`);
-    case 'failed':
-      return style.error(`${head}${change.action} FAILED${message}`);
+    case 'failed': {
+      // The stable code, as the Failures: lines and the Lambda's `target failed` line give it: what to search for.
+      const code = result.code !== undefined ? ` (${printable(result.code)})` : '';
+      return style.error(`${head}${change.action} FAILED${message}${code}`);
+    }
     case 'not-converging':
       return style.error(`${head}NOT CONVERGING${message}`);
   }

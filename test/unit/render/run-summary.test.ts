@@ -24,7 +24,7 @@ describe('renderRunSummary', () => {
     const [a, b, c, d, e] = p.changes as [never, never, never, never, never];
     const r = report(p, [
       { change: a, status: 'applied', id: 'new1', durationMs: 5 },
-      { change: b, status: 'failed', message: '400 INVALID_ATTRIBUTE', durationMs: 5 },
+      { change: b, status: 'failed', message: '400 INVALID_ATTRIBUTE', code: 'OPSMAN_API_ERROR', durationMs: 5 },
       { change: c, status: 'applied', durationMs: 0 },
       { change: d, status: 'skipped', message: 'a create of this project failed', durationMs: 0 },
       { change: e, status: 'not-converging', message: 'enabled still differs', durationMs: 5 },
@@ -34,7 +34,8 @@ describe('renderRunSummary', () => {
     ).toBe(
       [
         '  + payments-prod alertConfig "a" (id new1): create applied',
-        '  ~ Project payments-prod (5e2211c17a3e5a48f5497de3) alertConfig "b" (id i2): update FAILED: 400 INVALID_ATTRIBUTE',
+        // The failed write's code, as the Failures: lines and the Lambda's `target failed` line give it.
+        '  ~ Project payments-prod (5e2211c17a3e5a48f5497de3) alertConfig "b" (id i2): update FAILED: 400 INVALID_ATTRIBUTE (OPSMAN_API_ERROR)',
         '  - payments-prod alertConfig "d" (id i4): skipped: a create of this project failed',
         '  ~ payments-prod alertConfig "e" (id i5): NOT CONVERGING: enabled still differs',
         '',

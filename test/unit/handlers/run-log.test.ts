@@ -1,0 +1,121 @@
+// Scenario: the on-call lines of a finished run: the next step comes from the failure's code and HTTP status (never
+// from its text), and a run where Ops Manager is down logs a handful of "target failed" lines, not one per target,
+// without hiding a different failure behind them.
+import type { Logger } from '@aws-lambda-powertools/logger';
+import { describe, expect, it } from 'vitest';
+import { failedWith } from '../../../lambdas/core/apply-target.ts';
+import type { Change, RunReport, TargetFailure } from '../../../lambdas/core/model.ts';
+import { failedWriteFailure } from '../../../lambdas/core/report.ts';
+import { nextStep } from '../../../lambdas/handlers/next-step.ts';
+import { logRunFindings, MAX_FAILURE_LINES, MAX_FAILURE_LINES_PER_CAUSE } from '../../../lambdas/handlers/run-log.ts';
+import { OpsManagerApiError, OpsManagerAuthError } from '../../../lambdas/opsman/errors.ts';
+
+type Call = { level: 'error' | 'warn'; message: string; fields: Record<string, unknown> };
+
+/** A logger that records what it is asked to log (the Powertools Logger's error and warn). */
+function recordingLogger(): { logger: Logger; calls: Call[] } {
+  const calls: Call[] = [];
+  const fake = {
+    error: (message: string, fields: Record<string, unknown>) => calls.push({ level: 'error', message, fields }),
+    warn: (message: string, fields: Record<string, unknown>) => calls.push({ level: 'warn', message, fields }),
+  };
+  return { logger: fake as unknown as Logger, calls };
+}
+
+function report(failures: TargetFailure[]): RunReport {
+  // Only what logRunFindings reads: the failures, the plan's changes and the command.
+  return { failures, plan: { changes: [] }, command: 'apply' } as unknown as RunReport;
+}
+
+const project = (n: number) => ({ type: 'project' as const, id: `p${n}`, name: `project-${n}` });
+const CONTEXT = { method: 'PUT', pathTemplate: '/groups/{groupId}/alertConfigs/{alertConfigId}' };
+
+describe('target failed lines', () => {
+  it.each([
+    {
+      name: 'a 404 whose message quotes another status first (an alert key) is a project gone',
+      failure: {
+        code: 'OPSMAN_API_ERROR',
+        httpStatus: 404,
+        message: 'alertConfig disk failed: 500 GB: update failed: PUT /groups/{groupId} failed: 404 GROUP_NOT_FOUND',
+      },
+      step: /gone from Ops Manager/,
+    },
+    {
+      name: 'a refused key (401) whose message holds "403" (an alert key) is a refused key, not a missing role',
+      failure: { code: 'OPSMAN_AUTH_ERROR', httpStatus: 401, message: 'alertConfig 403-errors: update failed' },
+      step: /credentials secret/,
+    },
+    {
+      name: 'a 403 with a value-free message is a missing role',
+      failure: { code: 'OPSMAN_AUTH_ERROR', httpStatus: 403, message: 'refused' },
+      step: /lacks the role/,
+    },
+    {
+      name: 'a 409 with a value-free message is values refused',
+      failure: { code: 'OPSMAN_API_ERROR', httpStatus: 409, message: 'refused' },
+      step: /rejected the values/,
+    },
+  ])('$name', ({ failure, step }) => {
+    const { logger, calls } = recordingLogger();
+    logRunFindings(logger, report([{ target: project(1), phase: 'apply', ...failure }]));
+    expect(calls).toHaveLength(1);
+    expect(calls[0]?.fields).toMatchObject({ code: failure.code, httpStatus: failure.httpStatus });
+    expect(calls[0]?.fields.nextStep).toMatch(step);
+  });
+
+  it('a failed write carries the HTTP status of its error answer to its result and its failure', () => {
+    const change = { target: project(1), kind: 'alertConfig', key: 'k', action: 'update' } as unknown as Change;
+    const api = failedWith(new OpsManagerApiError(404, 'GROUP_NOT_FOUND', 'no group', CONTEXT));
+    expect(api).toMatchObject({ code: 'OPSMAN_API_ERROR', httpStatus: 404 });
+    const auth = failedWith(new OpsManagerAuthError(403, 'USER_UNAUTHORIZED', 'refused', CONTEXT));
+    expect(auth).toMatchObject({ code: 'OPSMAN_AUTH_ERROR', httpStatus: 403 });
+    expect(failedWith(new Error('boom'))).toEqual({ message: 'boom' });
+    const failure = failedWriteFailure({ change, status: 'failed', durationMs: 1, ...api });
+    expect(failure).toMatchObject({ code: 'OPSMAN_API_ERROR', httpStatus: 404 });
+    expect(nextStep(failure.code, failure.httpStatus)).toMatch(/gone from Ops Manager/);
+  });
+
+  it('Ops Manager down for 1,000 targets: a few lines per cause, the rest counted, a different failure still logged', () => {
+    const down = (n: number): TargetFailure => ({
+      target: project(n),
+      phase: 'read',
+      message: 'GET /groups/{groupId}/alertConfigs: no answer after 3 attempts',
+      code: 'OPSMAN_TRANSPORT_ERROR',
+    });
+    const failures = [
+      ...Array.from({ length: 1000 }, (_, n) => down(n)),
+      { target: project(1000), phase: 'read' as const, message: 'gone', code: 'OPSMAN_API_ERROR', httpStatus: 404 },
+      down(1001),
+    ];
+    const { logger, calls } = recordingLogger();
+    logRunFindings(logger, report(failures));
+    const lines = calls.filter((c) => c.message === 'target failed');
+    expect(lines).toHaveLength(MAX_FAILURE_LINES_PER_CAUSE + 1);
+    const transport = lines.filter((l) => l.fields.code === 'OPSMAN_TRANSPORT_ERROR');
+    expect(transport.map((l) => (l.fields.target as { id: string }).id)).toEqual(['p0', 'p1', 'p2', 'p3', 'p4']);
+    expect(transport.at(-1)?.fields.more).toBe(1001 - MAX_FAILURE_LINES_PER_CAUSE);
+    expect(transport.slice(0, -1).every((l) => l.fields.more === undefined)).toBe(true);
+    expect(lines.find((l) => l.fields.code === 'OPSMAN_API_ERROR')?.fields).toMatchObject({
+      target: { id: 'p1000' },
+      httpStatus: 404,
+    });
+  });
+
+  it('more causes than lines: every cause gets its first line before any gets a second, the rest counted', () => {
+    const failures: TargetFailure[] = Array.from({ length: MAX_FAILURE_LINES + 10 }, (_, n) => ({
+      target: project(n),
+      phase: 'apply',
+      message: 'refused',
+      code: `CODE_${n}`,
+    }));
+    failures.unshift({ ...(failures[0] as TargetFailure), target: project(999) });
+    const { logger, calls } = recordingLogger();
+    logRunFindings(logger, report(failures));
+    expect(calls).toHaveLength(MAX_FAILURE_LINES);
+    // CODE_0 has two failures; its second waits behind the first lines of the other causes, and is counted.
+    expect(calls.filter((c) => c.fields.code === 'CODE_0')).toHaveLength(1);
+    expect(calls.find((c) => c.fields.code === 'CODE_0')?.fields.more).toBe(1);
+    expect(calls.at(-1)?.fields.unlisted).toBe(10);
+  });
+});
