@@ -77,6 +77,9 @@ export function buildRunDependencies(
   const deps: RunDependencies = {
     source: new FsDesiredStateSource(paths.desiredDir),
     api,
+    // As the CLI and the functions do: the run knows its own key (attribution leaves its events out; late creates'
+    // audit looks for it).
+    actorPublicKey: client.publicKey,
     secrets: new FileSecretResolver(paths.secretsFile),
     state: new FsStateStore(paths.stateDir),
     archive: new FsArchiveStore(paths.archiveDir),

@@ -1,12 +1,15 @@
 /**
  * Late creates: a config that a POST made after its answer was lost (the in-run re-read found nothing), for a key that
  * left git before the next run could adopt it. The key's pending marker keeps the digest of the body that POST sent
- * (`desiredDigest`); the one live config nobody owns or claims with that digest is the one it created, owned like any
- * other config whose key left git: planned as a delete that every prune gate applies to, and confirmed live again
- * right before it is deleted. Markers of older releases have no digest: they are left as they were.
+ * (`desiredDigest`); the one live config nobody owns or claims with that digest, whose creation Ops Manager's audit
+ * shows was made with this tool's key, is the one it created, owned like any other config whose key left git: planned
+ * as a delete that every prune gate applies to, and confirmed live again right before it is deleted. Markers of older
+ * releases have no digest: they are left as they were.
  */
 import { OpsManagerApiError } from '../opsman/errors.ts';
-import type { AlertConfig } from '../opsman/types.ts';
+import type { AlertConfig, OpsManagerEvent } from '../opsman/types.ts';
+import { eventsSince, UNBOUNDED_EVENTS_LIMIT } from './attribution-window.ts';
+import { errorMessage } from './concurrency.ts';
 import { ReconcileError } from './errors.ts';
 import type { Change, TargetRef } from './model.ts';
 import { type LiveView, liveView } from './normalise.ts';
@@ -123,3 +126,74 @@ export async function confirmLateCreate(
     `not deleted: alert config ${id} is not what the lost create of key "${change.key}" (run ${record.pendingCreate?.runId}) sent, so it is not known to be this tool's; make a new plan`,
   );
 }
+
+/** What confirmLateCreatesByAudit decided, for the plan to carry. */
+export interface AuditedLateCreates {
+  /** The changes, with each late create's delete kept (confirmed), blocked (the audit unreadable) or left out. */
+  changes: Change[];
+  /** Ids of late-create candidates the audit did not show as ours: unmanaged, never deleted. */
+  notOurs: string[];
+}
+
+/**
+ * Keeps a late create's delete only when Ops Manager's own audit shows this tool's key made that config: an
+ * `ALERT_CONFIG_ADDED_AUDIT` event for its id by `ownKey`, since the create started (less the clock allowance). The
+ * digest cannot tell the config a lost POST made from an identical one a person made meanwhile (its key just left
+ * git: someone may be re-creating the alert by hand). An event naming anyone else, or no event, leaves the config
+ * alone as unmanaged (the marker is then forgotten: the create is taken as never landed); an audit that cannot be read
+ * blocks the delete for this run (the marker stays, the next run asks again). One event query per project that has
+ * late creates (a rare case).
+ */
+export async function confirmLateCreatesByAudit(
+  api: Pick<OpsManagerApi, 'listProjectEvents'>,
+  target: TargetRef,
+  changes: Change[],
+  records: Readonly<Record<string, OwnedAlertConfig>>,
+  ownKey: string | undefined,
+): Promise<AuditedLateCreates> {
+  const late = changes.filter(
+    (c) => c.action === 'delete' && c.id !== undefined && lateCreateDigest(records[c.key]) !== undefined,
+  );
+  if (late.length === 0) return { changes, notOurs: [] };
+  const started = Math.min(...late.map((c) => Date.parse(records[c.key]?.pendingCreate?.startedAt ?? '')));
+  let events: OpsManagerEvent[];
+  try {
+    if (ownKey === undefined) throw new Error("this run does not know its own API key's name");
+    const query = {
+      eventType: [ADDED_EVENT],
+      ...(Number.isFinite(started) ? { minDate: eventsSince(new Date(started).toISOString()) as string } : {}),
+    };
+    events = await api.listProjectEvents(target.id, query, { maxItems: UNBOUNDED_EVENTS_LIMIT });
+  } catch (error) {
+    const why = errorMessage(error);
+    const blocked = new Set(late);
+    return {
+      changes: changes.map((c) =>
+        blocked.has(c)
+          ? {
+              ...c,
+              action: 'blocked',
+              reason: `${c.reason}; not deleted this run: Ops Manager's audit of who created it could not be read (${why})`,
+            }
+          : c,
+      ),
+      notOurs: [],
+    };
+  }
+  const creator = new Map<string, OpsManagerEvent>();
+  for (const e of events) {
+    if (e.eventTypeName === ADDED_EVENT && typeof e.alertConfigId === 'string') creator.set(e.alertConfigId, e);
+  }
+  const notOurs: string[] = [];
+  const kept = changes.filter((c) => {
+    if (!late.includes(c)) return true;
+    const made = creator.get(c.id as string);
+    if (made?.publicKey !== undefined && made.publicKey === ownKey) return true;
+    notOurs.push(c.id as string);
+    return false;
+  });
+  return { changes: kept, notOurs };
+}
+
+/** The audit event of an alert config's creation. */
+const ADDED_EVENT = 'ALERT_CONFIG_ADDED_AUDIT';

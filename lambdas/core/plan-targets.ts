@@ -6,6 +6,7 @@ import { type DesiredAlertBody, hasSecretFields, toDesiredAlertBody } from './al
 import { attributeDrift } from './attribution.ts';
 import { errorCode, errorHttpStatus, errorMessage } from './concurrency.ts';
 import type { FingerprintCache } from './fingerprint.ts';
+import { confirmLateCreatesByAudit } from './late-creates.ts';
 import {
   type Change,
   type DesiredOrganization,
@@ -105,13 +106,24 @@ export async function planProject(
       fingerprintKey: deps.fingerprintKey,
       fingerprintCache: fingerprints,
     });
-    result.changes.push(...alerts.changes);
-    result.unmanaged = alerts.unmanaged.map((u) => ({
+    // A late create's delete stands only when Ops Manager's audit shows this tool's key made the config.
+    const audited = await confirmLateCreatesByAudit(
+      deps.api,
       target,
-      kind: 'alertConfig',
-      id: u.id,
-      summary: `${u.eventTypeName} (${u.enabled ? 'enabled' : 'disabled'})`,
-    }));
+      alerts.changes,
+      state?.alertConfigs ?? {},
+      deps.actorPublicKey,
+    );
+    result.changes.push(...audited.changes);
+    const notOurs = new Set(audited.notOurs);
+    result.unmanaged = [...alerts.unmanaged, ...live.alertConfigs.filter((c) => notOurs.has(c.id))]
+      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      .map((u) => ({
+        target,
+        kind: 'alertConfig',
+        id: u.id,
+        summary: `${u.eventTypeName} (${u.enabled ? 'enabled' : 'disabled'})`,
+      }));
     if (project.defaultServerType !== undefined && live.defaultServerType !== undefined) {
       result.changes.push(
         planServerType(target, project.defaultServerType, live.defaultServerType, state?.singletons?.defaultServerType),

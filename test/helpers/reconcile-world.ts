@@ -240,6 +240,8 @@ export class ReconcileHarness {
       ...(this.opsManagerUrl === undefined ? {} : { opsManagerUrl: this.opsManagerUrl }),
       source: this.source,
       api: this.world.as(actor),
+      // As the CLI and the functions do: the run knows its own key (attribution, late creates' audit).
+      actorPublicKey: actor,
       secrets: this.secrets,
       state: this.state,
       archive: this.archive,

@@ -132,6 +132,37 @@ describe('a late create whose key left git', () => {
     expect(records(h).late?.pendingCreate).toBeDefined();
   });
 
+  it("leaves alone a person's identical config made while the lost POST never landed: the audit names them", async () => {
+    const h = scenario();
+    await lostCreate(h, 'lost');
+    // The key is leaving git: someone re-creates the alert by hand, exactly as git had it.
+    const copy = (await h.world.as('jdoekey1').createAlertConfig(P1, LATE_LIVE as never)).id;
+    setP1(h, { alertConfigs: p1Alerts() });
+    const report = await h.run('apply');
+    expect(change(report, 'late')).toBeUndefined();
+    expect((report.plan.unmanaged ?? []).map((u) => u.id)).toContain(copy);
+    expect(h.world.groups.get(P1)?.alerts.has(copy)).toBe(true);
+    expect(records(h).late).toBeUndefined();
+    expect(actions(await h.run('plan'))).toEqual([]);
+  });
+
+  it('blocks the delete for the run when the audit of who created it cannot be read, keeping the marker', async () => {
+    const h = scenario();
+    const late = await lostCreate(h, 'landed');
+    setP1(h, { alertConfigs: p1Alerts() });
+    h.world.faults.push({ method: 'listProjectEvents', groupId: P1, error: () => new Error('socket hang up') });
+    const report = await h.run('apply');
+    const c = change(report, 'late');
+    expect(c?.action).toBe('blocked');
+    expect(c?.reason).toMatch(
+      /not deleted this run: Ops Manager's audit of who created it could not be read \(socket hang up\)/,
+    );
+    expect(h.world.groups.get(P1)?.alerts.has(late as string)).toBe(true);
+    expect(records(h).late?.pendingCreate).toBeDefined();
+    expect(change(await h.run('apply'), 'late')?.action).toBe('delete');
+    expect(h.world.groups.get(P1)?.alerts.has(late as string)).toBe(false);
+  });
+
   it('forgets the marker once an apply finds no config equal to what the POST sent (it never landed)', async () => {
     const h = scenario();
     await lostCreate(h, 'lost');
