@@ -26,6 +26,7 @@ export interface RunSummary {
   desired?: { digest: string; files: { path: string; version?: string }[] };
   /** Whether the desired state came from the desired-state cache ('hit'), was parsed ('miss'), or the cache is off. */
   desiredCache?: 'hit' | 'miss' | 'off';
+  /** The run's failures (at most {@link MAX_LISTED_FAILURES}; `targetsFailed` counts them, the report has them all). */
   failures?: {
     target: string;
     phase: TargetFailure['phase'];
@@ -46,6 +47,8 @@ export interface RunSummary {
     /** The HTTP status of Ops Manager's error answer, when the change failed on one. */
     httpStatus?: number;
   }[];
+  /** How many failures `failures` leaves out (only when it does). */
+  failuresNotListed?: number;
   /** Where the full report was archived (`s3://<data bucket>/archive/reports/<date>/<runId>.json`), when it was. */
   report?: string;
   error?: ErrorOutcome;
@@ -101,6 +104,13 @@ export const MAX_LISTED_WARNINGS = 20;
 /** Most failed changes listed in a summary (the archived report has them all). */
 export const MAX_LISTED_CHANGES = 20;
 
+/**
+ * Most failures listed in a summary: the summary is the handler's answer and the `run finished` log line, and Ops
+ * Manager down for 1,000 projects would otherwise make that line pass CloudWatch's 256 KB per event, where it is cut
+ * and no longer JSON (the runbook's queries on `summary.status` would then find nothing).
+ */
+export const MAX_LISTED_FAILURES = 20;
+
 /** Maps a finished report to the summary. */
 export function summarise(report: RunReport, trigger: string, command: RunCommand, durationMs: number): RunSummary {
   const s = report.summary;
@@ -129,7 +139,10 @@ export function summarise(report: RunReport, trigger: string, command: RunComman
     ...(report.interrupted ? { interrupted: report.interrupted } : {}),
     ...(report.archive?.retryable === undefined ? {} : { retryable: report.archive.retryable }),
     ...(report.warnings?.length ? { warnings: report.warnings.slice(0, MAX_LISTED_WARNINGS) } : {}),
-    failures: report.failures.map((f) => ({
+    ...(report.failures.length > MAX_LISTED_FAILURES
+      ? { failuresNotListed: report.failures.length - MAX_LISTED_FAILURES }
+      : {}),
+    failures: report.failures.slice(0, MAX_LISTED_FAILURES).map((f) => ({
       target: `${f.target.type}:${f.target.name}`,
       phase: f.phase,
       message: f.message,
