@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { emulatorAdmin, fakeLambdaContext, WORLD } from '../../helpers/aws-world.ts';
 import { W } from '../../helpers/emulator-client.ts';
 import { useHandlerWorld } from '../../helpers/handler-world.ts';
+import { captureProcessOutput } from '../../helpers/process-output.ts';
 
 // The production level (the stack sets INFO): the lines an operator gets, not the test default (ERROR).
 process.env.TEST_LOG_LEVEL = 'INFO';
@@ -44,24 +45,13 @@ interface Invocation {
 }
 
 async function invoke(fn: () => Promise<Record<string, unknown> & { status: string }>): Promise<Invocation> {
-  const chunks: string[] = [];
-  const original = { out: process.stdout.write, err: process.stderr.write };
-  const grab = ((chunk: string | Uint8Array) => {
-    chunks.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
-    return true;
-  }) as typeof process.stdout.write;
-  process.stdout.write = grab;
-  process.stderr.write = grab;
   const out: Partial<Invocation> = {};
-  try {
-    out.result = await fn();
-  } catch (error) {
-    out.thrown = error instanceof Error ? error.message : String(error);
-  } finally {
-    process.stdout.write = original.out;
-    process.stderr.write = original.err;
+  const captured = await captureProcessOutput(fn);
+  if (captured.result !== undefined) out.result = captured.result;
+  if (captured.thrown !== undefined) {
+    out.thrown = captured.thrown instanceof Error ? captured.thrown.message : String(captured.thrown);
   }
-  const text = chunks.join('');
+  const text = captured.text;
   const lines: Line[] = [];
   const metrics = new Map<string, number>();
   for (const raw of text.split('\n')) {

@@ -7,30 +7,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createAppContext } from '../../../lambdas/handlers/app-context.ts';
 import { createReconcileHandler } from '../../../lambdas/handlers/reconcile.ts';
 import { type AwsWorld, fakeLambdaContext, startAwsWorld, WORLD } from '../../helpers/aws-world.ts';
+import { captureProcessOutput } from '../../helpers/process-output.ts';
 
 const localSecrets = JSON.parse(
   readFileSync(join(import.meta.dirname, '..', '..', '..', 'desired-state', 'local-secrets.json'), 'utf8'),
 ) as Record<string, Record<string, string>>;
 const SECRET_VALUES = [WORLD.privateKey, ...Object.values(localSecrets).flatMap((o) => Object.values(o))];
-
-/** Captures everything written to stdout and stderr while `fn` runs. */
-async function capture(fn: () => Promise<unknown>): Promise<{ text: string; result: unknown }> {
-  const chunks: string[] = [];
-  const original = { out: process.stdout.write, err: process.stderr.write };
-  const grab = ((chunk: string | Uint8Array) => {
-    chunks.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
-    return true;
-  }) as typeof process.stdout.write;
-  process.stdout.write = grab;
-  process.stderr.write = grab;
-  try {
-    const result = await fn();
-    return { text: chunks.join(''), result };
-  } finally {
-    process.stdout.write = original.out;
-    process.stderr.write = original.err;
-  }
-}
 
 describe('handler logs never carry secrets', () => {
   let world: AwsWorld;
@@ -55,7 +37,7 @@ describe('handler logs never carry secrets', () => {
 
   it('an apply run at DEBUG level', async () => {
     const handler = createReconcileHandler(createAppContext());
-    const { text, result } = await capture(() =>
+    const { text, result } = await captureProcessOutput(() =>
       handler({ mode: 'apply' }, fakeLambdaContext('req-log-1') as unknown as Context),
     );
     expect(result).toMatchObject({ status: 'ok' });
@@ -68,7 +50,7 @@ describe('handler logs never carry secrets', () => {
       WORLD.credentialsSecretId,
       JSON.stringify({ publicKey: WORLD.publicKey, privateKey: `${WORLD.privateKey}-wrong` }),
     );
-    const refused = await capture(() =>
+    const refused = await captureProcessOutput(() =>
       createReconcileHandler(createAppContext())(
         { mode: 'plan' },
         fakeLambdaContext('req-log-2') as unknown as Context,
@@ -81,7 +63,7 @@ describe('handler logs never carry secrets', () => {
       WORLD.credentialsSecretId,
       `{"publicKey": "${WORLD.publicKey}", "privateKey": "${WORLD.privateKey}",`,
     );
-    const malformed = await capture(() =>
+    const malformed = await captureProcessOutput(() =>
       createReconcileHandler(createAppContext())(
         { mode: 'plan' },
         fakeLambdaContext('req-log-3') as unknown as Context,

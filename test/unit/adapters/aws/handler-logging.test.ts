@@ -2,30 +2,12 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger, MASK, maskSecrets, SECRET_KEYS } from '../../../../lambdas/handlers/logging.ts';
 import { SECRET_NOTIFICATION_FIELDS } from '../../../../lambdas/opsman/types.ts';
+import { captureProcessOutput } from '../../../helpers/process-output.ts';
 
 const SECRET = 'S3CR3T-value-0c9e8d7f6a5b';
 
-/** Captures what the logger writes to stdout/stderr while `fn` runs. */
-function capture(fn: () => void): string {
-  const out: string[] = [];
-  const original = { out: process.stdout.write, err: process.stderr.write };
-  const grab = ((chunk: string | Uint8Array) => {
-    out.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
-    return true;
-  }) as typeof process.stdout.write;
-  process.stdout.write = grab;
-  process.stderr.write = grab;
-  try {
-    fn();
-  } finally {
-    process.stdout.write = original.out;
-    process.stderr.write = original.err;
-  }
-  return out.join('');
-}
-
 describe('logger masking', () => {
-  it('masks every secret key, nested and in arrays, in any case', () => {
+  it('masks every secret key, nested and in arrays, in any case', async () => {
     const keys = [
       ...SECRET_NOTIFICATION_FIELDS,
       'privateKey',
@@ -35,7 +17,7 @@ describe('logger masking', () => {
       'password',
     ];
     const logger = createLogger({ serviceName: 'test' });
-    const text = capture(() => {
+    const { text } = await captureProcessOutput(() => {
       logger.info('flat', Object.fromEntries(keys.map((k) => [k, SECRET])));
       logger.info('nested', {
         request: { headers: { authorization: `Digest username="gitopsbt", response="${SECRET}"` } },
