@@ -35,8 +35,11 @@ export function errorCode(error: unknown): string | undefined {
 /**
  * The HTTP status of an error answer from Ops Manager (an API error, or a refused key: 401, or 403 for a key without
  * the role); undefined for anything else, which never got such an answer. Carried on failures as `httpStatus`, so the
- * next step is chosen from the code and the status, never from the message's text.
+ * next step is chosen from the code and the status, never from the message's text. An answer that is not Ops
+ * Manager's own error JSON (a proxy's 404 page) has none: its 404 says nothing of a project being gone (its message
+ * names the URL that answered and points at the base URL).
  */
 export function errorHttpStatus(error: unknown): number | undefined {
-  return error instanceof OpsManagerApiError || error instanceof OpsManagerAuthError ? error.status : undefined;
+  if (error instanceof OpsManagerApiError) return error.fromOpsManager ? error.status : undefined;
+  return error instanceof OpsManagerAuthError ? error.status : undefined;
 }

@@ -76,6 +76,14 @@ describe('target failed lines', () => {
     expect(nextStep(failure.code, failure.httpStatus)).toMatch(/gone from Ops Manager/);
   });
 
+  it("a proxy's 404 page (not Ops Manager's error JSON) carries no status: its next step is not 'the project is gone'", () => {
+    const proxy = failedWith(
+      new OpsManagerApiError(404, 'HTTP_404', 'not Ops Manager', CONTEXT, { fromOpsManager: false }),
+    );
+    expect(proxy).toEqual({ message: expect.any(String), code: 'OPSMAN_API_ERROR' });
+    expect(nextStep(proxy.code, undefined)).not.toMatch(/gone from Ops Manager/);
+  });
+
   it('Ops Manager down for 1,000 targets: a few lines per cause, the rest counted, a different failure still logged', () => {
     const down = (n: number): TargetFailure => ({
       target: project(n),
