@@ -115,15 +115,21 @@ export async function planProject(
       deps.actorPublicKey,
     );
     result.changes.push(...audited.changes);
+    // Late-create candidates the audit did not show as ours join the unmanaged list (kept in id order); the usual
+    // case has none, and the list planAlertConfigs sorted is taken as it is.
     const notOurs = new Set(audited.notOurs);
-    result.unmanaged = [...alerts.unmanaged, ...live.alertConfigs.filter((c) => notOurs.has(c.id))]
-      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-      .map((u) => ({
-        target,
-        kind: 'alertConfig',
-        id: u.id,
-        summary: `${u.eventTypeName} (${u.enabled ? 'enabled' : 'disabled'})`,
-      }));
+    const unmanaged =
+      notOurs.size === 0
+        ? alerts.unmanaged
+        : [...alerts.unmanaged, ...live.alertConfigs.filter((c) => notOurs.has(c.id))].sort((a, b) =>
+            a.id < b.id ? -1 : a.id > b.id ? 1 : 0,
+          );
+    result.unmanaged = unmanaged.map((u) => ({
+      target,
+      kind: 'alertConfig',
+      id: u.id,
+      summary: `${u.eventTypeName} (${u.enabled ? 'enabled' : 'disabled'})`,
+    }));
     if (project.defaultServerType !== undefined && live.defaultServerType !== undefined) {
       result.changes.push(
         planServerType(target, project.defaultServerType, live.defaultServerType, state?.singletons?.defaultServerType),

@@ -55,7 +55,10 @@ function checkAlertConfigs(projectId: string, configs: readonly unknown[]): void
  * A project's alert configs, every one checked usable (`alertConfigProblem`): every reader of the list goes through
  * here, so a malformed answer fails with the same precise message wherever it is met.
  */
-export async function listAlertConfigsChecked(api: OpsManagerApi, projectId: string): Promise<AlertConfig[]> {
+export async function listAlertConfigsChecked(
+  api: Pick<OpsManagerApi, 'listAlertConfigs'>,
+  projectId: string,
+): Promise<AlertConfig[]> {
   const configs = await api.listAlertConfigs(projectId);
   checkAlertConfigs(projectId, configs);
   return configs;

@@ -5,6 +5,7 @@
 import { OpsManagerApiError } from '../opsman/errors.ts';
 import { mapLimit } from './concurrency.ts';
 import type { OpsManagerApi, ReconcileState } from './ports.ts';
+import { listAlertConfigsChecked } from './read-live.ts';
 
 /** The fields of an entry this release writes; an entry holding any other (a later release's) is kept, see below. */
 const PROJECT_FIELDS: ReadonlySet<string> = new Set(['lastReconciledAt', 'singletons', 'alertConfigs']);
@@ -66,7 +67,8 @@ export async function forgetGoneDeparted(
   const counts = await mapLimit(departed, concurrency, async (projectId) => {
     let live: ReadonlySet<string>;
     try {
-      live = new Set((await api.listAlertConfigs(projectId)).map((config) => config.id));
+      // Checked like every live read (read-live.ts): a config answered without its id must not pass for a deleted one.
+      live = new Set((await listAlertConfigsChecked(api, projectId)).map((config) => config.id));
     } catch (error) {
       // Only Ops Manager's own "no such project": a proxy's 404, or any other answer, proves nothing.
       if (!isProjectGone(error)) return 0;
