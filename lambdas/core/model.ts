@@ -213,6 +213,29 @@ export interface DriftAttribution {
   viaOwnKey?: true;
 }
 
+/** One actor of an update fight, as drift attribution named it. */
+export interface FightActor {
+  actor: string;
+  actorType: 'user' | 'apiKey';
+  /** This tool's own API key, used outside its runs (by hand, or by another installation sharing the key). */
+  viaOwnKey?: true;
+}
+
+/**
+ * An update fight (fight-notice.ts): something else keeps changing an object this tool manages, and each apply puts it
+ * back. Names and paths only, never a value.
+ */
+export interface FightNotice {
+  /** Consecutive runs that found the object changed outside this tool, this one included; at least FIGHT_RUNS. */
+  runs: number;
+  /** When the first of those runs began. */
+  since: string;
+  /** Who changed it on every one of those runs (may be empty when `fields` carries the pattern). */
+  actors: FightActor[];
+  /** Field paths that differed on every one of those runs (may be empty when `actors` carries the pattern). */
+  fields: string[];
+}
+
 /** One entry of the plan. */
 export interface Change {
   target: TargetRef;
@@ -227,8 +250,11 @@ export interface Change {
   fields: FieldChange[];
   /** Human explanation. It never drives behaviour. */
   reason: string;
-  /** Set when the live object changed since our last apply (drift), with who did it when known. */
-  drift?: { detected: true; attribution?: DriftAttribution[] };
+  /**
+   * Set when the live object changed since our last apply (drift), with who did it when known, and `fight` when this
+   * is the FIGHT_RUNS-th (or later) consecutive run to find it changed again after this tool reverted it.
+   */
+  drift?: { detected: true; attribution?: DriftAttribution[]; fight?: FightNotice };
   /** adopt only: the key that left git and owned this object; its record moves to `key` (a renamed key). */
   movedFrom?: string;
 }

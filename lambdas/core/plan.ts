@@ -4,6 +4,7 @@
  * Writes nothing.
  */
 import { mapLimit } from './concurrency.ts';
+import { markFights } from './fight-notice.ts';
 import type { FingerprintCache } from './fingerprint.ts';
 import { RunInterruptedError } from './interrupt.ts';
 import { type Change, type DesiredState, type Mode, PLAN_FORMAT_VERSION, type Plan } from './model.ts';
@@ -153,5 +154,7 @@ export async function makePlan(
       stateCorrupt: request.stateCorrupt,
     }),
   );
+  // After the gates: a drift they block is not put back this run, so it is no fight this run.
+  plan.warnings?.push(...markFights(plan.changes, request.state, request.createdAt));
   return plan;
 }

@@ -142,6 +142,8 @@ export interface OrganizationState {
   lastReconciledAt?: string;
   /** Digest of each singleton value last applied or verified equal (`defaultServerType`): tells drift apart. */
   singletons?: Record<string, string>;
+  /** Objects this tool reverted after a drift on consecutive applies (fight-streak.ts); absent in older states. */
+  driftStreaks?: Record<string, DriftStreak>;
 }
 
 /** State of one project. */
@@ -151,6 +153,26 @@ export interface ProjectState {
   alertConfigs: Record<string, OwnedAlertConfig>;
   /** Digest of each singleton value last applied or verified equal (`defaultServerType`, `auditLogRotation`). */
   singletons?: Record<string, string>;
+  /**
+   * Objects this tool reverted after a drift on consecutive applies, by `streakKey` (`alertConfig:<key>`,
+   * `defaultServerType`, `auditLogRotation`): only objects with a streak (fight-streak.ts); absent in older states.
+   */
+  driftStreaks?: Record<string, DriftStreak>;
+}
+
+/**
+ * One object's run of consecutive applies that found it changed outside this tool and reverted it: the bookkeeping of
+ * update-fight detection. Holds names of actors and field paths only, never a value.
+ */
+export interface DriftStreak {
+  /** How many consecutive applies found the object drifted and reverted it (1 or more). */
+  runs: number;
+  /** When the first of those runs began (its plan's `createdAt`). */
+  since: string;
+  /** Actors drift attribution named on every one of those runs (`apiKey:<publicKey>`, `user:<name>`, `ownKey:<publicKey>`). */
+  actors: string[];
+  /** Field paths that differed on every one of those runs (`(deleted)` for an object deleted outside). */
+  fields: string[];
 }
 
 /** One owned alert config: its id, and fingerprints of what we last applied. */

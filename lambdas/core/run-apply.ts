@@ -6,6 +6,7 @@ import { applyPlan } from './apply.ts';
 import { sha256Hex } from './canonical.ts';
 import { errorMessage } from './concurrency.ts';
 import { ReconcileError } from './errors.ts';
+import { recordStreaks } from './fight-streak.ts';
 import type { HeldLease } from './lease.ts';
 import { type ChangeResult, type Plan, type TargetFailure, targetKey } from './model.ts';
 import { stricter } from './modes.ts';
@@ -81,6 +82,7 @@ export async function applyAndSave(
       { targetConcurrency: phase.options.applyConcurrency },
     ),
   );
+  recordStreaks(plan, outcome.results, session.state, skipReason);
   for (const key of Object.keys(plan.liveDigests)) if (skipReason(key) === undefined) session.touched.add(key);
   for (const c of plan.changes)
     if (skipReason(targetKey(c.target)) === undefined) session.touched.add(targetKey(c.target));

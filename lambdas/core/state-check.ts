@@ -98,13 +98,27 @@ const alertRecord = object({
   createdAt: string,
 });
 
+/** A count of runs: an integer of 1 or more. */
+const runCount: Check = (v) =>
+  typeof v === 'number' && Number.isInteger(v) && v >= 1
+    ? undefined
+    : ` is ${kindOf(v)}, expected a whole number of 1 or more`;
+
+const driftStreak = object({
+  runs: required(runCount),
+  since: required(string),
+  actors: required(stringList),
+  fields: required(stringList),
+});
+
 const project = object({
   lastReconciledAt: string,
   alertConfigs: required(mapOf(alertRecord)),
   singletons: mapOf(string),
+  driftStreaks: mapOf(driftStreak),
 });
 
-const organization = object({ lastReconciledAt: string, singletons: mapOf(string) });
+const organization = object({ lastReconciledAt: string, singletons: mapOf(string), driftStreaks: mapOf(driftStreak) });
 
 const document = object({
   updatedAt: required(string),

@@ -8,8 +8,8 @@ import type { OpsManagerApi, ReconcileState } from './ports.ts';
 import { listAlertConfigsChecked } from './read-live.ts';
 
 /** The fields of an entry this release writes; an entry holding any other (a later release's) is kept, see below. */
-const PROJECT_FIELDS: ReadonlySet<string> = new Set(['lastReconciledAt', 'singletons', 'alertConfigs']);
-const ORGANIZATION_FIELDS: ReadonlySet<string> = new Set(['lastReconciledAt', 'singletons']);
+const PROJECT_FIELDS: ReadonlySet<string> = new Set(['lastReconciledAt', 'singletons', 'alertConfigs', 'driftStreaks']);
+const ORGANIZATION_FIELDS: ReadonlySet<string> = new Set(['lastReconciledAt', 'singletons', 'driftStreaks']);
 
 /** How many entries {@link forgetDeparted} dropped. */
 export interface DepartedCount {

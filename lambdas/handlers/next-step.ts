@@ -48,6 +48,8 @@ const NEXT_STEPS: Readonly<Record<string, string>> = {
   LIVE_MALFORMED: 'Ops Manager answered an object this version cannot read: see the named field; report a bug',
   VERIFY_FAILED: 'the write did not stick: compare the object in Ops Manager with git; the next run retries',
   INTERRUPTED: 'none if the next run succeeds; if runs keep stopping, Ops Manager is slow: check its health',
+  UPDATE_FIGHT:
+    'something else (the named actor: another installation, a script, a second GitOps tool, bulk edits in the UI) keeps changing this object back: give it one owner, by removing it from git or by stopping the other writer',
   ARCHIVE_FAILED:
     "an archive part was not stored (the message names it): none if the retry or the next day's run succeeds; a 403 needs the archive role's S3 access checked",
   ARCHIVE_PARTIAL: 'none if the retry succeeds; else see the failures of the run report',

@@ -1,7 +1,9 @@
 /**
  * The log lines an operator paged by an alarm searches for, one per finding of a finished run: `target failed` (ERROR,
  * the TargetsFailed alarm) for each failure of a project, organization or of the run's bookkeeping (`global`), and
- * `drift detected` (WARN, the DriftDetected alarm) for each live object that differs from git. Each names its target
+ * `drift detected` (WARN, the DriftDetected alarm) for each live object that differs from git, and `update fight
+ * detected` (WARN, code UPDATE_FIGHT) for each object something else keeps changing back (core/fight-notice.ts). Each
+ * names its target
  * by type, id and name and carries the code and the next step, so a CloudWatch Logs Insights query over these lines
  * alone answers what failed, where, since when and whether it still does (docs/aws.md, "Runbook"). The run's "run
  * finished" line keeps the summary; these repeat no secret (messages and field paths are value-free by construction).
@@ -12,6 +14,12 @@ import { nextStep } from './next-step.ts';
 
 /** Most `drift detected` lines per run (the rest are counted in the last one; the archived report lists them all). */
 export const MAX_DRIFT_LINES = 50;
+
+/** Most `update fight detected` lines per run (the rest are counted in the last one; the report lists them all). */
+export const MAX_FIGHT_LINES = 50;
+
+/** The code of an `update fight detected` line, and of its next step (next-step.ts). */
+export const UPDATE_FIGHT_CODE = 'UPDATE_FIGHT';
 
 /**
  * Most `target failed` lines per run, and per cause (code, HTTP status and phase). A run with Ops Manager down fails
@@ -105,6 +113,34 @@ export function logRunFindings(logger: Logger, report: RunReport): void {
           ? 'this run put it back as git has it: if the change was wanted, commit it to git'
           : `not corrected by this ${report.command} run: commit the change to git if it was wanted, else let an apply run put it back`,
       ...(last ? { more: drifted.length - MAX_DRIFT_LINES } : {}),
+    });
+  });
+  logFights(logger, report);
+}
+
+/** One `update fight detected` line per object the plan found fought over (`drift.fight`), at most MAX_FIGHT_LINES. */
+function logFights(logger: Logger, report: RunReport): void {
+  const fights = report.plan.changes.filter((c) => c.drift?.fight !== undefined);
+  fights.slice(0, MAX_FIGHT_LINES).forEach((c, index) => {
+    const fight = c.drift?.fight;
+    if (fight === undefined) return;
+    const last = index === MAX_FIGHT_LINES - 1 && fights.length > MAX_FIGHT_LINES;
+    logger.warn('update fight detected', {
+      code: UPDATE_FIGHT_CODE,
+      target: { type: c.target.type, id: c.target.id, name: c.target.name },
+      kind: c.kind,
+      key: c.key,
+      runs: fight.runs,
+      since: fight.since,
+      // Names and paths only, as on the drift lines: no value, so no secret.
+      actors: fight.actors.map((a) => ({
+        actor: a.actor,
+        actorType: a.actorType,
+        ...(a.viaOwnKey === true ? { viaOwnKey: true } : {}),
+      })),
+      fields: fight.fields,
+      nextStep: nextStep(UPDATE_FIGHT_CODE),
+      ...(last ? { more: fights.length - MAX_FIGHT_LINES } : {}),
     });
   });
 }

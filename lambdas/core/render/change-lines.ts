@@ -80,6 +80,11 @@ export function changeBody(change: Change): string[] {
     const attributions = change.drift.attribution ?? [];
     if (attributions.length === 0) lines.push('changed outside opsman-gitops (who and when unknown)');
     for (const a of attributions) lines.push(formatAttribution(a));
+    const fight = change.drift.fight;
+    if (fight !== undefined)
+      lines.push(
+        `update fight: changed outside opsman-gitops on ${fight.runs} consecutive runs since ${fight.since} (see the warning)`,
+      );
   }
   return lines;
 }

@@ -7,7 +7,13 @@ import { failedWith } from '../../../lambdas/core/apply-target.ts';
 import type { Change, RunReport, TargetFailure } from '../../../lambdas/core/model.ts';
 import { failedWriteFailure } from '../../../lambdas/core/report.ts';
 import { nextStep } from '../../../lambdas/handlers/next-step.ts';
-import { logRunFindings, MAX_FAILURE_LINES, MAX_FAILURE_LINES_PER_CAUSE } from '../../../lambdas/handlers/run-log.ts';
+import {
+  logRunFindings,
+  MAX_FAILURE_LINES,
+  MAX_FAILURE_LINES_PER_CAUSE,
+  MAX_FIGHT_LINES,
+  UPDATE_FIGHT_CODE,
+} from '../../../lambdas/handlers/run-log.ts';
 import { OpsManagerApiError, OpsManagerAuthError } from '../../../lambdas/opsman/errors.ts';
 
 type Call = { level: 'error' | 'warn'; message: string; fields: Record<string, unknown> };
@@ -125,5 +131,63 @@ describe('target failed lines', () => {
     expect(calls.filter((c) => c.fields.code === 'CODE_0')).toHaveLength(1);
     expect(calls.find((c) => c.fields.code === 'CODE_0')?.fields.more).toBe(1);
     expect(calls.at(-1)?.fields.unlisted).toBe(10);
+  });
+});
+
+describe('update fight detected lines', () => {
+  const fought = (n: number): Change =>
+    ({
+      target: project(1),
+      kind: 'alertConfig',
+      key: `k${n}`,
+      action: 'enable',
+      fields: [{ path: 'notifications[WEBHOOK].webhookSecret', secret: true, note: 'changed on live' }],
+      before: { webhookUrl: 'https://hush.example.invalid/value-1' },
+      reason: 'disabled live',
+      drift: {
+        detected: true,
+        attribution: [],
+        fight: {
+          runs: 4,
+          since: '2026-11-01T10:00:00.000Z',
+          actors: [{ actor: 'jdoekey1', actorType: 'apiKey' }],
+          fields: ['enabled'],
+        },
+      },
+    }) as Change;
+
+  it('one coded line per fought-over object, after its drift line, with the runs, actors, fields and next step, and no value', () => {
+    const { logger, calls } = recordingLogger();
+    const plain = { ...fought(2), drift: { detected: true as const } };
+    logRunFindings(logger, {
+      failures: [],
+      plan: { changes: [fought(1), plain] },
+      command: 'apply',
+    } as unknown as RunReport);
+    expect(calls.map((c) => c.message)).toEqual(['drift detected', 'drift detected', 'update fight detected']);
+    const line = calls.at(-1);
+    expect(line?.level).toBe('warn');
+    expect(line?.fields).toEqual({
+      code: UPDATE_FIGHT_CODE,
+      target: { type: 'project', id: 'p1', name: 'project-1' },
+      kind: 'alertConfig',
+      key: 'k1',
+      runs: 4,
+      since: '2026-11-01T10:00:00.000Z',
+      actors: [{ actor: 'jdoekey1', actorType: 'apiKey' }],
+      fields: ['enabled'],
+      nextStep: nextStep(UPDATE_FIGHT_CODE),
+    });
+    expect(nextStep(UPDATE_FIGHT_CODE)).toMatch(/give it one owner, by removing it from git or by stopping the other/);
+    expect(JSON.stringify(calls)).not.toMatch(/hush/);
+  });
+
+  it('at most MAX_FIGHT_LINES lines; the last counts the rest', () => {
+    const { logger, calls } = recordingLogger();
+    const changes = Array.from({ length: MAX_FIGHT_LINES + 3 }, (_, i) => fought(i));
+    logRunFindings(logger, { failures: [], plan: { changes }, command: 'apply' } as unknown as RunReport);
+    const lines = calls.filter((c) => c.message === 'update fight detected');
+    expect(lines).toHaveLength(MAX_FIGHT_LINES);
+    expect(lines.at(-1)?.fields.more).toBe(3);
   });
 });

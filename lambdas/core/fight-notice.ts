@@ -1,0 +1,71 @@
+/**
+ * Update-fight warnings of a plan: a drifted object this run would put back for at least the FIGHT_RUNS-th
+ * consecutive time, each time changed by the same other actor or in the same field, is being managed by something
+ * else too (another installation, a script, the Ops Manager UI's bulk tools, a second GitOps tool). Each such change
+ * gets `drift.fight` and the plan a warning naming the object, the actors, the runs and the way out. Names and field
+ * paths only: never a value, so never a secret.
+ */
+import { FIGHT_RUNS, nextStreak, revertsDrift, streakKey, streaksOf } from './fight-streak.ts';
+import type { Change, FightActor, FightNotice } from './model.ts';
+import type { DriftStreak, ReconcileState } from './ports.ts';
+
+/** First words of every update-fight warning: what a reader (or a log filter) looks for. */
+export const UPDATE_FIGHT = 'UPDATE FIGHT';
+
+/** A stored actor (`apiKey:<publicKey>`, `user:<name>`, `ownKey:<publicKey>`) as the plan shows it. */
+function fightActor(stored: string): FightActor {
+  const at = stored.indexOf(':');
+  const kind = stored.slice(0, at);
+  const actor = stored.slice(at + 1);
+  if (kind === 'user') return { actor, actorType: 'user' };
+  return kind === 'ownKey' ? { actor, actorType: 'apiKey', viaOwnKey: true } : { actor, actorType: 'apiKey' };
+}
+
+/** The notice of a streak that reached FIGHT_RUNS. */
+export function fightNotice(streak: DriftStreak): FightNotice {
+  return { runs: streak.runs, since: streak.since, actors: streak.actors.map(fightActor), fields: [...streak.fields] };
+}
+
+function objectName(change: Change): string {
+  if (change.kind === 'alertConfig') return `alert config "${change.key}"`;
+  if (change.kind === 'defaultServerType') return 'the default server type';
+  if (change.kind === 'auditLogRotation') return 'the audit-log rotation';
+  return change.kind;
+}
+
+function actorText(a: FightActor): string {
+  if (a.viaOwnKey === true) return `this tool's own API key ${a.actor} (used outside its runs)`;
+  return `${a.actorType === 'user' ? 'user' : 'API key'} ${a.actor}`;
+}
+
+/** The warning of one fight: the object, the runs, who and what, and what to do. */
+export function fightWarning(change: Change, notice: FightNotice): string {
+  const target = `${change.target.type} ${change.target.name} (${change.target.id})`;
+  const who = notice.actors.length === 0 ? '' : ` by ${notice.actors.map(actorText).join(' and ')}`;
+  const what = notice.fields.length === 0 ? '' : ` (each time: ${notice.fields.join(', ')})`;
+  const unnamed = notice.actors.length === 0 ? ' (the audit events did not name the same author each time)' : '';
+  return (
+    `${UPDATE_FIGHT}: ${objectName(change)} in ${target} keeps being changed outside opsman-gitops: ` +
+    `${notice.runs} consecutive runs since ${notice.since} found it changed${who}${what} and put it back${unnamed}. ` +
+    "Two writers manage it and will keep undoing each other's changes: give it one owner (remove it from git to " +
+    'leave it to the other writer, or stop the other automation, script or installation that changes it)'
+  );
+}
+
+/**
+ * Marks the update fights among `changes` (`drift.fight`) from the stored streaks of `state`, counting this run (begun
+ * at `at`) as one more; returns their warnings in the order of `changes`. Only a drift this run would put back counts:
+ * one that observe mode or a safety gate leaves alone is no fight this run.
+ */
+export function markFights(changes: readonly Change[], state: ReconcileState | null, at: string): string[] {
+  const warnings: string[] = [];
+  for (const change of changes) {
+    if (!revertsDrift(change) || change.drift === undefined) continue;
+    const streak = nextStreak(streaksOf(state, change.target)?.[streakKey(change)], change, at);
+    if (streak.runs < FIGHT_RUNS) continue;
+    const notice = fightNotice(streak);
+    change.drift.fight = notice;
+    warnings.push(fightWarning(change, notice));
+  }
+  return warnings;
+}

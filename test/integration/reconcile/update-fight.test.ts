@@ -1,0 +1,121 @@
+// Scenario: over real HTTP with Digest, a second API key (jdoekey1) keeps disabling an alert config and lowering the project's audit-log rotation numTotal between applies; the FIGHT_RUNS-th apply (and the plan before it) warns of an update fight naming the object, the key, the runs and the way out, the streak lives in state.json between runs, and a run finding the object in sync resets it.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FsStateStore } from '../../../lambdas/adapters/local/state-fs.ts';
+import { UPDATE_FIGHT } from '../../../lambdas/core/fight-notice.ts';
+import { FIGHT_RUNS } from '../../../lambdas/core/fight-streak.ts';
+import type { RunReport } from '../../../lambdas/core/model.ts';
+import type { ReconcileState } from '../../../lambdas/core/ports.ts';
+import { stateDocumentProblem } from '../../../lambdas/core/state-check.ts';
+import { EmulatorWorld, PROJECTS } from '../../helpers/reconcile-emulator.ts';
+
+let world: EmulatorWorld;
+beforeEach(async () => {
+  world = await EmulatorWorld.start();
+});
+afterEach(async () => {
+  await world.close();
+});
+
+const PROD = PROJECTS.paymentsProd;
+
+async function storedState(): Promise<ReconcileState> {
+  const parsed: unknown = JSON.parse(await readFile(join(world.dir, 'state', 'state.json'), 'utf8'));
+  // What the next run reads back must pass the state's shape check: the streaks round-trip through the file.
+  expect(stateDocumentProblem(parsed)).toBeUndefined();
+  return parsed as ReconcileState;
+}
+
+const fights = (report: RunReport) => (report.warnings ?? []).filter((w) => w.startsWith(UPDATE_FIGHT));
+const fightOf = (report: RunReport, key: string) =>
+  report.plan.changes.find((c) => c.target.id === PROD && c.key === key)?.drift?.fight;
+
+/** What the other automation does between two applies, with its own API key. */
+async function otherAutomation(): Promise<void> {
+  const other = world.client('jdoekey1');
+  const state = await storedState();
+  const id = state.projects[PROD]?.alertConfigs['no-primary']?.id as string;
+  await other.setAlertConfigEnabled(PROD, id, false);
+  const rotation = await other.getAuditLogRotateConfig(PROD);
+  await other.setAuditLogRotateConfig(PROD, { ...rotation, numTotal: 10 });
+}
+
+describe('update fight detection against the emulator', () => {
+  it('warns on the FIGHT_RUNS-th consecutive revert and not before, keeps the streak in state, and resets it when in sync', async () => {
+    expect(FIGHT_RUNS).toBe(3);
+    const first = await world.run('apply');
+    expect(first.results.filter((r) => r.status !== 'applied')).toEqual([]);
+    expect((await storedState()).projects[PROD]?.driftStreaks).toBeUndefined();
+
+    for (let run = 1; run < FIGHT_RUNS; run++) {
+      await otherAutomation();
+      const applied = await world.run('apply');
+      const revert = applied.results.find((r) => r.change.target.id === PROD && r.change.key === 'no-primary');
+      expect(revert?.change.action).toBe('enable');
+      expect(revert?.change.drift?.attribution?.[0]?.actor).toBe('jdoekey1');
+      expect(revert?.status).toBe('applied');
+      expect(fights(applied)).toEqual([]);
+      expect(fightOf(applied, 'no-primary')).toBeUndefined();
+      const streaks = (await storedState()).projects[PROD]?.driftStreaks;
+      expect(streaks?.['alertConfig:no-primary']).toMatchObject({
+        runs: run,
+        actors: ['apiKey:jdoekey1'],
+        fields: ['enabled'],
+      });
+      expect(streaks?.auditLogRotation).toMatchObject({ runs: run, fields: ['numTotal'] });
+    }
+
+    await otherAutomation();
+    // The plan before the FIGHT_RUNS-th apply already says it: that apply would be the FIGHT_RUNS-th revert.
+    const plan = await world.run('plan');
+    expect(fights(plan)).toHaveLength(2);
+    // The streak so far came back from the file through the store the runs use, as the next run reads it.
+    const read = await new FsStateStore(join(world.dir, 'state')).read();
+    expect(read.state?.projects[PROD]?.driftStreaks?.['alertConfig:no-primary']?.runs).toBe(FIGHT_RUNS - 1);
+
+    const fought = await world.run('apply');
+    const warnings = fights(fought);
+    expect(warnings).toHaveLength(2);
+    const alert = warnings.find((w) => w.includes('alert config "no-primary"')) as string;
+    expect(alert).toContain(`project payments-prod (${PROD})`);
+    expect(alert).toContain(`${FIGHT_RUNS} consecutive runs since`);
+    expect(alert).toContain('found it changed by API key jdoekey1 (each time: enabled) and put it back');
+    expect(alert).toMatch(/give it one owner \(remove it from git .* or stop the other automation/);
+    const rotation = warnings.find((w) => w.includes('the audit-log rotation')) as string;
+    expect(rotation).toContain('by API key jdoekey1 (each time: numTotal)');
+    // The JSON report carries it on the change as well, and in the plan's own warnings.
+    expect(fightOf(fought, 'no-primary')).toMatchObject({
+      runs: FIGHT_RUNS,
+      actors: [{ actor: 'jdoekey1', actorType: 'apiKey' }],
+      fields: ['enabled'],
+    });
+    expect(fought.plan.warnings?.filter((w) => w.startsWith(UPDATE_FIGHT))).toEqual(warnings);
+    expect(fought.results.find((r) => r.change.key === 'no-primary' && r.change.target.id === PROD)?.status).toBe(
+      'applied',
+    );
+    const stored = (await storedState()).projects[PROD]?.driftStreaks;
+    expect(stored?.['alertConfig:no-primary']?.runs).toBe(FIGHT_RUNS);
+    expect(stored?.['alertConfig:no-primary']?.since).toBe(fightOf(fought, 'no-primary')?.since);
+
+    // The archived report (the one the Lambda stores) has the warning too.
+    const archived = JSON.parse(await readFile(fought.reportLocation as string, 'utf8')) as RunReport;
+    expect(archived.warnings?.filter((w) => w.startsWith(UPDATE_FIGHT))).toEqual(warnings);
+
+    // No secret of the fought-over config (its webhook URL and secret, its Slack token) is in any of it.
+    const secrets = JSON.parse(await readFile(world.secretsFile, 'utf8')) as Record<string, Record<string, string>>;
+    const text = JSON.stringify({ warnings, fight: fightOf(fought, 'no-primary'), stored });
+    for (const value of Object.values(secrets).flatMap((o) => Object.values(o))) expect(text).not.toContain(value);
+
+    // The other automation stops: the next apply finds both in sync and forgets the streaks.
+    const quiet = await world.run('apply');
+    expect(fights(quiet)).toEqual([]);
+    expect((await storedState()).projects[PROD]?.driftStreaks).toBeUndefined();
+
+    // It starts again: a new streak, counted from 1, with no warning.
+    await otherAutomation();
+    const again = await world.run('apply');
+    expect(fights(again)).toEqual([]);
+    expect((await storedState()).projects[PROD]?.driftStreaks?.['alertConfig:no-primary']?.runs).toBe(1);
+  });
+});
