@@ -23,6 +23,7 @@ import {
 } from './normalise.ts';
 import type { OwnedAlertConfig, ProjectState } from './ports.ts';
 import { renumberedSecretPaths } from './renumbered-secrets.ts';
+import { unmodelledMembers, unmodelledReason } from './unmodelled.ts';
 
 /** Outcome of resolving the secrets of one alert config. */
 export type ResolvedSecrets = { ok: true; values: Map<string, string> } | { ok: false; reason: string };
@@ -256,6 +257,12 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
         } else {
           change.action = 'update';
           change.reason = `${fields.length} field(s) differ`;
+          // The full PUT sends the desired body alone: what it leaves out of a newer server's answer is listed.
+          const unsent = unmodelledMembers(live);
+          if (unsent.length > 0) {
+            change.fields = [...fields, ...unsent];
+            change.reason += unmodelledReason(unsent);
+          }
         }
         if (drifted) change.drift = { detected: true };
       }
