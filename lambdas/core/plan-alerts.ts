@@ -119,6 +119,18 @@ function deleteReason(record: OwnedAlertConfig | undefined): string {
   return `${base}; adopted at ${record.adoptedAt}, not created by this tool (it existed before: an Ops Manager default, a hand-made config or another tool's)`;
 }
 
+/**
+ * An adoption of a body with secrets re-sends them with one full PUT (apply-alerts.ts), which leaves out what this
+ * version does not model, as an update does: those live members are listed on the change.
+ */
+function listUnsentOnAdopt(change: Change, live: AlertConfig, resolved: ResolvedSecrets): void {
+  if (!resolved.ok || resolved.values.size === 0) return;
+  const unsent = unmodelledMembers(live);
+  if (unsent.length === 0) return;
+  change.fields = [...change.fields, ...unsent];
+  change.reason += unmodelledReason(unsent);
+}
+
 /** Plans one project's alert configs. */
 export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
   const { target, project, fingerprintKey } = input;
@@ -287,6 +299,7 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
         fields: withSecretItems(secretChanges([...resolved.values.keys()].sort(), false), after),
         reason: `key renamed from "${moved.key}": its config ${moved.config.id} equals the desired one in every non-secret field, so ownership moves instead of a delete and a create`,
       });
+      listUnsentOnAdopt(changes[changes.length - 1] as Change, moved.config, resolved);
       continue;
     }
     // Only an interrupted create needs every match (several block it); otherwise the oldest one is adopted.
@@ -319,6 +332,7 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
           ? `recovering an interrupted create: adopting the one matching config ${first.id}`
           : `unowned live config ${first.id} equals the desired one in every non-secret field`,
       });
+      listUnsentOnAdopt(changes[changes.length - 1] as Change, first, resolved);
       continue;
     }
     const change: Change = {

@@ -1,4 +1,6 @@
 // Scenario: over real HTTP and Digest auth, the emulator answers owned alert configs as a newer Ops Manager would (a new top-level field, a new threshold member, a new notification member, new enum values); plans stay empty where nothing this version models differs, an update lists what its full PUT leaves out (never the values), and every target keeps working.
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readProjectForExport } from '../../../lambdas/core/export/export-read.ts';
 import { exportProject } from '../../../lambdas/core/export/export-run.ts';
@@ -96,6 +98,30 @@ describe('a newer Ops Manager answers members this version does not model', () =
     const live = await world.client().getAlertConfig(PROJECTS.paymentsProd, id);
     expect((live as unknown as Record<string, unknown>).severityOverride).toBeUndefined();
     expect(live.metricThreshold?.threshold).toBe(95);
+  });
+
+  it('an adoption that re-sends secrets with a full PUT lists what that PUT leaves out; one without secrets (no write) does not', async () => {
+    expect((await world.run('apply')).failures).toEqual([]);
+    const plan0 = await world.run('plan');
+    const noPrimary = ownedId(plan0, 'no-primary');
+    const disk = ownedId(plan0, 'disk-space-used');
+    await newerServer(noPrimary, { config: { severityOverride: 'CRITICAL' } });
+    await newerServer(disk, { config: { severityOverride: 'CRITICAL' } });
+    // The state is lost: every config is adopted again.
+    await rm(join(world.dir, 'state'), { recursive: true, force: true });
+    const plan = await world.run('plan');
+    const byKey = new Map(
+      plan.plan.changes.filter((c) => c.target.id === PROJECTS.paymentsProd).map((c) => [c.key, c]),
+    );
+    const adopt = byKey.get('no-primary') as Change;
+    expect(adopt.action).toBe('adopt');
+    expect(adopt.fields.filter((f) => f.unmodelled === true)).toEqual([{ path: 'severityOverride', unmodelled: true }]);
+    expect(adopt.reason).toContain(
+      'the full PUT does not send 1 live member(s) this version does not model (severityOverride)',
+    );
+    const plain = byKey.get('disk-space-used') as Change;
+    expect(plain.action).toBe('adopt');
+    expect(plain.fields).toEqual([]);
   });
 
   it('an enable or disable (PATCH of enabled) lists nothing: it keeps every member', async () => {
