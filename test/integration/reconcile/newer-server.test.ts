@@ -1,4 +1,4 @@
-// Scenario: over real HTTP and Digest auth, the emulator answers owned alert configs as a newer Ops Manager would (a new top-level field, a new threshold member, a new notification member, new enum values); plans stay empty where nothing this version models differs, an update lists what its full PUT leaves out (never the values), and every target keeps working.
+// Scenario: over real HTTP and Digest auth, the emulator answers owned alert configs as a newer Ops Manager would (a new top-level field, threshold member, notification member, new enum values): plans stay empty where nothing this version models differs, an update or a secret-re-sending adoption lists what its full PUT leaves out (never the values), export warns, saved plans apply, every target keeps working; an enforced audit-log rotation write keeps the live fields git leaves out.
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
