@@ -1,6 +1,7 @@
 /**
  * The admin API under `/__emulator/` (only with `admin: true`, no authentication): reset to the seed, faults, the
- * request log, nonce expiry, and an API key's rotation. It is never reachable under the public API base.
+ * request log, nonce expiry, an API key's rotation, and the members a newer Ops Manager would answer for an alert config
+ * (newer-members.ts). It is never reachable under the public API base.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError, apiErrors } from '../errors.ts';
@@ -8,6 +9,7 @@ import { parseJsonBody, readBody } from '../http/body.ts';
 import { errorText, send } from '../http/respond.ts';
 import type { PipelineDeps } from '../server.ts';
 import { parseFault } from './faults.ts';
+import { parseNewerMembers, setNewerMembers } from './newer-members.ts';
 
 const JSON_HEADERS = { 'Content-Type': 'application/json' };
 
@@ -15,6 +17,14 @@ async function route(method: string, path: string, req: IncomingMessage, deps: P
   const key = `${method} ${path.replace(/\/+$/, '')}`;
   const apiKey = /^PUT \/__emulator\/api-keys\/([A-Za-z0-9]{1,64})$/.exec(key);
   if (apiKey) return rotateKey(apiKey[1] as string, parseJsonBody(await readBody(req, deps.maxBodyBytes)), deps);
+  const newer = /^PUT \/__emulator\/groups\/([0-9a-f]{24})\/alertConfigs\/([0-9a-f]{24})\/newer-members$/.exec(key);
+  if (newer) {
+    const members = parseNewerMembers(parseJsonBody(await readBody(req, deps.maxBodyBytes)));
+    const cfg = deps.core.state.alertConfigs.get(newer[1] as string)?.get(newer[2] as string);
+    if (cfg === undefined) throw apiErrors.resourceNotFound(path);
+    setNewerMembers(cfg, members);
+    return {};
+  }
   switch (key) {
     case 'POST /__emulator/reset':
       req.resume();

@@ -1,4 +1,6 @@
 /** Alert configurations: list, get, create, full replace (PUT), enable/disable (PATCH), delete. */
+
+import { carryNewerMembers, withNewerMembers } from '../admin/newer-members.ts';
 import { alertDiffParams } from '../alerts/diffs.ts';
 import { renderAlertConfig } from '../alerts/render.ts';
 import { validateAlertConfig } from '../alerts/validate.ts';
@@ -15,11 +17,12 @@ const ONE = `${BASE}/{alertConfigId}`;
 
 function render(ctx: RequestContext, cfg: StoredAlertConfig): Record<string, unknown> {
   const teams = ctx.core.state.teams;
-  return renderAlertConfig(
+  const answer = renderAlertConfig(
     cfg,
     selfLink(ctx.apiBase, `/groups/${cfg.groupId}/alertConfigs/${cfg.id}`),
     (id) => teams.get(id)?.name,
   );
+  return withNewerMembers(cfg, answer);
 }
 
 function requireConfig(ctx: RequestContext): StoredAlertConfig {
@@ -92,6 +95,7 @@ async function toggle(ctx: RequestContext) {
   if (body.enabled === undefined || body.enabled === null) throw apiErrors.missingAttribute('enabled');
   if (typeof body.enabled !== 'boolean') throw apiErrors.invalidJsonAttribute('enabled');
   const cfg: StoredAlertConfig = { ...previous, enabled: body.enabled, updated: isoSeconds(ctx.core.now()) };
+  carryNewerMembers(previous, cfg);
   groupAlerts(ctx.core.state, cfg.groupId).set(cfg.id, cfg);
   recordAudit(ctx, {
     eventTypeName: body.enabled ? 'ALERT_CONFIG_ENABLED_AUDIT' : 'ALERT_CONFIG_DISABLED_AUDIT',

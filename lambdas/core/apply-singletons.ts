@@ -3,7 +3,7 @@ import type { AuditLogRotateConfig, ServerTypeName } from '../opsman/types.ts';
 import { canonicalJson } from './canonical.ts';
 import { ReconcileError } from './errors.ts';
 import type { Change } from './model.ts';
-import { rotationProjection, SERVER_TYPE_LABELS, singletonDigest } from './plan-singletons.ts';
+import { ROTATION_FIELDS, rotationProjection, SERVER_TYPE_LABELS, singletonDigest } from './plan-singletons.ts';
 import type { OpsManagerApi, ReconcileState } from './ports.ts';
 import { getAuditLogRotationChecked } from './read-live.ts';
 import { settleWrite } from './settle-write.ts';
@@ -32,6 +32,26 @@ export function recordSingleton(state: ReconcileState, change: Change): void {
 }
 
 /**
+ * The audit-log rotation to write: the desired fields over the live ones this version models (`change.before`, the
+ * config the plan was made from). Ops Manager resets a rotation field a PUT does not send to its default, so a field the
+ * desired state leaves out (numTotal 15 set by hand) would be lost by a write of the desired fields alone, though the
+ * desired state says nothing of it. Members this version does not model are not sent (the plan lists them).
+ */
+export function rotationBody(change: Change): AuditLogRotateConfig {
+  const out: AuditLogRotateConfig = {};
+  const live = change.before;
+  if (live !== null && typeof live === 'object' && !Array.isArray(live)) {
+    for (const field of ROTATION_FIELDS) {
+      const value = (live as Record<string, unknown>)[field];
+      // Numeric texts are read as numbers (live-shape.ts lets them through); anything else is not carried.
+      const number = typeof value === 'number' || typeof value === 'string' ? Number(value) : Number.NaN;
+      if (Number.isFinite(number) && !(typeof value === 'string' && value.trim() === '')) out[field] = number;
+    }
+  }
+  return { ...out, ...(change.after as AuditLogRotateConfig) };
+}
+
+/**
  * Writes one singleton change. Resolves a warning when the write was applied but its answer was too large to read
  * (settle-write.ts): verification re-reads every written singleton anyway.
  */
@@ -52,7 +72,7 @@ export async function applySingletonChange(
     return settled.warning;
   }
   if (change.kind === 'auditLogRotation') {
-    const rotation = change.after as AuditLogRotateConfig;
+    const rotation = rotationBody(change);
     return (await settleWrite(() => api.setAuditLogRotateConfig(change.target.id, rotation))).warning;
   }
   if (change.kind === 'versionManifest') {

@@ -181,6 +181,11 @@ export interface FieldChange {
    * duplicates for pairing and secrets, not for reading.
    */
   item?: number;
+  /**
+   * A member of the live object this version does not model (a newer Ops Manager's field): the update's full PUT does
+   * not send it, so Ops Manager may reset it. Its value is never copied into the plan (it may be a secret).
+   */
+  unmodelled?: true;
 }
 
 /**

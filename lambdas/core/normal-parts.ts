@@ -44,7 +44,9 @@ const CONDITION_MEMBERS: readonly string[] = ['metricName', 'operator', 'thresho
 
 /**
  * A threshold with server defaults filled and its value numeric; undefined when absent, not an object, or carrying no
- * condition member (see CONDITION_MEMBERS).
+ * condition member (see CONDITION_MEMBERS). Only the members this version models (THRESHOLD_MEMBERS) are kept: a member
+ * a newer Ops Manager adds to its answer (say `scale`) cannot be declared in the desired state, so comparing it would
+ * make a config differ on every run (a perpetual update) and an equal unowned one never be adopted.
  */
 export function normaliseThreshold(
   value: unknown,
@@ -58,7 +60,7 @@ export function normaliseThreshold(
   for (const k of Object.keys(defaults)) out[k] = defaults[k];
   for (const k of Object.keys(record)) {
     const v = record[k];
-    if (v === undefined || v === null) continue;
+    if (v === undefined || v === null || !THRESHOLD_MEMBERS.includes(k)) continue;
     out[k] = k === 'threshold' ? num(v) : v;
   }
   return out;
@@ -146,8 +148,8 @@ export function valueJson(value: unknown): string {
   }
 }
 
-/** The members a threshold usually has, in canonical (sorted) order. */
-const THRESHOLD_MEMBERS: readonly string[] = ['metricName', 'mode', 'operator', 'threshold', 'units'];
+/** The members of a threshold this version models, in canonical (sorted) order: any other is dropped on reading. */
+export const THRESHOLD_MEMBERS: readonly string[] = ['metricName', 'mode', 'operator', 'threshold', 'units'];
 const THRESHOLD_PREFIXES: readonly string[] = THRESHOLD_MEMBERS.map((k) => `${JSON.stringify(k)}:`);
 
 /** canonicalJson of a normalised threshold, without sorting its keys when they are the usual ones. */

@@ -42,6 +42,17 @@ const ALL_FIELDS: readonly string[] = [
   ...SECRET_NOTIFICATION_FIELDS,
 ];
 
+/** Notification members that are no setting of it: server-generated, or a name shown for an id. */
+const SERVER_NOTIFICATION_FIELDS: ReadonlySet<string> = new Set(['typeName', 'notifierId', 'teamName', 'role']);
+
+/**
+ * True for a notification member this version knows (a setting of some type, or a server-only member); false for one
+ * only a newer Ops Manager answers.
+ */
+export function isKnownNotificationField(field: string): boolean {
+  return ALL_FIELDS.includes(field) || SERVER_NOTIFICATION_FIELDS.has(field);
+}
+
 /**
  * Values the server fills when a field its type echoes was not sent. Filled on both sides before comparing, so an
  * omitted field and its default are equal.

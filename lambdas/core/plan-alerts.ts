@@ -23,6 +23,7 @@ import {
 } from './normalise.ts';
 import type { OwnedAlertConfig, ProjectState } from './ports.ts';
 import { renumberedSecretPaths } from './renumbered-secrets.ts';
+import { unmodelledMembers, unmodelledReason } from './unmodelled.ts';
 
 /** Outcome of resolving the secrets of one alert config. */
 export type ResolvedSecrets = { ok: true; values: Map<string, string> } | { ok: false; reason: string };
@@ -116,6 +117,18 @@ function deleteReason(record: OwnedAlertConfig | undefined): string {
   const base = 'owned alert config no longer in the desired state';
   if (record?.adoptedAt === undefined || record.createdAt !== undefined) return base;
   return `${base}; adopted at ${record.adoptedAt}, not created by this tool (it existed before: an Ops Manager default, a hand-made config or another tool's)`;
+}
+
+/**
+ * An adoption of a body with secrets re-sends them with one full PUT (apply-alerts.ts), which leaves out what this
+ * version does not model, as an update does: those live members are listed on the change.
+ */
+function listUnsentOnAdopt(change: Change, live: AlertConfig, resolved: ResolvedSecrets): void {
+  if (!resolved.ok || resolved.values.size === 0) return;
+  const unsent = unmodelledMembers(live);
+  if (unsent.length === 0) return;
+  change.fields = [...change.fields, ...unsent];
+  change.reason += unmodelledReason(unsent);
 }
 
 /** Plans one project's alert configs. */
@@ -256,6 +269,12 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
         } else {
           change.action = 'update';
           change.reason = `${fields.length} field(s) differ`;
+          // The full PUT sends the desired body alone: what it leaves out of a newer server's answer is listed.
+          const unsent = unmodelledMembers(live);
+          if (unsent.length > 0) {
+            change.fields = [...fields, ...unsent];
+            change.reason += unmodelledReason(unsent);
+          }
         }
         if (drifted) change.drift = { detected: true };
       }
@@ -280,6 +299,7 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
         fields: withSecretItems(secretChanges([...resolved.values.keys()].sort(), false), after),
         reason: `key renamed from "${moved.key}": its config ${moved.config.id} equals the desired one in every non-secret field, so ownership moves instead of a delete and a create`,
       });
+      listUnsentOnAdopt(changes[changes.length - 1] as Change, moved.config, resolved);
       continue;
     }
     // Only an interrupted create needs every match (several block it); otherwise the oldest one is adopted.
@@ -312,6 +332,7 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
           ? `recovering an interrupted create: adopting the one matching config ${first.id}`
           : `unowned live config ${first.id} equals the desired one in every non-secret field`,
       });
+      listUnsentOnAdopt(changes[changes.length - 1] as Change, first, resolved);
       continue;
     }
     const change: Change = {

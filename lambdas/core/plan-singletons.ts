@@ -5,6 +5,7 @@
 import type { AuditLogRotateConfig, ServerType, ServerTypeName } from '../opsman/types.ts';
 import { canonicalJson, digestOf } from './canonical.ts';
 import type { Change, DesiredAuditLogRotation, FieldChange, TargetRef } from './model.ts';
+import { unknownMembers, unmodelledReason } from './unmodelled.ts';
 
 /** Values the real product fills when a rotation field is not written (shared/reference/ops-manager-api.md). */
 export const AUDIT_LOG_DEFAULTS: Readonly<AuditLogRotateConfig> = {
@@ -98,6 +99,12 @@ export function planAuditLogRotation(
   if (desired.enforce) {
     change.action = 'update';
     change.reason = `${fields.length} rotation field(s) differ; enforce is on`;
+    // The write carries the live fields this version models (apply-singletons.ts rotationBody), never the others.
+    const unsent = unknownMembers(live, (m) => (ROTATION_FIELDS as readonly string[]).includes(m), '');
+    if (unsent.length > 0) {
+      fields.push(...unsent);
+      change.reason += unmodelledReason(unsent);
+    }
   } else {
     change.action = 'drift';
     change.reason = `${fields.length} rotation field(s) differ; not written because enforce is off (set auditLogRotation.enforce: true)`;

@@ -10,6 +10,7 @@ import { loadDesiredState } from '../desired/load.ts';
 import { ReconcileError } from '../errors.ts';
 import type { OpsManagerApi } from '../ports.ts';
 import { checkTeams } from '../team-check.ts';
+import { unmodelledMembers } from '../unmodelled.ts';
 import { exportAlertConfig } from './export-alert.ts';
 import { creationOrder, exportKeys } from './export-keys.ts';
 import {
@@ -201,6 +202,16 @@ export async function exportProject(read: ProjectLiveRead, options: ExportOption
           candidates = candidates.filter((c) => !teamProblems.has(c.key));
           continue;
         }
+      }
+    }
+    // A newer Ops Manager's members have no place in the format: the entry adopts the config all the same (they are not
+    // compared), and whoever exports is told what git will not hold.
+    for (const c of candidates) {
+      const unsent = unmodelledMembers(c.live);
+      if (unsent.length > 0) {
+        warnings.push(
+          `alert config ${c.id} (${c.key}): ${unsent.map((f) => f.path).join(', ')} not exported: this version does not model ${unsent.length === 1 ? 'it' : 'them'} (an update of the config, a full PUT, will not send ${unsent.length === 1 ? 'it' : 'them'})`,
+        );
       }
     }
     return {

@@ -96,6 +96,9 @@ export function readablePath(change: FieldChange): string {
   return `notifications[${typeName}, ${where}]${path.slice(end + 1)}`;
 }
 
+/** What a plan says of a live member this version does not model (FieldChange.unmodelled): never its value. */
+export const UNMODELLED_NOTE = '(set on live, not modelled by this version: not sent, Ops Manager may reset it)';
+
 /**
  * `path: before -> after` (the path readablePath's), or the secret placeholder for a secret field (worded for `action`,
  * the change's: see secretNote). A side that is absent reads `(none)` on either side (`(none) -> {...}` added,
@@ -103,6 +106,7 @@ export function readablePath(change: FieldChange): string {
  */
 export function formatFieldChange(change: FieldChange, action?: ChangeAction): string {
   const path = readablePath(change);
+  if (change.unmodelled === true) return `${path}: ${UNMODELLED_NOTE}`;
   if (change.secret === true || isSecretPath(change.path)) return `${path}: ${secretNote(change.note, action)}`;
   return `${path}: ${formatValue(change.before)} -> ${formatValue(change.after)}`;
 }

@@ -150,6 +150,51 @@ describe('request log', () => {
   });
 });
 
+describe('newer members (what a newer Ops Manager answers)', () => {
+  const ONE = `${ALERTS}/6c0100000000000000000003`;
+  const PATH = `/groups/${W.paymentsProd}/alertConfigs/6c0100000000000000000003/newer-members`;
+  const MEMBERS = {
+    config: { severityOverride: 'CRITICAL', metricThreshold: { scale: 'PER_SECOND' } },
+    notifications: [{ escalation: 'x' }],
+  };
+
+  it('are answered on every read; a PATCH of enabled keeps them, a PUT (full replacement) resets them, reset forgets them', async () => {
+    expect((await h.admin('PUT', PATH, MEMBERS)).body).toEqual({});
+    const read = (await h.owner.get(ONE)).body;
+    expect(read).toMatchObject({
+      severityOverride: 'CRITICAL',
+      metricThreshold: { scale: 'PER_SECOND', operator: 'GREATER_THAN' },
+    });
+    expect(read.notifications[0]).toMatchObject({ escalation: 'x', typeName: 'GROUP' });
+    const listed = (await h.owner.get(ALERTS)).body.results.find(
+      (c: { id: string }) => c.id === '6c0100000000000000000003',
+    );
+    expect(listed.severityOverride).toBe('CRITICAL');
+    expect((await h.owner.patch(ONE, { enabled: false })).body.severityOverride).toBe('CRITICAL');
+    const { id: _id, groupId: _g, created: _c, updated: _u, links: _l, ...rest } = read;
+    const body = {
+      ...rest,
+      metricThreshold: { ...read.metricThreshold },
+      notifications: [{ typeName: 'GROUP', roles: ['GROUP_OWNER'] }],
+    };
+    delete body.severityOverride;
+    delete body.metricThreshold.scale;
+    const put = await h.owner.put(ONE, body);
+    expect(put.status).toBe(200);
+    expect(put.body.severityOverride).toBeUndefined();
+    expect(put.body.metricThreshold.scale).toBeUndefined();
+    await h.admin('PUT', PATH, MEMBERS);
+    await h.admin('POST', '/reset');
+    expect((await h.owner.get(ONE)).body.severityOverride).toBeUndefined();
+  });
+
+  it('refuse a body that is not members, and an unknown config; the public API has no such route', async () => {
+    await expect(h.admin('PUT', PATH, { config: [] })).resolves.toMatchObject({ status: 400 });
+    await expect(h.admin('PUT', PATH.replace('0003/', '0009/'), MEMBERS)).resolves.toMatchObject({ status: 404 });
+    expect((await h.owner.put(`${ONE}/newer-members`, MEMBERS)).status).toBe(404);
+  });
+});
+
 describe('without admin', () => {
   it('does not exist', async () => {
     const emu = await startEmulator({});
