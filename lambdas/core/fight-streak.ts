@@ -9,6 +9,7 @@ import type { Change, ChangeResult, Plan, TargetRef } from './model.ts';
 import { targetKey } from './model.ts';
 import type { DriftStreak, ReconcileState } from './ports.ts';
 import { organizationState, projectState } from './state.ts';
+import { differingPaths } from './unmodelled.ts';
 
 /**
  * Consecutive runs finding an object changed outside this tool after it put the object back, from which the plan and
@@ -61,7 +62,7 @@ export function streakActors(change: Change): string[] {
 
 /** The field paths that differ in `change` (paths only: never a value), or DELETED_FIELD for a re-create. */
 export function streakFields(change: Change): string[] {
-  const paths = distinct(change.fields.map((f) => f.path));
+  const paths = distinct(differingPaths(change.fields));
   if (paths.length === 0 && change.action === 'create') return [DELETED_FIELD];
   return paths.slice(0, MAX_STREAK_FIELDS);
 }

@@ -77,3 +77,12 @@ export function unmodelledReason(fields: readonly FieldChange[]): string {
   if (paths.length === 0) return '';
   return `; the full PUT does not send ${paths.length} live member(s) this version does not model (${paths.join(', ')}): Ops Manager may reset them (edit them in Ops Manager after the apply, or upgrade opsman-gitops)`;
 }
+
+/**
+ * The paths of the fields that differ between live and desired, without the unmodelled members an update lists: those
+ * are what the write leaves out, not what drifted, so a drift's log line and an update fight's streak must not count
+ * them (each later update would list them again and make unrelated drifts look like the same field fought over).
+ */
+export function differingPaths(fields: readonly FieldChange[]): string[] {
+  return fields.filter((f) => f.unmodelled !== true).map((f) => f.path);
+}

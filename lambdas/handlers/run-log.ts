@@ -10,6 +10,7 @@
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { RunReport, TargetFailure } from '../core/model.ts';
+import { differingPaths } from '../core/unmodelled.ts';
 import { nextStep } from './next-step.ts';
 
 /** Most `drift detected` lines per run (the rest are counted in the last one; the archived report lists them all). */
@@ -99,7 +100,7 @@ export function logRunFindings(logger: Logger, report: RunReport): void {
       key: c.key,
       action: c.action,
       // Paths only: a field's before/after could be a secret's note or a value nobody asked to see in a log.
-      fields: c.fields.map((field) => field.path),
+      fields: differingPaths(c.fields),
       changedBy: (c.drift?.attribution ?? []).map((a) => ({
         actor: a.actor,
         actorType: a.actorType,

@@ -113,6 +113,24 @@ describe('nextStreak: one more run that found the object drifted and put it back
     expect(again.runs).toBe(2);
     expect(again.actors).toEqual(first.actors);
   });
+
+  it("an update's unmodelled members (what its PUT leaves out) are no drifted field: another field's drift starts afresh", () => {
+    const unsent = { path: 'severityOverride', unmodelled: true as const };
+    const first = nextStreak(
+      undefined,
+      { ...drift(['enabled']), fields: [{ path: 'enabled', before: 1, after: 2 }, unsent] },
+      NOW,
+    );
+    expect(first.fields).toEqual(['enabled']);
+    const other = drift(['metricThreshold.threshold']);
+    other.fields.push(unsent);
+    expect(nextStreak(first, other, NOW)).toEqual({
+      runs: 1,
+      since: NOW,
+      actors: [],
+      fields: ['metricThreshold.threshold'],
+    });
+  });
 });
 
 function state(streaks: Record<string, DriftStreak> | undefined, org?: Record<string, DriftStreak>): ReconcileState {

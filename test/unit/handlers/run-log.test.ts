@@ -190,4 +190,19 @@ describe('update fight detected lines', () => {
     expect(lines).toHaveLength(MAX_FIGHT_LINES);
     expect(lines.at(-1)?.fields.more).toBe(3);
   });
+
+  it("a drift line lists the drifted fields, not the unmodelled members the update's PUT leaves out", () => {
+    const { logger, calls } = recordingLogger();
+    const change = {
+      ...fought(1),
+      action: 'update',
+      fields: [
+        { path: 'metricThreshold.threshold', before: 1, after: 2 },
+        { path: 'severityOverride', unmodelled: true },
+      ],
+      drift: { detected: true, attribution: [] },
+    } as unknown as Change;
+    logRunFindings(logger, { failures: [], plan: { changes: [change] }, command: 'apply' } as unknown as RunReport);
+    expect(calls.find((c) => c.message === 'drift detected')?.fields.fields).toEqual(['metricThreshold.threshold']);
+  });
 });
