@@ -118,4 +118,30 @@ describe('update fight detection against the emulator', () => {
     expect(fights(again)).toEqual([]);
     expect((await storedState()).projects[PROD]?.driftStreaks?.['alertConfig:no-primary']?.runs).toBe(1);
   });
+
+  it('a target this run will not write (apply --mode plan, or its own mode plan) does not warn: nothing is put back', async () => {
+    await world.run('apply');
+    for (let run = 1; run < FIGHT_RUNS; run++) {
+      await otherAutomation();
+      await world.run('apply');
+    }
+    await otherAutomation();
+    const capped = await world.run('apply', { mode: 'plan' });
+    expect(capped.results.filter((r) => r.status === 'applied')).toEqual([]);
+    expect(fights(capped)).toEqual([]);
+    expect(fightOf(capped, 'no-primary')).toBeUndefined();
+
+    // The operator parks the project (spec.mode: plan) while finding the other writer: no warning on every run.
+    await world.editDesired('projects/payments.yaml', (t) => t.replace('spec:\n  mode: apply', 'spec:\n  mode: plan'));
+    for (let run = 0; run < 2; run++) {
+      const parked = await world.run('apply');
+      expect(parked.plan.targetModes?.[`project:${PROD}`]).toBe('plan');
+      expect(fights(parked)).toEqual([]);
+      expect(fightOf(parked, 'no-primary')).toBeUndefined();
+    }
+    // The streak waits as stored: back in apply mode, the revert is the FIGHT_RUNS-th and warns.
+    expect((await storedState()).projects[PROD]?.driftStreaks?.['alertConfig:no-primary']?.runs).toBe(FIGHT_RUNS - 1);
+    await world.editDesired('projects/payments.yaml', (t) => t.replace('spec:\n  mode: plan', 'spec:\n  mode: apply'));
+    expect(fights(await world.run('apply'))).toHaveLength(2);
+  });
 });

@@ -124,13 +124,16 @@ function state(streaks: Record<string, DriftStreak> | undefined, org?: Record<st
   };
 }
 
+/** Every target's mode is apply. */
+const everyTarget = () => true;
+
 describe('markFights: the plan warns on the FIGHT_RUNS-th consecutive run, not before', () => {
   it.each(Array.from({ length: FIGHT_RUNS + 1 }, (_, stored) => ({ stored, warns: stored + 1 >= FIGHT_RUNS })))(
     'with $stored run(s) stored, this run warns: $warns',
     ({ stored, warns }) => {
       const before = stored === 0 ? undefined : { 'alertConfig:no-primary': streak(stored, ['apiKey:jdoekey1'], []) };
       const change = drift(['enabled'], [by('jdoekey1')]);
-      const warnings = markFights([change], state(before), NOW);
+      const warnings = markFights([change], state(before), NOW, everyTarget);
       expect(warnings).toHaveLength(warns ? 1 : 0);
       expect(change.drift?.fight !== undefined).toBe(warns);
       if (warns) expect(change.drift?.fight).toMatchObject({ runs: stored + 1 });
@@ -144,8 +147,21 @@ describe('markFights: the plan warns on the FIGHT_RUNS-th consecutive run, not b
   ])('no fight for $name', ({ over }) => {
     const change = drift(['enabled'], [by('jdoekey1')], over);
     const before = { 'alertConfig:no-primary': streak(FIGHT_RUNS + 4, ['apiKey:jdoekey1'], ['enabled']) };
-    expect(markFights([change], state(before), NOW)).toEqual([]);
+    expect(markFights([change], state(before), NOW, everyTarget)).toEqual([]);
     expect(change.drift?.fight).toBeUndefined();
+  });
+
+  it('no fight for a target whose mode is not apply (apply skips it): only that target is left out', () => {
+    const skipped = drift(['enabled'], [by('jdoekey1')]);
+    const other = drift(['enabled'], [by('jdoekey1')], { target: { type: 'project', id: 'p2', name: 'other' } });
+    const stored = { 'alertConfig:no-primary': streak(FIGHT_RUNS - 1, ['apiKey:jdoekey1'], ['enabled']) };
+    const s = state(stored);
+    s.projects.p2 = { alertConfigs: {}, driftStreaks: structuredClone(stored) };
+    const warnings = markFights([skipped, other], s, NOW, (key) => key !== 'project:p1');
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('in project other (p2)');
+    expect(skipped.drift?.fight).toBeUndefined();
+    expect(other.drift?.fight?.runs).toBe(FIGHT_RUNS);
   });
 
   it('an organization default server type is fought over like an alert config, and a pending change is no drift', () => {
@@ -165,6 +181,7 @@ describe('markFights: the plan warns on the FIGHT_RUNS-th consecutive run, not b
       [server, pending],
       state({ 'alertConfig:no-primary': streak(9, [], ['enabled']) }, { defaultServerType: streak(2, [], []) }),
       NOW,
+      everyTarget,
     );
     // The stored org streak has nothing in common with this run (empty lists), so it restarts: no warning...
     expect(warnings).toEqual([]);
@@ -172,6 +189,7 @@ describe('markFights: the plan warns on the FIGHT_RUNS-th consecutive run, not b
       [server],
       state(undefined, { defaultServerType: streak(2, ['user:alice'], ['defaultServerType']) }),
       NOW,
+      everyTarget,
     );
     // ...while one sharing the actor reaches FIGHT_RUNS.
     expect(common).toHaveLength(1);
@@ -194,7 +212,7 @@ describe('markFights: the plan warns on the FIGHT_RUNS-th consecutive run, not b
         ['notifications[SLACK].channelName', 'notifications[WEBHOOK].webhookSecret'],
       ),
     };
-    const [warning] = markFights([change], state(before), NOW);
+    const [warning] = markFights([change], state(before), NOW, everyTarget);
     expect(warning).toBe(
       fightWarning(change, change.drift?.fight as NonNullable<NonNullable<Change['drift']>['fight']>),
     );
