@@ -273,6 +273,20 @@ describe('recordStreaks: what an apply keeps', () => {
     expect(s.projects.p1?.driftStreaks).toBeUndefined();
   });
 
+  it.each([
+    { name: 'its delete blocked by a gate (prune off, protect, maxDeletes)', action: 'blocked' as const },
+    { name: 'its delete not applied (failed)', action: 'delete' as const },
+  ])(
+    'a key that left git loses its streak even while the other writer keeps its config changed: $name',
+    ({ action }) => {
+      const s = state({ [key]: streak(2, ['apiKey:jdoekey1'], ['enabled']) });
+      // As plan-alerts makes it: the owned config of a released key, changed since this tool last wrote it.
+      const removal = drift([], [by('jdoekey1')], { action, before: { enabled: false }, reason: 'prune is off' });
+      recordStreaks(planOf([removal]), action === 'delete' ? [result(removal, 'failed')] : [], s, writable);
+      expect(s.projects.p1?.driftStreaks).toBeUndefined();
+    },
+  );
+
   it('a target not written (mode), or planned with a failure, keeps its streaks as stored', () => {
     const stored = { [key]: streak(2, [], ['enabled']) };
     const s = state(structuredClone(stored));
@@ -284,7 +298,8 @@ describe('recordStreaks: what an apply keeps', () => {
 
   it('a drift standing (observe-like, blocked) keeps the streak; a first revert creates the entry', () => {
     const s = state({ [key]: streak(2, [], ['enabled']) });
-    recordStreaks(planOf([drift(['enabled'], [], { action: 'blocked' })]), [], s, writable);
+    // A blocked change of a key still in git (not converging, say) carries its desired body.
+    recordStreaks(planOf([drift(['enabled'], [], { action: 'blocked', after: { enabled: true } })]), [], s, writable);
     expect(s.projects.p1?.driftStreaks?.[key]?.runs).toBe(2);
 
     const fresh: ReconcileState = { formatVersion: 1, updatedAt: T0, projects: {} };
