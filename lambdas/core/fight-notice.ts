@@ -43,7 +43,13 @@ export function fightWarning(change: Change, notice: FightNotice): string {
   const target = `${change.target.type} ${change.target.name} (${change.target.id})`;
   const who = notice.actors.length === 0 ? '' : ` by ${notice.actors.map(actorText).join(' and ')}`;
   const what = notice.fields.length === 0 ? '' : ` (each time: ${notice.fields.join(', ')})`;
-  const unnamed = notice.actors.length === 0 ? ' (the audit events did not name the same author each time)' : '';
+  // No author common to every run: the events may have named different ones, or none at all (unreadable, or no event:
+  // then the value may be changed back by Ops Manager itself, not by a second writer), so both are said.
+  const unnamed =
+    notice.actors.length === 0
+      ? ' (no author was named by the audit events on every one of those runs: when none named anyone, look also for' +
+        ' something in Ops Manager itself that changes the value back)'
+      : '';
   return (
     `${UPDATE_FIGHT}: ${objectName(change)} in ${target} keeps being changed outside opsman-gitops: ` +
     `${notice.runs} consecutive runs since ${notice.since} found it changed${who}${what} and put it back${unnamed}. ` +

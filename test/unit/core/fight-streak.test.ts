@@ -164,6 +164,17 @@ describe('markFights: the plan warns on the FIGHT_RUNS-th consecutive run, not b
     expect(other.drift?.fight?.runs).toBe(FIGHT_RUNS);
   });
 
+  it('a fight no audit event named an author for does not claim the events named different ones', () => {
+    const change = drift(['enabled']);
+    const before = { 'alertConfig:no-primary': streak(FIGHT_RUNS - 1, [], ['enabled']) };
+    const [warning] = markFights([change], state(before), NOW, everyTarget);
+    expect(warning).toContain(
+      'found it changed (each time: enabled) and put it back (no author was named by the audit',
+    );
+    expect(warning).toContain('Ops Manager itself that changes the value back');
+    expect(warning).not.toContain('did not name the same author');
+  });
+
   it('an organization default server type is fought over like an alert config, and a pending change is no drift', () => {
     const server: Change = {
       target: ORG,
