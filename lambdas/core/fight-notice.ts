@@ -6,7 +6,7 @@
  * paths only: never a value, so never a secret.
  */
 import { FIGHT_RUNS, nextStreak, revertsDrift, streakKey, streaksOf } from './fight-streak.ts';
-import type { Change, FightActor, FightNotice } from './model.ts';
+import { type Change, type FightActor, type FightNotice, targetKey } from './model.ts';
 import type { DriftStreak, ReconcileState } from './ports.ts';
 
 /** First words of every update-fight warning: what a reader (or a log filter) looks for. */
@@ -43,7 +43,13 @@ export function fightWarning(change: Change, notice: FightNotice): string {
   const target = `${change.target.type} ${change.target.name} (${change.target.id})`;
   const who = notice.actors.length === 0 ? '' : ` by ${notice.actors.map(actorText).join(' and ')}`;
   const what = notice.fields.length === 0 ? '' : ` (each time: ${notice.fields.join(', ')})`;
-  const unnamed = notice.actors.length === 0 ? ' (the audit events did not name the same author each time)' : '';
+  // No author common to every run: the events may have named different ones, or none at all (unreadable, or no event:
+  // then the value may be changed back by Ops Manager itself, not by a second writer), so both are said.
+  const unnamed =
+    notice.actors.length === 0
+      ? ' (no author was named by the audit events on every one of those runs: when none named anyone, look also for' +
+        ' something in Ops Manager itself that changes the value back)'
+      : '';
   return (
     `${UPDATE_FIGHT}: ${objectName(change)} in ${target} keeps being changed outside opsman-gitops: ` +
     `${notice.runs} consecutive runs since ${notice.since} found it changed${who}${what} and put it back${unnamed}. ` +
@@ -55,12 +61,18 @@ export function fightWarning(change: Change, notice: FightNotice): string {
 /**
  * Marks the update fights among `changes` (`drift.fight`) from the stored streaks of `state`, counting this run (begun
  * at `at`) as one more; returns their warnings in the order of `changes`. Only a drift this run would put back counts:
- * one that observe mode or a safety gate leaves alone is no fight this run.
+ * one that observe mode or a safety gate leaves alone is no fight this run, and neither is one of a target whose mode
+ * is not apply (`writes(targetKey)` false: spec.mode plan, `--mode plan`), since apply skips it and its streak waits.
  */
-export function markFights(changes: readonly Change[], state: ReconcileState | null, at: string): string[] {
+export function markFights(
+  changes: readonly Change[],
+  state: ReconcileState | null,
+  at: string,
+  writes: (targetKey: string) => boolean,
+): string[] {
   const warnings: string[] = [];
   for (const change of changes) {
-    if (!revertsDrift(change) || change.drift === undefined) continue;
+    if (!revertsDrift(change) || change.drift === undefined || !writes(targetKey(change.target))) continue;
     const streak = nextStreak(streaksOf(state, change.target)?.[streakKey(change)], change, at);
     if (streak.runs < FIGHT_RUNS) continue;
     const notice = fightNotice(streak);

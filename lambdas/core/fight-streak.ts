@@ -40,6 +40,16 @@ export function revertsDrift(change: Change): boolean {
   return change.drift?.detected === true && REVERTING.has(change.action) && change.target.type !== 'global';
 }
 
+/**
+ * True for an owned alert config whose key left git: its delete, or that delete turned into `blocked` by a safety gate
+ * (prune off, protect, maxDeletes), the one blocked change without a desired body (`after`). Such a config keeps
+ * differing from what this tool last wrote once the other writer has it, so keeping its streak while that drift stands
+ * would keep it for as long as the delete is blocked, and count on from it if the key came back to git.
+ */
+function leftGit(change: Change): boolean {
+  return change.action === 'delete' || (change.action === 'blocked' && change.after === undefined);
+}
+
 const cut = (text: string) => (text.length > MAX_STREAK_TEXT ? text.slice(0, MAX_STREAK_TEXT) : text);
 
 /** Distinct, sorted, cut. */
@@ -102,7 +112,8 @@ export function streaksOf(
  * - a drift not reverted (a write failed or skipped, a blocked change, a delete, an unenforced expectation) neither
  *   counts nor resets: this tool did not fight that run;
  * - an object found without drift (in sync, or only a change from git) loses its streak;
- * - an object the plan no longer mentions (its key left git) loses it too, so the state keeps only live streaks.
+ * - an object the plan no longer mentions, or only as a delete (applied or blocked: its key left git), loses it too, so
+ *   the state keeps only live streaks.
  * Targets not planned, or planned with a failure, keep theirs as stored.
  */
 export function recordStreaks(
@@ -136,7 +147,7 @@ export function recordStreaks(
       const prev = stored[object];
       if (revertsDrift(change) && applied.has(`${key}|${object}`)) {
         kept[object] = nextStreak(prev, change, plan.createdAt);
-      } else if (change.drift?.detected === true && prev !== undefined) {
+      } else if (change.drift?.detected === true && prev !== undefined && !leftGit(change)) {
         kept[object] = prev;
       }
     }

@@ -154,7 +154,9 @@ export async function makePlan(
       stateCorrupt: request.stateCorrupt,
     }),
   );
-  // After the gates: a drift they block is not put back this run, so it is no fight this run.
-  plan.warnings?.push(...markFights(plan.changes, request.state, request.createdAt));
+  // After the gates: a drift they block is not put back this run, so it is no fight this run. Nor is one of a target
+  // that apply will skip for its mode (the `plan` command's targets keep theirs: its plan previews the apply).
+  const writes = (key: string) => plan.targetModes?.[key] === 'apply';
+  plan.warnings?.push(...markFights(plan.changes, request.state, request.createdAt, writes));
   return plan;
 }

@@ -118,4 +118,69 @@ describe('update fight detection against the emulator', () => {
     expect(fights(again)).toEqual([]);
     expect((await storedState()).projects[PROD]?.driftStreaks?.['alertConfig:no-primary']?.runs).toBe(1);
   });
+
+  it('a key that left git loses its streak while its delete is blocked (prune off), so its return to git starts at 1', async () => {
+    const KEY = 'primary-connections-high';
+    const disableIt = async () => {
+      const id = (await storedState()).projects[PROD]?.alertConfigs[KEY]?.id as string;
+      await world.client('jdoekey1').setAlertConfigEnabled(PROD, id, false);
+    };
+    const stanza = / {4}- key: primary-connections-high\n(?: {6}.*\n| {8}.*\n)+?(?= {4}- key: )/;
+    const original = await readFile(join(world.desiredDir, 'projects', 'payments.yaml'), 'utf8');
+    const block = stanza.exec(original)?.[0] as string;
+    expect(block).toContain('metricName: CONNECTIONS');
+    await world.run('apply');
+    for (let run = 1; run < FIGHT_RUNS; run++) {
+      await disableIt();
+      await world.run('apply');
+    }
+    expect((await storedState()).projects[PROD]?.driftStreaks?.[`alertConfig:${KEY}`]?.runs).toBe(FIGHT_RUNS - 1);
+
+    // Left to the other writer as the warning advises: out of git, with prune off so that it stays in Ops Manager.
+    await world.editDesired('projects/payments.yaml', (t) =>
+      t
+        .replace(block, '')
+        .replace('protect: [no-primary, primary-connections-high]', 'protect: [no-primary]')
+        .replace('  prune: true #', '  prune: false #'),
+    );
+    await disableIt();
+    const released = await world.run('apply');
+    const removal = released.plan.changes.find((c) => c.target.id === PROD && c.key === KEY);
+    expect(removal?.action).toBe('blocked');
+    expect(removal?.drift?.detected).toBe(true);
+    expect((await storedState()).projects[PROD]?.driftStreaks?.[`alertConfig:${KEY}`]).toBeUndefined();
+
+    // Back in git later: one revert is one run, not the FIGHT_RUNS-th.
+    await world.editDesired('projects/payments.yaml', () => original);
+    const back = await world.run('apply');
+    expect(back.results.find((r) => r.change.target.id === PROD && r.change.key === KEY)?.change.action).toBe('enable');
+    expect(fights(back)).toEqual([]);
+    expect((await storedState()).projects[PROD]?.driftStreaks?.[`alertConfig:${KEY}`]?.runs).toBe(1);
+  });
+
+  it('a target this run will not write (apply --mode plan, or its own mode plan) does not warn: nothing is put back', async () => {
+    await world.run('apply');
+    for (let run = 1; run < FIGHT_RUNS; run++) {
+      await otherAutomation();
+      await world.run('apply');
+    }
+    await otherAutomation();
+    const capped = await world.run('apply', { mode: 'plan' });
+    expect(capped.results.filter((r) => r.status === 'applied')).toEqual([]);
+    expect(fights(capped)).toEqual([]);
+    expect(fightOf(capped, 'no-primary')).toBeUndefined();
+
+    // The operator parks the project (spec.mode: plan) while finding the other writer: no warning on every run.
+    await world.editDesired('projects/payments.yaml', (t) => t.replace('spec:\n  mode: apply', 'spec:\n  mode: plan'));
+    for (let run = 0; run < 2; run++) {
+      const parked = await world.run('apply');
+      expect(parked.plan.targetModes?.[`project:${PROD}`]).toBe('plan');
+      expect(fights(parked)).toEqual([]);
+      expect(fightOf(parked, 'no-primary')).toBeUndefined();
+    }
+    // The streak waits as stored: back in apply mode, the revert is the FIGHT_RUNS-th and warns.
+    expect((await storedState()).projects[PROD]?.driftStreaks?.['alertConfig:no-primary']?.runs).toBe(FIGHT_RUNS - 1);
+    await world.editDesired('projects/payments.yaml', (t) => t.replace('spec:\n  mode: plan', 'spec:\n  mode: apply'));
+    expect(fights(await world.run('apply'))).toHaveLength(2);
+  });
 });

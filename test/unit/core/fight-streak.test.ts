@@ -142,13 +142,16 @@ function state(streaks: Record<string, DriftStreak> | undefined, org?: Record<st
   };
 }
 
+/** Every target's mode is apply. */
+const everyTarget = () => true;
+
 describe('markFights: the plan warns on the FIGHT_RUNS-th consecutive run, not before', () => {
   it.each(Array.from({ length: FIGHT_RUNS + 1 }, (_, stored) => ({ stored, warns: stored + 1 >= FIGHT_RUNS })))(
     'with $stored run(s) stored, this run warns: $warns',
     ({ stored, warns }) => {
       const before = stored === 0 ? undefined : { 'alertConfig:no-primary': streak(stored, ['apiKey:jdoekey1'], []) };
       const change = drift(['enabled'], [by('jdoekey1')]);
-      const warnings = markFights([change], state(before), NOW);
+      const warnings = markFights([change], state(before), NOW, everyTarget);
       expect(warnings).toHaveLength(warns ? 1 : 0);
       expect(change.drift?.fight !== undefined).toBe(warns);
       if (warns) expect(change.drift?.fight).toMatchObject({ runs: stored + 1 });
@@ -162,8 +165,32 @@ describe('markFights: the plan warns on the FIGHT_RUNS-th consecutive run, not b
   ])('no fight for $name', ({ over }) => {
     const change = drift(['enabled'], [by('jdoekey1')], over);
     const before = { 'alertConfig:no-primary': streak(FIGHT_RUNS + 4, ['apiKey:jdoekey1'], ['enabled']) };
-    expect(markFights([change], state(before), NOW)).toEqual([]);
+    expect(markFights([change], state(before), NOW, everyTarget)).toEqual([]);
     expect(change.drift?.fight).toBeUndefined();
+  });
+
+  it('no fight for a target whose mode is not apply (apply skips it): only that target is left out', () => {
+    const skipped = drift(['enabled'], [by('jdoekey1')]);
+    const other = drift(['enabled'], [by('jdoekey1')], { target: { type: 'project', id: 'p2', name: 'other' } });
+    const stored = { 'alertConfig:no-primary': streak(FIGHT_RUNS - 1, ['apiKey:jdoekey1'], ['enabled']) };
+    const s = state(stored);
+    s.projects.p2 = { alertConfigs: {}, driftStreaks: structuredClone(stored) };
+    const warnings = markFights([skipped, other], s, NOW, (key) => key !== 'project:p1');
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('in project other (p2)');
+    expect(skipped.drift?.fight).toBeUndefined();
+    expect(other.drift?.fight?.runs).toBe(FIGHT_RUNS);
+  });
+
+  it('a fight no audit event named an author for does not claim the events named different ones', () => {
+    const change = drift(['enabled']);
+    const before = { 'alertConfig:no-primary': streak(FIGHT_RUNS - 1, [], ['enabled']) };
+    const [warning] = markFights([change], state(before), NOW, everyTarget);
+    expect(warning).toContain(
+      'found it changed (each time: enabled) and put it back (no author was named by the audit',
+    );
+    expect(warning).toContain('Ops Manager itself that changes the value back');
+    expect(warning).not.toContain('did not name the same author');
   });
 
   it('an organization default server type is fought over like an alert config, and a pending change is no drift', () => {
@@ -183,6 +210,7 @@ describe('markFights: the plan warns on the FIGHT_RUNS-th consecutive run, not b
       [server, pending],
       state({ 'alertConfig:no-primary': streak(9, [], ['enabled']) }, { defaultServerType: streak(2, [], []) }),
       NOW,
+      everyTarget,
     );
     // The stored org streak has nothing in common with this run (empty lists), so it restarts: no warning...
     expect(warnings).toEqual([]);
@@ -190,6 +218,7 @@ describe('markFights: the plan warns on the FIGHT_RUNS-th consecutive run, not b
       [server],
       state(undefined, { defaultServerType: streak(2, ['user:alice'], ['defaultServerType']) }),
       NOW,
+      everyTarget,
     );
     // ...while one sharing the actor reaches FIGHT_RUNS.
     expect(common).toHaveLength(1);
@@ -212,7 +241,7 @@ describe('markFights: the plan warns on the FIGHT_RUNS-th consecutive run, not b
         ['notifications[SLACK].channelName', 'notifications[WEBHOOK].webhookSecret'],
       ),
     };
-    const [warning] = markFights([change], state(before), NOW);
+    const [warning] = markFights([change], state(before), NOW, everyTarget);
     expect(warning).toBe(
       fightWarning(change, change.drift?.fight as NonNullable<NonNullable<Change['drift']>['fight']>),
     );
@@ -273,6 +302,20 @@ describe('recordStreaks: what an apply keeps', () => {
     expect(s.projects.p1?.driftStreaks).toBeUndefined();
   });
 
+  it.each([
+    { name: 'its delete blocked by a gate (prune off, protect, maxDeletes)', action: 'blocked' as const },
+    { name: 'its delete not applied (failed)', action: 'delete' as const },
+  ])(
+    'a key that left git loses its streak even while the other writer keeps its config changed: $name',
+    ({ action }) => {
+      const s = state({ [key]: streak(2, ['apiKey:jdoekey1'], ['enabled']) });
+      // As plan-alerts makes it: the owned config of a released key, changed since this tool last wrote it.
+      const removal = drift([], [by('jdoekey1')], { action, before: { enabled: false }, reason: 'prune is off' });
+      recordStreaks(planOf([removal]), action === 'delete' ? [result(removal, 'failed')] : [], s, writable);
+      expect(s.projects.p1?.driftStreaks).toBeUndefined();
+    },
+  );
+
   it('a target not written (mode), or planned with a failure, keeps its streaks as stored', () => {
     const stored = { [key]: streak(2, [], ['enabled']) };
     const s = state(structuredClone(stored));
@@ -284,7 +327,8 @@ describe('recordStreaks: what an apply keeps', () => {
 
   it('a drift standing (observe-like, blocked) keeps the streak; a first revert creates the entry', () => {
     const s = state({ [key]: streak(2, [], ['enabled']) });
-    recordStreaks(planOf([drift(['enabled'], [], { action: 'blocked' })]), [], s, writable);
+    // A blocked change of a key still in git (not converging, say) carries its desired body.
+    recordStreaks(planOf([drift(['enabled'], [], { action: 'blocked', after: { enabled: true } })]), [], s, writable);
     expect(s.projects.p1?.driftStreaks?.[key]?.runs).toBe(2);
 
     const fresh: ReconcileState = { formatVersion: 1, updatedAt: T0, projects: {} };
