@@ -70,8 +70,9 @@ function bestTier(input: string, candidates: readonly Candidate[]): Candidate[] 
     () => nearest(1),
     // An abbreviation word by word: PROD_SERVER, evtTypeName is not (evt does not start event).
     () => candidates.filter((c) => words.length > 1 && abbreviates(words, c.words)),
-    // A few slips, within a third of the length (at least 2): unrelated names stay without a suggestion.
-    () => nearest(Math.max(2, Math.floor(input.length / 3))),
+    // A few slips, within a third of the length (at least 2) and fewer than half its letters: unrelated names stay
+    // without a suggestion (HOST is two letters from PORT, but it starts HOSTNAME: the next tier's match).
+    () => nearest(Math.min(Math.max(2, Math.floor(input.length / 3)), Math.ceil(input.length / 2) - 1)),
     // Stopped short (eventType, PRODUCTION) or went on (intervalMinutes): one name starts the other.
     () =>
       candidates.filter(

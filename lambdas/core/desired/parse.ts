@@ -7,6 +7,7 @@
  */
 import { type Document, isAlias, isCollection, isNode, isScalar, isSeq, LineCounter, visit } from 'yaml';
 import { printable } from '../printable.ts';
+import { unresolvedAliases } from './aliases.ts';
 import { findIndentation } from './indentation.ts';
 import { knownPositions, LazyDocument, LazyTrees, parseTrees } from './lazy-document.ts';
 import { type LocatedDocument, positionAt } from './locate.ts';
@@ -39,8 +40,49 @@ export function decodeText(file: string, bytes: Uint8Array): { text: string } | 
   try {
     return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
   } catch {
-    return { issue: { ...at, message: 'file is not valid UTF-8; save it as UTF-8 text', found: 'invalid UTF-8' } };
+    return { issue: invalidUtf8Issue(file, bytes) };
   }
+}
+
+/** Where the first byte that is not UTF-8 is (a Latin-1 `é` in an address, say), by line and column, and its value. */
+function invalidUtf8Issue(file: string, bytes: Uint8Array): ValidationIssue {
+  const offset = firstInvalidUtf8(bytes);
+  // The valid text before it gives the position, counted as every other column is (UTF-16 units of the line).
+  const before = new TextDecoder('utf-8').decode(bytes.subarray(0, offset)).replace(/^\uFEFF/, '');
+  const lineStart = before.lastIndexOf('\n') + 1;
+  const line = before.slice(0, lineStart).split('\n').length;
+  const column = before.length - lineStart + 1;
+  const byte = (bytes[offset] ?? 0).toString(16).toUpperCase().padStart(2, '0');
+  const message = `file is not valid UTF-8: byte 0x${byte} here is not part of a UTF-8 character (text saved as Latin-1 or Windows-1252?); save it as UTF-8 text`;
+  return { file, line, column, path: '', message, found: 'invalid UTF-8' };
+}
+
+/** Offset of the first byte of `bytes` that does not start a well-formed UTF-8 sequence (a stray or cut-short one). */
+function firstInvalidUtf8(bytes: Uint8Array): number {
+  let i = 0;
+  while (i < bytes.length) {
+    const lead = bytes[i] ?? 0;
+    const length =
+      lead < 0x80
+        ? 1
+        : lead >= 0xc2 && lead <= 0xdf
+          ? 2
+          : lead >= 0xe0 && lead <= 0xef
+            ? 3
+            : lead >= 0xf0 && lead <= 0xf4
+              ? 4
+              : 0;
+    if (length === 0) return i;
+    // The second byte's range excludes overlong forms and surrogates (E0, ED, F0, F4), as the Unicode table 3-7 does.
+    const low = lead === 0xe0 ? 0xa0 : lead === 0xf0 ? 0x90 : 0x80;
+    const high = lead === 0xed ? 0x9f : lead === 0xf4 ? 0x8f : 0xbf;
+    for (let k = 1; k < length; k++) {
+      const next = bytes[i + k];
+      if (next === undefined || next < (k === 1 ? low : 0x80) || next > (k === 1 ? high : 0xbf)) return i;
+    }
+    i += length;
+  }
+  return bytes.length;
 }
 
 /** The UTF-16 or UTF-32 encoding whose byte order mark `bytes` starts with (UTF-32 LE first: it begins as UTF-16 LE's). */
@@ -66,6 +108,17 @@ export function parseYamlFile(
   // Plain block YAML (every generated or hand-written file without flow collections, anchors and the like) is read
   // directly (it is never deep enough for the nesting guard); anything else, and anything wrong, goes through the
   // guard and yaml below, which find every issue.
+  const loneCr = text.includes('\r') ? /\r(?!\n)/.exec(text) : null;
+  if (loneCr !== null) {
+    // YAML 1.2 counts a lone CR as a line break, but the parser does not: a file saved with classic Mac OS line ends
+    // read as one long line, with one "nested mappings" error per line of the file, all "on line 1".
+    const before = text.slice(0, loneCr.index);
+    const line = before.split('\n').length;
+    const column = loneCr.index - before.lastIndexOf('\n');
+    const message =
+      'a line ends with a lone carriage return (CR, as classic Mac OS wrote line ends): save the file with LF (or CRLF) line ends';
+    return { documents: [], issues: [{ file, line, column, path: '', message, found: 'CR' }] };
+  }
   const simple = parseSimpleYaml(text);
   if (simple !== undefined) {
     const trees = new LazyTrees(text);
@@ -152,6 +205,12 @@ export function parseYamlFile(
     try {
       value = doc.toJS({ maxAliasCount: options.maxAliasCount });
     } catch {
+      // yaml throws for an alias naming no earlier anchor as for an alias bomb: tell the two apart.
+      const unresolved = unresolvedAliases(file, doc, counter, all.length > 1);
+      if (unresolved.length > 0) {
+        issues.push(...unresolved);
+        return;
+      }
       const at = positionAt(counter, doc.range[0]);
       issues.push({
         file,
