@@ -108,9 +108,12 @@ function projectIdsThatAreOrgIds(docs: DocumentsByKind): ValidationIssue[] {
       meta(document, 'orgId') === projectId
         ? "the same id as this project's metadata.orgId"
         : `${org.what} (${where(org.document, ['metadata', 'orgId'])})`;
-    const message = `metadata.projectId ${projectId} is ${at}: a project and an organization never share an id; write the project's own id here`;
+    const message = `metadata.projectId ${projectId} is ${at}: a project and an organization never share an id, so one of the two is the wrong id`;
     issues.push(
-      issueAt(document, ['metadata', 'projectId'], message, { expected: 'the project id', found: projectId }),
+      issueAt(document, ['metadata', 'projectId'], message, {
+        expected: 'an id no organization has',
+        found: projectId,
+      }),
     );
   }
   return issues;

@@ -80,6 +80,14 @@ function bestTier(input: string, candidates: readonly Candidate[]): Candidate[] 
           (squashed.length >= 3 && c.squashed.startsWith(squashed)) ||
           (c.squashed.length >= 4 && squashed.startsWith(c.squashed)),
       ),
+    // The last words only (`id` for orgId or projectId, `address` for emailAddress): the qualifier was left out.
+    () =>
+      candidates.filter(
+        (c) =>
+          words.length > 0 &&
+          c.words.length > words.length &&
+          words.every((w, i) => c.words[c.words.length - words.length + i] === w),
+      ),
   ];
   for (const tier of tiers) {
     const found = tier().filter((c) => c.name !== input);

@@ -44,6 +44,9 @@ describe('suggestionsFor: the tiers', () => {
     ['GREATER', ['GREATER_THAN', 'LESS_THAN'], ['GREATER_THAN']],
     ['aply', ['observe', 'plan', 'apply'], ['apply']],
     ['GRUOP', ['GROUP', 'ORG', 'TEAM'], ['GROUP']],
+    // The qualifier left out: `id` in metadata had no suggestion at all.
+    ['id', ['name', 'projectId', 'orgId'], ['projectId', 'orgId']],
+    ['address', ['typeName', 'emailAddress', 'emailEnabled'], ['emailAddress']],
     // Regression: two letters of four are no "few slips": HOST suggested PORT rather than the names it starts.
     [
       'HOST',

@@ -195,7 +195,8 @@ const cases: Case[] = [
       file: 'p.yaml',
       line: 5,
       path: 'metadata.projectId',
-      message: 'is the orgId of organization acme (a.yaml:3): a project and an organization never share an id',
+      message:
+        'is the orgId of organization acme (a.yaml:3): a project and an organization never share an id, so one of the two is the wrong id',
     },
   },
   {
