@@ -108,17 +108,8 @@ export function parseYamlFile(
   // Plain block YAML (every generated or hand-written file without flow collections, anchors and the like) is read
   // directly (it is never deep enough for the nesting guard); anything else, and anything wrong, goes through the
   // guard and yaml below, which find every issue.
-  const loneCr = text.includes('\r') ? /\r(?!\n)/.exec(text) : null;
-  if (loneCr !== null) {
-    // YAML 1.2 counts a lone CR as a line break, but the parser does not: a file saved with classic Mac OS line ends
-    // read as one long line, with one "nested mappings" error per line of the file, all "on line 1".
-    const before = text.slice(0, loneCr.index);
-    const line = before.split('\n').length;
-    const column = loneCr.index - before.lastIndexOf('\n');
-    const message =
-      'a line ends with a lone carriage return (CR, as classic Mac OS wrote line ends): save the file with LF (or CRLF) line ends';
-    return { documents: [], issues: [{ file, line, column, path: '', message, found: 'CR' }] };
-  }
+  const invisible = invisibleBreakage(file, text);
+  if (invisible !== undefined) return { documents: [], issues: [invisible] };
   const simple = parseSimpleYaml(text);
   if (simple !== undefined) {
     const trees = new LazyTrees(text);
@@ -230,6 +221,31 @@ export function parseYamlFile(
     documents.push(new LazyDocument(file, index, value, positions, trees));
   });
   return { documents, issues };
+}
+
+/**
+ * The first of two invisible faults that make YAML's own errors point at the wrong place, as one issue: a lone CR
+ * line end (YAML 1.2 counts it as a line break, the parser does not: a file with classic Mac OS line ends read as one
+ * line, with one error per line of the file, all "on line 1"), and a byte order mark after the start (left where files
+ * were joined: `\uFEFFapiVersion` is another key, so the document it starts was "missing apiVersion").
+ */
+function invisibleBreakage(file: string, text: string): ValidationIssue | undefined {
+  const loneCr = text.includes('\r') ? /\r(?!\n)/.exec(text)?.index : undefined;
+  // The decoder drops a BOM at the start of the file, so any left is inside it.
+  const bom = text.indexOf('\uFEFF');
+  const offsets = [loneCr, bom].filter((at): at is number => at !== undefined && at >= 0);
+  if (offsets.length === 0) return undefined;
+  const offset = Math.min(...offsets);
+  const before = text.slice(0, offset);
+  const at = { file, line: before.split('\n').length, column: offset - before.lastIndexOf('\n'), path: '' };
+  if (offset === loneCr) {
+    const message =
+      'a line ends with a lone carriage return (CR, as classic Mac OS wrote line ends): save the file with LF (or CRLF) line ends';
+    return { ...at, message, found: 'CR' };
+  }
+  const message =
+    'an invisible byte order mark (U+FEFF) inside the file, as joining files (cat a.yaml b.yaml) leaves: delete it (only the start of a file may hold one)';
+  return { ...at, message, found: 'U+FEFF' };
 }
 
 /** An issue for each mapping key of `doc` that is a list or a mapping (or an alias of one). */

@@ -158,6 +158,26 @@ describe('hostile input', () => {
     expect(await issuesOf(new MemorySource({ 'win.yaml': ORG.replace(/\n/g, '\r\n') }))).toEqual([]);
   });
 
+  // Two files joined with cat keep the second's BOM: its "\uFEFFapiVersion" is another key, and the document it
+  // started was reported as "missing apiVersion" at a line that visibly has one.
+  it.each([
+    ['after a separator', `${ORG}---\n\uFEFF${ORG.replace(/acme/g, 'beta').replace('de0', 'de1')}`, 6, 1],
+    ['with no separator', `${ORG}\uFEFF${ORG}`, 5, 1],
+  ])('refuses a byte order mark inside a file (%s), where it is', async (_what, text, line, column) => {
+    const issues = await issuesOf(new MemorySource({ 'joined.yaml': text }));
+    expect(issues).toEqual([
+      {
+        file: 'joined.yaml',
+        line,
+        column,
+        path: '',
+        message:
+          'an invisible byte order mark (U+FEFF) inside the file, as joining files (cat a.yaml b.yaml) leaves: delete it (only the start of a file may hold one)',
+        found: 'U+FEFF',
+      },
+    ]);
+  });
+
   it('a file or pinned manifest replaced by a huge one after the listing is refused by its size, never read whole', async () => {
     const settings =
       'apiVersion: opsman-gitops/v1\nkind: Settings\nmetadata: {name: s}\nspec:\n  versionManifest: {pin: m.json}\n';
