@@ -122,6 +122,7 @@ function textNotValue(expected: unknown, value: unknown): string {
 const READ_ONLY: Record<string, Record<string, string>> = {
   alertConfigs: {
     id: " (this tool keeps each key's Ops Manager id in its state)",
+    typeName: ' (a legacy field Ops Manager ignores; the event is eventTypeName)',
     groupId: ' (the project is metadata.projectId)',
     created: '',
     updated: '',
@@ -129,6 +130,10 @@ const READ_ONLY: Record<string, Record<string, string>> = {
   },
   notifications: { teamName: ' (a TEAM notification names its team by teamId)', notifierId: '' },
 };
+
+/** What a secret reference may hold (secret-ref.ts's pattern), in words. */
+const SECRET_REF_CHARACTERS =
+  ' (one "#"; the secret id of letters, digits and / _ + = . @ -, the key of letters, digits and _ . -; no spaces)';
 
 /** Values users write from memory that Ops Manager refuses, with the reason. */
 const KNOWN_REFUSALS: Record<string, string> = { TOTAL: 'Ops Manager no longer supports mode TOTAL' };
@@ -285,7 +290,9 @@ export function translate(located: LocatedDocument, error: ErrorObject, kind?: u
     }
     case 'pattern': {
       const expected = String(schema.description ?? `text matching ${String(params.pattern)}`);
-      return { ...at(segments), message: `${subject} must be ${expected}; found ${found}`, expected, found };
+      // The reference itself is never shown (it may be a pasted secret), so say which characters it may hold.
+      const allowed = segments[segments.length - 1] === 'secretRef' ? SECRET_REF_CHARACTERS : '';
+      return { ...at(segments), message: `${subject} must be ${expected}; found ${found}${allowed}`, expected, found };
     }
     case 'minimum':
     case 'maximum':
