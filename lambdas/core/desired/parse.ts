@@ -1,5 +1,5 @@
 /**
- * Bytes of one file to YAML documents, refusing hostile input with issues: oversized and binary files, invalid UTF-8,
+ * One file's text to YAML documents, refusing hostile input with issues (decode-text.ts refuses the bytes first):
  * syntax errors, duplicate keys, explicit tags (custom types), alias bombs and empty documents.
  *
  * Memory: documents keep their plain values and a few positions, not their syntax trees (see lazy-document.ts).
@@ -9,6 +9,7 @@ import { type Document, isAlias, isCollection, isNode, isScalar, isSeq, LineCoun
 import { printable } from '../printable.ts';
 import { unresolvedAliases } from './aliases.ts';
 import { findIndentation } from './indentation.ts';
+import { invisibleBreakage } from './invisible-breakage.ts';
 import { knownPositions, LazyDocument, LazyTrees, parseTrees } from './lazy-document.ts';
 import { type LocatedDocument, positionAt } from './locate.ts';
 import { findMissingSeparators } from './missing-separator.ts';
@@ -23,78 +24,6 @@ export interface ParsedDocument extends LocatedDocument {
   value: unknown;
 }
 
-/** Bytes to text: refuses binary content and invalid UTF-8 (a leading BOM is dropped). */
-export function decodeText(file: string, bytes: Uint8Array): { text: string } | { issue: ValidationIssue } {
-  const at = { file, line: 1, column: 1, path: '' };
-  const wide = wideEncoding(bytes);
-  if (wide !== undefined) {
-    // Windows PowerShell's `>` and Out-File write UTF-16 with a BOM: say so, rather than "binary" or "not UTF-8".
-    const message = `file is ${wide.name} text (it starts with the byte order mark ${wide.bom}); save it as UTF-8`;
-    return { issue: { ...at, message, found: wide.name } };
-  }
-  if (bytes.includes(0)) {
-    return {
-      issue: { ...at, message: 'binary file (it contains NUL bytes); expected UTF-8 YAML text', found: 'binary' },
-    };
-  }
-  try {
-    return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
-  } catch {
-    return { issue: invalidUtf8Issue(file, bytes) };
-  }
-}
-
-/** Where the first byte that is not UTF-8 is (a Latin-1 `é` in an address, say), by line and column, and its value. */
-function invalidUtf8Issue(file: string, bytes: Uint8Array): ValidationIssue {
-  const offset = firstInvalidUtf8(bytes);
-  // The valid text before it gives the position, counted as every other column is (UTF-16 units of the line).
-  const before = new TextDecoder('utf-8').decode(bytes.subarray(0, offset)).replace(/^\uFEFF/, '');
-  const lineStart = before.lastIndexOf('\n') + 1;
-  const line = before.slice(0, lineStart).split('\n').length;
-  const column = before.length - lineStart + 1;
-  const byte = (bytes[offset] ?? 0).toString(16).toUpperCase().padStart(2, '0');
-  const message = `file is not valid UTF-8: byte 0x${byte} here is not part of a UTF-8 character (text saved as Latin-1 or Windows-1252?); save it as UTF-8 text`;
-  return { file, line, column, path: '', message, found: 'invalid UTF-8' };
-}
-
-/** Offset of the first byte of `bytes` that does not start a well-formed UTF-8 sequence (a stray or cut-short one). */
-function firstInvalidUtf8(bytes: Uint8Array): number {
-  let i = 0;
-  while (i < bytes.length) {
-    const lead = bytes[i] ?? 0;
-    const length =
-      lead < 0x80
-        ? 1
-        : lead >= 0xc2 && lead <= 0xdf
-          ? 2
-          : lead >= 0xe0 && lead <= 0xef
-            ? 3
-            : lead >= 0xf0 && lead <= 0xf4
-              ? 4
-              : 0;
-    if (length === 0) return i;
-    // The second byte's range excludes overlong forms and surrogates (E0, ED, F0, F4), as the Unicode table 3-7 does.
-    const low = lead === 0xe0 ? 0xa0 : lead === 0xf0 ? 0x90 : 0x80;
-    const high = lead === 0xed ? 0x9f : lead === 0xf4 ? 0x8f : 0xbf;
-    for (let k = 1; k < length; k++) {
-      const next = bytes[i + k];
-      if (next === undefined || next < (k === 1 ? low : 0x80) || next > (k === 1 ? high : 0xbf)) return i;
-    }
-    i += length;
-  }
-  return bytes.length;
-}
-
-/** The UTF-16 or UTF-32 encoding whose byte order mark `bytes` starts with (UTF-32 LE first: it begins as UTF-16 LE's). */
-function wideEncoding(bytes: Uint8Array): { name: string; bom: string } | undefined {
-  const [a, b, c, d] = bytes;
-  if (a === 0xff && b === 0xfe && c === 0 && d === 0) return { name: 'UTF-32', bom: 'FF FE 00 00' };
-  if (a === 0 && b === 0 && c === 0xfe && d === 0xff) return { name: 'UTF-32', bom: '00 00 FE FF' };
-  if (a === 0xff && b === 0xfe) return { name: 'UTF-16', bom: 'FF FE' };
-  if (a === 0xfe && b === 0xff) return { name: 'UTF-16', bom: 'FE FF' };
-  return undefined;
-}
-
 function firstLine(message: string): string {
   return (message.split('\n')[0] ?? message).replace(/ at line \d+, column \d+:?$/, '');
 }
@@ -105,11 +34,11 @@ export function parseYamlFile(
   text: string,
   options: Pick<LoadOptions, 'maxAliasCount'>,
 ): { documents: ParsedDocument[]; issues: ValidationIssue[] } {
+  const invisible = invisibleBreakage(file, text);
+  if (invisible !== undefined) return { documents: [], issues: [invisible] };
   // Plain block YAML (every generated or hand-written file without flow collections, anchors and the like) is read
   // directly (it is never deep enough for the nesting guard); anything else, and anything wrong, goes through the
   // guard and yaml below, which find every issue.
-  const invisible = invisibleBreakage(file, text);
-  if (invisible !== undefined) return { documents: [], issues: [invisible] };
   const simple = parseSimpleYaml(text);
   if (simple !== undefined) {
     const trees = new LazyTrees(text);
@@ -221,31 +150,6 @@ export function parseYamlFile(
     documents.push(new LazyDocument(file, index, value, positions, trees));
   });
   return { documents, issues };
-}
-
-/**
- * The first of two invisible faults that make YAML's own errors point at the wrong place, as one issue: a lone CR
- * line end (YAML 1.2 counts it as a line break, the parser does not: a file with classic Mac OS line ends read as one
- * line, with one error per line of the file, all "on line 1"), and a byte order mark after the start (left where files
- * were joined: `\uFEFFapiVersion` is another key, so the document it starts was "missing apiVersion").
- */
-function invisibleBreakage(file: string, text: string): ValidationIssue | undefined {
-  const loneCr = text.includes('\r') ? /\r(?!\n)/.exec(text)?.index : undefined;
-  // The decoder drops a BOM at the start of the file, so any left is inside it.
-  const bom = text.indexOf('\uFEFF');
-  const offsets = [loneCr, bom].filter((at): at is number => at !== undefined && at >= 0);
-  if (offsets.length === 0) return undefined;
-  const offset = Math.min(...offsets);
-  const before = text.slice(0, offset);
-  const at = { file, line: before.split('\n').length, column: offset - before.lastIndexOf('\n'), path: '' };
-  if (offset === loneCr) {
-    const message =
-      'a line ends with a lone carriage return (CR, as classic Mac OS wrote line ends): save the file with LF (or CRLF) line ends';
-    return { ...at, message, found: 'CR' };
-  }
-  const message =
-    'an invisible byte order mark (U+FEFF) inside the file, as joining files (cat a.yaml b.yaml) leaves: delete it (only the start of a file may hold one)';
-  return { ...at, message, found: 'U+FEFF' };
 }
 
 /** An issue for each mapping key of `doc` that is a list or a mapping (or an alias of one). */
