@@ -6,8 +6,9 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { IgnoreStrategy } from 'aws-cdk-lib';
+import { decodeText } from '../lambdas/core/desired/decode-text.ts';
 import { asRecord, asString } from '../lambdas/core/desired/issue.ts';
-import { decodeText, parseYamlFile } from '../lambdas/core/desired/parse.ts';
+import { parseYamlFile } from '../lambdas/core/desired/parse.ts';
 import {
   buildSnapshotManifest,
   type SnapshotManifest,

@@ -6,7 +6,8 @@
  */
 import { stat } from 'node:fs/promises';
 import { FsDesiredStateSource } from '../../adapters/local/desired-source-fs.ts';
-import { decodeText, parseYamlFile } from '../../core/desired/parse.ts';
+import { decodeText } from '../../core/desired/decode-text.ts';
+import { parseYamlFile } from '../../core/desired/parse.ts';
 import { DEFAULT_LOAD_OPTIONS } from '../../core/desired/types.ts';
 
 /** The `metadata.projectId` of a Project document, when it is one. */

@@ -29,8 +29,9 @@ export const CACHE_FORMAT_VERSION = 3;
  * (cross-document rules, defaults, template merge, the model's shape, the summary text): cached entries made by the
  * older loader then stop matching. Schema changes need no bump: the schema itself is hashed into the key.
  * 2: GROUP and ORG notifications no longer require roles.
+ * 3: a project's projectId may not be an organization's id (its own orgId, an Organization's, another project's).
  */
-export const LOADER_VERSION = 2;
+export const LOADER_VERSION = 3;
 
 /** The identity of one file in the key: path, content digest, and the source's version (S3 ETag) when it has one. */
 export interface CacheKeyFile {

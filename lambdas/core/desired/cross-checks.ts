@@ -65,6 +65,7 @@ export function checkDocuments(docs: DocumentsByKind): ValidationIssue[] {
     ...unique(docs.Organization, 'name', 'organization name'),
   );
   issues.push(...unique(docs.AlertTemplate, 'name', 'template name'));
+  issues.push(...projectIdsThatAreOrgIds(docs));
   const [firstSettings, ...extra] = docs.Settings;
   for (const document of extra) {
     const message = `a second Settings document: at most one is allowed (the first is at ${where(firstSettings as ParsedDocument, [])})`;
@@ -79,6 +80,42 @@ export function checkDocuments(docs: DocumentsByKind): ValidationIssue[] {
     for (const entry of entries) issues.push(...checkAlertConfig(template, entry.path, entry.value));
   }
   for (const project of docs.Project) issues.push(...checkProject(project, templates));
+  return issues;
+}
+
+/**
+ * A projectId that is an organization's id: the id copied from the wrong field. Ops Manager would answer
+ * GROUP_NOT_FOUND at plan time; here it is caught where it is written, naming where the id is an orgId.
+ */
+function projectIdsThatAreOrgIds(docs: DocumentsByKind): ValidationIssue[] {
+  const orgIds = new Map<string, { document: ParsedDocument; what: string }>();
+  for (const document of docs.Organization) {
+    const orgId = meta(document, 'orgId');
+    const label = `organization ${meta(document, 'name') ?? '(unnamed)'}`;
+    if (orgId !== undefined && !orgIds.has(orgId)) orgIds.set(orgId, { document, what: `the orgId of ${label}` });
+  }
+  for (const document of docs.Project) {
+    const orgId = meta(document, 'orgId');
+    const label = `project ${meta(document, 'name') ?? '(unnamed)'}`;
+    if (orgId !== undefined && !orgIds.has(orgId)) orgIds.set(orgId, { document, what: `the orgId of ${label}` });
+  }
+  const issues: ValidationIssue[] = [];
+  for (const document of docs.Project) {
+    const projectId = meta(document, 'projectId');
+    const org = projectId === undefined ? undefined : orgIds.get(projectId);
+    if (org === undefined || projectId === undefined) continue;
+    const at =
+      meta(document, 'orgId') === projectId
+        ? "the same id as this project's metadata.orgId"
+        : `${org.what} (${where(org.document, ['metadata', 'orgId'])})`;
+    const message = `metadata.projectId ${projectId} is ${at}: a project and an organization never share an id, so one of the two is the wrong id`;
+    issues.push(
+      issueAt(document, ['metadata', 'projectId'], message, {
+        expected: 'an id no organization has',
+        found: projectId,
+      }),
+    );
+  }
   return issues;
 }
 

@@ -70,14 +70,23 @@ function bestTier(input: string, candidates: readonly Candidate[]): Candidate[] 
     () => nearest(1),
     // An abbreviation word by word: PROD_SERVER, evtTypeName is not (evt does not start event).
     () => candidates.filter((c) => words.length > 1 && abbreviates(words, c.words)),
-    // A few slips, within a third of the length (at least 2): unrelated names stay without a suggestion.
-    () => nearest(Math.max(2, Math.floor(input.length / 3))),
+    // A few slips, within a third of the length (at least 2) and fewer than half its letters: unrelated names stay
+    // without a suggestion (HOST is two letters from PORT, but it starts HOSTNAME: the next tier's match).
+    () => nearest(Math.min(Math.max(2, Math.floor(input.length / 3)), Math.ceil(input.length / 2) - 1)),
     // Stopped short (eventType, PRODUCTION) or went on (intervalMinutes): one name starts the other.
     () =>
       candidates.filter(
         (c) =>
           (squashed.length >= 3 && c.squashed.startsWith(squashed)) ||
           (c.squashed.length >= 4 && squashed.startsWith(c.squashed)),
+      ),
+    // The last words only (`id` for orgId or projectId, `address` for emailAddress): the qualifier was left out.
+    () =>
+      candidates.filter(
+        (c) =>
+          words.length > 0 &&
+          c.words.length > words.length &&
+          words.every((w, i) => c.words[c.words.length - words.length + i] === w),
       ),
   ];
   for (const tier of tiers) {

@@ -226,7 +226,19 @@ export function findIndentation(text: string, start: number, end: number): Inden
     const errorLine = firstErrorLine(parsed, to);
     if (errorLine >= to || insideFreeConstruct(lines, from, errorLine)) break;
     const best = bestReindentation(lines, from, to, errorLine, budget);
-    if (best === undefined) break;
+    if (best === undefined) {
+      // No one line explains it: perhaps a list item (with its lines) is indented unlike the items before it.
+      const block = misalignedItem(lines, from, to, errorLine, parsed, budget);
+      if (block === undefined) break;
+      for (const [line, text] of block.lines) {
+        shifts.set(line + 1, lineOf(lines[line] ?? '').lead.length - lineOf(text).lead.length);
+        lines[line] = text;
+      }
+      findings.push(block.finding);
+      parsed = block.parsed;
+      found = block.parsed;
+      continue;
+    }
     const original = lines[best.line] ?? '';
     const { lead } = lineOf(original);
     const patched = [...lines];
@@ -245,6 +257,69 @@ export function findIndentation(text: string, start: number, end: number): Inden
   }
   if (found === undefined || findings.length === 0) return undefined;
   return { findings, ...found, text: regionText(lines, from, to), shifts };
+}
+
+/** Whether a line's content starts a list item (`- `, or a bare `-`). */
+function isItem(text: string): boolean {
+  return /^-(?:[ \t]|$)/.test(text.trimStart());
+}
+
+/**
+ * A list item indented unlike the items before it in the same list (`  - key: a` then `    - key: b`, as a config
+ * pasted from an example with other indentation gives): YAML reports "A block sequence may not be used as an implicit
+ * map key" and a cascade, and no single line re-indented explains it, since the item's own lines moved with it. The
+ * item at or just above `errorLine`, its lines and the items after it at its column are moved together to the column
+ * of the item before them; kept when that removes errors, as for one line.
+ */
+function misalignedItem(
+  lines: readonly string[],
+  from: number,
+  to: number,
+  errorLine: number,
+  parsed: Parsed,
+  budget: Budget,
+): { lines: Map<number, string>; finding: IndentationFinding; parsed: Parsed } | undefined {
+  const content = (i: number) => lineOf(lines[i] ?? '').content;
+  let previous = errorLine - 1;
+  while (previous >= from && !content(previous)) previous--;
+  for (const start of [errorLine, previous]) {
+    if (start < from || !content(start) || !isItem(lines[start] ?? '')) continue;
+    const lead = lineOf(lines[start] ?? '').lead;
+    if (lead.includes('\t')) continue;
+    // The item before it in the same list: the nearest item line above at another column, before any line that is
+    // shallower and no item (the list's parent, or a sibling of it).
+    let sibling: number | undefined;
+    for (let i = start - 1; i >= from && sibling === undefined; i--) {
+      const l = lineOf(lines[i] ?? '');
+      if (!l.content || insideFreeConstruct(lines, from, i)) continue;
+      if (isItem(lines[i] ?? '') && l.lead.length !== lead.length && !l.lead.includes('\t')) sibling = i;
+      else if (l.lead.length < lead.length) break;
+    }
+    if (sibling === undefined) continue;
+    const target = lineOf(lines[sibling] ?? '').lead.length;
+    const delta = target - lead.length;
+    const moved = new Map<number, string>();
+    let last = start;
+    for (let i = start; i < to; i++) {
+      const text = lines[i] ?? '';
+      const l = lineOf(text);
+      if (!l.content) continue;
+      const inBlock = i === start || l.lead.length > lead.length || (l.lead.length === lead.length && isItem(text));
+      if (!inBlock || l.lead.includes('\t')) break;
+      moved.set(i, ' '.repeat(l.lead.length + delta) + text.slice(l.lead.length));
+      last = i;
+    }
+    const patched = lines.map((text, i) => moved.get(i) ?? text);
+    const whole = parseRegion(patched, from, to, budget);
+    if (whole === undefined) return undefined;
+    const progress = errorCount(whole) < errorCount(parsed) || firstErrorLine(whole, to) > last;
+    if (!progress) continue;
+    const spaces = (n: number) => `${n} ${n === 1 ? 'space' : 'spaces'}`;
+    const span = last === start ? `line ${start + 1}` : `lines ${start + 1}-${last + 1}`;
+    const message = `YAML indentation error: this list item is indented ${spaces(lead.length)}, the item before it (line ${sibling + 1}) ${target}; items of one list start at the same column: indent ${span} ${spaces(Math.abs(delta))} ${delta < 0 ? 'less' : 'more'}`;
+    return { lines: moved, finding: { line: start + 1, column: lead.length + 1, message }, parsed: whole };
+  }
+  return undefined;
 }
 
 /** Tab-indented lines from which one summary is reported instead of an issue per line. */

@@ -1,5 +1,5 @@
 /**
- * Bytes of one file to YAML documents, refusing hostile input with issues: oversized and binary files, invalid UTF-8,
+ * One file's text to YAML documents, refusing hostile input with issues (decode-text.ts refuses the bytes first):
  * syntax errors, duplicate keys, explicit tags (custom types), alias bombs and empty documents.
  *
  * Memory: documents keep their plain values and a few positions, not their syntax trees (see lazy-document.ts).
@@ -7,7 +7,9 @@
  */
 import { type Document, isAlias, isCollection, isNode, isScalar, isSeq, LineCounter, visit } from 'yaml';
 import { printable } from '../printable.ts';
+import { unresolvedAliases } from './aliases.ts';
 import { findIndentation } from './indentation.ts';
+import { invisibleBreakage } from './invisible-breakage.ts';
 import { knownPositions, LazyDocument, LazyTrees, parseTrees } from './lazy-document.ts';
 import { type LocatedDocument, positionAt } from './locate.ts';
 import { findMissingSeparators } from './missing-separator.ts';
@@ -22,37 +24,6 @@ export interface ParsedDocument extends LocatedDocument {
   value: unknown;
 }
 
-/** Bytes to text: refuses binary content and invalid UTF-8 (a leading BOM is dropped). */
-export function decodeText(file: string, bytes: Uint8Array): { text: string } | { issue: ValidationIssue } {
-  const at = { file, line: 1, column: 1, path: '' };
-  const wide = wideEncoding(bytes);
-  if (wide !== undefined) {
-    // Windows PowerShell's `>` and Out-File write UTF-16 with a BOM: say so, rather than "binary" or "not UTF-8".
-    const message = `file is ${wide.name} text (it starts with the byte order mark ${wide.bom}); save it as UTF-8`;
-    return { issue: { ...at, message, found: wide.name } };
-  }
-  if (bytes.includes(0)) {
-    return {
-      issue: { ...at, message: 'binary file (it contains NUL bytes); expected UTF-8 YAML text', found: 'binary' },
-    };
-  }
-  try {
-    return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
-  } catch {
-    return { issue: { ...at, message: 'file is not valid UTF-8; save it as UTF-8 text', found: 'invalid UTF-8' } };
-  }
-}
-
-/** The UTF-16 or UTF-32 encoding whose byte order mark `bytes` starts with (UTF-32 LE first: it begins as UTF-16 LE's). */
-function wideEncoding(bytes: Uint8Array): { name: string; bom: string } | undefined {
-  const [a, b, c, d] = bytes;
-  if (a === 0xff && b === 0xfe && c === 0 && d === 0) return { name: 'UTF-32', bom: 'FF FE 00 00' };
-  if (a === 0 && b === 0 && c === 0xfe && d === 0xff) return { name: 'UTF-32', bom: '00 00 FE FF' };
-  if (a === 0xff && b === 0xfe) return { name: 'UTF-16', bom: 'FF FE' };
-  if (a === 0xfe && b === 0xff) return { name: 'UTF-16', bom: 'FE FF' };
-  return undefined;
-}
-
 function firstLine(message: string): string {
   return (message.split('\n')[0] ?? message).replace(/ at line \d+, column \d+:?$/, '');
 }
@@ -63,6 +34,8 @@ export function parseYamlFile(
   text: string,
   options: Pick<LoadOptions, 'maxAliasCount'>,
 ): { documents: ParsedDocument[]; issues: ValidationIssue[] } {
+  const invisible = invisibleBreakage(file, text);
+  if (invisible !== undefined) return { documents: [], issues: [invisible] };
   // Plain block YAML (every generated or hand-written file without flow collections, anchors and the like) is read
   // directly (it is never deep enough for the nesting guard); anything else, and anything wrong, goes through the
   // guard and yaml below, which find every issue.
@@ -152,6 +125,12 @@ export function parseYamlFile(
     try {
       value = doc.toJS({ maxAliasCount: options.maxAliasCount });
     } catch {
+      // yaml throws for an alias naming no earlier anchor as for an alias bomb: tell the two apart.
+      const unresolved = unresolvedAliases(file, doc, counter, all.length > 1);
+      if (unresolved.length > 0) {
+        issues.push(...unresolved);
+        return;
+      }
       const at = positionAt(counter, doc.range[0]);
       issues.push({
         file,

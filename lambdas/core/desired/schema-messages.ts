@@ -52,6 +52,89 @@ function commentedOut(located: LocatedDocument, segments: readonly PathSegment[]
   return isScalar(node) && node.value === null && typeof node.comment === 'string' && /^\S/.test(node.comment);
 }
 
+/**
+ * A number as written when YAML read it as another (`5e22...` as Infinity, a 20-digit id rounded): the message must
+ * show what the reader wrote, not what a double made of it.
+ */
+function numberAsWritten(located: LocatedDocument, segments: readonly PathSegment[], value: number): string {
+  const { node } = findNode(located, segments);
+  const source = isScalar(node) && typeof node.source === 'string' ? node.source : undefined;
+  if (source === undefined || source === String(value)) return String(value);
+  return printable(source.length > 60 ? `${source.slice(0, 57)}...` : source);
+}
+
+/** Symbols and short forms people write for an operator, and the name Ops Manager takes instead. */
+const OPERATOR_SPELLINGS: Record<string, string> = {
+  '>': 'GREATER_THAN',
+  gt: 'GREATER_THAN',
+  above: 'GREATER_THAN',
+  '<': 'LESS_THAN',
+  lt: 'LESS_THAN',
+  below: 'LESS_THAN',
+  '=': 'EQUALS',
+  '==': 'EQUALS',
+  eq: 'EQUALS',
+  '!=': 'NOT_EQUALS',
+  '<>': 'NOT_EQUALS',
+  ne: 'NOT_EQUALS',
+  '=~': 'REGEX',
+  '~': 'REGEX',
+};
+
+/** The did-you-mean of a value outside an enumeration: a near name, else the name of an operator symbol. */
+function enumHint(value: unknown, allowed: readonly string[]): { text: string; hint?: string } {
+  if (typeof value !== 'string') return { text: '' };
+  const near = suggestion(value, allowed);
+  if (near.hint !== undefined) return near;
+  const spelled = value.trim().toLowerCase();
+  const name = Object.hasOwn(OPERATOR_SPELLINGS, spelled) ? OPERATOR_SPELLINGS[spelled] : undefined;
+  if (name === undefined || !allowed.includes(name)) return near;
+  const hint = `did you mean "${name}"?`;
+  return { text: `; ${hint}`, hint };
+}
+
+/** Why a string is not the boolean or number it looks like, or a number is none, and what to write instead (or empty). */
+function textNotValue(expected: unknown, value: unknown): string {
+  if (typeof value === 'number' && !Number.isFinite(value)) {
+    // 1e400 reads as infinity: "must be a number; found 1e400" alone would read as a contradiction.
+    const reads = Number.isNaN(value) ? 'NaN' : value > 0 ? 'infinity' : 'minus infinity';
+    return ` (YAML reads it as ${reads}, which JSON and Ops Manager cannot hold)`;
+  }
+  if (typeof value !== 'string') return '';
+  const word = value.trim().toLowerCase();
+  if (expected === 'boolean') {
+    if (word === 'true' || word === 'false') return ` (in quotes it is text: write ${word} without quotes)`;
+    // YAML 1.1 booleans: YAML 1.2, which this tool reads as Ops Manager's own tools do, has only true and false.
+    const yaml11 = ['yes', 'y', 'on'].includes(word) ? 'true' : ['no', 'n', 'off'].includes(word) ? 'false' : '';
+    if (yaml11 !== '') return ` (YAML 1.2 reads ${value} as text, not a boolean: write ${yaml11})`;
+    return '';
+  }
+  if ((expected === 'number' || expected === 'integer') && word !== '' && Number.isFinite(Number(word))) {
+    return ` (in quotes it is text: write ${value.trim()} without quotes)`;
+  }
+  return '';
+}
+
+/**
+ * Fields Ops Manager's responses carry that a request may not (src: reference ops-manager-api.md, "Response fields"):
+ * copied from an API answer or an export of another tool, they are refused with what to do instead.
+ */
+const READ_ONLY: Record<string, Record<string, string>> = {
+  alertConfigs: {
+    id: " (this tool keeps each key's Ops Manager id in its state)",
+    typeName: ' (a legacy field Ops Manager ignores; the event is eventTypeName)',
+    groupId: ' (the project is metadata.projectId)',
+    created: '',
+    updated: '',
+    links: '',
+  },
+  notifications: { teamName: ' (a TEAM notification names its team by teamId)', notifierId: '' },
+};
+
+/** What a secret reference may hold (secret-ref.ts's pattern), in words. */
+const SECRET_REF_CHARACTERS =
+  ' (one "#"; the secret id of letters, digits and / _ + = . @ -, the key of letters, digits and _ . -; no spaces)';
+
 /** Values users write from memory that Ops Manager refuses, with the reason. */
 const KNOWN_REFUSALS: Record<string, string> = { TOTAL: 'Ops Manager no longer supports mode TOTAL' };
 
@@ -93,6 +176,20 @@ function unknownFieldHint(
   kind: unknown,
   at: readonly PathSegment[],
 ): { text: string; hint?: string } {
+  const inList = at.length >= 2 && typeof at[at.length - 1] === 'number' ? at[at.length - 2] : undefined;
+  const readOnly = typeof inList === 'string' && Object.hasOwn(READ_ONLY, inList) ? READ_ONLY[inList] : undefined;
+  const instead = readOnly !== undefined && Object.hasOwn(readOnly, field) ? readOnly[field] : undefined;
+  if (instead !== undefined) {
+    return {
+      text: `: Ops Manager sets ${field} and returns it, but takes none; leave it out${instead}`,
+      hint: `remove ${field}`,
+    };
+  }
+  // `name` is how most tools name things; an alert config is named by its key.
+  if (field === 'name' && inList === 'alertConfigs' && known.includes('key')) {
+    const hint = 'did you mean "key"?';
+    return { text: `; ${hint} (an alert config is named by its key)`, hint };
+  }
   const near = suggestion(field, known);
   if (near.hint !== undefined) return near;
   const from = at.map((segment) => (typeof segment === 'number' ? '[]' : segment));
@@ -118,7 +215,11 @@ export function translate(located: LocatedDocument, error: ErrorObject, kind?: u
   const params = error.params as Record<string, unknown>;
   const schema = (error.parentSchema ?? {}) as Record<string, unknown>;
   // Inside a secret-bearing field nothing is echoed: a misplaced secret must not reach a terminal or a CI log.
-  const found = segments.some(isSecretSegment) ? kindOf(error.data) : describeValue(error.data);
+  const found = segments.some(isSecretSegment)
+    ? kindOf(error.data)
+    : typeof error.data === 'number'
+      ? numberAsWritten(located, segments, error.data)
+      : describeValue(error.data);
   switch (error.keyword) {
     case 'required': {
       const field = String(params.missingProperty);
@@ -160,12 +261,14 @@ export function translate(located: LocatedDocument, error: ErrorObject, kind?: u
           ? ` (YAML read it as a ${typeof error.data}: put the value in quotes)`
           : error.data === null && !segments.some(isSecretSegment) && commentedOut(located, segments)
             ? COMMENTED_OUT
-            : '';
+            : segments.some(isSecretSegment)
+              ? ''
+              : textNotValue(params.type, error.data);
       return { ...at(segments), message: `${subject} must be ${expected}; found ${found}${quote}`, expected, found };
     }
     case 'enum': {
       const allowed = ((params.allowedValues as unknown[]) ?? []).map(String);
-      const hint = typeof error.data === 'string' ? suggestion(error.data, allowed) : { text: '' };
+      const hint = enumHint(error.data, allowed);
       const list = allowed.length <= 16 ? `one of ${allowed.join(', ')}` : `one of the ${allowed.length} known values`;
       // Own properties only: a value "constructor" must not print the Object constructor's source as a reason.
       const known =
@@ -187,7 +290,9 @@ export function translate(located: LocatedDocument, error: ErrorObject, kind?: u
     }
     case 'pattern': {
       const expected = String(schema.description ?? `text matching ${String(params.pattern)}`);
-      return { ...at(segments), message: `${subject} must be ${expected}; found ${found}`, expected, found };
+      // The reference itself is never shown (it may be a pasted secret), so say which characters it may hold.
+      const allowed = segments[segments.length - 1] === 'secretRef' ? SECRET_REF_CHARACTERS : '';
+      return { ...at(segments), message: `${subject} must be ${expected}; found ${found}${allowed}`, expected, found };
     }
     case 'minimum':
     case 'maximum':

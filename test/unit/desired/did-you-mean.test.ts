@@ -44,6 +44,15 @@ describe('suggestionsFor: the tiers', () => {
     ['GREATER', ['GREATER_THAN', 'LESS_THAN'], ['GREATER_THAN']],
     ['aply', ['observe', 'plan', 'apply'], ['apply']],
     ['GRUOP', ['GROUP', 'ORG', 'TEAM'], ['GROUP']],
+    // The qualifier left out: `id` in metadata had no suggestion at all.
+    ['id', ['name', 'projectId', 'orgId'], ['projectId', 'orgId']],
+    ['address', ['typeName', 'emailAddress', 'emailEnabled'], ['emailAddress']],
+    // Regression: two letters of four are no "few slips": HOST suggested PORT rather than the names it starts.
+    [
+      'HOST',
+      ['TYPE_NAME', 'HOSTNAME', 'PORT', 'HOSTNAME_AND_PORT', 'REPLICA_SET_NAME', 'SHARD_NAME', 'CLUSTER_NAME'],
+      ['HOSTNAME', 'HOSTNAME_AND_PORT'],
+    ],
     // a slip of one letter beats an abbreviation: DEV_SERVR is DEV_SERVER, not some other *_SERVER
     ['DEV_SERVR', ['DEV_SERVER', 'TEST_SERVER', 'PRODUCTION_SERVER'], ['DEV_SERVER']],
     // two equally near names are both offered

@@ -86,11 +86,6 @@ describe('hostile input', () => {
       'file is UTF-32 text (it starts with the byte order mark FF FE 00 00); save it as UTF-8',
     ],
     [
-      'invalid UTF-8',
-      new MemorySource({ 'latin1.yaml': new Uint8Array([0x61, 0x3a, 0x20, 0xe9, 0x0a]) }),
-      'file is not valid UTF-8; save it as UTF-8 text',
-    ],
-    [
       'a file with only comments',
       new MemorySource({ 'c.yaml': '# nothing yet\n' }),
       'file holds no YAML documents (only comments or whitespace); add a document or remove the file',
@@ -119,6 +114,68 @@ describe('hostile input', () => {
     const issues = await issuesOf(source);
     expect(issues.map((i) => i.message)).toEqual([message]);
     expect(issues[0]).toMatchObject({ line: 1, column: 1 });
+  });
+
+  // A Latin-1 byte in a hand-written file was reported at line 1, column 1, leaving the reader to hunt for it.
+  it.each([
+    ['a Latin-1 e-acute', 'a: 1\nemail: d\xe9ba@acme.example\n', 2, 9, 'E9'],
+    ['a sequence cut short at the end', 'a: \xc3', 1, 4, 'C3'],
+    ['a stray continuation byte after a BOM and a euro sign', '\xef\xbb\xbfa: "\xe2\x82\xac\x82"\n', 1, 6, '82'],
+    ['an encoded surrogate', 'a:\n  b: "\xed\xa0\x80"\n', 2, 7, 'ED'],
+    ['an overlong slash', 'a: \xc0\xaf\n', 1, 4, 'C0'],
+  ])('refuses invalid UTF-8 (%s) at the byte, by line and column', async (_what, latin1, line, column, byte) => {
+    const issues = await issuesOf(new MemorySource({ 'p.yaml': new Uint8Array(Buffer.from(latin1, 'latin1')) }));
+    expect(issues).toEqual([
+      {
+        file: 'p.yaml',
+        line,
+        column,
+        path: '',
+        message: `file is not valid UTF-8: byte 0x${byte} here is not part of a UTF-8 character (text saved as Latin-1 or Windows-1252?); save it as UTF-8 text`,
+        found: 'invalid UTF-8',
+      },
+    ]);
+  });
+
+  // A file saved with classic Mac OS line ends gave one YAML error per line, every one of them "on line 1".
+  it.each([
+    ['every line', ORG.replace(/\n/g, '\r'), 1, 29],
+    ['one line among LF lines', ORG.replace('kind: Organization\n', 'kind: Organization\r'), 2, 19],
+  ])('refuses lone CR line ends (%s) once, where the first is', async (_what, text, line, column) => {
+    const issues = await issuesOf(new MemorySource({ 'mac.yaml': text }));
+    expect(issues).toEqual([
+      {
+        file: 'mac.yaml',
+        line,
+        column,
+        path: '',
+        message:
+          'a line ends with a lone carriage return (CR, as classic Mac OS wrote line ends): save the file with LF (or CRLF) line ends',
+        found: 'CR',
+      },
+    ]);
+    // CRLF line ends stay fine.
+    expect(await issuesOf(new MemorySource({ 'win.yaml': ORG.replace(/\n/g, '\r\n') }))).toEqual([]);
+  });
+
+  // Two files joined with cat keep the second's BOM: its "\uFEFFapiVersion" is another key, and the document it
+  // started was reported as "missing apiVersion" at a line that visibly has one.
+  it.each([
+    ['after a separator', `${ORG}---\n\uFEFF${ORG.replace(/acme/g, 'beta').replace('de0', 'de1')}`, 6, 1],
+    ['with no separator', `${ORG}\uFEFF${ORG}`, 5, 1],
+  ])('refuses a byte order mark inside a file (%s), where it is', async (_what, text, line, column) => {
+    const issues = await issuesOf(new MemorySource({ 'joined.yaml': text }));
+    expect(issues).toEqual([
+      {
+        file: 'joined.yaml',
+        line,
+        column,
+        path: '',
+        message:
+          'an invisible byte order mark (U+FEFF) inside the file, as joining files (cat a.yaml b.yaml) leaves: delete it (only the start of a file may hold one)',
+        found: 'U+FEFF',
+      },
+    ]);
   });
 
   it('a file or pinned manifest replaced by a huge one after the listing is refused by its size, never read whole', async () => {

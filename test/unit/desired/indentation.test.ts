@@ -201,6 +201,28 @@ describe('indentation errors', () => {
     expect(issuesOf(lines)).toEqual([`15:1: ${tab}`, `45:1: ${tab}`, `75:1: ${tab}`]);
   });
 
+  // A config pasted from an example indented otherwise: the first item at column 3, the pasted ones at column 5. No one
+  // line re-indented explains it, and YAML's own "A block sequence may not be used as an implicit map key" was shown.
+  it('a list item indented unlike the item before it is one issue naming the lines to move', () => {
+    const lines = [
+      ...PROJECT.slice(0, 13),
+      '  alertConfigs:',
+      '  - key: first',
+      '    eventTypeName: HOST_DOWN',
+      '    - key: pasted',
+      '      eventTypeName: NO_PRIMARY',
+      '      enabled: true',
+      '    - key: pasted-too',
+      '      eventTypeName: HOST_DOWN',
+      '  prune: true',
+    ];
+    expect(issuesOf(lines)).toEqual([
+      '17:5: YAML indentation error: this list item is indented 4 spaces, the item before it (line 15) 2; items of one list start at the same column: indent lines 17-21 2 spaces less',
+    ]);
+    const fixed = lines.map((l, i) => (i >= 16 && i <= 20 ? l.slice(2) : l));
+    expect(issuesOf(fixed)).toEqual([]);
+  });
+
   it('finds each wrong line in its own document', () => {
     const lines = [...withLine(10, (l) => ` ${l}`), '---', ...withLine(16, (l) => ` ${l}`)];
     expect(issuesOf(lines)).toEqual([

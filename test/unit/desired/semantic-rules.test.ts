@@ -168,6 +168,48 @@ const cases: Case[] = [
     files: { 'p.yaml': projectYaml('  prune: true\n', 'name: p1\n  projectId: 5e2211c17a3e5a48f5497de') },
     want: { file: 'p.yaml', line: 5, path: 'metadata.projectId', message: '24 lowercase hexadecimal characters' },
   },
+  // A first project file with the organization's id where the project id goes passed validation and failed only at
+  // plan time with Ops Manager's GROUP_NOT_FOUND.
+  {
+    rule: "projectId is not the project's own orgId",
+    files: {
+      'p.yaml': projectYaml(
+        '  prune: true\n',
+        'name: p1\n  projectId: 5e2211c17a3e5a48f5497de0\n  orgId: 5e2211c17a3e5a48f5497de0',
+      ),
+    },
+    want: {
+      file: 'p.yaml',
+      line: 5,
+      path: 'metadata.projectId',
+      message: "metadata.projectId 5e2211c17a3e5a48f5497de0 is the same id as this project's metadata.orgId",
+    },
+  },
+  {
+    rule: 'projectId is not the orgId of an Organization',
+    files: {
+      'a.yaml': ORG,
+      'p.yaml': projectYaml('  prune: true\n', 'name: p1\n  projectId: 5e2211c17a3e5a48f5497de0'),
+    },
+    want: {
+      file: 'p.yaml',
+      line: 5,
+      path: 'metadata.projectId',
+      message:
+        'is the orgId of organization acme (a.yaml:3): a project and an organization never share an id, so one of the two is the wrong id',
+    },
+  },
+  {
+    rule: 'projectId is not the orgId another project names',
+    files: {
+      'a.yaml': projectYaml('  prune: true\n', 'name: p1\n  projectId: 5e2211c17a3e5a48f5497de0'),
+      'b.yaml': projectYaml(
+        '  prune: true\n',
+        'name: p2\n  projectId: 5e2211c17a3e5a48f5497de4\n  orgId: 5e2211c17a3e5a48f5497de0',
+      ),
+    },
+    want: { file: 'a.yaml', line: 5, path: 'metadata.projectId', message: 'is the orgId of project p2 (b.yaml:6)' },
+  },
   {
     rule: 'TEAM notifications need metadata.orgId',
     files: { 'p.yaml': notification('typeName: TEAM, teamId: 6a1f00000000000000000001') },
