@@ -10,7 +10,8 @@
  * so the error is given its own code, and the executor's retry policy decides as for a refused connection (nothing
  * reached Ops Manager).
  */
-import { type Dispatcher, Pool } from 'undici';
+import type { Dispatcher, Pool as UndiciPool } from 'undici';
+import { Pool } from './undici-parts.ts';
 
 /** The code of {@link ProxyTunnelClosedError}: a not-sent failure in the retry policy. */
 export const PROXY_TUNNEL_CLOSED = 'OPSMAN_PROXY_TUNNEL_CLOSED';
@@ -27,7 +28,7 @@ type ConnectPromise = (options: Dispatcher.ConnectOptions) => Promise<Dispatcher
  * A Pool to the proxy whose promise-style `connect` (the one ProxyAgent calls) turns a dropped CONNECT into
  * {@link ProxyTunnelClosedError}. Its message names the proxy by host and port only: a proxy URL may carry a password.
  */
-export function proxyClientFactory(origin: string | URL, options: Pool.Options): Dispatcher {
+export function proxyClientFactory(origin: string | URL, options: UndiciPool.Options): Dispatcher {
   const pool = new Pool(origin, options);
   const connect = pool.connect.bind(pool) as ConnectPromise;
   const proxy = new URL(origin).host;

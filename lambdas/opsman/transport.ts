@@ -4,11 +4,12 @@
  * (Node adds it itself; when `caFile` replaces the CA list, the client adds it back), plus `caFile`.
  */
 import { rootCertificates } from 'node:tls';
-import { Agent, type Dispatcher, EnvHttpProxyAgent } from 'undici';
+import type { Dispatcher } from 'undici';
 import { NotRegularFileError, readRegularFileSync } from '../../shared/regular-file.ts';
 import { OpsManagerValidationError } from './errors.ts';
 import { DEFAULT_SETTING_NAMES, type ResolvedClientOptions, type SettingNames } from './options.ts';
 import { proxyClientFactory } from './proxy-tunnel.ts';
+import { Agent, EnvHttpProxyAgent } from './undici-parts.ts';
 
 /** Idle keep-alive sockets are closed after this long (below the usual 60 s of servers and load balancers). */
 export const KEEP_ALIVE_TIMEOUT_MS = 30_000;

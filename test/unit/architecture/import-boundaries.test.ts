@@ -65,7 +65,41 @@ const RULES: { name: string; dir: string; atLeast?: number; forbidden: (target: 
   },
 ];
 
+/** The undici specifiers a file loads at run time: every import or re-export of undici that is not `import type`. */
+function undiciLoadsOf(source: string): string[] {
+  const found: string[] = [];
+  const statement = /(?:^|\n)\s*(?:import|export)(\s+type\b)?[^'"`;]*?(?:from\s*)?['"](undici(?:\/[^'"]*)?)['"]/g;
+  for (const match of source.matchAll(statement)) if (match[1] === undefined) found.push(match[2] as string);
+  for (const match of source.matchAll(/\bimport\(\s*['"](undici(?:\/[^'"]*)?)['"]\s*\)/g))
+    found.push(match[1] as string);
+  return found;
+}
+
 describe('import boundaries', () => {
+  it("lambdas/ loads undici only through opsman/undici-parts.ts (undici's root module would add fetch, WebSocket and the mocks, about 215 KB, to each Lambda bundle)", async () => {
+    expect(
+      undiciLoadsOf(
+        [
+          "import type { Dispatcher } from 'undici';",
+          "import { Agent } from 'undici';",
+          "export { Pool } from 'undici';",
+          "import x from 'undici/lib/api/index.js';",
+          "const u = await import('undici');",
+        ].join('\n'),
+      ),
+    ).toEqual(['undici', 'undici', 'undici/lib/api/index.js', 'undici']);
+    const files = await sourcesUnder('lambdas');
+    const loads: string[] = [];
+    for (const file of files) {
+      if (file === join('lambdas', 'opsman', 'undici-parts.ts')) continue;
+      for (const specifier of undiciLoadsOf(await readFile(join(ROOT, file), 'utf8')))
+        loads.push(`${file} loads ${specifier}`);
+    }
+    expect(loads).toEqual([]);
+    const parts = await readFile(join(ROOT, 'lambdas/opsman/undici-parts.ts'), 'utf8');
+    expect(undiciLoadsOf(parts).filter((s) => s === 'undici')).toEqual([]);
+  });
+
   it('finds static, re-exported and dynamic imports', () => {
     const source = [
       "import { a } from './a.ts';",
