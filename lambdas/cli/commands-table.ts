@@ -101,9 +101,10 @@ export const COMMAND_INFO: Record<CommandName, CommandInfo> = {
   },
   export: {
     summary: 'Write desired-state YAML for the alert configs a project already has (read-only; adoption on-ramp)',
-    usage: 'opsman-gitops export --project ID [--project ID]... [--org ID] [--out DIR]',
-    uses: [...CONNECTION, 'project', 'org', 'out'],
+    usage: 'opsman-gitops export --project ID [--project ID]... [--org ID] [--out DIR] [--json]',
+    uses: [...CONNECTION, 'project', 'org', 'out', 'json'],
     optionHelp: {
+      json: '--json                   print the result as JSON on stdout (per project: file or YAML, exported, skipped, secretRefs)',
       project: '--project ID             a project to export (24 hex); required, repeatable',
       out: '--out DIR                write DIR/project-<id>.yaml per project (refused if one exists or DIR declares it)',
     },

@@ -58,7 +58,7 @@ function environment(uses: readonly string[] | undefined): string[] {
 
 /**
  * The exit codes a command can give. 130 only where Ctrl-C, SIGTERM and SIGHUP are handled (plan, observe, apply,
- * archive, and the demo's steps that run them: the others end as the signal ends them); the --detailed-exitcode notes only where it is taken.
+ * archive, export, and the demo's steps that run them: the others end as the signal ends them); the --detailed-exitcode notes only where it is taken.
  */
 function exitCodes(command: CommandName | undefined): string[] {
   const detailed = command === undefined || COMMAND_INFO[command].uses.includes('detailed-exitcode');
@@ -68,13 +68,16 @@ function exitCodes(command: CommandName | undefined): string[] {
     command === 'observe' ||
     command === 'apply' ||
     command === 'archive' ||
+    command === 'export' ||
     command === 'demo';
   const what =
     command === 'archive'
       ? 'reads abandoned, no new object written, what was not archived listed'
-      : command === 'demo'
-        ? 'during a plan, apply or archive step: it stops as that command does, and the demo ends there'
-        : `planning: reads abandoned, nothing written; apply: state saved, lock released${command === undefined ? '; archive: what was not archived listed' : ''}`;
+      : command === 'export'
+        ? 'reads abandoned, nothing printed, no --out file left: all or none'
+        : command === 'demo'
+          ? 'during a plan, apply or archive step: it stops as that command does, and the demo ends there'
+          : `planning: reads abandoned, nothing written; apply: state saved, lock released${command === undefined ? '; archive: what was not archived listed; export: no file left' : ''}`;
   return [
     'Exit codes:',
     `  0  success${detailed ? ' (plan/observe --detailed-exitcode: no changes)' : ''}`,

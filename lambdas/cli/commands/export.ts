@@ -3,23 +3,23 @@
  * alert configs and singletons and writes Project YAML that `validate` accepts and that `plan` adopts config by config.
  * Read-only towards Ops Manager. Nothing is written unless every project was read and exported: to stdout, or to one
  * new file per project under --out (an existing file, or a project a file there already declares, is refused before
- * any request is made; a failed write removes the files written before it).
+ * any request is made; the files are written all or none: export-write.ts). `--json` prints the result as one document
+ * (export-json.ts); Ctrl-C stops it with nothing printed or left behind (export-interrupt.ts).
  */
-import { lstat, mkdir, stat, unlink, writeFile } from 'node:fs/promises';
+import { lstat, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errorCode, errorMessage } from '../../core/concurrency.ts';
-import { exportedProjectName } from '../../core/export/export-project.ts';
 import { readProjectForExport } from '../../core/export/export-read.ts';
 import { exportProject, type ProjectExport } from '../../core/export/export-run.ts';
 import { printable } from '../../core/printable.ts';
 import { type CommandContext, openApiClient } from '../context.ts';
 import { CliError, EXIT, UsageError } from '../errors.ts';
+import { EXPORT_READING_NOTICES, EXPORT_WRITING_NOTICES, exportReadInterrupted } from '../export-interrupt.ts';
+import { type InterruptNotices, interruptible } from '../interruptible.ts';
+import type { ApiClient } from '../wiring.ts';
 import { declaredIn } from './export-declared.ts';
-
-/** The file a project is written to under --out. */
-export function exportFileName(projectId: string): string {
-  return `${exportedProjectName(projectId)}.yaml`;
-}
+import { exportDocument, renderExportJson } from './export-json.ts';
+import { exportFileName, writeFiles } from './export-write.ts';
 
 /**
  * Refuses --out files that exist (before any request, so nothing is read for an export that cannot be written). lstat,
@@ -58,54 +58,13 @@ async function refuseDeclared(dir: string, projectIds: readonly string[]): Promi
   );
 }
 
-/** Removes files this run created; returns those that could not be removed (one already gone is not left). */
-async function removeWritten(paths: readonly string[]): Promise<string[]> {
-  const left: string[] = [];
-  for (const path of paths) {
-    await unlink(path).catch((error: unknown) => {
-      if (errorCode(error) !== 'ENOENT') left.push(path);
-    });
-  }
-  return left;
-}
-
-/**
- * Writes each export to its own new file ('wx': a file that appeared since the check is refused, not replaced). All or
- * nothing: when one write fails, the files already written by this call are removed again (they are new files, made by
- * it moments before), so a failed export never leaves part of a desired state behind.
- */
-export async function writeFiles(dir: string, exports: readonly ProjectExport[]): Promise<string[]> {
-  try {
-    await mkdir(dir, { recursive: true });
-  } catch (error) {
-    throw new CliError('CLI_WRITE_FAILED', `cannot create --out directory ${dir}: ${errorMessage(error)}`);
-  }
-  const written: string[] = [];
-  for (const exported of exports) {
-    const path = join(dir, exportFileName(exported.projectId));
-    try {
-      await writeFile(path, exported.text, { flag: 'wx' });
-    } catch (error) {
-      // 'wx' fails with EEXIST before creating anything; any other failure came after the path was free, so what may
-      // be there now (a partial file) is this write's own.
-      if (errorCode(error) !== 'EEXIST') written.push(path);
-      const left = await removeWritten(written);
-      const done = left.length === 0 ? 'nothing was written' : `these could not be removed again: ${left.join(', ')}`;
-      const why = errorCode(error) === 'EEXIST' ? 'it already exists (export does not overwrite)' : errorMessage(error);
-      throw new CliError('CLI_WRITE_FAILED', `cannot write ${path}: ${why}; ${done}`, EXIT.error, { cause: error });
-    }
-    written.push(path);
-  }
-  return written;
-}
-
 /** The summary on stderr: per project what was exported and skipped, then the secrets to create (names only). */
 function summary(exports: readonly ProjectExport[], written: readonly string[] | undefined): string[] {
   const lines: string[] = [];
   exports.forEach((e, i) => {
     const skipped = e.skipped.length === 0 ? '' : `, ${e.skipped.length} skipped`;
     const where = written === undefined ? '' : ` -> ${written[i]}`;
-    lines.push(`Exported project ${e.projectId}: ${e.exported} alert config(s)${skipped}${where}`);
+    lines.push(`Exported project ${e.projectId}: ${e.configs.length} alert config(s)${skipped}${where}`);
     for (const s of e.skipped) lines.push(`  skipped alert config ${s.id} (would be key "${s.key}"): ${s.reason}`);
   });
   const refs = exports.flatMap((e) => e.secretRefs);
@@ -122,7 +81,57 @@ function summary(exports: readonly ProjectExport[], written: readonly string[] |
   return lines;
 }
 
-/** Runs export; resolves to the exit code (0 also when some configs were skipped: they are listed as warnings). */
+/** The exports read, and the warnings met while reading each project (in the same order). */
+interface ExportsRead {
+  exports: ProjectExport[];
+  readWarnings: string[][];
+}
+
+/**
+ * Reads and exports every project through `client`'s view stopped by `signal`; throws EXPORT_FAILED naming the project
+ * that failed, or INTERRUPTED when the signal stopped the reads.
+ */
+async function readAll(ctx: CommandContext, client: ApiClient, signal: AbortSignal): Promise<ExportsRead> {
+  const { options, io } = ctx;
+  const api = client.withSignal(signal);
+  const exports: ProjectExport[] = [];
+  const readWarnings: string[][] = [];
+  for (const projectId of options.projects) {
+    if (signal.aborted) throw exportReadInterrupted(signal);
+    const warnings: string[] = [];
+    const warn = (message: string) => {
+      warnings.push(message);
+      io.stderr.write(`warning: ${printable(`project ${projectId}: ${message}`)}\n`);
+    };
+    try {
+      const read = await readProjectForExport(api, projectId, warn);
+      exports.push(
+        await exportProject(read, { ...(options.orgId === undefined ? {} : { orgId: options.orgId }), api }),
+      );
+      readWarnings.push(warnings);
+    } catch (error) {
+      // Reads the signal stopped fail as aborted; the truth is that the export was stopped.
+      if (signal.aborted) throw exportReadInterrupted(signal);
+      const code = errorCode(error);
+      const message = `${errorMessage(error)}${code === undefined || errorMessage(error).includes(code) ? '' : ` (${code})`}`;
+      throw new CliError(
+        'EXPORT_FAILED',
+        `export of project ${projectId} failed: ${message}; nothing was written`,
+        EXIT.error,
+        {
+          cause: error,
+        },
+      );
+    }
+  }
+  return { exports, readWarnings };
+}
+
+/**
+ * Runs export; resolves to the exit code (0 also when some configs were skipped: they are listed as warnings). The
+ * first Ctrl-C (SIGTERM, SIGHUP, a closed output) abandons the reads in flight, or removes the --out files written so
+ * far, and ends the run with INTERRUPTED (exit 130) having printed and written nothing (export-interrupt.ts).
+ */
 export async function runExport(ctx: CommandContext): Promise<number> {
   const { options, io } = ctx;
   if (options.projects.length === 0) {
@@ -137,33 +146,27 @@ export async function runExport(ctx: CommandContext): Promise<number> {
     await refuseDeclared(options.out as string, options.projects);
   }
   const { client } = await openApiClient(ctx, 'export');
-  const warn = (message: string) => io.stderr.write(`warning: ${printable(message)}\n`);
-  const exports: ProjectExport[] = [];
-  try {
-    for (const projectId of options.projects) {
+  let notices: InterruptNotices = EXPORT_READING_NOTICES;
+  const { exports, readWarnings, written } = await interruptible(
+    io,
+    () => notices,
+    async (signal) => {
+      let read: ExportsRead;
       try {
-        const read = await readProjectForExport(client, projectId, warn);
-        exports.push(
-          await exportProject(read, { ...(options.orgId === undefined ? {} : { orgId: options.orgId }), api: client }),
-        );
-      } catch (error) {
-        const code = errorCode(error);
-        const message = `${errorMessage(error)}${code === undefined || errorMessage(error).includes(code) ? '' : ` (${code})`}`;
-        throw new CliError(
-          'EXPORT_FAILED',
-          `export of project ${projectId} failed: ${message}; nothing was written`,
-          EXIT.error,
-          { cause: error },
-        );
+        read = await readAll(ctx, client, signal);
+      } finally {
+        await client.close();
       }
-    }
-  } finally {
-    await client.close();
-  }
-  for (const e of exports) for (const w of e.warnings) warn(`project ${e.projectId}: ${w}`);
-  let written: string[] | undefined;
-  if (options.out === undefined) io.stdout.write(exports.map((e) => e.text).join('---\n'));
-  else written = await writeFiles(options.out, exports);
+      if (signal.aborted) throw exportReadInterrupted(signal);
+      if (options.out === undefined) return { ...read, written: undefined };
+      notices = EXPORT_WRITING_NOTICES;
+      return { ...read, written: await writeFiles(options.out, read.exports, { signal }) };
+    },
+  );
+  for (const e of exports)
+    for (const w of e.warnings) io.stderr.write(`warning: ${printable(`project ${e.projectId}: ${w}`)}\n`);
+  if (options.json) io.stdout.write(renderExportJson(exportDocument(exports, readWarnings, written)));
+  else if (written === undefined) io.stdout.write(exports.map((e) => e.text).join('---\n'));
   for (const line of summary(exports, written)) io.stderr.write(`${printable(line)}\n`);
   return EXIT.ok;
 }

@@ -28,7 +28,10 @@ async function singleton<T>(read: () => Promise<T>, what: string, warn: (m: stri
   }
 }
 
-/** Reads one project for export; `warn` receives what was left out. Throws PROJECT_NOT_FOUND for an unknown id. */
+/**
+ * Reads one project for export; `warn` receives what was left out, as warnings of this project (`auditLogRotation not
+ * exported: ...`: the caller names the project). Throws PROJECT_NOT_FOUND for an unknown id.
+ */
 export async function readProjectForExport(
   api: OpsManagerApi,
   projectId: string,
@@ -48,8 +51,8 @@ export async function readProjectForExport(
     throw error;
   }
   const reads = [
-    singleton(() => api.getProjectDefaultServerType(projectId), `project ${projectId}: defaultServerType`, warn),
-    singleton(() => getAuditLogRotationChecked(api, projectId), `project ${projectId}: auditLogRotation`, warn),
+    singleton(() => api.getProjectDefaultServerType(projectId), 'defaultServerType', warn),
+    singleton(() => getAuditLogRotationChecked(api, projectId), 'auditLogRotation', warn),
   ] as const;
   // Both settle before a failure is passed on: a read left in flight would reach Ops Manager after the command ended.
   await Promise.allSettled(reads);

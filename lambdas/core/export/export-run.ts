@@ -37,13 +37,19 @@ export interface SkippedConfig {
   reason: string;
 }
 
+/** A live alert config the export holds: its key in the YAML and its Ops Manager id. */
+export interface ExportedConfig {
+  key: string;
+  id: string;
+}
+
 /** The export of one project. */
 export interface ProjectExport {
   projectId: string;
   /** The Project document as YAML; it passes the loader. */
   text: string;
-  /** How many alert configs the text holds. */
-  exported: number;
+  /** The alert configs the text holds, in the text's order. */
+  configs: ExportedConfig[];
   skipped: SkippedConfig[];
   /** Singletons left out, and other things the user should know. */
   warnings: string[];
@@ -217,7 +223,7 @@ export async function exportProject(read: ProjectLiveRead, options: ExportOption
     return {
       projectId,
       text,
-      exported: candidates.length,
+      configs: candidates.map((c) => ({ key: c.key, id: c.id })),
       skipped: skipped.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)),
       warnings,
       secretRefs: candidates.flatMap((c) => c.secretRefs),

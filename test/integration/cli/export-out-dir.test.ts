@@ -1,6 +1,8 @@
 // Scenario: `export --out DIR` refuses, before any request and without writing, an --out that already declares one of
 // the projects in some other file (the desired state would declare it twice, which validate refuses) or that holds a
-// link to nothing at a file's name; a directory declaring only other projects is written to as usual.
+// link to nothing at a file's name; a directory declaring only other projects is written to as usual. An interrupt
+// that lands while the files are written leaves none of them, nor a temp file, and exits 130.
+import { watch } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -103,5 +105,42 @@ describe('export --out into an existing desired state', { timeout: 60_000 }, () 
     expect(run.err).toContain(
       `--out ${out} is there and is not a directory; choose a directory (it is created when missing); nothing was read or written`,
     );
+  });
+});
+
+describe('an interrupt while export writes the --out files', { timeout: 60_000 }, () => {
+  it('removes every file and temp file it made, says so, exit 130', async () => {
+    const out = join(dir, 'interrupted');
+    await mkdir(out);
+    const io = recordingIo({ env: toolEnv(emulator.url, {}) });
+    // The process's interrupt, raised as the first temp file appears (the run is then writing its files).
+    let interrupt: ((reason: string) => void) | undefined;
+    io.onInterrupt = (handler) => {
+      interrupt = handler;
+      return () => {
+        interrupt = undefined;
+      };
+    };
+    const watcher = watch(out, (_, name) => {
+      if (String(name).endsWith('.tmp')) interrupt?.('Ctrl-C (SIGINT)');
+    });
+    try {
+      const code = await runCli(['export', '--project', P, '--project', Q, '--out', out], {
+        startEmulator: noEmulator,
+        io,
+      });
+      // Was: the files were written in full and the run ended 0.
+      expect(code, io.err()).toBe(130);
+    } finally {
+      watcher.close();
+    }
+    expect(io.err()).toContain(
+      'Ctrl-C (SIGINT) received: stopping; the files written so far are removed again (all or none: none).',
+    );
+    expect(io.err()).toContain(
+      'error: the export was stopped while writing its files (Ctrl-C (SIGINT)): nothing was written',
+    );
+    expect(io.out()).toBe('');
+    expect(await readdir(out)).toEqual([]);
   });
 });

@@ -340,3 +340,116 @@ describe('export round trip', { timeout: 60_000 }, () => {
     expect(usage.err).toContain('export needs at least one --project ID');
   });
 });
+
+/** The document `export --json` prints (docs/cli.md, "export --json"). */
+interface ExportJson {
+  formatVersion: number;
+  ok: true;
+  projects: {
+    projectId: string;
+    file?: string;
+    yaml?: string;
+    exported: { key: string; id: string }[];
+    skipped: { id: string; key: string; reason: string }[];
+    secretRefs: string[];
+    warnings: string[];
+  }[];
+}
+
+describe('export --json', { timeout: 60_000 }, () => {
+  it('prints one document: per project the YAML, the configs exported by key and id, those skipped, the secretRefs', async () => {
+    const text = await cli(['export', '--project', P, '--org', ORG]);
+    const run = await cli(['export', '--json', '--project', P, '--project', Q, '--org', ORG]);
+    // Was: refused as a usage error (export does not take --json), and no JSON on stdout.
+    expect(run.code, run.err).toBe(0);
+    expectNoSecret(run.out);
+    expectNoSecret(run.err);
+    const doc = JSON.parse(run.out) as ExportJson;
+    expect(doc.formatVersion).toBe(1);
+    expect(doc.ok).toBe(true);
+    expect(doc.projects.map((p) => p.projectId)).toEqual([P, Q]);
+    const [p, q] = doc.projects as [ExportJson['projects'][0], ExportJson['projects'][0]];
+    // The same YAML the text output prints, and no file.
+    expect(p.yaml).toBe(text.out);
+    expect(p.file).toBeUndefined();
+    expect(p.exported).toEqual([
+      { key: 'host-down', id: '6c9900000000000000000002' },
+      { key: 'host-down-2', id: '6c9900000000000000000001' },
+      { key: 'outside-metric-threshold', id: '6c9900000000000000000003' },
+      { key: 'too-few-healthy-members', id: '6c9900000000000000000004' },
+      { key: 'no-primary', id: '6c9900000000000000000005' },
+      { key: 'monitoring-agent-down', id: '6c9900000000000000000006' },
+      { key: 'too-many-unhealthy-members', id: '6c9900000000000000000008' },
+    ]);
+    expect(p.skipped).toEqual([
+      { id: REFUSED_ID, key: 'automation-agent-down', reason: expect.stringContaining('ARBITER') },
+    ]);
+    expect([...p.secretRefs].sort()).toEqual(Object.keys(EXPECTED_REFS).sort());
+    expect(p.warnings).toEqual([]);
+    expect(q).toMatchObject({ projectId: Q, exported: [], skipped: [], secretRefs: [], warnings: [] });
+    expect(q.yaml).toContain(`projectId: ${Q}`);
+    // Human text stays on stderr.
+    expect(run.err).toContain(`Exported project ${P}: 7 alert config(s), 1 skipped`);
+  });
+
+  it('with --out: the file written per project instead of the YAML', async () => {
+    const out = join(dir, 'json-out');
+    const run = await cli(['export', '--json', '--project', P, '--project', Q, '--org', ORG, '--out', out]);
+    expect(run.code, run.err).toBe(0);
+    const doc = JSON.parse(run.out) as ExportJson;
+    expect(doc.projects.map((p) => [p.file, p.yaml])).toEqual([
+      [join(out, `project-${P}.yaml`), undefined],
+      [join(out, `project-${Q}.yaml`), undefined],
+    ]);
+    expectNoSecret(await readFile(join(out, `project-${P}.yaml`), 'utf8'));
+  });
+
+  it('lists what the key may not read as warnings of its project', async () => {
+    const run = await cli(['export', '--json', '--project', P, '--org', ORG], {
+      OPSMAN_PUBLIC_KEY: READER.publicKey,
+      OPSMAN_PRIVATE_KEY: READER.privateKey,
+    });
+    expect(run.code, run.err).toBe(0);
+    const [p] = (JSON.parse(run.out) as ExportJson).projects;
+    expect(p?.warnings).toEqual([
+      expect.stringMatching(/^defaultServerType not exported: the API key may not read it \(/),
+      expect.stringMatching(/^auditLogRotation not exported: the API key may not read it \(/),
+    ]);
+  });
+
+  it('a failure prints the failure document of every --json command, with the exit code of the text output', async () => {
+    const unknown = await cli(['export', '--json', '--project', '5e2211c17a3e5a48f5497dff']);
+    expect(unknown.code).toBe(1);
+    expect(JSON.parse(unknown.out)).toEqual({
+      ok: false,
+      error: {
+        code: 'EXPORT_FAILED',
+        message: expect.stringContaining(
+          'project 5e2211c17a3e5a48f5497dff does not exist in this Ops Manager (GROUP_NOT_FOUND)',
+        ),
+      },
+    });
+    const refused = await cli(['export', '--json', '--project', P], { OPSMAN_PRIVATE_KEY: 'not-the-key' });
+    expect(refused.code).toBe(1);
+    expect(refused.out).not.toContain('not-the-key');
+    expect((JSON.parse(refused.out) as { error: { message: string } }).error.message).toContain('OPSMAN_AUTH_ERROR');
+    const existing = await cli(['export', '--json', '--project', P, '--out', join(dir, 'json-out')]);
+    expect(existing.code).toBe(1);
+    expect((JSON.parse(existing.out) as { error: { code: string } }).error.code).toBe('CLI_FILE_EXISTS');
+    // Usage errors and the parse refusals: exit 2, code CLI_USAGE, as for the other commands.
+    for (const argv of [
+      ['export', '--json'],
+      ['export', '--json=1', '--project', P],
+      ['export', '--json', '--project', P, '--markdown'],
+      ['export', '--json', '--project', P, '--out', 'a', '--out', 'b'],
+      ['export', '--json', '--project', P, '--private-key', 'x'],
+    ]) {
+      const usage = await cli(argv);
+      expect(usage.code, argv.join(' ')).toBe(2);
+      expect((JSON.parse(usage.out) as { error: { code: string } }).error.code).toBe('CLI_USAGE');
+    }
+    const oneDash = await cli(['export', '-json', '--project', P]);
+    expect(oneDash.code).toBe(2);
+    expect(oneDash.err).toContain('unknown option -json: options take two dashes (--json)');
+  });
+});

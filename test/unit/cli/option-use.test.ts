@@ -118,7 +118,10 @@ describe('the refusals say what to use instead', () => {
       ['archive', '--secrets-file', 's.json'],
       'archive does not take --secrets-file: it resolves no secrets (it reads the version manifest and the usage only)',
     ],
-    [['unlock', 'r1', '--json'], 'unlock does not take --json: --json is for validate, plan, apply, observe, archive'],
+    [
+      ['unlock', 'r1', '--json'],
+      'unlock does not take --json: --json is for validate, plan, apply, observe, archive, export',
+    ],
     [
       ['demo', '--desired', 'ds'],
       'demo does not take --desired: the demo brings its own emulator, desired state and working directory; --desired is for validate, plan, apply, observe, archive',

@@ -55,7 +55,7 @@ const NO_TEAMS = {
 describe('exportProject', () => {
   it('skips what the format cannot express by id and reason, and keeps the other keys', async () => {
     const result = await exportProject(read());
-    expect(result.exported).toBe(2);
+    expect(result.configs).toHaveLength(2);
     expect(result.text).toContain('key: host-down\n');
     expect(result.text).toContain('key: host-down-2\n');
     expect(result.skipped.map((s) => [s.id, s.key])).toEqual([
@@ -76,7 +76,7 @@ describe('exportProject', () => {
     expect(result.skipped.find((s) => s.id === 'c5')?.reason).toBe(
       `team 6a1f00000000000000000009 does not exist in organization ${ORG} (TEAM_NOT_FOUND)`,
     );
-    expect(result.exported).toBe(2);
+    expect(result.configs).toHaveLength(2);
   });
 
   it('gives byte-identical text whatever order the live list has', async () => {
@@ -98,7 +98,7 @@ describe('exportProject', () => {
 
   it('exports a project without alert configs as a Project that loads', async () => {
     const result = await exportProject(read([], { defaultServerType: null }));
-    expect(result.exported).toBe(0);
+    expect(result.configs).toHaveLength(0);
     expect(result.text).toContain('alertConfigs: []');
   });
 
@@ -106,7 +106,7 @@ describe('exportProject', () => {
     // A hostile or odd answer: `enabled` as text. It loads (the entry simply has no `enabled`), but as enabled: true.
     const odd = config('c6', '2026-01-06T00:00:00Z', { eventTypeName: 'NO_PRIMARY', enabled: 'false' });
     const result = await exportProject(read([CONFIGS[0] as AlertConfig, odd]));
-    expect(result.exported).toBe(1);
+    expect(result.configs).toHaveLength(1);
     expect(result.text).not.toContain('no-primary');
     expect(result.skipped).toEqual([
       {
@@ -124,7 +124,7 @@ describe('exportProject', () => {
       const bare = config('c7', '2026-01-07T00:00:00Z', { eventTypeName: 'HOST_DOWN', notifications: none });
       for (const orgId of [undefined, ORG]) {
         const result = await exportProject(read([bare]), orgId === undefined ? {} : { orgId, api: NO_TEAMS });
-        expect(result.exported).toBe(0);
+        expect(result.configs).toHaveLength(0);
         expect(result.skipped.map((s) => [s.id, s.key])).toEqual([['c7', 'host-down']]);
         expect(result.skipped[0]?.reason).toContain('notifications');
       }
