@@ -96,6 +96,24 @@ describe('release of an owned alert config', () => {
     expect(h.state.state?.projects[P1]?.driftStreaks).toBeUndefined();
   });
 
+  it('of a config already gone from Ops Manager forgets only the record (no re-create, no write)', async () => {
+    const h = scenario();
+    await h.run('apply');
+    const disk = ownedId(h, 'disk');
+    h.world.groups.get(P1)?.alerts.delete(disk);
+    releaseDisk(h);
+    const writes = writesOfP1(h);
+    const report = await h.run('apply');
+    expect(actions(report)).toEqual(['disk:release']);
+    expect(change(report, 'disk')).toMatchObject({ action: 'release', id: disk });
+    expect(change(report, 'disk')?.before).toBeUndefined();
+    expect(change(report, 'disk')?.reason).toBe(
+      `released (spec.release): its config ${disk} is no longer in Ops Manager; only its state record is forgotten`,
+    );
+    expect(writesOfP1(h)).toBe(writes);
+    expect(records(h).disk).toBeUndefined();
+  });
+
   it('in plan mode (or a plan run) is shown and not applied: the record stays', async () => {
     const h = scenario();
     await h.run('apply');
