@@ -1,6 +1,6 @@
 /**
  * Executes one alert-config change: POST (create), full PUT (update, and adopt when secrets must be re-sent), PATCH
- * (enable/disable) or DELETE. Bodies are built from the plan's desired body plus secrets resolved now, never from a
+ * (enable/disable) or DELETE; a release sends nothing and forgets the key's state record. Bodies are built from the plan's desired body plus secrets resolved now, never from a
  * GET. An ambiguous POST is resolved by re-reading the list: one match is adopted, several block the key. A write
  * answered 2xx with a body too large to read was applied: it is settled like one answered without a body
  * (settle-write.ts), and its outcome carries a warning. A POST answered 2xx that no live config matches (stored otherwise
@@ -345,6 +345,10 @@ async function create(change: Change, ctx: AlertApplyContext, prepared: Prepared
  * confirms live (confirmLateCreate) before it is sent.
  */
 function assertOwnership(change: Change, ctx: AlertApplyContext): 'owned' | 'late' {
+  if (change.action === 'release') {
+    assertReleasable(change, ctx);
+    return 'owned';
+  }
   const id = change.id;
   if (id === undefined || change.action === 'create') return 'owned';
   const records = ctx.state.projects[change.target.id]?.alertConfigs ?? {};
@@ -372,6 +376,24 @@ function assertOwnership(change: Change, ctx: AlertApplyContext): 'owned' | 'lat
   );
 }
 
+/**
+ * Refuses a release whose record is not the one the plan saw: the key must still own the plan's id (or, for a release
+ * of a pending create's marker, still be only a marker). A release forgets ownership; forgetting a record that now owns
+ * another config (the state was written since, or the plan was made under another state) would orphan that one.
+ */
+function assertReleasable(change: Change, ctx: AlertApplyContext): void {
+  const record = ctx.state.projects[change.target.id]?.alertConfigs[change.key];
+  if (record !== undefined && record.id === change.id) return;
+  const owns = record?.id === undefined ? 'owns no alert config' : `owns alert config ${record.id}`;
+  const planned = change.id === undefined ? 'a pending create' : `alert config ${change.id}`;
+  throw new ReconcileError(
+    'NOT_OWNED',
+    record === undefined
+      ? `not released: key "${change.key}" has no record in this state (the plan was made under another state, or the state was since lost or found corrupt); make a new plan`
+      : `not released: key "${change.key}" ${owns} in this state, not ${planned} as the plan says; make a new plan`,
+  );
+}
+
 /** Applies one alert-config change and updates the in-memory state. Throws on failure. */
 export async function applyAlertChange(
   change: Change,
@@ -381,6 +403,15 @@ export async function applyAlertChange(
   const groupId = change.target.id;
   const id = change.id;
   const ownership = assertOwnership(change, ctx);
+  if (change.action === 'release') {
+    // Nothing is sent: the config stays as it is, and the key's record (marker and guard with it) is forgotten.
+    setAlertRecord(ctx.state, groupId, change.key, undefined);
+    return {
+      ...(id === undefined ? {} : { id }),
+      message: 'released: left in Ops Manager, no longer managed',
+      wrote: false,
+    };
+  }
   if (change.action === 'delete') {
     if (id === undefined) throw new ReconcileError('PLAN_INCOMPLETE', `delete of ${change.key} has no id`);
     const record = ctx.state.projects[groupId]?.alertConfigs[change.key];

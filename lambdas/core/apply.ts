@@ -120,7 +120,7 @@ export async function applyPlan(
     const kept: Change[] = [];
     let prepareFailed = false;
     for (const change of list) {
-      if (change.kind !== 'alertConfig' || change.action === 'delete') {
+      if (change.kind !== 'alertConfig' || change.action === 'delete' || change.action === 'release') {
         kept.push(change);
         continue;
       }

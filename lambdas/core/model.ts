@@ -69,6 +69,11 @@ export interface DesiredProject {
   prune: boolean;
   /** Keys never deleted, whatever prune says. */
   protect: string[];
+  /**
+   * Keys let go of (spec.release): an owned config of such a key is released (its state record forgotten, the config
+   * left in Ops Manager as it is) instead of deleted. None of them is a declared key (the loader refuses that).
+   */
+  release: string[];
   source: SourceLocation;
 }
 
@@ -126,6 +131,10 @@ export type ChangeKind = 'alertConfig' | 'defaultServerType' | 'auditLogRotation
  * - update: before = normalised live (secrets as '(secret)'); after = desired. Applied with a full PUT.
  * - enable / disable: only `enabled` differs; applied with PATCH.
  * - delete: before = normalised live; after absent. Only for owned objects, only when prune allows.
+ * - release: an owned alert config whose key the project lists in `spec.release`: nothing is written to Ops Manager;
+ *   apply forgets its state record (pending-create marker, non-convergence guard and drift streak with it), so the
+ *   config is unmanaged from the next run. before = normalised live (absent when only a record is left: a pending
+ *   create's marker, or a config gone from Ops Manager); after absent; `id` the live config's, when there is one.
  * - adopt: an unowned live object equal to desired in every non-secret field; id recorded, secrets re-sent if needed.
  *   With `movedFrom`, a renamed key: the object was owned by a key that left git; its record moves to the new key
  *   instead of a delete and a create.
@@ -139,6 +148,7 @@ export type ChangeAction =
   | 'enable'
   | 'disable'
   | 'delete'
+  | 'release'
   | 'adopt'
   | 'noop'
   | 'blocked'
@@ -153,6 +163,7 @@ export const ACTION_ORDER: readonly ChangeAction[] = [
   'update',
   'enable',
   'disable',
+  'release',
   'delete',
   'noop',
 ];
@@ -306,6 +317,11 @@ export interface Plan {
   unmanaged?: UnmanagedObject[];
   /** Loud run-wide notices (corrupt state recovered, ...). */
   warnings?: string[];
+  /**
+   * Quiet notices that ask for nothing (a `spec.release` entry for a key this state does not own: nothing to release,
+   * as a Terraform `removed` block left in place). Absent when there are none.
+   */
+  notes?: string[];
 }
 
 /**
@@ -326,6 +342,7 @@ export const PLAN_FIELDS: readonly (keyof Plan)[] = Object.keys({
   liveReads: true,
   unmanaged: true,
   warnings: true,
+  notes: true,
 } satisfies Record<keyof Plan, true>) as (keyof Plan)[];
 
 /** A live object the reconciler does not own and leaves alone. */

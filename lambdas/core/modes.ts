@@ -38,15 +38,18 @@ export function targetMode(command: RunCommand, cap: Mode | undefined, own: Mode
   return command === 'observe' ? 'observe' : capped;
 }
 
-const WRITES: ReadonlySet<string> = new Set(['create', 'update', 'enable', 'disable', 'delete', 'adopt']);
+const WRITES: ReadonlySet<string> = new Set(['create', 'update', 'enable', 'disable', 'delete', 'adopt', 'release']);
 
-/** True for an action that writes to Ops Manager (or to state, for adopt). */
+/** True for an action that writes to Ops Manager (or to state only: adopt without secrets, release). */
 export function isWrite(change: Change): boolean {
   return WRITES.has(change.action);
 }
 
-/** In observe mode a would-be write becomes `drift`: reported with its fields, never applied. */
+/**
+ * In observe mode a would-be write becomes `drift`: reported with its fields, never applied. A release stays one: it
+ * changes nothing in Ops Manager, so calling it drift would count a difference there is not (apply skips it there).
+ */
 export function observeOnly(change: Change): Change {
-  if (!isWrite(change)) return change;
+  if (!isWrite(change) || change.action === 'release') return change;
   return { ...change, action: 'drift', reason: `observe mode: would ${change.action}: ${change.reason}` };
 }

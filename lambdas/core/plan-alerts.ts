@@ -1,7 +1,8 @@
 /**
  * Plans the alert configs of one project: pairs each desired key with its live config (owned id, pending create, or
  * adoption of an equal unowned config), diffs them, and lists owned configs that left git as delete candidates, with
- * the configs that lost creates of such keys made late (late-creates.ts).
+ * the configs that lost creates of such keys made late (late-creates.ts), or as releases when the project lists their
+ * keys in `spec.release` (release.ts).
  * Pure: every input was read before. Safety gates and modes are applied afterwards (safety.ts, modes.ts).
  */
 import type { AlertConfig } from '../opsman/types.ts';
@@ -22,6 +23,7 @@ import {
   normaliseDesired,
 } from './normalise.ts';
 import type { OwnedAlertConfig, ProjectState } from './ports.ts';
+import { planReleases } from './release.ts';
 import { renumberedSecretPaths } from './renumbered-secrets.ts';
 import { unmodelledMembers, unmodelledReason } from './unmodelled.ts';
 
@@ -59,6 +61,8 @@ export interface AlertPlanOutput {
   unmanaged: UnmanagedAlert[];
   /** Keys whose owned config vanished from Ops Manager, with the id it had (for drift attribution). */
   formerIds: Map<string, string>;
+  /** Quiet notices for the plan's `notes` (a released key this state does not own). */
+  notes: string[];
 }
 
 /** Identity of a desired body for the non-convergence guard: any desired change, secrets included, re-arms it. */
@@ -161,16 +165,22 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
     byCreatedThenId,
   );
 
+  // Keys the project lets go of (spec.release): planned apart, and claiming their configs first, so that neither a
+  // rename nor a delete nor a late create's delete takes a config the user asked to leave alone.
+  const releases = planReleases(target, project.release, owned, liveById, views, claimed);
+  changes.push(...releases.changes);
+  const releasedKeys = new Set(project.release);
+
   // Live configs owned by keys that left git, by old key: a new key equal to one of them is a rename, not a new config.
   const desiredKeys = new Set(project.alertConfigs.map((c) => c.key));
-  const released: { key: string; config: AlertConfig }[] = [];
+  const leftGit: { key: string; config: AlertConfig }[] = [];
   for (const key of Object.keys(owned).sort()) {
     const id = owned[key]?.id;
-    const live = desiredKeys.has(key) || id === undefined ? undefined : liveById.get(id);
-    if (live !== undefined) released.push({ key, config: live });
+    const live = desiredKeys.has(key) || releasedKeys.has(key) || id === undefined ? undefined : liveById.get(id);
+    if (live !== undefined) leftGit.push({ key, config: live });
   }
-  const releasedByText = new ClaimIndex(
-    released.map((r): [string, { key: string; config: AlertConfig }] => [(views.get(r.config.id) as LiveView).text, r]),
+  const leftGitByText = new ClaimIndex(
+    leftGit.map((r): [string, { key: string; config: AlertConfig }] => [(views.get(r.config.id) as LiveView).text, r]),
     (r) => r.config.id,
     claimed,
   );
@@ -284,7 +294,7 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
 
     // No live object for this key: a renamed key, pending create, owned but deleted outside, or never seen.
     const pending = record?.pendingCreate !== undefined && record.id === undefined;
-    const moved = pending ? undefined : releasedByText.first(desiredText);
+    const moved = pending ? undefined : leftGitByText.first(desiredText);
     if (moved !== undefined) {
       claimed.add(moved.config.id);
       changes.push({
@@ -354,7 +364,7 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
 
   // Owned configs that left git: delete candidates (gated later), or forgotten when already gone; a renamed key's
   // config was claimed above and moves instead.
-  for (const { key, config: live } of released) {
+  for (const { key, config: live } of leftGit) {
     if (claimed.has(live.id)) continue;
     claimed.add(live.id);
     const record = owned[key];
@@ -380,7 +390,9 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
 
   // Configs created late by a POST whose answer was lost, for keys that left git since: after every desired key has
   // claimed its config, so a key renamed in the same commit adopts the config instead.
-  for (const late of findLateCreates(owned, desiredKeys, input.live, views, ownedIds, claimed)) {
+  // A released key's marker is forgotten instead (release.ts): what its create made late stays, unmanaged.
+  const notLate = releasedKeys.size === 0 ? desiredKeys : new Set([...desiredKeys, ...releasedKeys]);
+  for (const late of findLateCreates(owned, notLate, input.live, views, ownedIds, claimed)) {
     const change = lateCreateChange(target, late, views);
     if (change !== undefined) changes.push(change);
   }
@@ -389,5 +401,5 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
     .filter((c) => !ownedIds.has(c.id) && !claimed.has(c.id))
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
     .map((c) => ({ target, id: c.id, eventTypeName: c.eventTypeName, enabled: c.enabled }));
-  return { changes, unmanaged, formerIds };
+  return { changes, unmanaged, formerIds, notes: releases.notes };
 }

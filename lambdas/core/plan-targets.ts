@@ -43,6 +43,8 @@ export interface TargetPlan {
   reads: string[];
   failure?: TargetFailure;
   warning?: string;
+  /** Quiet notices for the plan's `notes`. */
+  notes?: string[];
 }
 
 function projectTarget(p: DesiredProject): TargetRef {
@@ -115,6 +117,7 @@ export async function planProject(
       deps.actorPublicKey,
     );
     result.changes.push(...audited.changes);
+    if (alerts.notes.length > 0) result.notes = alerts.notes;
     // Late-create candidates the audit did not show as ours join the unmanaged list (kept in id order); the usual
     // case has none, and the list planAlertConfigs sorted is taken as it is.
     const notOurs = new Set(audited.notOurs);

@@ -41,10 +41,11 @@ export function createMetrics(): Metrics {
   });
 }
 
-/** Planned changes that would write (everything but noop, blocked and drift). */
+/** Planned changes that would write (everything but noop, blocked and drift; a release writes the state only). */
 export function countPlannedWrites(report: RunReport): number {
   const p = report.summary.planned;
-  return p.create + p.update + p.enable + p.disable + p.delete + p.adopt;
+  // `?? 0`: a summary of a report made before releases existed has no such count.
+  return p.create + p.update + p.enable + p.disable + p.delete + (p.release ?? 0) + p.adopt;
 }
 
 /**

@@ -117,6 +117,32 @@ export function logRunFindings(logger: Logger, report: RunReport): void {
     });
   });
   logFights(logger, report);
+  logReleases(logger, report);
+}
+
+/** Most `alert config released` lines per run (the rest are counted in the last one; the report lists them all). */
+export const MAX_RELEASE_LINES = 50;
+
+/**
+ * One INFO line per release of the plan (spec.release), at most MAX_RELEASE_LINES: `alert config released` when this
+ * run forgot the record, `alert config release planned` when it did not (a plan run, a target in plan or observe mode,
+ * a release that failed). Nothing was written to Ops Manager either way: the config stays there, unmanaged.
+ */
+function logReleases(logger: Logger, report: RunReport): void {
+  const releases = report.plan.changes.filter((c) => c.action === 'release');
+  if (releases.length === 0) return;
+  const done = new Set(report.results.filter((r) => r.status === 'applied').map((r) => r.change));
+  releases.slice(0, MAX_RELEASE_LINES).forEach((c, index) => {
+    const last = index === MAX_RELEASE_LINES - 1 && releases.length > MAX_RELEASE_LINES;
+    logger.info(done.has(c) ? 'alert config released' : 'alert config release planned', {
+      target: { type: c.target.type, id: c.target.id, name: c.target.name },
+      kind: c.kind,
+      key: c.key,
+      ...(c.id === undefined ? {} : { id: c.id }),
+      reason: c.reason,
+      ...(last ? { more: releases.length - MAX_RELEASE_LINES } : {}),
+    });
+  });
 }
 
 /** One `update fight detected` line per object the plan found fought over (`drift.fight`), at most MAX_FIGHT_LINES. */

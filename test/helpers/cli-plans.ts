@@ -34,6 +34,7 @@ const EMPTY_SUMMARY: PlanSummary = {
   enable: 0,
   disable: 0,
   delete: 0,
+  release: 0,
   adopt: 0,
   noop: 0,
   blocked: 0,

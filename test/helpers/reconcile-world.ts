@@ -165,6 +165,8 @@ export interface ProjectDoc {
   mode?: string;
   prune?: boolean;
   protect?: string[];
+  /** spec.release: keys to stop managing without deleting. */
+  release?: string[];
   defaultServerType?: string;
   auditLogRotation?: Record<string, unknown>;
   alertConfigs: Record<string, unknown>[];
@@ -175,7 +177,7 @@ export function projectYaml(p: ProjectDoc): string {
   const metadata: Record<string, unknown> = { name: p.name, projectId: p.projectId };
   if (p.orgId !== undefined) metadata.orgId = p.orgId;
   const spec: Record<string, unknown> = { alertConfigs: p.alertConfigs };
-  for (const k of ['mode', 'prune', 'protect', 'defaultServerType', 'auditLogRotation'] as const) {
+  for (const k of ['mode', 'prune', 'protect', 'release', 'defaultServerType', 'auditLogRotation'] as const) {
     if (p[k] !== undefined) spec[k] = p[k];
   }
   return stringify({ apiVersion: 'opsman-gitops/v1', kind: 'Project', metadata, spec });
@@ -207,6 +209,7 @@ export function desiredProject(
     })),
     prune: false,
     protect: [],
+    release: [],
     source: { file: 'x.yaml', line: 1, column: 1 },
     ...extra,
   };

@@ -58,6 +58,7 @@ function projectOf(document: ParsedDocument, templates: Map<string, ParsedDocume
     alertConfigs: mergeProject(document, templates).entries.map(alertConfigOf),
     prune: (spec.prune as boolean | undefined) ?? false,
     protect: (spec.protect as string[] | undefined) ?? [],
+    release: (spec.release as string[] | undefined) ?? [],
     source: sourceOf(document, []),
   };
   if (metadata.orgId !== undefined) project.orgId = metadata.orgId as string;

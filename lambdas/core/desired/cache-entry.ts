@@ -258,7 +258,8 @@ function restoreProject(v: unknown): boolean {
   if (v.defaultServerType !== undefined && !isStr(v.defaultServerType)) return false;
   const rotation = v.auditLogRotation;
   if (rotation !== undefined && !(isRec(rotation) && isBool(rotation.enforce))) return false;
-  if (!isBool(v.prune) || !isStrArray(v.protect) || !Array.isArray(v.alertConfigs)) return false;
+  if (!isBool(v.prune) || !isStrArray(v.protect) || !isStrArray(v.release) || !Array.isArray(v.alertConfigs))
+    return false;
   const file = (v.source as Rec).file as string;
   const configs = v.alertConfigs as unknown[];
   for (let i = 0; i < configs.length; i++) if (!restoreAlertConfig(configs[i], file)) return false;

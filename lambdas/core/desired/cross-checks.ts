@@ -1,6 +1,7 @@
 /**
  * Rules across documents and files: unique ids and names, at most one Settings, template references, unique alert
- * keys after merge, protect keys that exist, and the orgId a TEAM notification needs. Also runs the per-config rules.
+ * keys after merge, protect keys that exist, release keys that are not declared, and the orgId a TEAM notification
+ * needs. Also runs the per-config rules.
  */
 import { checkAlertConfig } from './alert-rules.ts';
 import { suggestion } from './did-you-mean.ts';
@@ -160,6 +161,15 @@ function checkProject(project: ParsedDocument, templates: Map<string, ParsedDocu
         ...(hint.hint ? { hint: hint.hint } : {}),
       }),
     );
+  });
+  asArray(spec?.release).forEach((raw, i) => {
+    // A released key is one this tool lets go of: declaring it too would have it managed and let go in the same run.
+    if (typeof raw !== 'string' || !keySet.has(raw)) return;
+    const entry = entries.find((e) => e.key === raw);
+    const from = entry?.template === undefined ? '' : ` (from template ${entry.template})`;
+    const at = entry === undefined ? '' : `, declared at ${where(entry.document, entry.path)}${from}`;
+    const message = `release names "${raw}", which is also a declared alert key of project ${name}${at}: remove it from alertConfigs (or from the template, or the template from alertTemplates) to stop managing it, or from release to keep managing it`;
+    issues.push(issueAt(project, ['spec', 'release', i], message, { expected: 'a key not declared', found: raw }));
   });
   if (asRecord(asRecord(project.value)?.metadata)?.orgId === undefined) {
     const team = entries.find((entry) =>

@@ -24,7 +24,8 @@ function alertConfigDoc(config: DesiredAlertConfig): Record<string, unknown> {
 }
 
 function projectDoc(project: DesiredProject): Record<string, unknown> {
-  const { name, projectId, orgId, mode, defaultServerType, auditLogRotation, alertConfigs, prune, protect } = project;
+  const { name, projectId, orgId, mode, defaultServerType, auditLogRotation, alertConfigs, prune, protect, release } =
+    project;
   return {
     apiVersion: API_VERSION,
     kind: 'Project',
@@ -36,6 +37,7 @@ function projectDoc(project: DesiredProject): Record<string, unknown> {
       alertConfigs: alertConfigs.map(alertConfigDoc),
       prune,
       protect,
+      ...(release.length > 0 ? { release } : {}),
     },
   };
 }

@@ -158,6 +158,13 @@ const project = {
     alertConfigs,
     prune: { type: 'boolean', description: 'delete owned alert configs that left git (default false)' },
     protect: { type: 'array', items: name('alert key'), uniqueItems: true },
+    release: {
+      type: 'array',
+      items: name('alert key'),
+      uniqueItems: true,
+      description:
+        'alert keys to stop managing without deleting: an owned config of such a key is left in Ops Manager and forgotten (none may be declared)',
+    },
   }),
 };
 

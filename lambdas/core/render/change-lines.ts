@@ -8,13 +8,17 @@ import { listChangeLines } from './list-lines.ts';
 import type { Style } from './style.ts';
 import { formatAttribution, formatFieldChange, isSecretPath, objectLines, readablePath } from './values.ts';
 
-/** Symbol of each action, as in `terraform plan` (`<=` adopt, `!` blocked and `?` drift are ours). */
+/**
+ * Symbol of each action, as in `terraform plan` (`<=` adopt, `=>` release, `!` blocked and `?` drift are ours: a
+ * release hands a config back out of management as an adoption takes one in, and is never a `-`: nothing is deleted).
+ */
 export const ACTION_SYMBOLS: Record<ChangeAction, string> = {
   create: '+',
   update: '~',
   enable: '~',
   disable: '~',
   delete: '-',
+  release: '=>',
   adopt: '<=',
   noop: ' ',
   blocked: '!',
@@ -33,6 +37,7 @@ export function paint(style: Style, action: ChangeAction, text: string): string 
     case 'delete':
       return style.delete(text);
     case 'adopt':
+    case 'release':
       return style.adopt(text);
     case 'blocked':
       return style.blocked(text);

@@ -58,6 +58,7 @@ function targetSection(
     [c.create, 'to create'],
     [c.update, 'to update'],
     [c.delete, 'to delete'],
+    [c.release, 'to release'],
     [c.adopt, 'to adopt'],
     [c.blocked, 'blocked'],
     [c.drifted, 'drifted'],
@@ -79,25 +80,33 @@ function targetSection(
 
 /**
  * The counts table: every target, or when there are many, those with something to say and one row for the rest; rows
- * past `budget` characters are counted in a last row too.
+ * past `budget` characters are counted in a last row too. A Release column follows Delete when the plan releases a key.
  */
-function countsTable(groups: ReturnType<typeof groupByTarget>, budget: number): string[] {
-  const out = [
-    '| Target | Create | Update | Delete | Adopt | Blocked | Drifted | Unchanged |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|',
-  ];
+function countsTable(groups: ReturnType<typeof groupByTarget>, budget: number, releases: boolean): string[] {
+  const out = releases
+    ? [
+        '| Target | Create | Update | Delete | Release | Adopt | Blocked | Drifted | Unchanged |',
+        '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+      ]
+    : [
+        '| Target | Create | Update | Delete | Adopt | Blocked | Drifted | Unchanged |',
+        '|---|---:|---:|---:|---:|---:|---:|---:|',
+      ];
+  const blank = releases ? ' | | | | | | | | |' : ' | | | | | | | |';
   let used = out.join('\n').length;
   let quietFolded = 0;
   let cut = 0;
   for (const group of groups) {
     const c = countChanges(group.changes);
-    const quiet = c.create + c.update + c.delete + c.adopt + c.blocked + c.drifted === 0;
+    const quiet = c.create + c.update + c.delete + c.release + c.adopt + c.blocked + c.drifted === 0;
     if (quiet && groups.length > MAX_TABLE_ROWS) {
       quietFolded++;
       continue;
     }
     const row =
-      `| ${escapeMarkdown(targetTitle(group.target))} | ${c.create} | ${c.update} | ${c.delete} | ${c.adopt} | ` +
+      `| ${escapeMarkdown(targetTitle(group.target))} | ${c.create} | ${c.update} | ${c.delete} | ` +
+      (releases ? `${c.release} | ` : '') +
+      `${c.adopt} | ` +
       `${c.blocked} | ${c.drifted} | ${c.unchanged} |`;
     if (cut > 0 || used + row.length + 1 > budget) {
       cut++;
@@ -106,8 +115,8 @@ function countsTable(groups: ReturnType<typeof groupByTarget>, budget: number): 
     out.push(row);
     used += row.length + 1;
   }
-  if (cut > 0) out.push(`| ${cut} more targets with changes (in the summary line's counts) | | | | | | | |`);
-  if (quietFolded > 0) out.push(`| ${quietFolded} more targets, nothing to change | | | | | | | |`);
+  if (cut > 0) out.push(`| ${cut} more targets with changes (in the summary line's counts)${blank}`);
+  if (quietFolded > 0) out.push(`| ${quietFolded} more targets, nothing to change${blank}`);
   out.push('');
   return out;
 }
@@ -128,10 +137,14 @@ export function renderPlanMarkdown(plan: Plan, title = 'opsman-gitops plan', max
   if (warnings.length > MAX_WARNINGS)
     out.push(`> ${warnings.length - MAX_WARNINGS} more warnings (in the JSON plan)`, '');
   out.push(`**${summaryLine(total)}**`, '');
+  // Notes ask for nothing (a released key with nothing to release): quoted quietly, after the counts line.
+  const notes = plan.notes ?? [];
+  for (const note of notes.slice(0, MAX_WARNINGS)) out.push(`> Note: ${escapeMarkdown(printable(note))}`, '');
+  if (notes.length > MAX_WARNINGS) out.push(`> ${notes.length - MAX_WARNINGS} more notes (in the JSON plan)`, '');
   if (!hasChanges(plan) && plan.failures.length === 0)
     out.push('No changes. Ops Manager matches the desired state.', '');
   const groups = groupByTarget(plan.changes);
-  if (groups.length > 0) out.push(...countsTable(groups, Math.floor(maxChars / 3)));
+  if (groups.length > 0) out.push(...countsTable(groups, Math.floor(maxChars / 3), total.release > 0));
   const tail: string[] = [];
   if (plan.failures.length > 0) {
     tail.push('**Failures**', '');

@@ -1,6 +1,7 @@
 /**
  * The human plan, like `terraform plan`: one section per target with its changes (`+` create, `~` update, `-` delete,
- * `<=` adopt, `!` blocked, `?` drift), field-level before -> after, failures, and the summary line.
+ * `=>` release, `<=` adopt, `!` blocked, `?` drift), field-level before -> after, failures, notes, and the summary
+ * line.
  */
 import { type Change, type Mode, type Plan, type TargetFailure, type TargetRef, targetKey } from '../model.ts';
 import { printable } from '../printable.ts';
@@ -149,6 +150,9 @@ export function renderPlanText(plan: Plan, options: TextRenderOptions = {}): str
     out.push(...failureLines(plan.failures, style));
     out.push('');
   }
+  // Notes ask for nothing (a released key with nothing to release): dim, before the summary, never among warnings.
+  for (const note of plan.notes ?? []) out.push(style.dim(printable(`Note: ${note}`)));
+  if ((plan.notes ?? []).length > 0) out.push('');
   if (!hasChanges(plan) && plan.failures.length === 0)
     out.push(style.ok('No changes. Ops Manager matches the desired state.'));
   out.push(style.bold(summaryLine(countChanges(plan.changes))));

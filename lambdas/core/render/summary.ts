@@ -10,6 +10,8 @@ export interface PlanCounts {
   create: number;
   update: number;
   delete: number;
+  /** Releases (spec.release): nothing written to Ops Manager, the state record forgotten. */
+  release: number;
   adopt: number;
   blocked: number;
   drifted: number;
@@ -18,7 +20,16 @@ export interface PlanCounts {
 
 /** Counts a list of changes. */
 export function countChanges(changes: readonly Change[]): PlanCounts {
-  const counts: PlanCounts = { create: 0, update: 0, delete: 0, adopt: 0, blocked: 0, drifted: 0, unchanged: 0 };
+  const counts: PlanCounts = {
+    create: 0,
+    update: 0,
+    delete: 0,
+    release: 0,
+    adopt: 0,
+    blocked: 0,
+    drifted: 0,
+    unchanged: 0,
+  };
   for (const change of changes) {
     switch (change.action) {
       case 'create':
@@ -31,6 +42,9 @@ export function countChanges(changes: readonly Change[]): PlanCounts {
         break;
       case 'delete':
         counts.delete++;
+        break;
+      case 'release':
+        counts.release++;
         break;
       case 'adopt':
         counts.adopt++;
@@ -49,7 +63,10 @@ export function countChanges(changes: readonly Change[]): PlanCounts {
   return counts;
 }
 
-/** True when applying the plan would write something (a create, update, enable, disable, delete or adopt). */
+/**
+ * True when applying the plan would write something (a create, update, enable, disable, delete or adopt), or forget
+ * a released key's state record (a release writes the state only).
+ */
 export function hasWrites(plan: Plan): boolean {
   return plan.changes.some((c) => c.action !== 'noop' && c.action !== 'blocked' && c.action !== 'drift');
 }
@@ -59,10 +76,14 @@ export function hasChanges(plan: Plan): boolean {
   return plan.changes.some((c) => c.action !== 'noop' || c.drift?.detected === true);
 }
 
-/** `Plan: 3 to create, 2 to update, 1 to delete, 1 to adopt, 2 blocked, 1 drifted, 12 unchanged.` */
+/**
+ * `Plan: 3 to create, 2 to update, 1 to delete, 1 to adopt, 2 blocked, 1 drifted, 12 unchanged.`, with `, 1 to
+ * release` after the deletes when the plan releases any key (the line of a plan without releases reads as it always has).
+ */
 export function summaryLine(counts: PlanCounts, label = 'Plan'): string {
+  const release = counts.release > 0 ? `, ${counts.release} to release` : '';
   return (
-    `${label}: ${counts.create} to create, ${counts.update} to update, ${counts.delete} to delete, ` +
+    `${label}: ${counts.create} to create, ${counts.update} to update, ${counts.delete} to delete${release}, ` +
     `${counts.adopt} to adopt, ${counts.blocked} blocked, ${counts.drifted} drifted, ${counts.unchanged} unchanged.`
   );
 }

@@ -291,6 +291,7 @@ describe('runArchive', () => {
       alertConfigs: [],
       prune: false,
       protect: [],
+      release: [],
       source: { file: 'p.yaml', line: 1, column: 1 },
     })),
     organizations: [],

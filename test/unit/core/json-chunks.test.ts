@@ -48,6 +48,7 @@ function report(changes: number): RunReport {
         enable: 0,
         disable: 0,
         delete: 0,
+        release: 0,
         noop: 0,
       },
       applied: changes,

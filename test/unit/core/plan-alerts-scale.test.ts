@@ -35,6 +35,7 @@ function input(liveList: AlertConfig[], configs: ReturnType<typeof desired>[], s
       projectId: 'g',
       prune: true,
       protect: [],
+      release: [],
       alertConfigs: configs,
     } as unknown as DesiredProject,
     live: liveList,

@@ -169,6 +169,7 @@ describe('planAlertConfigs with precomputed views', () => {
       projectId: 'g',
       prune: false,
       protect: [],
+      release: [],
       alertConfigs: [
         {
           key: 'b',
@@ -223,7 +224,12 @@ describe('planAlertConfigs with precomputed views', () => {
     const out = planAlertConfigs({
       target: { type: 'project', id: 'g', name: 'p' },
       // Config 1 equals its live config; config 2 is enabled live and wanted disabled.
-      project: { name: 'p', projectId: 'g', alertConfigs: [desired(1, true), desired(2, false)] } as never,
+      project: {
+        name: 'p',
+        projectId: 'g',
+        release: [],
+        alertConfigs: [desired(1, true), desired(2, false)],
+      } as never,
       live,
       views,
       state: { alertConfigs: { k1: { id: '1', appliedDigest: 'x' }, k2: { id: '2', appliedDigest: 'x' } } },

@@ -81,6 +81,7 @@ function secretLinesOf(
     project: {
       name: 'p',
       projectId: 'g',
+      release: [],
       alertConfigs: [{ key: 'hooks', ...body(desired), enabled }],
     } as unknown as DesiredProject,
     live: [config as unknown as AlertConfig],

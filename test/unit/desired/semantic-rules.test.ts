@@ -252,6 +252,41 @@ const cases: Case[] = [
     want: { file: 'p.yaml', line: 7, path: 'spec.protect[0]', message: 'protect names "nothing-here"' },
   },
   {
+    rule: 'a released key is not declared in alertConfigs',
+    files: {
+      'p.yaml': withAlert(
+        '      eventTypeName: HOST_DOWN\n      notifications: [{typeName: GROUP, roles: [GROUP_OWNER]}]\n',
+        '  release: [gone, a1]\n',
+      ),
+    },
+    want: {
+      file: 'p.yaml',
+      line: 11,
+      path: 'spec.release[1]',
+      message: 'release names "a1", which is also a declared alert key of project p1, declared at p.yaml:8',
+    },
+  },
+  {
+    rule: 'a released key is not declared through a template',
+    files: {
+      'p.yaml': projectYaml('  alertTemplates: [baseline]\n  release: [k]\n'),
+      't.yaml':
+        'apiVersion: opsman-gitops/v1\nkind: AlertTemplate\nmetadata: {name: baseline}\nspec:\n  alertConfigs:\n    - {key: k, eventTypeName: HOST_DOWN, notifications: [{typeName: GROUP, roles: [GROUP_OWNER]}]}\n',
+    },
+    want: {
+      file: 'p.yaml',
+      line: 8,
+      path: 'spec.release[0]',
+      message:
+        'release names "k", which is also a declared alert key of project p1, declared at t.yaml:6 (from template baseline)',
+    },
+  },
+  {
+    rule: 'a released key is a valid alert key',
+    files: { 'p.yaml': projectYaml('  release: ["-bad key"]\n') },
+    want: { file: 'p.yaml', line: 7, path: 'spec.release[0]', message: 'spec.release[0] must be an alert key' },
+  },
+  {
     rule: 'at most one Settings',
     files: {
       'a.yaml': ORG,
@@ -351,6 +386,20 @@ describe('semantic rules', () => {
       [7, 'spec.auditLogRotation.numUncompressed', 'spec.auditLogRotation.numUncompressed must be at least 1; found 0'],
     ]);
     expect(await issuesOf({ 'p.yaml': rotation(1) })).toEqual([]);
+  });
+
+  it('accepts released keys that are not declared, and loads them into the project', async () => {
+    const result = await loadDesiredState(
+      new MemorySource({
+        'p.yaml': withAlert(
+          '      eventTypeName: HOST_DOWN\n      notifications: [{typeName: GROUP, roles: [GROUP_OWNER]}]\n',
+          '  release: [old-disk, old.host]\n',
+        ),
+      }),
+    );
+    expect(result.ok ? result.state.projects[0]?.release : result.issues).toEqual(['old-disk', 'old.host']);
+    const none = await loadDesiredState(new MemorySource({ 'p.yaml': projectYaml('  prune: true\n') }));
+    expect(none.ok && none.state.projects[0]?.release).toEqual([]);
   });
 
   it('normalises role to roles', async () => {

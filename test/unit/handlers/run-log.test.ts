@@ -206,3 +206,60 @@ describe('update fight detected lines', () => {
     expect(calls.find((c) => c.message === 'drift detected')?.fields.fields).toEqual(['metricThreshold.threshold']);
   });
 });
+
+describe('alert config released lines', () => {
+  it('one INFO line per release: released when applied, planned when not; no line without releases', () => {
+    const calls: { message: string; fields: Record<string, unknown> }[] = [];
+    const logger = {
+      info: (message: string, fields: Record<string, unknown>) => calls.push({ message, fields }),
+      warn: () => {},
+      error: () => {},
+    } as unknown as Logger;
+    const release = (key: string, id?: string) =>
+      ({
+        target: project(1),
+        kind: 'alertConfig',
+        key,
+        action: 'release',
+        fields: [],
+        reason: 'released (spec.release)',
+        ...(id === undefined ? {} : { id }),
+      }) as Change;
+    const done = release('disk', '6c0100000000000000000001');
+    const waiting = release('late');
+    const runReport = {
+      failures: [],
+      plan: { changes: [done, waiting] },
+      results: [
+        { change: done, status: 'applied', durationMs: 0 },
+        { change: waiting, status: 'skipped', durationMs: 0 },
+      ],
+      command: 'apply',
+    } as unknown as RunReport;
+    logRunFindings(logger, runReport);
+    expect(calls).toEqual([
+      {
+        message: 'alert config released',
+        fields: {
+          target: { type: 'project', id: 'p1', name: 'project-1' },
+          kind: 'alertConfig',
+          key: 'disk',
+          id: '6c0100000000000000000001',
+          reason: 'released (spec.release)',
+        },
+      },
+      {
+        message: 'alert config release planned',
+        fields: {
+          target: { type: 'project', id: 'p1', name: 'project-1' },
+          kind: 'alertConfig',
+          key: 'late',
+          reason: 'released (spec.release)',
+        },
+      },
+    ]);
+    calls.length = 0;
+    logRunFindings(logger, report([]));
+    expect(calls).toEqual([]);
+  });
+});

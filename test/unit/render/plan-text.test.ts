@@ -158,7 +158,16 @@ describe('summary line', () => {
 
   it('counts an update that corrects drift as both an update and a drift', () => {
     const counts = countChanges([change({ action: 'update', drift: { detected: true } })]);
-    expect(counts).toEqual({ create: 0, update: 1, delete: 0, adopt: 0, blocked: 0, drifted: 1, unchanged: 0 });
+    expect(counts).toEqual({
+      create: 0,
+      update: 1,
+      delete: 0,
+      release: 0,
+      adopt: 0,
+      blocked: 0,
+      drifted: 1,
+      unchanged: 0,
+    });
   });
 });
 
