@@ -288,8 +288,11 @@ export interface TargetFailure {
 /**
  * The `formatVersion` of the plan (and of the JSON report and saved plan built on it). Fields may be added within a
  * version; removing or renaming one, or a new action or change kind, makes the next version (saved-plan.ts refuses it).
+ *
+ * 2: the `release` action (spec.release) and with it `summary.planned.release`. Added while it was 1 (additions, which
+ * a version allows): `notes`, a field's `unmodelled` marker, `drift.fight`. README "Plan format 2" says it for users.
  */
-export const PLAN_FORMAT_VERSION = 1;
+export const PLAN_FORMAT_VERSION = 2;
 
 /** The plan: a plain, serialisable value. Deterministic order: target, kind, action order, key. */
 export interface Plan {

@@ -85,6 +85,12 @@ export function checkSavedPlan(plan: unknown): Plan {
       `the saved plan was made by a newer version of opsman-gitops: it has formatVersion ${version}; this version reads formatVersion ${PLAN_FORMAT_VERSION}: apply it with that version, or make a new plan`,
     );
   }
+  // An earlier format (a plan saved before an upgrade): this version does not know what it meant; only a new plan helps.
+  if (typeof version === 'number' && Number.isInteger(version) && version >= 1 && version < PLAN_FORMAT_VERSION) {
+    throw new SavedPlanInvalidError(
+      `the saved plan was made by an older version of opsman-gitops: it has formatVersion ${version}; this version reads formatVersion ${PLAN_FORMAT_VERSION}: make a new plan`,
+    );
+  }
   if (version !== PLAN_FORMAT_VERSION)
     throw new SavedPlanInvalidError(
       `the saved plan has formatVersion ${JSON.stringify(version) ?? 'undefined'}; expected ${PLAN_FORMAT_VERSION}`,

@@ -1,5 +1,13 @@
 /** Hand-built Plan and RunReport values for renderer and exit-code tests. */
-import type { Change, ChangeResult, Plan, PlanSummary, RunReport, TargetRef } from '../../lambdas/core/model.ts';
+import {
+  type Change,
+  type ChangeResult,
+  PLAN_FORMAT_VERSION,
+  type Plan,
+  type PlanSummary,
+  type RunReport,
+  type TargetRef,
+} from '../../lambdas/core/model.ts';
 
 /** payments-prod as a target. */
 export const PAYMENTS: TargetRef = { type: 'project', id: '5e2211c17a3e5a48f5497de3', name: 'payments-prod' };
@@ -16,7 +24,7 @@ export function change(overrides: Partial<Change> = {}): Change {
 /** A plan around some changes. */
 export function plan(changes: Change[], overrides: Partial<Plan> = {}): Plan {
   return {
-    formatVersion: 1,
+    formatVersion: PLAN_FORMAT_VERSION,
     runId: '20261121T100000Z-abcdef',
     createdAt: '2026-11-21T10:00:00.000Z',
     mode: 'apply',
@@ -46,7 +54,7 @@ export function report(p: Plan, results: ChangeResult[], overrides: Partial<RunR
   const planned = { ...EMPTY_SUMMARY };
   for (const c of p.changes) planned[c.action]++;
   return {
-    formatVersion: 1,
+    formatVersion: PLAN_FORMAT_VERSION,
     runId: p.runId,
     startedAt: '2026-11-21T10:00:00.000Z',
     finishedAt: '2026-11-21T10:00:01.500Z',

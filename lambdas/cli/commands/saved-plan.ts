@@ -29,8 +29,9 @@ function otherVersion(file: string, why: string, tool: ToolVersion): CliError {
 
 /**
  * Refuses a sealed plan made by another build of the tool (Terraform's rule for plan files): what a plan means (its
- * actions, the order they run in, what its digests cover) is defined by the code that made it. Checked first, before
- * the format: another version's plan is not malformed, and "make a new plan" is the way out whatever else differs.
+ * actions, the order they run in, what its digests cover) is defined by the code that made it. Checked before the rest
+ * of the format (an older format only is named first, checkOlderFormat): another version's plan is not malformed, and
+ * "make a new plan" is the way out whatever else differs.
  */
 function checkMadeBy(p: Record<string, unknown>, file: string, tool: ToolVersion): void {
   const seal = p.savedFor;
@@ -46,12 +47,33 @@ function checkMadeBy(p: Record<string, unknown>, file: string, tool: ToolVersion
 }
 
 /**
+ * Refuses a plan of an earlier plan format (saved by a release before this format's actions existed), saying so. Checked
+ * before the build (checkMadeBy): such a plan's build always differs too, but build identities have no order, and an
+ * older format tells the operator which way they went (an upgrade between plan and apply) and that only a new plan
+ * helps. A newer format is left to checkMadeBy, then to the check of the format below.
+ */
+function checkOlderFormat(p: Record<string, unknown>, file: string, tool: ToolVersion): void {
+  const version = p.formatVersion;
+  if (typeof version !== 'number' || !Number.isInteger(version) || version < 1 || version >= PLAN_FORMAT_VERSION)
+    return;
+  const seal = p.savedFor;
+  const found =
+    typeof seal === 'object' && seal !== null ? readToolVersion((seal as Record<string, unknown>).madeBy) : undefined;
+  const by = found === undefined ? '' : ` (${describeToolVersion(found)})`;
+  throw new CliError(
+    'CLI_SAVED_PLAN_OTHER_VERSION',
+    `${file} was made by an older version of opsman-gitops${by}: it has plan formatVersion ${version}; this is ${describeToolVersion(tool)}, which reads formatVersion ${PLAN_FORMAT_VERSION}; nothing was written: make a new plan with this version (\`plan --out\`)`,
+  );
+}
+
+/**
  * Checks the fields apply relies on; the reconciler checks staleness against the state and live state. `tool` is
  * this build: a plan sealed by another is refused.
  */
 export function checkPlanShape(value: unknown, file: string, tool: ToolVersion): Plan {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalid(file, 'not a JSON object');
   const p = value as Record<string, unknown>;
+  checkOlderFormat(p, file, tool);
   checkMadeBy(p, file, tool);
   const version = p.formatVersion;
   // A later release's plan is not malformed: say so, with both versions, rather than "not a plan saved by plan --out".

@@ -46,7 +46,8 @@ describe('opsman-gitops against the emulator', { timeout: 120_000 }, () => {
     const run = await runBinary(['plan', '--json', ...common], toolEnv(emulator.url));
     expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
     const plan = JSON.parse(run.stdout) as Plan;
-    expect(plan.formatVersion).toBe(1);
+    // The literal, not PLAN_FORMAT_VERSION: a change of the plan's format is a decision, never a side effect.
+    expect(plan.formatVersion).toBe(2);
     expect(plan.mode).toBe('plan');
     expect(plan.changes.some((c) => c.action === 'create' && c.target.id === PAYMENTS_PROD)).toBe(true);
     expect(plan.changes.some((c) => c.action === 'adopt')).toBe(true);
@@ -163,6 +164,23 @@ describe('opsman-gitops against the emulator', { timeout: 120_000 }, () => {
         `was made by opsman-gitops 0\\.0\\.9 \\(sources a{16}\\); this is opsman-gitops ${version.replaceAll('.', '\\.')} \\(sources [0-9a-f]{16}\\): a saved plan applies only with the version that made it; nothing was written: make a new plan`,
       ),
     );
+
+    // Made by an earlier release, in the plan format before this one (saved, then opsman-gitops upgraded): refused as
+    // older, with the way out, whatever else is in it.
+    const fromOlder = {
+      ...plan,
+      formatVersion: 1,
+      savedFor: { ...plan.savedFor, madeBy: { version: '0.0.9', sources: 'a'.repeat(16) } },
+    };
+    await writeFile(editedFile, JSON.stringify(fromOlder));
+    const older = await runBinary(['apply', '--plan', editedFile, ...common], toolEnv(emulator.url));
+    expect(older.code).toBe(1);
+    expect(older.stderr).toMatch(
+      new RegExp(
+        `was made by an older version of opsman-gitops \\(opsman-gitops 0\\.0\\.9 \\(sources a{16}\\)\\): it has plan formatVersion 1; this is opsman-gitops ${version.replaceAll('.', '\\.')} \\(sources [0-9a-f]{16}\\), which reads formatVersion 2; nothing was written: make a new plan with this version \\(\`plan --out\`\\)`,
+      ),
+    );
+    expect(older.stderr).not.toContain('newer version');
 
     const elsewhere = ['--state-dir', join(dir, 'other-state'), ...common.slice(2)];
     const otherState = await runBinary(['apply', '--plan', file, ...elsewhere], toolEnv(emulator.url));

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../../emulator/index.ts';
 import { FsStateStore } from '../../../lambdas/adapters/local/state-fs.ts';
 import { runCli } from '../../../lambdas/cli/main.ts';
-import type { Plan, RunReport } from '../../../lambdas/core/model.ts';
+import { PLAN_FORMAT_VERSION, type Plan, type RunReport } from '../../../lambdas/core/model.ts';
 import type { ReconcileState } from '../../../lambdas/core/ports.ts';
 import { createOpsManagerClient } from '../../../lambdas/opsman/index.ts';
 import { noEmulator, recordingIo } from '../../helpers/cli-io.ts';
@@ -153,7 +153,7 @@ describe('observe and archive', { timeout: 60_000 }, () => {
     expect(run.code).toBe(0);
     const report = JSON.parse(run.out) as RunReport;
     // The report says its own format first, as the plan does: a reader of stored reports can tell a newer one.
-    expect(run.out.startsWith('{\n  "formatVersion": 1,\n  "runId": ')).toBe(true);
+    expect(run.out.startsWith(`{\n  "formatVersion": ${PLAN_FORMAT_VERSION},\n  "runId": `)).toBe(true);
     expect(report.archive?.manifest?.sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(report.archive?.errors).toEqual([]);
     // It wrote nothing to Ops Manager, and its report says so.
@@ -214,7 +214,7 @@ describe('run-level refusals and warnings', { timeout: 60_000 }, () => {
     const unsaved = await cli(['plan', '--json', '--out', join(dir, 'missing-dir', 'plan.json')]);
     expect(unsaved.code).toBe(1);
     expect(unsaved.err).toContain('cannot save the plan to');
-    expect((JSON.parse(unsaved.out) as { formatVersion: number }).formatVersion).toBe(1);
+    expect((JSON.parse(unsaved.out) as { formatVersion: number }).formatVersion).toBe(PLAN_FORMAT_VERSION);
   });
 
   it('--insecure-skip-verify warns on stderr', async () => {

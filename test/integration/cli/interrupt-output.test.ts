@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../../emulator/index.ts';
+import { PLAN_FORMAT_VERSION } from '../../../lambdas/core/model.ts';
 import { REPO_ROOT, runBinary, toolEnv } from '../../helpers/cli-run.ts';
 import { HAS_SCRIPT, processEnded, runOnTerminal } from '../../helpers/cli-terminal.ts';
 
@@ -136,7 +137,7 @@ describe('a closed output pipe', { timeout: 120_000 }, () => {
     expect(run.code, run.stderr).toBe(2);
     expect(run.stderr).toContain(`Saved the plan to ${out}`);
     const saved = JSON.parse(await readFile(out, 'utf8')) as { formatVersion: number; changes: unknown[] };
-    expect(saved.formatVersion).toBe(1);
+    expect(saved.formatVersion).toBe(PLAN_FORMAT_VERSION);
     expect(saved.changes.length).toBeGreaterThan(0);
   });
 });

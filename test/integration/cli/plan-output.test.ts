@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../../emulator/index.ts';
 import { runCli } from '../../../lambdas/cli/main.ts';
+import { PLAN_FORMAT_VERSION } from '../../../lambdas/core/model.ts';
 import { noEmulator, recordingIo } from '../../helpers/cli-io.ts';
 import { REPO_ROOT, runBinary, toolEnv } from '../../helpers/cli-run.ts';
 
@@ -125,7 +126,7 @@ describe('the printed plan', { timeout: 120_000 }, () => {
     expect(run.stderr).not.toMatch(UNSAFE);
     expect(run.stderr).toContain(`Saved the plan to ${join(dir, 'plan\\u001b[2J\\u202eevil.json')}: apply it with`);
     // The file itself is at the path asked for, raw.
-    expect(JSON.parse(await readFile(out, 'utf8')).formatVersion).toBe(1);
+    expect(JSON.parse(await readFile(out, 'utf8')).formatVersion).toBe(PLAN_FORMAT_VERSION);
   });
 
   it('an update shows an added notification as (none) -> {...} and a removed one as {...} -> (none)', async () => {

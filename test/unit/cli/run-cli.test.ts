@@ -11,6 +11,7 @@ import {
   SNAPSHOT_FILE,
   snapshotManifestText,
 } from '../../../lambdas/core/desired/snapshot-manifest.ts';
+import { PLAN_FORMAT_VERSION } from '../../../lambdas/core/model.ts';
 import { noEmulator, recordingIo } from '../../helpers/cli-io.ts';
 
 // fileURLToPath, not .pathname: a clone path with a space or non-ASCII letters is percent-encoded in a URL.
@@ -298,24 +299,34 @@ describe('apply approval', () => {
   it.each([
     ['not json', /not JSON/],
     ['[]', /not a JSON object/],
-    ['{"formatVersion":"1"}', /formatVersion must be 1, found "1"/],
+    [
+      `{"formatVersion":"${PLAN_FORMAT_VERSION}"}`,
+      `formatVersion must be ${PLAN_FORMAT_VERSION}, found "${PLAN_FORMAT_VERSION}"`,
+    ],
     // Saved by a later release (an operator rolled back between plan and apply): named as such, with both versions.
     [
-      '{"formatVersion":2}',
-      /plan\.json was saved by a newer version of opsman-gitops: it has formatVersion 2; this version reads formatVersion 1: apply it with the version that saved it, or make a new plan; nothing was written/,
+      `{"formatVersion":${PLAN_FORMAT_VERSION + 1}}`,
+      `plan.json was saved by a newer version of opsman-gitops: it has formatVersion ${PLAN_FORMAT_VERSION + 1}; this version reads formatVersion ${PLAN_FORMAT_VERSION}: apply it with the version that saved it, or make a new plan; nothing was written`,
+    ],
+    // Saved by an earlier release, of the plan format before it (an upgrade between plan and apply): named as older.
+    [
+      '{"formatVersion":1,"runId":"r","mode":"apply","desired":{},"liveDigests":{},"stateVersion":null,"changes":[],"failures":[]}',
+      new RegExp(
+        `plan\\.json was made by an older version of opsman-gitops: it has plan formatVersion 1; this is opsman-gitops \\S+ \\(sources [0-9a-f]{16}\\), which reads formatVersion ${PLAN_FORMAT_VERSION}; nothing was written: make a new plan with this version \\(\`plan --out\`\\)`,
+      ),
     ],
     [
-      '{"formatVersion":1,"runId":"r","mode":"apply","desired":{},"liveDigests":{},"changes":[1],"failures":[]}',
-      /changes\[0\] is not a change/,
+      `{"formatVersion":${PLAN_FORMAT_VERSION},"runId":"r","mode":"apply","desired":{},"liveDigests":{},"changes":[1],"failures":[]}`,
+      'changes[0] is not a change',
     ],
     // Saved by an earlier version: no state version to tell whether another run wrote the state since.
     [
-      '{"formatVersion":1,"runId":"r","mode":"apply","desired":{},"liveDigests":{},"changes":[],"failures":[]}',
-      /does not record the state version it was made against; it was saved by an earlier version of plan --out: make a new plan/,
+      `{"formatVersion":${PLAN_FORMAT_VERSION},"runId":"r","mode":"apply","desired":{},"liveDigests":{},"changes":[],"failures":[]}`,
+      'does not record the state version it was made against; it was saved by an earlier version of plan --out: make a new plan',
     ],
     [
-      '{"formatVersion":1,"runId":"r","mode":"apply","desired":{},"liveDigests":{},"stateVersion":5,"changes":[],"failures":[]}',
-      /stateVersion must be a string or null/,
+      `{"formatVersion":${PLAN_FORMAT_VERSION},"runId":"r","mode":"apply","desired":{},"liveDigests":{},"stateVersion":5,"changes":[],"failures":[]}`,
+      'stateVersion must be a string or null',
     ],
   ])('a malformed saved plan (%s) is refused', async (content, message) => {
     await writeFile(join(dir, 'plan.json'), content);

@@ -56,6 +56,19 @@ describe('saved plans are pinned to the tool that made them', () => {
     expect(() => openSealedPlan(sealed, FILE, URL, KEY, THIS)).toThrow(/was made by opsman-gitops/);
   });
 
+  it('a plan of the previous plan format, validly sealed by an earlier release, is refused as older, not as newer', () => {
+    const earlier = { version: '0.0.9', sources: 'aaaaaaaaaaaaaaaa' };
+    const old = { ...base, formatVersion: 1 } as unknown as Plan;
+    expect(open(sealedPlanText(old, URL, KEY, earlier))).toMatchObject({
+      code: 'CLI_SAVED_PLAN_OTHER_VERSION',
+      message: `${FILE} was made by an older version of opsman-gitops (opsman-gitops 0.0.9 (sources aaaaaaaaaaaaaaaa)): it has plan formatVersion 1; this is opsman-gitops 0.1.0 (sources 0123456789abcdef), which reads formatVersion 2; nothing was written: make a new plan with this version (\`plan --out\`)`,
+    });
+    // The reconciler's own check says so too (an in-process caller's plan).
+    expect(() => checkSavedPlan(old)).toThrow(
+      'the saved plan was made by an older version of opsman-gitops: it has formatVersion 1; this version reads formatVersion 2: make a new plan',
+    );
+  });
+
   it('a sealed plan that records no version (made before plans recorded it) is refused as an earlier version', () => {
     const old = saved(sealedPlanText(base, URL, KEY, THIS)) as Plan & { savedFor: Record<string, unknown> };
     delete old.savedFor.madeBy;

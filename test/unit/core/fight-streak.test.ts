@@ -10,7 +10,14 @@ import {
   recordStreaks,
   streakKey,
 } from '../../../lambdas/core/fight-streak.ts';
-import type { Change, ChangeResult, DriftAttribution, Plan, TargetRef } from '../../../lambdas/core/model.ts';
+import {
+  type Change,
+  type ChangeResult,
+  type DriftAttribution,
+  PLAN_FORMAT_VERSION,
+  type Plan,
+  type TargetRef,
+} from '../../../lambdas/core/model.ts';
 import type { DriftStreak, ReconcileState } from '../../../lambdas/core/ports.ts';
 import { changeBody } from '../../../lambdas/core/render/change-lines.ts';
 import { stateDocumentProblem } from '../../../lambdas/core/state-check.ts';
@@ -260,7 +267,7 @@ describe('markFights: the plan warns on the FIGHT_RUNS-th consecutive run, not b
 /** A plan of target p1 (and o1) with `changes`, and one result per write. */
 function planOf(changes: Change[], failures: Plan['failures'] = []): Plan {
   return {
-    formatVersion: 1,
+    formatVersion: PLAN_FORMAT_VERSION,
     runId: 'r',
     createdAt: NOW,
     mode: 'apply',

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FsArchiveStore } from '../../../lambdas/adapters/local/archive-fs.ts';
 import { encodeChunks, jsonChunks, PIECE_CHARS, utf8Length } from '../../../lambdas/core/json-chunks.ts';
-import type { Change, RunReport } from '../../../lambdas/core/model.ts';
+import { type Change, PLAN_FORMAT_VERSION, type RunReport } from '../../../lambdas/core/model.ts';
 import { COMPACT_REPORT_ENTRIES, reportBytes, storedReport, writeReport } from '../../../lambdas/core/report.ts';
 
 function report(changes: number): RunReport {
@@ -21,13 +21,13 @@ function report(changes: number): RunReport {
     reason: 'not in Ops Manager',
   }));
   return {
-    formatVersion: 1,
+    formatVersion: PLAN_FORMAT_VERSION,
     runId: 'run-1',
     startedAt: '2026-03-01T10:00:00.000Z',
     finishedAt: '2026-03-01T10:00:01.000Z',
     mode: 'apply',
     plan: {
-      formatVersion: 1,
+      formatVersion: PLAN_FORMAT_VERSION,
       runId: 'run-1',
       createdAt: '2026-03-01T10:00:00.000Z',
       mode: 'apply',

@@ -1,5 +1,6 @@
 // Scenario: ownership: adoption instead of duplication, pending-create recovery, ambiguous POSTs, non-convergence, corrupt state.
 import { describe, expect, it } from 'vitest';
+import { PLAN_FORMAT_VERSION } from '../../../lambdas/core/model.ts';
 import { checkSavedPlan } from '../../../lambdas/core/saved-plan.ts';
 import { ambiguous } from '../../helpers/fake-opsman-api.ts';
 import { actions, DISK_BODY, ownedId, P1, P2, p1Alerts, scenario, setP1 } from './scenario-fixture.ts';
@@ -132,7 +133,12 @@ describe('renamed keys', () => {
 
   it('a saved plan may name movedFrom only on an adopt, as a string', () => {
     // Every target written carries its live digest (checked separately in apply-ownership.test.ts).
-    const plan = { formatVersion: 1, failures: [], liveDigests: { [`project:${P1}`]: 'digest' }, stateVersion: null };
+    const plan = {
+      formatVersion: PLAN_FORMAT_VERSION,
+      failures: [],
+      liveDigests: { [`project:${P1}`]: 'digest' },
+      stateVersion: null,
+    };
     const change = { ...wellFormed, action: 'delete', movedFrom: 'old' };
     expect(() => checkSavedPlan({ ...plan, changes: [change] })).toThrow(/malformed change \(changes\[0\]: movedFrom/);
     expect(() => checkSavedPlan({ ...plan, changes: [{ ...change, action: 'adopt', movedFrom: 7 }] })).toThrow(
@@ -142,7 +148,12 @@ describe('renamed keys', () => {
   });
 
   it('a saved plan change missing what the apply reads is refused by name, never a TypeError half-way', () => {
-    const plan = { formatVersion: 1, failures: [], liveDigests: { [`project:${P1}`]: 'digest' }, stateVersion: null };
+    const plan = {
+      formatVersion: PLAN_FORMAT_VERSION,
+      failures: [],
+      liveDigests: { [`project:${P1}`]: 'digest' },
+      stateVersion: null,
+    };
     expect(checkSavedPlan({ ...plan, changes: [wellFormed] }).changes).toHaveLength(1);
     const { fields: _fields, ...noFields } = wellFormed;
     const { id: _id, ...noId } = wellFormed;
@@ -167,7 +178,12 @@ describe('renamed keys', () => {
 
   it('a saved plan that writes to a target without its live digest is refused: its freshness could not be checked', () => {
     // An edited plan once deleted an unmanaged default alert of a project whose digest was removed: nothing re-read it.
-    const plan = { formatVersion: 1, failures: [], liveDigests: { [`project:${P1}`]: 'digest' }, stateVersion: null };
+    const plan = {
+      formatVersion: PLAN_FORMAT_VERSION,
+      failures: [],
+      liveDigests: { [`project:${P1}`]: 'digest' },
+      stateVersion: null,
+    };
     const other = '5e2211c17a3e5a48f5497dff';
     const del = { ...wellFormed, key: 'evil', target: { type: 'project', id: other, name: 'other' }, action: 'delete' };
     expect(() => checkSavedPlan({ ...plan, changes: [del] })).toThrow(

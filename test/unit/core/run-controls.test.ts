@@ -1,6 +1,7 @@
 // Scenario: modes (observe, plan, target modes), isolation of a failing project, blocked secrets and teams, saved plans, the lease.
 import { describe, expect, it } from 'vitest';
 import { LeaseHeldError, SavedPlanStaleError } from '../../../lambdas/core/errors.ts';
+import { PLAN_FORMAT_VERSION } from '../../../lambdas/core/model.ts';
 import { runMode, stricter, targetMode } from '../../../lambdas/core/modes.ts';
 import { renderRunSummary } from '../../../lambdas/core/render/run-summary.ts';
 import { OpsManagerApiError } from '../../../lambdas/opsman/errors.ts';
@@ -221,16 +222,27 @@ describe('state save failure', () => {
 describe('saved plan validation', () => {
   it('refuses a file that is not a plan of this version', async () => {
     const h = scenario();
-    await expect(h.run('apply', { savedPlan: { formatVersion: '1' } as never })).rejects.toThrow(
-      /formatVersion "1"; expected 1/,
+    const current = PLAN_FORMAT_VERSION;
+    await expect(h.run('apply', { savedPlan: { formatVersion: String(current) } as never })).rejects.toThrow(
+      `formatVersion "${current}"; expected ${current}`,
     );
     // A later release's plan (applied after a rollback) is named as such, with the version found and the one read.
-    await expect(h.run('apply', { savedPlan: { formatVersion: 2 } as never })).rejects.toThrow(
-      'the saved plan was made by a newer version of opsman-gitops: it has formatVersion 2; this version reads formatVersion 1: apply it with that version, or make a new plan',
+    await expect(h.run('apply', { savedPlan: { formatVersion: current + 1 } as never })).rejects.toThrow(
+      `the saved plan was made by a newer version of opsman-gitops: it has formatVersion ${current + 1}; this version reads formatVersion ${current}: apply it with that version, or make a new plan`,
+    );
+    // An earlier release's plan (saved before an upgrade) is named as such: only a new plan helps.
+    await expect(
+      h.run('apply', { savedPlan: { formatVersion: 1, changes: [], failures: [] } as never }),
+    ).rejects.toThrow(
+      `the saved plan was made by an older version of opsman-gitops: it has formatVersion 1; this version reads formatVersion ${current}: make a new plan`,
+    );
+    // Below 1 is no version that ever existed: malformed, not older.
+    await expect(h.run('apply', { savedPlan: { formatVersion: 0 } as never })).rejects.toThrow(
+      `the saved plan has formatVersion 0; expected ${current}`,
     );
     await expect(h.run('apply', { savedPlan: null as never })).rejects.toThrow(/not a JSON object/);
     await expect(
-      h.run('apply', { savedPlan: { formatVersion: 1, changes: [{}], failures: [], liveDigests: {} } as never }),
+      h.run('apply', { savedPlan: { formatVersion: current, changes: [{}], failures: [], liveDigests: {} } as never }),
     ).rejects.toThrow(/malformed change/);
     await expect(h.run('plan', { savedPlan: (await h.run('plan')).plan })).rejects.toThrow(/can only be applied/);
   });
