@@ -53,9 +53,19 @@ export function fightWarning(change: Change, notice: FightNotice): string {
   return (
     `${UPDATE_FIGHT}: ${objectName(change)} in ${target} keeps being changed outside opsman-gitops: ` +
     `${notice.runs} consecutive runs since ${notice.since} found it changed${who}${what} and put it back${unnamed}. ` +
-    "Two writers manage it and will keep undoing each other's changes: give it one owner (remove it from git to " +
-    'leave it to the other writer, or stop the other automation, script or installation that changes it)'
+    `Two writers manage it and will keep undoing each other's changes: give it one owner (${leaveIt(change)}, or ` +
+    'stop the other automation, script or installation that changes it)'
   );
+}
+
+/**
+ * How to leave the object to the other writer. An alert config is released (spec.release), not removed from git:
+ * removed, it would be deleted where prune is on, which destroys the other writer's config instead of handing it over.
+ */
+function leaveIt(change: Change): string {
+  if (change.kind === 'alertConfig')
+    return `list "${change.key}" in spec.release to leave it to the other writer (removed from git, it would be deleted where prune is on)`;
+  return 'remove it from git to leave it to the other writer';
 }
 
 /**

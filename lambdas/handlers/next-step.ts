@@ -49,7 +49,7 @@ const NEXT_STEPS: Readonly<Record<string, string>> = {
   VERIFY_FAILED: 'the write did not stick: compare the object in Ops Manager with git; the next run retries',
   INTERRUPTED: 'none if the next run succeeds; if runs keep stopping, Ops Manager is slow: check its health',
   UPDATE_FIGHT:
-    'something else (the named actor: another installation, a script, a second GitOps tool, bulk edits in the UI) keeps changing this object back: give it one owner, by removing it from git or by stopping the other writer',
+    'something else (the named actor: another installation, a script, a second GitOps tool, bulk edits in the UI) keeps changing this object back: give it one owner, by leaving it to the other writer (an alert config: its key in spec.release, since removed from git it would be deleted where prune is on; a default server type or audit-log rotation: out of git) or by stopping the other writer',
   ARCHIVE_FAILED:
     "an archive part was not stored (the message names it): none if the retry or the next day's run succeeds; a 403 needs the archive role's S3 access checked",
   ARCHIVE_PARTIAL: 'none if the retry succeeds; else see the failures of the run report',

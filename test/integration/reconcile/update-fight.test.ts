@@ -81,9 +81,10 @@ describe('update fight detection against the emulator', () => {
     expect(alert).toContain(`project payments-prod (${PROD})`);
     expect(alert).toContain(`${FIGHT_RUNS} consecutive runs since`);
     expect(alert).toContain('found it changed by API key jdoekey1 (each time: enabled) and put it back');
-    expect(alert).toMatch(/give it one owner \(remove it from git .* or stop the other automation/);
+    expect(alert).toMatch(/give it one owner \(list "no-primary" in spec\.release .* or stop the other automation/);
     const rotation = warnings.find((w) => w.includes('the audit-log rotation')) as string;
     expect(rotation).toContain('by API key jdoekey1 (each time: numTotal)');
+    expect(rotation).toContain('give it one owner (remove it from git to leave it to the other writer');
     // The JSON report carries it on the change as well, and in the plan's own warnings.
     expect(fightOf(fought, 'no-primary')).toMatchObject({
       runs: FIGHT_RUNS,

@@ -1,7 +1,9 @@
 // Scenario: exit codes from plans and reports: 0 ok, 1 failure or blocked, 2 changes with --detailed-exitcode.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { planExitCode, problemsLine, reportExitCode } from '../../../lambdas/cli/outcome.ts';
-import type { ChangeAction, ChangeResult } from '../../../lambdas/core/model.ts';
+import { ACTION_ORDER, type ChangeAction, type ChangeResult } from '../../../lambdas/core/model.ts';
 import { ARCHIVE_TARGET } from '../../../lambdas/core/report.ts';
 import { ANALYTICS, change, plan, report } from '../../helpers/cli-plans.ts';
 
@@ -42,6 +44,10 @@ describe('planExitCode', () => {
     { actions: ['blocked', 'drift'], detailed: true, observe: true, code: 1 },
     { actions: ['blocked', 'drift'], detailed: true, mode: 'observe', code: 1 },
     { actions: ['drift'], failed: true, detailed: true, observe: true, code: 1 },
+    // A release (spec.release) writes the state only, and stays a release in observe mode: 2 for both.
+    { actions: ['release'], detailed: true, code: 2 },
+    { actions: ['release'], detailed: true, observe: true, code: 2 },
+    { actions: ['release'], detailed: false, code: 0 },
   ];
   it.each(CASES)('$actions failed=$failed detailed=$detailed observe=$observe mode=$mode -> $code', (c) => {
     const { actions, failed, detailed, observe, mode, code } = c;
@@ -51,6 +57,26 @@ describe('planExitCode', () => {
     );
     expect(planExitCode(p, detailed, observe === true ? 'observe' : 'plan')).toBe(code);
   });
+});
+
+describe("docs/cli.md's --detailed-exitcode table", () => {
+  const doc = readFileSync(join(import.meta.dirname, '../../../docs/cli.md'), 'utf8');
+  const section = doc.slice(
+    doc.indexOf('### `--detailed-exitcode`'),
+    doc.indexOf('\n## ', doc.indexOf('### `--detailed-exitcode`')),
+  );
+  const rows = section
+    .split('\n')
+    .filter((l) => l.startsWith('| '))
+    .map((l) => l.split('|').map((cell) => cell.trim()));
+
+  it.each(ACTION_ORDER.filter((action) => planExitCode(plan([change({ key: 'k', action })]), true) === 2))(
+    'names %s among the plans `plan --detailed-exitcode` exits 2 for',
+    (action) => {
+      const row = rows.find((cells) => new RegExp(`\\b${action}\\b`).test(cells[1] ?? ''));
+      expect(row?.[2], `no row of the table names ${action}`).toBe('2');
+    },
+  );
 });
 
 describe('reportExitCode', () => {

@@ -231,6 +231,9 @@ describe('markFights: the plan warns on the FIGHT_RUNS-th consecutive run, not b
     expect(common).toHaveLength(1);
     expect(common[0]).toContain('the default server type in organization acme (o1)');
     expect(common[0]).toContain('by user alice (each time: defaultServerType)');
+    // A singleton has nothing to delete: out of git, it is left as it is.
+    expect(common[0]).toContain('give it one owner (remove it from git to leave it to the other writer, or stop');
+    expect(common[0]).not.toContain('spec.release');
   });
 
   it('the warning names the object, actors, runs and way out, and no value (secrets included)', () => {
@@ -256,7 +259,10 @@ describe('markFights: the plan warns on the FIGHT_RUNS-th consecutive run, not b
     expect(warning).toContain(`${FIGHT_RUNS} consecutive runs since ${T0}`);
     expect(warning).toContain("API key jdoekey1 and this tool's own API key gitopsbt (used outside its runs)");
     expect(warning).toContain('notifications[WEBHOOK].webhookSecret');
-    expect(warning).toContain('give it one owner (remove it from git');
+    // An alert config is handed over by releasing it: removed from git, prune would delete it.
+    expect(warning).toContain(
+      'give it one owner (list "no-primary" in spec.release to leave it to the other writer (removed from git, it would be deleted where prune is on), or stop',
+    );
     expect(warning).not.toMatch(/hush/);
     expect(changeBody(change).at(-1)).toBe(
       `update fight: changed outside opsman-gitops on ${FIGHT_RUNS} consecutive runs since ${T0} (see the warning)`,
