@@ -48,6 +48,11 @@ export interface DesiredAlertConfig {
   /** The template it came from, when it was merged in from one. */
   template?: string;
   source: SourceLocation;
+  /**
+   * Where each secret reference is written (the position of its `secretRef` string), by `notifications[<index>].<field>`
+   * (list index, not identity): what a secret that does not resolve at plan time points at. Absent without secrets.
+   */
+  secretSources?: Record<string, SourceLocation>;
 }
 
 /** Audit-log rotation expectation of a project: verified every run, written only with `enforce`. */

@@ -30,7 +30,7 @@ import {
   readGlobalLive,
   readProjectLive,
 } from './read-live.ts';
-import { resolveSecretsOf } from './resolve-secrets.ts';
+import { resolveSecretsOf, type SecretSources } from './resolve-secrets.ts';
 import { checkTeams, type TeamCache } from './team-check.ts';
 
 /** The plan of one target, before modes are merged and gates applied across targets. */
@@ -91,11 +91,14 @@ export async function planProject(
     // A key missing from `secrets` has none: no body is built for the many configs without a secret, and the
     // project's references are resolved together (one await per project, not one per reference).
     const withSecrets = new Map<string, DesiredAlertBody>();
+    const secretSources = new Map<string, SecretSources>();
     for (const config of project.alertConfigs) {
-      if (hasSecretFields(config.notifications)) withSecrets.set(config.key, toDesiredAlertBody(config));
+      if (!hasSecretFields(config.notifications)) continue;
+      withSecrets.set(config.key, toDesiredAlertBody(config));
+      if (config.secretSources !== undefined) secretSources.set(config.key, config.secretSources);
     }
     const secrets: ReadonlyMap<string, ResolvedSecrets> =
-      withSecrets.size === 0 ? new Map() : await resolveSecretsOf(withSecrets, deps.secrets);
+      withSecrets.size === 0 ? new Map() : await resolveSecretsOf(withSecrets, deps.secrets, secretSources);
     const teamProblems = await checkTeams(project, deps.api, teams);
     const alerts = planAlertConfigs({
       target,

@@ -2,10 +2,13 @@
  * Resolves the secret references of desired alert configs. An unresolvable secret, or one whose value fails its shape
  * check (secret-shape.ts: empty, white space at an end, a control character, mask-like, a webhook URL that is not an
  * absolute http(s) URL), blocks that alert config only. Values live in memory for the run and are never logged,
- * planned or stored; reasons name the alert key, the field path and the reference, never a value.
+ * planned or stored; reasons name the alert key, the field path and the reference, and at plan time where the
+ * reference is written (`file:line:column`, from the loader's DesiredAlertConfig.secretSources), never a value.
  */
 import { type DesiredAlertBody, type SecretUse, secretUses } from './alert-body.ts';
 import { errorMessage } from './concurrency.ts';
+import { secretSourceKey } from './desired/secret-places.ts';
+import type { SourceLocation } from './model.ts';
 import type { ResolvedSecrets } from './plan-alerts.ts';
 import type { SecretResolver } from './ports.ts';
 import { secretShapeProblem } from './secret-shape.ts';
@@ -30,14 +33,28 @@ export class CachingSecretResolver implements SecretResolver {
 /** How one reference resolved: its value, or why not. */
 type Settled = { ok: true; value: unknown } | { ok: false; error: unknown };
 
+/** Where each secret reference of an alert config is written, by `notifications[<index>].<field>` (secretSourceKey). */
+export type SecretSources = Readonly<Record<string, SourceLocation>>;
+
+/** ` at file:line:column` of a use, or '' when its place is not known (a saved plan's body at apply time). */
+function whereWritten(use: SecretUse, sources: SecretSources | undefined): string {
+  const at = sources?.[secretSourceKey(use.index, use.field)];
+  return at === undefined ? '' : ` at ${at.file}:${at.line}:${at.column}`;
+}
+
 /**
  * The secrets of one body (alert config `key`) from settled references, by field path; the first bad use (in path
- * order) decides.
+ * order) decides. The reason points at the reference in its file when `sources` knows where it is written.
  */
-function checkUses(key: string, uses: readonly SecretUse[], settled: ReadonlyMap<string, Settled>): ResolvedSecrets {
+function checkUses(
+  key: string,
+  uses: readonly SecretUse[],
+  settled: ReadonlyMap<string, Settled>,
+  sources: SecretSources | undefined,
+): ResolvedSecrets {
   const values = new Map<string, string>();
   for (const use of uses) {
-    const named = `alert config "${key}": secret reference ${use.ref} (${use.path})`;
+    const named = `alert config "${key}": secret reference ${use.ref} (${use.path})${whereWritten(use, sources)}`;
     const outcome = settled.get(use.ref) as Settled;
     if (!outcome.ok) {
       return { ok: false, reason: `${named} could not be resolved: ${errorMessage(outcome.error)}` };
@@ -51,12 +68,13 @@ function checkUses(key: string, uses: readonly SecretUse[], settled: ReadonlyMap
 
 /**
  * Resolves the secrets of several bodies, by alert key: every distinct reference is asked once and all are awaited
- * together, then each body is checked on its own. The failure names the key, the field and the reference, never a
- * value; one body's bad secret never blocks another body.
+ * together, then each body is checked on its own. The failure names the key, the field and the reference (and where
+ * it is written, from `sources` by alert key), never a value; one body's bad secret never blocks another body.
  */
 export async function resolveSecretsOf(
   bodies: ReadonlyMap<string, DesiredAlertBody>,
   resolver: SecretResolver,
+  sources?: ReadonlyMap<string, SecretSources>,
 ): Promise<Map<string, ResolvedSecrets>> {
   const usesOf = new Map<string, SecretUse[]>();
   const pending = new Map<string, Promise<string>>();
@@ -85,7 +103,7 @@ export async function resolveSecretsOf(
     ),
   );
   const out = new Map<string, ResolvedSecrets>();
-  for (const [key, uses] of usesOf) out.set(key, checkUses(key, uses, settled));
+  for (const [key, uses] of usesOf) out.set(key, checkUses(key, uses, settled, sources?.get(key)));
   return out;
 }
 

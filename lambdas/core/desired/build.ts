@@ -21,6 +21,7 @@ import { locate, type PathSegment } from './locate.ts';
 import type { PinnedManifest } from './manifest-pin.ts';
 import { type MergedEntry, mergeProject, templateName } from './merge.ts';
 import type { ParsedDocument } from './parse.ts';
+import { secretPlaces, secretSourceKey } from './secret-places.ts';
 
 type Doc = Record<string, Record<string, unknown>>;
 
@@ -31,6 +32,17 @@ function sourceOf(document: ParsedDocument, path: PathSegment[]): SourceLocation
 function notificationOf(raw: unknown): DesiredNotification {
   const { role, ...rest } = raw as Record<string, unknown>;
   return (role === undefined ? rest : { ...rest, roles: [role] }) as unknown as DesiredNotification;
+}
+
+/** Where the entry's secret references are written (known positions: no re-parse), or undefined when it has none. */
+function secretSourcesOf(entry: MergedEntry): Record<string, SourceLocation> | undefined {
+  let sources: Record<string, SourceLocation> | undefined;
+  for (const place of secretPlaces({ spec: { alertConfigs: [entry.value] } })) {
+    sources ??= {};
+    const path = [...entry.path, ...place.path.slice(3)];
+    sources[secretSourceKey(place.notification, place.field)] = sourceOf(entry.document, path);
+  }
+  return sources;
 }
 
 function alertConfigOf(entry: MergedEntry): DesiredAlertConfig {
@@ -47,6 +59,8 @@ function alertConfigOf(entry: MergedEntry): DesiredAlertConfig {
     config.metricThreshold = v.metricThreshold as DesiredAlertConfig['metricThreshold'];
   if (v.threshold !== undefined) config.threshold = v.threshold as DesiredAlertConfig['threshold'];
   if (entry.template !== undefined) config.template = entry.template;
+  const secretSources = secretSourcesOf(entry);
+  if (secretSources !== undefined) config.secretSources = secretSources;
   return config;
 }
 

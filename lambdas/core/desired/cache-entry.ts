@@ -217,6 +217,13 @@ const MODE_SET = new Set<unknown>(MODES);
 const isMode = (v: unknown) => MODE_SET.has(v);
 const isSource = (v: unknown) => isRec(v) && isStr(v.file) && Number.isInteger(v.line) && Number.isInteger(v.column);
 
+/** A record of full sources (`secretSources`: stored as written, they are few). */
+function isSourceRecord(v: unknown): boolean {
+  if (!isRec(v)) return false;
+  for (const key in v) if (!isSource(v[key])) return false;
+  return true;
+}
+
 function isRecArray(v: unknown): boolean {
   if (!Array.isArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!isRec(v[i])) return false;
@@ -240,6 +247,7 @@ function restoreAlertConfig(v: unknown, projectFile: string): boolean {
   if (v.metricThreshold !== undefined && !isRec(v.metricThreshold)) return false;
   if (v.threshold !== undefined && !isRec(v.threshold)) return false;
   if (v.template !== undefined && !isStr(v.template)) return false;
+  if (v.secretSources !== undefined && !isSourceRecord(v.secretSources)) return false;
   const s = v.source;
   if (!Array.isArray(s) || (s.length !== 2 && s.length !== 3)) return false;
   // Indexed, not destructured: array destructuring goes through the iterator protocol, 20,000 times per hit.

@@ -7,6 +7,7 @@ import { type Document, LineCounter, parseAllDocuments } from 'yaml';
 import { asArray, asRecord } from './issue.ts';
 import { type LocatedDocument, locate, type PathSegment, type Position, positionKey } from './locate.ts';
 import type { ParsedDocument } from './parse.ts';
+import { secretPlaces } from './secret-places.ts';
 import { withoutYamlDebugVariables } from './yaml-env.ts';
 
 /** The syntax trees of one file's documents and the line counter of its text. */
@@ -58,12 +59,16 @@ export class LazyDocument implements ParsedDocument {
   }
 }
 
-/** The positions read on the happy path (build.ts): the document's start and each `spec.alertConfigs` item. */
+/**
+ * The positions read on the happy path (build.ts): the document's start, each `spec.alertConfigs` item, and each
+ * secret reference's string (secret-places.ts).
+ */
 export function knownPositions(located: LocatedDocument, value: unknown): Map<string, Position> {
   const positions = new Map<string, Position>();
   const remember = (segments: PathSegment[]) => positions.set(positionKey(segments), locate(located, segments));
   remember([]);
   const count = asArray(asRecord(asRecord(value)?.spec)?.alertConfigs).length;
   for (let i = 0; i < count; i++) remember(['spec', 'alertConfigs', i]);
+  for (const place of secretPlaces(value)) remember(place.path);
   return positions;
 }

@@ -12,6 +12,7 @@
 import { asArray, asRecord } from './issue.ts';
 import { type Position, positionKey } from './locate.ts';
 import { MAX_INDENT_COLUMNS } from './nesting.ts';
+import { secretPlaces } from './secret-places.ts';
 
 /** One document read by the fast path: its value and the positions knownPositions (lazy-document.ts) would give. */
 export interface SimpleDocument {
@@ -113,6 +114,8 @@ class DocumentReader {
   private i = 0;
   /** Where each item of each sequence read starts (offsets), by sequence. */
   readonly itemStarts = new Map<unknown[], number[]>();
+  /** Where the value of each mapping's `secretRef` key starts (offset), by mapping: the known secret positions. */
+  readonly secretRefStarts = new Map<Record<string, unknown>, number>();
 
   constructor(private readonly lines: Line[]) {}
 
@@ -148,6 +151,9 @@ class DocumentReader {
       const inline = withoutComment(match[2] ?? '');
       if (inline !== '') {
         map[key] = scalar(inline);
+        // The value starts where the rest of the line (match[2], to the end of the trimmed text) starts.
+        if (key === 'secretRef')
+          this.secretRefStarts.set(map, line.start + line.indent + line.text.length - (match[2] as string).length);
         this.endOfBlock(indent);
         continue;
       }
@@ -222,8 +228,8 @@ function documentsOf(lines: Line[]): Line[][] | undefined {
 }
 
 /**
- * The documents of `text` with the positions knownPositions records (the document's mapping and each item of
- * `spec.alertConfigs`), or undefined when the text is not plain block YAML (the caller then parses it with yaml).
+ * The documents of `text` with the positions knownPositions records (the document's mapping, each item of
+ * `spec.alertConfigs` and each secret reference's string), or undefined when the text is not plain block YAML (the caller then parses it with yaml).
  */
 export function parseSimpleYaml(text: string): SimpleDocument[] | undefined {
   // No flow brackets at all (not even quoted): nesting.ts's flow-depth guard then has nothing to count, and the
@@ -244,6 +250,10 @@ export function parseSimpleYaml(text: string): SimpleDocument[] | undefined {
       reader.itemStarts.get(configs)?.forEach((offset, i) => {
         positions.set(positionKey(['spec', 'alertConfigs', i]), positionOf(lineStarts, offset));
       });
+      for (const place of secretPlaces(value)) {
+        const offset = reader.secretRefStarts.get(place.holder);
+        if (offset !== undefined) positions.set(positionKey(place.path), positionOf(lineStarts, offset));
+      }
       documents.push({ value, positions });
     }
   } catch (error) {

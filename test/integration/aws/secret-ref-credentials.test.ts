@@ -8,6 +8,20 @@ import { emulatorAdmin, WORLD } from '../../helpers/aws-world.ts';
 import { useHandlerWorld } from '../../helpers/handler-world.ts';
 
 const PAYMENTS = 'desired-state/projects/payments.yaml';
+let hostileText = '';
+
+/** The reasons of the `no-primary` changes of the run reports in the data bucket, one per report. */
+function noPrimaryReasons(world: ReturnType<typeof useHandlerWorld>['world']): string[] {
+  const data = world.s3.buckets.get(WORLD.dataBucket);
+  return [...(data?.keys() ?? [])]
+    .filter((k) => k.startsWith('archive/reports/'))
+    .map((k) => {
+      const report = JSON.parse(world.s3.getText(WORLD.dataBucket, k) ?? '{}') as {
+        plan: { changes: { key: string; action: string; reason?: string }[] };
+      };
+      return report.plan.changes.find((c) => c.key === 'no-primary' && c.action === 'blocked')?.reason ?? '';
+    });
+}
 
 describe('a secretRef to the credentials secret', { timeout: 60_000 }, () => {
   const h = useHandlerWorld({
@@ -15,6 +29,7 @@ describe('a secretRef to the credentials secret', { timeout: 60_000 }, () => {
       const yaml = await readFile(join(import.meta.dirname, '..', '..', '..', PAYMENTS), 'utf8');
       const hostile = yaml.replace('opsman/notify#payments-webhook-secret', 'opsman/credentials#privateKey');
       expect(hostile).not.toBe(yaml);
+      hostileText = hostile;
       world.s3.putDirect(WORLD.desiredBucket, PAYMENTS, hostile);
     },
   });
@@ -43,5 +58,18 @@ describe('a secretRef to the credentials secret', { timeout: 60_000 }, () => {
       ...[...(data?.values() ?? [])].map((o) => o.body.toString('utf8')),
     ].join('\n');
     expect(everything).not.toContain(WORLD.privateKey);
+  });
+
+  it('the blocked reason points at the secretRef by its key under the prefix, and again on the next run', async () => {
+    // The reference's string starts at its opening quote (yaml's node range).
+    const offset = hostileText.indexOf('"opsman/credentials#privateKey"');
+    const line = hostileText.slice(0, offset).split('\n').length;
+    const column = offset - hostileText.lastIndexOf('\n', offset - 1);
+    const where = `(notifications[WEBHOOK].webhookSecret) at projects/payments.yaml:${line}:${column} could not be resolved`;
+    const before = noPrimaryReasons(h.world).length;
+    await h.reconcile({ mode: 'plan' }, h.ctx());
+    const reasons = noPrimaryReasons(h.world);
+    expect(reasons.length).toBe(before + 1);
+    for (const reason of reasons) expect(reason).toContain(where);
   });
 });

@@ -3,10 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { LeaseHeldError, SavedPlanStaleError } from '../../../lambdas/core/errors.ts';
 import { PLAN_FORMAT_VERSION } from '../../../lambdas/core/model.ts';
 import { runMode, stricter, targetMode } from '../../../lambdas/core/modes.ts';
+import { renderPlanText } from '../../../lambdas/core/render/plan-text.ts';
 import { renderRunSummary } from '../../../lambdas/core/render/run-summary.ts';
 import { OpsManagerApiError } from '../../../lambdas/opsman/errors.ts';
 import { serverError } from '../../helpers/fake-opsman-api.ts';
-import { actions, ownedId, P1, P2, p1Alerts, scenario, setP1, TEAM } from './scenario-fixture.ts';
+import { actions, ownedId, P1, P2, p1Alerts, SECRETS, scenario, setP1, TEAM } from './scenario-fixture.ts';
 
 describe('modes', () => {
   it('the stricter of run and target mode wins', () => {
@@ -70,6 +71,24 @@ describe('isolation', () => {
     expect(noPrimary?.reason).toMatch(/secret reference notify#secret .* could not be resolved/);
     expect(report.plan.changes.find((c) => c.key === 'disk')?.action).toBe('create');
     expect(h.world.writes(P1).length).toBe(1);
+  });
+
+  it('the blocked reason of an unresolvable secret names file:line:column of its secretRef, in the plan text too', async () => {
+    const h = scenario();
+    delete (h.secrets.values as Record<string, string>)['notify#secret'];
+    const text = h.source.files.get('p1.yaml') as string;
+    // The position of the reference's string: its opening quote when quoted, like yaml's own node ranges.
+    const found = text.indexOf('notify#secret');
+    const offset = `"'`.includes(text[found - 1] as string) ? found - 1 : found;
+    const line = text.slice(0, offset).split('\n').length;
+    const column = offset - text.lastIndexOf('\n', offset - 1);
+    const report = await h.run('plan');
+    const reason = report.plan.changes.find((c) => c.key === 'no-primary')?.reason ?? '';
+    expect(reason).toContain(
+      `secret reference notify#secret (notifications[WEBHOOK].webhookSecret) at p1.yaml:${line}:${column} could not be resolved`,
+    );
+    expect(renderPlanText(report.plan)).toContain(`at p1.yaml:${line}:${column} could not be resolved`);
+    expect(JSON.stringify(report)).not.toContain(SECRETS['notify#url']);
   });
 
   it('a secret that looks like a mask is refused for that object', async () => {

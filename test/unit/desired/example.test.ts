@@ -136,7 +136,7 @@ describe('the example desired state', () => {
     const strip = (s: DesiredState) =>
       JSON.parse(
         JSON.stringify({ p: s.projects, o: s.organizations, s: s.settings }, (k, v) =>
-          k === 'source' || k === 'template' ? undefined : v,
+          k === 'source' || k === 'secretSources' || k === 'template' ? undefined : v,
         ),
       );
     expect(strip(again.state)).toEqual(strip(state));

@@ -181,7 +181,7 @@ function documentsOf(w: typeof world extends fc.Arbitrary<infer T> ? T : never):
 const strip = (state: DesiredState) =>
   JSON.parse(
     JSON.stringify({ projects: state.projects, settings: state.settings }, (k, v) =>
-      k === 'source' || k === 'template' ? undefined : v,
+      k === 'source' || k === 'secretSources' || k === 'template' ? undefined : v,
     ),
   );
 
