@@ -53,9 +53,13 @@ export function fightWarning(change: Change, notice: FightNotice): string {
   return (
     `${UPDATE_FIGHT}: ${objectName(change)} in ${target} keeps being changed outside opsman-gitops: ` +
     `${notice.runs} consecutive runs since ${notice.since} found it changed${who}${what} and put it back${unnamed}. ` +
-    `Two writers manage it and will keep undoing each other's changes: give it one owner (${leaveIt(change)}, or ` +
-    'stop the other automation, script or installation that changes it)'
+    `Two writers manage it and will keep undoing each other's changes: ${fightWayOut(change)}`
   );
+}
+
+/** The way out of a fight, as its warning says it: what a change line says itself when that warning is not shown. */
+export function fightWayOut(change: Change): string {
+  return `give it one owner (${leaveIt(change)}, or stop the other automation, script or installation that changes it)`;
 }
 
 /**

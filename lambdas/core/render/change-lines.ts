@@ -2,6 +2,7 @@
  * The lines of one change, shared by the human and the Markdown renderers: a symbol and header, the reason, the
  * field-level before/after, and who changed a drifted object.
  */
+import { fightWayOut } from '../fight-notice.ts';
 import type { Change, ChangeAction } from '../model.ts';
 import { printable } from '../printable.ts';
 import { listChangeLines } from './list-lines.ts';
@@ -60,9 +61,10 @@ export function changeHeader(change: Change): string {
 
 /**
  * The body lines of a change (unindented): field changes (a list field element by element), or the whole object for a
- * create or a delete (a list's elements led by the change's own `+` or `-`).
+ * create or a delete (a list's elements led by the change's own `+` or `-`). `fightWarningShown` false: the reader
+ * does not see the change's update-fight warning, so its fight line carries the way out instead of pointing at it.
  */
-export function changeBody(change: Change): string[] {
+export function changeBody(change: Change, fightWarningShown = true): string[] {
   const lines: string[] = [];
   if (change.fields.length > 0) {
     for (const field of change.fields) {
@@ -86,10 +88,14 @@ export function changeBody(change: Change): string[] {
     if (attributions.length === 0) lines.push('changed outside opsman-gitops (who and when unknown)');
     for (const a of attributions) lines.push(formatAttribution(a));
     const fight = change.drift.fight;
-    if (fight !== undefined)
+    if (fight !== undefined) {
+      // The pointer only when the reader can follow it: a warning left out (the Markdown comment quotes twenty) would
+      // leave "see the warning" dangling, so the line then says the way out itself.
+      const pointer = fightWarningShown ? ' (see the warning)' : `: two writers manage it; ${fightWayOut(change)}`;
       lines.push(
-        `update fight: changed outside opsman-gitops on ${fight.runs} consecutive runs since ${fight.since} (see the warning)`,
+        `update fight: changed outside opsman-gitops on ${fight.runs} consecutive runs since ${fight.since}${pointer}`,
       );
+    }
   }
   return lines;
 }
@@ -97,12 +103,13 @@ export function changeBody(change: Change): string[] {
 /**
  * Every line of one change, indented for a target section, coloured by action. Each text is made printable before it
  * is coloured: keys, values, reasons and who changed a drifted object come from the files and from Ops Manager, and a
- * control or bidi character in them must be shown, never acted on by the terminal.
+ * control or bidi character in them must be shown, never acted on by the terminal. `fightWarningShown`: as for
+ * changeBody.
  */
-export function changeLines(change: Change, style: Style, indent = '  '): string[] {
+export function changeLines(change: Change, style: Style, indent = '  ', fightWarningShown = true): string[] {
   const lines = [indent + paint(style, change.action, printable(changeHeader(change)))];
   if (change.reason !== '') lines.push(`${indent}    ${style.dim(printable(`# ${change.reason}`))}`);
-  for (const line of changeBody(change)) {
+  for (const line of changeBody(change, fightWarningShown)) {
     const text = line.startsWith('changed ') ? style.drift(printable(line)) : printable(line);
     lines.push(`${indent}    ${text}`);
   }

@@ -2,6 +2,8 @@
  * The plan as Markdown for pull-request comments: the summary line, a table of counts per target, and one collapsible
  * section per target whose changes sit in a `diff` code block (GitHub colours the `+` and `-` lines).
  */
+
+import { fightWarning } from '../fight-notice.ts';
 import type { Change, Plan } from '../model.ts';
 import { printable } from '../printable.ts';
 import { changeLines } from './change-lines.ts';
@@ -48,10 +50,16 @@ function targetSection(
   plan: Plan,
   group: ReturnType<typeof groupByTarget>[number],
   unmanagedOf: ReadonlyMap<string, number>,
+  shownWarnings: ReadonlySet<string>,
 ): string | undefined {
   const visible = group.changes.filter(isVisible);
   if (visible.length === 0) return undefined;
-  const lines = visible.flatMap((change) => changeLines(change, PLAIN_STYLE, ''));
+  const lines = visible.flatMap((change) => {
+    // A fight whose warning is past the twenty quoted: its line says the way out itself (never "see the warning").
+    const fight = change.drift?.fight;
+    const shown = fight === undefined || shownWarnings.has(fightWarning(change, fight));
+    return changeLines(change, PLAIN_STYLE, '', shown);
+  });
   const fence = fenceFor(lines);
   const c = countChanges(group.changes);
   const counts = [
@@ -132,8 +140,9 @@ export function renderPlanMarkdown(plan: Plan, title = 'opsman-gitops plan', max
   const total = countChanges(plan.changes);
   if (plan.mode !== 'apply') out.push(`Mode \`${plan.mode}\`: nothing will be written.`, '');
   const warnings = plan.warnings ?? [];
-  for (const warning of warnings.slice(0, MAX_WARNINGS))
-    out.push(`> **Warning:** ${escapeMarkdown(printable(warning))}`, '');
+  const quoted = warnings.slice(0, MAX_WARNINGS);
+  const shownWarnings = new Set(quoted);
+  for (const warning of quoted) out.push(`> **Warning:** ${escapeMarkdown(printable(warning))}`, '');
   if (warnings.length > MAX_WARNINGS)
     out.push(`> ${warnings.length - MAX_WARNINGS} more warnings (in the JSON plan)`, '');
   out.push(`**${summaryLine(total)}**`, '');
@@ -165,7 +174,7 @@ export function renderPlanMarkdown(plan: Plan, title = 'opsman-gitops plan', max
       if (group.changes.some(isVisible)) omitted++;
       continue;
     }
-    const section = targetSection(plan, group, unmanagedOf);
+    const section = targetSection(plan, group, unmanagedOf, shownWarnings);
     if (section === undefined) continue;
     if (used + section.length + 1 > maxChars) {
       omitted++;
