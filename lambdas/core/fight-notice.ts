@@ -6,7 +6,7 @@
  * paths only: never a value, so never a secret.
  */
 import { FIGHT_RUNS, nextStreak, revertsDrift, streakKey, streaksOf } from './fight-streak.ts';
-import { type Change, type FightActor, type FightNotice, targetKey } from './model.ts';
+import { type Change, type ChangeResult, type FightActor, type FightNotice, targetKey } from './model.ts';
 import type { DriftStreak, ReconcileState } from './ports.ts';
 
 /** First words of every update-fight warning: what a reader (or a log filter) looks for. */
@@ -40,6 +40,45 @@ function actorText(a: FightActor): string {
 
 /** The warning of one fight: the object, the runs, who and what, and what to do. */
 export function fightWarning(change: Change, notice: FightNotice): string {
+  return fightText(change, notice, ' and put it back');
+}
+
+/** What a write that was not `applied` did, by its result's status: why this run did not put the object back. */
+const NOT_PUT_BACK: Record<Exclude<ChangeResult['status'], 'applied'>, string> = {
+  failed: 'its write failed',
+  skipped: 'its write was skipped',
+  'not-converging': 'its write was sent but Ops Manager did not show the result',
+};
+
+/**
+ * The warning of a fight whose write this run did not apply: the plan's warning says "put it back", which the run
+ * then did not do (and the streak does not grow, fight-streak.ts recordStreaks), so the run report says what happened.
+ */
+export function unwrittenFightWarning(
+  change: Change,
+  notice: FightNotice,
+  status: Exclude<ChangeResult['status'], 'applied'>,
+): string {
+  const before = notice.runs - 1;
+  const earlier = `${before} ${before === 1 ? 'run' : 'runs'} before this one`;
+  return fightText(change, notice, `; the ${earlier} put it back, this one did not (${NOT_PUT_BACK[status]})`);
+}
+
+/**
+ * The run report's warnings after an apply: each plan-time fight warning whose change's write was not `applied` is
+ * replaced by its unwrittenFightWarning, in place (the plan itself keeps what was planned).
+ */
+export function rewordUnwrittenFights(warnings: string[], results: readonly ChangeResult[]): void {
+  for (const result of results) {
+    const fight = result.change.drift?.fight;
+    if (fight === undefined || result.status === 'applied') continue;
+    const at = warnings.indexOf(fightWarning(result.change, fight));
+    if (at >= 0) warnings[at] = unwrittenFightWarning(result.change, fight, result.status);
+  }
+}
+
+/** A fight's warning text with `putBack` saying what the runs did after finding the object changed. */
+function fightText(change: Change, notice: FightNotice, putBack: string): string {
   const target = `${change.target.type} ${change.target.name} (${change.target.id})`;
   const who = notice.actors.length === 0 ? '' : ` by ${notice.actors.map(actorText).join(' and ')}`;
   const what = notice.fields.length === 0 ? '' : ` (each time: ${notice.fields.join(', ')})`;
@@ -52,7 +91,7 @@ export function fightWarning(change: Change, notice: FightNotice): string {
       : '';
   return (
     `${UPDATE_FIGHT}: ${objectName(change)} in ${target} keeps being changed outside opsman-gitops: ` +
-    `${notice.runs} consecutive runs since ${notice.since} found it changed${who}${what} and put it back${unnamed}. ` +
+    `${notice.runs} consecutive runs since ${notice.since} found it changed${who}${what}${putBack}${unnamed}. ` +
     `Two writers manage it and will keep undoing each other's changes: ${fightWayOut(change)}`
   );
 }

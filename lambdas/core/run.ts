@@ -13,6 +13,7 @@ import {
   loadDesiredStateCached,
 } from './desired/index.ts';
 import { DesiredStateInTransitError, DesiredStateInvalidError, ReconcileError } from './errors.ts';
+import { rewordUnwrittenFights } from './fight-notice.ts';
 import { INTERRUPTED_MESSAGE, interruptReason, RunInterruptedError } from './interrupt.ts';
 import {
   acquireLease,
@@ -299,6 +300,8 @@ export async function runReconcile(
         const outcome = await applyAndSave(plan, { request, deps, secrets, session, lease, time, options });
         results = outcome.results;
         applyFailures = outcome.failures;
+        // A plan-time fight warning says the run put the object back: not true of a write that failed or was skipped.
+        rewordUnwrittenFights(warnings, results);
         warnings.push(...outcome.warnings);
       }
     } finally {

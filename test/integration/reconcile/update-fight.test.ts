@@ -120,6 +120,35 @@ describe('update fight detection against the emulator', () => {
     expect((await storedState()).projects[PROD]?.driftStreaks?.['alertConfig:no-primary']?.runs).toBe(1);
   });
 
+  it('a fight whose write then fails: the run report does not say it was put back, the plan still says what was planned', async () => {
+    await world.run('apply');
+    for (let run = 1; run < FIGHT_RUNS; run++) {
+      await otherAutomation();
+      await world.run('apply');
+    }
+    await otherAutomation();
+    // The enable of no-primary is refused (400, not retried); the audit-log rotation's write goes through.
+    for (const method of ['PUT', 'PATCH'])
+      await world.admin('POST', 'faults', { method, path: '/groups/*/alertConfigs/*', status: 400, times: 10 });
+    const fought = await world.run('apply');
+    const result = fought.results.find((r) => r.change.target.id === PROD && r.change.key === 'no-primary');
+    expect(result?.status).toBe('failed');
+    const alert = fights(fought).find((w) => w.includes('alert config "no-primary"')) as string;
+    expect(alert).toContain(
+      `${FIGHT_RUNS} consecutive runs since ${fightOf(fought, 'no-primary')?.since} found it changed by API key jdoekey1 (each time: enabled); the ${FIGHT_RUNS - 1} runs before this one put it back, this one did not (its write failed).`,
+    );
+    expect(alert).not.toContain('and put it back');
+    expect(alert).toMatch(/give it one owner \(list "no-primary" in spec\.release/);
+    // The rotation's write was applied: its warning stays as planned.
+    expect(fights(fought).find((w) => w.includes('the audit-log rotation'))).toContain('and put it back');
+    // The plan in the report is what was planned (its warning said what the write would do).
+    expect(fought.plan.warnings?.find((w) => w.includes('alert config "no-primary"'))).toContain('and put it back');
+    const archived = JSON.parse(await readFile(fought.reportLocation as string, 'utf8')) as RunReport;
+    expect(archived.warnings?.filter((w) => w.startsWith(UPDATE_FIGHT))).toEqual(fights(fought));
+    // And the streak did not grow.
+    expect((await storedState()).projects[PROD]?.driftStreaks?.['alertConfig:no-primary']?.runs).toBe(FIGHT_RUNS - 1);
+  });
+
   it('a key that left git loses its streak while its delete is blocked (prune off), so its return to git starts at 1', async () => {
     const KEY = 'primary-connections-high';
     const disableIt = async () => {

@@ -1,6 +1,6 @@
 // Scenario: the streak arithmetic of update-fight detection, table-driven: how one more reverted drift grows, keeps or restarts an object's streak, when the plan warns (FIGHT_RUNS-th run, not before), what an apply records (applied grows, failed keeps, in sync resets, gone forgets), and how stored streaks pass the state's shape check.
 import { describe, expect, it } from 'vitest';
-import { fightWarning, markFights, UPDATE_FIGHT } from '../../../lambdas/core/fight-notice.ts';
+import { fightWarning, markFights, rewordUnwrittenFights, UPDATE_FIGHT } from '../../../lambdas/core/fight-notice.ts';
 import {
   DELETED_FIELD,
   FIGHT_RUNS,
@@ -402,5 +402,35 @@ describe('driftStreaks in the stored state (format 1, optional)', () => {
     const s = state({ 'alertConfig:x': streak(1, [], ['enabled']) });
     expect(forgetDeparted(s, new Set())).toEqual({ projects: 1, organizations: 0 });
     expect(s.projects).toEqual({});
+  });
+});
+
+describe('rewordUnwrittenFights: the run report says what the write did', () => {
+  const change = drift(['enabled'], [by('jdoekey1')]);
+  const notice = {
+    runs: FIGHT_RUNS,
+    since: T0,
+    actors: [{ actor: 'jdoekey1', actorType: 'apiKey' as const }],
+    fields: ['enabled'],
+  };
+  (change.drift as NonNullable<Change['drift']>).fight = notice;
+  const planned = fightWarning(change, notice);
+  it.each([
+    ['applied', 'and put it back.'],
+    ['failed', `; the ${FIGHT_RUNS - 1} runs before this one put it back, this one did not (its write failed).`],
+    ['skipped', `; the ${FIGHT_RUNS - 1} runs before this one put it back, this one did not (its write was skipped).`],
+    [
+      'not-converging',
+      `; the ${FIGHT_RUNS - 1} runs before this one put it back, this one did not (its write was sent but Ops Manager did not show the result).`,
+    ],
+  ] as const)('%s', (status, says) => {
+    const warnings = ['another warning', planned];
+    rewordUnwrittenFights(warnings, [result(change, status)]);
+    expect(warnings[0]).toBe('another warning');
+    expect(warnings[1]).toContain(
+      `found it changed by API key jdoekey1 (each time: enabled)${says.startsWith(';') ? says : ` ${says}`}`,
+    );
+    expect(warnings[1]?.startsWith(`${UPDATE_FIGHT}: alert config "no-primary"`)).toBe(true);
+    expect(warnings[1]).toContain('give it one owner (list "no-primary" in spec.release');
   });
 });
