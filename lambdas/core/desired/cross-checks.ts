@@ -149,9 +149,16 @@ function checkProject(project: ParsedDocument, templates: Map<string, ParsedDocu
   }
   const keySet = new Set(entries.map((entry) => entry.key));
   const keys = [...keySet];
+  const released = new Set(asArray(spec?.release).filter((k): k is string => typeof k === 'string'));
   asArray(spec?.protect).forEach((raw, i) => {
     // A set, not keys.includes: a project that protects thousands of its thousands of keys checked each against all.
     if (typeof raw !== 'string' || keySet.has(raw)) return;
+    if (released.has(raw)) {
+      // A key moved from alertConfigs to release while still protected: say why it is wrong, not only that it is.
+      const message = `protect names "${raw}", which project ${name} releases (spec.release), so it is no declared key: remove it from protect (a released config is never deleted: a release writes nothing to Ops Manager)`;
+      issues.push(issueAt(project, ['spec', 'protect', i], message, { expected: keys.join(', '), found: raw }));
+      return;
+    }
     const hint = suggestion(raw, keys);
     const message = `protect names "${raw}", which is not an alert key of project ${name}${hint.text}`;
     issues.push(

@@ -282,6 +282,18 @@ const cases: Case[] = [
     },
   },
   {
+    // Found by review: a key moved from alertConfigs to release, still protected, was only "not an alert key".
+    rule: 'a protected key that is released is refused with the reason and the way out',
+    files: { 'p.yaml': projectYaml('  protect: [disk]\n  release: [disk]\n') },
+    want: {
+      file: 'p.yaml',
+      line: 7,
+      path: 'spec.protect[0]',
+      message:
+        'protect names "disk", which project p1 releases (spec.release), so it is no declared key: remove it from protect (a released config is never deleted: a release writes nothing to Ops Manager)',
+    },
+  },
+  {
     rule: 'a released key is a valid alert key',
     files: { 'p.yaml': projectYaml('  release: ["-bad key"]\n') },
     want: { file: 'p.yaml', line: 7, path: 'spec.release[0]', message: 'spec.release[0] must be an alert key' },
