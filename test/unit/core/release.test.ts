@@ -5,10 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { StateCorruptError } from '../../../lambdas/core/errors.ts';
 import type { Change, Plan } from '../../../lambdas/core/model.ts';
 import type { OwnedAlertConfig } from '../../../lambdas/core/ports.ts';
+import { renderPlanJson } from '../../../lambdas/core/render/json.ts';
 import { renderPlanMarkdown } from '../../../lambdas/core/render/plan-markdown.ts';
 import { renderPlanText } from '../../../lambdas/core/render/plan-text.ts';
 import type { ReconcileHarness } from '../../helpers/reconcile-world.ts';
-import { actions, ownedId, P1, p1Alerts, scenario, setP1 } from './scenario-fixture.ts';
+import { actions, ownedId, P1, P2, p1Alerts, p2Alerts, SECRETS, scenario, setP1, setP2 } from './scenario-fixture.ts';
 
 function records(h: ReconcileHarness): Record<string, OwnedAlertConfig> {
   return h.state.state?.projects[P1]?.alertConfigs ?? {};
@@ -312,5 +313,49 @@ describe('what the plan says around a release', () => {
     const after = await h.run('apply');
     expect(after.warnings).toBeUndefined();
     for (const id of ids) expect(h.world.groups.get(P1)?.alerts.has(id)).toBe(true);
+  });
+});
+
+// Pins of what the review found sound (they pass without any change; they keep it so).
+describe('a release, checked around its edges', () => {
+  it("of a config with webhook secrets: `before` shows them as (secret), and no secret value is in the plan's JSON or text", async () => {
+    const h = scenario();
+    await h.run('apply');
+    setP1(h, { alertConfigs: p1Alerts().filter((a) => a.key !== 'no-primary'), release: ['no-primary'] });
+    const { plan } = await h.run('plan');
+    const webhook = (change({ plan }, 'no-primary')?.before as { notifications: Record<string, unknown>[] })
+      .notifications[1];
+    expect(webhook).toMatchObject({ typeName: 'WEBHOOK', webhookUrl: '(secret)', webhookSecret: '(secret)' });
+    for (const value of Object.values(SECRETS)) {
+      expect(renderPlanJson(plan)).not.toContain(value);
+      expect(renderPlanText(plan)).not.toContain(value);
+      expect(renderPlanMarkdown(plan)).not.toContain(value);
+    }
+  });
+
+  it('is per project: a key released in one project and declared in another is released there and created here', async () => {
+    const h = scenario();
+    await h.run('apply');
+    const disk = ownedId(h, 'disk');
+    releaseDisk(h);
+    setP2(h, { alertConfigs: [...p2Alerts(), p1Alerts().find((a) => a.key === 'disk') as Record<string, unknown>] });
+    const report = await h.run('apply');
+    expect(report.plan.changes.filter((c) => c.key === 'disk').map((c) => [c.target.id, c.action])).toEqual([
+      [P1, 'release'],
+      [P2, 'create'],
+    ]);
+    expect(records(h).disk).toBeUndefined();
+    expect(ownedId(h, 'disk', P2)).not.toBe(disk);
+    expect(h.world.groups.get(P1)?.alerts.has(disk)).toBe(true);
+  });
+
+  it('with --project naming another project: nothing is released, nor noted, and the record stays', async () => {
+    const h = scenario();
+    await h.run('apply');
+    releaseDisk(h);
+    const report = await h.run('apply', { projects: [P2] });
+    expect(report.plan.changes.some((c) => c.action === 'release')).toBe(false);
+    expect(report.plan.notes).toBeUndefined();
+    expect(records(h).disk?.id).toBeDefined();
   });
 });
