@@ -278,7 +278,7 @@ const cases: Case[] = [
       line: 8,
       path: 'spec.release[0]',
       message:
-        'release names "k", which is also a declared alert key of project p1, declared at t.yaml:6 (from template baseline)',
+        'release names "k", which is also a declared alert key of project p1, declared at t.yaml:6 (from template baseline): remove it from alertConfigs (or from the template, or the template from alertTemplates) to stop managing it, or from release to keep managing it; a template is shared: every project listing baseline stops declaring "k" too, and deletes its config where prune is on unless it lists "k" in its own spec.release',
     },
   },
   {
