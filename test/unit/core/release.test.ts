@@ -323,8 +323,8 @@ describe('a release, checked around its edges', () => {
     await h.run('apply');
     setP1(h, { alertConfigs: p1Alerts().filter((a) => a.key !== 'no-primary'), release: ['no-primary'] });
     const { plan } = await h.run('plan');
-    const webhook = (change({ plan }, 'no-primary')?.before as { notifications: Record<string, unknown>[] })
-      .notifications[1];
+    const before = change({ plan }, 'no-primary')?.before as { notifications?: Record<string, unknown>[] } | undefined;
+    const webhook = before?.notifications?.[1];
     expect(webhook).toMatchObject({ typeName: 'WEBHOOK', webhookUrl: '(secret)', webhookSecret: '(secret)' });
     for (const value of Object.values(SECRETS)) {
       expect(renderPlanJson(plan)).not.toContain(value);
