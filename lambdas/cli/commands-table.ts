@@ -83,8 +83,8 @@ export const COMMAND_INFO: Record<CommandName, CommandInfo> = {
     optionHelp: { json: '--json                   print the plan (its drift) as JSON on stdout' },
     description:
       'Same as `plan --mode observe`: every difference is reported as drift, with who changed it when the audit\n' +
-      'events say so. With --detailed-exitcode: 0 no drift, 2 drift, 1 error (a blocked change is an error: 1\n' +
-      'wins over 2, and the drift is still printed).',
+      'events say so. With --detailed-exitcode: 0 no drift, 2 drift or a release (spec.release: shown, not applied),\n' +
+      '1 error (a blocked change is an error: 1 wins over 2, and the drift is still printed).',
   },
   archive: {
     summary: 'Archive the version manifest and the usage (physical hosts, host assignments)',

@@ -20,7 +20,7 @@ export const OPTION_HELP: Record<string, string> = {
   markdown: '--markdown               print the plan as Markdown (pull-request comments)',
   'no-color': '--no-color               no ANSI colours (also NO_COLOR=1; colours only on a terminal anyway)',
   'detailed-exitcode':
-    '--detailed-exitcode      exit 0 no changes, 2 changes (plan: to write; observe: drift), 1 error (a blocked change too)',
+    '--detailed-exitcode      exit 0 no changes, 2 changes (plan: to write; observe: drift or a release), 1 error (a blocked change too)',
   // The overview's line covers both commands that take --out; each command's own help overrides it.
   out: '--out FILE|DIR           plan: save the plan as JSON (for `apply --plan FILE`); export: write YAML under DIR',
   plan: '--plan FILE              apply this saved plan (refused if Ops Manager or the state moved since)',

@@ -53,6 +53,8 @@ export interface AlertPlanInput {
   fingerprintKey: Uint8Array;
   /** Secret fingerprints already computed in this plan (shared secrets are HMACed once). */
   fingerprintCache?: FingerprintCache;
+  /** The state was unreadable and `state` is the empty one replacing it: ownership is unknown (release notes say so). */
+  stateCorrupt?: boolean;
 }
 
 /** The planned changes and the unmanaged live configs of a project. */
@@ -167,7 +169,7 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
 
   // Keys the project lets go of (spec.release): planned apart, and claiming their configs first, so that neither a
   // rename nor a delete nor a late create's delete takes a config the user asked to leave alone.
-  const releases = planReleases(target, project.release, owned, liveById, views, claimed);
+  const releases = planReleases(target, project.release, owned, liveById, views, claimed, input.stateCorrupt);
   changes.push(...releases.changes);
   const releasedKeys = new Set(project.release);
 

@@ -110,6 +110,7 @@ export async function planProject(
       teamProblems,
       fingerprintKey: deps.fingerprintKey,
       fingerprintCache: fingerprints,
+      stateCorrupt: request.stateCorrupt,
     });
     // A late create's delete stands only when Ops Manager's audit shows this tool's key made the config.
     const audited = await confirmLateCreatesByAudit(

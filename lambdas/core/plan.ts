@@ -136,7 +136,7 @@ export async function makePlan(
     for (const { projectId, keys } of projectsLeftOut(request.state, known)) {
       const shown = keys.length > 5 ? `${keys.slice(0, 5).join(', ')}, ...` : keys.join(', ');
       plan.warnings?.push(
-        `project ${projectId} is no longer in the desired state; the ${keys.length} alert config(s) it owns (${shown}) are left alone in Ops Manager. To delete them, restore its file with prune: true and no alertConfigs, alertTemplates or protect, apply with --allow-empty (and --max-deletes when they are more than Settings.prune.maxDeletes), then remove the file`,
+        `project ${projectId} is no longer in the desired state; the ${keys.length} alert config(s) it owns (${shown}) are left alone in Ops Manager. To delete them, restore its file with prune: true and no alertConfigs, alertTemplates or protect, apply with --allow-empty (and --max-deletes when they are more than Settings.prune.maxDeletes), then remove the file; to keep them but stop managing them (and this warning), restore its file with no alertConfigs or alertTemplates and their keys in spec.release, apply, then remove the file`,
       );
     }
   }

@@ -23,7 +23,8 @@ const LEFT_ALONE = 'released (spec.release): left in Ops Manager as it is and no
 /** Why a key's record is released: what it owns, and what happens to it. */
 function releaseReason(record: OwnedAlertConfig, live: AlertConfig | undefined): string {
   if (record.id !== undefined && live !== undefined) {
-    return `${LEFT_ALONE}; from the next run it is listed as unmanaged (adopted again only if its key returns to git)`;
+    // Adoption goes by content, not by key: its own key back in git takes it only while equal, and so does any other.
+    return `${LEFT_ALONE}; from the next run it is listed as unmanaged, taken over again only by adoption (a desired key equal to it in every non-secret field: its own back in alertConfigs, or another)`;
   }
   if (record.id !== undefined) {
     return `released (spec.release): its config ${record.id} is no longer in Ops Manager; only its state record is forgotten`;
@@ -36,7 +37,8 @@ function releaseReason(record: OwnedAlertConfig, live: AlertConfig | undefined):
 /**
  * Plans the release of every key of `release` that `owned` records, in key order: a `release` change with the id the
  * record owns (its live config claimed, so nothing else plans it), or without one for a record that is only a pending
- * create's marker. A key without a record gets a note instead.
+ * create's marker. A key without a record gets a note instead; with `stateCorrupt` (the state was unreadable, `owned`
+ * is the empty one that replaced it) the note says that what the key owned is unknown, not that it owns nothing.
  */
 export function planReleases(
   target: TargetRef,
@@ -45,6 +47,7 @@ export function planReleases(
   liveById: ReadonlyMap<string, AlertConfig>,
   views: ReadonlyMap<string, LiveView>,
   claimed: Set<string>,
+  stateCorrupt = false,
 ): PlannedReleases {
   const out: PlannedReleases = { changes: [], notes: [] };
   if (release.length === 0) return out;
@@ -52,7 +55,9 @@ export function planReleases(
     const record = Object.hasOwn(owned, key) ? owned[key] : undefined;
     if (record === undefined) {
       out.notes.push(
-        `project ${target.name}: released key "${key}" is not owned by this state (already released, or never managed): nothing to release; the entry can be removed from spec.release`,
+        stateCorrupt
+          ? `project ${target.name}: released key "${key}": the state was unreadable (corrupt), so what it owned is unknown this run: nothing to release; a config it owned stays in Ops Manager unmanaged, as a release leaves it`
+          : `project ${target.name}: released key "${key}" is not owned by this state (already released, or never managed): nothing to release; the entry can be removed from spec.release`,
       );
       continue;
     }

@@ -51,7 +51,8 @@ export function applySafetyGates(changes: readonly Change[], input: SafetyInput)
     if (project === undefined || !project.prune) {
       return block(
         c,
-        `prune is off for project ${c.target.name}: would delete ${count} owned alert config(s) that left git (set spec.prune: true in its Project document)`,
+        // Blocked on every run until one of the two: the plan names both ways out, not only the one that deletes.
+        `prune is off for project ${c.target.name}: would delete ${count} owned alert config(s) that left git (set spec.prune: true in its Project document to delete them, or list their keys in spec.release to stop managing them without deleting)`,
       );
     }
     if (isProtected(project, c.key)) return block(c, `key ${c.key} is protected (spec.protect): never deleted`);

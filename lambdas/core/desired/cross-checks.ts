@@ -149,9 +149,16 @@ function checkProject(project: ParsedDocument, templates: Map<string, ParsedDocu
   }
   const keySet = new Set(entries.map((entry) => entry.key));
   const keys = [...keySet];
+  const released = new Set(asArray(spec?.release).filter((k): k is string => typeof k === 'string'));
   asArray(spec?.protect).forEach((raw, i) => {
     // A set, not keys.includes: a project that protects thousands of its thousands of keys checked each against all.
     if (typeof raw !== 'string' || keySet.has(raw)) return;
+    if (released.has(raw)) {
+      // A key moved from alertConfigs to release while still protected: say why it is wrong, not only that it is.
+      const message = `protect names "${raw}", which project ${name} releases (spec.release), so it is no declared key: remove it from protect (a released config is never deleted: a release writes nothing to Ops Manager)`;
+      issues.push(issueAt(project, ['spec', 'protect', i], message, { expected: keys.join(', '), found: raw }));
+      return;
+    }
     const hint = suggestion(raw, keys);
     const message = `protect names "${raw}", which is not an alert key of project ${name}${hint.text}`;
     issues.push(
@@ -168,7 +175,13 @@ function checkProject(project: ParsedDocument, templates: Map<string, ParsedDocu
     const entry = entries.find((e) => e.key === raw);
     const from = entry?.template === undefined ? '' : ` (from template ${entry.template})`;
     const at = entry === undefined ? '' : `, declared at ${where(entry.document, entry.path)}${from}`;
-    const message = `release names "${raw}", which is also a declared alert key of project ${name}${at}: remove it from alertConfigs (or from the template, or the template from alertTemplates) to stop managing it, or from release to keep managing it`;
+    // A template is shared: taking the key out of it stops declaring it in every project listing it, and where one of
+    // them prunes, its config is deleted there. The message says so, since it suggests that very edit.
+    const shared =
+      entry?.template === undefined
+        ? ''
+        : `; a template is shared: every project listing ${entry.template} stops declaring "${raw}" too, and deletes its config where prune is on unless it lists "${raw}" in its own spec.release`;
+    const message = `release names "${raw}", which is also a declared alert key of project ${name}${at}: remove it from alertConfigs (or from the template, or the template from alertTemplates) to stop managing it, or from release to keep managing it${shared}`;
     issues.push(issueAt(project, ['spec', 'release', i], message, { expected: 'a key not declared', found: raw }));
   });
   if (asRecord(asRecord(project.value)?.metadata)?.orgId === undefined) {

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { commandHelp } from '../../../lambdas/cli/help.ts';
 import { planExitCode, problemsLine, reportExitCode } from '../../../lambdas/cli/outcome.ts';
 import { ACTION_ORDER, type ChangeAction, type ChangeResult } from '../../../lambdas/core/model.ts';
 import { ARCHIVE_TARGET } from '../../../lambdas/core/report.ts';
@@ -149,5 +150,24 @@ describe('problemsLine', () => {
       { ...FAILURE, phase: 'apply' },
     ];
     expect(problemsLine(p, r)).toBe('error: 1 target failed (details on stdout)');
+  });
+});
+
+// Found by review: observe --detailed-exitcode exits 2 for a release (it stays a release, never drift), while its help
+// and README's exit-code row said "2 drift" only: a nightly observe alarming on 2 would not know why.
+describe('what observe --detailed-exitcode exits 2 for, as its help and README say', () => {
+  const exitsTwo = planExitCode(plan([change({ key: 'k', action: 'release' })]), true, 'observe') === 2;
+
+  it('a release exits 2 under observe, and `observe --help` and the option help name it', () => {
+    expect(exitsTwo).toBe(true);
+    const help = commandHelp('observe');
+    expect(help).toMatch(/2 drift or a release \(spec\.release: shown, not applied\)/);
+    expect(help).toMatch(/observe: drift or a release\)/);
+  });
+
+  it("README's exit-code row for 2 names the release for observe", () => {
+    const readme = readFileSync(join(import.meta.dirname, '../../../README.md'), 'utf8');
+    const row = readme.split('\n').find((l) => l.startsWith('| 2 '));
+    expect(row).toMatch(/`observe --detailed-exitcode`: drift or a release/);
   });
 });

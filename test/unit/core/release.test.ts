@@ -5,10 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { StateCorruptError } from '../../../lambdas/core/errors.ts';
 import type { Change, Plan } from '../../../lambdas/core/model.ts';
 import type { OwnedAlertConfig } from '../../../lambdas/core/ports.ts';
+import { renderPlanJson } from '../../../lambdas/core/render/json.ts';
 import { renderPlanMarkdown } from '../../../lambdas/core/render/plan-markdown.ts';
 import { renderPlanText } from '../../../lambdas/core/render/plan-text.ts';
 import type { ReconcileHarness } from '../../helpers/reconcile-world.ts';
-import { actions, ownedId, P1, p1Alerts, scenario, setP1 } from './scenario-fixture.ts';
+import { actions, ownedId, P1, P2, p1Alerts, p2Alerts, SECRETS, scenario, setP1, setP2 } from './scenario-fixture.ts';
 
 function records(h: ReconcileHarness): Record<string, OwnedAlertConfig> {
   return h.state.state?.projects[P1]?.alertConfigs ?? {};
@@ -234,5 +235,127 @@ describe('a saved plan with a release', () => {
     );
     expect(records(h).disk?.id).toBe('6c01000000000000000000ff');
     expect(writesOfP1(h)).toBe(writes);
+  });
+});
+
+// Found by review: what the plan tells a user about a release, and about the ways out a release gives.
+describe('what the plan says around a release', () => {
+  it('a released config is taken over again by any desired key equal to it, as its reason says', async () => {
+    const h = scenario();
+    await h.run('apply');
+    const disk = ownedId(h, 'disk');
+    releaseDisk(h);
+    const released = await h.run('apply');
+    expect(change(released, 'disk')?.reason).toBe(
+      'released (spec.release): left in Ops Manager as it is and no longer managed; from the next run it is listed as unmanaged, taken over again only by adoption (a desired key equal to it in every non-secret field: its own back in alertConfigs, or another)',
+    );
+    // Not only its own key: another key with the same body adopts it (the old reason said only its key returning).
+    const copy = { ...(p1Alerts().find((a) => a.key === 'disk') as Record<string, unknown>), key: 'disk-copy' };
+    setP1(h, { alertConfigs: [...p1Alerts().filter((a) => a.key !== 'disk'), copy], release: ['disk'] });
+    const next = await h.run('plan');
+    expect(change(next, 'disk-copy')).toMatchObject({ action: 'adopt', id: disk });
+  });
+
+  it('its key back in git with a different body is a create: a second config beside the released one, as documented', async () => {
+    const h = scenario();
+    await h.run('apply');
+    const disk = ownedId(h, 'disk');
+    releaseDisk(h);
+    await h.run('apply');
+    setP1(h, { alertConfigs: p1Alerts().map((a) => (a.key === 'disk' ? { ...a, enabled: false } : a)) });
+    const report = await h.run('apply');
+    expect(actions(report)).toEqual(['disk:create']);
+    expect(ownedId(h, 'disk')).not.toBe(disk);
+    expect(h.world.groups.get(P1)?.alerts.has(disk)).toBe(true);
+    expect((await h.run('plan')).plan.unmanaged?.map((u) => u.id)).toContain(disk);
+  });
+
+  it('with a corrupt state, a released key is noted as unknown, not as already released or never managed', async () => {
+    const h = scenario();
+    await h.run('apply');
+    const disk = ownedId(h, 'disk');
+    releaseDisk(h);
+    h.state.text = '{"formatVersion": 1, "projects": [torn';
+    const report = await h.run('apply');
+    expect(actions(report)).not.toContain('disk:release');
+    expect(report.plan.notes).toEqual([
+      'project payments-prod: released key "disk": the state was unreadable (corrupt), so what it owned is unknown this run: nothing to release; a config it owned stays in Ops Manager unmanaged, as a release leaves it',
+    ]);
+    // As the note says: left in Ops Manager and unmanaged from then on.
+    expect(h.world.groups.get(P1)?.alerts.has(disk)).toBe(true);
+    expect((await h.run('plan')).plan.unmanaged?.map((u) => u.id)).toContain(disk);
+  });
+
+  it('prune off: the blocked delete of a key that left git names spec.release as the way out that keeps the config', async () => {
+    const h = scenario();
+    await h.run('apply');
+    setP1(h, { alertConfigs: p1Alerts().filter((a) => a.key !== 'disk'), prune: false });
+    const blocked = change(await h.run('plan'), 'disk');
+    expect(blocked?.action).toBe('blocked');
+    expect(blocked?.reason).toBe(
+      'prune is off for project payments-prod: would delete 1 owned alert config(s) that left git (set spec.prune: true in its Project document to delete them, or list their keys in spec.release to stop managing them without deleting)',
+    );
+  });
+
+  it('a project file removed from git: the warning gives the release way out, and following it ends the warning and keeps the configs', async () => {
+    const h = scenario();
+    await h.run('apply');
+    const ids = [ownedId(h, 'disk'), ownedId(h, 'no-primary')];
+    h.source.files.delete('p1.yaml');
+    const [warning] = (await h.run('plan')).warnings ?? [];
+    expect(warning).toMatch(
+      /; to keep them but stop managing them \(and this warning\), restore its file with no alertConfigs or alertTemplates and their keys in spec\.release, apply, then remove the file$/,
+    );
+    setP1(h, { alertConfigs: [], release: ['disk', 'no-primary'] });
+    const released = await h.run('apply');
+    expect(actions(released)).toEqual(['disk:release', 'no-primary:release']);
+    h.source.files.delete('p1.yaml');
+    const after = await h.run('apply');
+    expect(after.warnings).toBeUndefined();
+    for (const id of ids) expect(h.world.groups.get(P1)?.alerts.has(id)).toBe(true);
+  });
+});
+
+// Pins of what the review found sound (they pass without any change; they keep it so).
+describe('a release, checked around its edges', () => {
+  it("of a config with webhook secrets: `before` shows them as (secret), and no secret value is in the plan's JSON or text", async () => {
+    const h = scenario();
+    await h.run('apply');
+    setP1(h, { alertConfigs: p1Alerts().filter((a) => a.key !== 'no-primary'), release: ['no-primary'] });
+    const { plan } = await h.run('plan');
+    const before = change({ plan }, 'no-primary')?.before as { notifications?: Record<string, unknown>[] } | undefined;
+    const webhook = before?.notifications?.[1];
+    expect(webhook).toMatchObject({ typeName: 'WEBHOOK', webhookUrl: '(secret)', webhookSecret: '(secret)' });
+    for (const value of Object.values(SECRETS)) {
+      expect(renderPlanJson(plan)).not.toContain(value);
+      expect(renderPlanText(plan)).not.toContain(value);
+      expect(renderPlanMarkdown(plan)).not.toContain(value);
+    }
+  });
+
+  it('is per project: a key released in one project and declared in another is released there and created here', async () => {
+    const h = scenario();
+    await h.run('apply');
+    const disk = ownedId(h, 'disk');
+    releaseDisk(h);
+    setP2(h, { alertConfigs: [...p2Alerts(), p1Alerts().find((a) => a.key === 'disk') as Record<string, unknown>] });
+    const report = await h.run('apply');
+    expect(report.plan.changes.filter((c) => c.key === 'disk').map((c) => [c.target.id, c.action])).toEqual([
+      [P1, 'release'],
+      [P2, 'create'],
+    ]);
+    expect(records(h).disk).toBeUndefined();
+    expect(ownedId(h, 'disk', P2)).not.toBe(disk);
+    expect(h.world.groups.get(P1)?.alerts.has(disk)).toBe(true);
+  });
+
+  it('with --project naming another project: nothing is released, nor noted, and the record stays', async () => {
+    const h = scenario();
+    await h.run('apply');
+    releaseDisk(h);
+    const report = await h.run('apply', { projects: [P2] });
+    expect(report.plan.changes.some((c) => c.action === 'release')).toBe(false);
+    expect(report.plan.notes).toBeUndefined();
+    expect(records(h).disk?.id).toBeDefined();
   });
 });

@@ -322,7 +322,7 @@ describe('a project file removed from the desired state', () => {
     const live = () => h.world.groups.get(P1)?.alerts.size ?? 0;
     const ownedBefore = live();
     h.source.files.delete('p1.yaml');
-    const warning = `project ${P1} is no longer in the desired state; the 2 alert config(s) it owns (disk, no-primary) are left alone in Ops Manager. To delete them, restore its file with prune: true and no alertConfigs, alertTemplates or protect, apply with --allow-empty (and --max-deletes when they are more than Settings.prune.maxDeletes), then remove the file`;
+    const warning = `project ${P1} is no longer in the desired state; the 2 alert config(s) it owns (disk, no-primary) are left alone in Ops Manager. To delete them, restore its file with prune: true and no alertConfigs, alertTemplates or protect, apply with --allow-empty (and --max-deletes when they are more than Settings.prune.maxDeletes), then remove the file; to keep them but stop managing them (and this warning), restore its file with no alertConfigs or alertTemplates and their keys in spec.release, apply, then remove the file`;
     const plan = await h.run('plan');
     expect(plan.warnings).toEqual([warning]);
     expect(plan.plan.changes.some((c) => c.target.id === P1)).toBe(false);

@@ -278,7 +278,19 @@ const cases: Case[] = [
       line: 8,
       path: 'spec.release[0]',
       message:
-        'release names "k", which is also a declared alert key of project p1, declared at t.yaml:6 (from template baseline)',
+        'release names "k", which is also a declared alert key of project p1, declared at t.yaml:6 (from template baseline): remove it from alertConfigs (or from the template, or the template from alertTemplates) to stop managing it, or from release to keep managing it; a template is shared: every project listing baseline stops declaring "k" too, and deletes its config where prune is on unless it lists "k" in its own spec.release',
+    },
+  },
+  {
+    // Found by review: a key moved from alertConfigs to release, still protected, was only "not an alert key".
+    rule: 'a protected key that is released is refused with the reason and the way out',
+    files: { 'p.yaml': projectYaml('  protect: [disk]\n  release: [disk]\n') },
+    want: {
+      file: 'p.yaml',
+      line: 7,
+      path: 'spec.protect[0]',
+      message:
+        'protect names "disk", which project p1 releases (spec.release), so it is no declared key: remove it from protect (a released config is never deleted: a release writes nothing to Ops Manager)',
     },
   },
   {
