@@ -1,6 +1,7 @@
 // Scenario: the secrets file holds a webhook URL without its scheme (a token in its path): plan shows no-primary
 // blocked with a reason naming key, field, reference and the fault, exit 1; apply writes the other changes and nothing
 // for no-primary; the value appears in no output and no state file; fixing the secret lifts the block.
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,9 +16,17 @@ import { KEYS, REPO_ROOT, toolEnv } from '../../helpers/cli-run.ts';
 const PAYMENTS_PROD = '5e2211c17a3e5a48f5497de3';
 const TOKEN = 'T0KEN-7c1d9e2f4a6b8c0d';
 const BAD_URL = `hooks.example.invalid/payments/${TOKEN}`;
+/** Where the example writes the webhook URL's secretRef: `projects/payments.yaml:<line>:<column>` of its value. */
+function secretRefPlace(): string {
+  const lines = readFileSync(join(REPO_ROOT, 'desired-state/projects/payments.yaml'), 'utf8').split('\n');
+  // The position is the value's first character: its opening quote when it is quoted.
+  const line = lines.findIndex((l) => /secretRef: *"?opsman\/notify#payments-webhook-url/.test(l));
+  const column = (lines[line] as string).search(/"?opsman\/notify#payments-webhook-url/) + 1;
+  return `projects/payments.yaml:${line + 1}:${column}`;
+}
 const REASON =
   'alert config "no-primary": secret reference opsman/notify#payments-webhook-url ' +
-  '(notifications[WEBHOOK].webhookUrl) resolves to a value that is not an absolute http(s) URL';
+  `(notifications[WEBHOOK].webhookUrl) at ${secretRefPlace()} resolves to a value that is not an absolute http(s) URL`;
 
 let emulator: { url: string; close(): Promise<void> };
 let dir: string;
