@@ -226,9 +226,15 @@ export function findIndentation(text: string, start: number, end: number): Inden
     const errorLine = firstErrorLine(parsed, to);
     if (errorLine >= to || insideFreeConstruct(lines, from, errorLine)) break;
     const best = bestReindentation(lines, from, to, errorLine, budget);
-    if (best === undefined) {
+    // A neighbour moved out from under the key that opens its block (`notifications:` then its item moved to the
+    // key's column) parses, but moves a line YAML had no complaint about: when the line YAML complains about is a list
+    // item that, moved with its lines, explains the errors, that is the wrong line.
+    const block =
+      best === undefined || unsettles(lines, best, errorLine, from)
+        ? misalignedItem(lines, from, to, errorLine, parsed, budget)
+        : undefined;
+    if (best === undefined || block !== undefined) {
       // No one line explains it: perhaps a list item (with its lines) is indented unlike the items before it.
-      const block = misalignedItem(lines, from, to, errorLine, parsed, budget);
       if (block === undefined) break;
       for (const [line, text] of block.lines) {
         shifts.set(line + 1, lineOf(lines[line] ?? '').lead.length - lineOf(text).lead.length);
@@ -259,6 +265,29 @@ export function findIndentation(text: string, start: number, end: number): Inden
   return { findings, ...found, text: regionText(lines, from, to), shifts };
 }
 
+/**
+ * Whether a re-indentation moves a line other than the one YAML complains about from a column that follows the line
+ * above (deeper than the key opening its block, or level with its sibling) to one that does not.
+ */
+function unsettles(
+  lines: readonly string[],
+  best: { line: number; indent: number },
+  errorLine: number,
+  from: number,
+): boolean {
+  if (best.line === errorLine) return false;
+  const { lead } = lineOf(lines[best.line] ?? '');
+  if (lead.includes('\t')) return false;
+  return (
+    followsAbove(lines, best.line, lead.length, from) === 0 && followsAbove(lines, best.line, best.indent, from) > 0
+  );
+}
+
+/** The first key of a list item's mapping (`- key: a` gives `key`, `- { typeName: X }` gives `typeName`). */
+function itemKey(text: string): string | undefined {
+  return /^[\s-]*\{?\s*([^\s:{}[\],#]+)\s*:/.exec(text)?.[1];
+}
+
 /** Whether a line's content starts a list item (`- `, or a bare `-`). */
 function isItem(text: string): boolean {
   return /^-(?:[ \t]|$)/.test(text.trimStart());
@@ -286,15 +315,18 @@ function misalignedItem(
     if (start < from || !content(start) || !isItem(lines[start] ?? '')) continue;
     const lead = lineOf(lines[start] ?? '').lead;
     if (lead.includes('\t')) continue;
-    // The item before it in the same list: the nearest item line above at another column, before any line that is
-    // shallower and no item (the list's parent, or a sibling of it).
-    let sibling: number | undefined;
-    for (let i = start - 1; i >= from && sibling === undefined; i--) {
+    // The item before it in the same list: an item line above at another column, before any line that is shallower
+    // and no item (the list's parent, or a sibling of it). Items of one list look alike: among several (a nested
+    // `notifications` item, then the alert config holding it), the nearest with the same first key, else the nearest.
+    const key = itemKey(lines[start] ?? '');
+    const items: number[] = [];
+    for (let i = start - 1; i >= from; i--) {
       const l = lineOf(lines[i] ?? '');
       if (!l.content || insideFreeConstruct(lines, from, i)) continue;
-      if (isItem(lines[i] ?? '') && l.lead.length !== lead.length && !l.lead.includes('\t')) sibling = i;
+      if (isItem(lines[i] ?? '') && l.lead.length !== lead.length && !l.lead.includes('\t')) items.push(i);
       else if (l.lead.length < lead.length) break;
     }
+    const sibling = items.find((i) => key !== undefined && itemKey(lines[i] ?? '') === key) ?? items[0];
     if (sibling === undefined) continue;
     const target = lineOf(lines[sibling] ?? '').lead.length;
     const delta = target - lead.length;
@@ -476,7 +508,10 @@ function hasSibling(lines: readonly string[], at: number, indent: number, from: 
   for (let i = at - 1; i >= from; i--) {
     const l = lineOf(lines[i] ?? '');
     if (!l.content || l.lead.length > indent) continue;
-    if (l.keyColumn === indent) return true;
+    // A key under an item (`- key: a` then `  enabled: true`), or an item after an item of the same list.
+    if (l.keyColumn === indent || (l.lead.length === indent && isItem(lines[i] ?? '') && isItem(lines[at] ?? ''))) {
+      return true;
+    }
     break;
   }
   for (let i = at + 1; i < to; i++) {
