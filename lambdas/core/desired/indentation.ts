@@ -226,16 +226,22 @@ export function findIndentation(text: string, start: number, end: number): Inden
     const errorLine = firstErrorLine(parsed, to);
     if (errorLine >= to || insideFreeConstruct(lines, from, errorLine)) break;
     const best = bestReindentation(lines, from, to, errorLine, budget);
-    // A neighbour moved out from under the key that opens its block (`notifications:` then its item moved to the
-    // key's column) parses, but moves a line YAML had no complaint about: when the line YAML complains about is a list
-    // item that, moved with its lines, explains the errors, that is the wrong line.
+    const single = best === undefined ? undefined : oneLineFix(lines, from, to, best, errorLine, parsed, budget);
+    // A list item YAML complains about may be indented unlike the items before it with its own lines (pasted, or one
+    // level too deep after a nested `notifications` list): no one line explains that, though one may parse, wrongly
+    // (the item moved into the nested list, a notification moved to its key's column). Moving the item with its lines
+    // wins when it leaves fewer errors, or as many while the one line would move a line YAML had no complaint about
+    // out from under the key that opens its block.
     const block =
-      best === undefined || unsettles(lines, best, errorLine, from)
+      single === undefined || isItem(lines[errorLine] ?? '')
         ? misalignedItem(lines, from, to, errorLine, parsed, budget)
         : undefined;
-    if (best === undefined || block !== undefined) {
-      // No one line explains it: perhaps a list item (with its lines) is indented unlike the items before it.
-      if (block === undefined) break;
+    const blockWins =
+      block !== undefined &&
+      (single === undefined ||
+        errorCount(block.parsed) < errorCount(single.parsed) ||
+        (errorCount(block.parsed) === errorCount(single.parsed) && unsettles(lines, single, errorLine, from)));
+    if (blockWins) {
       for (const [line, text] of block.lines) {
         shifts.set(line + 1, lineOf(lines[line] ?? '').lead.length - lineOf(text).lead.length);
         lines[line] = text;
@@ -245,24 +251,39 @@ export function findIndentation(text: string, start: number, end: number): Inden
       found = block.parsed;
       continue;
     }
-    const original = lines[best.line] ?? '';
-    const { lead } = lineOf(original);
-    const patched = [...lines];
-    patched[best.line] = ' '.repeat(best.indent) + original.slice(lead.length);
-    // Ranked on the lines near the error only; kept only if the whole document has fewer errors too, or its first
-    // error is now past the line (the count may rise when the line hid wrong lines below it).
-    const whole = parseRegion(patched, from, to, budget);
-    const progress =
-      errorCount(whole) < errorCount(parsed) || firstErrorLine(whole, to) > Math.max(errorLine, best.line);
-    if (whole === undefined || !progress) break;
-    lines[best.line] = patched[best.line] ?? '';
-    shifts.set(best.line + 1, lead.length - best.indent);
-    findings.push(describe(lines, best.line, lead, best.indent, from, to));
-    parsed = whole;
-    found = whole;
+    if (single === undefined) break;
+    const { lead } = lineOf(lines[single.line] ?? '');
+    lines[single.line] = single.text;
+    shifts.set(single.line + 1, lead.length - single.indent);
+    findings.push(describe(lines, single.line, lead, single.indent, from, to));
+    parsed = single.parsed;
+    found = single.parsed;
   }
   if (found === undefined || findings.length === 0) return undefined;
   return { findings, ...found, text: regionText(lines, from, to), shifts };
+}
+
+/**
+ * The document with `best` applied, when that is progress: fewer errors in the whole document (it was ranked on the
+ * lines near the error only), or its first error now past the line (the count may rise when the line hid wrong lines
+ * below it). Undefined otherwise, or once the budget runs out.
+ */
+function oneLineFix(
+  lines: readonly string[],
+  from: number,
+  to: number,
+  best: { line: number; indent: number },
+  errorLine: number,
+  parsed: Parsed,
+  budget: Budget,
+): { line: number; indent: number; text: string; parsed: Parsed } | undefined {
+  const original = lines[best.line] ?? '';
+  const text = ' '.repeat(best.indent) + original.slice(lineOf(original).lead.length);
+  const patched = lines.map((l, i) => (i === best.line ? text : l));
+  const whole = parseRegion(patched, from, to, budget);
+  if (whole === undefined) return undefined;
+  const progress = errorCount(whole) < errorCount(parsed) || firstErrorLine(whole, to) > Math.max(errorLine, best.line);
+  return progress ? { ...best, text, parsed: whole } : undefined;
 }
 
 /**

@@ -245,6 +245,36 @@ describe('indentation errors', () => {
     expect(issuesOf(fixed)).toEqual([]);
   });
 
+  // Same, after a notification written as a block: moving the item into the notifications list (then each of its lines
+  // one by one) made five findings, none of them right.
+  it('an alert config block too deep after a block notification: one finding moving the block', () => {
+    const lines = [
+      ...PROJECT.slice(0, 6),
+      '  alertConfigs:',
+      '    - key: no-primary',
+      '      eventTypeName: NO_PRIMARY',
+      '      notifications:',
+      '        - typeName: SLACK',
+      '          channelName: "#payments-alerts"',
+      '          delayMin: 0',
+      '      - key: primary-connections-high',
+      '        eventTypeName: OUTSIDE_METRIC_THRESHOLD',
+      '        matchers:',
+      '          - { fieldName: TYPE_NAME, operator: EQUALS, value: PRIMARY }',
+      '        metricThreshold:',
+      '          metricName: CONNECTIONS',
+      '          threshold: 5000',
+      '        notifications:',
+      '          - { typeName: GROUP, roles: [GROUP_OWNER] }',
+      '  prune: true',
+    ];
+    expect(issuesOf(lines)).toEqual([
+      '14:7: YAML indentation error: this list item is indented 6 spaces, the item before it (line 8) 4; items of one list start at the same column: indent lines 14-22 2 spaces less',
+    ]);
+    const fixed = lines.map((l, i) => (i >= 13 && i <= 21 ? l.slice(2) : l));
+    expect(issuesOf(fixed)).toEqual([]);
+  });
+
   it('only the item line too deep after a nested list: that line, with its siblings column', () => {
     const lines = [
       ...PROJECT.slice(0, 6),
