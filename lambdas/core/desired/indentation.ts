@@ -358,7 +358,9 @@ function misalignedItem(
       const l = lineOf(text);
       if (!l.content) continue;
       const inBlock = i === start || l.lead.length > lead.length || (l.lead.length === lead.length && isItem(text));
-      if (!inBlock || l.lead.includes('\t')) break;
+      // An item already at the list's column (after an item indented too little) is in place: the block ends there.
+      const inPlace = i !== start && delta > 0 && l.lead.length === target && isItem(text);
+      if (!inBlock || inPlace || l.lead.includes('\t')) break;
       moved.set(i, ' '.repeat(l.lead.length + delta) + text.slice(l.lead.length));
       last = i;
     }

@@ -275,6 +275,25 @@ describe('indentation errors', () => {
     expect(issuesOf(fixed)).toEqual([]);
   });
 
+  // The other way: an item indented one level too little is moved up to its list, but the next item, already in place,
+  // is not moved with it (it was, and then reported as a second wrong item).
+  it('an alert config block indented too little: the block, not the next item that is in place', () => {
+    const lines = [
+      ...PROJECT.slice(0, 6),
+      '  alertConfigs:',
+      '    - key: no-primary',
+      '      eventTypeName: NO_PRIMARY',
+      '  - key: host-down',
+      '    eventTypeName: HOST_DOWN',
+      '    - key: disk',
+      '      eventTypeName: HOST_DOWN',
+      '  prune: true',
+    ];
+    expect(issuesOf(lines)).toEqual([
+      '10:3: YAML indentation error: this list item is indented 2 spaces, the item before it (line 8) 4; items of one list start at the same column: indent lines 10-11 2 spaces more',
+    ]);
+  });
+
   it('only the item line too deep after a nested list: that line, with its siblings column', () => {
     const lines = [
       ...PROJECT.slice(0, 6),
