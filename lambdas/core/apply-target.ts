@@ -1,5 +1,5 @@
 /**
- * Applies the changes of one target in plan order. Deletes of alert configs run only when no create or update of the
+ * Applies the changes of one target in plan order. Deletes of alert configs run only when no alert config write of the
  * same target failed before them; a lost lease stops the target at once.
  */
 
@@ -72,6 +72,19 @@ export function notStarted(
   });
 }
 
+/**
+ * Why a project's alert config delete is held: `failed` are the alert config writes of the project that failed before
+ * it, in the order they ran (at least one). Names the first by action and key (`not deleted: the release of "disk" in
+ * this project failed`), so the reader looks at the write that failed, not for a create or update that never ran.
+ */
+export function heldAfterFailure(failed: readonly Change[]): string {
+  const first = failed[0];
+  if (first === undefined) return 'not deleted: an earlier write of this project failed';
+  const others = failed.length - 1;
+  const more = others === 0 ? '' : ` (and ${others} other write${others === 1 ? '' : 's'})`;
+  return `not deleted: the ${first.action} of "${first.key}" in this project failed${more}`;
+}
+
 /** Applies one target's changes (already filtered to writes, in plan order); each body is built right before its write. */
 export async function applyTarget(
   changes: Change[],
@@ -81,19 +94,16 @@ export async function applyTarget(
   const results: ChangeResult[] = [];
   const written = new Map<ChangeResult, WriteCheck>();
   const warnings: string[] = [];
-  let alertFailed = false;
+  // Alert config writes of this target that failed: a delete after any of them is held, naming them.
+  const alertFailed: Change[] = [];
   for (const [index, change] of changes.entries()) {
     const started = Date.now();
     if (ctx.signal?.aborted) {
       results.push(...notStarted(changes.slice(index), ctx));
       break;
     }
-    if (change.kind === 'alertConfig' && change.action === 'delete' && alertFailed) {
-      results.push(
-        result(change, 'skipped', started, {
-          message: 'not deleted: an earlier create or update of this project failed',
-        }),
-      );
+    if (change.kind === 'alertConfig' && change.action === 'delete' && alertFailed.length > 0) {
+      results.push(result(change, 'skipped', started, { message: heldAfterFailure(alertFailed) }));
       continue;
     }
     try {
@@ -139,7 +149,7 @@ export async function applyTarget(
         written.set(r, { echoConfirmed: false });
       }
     } catch (error) {
-      if (change.kind === 'alertConfig') alertFailed = true;
+      if (change.kind === 'alertConfig') alertFailed.push(change);
       results.push(result(change, 'failed', started, failedWith(error)));
     }
   }

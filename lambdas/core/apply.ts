@@ -1,13 +1,13 @@
 /**
  * Apply: executes a plan's writes and never diffs again. Pending-create markers are saved before any POST; targets
  * run concurrently and fail independently; within a target changes run in plan order; alert config deletes run in a
- * second wave after every target's creates and updates, only for targets whose creates and updates all succeeded and
+ * second wave after every target's creates and updates, only for targets whose alert config writes all succeeded and
  * for keys not left uncreated in another project; every write is verified by a re-read (non-convergence guard).
  */
 import { type AlertApplyContext, checkBody, markPending, plannedAlertIds } from './apply-alerts.ts';
 import { recordReconciled } from './apply-bookkeeping.ts';
 import { type PinReader, recordSingleton } from './apply-singletons.ts';
-import { applyTarget, failedWith, notStarted } from './apply-target.ts';
+import { applyTarget, failedWith, heldAfterFailure, notStarted } from './apply-target.ts';
 import { errorCode, errorMessage, mapLimit } from './concurrency.ts';
 import type { Change, ChangeResult, Plan, TargetFailure } from './model.ts';
 import { targetKey } from './model.ts';
@@ -118,7 +118,7 @@ export async function applyPlan(
   // them), so no request body outlives its write and none is built twice.
   for (const [key, list] of byTarget) {
     const kept: Change[] = [];
-    let prepareFailed = false;
+    const prepareFailed: Change[] = [];
     for (const change of list) {
       if (change.kind !== 'alertConfig' || change.action === 'delete' || change.action === 'release') {
         kept.push(change);
@@ -129,18 +129,13 @@ export async function applyPlan(
         kept.push(change);
       } catch (error) {
         results.push({ change, status: 'failed', ...failedWith(error), durationMs: 0 });
-        prepareFailed = true;
+        prepareFailed.push(change);
       }
     }
     // A failed create/update must still hold back this target's deletes.
-    const held = (c: Change) => prepareFailed && c.kind === 'alertConfig' && c.action === 'delete';
+    const held = (c: Change) => prepareFailed.length > 0 && c.kind === 'alertConfig' && c.action === 'delete';
     for (const d of kept.filter(held)) {
-      results.push({
-        change: d,
-        status: 'skipped',
-        message: 'not deleted: an earlier create or update of this project failed',
-        durationMs: 0,
-      });
+      results.push({ change: d, status: 'skipped', message: heldAfterFailure(prepareFailed), durationMs: 0 });
     }
     byTarget.set(
       key,
@@ -273,8 +268,9 @@ function splitDeletes(byTarget: ReadonlyMap<string, Change[]>): {
 }
 
 /**
- * Why a delete of the second wave must not run, or undefined. Held: every delete of a target whose create or update
- * failed in the first wave (or that failed as a whole, a lost lease say), and a delete of a key whose create in another
+ * Why a delete of the second wave must not run, or undefined. Held: every delete of a target whose alert config write
+ * (create, update, release...) failed in the first wave, named in the message (or that failed as a whole, a lost lease
+ * say), and a delete of a key whose create in another
  * project failed this run or was blocked at plan (a team missing there, a secret unresolved): a config moved between
  * projects in one commit must not vanish from both. Keys are matched by name only, so an unrelated config of the same
  * key elsewhere holds a delete too; the message names the project, and the next run after it is fixed deletes.
@@ -284,11 +280,17 @@ function heldDeletes(
   firstWave: readonly ChangeResult[],
   targetFailures: readonly TargetFailure[],
 ): (d: Change) => string | undefined {
-  const failedTargets = new Set<string>();
+  // Target -> its alert config writes that failed in the first wave (a release, a create, an update...), in order.
+  const failedWrites = new Map<string, Change[]>();
   for (const r of firstWave) {
-    if (r.change.kind === 'alertConfig' && r.status === 'failed') failedTargets.add(targetKey(r.change.target));
+    if (r.change.kind !== 'alertConfig' || r.status !== 'failed') continue;
+    const key = targetKey(r.change.target);
+    failedWrites.set(key, [...(failedWrites.get(key) ?? []), r.change]);
   }
-  for (const f of targetFailures) failedTargets.add(targetKey(f.target));
+  // Target -> how it failed as a whole (a lost lease, a verification that could not read).
+  const failedTargets = new Map<string, TargetFailure>();
+  for (const f of targetFailures)
+    if (!failedTargets.has(targetKey(f.target))) failedTargets.set(targetKey(f.target), f);
   // Key -> the projects where its create did not happen this run.
   const notCreated = new Map<string, Set<string>>();
   const missed = (c: Change) => {
@@ -306,8 +308,13 @@ function heldDeletes(
     if (c.kind === 'alertConfig' && c.action === 'blocked' && c.id === undefined) missed(c);
   }
   return (d) => {
-    if (failedTargets.has(targetKey(d.target)))
-      return 'not deleted: an earlier create or update of this project failed';
+    const writes = failedWrites.get(targetKey(d.target));
+    if (writes !== undefined) return heldAfterFailure(writes);
+    const failure = failedTargets.get(targetKey(d.target));
+    if (failure !== undefined) {
+      const code = failure.code === undefined ? '' : `: ${failure.code}`;
+      return `not deleted: this project stopped before its deletes (${failure.phase} failed${code})`;
+    }
     const elsewhere = [...(notCreated.get(d.key) ?? [])].filter((name) => name !== d.target.name);
     if (elsewhere.length === 0) return undefined;
     return `not deleted: "${d.key}" was not created in ${elsewhere.join(', ')} this run (a config moved between projects leaves its old project only once the new copy exists)`;

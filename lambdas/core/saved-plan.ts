@@ -16,8 +16,8 @@ import {
   readGlobalLive,
   readProjectLive,
 } from './read-live.ts';
+import { driftProblem, isObject, planMembersProblem, TARGET_TYPES } from './saved-plan-members.ts';
 
-const TARGET_TYPES: ReadonlySet<string> = new Set(['project', 'organization', 'global']);
 const CHANGE_KINDS: ReadonlySet<string> = new Set([
   'alertConfig',
   'defaultServerType',
@@ -28,8 +28,6 @@ const ACTIONS: ReadonlySet<string> = new Set(ACTION_ORDER);
 /** Alert-config actions that address an existing object by id, and those that send a desired body. */
 const NEEDS_ID: ReadonlySet<string> = new Set(['update', 'enable', 'disable', 'delete', 'adopt']);
 const NEEDS_BODY: ReadonlySet<string> = new Set(['create', 'update', 'adopt']);
-
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
  * What is wrong with one change of a saved plan, or undefined: every member the apply and the renderers read, with
@@ -58,7 +56,7 @@ function changeProblem(c: unknown): string | undefined {
   if (c.kind === 'alertConfig' && NEEDS_BODY.has(c.action) && !isObject(c.after)) {
     return `${c.action} without a desired body (after)`;
   }
-  return undefined;
+  return driftProblem(c.drift);
 }
 
 const KNOWN_FIELDS: ReadonlySet<string> = new Set(PLAN_FIELDS);
@@ -105,6 +103,8 @@ export function checkSavedPlan(plan: unknown): Plan {
     throw new SavedPlanInvalidError('the saved plan has no changes list');
   if (p.liveDigests === null || typeof p.liveDigests !== 'object')
     throw new SavedPlanInvalidError('the saved plan has no liveDigests');
+  const members = planMembersProblem(p as Record<string, unknown>);
+  if (members !== undefined) throw new SavedPlanInvalidError(`the saved plan has a malformed member (${members})`);
   p.changes.forEach((c: unknown, i) => {
     const problem = changeProblem(c);
     if (problem !== undefined) {

@@ -226,10 +226,22 @@ export function findIndentation(text: string, start: number, end: number): Inden
     const errorLine = firstErrorLine(parsed, to);
     if (errorLine >= to || insideFreeConstruct(lines, from, errorLine)) break;
     const best = bestReindentation(lines, from, to, errorLine, budget);
-    if (best === undefined) {
-      // No one line explains it: perhaps a list item (with its lines) is indented unlike the items before it.
-      const block = misalignedItem(lines, from, to, errorLine, parsed, budget);
-      if (block === undefined) break;
+    const single = best === undefined ? undefined : oneLineFix(lines, from, to, best, errorLine, parsed, budget);
+    // A list item YAML complains about may be indented unlike the items before it with its own lines (pasted, or one
+    // level too deep after a nested `notifications` list): no one line explains that, though one may parse, wrongly
+    // (the item moved into the nested list, a notification moved to its key's column). Moving the item with its lines
+    // wins when it leaves fewer errors, or as many while the one line would move a line YAML had no complaint about
+    // out from under the key that opens its block.
+    const block =
+      single === undefined || isItem(lines[errorLine] ?? '')
+        ? misalignedItem(lines, from, to, errorLine, parsed, budget)
+        : undefined;
+    const blockWins =
+      block !== undefined &&
+      (single === undefined ||
+        errorCount(block.parsed) < errorCount(single.parsed) ||
+        (errorCount(block.parsed) === errorCount(single.parsed) && unsettles(lines, single, errorLine, from)));
+    if (blockWins) {
       for (const [line, text] of block.lines) {
         shifts.set(line + 1, lineOf(lines[line] ?? '').lead.length - lineOf(text).lead.length);
         lines[line] = text;
@@ -239,24 +251,62 @@ export function findIndentation(text: string, start: number, end: number): Inden
       found = block.parsed;
       continue;
     }
-    const original = lines[best.line] ?? '';
-    const { lead } = lineOf(original);
-    const patched = [...lines];
-    patched[best.line] = ' '.repeat(best.indent) + original.slice(lead.length);
-    // Ranked on the lines near the error only; kept only if the whole document has fewer errors too, or its first
-    // error is now past the line (the count may rise when the line hid wrong lines below it).
-    const whole = parseRegion(patched, from, to, budget);
-    const progress =
-      errorCount(whole) < errorCount(parsed) || firstErrorLine(whole, to) > Math.max(errorLine, best.line);
-    if (whole === undefined || !progress) break;
-    lines[best.line] = patched[best.line] ?? '';
-    shifts.set(best.line + 1, lead.length - best.indent);
-    findings.push(describe(lines, best.line, lead, best.indent, from, to));
-    parsed = whole;
-    found = whole;
+    if (single === undefined) break;
+    const { lead } = lineOf(lines[single.line] ?? '');
+    lines[single.line] = single.text;
+    shifts.set(single.line + 1, lead.length - single.indent);
+    findings.push(describe(lines, single.line, lead, single.indent, from, to));
+    parsed = single.parsed;
+    found = single.parsed;
   }
   if (found === undefined || findings.length === 0) return undefined;
   return { findings, ...found, text: regionText(lines, from, to), shifts };
+}
+
+/**
+ * The document with `best` applied, when that is progress: fewer errors in the whole document (it was ranked on the
+ * lines near the error only), or its first error now past the line (the count may rise when the line hid wrong lines
+ * below it). Undefined otherwise, or once the budget runs out.
+ */
+function oneLineFix(
+  lines: readonly string[],
+  from: number,
+  to: number,
+  best: { line: number; indent: number },
+  errorLine: number,
+  parsed: Parsed,
+  budget: Budget,
+): { line: number; indent: number; text: string; parsed: Parsed } | undefined {
+  const original = lines[best.line] ?? '';
+  const text = ' '.repeat(best.indent) + original.slice(lineOf(original).lead.length);
+  const patched = lines.map((l, i) => (i === best.line ? text : l));
+  const whole = parseRegion(patched, from, to, budget);
+  if (whole === undefined) return undefined;
+  const progress = errorCount(whole) < errorCount(parsed) || firstErrorLine(whole, to) > Math.max(errorLine, best.line);
+  return progress ? { ...best, text, parsed: whole } : undefined;
+}
+
+/**
+ * Whether a re-indentation moves a line other than the one YAML complains about from a column that follows the line
+ * above (deeper than the key opening its block, or level with its sibling) to one that does not.
+ */
+function unsettles(
+  lines: readonly string[],
+  best: { line: number; indent: number },
+  errorLine: number,
+  from: number,
+): boolean {
+  if (best.line === errorLine) return false;
+  const { lead } = lineOf(lines[best.line] ?? '');
+  if (lead.includes('\t')) return false;
+  return (
+    followsAbove(lines, best.line, lead.length, from) === 0 && followsAbove(lines, best.line, best.indent, from) > 0
+  );
+}
+
+/** The first key of a list item's mapping (`- key: a` gives `key`, `- { typeName: X }` gives `typeName`). */
+function itemKey(text: string): string | undefined {
+  return /^[\s-]*\{?\s*([^\s:{}[\],#]+)\s*:/.exec(text)?.[1];
 }
 
 /** Whether a line's content starts a list item (`- `, or a bare `-`). */
@@ -286,15 +336,18 @@ function misalignedItem(
     if (start < from || !content(start) || !isItem(lines[start] ?? '')) continue;
     const lead = lineOf(lines[start] ?? '').lead;
     if (lead.includes('\t')) continue;
-    // The item before it in the same list: the nearest item line above at another column, before any line that is
-    // shallower and no item (the list's parent, or a sibling of it).
-    let sibling: number | undefined;
-    for (let i = start - 1; i >= from && sibling === undefined; i--) {
+    // The item before it in the same list: an item line above at another column, before any line that is shallower
+    // and no item (the list's parent, or a sibling of it). Items of one list look alike: among several (a nested
+    // `notifications` item, then the alert config holding it), the nearest with the same first key, else the nearest.
+    const key = itemKey(lines[start] ?? '');
+    const items: number[] = [];
+    for (let i = start - 1; i >= from; i--) {
       const l = lineOf(lines[i] ?? '');
       if (!l.content || insideFreeConstruct(lines, from, i)) continue;
-      if (isItem(lines[i] ?? '') && l.lead.length !== lead.length && !l.lead.includes('\t')) sibling = i;
+      if (isItem(lines[i] ?? '') && l.lead.length !== lead.length && !l.lead.includes('\t')) items.push(i);
       else if (l.lead.length < lead.length) break;
     }
+    const sibling = items.find((i) => key !== undefined && itemKey(lines[i] ?? '') === key) ?? items[0];
     if (sibling === undefined) continue;
     const target = lineOf(lines[sibling] ?? '').lead.length;
     const delta = target - lead.length;
@@ -305,7 +358,9 @@ function misalignedItem(
       const l = lineOf(text);
       if (!l.content) continue;
       const inBlock = i === start || l.lead.length > lead.length || (l.lead.length === lead.length && isItem(text));
-      if (!inBlock || l.lead.includes('\t')) break;
+      // An item already at the list's column (after an item indented too little) is in place: the block ends there.
+      const inPlace = i !== start && delta > 0 && l.lead.length === target && isItem(text);
+      if (!inBlock || inPlace || l.lead.includes('\t')) break;
       moved.set(i, ' '.repeat(l.lead.length + delta) + text.slice(l.lead.length));
       last = i;
     }
@@ -476,7 +531,10 @@ function hasSibling(lines: readonly string[], at: number, indent: number, from: 
   for (let i = at - 1; i >= from; i--) {
     const l = lineOf(lines[i] ?? '');
     if (!l.content || l.lead.length > indent) continue;
-    if (l.keyColumn === indent) return true;
+    // A key under an item (`- key: a` then `  enabled: true`), or an item after an item of the same list.
+    if (l.keyColumn === indent || (l.lead.length === indent && isItem(lines[i] ?? '') && isItem(lines[at] ?? ''))) {
+      return true;
+    }
     break;
   }
   for (let i = at + 1; i < to; i++) {

@@ -113,10 +113,61 @@ describe('apply only writes what the applying state owns', () => {
     // Deletes run last (a second wave) and only where no create or update failed: the forged delete never starts.
     expect(report.results.find((r) => r.change.key === 'intruder')).toMatchObject({
       status: 'skipped',
-      message: 'not deleted: an earlier create or update of this project failed',
+      message: 'not deleted: the disable of "intruder-2" in this project failed (and 1 other write)',
     });
     // Adopting another key's config would give it two owners: `disk` keeps its single owner.
     expect(h.state.state?.projects[P1]?.alertConfigs['intruder-3']).toBeUndefined();
+  });
+
+  it('a delete refused in the second wave holds the next one, naming the delete that failed', async () => {
+    const h = scenario();
+    await h.run('apply');
+    const planned = await h.run('plan');
+    const unmanaged = planned.plan.unmanaged?.[0];
+    if (unmanaged === undefined) throw new Error('the scenario seeds one unmanaged alert');
+    const target = unmanaged.target;
+    const forged: Change[] = [
+      { target, kind: 'alertConfig', key: 'intruder', action: 'delete', id: unmanaged.id, fields: [], reason: 'x' },
+      { target, kind: 'alertConfig', key: 'disk', action: 'delete', id: ownedId(h, 'disk'), fields: [], reason: 'x' },
+    ];
+    const saved = { ...planned.plan, changes: [...planned.plan.changes, ...forged] };
+    const report = await h.run('apply', { savedPlan: JSON.parse(JSON.stringify(saved)) });
+    expect(report.results.find((r) => r.change.key === 'intruder')).toMatchObject({
+      status: 'failed',
+      code: 'NOT_OWNED',
+    });
+    expect(report.results.find((r) => r.change.key === 'disk')).toMatchObject({
+      status: 'skipped',
+      message: 'not deleted: the delete of "intruder" in this project failed',
+    });
+    expect(h.world.groups.get(P1)?.alerts.has(ownedId(h, 'disk'))).toBe(true);
+  });
+
+  it('an update whose secret cannot be resolved at apply holds the deletes, naming that update', async () => {
+    const h = scenario();
+    await h.run('apply');
+    const [noPrimary] = p1Alerts() as [Record<string, unknown>];
+    const notifications = [
+      { typeName: 'GROUP', roles: ['GROUP_OWNER'], intervalMin: 10, delayMin: 0, emailEnabled: true },
+    ];
+    setP1(h, {
+      alertConfigs: [
+        { ...noPrimary, notifications: [...notifications, ...(noPrimary.notifications as object[]).slice(1)] },
+      ],
+    });
+    const saved = JSON.parse(JSON.stringify((await h.run('plan')).plan)) as Plan;
+    expect(saved.changes.filter((c) => c.action !== 'noop').map((c) => `${c.key}:${c.action}`)).toEqual([
+      'no-primary:update',
+      'disk:delete',
+    ]);
+    delete h.secrets.values['notify#url'];
+    const report = await h.run('apply', { savedPlan: saved });
+    expect(report.results.find((r) => r.change.key === 'no-primary')?.status).toBe('failed');
+    expect(report.results.find((r) => r.change.key === 'disk')).toMatchObject({
+      status: 'skipped',
+      message: 'not deleted: the update of "no-primary" in this project failed',
+    });
+    expect(h.world.groups.get(P1)?.alerts.has(ownedId(h, 'disk'))).toBe(true);
   });
 
   it('a saved plan made under the same state still deletes its own config', async () => {

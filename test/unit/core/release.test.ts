@@ -236,6 +236,36 @@ describe('a saved plan with a release', () => {
     expect(records(h).disk?.id).toBe('6c01000000000000000000ff');
     expect(writesOfP1(h)).toBe(writes);
   });
+
+  // Review finding: the held delete said "an earlier create or update of this project failed" when neither had run;
+  // the write that failed was the release, and the message now names it.
+  it("refused, it holds the project's deletes back, naming the release that failed", async () => {
+    const h = scenario();
+    const extra = {
+      key: 'extra',
+      eventTypeName: 'HOST_DOWN',
+      notifications: [{ typeName: 'GROUP', roles: ['GROUP_OWNER'] }],
+    };
+    setP1(h, { alertConfigs: [...p1Alerts(), extra] });
+    await h.run('apply');
+    const noPrimary = ownedId(h, 'no-primary');
+    setP1(h, { alertConfigs: [extra], release: ['disk'] });
+    const saved = JSON.parse(JSON.stringify((await h.run('plan')).plan)) as Plan;
+    expect(actions({ plan: saved }).sort()).toEqual(['disk:release', 'no-primary:delete']);
+    const held = await h.state.read();
+    const state = structuredClone(held.state);
+    const record = state?.projects[P1]?.alertConfigs.disk;
+    if (state === null || record === undefined) throw new Error('no disk record');
+    record.id = '6c01000000000000000000ff';
+    await h.state.write(state, held.version);
+    const report = await h.run('apply', { savedPlan: { ...saved, stateVersion: await heldVersion(h) } });
+    expect(report.results.find((r) => r.change.key === 'disk')).toMatchObject({ status: 'failed', code: 'NOT_OWNED' });
+    expect(report.results.find((r) => r.change.key === 'no-primary')).toMatchObject({
+      status: 'skipped',
+      message: 'not deleted: the release of "disk" in this project failed',
+    });
+    expect(h.world.groups.get(P1)?.alerts.has(noPrimary)).toBe(true);
+  });
 });
 
 // Found by review: what the plan tells a user about a release, and about the ways out a release gives.

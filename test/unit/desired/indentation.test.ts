@@ -223,6 +223,108 @@ describe('indentation errors', () => {
     expect(issuesOf(fixed)).toEqual([]);
   });
 
+  // Review finding: moving the notification item (line 11) to the column of `notifications:` also parses (a compact
+  // list), so the advice was "line 11 ... indent it 6 spaces", which moves a correct line and makes the second alert
+  // config a notification. The item YAML complains about, with its lines, is the one to move, to its list's column.
+  it('an alert config indented one level too deep after a nested notifications list names that item, not the list above', () => {
+    const lines = [
+      ...PROJECT.slice(0, 6),
+      '  alertConfigs:',
+      '    - key: no-primary',
+      '      eventTypeName: NO_PRIMARY',
+      '      notifications:',
+      '        - { typeName: GROUP, intervalMin: 5, delayMin: 0, roles: [GROUP_OWNER] }',
+      '      - key: host-down',
+      '        eventTypeName: HOST_DOWN',
+      '  prune: true',
+    ];
+    expect(issuesOf(lines)).toEqual([
+      '12:7: YAML indentation error: this list item is indented 6 spaces, the item before it (line 8) 4; items of one list start at the same column: indent lines 12-13 2 spaces less',
+    ]);
+    const fixed = lines.map((l, i) => (i === 11 || i === 12 ? l.slice(2) : l));
+    expect(issuesOf(fixed)).toEqual([]);
+  });
+
+  // Same, after a notification written as a block: moving the item into the notifications list (then each of its lines
+  // one by one) made five findings, none of them right.
+  it('an alert config block too deep after a block notification: one finding moving the block', () => {
+    const lines = [
+      ...PROJECT.slice(0, 6),
+      '  alertConfigs:',
+      '    - key: no-primary',
+      '      eventTypeName: NO_PRIMARY',
+      '      notifications:',
+      '        - typeName: SLACK',
+      '          channelName: "#payments-alerts"',
+      '          delayMin: 0',
+      '      - key: primary-connections-high',
+      '        eventTypeName: OUTSIDE_METRIC_THRESHOLD',
+      '        matchers:',
+      '          - { fieldName: TYPE_NAME, operator: EQUALS, value: PRIMARY }',
+      '        metricThreshold:',
+      '          metricName: CONNECTIONS',
+      '          threshold: 5000',
+      '        notifications:',
+      '          - { typeName: GROUP, roles: [GROUP_OWNER] }',
+      '  prune: true',
+    ];
+    expect(issuesOf(lines)).toEqual([
+      '14:7: YAML indentation error: this list item is indented 6 spaces, the item before it (line 8) 4; items of one list start at the same column: indent lines 14-22 2 spaces less',
+    ]);
+    const fixed = lines.map((l, i) => (i >= 13 && i <= 21 ? l.slice(2) : l));
+    expect(issuesOf(fixed)).toEqual([]);
+  });
+
+  // The other way: an item indented one level too little is moved up to its list, but the next item, already in place,
+  // is not moved with it (it was, and then reported as a second wrong item).
+  it('an alert config block indented too little: the block, not the next item that is in place', () => {
+    const lines = [
+      ...PROJECT.slice(0, 6),
+      '  alertConfigs:',
+      '    - key: no-primary',
+      '      eventTypeName: NO_PRIMARY',
+      '  - key: host-down',
+      '    eventTypeName: HOST_DOWN',
+      '    - key: disk',
+      '      eventTypeName: HOST_DOWN',
+      '  prune: true',
+    ];
+    expect(issuesOf(lines)).toEqual([
+      '10:3: YAML indentation error: this list item is indented 2 spaces, the item before it (line 8) 4; items of one list start at the same column: indent lines 10-11 2 spaces more',
+    ]);
+  });
+
+  it('only the item line too deep after a nested list: that line, with its siblings column', () => {
+    const lines = [
+      ...PROJECT.slice(0, 6),
+      '  alertConfigs:',
+      '    - key: no-primary',
+      '      notifications:',
+      '        - typeName: GROUP',
+      '          intervalMin: 5',
+      '      - key: host-down',
+      '      eventTypeName: HOST_DOWN',
+      '  prune: true',
+    ];
+    expect(issuesOf(lines)).toEqual([
+      '12:7: YAML indentation error: this line is indented 6 spaces, its siblings 4; indent it 4 spaces',
+    ]);
+  });
+
+  // The other way round stays as it was: a nested item indented too deep is that item, not the one below it.
+  it('a nested list item too deep is still named itself', () => {
+    const lines = [
+      ...PROJECT.slice(0, 6),
+      '  alertConfigs:',
+      '    - key: no-primary',
+      '      notifications:',
+      '          - { typeName: GROUP, roles: [GROUP_OWNER] }',
+      '        - { typeName: EMAIL, emailAddress: a@b.example }',
+      '  prune: true',
+    ];
+    expect(issuesOf(lines)[0]).toMatch(/^10:11: YAML indentation error: .*indent it 8 spaces$/);
+  });
+
   it('finds each wrong line in its own document', () => {
     const lines = [...withLine(10, (l) => ` ${l}`), '---', ...withLine(16, (l) => ` ${l}`)];
     expect(issuesOf(lines)).toEqual([
