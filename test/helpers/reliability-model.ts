@@ -1,7 +1,8 @@
 /**
  * The model-based reliability test's world: one project whose desired alert configs are drawn from a fixed pool of the
- * bench catalogue (each in one of three variants, under a key that renames change), a secrets file whose values steps
- * bump, a human who edits, deletes and creates configs through the API with another key, and an emulator with a data
+ * bench catalogue (each in one of three variants, under a key that renames change; a key may move to `spec.release` and
+ * back), a secrets file whose values steps bump, a human who edits, deletes and creates configs through the API with
+ * another key (and fights the tool over one config's `enabled`), and an emulator with a data
  * file that a step can restart. `Step` is one generated action; `ModelWorld.edit` performs those that are not runs, and
  * the test checks the invariants after each (test/reliability/model-interleaving.test.ts).
  */
@@ -9,6 +10,7 @@ import { mkdir, mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import fc from 'fast-check';
+import { parse, stringify } from 'yaml';
 import { type AlertSpec, alertSpecsFor, resolveSpecBody, type SpecBody } from '../../bench/alert-catalogue.ts';
 import { writeWorld } from '../../bench/case.ts';
 import { renderDesiredState } from '../../bench/desired.ts';
@@ -75,7 +77,11 @@ export type Step =
   | { t: 'apply'; fault: FaultName | null; times: number }
   | { t: 'plan' }
   | { t: 'loseState'; corrupt: boolean }
-  | { t: 'restart' };
+  | { t: 'restart' }
+  | { t: 'release'; pick: number; renamed: boolean }
+  | { t: 'redeclare'; pick: number; variant: number | null }
+  | { t: 'dropRelease'; pick: number }
+  | { t: 'fight'; pick: number; applies: number };
 
 const entry = fc.integer({ min: 0, max: POOL_SIZE - 1 });
 const variant = fc.integer({ min: 0, max: 2 });
@@ -94,6 +100,12 @@ const editArb: fc.Arbitrary<Step> = fc.oneof(
   { arbitrary: fc.record({ t: fc.constant('humanSecret' as const), entry }), weight: 1 },
   { arbitrary: fc.record({ t: fc.constant('loseState' as const), corrupt: fc.boolean() }), weight: 1 },
   { arbitrary: fc.record({ t: fc.constant('restart' as const) }), weight: 1 },
+  { arbitrary: fc.record({ t: fc.constant('release' as const), pick, renamed: fc.boolean() }), weight: 2 },
+  {
+    arbitrary: fc.record({ t: fc.constant('redeclare' as const), pick, variant: fc.option(variant, { nil: null }) }),
+    weight: 2,
+  },
+  { arbitrary: fc.record({ t: fc.constant('dropRelease' as const), pick }), weight: 1 },
 );
 
 /** A run of the tool: an apply (two in three under a fault), or a plan. */
@@ -109,10 +121,24 @@ const runArb: fc.Arbitrary<Step> = fc.oneof(
   { arbitrary: fc.record({ t: fc.constant('plan' as const) }), weight: 1 },
 );
 
-/** A round: up to three edits, then a run (so most runs have work for the fault to meet). */
-export const roundArb: fc.Arbitrary<Step[]> = fc
-  .tuple(fc.array(editArb, { maxLength: 3 }), runArb)
-  .map(([edits, run]) => [...edits, run]);
+/**
+ * An update fight: the human changes the same field of the same owned config before each of several clean applies
+ * (the test runs it, since the applies are part of it).
+ */
+const fightArb: fc.Arbitrary<Step> = fc.record({
+  t: fc.constant('fight' as const),
+  pick,
+  applies: fc.integer({ min: 2, max: 4 }),
+});
+
+/** A round: up to three edits, then a run (so most runs have work for the fault to meet); now and then a fight. */
+export const roundArb: fc.Arbitrary<Step[]> = fc.oneof(
+  {
+    arbitrary: fc.tuple(fc.array(editArb, { maxLength: 3 }), runArb).map(([edits, run]) => [...edits, run]),
+    weight: 8,
+  },
+  { arbitrary: fc.tuple(fc.array(editArb, { maxLength: 2 }), fightArb).map(([edits, f]) => [...edits, f]), weight: 1 },
+);
 
 /** The desired state a case starts from (applied before the steps): some pool entries, each in some variant. */
 export const initialArb: fc.Arbitrary<Step[]> = fc
@@ -151,6 +177,17 @@ export interface ModelState {
   unmanaged: Map<string, { config: AlertConfig; adoptable: boolean }>;
   /** Ids the state owned when the state was lost: ownership unknown since, so left alone unless adopted again. */
   orphans: Set<string>;
+  /**
+   * Keys listed in `spec.release` (never also desired), with the pool entry and variant they had. The entry may be
+   * desired again under another key (a key released while its alert lives on renamed).
+   */
+  released: Map<string, { entry: number; variant: number }>;
+}
+
+/** A project's state entry as the state file holds it (the fields the model reads). */
+export interface ProjectRecords {
+  alertConfigs: Record<string, { id?: string; pendingCreate?: unknown }>;
+  driftStreaks: Record<string, { runs: number }>;
 }
 
 /** One case: a temp dir with the world's files, an emulator with a data file, the human's client. */
@@ -162,6 +199,7 @@ export class ModelWorld {
     bumps: new Map(),
     unmanaged: new Map(),
     orphans: new Set(),
+    released: new Map(),
   };
   emulator!: RunningEmulator;
   admin!: EmulatorAdmin;
@@ -243,6 +281,13 @@ export class ModelWorld {
       '',
     ].join('\n');
     await writeFile(join(this.paths.desiredDir, 'settings.yaml'), settings);
+    const released = [...this.model.released.keys()].sort();
+    if (released.length > 0) {
+      const file = join(this.paths.desiredDir, 'projects', `${PROJECT.name}.yaml`);
+      const doc = parse(await readFile(file, 'utf8')) as { spec: Record<string, unknown> };
+      doc.spec.release = released;
+      await writeFile(file, stringify(doc, { lineWidth: 0 }));
+    }
     await writeFile(this.paths.secretsFile, `${JSON.stringify(world.secrets, null, 2)}\n`, { mode: 0o600 });
   }
 
@@ -256,6 +301,17 @@ export class ModelWorld {
   async owned(): Promise<Set<string> | null> {
     const byKey = await this.ownedByKey();
     return byKey === null ? null : new Set(byKey.values());
+  }
+
+  /** The project's records and streaks in the state file, or null when there is no readable state. */
+  async records(): Promise<ProjectRecords | null> {
+    try {
+      const state = JSON.parse(await readFile(join(this.paths.stateDir, 'state.json'), 'utf8'));
+      const entry = state?.projects?.[PROJECT.id] ?? {};
+      return { alertConfigs: entry.alertConfigs ?? {}, driftStreaks: entry.driftStreaks ?? {} };
+    } catch {
+      return null;
+    }
   }
 
   /** The state file's owned ids by key, or null when there is no readable state. */
@@ -317,12 +373,47 @@ export class ModelWorld {
   }
 
   /** Performs a step that is not a run: edits of git, the secrets file, Ops Manager by hand, the state, a restart. */
-  async edit(step: Exclude<Step, { t: 'apply' } | { t: 'plan' }>): Promise<void> {
+  async edit(step: Exclude<Step, { t: 'apply' } | { t: 'plan' } | { t: 'fight' }>): Promise<void> {
     const m = this.model;
     switch (step.t) {
       case 'desire': {
-        const key = m.desired.get(step.entry)?.key ?? (POOL[step.entry] as AlertSpec).key;
+        // A released entry declared again keeps its key (it leaves spec.release: a key may not be in both).
+        const back = [...m.released].find(([, r]) => r.entry === step.entry)?.[0];
+        const key = m.desired.get(step.entry)?.key ?? back ?? (POOL[step.entry] as AlertSpec).key;
+        if (!m.desired.has(step.entry) && back !== undefined) m.released.delete(back);
         m.desired.set(step.entry, { key, variant: step.variant });
+        return this.writeDesired();
+      }
+      case 'release': {
+        const entries = [...m.desired.keys()].sort((a, b) => a - b);
+        const e = entries[step.pick % Math.max(1, entries.length)];
+        const d = e === undefined ? undefined : m.desired.get(e);
+        if (e === undefined || d === undefined) return;
+        m.released.set(d.key, { entry: e, variant: d.variant });
+        if (step.renamed) {
+          // The alert lives on under a new key in the same commit: the docs say it is created, not moved.
+          m.renames++;
+          d.key = `${(POOL[e] as AlertSpec).key}-r${m.renames}`;
+        } else {
+          m.desired.delete(e);
+        }
+        return this.writeDesired();
+      }
+      case 'redeclare': {
+        const keys = [...m.released.keys()].sort();
+        const key = keys[step.pick % Math.max(1, keys.length)];
+        const r = key === undefined ? undefined : m.released.get(key);
+        // One key per pool entry: an entry desired under another key stays released here.
+        if (key === undefined || r === undefined || m.desired.has(r.entry)) return;
+        m.released.delete(key);
+        m.desired.set(r.entry, { key, variant: step.variant ?? r.variant });
+        return this.writeDesired();
+      }
+      case 'dropRelease': {
+        const keys = [...m.released.keys()].sort();
+        const key = keys[step.pick % Math.max(1, keys.length)];
+        if (key === undefined) return;
+        m.released.delete(key);
         return this.writeDesired();
       }
       case 'undesire':
@@ -437,6 +528,53 @@ export class ModelWorld {
       const tracked = this.model.unmanaged.get(c.id);
       if (tracked && wanted.has(signature(c))) tracked.adoptable = true;
     }
+  }
+
+  /**
+   * After an apply: each released key whose record the apply forgot leaves its config (as it was before the apply,
+   * which the test checks) to the unmanaged ones, and so does a config that a forgotten marker's create made late.
+   * Returns the released keys whose record went.
+   */
+  async settleReleases(
+    before: ProjectRecords | null,
+    after: ProjectRecords | null,
+    live: AlertConfig[],
+  ): Promise<string[]> {
+    const out: string[] = [];
+    if (before === null || after === null) return out;
+    const owned = new Set(Object.values(after.alertConfigs).map((r) => r.id));
+    for (const [key, r] of this.model.released) {
+      const record = Object.hasOwn(before.alertConfigs, key) ? before.alertConfigs[key] : undefined;
+      if (record === undefined || Object.hasOwn(after.alertConfigs, key)) continue;
+      out.push(key);
+      const sig = signature(variantBody(r.entry, r.variant));
+      for (const c of live) {
+        if (owned.has(c.id) || this.model.unmanaged.has(c.id)) continue;
+        // The released config itself, even one orphaned by a lost state and adopted again since.
+        const late = record.id === undefined && signature(c) === sig && !this.model.orphans.has(c.id);
+        if (c.id === record.id || late) {
+          this.model.orphans.delete(c.id);
+          this.model.unmanaged.set(c.id, { config: c, adoptable: false });
+        }
+      }
+    }
+    return out;
+  }
+
+  /** The human's side of a fight: sets `enabled` of owned config `id` against the desired value. */
+  async humanFight(id: string, enabled: boolean): Promise<void> {
+    const human = this.human();
+    try {
+      await human.setAlertConfigEnabled(PROJECT.id, id, enabled);
+    } finally {
+      await human.close();
+    }
+  }
+
+  /** The desired `enabled` of pool entry `e` as declared now (undefined when not desired). */
+  desiredEnabled(e: number): boolean | undefined {
+    const d = this.model.desired.get(e);
+    return d === undefined ? undefined : variantBody(e, d.variant).enabled === true;
   }
 
   /** Injects a fault for the next `times` matching requests. */
