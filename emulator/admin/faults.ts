@@ -3,7 +3,7 @@
  * error, add latency, or reset the connection, before the operation or after it (an ambiguous write).
  */
 import { randomBytes } from 'node:crypto';
-import { isPlainObject } from '../alerts/validate.ts';
+import { isRecord } from '../../shared/is-record.ts';
 import { ApiError, apiErrors } from '../errors.ts';
 
 /** One registered fault. */
@@ -121,7 +121,7 @@ const FIELDS = [
 
 /** Validates an admin fault body. */
 export function parseFault(body: unknown): Fault {
-  if (!isPlainObject(body)) throw apiErrors.invalidJson();
+  if (!isRecord(body)) throw apiErrors.invalidJson();
   for (const key of Object.keys(body)) if (!FIELDS.includes(key)) throw apiErrors.invalidAttribute(key);
   const method = body.method ?? '*';
   if (typeof method !== 'string' || !/^(\*|[A-Za-z]+)$/.test(method)) throw apiErrors.invalidJsonAttribute('method');

@@ -7,7 +7,7 @@
  * member, a PUT (a full replacement) that does not send them resets them (they are gone from the answer), while a PATCH
  * of `enabled` keeps them. They live in memory only: a reset or a restart forgets them, and no data file holds them.
  */
-import { isPlainObject } from '../alerts/validate.ts';
+import { isRecord } from '../../shared/is-record.ts';
 import { apiErrors } from '../errors.ts';
 import type { StoredAlertConfig } from '../store/state.ts';
 
@@ -24,11 +24,11 @@ const byConfig = new WeakMap<StoredAlertConfig, NewerMembers>();
 
 /** Parses the admin body `{config?: {...}, notifications?: [{...} | null]}`; throws INVALID_JSON_ATTRIBUTE. */
 export function parseNewerMembers(body: unknown): NewerMembers {
-  if (!isPlainObject(body)) throw apiErrors.invalidJson();
+  if (!isRecord(body)) throw apiErrors.invalidJson();
   const config = body.config ?? {};
-  if (!isPlainObject(config)) throw apiErrors.invalidJsonAttribute('config');
+  if (!isRecord(config)) throw apiErrors.invalidJsonAttribute('config');
   const notifications = body.notifications ?? [];
-  if (!Array.isArray(notifications) || notifications.some((n) => n !== null && !isPlainObject(n)))
+  if (!Array.isArray(notifications) || notifications.some((n) => n !== null && !isRecord(n)))
     throw apiErrors.invalidJsonAttribute('notifications');
   return { config, notifications: notifications as (Record<string, unknown> | null)[] };
 }
@@ -50,7 +50,7 @@ export function withNewerMembers(cfg: StoredAlertConfig, answer: Record<string, 
   if (members === undefined) return answer;
   for (const [field, value] of Object.entries(members.config)) {
     const current = answer[field];
-    answer[field] = isPlainObject(value) && isPlainObject(current) ? { ...current, ...value } : value;
+    answer[field] = isRecord(value) && isRecord(current) ? { ...current, ...value } : value;
   }
   const notifications = answer.notifications as Record<string, unknown>[];
   members.notifications.forEach((extra, i) => {

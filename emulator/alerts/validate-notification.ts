@@ -5,6 +5,7 @@
  * notification declares `webhookUrl` (the spec). On PUT a secret field that is absent (with a known notifierId) or
  * that equals the redacted mask of the stored value keeps the stored value.
  */
+import { isRecord } from '../../shared/is-record.ts';
 import { apiErrors } from '../errors.ts';
 import { isObjectId } from '../ids.ts';
 import type { StoredNotification } from '../store/state.ts';
@@ -20,10 +21,6 @@ import {
 import { redactField } from './redact.ts';
 
 const INTEGER_FIELDS = new Set(['delayMin', 'intervalMin']);
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function checkTypes(n: Record<string, unknown>, attr: string): void {
   for (const [key, value] of Object.entries(n)) {
@@ -109,7 +106,7 @@ export function validateNotification(
   ctx: { mode: 'create' | 'replace' | 'seed'; newId: () => string },
 ): StoredNotification {
   const attr = `notifications[${index}]`;
-  if (!isObject(raw)) throw apiErrors.invalidJsonAttribute(attr);
+  if (!isRecord(raw)) throw apiErrors.invalidJsonAttribute(attr);
   checkTypes(raw, attr);
   if (raw.typeName === undefined || raw.typeName === null) throw apiErrors.missingAttribute(`${attr}.typeName`);
   const typeName = raw.typeName as string;

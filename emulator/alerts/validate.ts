@@ -3,6 +3,7 @@
  * reference's: unknown field INVALID_ATTRIBUTE, wrong type INVALID_JSON_ATTRIBUTE, missing MISSING_ATTRIBUTE, bad enum
  * INVALID_ENUM_VALUE, read-only ATTRIBUTE_READ_ONLY, plus the alert-specific codes.
  */
+import { isRecord } from '../../shared/is-record.ts';
 import { apiErrors } from '../errors.ts';
 import { isObjectId } from '../ids.ts';
 import type { StoredAlertConfig, StoredNotification } from '../store/state.ts';
@@ -55,11 +56,6 @@ const TOP_FIELDS = new Set([
   'links',
 ]);
 
-/** Plain-object test. */
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function checkReadOnly(body: Record<string, unknown>, ctx: AlertValidationContext): void {
   if (ctx.mode === 'seed') return;
   for (const field of ['id', 'groupId', 'created', 'updated'] as const) {
@@ -70,7 +66,7 @@ function checkReadOnly(body: Record<string, unknown>, ctx: AlertValidationContex
 }
 
 function checkObject(value: unknown, attr: string, allowed: readonly string[]): Record<string, unknown> {
-  if (!isPlainObject(value)) throw apiErrors.invalidJsonAttribute(attr);
+  if (!isRecord(value)) throw apiErrors.invalidJsonAttribute(attr);
   for (const key of Object.keys(value)) {
     if (!allowed.includes(key)) throw apiErrors.invalidAttribute(`${attr}.${key}`);
   }
@@ -131,7 +127,7 @@ function validateThreshold(value: unknown): Record<string, unknown> {
 
 /** Validates a body and returns the stored content; throws ApiError with the reference's code on the first problem. */
 export function validateAlertConfig(body: unknown, ctx: AlertValidationContext): ValidatedAlert {
-  if (!isPlainObject(body)) throw apiErrors.invalidJson();
+  if (!isRecord(body)) throw apiErrors.invalidJson();
   for (const key of Object.keys(body)) if (!TOP_FIELDS.has(key)) throw apiErrors.invalidAttribute(key);
   checkReadOnly(body, ctx);
   if (body.typeName !== undefined && typeof body.typeName !== 'string')

@@ -1,5 +1,5 @@
 /** Teams, audit-log rotation, and the version manifest. */
-import { isPlainObject } from '../alerts/validate.ts';
+import { isRecord } from '../../shared/is-record.ts';
 import { recordAudit } from '../audit.ts';
 import { apiErrors } from '../errors.ts';
 import { parseJsonBody } from '../http/body.ts';
@@ -88,7 +88,7 @@ export const settingsRoutes: Route[] = [
     handler: async (ctx) => {
       const text = await ctx.text();
       const doc = parseJsonBody(text);
-      if (!isPlainObject(doc)) throw apiErrors.invalidJson();
+      if (!isRecord(doc)) throw apiErrors.invalidJson();
       if (doc.versions === undefined) throw apiErrors.missingAttribute('versions');
       if (!Array.isArray(doc.versions)) throw apiErrors.invalidJsonAttribute('versions');
       if (doc.updated !== undefined && typeof doc.updated !== 'number') throw apiErrors.invalidJsonAttribute('updated');

@@ -2,7 +2,7 @@
  * Validation of the usage and automation request bodies (server types, audit-log rotation, physical hosts), shared by
  * the routes and the seed loader. Each throws ApiError with the reference's codes.
  */
-import { isPlainObject } from '../alerts/validate.ts';
+import { isRecord } from '../../shared/is-record.ts';
 import { apiErrors } from '../errors.ts';
 import type { AuditLogRotateRec, PhysicalHostRec, ServerTypeName } from './state.ts';
 import { isServerTypeName, SERVER_TYPES } from './state.ts';
@@ -19,9 +19,9 @@ export function onlyKeys(body: Record<string, unknown>, allowed: readonly string
 export function parseServerType(value: unknown, attr: string, nameAllowed = true): ServerTypeName {
   if (value === undefined || value === null) throw apiErrors.missingAttribute(attr);
   // The spec: the server-type bodies take "serverType (object, required) with name (required) and label (optional)".
-  if (!nameAllowed && !isPlainObject(value)) throw apiErrors.invalidJsonAttribute(attr);
+  if (!nameAllowed && !isRecord(value)) throw apiErrors.invalidJsonAttribute(attr);
   let name: unknown = value;
-  if (isPlainObject(value)) {
+  if (isRecord(value)) {
     onlyKeys(value, ['name', 'label'], `${attr}.`);
     if (value.label !== undefined && typeof value.label !== 'string')
       throw apiErrors.invalidJsonAttribute(`${attr}.label`);
@@ -51,7 +51,7 @@ const ROTATE_FIELDS: Record<keyof AuditLogRotateRec, { integer: boolean; min: nu
  * timeThresholdHrs are required. Only the fields sent are stored.
  */
 export function validateAuditLogRotate(body: unknown): AuditLogRotateRec | null {
-  if (!isPlainObject(body)) throw apiErrors.invalidJson();
+  if (!isRecord(body)) throw apiErrors.invalidJson();
   onlyKeys(body, Object.keys(ROTATE_FIELDS));
   const out: AuditLogRotateRec = {};
   for (const [field, rule] of Object.entries(ROTATE_FIELDS) as [
@@ -78,7 +78,7 @@ export function validatePhysicalHost(
   id: string,
   groupExists: (groupId: string) => boolean,
 ): PhysicalHostRec {
-  if (!isPlainObject(body)) throw apiErrors.invalidJson();
+  if (!isRecord(body)) throw apiErrors.invalidJson();
   onlyKeys(body, ['id', 'name', 'serverType', 'virtualHosts', 'hosts', 'links']);
   if (body.id !== undefined && body.id !== id) throw apiErrors.readOnly('id');
   if (body.name === undefined || body.name === null) throw apiErrors.missingAttribute('name');
@@ -89,7 +89,7 @@ export function validatePhysicalHost(
   if (!Array.isArray(list)) throw apiErrors.invalidJsonAttribute('virtualHosts');
   const hosts = list.map((h, i) => {
     const attr = `virtualHosts[${i}]`;
-    if (!isPlainObject(h)) throw apiErrors.invalidJsonAttribute(attr);
+    if (!isRecord(h)) throw apiErrors.invalidJsonAttribute(attr);
     onlyKeys(h, ['groupId', 'hostname'], `${attr}.`);
     const out: { groupId?: string; hostname?: string } = {};
     for (const key of ['groupId', 'hostname'] as const) {

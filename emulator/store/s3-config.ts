@@ -1,6 +1,7 @@
 /** Validation and redaction of S3 blockstore configurations, shared by the routes and the seed loader. */
+
+import { isRecord } from '../../shared/is-record.ts';
 import { maskAll } from '../alerts/redact.ts';
-import { isPlainObject } from '../alerts/validate.ts';
 import { apiErrors } from '../errors.ts';
 import { onlyKeys } from './resources.ts';
 import type { S3ConfigRec } from './state.ts';
@@ -27,7 +28,7 @@ const S3_FIELDS = [
 
 /** Body of POST/PUT of an S3 blockstore configuration. On PUT, `previous` supplies an omitted or masked secret key. */
 export function validateS3Config(body: unknown, pathId: string | undefined, previous?: S3ConfigRec): S3ConfigRec {
-  if (!isPlainObject(body)) throw apiErrors.invalidJson();
+  if (!isRecord(body)) throw apiErrors.invalidJson();
   onlyKeys(body, S3_FIELDS);
   if (pathId !== undefined && body.id !== undefined && body.id !== pathId) throw apiErrors.readOnly('id');
   const id = pathId ?? body.id;

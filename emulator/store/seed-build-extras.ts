@@ -1,5 +1,5 @@
 /** Seed sections beyond the directory and alert configurations: usage, server types, audit log, manifest, S3, events. */
-import { isPlainObject } from '../alerts/validate.ts';
+import { isRecord } from '../../shared/is-record.ts';
 import { ApiError } from '../errors.ts';
 import { isoSeconds, newObjectId } from '../ids.ts';
 import type { Checker } from './checker.ts';
@@ -130,12 +130,12 @@ function buildSettings(doc: Record<string, unknown>, c: Checker, state: State): 
     const m = doc.versionManifest;
     if (typeof m === 'string') {
       try {
-        if (!isPlainObject(JSON.parse(m))) c.add('versionManifest', 'the manifest text must be a JSON object');
+        if (!isRecord(JSON.parse(m))) c.add('versionManifest', 'the manifest text must be a JSON object');
         else state.versionManifest = m;
       } catch {
         c.add('versionManifest', 'the manifest text is not valid JSON');
       }
-    } else if (isPlainObject(m)) {
+    } else if (isRecord(m)) {
       if (!Array.isArray(m.versions)) c.add('versionManifest.versions', 'expected a list of versions');
       state.versionManifest = JSON.stringify(m);
     } else c.add('versionManifest', 'expected an object or its JSON text');
@@ -160,7 +160,7 @@ function buildEvents(doc: Record<string, unknown>, c: Checker, state: State, now
     const orgId = c.objectId(o.orgId, `${p}.orgId`, false);
     if (groupId && !state.groups.has(groupId)) c.add(`${p}.groupId`, `unknown project ${groupId}`);
     if (orgId && !state.orgs.has(orgId)) c.add(`${p}.orgId`, `unknown organization ${orgId}`);
-    if (o.raw !== undefined && !isPlainObject(o.raw)) c.add(`${p}.raw`, 'expected an object');
+    if (o.raw !== undefined && !isRecord(o.raw)) c.add(`${p}.raw`, 'expected an object');
     if (o.diffs !== undefined && !Array.isArray(o.diffs)) c.add(`${p}.diffs`, 'expected a list');
     // The spec: apiKeyId "when present, userId is omitted", publicKey "when present, username is omitted".
     for (const [key, user] of [

@@ -1,4 +1,5 @@
 /** Executes singleton changes (default server type, audit-log rotation, version manifest) and verifies them. */
+import { isRecord } from '../../shared/is-record.ts';
 import type { AuditLogRotateConfig, ServerTypeName } from '../opsman/types.ts';
 import { canonicalJson } from './canonical.ts';
 import { ReconcileError } from './errors.ts';
@@ -40,9 +41,9 @@ export function recordSingleton(state: ReconcileState, change: Change): void {
 export function rotationBody(change: Change): AuditLogRotateConfig {
   const out: AuditLogRotateConfig = {};
   const live = change.before;
-  if (live !== null && typeof live === 'object' && !Array.isArray(live)) {
+  if (isRecord(live)) {
     for (const field of ROTATION_FIELDS) {
-      const value = (live as Record<string, unknown>)[field];
+      const value = live[field];
       // Numeric texts are read as numbers (live-shape.ts lets them through); anything else is not carried.
       const number = typeof value === 'number' || typeof value === 'string' ? Number(value) : Number.NaN;
       if (Number.isFinite(number) && !(typeof value === 'string' && value.trim() === '')) out[field] = number;

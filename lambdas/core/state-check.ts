@@ -4,6 +4,7 @@
  * that passed this check cannot make apply fail with a TypeError after it has written to Ops Manager. Unknown fields
  * are allowed (additions within format 1 stay readable); a newer `formatVersion` is told apart from a corrupt one.
  */
+import { isRecord } from '../../shared/is-record.ts';
 
 /** The format version this code reads and writes. */
 export const STATE_FORMAT_VERSION = 1;
@@ -29,9 +30,6 @@ function kindOf(value: unknown): string {
   const type = typeof value;
   return type === 'object' ? 'an object' : `a ${type}`;
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Keys come from the document: shown in full when short, cut otherwise (a message is not a dump). */
 const at = (key: string) => `.${key.length > 80 ? `${key.slice(0, 80)}…` : key}`;

@@ -4,6 +4,7 @@
  * outside input: anything not in the expected shape is ignored with a message, never trusted. A document of a newer
  * `formatVersion` is refused, never replaced: rewriting it with this run's entries alone would drop the others.
  */
+import { isRecord } from '../../shared/is-record.ts';
 import type { HostAssignment } from '../opsman/types.ts';
 import { errorMessage } from './concurrency.ts';
 import type { ArchiveStore } from './ports.ts';
@@ -36,9 +37,6 @@ export interface Carried {
   entries: AssignmentEntry[];
   problem: string | undefined;
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** True for an entry of the expected shape (the results are kept as they were stored). */
 function isEntry(value: unknown): value is AssignmentEntry {

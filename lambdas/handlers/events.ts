@@ -3,6 +3,7 @@
  * (only `.yaml`/`.yml` keys and the snapshot manifest under the desired-state prefix trigger a run), or a manual invocation
  * `{"mode": "observe|plan|apply", "projects": ["…"], "dryRun": true}`. Anything else is rejected with a precise message.
  */
+import { isRecord } from '../../shared/is-record.ts';
 import { SNAPSHOT_FILE } from '../core/desired/snapshot-manifest.ts';
 import type { Mode } from '../core/model.ts';
 import { InvalidEventError } from './errors.ts';
@@ -27,14 +28,12 @@ const MANUAL_KEYS = new Set(['mode', 'projects', 'dryRun']);
 const PROJECT_ID = /^[0-9a-f]{24}$/;
 const YAML_KEY = /\.ya?ml$/i;
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /** Parses the reconcile function's event; throws InvalidEventError naming what is wrong. */
 export function parseReconcileEvent(
   event: unknown,
   options: { desiredPrefix: string; desiredBucket?: string },
 ): ReconcileTrigger {
-  if (!isObject(event)) throw new InvalidEventError(`expected a JSON object, got ${describeValue(event)}`);
+  if (!isRecord(event)) throw new InvalidEventError(`expected a JSON object, got ${describeValue(event)}`);
   if ('Records' in event) return parseS3(event.Records, options.desiredPrefix, options.desiredBucket);
   if (isScheduledEvent(event)) {
     const problem = scheduledEventProblem(event, SCHEDULED_RUN_TAKES);
@@ -53,13 +52,13 @@ function parseS3(records: unknown, desiredPrefix: string, desiredBucket: string 
   let bucket = '';
   const keys: string[] = [];
   for (const [i, record] of records.entries()) {
-    if (!isObject(record) || record.eventSource !== 'aws:s3') {
+    if (!isRecord(record) || record.eventSource !== 'aws:s3') {
       throw new InvalidEventError(`Records[${i}] is not an S3 notification (eventSource must be "aws:s3")`);
     }
     const name = record.eventName;
     const s3 = record.s3;
-    const b = isObject(s3) && isObject(s3.bucket) ? s3.bucket.name : undefined;
-    const k = isObject(s3) && isObject(s3.object) ? s3.object.key : undefined;
+    const b = isRecord(s3) && isRecord(s3.bucket) ? s3.bucket.name : undefined;
+    const k = isRecord(s3) && isRecord(s3.object) ? s3.object.key : undefined;
     if (typeof name !== 'string' || typeof b !== 'string' || typeof k !== 'string') {
       throw new InvalidEventError(`Records[${i}] lacks eventName, s3.bucket.name or s3.object.key`);
     }

@@ -11,7 +11,9 @@
  * project's file (else `[line, column, file]`). Decoding restores both in one pass over the parsed body, with the
  * same property order, so a hit is identical to a cold load down to JSON.stringify.
  */
+
 import { createHmac, type Hmac, timingSafeEqual } from 'node:crypto';
+import { isRecord } from '../../../shared/is-record.ts';
 import { type DesiredFileInfo, type DesiredProject, type DesiredState, MODES, type SourceLocation } from '../model.ts';
 import { CACHE_FORMAT_VERSION, loaderFingerprint, UNKEYED_CACHE_AUTH_KEY } from './cache.ts';
 import { isJsonSafe } from './json-safe.ts';
@@ -210,23 +212,22 @@ function isHeader(h: Partial<Header> | null): h is Header {
 }
 
 type Rec = Record<string, unknown>;
-const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isStr = (v: unknown): v is string => typeof v === 'string';
 const isBool = (v: unknown): v is boolean => typeof v === 'boolean';
 const MODE_SET = new Set<unknown>(MODES);
 const isMode = (v: unknown) => MODE_SET.has(v);
-const isSource = (v: unknown) => isRec(v) && isStr(v.file) && Number.isInteger(v.line) && Number.isInteger(v.column);
+const isSource = (v: unknown) => isRecord(v) && isStr(v.file) && Number.isInteger(v.line) && Number.isInteger(v.column);
 
 /** A record of full sources (`secretSources`: stored as written, they are few). */
 function isSourceRecord(v: unknown): boolean {
-  if (!isRec(v)) return false;
+  if (!isRecord(v)) return false;
   for (const key in v) if (!isSource(v[key])) return false;
   return true;
 }
 
 function isRecArray(v: unknown): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!isRec(v[i])) return false;
+  for (let i = 0; i < v.length; i++) if (!isRecord(v[i])) return false;
   return true;
 }
 
@@ -241,11 +242,11 @@ function isStrArray(v: unknown): boolean {
  * place: the property keeps its position). False when it has the wrong shape.
  */
 function restoreAlertConfig(v: unknown, projectFile: string): boolean {
-  if (!isRec(v)) return false;
+  if (!isRecord(v)) return false;
   if (!isStr(v.key) || !isStr(v.eventTypeName) || !isBool(v.enabled)) return false;
   if (!isRecArray(v.matchers) || !isRecArray(v.notifications)) return false;
-  if (v.metricThreshold !== undefined && !isRec(v.metricThreshold)) return false;
-  if (v.threshold !== undefined && !isRec(v.threshold)) return false;
+  if (v.metricThreshold !== undefined && !isRecord(v.metricThreshold)) return false;
+  if (v.threshold !== undefined && !isRecord(v.threshold)) return false;
   if (v.template !== undefined && !isStr(v.template)) return false;
   if (v.secretSources !== undefined && !isSourceRecord(v.secretSources)) return false;
   const s = v.source;
@@ -260,12 +261,12 @@ function restoreAlertConfig(v: unknown, projectFile: string): boolean {
 }
 
 function restoreProject(v: unknown): boolean {
-  if (!isRec(v) || !isStr(v.name) || !isStr(v.projectId) || !isSource(v.source)) return false;
+  if (!isRecord(v) || !isStr(v.name) || !isStr(v.projectId) || !isSource(v.source)) return false;
   if (v.orgId !== undefined && !isStr(v.orgId)) return false;
   if (v.mode !== undefined && !isMode(v.mode)) return false;
   if (v.defaultServerType !== undefined && !isStr(v.defaultServerType)) return false;
   const rotation = v.auditLogRotation;
-  if (rotation !== undefined && !(isRec(rotation) && isBool(rotation.enforce))) return false;
+  if (rotation !== undefined && !(isRecord(rotation) && isBool(rotation.enforce))) return false;
   if (!isBool(v.prune) || !isStrArray(v.protect) || !isStrArray(v.release) || !Array.isArray(v.alertConfigs))
     return false;
   const file = (v.source as Rec).file as string;
@@ -276,7 +277,7 @@ function restoreProject(v: unknown): boolean {
 
 function isOrganization(v: unknown): boolean {
   return (
-    isRec(v) &&
+    isRecord(v) &&
     isStr(v.name) &&
     isStr(v.orgId) &&
     (v.mode === undefined || isMode(v.mode)) &&
@@ -286,16 +287,16 @@ function isOrganization(v: unknown): boolean {
 }
 
 function isSettings(v: unknown): boolean {
-  if (!isRec(v) || !isMode(v.mode) || !isRec(v.prune) || !isRec(v.archive)) return false;
+  if (!isRecord(v) || !isMode(v.mode) || !isRecord(v.prune) || !isRecord(v.archive)) return false;
   if (!Number.isInteger(v.prune.maxDeletes) || !isBool(v.prune.allowEmpty)) return false;
   if (!isBool(v.archive.versionManifest) || !isBool(v.archive.usage)) return false;
   const manifest = v.versionManifest;
   if (manifest === undefined) return true;
-  if (!isRec(manifest)) return false;
+  if (!isRecord(manifest)) return false;
   const pin = manifest.pin;
   return (
     pin === undefined ||
-    (isRec(pin) && isStr(pin.path) && isStr(pin.text) && isStr(pin.sha256) && HEX64.test(pin.sha256))
+    (isRecord(pin) && isStr(pin.path) && isStr(pin.text) && isStr(pin.sha256) && HEX64.test(pin.sha256))
   );
 }
 
@@ -304,7 +305,7 @@ function isSettings(v: unknown): boolean {
  * are restored on the way (a body that fails is dropped whole, so a half-restored one is never used).
  */
 function isBody(v: unknown): v is CachedBody {
-  if (!isRec(v) || !Array.isArray(v.projects) || !Array.isArray(v.organizations)) return false;
+  if (!isRecord(v) || !Array.isArray(v.projects) || !Array.isArray(v.organizations)) return false;
   if (!isStr(v.digest) || !HEX64.test(v.digest) || !isSettings(v.settings)) return false;
   for (const organization of v.organizations) if (!isOrganization(organization)) return false;
   for (const project of v.projects) if (!restoreProject(project)) return false;

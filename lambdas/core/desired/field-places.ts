@@ -3,6 +3,7 @@
  * that is a known field somewhere else (`defaultServerType` under metadata, `eventTypeName` directly under spec) is
  * most likely misplaced, and the message can say where it goes. Built from the schema, so it follows every change.
  */
+import { isRecord } from '../../../shared/is-record.ts';
 import { KINDS } from './enums.ts';
 import { DESIRED_STATE_SCHEMA } from './schema.ts';
 
@@ -12,7 +13,7 @@ type SchemaNode = Record<string, unknown>;
 export const MAX_PLACES = 3;
 
 function asNode(value: unknown): SchemaNode | undefined {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as SchemaNode) : undefined;
+  return isRecord(value) ? value : undefined;
 }
 
 /** `#/$defs/Name` of the schema, or the node itself. */

@@ -1,14 +1,13 @@
 /**
  * Helpers of the checks: safe access to unvalidated document values, and issues at a path of a document.
  */
+import { isRecord } from '../../../shared/is-record.ts';
 import { formatPath, type LocatedDocument, locate, type PathSegment } from './locate.ts';
 import type { ValidationIssue } from './types.ts';
 
 /** The value as a plain mapping, or undefined. */
 export function asRecord(value: unknown): Record<string, unknown> | undefined {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : undefined;
+  return isRecord(value) ? value : undefined;
 }
 
 /** The value as a list, or an empty list. */

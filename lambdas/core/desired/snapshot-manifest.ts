@@ -9,6 +9,7 @@
  * Format (formatVersion 1): `{"formatVersion":1,"files":[{"path":"projects/a.yaml","sha256":"<64 hex>","size":123}]}`,
  * paths relative to the root with `/`, sorted, unique.
  */
+import { isRecord } from '../../../shared/is-record.ts';
 import { sha256Hex } from '../canonical.ts';
 
 /** File name of the manifest at the desired-state root (a dot file: never uploaded or pruned as a desired file). */
@@ -85,8 +86,6 @@ export function snapshotManifestText(manifest: SnapshotManifest): string {
   return `${JSON.stringify({ formatVersion: 1, files })}\n`;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-
 /**
  * Parses and checks a manifest's bytes: UTF-8 JSON of formatVersion 1 whose `files` are sorted, unique, relative
  * paths with a 64-hex SHA-256 and a size. Throws SnapshotManifestError naming the first problem (`files[3].sha256`).
@@ -102,7 +101,7 @@ export function parseSnapshotManifest(bytes: Uint8Array): SnapshotManifest {
     const why = error instanceof SyntaxError ? error.message : 'it is not UTF-8';
     throw new SnapshotManifestError(`is not valid JSON (${why})`);
   }
-  if (!isObject(value)) throw new SnapshotManifestError('is not a JSON object');
+  if (!isRecord(value)) throw new SnapshotManifestError('is not a JSON object');
   if (value.formatVersion !== 1) {
     throw new SnapshotManifestError(
       `has formatVersion ${JSON.stringify(value.formatVersion)}; this version reads formatVersion 1`,
@@ -112,7 +111,7 @@ export function parseSnapshotManifest(bytes: Uint8Array): SnapshotManifest {
   const files: SnapshotFile[] = [];
   value.files.forEach((f: unknown, i: number) => {
     const at = `files[${i}]`;
-    if (!isObject(f)) throw new SnapshotManifestError(`${at} is not an object`);
+    if (!isRecord(f)) throw new SnapshotManifestError(`${at} is not an object`);
     if (typeof f.path !== 'string') throw new SnapshotManifestError(`${at}.path is not a string`);
     const problem = pathProblem(f.path);
     if (problem) throw new SnapshotManifestError(`${at}.path ${problem}`);
