@@ -35,7 +35,21 @@ export interface StackSettings {
   desiredStateDir: string;
   /** Days the functions' logs are kept (default 90). */
   logRetentionDays: number;
+  /** Memory of each function in MB (Lambda's CPU share grows with it) and its timeout in minutes. */
+  sizing: { reconcile: FunctionSizing; archive: FunctionSizing };
 }
+
+/** Memory and timeout of one function. */
+export interface FunctionSizing {
+  memoryMb: number;
+  timeoutMinutes: number;
+}
+
+/**
+ * Bounds of the sizing keys. Lambda takes 128-10,240 MB, but Node with a bundle already uses about 90 MB: below 256 a
+ * run fails with an out-of-memory error that no log line explains. Lambda's timeout ends at 15 minutes.
+ */
+export const SIZING_RANGE = { memoryMb: { min: 256, max: 10_240 }, timeoutMinutes: { min: 1, max: 15 } } as const;
 
 /** Defaults of the optional keys. */
 export const SETTINGS_DEFAULTS = {
@@ -48,6 +62,15 @@ export const SETTINGS_DEFAULTS = {
   secretNamePrefix: 'opsman/',
   desiredStateDir: 'desired-state',
   logRetentionDays: 90,
+  /**
+   * From `npm run bench` (docs/benchmarks.md): at 1,000 projects x 20 alert configs the reconciling process peaks at
+   * about 200 MB RSS and the first apply is CPU-bound, so reconcile gets 1,024 MB (about 0.6 vCPU; a full vCPU at
+   * 1,769 MB); the archive peaks at about 150 MB.
+   */
+  sizing: {
+    reconcile: { memoryMb: 1024, timeoutMinutes: 10 },
+    archive: { memoryMb: 512, timeoutMinutes: 5 },
+  },
 };
 
 /** Thrown when a context value is malformed; lists every problem. */
@@ -156,6 +179,13 @@ export function readSettings(node: Node): StackSettings {
   };
 
   const d = SETTINGS_DEFAULTS;
+  const sizingOf = (fn: 'reconcile' | 'archive'): FunctionSizing => {
+    const { memoryMb, timeoutMinutes } = SIZING_RANGE;
+    return {
+      memoryMb: num(`${fn}MemoryMb`, d.sizing[fn].memoryMb, memoryMb.min, memoryMb.max),
+      timeoutMinutes: num(`${fn}TimeoutMinutes`, d.sizing[fn].timeoutMinutes, timeoutMinutes.min, timeoutMinutes.max),
+    };
+  };
   const settings: StackSettings = {
     opsManagerBaseUrl: str('opsManagerBaseUrl', d.opsManagerBaseUrl) ?? d.opsManagerBaseUrl,
     reconcileSchedule: str('reconcileSchedule', d.reconcileSchedule) ?? d.reconcileSchedule,
@@ -166,6 +196,10 @@ export function readSettings(node: Node): StackSettings {
     secretNamePrefix: str('secretNamePrefix', d.secretNamePrefix) ?? d.secretNamePrefix,
     desiredStateDir: str('desiredStateDir', d.desiredStateDir) ?? d.desiredStateDir,
     logRetentionDays: num('logRetentionDays', d.logRetentionDays, 1, 3653),
+    sizing: {
+      reconcile: sizingOf('reconcile'),
+      archive: sizingOf('archive'),
+    },
   };
   // The rule the functions apply at start-up (and the CLI to --base-url), so a URL never passes synth to fail there.
   const baseUrl = checkPublicApiBaseUrl('opsManagerBaseUrl', settings.opsManagerBaseUrl);

@@ -18,18 +18,6 @@ import { readSettings, SettingsError, type StackSettings } from './settings.ts';
 import { PREFIXES, Storage } from './storage.ts';
 import { deployDesiredState, scheduleFunction } from './triggers.ts';
 
-/**
- * Sizing, from `npm run bench` (docs/benchmarks.md). At 1,000 projects x 20 alert configs the reconciling process
- * peaks at 162-188 MB RSS and the first apply is CPU-bound (9.0 s of CPU on one core; the no-op plan 2.7 s). Lambda's
- * CPU share grows with memory (a full vCPU at 1,769 MB), so reconcile gets 1,024 MB: about 0.6 vCPU, and over 5x
- * memory headroom. The archive peaks at 148 MB: 512 MB. Timeouts: reconcile 10 minutes, archive 5 minutes; the core's lease lives 15 minutes,
- * longer than any run.
- */
-export const SIZING = {
-  reconcile: { memorySize: 1024, timeout: Duration.minutes(10) },
-  archive: { memorySize: 512, timeout: Duration.minutes(5) },
-} as const;
-
 /** Where the repository is (for bundling and the desired-state folder). */
 export const PROJECT_ROOT = resolve(import.meta.dirname, '..');
 
@@ -99,7 +87,8 @@ export class OpsmanGitopsStack extends Stack {
       ...common,
       entry: resolve(PROJECT_ROOT, 'lambdas/handlers/reconcile.ts'),
       description: 'opsman-gitops: plan/apply the desired state from S3 to Ops Manager, report drift',
-      ...SIZING.reconcile,
+      memorySize: settings.sizing.reconcile.memoryMb,
+      timeout: Duration.minutes(settings.sizing.reconcile.timeoutMinutes),
       // One at a time: overlapping runs would only wait for each other. The S3 lease stays the real lock.
       reservedConcurrentExecutions: 1,
     });
@@ -107,7 +96,8 @@ export class OpsmanGitopsStack extends Stack {
       ...common,
       entry: resolve(PROJECT_ROOT, 'lambdas/handlers/archive.ts'),
       description: 'opsman-gitops: daily archive of the version manifest and usage snapshots',
-      ...SIZING.archive,
+      memorySize: settings.sizing.archive.memoryMb,
+      timeout: Duration.minutes(settings.sizing.archive.timeoutMinutes),
     });
 
     grantReconcile(reconcile, {

@@ -23,6 +23,10 @@ describe('readSettings', () => {
       secretNamePrefix: 'opsman/',
       desiredStateDir: 'desired-state',
       logRetentionDays: 90,
+      sizing: {
+        reconcile: { memoryMb: 1024, timeoutMinutes: 10 },
+        archive: { memoryMb: 512, timeoutMinutes: 5 },
+      },
     });
   });
 
@@ -104,6 +108,10 @@ describe('readSettings', () => {
     ],
     [{ logRetentionDays: '10' }, "logRetentionDays must be one of CloudWatch Logs' retention periods: 1, 3, 5, 7, 14"],
     [{ createVpcEndpoints: 'flase' }, 'createVpcEndpoints must be true or false; got "flase"'],
+    [{ reconcileMemoryMb: 128 }, 'reconcileMemoryMb must be a whole number from 256 to 10240'],
+    [{ archiveMemoryMb: '12GB' }, 'archiveMemoryMb must be a whole number from 256 to 10240'],
+    [{ reconcileTimeoutMinutes: 20 }, 'reconcileTimeoutMinutes must be a whole number from 1 to 15'],
+    [{ archiveTimeoutMinutes: 0.5 }, 'archiveTimeoutMinutes must be a whole number from 1 to 15'],
     // A staleness window shorter than the gap between two runs: the alarm would fire after every run.
     [
       { reconcileSchedule: 'rate(1 day)' },
@@ -134,6 +142,10 @@ describe('readSettings accepts every documented form', () => {
     [{ reconcileSchedule: 'at(2028-02-29T23:59:59)' }, { reconcileSchedule: 'at(2028-02-29T23:59:59)' }],
     [{ timeZone: 'America/Argentina/Buenos_Aires' }, { timeZone: 'America/Argentina/Buenos_Aires' }],
     [{ logRetentionDays: '365' }, { logRetentionDays: 365 }],
+    [
+      { reconcileMemoryMb: '2048', reconcileTimeoutMinutes: 15 },
+      { sizing: { reconcile: { memoryMb: 2048, timeoutMinutes: 15 }, archive: { memoryMb: 512, timeoutMinutes: 5 } } },
+    ],
   ])('%j', (context, expected) => {
     expect(settingsOf(context)).toMatchObject(expected);
   });

@@ -403,9 +403,9 @@ describe('OpsmanGitops stack: the snapshot manifest is that of the files CDK sta
   });
 });
 
-describe('OpsmanGitops stack in a VPC from context ids', () => {
+describe('OpsmanGitops stack in a VPC from context ids, sized from context', () => {
   it(
-    'places the functions in the given subnets and security groups, adds the endpoints, and still passes cdk-nag',
+    'places the functions in the given subnets and security groups, adds the endpoints, sizes them as told, and still passes cdk-nag',
     async () => {
       const outdir = await mkdtemp(join(tmpdir(), 'opsman-cdk-vpc-'));
       try {
@@ -418,11 +418,27 @@ describe('OpsmanGitops stack in a VPC from context ids', () => {
               subnetIds: 'subnet-0123456789abcdef0,subnet-0123456789abcdef1',
               securityGroupIds: ['sg-0123456789abcdef0'],
               routeTableIds: ['rtb-0123456789abcdef0', 'rtb-0123456789abcdef1'],
+              // A larger installation: more memory (and CPU) and the longest timeout for reconcile.
+              reconcileMemoryMb: 3008,
+              reconcileTimeoutMinutes: '15',
+              archiveMemoryMb: '768',
+              archiveTimeoutMinutes: 8,
             },
           }),
         );
         expect(() => app.synth()).not.toThrow();
         const template = Template.fromStack(stack);
+        template.hasResourceProperties('AWS::Lambda::Function', {
+          Description: Match.stringLikeRegexp('plan/apply'),
+          MemorySize: 3008,
+          Timeout: 900,
+          ReservedConcurrentExecutions: 1,
+        });
+        template.hasResourceProperties('AWS::Lambda::Function', {
+          Description: Match.stringLikeRegexp('daily archive'),
+          MemorySize: 768,
+          Timeout: 480,
+        });
         template.resourcePropertiesCountIs(
           'AWS::Lambda::Function',
           {
