@@ -9,6 +9,7 @@
 import { AmbiguousWriteError, OpsManagerApiError } from '../opsman/errors.ts';
 import type { AlertConfig, AlertConfigRequest } from '../opsman/types.ts';
 import { buildAlertRequest, type DesiredAlertBody } from './alert-body.ts';
+import type { SecretLocator } from './apply-secret-places.ts';
 import { ReconcileError } from './errors.ts';
 import { bodyFingerprint, type FingerprintCache, secretFingerprint } from './fingerprint.ts';
 import { confirmLateCreate, lateCreateDigest } from './late-creates.ts';
@@ -46,6 +47,11 @@ export interface AlertApplyContext {
   plannedIds?: () => ReadonlyMap<string, ReadonlySet<string>> | undefined;
   /** The keys that own each id, per project: built on a project's first adoption, kept current by its writes. */
   owners?: Map<string, OwnerIndex>;
+  /**
+   * Where a change's secret references are written (apply-secret-places.ts), asked only when one fails: the failure
+   * then names the place as the plan's blocked reason would. Absent: the failure names no place.
+   */
+  locateSecrets?: SecretLocator;
 }
 
 /**
@@ -115,7 +121,13 @@ async function resolveChange(change: Change, ctx: AlertApplyContext) {
   const body = change.after as DesiredAlertBody | undefined;
   if (body === undefined)
     throw new ReconcileError('PLAN_INCOMPLETE', `${change.action} of ${change.key} has no desired body`);
-  const resolved = await resolveBodySecrets(body, ctx.secrets, change.key);
+  const locate = ctx.locateSecrets;
+  const resolved = await resolveBodySecrets(
+    body,
+    ctx.secrets,
+    change.key,
+    locate === undefined ? undefined : () => locate(change),
+  );
   if (!resolved.ok) throw new ReconcileError('SECRET_UNRESOLVED', resolved.reason);
   return { body, values: resolved.values };
 }

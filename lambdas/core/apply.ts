@@ -6,6 +6,7 @@
  */
 import { type AlertApplyContext, checkBody, markPending, plannedAlertIds } from './apply-alerts.ts';
 import { recordReconciled } from './apply-bookkeeping.ts';
+import type { SecretLocator } from './apply-secret-places.ts';
 import { type PinReader, recordSingleton } from './apply-singletons.ts';
 import { applyTarget, failedWith, heldAfterFailure, notStarted } from './apply-target.ts';
 import { errorCode, errorMessage, mapLimit } from './concurrency.ts';
@@ -43,6 +44,8 @@ export interface ApplyContext {
   readPin: PinReader;
   /** Once aborted, no further write starts: the rest is skipped with INTERRUPTED_MESSAGE (interrupt.ts). */
   signal?: AbortSignal;
+  /** Where a change's secret references are written, asked when one fails to resolve (AlertApplyContext). */
+  locateSecrets?: SecretLocator;
 }
 
 /** The outcome of an apply. */
@@ -80,6 +83,7 @@ export async function applyPlan(
     now,
     // One per apply: dropped with the apply's context, so no secret value outlives the run.
     fingerprints: new Map(),
+    ...(ctx.locateSecrets === undefined ? {} : { locateSecrets: ctx.locateSecrets }),
   };
   let plannedIds: { value: ReturnType<typeof plannedAlertIds> } | undefined;
   alertCtx.plannedIds = () => {

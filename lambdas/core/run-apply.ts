@@ -3,6 +3,7 @@
  * saves the state. A failed save keeps the run's report and is listed as a failure: the next run adopts.
  */
 import { applyPlan } from './apply.ts';
+import { loadForPlaces, secretLocator } from './apply-secret-places.ts';
 import { sha256Hex } from './canonical.ts';
 import { errorMessage } from './concurrency.ts';
 import { ReconcileError } from './errors.ts';
@@ -71,6 +72,8 @@ export async function applyAndSave(
         persist: save,
         keepAlive: () => phase.lease.keepAlive(),
         ...(request.signal === undefined ? {} : { signal: request.signal }),
+        // A saved plan's run holds no desired state, and one made now dropped it: loaded again only if a secret fails.
+        locateSecrets: secretLocator(plan, () => loadForPlaces(deps)),
         readPin: async (path, sha256) => {
           const { bytes } = await deps.source.read(path);
           if (sha256Hex(bytes) !== sha256) {
