@@ -1,13 +1,36 @@
 /**
- * Shape checks of the parts of a saved plan read after its writes: a change's `drift` (its attribution and update
- * fight, read by the streak bookkeeping and the renderers), and the plan's `notes`, `warnings` and `failures`. A plan
- * passed in-process (not through the sealed CLI file) is refused by path before any write, rather than failing with a
- * TypeError once its writes are done. Problems name the path and what was expected, never the value found (a plan may
- * carry anything a hand put there).
+ * Shape checks of the plan-level members of a saved plan and the helpers the change checks share: a change's `drift`
+ * (its attribution and update fight, read by the streak bookkeeping and the renderers); the plan's `notes`, `warnings`
+ * and `failures`; `unmanaged` (read after an ambiguous create, and by the renderers); `liveDigests` and `liveReads`
+ * (what the freshness check re-reads, and which targets count as reconciled) and `targetModes` (which targets apply
+ * writes). A plan passed in-process, or re-sealed by hand with the state dir's key, is refused by path before any
+ * write, rather than failing with a TypeError once its writes are done. Problems name the path and what was expected,
+ * never the value found (a plan may carry anything a hand put there).
  */
+import { type ChangeKind, MODES, type Mode } from './model.ts';
+import type { ProjectComponent } from './read-live.ts';
 
 /** The target types a plan names. */
 export const TARGET_TYPES: ReadonlySet<string> = new Set(['project', 'organization', 'global']);
+/** The kinds of change (and of unmanaged object) a plan names (the type checker keeps the list complete). */
+export const CHANGE_KINDS: ReadonlySet<string> = new Set(
+  Object.keys({
+    alertConfig: true,
+    defaultServerType: true,
+    auditLogRotation: true,
+    versionManifest: true,
+  } satisfies Record<ChangeKind, true>),
+);
+/** The live components a target's digest may cover (`liveReads`): a project's, and the installation's manifest. */
+const LIVE_COMPONENTS: ReadonlySet<string> = new Set(
+  Object.keys({
+    alertConfigs: true,
+    defaultServerType: true,
+    auditLogRotation: true,
+    versionManifest: true,
+  } satisfies Record<ProjectComponent | 'versionManifest', true>),
+);
+const MODE_NAMES: ReadonlySet<string> = new Set<Mode>(MODES);
 const PHASES: ReadonlySet<string> = new Set(['read', 'plan', 'apply', 'verify']);
 const ATTRIBUTION_ACTORS: ReadonlySet<string> = new Set(['user', 'apiKey', 'unknown']);
 const FIGHT_ACTORS: ReadonlySet<string> = new Set(['user', 'apiKey']);
@@ -17,7 +40,11 @@ export const isObject = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** The first problem of `v` as a list checked item by item, or undefined; `at` is the list's path. */
-function listProblem(v: unknown, at: string, item: (x: unknown, at: string) => string | undefined): string | undefined {
+export function listProblem(
+  v: unknown,
+  at: string,
+  item: (x: unknown, at: string) => string | undefined,
+): string | undefined {
   if (!Array.isArray(v)) return `${at} is not a list`;
   for (const [i, x] of v.entries()) {
     const problem = item(x, `${at}[${i}]`);
@@ -26,10 +53,12 @@ function listProblem(v: unknown, at: string, item: (x: unknown, at: string) => s
   return undefined;
 }
 
-const stringItem = (x: unknown, at: string) => (typeof x === 'string' ? undefined : `${at} is not a string`);
+/** A list item that must be a string (for listProblem). */
+export const stringItem = (x: unknown, at: string): string | undefined =>
+  typeof x === 'string' ? undefined : `${at} is not a string`;
 
 /** The first member of `o` named in `names` that is not a string, as a problem. */
-function stringMembers(o: Record<string, unknown>, at: string, names: readonly string[]): string | undefined {
+export function stringMembers(o: Record<string, unknown>, at: string, names: readonly string[]): string | undefined {
   const name = names.find((n) => typeof o[n] !== 'string');
   return name === undefined ? undefined : `${at}.${name} is not a string`;
 }
@@ -78,13 +107,19 @@ export function driftProblem(drift: unknown): string | undefined {
   return drift.fight === undefined ? undefined : fightProblem(drift.fight, 'drift.fight');
 }
 
+/** What is wrong with a target (`{type, id, name}`) at path `at`, or undefined. */
+export function targetProblem(t: unknown, at: string): string | undefined {
+  if (!isObject(t) || typeof t.type !== 'string' || !TARGET_TYPES.has(t.type)) {
+    return `${at}.type is not project, organization or global`;
+  }
+  if (typeof t.id !== 'string' || typeof t.name !== 'string') return `${at}.id and ${at}.name must be strings`;
+  return undefined;
+}
+
 function failureProblem(f: unknown, at: string): string | undefined {
   if (!isObject(f)) return `${at} is not an object`;
-  const t = f.target;
-  if (!isObject(t) || typeof t.type !== 'string' || !TARGET_TYPES.has(t.type)) {
-    return `${at}.target.type is not project, organization or global`;
-  }
-  if (typeof t.id !== 'string' || typeof t.name !== 'string') return `${at}.target.id and .name must be strings`;
+  const target = targetProblem(f.target, `${at}.target`);
+  if (target !== undefined) return target;
   if (typeof f.phase !== 'string' || !PHASES.has(f.phase)) return `${at}.phase is not read, plan, apply or verify`;
   if (typeof f.message !== 'string') return `${at}.message is not a string`;
   if (f.code !== undefined && typeof f.code !== 'string') return `${at}.code is not a string`;
@@ -92,9 +127,51 @@ function failureProblem(f: unknown, at: string): string | undefined {
   return undefined;
 }
 
+function unmanagedProblem(u: unknown, at: string): string | undefined {
+  if (!isObject(u)) return `${at} is not an object`;
+  const target = targetProblem(u.target, `${at}.target`);
+  if (target !== undefined) return target;
+  if (typeof u.kind !== 'string' || !CHANGE_KINDS.has(u.kind)) return `${at}.kind is not a kind of change`;
+  return stringMembers(u, at, ['id', 'summary']);
+}
+
+/** `type:id` with a target type and an id: the form of every key of `liveDigests`, `liveReads`, `targetModes`. */
+function isTargetKey(key: string): boolean {
+  const at = key.indexOf(':');
+  return at > 0 && at < key.length - 1 && TARGET_TYPES.has(key.slice(0, at));
+}
+
 /**
- * What is wrong with the plan's `notes`, `warnings` (each absent, or a list of strings) and `failures` (a list of
- * target failures), or undefined; the path starts at the member (`notes[2] is not a string`).
+ * The first problem of `v` as a map from target key to a value checked by `value`, or undefined; `name` is the
+ * member's. A key is quoted (as JSON) once it is known to be a target key, never before.
+ */
+function targetMapProblem(
+  v: unknown,
+  name: string,
+  value: (x: unknown, at: string) => string | undefined,
+): string | undefined {
+  if (!isObject(v)) return `${name} is not an object`;
+  for (const [key, x] of Object.entries(v)) {
+    if (!isTargetKey(key))
+      return `${name} has a key that is not a target key (project:<id>, organization:<id>, global:global)`;
+    const problem = value(x, `${name}[${JSON.stringify(key)}]`);
+    if (problem !== undefined) return problem;
+  }
+  return undefined;
+}
+
+const modeValue = (x: unknown, at: string) =>
+  typeof x === 'string' && MODE_NAMES.has(x) ? undefined : `${at} is not observe, plan or apply`;
+const componentItem = (x: unknown, at: string) =>
+  typeof x === 'string' && LIVE_COMPONENTS.has(x)
+    ? undefined
+    : `${at} is not a live component (${[...LIVE_COMPONENTS].join(', ')})`;
+
+/**
+ * What is wrong with the plan's members other than its changes, or undefined: `notes`, `warnings` (each absent, or a
+ * list of strings), `failures` (a list of target failures), `unmanaged` (absent, or a list of `{target, kind, id,
+ * summary}`), `liveDigests` (target key -> digest), `liveReads` (absent, or target key -> list of live components) and
+ * `targetModes` (absent, or target key -> mode). The path starts at the member (`notes[2] is not a string`).
  */
 export function planMembersProblem(plan: Record<string, unknown>): string | undefined {
   for (const name of ['notes', 'warnings'] as const) {
@@ -102,5 +179,15 @@ export function planMembersProblem(plan: Record<string, unknown>): string | unde
     const problem = listProblem(plan[name], name, stringItem);
     if (problem !== undefined) return problem;
   }
-  return listProblem(plan.failures, 'failures', failureProblem);
+  return (
+    listProblem(plan.failures, 'failures', failureProblem) ??
+    (plan.unmanaged === undefined ? undefined : listProblem(plan.unmanaged, 'unmanaged', unmanagedProblem)) ??
+    targetMapProblem(plan.liveDigests, 'liveDigests', (x, at) =>
+      typeof x === 'string' ? undefined : `${at} is not a string`,
+    ) ??
+    (plan.liveReads === undefined
+      ? undefined
+      : targetMapProblem(plan.liveReads, 'liveReads', (x, at) => listProblem(x, at, componentItem))) ??
+    (plan.targetModes === undefined ? undefined : targetMapProblem(plan.targetModes, 'targetModes', modeValue))
+  );
 }

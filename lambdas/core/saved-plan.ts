@@ -16,36 +16,28 @@ import {
   readGlobalLive,
   readProjectLive,
 } from './read-live.ts';
-import { driftProblem, isObject, planMembersProblem, TARGET_TYPES } from './saved-plan-members.ts';
+import { CHANGE_KINDS, driftProblem, isObject, planMembersProblem, targetProblem } from './saved-plan-members.ts';
+import { fieldsProblem, valuesProblem } from './saved-plan-values.ts';
 
-const CHANGE_KINDS: ReadonlySet<string> = new Set([
-  'alertConfig',
-  'defaultServerType',
-  'auditLogRotation',
-  'versionManifest',
-]);
 const ACTIONS: ReadonlySet<string> = new Set(ACTION_ORDER);
-/** Alert-config actions that address an existing object by id, and those that send a desired body. */
+/** Alert-config actions that address an existing object by id. */
 const NEEDS_ID: ReadonlySet<string> = new Set(['update', 'enable', 'disable', 'delete', 'adopt']);
-const NEEDS_BODY: ReadonlySet<string> = new Set(['create', 'update', 'adopt']);
 
 /**
  * What is wrong with one change of a saved plan, or undefined: every member the apply and the renderers read, with
  * its type, so that an edited or truncated file is refused by name instead of failing half-way with a TypeError
- * (the CLI's seal refuses edited files first; an in-process caller's plan gets the same check).
+ * (the CLI's seal refuses edited files first; an in-process caller's plan, or one re-sealed by hand with the state
+ * dir's key, gets the same check).
  */
 function changeProblem(c: unknown): string | undefined {
   if (!isObject(c)) return 'not an object';
-  const t = c.target;
-  if (!isObject(t) || typeof t.type !== 'string' || !TARGET_TYPES.has(t.type))
-    return 'target.type is not project, organization or global';
-  if (typeof t.id !== 'string' || typeof t.name !== 'string') return 'target.id and target.name must be strings';
+  const target = targetProblem(c.target, 'target');
+  if (target !== undefined) return target;
   if (typeof c.kind !== 'string' || !CHANGE_KINDS.has(c.kind)) return `unknown kind ${JSON.stringify(c.kind)}`;
   if (typeof c.key !== 'string') return 'key is not a string';
   if (typeof c.action !== 'string' || !ACTIONS.has(c.action)) return `unknown action ${JSON.stringify(c.action)}`;
-  if (!Array.isArray(c.fields) || !c.fields.every((f) => isObject(f) && typeof f.path === 'string')) {
-    return 'fields is not a list of {path}';
-  }
+  const fields = fieldsProblem(c.fields);
+  if (fields !== undefined) return fields;
   if (typeof c.reason !== 'string') return 'reason is not a string';
   if (c.id !== undefined && typeof c.id !== 'string') return 'id is not a string';
   if (c.movedFrom !== undefined && (typeof c.movedFrom !== 'string' || c.action !== 'adopt')) {
@@ -53,10 +45,7 @@ function changeProblem(c: unknown): string | undefined {
   }
   if (c.kind === 'alertConfig' && NEEDS_ID.has(c.action) && typeof c.id !== 'string')
     return `${c.action} without an id`;
-  if (c.kind === 'alertConfig' && NEEDS_BODY.has(c.action) && !isObject(c.after)) {
-    return `${c.action} without a desired body (after)`;
-  }
-  return driftProblem(c.drift);
+  return valuesProblem(c) ?? driftProblem(c.drift);
 }
 
 const KNOWN_FIELDS: ReadonlySet<string> = new Set(PLAN_FIELDS);
@@ -101,8 +90,7 @@ export function checkSavedPlan(plan: unknown): Plan {
   }
   if (!Array.isArray(p.changes) || !Array.isArray(p.failures))
     throw new SavedPlanInvalidError('the saved plan has no changes list');
-  if (p.liveDigests === null || typeof p.liveDigests !== 'object')
-    throw new SavedPlanInvalidError('the saved plan has no liveDigests');
+  if (!isObject(p.liveDigests)) throw new SavedPlanInvalidError('the saved plan has no liveDigests');
   const members = planMembersProblem(p as Record<string, unknown>);
   if (members !== undefined) throw new SavedPlanInvalidError(`the saved plan has a malformed member (${members})`);
   p.changes.forEach((c: unknown, i) => {

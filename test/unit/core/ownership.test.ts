@@ -12,7 +12,7 @@ const wellFormed = {
   target: { type: 'project', id: P1, name: 'p1' },
   action: 'update',
   id: '6c0100000000000000000001',
-  after: { eventTypeName: 'HOST_DOWN', notifications: [] },
+  after: { eventTypeName: 'HOST_DOWN', enabled: true, notifications: [] },
   fields: [{ path: 'enabled', before: false, after: true }],
   reason: 'differs',
 };
@@ -159,8 +159,8 @@ describe('renamed keys', () => {
     const { id: _id, ...noId } = wellFormed;
     const { after: _after, ...noBody } = wellFormed;
     for (const [change, problem] of [
-      [noFields, 'fields is not a list of {path}'],
-      [{ ...wellFormed, fields: [{ path: 3 }] }, 'fields is not a list of {path}'],
+      [noFields, 'fields is not a list'],
+      [{ ...wellFormed, fields: [{ path: 3 }] }, 'fields[0].path is not a string'],
       [{ ...wellFormed, action: 'destroy' }, 'unknown action "destroy"'],
       [{ ...wellFormed, kind: 'team' }, 'unknown kind "team"'],
       [{ ...wellFormed, target: { type: 'cluster', id: P1, name: 'p1' } }, 'target.type is not project'],
