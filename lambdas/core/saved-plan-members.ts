@@ -7,6 +7,7 @@
  * write, rather than failing with a TypeError once its writes are done. Problems name the path and what was expected,
  * never the value found (a plan may carry anything a hand put there).
  */
+import { isRecord } from '../../shared/is-record.ts';
 import { type ChangeKind, MODES, type Mode } from './model.ts';
 import type { ProjectComponent } from './read-live.ts';
 
@@ -34,10 +35,6 @@ const MODE_NAMES: ReadonlySet<string> = new Set<Mode>(MODES);
 const PHASES: ReadonlySet<string> = new Set(['read', 'plan', 'apply', 'verify']);
 const ATTRIBUTION_ACTORS: ReadonlySet<string> = new Set(['user', 'apiKey', 'unknown']);
 const FIGHT_ACTORS: ReadonlySet<string> = new Set(['user', 'apiKey']);
-
-/** Whether `v` is a plain object (no array, no null). */
-export const isObject = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** The first problem of `v` as a list checked item by item, or undefined; `at` is the list's path. */
 export function listProblem(
@@ -69,7 +66,7 @@ function ownKeyProblem(o: Record<string, unknown>, at: string): string | undefin
 }
 
 function attributionProblem(a: unknown, at: string): string | undefined {
-  if (!isObject(a)) return `${at} is not an object`;
+  if (!isRecord(a)) return `${at} is not an object`;
   const missing = stringMembers(a, at, ['eventTypeName', 'created', 'actor', 'eventId']);
   if (missing !== undefined) return missing;
   if (typeof a.actorType !== 'string' || !ATTRIBUTION_ACTORS.has(a.actorType)) {
@@ -81,14 +78,14 @@ function attributionProblem(a: unknown, at: string): string | undefined {
 }
 
 function fightActorProblem(a: unknown, at: string): string | undefined {
-  if (!isObject(a)) return `${at} is not an object`;
+  if (!isRecord(a)) return `${at} is not an object`;
   if (typeof a.actor !== 'string') return `${at}.actor is not a string`;
   if (typeof a.actorType !== 'string' || !FIGHT_ACTORS.has(a.actorType)) return `${at}.actorType is not user or apiKey`;
   return ownKeyProblem(a, at);
 }
 
 function fightProblem(f: unknown, at: string): string | undefined {
-  if (!isObject(f)) return `${at} is not an object`;
+  if (!isRecord(f)) return `${at} is not an object`;
   if (typeof f.runs !== 'number' || !Number.isInteger(f.runs) || f.runs < 1)
     return `${at}.runs is not a whole number of runs`;
   if (typeof f.since !== 'string') return `${at}.since is not a string`;
@@ -98,7 +95,7 @@ function fightProblem(f: unknown, at: string): string | undefined {
 /** What is wrong with a change's `drift` (absent is fine), or undefined; paths start at `drift`. */
 export function driftProblem(drift: unknown): string | undefined {
   if (drift === undefined) return undefined;
-  if (!isObject(drift)) return 'drift is not an object';
+  if (!isRecord(drift)) return 'drift is not an object';
   if (drift.detected !== true) return 'drift.detected is not true';
   if (drift.attribution !== undefined) {
     const problem = listProblem(drift.attribution, 'drift.attribution', attributionProblem);
@@ -109,7 +106,7 @@ export function driftProblem(drift: unknown): string | undefined {
 
 /** What is wrong with a target (`{type, id, name}`) at path `at`, or undefined. */
 export function targetProblem(t: unknown, at: string): string | undefined {
-  if (!isObject(t) || typeof t.type !== 'string' || !TARGET_TYPES.has(t.type)) {
+  if (!isRecord(t) || typeof t.type !== 'string' || !TARGET_TYPES.has(t.type)) {
     return `${at}.type is not project, organization or global`;
   }
   if (typeof t.id !== 'string' || typeof t.name !== 'string') return `${at}.id and ${at}.name must be strings`;
@@ -117,7 +114,7 @@ export function targetProblem(t: unknown, at: string): string | undefined {
 }
 
 function failureProblem(f: unknown, at: string): string | undefined {
-  if (!isObject(f)) return `${at} is not an object`;
+  if (!isRecord(f)) return `${at} is not an object`;
   const target = targetProblem(f.target, `${at}.target`);
   if (target !== undefined) return target;
   if (typeof f.phase !== 'string' || !PHASES.has(f.phase)) return `${at}.phase is not read, plan, apply or verify`;
@@ -128,7 +125,7 @@ function failureProblem(f: unknown, at: string): string | undefined {
 }
 
 function unmanagedProblem(u: unknown, at: string): string | undefined {
-  if (!isObject(u)) return `${at} is not an object`;
+  if (!isRecord(u)) return `${at} is not an object`;
   const target = targetProblem(u.target, `${at}.target`);
   if (target !== undefined) return target;
   if (typeof u.kind !== 'string' || !CHANGE_KINDS.has(u.kind)) return `${at}.kind is not a kind of change`;
@@ -150,7 +147,7 @@ function targetMapProblem(
   name: string,
   value: (x: unknown, at: string) => string | undefined,
 ): string | undefined {
-  if (!isObject(v)) return `${name} is not an object`;
+  if (!isRecord(v)) return `${name} is not an object`;
   for (const [key, x] of Object.entries(v)) {
     if (!isTargetKey(key))
       return `${name} has a key that is not a target key (project:<id>, organization:<id>, global:global)`;

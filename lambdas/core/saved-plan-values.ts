@@ -5,10 +5,11 @@
  * instead of a TypeError after some of the plan's writes (a rotation written, then its record failing), or a body Ops
  * Manager was never meant to receive. Problems name the path and what was expected, never the value found.
  */
+import { isRecord } from '../../shared/is-record.ts';
 import type { SecretNote } from './model.ts';
 import { isSecretField } from './notification-types.ts';
 import { ROTATION_FIELDS, SERVER_TYPE_LABELS } from './plan-singletons.ts';
-import { isObject, listProblem, stringMembers } from './saved-plan-members.ts';
+import { listProblem, stringMembers } from './saved-plan-members.ts';
 
 /** Every SecretNote (the type checker keeps the list complete). */
 const SECRET_NOTES: readonly string[] = Object.keys({
@@ -27,7 +28,7 @@ const NEEDS_BODY: ReadonlySet<string> = new Set(['create', 'update', 'adopt']);
 const SINGLETON_ACTIONS: ReadonlySet<string> = new Set(['update', 'noop', 'drift', 'blocked']);
 
 function fieldProblem(f: unknown, at: string): string | undefined {
-  if (!isObject(f)) return `${at} is not an object`;
+  if (!isRecord(f)) return `${at} is not an object`;
   if (typeof f.path !== 'string') return `${at}.path is not a string`;
   if (f.secret !== undefined && typeof f.secret !== 'boolean') return `${at}.secret is not true or false`;
   if (f.note !== undefined && (typeof f.note !== 'string' || !SECRET_NOTES.includes(f.note))) {
@@ -44,15 +45,15 @@ export function fieldsProblem(fields: unknown): string | undefined {
   return listProblem(fields, 'fields', fieldProblem);
 }
 
-const objectItem = (x: unknown, at: string) => (isObject(x) ? undefined : `${at} is not an object`);
+const objectItem = (x: unknown, at: string) => (isRecord(x) ? undefined : `${at} is not an object`);
 
 function notificationProblem(n: unknown, at: string): string | undefined {
-  if (!isObject(n)) return `${at} is not an object`;
+  if (!isRecord(n)) return `${at} is not an object`;
   if (typeof n.typeName !== 'string') return `${at}.typeName is not a string`;
   // A secret travels in a plan as a reference only: a value here would be sent as it is, and shown.
   const secret = Object.keys(n).find(
     (field) =>
-      isSecretField(field) && n[field] !== undefined && !(isObject(n[field]) && typeof n[field].secretRef === 'string'),
+      isSecretField(field) && n[field] !== undefined && !(isRecord(n[field]) && typeof n[field].secretRef === 'string'),
   );
   return secret === undefined ? undefined : `${at}.${secret} is not a secret reference ({secretRef})`;
 }
@@ -62,7 +63,7 @@ function alertBodyProblem(body: Record<string, unknown>): string | undefined {
   if (typeof body.eventTypeName !== 'string') return 'after.eventTypeName is not a string';
   if (typeof body.enabled !== 'boolean') return 'after.enabled is not true or false';
   for (const name of ['metricThreshold', 'threshold'] as const) {
-    if (body[name] !== undefined && !isObject(body[name])) return `after.${name} is not an object`;
+    if (body[name] !== undefined && !isRecord(body[name])) return `after.${name} is not an object`;
   }
   // No matchers is none (the request then carries none); `enabled` is required: Ops Manager's default is false.
   if (body.matchers !== undefined) {
@@ -73,7 +74,7 @@ function alertBodyProblem(body: Record<string, unknown>): string | undefined {
 }
 
 function rotationProblem(v: unknown, at: string): string | undefined {
-  if (!isObject(v)) return `${at} is not an object`;
+  if (!isRecord(v)) return `${at} is not an object`;
   for (const [field, x] of Object.entries(v)) {
     // Sent as they are by the rotation's PUT: a member it does not model would reach Ops Manager.
     if (!ROTATION.has(field)) return `${at} has a member that is not a rotation field (${ROTATION_FIELDS.join(', ')})`;
@@ -91,9 +92,9 @@ function rotationProblem(v: unknown, at: string): string | undefined {
 export function valuesProblem(c: Record<string, unknown>): string | undefined {
   const { kind, action, before, after } = c as { kind: string; action: string; before?: unknown; after?: unknown };
   if (kind === 'alertConfig') {
-    if (before !== undefined && !isObject(before)) return 'before is not an object';
+    if (before !== undefined && !isRecord(before)) return 'before is not an object';
     if (after === undefined) return NEEDS_BODY.has(action) ? `${action} without a desired body (after)` : undefined;
-    return isObject(after) ? alertBodyProblem(after) : 'after is not an object';
+    return isRecord(after) ? alertBodyProblem(after) : 'after is not an object';
   }
   if (!SINGLETON_ACTIONS.has(action)) return `${action} is not an action of ${kind} (update, noop, drift, blocked)`;
   if (after === undefined) return action === 'update' ? `update without a desired value (after)` : undefined;
@@ -103,8 +104,8 @@ export function valuesProblem(c: Record<string, unknown>): string | undefined {
       : `after is not a server type (${SERVER_TYPES.join(', ')})`;
   }
   if (kind === 'auditLogRotation') {
-    if (before !== undefined && !isObject(before)) return 'before is not an object';
+    if (before !== undefined && !isRecord(before)) return 'before is not an object';
     return rotationProblem(after, 'after');
   }
-  return isObject(after) ? stringMembers(after, 'after', ['path', 'sha256']) : 'after is not an object';
+  return isRecord(after) ? stringMembers(after, 'after', ['path', 'sha256']) : 'after is not an object';
 }

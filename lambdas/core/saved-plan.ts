@@ -3,6 +3,7 @@
  * still the stored one (same state version) and that the live state of every target it covers is still what the plan
  * was made from (same live digests). Otherwise the plan is refused.
  */
+import { isRecord } from '../../shared/is-record.ts';
 import { errorMessage } from './concurrency.ts';
 import { SavedPlanInvalidError, SavedPlanStaleError, SavedPlanStateChangedError } from './errors.ts';
 import { ACTION_ORDER, PLAN_FIELDS, PLAN_FORMAT_VERSION, type Plan, targetKey } from './model.ts';
@@ -16,7 +17,7 @@ import {
   readGlobalLive,
   readProjectLive,
 } from './read-live.ts';
-import { CHANGE_KINDS, driftProblem, isObject, planMembersProblem, targetProblem } from './saved-plan-members.ts';
+import { CHANGE_KINDS, driftProblem, planMembersProblem, targetProblem } from './saved-plan-members.ts';
 import { fieldsProblem, valuesProblem } from './saved-plan-values.ts';
 
 const ACTIONS: ReadonlySet<string> = new Set(ACTION_ORDER);
@@ -30,7 +31,7 @@ const NEEDS_ID: ReadonlySet<string> = new Set(['update', 'enable', 'disable', 'd
  * dir's key, gets the same check).
  */
 function changeProblem(c: unknown): string | undefined {
-  if (!isObject(c)) return 'not an object';
+  if (!isRecord(c)) return 'not an object';
   const target = targetProblem(c.target, 'target');
   if (target !== undefined) return target;
   if (typeof c.kind !== 'string' || !CHANGE_KINDS.has(c.kind)) return `unknown kind ${JSON.stringify(c.kind)}`;
@@ -90,7 +91,7 @@ export function checkSavedPlan(plan: unknown): Plan {
   }
   if (!Array.isArray(p.changes) || !Array.isArray(p.failures))
     throw new SavedPlanInvalidError('the saved plan has no changes list');
-  if (!isObject(p.liveDigests)) throw new SavedPlanInvalidError('the saved plan has no liveDigests');
+  if (!isRecord(p.liveDigests)) throw new SavedPlanInvalidError('the saved plan has no liveDigests');
   const members = planMembersProblem(p as Record<string, unknown>);
   if (members !== undefined) throw new SavedPlanInvalidError(`the saved plan has a malformed member (${members})`);
   p.changes.forEach((c: unknown, i) => {
