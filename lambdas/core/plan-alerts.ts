@@ -11,7 +11,12 @@ import { hmacOf } from './canonical.ts';
 import { ClaimIndex } from './claim-index.ts';
 import { diffAlert, onlyEnabledDiffers, secretChanges, withSecretChanges } from './diff.ts';
 import { changedSecretPaths, type FingerprintCache, secretFingerprints } from './fingerprint.ts';
-import { findLateCreates, lateCreateChange } from './late-creates.ts';
+import {
+  findLateCreates,
+  lateCreateChange,
+  undigestedLateCreates,
+  undigestedLateCreateWarning,
+} from './late-creates.ts';
 import { secretsChangedOnLive } from './mask-check.ts';
 import type { Change, DesiredProject, FieldChange, TargetRef } from './model.ts';
 import {
@@ -65,6 +70,8 @@ export interface AlertPlanOutput {
   formerIds: Map<string, string>;
   /** Quiet notices for the plan's `notes` (a released key this state does not own). */
   notes: string[];
+  /** Loud notices for the plan's `warnings` (a digest-less create marker of an earlier release, late-creates.ts). */
+  warnings: string[];
 }
 
 /** Identity of a desired body for the non-convergence guard: any desired change, secrets included, re-arms it. */
@@ -398,10 +405,11 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
     const change = lateCreateChange(target, late, views);
     if (change !== undefined) changes.push(change);
   }
+  const warnings = undigestedLateCreates(owned, notLate).map((marker) => undigestedLateCreateWarning(target, marker));
 
   const unmanaged = input.live
     .filter((c) => !ownedIds.has(c.id) && !claimed.has(c.id))
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
     .map((c) => ({ target, id: c.id, eventTypeName: c.eventTypeName, enabled: c.enabled }));
-  return { changes, unmanaged, formerIds, notes: releases.notes };
+  return { changes, unmanaged, formerIds, notes: releases.notes, warnings };
 }
