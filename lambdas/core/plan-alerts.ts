@@ -29,7 +29,7 @@ import {
 } from './normalise.ts';
 import type { OwnedAlertConfig, ProjectState } from './ports.ts';
 import { planReleases } from './release.ts';
-import { renumberedSecretPaths } from './renumbered-secrets.ts';
+import { renumberedSecretPaths, sentAsRecorded } from './renumbered-secrets.ts';
 import { unmodelledMembers, unmodelledReason } from './unmodelled.ts';
 
 /** Outcome of resolving the secrets of one alert config. */
@@ -243,6 +243,11 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
           record?.secretFingerprints,
           input.fingerprintCache,
         );
+        // The very request last sent (its whole fingerprint): no secret changed, though the paths differ (recorded by a
+        // release that numbered same-identity notifications otherwise). Only computed when a path reads as changed.
+        if (changedSecrets.length > 0 && sentAsRecorded(fingerprintKey, after, resolved.values, record?.fingerprint)) {
+          changedSecrets = [];
+        }
         // A secret that only moved to a sibling's path (a webhook renumbered by an edit) is no change, but only while
         // another field than `enabled` differs: that update (a full PUT, not the PATCH of `enabled` alone) sends every
         // secret anyway, so this decides what the plan says, never what is written. With nothing else differing, a renumbering (references renamed) cannot be told from two webhooks
