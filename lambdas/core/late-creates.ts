@@ -4,7 +4,8 @@
  * (`desiredDigest`); the one live config nobody owns or claims with that digest, whose creation Ops Manager's audit
  * shows was made with this tool's key, is the one it created, owned like any other config whose key left git: planned
  * as a delete that every prune gate applies to, and confirmed live again right before it is deleted. Markers of older
- * releases have no digest: they are left as they were.
+ * releases have no digest: they are left as they were, and the plan warns of each (what it made cannot be recognised,
+ * so only the user can settle it).
  */
 import { OpsManagerApiError } from '../opsman/errors.ts';
 import type { AlertConfig, OpsManagerEvent } from '../opsman/types.ts';
@@ -19,6 +20,43 @@ import { getAlertConfigChecked } from './read-live.ts';
 /** The digest a record's interrupted create sent, while the record is nothing but that marker (it has no id yet). */
 export function lateCreateDigest(record: OwnedAlertConfig | undefined): string | undefined {
   return record?.id === undefined ? record?.pendingCreate?.desiredDigest : undefined;
+}
+
+/**
+ * The markers of keys not in `desiredKeys` that an earlier release saved without a digest (the record is nothing but
+ * the marker), in key order: the config their POST may have made late cannot be told from any other unmanaged one.
+ */
+export function undigestedLateCreates(
+  records: Readonly<Record<string, OwnedAlertConfig>>,
+  desiredKeys: ReadonlySet<string>,
+): { key: string; runId: string; startedAt: string }[] {
+  return Object.keys(records)
+    .filter((k) => {
+      const record = records[k];
+      return (
+        !desiredKeys.has(k) &&
+        record?.id === undefined &&
+        record?.pendingCreate !== undefined &&
+        record.pendingCreate.desiredDigest === undefined
+      );
+    })
+    .sort()
+    .map((key) => {
+      const marker = records[key]?.pendingCreate as NonNullable<OwnedAlertConfig['pendingCreate']>;
+      return { key, runId: marker.runId, startedAt: marker.startedAt };
+    });
+}
+
+/**
+ * The warning for a marker of undigestedLateCreates. Left silent, the config such a create made stayed unmanaged and
+ * its marker in the state for ever after an upgrade, with nothing saying so; the two ways out are the key coming back
+ * (its pending create is then recovered by adoption, or made) and spec.release (the marker is forgotten).
+ */
+export function undigestedLateCreateWarning(
+  target: TargetRef,
+  marker: { key: string; runId: string; startedAt: string },
+): string {
+  return `project ${target.name} (${target.id}): alert key "${marker.key}" left git while its create was unresolved: run ${marker.runId} (started ${marker.startedAt}, by an earlier version of opsman-gitops) lost the answer to its POST and did not record what it sent, so the config that POST may have made cannot be recognised; such a config is listed as unmanaged and the key's marker stays in the state. To settle it, either put the key back in git with the body it had and apply (that config is then adopted, or created if the POST never landed), then remove the key again (prune deletes it); or list the key in spec.release and apply (the marker is forgotten; such a config stays in Ops Manager, unmanaged)`;
 }
 
 /** A pending create of a key that left git, with the live configs equal to what its POST sent. */

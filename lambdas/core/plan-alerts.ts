@@ -11,7 +11,12 @@ import { hmacOf } from './canonical.ts';
 import { ClaimIndex } from './claim-index.ts';
 import { diffAlert, onlyEnabledDiffers, secretChanges, withSecretChanges } from './diff.ts';
 import { changedSecretPaths, type FingerprintCache, secretFingerprints } from './fingerprint.ts';
-import { findLateCreates, lateCreateChange } from './late-creates.ts';
+import {
+  findLateCreates,
+  lateCreateChange,
+  undigestedLateCreates,
+  undigestedLateCreateWarning,
+} from './late-creates.ts';
 import { secretsChangedOnLive } from './mask-check.ts';
 import type { Change, DesiredProject, FieldChange, TargetRef } from './model.ts';
 import {
@@ -24,7 +29,7 @@ import {
 } from './normalise.ts';
 import type { OwnedAlertConfig, ProjectState } from './ports.ts';
 import { planReleases } from './release.ts';
-import { renumberedSecretPaths } from './renumbered-secrets.ts';
+import { renumberedSecretPaths, sentAsRecorded } from './renumbered-secrets.ts';
 import { unmodelledMembers, unmodelledReason } from './unmodelled.ts';
 
 /** Outcome of resolving the secrets of one alert config. */
@@ -65,6 +70,8 @@ export interface AlertPlanOutput {
   formerIds: Map<string, string>;
   /** Quiet notices for the plan's `notes` (a released key this state does not own). */
   notes: string[];
+  /** Loud notices for the plan's `warnings` (a digest-less create marker of an earlier release, late-creates.ts). */
+  warnings: string[];
 }
 
 /** Identity of a desired body for the non-convergence guard: any desired change, secrets included, re-arms it. */
@@ -236,6 +243,11 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
           record?.secretFingerprints,
           input.fingerprintCache,
         );
+        // The very request last sent (its whole fingerprint): no secret changed, though the paths differ (recorded by a
+        // release that numbered same-identity notifications otherwise). Only computed when a path reads as changed.
+        if (changedSecrets.length > 0 && sentAsRecorded(fingerprintKey, after, resolved.values, record?.fingerprint)) {
+          changedSecrets = [];
+        }
         // A secret that only moved to a sibling's path (a webhook renumbered by an edit) is no change, but only while
         // another field than `enabled` differs: that update (a full PUT, not the PATCH of `enabled` alone) sends every
         // secret anyway, so this decides what the plan says, never what is written. With nothing else differing, a renumbering (references renamed) cannot be told from two webhooks
@@ -398,10 +410,11 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
     const change = lateCreateChange(target, late, views);
     if (change !== undefined) changes.push(change);
   }
+  const warnings = undigestedLateCreates(owned, notLate).map((marker) => undigestedLateCreateWarning(target, marker));
 
   const unmanaged = input.live
     .filter((c) => !ownedIds.has(c.id) && !claimed.has(c.id))
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
     .map((c) => ({ target, id: c.id, eventTypeName: c.eventTypeName, enabled: c.enabled }));
-  return { changes, unmanaged, formerIds, notes: releases.notes };
+  return { changes, unmanaged, formerIds, notes: releases.notes, warnings };
 }

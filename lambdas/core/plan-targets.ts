@@ -43,6 +43,8 @@ export interface TargetPlan {
   reads: string[];
   failure?: TargetFailure;
   warning?: string;
+  /** More loud notices for the plan's `warnings` (the planning of its alert configs). */
+  warnings?: string[];
   /** Quiet notices for the plan's `notes`. */
   notes?: string[];
 }
@@ -122,6 +124,7 @@ export async function planProject(
     );
     result.changes.push(...audited.changes);
     if (alerts.notes.length > 0) result.notes = alerts.notes;
+    if (alerts.warnings.length > 0) result.warnings = alerts.warnings;
     // Late-create candidates the audit did not show as ours join the unmanaged list (kept in id order); the usual
     // case has none, and the list planAlertConfigs sorted is taken as it is.
     const notOurs = new Set(audited.notOurs);

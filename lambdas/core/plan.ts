@@ -126,6 +126,7 @@ export async function makePlan(
     if (t.digest !== undefined) plan.liveDigests[t.key] = t.digest;
     if (t.failure !== undefined) plan.failures.push(t.failure);
     if (t.warning !== undefined) plan.warnings?.push(t.warning);
+    if (t.warnings !== undefined) plan.warnings?.push(...t.warnings);
     if (t.notes !== undefined) plan.notes = [...(plan.notes ?? []), ...t.notes];
     changes.push(...t.changes);
     plan.unmanaged?.push(...t.unmanaged);

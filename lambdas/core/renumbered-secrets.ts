@@ -4,8 +4,8 @@
  * the paths another one had, and the state's fingerprints, bound to path and value, then differ although no secret
  * value changed. Such a secret is not a change: nothing needs re-sending for it.
  */
-import { type DesiredAlertBody, secretUses } from './alert-body.ts';
-import { type FingerprintCache, secretFingerprint } from './fingerprint.ts';
+import { buildAlertRequest, type DesiredAlertBody, secretUses } from './alert-body.ts';
+import { bodyFingerprint, type FingerprintCache, secretFingerprint } from './fingerprint.ts';
 import { notificationIdentity } from './notification-types.ts';
 
 /** The secrets of one desired notification, at its current path prefix. */
@@ -86,4 +86,26 @@ export function renumberedSecretPaths(
     }
   }
   return out;
+}
+
+/**
+ * True when `recorded` (a record's `fingerprint`, the HMAC of the whole request last sent, secrets included) is the
+ * fingerprint of the request `body` with `values` builds: every secret is then the one sent at the same place, and
+ * none changed whatever paths the record's secret fingerprints use. Releases before 2026-11-26 numbered the paths of
+ * same-identity notifications (two WEBHOOKs) by list position, not content: after an upgrade such a config read as
+ * every secret changed and was re-sent. Undefined or a body that cannot be built (an unresolved or masked value) is
+ * false: the per-path answer stands.
+ */
+export function sentAsRecorded(
+  key: Uint8Array,
+  body: DesiredAlertBody,
+  values: ReadonlyMap<string, string>,
+  recorded: string | undefined,
+): boolean {
+  if (recorded === undefined) return false;
+  try {
+    return bodyFingerprint(key, buildAlertRequest(body, values)) === recorded;
+  } catch {
+    return false;
+  }
 }

@@ -1,7 +1,8 @@
-// Scenario: a create whose answer was lost lands late, then its key leaves git: the config is recognised by the digest its marker kept, pruned through every gate, blocked when ambiguous, and the marker forgotten when the POST never landed.
+// Scenario: a create whose answer was lost lands late, then its key leaves git: the config is recognised by the digest its marker kept, pruned through every gate, blocked when ambiguous, and the marker forgotten when the POST never landed; a marker of an earlier release (no digest) is left as it was, with a warning saying how to settle it.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Change } from '../../../lambdas/core/model.ts';
-import type { OwnedAlertConfig } from '../../../lambdas/core/ports.ts';
+import type { OwnedAlertConfig, ReconcileState } from '../../../lambdas/core/ports.ts';
 import type { ReconcileHarness } from '../../helpers/reconcile-world.ts';
 import { actions, ownedId, P1, p1Alerts, scenario, setP1 } from './scenario-fixture.ts';
 
@@ -11,6 +12,14 @@ const LATE = {
   eventTypeName: 'HOST_DOWN',
   notifications: [{ typeName: 'EMAIL', emailAddress: 'late@acme.example', intervalMin: 60, delayMin: 0 }],
 };
+/** A pending-create marker as an earlier release saved it (no desiredDigest): the fixture state of release d2e5f95. */
+const OLD_MARKER = (() => {
+  const text = readFileSync(new URL('../../fixtures/upgrade/state-d2e5f95.json', import.meta.url), 'utf8');
+  const old = JSON.parse(text) as ReconcileState;
+  const marker = old.projects['5e2211c17a3e5a48f5497de3']?.alertConfigs['killed-create']?.pendingCreate;
+  if (marker === undefined) throw new Error('the fixture lost its marker');
+  return marker;
+})();
 const LATE_LIVE = { eventTypeName: 'HOST_DOWN', enabled: true, notifications: LATE.notifications };
 
 function records(h: ReconcileHarness): Record<string, OwnedAlertConfig> {
@@ -174,18 +183,46 @@ describe('a late create whose key left git', () => {
     expect(records(h).late).toBeUndefined();
   });
 
-  it('leaves a marker saved without a digest (an older release) as it was', async () => {
+  it('leaves a marker saved without a digest (an older release) as it was, and warns of it with both ways out', async () => {
     const h = scenario();
     const late = await lostCreate(h, 'landed');
+    // The marker exactly as release d2e5f95 saved it when its apply was killed during the POST (test/fixtures/upgrade).
     const state = h.state.state;
-    delete state?.projects[P1]?.alertConfigs.late?.pendingCreate?.desiredDigest;
+    const record = state?.projects[P1]?.alertConfigs.late;
+    if (record !== undefined) record.pendingCreate = OLD_MARKER;
     h.state.text = JSON.stringify(state);
     setP1(h, { alertConfigs: p1Alerts() });
     const report = await h.run('apply');
     expect(change(report, 'late')).toBeUndefined();
     expect(report.plan.unmanaged?.map((u) => u.id)).toContain(late);
     expect(h.world.groups.get(P1)?.alerts.has(late as string)).toBe(true);
-    expect(records(h).late?.pendingCreate).toEqual({ runId: 'run-2', startedAt: expect.any(String) });
+    expect(records(h).late?.pendingCreate).toEqual(OLD_MARKER);
+    // It said nothing before: the config stayed unmanaged and the marker in the state for ever, unnoticed.
+    const warnings = (report.plan.warnings ?? []).filter((w) => w.includes('"late"'));
+    expect(warnings).toEqual([
+      expect.stringContaining(
+        `project payments-prod (${P1}): alert key "late" left git while its create was unresolved: run ${OLD_MARKER.runId} (started ${OLD_MARKER.startedAt}, by an earlier version of opsman-gitops)`,
+      ),
+    ]);
+    expect(warnings[0]).toMatch(
+      /put the key back in git with the body it had and apply.*list the key in spec\.release/,
+    );
+    // The second way out settles it: the marker is forgotten, the config stays, and the warning goes.
+    setP1(h, { alertConfigs: p1Alerts(), release: ['late'] });
+    const released = await h.run('apply');
+    expect(change(released, 'late')?.action).toBe('release');
+    expect(records(h).late).toBeUndefined();
+    expect(h.world.groups.get(P1)?.alerts.has(late as string)).toBe(true);
+    const after = await h.run('plan');
+    expect((after.plan.warnings ?? []).filter((w) => w.includes('"late"'))).toEqual([]);
+  });
+
+  it('warns of no marker of a desired key, nor of one that carries its digest', async () => {
+    const h = scenario();
+    await lostCreate(h, 'landed');
+    expect((await h.run('plan')).plan.warnings ?? []).toEqual([]);
+    setP1(h, { alertConfigs: p1Alerts() });
+    expect((await h.run('plan')).plan.warnings ?? []).toEqual([]);
   });
 
   it('is adopted by a desired key with the same body (a rename in the same commit), and the marker goes', async () => {

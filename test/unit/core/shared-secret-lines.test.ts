@@ -1,7 +1,13 @@
 // Scenario: two WEBHOOKs of one alert config, numbered one way by the field diff (sorted normal forms) and the other by the secret paths (canonical JSON with references): a secret changed in the secrets file and another removed on live or newly added each get their own plan line, naming the right webhook by its YAML position, in either YAML order; with one WEBHOOK removed from the YAML, the other keeps its secret paths and only its own changed secret is listed.
 import { describe, expect, it } from 'vitest';
-import { type DesiredAlertBody, secretUses } from '../../../lambdas/core/alert-body.ts';
-import { changedSecretPaths, type FingerprintCache, secretFingerprints } from '../../../lambdas/core/fingerprint.ts';
+import { buildAlertRequest, type DesiredAlertBody, secretUses } from '../../../lambdas/core/alert-body.ts';
+import {
+  bodyFingerprint,
+  changedSecretPaths,
+  type FingerprintCache,
+  secretFingerprint,
+  secretFingerprints,
+} from '../../../lambdas/core/fingerprint.ts';
 import type { DesiredProject, FieldChange } from '../../../lambdas/core/model.ts';
 import { planAlertConfigs } from '../../../lambdas/core/plan-alerts.ts';
 import { readablePath, secretNote } from '../../../lambdas/core/render/values.ts';
@@ -299,5 +305,56 @@ describe('what looking for a renumbering costs', () => {
       'notifications[WEBHOOK].webhookSecret',
       'notifications[WEBHOOK].webhookUrl',
     ]);
+  });
+});
+
+describe('a record whose secret paths an earlier release numbered by list position (before 2026-11-26)', () => {
+  /** Desired [B, A]: by list position B is `[WEBHOOK]` and A `[WEBHOOK#2]`; by content (today) the other way round. */
+  const DESIRED = [B, A];
+  const LEGACY: Record<string, string> = {
+    'notifications[WEBHOOK].webhookUrl': 'b#url',
+    'notifications[WEBHOOK].webhookSecret': 'b#sec',
+    'notifications[WEBHOOK#2].webhookUrl': 'a#url',
+    'notifications[WEBHOOK#2].webhookSecret': 'a#sec',
+  };
+
+  /** The plan of DESIRED (secrets file `values`) against a record as that release wrote it after sending VALUES. */
+  function planWith(values: Record<string, string>): { action: string | undefined; secrets: string[] } {
+    const secretFingerprints = Object.fromEntries(
+      Object.entries(LEGACY).map(([path, ref]) => [path, secretFingerprint(key, path, VALUES[ref] as string)]),
+    );
+    const fingerprint = bodyFingerprint(key, buildAlertRequest(body(DESIRED), resolve(DESIRED, VALUES)));
+    const config = { id: 'c1', groupId: 'g', eventTypeName: 'HOST_DOWN', enabled: true, matchers: [] };
+    const out = planAlertConfigs({
+      target: { type: 'project', id: 'g', name: 'p' },
+      project: {
+        name: 'p',
+        projectId: 'g',
+        release: [],
+        alertConfigs: [{ key: 'hooks', ...body(DESIRED) }],
+      } as unknown as DesiredProject,
+      live: [{ ...config, notifications: [LIVE_B, LIVE_A] } as unknown as AlertConfig],
+      state: { alertConfigs: { hooks: { id: 'c1', fingerprint, secretFingerprints } } },
+      secrets: new Map([['hooks', { ok: true, values: resolve(DESIRED, values) }]]),
+      teamProblems: new Map(),
+      fingerprintKey: key,
+    });
+    const fields: FieldChange[] = out.changes[0]?.fields ?? [];
+    const secrets = fields
+      .filter((f) => f.secret === true)
+      .map((f) => `${readablePath(f)}: ${secretNote(f.note)}`)
+      .sort();
+    return { action: out.changes[0]?.action, secrets };
+  }
+
+  it('is in sync when the request is the one it sent (no secret reads as changed, nothing is re-sent)', () => {
+    // Before: an update with every secret "(secret changed)", the first plan after an upgrade.
+    expect(planWith(VALUES)).toEqual({ action: 'noop', secrets: [] });
+  });
+
+  it('still sends a secret changed in the secrets file since (the request is no longer the one it sent)', () => {
+    const changed = planWith({ ...VALUES, 'a#sec': 'secret-a-2' });
+    expect(changed.action).toBe('update');
+    expect(changed.secrets).toContain(`notifications[WEBHOOK, item 2].webhookSecret: ${secretNote('changed')}`);
   });
 });
