@@ -5,6 +5,7 @@
 
 import type { AlertConfigRequest, Matcher, MetricThreshold, NotificationRequest, Threshold } from '../opsman/types.ts';
 import { canonicalJson } from './canonical.ts';
+import type { IgnorableField } from './desired/enums.ts';
 import { MaskedValueError } from './errors.ts';
 import type { DesiredAlertConfig, DesiredNotification, SecretRef } from './model.ts';
 import { isSecretField, looksMasked, notificationIdentity } from './notification-types.ts';
@@ -18,6 +19,11 @@ export interface DesiredAlertBody {
   metricThreshold?: MetricThreshold;
   threshold?: Threshold;
   notifications: DesiredNotification[];
+  /**
+   * The entry's ignoreFields, when it lists any: never sent (buildAlertRequest picks the request's members), but
+   * carried in the plan so that apply records the digest and verification compares what they leave to Ops Manager.
+   */
+  ignoreFields?: IgnorableField[];
 }
 
 /** One secret reference of a body, with the field path it fills. */
@@ -43,6 +49,7 @@ export function toDesiredAlertBody(config: DesiredAlertConfig): DesiredAlertBody
   };
   if (config.metricThreshold !== undefined) body.metricThreshold = config.metricThreshold;
   if (config.threshold !== undefined) body.threshold = config.threshold;
+  if (config.ignoreFields !== undefined && config.ignoreFields.length > 0) body.ignoreFields = config.ignoreFields;
   return body;
 }
 

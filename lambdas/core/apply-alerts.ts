@@ -12,6 +12,7 @@ import { buildAlertRequest, type DesiredAlertBody } from './alert-body.ts';
 import type { SecretLocator } from './apply-secret-places.ts';
 import { ReconcileError } from './errors.ts';
 import { bodyFingerprint, type FingerprintCache, secretFingerprint } from './fingerprint.ts';
+import { appliedDigestOf } from './ignore-fields.ts';
 import { confirmLateCreate, lateCreateDigest } from './late-creates.ts';
 import type { Change, Plan } from './model.ts';
 import {
@@ -96,8 +97,13 @@ export interface PreparedBody {
   hasSecrets: boolean;
   fingerprint: string;
   secretFingerprints: Record<string, string>;
-  /** sha256 of `desiredText`: equal to `normalDigest(normaliseDesired(body))`. */
+  /**
+   * sha256 of `desiredText` (equal to `normalDigest(normaliseDesired(body))`), or, for a body with ignoreFields, of its
+   * text without the ignored members (ignore-fields.ts appliedDigestOf).
+   */
   appliedDigest: string;
+  /** The body's ignoreFields, sorted, when it has some: recorded with `appliedDigest`, which leaves them out. */
+  ignoredFields?: string[];
   /** Canonical JSON of the normalised desired body (no secret values): what verification compares an echo with. */
   desiredText: string;
 }
@@ -153,8 +159,11 @@ export async function prepareBody(change: Change, ctx: AlertApplyContext): Promi
     hasSecrets: values.size > 0,
     fingerprint: bodyFingerprint(ctx.fingerprintKey, request),
     secretFingerprints: cachedSecretFingerprints(ctx, values),
-    appliedDigest: textDigest(desiredText),
+    appliedDigest: appliedDigestOf(body, desiredText),
     desiredText,
+    ...(body.ignoreFields === undefined || body.ignoreFields.length === 0
+      ? {}
+      : { ignoredFields: [...body.ignoreFields].sort() }),
   };
 }
 
@@ -164,6 +173,7 @@ const REWRITTEN = new Set([
   'fingerprint',
   'secretFingerprints',
   'appliedDigest',
+  'ignoredFields',
   'pendingCreate',
   'notConverging',
 ]);
@@ -176,11 +186,11 @@ function recordApplied(
   how: 'created' | 'adopted' | 'updated',
 ): void {
   const old = ctx.state.projects[change.target.id]?.alertConfigs[change.key];
-  const { fingerprint, secretFingerprints, appliedDigest } = prepared;
+  const { fingerprint, secretFingerprints, appliedDigest, ignoredFields } = prepared;
   const kept = old === undefined ? [] : Object.keys(old).filter((field) => !REWRITTEN.has(field));
   // Built as one literal (no spread then delete, no field added later): the 20,000 records of a first apply stay
   // compact objects in the heap. Kept fields of an older record follow, so the stored JSON lists the same fields.
-  if (how === 'created' && kept.length === 0) {
+  if (how === 'created' && kept.length === 0 && ignoredFields === undefined) {
     const createdAt = ctx.now();
     setAlertRecord(ctx.state, change.target.id, change.key, {
       id,
@@ -192,6 +202,7 @@ function recordApplied(
     return;
   }
   const record: OwnedAlertConfig = { id, fingerprint, secretFingerprints, appliedDigest };
+  if (ignoredFields !== undefined) record.ignoredFields = ignoredFields;
   for (const field of kept) {
     (record as Record<string, unknown>)[field] = (old as Record<string, unknown>)[field];
   }

@@ -5,6 +5,7 @@
  * gets `drift.fight` and the plan a warning naming the object, the actors, the runs and the way out. Names and field
  * paths only: never a value, so never a secret.
  */
+import { IGNORABLE_FIELDS } from './desired/enums.ts';
 import { FIGHT_RUNS, nextStreak, revertsDrift, streakKey, streaksOf } from './fight-streak.ts';
 import { type Change, type ChangeResult, type FightActor, type FightNotice, targetKey } from './model.ts';
 import type { DriftStreak, ReconcileState } from './ports.ts';
@@ -96,9 +97,26 @@ function fightText(change: Change, notice: FightNotice, putBack: string): string
   );
 }
 
-/** The way out of a fight, as its warning says it: what a change line says itself when that warning is not shown. */
+/**
+ * The way out of a fight, as its warning says it: what a change line says itself when that warning is not shown. For
+ * an alert config fought over in members ignoreFields may name, the finer way out comes first: ignore just those.
+ */
 export function fightWayOut(change: Change): string {
-  return `give it one owner (${leaveIt(change)}, or stop the other automation, script or installation that changes it)`;
+  const owner = `give it one owner (${leaveIt(change)}, or stop the other automation, script or installation that changes it)`;
+  const members = change.kind === 'alertConfig' ? ignorableMembers(change.drift?.fight?.fields ?? []) : [];
+  if (members.length === 0) return owner;
+  const list = members.join(', ');
+  return `to leave ${list} to the other writer and keep managing the rest, add ignoreFields: [${list}] to alert config "${change.key}"; or ${owner}`;
+}
+
+/** The members ignoreFields may name among fought-over field paths (`enabled`, `threshold.threshold`...), in order. */
+function ignorableMembers(fields: readonly string[]): string[] {
+  const members = new Set<string>();
+  for (const path of fields) {
+    const member = path.split(/[.[]/, 1)[0] ?? '';
+    if ((IGNORABLE_FIELDS as readonly string[]).includes(member)) members.add(member);
+  }
+  return [...members];
 }
 
 /**

@@ -11,6 +11,7 @@ import type {
   ServerTypeName,
   Threshold,
 } from '../opsman/types.ts';
+import type { IgnorableField } from './desired/enums.ts';
 
 /** Where a value came from: file path (relative to the desired-state root), 1-based line and column. */
 export interface SourceLocation {
@@ -45,6 +46,11 @@ export interface DesiredAlertConfig {
   metricThreshold?: MetricThreshold;
   threshold?: Threshold;
   notifications: DesiredNotification[];
+  /**
+   * Members left to Ops Manager once the config exists (ignore-fields.ts): sent as desired on create, as live on every
+   * later write, and never planned, reported as drift or fought over. Absent when the entry lists none.
+   */
+  ignoreFields?: IgnorableField[];
   /** The template it came from, when it was merged in from one. */
   template?: string;
   source: SourceLocation;

@@ -11,6 +11,8 @@ import { hmacOf } from './canonical.ts';
 import { ClaimIndex } from './claim-index.ts';
 import { diffAlert, onlyEnabledDiffers, secretChanges, withSecretChanges } from './diff.ts';
 import { changedSecretPaths, type FingerprintCache, secretFingerprints } from './fingerprint.ts';
+import { identityBody, ignoredOf, ignoredText, liveDigestFor, withLiveIgnored } from './ignore-fields.ts';
+import { IgnoringIndexes } from './ignored-index.ts';
 import {
   findLateCreates,
   lateCreateChange,
@@ -74,9 +76,13 @@ export interface AlertPlanOutput {
   warnings: string[];
 }
 
-/** Identity of a desired body for the non-convergence guard: any desired change, secrets included, re-arms it. */
+/**
+ * Identity of a desired body for the non-convergence guard: any desired change, secrets included, re-arms it. The
+ * live values of ignored members that a plan put in (withLiveIgnored) are left out: a person's edit of one is no
+ * desired change.
+ */
 export function desiredIdentity(key: Uint8Array, body: DesiredAlertBody, secrets: ReadonlyMap<string, string>): string {
-  return hmacOf(key, { body, secrets: secretFingerprints(key, secrets) });
+  return hmacOf(key, { body: identityBody(body), secrets: secretFingerprints(key, secrets) });
 }
 
 function byCreatedThenId(a: AlertConfig, b: AlertConfig): number {
@@ -173,6 +179,13 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
     claimed,
     byCreatedThenId,
   );
+  const unownedIgnoring = new IgnoringIndexes(
+    input.live.filter((c) => !ownedIds.has(c.id)),
+    (c) => c,
+    (c) => c.id,
+    claimed,
+    byCreatedThenId,
+  );
 
   // Keys the project lets go of (spec.release): planned apart, and claiming their configs first, so that neither a
   // rename nor a delete nor a late create's delete takes a config the user asked to leave alone.
@@ -193,16 +206,24 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
     (r) => r.config.id,
     claimed,
   );
+  const leftGitIgnoring = new IgnoringIndexes(
+    leftGit,
+    (r) => r.config,
+    (r) => r.config.id,
+    claimed,
+  );
 
   for (const config of sortedByKey(project.alertConfigs)) {
     const key = config.key;
-    const after = toDesiredAlertBody(config);
-    // The text decides "in sync"; the normal form is only built when something differs.
-    const desiredText = desiredTextOf(after);
+    const body = toDesiredAlertBody(config);
     let desired: NormalAlert | undefined;
     const record: OwnedAlertConfig | undefined = owned[key];
     const resolved = input.secrets.get(key) ?? EMPTY_SECRETS;
     const live = record?.id === undefined ? undefined : liveById.get(record.id);
+    // What a write of an existing config sends: the desired body, with the live value of each member it ignores.
+    const after = live === undefined ? body : withLiveIgnored(body, live);
+    // The text decides "in sync"; the normal form is only built when something differs.
+    const desiredText = desiredTextOf(after);
     if (record?.id !== undefined && live !== undefined) claimed.add(record.id);
 
     const teamProblem = input.teamProblems.get(key);
@@ -279,7 +300,9 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
       const change: Change = { target, kind, key, id: live.id, action: 'noop', fields, reason: 'in sync' };
       if (fields.length > 0) {
         // Only a differing config needs its live digest: the view computes it now, for this one.
-        const drifted = secretDrift || (record?.appliedDigest !== undefined && view.digest !== record.appliedDigest);
+        const drifted =
+          secretDrift ||
+          (record?.appliedDigest !== undefined && liveDigestFor(record, live, view) !== record.appliedDigest);
         change.before = view.normal;
         change.after = after;
         const guard = record?.notConverging;
@@ -308,7 +331,12 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
 
     // No live object for this key: a renamed key, pending create, owned but deleted outside, or never seen.
     const pending = record?.pendingCreate !== undefined && record.id === undefined;
-    const moved = pending ? undefined : leftGitByText.first(desiredText);
+    // A config that ignores members matches one equal to it except in those, whose live values it then keeps.
+    const ignored = ignoredOf(body);
+    const matchText = ignored.length === 0 ? desiredText : ignoredText(body, ignored);
+    const movedIndex = ignored.length === 0 ? leftGitByText : leftGitIgnoring.of(ignored);
+    const moved = pending ? undefined : movedIndex.first(matchText);
+    const except = ignored.length === 0 ? '' : ` except the ignored ${ignored.join(', ')}`;
     if (moved !== undefined) {
       claimed.add(moved.config.id);
       changes.push({
@@ -319,15 +347,16 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
         id: moved.config.id,
         movedFrom: moved.key,
         before: views.get(moved.config.id)?.normal,
-        after,
+        after: withLiveIgnored(body, moved.config),
         fields: withSecretItems(secretChanges([...resolved.values.keys()].sort(), false), after),
-        reason: `key renamed from "${moved.key}": its config ${moved.config.id} equals the desired one in every non-secret field, so ownership moves instead of a delete and a create`,
+        reason: `key renamed from "${moved.key}": its config ${moved.config.id} equals the desired one in every non-secret field${except}, so ownership moves instead of a delete and a create`,
       });
       listUnsentOnAdopt(changes[changes.length - 1] as Change, moved.config, resolved);
       continue;
     }
     // Only an interrupted create needs every match (several block it); otherwise the oldest one is adopted.
-    const matches = pending ? unowned.all(desiredText) : [unowned.first(desiredText)].flatMap((c) => c ?? []);
+    const index = ignored.length === 0 ? unowned : unownedIgnoring.of(ignored);
+    const matches = pending ? index.all(matchText) : [index.first(matchText)].flatMap((c) => c ?? []);
     if (pending && matches.length > 1) {
       changes.push({
         target,
@@ -350,11 +379,11 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
         action: 'adopt',
         id: first.id,
         before: views.get(first.id)?.normal,
-        after,
+        after: withLiveIgnored(body, first),
         fields: withSecretItems(secretChanges([...resolved.values.keys()].sort(), false), after),
         reason: pending
           ? `recovering an interrupted create: adopting the one matching config ${first.id}`
-          : `unowned live config ${first.id} equals the desired one in every non-secret field`,
+          : `unowned live config ${first.id} equals the desired one in every non-secret field${except}`,
       });
       listUnsentOnAdopt(changes[changes.length - 1] as Change, first, resolved);
       continue;
@@ -395,7 +424,11 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
     };
     // Someone changed it since our last write (say while its key was out of git with prune off, and a person took it
     // over): the delete discards their edit, so the plan marks it as drift and attribution names who made it.
-    if (record?.appliedDigest !== undefined && view !== undefined && view.digest !== record.appliedDigest) {
+    if (
+      record?.appliedDigest !== undefined &&
+      view !== undefined &&
+      liveDigestFor(record, live, view) !== record.appliedDigest
+    ) {
       change.drift = { detected: true };
       change.reason += '; changed in Ops Manager since this tool last wrote it';
     }

@@ -183,8 +183,13 @@ export interface OwnedAlertConfig {
   fingerprint?: string;
   /** HMAC-SHA-256 per secret field path, to say which secret changed without knowing its value. */
   secretFingerprints?: Record<string, string>;
-  /** Digest of the normalised non-secret body last applied: drift = live differs from it. */
+  /**
+   * Digest of the normalised non-secret body last applied: drift = live differs from it. Made without the members in
+   * `ignoredFields`, when there are any (ignore-fields.ts).
+   */
   appliedDigest?: string;
+  /** The alert config's ignoreFields when it was last written: the members `appliedDigest` leaves out. */
+  ignoredFields?: string[];
   /**
    * Set before a POST; cleared once the id is known. `desiredDigest` (textDigest of the desired body's canonical text,
    * absent in markers older releases saved) recognises the config that POST created late once its key has left git.

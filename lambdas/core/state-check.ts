@@ -90,6 +90,7 @@ const alertRecord = object({
   fingerprint: string,
   secretFingerprints: mapOf(string),
   appliedDigest: string,
+  ignoredFields: stringList,
   pendingCreate: object({ runId: required(string), startedAt: required(string), desiredDigest: string }),
   notConverging: object({ desiredDigest: required(string), since: required(string), fields: required(stringList) }),
   adoptedAt: string,

@@ -11,6 +11,7 @@ import type { ApplyContext } from './apply.ts';
 import { verifySingleton } from './apply-singletons.ts';
 import { errorCode, errorHttpStatus, errorMessage } from './concurrency.ts';
 import { diffAlert } from './diff.ts';
+import { ignoredOf, inIgnored } from './ignore-fields.ts';
 import { secretsChangedOnLive } from './mask-check.ts';
 import type { ChangeResult, TargetFailure } from './model.ts';
 import { liveText, normaliseDesired, normaliseLive } from './normalise.ts';
@@ -56,8 +57,16 @@ async function guard(result: ChangeResult, ctx: ApplyContext, fields: string[]):
   };
 }
 
+/**
+ * The fields of `live` that differ from what the write sent, leaving out the members the body ignores: a person may
+ * change those between the write and the re-read, and that is theirs to do, not a failure to converge.
+ */
 function differingFields(result: ChangeResult, live: AlertConfig): string[] {
-  return diffAlert(normaliseDesired(result.change.after as DesiredAlertBody), normaliseLive(live)).map((f) => f.path);
+  const body = result.change.after as DesiredAlertBody;
+  const ignored = ignoredOf(body);
+  return diffAlert(normaliseDesired(body), normaliseLive(live))
+    .map((f) => f.path)
+    .filter((path) => !inIgnored(path, ignored));
 }
 
 /**

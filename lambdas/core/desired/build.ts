@@ -58,6 +58,9 @@ function alertConfigOf(entry: MergedEntry): DesiredAlertConfig {
   if (v.metricThreshold !== undefined)
     config.metricThreshold = v.metricThreshold as DesiredAlertConfig['metricThreshold'];
   if (v.threshold !== undefined) config.threshold = v.threshold as DesiredAlertConfig['threshold'];
+  // An empty list ignores nothing: left out, so the config loads (and plans) as one without it.
+  const ignore = v.ignoreFields as DesiredAlertConfig['ignoreFields'] | undefined;
+  if (ignore !== undefined && ignore.length > 0) config.ignoreFields = ignore;
   if (entry.template !== undefined) config.template = entry.template;
   const secretSources = secretSourcesOf(entry);
   if (secretSources !== undefined) config.secretSources = secretSources;

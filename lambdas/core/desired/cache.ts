@@ -31,8 +31,9 @@ export const CACHE_FORMAT_VERSION = 3;
  * 2: GROUP and ORG notifications no longer require roles.
  * 3: a project's projectId may not be an organization's id (its own orgId, an Organization's, another project's).
  * 4: alert configs carry `secretSources` (where each secret reference is written).
+ * 5: alert configs carry `ignoreFields` (per-field ignore rules).
  */
-export const LOADER_VERSION = 4;
+export const LOADER_VERSION = 5;
 
 /** The identity of one file in the key: path, content digest, and the source's version (S3 ETag) when it has one. */
 export interface CacheKeyFile {

@@ -220,6 +220,16 @@ export const MATCHER_OPERATORS = [
 /** Values a TYPE_NAME matcher compares against with EQUALS / NOT_EQUALS. */
 export const TYPE_NAME_VALUES: readonly string[] = ['PRIMARY', 'SECONDARY', 'STANDALONE', 'CONFIG', 'MONGOS'];
 
+/**
+ * The alert config members an entry's `ignoreFields` may name: after the create, a difference in them is left to
+ * whoever changes them in Ops Manager (Terraform's ignore_changes). Not `notifications`: keeping the live ones would
+ * mean sending them back with a full PUT, and Ops Manager returns their secrets redacted.
+ */
+export const IGNORABLE_FIELDS = ['enabled', 'threshold', 'metricThreshold', 'matchers'] as const;
+
+/** One member `ignoreFields` may name. */
+export type IgnorableField = (typeof IGNORABLE_FIELDS)[number];
+
 /** Threshold comparison operators. */
 export const THRESHOLD_OPERATORS = ['GREATER_THAN', 'LESS_THAN'] as const;
 

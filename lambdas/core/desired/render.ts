@@ -11,7 +11,7 @@ import { API_VERSION } from './enums.ts';
 export const SCHEMA_COMMENT = '# yaml-language-server: $schema=./schema/opsman-gitops.schema.json';
 
 function alertConfigDoc(config: DesiredAlertConfig): Record<string, unknown> {
-  const { key, eventTypeName, enabled, matchers, metricThreshold, threshold, notifications } = config;
+  const { key, eventTypeName, enabled, matchers, metricThreshold, threshold, notifications, ignoreFields } = config;
   return {
     key,
     eventTypeName,
@@ -20,6 +20,7 @@ function alertConfigDoc(config: DesiredAlertConfig): Record<string, unknown> {
     ...(metricThreshold ? { metricThreshold } : {}),
     ...(threshold ? { threshold } : {}),
     notifications,
+    ...(ignoreFields ? { ignoreFields } : {}),
   };
 }
 

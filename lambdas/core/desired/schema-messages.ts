@@ -135,6 +135,28 @@ const READ_ONLY: Record<string, Record<string, string>> = {
 const SECRET_REF_CHARACTERS =
   ' (one "#"; the secret id of letters, digits and / _ + = . @ -, the key of letters, digits and _ . -; no spaces)';
 
+/** Members of an alert config that ignoreFields cannot name, with the reason. */
+const NOT_IGNORABLE: Record<string, string> = {
+  notifications:
+    'notifications cannot be ignored: keeping the live ones would mean sending them back with a full PUT, and Ops Manager returns their secrets redacted',
+  eventTypeName: 'eventTypeName cannot be ignored: it is what the alert config is',
+  key: 'key cannot be ignored: it is how this tool names the alert config',
+};
+
+/** Why a value of an alert config's ignoreFields is refused beyond "not one of", or undefined. */
+function ignoreFieldsReason(
+  segments: readonly PathSegment[],
+  value: unknown,
+  allowed: readonly string[],
+): string | undefined {
+  if (segments[segments.length - 2] !== 'ignoreFields' || typeof value !== 'string') return undefined;
+  if (Object.hasOwn(NOT_IGNORABLE, value)) return NOT_IGNORABLE[value];
+  // `threshold.threshold`: a member's own fields are not named, the member is.
+  const member = value.split(/[.[]/, 1)[0] ?? '';
+  if (member !== value && allowed.includes(member)) return `ignoreFields names whole members: write ${member}`;
+  return undefined;
+}
+
 /** Values users write from memory that Ops Manager refuses, with the reason. */
 const KNOWN_REFUSALS: Record<string, string> = { TOTAL: 'Ops Manager no longer supports mode TOTAL' };
 
@@ -272,9 +294,10 @@ export function translate(located: LocatedDocument, error: ErrorObject, kind?: u
       const list = allowed.length <= 16 ? `one of ${allowed.join(', ')}` : `one of the ${allowed.length} known values`;
       // Own properties only: a value "constructor" must not print the Object constructor's source as a reason.
       const known =
-        typeof error.data === 'string' && Object.hasOwn(KNOWN_REFUSALS, error.data)
+        ignoreFieldsReason(segments, error.data, allowed) ??
+        (typeof error.data === 'string' && Object.hasOwn(KNOWN_REFUSALS, error.data)
           ? KNOWN_REFUSALS[error.data]
-          : undefined;
+          : undefined);
       const message = `${subject} must be ${list}; found ${found}${known ? ` (${known})` : ''}${hint.text}`;
       return {
         ...at(segments),

@@ -7,6 +7,7 @@ import {
   API_VERSION,
   EVENT_TYPE_NAMES,
   GROUP_ROLES,
+  IGNORABLE_FIELDS,
   KINDS,
   MATCHER_FIELDS,
   MATCHER_OPERATORS,
@@ -126,6 +127,13 @@ const alertConfig = closed(
       ['operator', 'threshold'],
     ),
     notifications: { type: 'array', items: { $ref: '#/$defs/Notification' }, minItems: 1 },
+    ignoreFields: {
+      type: 'array',
+      items: { enum: [...IGNORABLE_FIELDS] },
+      uniqueItems: true,
+      description:
+        'members set as desired on create, then left to Ops Manager: a live difference in them is never planned, written or reported as drift',
+    },
   },
   ['key', 'eventTypeName', 'notifications'],
 );

@@ -82,6 +82,10 @@ describe('update fight detection against the emulator', () => {
     expect(alert).toContain(`${FIGHT_RUNS} consecutive runs since`);
     expect(alert).toContain('found it changed by API key jdoekey1 (each time: enabled) and put it back');
     expect(alert).toMatch(/give it one owner \(list "no-primary" in spec\.release .* or stop the other automation/);
+    // The finer way out first: only the member fought over is left to the other writer.
+    expect(alert).toContain(
+      'to leave enabled to the other writer and keep managing the rest, add ignoreFields: [enabled] to alert config "no-primary"; or give it one owner',
+    );
     const rotation = warnings.find((w) => w.includes('the audit-log rotation')) as string;
     expect(rotation).toContain('by API key jdoekey1 (each time: numTotal)');
     expect(rotation).toContain('give it one owner (remove it from git to leave it to the other writer');

@@ -1,4 +1,4 @@
-// Scenario: the Markdown comment quotes twenty warnings; an update fight whose warning is past them has a change line that says the way out itself, never a dangling "(see the warning)"; one whose warning is quoted keeps the pointer.
+// Scenario: the Markdown comment quotes twenty warnings; an update fight whose warning is past them has a change line that says the way out itself (ignoreFields first for an alert config fought over in `enabled`), never a dangling "(see the warning)"; one whose warning is quoted keeps the pointer.
 import { describe, expect, it } from 'vitest';
 import { fightWarning } from '../../../lambdas/core/fight-notice.ts';
 import { type Change, type FightNotice, PLAN_FORMAT_VERSION, type Plan } from '../../../lambdas/core/model.ts';
@@ -47,7 +47,7 @@ describe('fight lines of the Markdown comment', () => {
     expect(markdown).not.toContain('UPDATE FIGHT');
     expect(markdown).not.toContain('(see the warning)');
     expect(markdown).toContain(
-      `${LINE}: two writers manage it; give it one owner (list "no-primary" in spec.release to leave it to the other writer`,
+      `${LINE}: two writers manage it; to leave enabled to the other writer and keep managing the rest, add ignoreFields: [enabled] to alert config "no-primary"; or give it one owner (list "no-primary" in spec.release to leave it to the other writer`,
     );
   });
 

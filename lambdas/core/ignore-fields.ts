@@ -1,0 +1,109 @@
+/**
+ * Per-field ignore rules of alert configs (`ignoreFields`, Terraform's `ignore_changes`): the desired value of an
+ * ignored member is used when the config is created; afterwards the live value is kept. Everything that decides "in
+ * sync", "drifted" or "the same config" goes through here, so that an ignored difference is none of them:
+ * - planning and writing use the desired body with the live values of its ignored members (`withLiveIgnored`): its
+ *   text equals the live text when only those differ, and a full PUT sends the human's values back unchanged;
+ * - adoption and drift compare texts with the ignored members set to one neutral value on both sides (`ignoredText`);
+ * - the non-convergence guard's identity leaves them out (`identityBody`), so a human's edit does not re-arm it.
+ */
+import type { AlertConfig } from '../opsman/types.ts';
+import type { DesiredAlertBody } from './alert-body.ts';
+import type { IgnorableField } from './desired/enums.ts';
+import { desiredText, type LiveView, liveText, textDigest } from './normalise.ts';
+import type { OwnedAlertConfig } from './ports.ts';
+
+/** The members an alert body or a live config has that ignoreFields may name. */
+interface IgnorableMembers {
+  enabled?: boolean;
+  matchers?: unknown;
+  threshold?: unknown;
+  metricThreshold?: unknown;
+}
+
+/** The ignored members of a body, or an empty list. */
+export function ignoredOf(body: { ignoreFields?: readonly IgnorableField[] }): readonly IgnorableField[] {
+  // A hand-made saved plan may carry anything here: only a list counts.
+  return Array.isArray(body.ignoreFields) ? body.ignoreFields : [];
+}
+
+/**
+ * `body` with each member it ignores taken from `live` (a copy; `body` itself when it ignores none): what an update
+ * or an adoption sends, and what the plan shows as `after`, since that is what Ops Manager will hold.
+ */
+export function withLiveIgnored(body: DesiredAlertBody, live: AlertConfig): DesiredAlertBody {
+  const fields = ignoredOf(body);
+  if (fields.length === 0) return body;
+  const out: DesiredAlertBody = { ...body };
+  for (const field of fields) {
+    if (field === 'enabled') out.enabled = live.enabled === true;
+    else if (field === 'matchers') out.matchers = structuredClone(live.matchers ?? []);
+    else if (field === 'threshold') {
+      if (live.threshold === undefined) delete out.threshold;
+      else out.threshold = structuredClone(live.threshold);
+    } else if (field === 'metricThreshold') {
+      if (live.metricThreshold === undefined) delete out.metricThreshold;
+      else out.metricThreshold = structuredClone(live.metricThreshold);
+    }
+  }
+  return out;
+}
+
+/** A shallow copy of `value` with each of `fields` set to one neutral value (absent, false, no matchers). */
+function neutralised<T extends IgnorableMembers>(value: T, fields: readonly string[]): T {
+  const out: IgnorableMembers = { ...value };
+  for (const field of fields) {
+    if (field === 'enabled') out.enabled = false;
+    else if (field === 'matchers') out.matchers = [];
+    else if (field === 'threshold') delete out.threshold;
+    else if (field === 'metricThreshold') delete out.metricThreshold;
+  }
+  return out as T;
+}
+
+/** The canonical text of a desired body with `fields` neutralised: equal to a live config's `ignoredLiveText`. */
+export function ignoredText(body: DesiredAlertBody, fields: readonly string[]): string {
+  return desiredText(neutralised(body, fields));
+}
+
+/** The canonical text of a live config with `fields` neutralised: what adoption under ignoreFields matches by. */
+export function ignoredLiveText(live: AlertConfig, fields: readonly string[]): string {
+  return liveText(neutralised(live, fields));
+}
+
+/**
+ * The `appliedDigest` of a body written: the digest of its canonical text, with its ignored members neutralised when
+ * it has some (the record then lists them in `ignoredFields`, so drift is judged without them).
+ */
+export function appliedDigestOf(body: DesiredAlertBody, text: string): string {
+  const fields = ignoredOf(body);
+  return textDigest(fields.length === 0 ? text : ignoredText(body, fields));
+}
+
+/**
+ * The digest of a live config to compare with a record's `appliedDigest`: its view's, or, when the record was written
+ * with ignored members, the digest of its text without them (a human's edit of those is no drift).
+ */
+export function liveDigestFor(record: OwnedAlertConfig, live: AlertConfig, view: LiveView): string {
+  const fields = record.ignoredFields;
+  return fields === undefined || fields.length === 0 ? view.digest : textDigest(ignoredLiveText(live, fields));
+}
+
+/**
+ * The body the non-convergence guard identifies: with its ignored members neutralised, so that the live values
+ * `withLiveIgnored` put in (a human's next edit) do not count as a change of the desired state. The same object when
+ * it ignores none (identities stored by older releases stay valid).
+ */
+export function identityBody(body: DesiredAlertBody): DesiredAlertBody {
+  const fields = ignoredOf(body);
+  return fields.length === 0 ? body : neutralised(body, fields);
+}
+
+/**
+ * Whether a field path (diffAlert's, or a FieldChange's) lies in one of `fields`: `enabled`, `matchers`,
+ * `threshold.operator`, `metricThreshold.threshold`...
+ */
+export function inIgnored(path: string, fields: readonly string[]): boolean {
+  const dot = path.indexOf('.');
+  return fields.includes(dot < 0 ? path : path.slice(0, dot));
+}

@@ -1,0 +1,187 @@
+// Scenario: runCli in-process against the emulator (real HTTP, Digest). payments-prod's primary-connections-high
+// ignores enabled and metricThreshold: after an apply, a person disables it and raises its threshold with their own
+// key; the next plan is empty (exit 0 with --detailed-exitcode, observe too), and a desired change of its notification
+// is an update whose full PUT keeps the person's values (read back from the emulator). A config made by hand that
+// differs only in those members is adopted on the first apply instead of duplicated.
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startEmulator } from '../../../emulator/index.ts';
+import { runCli } from '../../../lambdas/cli/main.ts';
+import type { Plan } from '../../../lambdas/core/model.ts';
+import type { ReconcileState } from '../../../lambdas/core/ports.ts';
+import { createOpsManagerClient } from '../../../lambdas/opsman/index.ts';
+import type { AlertConfig, AlertConfigRequest } from '../../../lambdas/opsman/types.ts';
+import { noEmulator, recordingIo } from '../../helpers/cli-io.ts';
+import { KEYS, REPO_ROOT, toolEnv } from '../../helpers/cli-run.ts';
+
+const PAYMENTS_PROD = '5e2211c17a3e5a48f5497de3';
+const KEY = 'primary-connections-high';
+
+let emulator: { url: string; close(): Promise<void> };
+let dir: string;
+let common: string[];
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'cli-ignore-'));
+  emulator = await startEmulator({ port: 0, host: '127.0.0.1' });
+  await cp(join(REPO_ROOT, 'desired-state'), join(dir, 'desired'), { recursive: true });
+  common = [
+    '--desired',
+    join(dir, 'desired'),
+    '--state-dir',
+    join(dir, 'state'),
+    '--secrets-file',
+    join(REPO_ROOT, 'desired-state/local-secrets.json'),
+    '--project',
+    PAYMENTS_PROD,
+  ];
+});
+
+afterEach(async () => {
+  await emulator.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function cli(argv: string[]) {
+  const io = recordingIo({ env: toolEnv(emulator.url) });
+  const code = await runCli([...argv, ...common], { startEmulator: noEmulator, io });
+  return { code, out: io.out(), err: io.err() };
+}
+
+/** Edits payments.yaml of the copy. */
+async function editPayments(edit: (text: string) => string): Promise<void> {
+  const file = join(dir, 'desired', 'projects', 'payments.yaml');
+  const text = await readFile(file, 'utf8');
+  const edited = edit(text);
+  expect(edited).not.toBe(text);
+  await writeFile(file, edited);
+}
+
+/** The config's entry gains `ignoreFields: [enabled, metricThreshold]`. */
+const ignoring = (text: string) =>
+  text.replace(
+    `    - key: ${KEY}\n      eventTypeName: OUTSIDE_METRIC_THRESHOLD\n`,
+    `    - key: ${KEY}\n      eventTypeName: OUTSIDE_METRIC_THRESHOLD\n      ignoreFields: [enabled, metricThreshold]\n`,
+  );
+
+async function state(): Promise<ReconcileState> {
+  return JSON.parse(await readFile(join(dir, 'state', 'state.json'), 'utf8')) as ReconcileState;
+}
+
+/** Runs `act` as the person (their own API key), closing the client after. */
+async function asHuman<T>(act: (api: ReturnType<typeof createOpsManagerClient>) => Promise<T>): Promise<T> {
+  const human = createOpsManagerClient({ baseUrl: emulator.url, ...KEYS.human });
+  try {
+    return await act(human);
+  } finally {
+    await human.close();
+  }
+}
+
+/** The request that rewrites `live` as it is, with `patch`. */
+function requestOf(live: AlertConfig, patch: Partial<AlertConfigRequest>): AlertConfigRequest {
+  const notifications = live.notifications.map((n) => {
+    const { teamName: _name, ...rest } = n as unknown as Record<string, unknown>;
+    return rest;
+  }) as unknown as AlertConfigRequest['notifications'];
+  return {
+    eventTypeName: live.eventTypeName,
+    enabled: live.enabled,
+    matchers: live.matchers,
+    notifications,
+    ...(live.metricThreshold === undefined ? {} : { metricThreshold: live.metricThreshold }),
+    ...patch,
+  };
+}
+
+describe('ignoreFields against the emulator', { timeout: 60_000 }, () => {
+  it('keeps the on-call edit of enabled and the threshold through a plan and an update of another field', async () => {
+    await editPayments(ignoring);
+    expect((await cli(['apply', '--auto-approve'])).code).toBe(0);
+    const id = (await state()).projects[PAYMENTS_PROD]?.alertConfigs[KEY]?.id as string;
+    expect(id).toBeDefined();
+    expect((await state()).projects[PAYMENTS_PROD]?.alertConfigs[KEY]?.ignoredFields).toEqual([
+      'enabled',
+      'metricThreshold',
+    ]);
+
+    // On call: disabled during maintenance, threshold raised, with their own key.
+    await asHuman(async (api) => {
+      const live = (await api.listAlertConfigs(PAYMENTS_PROD)).find((c) => c.id === id) as AlertConfig;
+      expect(live.enabled).toBe(true);
+      const metricThreshold = {
+        ...(live.metricThreshold as NonNullable<AlertConfig['metricThreshold']>),
+        threshold: 9000,
+      };
+      await api.updateAlertConfig(PAYMENTS_PROD, id, requestOf(live, { enabled: false, metricThreshold }));
+    });
+
+    const plan = await cli(['plan', '--detailed-exitcode']);
+    expect(plan.code, `${plan.out}\n${plan.err}`).toBe(0);
+    expect((await cli(['observe', '--detailed-exitcode'])).code).toBe(0);
+
+    // Git changes the notification's interval: an update of that field alone, sending the live enabled and threshold.
+    await editPayments((text) =>
+      text.replace(
+        '{ typeName: TEAM, teamId: 6a1f00000000000000000001, intervalMin: 10,',
+        '{ typeName: TEAM, teamId: 6a1f00000000000000000001, intervalMin: 15,',
+      ),
+    );
+    const json = await cli(['plan', '--json']);
+    const change = (JSON.parse(json.out) as Plan).changes.find((c) => c.key === KEY);
+    expect(change?.action).toBe('update');
+    expect(change?.fields.map((f) => f.path)).toEqual(['notifications[TEAM:6a1f00000000000000000001].intervalMin']);
+    expect(change?.drift).toBeUndefined();
+    expect(change?.after).toMatchObject({ enabled: false, metricThreshold: { threshold: 9000 } });
+
+    const applied = await cli(['apply', '--auto-approve']);
+    expect(applied.code, `${applied.out}\n${applied.err}`).toBe(0);
+    const after = await asHuman(
+      async (api) => (await api.listAlertConfigs(PAYMENTS_PROD)).find((c) => c.id === id) as AlertConfig,
+    );
+    expect(after.enabled).toBe(false);
+    expect(after.metricThreshold?.threshold).toBe(9000);
+    expect(after.notifications[0]?.intervalMin).toBe(15);
+
+    // Converged, nothing flagged: the next plan is empty again.
+    expect((await state()).projects[PAYMENTS_PROD]?.alertConfigs[KEY]?.notConverging).toBeUndefined();
+    expect((await cli(['plan', '--detailed-exitcode'])).code).toBe(0);
+  });
+
+  it('adopts a hand-made config that differs only in ignored members instead of creating a second one', async () => {
+    await editPayments(ignoring);
+    // Someone made it by hand before the first apply: disabled, another threshold.
+    const made = await asHuman((api) =>
+      api.createAlertConfig(PAYMENTS_PROD, {
+        eventTypeName: 'OUTSIDE_METRIC_THRESHOLD',
+        enabled: false,
+        matchers: [{ fieldName: 'TYPE_NAME', operator: 'EQUALS', value: 'PRIMARY' }],
+        metricThreshold: {
+          metricName: 'CONNECTIONS',
+          mode: 'AVERAGE',
+          operator: 'GREATER_THAN',
+          threshold: 7000,
+          units: 'RAW',
+        },
+        notifications: [
+          { typeName: 'TEAM', teamId: '6a1f00000000000000000001', intervalMin: 10, delayMin: 0, emailEnabled: true },
+        ] as unknown as AlertConfigRequest['notifications'],
+      }),
+    );
+    const madeId = made?.id as string;
+    const json = await cli(['plan', '--json']);
+    const change = (JSON.parse(json.out) as Plan).changes.find((c) => c.key === KEY);
+    expect(change?.action).toBe('adopt');
+    expect(change?.id).toBe(madeId);
+
+    expect((await cli(['apply', '--auto-approve'])).code).toBe(0);
+    expect((await state()).projects[PAYMENTS_PROD]?.alertConfigs[KEY]?.id).toBe(madeId);
+    const connections = await asHuman(async (api) =>
+      (await api.listAlertConfigs(PAYMENTS_PROD)).filter((c) => c.metricThreshold?.metricName === 'CONNECTIONS'),
+    );
+    expect(connections.map((c) => [c.id, c.enabled, c.metricThreshold?.threshold])).toEqual([[madeId, false, 7000]]);
+    expect((await cli(['plan', '--detailed-exitcode'])).code).toBe(0);
+  });
+});
