@@ -6,6 +6,7 @@
  * Manager was never meant to receive. Problems name the path and what was expected, never the value found.
  */
 import { isRecord } from '../../shared/is-record.ts';
+import { IGNORABLE_FIELDS } from './desired/enums.ts';
 import type { SecretNote } from './model.ts';
 import { isSecretField } from './notification-types.ts';
 import { ROTATION_FIELDS, SERVER_TYPE_LABELS } from './plan-singletons.ts';
@@ -46,6 +47,9 @@ export function fieldsProblem(fields: unknown): string | undefined {
 }
 
 const objectItem = (x: unknown, at: string) => (isRecord(x) ? undefined : `${at} is not an object`);
+const IGNORABLE: ReadonlySet<unknown> = new Set(IGNORABLE_FIELDS);
+const ignorableItem = (x: unknown, at: string) =>
+  IGNORABLE.has(x) ? undefined : `${at} is not one of ${IGNORABLE_FIELDS.join(', ')}`;
 
 function notificationProblem(n: unknown, at: string): string | undefined {
   if (!isRecord(n)) return `${at} is not an object`;
@@ -68,6 +72,11 @@ function alertBodyProblem(body: Record<string, unknown>): string | undefined {
   // No matchers is none (the request then carries none); `enabled` is required: Ops Manager's default is false.
   if (body.matchers !== undefined) {
     const problem = listProblem(body.matchers, 'after.matchers', objectItem);
+    if (problem !== undefined) return problem;
+  }
+  // Apply records the digest and verifies without the members a body ignores (ignore-fields.ts).
+  if (body.ignoreFields !== undefined) {
+    const problem = listProblem(body.ignoreFields, 'after.ignoreFields', ignorableItem);
     if (problem !== undefined) return problem;
   }
   return listProblem(body.notifications, 'after.notifications', notificationProblem);

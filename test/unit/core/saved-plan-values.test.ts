@@ -170,6 +170,12 @@ describe('a saved plan: every member apply or the report reads is checked before
       'after.matchers[0] is not an object',
     ],
     [
+      'a create whose ignoreFields name a member no version ignores',
+      3,
+      (c: Record<string, unknown>) => ({ ...c, after: { ...(c.after as object), ignoreFields: ['enabled', SECRET] } }),
+      'after.ignoreFields[1] is not one of enabled, threshold, metricThreshold, matchers',
+    ],
+    [
       'an alert config whose before is text',
       0,
       (c: Record<string, unknown>) => ({ ...c, before: SECRET }),
