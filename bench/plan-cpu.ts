@@ -124,7 +124,10 @@ function drift(live: Map<string, AlertConfig[]>, state: ReconcileState): void {
     const secretKey = keys[5];
     const record = secretKey === undefined ? undefined : owned[secretKey];
     if (record?.secretFingerprints) {
+      // As if the value changed since the write: the whole request's fingerprint with it (else the request would be
+      // the one last sent, which is in sync whatever the per-path fingerprints say).
       for (const p of Object.keys(record.secretFingerprints)) record.secretFingerprints[p] = 'stale';
+      record.fingerprint = 'stale';
     }
     const gone = keys[6];
     if (gone !== undefined && owned[gone]) owned[`${gone}-left-git`] = { ...owned[gone] };
