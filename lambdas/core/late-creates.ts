@@ -25,12 +25,16 @@ export function lateCreateDigest(record: OwnedAlertConfig | undefined): string |
 /**
  * The markers of keys not in `desiredKeys` that an earlier release saved without a digest (the record is nothing but
  * the marker), in key order: the config their POST may have made late cannot be told from any other unmanaged one.
+ * `idless` are the keys of `records` whose record owns no id, the only ones looked at: a project's in-sync configs
+ * (every record owning its id) cost nothing here, however many there are.
  */
 export function undigestedLateCreates(
   records: Readonly<Record<string, OwnedAlertConfig>>,
+  idless: readonly string[],
   desiredKeys: ReadonlySet<string>,
 ): { key: string; runId: string; startedAt: string }[] {
-  return Object.keys(records)
+  if (idless.length === 0) return [];
+  return idless
     .filter((k) => {
       const record = records[k];
       return (

@@ -161,9 +161,12 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
     views.set(c.id, input.views?.[i] ?? liveView(c));
   });
   const ownedIds = new Set<string>();
+  // Records that own no id (a pending create's marker): few, and the only ones the markers' warnings look at.
+  const idless: string[] = [];
   for (const k of Object.keys(owned)) {
     const id = owned[k]?.id;
     if (id !== undefined) ownedIds.add(id);
+    else idless.push(k);
   }
   const claimed = new Set<string>();
   const changes: Change[] = [];
@@ -443,7 +446,9 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
     const change = lateCreateChange(target, late, views);
     if (change !== undefined) changes.push(change);
   }
-  const warnings = undigestedLateCreates(owned, notLate).map((marker) => undigestedLateCreateWarning(target, marker));
+  const warnings = undigestedLateCreates(owned, idless, notLate).map((marker) =>
+    undigestedLateCreateWarning(target, marker),
+  );
 
   const unmanaged = input.live
     .filter((c) => !ownedIds.has(c.id) && !claimed.has(c.id))

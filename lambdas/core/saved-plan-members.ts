@@ -104,6 +104,20 @@ export function driftProblem(drift: unknown): string | undefined {
   return drift.fight === undefined ? undefined : fightProblem(drift.fight, 'drift.fight');
 }
 
+function desiredFileProblem(f: unknown, at: string): string | undefined {
+  return isRecord(f) ? stringMembers(f, at, ['path', 'sha256']) : `${at} is not an object`;
+}
+
+/**
+ * What is wrong with a plan's `desired` (`{digest, files: [{path, sha256}]}`: read by the reports and by apply to
+ * locate a failing secret reference), or undefined; paths start at `desired`.
+ */
+export function desiredProblem(desired: unknown): string | undefined {
+  if (!isRecord(desired)) return 'desired is not an object';
+  if (typeof desired.digest !== 'string') return 'desired.digest is not a string';
+  return listProblem(desired.files, 'desired.files', desiredFileProblem);
+}
+
 /** What is wrong with a target (`{type, id, name}`) at path `at`, or undefined. */
 export function targetProblem(t: unknown, at: string): string | undefined {
   if (!isRecord(t) || typeof t.type !== 'string' || !TARGET_TYPES.has(t.type)) {

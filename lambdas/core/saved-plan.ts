@@ -6,7 +6,7 @@
 import { isRecord } from '../../shared/is-record.ts';
 import { errorMessage } from './concurrency.ts';
 import { SavedPlanInvalidError, SavedPlanStaleError, SavedPlanStateChangedError } from './errors.ts';
-import { ACTION_ORDER, PLAN_FIELDS, PLAN_FORMAT_VERSION, type Plan, targetKey } from './model.ts';
+import { ACTION_ORDER, MODES, PLAN_FIELDS, PLAN_FORMAT_VERSION, type Plan, targetKey } from './model.ts';
 import { isWrite } from './modes.ts';
 import type { OpsManagerApi } from './ports.ts';
 import {
@@ -17,7 +17,7 @@ import {
   readGlobalLive,
   readProjectLive,
 } from './read-live.ts';
-import { CHANGE_KINDS, driftProblem, planMembersProblem, targetProblem } from './saved-plan-members.ts';
+import { CHANGE_KINDS, desiredProblem, driftProblem, planMembersProblem, targetProblem } from './saved-plan-members.ts';
 import { fieldsProblem, valuesProblem } from './saved-plan-values.ts';
 
 const ACTIONS: ReadonlySet<string> = new Set(ACTION_ORDER);
@@ -86,9 +86,18 @@ export function checkSavedPlan(plan: unknown): Plan {
   const unknown = unknownPlanFields(p as Record<string, unknown>);
   if (unknown.length > 0) {
     throw new SavedPlanInvalidError(
-      `the saved plan has ${unknown.length === 1 ? 'a field' : 'fields'} this version of opsman-gitops does not know (${unknown.join(', ')}): it was made by another version; make a new plan`,
+      `the saved plan has ${unknown.length === 1 ? 'a field' : 'fields'} this version does not know (${unknown.join(', ')}): it was made by another version of opsman-gitops; make a new plan`,
     );
   }
+  if (typeof p.runId !== 'string') throw new SavedPlanInvalidError('the saved plan has no runId');
+  if (typeof p.createdAt !== 'string') throw new SavedPlanInvalidError('the saved plan has no createdAt');
+  if (typeof p.mode !== 'string' || !MODES.includes(p.mode)) {
+    // Quoted as JSON, cut short: the value came from a file.
+    const found = p.mode === undefined ? 'it is missing' : `found ${JSON.stringify(p.mode)?.slice(0, 80)}`;
+    throw new SavedPlanInvalidError(`the saved plan's mode must be one of ${MODES.join(', ')}; ${found}`);
+  }
+  const desired = desiredProblem(p.desired);
+  if (desired !== undefined) throw new SavedPlanInvalidError(`the saved plan has a malformed member (${desired})`);
   if (!Array.isArray(p.changes) || !Array.isArray(p.failures))
     throw new SavedPlanInvalidError('the saved plan has no changes list');
   if (!isRecord(p.liveDigests)) throw new SavedPlanInvalidError('the saved plan has no liveDigests');

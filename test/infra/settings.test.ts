@@ -1,10 +1,12 @@
 // Scenario: CDK context validation, table-driven: defaults, accepted values, and precise messages for bad ones.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readSettings, SETTINGS_DEFAULTS, SettingsError } from '../../infra/settings.ts';
+import { readSettings, SETTINGS_DEFAULTS, SettingsError, SIZING_RANGE } from '../../infra/settings.ts';
+import { STOP_BEFORE_TIMEOUT_MS } from '../../lambdas/handlers/run-once.ts';
+import { REPO_ROOT } from '../helpers/cli-run.ts';
 
 // An App without outdir makes its own temp directory: give them all one, removed at the end.
 const outdir = mkdtempSync(join(tmpdir(), 'opsman-settings-'));
@@ -192,6 +194,33 @@ describe('the stack name comes from context', () => {
     const { stackNameOf } = await import('../../infra/build-app.ts');
     expect(() => stackNameOf(new App({ outdir, context: { stackName } }))).toThrow(
       /invalid CDK context: stackName must start with a letter/,
+    );
+  });
+});
+
+describe('docs/aws.md says what the sizing code does', () => {
+  const doc = readFileSync(join(REPO_ROOT, 'docs/aws.md'), 'utf8');
+  const sizing = doc.slice(doc.indexOf('\n## Sizing'), doc.indexOf('\n## ', doc.indexOf('\n## Sizing') + 1));
+  const { reconcile, archive } = SETTINGS_DEFAULTS.sizing;
+  const grouped = (n: number) => n.toLocaleString('en-US');
+
+  it('the context-keys table: the sizing keys with their defaults and ranges', () => {
+    const { memoryMb, timeoutMinutes } = SIZING_RANGE;
+    expect(doc).toContain(
+      `| \`reconcileMemoryMb\`, \`archiveMemoryMb\` | \`${reconcile.memoryMb}\`, \`${archive.memoryMb}\` | memory of each function in MB, ${memoryMb.min}-${grouped(memoryMb.max)} `,
+    );
+    expect(doc).toContain(
+      `| \`reconcileTimeoutMinutes\`, \`archiveTimeoutMinutes\` | \`${reconcile.timeoutMinutes}\`, \`${archive.timeoutMinutes}\` | timeout of each function in minutes, ${timeoutMinutes.min}-${timeoutMinutes.max} |`,
+    );
+  });
+
+  it('the Sizing section: the defaults, the lowest memory, and how long before its timeout a run stops writing', () => {
+    expect(sizing).toContain(
+      `Reconcile ${grouped(reconcile.memoryMb)} MB and ${reconcile.timeoutMinutes} minutes; archive ${archive.memoryMb} MB and ${archive.timeoutMinutes} minutes, by default.`,
+    );
+    expect(sizing).toContain(`not below ${SIZING_RANGE.memoryMb.min} MB`);
+    expect(sizing.replace(/\s+/g, ' ')).toContain(
+      `stops starting writes ${STOP_BEFORE_TIMEOUT_MS / 1000} s before it (\`STOP_BEFORE_TIMEOUT_MS\`; at most a quarter of the time left)`,
     );
   });
 });

@@ -7,9 +7,10 @@ import type { FileHandle } from 'node:fs/promises';
 import { describeFsCause } from '../../../shared/fs-cause.ts';
 import { whereJsonBroke } from '../../../shared/json-position.ts';
 import { NotRegularFileError, openRegularFile } from '../../../shared/regular-file.ts';
-import { MODES, PLAN_FORMAT_VERSION, type Plan } from '../../core/model.ts';
+import { SavedPlanInvalidError } from '../../core/errors.ts';
+import { PLAN_FORMAT_VERSION, type Plan } from '../../core/model.ts';
 import { renderJson } from '../../core/render/json.ts';
-import { unknownPlanFields } from '../../core/saved-plan.ts';
+import { checkSavedPlan } from '../../core/saved-plan.ts';
 import { CliError } from '../errors.ts';
 import { describeToolVersion, readToolVersion, sameToolVersion, type ToolVersion } from '../tool-version.ts';
 
@@ -67,8 +68,8 @@ function checkOlderFormat(p: Record<string, unknown>, file: string, tool: ToolVe
 }
 
 /**
- * Checks the fields apply relies on; the reconciler checks staleness against the state and live state. `tool` is
- * this build: a plan sealed by another is refused.
+ * Checks a saved plan's format and build (`tool` is this build: a plan sealed by another is refused), then its shape
+ * with the reconciler's check (checkSavedPlan); the reconciler checks staleness against the state and live state.
  */
 export function checkPlanShape(value: unknown, file: string, tool: ToolVersion): Plan {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalid(file, 'not a JSON object');
@@ -83,46 +84,15 @@ export function checkPlanShape(value: unknown, file: string, tool: ToolVersion):
       `${file} was saved by a newer version of opsman-gitops: it has formatVersion ${version}; this version reads formatVersion ${PLAN_FORMAT_VERSION}: apply it with the version that saved it, or make a new plan; nothing was written`,
     );
   }
-  if (version !== PLAN_FORMAT_VERSION)
-    throw invalid(file, `formatVersion must be ${PLAN_FORMAT_VERSION}, found ${JSON.stringify(version)}`);
-  if (typeof p.runId !== 'string') throw invalid(file, 'runId missing');
-  const unknown = unknownPlanFields(p, ['savedFor']);
-  if (unknown.length > 0) {
-    throw invalid(
-      file,
-      `it has ${unknown.length === 1 ? 'a field' : 'fields'} this version does not know (${unknown.join(', ')}): it was made by another version of opsman-gitops; nothing was written: make a new plan`,
-    );
+  // The rest is the reconciler's own check (core/saved-plan.ts), made here too so that a malformed plan is refused
+  // before the state dir is opened, naming the file; the seal is not part of the plan.
+  const { savedFor: _seal, ...plan } = p;
+  try {
+    checkSavedPlan(plan);
+  } catch (error) {
+    if (error instanceof SavedPlanInvalidError) throw invalid(file, error.message);
+    throw error;
   }
-  if (typeof p.mode !== 'string' || !(MODES as readonly string[]).includes(p.mode)) {
-    // Quoted as JSON, cut short: the value came from a file.
-    const found = p.mode === undefined ? 'it is missing' : `found ${JSON.stringify(p.mode)?.slice(0, 80)}`;
-    throw invalid(file, `mode must be one of ${MODES.join(', ')}; ${found}`);
-  }
-  if (typeof p.desired !== 'object' || p.desired === null) throw invalid(file, 'desired missing');
-  if (typeof p.liveDigests !== 'object' || p.liveDigests === null) throw invalid(file, 'liveDigests missing');
-  if (!Array.isArray(p.changes)) throw invalid(file, 'changes must be a list');
-  if (!Array.isArray(p.failures)) throw invalid(file, 'failures must be a list');
-  for (const [i, c] of p.changes.entries()) {
-    const change = c as Record<string, unknown> | null;
-    if (
-      typeof change !== 'object' ||
-      change === null ||
-      typeof change.action !== 'string' ||
-      typeof change.key !== 'string'
-    ) {
-      throw invalid(file, `changes[${i}] is not a change`);
-    }
-  }
-  // The state version is what makes a plan stale once another run wrote the state; plans saved before it was recorded
-  // are refused as seal-less ones are (openSealedPlan): nothing could tell whether they still apply.
-  if (p.stateVersion === undefined) {
-    throw invalid(
-      file,
-      'it does not record the state version it was made against; it was saved by an earlier version of plan --out: make a new plan',
-    );
-  }
-  if (p.stateVersion !== null && typeof p.stateVersion !== 'string')
-    throw invalid(file, 'stateVersion must be a string or null');
   return value as Plan;
 }
 

@@ -151,6 +151,43 @@ describe('a secret that fails to resolve between plan and apply', { timeout: 90_
     expect(apply.out).not.toContain('payments.yaml:');
   });
 
+  it.each([
+    [
+      'no longer valid',
+      async () => writeFile(join(desired, 'projects/search.yaml'), 'apiVersion: [\n'),
+      /^it has \d+ problem\(s\); run validate$/,
+    ],
+    [
+      'gone',
+      async () => rm(desired, { recursive: true, force: true }),
+      // The source's own words for a directory that is not there.
+      /^desired-state root \S+desired-state is not a readable directory$/,
+    ],
+  ])('says why the reference is not located when the desired state is %s since the plan', async (_name, spoil, why) => {
+    const planFile = join(dir, 'plan.json');
+    const plan = await cli(['plan', '--out', planFile]);
+    expect(plan.code, plan.err).toBe(0);
+    await dropWebhookUrl();
+    await spoil();
+
+    const apply = await cli(['apply', '--plan', planFile, '--json']);
+    expect(apply.code, apply.err).toBe(1);
+    const [failed, ...others] = (JSON.parse(apply.out) as RunReport).results.filter((r) => r.status === 'failed');
+    expect(others).toEqual([]);
+    const prefix = reason(', not located (the desired state could not be loaded to locate it: ').split(
+      ' could not be resolved',
+    )[0];
+    const message = failed?.message ?? '';
+    expect(message.startsWith(prefix as string)).toBe(true);
+    const inner = message.slice((prefix as string).length, message.indexOf('), could not be resolved: '));
+    expect(inner).toMatch(why);
+    expect(
+      message.endsWith(
+        `could not be resolved: secret "opsman/notify" in ${secretsPath} has no key "payments-webhook-url"`,
+      ),
+    ).toBe(true);
+  });
+
   it('still names the place when only another file of the desired state changed since the plan', async () => {
     const planFile = join(dir, 'plan.json');
     const plan = await cli(['plan', '--out', planFile]);

@@ -131,7 +131,11 @@ describe('opsman-gitops against the emulator', { timeout: 120_000 }, () => {
     const target = (victim as NonNullable<typeof victim>).target;
     const edited = {
       ...plan,
-      changes: [...plan.changes, { target, kind: 'alertConfig', key: 'x', action: 'delete', id: victim?.id }],
+      // Well-formed (a malformed one is refused by the shape check first): only the seal can tell.
+      changes: [
+        ...plan.changes,
+        { target, kind: 'alertConfig', key: 'x', action: 'delete', id: victim?.id, fields: [], reason: 'x' },
+      ],
     };
     const editedFile = join(dir, 'edited.json');
     await writeFile(editedFile, JSON.stringify(edited));

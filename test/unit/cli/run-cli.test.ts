@@ -301,7 +301,7 @@ describe('apply approval', () => {
     ['[]', /not a JSON object/],
     [
       `{"formatVersion":"${PLAN_FORMAT_VERSION}"}`,
-      `formatVersion must be ${PLAN_FORMAT_VERSION}, found "${PLAN_FORMAT_VERSION}"`,
+      `the saved plan has formatVersion "${PLAN_FORMAT_VERSION}"; expected ${PLAN_FORMAT_VERSION}`,
     ],
     // Saved by a later release (an operator rolled back between plan and apply): named as such, with both versions.
     [
@@ -316,17 +316,26 @@ describe('apply approval', () => {
       ),
     ],
     [
-      `{"formatVersion":${PLAN_FORMAT_VERSION},"runId":"r","mode":"apply","desired":{},"liveDigests":{},"changes":[1],"failures":[]}`,
-      'changes[0] is not a change',
+      `{"formatVersion":${PLAN_FORMAT_VERSION},"runId":"r","createdAt":"t","mode":"apply","desired":{"digest":"d","files":[]},"liveDigests":{},"changes":[1],"failures":[]}`,
+      'the saved plan has a malformed change (changes[0]: not an object)',
     ],
     // Saved by an earlier version: no state version to tell whether another run wrote the state since.
     [
-      `{"formatVersion":${PLAN_FORMAT_VERSION},"runId":"r","mode":"apply","desired":{},"liveDigests":{},"changes":[],"failures":[]}`,
-      'does not record the state version it was made against; it was saved by an earlier version of plan --out: make a new plan',
+      `{"formatVersion":${PLAN_FORMAT_VERSION},"runId":"r","createdAt":"t","mode":"apply","desired":{"digest":"d","files":[]},"liveDigests":{},"changes":[],"failures":[]}`,
+      'the saved plan does not record the state version it was made against (it was made by an earlier version of opsman-gitops); make a new plan',
     ],
     [
-      `{"formatVersion":${PLAN_FORMAT_VERSION},"runId":"r","mode":"apply","desired":{},"liveDigests":{},"stateVersion":5,"changes":[],"failures":[]}`,
-      'stateVersion must be a string or null',
+      `{"formatVersion":${PLAN_FORMAT_VERSION},"runId":"r","createdAt":"t","mode":"apply","desired":{"digest":"d","files":[]},"liveDigests":{},"stateVersion":5,"changes":[],"failures":[]}`,
+      'the saved plan has a stateVersion that is neither a string nor null',
+    ],
+    // Shape-checked by the reconciler's own check before the state dir is opened: a change apply could not carry out.
+    [
+      `{"formatVersion":${PLAN_FORMAT_VERSION},"runId":"r","createdAt":"t","mode":"apply","desired":{"digest":"d","files":[]},"liveDigests":{"project:p":"x"},"stateVersion":null,"changes":[{"target":{"type":"project","id":"p","name":"n"},"kind":"alertConfig","key":"k","action":"create","fields":[],"reason":""}],"failures":[]}`,
+      'plan.json is not a plan saved by `opsman-gitops plan --out`: the saved plan has a malformed change (changes[0]: create without a desired body (after))',
+    ],
+    [
+      `{"formatVersion":${PLAN_FORMAT_VERSION},"runId":"r","createdAt":"t","mode":"destroy","desired":{"digest":"d","files":[]},"liveDigests":{},"stateVersion":null,"changes":[],"failures":[]}`,
+      'mode must be one of observe, plan, apply; found "destroy"',
     ],
   ])('a malformed saved plan (%s) is refused', async (content, message) => {
     await writeFile(join(dir, 'plan.json'), content);

@@ -97,11 +97,11 @@ describe('saved plans are pinned to the tool that made them', () => {
     const error = open(sealedPlanText(withExtra, URL, KEY, THIS));
     expect(error).toMatchObject({
       code: 'CLI_SAVED_PLAN_INVALID',
-      message: `${FILE} is not a plan saved by \`opsman-gitops plan --out\`: it has a field this version does not know ("applyOnlyIf"): it was made by another version of opsman-gitops; nothing was written: make a new plan`,
+      message: `${FILE} is not a plan saved by \`opsman-gitops plan --out\`: the saved plan has a field this version does not know ("applyOnlyIf"): it was made by another version of opsman-gitops; make a new plan`,
     });
     // The reconciler's own check refuses it too (an in-process caller's plan).
     expect(() => checkSavedPlan(withExtra)).toThrow(
-      'the saved plan has a field this version of opsman-gitops does not know ("applyOnlyIf"): it was made by another version; make a new plan',
+      'the saved plan has a field this version does not know ("applyOnlyIf"): it was made by another version of opsman-gitops; make a new plan',
     );
     // Every field this version writes passes.
     const full: Plan = { ...base, targetModes: {}, liveReads: {}, unmanaged: [], warnings: [] };
@@ -119,7 +119,7 @@ describe('saved plans are pinned to the tool that made them', () => {
   it('an unknown mode is named with the accepted ones', () => {
     expect(open(sealedPlanText({ ...base, mode: 'destroy' as Plan['mode'] }, URL, KEY, THIS))).toMatchObject({
       code: 'CLI_SAVED_PLAN_INVALID',
-      message: `${FILE} is not a plan saved by \`opsman-gitops plan --out\`: mode must be one of observe, plan, apply; found "destroy"`,
+      message: `${FILE} is not a plan saved by \`opsman-gitops plan --out\`: the saved plan's mode must be one of observe, plan, apply; found "destroy"`,
     });
     const { mode: _, ...noMode } = base;
     expect(open(sealedPlanText(noMode as Plan, URL, KEY, THIS))).toMatchObject({

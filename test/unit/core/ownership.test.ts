@@ -17,6 +17,14 @@ const wellFormed = {
   reason: 'differs',
 };
 
+/** The members of a saved plan around its changes that these tests do not vary. */
+const PLAN_HEADER = {
+  runId: 'r',
+  createdAt: '2026-11-27T00:00:00.000Z',
+  mode: 'apply',
+  desired: { digest: 'd', files: [] },
+};
+
 describe('adoption', () => {
   it('adopts an equal unowned config instead of creating a duplicate', async () => {
     const h = scenario();
@@ -135,6 +143,7 @@ describe('renamed keys', () => {
     // Every target written carries its live digest (checked separately in apply-ownership.test.ts).
     const plan = {
       formatVersion: PLAN_FORMAT_VERSION,
+      ...PLAN_HEADER,
       failures: [],
       liveDigests: { [`project:${P1}`]: 'digest' },
       stateVersion: null,
@@ -150,6 +159,7 @@ describe('renamed keys', () => {
   it('a saved plan change missing what the apply reads is refused by name, never a TypeError half-way', () => {
     const plan = {
       formatVersion: PLAN_FORMAT_VERSION,
+      ...PLAN_HEADER,
       failures: [],
       liveDigests: { [`project:${P1}`]: 'digest' },
       stateVersion: null,
@@ -180,6 +190,7 @@ describe('renamed keys', () => {
     // An edited plan once deleted an unmanaged default alert of a project whose digest was removed: nothing re-read it.
     const plan = {
       formatVersion: PLAN_FORMAT_VERSION,
+      ...PLAN_HEADER,
       failures: [],
       liveDigests: { [`project:${P1}`]: 'digest' },
       stateVersion: null,

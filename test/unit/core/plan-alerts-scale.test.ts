@@ -83,6 +83,30 @@ describe('planAlertConfigs at scale', () => {
     expect(Math.max(...reads.values())).toBeLessThanOrEqual(2);
   });
 
+  it("an in-sync project: the scan for earlier releases' digest-less markers reads none of its records", () => {
+    const n = 50;
+    const liveList = Array.from({ length: n }, (_, i) => live(`c${i}`, i));
+    const records: ProjectState['alertConfigs'] = {};
+    for (let i = 0; i < n; i++) records[`k${String(i).padStart(3, '0')}`] = { id: `c${i}` };
+    // A marker an earlier release saved (no desiredDigest) for a key that left git: still warned of.
+    records.gone = { pendingCreate: { runId: 'r0', startedAt: '2026-01-01T00:00:00Z' } };
+    const reads = new Map<string | symbol, number>();
+    const counted = new Proxy(records, {
+      get(target, key, receiver) {
+        reads.set(key, (reads.get(key) ?? 0) + 1);
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    const configs = Array.from({ length: n }, (_, i) => desired(`k${String(i).padStart(3, '0')}`, i));
+    const out = planAlertConfigs(input(liveList, configs, { alertConfigs: counted }));
+    expect(out.changes.filter((c) => c.action !== 'noop')).toEqual([]);
+    expect(out.warnings).toEqual([
+      expect.stringContaining('alert key "gone" left git while its create was unresolved'),
+    ]);
+    // Each in-sync record is read as before this scan existed: by the owned ids, the renames and its own key's plan.
+    expect(Math.max(...[...reads].filter(([k]) => k !== 'gone').map(([, count]) => count))).toBe(3);
+  });
+
   it('adopts equal unowned configs oldest first (then by id), each one once', () => {
     const liveList = [
       live('c', 1, '2026-01-03T00:00:00Z'),

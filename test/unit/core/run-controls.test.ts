@@ -261,7 +261,18 @@ describe('saved plan validation', () => {
     );
     await expect(h.run('apply', { savedPlan: null as never })).rejects.toThrow(/not a JSON object/);
     await expect(
-      h.run('apply', { savedPlan: { formatVersion: current, changes: [{}], failures: [], liveDigests: {} } as never }),
+      h.run('apply', {
+        savedPlan: {
+          formatVersion: current,
+          runId: 'r',
+          createdAt: '2026-11-27T00:00:00.000Z',
+          mode: 'apply',
+          desired: { digest: 'd', files: [] },
+          changes: [{}],
+          failures: [],
+          liveDigests: {},
+        } as never,
+      }),
     ).rejects.toThrow(/malformed change/);
     await expect(h.run('plan', { savedPlan: (await h.run('plan')).plan })).rejects.toThrow(/can only be applied/);
   });

@@ -114,11 +114,33 @@ describe('a saved plan passed in-process: the members read after apply are check
       { failures: [{ target: { type: 'project', id: P1, name: 'p' }, phase: SECRET, message: 'm' }] },
       'failures[0].phase is not read, plan, apply or verify',
     ],
+    // Read by the reports, and by apply to locate a failing secret reference (apply-secret-places.ts).
+    ['desired without its digest', { desired: { files: [] } }, 'desired.digest is not a string'],
+    [
+      'a desired file without its sha256',
+      { desired: { digest: 'd', files: [{ path: 'projects/p.yaml', sha256: 7 }] } },
+      'desired.files[0].sha256 is not a string',
+    ],
   ])('%s: refused, naming the path', async (_name, members, problem) => {
     const plan = { ...(await planUpdating(scenario())), ...members };
     expect(() => checkSavedPlan(JSON.parse(JSON.stringify(plan)))).toThrow(
       new SavedPlanInvalidError(`the saved plan has a malformed member (${problem})`),
     );
+  });
+
+  it.each([
+    // The mode decides which targets apply writes to (run-apply.ts); createdAt becomes a fight's `since` in the state.
+    [
+      'an unknown mode',
+      { mode: 'destroy' },
+      `the saved plan's mode must be one of observe, plan, apply; found "destroy"`,
+    ],
+    ['no mode', { mode: undefined }, `the saved plan's mode must be one of observe, plan, apply; it is missing`],
+    ['a createdAt that is no string', { createdAt: 5 }, 'the saved plan has no createdAt'],
+    ['no runId', { runId: undefined }, 'the saved plan has no runId'],
+  ])('a plan with %s is refused, saying which member', async (_name, members, message) => {
+    const plan = { ...(await planUpdating(scenario())), ...members };
+    expect(() => checkSavedPlan(JSON.parse(JSON.stringify(plan)))).toThrow(new SavedPlanInvalidError(message));
   });
 
   it.each([

@@ -176,6 +176,30 @@ describe('a saved plan: every member apply or the report reads is checked before
       'after.ignoreFields[1] is not one of enabled, threshold, metricThreshold, matchers',
     ],
     [
+      'a create whose body has no event type',
+      0,
+      (c: Record<string, unknown>) => ({ ...c, after: { ...(c.after as object), eventTypeName: 7 } }),
+      'after.eventTypeName is not a string',
+    ],
+    [
+      'a create whose threshold is text',
+      0,
+      (c: Record<string, unknown>) => ({ ...c, after: { ...(c.after as object), threshold: SECRET } }),
+      'after.threshold is not an object',
+    ],
+    [
+      'a create whose notification has no type',
+      0,
+      (c: Record<string, unknown>) => ({ ...c, after: { ...(c.after as object), notifications: [{ delayMin: 0 }] } }),
+      'after.notifications[0].typeName is not a string',
+    ],
+    [
+      'a change whose target has no name',
+      0,
+      (c: Record<string, unknown>) => ({ ...c, target: { ...(c.target as object), name: 7 } }),
+      'target.id and target.name must be strings',
+    ],
+    [
       'an alert config whose before is text',
       0,
       (c: Record<string, unknown>) => ({ ...c, before: SECRET }),
