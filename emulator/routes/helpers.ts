@@ -1,4 +1,5 @@
 /** Lookups shared by the route handlers: the project or organization of the path, or the reference's 404. */
+import { isRecord } from '../../shared/is-record.ts';
 import { apiErrors } from '../errors.ts';
 import { paginate } from '../http/paginate.ts';
 import type { ApiResponse } from '../http/respond.ts';
@@ -47,6 +48,6 @@ export function emptyResponse(): ApiResponse {
 /** The request body as a JSON object, or 400 INVALID_JSON. */
 export async function jsonObject(ctx: RequestContext): Promise<Record<string, unknown>> {
   const body = await ctx.json();
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw apiErrors.invalidJson();
+  if (!isRecord(body)) throw apiErrors.invalidJson();
   return body as Record<string, unknown>;
 }

@@ -1,4 +1,5 @@
 /** A small collector of validation issues with paths, for the seed loader (every problem reported at once). */
+import { isRecord } from '../../shared/is-record.ts';
 import { isIsoDate, isObjectId, isoSeconds, parseIsoInstant } from '../ids.ts';
 
 /** Collects issues such as `projects[2].orgId: unknown organization 5e22...`. */
@@ -13,7 +14,7 @@ export class Checker {
 
   /** An object with only `allowed` keys (null when not an object). `allowed` undefined: any key. */
   object(value: unknown, path: string, allowed?: readonly string[]): Record<string, unknown> | null {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    if (!isRecord(value)) {
       this.add(path, `expected an object, found ${describe(value)}`);
       return null;
     }

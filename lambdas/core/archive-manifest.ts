@@ -10,6 +10,7 @@
  * Writes go copy, then index, then latest, so that a run failing half-way never leaves latest naming a manifest that
  * the index or the copies lack; the next run completes what is missing.
  */
+import { isRecord } from '../../shared/is-record.ts';
 import { sha256Hex } from './canonical.ts';
 import {
   contentDigest,
@@ -53,7 +54,7 @@ export async function archiveManifest(
 ): Promise<{ sha256: string; key: string; changed: boolean; location: string }> {
   const doc = await api.getVersionManifest();
   if (doc.text.trim() === '') throw new Error('GET /unauth/versionManifest answered an empty body; nothing stored');
-  if (typeof doc.value !== 'object' || doc.value === null || Array.isArray(doc.value))
+  if (!isRecord(doc.value))
     throw new Error('GET /unauth/versionManifest answered JSON that is not a JSON object; nothing stored');
   const rawUpdated = (doc.value as { updated?: unknown }).updated;
   const updated = typeof rawUpdated === 'number' ? rawUpdated : undefined;

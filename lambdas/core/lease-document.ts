@@ -5,6 +5,7 @@
  * empty by a crash must stop blocking. So it counts as held until its modification time plus the lease lifetime (the
  * longest a run that wrote it could hold it without renewing), then it is taken over as an expired one.
  */
+import { isRecord } from '../../shared/is-record.ts';
 
 /** The `formatVersion` this code writes in lease documents; a lease without one was written before it was recorded (1). */
 export const LEASE_FORMAT_VERSION = 1;
@@ -44,7 +45,7 @@ export function readLeaseDocument(text: string, needsToken: boolean): LeaseReadi
   } catch {
     return { readable: false, problem: 'it is not JSON (a write cut short by a crash?)' };
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+  if (!isRecord(value)) {
     return { readable: false, problem: 'it is not a JSON object' };
   }
   const v = value as Record<string, unknown>;

@@ -3,13 +3,14 @@
  * answer fails its target with a message naming the object and the field (read-live.ts throws LIVE_MALFORMED) instead
  * of surfacing as a TypeError somewhere in planning.
  */
+import { isRecord } from '../../shared/is-record.ts';
 import type { OpsManagerEvent } from '../opsman/types.ts';
 import { ROTATION_FIELDS } from './plan-singletons.ts';
 import { parseTimestamp } from './timestamp.ts';
 
 /** Why one notification or matcher of an answer cannot be normalised, or undefined. */
 function itemProblem(list: 'matchers' | 'notifications', item: unknown, at: string): string | undefined {
-  if (item === null || typeof item !== 'object' || Array.isArray(item)) return `has ${at} that is not an object`;
+  if (!isRecord(item)) return `has ${at} that is not an object`;
   const record = item as Record<string, unknown>;
   if (list === 'matchers') {
     // Normalisation writes a matcher's value as text: an object's text is not the value it stands for.
@@ -29,7 +30,7 @@ function itemProblem(list: 'matchers' | 'notifications', item: unknown, at: stri
  * text and its `roles` as a list of texts. Any other member may hold any JSON value (it is compared as it is).
  */
 export function alertConfigProblem(value: unknown): string | undefined {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return 'is not an object';
+  if (!isRecord(value)) return 'is not an object';
   const config = value as Record<string, unknown>;
   if (typeof config.id !== 'string' || config.id === '') return 'has no id';
   if (typeof config.eventTypeName !== 'string') return 'has no eventTypeName';
@@ -50,7 +51,7 @@ export function alertConfigProblem(value: unknown): string | undefined {
  * absent, null, numbers, or numeric texts (what `Number` reads back as the same number).
  */
 export function auditLogRotationProblem(value: unknown): string | undefined {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return 'is not an object';
+  if (!isRecord(value)) return 'is not an object';
   const config = value as Record<string, unknown>;
   for (const field of ROTATION_FIELDS) {
     const v = config[field];

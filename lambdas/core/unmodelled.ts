@@ -6,6 +6,7 @@
  * read-only member in a PUT with 400 ATTRIBUTE_READ_ONLY, which would fail every update of the config. So the plan
  * lists each one on the update (path only, never the value), and whoever reviews the plan sees what the write resets.
  */
+import { isRecord } from '../../shared/is-record.ts';
 import type { AlertConfig } from '../opsman/types.ts';
 import { notificationPaths } from './alert-body.ts';
 import type { FieldChange } from './model.ts';
@@ -41,7 +42,7 @@ function unmodelled(path: string): FieldChange {
 
 /** The unknown members of one object (those `known` refuses that hold a value), as `<prefix><member>` paths, sorted. */
 export function unknownMembers(value: unknown, known: (member: string) => boolean, prefix: string): FieldChange[] {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return [];
+  if (!isRecord(value)) return [];
   const record = value as Record<string, unknown>;
   return Object.keys(record)
     .filter((member) => !known(member) && present(record[member]))

@@ -3,8 +3,10 @@
  * (`runReconcile` with command `archive`). Takes any Scheduler event or `{}`; a scheduled run rethrows retryable
  * failures, and a partial archive whose failures are all retryable, so Lambda retries them.
  */
+
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Context } from 'aws-lambda';
+import { isRecord } from '../../shared/is-record.ts';
 import { runReconcile } from '../core/run.ts';
 import { type AppContext, createAppContext } from './app-context.ts';
 import { classifyError, HandlerError, InvalidEventError } from './errors.ts';
@@ -66,7 +68,7 @@ export function createArchiveHandler(app: AppContext, run: RunFn = runReconcile)
 
 /** Why an archive event is refused: it must be a Scheduler event or an empty object (manual run). */
 export function archiveEventProblem(event: unknown): string | undefined {
-  if (typeof event !== 'object' || event === null || Array.isArray(event)) return 'expected a Scheduler event or {}';
+  if (!isRecord(event)) return 'expected a Scheduler event or {}';
   const record = event as Record<string, unknown>;
   if (isScheduledEvent(record)) return scheduledEventProblem(record, 'a scheduled archive takes no options');
   const keys = Object.keys(record);

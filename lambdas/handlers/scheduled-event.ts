@@ -4,6 +4,7 @@
  * run takes everything else from the deployment. A manual-invocation option in a schedule's payload (`"mode":
  * "observe"`, `"projects"`) would otherwise be ignored without a word, and the schedule would apply everything.
  */
+import { isRecord } from '../../shared/is-record.ts';
 import { describeValue, fieldList } from './event-text.ts';
 
 /** The fields of an EventBridge event envelope, each accepted (and all but `resources` and `time` unread). */
@@ -34,7 +35,7 @@ export function isScheduledEvent(event: Record<string, unknown>): boolean {
  */
 export function scheduledEventProblem(event: Record<string, unknown>, takes: string): string | undefined {
   const detail = event.detail;
-  if (detail !== undefined && (typeof detail !== 'object' || detail === null || Array.isArray(detail))) {
+  if (detail !== undefined && !isRecord(detail)) {
     return `detail of a scheduled event must be an object; got ${describeValue(detail)}`;
   }
   const options = [

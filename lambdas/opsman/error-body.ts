@@ -1,4 +1,5 @@
 /** Reads Ops Manager's five-field error body, tolerating anything else a proxy or load balancer may send. */
+import { isRecord } from '../../shared/is-record.ts';
 import { scrub } from './sanitize.ts';
 
 /** The parts of an error response the client keeps. */
@@ -39,7 +40,7 @@ export function parseErrorBody(text: string, status: number, secrets: readonly s
   } catch {
     return fallback;
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return fallback;
+  if (!isRecord(value)) return fallback;
   const body = value as Record<string, unknown>;
   const errorCode =
     typeof body.errorCode === 'string' && /^[A-Z0-9_]{1,100}$/.test(body.errorCode) ? body.errorCode : `HTTP_${status}`;

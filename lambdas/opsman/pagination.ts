@@ -12,6 +12,7 @@
  * skips an item or serves one twice, and a skipped item would be planned as absent (created again). An event list grows
  * at its head while it is read (PageOptions.growing): it is read as it comes, each event once.
  */
+import { isRecord } from '../../shared/is-record.ts';
 import type { HttpRequest } from './auth-exchange.ts';
 import { OpsManagerResponseError } from './errors.ts';
 import { nestsDeeperThan, TOO_DEEP } from './json-depth.ts';
@@ -211,7 +212,7 @@ export async function* paginate<T>(
     if (!Array.isArray(results)) throw invalid(request, response.status, 'the list response has no results array');
     // Every list of the API holds objects: a null or a bare value is a broken answer, named here rather than met as a
     // TypeError by whoever reads the item.
-    const odd = results.findIndex((item) => item === null || typeof item !== 'object' || Array.isArray(item));
+    const odd = results.findIndex((item) => !isRecord(item));
     if (odd >= 0)
       throw invalid(request, response.status, `the list response's results[${odd}] (page ${page}) is not an object`);
     const links = (envelope as { links?: unknown }).links;

@@ -3,8 +3,10 @@
  * secret, and the `secretRef`s of the desired state (`<secret id>#<json key>`). Errors name the secret id and key, and
  * the problem; never a value, and never a JSON parser message (which quotes the text it choked on).
  */
+
 import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { isRecord } from '../../../shared/is-record.ts';
 import type { SecretResolver } from '../../core/ports.ts';
 import { parseFingerprintKey } from '../local/fingerprint-key.ts';
 import { SecretsManagerAdapterError } from './errors.ts';
@@ -94,7 +96,7 @@ export class SecretJsonSource {
         `is not valid JSON (${raw.length} characters)`,
       );
     }
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    if (!isRecord(value)) {
       throw new SecretsManagerAdapterError('SECRET_NOT_JSON', secretId, undefined, 'is not a JSON object');
     }
     return value as Record<string, unknown>;

@@ -2,6 +2,7 @@
  * A SecretResolver over a local JSON file `{"<secret id>": {"<json key>": "value"}}` (the CLI's `--secrets-file`),
  * the same shape as Secrets Manager secrets holding JSON. The file is read once, on first use.
  */
+import { isRecord } from '../../../shared/is-record.ts';
 import { whereJsonBroke } from '../../../shared/json-position.ts';
 import { readRegularFile } from '../../../shared/regular-file.ts';
 import type { SecretResolver } from '../../core/ports.ts';
@@ -46,7 +47,7 @@ export class FileSecretResolver implements SecretResolver {
       const message = `secret "${parsed.id}" (for ${ref}) is not in the secrets file ${this.path}`;
       throw new SecretResolutionError('SECRET_NOT_FOUND', ref, message);
     }
-    if (secret === null || typeof secret !== 'object' || Array.isArray(secret)) {
+    if (!isRecord(secret)) {
       const message = `secret "${parsed.id}" in ${this.path} must be a JSON object of keys, as {"${parsed.key}": "..."}`;
       throw new SecretResolutionError('SECRETS_FILE_INVALID', ref, message);
     }
@@ -80,7 +81,7 @@ export class FileSecretResolver implements SecretResolver {
       const message = `secrets file ${this.path} is not valid JSON${whereJsonBroke(text, error)}`;
       throw new SecretResolutionError('SECRETS_FILE_INVALID', ref, message);
     }
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    if (!isRecord(value)) {
       const message = `secrets file ${this.path} must hold a JSON object {"<secret id>": {"<json key>": "value"}}`;
       throw new SecretResolutionError('SECRETS_FILE_INVALID', ref, message);
     }

@@ -2,9 +2,11 @@
  * Plans saved by `plan --out` and read by `apply --plan`: sealed with a MAC when written; size-bounded, parsed,
  * shape-checked and their seal verified before they reach the reconciler.
  */
+
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 import { describeFsCause } from '../../../shared/fs-cause.ts';
+import { isRecord } from '../../../shared/is-record.ts';
 import { whereJsonBroke } from '../../../shared/json-position.ts';
 import { NotRegularFileError, openRegularFile } from '../../../shared/regular-file.ts';
 import { SavedPlanInvalidError } from '../../core/errors.ts';
@@ -72,8 +74,8 @@ function checkOlderFormat(p: Record<string, unknown>, file: string, tool: ToolVe
  * with the reconciler's check (checkSavedPlan); the reconciler checks staleness against the state and live state.
  */
 export function checkPlanShape(value: unknown, file: string, tool: ToolVersion): Plan {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalid(file, 'not a JSON object');
-  const p = value as Record<string, unknown>;
+  if (!isRecord(value)) throw invalid(file, 'not a JSON object');
+  const p = value;
   checkOlderFormat(p, file, tool);
   checkMadeBy(p, file, tool);
   const version = p.formatVersion;
@@ -93,7 +95,8 @@ export function checkPlanShape(value: unknown, file: string, tool: ToolVersion):
     if (error instanceof SavedPlanInvalidError) throw invalid(file, error.message);
     throw error;
   }
-  return value as Plan;
+  // Checked member by member just above.
+  return value as unknown as Plan;
 }
 
 /** The seal of a saved plan: the Ops Manager it was made against, the tool that made it, and a MAC over them and the plan. */

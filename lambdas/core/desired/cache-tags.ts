@@ -8,7 +8,9 @@
  * Three lines like a state entry (cache-entry.ts): a header, the body (the files), and an HMAC-SHA-256 trailer under
  * the same auth key. Anything that does not decode, verify and match the listing path for path is a miss.
  */
+
 import { createHmac } from 'node:crypto';
+import { isRecord } from '../../../shared/is-record.ts';
 import type { DesiredFileInfo } from '../model.ts';
 import { CACHE_FORMAT_VERSION, isCacheKey, loaderFingerprint, UNKEYED_CACHE_AUTH_KEY } from './cache.ts';
 import { openSignedEntry } from './cache-entry.ts';
@@ -67,7 +69,7 @@ function isHeader(h: unknown, tagKey: string): h is Header {
 }
 
 function isFile(v: unknown): v is DesiredFileInfo {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  if (!isRecord(v)) return false;
   const f = v as Record<string, unknown>;
   for (const k of Object.keys(f)) if (k !== 'path' && k !== 'sha256' && k !== 'version') return false;
   return (

@@ -2,6 +2,7 @@
  * A change of a list field shown element by element, as `terraform plan` shows a list: only the elements added (`+`),
  * removed (`-`) or changed (`~ before -> after`), never both whole lists for one matcher that differs.
  */
+import { isRecord } from '../../../shared/is-record.ts';
 import { canonicalJson } from '../canonical.ts';
 import { formatValue } from './values.ts';
 
@@ -16,7 +17,7 @@ interface ElementChange {
  * EQUALS PRIMARY -> SECONDARY). Elements without it (a role, a list of scalars) are only ever added or removed.
  */
 function elementIdentity(element: unknown): string | undefined {
-  if (typeof element !== 'object' || element === null || Array.isArray(element)) return undefined;
+  if (!isRecord(element)) return undefined;
   const name = (element as Record<string, unknown>).fieldName;
   return typeof name === 'string' ? name : undefined;
 }

@@ -2,6 +2,7 @@
  * Formatting values for plans, with secrets masked twice over: a renderer only ever gets a Plan (which holds no secret
  * value by contract), and still prints every secret-bearing field and every secretRef as a placeholder.
  */
+import { isRecord } from '../../../shared/is-record.ts';
 import { SECRET_NOTIFICATION_FIELDS } from '../../opsman/types.ts';
 import type { ChangeAction, DriftAttribution, FieldChange, SecretNote } from '../model.ts';
 
@@ -128,7 +129,7 @@ export function formatAttribution(a: DriftAttribution): string {
  * delete): a YAML bullet `-` under a create would read, in a terraform-style plan, as an element removed.
  */
 export function objectLines(value: unknown, sign: '+' | '-', skip: ReadonlySet<string> = DEFAULT_SKIPPED): string[] {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return [formatValue(value)];
+  if (!isRecord(value)) return [formatValue(value)];
   const lines: string[] = [];
   for (const [key, inner] of Object.entries(value)) {
     if (skip.has(key) || inner === undefined) continue;
