@@ -33,20 +33,24 @@ export function ignoredOf(body: { ignoreFields?: readonly IgnorableField[] }): r
  */
 export function withLiveIgnored(body: DesiredAlertBody, live: AlertConfig): DesiredAlertBody {
   const fields = ignoredOf(body);
-  if (fields.length === 0) return body;
-  const out: DesiredAlertBody = { ...body };
+  return fields.length === 0 ? body : withMembersOf({ ...body }, live, fields);
+}
+
+/** `into` (a copy the caller made) with each of `fields` set to its value in `from` (absent stays absent). */
+function withMembersOf<T extends IgnorableMembers>(into: T, from: IgnorableMembers, fields: readonly string[]): T {
+  const out: IgnorableMembers = into;
   for (const field of fields) {
-    if (field === 'enabled') out.enabled = live.enabled === true;
-    else if (field === 'matchers') out.matchers = structuredClone(live.matchers ?? []);
+    if (field === 'enabled') out.enabled = from.enabled === true;
+    else if (field === 'matchers') out.matchers = structuredClone(from.matchers ?? []);
     else if (field === 'threshold') {
-      if (live.threshold === undefined) delete out.threshold;
-      else out.threshold = structuredClone(live.threshold);
+      if (from.threshold === undefined) delete out.threshold;
+      else out.threshold = structuredClone(from.threshold);
     } else if (field === 'metricThreshold') {
-      if (live.metricThreshold === undefined) delete out.metricThreshold;
-      else out.metricThreshold = structuredClone(live.metricThreshold);
+      if (from.metricThreshold === undefined) delete out.metricThreshold;
+      else out.metricThreshold = structuredClone(from.metricThreshold);
     }
   }
-  return out;
+  return into;
 }
 
 /** A shallow copy of `value` with each of `fields` set to one neutral value (absent, false, no matchers). */
@@ -81,12 +85,24 @@ export function appliedDigestOf(body: DesiredAlertBody, text: string): string {
 }
 
 /**
- * The digest of a live config to compare with a record's `appliedDigest`: its view's, or, when the record was written
- * with ignored members, the digest of its text without them (a human's edit of those is no drift).
+ * The digest of a live config to compare with a record's `appliedDigest`: its view's, or the digest of its text
+ * without the members the record was written with in `ignoredFields` (a human's edit of those is no drift). `body`,
+ * the desired body of a config still in git: a member it ignores that the record does not list (ignoreFields added
+ * since the last write, whose `appliedDigest` still holds the value then written) counts at its desired value, so
+ * that a person's edit of it is no drift either, while an edit of any member still managed is.
  */
-export function liveDigestFor(record: OwnedAlertConfig, live: AlertConfig, view: LiveView): string {
-  const fields = record.ignoredFields;
-  return fields === undefined || fields.length === 0 ? view.digest : textDigest(ignoredLiveText(live, fields));
+export function liveDigestFor(
+  record: OwnedAlertConfig,
+  live: AlertConfig,
+  view: LiveView,
+  body?: DesiredAlertBody,
+): string {
+  const recorded = record.ignoredFields ?? [];
+  const wanted = body === undefined ? [] : ignoredOf(body);
+  const added = wanted.length === 0 ? wanted : wanted.filter((field) => !recorded.includes(field));
+  if (recorded.length === 0 && added.length === 0) return view.digest;
+  const config = added.length === 0 ? live : withMembersOf({ ...live }, body as DesiredAlertBody, added);
+  return textDigest(recorded.length === 0 ? liveText(config) : ignoredLiveText(config, recorded));
 }
 
 /**

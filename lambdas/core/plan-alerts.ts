@@ -302,7 +302,7 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
         // Only a differing config needs its live digest: the view computes it now, for this one.
         const drifted =
           secretDrift ||
-          (record?.appliedDigest !== undefined && liveDigestFor(record, live, view) !== record.appliedDigest);
+          (record?.appliedDigest !== undefined && liveDigestFor(record, live, view, body) !== record.appliedDigest);
         change.before = view.normal;
         change.after = after;
         const guard = record?.notConverging;

@@ -2,7 +2,8 @@
 // ignores enabled and metricThreshold: after an apply, a person disables it and raises its threshold with their own
 // key; the next plan is empty (exit 0 with --detailed-exitcode, observe too), and a desired change of its notification
 // is an update whose full PUT keeps the person's values (read back from the emulator). A config made by hand that
-// differs only in those members is adopted on the first apply instead of duplicated.
+// differs only in those members is adopted on the first apply instead of duplicated. ignoreFields added to a config
+// already applied: a person's edit of the ignored member is no drift when git changes another field.
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -155,6 +156,33 @@ describe('ignoreFields against the emulator', { timeout: 60_000 }, () => {
     // Converged, nothing flagged: the next plan is empty again.
     expect((await state()).projects[PAYMENTS_PROD]?.alertConfigs[KEY]?.notConverging).toBeUndefined();
     expect((await cli(['plan', '--detailed-exitcode'])).code).toBe(0);
+  });
+
+  it('ignoreFields added to a config already applied: the ignored edit is no drift when another field is written', async () => {
+    expect((await cli(['apply', '--auto-approve'])).code).toBe(0);
+    const id = (await state()).projects[PAYMENTS_PROD]?.alertConfigs[KEY]?.id as string;
+    await editPayments(ignoring);
+    // The record was written without ignoreFields: the person disables it after the list was added.
+    expect((await state()).projects[PAYMENTS_PROD]?.alertConfigs[KEY]?.ignoredFields).toBeUndefined();
+    await asHuman((api) => api.setAlertConfigEnabled(PAYMENTS_PROD, id, false));
+    expect((await cli(['plan', '--detailed-exitcode'])).code).toBe(0);
+
+    await editPayments((text) =>
+      text.replace(
+        'intervalMin: 10, delayMin: 0, emailEnabled: true } # dba',
+        'intervalMin: 15, delayMin: 0, emailEnabled: true } # dba',
+      ),
+    );
+    const change = (JSON.parse((await cli(['plan', '--json'])).out) as Plan).changes.find((c) => c.key === KEY);
+    expect(change?.action).toBe('update');
+    expect(change?.drift).toBeUndefined();
+    const applied = await cli(['apply', '--auto-approve']);
+    expect(applied.out).toContain('0 drifted');
+    const live = await asHuman(
+      async (api) => (await api.listAlertConfigs(PAYMENTS_PROD)).find((c) => c.id === id) as AlertConfig,
+    );
+    expect([live.enabled, live.notifications[0]?.intervalMin]).toEqual([false, 15]);
+    expect((await state()).projects[PAYMENTS_PROD]?.driftStreaks).toBeUndefined();
   });
 
   it('adopts a hand-made config that differs only in ignored members instead of creating a second one', async () => {

@@ -185,6 +185,31 @@ describe('planning with ignoreFields', () => {
     });
     expect(out.changes.map((c) => c.action)).toEqual(['noop']);
   });
+
+  // The record written before ignoreFields was added has no ignoredFields: its appliedDigest holds enabled as then
+  // written. A person's edit of the now ignored member is still no drift when git changes another field.
+  const written = toDesiredAlertBody(entry());
+  const later = entry({
+    ignoreFields: ['enabled'],
+    notifications: [{ typeName: 'EMAIL', emailAddress: 'ops@example.com', intervalMin: 10, delayMin: 0 }],
+  });
+  it('ignoreFields added since the last write: an edit of the ignored member is no drift on the next update', () => {
+    const out = plan([later], [liveOf(written, '1', disabled)], { cpu: recordOf(written, '1') });
+    expect(out.changes.map((c) => c.action)).toEqual(['update']);
+    expect(out.changes[0]?.fields.map((f) => f.path)).toEqual(['notifications[EMAIL:ops@example.com].intervalMin']);
+    expect(out.changes[0]?.after).toMatchObject({ enabled: false });
+    expect(out.changes[0]?.drift).toBeUndefined();
+  });
+
+  it('ignoreFields added since the last write: an edit of a member still managed stays drift', () => {
+    const out = plan([later], [liveOf(written, '1', { ...disabled, ...otherHost })], { cpu: recordOf(written, '1') });
+    expect(out.changes[0]?.action).toBe('update');
+    expect(out.changes[0]?.fields.map((f) => f.path)).toEqual([
+      'matchers',
+      'notifications[EMAIL:ops@example.com].intervalMin',
+    ]);
+    expect(out.changes[0]?.drift?.detected).toBe(true);
+  });
 });
 
 describe('adoption with ignoreFields', () => {
