@@ -332,4 +332,12 @@ describe('the update-fight way out names ignoreFields for the members fought ove
       } else expect(text).toContain(want);
     });
   }
+
+  it('a config that ignores members already is told the whole list, not one that would drop them', () => {
+    const change = { ...fought('alertConfig', ['metricThreshold.threshold']) };
+    change.after = toDesiredAlertBody(entry({ ignoreFields: ['enabled'] }));
+    expect(fightWayOut(change)).toContain(
+      'to leave metricThreshold to the other writer and keep managing the rest, add metricThreshold to the ignoreFields of alert config "cpu" (ignoreFields: [enabled, metricThreshold]); or give it one owner',
+    );
+  });
 });
