@@ -62,6 +62,14 @@ describe('ignoreFields in the desired state', () => {
       message: /notifications cannot be ignored: .*full PUT.*redacted/,
     },
     {
+      name: "a notification's own field, saying why",
+      yaml: '      ignoreFields: ["notifications[0].intervalMin"]\n',
+      line: 11,
+      column: 22,
+      path: 'spec.alertConfigs[0].ignoreFields[0]',
+      message: /found "notifications\[0\]\.intervalMin" \(notifications cannot be ignored: .*full PUT.*redacted\)/,
+    },
+    {
       name: "a member's own field",
       yaml: '      ignoreFields: [threshold.threshold]\n',
       line: 11,
