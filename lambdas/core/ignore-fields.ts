@@ -12,6 +12,7 @@ import type { DesiredAlertBody } from './alert-body.ts';
 import type { IgnorableField } from './desired/enums.ts';
 import { desiredText, type LiveView, liveText, textDigest } from './normalise.ts';
 import type { OwnedAlertConfig } from './ports.ts';
+import { modelledCopy } from './unmodelled.ts';
 
 /** The members an alert body or a live config has that ignoreFields may name. */
 interface IgnorableMembers {
@@ -36,18 +37,21 @@ export function withLiveIgnored(body: DesiredAlertBody, live: AlertConfig): Desi
   return fields.length === 0 ? body : withMembersOf({ ...body }, live, fields);
 }
 
-/** `into` (a copy the caller made) with each of `fields` set to its value in `from` (absent stays absent). */
+/**
+ * `into` (a copy the caller made) with each of `fields` set to its value in `from` (absent stays absent). Only the
+ * members this version models are taken (unmodelled.ts): a newer Ops Manager's `metricThreshold.scale` sent back in a
+ * full PUT may be refused (read-only, or unknown to the server that gets the request), failing every update.
+ */
 function withMembersOf<T extends IgnorableMembers>(into: T, from: IgnorableMembers, fields: readonly string[]): T {
   const out: IgnorableMembers = into;
   for (const field of fields) {
     if (field === 'enabled') out.enabled = from.enabled === true;
-    else if (field === 'matchers') out.matchers = structuredClone(from.matchers ?? []);
-    else if (field === 'threshold') {
-      if (from.threshold === undefined) delete out.threshold;
-      else out.threshold = structuredClone(from.threshold);
-    } else if (field === 'metricThreshold') {
-      if (from.metricThreshold === undefined) delete out.metricThreshold;
-      else out.metricThreshold = structuredClone(from.metricThreshold);
+    else if (field === 'matchers') {
+      const matchers = Array.isArray(from.matchers) ? (from.matchers as unknown[]) : [];
+      out.matchers = matchers.map((m) => modelledCopy(m, 'matcher'));
+    } else if (field === 'threshold' || field === 'metricThreshold') {
+      if (from[field] === undefined || from[field] === null) delete out[field];
+      else out[field] = modelledCopy(from[field], 'threshold');
     }
   }
   return into;
