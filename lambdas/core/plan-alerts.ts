@@ -356,7 +356,13 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
     }
     // Only an interrupted create needs every match (several block it); otherwise the oldest one is adopted.
     const index = ignored.length === 0 ? unowned : unownedIgnoring.of(ignored);
-    const matches = pending ? index.all(matchText) : [index.first(matchText)].flatMap((c) => c ?? []);
+    let matches = pending ? index.all(matchText) : [index.first(matchText)].flatMap((c) => c ?? []);
+    // Several equal except in ignored members: the one equal in every field is what the POST sent, as without
+    // ignoreFields (where the others would not match at all); only several of those, or none, block.
+    if (pending && matches.length > 1 && ignored.length > 0) {
+      const exact = unowned.all(desiredText);
+      if (exact.length === 1) matches = exact;
+    }
     if (pending && matches.length > 1) {
       changes.push({
         target,

@@ -252,6 +252,15 @@ describe('adoption with ignoreFields', () => {
     expect(out.changes.map((c) => `${c.action}:${c.id}`)).toEqual(['adopt:1']);
   });
 
+  it('an interrupted create adopts the one config equal in every field among several equal except in ignored ones', () => {
+    // 1: made by hand before, disabled; 2: what the interrupted POST created (as without ignoreFields).
+    const out = plan([ignoring], [liveOf(body, '1', disabled), liveOf(body, '2')], {
+      cpu: { pendingCreate: { runId: 'r1', startedAt: '2026-01-01T00:00:00Z' } },
+    });
+    expect(out.changes.map((c) => `${c.action}:${c.id}`)).toEqual(['adopt:2']);
+    expect(out.unmanaged.map((u) => u.id)).toEqual(['1']);
+  });
+
   it('an interrupted create with two such configs blocks', () => {
     const out = plan([ignoring], [liveOf(body, '1', disabled), liveOf(body, '2', raised)], {
       cpu: { pendingCreate: { runId: 'r1', startedAt: '2026-01-01T00:00:00Z' } },
