@@ -4,7 +4,8 @@
  * sync", "drifted" or "the same config" goes through here, so that an ignored difference is none of them:
  * - planning and writing use the desired body with the live values of its ignored members (`withLiveIgnored`): its
  *   text equals the live text when only those differ, and a full PUT sends the human's values back unchanged;
- * - adoption and drift compare texts with the ignored members set to one neutral value on both sides (`ignoredText`);
+ * - drift compares texts with the ignored members set to one neutral value on both sides (`ignoredText`), and adoption
+ *   too, except that an ignored metricThreshold keeps its metricName (`adoptionText`);
  * - the non-convergence guard's identity leaves them out (`identityBody`), so a human's edit does not re-arm it.
  */
 import type { AlertConfig } from '../opsman/types.ts';
@@ -69,12 +70,35 @@ function neutralised<T extends IgnorableMembers>(value: T, fields: readonly stri
   return out as T;
 }
 
+/**
+ * `neutralised`, keeping what an alert measures: an ignored metricThreshold still holds its metricName. A person may
+ * tune the threshold of an alert, but a config of another metric is another alert, never the same one to adopt.
+ */
+function forMatching<T extends IgnorableMembers>(value: T, fields: readonly string[]): T {
+  const out = neutralised(value, fields);
+  const metric = fields.includes('metricThreshold') ? value.metricThreshold : undefined;
+  if (metric !== null && typeof metric === 'object' && 'metricName' in metric) {
+    out.metricThreshold = { metricName: (metric as { metricName: unknown }).metricName };
+  }
+  return out;
+}
+
+/** The canonical text a desired body that ignores `fields` is adopted by: equal to a live config's `adoptionLiveText`. */
+export function adoptionText(body: DesiredAlertBody, fields: readonly string[]): string {
+  return desiredText(forMatching(body, fields));
+}
+
+/** The canonical text of a live config that adoption under ignoreFields `fields` matches by (ignored-index.ts). */
+export function adoptionLiveText(live: AlertConfig, fields: readonly string[]): string {
+  return liveText(forMatching(live, fields));
+}
+
 /** The canonical text of a desired body with `fields` neutralised: equal to a live config's `ignoredLiveText`. */
 export function ignoredText(body: DesiredAlertBody, fields: readonly string[]): string {
   return desiredText(neutralised(body, fields));
 }
 
-/** The canonical text of a live config with `fields` neutralised: what adoption under ignoreFields matches by. */
+/** The canonical text of a live config with `fields` neutralised: what drift under ignoreFields compares. */
 export function ignoredLiveText(live: AlertConfig, fields: readonly string[]): string {
   return liveText(neutralised(live, fields));
 }

@@ -11,7 +11,7 @@ import { hmacOf } from './canonical.ts';
 import { ClaimIndex } from './claim-index.ts';
 import { diffAlert, onlyEnabledDiffers, secretChanges, withSecretChanges } from './diff.ts';
 import { changedSecretPaths, type FingerprintCache, secretFingerprints } from './fingerprint.ts';
-import { identityBody, ignoredOf, ignoredText, liveDigestFor, withLiveIgnored } from './ignore-fields.ts';
+import { adoptionText, identityBody, ignoredOf, liveDigestFor, withLiveIgnored } from './ignore-fields.ts';
 import { IgnoringIndexes } from './ignored-index.ts';
 import {
   findLateCreates,
@@ -333,7 +333,7 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
     const pending = record?.pendingCreate !== undefined && record.id === undefined;
     // A config that ignores members matches one equal to it except in those, whose live values it then keeps.
     const ignored = ignoredOf(body);
-    const matchText = ignored.length === 0 ? desiredText : ignoredText(body, ignored);
+    const matchText = ignored.length === 0 ? desiredText : adoptionText(body, ignored);
     const movedIndex = ignored.length === 0 ? leftGitByText : leftGitIgnoring.of(ignored);
     const moved = pending ? undefined : movedIndex.first(matchText);
     const except = ignored.length === 0 ? '' : ` except the ignored ${ignored.join(', ')}`;

@@ -234,6 +234,29 @@ describe('adoption with ignoreFields', () => {
     expect(out.unmanaged.map((u) => u.id)).toEqual(['1']);
   });
 
+  // What an OUTSIDE_METRIC_THRESHOLD alert measures is its identity: a tuned threshold is the same alert, another
+  // metric is another alert, even with metricThreshold ignored.
+  const otherMetric: Partial<AlertConfig> = {
+    metricThreshold: {
+      metricName: 'CONNECTIONS',
+      operator: 'GREATER_THAN',
+      threshold: 10,
+      units: 'RAW',
+      mode: 'AVERAGE',
+    },
+  };
+  it('does not adopt, move a renamed key onto, or recover a create as a config of another metric', () => {
+    expect(plan([ignoring], [liveOf(body, '1', otherMetric)], {}).changes.map((c) => c.action)).toEqual(['create']);
+    const renamed = plan([{ ...ignoring, key: 'cpu-renamed' }], [liveOf(body, '1', otherMetric)], {
+      cpu: recordOf(body, '1'),
+    });
+    expect(renamed.changes.map((c) => `${c.key}:${c.action}`)).toEqual(['cpu-renamed:create', 'cpu:delete']);
+    const pending = plan([ignoring], [liveOf(body, '1', otherMetric)], {
+      cpu: { pendingCreate: { runId: 'r1', startedAt: '2026-01-01T00:00:00Z' } },
+    });
+    expect(pending.changes.map((c) => c.action)).toEqual(['create']);
+  });
+
   it('does not adopt one that differs in a member not ignored', () => {
     const out = plan([ignoring], [liveOf(body, '1', { ...disabled, ...otherHost })], {});
     expect(out.changes.map((c) => c.action)).toEqual(['create']);
