@@ -5,8 +5,9 @@
  * gets `drift.fight` and the plan a warning naming the object, the actors, the runs and the way out. Names and field
  * paths only: never a value, so never a secret.
  */
-import { IGNORABLE_FIELDS } from './desired/enums.ts';
+import { IGNORABLE_FIELDS, type IgnorableField } from './desired/enums.ts';
 import { FIGHT_RUNS, nextStreak, revertsDrift, streakKey, streaksOf } from './fight-streak.ts';
+import { ignoredOf } from './ignore-fields.ts';
 import { type Change, type ChangeResult, type FightActor, type FightNotice, targetKey } from './model.ts';
 import type { DriftStreak, ReconcileState } from './ports.ts';
 
@@ -106,7 +107,13 @@ export function fightWayOut(change: Change): string {
   const members = change.kind === 'alertConfig' ? ignorableMembers(change.drift?.fight?.fields ?? []) : [];
   if (members.length === 0) return owner;
   const list = members.join(', ');
-  return `to leave ${list} to the other writer and keep managing the rest, add ignoreFields: [${list}] to alert config "${change.key}"; or ${owner}`;
+  // A config that ignores members already gets the whole list to write: `ignoreFields: [<new>]` alone would drop those.
+  const already = change.after === undefined ? [] : ignoredOf(change.after as { ignoreFields?: IgnorableField[] });
+  const add =
+    already.length === 0
+      ? `add ignoreFields: [${list}] to alert config "${change.key}"`
+      : `add ${list} to the ignoreFields of alert config "${change.key}" (ignoreFields: [${[...already, ...members].join(', ')}])`;
+  return `to leave ${list} to the other writer and keep managing the rest, ${add}; or ${owner}`;
 }
 
 /** The members ignoreFields may name among fought-over field paths (`enabled`, `threshold.threshold`...), in order. */

@@ -11,7 +11,7 @@ import { hmacOf } from './canonical.ts';
 import { ClaimIndex } from './claim-index.ts';
 import { diffAlert, onlyEnabledDiffers, secretChanges, withSecretChanges } from './diff.ts';
 import { changedSecretPaths, type FingerprintCache, secretFingerprints } from './fingerprint.ts';
-import { identityBody, ignoredOf, ignoredText, liveDigestFor, withLiveIgnored } from './ignore-fields.ts';
+import { adoptionText, identityBody, ignoredOf, liveDigestFor, withLiveIgnored } from './ignore-fields.ts';
 import { IgnoringIndexes } from './ignored-index.ts';
 import {
   findLateCreates,
@@ -305,7 +305,7 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
         // Only a differing config needs its live digest: the view computes it now, for this one.
         const drifted =
           secretDrift ||
-          (record?.appliedDigest !== undefined && liveDigestFor(record, live, view) !== record.appliedDigest);
+          (record?.appliedDigest !== undefined && liveDigestFor(record, live, view, body) !== record.appliedDigest);
         change.before = view.normal;
         change.after = after;
         const guard = record?.notConverging;
@@ -336,7 +336,7 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
     const pending = record?.pendingCreate !== undefined && record.id === undefined;
     // A config that ignores members matches one equal to it except in those, whose live values it then keeps.
     const ignored = ignoredOf(body);
-    const matchText = ignored.length === 0 ? desiredText : ignoredText(body, ignored);
+    const matchText = ignored.length === 0 ? desiredText : adoptionText(body, ignored);
     const movedIndex = ignored.length === 0 ? leftGitByText : leftGitIgnoring.of(ignored);
     const moved = pending ? undefined : movedIndex.first(matchText);
     const except = ignored.length === 0 ? '' : ` except the ignored ${ignored.join(', ')}`;
@@ -359,7 +359,13 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
     }
     // Only an interrupted create needs every match (several block it); otherwise the oldest one is adopted.
     const index = ignored.length === 0 ? unowned : unownedIgnoring.of(ignored);
-    const matches = pending ? index.all(matchText) : [index.first(matchText)].flatMap((c) => c ?? []);
+    let matches = pending ? index.all(matchText) : [index.first(matchText)].flatMap((c) => c ?? []);
+    // Several equal except in ignored members: the one equal in every field is what the POST sent, as without
+    // ignoreFields (where the others would not match at all); only several of those, or none, block.
+    if (pending && matches.length > 1 && ignored.length > 0) {
+      const exact = unowned.all(desiredText);
+      if (exact.length === 1) matches = exact;
+    }
     if (pending && matches.length > 1) {
       changes.push({
         target,

@@ -32,6 +32,22 @@ const KNOWN_CONFIG_MEMBERS: ReadonlySet<string> = new Set([
 /** Members of a matcher this version reads. */
 const KNOWN_MATCHER_MEMBERS: ReadonlySet<string> = new Set(['fieldName', 'operator', 'value']);
 
+/**
+ * A copy of a live threshold (`metricThreshold`, `threshold`) or matcher with only the members this version models:
+ * what a full PUT may send back of it (ignore-fields.ts keeps live members of a config). The others may be read-only,
+ * as said above, and stay listed by unmodelledMembers as left out.
+ */
+export function modelledCopy(value: unknown, kind: 'threshold' | 'matcher'): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return out;
+  const known = (member: string) =>
+    kind === 'threshold' ? THRESHOLD_MEMBERS.includes(member) : KNOWN_MATCHER_MEMBERS.has(member);
+  for (const [member, v] of Object.entries(value as Record<string, unknown>)) {
+    if (known(member)) out[member] = structuredClone(v);
+  }
+  return out;
+}
+
 function present(value: unknown): boolean {
   return value !== undefined && value !== null;
 }

@@ -28,6 +28,36 @@ const KNOWN_FIELDS = new Set<string>([
 
 const ROLES_BY_TYPE: Record<string, readonly string[]> = { GROUP: GROUP_ROLES, ORG: ORG_ROLES };
 
+/**
+ * An ignoreFields entry naming a threshold member its event type never has ignores nothing: the on-call edit it was
+ * written for (say of metricThreshold, listed as `threshold`) would be put back on the next apply.
+ */
+function checkIgnoredThresholds(
+  located: LocatedDocument,
+  at: PathSegment[],
+  ignore: unknown,
+  wantsMetric: boolean,
+  wantsThreshold: boolean,
+  event: string,
+): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  asArray(ignore).forEach((name, i) => {
+    const taken = name === 'metricThreshold' ? wantsMetric : name === 'threshold' ? wantsThreshold : true;
+    if (taken) return;
+    const other =
+      name === 'threshold' ? (wantsMetric ? 'metricThreshold' : undefined) : wantsThreshold ? 'threshold' : undefined;
+    const where = [...at, 'ignoreFields', i];
+    const message = `${formatPath(where)}: event type ${event} has no ${name}, so ignoring it ignores nothing${other === undefined ? '' : `; did you mean "${other}"?`}`;
+    issues.push(
+      issueAt(located, where, message, {
+        found: `"${name}"`,
+        ...(other === undefined ? {} : { hint: `did you mean "${other}"?` }),
+      }),
+    );
+  });
+  return issues;
+}
+
 /** Checks one alert config at `at` (e.g. `spec.alertConfigs[3]`). */
 export function checkAlertConfig(located: LocatedDocument, at: PathSegment[], value: unknown): ValidationIssue[] {
   const config = asRecord(value);
@@ -58,6 +88,7 @@ export function checkAlertConfig(located: LocatedDocument, at: PathSegment[], va
       const message = `${subject}: threshold is only for ${THRESHOLD_EVENT_TYPES.join(' and ')}; event type ${event} takes none`;
       issues.push(issueAt(located, [...at, 'threshold'], message, { found: 'threshold' }, 'key'));
     }
+    issues.push(...checkIgnoredThresholds(located, at, config.ignoreFields, wantsMetric, wantsThreshold, event));
   }
   asArray(config.matchers).forEach((raw, i) => {
     const matcher = asRecord(raw);

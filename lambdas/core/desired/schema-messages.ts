@@ -154,6 +154,8 @@ function ignoreFieldsReason(
   // `threshold.threshold`: a member's own fields are not named, the member is.
   const member = value.split(/[.[]/, 1)[0] ?? '';
   if (member !== value && allowed.includes(member)) return `ignoreFields names whole members: write ${member}`;
+  // `notifications[0].intervalMin`: a field of a member that cannot be ignored, for that member's reason.
+  if (member !== value && Object.hasOwn(NOT_IGNORABLE, member)) return NOT_IGNORABLE[member];
   return undefined;
 }
 

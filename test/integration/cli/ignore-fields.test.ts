@@ -2,7 +2,9 @@
 // ignores enabled and metricThreshold: after an apply, a person disables it and raises its threshold with their own
 // key; the next plan is empty (exit 0 with --detailed-exitcode, observe too), and a desired change of its notification
 // is an update whose full PUT keeps the person's values (read back from the emulator). A config made by hand that
-// differs only in those members is adopted on the first apply instead of duplicated.
+// differs only in those members is adopted on the first apply instead of duplicated. ignoreFields added to a config
+// already applied: a person's edit of the ignored member is no drift when git changes another field. A fight over a
+// member not ignored still warns on the third apply.
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -155,6 +157,56 @@ describe('ignoreFields against the emulator', { timeout: 60_000 }, () => {
     // Converged, nothing flagged: the next plan is empty again.
     expect((await state()).projects[PAYMENTS_PROD]?.alertConfigs[KEY]?.notConverging).toBeUndefined();
     expect((await cli(['plan', '--detailed-exitcode'])).code).toBe(0);
+  });
+
+  it('ignoreFields added to a config already applied: the ignored edit is no drift when another field is written', async () => {
+    expect((await cli(['apply', '--auto-approve'])).code).toBe(0);
+    const id = (await state()).projects[PAYMENTS_PROD]?.alertConfigs[KEY]?.id as string;
+    await editPayments(ignoring);
+    // The record was written without ignoreFields: the person disables it after the list was added.
+    expect((await state()).projects[PAYMENTS_PROD]?.alertConfigs[KEY]?.ignoredFields).toBeUndefined();
+    await asHuman((api) => api.setAlertConfigEnabled(PAYMENTS_PROD, id, false));
+    expect((await cli(['plan', '--detailed-exitcode'])).code).toBe(0);
+
+    await editPayments((text) =>
+      text.replace(
+        'intervalMin: 10, delayMin: 0, emailEnabled: true } # dba',
+        'intervalMin: 15, delayMin: 0, emailEnabled: true } # dba',
+      ),
+    );
+    const change = (JSON.parse((await cli(['plan', '--json'])).out) as Plan).changes.find((c) => c.key === KEY);
+    expect(change?.action).toBe('update');
+    expect(change?.drift).toBeUndefined();
+    const applied = await cli(['apply', '--auto-approve']);
+    expect(applied.out).toContain('0 drifted');
+    const live = await asHuman(
+      async (api) => (await api.listAlertConfigs(PAYMENTS_PROD)).find((c) => c.id === id) as AlertConfig,
+    );
+    expect([live.enabled, live.notifications[0]?.intervalMin]).toEqual([false, 15]);
+    expect((await state()).projects[PAYMENTS_PROD]?.driftStreaks).toBeUndefined();
+  });
+
+  it('a fight over a member not ignored still warns, names only it, and gives the whole list to write', async () => {
+    await editPayments(ignoring);
+    expect((await cli(['apply', '--auto-approve'])).code).toBe(0);
+    const id = (await state()).projects[PAYMENTS_PROD]?.alertConfigs[KEY]?.id as string;
+    let out = '';
+    for (let run = 0; run < 3; run++) {
+      // Each time the other writer toggles enabled (ignored) and changes the matchers (managed).
+      await asHuman(async (api) => {
+        const live = (await api.listAlertConfigs(PAYMENTS_PROD)).find((c) => c.id === id) as AlertConfig;
+        const matchers = [
+          { fieldName: 'TYPE_NAME', operator: 'EQUALS', value: 'SECONDARY' },
+        ] as AlertConfig['matchers'];
+        await api.updateAlertConfig(PAYMENTS_PROD, id, requestOf(live, { enabled: !live.enabled, matchers }));
+      });
+      out = (await cli(['apply', '--auto-approve'])).out;
+    }
+    expect(out).toContain('found it changed by API key jdoekey1 (each time: matchers) and put it back');
+    expect(out).toContain(
+      `add matchers to the ignoreFields of alert config "${KEY}" (ignoreFields: [enabled, metricThreshold, matchers]); or give it one owner`,
+    );
+    expect((await state()).projects[PAYMENTS_PROD]?.driftStreaks?.[`alertConfig:${KEY}`]?.fields).toEqual(['matchers']);
   });
 
   it('adopts a hand-made config that differs only in ignored members instead of creating a second one', async () => {

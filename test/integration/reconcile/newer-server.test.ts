@@ -1,4 +1,4 @@
-// Scenario: over real HTTP and Digest auth, the emulator answers owned alert configs as a newer Ops Manager would (a new top-level field, threshold member, notification member, new enum values): plans stay empty where nothing this version models differs, an update or a secret-re-sending adoption lists what its full PUT leaves out (never the values), export warns, saved plans apply, every target keeps working; an enforced audit-log rotation write keeps the live fields git leaves out.
+// Scenario: over real HTTP and Digest auth, the emulator answers owned alert configs as a newer Ops Manager would (a new top-level field, threshold member, notification member, new enum values): plans stay empty where nothing this version models differs, an update or a secret-re-sending adoption lists what its full PUT leaves out (never the values), export warns, saved plans apply, every target keeps working; an update of a config whose ignoreFields keep the live metricThreshold and matchers sends them without the newer member, and applies; an enforced audit-log rotation write keeps the live fields git leaves out.
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -98,6 +98,61 @@ describe('a newer Ops Manager answers members this version does not model', () =
     const live = await world.client().getAlertConfig(PROJECTS.paymentsProd, id);
     expect((live as unknown as Record<string, unknown>).severityOverride).toBeUndefined();
     expect(live.metricThreshold?.threshold).toBe(95);
+  });
+
+  it('an update of a config that ignores metricThreshold and matchers keeps their live values but not the members this version does not model', async () => {
+    await world.editDesired('templates/baseline.yaml', (t) =>
+      t.replace(
+        '    - key: disk-space-used\n      eventTypeName: OUTSIDE_METRIC_THRESHOLD\n',
+        '    - key: disk-space-used\n      eventTypeName: OUTSIDE_METRIC_THRESHOLD\n      ignoreFields: [metricThreshold, matchers]\n',
+      ),
+    );
+    expect((await world.run('apply')).failures).toEqual([]);
+    const id = ownedId(await world.run('plan'), 'disk-space-used');
+    // A person raises the threshold and scopes the alert; the newer server answers a member in each of those.
+    const api = world.client('jdoekey1');
+    const live = await api.getAlertConfig(PROJECTS.paymentsProd, id);
+    const metricThreshold = { ...(live.metricThreshold as NonNullable<typeof live.metricThreshold>), threshold: 97 };
+    const matchers = [{ fieldName: 'HOSTNAME', operator: 'STARTS_WITH', value: 'db' }] as typeof live.matchers;
+    const {
+      id: _id,
+      groupId: _g,
+      created: _c,
+      updated: _u,
+      links: _l,
+      ...request
+    } = live as unknown as Record<string, unknown>;
+    await api.updateAlertConfig(PROJECTS.paymentsProd, id, { ...request, metricThreshold, matchers } as never);
+    await newerServer(id, { config: { metricThreshold: { scale: 'PER_SECOND' } }, notifications: [] });
+    await world.editDesired('templates/baseline.yaml', (t) =>
+      t.replace(
+        'roles: [GROUP_OWNER], intervalMin: 60, delayMin: 0, emailEnabled: true }',
+        'roles: [GROUP_OWNER], intervalMin: 30, delayMin: 0, emailEnabled: true }',
+      ),
+    );
+
+    const plan = await world.run('plan');
+    const change = plan.plan.changes.find(
+      (c) => c.target.id === PROJECTS.paymentsProd && c.key === 'disk-space-used',
+    ) as Change;
+    expect(change.action).toBe('update');
+    // What the PUT sends is what the plan says: the live threshold and matchers, without the member it cannot model.
+    expect(change.after).toMatchObject({ metricThreshold: { threshold: 97 }, matchers });
+    expect((change.after as { metricThreshold: Record<string, unknown> }).metricThreshold.scale).toBeUndefined();
+    expect(change.fields).toContainEqual({ path: 'metricThreshold.scale', unmodelled: true });
+
+    const apply = await world.run('apply');
+    expect(apply.failures).toEqual([]);
+    const written = apply.results.find(
+      (r) => r.change.target.id === PROJECTS.paymentsProd && r.change.key === 'disk-space-used',
+    );
+    expect(written?.status).toBe('applied');
+    const after = await world.client().getAlertConfig(PROJECTS.paymentsProd, id);
+    expect([after.metricThreshold?.threshold, after.matchers, after.notifications[0]?.intervalMin]).toEqual([
+      97,
+      matchers,
+      30,
+    ]);
   });
 
   it('an adoption that re-sends secrets with a full PUT lists what that PUT leaves out; one without secrets (no write) does not', async () => {

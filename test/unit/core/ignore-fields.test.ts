@@ -185,6 +185,31 @@ describe('planning with ignoreFields', () => {
     });
     expect(out.changes.map((c) => c.action)).toEqual(['noop']);
   });
+
+  // The record written before ignoreFields was added has no ignoredFields: its appliedDigest holds enabled as then
+  // written. A person's edit of the now ignored member is still no drift when git changes another field.
+  const written = toDesiredAlertBody(entry());
+  const later = entry({
+    ignoreFields: ['enabled'],
+    notifications: [{ typeName: 'EMAIL', emailAddress: 'ops@example.com', intervalMin: 10, delayMin: 0 }],
+  });
+  it('ignoreFields added since the last write: an edit of the ignored member is no drift on the next update', () => {
+    const out = plan([later], [liveOf(written, '1', disabled)], { cpu: recordOf(written, '1') });
+    expect(out.changes.map((c) => c.action)).toEqual(['update']);
+    expect(out.changes[0]?.fields.map((f) => f.path)).toEqual(['notifications[EMAIL:ops@example.com].intervalMin']);
+    expect(out.changes[0]?.after).toMatchObject({ enabled: false });
+    expect(out.changes[0]?.drift).toBeUndefined();
+  });
+
+  it('ignoreFields added since the last write: an edit of a member still managed stays drift', () => {
+    const out = plan([later], [liveOf(written, '1', { ...disabled, ...otherHost })], { cpu: recordOf(written, '1') });
+    expect(out.changes[0]?.action).toBe('update');
+    expect(out.changes[0]?.fields.map((f) => f.path)).toEqual([
+      'matchers',
+      'notifications[EMAIL:ops@example.com].intervalMin',
+    ]);
+    expect(out.changes[0]?.drift?.detected).toBe(true);
+  });
 });
 
 describe('adoption with ignoreFields', () => {
@@ -209,6 +234,29 @@ describe('adoption with ignoreFields', () => {
     expect(out.unmanaged.map((u) => u.id)).toEqual(['1']);
   });
 
+  // What an OUTSIDE_METRIC_THRESHOLD alert measures is its identity: a tuned threshold is the same alert, another
+  // metric is another alert, even with metricThreshold ignored.
+  const otherMetric: Partial<AlertConfig> = {
+    metricThreshold: {
+      metricName: 'CONNECTIONS',
+      operator: 'GREATER_THAN',
+      threshold: 10,
+      units: 'RAW',
+      mode: 'AVERAGE',
+    },
+  };
+  it('does not adopt, move a renamed key onto, or recover a create as a config of another metric', () => {
+    expect(plan([ignoring], [liveOf(body, '1', otherMetric)], {}).changes.map((c) => c.action)).toEqual(['create']);
+    const renamed = plan([{ ...ignoring, key: 'cpu-renamed' }], [liveOf(body, '1', otherMetric)], {
+      cpu: recordOf(body, '1'),
+    });
+    expect(renamed.changes.map((c) => `${c.key}:${c.action}`)).toEqual(['cpu-renamed:create', 'cpu:delete']);
+    const pending = plan([ignoring], [liveOf(body, '1', otherMetric)], {
+      cpu: { pendingCreate: { runId: 'r1', startedAt: '2026-01-01T00:00:00Z' } },
+    });
+    expect(pending.changes.map((c) => c.action)).toEqual(['create']);
+  });
+
   it('does not adopt one that differs in a member not ignored', () => {
     const out = plan([ignoring], [liveOf(body, '1', { ...disabled, ...otherHost })], {});
     expect(out.changes.map((c) => c.action)).toEqual(['create']);
@@ -225,6 +273,15 @@ describe('adoption with ignoreFields', () => {
       cpu: { pendingCreate: { runId: 'r1', startedAt: '2026-01-01T00:00:00Z' } },
     });
     expect(out.changes.map((c) => `${c.action}:${c.id}`)).toEqual(['adopt:1']);
+  });
+
+  it('an interrupted create adopts the one config equal in every field among several equal except in ignored ones', () => {
+    // 1: made by hand before, disabled; 2: what the interrupted POST created (as without ignoreFields).
+    const out = plan([ignoring], [liveOf(body, '1', disabled), liveOf(body, '2')], {
+      cpu: { pendingCreate: { runId: 'r1', startedAt: '2026-01-01T00:00:00Z' } },
+    });
+    expect(out.changes.map((c) => `${c.action}:${c.id}`)).toEqual(['adopt:2']);
+    expect(out.unmanaged.map((u) => u.id)).toEqual(['1']);
   });
 
   it('an interrupted create with two such configs blocks', () => {
@@ -307,4 +364,12 @@ describe('the update-fight way out names ignoreFields for the members fought ove
       } else expect(text).toContain(want);
     });
   }
+
+  it('a config that ignores members already is told the whole list, not one that would drop them', () => {
+    const change = { ...fought('alertConfig', ['metricThreshold.threshold']) };
+    change.after = toDesiredAlertBody(entry({ ignoreFields: ['enabled'] }));
+    expect(fightWayOut(change)).toContain(
+      'to leave metricThreshold to the other writer and keep managing the rest, add metricThreshold to the ignoreFields of alert config "cpu" (ignoreFields: [enabled, metricThreshold]); or give it one owner',
+    );
+  });
 });

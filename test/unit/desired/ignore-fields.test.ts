@@ -19,10 +19,10 @@ async function issuesOf(files: Record<string, string>): Promise<ValidationIssue[
 describe('ignoreFields in the desired state', () => {
   it('loads the list and renders it back', async () => {
     const result = await loadDesiredState(
-      new MemorySource({ 'p.yaml': withIgnore('      ignoreFields: [enabled, threshold]\n') }),
+      new MemorySource({ 'p.yaml': withIgnore('      ignoreFields: [enabled, matchers]\n') }),
     );
     if (!result.ok) throw new Error(JSON.stringify(result.issues));
-    expect(result.state.projects[0]?.alertConfigs[0]?.ignoreFields).toEqual(['enabled', 'threshold']);
+    expect(result.state.projects[0]?.alertConfigs[0]?.ignoreFields).toEqual(['enabled', 'matchers']);
     expect(renderDesiredState(result.state)).toContain('ignoreFields:');
   });
 
@@ -62,6 +62,14 @@ describe('ignoreFields in the desired state', () => {
       message: /notifications cannot be ignored: .*full PUT.*redacted/,
     },
     {
+      name: "a notification's own field, saying why",
+      yaml: '      ignoreFields: ["notifications[0].intervalMin"]\n',
+      line: 11,
+      column: 22,
+      path: 'spec.alertConfigs[0].ignoreFields[0]',
+      message: /found "notifications\[0\]\.intervalMin" \(notifications cannot be ignored: .*full PUT.*redacted\)/,
+    },
+    {
       name: "a member's own field",
       yaml: '      ignoreFields: [threshold.threshold]\n',
       line: 11,
@@ -94,6 +102,35 @@ describe('ignoreFields in the desired state', () => {
       message: /must be one of enabled, threshold, metricThreshold, matchers; found a mapping/,
     },
   ];
+  // withIgnore's config is a HOST_DOWN alert: neither threshold member.
+  const metric = (ignore: string) =>
+    projectYaml(
+      `  alertConfigs:\n    - key: a1\n      eventTypeName: OUTSIDE_METRIC_THRESHOLD\n      metricThreshold: {metricName: CONNECTIONS, operator: GREATER_THAN, threshold: 5000, units: RAW}\n      notifications: [{typeName: GROUP, roles: [GROUP_OWNER]}]\n${ignore}`,
+    );
+  it.each([
+    [
+      'threshold on a metric alert, suggesting metricThreshold',
+      metric('      ignoreFields: [enabled, threshold]\n'),
+      12,
+      'spec.alertConfigs[0].ignoreFields[1]: event type OUTSIDE_METRIC_THRESHOLD has no threshold, so ignoring it ignores nothing; did you mean "metricThreshold"?',
+    ],
+    [
+      'metricThreshold on an alert that has none',
+      withIgnore('      ignoreFields: [metricThreshold]\n'),
+      11,
+      'spec.alertConfigs[0].ignoreFields[0]: event type HOST_DOWN has no metricThreshold, so ignoring it ignores nothing',
+    ],
+  ])('refuses a threshold member the event type never has: %s', async (_name, yaml, line, message) => {
+    const issues = await issuesOf({ 'p.yaml': yaml });
+    expect(issues.map((i) => [i.file, i.line, i.path, i.message])).toEqual([
+      ['p.yaml', line, message.split(':')[0], message],
+    ]);
+  });
+
+  it('accepts the threshold member the event type has', async () => {
+    expect(await issuesOf({ 'p.yaml': metric('      ignoreFields: [metricThreshold]\n') })).toEqual([]);
+  });
+
   for (const c of refused) {
     it(`refuses ${c.name}`, async () => {
       const issues = await issuesOf({ 'p.yaml': withIgnore(c.yaml) });
