@@ -32,8 +32,9 @@ export const CACHE_FORMAT_VERSION = 3;
  * 3: a project's projectId may not be an organization's id (its own orgId, an Organization's, another project's).
  * 4: alert configs carry `secretSources` (where each secret reference is written).
  * 5: alert configs carry `ignoreFields` (per-field ignore rules).
+ * 6: Settings carry `changeWindows` (weekly ones with their default time zone), checked by window-checks.ts.
  */
-export const LOADER_VERSION = 5;
+export const LOADER_VERSION = 6;
 
 /** The identity of one file in the key: path, content digest, and the source's version (S3 ETag) when it has one. */
 export interface CacheKeyFile {
