@@ -64,8 +64,20 @@ export const COMMAND_INFO: Record<CommandName, CommandInfo> = {
   },
   apply: {
     summary: 'Plan, confirm, and write the changes to Ops Manager',
-    usage: 'opsman-gitops apply [--auto-approve] [--plan FILE] [--max-deletes N] [--allow-empty] [--project ID]...',
-    uses: [...CONNECTION, ...RUN, 'mode', 'json', 'auto-approve', 'plan', 'max-deletes', 'allow-empty', 'lease-wait'],
+    usage:
+      'opsman-gitops apply [--auto-approve] [--plan FILE] [--max-deletes N] [--allow-empty] [--ignore-windows] [--project ID]...',
+    uses: [
+      ...CONNECTION,
+      ...RUN,
+      'mode',
+      'json',
+      'auto-approve',
+      'plan',
+      'max-deletes',
+      'allow-empty',
+      'ignore-windows',
+      'lease-wait',
+    ],
     optionHelp: {
       json: "--json                   print the run report (the plan and each write's result) as JSON on stdout",
     },
@@ -74,7 +86,9 @@ export const COMMAND_INFO: Record<CommandName, CommandInfo> = {
       'exactly the plan shown. Without a terminal and without --auto-approve it refuses. --plan FILE applies a\n' +
       'saved plan (no prompt, as Terraform) and refuses if Ops Manager moved, or another run wrote the state, since\n' +
       'the plan was made; it takes no --project, --max-deletes or --allow-empty (give those to `plan --out`). --json\n' +
-      'needs --auto-approve or --plan: a JSON run cannot ask.',
+      'needs --auto-approve or --plan: a JSON run cannot ask. Change windows (Settings.changeWindows) are\n' +
+      'checked when the writes start: a held target is not written and the run exits 3; --ignore-windows\n' +
+      'writes it anyway.',
   },
   observe: {
     summary: 'Read Ops Manager and report drift only; writes nothing',

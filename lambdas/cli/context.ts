@@ -125,7 +125,7 @@ export async function openSession(ctx: CommandContext, command: string): Promise
     secrets,
     state: stores.state,
     archive,
-    clock: SYSTEM_CLOCK,
+    clock: io.clock ?? SYSTEM_CLOCK,
     reporter: stderrReporter(io.stderr),
     fingerprintKey: stores.fingerprintKey,
     actorPublicKey: connection.publicKey,

@@ -13,6 +13,8 @@ export const EXIT = {
   usage: 2,
   /** `plan`/`observe --detailed-exitcode`: changes present (same number as usage, Terraform's convention). */
   changes: 2,
+  /** `apply`: nothing failed, but a change window held writes (not written; `--ignore-windows` writes them). */
+  held: 3,
   /** A plan, observe or apply stopped by Ctrl-C, SIGTERM, SIGHUP or a closed output (128 + SIGINT, the shell's convention). */
   interrupted: 130,
 } as const;

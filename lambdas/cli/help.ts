@@ -26,6 +26,7 @@ export const OPTION_HELP: Record<string, string> = {
   plan: '--plan FILE              apply this saved plan (refused if Ops Manager or the state moved since)',
   'max-deletes': '--max-deletes N          allow up to N deletions in this run (overrides Settings)',
   'allow-empty': '--allow-empty            allow pruning a project whose desired alert set is empty',
+  'ignore-windows': '--ignore-windows         write targets a change window holds (Settings.changeWindows)',
   'lease-wait': "--lease-wait SECONDS     wait this long for another run's lock (default 0: fail fast)",
 };
 
@@ -85,6 +86,9 @@ function exitCodes(command: CommandName | undefined): string[] {
       ? `  1  error, failed target, blocked change or failed write${detailed ? ' (also with --detailed-exitcode)' : ''}`
       : '  1  error',
     `  2  usage error${detailed ? ' (plan/observe --detailed-exitcode: changes present)' : ''}`,
+    ...(command === undefined || command === 'apply'
+      ? ['  3  apply: nothing failed, but a change window held writes (not made; --ignore-windows writes them)']
+      : []),
     ...(interruptible ? [`  130  stopped by Ctrl-C, SIGTERM or SIGHUP (${what})`] : []),
   ];
 }

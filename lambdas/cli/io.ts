@@ -3,6 +3,7 @@
  * Injected, so tests run every command in-process with recorded output and a scripted terminal.
  */
 import { createInterface } from 'node:readline/promises';
+import type { Clock } from '../core/ports.ts';
 import { type GuardedOutput, guardOutput } from './process-output.ts';
 
 /** A writable text stream. */
@@ -32,6 +33,8 @@ export interface CliIo {
   onInterrupt?(handler: (reason: string, event?: string) => void, again: string | (() => string)): () => void;
   /** True when output was lost to a write error other than its reader leaving (a full disk): the run must fail. */
   outputLost?(): boolean;
+  /** The time runs see (change windows are evaluated at a run's start); absent: the system clock. Tests fix it. */
+  clock?: Clock;
 }
 
 /** What an interrupt was, as messages name it. */

@@ -54,6 +54,10 @@ const REASONS: Partial<Record<string, Partial<Record<CommandName, string>>>> = {
     validate: PLANNING,
     archive: PLANNING,
   },
+  'ignore-windows': {
+    plan: 'it writes nothing (its plan shows which targets a change window holds); only `apply` writes',
+    observe: 'it writes nothing; only `apply` writes, and only `apply` is held by change windows',
+  },
   'lease-wait': {
     plan: 'it writes nothing and takes no lock; only `apply` waits for one',
     observe: 'it writes nothing and takes no lock; only `apply` waits for one',

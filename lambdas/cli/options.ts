@@ -57,6 +57,8 @@ export interface CliOptions {
   planFile?: string;
   maxDeletes?: number;
   allowEmpty: boolean;
+  /** apply: write targets a change window holds (Argo CD's manual-sync override). */
+  ignoreWindows: boolean;
   leaseWaitSeconds: number;
   /** Seconds one Ops Manager request may take, retries included; absent: the client's default (120 s). */
   requestTimeoutSeconds?: number;
@@ -92,6 +94,7 @@ const OPTION_SPEC = {
   plan: { type: 'string' },
   'max-deletes': { type: 'string' },
   'allow-empty': { type: 'boolean' },
+  'ignore-windows': { type: 'boolean' },
   'lease-wait': { type: 'string' },
   'request-timeout': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
@@ -111,6 +114,7 @@ const PRINT_ONLY: Omit<CliOptions, 'help' | 'version'> = {
   noColor: false,
   detailedExitcode: false,
   allowEmpty: false,
+  ignoreWindows: false,
   leaseWaitSeconds: DEFAULT_OPTIONS.leaseWaitSeconds,
 };
 
@@ -253,6 +257,7 @@ export function parseInvocation(argv: readonly string[], env: Record<string, str
     planFile: v.plan,
     maxDeletes: nonNegativeInteger('--max-deletes', v['max-deletes'], command),
     allowEmpty: v['allow-empty'] === true,
+    ignoreWindows: v['ignore-windows'] === true,
     leaseWaitSeconds:
       v['lease-wait'] === undefined ? DEFAULT_OPTIONS.leaseWaitSeconds : leaseWait(v['lease-wait'], command),
     requestTimeoutSeconds: requestTimeout(v['request-timeout'], command),

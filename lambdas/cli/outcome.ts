@@ -1,5 +1,7 @@
 /** Exit codes from plans and reports, in one place (docs/cli.md documents them). */
+import { holdText } from '../core/change-windows.ts';
 import { type Plan, type RunReport, targetKey } from '../core/model.ts';
+import { printable } from '../core/printable.ts';
 import { countChanges, hasChanges, hasWrites } from '../core/render/summary.ts';
 import { isArchiveFailure } from '../core/report.ts';
 import { EXIT } from './errors.ts';
@@ -26,7 +28,30 @@ export function reportExitCode(report: RunReport): number {
   const bad = report.results.some((r) => r.status === 'failed' || r.status === 'not-converging');
   if (bad || report.failures.length > 0 || report.plan.failures.length > 0) return EXIT.error;
   if (countChanges(report.plan.changes).blocked > 0) return EXIT.error;
+  if ((report.heldByWindows?.length ?? 0) > 0) return EXIT.held;
   return EXIT.ok;
+}
+
+/** Most targets the held-writes lines name (the report lists them all). */
+const HELD_LINES = 10;
+
+/**
+ * Stderr lines naming each target whose writes a change window held (`held: 2 writes to payments-prod
+ * (project:...) not made: held by change window year-end-freeze (deny) until ...`) and how to write anyway; none
+ * when nothing was held.
+ */
+export function heldLines(report: RunReport): string[] {
+  const held = report.heldByWindows ?? [];
+  if (held.length === 0) return [];
+  const lines = held.slice(0, HELD_LINES).map((h) => {
+    const writes = `${h.writes} write${h.writes === 1 ? '' : 's'}`;
+    return printable(`held: ${writes} to ${h.target.name} (${targetKey(h.target)}) not made: ${holdText(h)}`);
+  });
+  if (held.length > HELD_LINES) lines.push(`held: ... and ${held.length - HELD_LINES} more targets (see the report)`);
+  lines.push(
+    `${held.length} target${held.length === 1 ? '' : 's'} held by change windows (exit ${EXIT.held}): run apply again when the window allows, or pass --ignore-windows to write now`,
+  );
+  return lines;
 }
 
 /**

@@ -12,6 +12,7 @@ import type {
   Threshold,
 } from '../opsman/types.ts';
 import type { IgnorableField } from './desired/enums.ts';
+import type { Weekday } from './zoned-time.ts';
 
 /** Where a value came from: file path (relative to the desired-state root), 1-based line and column. */
 export interface SourceLocation {
@@ -106,6 +107,37 @@ export interface Settings {
     /** The manifest to upload when Ops Manager's differs: its path under the desired-state root and its exact text. */
     pin?: { path: string; text: string; sha256: string };
   };
+  /** Change windows (Argo CD's sync windows), in file order; absent when there are none. */
+  changeWindows?: ChangeWindow[];
+}
+
+/**
+ * A change window: absolute (`from`/`until`, RFC 3339 instants) or weekly (`days`, `start`/`end` `HH:MM` on the wall
+ * clock of `timeZone`; `end <= start` runs past midnight). `deny` holds the targets it matches while open; `allow`
+ * holds them while none of the allow windows matching them is open. `projects` limits it to those projects.
+ */
+export interface ChangeWindow {
+  name: string;
+  kind: 'allow' | 'deny';
+  from?: string;
+  until?: string;
+  days?: Weekday[];
+  start?: string;
+  end?: string;
+  /** IANA time zone of a weekly window; set (default Etc/UTC) by the loader. */
+  timeZone?: string;
+  projects?: string[];
+}
+
+/** The time zone of a weekly change window that names none. */
+export const DEFAULT_WINDOW_TIME_ZONE = 'Etc/UTC';
+
+/** Why a target is not written this run: the windows holding it, and when the hold ends (ISO) when computable. */
+export interface WindowHold {
+  kind: 'allow' | 'deny';
+  /** The open deny windows, or the allow windows none of which is open. */
+  windows: string[];
+  until?: string;
 }
 
 /** Default Settings when no Settings document exists: safe (plan only, no deletes beyond 5, no empty prune). */
@@ -336,6 +368,13 @@ export interface Plan {
    * as a Terraform `removed` block left in place). Absent when there are none.
    */
   notes?: string[];
+  /**
+   * The Settings' change windows when the plan was made (absent when none): an apply evaluates them again at its own
+   * start, so a saved plan applied after a window closed (or opened) follows the windows of that moment.
+   */
+  changeWindows?: ChangeWindow[];
+  /** Per target key: the window hold at the run's start (plan time for a plan; apply time in an apply's report). */
+  windowHolds?: Record<string, WindowHold>;
 }
 
 /**
@@ -353,6 +392,8 @@ export const PLAN_FIELDS: readonly (keyof Plan)[] = Object.keys({
   changes: true,
   failures: true,
   targetModes: true,
+  changeWindows: true,
+  windowHolds: true,
   liveReads: true,
   unmanaged: true,
   warnings: true,
@@ -423,6 +464,11 @@ export interface RunReport {
   desiredCache?: 'hit' | 'miss' | 'off';
   /** Set when the run's signal stopped an apply: why, and how many planned writes were not started. */
   interrupted?: { reason: string; notStarted: number };
+  /**
+   * An apply's targets whose planned writes a change window held (their mode would have written them): the hold, and
+   * how many writes were not made. Absent when none (and with --ignore-windows).
+   */
+  heldByWindows?: (WindowHold & { target: TargetRef; writes: number })[];
 }
 
 /** What an archive run stored. */

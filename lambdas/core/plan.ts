@@ -3,6 +3,7 @@
  * team references, plans every kind, applies modes and safety gates, attributes drift, and returns the Plan value.
  * Writes nothing.
  */
+import { windowHolds } from './change-windows.ts';
 import { mapLimit } from './concurrency.ts';
 import { markFights } from './fight-notice.ts';
 import type { FingerprintCache } from './fingerprint.ts';
@@ -119,6 +120,16 @@ export async function makePlan(
     unmanaged: [],
     warnings: [],
   };
+  const changeWindows = request.desired.settings.changeWindows;
+  if (changeWindows !== undefined && changeWindows.length > 0 && request.command !== 'observe') {
+    plan.changeWindows = changeWindows;
+    const holds = windowHolds(
+      changeWindows,
+      targets.map((t) => t.key),
+      request.createdAt,
+    );
+    if (Object.keys(holds).length > 0) plan.windowHolds = holds;
+  }
   const changes: Change[] = [];
   for (const t of targets) {
     (plan.targetModes as Record<string, Mode>)[t.key] = t.mode;
@@ -158,7 +169,7 @@ export async function makePlan(
   );
   // After the gates: a drift they block is not put back this run, so it is no fight this run. Nor is one of a target
   // that apply will skip for its mode (the `plan` command's targets keep theirs: its plan previews the apply).
-  const writes = (key: string) => plan.targetModes?.[key] === 'apply';
+  const writes = (key: string) => plan.targetModes?.[key] === 'apply' && plan.windowHolds?.[key] === undefined;
   plan.warnings?.push(...markFights(plan.changes, request.state, request.createdAt, writes));
   return plan;
 }

@@ -5,6 +5,7 @@
 import { applyPlan } from './apply.ts';
 import { loadForPlaces, secretLocator } from './apply-secret-places.ts';
 import { sha256Hex } from './canonical.ts';
+import { holdText } from './change-windows.ts';
 import { errorMessage } from './concurrency.ts';
 import { ReconcileError } from './errors.ts';
 import { recordStreaks } from './fight-streak.ts';
@@ -30,13 +31,16 @@ export interface ApplyPhase {
   options: RunOptions;
 }
 
-/** Why a target's writes are skipped: the stricter of its planned mode and the request's cap is not `apply`. */
+/**
+ * Why a target's writes are skipped: the stricter of its planned mode and the request's cap is not `apply`, or a
+ * change window holds it (`plan.windowHolds`, evaluated at this run's start; empty with --ignore-windows).
+ */
 export function skipReasonFor(plan: Plan, cap: RunRequest['mode']): (key: string) => string | undefined {
   return (key) => {
     const mode = stricter(plan.targetModes?.[key] ?? plan.mode, cap ?? 'apply');
-    return mode === 'apply'
-      ? undefined
-      : `target mode is ${mode} (spec.mode or Settings.mode, capped by --mode): not written`;
+    if (mode !== 'apply') return `target mode is ${mode} (spec.mode or Settings.mode, capped by --mode): not written`;
+    const hold = plan.windowHolds?.[key];
+    return hold === undefined ? undefined : `${holdText(hold)}: not written`;
   };
 }
 

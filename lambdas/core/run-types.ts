@@ -37,6 +37,11 @@ export interface RunRequest {
   savedPlan?: Plan;
   /** Overrides of the safety gates, each named in the refusal that needs it. */
   overrides?: { maxDeletes?: number; allowEmpty?: boolean };
+  /**
+   * Write targets that a change window holds (Argo CD's manual-sync override; the CLI's `--ignore-windows`). The
+   * report's warnings name each target written despite its window. Scheduled Lambda runs never set it.
+   */
+  ignoreWindows?: boolean;
   /** Wait up to this long for a held lease before failing (0: fail fast). */
   leaseWaitMs?: number;
   /**

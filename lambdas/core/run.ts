@@ -40,6 +40,7 @@ import { applyAndSave } from './run-apply.ts';
 import type { RunDependencies, RunRequest } from './run-types.ts';
 import { assertPlanFresh, assertStateUnchanged, checkSavedPlan } from './saved-plan.ts';
 import { StateSession } from './state-save.ts';
+import { heldByWindows, withApplyHolds } from './window-holds-run.ts';
 
 /** Options of a run. */
 export interface RunOptions {
@@ -296,6 +297,8 @@ export async function runReconcile(
       }
       desired = undefined;
       warnings.push(...(plan.warnings ?? []).filter((w) => !w.startsWith('STATE WAS CORRUPT')));
+      // Windows are those of the moment of writing: at this run's start, for a saved plan as for one made now.
+      if (request.command === 'apply') plan = withApplyHolds(plan, startedAt, request.ignoreWindows === true, warnings);
       if (request.command === 'apply' && lease !== undefined) {
         const outcome = await applyAndSave(plan, { request, deps, secrets, session, lease, time, options });
         results = outcome.results;
@@ -341,6 +344,8 @@ export async function runReconcile(
       `INTERRUPTED (${reason}): ${notStarted} planned write(s) not started; the writes in flight finished, the state was saved and the lock released`,
     );
   }
+  const held = request.command === 'apply' ? heldByWindows(plan, request.mode, results) : [];
+  if (held.length > 0) report.heldByWindows = held;
   if (warnings.length > 0) report.warnings = warnings;
   if (desiredCache !== undefined) report.desiredCache = desiredCache;
   if (archive !== undefined) {

@@ -8,6 +8,7 @@
  * never the value found (a plan may carry anything a hand put there).
  */
 import { isRecord } from '../../shared/is-record.ts';
+import { changeWindowsProblem } from './change-window-shape.ts';
 import { type ChangeKind, MODES, type Mode } from './model.ts';
 import type { ProjectComponent } from './read-live.ts';
 
@@ -171,6 +172,15 @@ function targetMapProblem(
   return undefined;
 }
 
+/** A window hold: `{kind, windows, until?}` (shown in the plan; an apply evaluates the windows again). */
+function holdProblem(x: unknown, at: string): string | undefined {
+  if (!isRecord(x)) return `${at} is not an object`;
+  if (x.kind !== 'allow' && x.kind !== 'deny') return `${at}.kind is not allow or deny`;
+  const names = listProblem(x.windows, `${at}.windows`, stringItem);
+  if (names !== undefined) return names;
+  return x.until === undefined || typeof x.until === 'string' ? undefined : `${at}.until is not a string`;
+}
+
 const modeValue = (x: unknown, at: string) =>
   typeof x === 'string' && MODE_NAMES.has(x) ? undefined : `${at} is not observe, plan or apply`;
 const componentItem = (x: unknown, at: string) =>
@@ -182,7 +192,8 @@ const componentItem = (x: unknown, at: string) =>
  * What is wrong with the plan's members other than its changes, or undefined: `notes`, `warnings` (each absent, or a
  * list of strings), `failures` (a list of target failures), `unmanaged` (absent, or a list of `{target, kind, id,
  * summary}`), `liveDigests` (target key -> digest), `liveReads` (absent, or target key -> list of live components) and
- * `targetModes` (absent, or target key -> mode). The path starts at the member (`notes[2] is not a string`).
+ * `targetModes` (absent, or target key -> mode), `changeWindows` (absent, or a list of windows an apply evaluates) and
+ * `windowHolds` (absent, or target key -> hold). The path starts at the member (`notes[2] is not a string`).
  */
 export function planMembersProblem(plan: Record<string, unknown>): string | undefined {
   for (const name of ['notes', 'warnings'] as const) {
@@ -199,6 +210,8 @@ export function planMembersProblem(plan: Record<string, unknown>): string | unde
     (plan.liveReads === undefined
       ? undefined
       : targetMapProblem(plan.liveReads, 'liveReads', (x, at) => listProblem(x, at, componentItem))) ??
-    (plan.targetModes === undefined ? undefined : targetMapProblem(plan.targetModes, 'targetModes', modeValue))
+    (plan.targetModes === undefined ? undefined : targetMapProblem(plan.targetModes, 'targetModes', modeValue)) ??
+    (plan.changeWindows === undefined ? undefined : changeWindowsProblem(plan.changeWindows, 'changeWindows')) ??
+    (plan.windowHolds === undefined ? undefined : targetMapProblem(plan.windowHolds, 'windowHolds', holdProblem))
   );
 }

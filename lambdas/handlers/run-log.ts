@@ -9,7 +9,8 @@
  * finished" line keeps the summary; these repeat no secret (messages and field paths are value-free by construction).
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
-import type { RunReport, TargetFailure } from '../core/model.ts';
+import { holdText } from '../core/change-windows.ts';
+import { type RunReport, type TargetFailure, targetKey, type WindowHold } from '../core/model.ts';
 import { differingPaths } from '../core/unmodelled.ts';
 import { nextStep } from './next-step.ts';
 
@@ -91,6 +92,7 @@ export function logRunFindings(logger: Logger, report: RunReport): void {
       ...(index === lines.length - 1 && unlisted > 0 ? { unlisted } : {}),
     });
   });
+  const held = new Map((report.heldByWindows ?? []).map((h) => [targetKey(h.target), h]));
   const drifted = report.plan.changes.filter((c) => c.action === 'drift' || c.drift?.detected === true);
   drifted.slice(0, MAX_DRIFT_LINES).forEach((c, index) => {
     const last = index === MAX_DRIFT_LINES - 1 && drifted.length > MAX_DRIFT_LINES;
@@ -109,8 +111,9 @@ export function logRunFindings(logger: Logger, report: RunReport): void {
         ...(a.viaOwnKey === true ? { viaOwnKey: true } : {}),
       })),
       reason: c.reason,
-      nextStep:
-        report.command === 'apply' && c.action !== 'drift'
+      nextStep: held.has(targetKey(c.target))
+        ? `not corrected: ${holdText(held.get(targetKey(c.target)) as WindowHold)}; the first apply run after it puts it back unless the change is committed to git`
+        : report.command === 'apply' && c.action !== 'drift'
           ? 'this run put it back as git has it: if the change was wanted, commit it to git'
           : `not corrected by this ${report.command} run: commit the change to git if it was wanted, else let an apply run put it back`,
       ...(last ? { more: drifted.length - MAX_DRIFT_LINES } : {}),
@@ -118,6 +121,32 @@ export function logRunFindings(logger: Logger, report: RunReport): void {
   });
   logFights(logger, report);
   logReleases(logger, report);
+  logHolds(logger, report);
+}
+
+/** Most `writes held by change window` lines per run (the rest are counted in the last one; the report lists them all). */
+export const MAX_HOLD_LINES = 50;
+
+/**
+ * One INFO line per target whose writes a change window held (Settings.changeWindows): which windows, their kind,
+ * until when (absent when no end is known) and how many writes were not made. A freeze is wanted, not an alarm.
+ */
+function logHolds(logger: Logger, report: RunReport): void {
+  const held = report.heldByWindows ?? [];
+  held.slice(0, MAX_HOLD_LINES).forEach((h, index) => {
+    const last = index === MAX_HOLD_LINES - 1 && held.length > MAX_HOLD_LINES;
+    logger.info('writes held by change window', {
+      target: { type: h.target.type, id: h.target.id, name: h.target.name },
+      windows: h.windows,
+      kind: h.kind,
+      ...(h.until === undefined ? {} : { until: h.until }),
+      writes: h.writes,
+      hold: holdText(h),
+      nextStep:
+        'nothing to do: the first scheduled apply after the window writes them (a manual CLI apply can pass --ignore-windows)',
+      ...(last ? { more: held.length - MAX_HOLD_LINES } : {}),
+    });
+  });
 }
 
 /** Most `alert config released` lines per run (the rest are counted in the last one; the report lists them all). */

@@ -64,6 +64,8 @@ export interface RunSummary {
   warnings?: string[];
   /** The run stopped starting writes before its end (its Lambda's time limit near): why, and how many it left. */
   interrupted?: { reason: string; notStarted: number };
+  /** How many targets a change window held (their `writes held by change window` lines say which and until when). */
+  heldByWindows?: number;
 }
 
 /** One problem of an invalid desired state, as `validate` prints it. */
@@ -137,6 +139,7 @@ export function summarise(report: RunReport, trigger: string, command: RunComman
     ...(report.desiredCache ? { desiredCache: report.desiredCache } : {}),
     ...(report.reportLocation ? { report: report.reportLocation } : {}),
     ...(report.interrupted ? { interrupted: report.interrupted } : {}),
+    ...(report.heldByWindows?.length ? { heldByWindows: report.heldByWindows.length } : {}),
     ...(report.archive?.retryable === undefined ? {} : { retryable: report.archive.retryable }),
     ...(report.warnings?.length ? { warnings: report.warnings.slice(0, MAX_LISTED_WARNINGS) } : {}),
     ...(report.failures.length > MAX_LISTED_FAILURES

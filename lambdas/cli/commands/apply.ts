@@ -12,7 +12,7 @@ import { askApproval, confirmationMode, refusal, staleAfterApproval } from '../c
 import { type CommandContext, openSession } from '../context.ts';
 import { EXIT } from '../errors.ts';
 import { APPLY_NOTICES, interruptible, LOCK_WAIT_NOTICES, PLANNING_NOTICES } from '../interruptible.ts';
-import { planExitCode, problemsLine, reportExitCode } from '../outcome.ts';
+import { heldLines, planExitCode, problemsLine, reportExitCode } from '../outcome.ts';
 import { currentToolVersion } from '../tool-version.ts';
 import { reconcile } from '../wiring.ts';
 import { desiredIsValid } from './plan.ts';
@@ -94,6 +94,7 @@ export async function runApply(ctx: CommandContext, showPlan = true): Promise<nu
     }
     const problems = problemsLine(report.plan, report);
     if (problems !== undefined) io.stderr.write(`${problems}\n`);
+    for (const line of heldLines(report)) io.stderr.write(`${line}\n`);
     return reportExitCode(report);
   } finally {
     await session.close();

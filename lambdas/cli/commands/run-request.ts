@@ -27,6 +27,7 @@ export function runRequest(ctx: CommandContext, command: RunCommand, savedPlan?:
   }
   if (Object.keys(overrides).length > 0) request.overrides = overrides;
   if (savedPlan !== undefined) request.savedPlan = savedPlan;
+  if (options.ignoreWindows && command === 'apply') request.ignoreWindows = true;
   return request;
 }
 

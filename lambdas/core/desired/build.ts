@@ -4,7 +4,9 @@
  */
 import { createHash } from 'node:crypto';
 import {
+  type ChangeWindow,
   DEFAULT_SETTINGS,
+  DEFAULT_WINDOW_TIME_ZONE,
   type DesiredAlertConfig,
   type DesiredFileInfo,
   type DesiredNotification,
@@ -16,7 +18,7 @@ import {
 } from '../model.ts';
 import { byPath } from '../order.ts';
 import type { DocumentsByKind } from './cross-checks.ts';
-import { asRecord } from './issue.ts';
+import { asArray, asRecord } from './issue.ts';
 import { locate, type PathSegment } from './locate.ts';
 import type { PinnedManifest } from './manifest-pin.ts';
 import { type MergedEntry, mergeProject, templateName } from './merge.ts';
@@ -109,7 +111,23 @@ function settingsOf(document: ParsedDocument | undefined, pin: PinnedManifest | 
   };
   if (spec.versionManifest)
     settings.versionManifest = pin ? { pin: { path: pin.path, text: pin.text, sha256: pin.sha256 } } : {};
+  const windows = asArray(spec.changeWindows).map(windowOf);
+  if (windows.length > 0) settings.changeWindows = windows;
   return settings;
+}
+
+/** A validated change window, members in a fixed order; a weekly one gets its time zone (default Etc/UTC). */
+function windowOf(value: unknown): ChangeWindow {
+  const w = asRecord(value) ?? {};
+  const window: ChangeWindow = { name: String(w.name), kind: w.kind === 'allow' ? 'allow' : 'deny' };
+  if (w.from !== undefined) window.from = String(w.from);
+  if (w.until !== undefined) window.until = String(w.until);
+  if (w.days !== undefined) window.days = asArray(w.days) as ChangeWindow['days'];
+  if (w.start !== undefined) window.start = String(w.start);
+  if (w.end !== undefined) window.end = String(w.end);
+  if (w.days !== undefined) window.timeZone = w.timeZone === undefined ? DEFAULT_WINDOW_TIME_ZONE : String(w.timeZone);
+  if (w.projects !== undefined) window.projects = asArray(w.projects).map(String);
+  return window;
 }
 
 /** sha256 over the sorted `path sha256` lines of the files: the desired-state revision. */

@@ -14,6 +14,7 @@
 
 import { createHmac, type Hmac, timingSafeEqual } from 'node:crypto';
 import { isRecord } from '../../../shared/is-record.ts';
+import { changeWindowsProblem } from '../change-window-shape.ts';
 import { type DesiredFileInfo, type DesiredProject, type DesiredState, MODES, type SourceLocation } from '../model.ts';
 import { CACHE_FORMAT_VERSION, loaderFingerprint, UNKEYED_CACHE_AUTH_KEY } from './cache.ts';
 import { isJsonSafe } from './json-safe.ts';
@@ -291,6 +292,8 @@ function isSettings(v: unknown): boolean {
   if (!isRecord(v) || !isMode(v.mode) || !isRecord(v.prune) || !isRecord(v.archive)) return false;
   if (!Number.isInteger(v.prune.maxDeletes) || !isBool(v.prune.allowEmpty)) return false;
   if (!isBool(v.archive.versionManifest) || !isBool(v.archive.usage)) return false;
+  if (v.changeWindows !== undefined && changeWindowsProblem(v.changeWindows, 'changeWindows') !== undefined)
+    return false;
   const manifest = v.versionManifest;
   if (manifest === undefined) return true;
   if (!isRecord(manifest)) return false;

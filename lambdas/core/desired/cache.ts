@@ -33,8 +33,9 @@ export const CACHE_FORMAT_VERSION = 3;
  * 4: alert configs carry `secretSources` (where each secret reference is written).
  * 5: alert configs carry `ignoreFields` (per-field ignore rules).
  * 6: an ignoreFields entry naming a threshold member its event type never has (`threshold` on a metric alert) is refused.
+ * 7: Settings carry `changeWindows` (weekly ones with their default time zone), checked by window-checks.ts.
  */
-export const LOADER_VERSION = 6;
+export const LOADER_VERSION = 7;
 
 /** The identity of one file in the key: path, content digest, and the source's version (S3 ETag) when it has one. */
 export interface CacheKeyFile {

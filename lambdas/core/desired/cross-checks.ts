@@ -9,6 +9,7 @@ import { asArray, asRecord, asString, issueAt, where } from './issue.ts';
 import { type MergedEntry, mergeProject, ownEntries, templateName } from './merge.ts';
 import type { ParsedDocument } from './parse.ts';
 import type { ValidationIssue } from './types.ts';
+import { checkChangeWindows } from './window-checks.ts';
 
 /** Documents of a load grouped by kind (only those with a valid apiVersion and kind). */
 export interface DocumentsByKind {
@@ -81,6 +82,8 @@ export function checkDocuments(docs: DocumentsByKind): ValidationIssue[] {
     for (const entry of entries) issues.push(...checkAlertConfig(template, entry.path, entry.value));
   }
   for (const project of docs.Project) issues.push(...checkProject(project, templates));
+  const projectIds = docs.Project.map((p) => meta(p, 'projectId')).filter((id): id is string => id !== undefined);
+  issues.push(...checkChangeWindows(firstSettings, projectIds));
   return issues;
 }
 

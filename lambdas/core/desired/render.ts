@@ -46,12 +46,18 @@ function projectDoc(project: DesiredProject): Record<string, unknown> {
 /** The state as one multi-document YAML text. */
 export function renderDesiredState(state: DesiredState): string {
   const docs: unknown[] = [];
-  const { mode, prune, archive, versionManifest } = state.settings;
+  const { mode, prune, archive, versionManifest, changeWindows } = state.settings;
   const pin = versionManifest?.pin?.path;
   docs.push({
     apiVersion: API_VERSION,
     kind: 'Settings',
-    spec: { mode, prune, archive, ...(versionManifest ? { versionManifest: pin ? { pin } : {} } : {}) },
+    spec: {
+      mode,
+      prune,
+      archive,
+      ...(versionManifest ? { versionManifest: pin ? { pin } : {} } : {}),
+      ...(changeWindows ? { changeWindows } : {}),
+    },
   });
   for (const org of state.organizations) {
     const { name, orgId, mode: orgMode, defaultServerType } = org;

@@ -3,6 +3,7 @@
  * with it, `opsman-gitops schema` prints it, and desired-state/schema/opsman-gitops.schema.json is this object written
  * out (a test keeps the two equal). Rules that span fields or documents live in the semantic checks, not here.
  */
+import { WEEKDAYS } from '../zoned-time.ts';
 import {
   API_VERSION,
   EVENT_TYPE_NAMES,
@@ -140,6 +141,33 @@ const alertConfig = closed(
 
 const alertConfigs = { type: 'array', items: { $ref: '#/$defs/AlertConfig' } };
 const mode = { enum: [...MODE_VALUES], description: 'observe, plan or apply' };
+
+const clock = (what: string) => ({
+  type: 'string',
+  pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$',
+  description: `${what}: a time HH:MM from 00:00 to 23:59, quoted ("09:00")`,
+});
+
+/** A change window of Settings (checked further in window-checks.ts: one shape or the other, instants, time zone). */
+const changeWindow = closed(
+  {
+    name: name('window name'),
+    kind: { enum: ['allow', 'deny'], description: 'allow or deny' },
+    from: text('when an absolute window opens: RFC 3339 with Z or an offset'),
+    until: text('when an absolute window closes: RFC 3339 with Z or an offset'),
+    days: {
+      type: 'array',
+      minItems: 1,
+      uniqueItems: true,
+      items: { enum: [...WEEKDAYS], description: 'a day: Mon, Tue, Wed, Thu, Fri, Sat or Sun' },
+    },
+    start: clock('when a weekly window opens'),
+    end: clock('when a weekly window closes (at or before start: the next day)'),
+    timeZone: text('the IANA time zone of a weekly window (default Etc/UTC)'),
+    projects: { type: 'array', minItems: 1, uniqueItems: true, items: objectId('project id') },
+  },
+  ['name', 'kind'],
+);
 const serverType = { enum: [...SERVER_TYPES] };
 
 const project = {
@@ -221,6 +249,7 @@ export const DESIRED_STATE_SCHEMA: Record<string, unknown> = {
           allowEmpty: { type: 'boolean', description: 'allow pruning a project down to no owned alert configs' },
         }),
         archive: closed({ versionManifest: { type: 'boolean' }, usage: { type: 'boolean' } }),
+        changeWindows: { type: 'array', items: changeWindow },
         versionManifest: closed({
           pin: {
             type: 'string',

@@ -3,6 +3,7 @@
  * `=>` release, `<=` adopt, `!` blocked, `?` drift), field-level before -> after, failures, notes, and the summary
  * line.
  */
+import { holdText } from '../change-windows.ts';
 import { type Change, type Mode, type Plan, type TargetFailure, type TargetRef, targetKey } from '../model.ts';
 import { printable } from '../printable.ts';
 import { changeLines } from './change-lines.ts';
@@ -72,9 +73,16 @@ export function failureLines(failures: readonly TargetFailure[], style: Style, i
   return out;
 }
 
-/** ` [mode plan: not applied]` when a target's effective mode is stricter than the run's (`runMode`, default the plan's). */
+/**
+ * ` [mode plan: not applied]` when a target's effective mode is stricter than the run's (`runMode`, default the
+ * plan's); ` [mode plan: held by change window ... until ...: shown, not applied]` when a change window holds it
+ * (said by `plan` too: it previews what an apply would write now).
+ */
 export function targetModeNote(plan: Plan, target: TargetRef, runMode: Mode = plan.mode): string {
   const mode = plan.targetModes?.[targetKey(target)];
+  const hold = plan.windowHolds?.[targetKey(target)];
+  if (hold !== undefined && mode !== 'observe' && runMode !== 'observe')
+    return ` [mode plan: ${holdText(hold)}: shown, not applied]`;
   if (mode === undefined || mode === runMode || runMode !== 'apply') return '';
   return mode === 'observe'
     ? ' [mode observe: drift is reported, nothing written]'

@@ -28,6 +28,7 @@ const SAMPLE: Record<string, string[]> = {
   plan: ['--plan', 'plan.json'],
   'max-deletes': ['--max-deletes', '3'],
   'allow-empty': ['--allow-empty'],
+  'ignore-windows': ['--ignore-windows'],
   'lease-wait': ['--lease-wait', '5'],
   'request-timeout': ['--request-timeout', '30'],
   help: ['--help'],

@@ -121,6 +121,22 @@ describe('a saved plan passed in-process: the members read after apply are check
       { desired: { digest: 'd', files: [{ path: 'projects/p.yaml', sha256: 7 }] } },
       'desired.files[0].sha256 is not a string',
     ],
+    ['change windows not a list', { changeWindows: SECRET }, 'changeWindows is not a list'],
+    [
+      'a weekly window with an unknown time zone',
+      { changeWindows: [{ name: 'w', kind: 'deny', days: ['Mon'], start: '09:00', end: '17:00', timeZone: SECRET }] },
+      'changeWindows[0].timeZone is not a known time zone',
+    ],
+    [
+      'an absolute window ending before it starts',
+      { changeWindows: [{ name: 'w', kind: 'deny', from: '2026-12-02T00:00:00Z', until: '2026-12-01T00:00:00Z' }] },
+      'changeWindows[0] has no from before until',
+    ],
+    [
+      'a window hold of an unknown kind',
+      { windowHolds: { [`project:${P1}`]: { kind: SECRET, windows: ['w'] } } },
+      `windowHolds["project:${P1}"].kind is not allow or deny`,
+    ],
   ])('%s: refused, naming the path', async (_name, members, problem) => {
     const plan = { ...(await planUpdating(scenario())), ...members };
     expect(() => checkSavedPlan(JSON.parse(JSON.stringify(plan)))).toThrow(

@@ -1,0 +1,50 @@
+/**
+ * Change windows in an apply run: holds are evaluated again at the apply's start (a saved plan made inside a window and
+ * applied after it closed is written, one made outside and applied inside is held), `--ignore-windows` lifts them with
+ * a warning, and the report lists each target whose writes a window held.
+ */
+import { holdText, windowHolds } from './change-windows.ts';
+import { type ChangeResult, type Plan, type RunReport, targetKey } from './model.ts';
+import { isWrite, stricter } from './modes.ts';
+import type { RunRequest } from './run-types.ts';
+
+/**
+ * The plan an apply writes from: its `windowHolds` evaluated from its own `changeWindows` at `at` (the run's start),
+ * or none with `ignore`; `warnings` then gets a line per target with writes that a window would have held.
+ */
+export function withApplyHolds(plan: Plan, at: string, ignore: boolean, warnings: string[]): Plan {
+  const { windowHolds: _previous, ...rest } = plan;
+  const holds = windowHolds(plan.changeWindows, Object.keys(plan.targetModes ?? plan.liveDigests), at);
+  if (ignore) {
+    // Said only where it matters: a held target with nothing to write is written by nobody either way.
+    const writing = new Set(plan.changes.filter(isWrite).map((c) => targetKey(c.target)));
+    for (const [key, hold] of Object.entries(holds)) {
+      if (writing.has(key))
+        warnings.push(`CHANGE WINDOW IGNORED (--ignore-windows): ${key} ${holdText(hold)}; written anyway`);
+    }
+    return rest;
+  }
+  return Object.keys(holds).length === 0 ? rest : { ...rest, windowHolds: holds };
+}
+
+/**
+ * The targets whose planned writes a change window held in this apply (their mode, capped by `--mode`, would have
+ * written them), each with its hold and the number of writes not made. Empty when none.
+ */
+export function heldByWindows(
+  plan: Plan,
+  cap: RunRequest['mode'],
+  results: readonly ChangeResult[],
+): NonNullable<RunReport['heldByWindows']> {
+  const held: NonNullable<RunReport['heldByWindows']> = [];
+  for (const [key, hold] of Object.entries(plan.windowHolds ?? {})) {
+    if (stricter(plan.targetModes?.[key] ?? plan.mode, cap ?? 'apply') !== 'apply') continue;
+    const skipped = results.filter(
+      (r) => r.status === 'skipped' && isWrite(r.change) && targetKey(r.change.target) === key,
+    );
+    const first = skipped[0];
+    if (first === undefined) continue;
+    held.push({ target: first.change.target, ...hold, writes: skipped.length });
+  }
+  return held;
+}

@@ -1,0 +1,127 @@
+// Scenario: runCli in-process against the emulator, with a fixed clock and a deny window (a year-end freeze) in
+// Settings: apply plans as usual but writes nothing (exit 3, each held target named with its window and end), the
+// same apply with --ignore-windows writes, and a saved plan is held or written by the windows at apply time.
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startEmulator } from '../../../emulator/index.ts';
+import { runCli } from '../../../lambdas/cli/main.ts';
+import type { RunReport } from '../../../lambdas/core/model.ts';
+import type { Clock } from '../../../lambdas/core/ports.ts';
+import { noEmulator, recordingIo } from '../../helpers/cli-io.ts';
+import { REPO_ROOT, toolEnv } from '../../helpers/cli-run.ts';
+
+const PAYMENTS_PROD = '5e2211c17a3e5a48f5497de3';
+const IN_FREEZE = '2026-12-21T10:00:00Z';
+const AFTER_FREEZE = '2027-01-05T10:00:00Z';
+const HELD = `held by change window year-end-freeze (deny) until 2027-01-04T08:00:00.000Z`;
+
+let emulator: { url: string; origin: string; close(): Promise<void> };
+let dir: string;
+
+/** A clock stopped at `iso` (sleeping moves it on, as a real one would). */
+function clockAt(iso: string): Clock {
+  let ms = Date.parse(iso);
+  return {
+    now: () => new Date(ms),
+    sleep: async (n: number) => {
+      ms += n;
+    },
+  };
+}
+
+async function writes(): Promise<{ method: string; path: string }[]> {
+  const res = await fetch(`${emulator.origin}/__emulator/requests`);
+  const { entries } = (await res.json()) as { entries: { method: string; path: string }[] };
+  return entries.filter((e) => e.method !== 'GET');
+}
+
+async function cli(argv: string[], at: string) {
+  const io = { ...recordingIo({ env: toolEnv(emulator.url) }), clock: clockAt(at) };
+  const common = ['--desired', join(dir, 'desired'), '--state-dir', join(dir, 'state')];
+  const secrets = ['--secrets-file', join(REPO_ROOT, 'desired-state/local-secrets.json')];
+  const code = await runCli([...argv, ...common, ...secrets], { startEmulator: noEmulator, io });
+  return { code, out: io.out(), err: io.err() };
+}
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'cli-windows-'));
+  emulator = await startEmulator({ port: 0, host: '127.0.0.1', admin: true });
+  await cp(join(REPO_ROOT, 'desired-state'), join(dir, 'desired'), { recursive: true });
+  const settings = join(dir, 'desired', 'settings.yaml');
+  const freeze =
+    '  changeWindows:\n' +
+    '    - name: year-end-freeze\n' +
+    '      kind: deny\n' +
+    '      from: 2026-12-18T00:00:00Z\n' +
+    '      until: 2027-01-04T08:00:00Z\n' +
+    `      projects: [${PAYMENTS_PROD}]\n`;
+  await writeFile(settings, `${await readFile(settings, 'utf8')}${freeze}`);
+});
+
+afterEach(async () => {
+  await emulator.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('change windows in the CLI', { timeout: 120_000 }, () => {
+  it('a deny window turns apply into a plan for its project: no write, exit 3, the window named', async () => {
+    const run = await cli(['apply', '--auto-approve', '--project', PAYMENTS_PROD], IN_FREEZE);
+    expect(run.code, `${run.out}\n${run.err}`).toBe(3);
+    expect(await writes()).toEqual([]);
+    // The plan says it and so does each skipped write; stderr names the target, the window and its end.
+    expect(run.out).toContain(`[mode plan: ${HELD}: shown, not applied]`);
+    expect(run.out).toMatch(/Plan: [1-9]\d* to create/);
+    expect(run.err).toMatch(/^held: [1-9]\d* writes to payments-prod \(project:5e2211c17a3e5a48f5497de3\) not made: /m);
+    expect(run.err).toContain(`not made: ${HELD}\n`);
+    expect(run.err).toContain('pass --ignore-windows to write now');
+    expect(run.err).not.toContain('error:');
+  });
+
+  it('--json carries the holds in the report', async () => {
+    const run = await cli(['apply', '--auto-approve', '--json', '--project', PAYMENTS_PROD], IN_FREEZE);
+    expect(run.code, run.err).toBe(3);
+    const report = JSON.parse(run.out) as RunReport;
+    expect(report.heldByWindows?.map((h) => [h.target.id, h.kind, h.windows, h.until])).toEqual([
+      [PAYMENTS_PROD, 'deny', ['year-end-freeze'], '2027-01-04T08:00:00.000Z'],
+    ]);
+    expect(report.summary.applied).toBe(0);
+  });
+
+  it('--ignore-windows writes, with a warning naming the window', async () => {
+    const run = await cli(['apply', '--auto-approve', '--ignore-windows', '--project', PAYMENTS_PROD], IN_FREEZE);
+    expect(run.code, `${run.out}\n${run.err}`).toBe(0);
+    expect((await writes()).length).toBeGreaterThan(0);
+    expect(`${run.out}${run.err}`).toContain(
+      `CHANGE WINDOW IGNORED (--ignore-windows): project:${PAYMENTS_PROD} ${HELD}; written anyway`,
+    );
+  });
+
+  it('a saved plan follows the windows at apply time: made in the freeze, written after it', async () => {
+    const planFile = join(dir, 'plan.json');
+    const planned = await cli(['plan', '--out', planFile, '--project', PAYMENTS_PROD], IN_FREEZE);
+    expect(planned.code, planned.err).toBe(0);
+    expect(planned.out).toContain(HELD);
+    const applied = await cli(['apply', '--plan', planFile], AFTER_FREEZE);
+    expect(applied.code, `${applied.out}\n${applied.err}`).toBe(0);
+    expect((await writes()).length).toBeGreaterThan(0);
+  });
+
+  it('a saved plan made before the freeze and applied in it is held', async () => {
+    const planFile = join(dir, 'plan.json');
+    const planned = await cli(['plan', '--out', planFile, '--project', PAYMENTS_PROD], '2026-12-17T10:00:00Z');
+    expect(planned.code, planned.err).toBe(0);
+    expect(planned.out).not.toContain('held by');
+    const held = await cli(['apply', '--plan', planFile], IN_FREEZE);
+    expect(held.code, `${held.out}\n${held.err}`).toBe(3);
+    expect(held.err).toContain(`not made: ${HELD}`);
+    expect(await writes()).toEqual([]);
+  });
+
+  it('plan and observe refuse --ignore-windows (only apply writes)', async () => {
+    const run = await cli(['plan', '--ignore-windows'], IN_FREEZE);
+    expect(run.code).toBe(2);
+    expect(run.err).toContain('plan does not take --ignore-windows');
+  });
+});
