@@ -33,7 +33,7 @@ export interface CliIo {
   onInterrupt?(handler: (reason: string, event?: string) => void, again: string | (() => string)): () => void;
   /** True when output was lost to a write error other than its reader leaving (a full disk): the run must fail. */
   outputLost?(): boolean;
-  /** The time runs see (change windows are evaluated at a run's start); absent: the system clock. Tests fix it. */
+  /** The time runs see (change windows are evaluated when the writes start); absent: the system clock. Tests fix it. */
   clock?: Clock;
 }
 

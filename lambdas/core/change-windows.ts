@@ -2,7 +2,7 @@
  * Change windows (Argo CD's sync windows): at an instant, a target is held (its writes are not made) when a matching
  * `deny` window is open, or when at least one `allow` window matches it and none of them is open. Weekly windows are
  * read on the wall clock of their time zone (Intl, zoned-time.ts), so they follow DST; absolute ones are instants.
- * Pure: the caller gives the instant (the Clock's, at the run's start).
+ * Pure: the caller gives the instant (the Clock's: a plan's start, an apply's writes' start).
  */
 import { type ChangeWindow, DEFAULT_WINDOW_TIME_ZONE, type TargetRef, type WindowHold } from './model.ts';
 import { localTime, WEEKDAYS, zonedInstants } from './zoned-time.ts';

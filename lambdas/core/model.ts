@@ -373,7 +373,7 @@ export interface Plan {
    * start, so a saved plan applied after a window closed (or opened) follows the windows of that moment.
    */
   changeWindows?: ChangeWindow[];
-  /** Per target key: the window hold at the run's start (plan time for a plan; apply time in an apply's report). */
+  /** Per target key: the window hold (at a plan's start; when the writes start in an apply's report). */
   windowHolds?: Record<string, WindowHold>;
 }
 

@@ -33,7 +33,7 @@ export interface ApplyPhase {
 
 /**
  * Why a target's writes are skipped: the stricter of its planned mode and the request's cap is not `apply`, or a
- * change window holds it (`plan.windowHolds`, evaluated at this run's start; empty with --ignore-windows).
+ * change window holds it (`plan.windowHolds`, evaluated when this run's writes start; empty with --ignore-windows).
  */
 export function skipReasonFor(plan: Plan, cap: RunRequest['mode']): (key: string) => string | undefined {
   return (key) => {

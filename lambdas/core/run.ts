@@ -297,8 +297,13 @@ export async function runReconcile(
       }
       desired = undefined;
       warnings.push(...(plan.warnings ?? []).filter((w) => !w.startsWith('STATE WAS CORRUPT')));
-      // Windows are those of the moment of writing: at this run's start, for a saved plan as for one made now.
-      if (request.command === 'apply') plan = withApplyHolds(plan, startedAt, request.ignoreWindows === true, warnings);
+      // Windows are those of the moment of writing: now, with the lock held and the plan made or checked, for a saved
+      // plan as for one made now. Not the run's start: a --lease-wait of up to a day, or a long planning, would let
+      // writes start inside a freeze that opened meanwhile.
+      if (request.command === 'apply') {
+        const writesStart = deps.clock.now().toISOString();
+        plan = withApplyHolds(plan, writesStart, request.ignoreWindows === true, warnings, request.mode);
+      }
       if (request.command === 'apply' && lease !== undefined) {
         const outcome = await applyAndSave(plan, { request, deps, secrets, session, lease, time, options });
         results = outcome.results;

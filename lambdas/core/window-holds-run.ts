@@ -8,16 +8,34 @@ import { type ChangeResult, type Plan, type RunReport, targetKey } from './model
 import { isWrite, stricter } from './modes.ts';
 import type { RunRequest } from './run-types.ts';
 
+/** True when the target's mode, capped by the request's (`--mode`), lets this apply write it (windows aside). */
+function modeWrites(plan: Plan, cap: RunRequest['mode'], key: string): boolean {
+  return stricter(plan.targetModes?.[key] ?? plan.mode, cap ?? 'apply') === 'apply';
+}
+
 /**
- * The plan an apply writes from: its `windowHolds` evaluated from its own `changeWindows` at `at` (the run's start),
- * or none with `ignore`; `warnings` then gets a line per target with writes that a window would have held.
+ * The plan an apply writes from: its `windowHolds` evaluated from its own `changeWindows` at `at` (when the writes
+ * start), or none with `ignore`; `warnings` then gets a line per target that a window would have held and that this
+ * apply writes (it has writes, and its mode capped by `cap` lets them be made).
  */
-export function withApplyHolds(plan: Plan, at: string, ignore: boolean, warnings: string[]): Plan {
+export function withApplyHolds(
+  plan: Plan,
+  at: string,
+  ignore: boolean,
+  warnings: string[],
+  cap: RunRequest['mode'],
+): Plan {
   const { windowHolds: _previous, ...rest } = plan;
   const holds = windowHolds(plan.changeWindows, Object.keys(plan.targetModes ?? plan.liveDigests), at);
   if (ignore) {
-    // Said only where it matters: a held target with nothing to write is written by nobody either way.
-    const writing = new Set(plan.changes.filter(isWrite).map((c) => targetKey(c.target)));
+    // Said only where it matters: a held target with nothing to write, or whose mode keeps it from being written, is
+    // written by nobody either way ("written anyway" would be untrue).
+    const writing = new Set(
+      plan.changes
+        .filter(isWrite)
+        .map((c) => targetKey(c.target))
+        .filter((key) => modeWrites(plan, cap, key)),
+    );
     for (const [key, hold] of Object.entries(holds)) {
       if (writing.has(key))
         warnings.push(`CHANGE WINDOW IGNORED (--ignore-windows): ${key} ${holdText(hold)}; written anyway`);
@@ -38,7 +56,7 @@ export function heldByWindows(
 ): NonNullable<RunReport['heldByWindows']> {
   const held: NonNullable<RunReport['heldByWindows']> = [];
   for (const [key, hold] of Object.entries(plan.windowHolds ?? {})) {
-    if (stricter(plan.targetModes?.[key] ?? plan.mode, cap ?? 'apply') !== 'apply') continue;
+    if (!modeWrites(plan, cap, key)) continue;
     const skipped = results.filter(
       (r) => r.status === 'skipped' && isWrite(r.change) && targetKey(r.change.target) === key,
     );

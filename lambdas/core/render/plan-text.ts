@@ -75,13 +75,14 @@ export function failureLines(failures: readonly TargetFailure[], style: Style, i
 
 /**
  * ` [mode plan: not applied]` when a target's effective mode is stricter than the run's (`runMode`, default the
- * plan's); ` [mode plan: held by change window ... until ...: shown, not applied]` when a change window holds it
- * (said by `plan` too: it previews what an apply would write now).
+ * plan's); ` [mode plan: held by change window ... until ...: shown, not applied]` when a change window holds a target
+ * whose mode writes (said by `plan` too: it previews what an apply would write now). A `plan`-mode target keeps its
+ * mode note: it is not written when the window closes either.
  */
 export function targetModeNote(plan: Plan, target: TargetRef, runMode: Mode = plan.mode): string {
   const mode = plan.targetModes?.[targetKey(target)];
   const hold = plan.windowHolds?.[targetKey(target)];
-  if (hold !== undefined && mode !== 'observe' && runMode !== 'observe')
+  if (hold !== undefined && (mode ?? runMode) === 'apply' && runMode !== 'observe')
     return ` [mode plan: ${holdText(hold)}: shown, not applied]`;
   if (mode === undefined || mode === runMode || runMode !== 'apply') return '';
   return mode === 'observe'

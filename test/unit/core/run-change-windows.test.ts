@@ -1,7 +1,10 @@
 // Scenario: runReconcile with a fixed clock and change windows in Settings: an allow window limited to one project
 // holds it outside its hours (the other is written), the hold lifts when the clock enters the window, observe takes
-// no notice of windows, and ignoreWindows writes a held target with a warning.
+// no notice of windows, and ignoreWindows writes a held target with a warning (none for a target its mode keeps
+// unwritten); windows are evaluated when the writes start (after a --lease-wait), and the plan's note for a held
+// plan-mode target stays its mode's.
 import { describe, expect, it } from 'vitest';
+import { renderPlanText } from '../../../lambdas/core/render/plan-text.ts';
 import { P1, P2, scenario } from './scenario-fixture.ts';
 
 // 2026-03-01 is a Sunday; the window opens Monday 09:00 in Paris (08:00Z, CET).
@@ -66,5 +69,55 @@ describe('change windows in runReconcile', () => {
     expect(report.warnings).toContain(
       `CHANGE WINDOW IGNORED (--ignore-windows): project:${P2} held outside allow window staging-hours until 2026-03-02T08:00:00.000Z; written anyway`,
     );
+  });
+
+  // A freeze of every target from 10:30Z; the harness clock starts at 10:00Z.
+  const FREEZE = {
+    changeWindows: [{ name: 'freeze', kind: 'deny', from: '2026-03-01T10:30:00Z', until: '2026-03-02T00:00:00Z' }],
+  };
+
+  it('ignoreWindows warns "written anyway" only for targets it writes, not one its spec.mode keeps at plan', async () => {
+    const h = scenario({}, { mode: 'plan' }, FREEZE);
+    h.clock.ms = Date.parse('2026-03-01T11:00:00Z');
+    const report = await h.run('apply', { ignoreWindows: true });
+    expect(h.world.writes(P1).length).toBeGreaterThan(0);
+    expect(h.world.writes(P2)).toEqual([]);
+    const ignored = (report.warnings ?? []).filter((w) => w.startsWith('CHANGE WINDOW IGNORED'));
+    expect(ignored).toEqual([
+      `CHANGE WINDOW IGNORED (--ignore-windows): project:${P1} held by change window freeze (deny) until 2026-03-02T00:00:00.000Z; written anyway`,
+    ]);
+  });
+
+  it('a --mode plan apply with ignoreWindows writes nothing and says nothing was written anyway', async () => {
+    const h = scenario({}, {}, FREEZE);
+    h.clock.ms = Date.parse('2026-03-01T11:00:00Z');
+    const report = await h.run('apply', { ignoreWindows: true, mode: 'plan' });
+    expect(h.world.writes(P1)).toEqual([]);
+    expect((report.warnings ?? []).filter((w) => w.startsWith('CHANGE WINDOW IGNORED'))).toEqual([]);
+  });
+
+  it('evaluates the windows when the writes start: a run that waited for the lock into a freeze is held', async () => {
+    const h = scenario({}, {}, FREEZE);
+    // Another run holds the lock until 11:00Z; this one starts at 10:00Z, before the freeze, and may wait two hours.
+    h.state.lease = { owner: 'other', runId: 'other-run', expiresAt: '2026-03-01T11:00:00.000Z', token: 'other' };
+    const report = await h.run('apply', { leaseWaitMs: 2 * 3_600_000 });
+    expect(h.clock.ms).toBeGreaterThanOrEqual(Date.parse('2026-03-01T11:00:00Z'));
+    expect(h.world.writes(P1)).toEqual([]);
+    expect(h.world.writes(P2)).toEqual([]);
+    expect(report.heldByWindows?.map((x) => [x.target.id, x.kind, x.until])).toEqual([
+      [P1, 'deny', '2026-03-02T00:00:00.000Z'],
+      [P2, 'deny', '2026-03-02T00:00:00.000Z'],
+    ]);
+  });
+
+  it("a held target whose spec.mode is plan keeps its mode's note (the window closing will not write it)", async () => {
+    const h = scenario({}, { mode: 'plan' }, FREEZE);
+    h.clock.ms = Date.parse('2026-03-01T11:00:00Z');
+    const report = await h.run('apply');
+    const text = renderPlanText(report.plan, { mode: 'apply' });
+    expect(text).toContain(
+      `Project payments-prod (${P1}) [mode plan: held by change window freeze (deny) until 2026-03-02T00:00:00.000Z: shown, not applied]`,
+    );
+    expect(text).toContain(`Project payments-staging (${P2}) [mode plan: shown, not applied]`);
   });
 });
