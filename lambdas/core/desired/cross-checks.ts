@@ -83,7 +83,12 @@ export function checkDocuments(docs: DocumentsByKind): ValidationIssue[] {
   }
   for (const project of docs.Project) issues.push(...checkProject(project, templates));
   const projectIds = docs.Project.map((p) => meta(p, 'projectId')).filter((id): id is string => id !== undefined);
-  issues.push(...checkChangeWindows(firstSettings, projectIds));
+  const orgNames = new Map<string, string>();
+  for (const o of docs.Organization) {
+    const orgId = meta(o, 'orgId');
+    if (orgId !== undefined && !orgNames.has(orgId)) orgNames.set(orgId, meta(o, 'name') ?? '(unnamed)');
+  }
+  issues.push(...checkChangeWindows(firstSettings, projectIds, orgNames));
   return issues;
 }
 

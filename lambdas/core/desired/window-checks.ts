@@ -2,7 +2,8 @@
  * The rules of Settings.changeWindows beyond the schema (which checks members, kinds, days and HH:MM times): each
  * window is absolute (`from`, `until`) or weekly (`days`, `start`, `end`, optional `timeZone`), never both; instants are
  * RFC 3339 with Z or an offset and `from` is before `until`; the time zone is one the runtime's Intl knows; names are
- * unique; `projects` name projects of the desired state (an error: a mistyped id would leave a freeze holding nothing).
+ * unique; `projects` name projects of the desired state (an error: a mistyped id would leave a freeze holding nothing;
+ * an organization's id there is said to be one, since a window's `projects` never matches an organization).
  */
 import { parseInstant } from '../change-windows.ts';
 import { knownTimeZone } from '../zoned-time.ts';
@@ -71,10 +72,23 @@ function checkProjects(
   w: Record<string, unknown>,
   at: (string | number)[],
   projectIds: readonly string[],
+  orgNames: ReadonlyMap<string, string>,
 ): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   asArray(w.projects).forEach((raw, i) => {
     if (typeof raw !== 'string' || !/^[0-9a-f]{24}$/.test(raw) || projectIds.includes(raw)) return;
+    const org = orgNames.get(raw);
+    if (org !== undefined) {
+      // A did-you-mean to the nearest project id would point at an unrelated project: say what the id is instead.
+      const message = `${raw} is the orgId of organization ${org}, not a project: a window's projects never match an organization (a window without projects holds every target, organizations included)`;
+      issues.push(
+        issueAt(settings, [...at, 'projects', i], message, {
+          expected: 'the projectId of a Project document',
+          found: raw,
+        }),
+      );
+      return;
+    }
     const hint = suggestion(raw, projectIds);
     const message = `project ${raw} is not in the desired state: the window would hold nothing there${hint.text}`;
     issues.push(
@@ -88,10 +102,14 @@ function checkProjects(
   return issues;
 }
 
-/** Every issue of the Settings document's changeWindows; `projectIds` are the desired state's projects. */
+/**
+ * Every issue of the Settings document's changeWindows; `projectIds` are the desired state's projects, `orgNames` its
+ * organizations (orgId -> name).
+ */
 export function checkChangeWindows(
   settings: ParsedDocument | undefined,
   projectIds: readonly string[],
+  orgNames: ReadonlyMap<string, string>,
 ): ValidationIssue[] {
   if (settings === undefined) return [];
   const windows = asArray(asRecord(asRecord(settings.value)?.spec)?.changeWindows);
@@ -111,7 +129,7 @@ export function checkChangeWindows(
       ...checkShape(settings, w, at),
       ...checkInstants(settings, w, at),
       ...checkTimeZone(settings, w, at),
-      ...checkProjects(settings, w, at, projectIds),
+      ...checkProjects(settings, w, at, projectIds, orgNames),
     );
   });
   return issues;

@@ -110,6 +110,24 @@ describe('change window rules', () => {
     expect(`${issue.message} ${issue.hint ?? ''}`).toContain(want.message);
   });
 
+  it("says an organization's id in projects is one, with no did-you-mean to an unrelated project", async () => {
+    const org =
+      'apiVersion: opsman-gitops/v1\nkind: Organization\nmetadata:\n  name: acme\n  orgId: 5e2211c17a3e5a48f5497de0\nspec: {}\n';
+    const windows = weekly('      projects: [5e2211c17a3e5a48f5497de0]\n');
+    const result = await loadDesiredState(
+      new MemorySource({ 'p.yaml': PROJECT, 'o.yaml': org, 'settings.yaml': settings(windows) }),
+    );
+    const issues = result.ok ? [] : result.issues;
+    expect(issues.map((i) => [`${i.file}:${i.line}:${i.column}`, i.path, i.message, i.hint])).toEqual([
+      [
+        'settings.yaml:10:18',
+        'spec.changeWindows[0].projects[0]',
+        "5e2211c17a3e5a48f5497de0 is the orgId of organization acme, not a project: a window's projects never match an organization (a window without projects holds every target, organizations included)",
+        undefined,
+      ],
+    ]);
+  });
+
   it('loads good windows, a weekly one with the default time zone', async () => {
     const windows = `${weekly('      projects: [5e2211c17a3e5a48f5497de3]\n')}${absolute('2026-12-18T00:00:00Z', '2027-01-04T08:00:00+01:00')}`;
     const result = await loadDesiredState(new MemorySource({ 'p.yaml': PROJECT, 'settings.yaml': settings(windows) }));
