@@ -38,9 +38,10 @@ const HELD_LINES = 10;
 /**
  * Stderr lines naming each target whose writes a change window held (`held: 2 writes to payments-prod
  * (project:...) not made: held by change window year-end-freeze (deny) until ...`) and how to write anyway; none
- * when nothing was held.
+ * when nothing was held. `savedPlan`: the run applied `--plan FILE`, which the held run made stale (it recorded
+ * itself in the state), so the way on is a new plan, not that file again.
  */
-export function heldLines(report: RunReport): string[] {
+export function heldLines(report: RunReport, savedPlan = false): string[] {
   const held = report.heldByWindows ?? [];
   if (held.length === 0) return [];
   const lines = held.slice(0, HELD_LINES).map((h) => {
@@ -48,8 +49,11 @@ export function heldLines(report: RunReport): string[] {
     return printable(`held: ${writes} to ${h.target.name} (${targetKey(h.target)}) not made: ${holdText(h)}`);
   });
   if (held.length > HELD_LINES) lines.push(`held: ... and ${held.length - HELD_LINES} more targets (see the report)`);
+  const targets = `${held.length} target${held.length === 1 ? '' : 's'} held by change windows (exit ${EXIT.held})`;
   lines.push(
-    `${held.length} target${held.length === 1 ? '' : 's'} held by change windows (exit ${EXIT.held}): run apply again when the window allows, or pass --ignore-windows to write now`,
+    savedPlan
+      ? `${targets}: this saved plan is now stale (this run was recorded in the state): when the window allows, make a new one (plan --out) and apply it, or to write now, apply without --plan with --ignore-windows`
+      : `${targets}: run apply again when the window allows, or pass --ignore-windows to write now`,
   );
   return lines;
 }

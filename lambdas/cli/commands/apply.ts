@@ -94,7 +94,7 @@ export async function runApply(ctx: CommandContext, showPlan = true): Promise<nu
     }
     const problems = problemsLine(report.plan, report);
     if (problems !== undefined) io.stderr.write(`${problems}\n`);
-    for (const line of heldLines(report)) io.stderr.write(`${line}\n`);
+    for (const line of heldLines(report, options.planFile !== undefined)) io.stderr.write(`${line}\n`);
     return reportExitCode(report);
   } finally {
     await session.close();

@@ -117,6 +117,15 @@ describe('change windows in the CLI', { timeout: 120_000 }, () => {
     expect(held.code, `${held.out}\n${held.err}`).toBe(3);
     expect(held.err).toContain(`not made: ${HELD}`);
     expect(await writes()).toEqual([]);
+    // The held run recorded itself in the state: the file cannot be applied again, so the advice is a new plan.
+    expect(held.err).toContain('this saved plan is now stale');
+    expect(held.err).not.toContain('run apply again when the window allows');
+    const again = await cli(['apply', '--plan', planFile, '--ignore-windows'], IN_FREEZE);
+    expect(again.code).toBe(1);
+    expect(again.err).toContain('SAVED_PLAN_STATE_CHANGED');
+    const now = await cli(['apply', '--auto-approve', '--ignore-windows', '--project', PAYMENTS_PROD], IN_FREEZE);
+    expect(now.code, `${now.out}\n${now.err}`).toBe(0);
+    expect((await writes()).length).toBeGreaterThan(0);
   });
 
   it('plan and observe refuse --ignore-windows (only apply writes)', async () => {
