@@ -9,8 +9,14 @@ import { localTime, WEEKDAYS, zonedInstants } from './zoned-time.ts';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
-/** How far ahead, in weeks, the end of a hold is looked for before it is said to be unknown. */
-const HORIZON_STEPS = 60;
+/** Most eight-day steps the search for the end of a hold takes before it is said to be unknown. */
+const HORIZON_STEPS = 200;
+/**
+ * Eight-day steps walked past the last absolute edge while weekly windows take part: a year, so every DST change of
+ * their zones is met once. Weekly windows repeat week after week only between two such changes: an allow window in one
+ * zone covered by a deny window in another (or the same) can come free after one, weeks ahead.
+ */
+const YEAR_STEPS = 46;
 
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z|([+-])(\d{2}):(\d{2}))$/i;
 
@@ -98,7 +104,10 @@ function heldBy(windows: readonly ChangeWindow[], ms: number): Pick<WindowHold, 
  * edges the state is constant except at a DST jump, so the first free edge is refined by bisection on minutes.
  */
 function holdEnd(windows: readonly ChangeWindow[], ms: number): number | undefined {
+  const absolute = windows.filter((w) => w.from !== undefined && w.until !== undefined);
+  const weekly = absolute.length < windows.length;
   let from = ms;
+  let sinceAbsolute = 0;
   for (let step = 0; step < HORIZON_STEPS; step++) {
     const to = from + 8 * DAY_MS;
     const edges = [...new Set(windows.flatMap((w) => windowEdges(w, from, to)))].sort((a, b) => a - b);
@@ -116,15 +125,22 @@ function holdEnd(windows: readonly ChangeWindow[], ms: number): number | undefin
       }
       previous = edge;
     }
-    // Weekly windows repeat: eight days with no absolute edge and no end means none until the next absolute edge.
-    const absolute = windows.filter((w) => w.from !== undefined && w.until !== undefined);
     if (absolute.some((w) => windowEdges(w, from, to).length > 0)) {
       from = to;
+      sinceAbsolute = 0;
       continue;
     }
+    // Weekly windows repeat between DST changes only: walked on for a year before the state is taken as settled.
+    if (weekly && sinceAbsolute < YEAR_STEPS) {
+      from = to;
+      sinceAbsolute++;
+      continue;
+    }
+    // Settled: no end until the next absolute edge.
     const later = absolute.flatMap((w) => windowEdges(w, to, Number.MAX_SAFE_INTEGER)).sort((a, b) => a - b)[0];
     if (later === undefined) return undefined;
     from = later - MINUTE_MS;
+    sinceAbsolute = 0;
   }
   return undefined;
 }

@@ -48,6 +48,22 @@ const wholeDay: ChangeWindow = {
   end: '12:00',
   timeZone: 'Etc/UTC',
 };
+const londonHour: ChangeWindow = {
+  name: 'london-hour',
+  kind: 'allow',
+  days: ['Mon'],
+  start: '14:00',
+  end: '15:00',
+  timeZone: 'Europe/London',
+};
+const newYorkDeny: ChangeWindow = {
+  name: 'new-york-morning',
+  kind: 'deny',
+  days: ['Mon'],
+  start: '09:00',
+  end: '10:00',
+  timeZone: 'America/New_York',
+};
 const onlyP1: ChangeWindow = { ...yearEnd, name: 'p1-freeze', projects: [P1] };
 
 interface Case {
@@ -157,6 +173,20 @@ const CASES: Case[] = [
     windows: [{ ...yearEnd, kind: 'allow', name: 'past' }],
     at: '2027-02-01T00:00:00Z',
     held: { kind: 'allow', windows: ['past'] },
+  },
+  {
+    // New York 09:00 is London 14:00 except from 8 to 29 March 2026 (the US changes three weeks before the UK): the
+    // allow hour comes free only then, more than a week ahead; the weekly pattern of the first week does not repeat.
+    name: 'an allow window covered by a deny window in another zone until their DST changes part them',
+    windows: [londonHour, newYorkDeny],
+    at: '2026-02-27T10:00:00Z',
+    held: { kind: 'allow', windows: ['london-hour'], until: '2026-03-09T14:00:00.000Z' },
+  },
+  {
+    name: 'covered again once both zones changed: free next when autumn parts them (the UK a week first)',
+    windows: [londonHour, newYorkDeny],
+    at: '2026-04-03T10:00:00Z',
+    held: { kind: 'allow', windows: ['london-hour'], until: '2026-10-26T14:00:00.000Z' },
   },
 ];
 
