@@ -63,5 +63,16 @@ describe('change windows in the Lambda', { timeout: 60_000 }, () => {
       hold: 'held by change window long-freeze (deny) until 2099-01-01T00:00:00.000Z',
     });
     expect(lines[0]?.writes).toBeGreaterThan(0);
+    // A freeze is wanted, not an alarm: the run is a success for NoSuccessfulRun, and no failure metric counts it.
+    const metrics = new Map<string, number>();
+    for (const raw of text.split('\n').filter((l) => l.startsWith('{'))) {
+      const doc = JSON.parse(raw) as Record<string, unknown>;
+      if (!('_aws' in doc)) continue;
+      const aws = doc._aws as { CloudWatchMetrics: { Metrics: { Name: string }[] }[] };
+      for (const { Name } of aws.CloudWatchMetrics.flatMap((m) => m.Metrics)) metrics.set(Name, Number(doc[Name]));
+    }
+    expect(metrics.get('LastSuccess')).toBe(1);
+    expect(metrics.get('TargetsFailed')).toBe(0);
+    expect(metrics.get('RunFailed')).toBeUndefined();
   });
 });
