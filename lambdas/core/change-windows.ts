@@ -9,7 +9,7 @@ import { localTime, WEEKDAYS, zonedInstants } from './zoned-time.ts';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
-/** How far ahead, in weeks, the end of a hold is looked for before it is said to be unknown. */
+/** How far ahead, in steps of eight days, the end of a hold is looked for before it is said to be unknown. */
 const HORIZON_STEPS = 60;
 
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z|([+-])(\d{2}):(\d{2}))$/i;
@@ -168,7 +168,7 @@ export function windowHolds(
   return holds;
 }
 
-/** How a hold is said: `change window year-end-freeze (deny) is open until 2027-01-04T08:00:00Z`. */
+/** How a hold is said: `held by change window year-end-freeze (deny) until 2027-01-04T08:00:00.000Z`. */
 export function holdText(hold: WindowHold): string {
   const names = hold.windows.join(', ');
   const until = hold.until === undefined ? 'with no end in sight' : `until ${hold.until}`;
