@@ -184,7 +184,7 @@ export function windowHolds(
   return holds;
 }
 
-/** How a hold is said: `change window year-end-freeze (deny) is open until 2027-01-04T08:00:00Z`. */
+/** How a hold is said: `held by change window year-end-freeze (deny) until 2027-01-04T08:00:00.000Z`. */
 export function holdText(hold: WindowHold): string {
   const names = hold.windows.join(', ');
   const until = hold.until === undefined ? 'with no end in sight' : `until ${hold.until}`;

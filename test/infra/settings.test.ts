@@ -214,6 +214,18 @@ describe('docs/aws.md says what the sizing code does', () => {
     );
   });
 
+  // README's own context-keys table says it lists every key infra/settings.ts reads; it once lacked these four.
+  it("README's context-keys table: the sizing keys with their defaults and ranges", () => {
+    const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8').replace(/ {2,}/g, ' ');
+    const { memoryMb, timeoutMinutes } = SIZING_RANGE;
+    expect(readme).toContain(
+      `| \`reconcileMemoryMb\`, \`archiveMemoryMb\` | \`${reconcile.memoryMb}\`, \`${archive.memoryMb}\` | memory of each function in MB, ${memoryMb.min}-${grouped(memoryMb.max)} `,
+    );
+    expect(readme).toContain(
+      `| \`reconcileTimeoutMinutes\`, \`archiveTimeoutMinutes\` | \`${reconcile.timeoutMinutes}\`, \`${archive.timeoutMinutes}\` | timeout of each function in minutes, ${timeoutMinutes.min}-${timeoutMinutes.max} |`,
+    );
+  });
+
   it('the Sizing section: the defaults, the lowest memory, and how long before its timeout a run stops writing', () => {
     expect(sizing).toContain(
       `Reconcile ${grouped(reconcile.memoryMb)} MB and ${reconcile.timeoutMinutes} minutes; archive ${archive.memoryMb} MB and ${archive.timeoutMinutes} minutes, by default.`,
