@@ -169,7 +169,7 @@ export function windowHold(windows: readonly ChangeWindow[], target: TargetRef, 
 }
 
 /** The target a target key (`project:<id>`, `organization:<id>`, `global:global`) names, enough to match windows. */
-function targetOfKey(key: string): TargetRef {
+export function targetOfKey(key: string): TargetRef {
   const at = key.indexOf(':');
   return { type: key.slice(0, at) as TargetRef['type'], id: key.slice(at + 1), name: key };
 }
