@@ -87,6 +87,15 @@ export function zonedInstants(day: number, minute: number, timeZone: string): nu
   return [...offsets].map((o) => wall - o).sort((a, b) => a - b);
 }
 
+/**
+ * True when the zone's offset is the same `spanMs` before and after `instantMs` as at it: no DST change near it (two
+ * changes that cancel out within the span would pass unseen; no zone changes its offset twice in a few days).
+ */
+export function steadyOffset(instantMs: number, timeZone: string, spanMs: number): boolean {
+  const at = offsetAt(instantMs, timeZone);
+  return offsetAt(instantMs - spanMs, timeZone) === at && offsetAt(instantMs + spanMs, timeZone) === at;
+}
+
 /** Local date and time of an instant as one number: minutes since local 1970-01-01 00:00 (no zone). */
 function wallMinute(instantMs: number, timeZone: string): number {
   const local = localTime(instantMs, timeZone);
