@@ -88,7 +88,7 @@ export const COMMAND_INFO: Record<CommandName, CommandInfo> = {
       'the plan was made; it takes no --project, --max-deletes or --allow-empty (give those to `plan --out`). --json\n' +
       'needs --auto-approve or --plan: a JSON run cannot ask. Change windows (Settings.changeWindows) are\n' +
       'checked when the writes start: a held target is not written and the run exits 3; --ignore-windows\n' +
-      'writes it anyway.',
+      'writes it anyway. On a terminal, a plan whose every write is held is shown and exits 3 without asking.',
   },
   observe: {
     summary: 'Read Ops Manager and report drift only; writes nothing',

@@ -29,6 +29,11 @@ export function refusal(): CliError {
   );
 }
 
+/** `1 write`, `3 writes`. */
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
 /** The answer at the approval prompt: `interrupted` names what stopped it (the apply is then cancelled, exit 130). */
 export interface Approval {
   approved: boolean;
@@ -36,11 +41,17 @@ export interface Approval {
 }
 
 /**
- * Asks on the terminal; only an exact `yes` approves (Terraform's rule). A Ctrl-C, SIGTERM or SIGHUP while it waits
+ * Asks on the terminal; only an exact `yes` approves (Terraform's rule). `held`: how many of the plan's writes would be
+ * made and how many change windows hold, said in the question when some are held. A Ctrl-C, SIGTERM or SIGHUP while it waits
  * (or stdout or stderr closing) cancels the question: not approved, and `interrupted` says by what.
  */
-export async function askApproval(io: CliIo): Promise<Approval> {
-  io.stderr.write("\nDo you want to apply these changes?\n  Only 'yes' will be accepted to approve.\n\n");
+export async function askApproval(io: CliIo, held?: { made: number; held: number }): Promise<Approval> {
+  // Some writes held by change windows: the question says how many are made, so "yes" is not read as "all of them".
+  const split =
+    held === undefined || held.held === 0
+      ? ''
+      : `  ${plural(held.made, 'write')} will be made; ${plural(held.held, 'write')} held by change windows will not (see the plan).\n`;
+  io.stderr.write(`\nDo you want to apply these changes?\n${split}  Only 'yes' will be accepted to approve.\n\n`);
   const controller = new AbortController();
   const unsubscribe = io.onInterrupt?.((reason) => controller.abort(reason), 'stopping at once');
   try {

@@ -44,17 +44,25 @@ const HELD_LINES = 10;
 export function heldLines(report: RunReport, savedPlan = false): string[] {
   const held = report.heldByWindows ?? [];
   if (held.length === 0) return [];
+  const targets = `${held.length} target${held.length === 1 ? '' : 's'} held by change windows (exit ${EXIT.held})`;
+  return [
+    ...heldTargetLines(held),
+    savedPlan
+      ? `${targets}: this saved plan is now stale (this run was recorded in the state): when the window allows, make a new one (plan --out) and apply it, or to write now, apply without --plan with --ignore-windows`
+      : `${targets}: run apply again when the window allows, or pass --ignore-windows to write now`,
+  ];
+}
+
+/**
+ * One `held: N writes to <target> (<key>) not made: <hold>` line per held target: the first 10, then how many more and
+ * `where` the rest are listed.
+ */
+export function heldTargetLines(held: NonNullable<RunReport['heldByWindows']>, where = 'see the report'): string[] {
   const lines = held.slice(0, HELD_LINES).map((h) => {
     const writes = `${h.writes} write${h.writes === 1 ? '' : 's'}`;
     return printable(`held: ${writes} to ${h.target.name} (${targetKey(h.target)}) not made: ${holdText(h)}`);
   });
-  if (held.length > HELD_LINES) lines.push(`held: ... and ${held.length - HELD_LINES} more targets (see the report)`);
-  const targets = `${held.length} target${held.length === 1 ? '' : 's'} held by change windows (exit ${EXIT.held})`;
-  lines.push(
-    savedPlan
-      ? `${targets}: this saved plan is now stale (this run was recorded in the state): when the window allows, make a new one (plan --out) and apply it, or to write now, apply without --plan with --ignore-windows`
-      : `${targets}: run apply again when the window allows, or pass --ignore-windows to write now`,
-  );
+  if (held.length > HELD_LINES) lines.push(`held: ... and ${held.length - HELD_LINES} more targets (${where})`);
   return lines;
 }
 

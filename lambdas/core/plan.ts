@@ -18,6 +18,7 @@ import { applySafetyGates } from './safety.ts';
 import { projectsLeftOut } from './state.ts';
 import { otherOpsManagerWarning } from './state-origin.ts';
 import type { TeamCache } from './team-check.ts';
+import { endedWindowNotices } from './window-notices.ts';
 
 /** Options of planning. */
 export interface PlanOptions {
@@ -129,6 +130,13 @@ export async function makePlan(
       request.createdAt,
     );
     if (Object.keys(holds).length > 0) plan.windowHolds = holds;
+    const ended = endedWindowNotices(
+      changeWindows,
+      targets.map((t) => t.key),
+      request.createdAt,
+    );
+    plan.warnings?.push(...ended.warnings);
+    if (ended.notes.length > 0) plan.notes = [...ended.notes];
   }
   const changes: Change[] = [];
   for (const t of targets) {

@@ -66,3 +66,36 @@ export function heldByWindows(
   }
   return held;
 }
+
+/** The writes of a plan not applied yet, by what its window holds would do to them (`plannedWrites`). */
+export interface PlannedWrites {
+  /** Writes the apply would make: their target is not held and its mode, capped by `--mode`, writes it. */
+  made: number;
+  /** Per held target whose mode would write it, its hold and its writes: made by nobody while the hold lasts. */
+  held: NonNullable<RunReport['heldByWindows']>;
+}
+
+/**
+ * The plan's writes split by its `windowHolds` (evaluated at its start), for a question asked before the apply: how
+ * many would be made and which are held. Writes of a target its mode keeps unwritten are in neither.
+ */
+export function plannedWrites(plan: Plan, cap: RunRequest['mode']): PlannedWrites {
+  const result: PlannedWrites = { made: 0, held: [] };
+  const byKey = new Map<string, NonNullable<RunReport['heldByWindows']>[number]>();
+  for (const change of plan.changes.filter(isWrite)) {
+    const key = targetKey(change.target);
+    if (!modeWrites(plan, cap, key)) continue;
+    const hold = plan.windowHolds?.[key];
+    if (hold === undefined) {
+      result.made++;
+      continue;
+    }
+    const entry = byKey.get(key);
+    if (entry === undefined) {
+      const held = { target: change.target, ...hold, writes: 1 };
+      byKey.set(key, held);
+      result.held.push(held);
+    } else entry.writes++;
+  }
+  return result;
+}

@@ -58,9 +58,13 @@ export function localTime(instantMs: number, timeZone: string): LocalTime {
     if (p.type !== 'literal') parts[p.type] = Number(p.value);
   }
   const day = Math.floor(Date.UTC(parts.year ?? 1970, (parts.month ?? 1) - 1, parts.day ?? 1) / DAY_MS);
+  return { day, weekday: weekdayOf(day), minute: (parts.hour ?? 0) * 60 + (parts.minute ?? 0) };
+}
+
+/** The weekday (0 = Monday ... 6 = Sunday) of a local date given as days since 1970-01-01. */
+export function weekdayOf(day: number): number {
   // 1970-01-01 was a Thursday (index 3 with Monday as 0).
-  const weekday = (((day + 3) % 7) + 7) % 7;
-  return { day, weekday, minute: (parts.hour ?? 0) * 60 + (parts.minute ?? 0) };
+  return (((day + 3) % 7) + 7) % 7;
 }
 
 /** The zone's offset from UTC at `instantMs`, in ms (local minus UTC). */
@@ -81,4 +85,42 @@ export function zonedInstants(day: number, minute: number, timeZone: string): nu
   for (const probe of [wall - DAY_MS, wall, wall + DAY_MS]) offsets.add(offsetAt(probe, timeZone));
   for (const o of [...offsets]) offsets.add(offsetAt(wall - o, timeZone));
   return [...offsets].map((o) => wall - o).sort((a, b) => a - b);
+}
+
+/**
+ * True when the zone's offset is the same `spanMs` before and after `instantMs` as at it: no DST change near it (two
+ * changes that cancel out within the span would pass unseen; no zone changes its offset twice in a few days).
+ */
+export function steadyOffset(instantMs: number, timeZone: string, spanMs: number): boolean {
+  const at = offsetAt(instantMs, timeZone);
+  return offsetAt(instantMs - spanMs, timeZone) === at && offsetAt(instantMs + spanMs, timeZone) === at;
+}
+
+/** Local date and time of an instant as one number: minutes since local 1970-01-01 00:00 (no zone). */
+function wallMinute(instantMs: number, timeZone: string): number {
+  const local = localTime(instantMs, timeZone);
+  return local.day * 1440 + local.minute;
+}
+
+/**
+ * The instant at which local `day` and `minute` begin or end in `timeZone`: `first`, the first instant showing it (the
+ * earlier one in the hour an autumn change repeats); `last`, the last one (the later one). A time a spring change skips
+ * is shown by no instant: both give the first instant after the gap, when the clock has passed it.
+ */
+export function wallInstant(day: number, minute: number, timeZone: string, which: 'first' | 'last'): number {
+  const wall = day * 1440 + minute;
+  const candidates = zonedInstants(day, minute, timeZone);
+  const exact = candidates.filter((t) => wallMinute(t, timeZone) === wall);
+  const pick = which === 'first' ? exact[0] : exact[exact.length - 1];
+  if (pick !== undefined) return pick;
+  // In a gap the candidates straddle it (the clock reads before `wall` at the first, after it at the last), and the
+  // clock only moves forward in between: bisect to the first minute past it.
+  let lo = Math.floor((candidates[0] ?? 0) / MINUTE_MS);
+  let hi = Math.ceil((candidates[candidates.length - 1] ?? 0) / MINUTE_MS);
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (wallMinute(mid * MINUTE_MS, timeZone) >= wall) hi = mid;
+    else lo = mid;
+  }
+  return hi * MINUTE_MS;
 }

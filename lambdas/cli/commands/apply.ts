@@ -8,11 +8,12 @@ import { renderReportJson } from '../../core/render/json.ts';
 import { renderPlanText } from '../../core/render/plan-text.ts';
 import { renderRunSummary } from '../../core/render/run-summary.ts';
 import { hasWrites } from '../../core/render/summary.ts';
+import { plannedWrites } from '../../core/window-holds-run.ts';
 import { askApproval, confirmationMode, refusal, staleAfterApproval } from '../confirm.ts';
 import { type CommandContext, openSession } from '../context.ts';
 import { EXIT } from '../errors.ts';
 import { APPLY_NOTICES, interruptible, LOCK_WAIT_NOTICES, PLANNING_NOTICES } from '../interruptible.ts';
-import { heldLines, planExitCode, problemsLine, reportExitCode } from '../outcome.ts';
+import { heldLines, heldTargetLines, planExitCode, problemsLine, reportExitCode } from '../outcome.ts';
 import { currentToolVersion } from '../tool-version.ts';
 import { reconcile } from '../wiring.ts';
 import { desiredIsValid } from './plan.ts';
@@ -53,7 +54,25 @@ export async function runApply(ctx: CommandContext, showPlan = true): Promise<nu
         io.stdout.write('\nNothing to apply.\n');
         return planExitCode(planned.plan, false);
       }
-      const answer = await askApproval(io);
+      // Holds as of the plan's start (the apply evaluates them again when its writes start); --ignore-windows lifts them.
+      const writes = options.ignoreWindows ? undefined : plannedWrites(planned.plan, options.mode);
+      const heldCount = writes?.held.reduce((n, h) => n + h.writes, 0) ?? 0;
+      if (writes !== undefined && heldCount > 0 && writes.made === 0) {
+        // Every write is held: nothing to approve. Said and exited as a held apply (3), without asking.
+        io.stderr.write(
+          `\nAll ${heldCount} write${heldCount === 1 ? ' of this plan is' : 's of this plan are'} held by change windows: nothing to approve, nothing was written.\n`,
+        );
+        for (const line of heldTargetLines(writes.held, 'see the plan')) io.stderr.write(`${line}\n`);
+        const targets = writes.held.length;
+        io.stderr.write(
+          `${targets} target${targets === 1 ? '' : 's'} held by change windows (exit ${EXIT.held}): run apply again when the window allows, or pass --ignore-windows to write now\n`,
+        );
+        // A failed target or a blocked change still makes it an error (1 wins over 3, as after an apply).
+        const problems = problemsLine(planned.plan);
+        if (problems !== undefined) io.stderr.write(`${problems}\n`);
+        return problems === undefined ? EXIT.held : EXIT.error;
+      }
+      const answer = await askApproval(io, writes === undefined ? undefined : { made: writes.made, held: heldCount });
       if (answer.interrupted !== undefined) {
         // Stopped as on Ctrl-C anywhere else: exit 130. No lock is held while asking (the plan shown took none).
         io.stderr.write(`\nApply cancelled by ${answer.interrupted}: nothing was written.\n`);

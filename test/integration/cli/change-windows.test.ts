@@ -11,6 +11,7 @@ import type { RunReport } from '../../../lambdas/core/model.ts';
 import type { Clock } from '../../../lambdas/core/ports.ts';
 import { noEmulator, recordingIo } from '../../helpers/cli-io.ts';
 import { REPO_ROOT, toolEnv } from '../../helpers/cli-run.ts';
+import { HAS_SCRIPT, runOnTerminal } from '../../helpers/cli-terminal.ts';
 
 const PAYMENTS_PROD = '5e2211c17a3e5a48f5497de3';
 const IN_FREEZE = '2026-12-21T10:00:00Z';
@@ -37,12 +38,13 @@ async function writes(): Promise<{ method: string; path: string }[]> {
   return entries.filter((e) => e.method !== 'GET');
 }
 
-async function cli(argv: string[], at: string) {
-  const io = { ...recordingIo({ env: toolEnv(emulator.url) }), clock: clockAt(at) };
+async function cli(argv: string[], at: string, terminal?: { answers: string[] }) {
+  const recorder = recordingIo({ env: toolEnv(emulator.url), interactive: terminal !== undefined, ...terminal });
+  const io = { ...recorder, clock: clockAt(at) };
   const common = ['--desired', join(dir, 'desired'), '--state-dir', join(dir, 'state')];
   const secrets = ['--secrets-file', join(REPO_ROOT, 'desired-state/local-secrets.json')];
   const code = await runCli([...argv, ...common, ...secrets], { startEmulator: noEmulator, io });
-  return { code, out: io.out(), err: io.err() };
+  return { code, out: io.out(), err: io.err(), questions: recorder.questions };
 }
 
 beforeEach(async () => {
@@ -127,6 +129,73 @@ describe('change windows in the CLI', { timeout: 120_000 }, () => {
     expect(now.code, `${now.out}\n${now.err}`).toBe(0);
     expect((await writes()).length).toBeGreaterThan(0);
   });
+
+  it('interactive apply with every write held: the plan, the holds and exit 3, without asking', async () => {
+    const run = await cli(['apply', '--project', PAYMENTS_PROD], IN_FREEZE, { answers: ['yes'] });
+    expect(run.code, `${run.out}\n${run.err}`).toBe(3);
+    expect(run.questions).toEqual([]);
+    expect(run.err).not.toContain('Do you want to apply');
+    expect(await writes()).toEqual([]);
+    expect(run.out).toContain(`[mode plan: ${HELD}: shown, not applied]`);
+    const all =
+      /All (\d+) writes of this plan are held by change windows: nothing to approve, nothing was written\./.exec(
+        run.err,
+      );
+    expect(all, run.err).not.toBeNull();
+    expect(run.err).toContain(
+      `held: ${all?.[1]} writes to payments-prod (project:${PAYMENTS_PROD}) not made: ${HELD}\n`,
+    );
+    expect(run.err).toContain('1 target held by change windows (exit 3): run apply again when the window allows');
+  });
+
+  it('interactive apply with some writes held asks, saying how many are made and how many held', async () => {
+    const held = await cli(['plan', '--json', '--project', PAYMENTS_PROD], IN_FREEZE);
+    const heldWrites = (JSON.parse(held.out) as { changes: { action: string }[] }).changes.filter(
+      (c) => !['noop', 'blocked', 'drift'].includes(c.action),
+    ).length;
+    const run = await cli(['apply'], IN_FREEZE, { answers: ['no'] });
+    expect(run.questions).toEqual(['  Enter a value: ']);
+    const split =
+      /\n {2}(\d+) writes? will be made; (\d+) writes? held by change windows will not \(see the plan\)\.\n/.exec(
+        run.err,
+      );
+    expect(split, run.err).not.toBeNull();
+    expect(Number(split?.[1])).toBeGreaterThan(0);
+    expect(Number(split?.[2])).toBe(heldWrites);
+    expect(run.code).toBe(1);
+    expect(await writes()).toEqual([]);
+  });
+
+  it.skipIf(!HAS_SCRIPT)(
+    'on a real terminal, an apply whose every write is held exits 3 without a prompt',
+    async () => {
+      // The binary runs on the real clock: a freeze from 2020 to 2100 holds it now.
+      const settings = join(dir, 'desired', 'settings.yaml');
+      const forever =
+        '    - name: long-freeze\n' +
+        '      kind: deny\n' +
+        '      from: 2020-01-01T00:00:00Z\n' +
+        '      until: 2100-01-01T00:00:00Z\n' +
+        `      projects: [${PAYMENTS_PROD}]\n`;
+      await writeFile(settings, `${await readFile(settings, 'utf8')}${forever}`);
+      const args = ['apply', '--no-color', '--project', PAYMENTS_PROD, '--desired', join(dir, 'desired')];
+      args.push(
+        '--state-dir',
+        join(dir, 'state'),
+        '--secrets-file',
+        join(REPO_ROOT, 'desired-state/local-secrets.json'),
+      );
+      const terminal = runOnTerminal(args, toolEnv(emulator.url), { pidFile: join(dir, 'pid') });
+      await terminal.waitFor(/\(exit 3\)|Enter a value: /);
+      if (/Enter a value: /.test(terminal.output())) await terminal.hangUp();
+      const code = await terminal.done;
+      expect(terminal.output()).not.toContain('Enter a value');
+      expect(code, terminal.output()).toBe(3);
+      expect(terminal.output()).toMatch(/All \d+ writes of this plan are held by change windows: nothing to approve/);
+      expect(terminal.output()).toContain('held by change window long-freeze (deny) until 2100-01-01T00:00:00.000Z');
+      expect(await writes()).toEqual([]);
+    },
+  );
 
   it('plan and observe refuse --ignore-windows (only apply writes)', async () => {
     const run = await cli(['plan', '--ignore-windows'], IN_FREEZE);

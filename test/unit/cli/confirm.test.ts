@@ -99,3 +99,28 @@ describe('askApproval interrupted', () => {
     expect(unsubscribed).toBe(true);
   });
 });
+
+describe('askApproval with writes held by change windows', () => {
+  it.each([
+    {
+      held: { made: 3, held: 9 },
+      line: '  3 writes will be made; 9 writes held by change windows will not (see the plan).\n',
+    },
+    {
+      held: { made: 1, held: 1 },
+      line: '  1 write will be made; 1 write held by change windows will not (see the plan).\n',
+    },
+  ])('says $held.made made and $held.held held in the question', async ({ held, line }) => {
+    const io = recordingIo({ interactive: true, answers: ['no'] });
+    expect(await askApproval(io, held)).toEqual({ approved: false });
+    expect(io.err()).toBe(
+      `\nDo you want to apply these changes?\n${line}  Only 'yes' will be accepted to approve.\n\n`,
+    );
+  });
+
+  it('none held: the question as always', async () => {
+    const io = recordingIo({ interactive: true, answers: ['no'] });
+    await askApproval(io, { made: 4, held: 0 });
+    expect(io.err()).toBe("\nDo you want to apply these changes?\n  Only 'yes' will be accepted to approve.\n\n");
+  });
+});

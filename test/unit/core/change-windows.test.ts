@@ -40,6 +40,24 @@ const inGap: ChangeWindow = {
   end: '03:30',
   timeZone: 'Europe/Paris',
 };
+// 25 October 2026: Paris repeats 02:00-02:59 (00:00Z-00:59Z in summer time, 01:00Z-01:59Z in winter time).
+const endsInFold: ChangeWindow = {
+  name: 'ends-in-fold',
+  kind: 'deny',
+  days: ['Sun'],
+  start: '01:00',
+  end: '02:30',
+  timeZone: 'Europe/Paris',
+};
+const startsInFold: ChangeWindow = {
+  name: 'starts-in-fold',
+  kind: 'allow',
+  days: ['Sun'],
+  start: '02:30',
+  end: '04:00',
+  timeZone: 'Europe/Paris',
+};
+const foldHour: ChangeWindow = { ...endsInFold, name: 'fold-hour', start: '02:00', end: '03:00' };
 const wholeDay: ChangeWindow = {
   name: 'whole-day',
   kind: 'deny',
@@ -108,6 +126,36 @@ const CASES: Case[] = [
     windows: [inGap],
     at: '2026-03-29T01:00:00Z',
     held: { kind: 'deny', windows: ['gap'], until: '2026-03-29T01:30:00.000Z' },
+  },
+  {
+    // One interval per occurrence: from the first 01:00 (23:00Z) to the last 02:30 (02:30 CET, 01:30Z), not closed
+    // between the first 02:30 and the second 02:00.
+    name: 'deny ending in the repeated hour: open from 02:30 CEST on, until the second 02:30 (CET)',
+    windows: [endsInFold],
+    at: '2026-10-25T00:45:00Z',
+    held: { kind: 'deny', windows: ['ends-in-fold'], until: '2026-10-25T01:30:00.000Z' },
+  },
+  {
+    name: 'deny ending in the repeated hour: closed after the second 02:30',
+    windows: [endsInFold],
+    at: '2026-10-25T01:30:00Z',
+  },
+  {
+    name: 'deny 02:00-03:00 on the autumn night: two hours, from the first 02:00 to 03:00 CET',
+    windows: [foldHour],
+    at: '2026-10-25T00:00:00Z',
+    held: { kind: 'deny', windows: ['fold-hour'], until: '2026-10-25T02:00:00.000Z' },
+  },
+  {
+    name: 'allow starting in the repeated hour: opens at the first 02:30 (CEST), still open at the second 02:10',
+    windows: [startsInFold],
+    at: '2026-10-25T01:10:00Z',
+  },
+  {
+    name: 'allow starting in the repeated hour: closed at the first 02:29, opens a minute later',
+    windows: [startsInFold],
+    at: '2026-10-25T00:29:00Z',
+    held: { kind: 'allow', windows: ['starts-in-fold'], until: '2026-10-25T00:30:00.000Z' },
   },
   {
     name: 'overnight deny, Friday 23:00',

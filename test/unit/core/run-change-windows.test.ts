@@ -120,4 +120,34 @@ describe('change windows in runReconcile', () => {
     );
     expect(text).toContain(`Project payments-staging (${P2}) [mode plan: shown, not applied]`);
   });
+
+  it('warns of an allow window that ended (its project held for ever) and notes a deny window that ended', async () => {
+    const ended = {
+      changeWindows: [
+        {
+          name: 'migration-slot',
+          kind: 'allow',
+          from: '2026-02-01T00:00:00Z',
+          until: '2026-02-02T00:00:00Z',
+          projects: [P2],
+        },
+        { name: 'old-freeze', kind: 'deny', from: '2025-12-18T00:00:00Z', until: '2026-01-04T08:00:00Z' },
+      ],
+    };
+    const h = scenario({}, {}, ended);
+    h.clock.ms = SUNDAY;
+    const report = await h.run('apply');
+    expect(h.world.writes(P2)).toEqual([]);
+    expect(h.world.writes(P1).length).toBeGreaterThan(0);
+    const forEver = `change window migration-slot (allow) ended at 2026-02-02T00:00:00.000Z and can never open again: it holds 1 target for ever (project:${P2}), nothing there is written; remove it from Settings.changeWindows, or extend its until`;
+    const stale =
+      'change window old-freeze (deny) ended at 2026-01-04T08:00:00.000Z: it holds nothing any more; remove it from Settings.changeWindows';
+    expect(report.plan.warnings).toContain(forEver);
+    expect(report.plan.notes).toEqual([stale]);
+    // The report's warnings are what the Lambda logs and lists in its summary.
+    expect(report.warnings).toContain(forEver);
+    const text = renderPlanText(report.plan, { mode: 'apply' });
+    expect(text).toContain(`Warning: ${forEver}`);
+    expect(text).toContain(`Note: ${stale}`);
+  });
 });
