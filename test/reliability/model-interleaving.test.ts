@@ -238,7 +238,7 @@ async function checkTwin(
  * released config is left as it was (no write), a plan of releases alone makes no write, and after an apply that exits
  * 0 the state keeps no record, marker or streak of a released key.
  */
-async function applyStep(w: ModelWorld, fault: FaultName | null, times: number, where: string): Promise<RunOutcome> {
+async function applyStep(w: ModelWorld, asked: FaultName | null, times: number, where: string): Promise<RunOutcome> {
   const liveBefore = await w.live();
   w.markAdoptable(liveBefore);
   const recordsBefore = await w.records();
@@ -248,10 +248,12 @@ async function applyStep(w: ModelWorld, fault: FaultName | null, times: number, 
   const calm = w.model.calm;
   const held = w.model.window.state === 'open';
   if (held) await w.noteHold();
-  // The first fault-free apply after a hold is run in a twin world where the window never existed as well.
+  // The first apply after a hold runs with no fault, and in a twin world where the window never existed as well
+  // (unless the state was lost meanwhile: the twin's copy would then say nothing of what the held applies did).
   const heldFrom = held ? null : w.model.heldFrom;
   if (!held) w.model.heldFrom = null;
-  const twin = heldFrom !== null && heldFrom !== 'lost' && fault === null ? await w.twinApply(heldFrom) : undefined;
+  const twin = heldFrom !== null && heldFrom !== 'lost' ? await w.twinApply(heldFrom) : undefined;
+  const fault = twin === undefined ? asked : null;
   const started = Date.now();
   if (fault) await w.inject(fault, times);
   const apply = await w.run('apply');
@@ -346,7 +348,8 @@ async function fightStep(w: ModelWorld, pick: number, applies: number, where: st
   for (let i = 1; i <= applies; i++) {
     const id = (await w.ownedByKey())?.get(key);
     const enabled = w.desiredEnabled(e);
-    if (id === undefined || enabled === undefined) return;
+    // A config deleted by hand and not created again (a window holds the apply) cannot be fought over.
+    if (id === undefined || enabled === undefined || !(await w.live()).some((c) => c.id === id)) return;
     await w.humanFight(id, !enabled);
     if (ignored) w.model.tuned.set(`${id} enabled`, !enabled);
     else {
