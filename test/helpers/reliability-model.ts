@@ -2,11 +2,12 @@
  * The model-based reliability test's world: one project whose desired alert configs are drawn from a fixed pool of the
  * bench catalogue (each in one of three variants, under a key that renames change; a key may move to `spec.release` and
  * back), a secrets file whose values steps bump, a human who edits, deletes and creates configs through the API with
- * another key (and fights the tool over one config's `enabled`), and an emulator with a data
+ * another key (and fights the tool over one config's `enabled`, or tunes a member a config may ignore), `ignoreFields`
+ * and a deny change window in git that steps turn on and off, and an emulator with a data
  * file that a step can restart. `Step` is one generated action; `ModelWorld.edit` performs those that are not runs, and
  * the test checks the invariants after each (test/reliability/model-interleaving.test.ts).
  */
-import { mkdir, mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import fc from 'fast-check';
@@ -24,6 +25,16 @@ import { createOpsManagerClient } from '../../lambdas/opsman/client.ts';
 import type { AlertConfig, AlertConfigRequest } from '../../lambdas/opsman/types.ts';
 import { FAST_RETRY, type RunOutcome, readLive, runOnce } from './reliability-harness.ts';
 import { signature } from './reliability-inventory.ts';
+import {
+  IGNORABLE,
+  ignorableOn,
+  type Member,
+  managedSignature,
+  memberValue,
+  tunedValue,
+  type WindowState,
+  windowLines,
+} from './reliability-model-ignore.ts';
 
 /** The world every case starts from: one project; the pool is its first POOL_SIZE catalogue alerts. */
 const BASE = buildWorld({ projects: 1, alerts: 1 });
@@ -81,12 +92,16 @@ export type Step =
   | { t: 'release'; pick: number; renamed: boolean }
   | { t: 'redeclare'; pick: number; variant: number | null }
   | { t: 'dropRelease'; pick: number }
-  | { t: 'fight'; pick: number; applies: number };
+  | { t: 'fight'; pick: number; applies: number }
+  | { t: 'ignore'; entry: number; member: Member; on: boolean }
+  | { t: 'humanTune'; pick: number; member: Member; ignoredOnly: boolean }
+  | { t: 'window'; state: WindowState; scoped: boolean };
 
 const entry = fc.integer({ min: 0, max: POOL_SIZE - 1 });
 const variant = fc.integer({ min: 0, max: 2 });
 const pick = fc.nat({ max: 20 });
 const faultName = fc.constantFrom(...(Object.keys(FAULTS) as FaultName[]));
+const member = fc.constantFrom(...IGNORABLE);
 
 /** A step that changes the world without running the tool. */
 const editArb: fc.Arbitrary<Step> = fc.oneof(
@@ -106,6 +121,19 @@ const editArb: fc.Arbitrary<Step> = fc.oneof(
     weight: 2,
   },
   { arbitrary: fc.record({ t: fc.constant('dropRelease' as const), pick }), weight: 1 },
+  { arbitrary: fc.record({ t: fc.constant('ignore' as const), entry, member, on: fc.boolean() }), weight: 3 },
+  {
+    arbitrary: fc.record({ t: fc.constant('humanTune' as const), pick, member, ignoredOnly: fc.boolean() }),
+    weight: 3,
+  },
+  {
+    arbitrary: fc.record({
+      t: fc.constant('window' as const),
+      state: fc.constantFrom<WindowState>('open', 'past', 'none'),
+      scoped: fc.boolean(),
+    }),
+    weight: 2,
+  },
 );
 
 /** A run of the tool: an apply (two in three under a fault), or a plan. */
@@ -182,6 +210,27 @@ export interface ModelState {
    * desired again under another key (a key released while its alert lives on renamed).
    */
   released: Map<string, { entry: number; variant: number }>;
+  /** `ignoreFields` per pool entry (rendered while the entry is desired; forgotten when it leaves git). */
+  ignored: Map<number, Set<Member>>;
+  /** The value a human last gave a member of an owned config (`<id> <member>`), while that member was ignored. */
+  tuned: Map<string, unknown>;
+  /** The change window Settings holds, and whether it names the project (else it matches every target). */
+  window: { state: WindowState; scoped: boolean };
+  /**
+   * True from an apply that exits 0 until a step that may give the next run work: every step but plans, restarts,
+   * window toggles and a human's edits of ignored members alone.
+   */
+  quiet: boolean;
+  /**
+   * True from an apply that exits 0 until a human's edit of a member not ignored (or any other human step, or a lost
+   * state): while true no change may be flagged as drift, whatever git says meanwhile.
+   */
+  calm: boolean;
+  /**
+   * A copy of the state directory taken before the first apply a window held since it last closed ('lost' when the
+   * state was lost meanwhile, so the copy says nothing of what the held applies did); null when no apply was held.
+   */
+  heldFrom: string | null;
 }
 
 /** A project's state entry as the state file holds it (the fields the model reads). */
@@ -200,6 +249,12 @@ export class ModelWorld {
     unmanaged: new Map(),
     orphans: new Set(),
     released: new Map(),
+    ignored: new Map(),
+    tuned: new Map(),
+    window: { state: 'none', scoped: false },
+    quiet: false,
+    calm: false,
+    heldFrom: null,
   };
   emulator!: RunningEmulator;
   admin!: EmulatorAdmin;
@@ -278,14 +333,21 @@ export class ModelWorld {
       'spec:',
       '  mode: apply',
       '  prune: { maxDeletes: 100, allowEmpty: true }',
+      ...windowLines(this.model.window.state, this.model.window.scoped ? PROJECT.id : null),
       '',
     ].join('\n');
     await writeFile(join(this.paths.desiredDir, 'settings.yaml'), settings);
     const released = [...this.model.released.keys()].sort();
-    if (released.length > 0) {
+    const ignoring = [...this.model.desired].filter(([e]) => (this.model.ignored.get(e)?.size ?? 0) > 0);
+    if (released.length > 0 || ignoring.length > 0) {
       const file = join(this.paths.desiredDir, 'projects', `${PROJECT.name}.yaml`);
       const doc = parse(await readFile(file, 'utf8')) as { spec: Record<string, unknown> };
-      doc.spec.release = released;
+      if (released.length > 0) doc.spec.release = released;
+      const configs = (doc.spec.alertConfigs ?? []) as Record<string, unknown>[];
+      for (const [e, d] of ignoring) {
+        const config = configs.find((c) => c.key === d.key);
+        if (config) config.ignoreFields = IGNORABLE.filter((m) => this.model.ignored.get(e)?.has(m));
+      }
       await writeFile(file, stringify(doc, { lineWidth: 0 }));
     }
     await writeFile(this.paths.secretsFile, `${JSON.stringify(world.secrets, null, 2)}\n`, { mode: 0o600 });
@@ -315,16 +377,8 @@ export class ModelWorld {
   }
 
   /** The state file's owned ids by key, or null when there is no readable state. */
-  async ownedByKey(): Promise<Map<string, string> | null> {
-    try {
-      const state = JSON.parse(await readFile(join(this.paths.stateDir, 'state.json'), 'utf8'));
-      const records = (state?.projects?.[PROJECT.id]?.alertConfigs ?? {}) as Record<string, { id?: unknown }>;
-      const out = new Map<string, string>();
-      for (const [key, r] of Object.entries(records)) if (typeof r.id === 'string') out.set(key, r.id);
-      return out;
-    } catch {
-      return null;
-    }
+  ownedByKey(): Promise<Map<string, string> | null> {
+    return readOwned(this.paths.stateDir);
   }
 
   /**
@@ -375,7 +429,25 @@ export class ModelWorld {
   /** Performs a step that is not a run: edits of git, the secrets file, Ops Manager by hand, the state, a restart. */
   async edit(step: Exclude<Step, { t: 'apply' } | { t: 'plan' } | { t: 'fight' }>): Promise<void> {
     const m = this.model;
+    // A later run may have work, except after the steps the README promises leave none.
+    if (step.t !== 'restart' && step.t !== 'window' && step.t !== 'humanTune' && step.t !== 'humanToggle')
+      m.quiet = false;
+    if (['humanDelete', 'humanCreate', 'humanSecret', 'loseState'].includes(step.t)) m.calm = false;
     switch (step.t) {
+      case 'ignore': {
+        const d = m.desired.get(step.entry);
+        if (!d || !ignorableOn(variantBody(step.entry, d.variant), step.member)) return;
+        const set = m.ignored.get(step.entry) ?? new Set<Member>();
+        if (step.on) set.add(step.member);
+        else set.delete(step.member);
+        m.ignored.set(step.entry, set);
+        return this.writeDesired();
+      }
+      case 'window':
+        m.window = { state: step.state, scoped: step.scoped };
+        return this.writeDesired();
+      case 'humanTune':
+        return this.humanTune(step.pick, step.member, step.ignoredOnly);
       case 'desire': {
         // A released entry declared again keeps its key (it leaves spec.release: a key may not be in both).
         const back = [...m.released].find(([, r]) => r.entry === step.entry)?.[0];
@@ -396,6 +468,7 @@ export class ModelWorld {
           d.key = `${(POOL[e] as AlertSpec).key}-r${m.renames}`;
         } else {
           m.desired.delete(e);
+          m.ignored.delete(e);
         }
         return this.writeDesired();
       }
@@ -418,6 +491,7 @@ export class ModelWorld {
       }
       case 'undesire':
         m.desired.delete(step.entry);
+        m.ignored.delete(step.entry);
         return this.writeDesired();
       case 'rename': {
         const d = m.desired.get(step.entry);
@@ -443,6 +517,7 @@ export class ModelWorld {
         const human = this.human();
         try {
           if (step.t === 'humanDelete') {
+            m.quiet = false;
             await human.deleteAlertConfig(PROJECT.id, id);
             m.unmanaged.delete(id);
           } else {
@@ -450,6 +525,9 @@ export class ModelWorld {
             const after = (await this.live()).find((c) => c.id === id);
             const tracked = m.unmanaged.get(id);
             if (tracked && after) tracked.config = after;
+            const ignored = step.owned ? await this.ignoredOf(id) : undefined;
+            if (ignored?.has('enabled')) m.tuned.set(`${id} enabled`, after?.enabled === true);
+            else this.noisy();
           }
         } finally {
           await human.close();
@@ -509,6 +587,7 @@ export class ModelWorld {
         return;
       }
       case 'loseState': {
+        if (m.heldFrom !== null) m.heldFrom = 'lost';
         for (const id of (await this.owned()) ?? []) m.orphans.add(id);
         const file = join(this.paths.stateDir, 'state.json');
         if (step.corrupt) await writeFile(file, '{"formatVersion": 1, "projects": [torn');
@@ -521,13 +600,146 @@ export class ModelWorld {
     }
   }
 
+  /** The ignored members of the desired config that owned config `id` is for (empty when none). */
+  async ignoredOf(id: string): Promise<Set<Member>> {
+    const byKey = (await this.ownedByKey()) ?? new Map<string, string>();
+    for (const [e, d] of this.model.desired)
+      if (byKey.get(d.key) === id) return new Set(this.model.ignored.get(e) ?? []);
+    return new Set();
+  }
+
+  /**
+   * A human edits one member of an owned desired config with their own key: one of its ignored members (`ignoredOnly`,
+   * nothing when it has none), or `member`. `enabled` by PATCH, the others by a full PUT of the config as Ops Manager
+   * stores it (secrets in clear, read from the data file, so nothing else changes).
+   */
+  private async humanTune(pick: number, wanted: Member, ignoredOnly: boolean): Promise<void> {
+    const byKey = (await this.ownedByKey()) ?? new Map<string, string>();
+    const entries = [...this.model.desired].filter(([, d]) => byKey.has(d.key)).sort(([a], [b]) => a - b);
+    const chosen = entries[pick % Math.max(1, entries.length)];
+    if (chosen === undefined) return this.noisy();
+    const [e, d] = chosen;
+    const id = byKey.get(d.key) as string;
+    const ignored = [...(this.model.ignored.get(e) ?? [])].sort();
+    const member = ignoredOnly ? ignored[pick % Math.max(1, ignored.length)] : wanted;
+    const live = (await this.live()).find((c) => c.id === id);
+    if (member === undefined || live === undefined || !ignorableOn(variantBody(e, d.variant), member))
+      return this.noisy();
+    const value = tunedValue(live, member);
+    const human = this.human();
+    try {
+      if (member === 'enabled') {
+        await human.setAlertConfigEnabled(PROJECT.id, id, value === true);
+      } else {
+        const data = JSON.parse(await readFile(this.dataFile, 'utf8')) as { state: { alertConfigs: AlertConfig[] } };
+        const stored = data.state.alertConfigs.find((c) => c.id === id);
+        if (stored === undefined) return this.noisy();
+        const {
+          id: _id,
+          groupId: _g,
+          created: _c,
+          updated: _u,
+          links: _l,
+          ...body
+        } = stored as AlertConfig & Record<string, unknown>;
+        await human.updateAlertConfig(PROJECT.id, id, { ...body, [member]: value } as unknown as AlertConfigRequest);
+      }
+    } finally {
+      await human.close();
+    }
+    const after = (await this.live()).find((c) => c.id === id);
+    if (after === undefined) throw new Error(`the human's edit of ${id} lost it`);
+    if (ignored.includes(member)) this.model.tuned.set(`${id} ${member}`, memberValue(after, member));
+    else this.noisy();
+  }
+
+  /** Before an apply a window holds: keeps a copy of the state directory, unless one was kept since it opened. */
+  async noteHold(): Promise<void> {
+    if (this.model.heldFrom !== null) return;
+    const copy = join(this.dir, 'state-before-hold');
+    await rm(copy, { recursive: true, force: true });
+    await cp(this.paths.stateDir, copy, { recursive: true }).catch(() => mkdir(copy, { recursive: true }));
+    this.model.heldFrom = copy;
+  }
+
+  /**
+   * The same apply in a world where the window never existed: Ops Manager as it is now (the held applies wrote
+   * nothing), the state as it was before the first held apply, git without `changeWindows`, on a second emulator.
+   * Returns its outcome and, per live config, its signature and owning key.
+   */
+  async twinApply(stateCopy: string): Promise<{ outcome: RunOutcome; inventory: string[] }> {
+    const twin = join(this.dir, 'twin');
+    await rm(twin, { recursive: true, force: true });
+    const paths: RunPaths = {
+      desiredDir: join(twin, 'desired'),
+      secretsFile: this.paths.secretsFile,
+      stateDir: join(twin, 'state'),
+      archiveDir: join(twin, 'archive'),
+    };
+    await cp(this.paths.desiredDir, paths.desiredDir, { recursive: true });
+    await cp(stateCopy, paths.stateDir, { recursive: true });
+    const settings = join(paths.desiredDir, 'settings.yaml');
+    const text = await readFile(settings, 'utf8');
+    await writeFile(settings, text.replace(/ {2}changeWindows:\n(?: {4,}.*\n)*/, ''));
+    await cp(this.dataFile, join(twin, 'emulator-data.json'));
+    const emulator = await startEmulator({
+      port: 0,
+      host: '127.0.0.1',
+      seed: renderSeed(BASE),
+      dataFile: join(twin, 'emulator-data.json'),
+      onError: () => {},
+    });
+    try {
+      const outcome = await runOnce(emulator.url, paths, { command: 'apply' }, MODEL_CLIENT);
+      const live = (await readLive(emulator.url, this.world())).get(PROJECT.id) ?? [];
+      const state = await readOwned(paths.stateDir);
+      return { outcome, inventory: ownedInventory(live, state) };
+    } finally {
+      await emulator.close();
+    }
+  }
+
+  /** Per live config of this world: its signature and owning key (`-` when none), sorted. */
+  async inventory(): Promise<string[]> {
+    return ownedInventory(await this.live(), await readOwned(this.paths.stateDir));
+  }
+
+  /** Marks that the next run may have work. */
+  private noisy(): void {
+    this.model.quiet = false;
+    this.model.calm = false;
+  }
+
   /** Before an apply: unmanaged configs equal in signature to a desired one may be adopted from now on. */
   markAdoptable(live: AlertConfig[]): void {
-    const wanted = new Set(this.desiredSignatures());
     for (const c of live) {
       const tracked = this.model.unmanaged.get(c.id);
-      if (tracked && wanted.has(signature(c))) tracked.adoptable = true;
+      // Adoption takes a config equal but for the desired config's ignored members.
+      const wanted = [...this.model.desired].some(([e, d]) => {
+        const body = variantBody(e, d.variant);
+        return managedSignature(c, body, this.model.ignored.get(e) ?? new Set()) === signature(body);
+      });
+      if (tracked && wanted) tracked.adoptable = true;
     }
+  }
+
+  /**
+   * How the test tells desired identities apart: an owned config of a desired key by its signature with its ignored
+   * members taken from git (a human's value there is no difference), any other config by its plain signature.
+   */
+  async signer(): Promise<(c: AlertConfig) => string> {
+    const byKey = (await this.ownedByKey()) ?? new Map<string, string>();
+    const forId = new Map<string, number>();
+    for (const [e, d] of this.model.desired) {
+      const id = byKey.get(d.key);
+      if (id !== undefined) forId.set(id, e);
+    }
+    return (c) => {
+      const e = forId.get(c.id);
+      const d = e === undefined ? undefined : this.model.desired.get(e);
+      if (e === undefined || d === undefined) return signature(c);
+      return managedSignature(c, variantBody(e, d.variant), this.model.ignored.get(e) ?? new Set());
+    };
   }
 
   /**
@@ -581,6 +793,25 @@ export class ModelWorld {
   async inject(fault: FaultName, times: number): Promise<void> {
     await this.admin.fault({ ...FAULTS[fault], times });
   }
+}
+
+/** The owned ids by key of the state in `stateDir`, or null when there is no readable state. */
+async function readOwned(stateDir: string): Promise<Map<string, string> | null> {
+  try {
+    const state = JSON.parse(await readFile(join(stateDir, 'state.json'), 'utf8'));
+    const records = (state?.projects?.[PROJECT.id]?.alertConfigs ?? {}) as Record<string, { id?: unknown }>;
+    const out = new Map<string, string>();
+    for (const [key, r] of Object.entries(records)) if (typeof r.id === 'string') out.set(key, r.id);
+    return out;
+  } catch {
+    return null;
+  }
+}
+
+/** `<signature> @ <owning key or ->` of each live config, sorted: a world's configs and ownership, ids aside. */
+function ownedInventory(live: AlertConfig[], owned: Map<string, string> | null): string[] {
+  const keyOf = new Map([...(owned ?? new Map<string, string>())].map(([key, id]) => [id, key]));
+  return live.map((c) => `${signature(c)} @ ${keyOf.get(c.id) ?? '-'}`).sort();
 }
 
 /**
