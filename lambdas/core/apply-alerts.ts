@@ -502,12 +502,21 @@ export async function applyAlertChange(
  * keeps the digest of the body sent (the `appliedDigest` it would get), so that a config the POST created late is still
  * recognised once its key has left git (late-creates.ts).
  */
-export function markPending(state: ReconcileState, change: Change, runId: string, now: string): void {
+export function markPending(
+  state: ReconcileState,
+  change: Change,
+  runId: string,
+  now: string,
+  releasedIds: readonly string[] = [],
+): void {
   const body = change.after as DesiredAlertBody | undefined;
   const pendingCreate: NonNullable<OwnedAlertConfig['pendingCreate']> =
     body === undefined
       ? { runId, startedAt: now }
       : { runId, startedAt: now, desiredDigest: textDigest(canonicalDesiredText(body)) };
+  // A config released by the same plan may equal this body and was made by this tool's key minutes ago: the audit
+  // check alone would take it for this create's late landing once the key left git, and delete what was released.
+  if (releasedIds.length > 0) pendingCreate.releasedIds = [...releasedIds];
   // A fresh record: an old id (its config vanished) must not shadow the marker.
   projectState(state, change.target.id).alertConfigs[change.key] = { pendingCreate };
 }

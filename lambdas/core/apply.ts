@@ -152,7 +152,14 @@ export async function applyPlan(
   if (creates.length > 0 && !ctx.signal?.aborted) {
     // One timestamp for the whole batch: the markers are saved together, before the first POST.
     const startedAt = now();
-    for (const c of creates) markPending(ctx.state, c, ctx.runId, startedAt);
+    const released = new Map<string, string[]>();
+    for (const c of plan.changes) {
+      if (c.kind !== 'alertConfig' || c.action !== 'release' || c.id === undefined) continue;
+      const ids = released.get(c.target.id);
+      if (ids === undefined) released.set(c.target.id, [c.id]);
+      else ids.push(c.id);
+    }
+    for (const c of creates) markPending(ctx.state, c, ctx.runId, startedAt, released.get(c.target.id));
     try {
       await ctx.persist();
     } catch (error) {

@@ -101,7 +101,10 @@ export function findLateCreates(
   return keys.map((key) => {
     const record = records[key] as OwnedAlertConfig;
     const marker = record.pendingCreate as NonNullable<OwnedAlertConfig['pendingCreate']>;
-    const ids = (byDigest.get(marker.desiredDigest as string) ?? []).filter((id) => !claimed.has(id)).sort();
+    const released = marker.releasedIds ?? [];
+    const ids = (byDigest.get(marker.desiredDigest as string) ?? [])
+      .filter((id) => !claimed.has(id) && !released.includes(id))
+      .sort();
     if (ids.length === 1) claimed.add(ids[0] as string);
     return { key, runId: marker.runId, startedAt: marker.startedAt, ids };
   });

@@ -194,7 +194,11 @@ export interface OwnedAlertConfig {
    * Set before a POST; cleared once the id is known. `desiredDigest` (textDigest of the desired body's canonical text,
    * absent in markers older releases saved) recognises the config that POST created late once its key has left git.
    */
-  pendingCreate?: { runId: string; startedAt: string; desiredDigest?: string };
+  /**
+   * Before a POST. `releasedIds`: configs the same plan released in this project, live before the create was planned:
+   * never its late landing, though the tool's own key made them (late-creates.ts), so they are never deleted as one.
+   */
+  pendingCreate?: { runId: string; startedAt: string; desiredDigest?: string; releasedIds?: string[] };
   /** Set when a re-read after a write still differed: no rewrite until desiredDigest changes. */
   notConverging?: { desiredDigest: string; since: string; fields: string[] };
   adoptedAt?: string;

@@ -91,7 +91,12 @@ const alertRecord = object({
   secretFingerprints: mapOf(string),
   appliedDigest: string,
   ignoredFields: stringList,
-  pendingCreate: object({ runId: required(string), startedAt: required(string), desiredDigest: string }),
+  pendingCreate: object({
+    runId: required(string),
+    startedAt: required(string),
+    desiredDigest: string,
+    releasedIds: stringList,
+  }),
   notConverging: object({ desiredDigest: required(string), since: required(string), fields: required(stringList) }),
   adoptedAt: string,
   createdAt: string,

@@ -71,8 +71,11 @@ async function checkAfterApply(w: ModelWorld, apply: RunOutcome, faulted: boolea
   const pending = pendingChanges(plan.report);
   if (claimsSuccess(apply)) {
     expect(pending, `${where}: the apply claimed success but left work`).toEqual({});
-    // Its only notes: one per released key, each released with nothing left to release.
-    const noted = (plan.report?.plan.notes ?? []).map((n) => /released key "([^"]+)" is not owned/.exec(n)?.[1] ?? n);
+    // Its only notes: one per released key, each released with nothing left to release (and the model's window, once
+    // it has ended, as a window that holds nothing any more).
+    const noted = (plan.report?.plan.notes ?? [])
+      .filter((n) => !/^change window \S+ \(deny\) ended at .*: it holds nothing any more/.test(n))
+      .map((n) => /released key "([^"]+)" is not owned/.exec(n)?.[1] ?? n);
     const released = [...w.model.released.keys()];
     expect(noted.sort(), `${where}: the plan after a successful apply has other notes`).toEqual(released.sort());
     await checkMembers(w, where);
@@ -473,6 +476,26 @@ const FEATURE_TOUR: [Step[], Step[][]] = [
   ],
 ];
 
+/**
+ * The hunt's counterexample (docs/reliability.md), run every time: a config released in the commit that adds an equal
+ * config under a new key, whose POST never lands; the key leaves git and a run reads no list: the next run must not
+ * delete the released config as that create's late landing (the tool's own key made it minutes before).
+ */
+const RELEASED_BESIDE_LOST_CREATE: [Step[], Step[][]] = [
+  [{ t: 'desire', entry: 0, variant: 0 }],
+  [
+    [
+      { t: 'release', pick: 0, renamed: true },
+      { t: 'apply', fault: 'post-latency-before', times: 1 },
+    ],
+    [
+      { t: 'undesire', entry: 0 },
+      { t: 'apply', fault: 'list-503', times: 1 },
+    ],
+    [{ t: 'apply', fault: 'list-503', times: 1 }],
+  ],
+];
+
 describe('model: interleaved edits, faults, state loss and restarts', () => {
   it(
     'keeps the README promises after every step',
@@ -485,7 +508,7 @@ describe('model: interleaved edits, faults, state loss and restarts', () => {
           numRuns: NUM_RUNS,
           ...(SEED === undefined ? {} : { seed: SEED }),
           // Not on a replay: the seed's path counts from the first generated run.
-          ...(SEED === undefined ? { examples: [FEATURE_TOUR] } : {}),
+          ...(SEED === undefined ? { examples: [FEATURE_TOUR, RELEASED_BESIDE_LOST_CREATE] } : {}),
           verbose: 1,
         },
       );
