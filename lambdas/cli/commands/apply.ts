@@ -55,8 +55,14 @@ export async function runApply(ctx: CommandContext, showPlan = true): Promise<nu
         return planExitCode(planned.plan, false);
       }
       // Holds as of the plan's start (the apply evaluates them again when its writes start); --ignore-windows lifts them.
-      const writes = options.ignoreWindows ? undefined : plannedWrites(planned.plan, options.mode);
+      const split = plannedWrites(planned.plan, options.mode);
+      const writes = options.ignoreWindows ? undefined : split;
       const heldCount = writes?.held.reduce((n, h) => n + h.writes, 0) ?? 0;
+      if (split.made + split.held.reduce((n, h) => n + h.writes, 0) === 0) {
+        // Every write is in a target whose mode (spec.mode, Settings.mode or --mode) keeps it unwritten: no question.
+        io.stdout.write('\nNothing to apply: every write of this plan is in a target whose mode does not write.\n');
+        return planExitCode(planned.plan, false);
+      }
       if (writes !== undefined && heldCount > 0 && writes.made === 0) {
         // Every write is held: nothing to approve. Said and exited as a held apply (3), without asking.
         io.stderr.write(

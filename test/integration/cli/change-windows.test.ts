@@ -148,6 +148,14 @@ describe('change windows in the CLI', { timeout: 120_000 }, () => {
     expect(run.err).toContain('1 target held by change windows (exit 3): run apply again when the window allows');
   });
 
+  it('interactive apply whose every write is in a target its mode keeps unwritten: nothing to apply, no question', async () => {
+    const run = await cli(['apply', '--mode', 'plan', '--project', PAYMENTS_PROD], AFTER_FREEZE, { answers: ['yes'] });
+    expect(run.questions).toEqual([]);
+    expect(run.out).toContain('Nothing to apply: every write of this plan is in a target whose mode does not write.');
+    expect(run.code, `${run.out}\n${run.err}`).toBe(0);
+    expect(await writes()).toEqual([]);
+  });
+
   it('interactive apply with some writes held asks, saying how many are made and how many held', async () => {
     const held = await cli(['plan', '--json', '--project', PAYMENTS_PROD], IN_FREEZE);
     const heldWrites = (JSON.parse(held.out) as { changes: { action: string }[] }).changes.filter(
