@@ -56,9 +56,10 @@ export async function runApply(ctx: CommandContext, showPlan = true): Promise<nu
       }
       // Holds as of the plan's start (the apply evaluates them again when its writes start); --ignore-windows lifts them.
       const split = plannedWrites(planned.plan, options.mode);
+      const heldInPlan = split.held.reduce((n, h) => n + h.writes, 0);
       const writes = options.ignoreWindows ? undefined : split;
-      const heldCount = writes?.held.reduce((n, h) => n + h.writes, 0) ?? 0;
-      if (split.made + split.held.reduce((n, h) => n + h.writes, 0) === 0) {
+      const heldCount = writes === undefined ? 0 : heldInPlan;
+      if (split.made + heldInPlan === 0) {
         // Every write is in a target whose mode (spec.mode, Settings.mode or --mode) keeps it unwritten: no question.
         io.stdout.write('\nNothing to apply: every write of this plan is in a target whose mode does not write.\n');
         return planExitCode(planned.plan, false);

@@ -5,46 +5,30 @@
 // differs only in those members is adopted on the first apply instead of duplicated. ignoreFields added to a config
 // already applied: a person's edit of the ignored member is no drift when git changes another field. A fight over a
 // member not ignored still warns on the third apply.
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startEmulator } from '../../../emulator/index.ts';
 import { runCli } from '../../../lambdas/cli/main.ts';
 import type { Plan } from '../../../lambdas/core/model.ts';
 import type { ReconcileState } from '../../../lambdas/core/ports.ts';
 import { createOpsManagerClient } from '../../../lambdas/opsman/index.ts';
 import type { AlertConfig, AlertConfigRequest } from '../../../lambdas/opsman/types.ts';
 import { noEmulator, recordingIo } from '../../helpers/cli-io.ts';
-import { KEYS, REPO_ROOT, toolEnv } from '../../helpers/cli-run.ts';
+import { KEYS, toolEnv } from '../../helpers/cli-run.ts';
+import { closeExampleWorkspace, openExampleWorkspace } from '../../helpers/cli-workspace.ts';
 
 const PAYMENTS_PROD = '5e2211c17a3e5a48f5497de3';
 const KEY = 'primary-connections-high';
 
-let emulator: { url: string; close(): Promise<void> };
+let emulator: { url: string; origin: string; close(): Promise<void> };
 let dir: string;
 let common: string[];
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'cli-ignore-'));
-  emulator = await startEmulator({ port: 0, host: '127.0.0.1' });
-  await cp(join(REPO_ROOT, 'desired-state'), join(dir, 'desired'), { recursive: true });
-  common = [
-    '--desired',
-    join(dir, 'desired'),
-    '--state-dir',
-    join(dir, 'state'),
-    '--secrets-file',
-    join(REPO_ROOT, 'desired-state/local-secrets.json'),
-    '--project',
-    PAYMENTS_PROD,
-  ];
+  ({ dir, emulator, common } = await openExampleWorkspace('cli-ignore-', { project: PAYMENTS_PROD, admin: false }));
 });
 
-afterEach(async () => {
-  await emulator.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterEach(() => closeExampleWorkspace({ dir, emulator }));
 
 async function cli(argv: string[]) {
   const io = recordingIo({ env: toolEnv(emulator.url) });

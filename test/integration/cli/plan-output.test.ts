@@ -1,14 +1,13 @@
 // Scenario: the printed plan read as a user reads it: the real binary against an in-process emulator, on a copy of the
 // example desired state edited per case (a value holding terminal escapes and bidi characters).
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startEmulator } from '../../../emulator/index.ts';
 import { runCli } from '../../../lambdas/cli/main.ts';
 import { PLAN_FORMAT_VERSION } from '../../../lambdas/core/model.ts';
 import { noEmulator, recordingIo } from '../../helpers/cli-io.ts';
-import { REPO_ROOT, runBinary, toolEnv } from '../../helpers/cli-run.ts';
+import { runBinary, toolEnv } from '../../helpers/cli-run.ts';
+import { closeExampleWorkspace, openExampleWorkspace } from '../../helpers/cli-workspace.ts';
 
 const PAYMENTS_PROD = '5e2211c17a3e5a48f5497de3';
 const PAYMENTS_STAGING = '5e2211c17a3e5a48f5497de4';
@@ -19,23 +18,10 @@ let dir: string;
 let common: string[];
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'cli-plan-output-'));
-  emulator = await startEmulator({ port: 0, host: '127.0.0.1', admin: true });
-  await cp(join(REPO_ROOT, 'desired-state'), join(dir, 'desired'), { recursive: true });
-  common = [
-    '--desired',
-    join(dir, 'desired'),
-    '--state-dir',
-    join(dir, 'state'),
-    '--secrets-file',
-    join(dir, 'desired/local-secrets.json'),
-  ];
+  ({ dir, emulator, common } = await openExampleWorkspace('cli-plan-output-', { secrets: 'copy' }));
 });
 
-afterEach(async () => {
-  await emulator.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterEach(() => closeExampleWorkspace({ dir, emulator }));
 
 /** Replaces `from` (which must occur once) in a desired-state file of the copy. */
 async function editDesired(file: string, from: string, to: string): Promise<void> {

@@ -1,13 +1,12 @@
 // Scenario: the real binary against the emulator. payments-prod is applied, then `host-ssl-certificate-stale` moves from
 // its alertConfigs to spec.release: `plan --out` shows `=>` release (no delete, prune is on), `apply --plan` releases it
 // with no write to Ops Manager, and the next plan is empty, with a note that the key has nothing left to release.
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startEmulator } from '../../../emulator/index.ts';
 import type { Plan } from '../../../lambdas/core/model.ts';
-import { REPO_ROOT, runBinary, toolEnv } from '../../helpers/cli-run.ts';
+import { runBinary, toolEnv } from '../../helpers/cli-run.ts';
+import { closeExampleWorkspace, openExampleWorkspace } from '../../helpers/cli-workspace.ts';
 
 const PAYMENTS_PROD = '5e2211c17a3e5a48f5497de3';
 const KEY = 'host-ssl-certificate-stale';
@@ -22,25 +21,10 @@ async function requests(): Promise<{ method: string; status: number }[]> {
 }
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'cli-release-'));
-  emulator = await startEmulator({ port: 0, host: '127.0.0.1', admin: true });
-  await cp(join(REPO_ROOT, 'desired-state'), join(dir, 'desired'), { recursive: true });
-  common = [
-    '--desired',
-    join(dir, 'desired'),
-    '--state-dir',
-    join(dir, 'state'),
-    '--secrets-file',
-    join(REPO_ROOT, 'desired-state/local-secrets.json'),
-    '--project',
-    PAYMENTS_PROD,
-  ];
+  ({ dir, emulator, common } = await openExampleWorkspace('cli-release-', { project: PAYMENTS_PROD }));
 });
 
-afterEach(async () => {
-  await emulator.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterEach(() => closeExampleWorkspace({ dir, emulator }));
 
 describe('releasing an alert config with the CLI', { timeout: 120_000 }, () => {
   it('plan --out shows a release, apply --plan writes nothing to Ops Manager, the next plan is empty', async () => {

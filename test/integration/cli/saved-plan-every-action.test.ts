@@ -2,14 +2,13 @@
 // plan with every kind of action (create, update, enable or disable, delete, adopt of a renamed key, release, blocked,
 // drift, the singletons' updates, the version manifest's): each plan `plan --out` saves is applied by `apply --plan`
 // with every write applied, never refused by the saved-plan checks as malformed.
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startEmulator } from '../../../emulator/index.ts';
 import type { Plan, RunReport } from '../../../lambdas/core/model.ts';
-import { REPO_ROOT, runBinary, toolEnv } from '../../helpers/cli-run.ts';
+import { runBinary, toolEnv } from '../../helpers/cli-run.ts';
 import { HAS_SCRIPT, runOnTerminal } from '../../helpers/cli-terminal.ts';
+import { closeExampleWorkspace, openExampleWorkspace } from '../../helpers/cli-workspace.ts';
 
 let emulator: { url: string; origin: string; close(): Promise<void> };
 let dir: string;
@@ -42,23 +41,10 @@ const actions = (plan: Plan) =>
     .sort();
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'cli-every-action-'));
-  emulator = await startEmulator({ port: 0, host: '127.0.0.1', admin: true });
-  await cp(join(REPO_ROOT, 'desired-state'), join(dir, 'desired'), { recursive: true });
-  common = [
-    '--desired',
-    join(dir, 'desired'),
-    '--state-dir',
-    join(dir, 'state'),
-    '--secrets-file',
-    join(REPO_ROOT, 'desired-state/local-secrets.json'),
-  ];
+  ({ dir, emulator, common } = await openExampleWorkspace('cli-every-action-'));
 });
 
-afterEach(async () => {
-  await emulator.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterEach(() => closeExampleWorkspace({ dir, emulator }));
 
 describe('saved plans of every action kind', { timeout: 240_000 }, () => {
   it('each plan plan --out saves applies with apply --plan, every write applied', async () => {
