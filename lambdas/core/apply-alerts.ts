@@ -221,6 +221,22 @@ function recordApplied(
   noteOwner(ctx, change.target.id, change.key, id);
 }
 
+/**
+ * Brings the record of an owned config found in sync up to its desired body (`change.after`, record-refresh.ts): the
+ * fingerprints and digest a write of that body would have recorded, nothing sent. A secret that no longer resolves
+ * leaves the record as it was: this is bookkeeping, and the run's writes check the same secrets and report them.
+ */
+export async function recordVerified(change: Change, ctx: AlertApplyContext): Promise<void> {
+  if (change.id === undefined || change.after === undefined) return;
+  let prepared: PreparedBody;
+  try {
+    prepared = await prepareBody(change, ctx);
+  } catch {
+    return;
+  }
+  recordApplied(change, ctx, change.id, prepared, 'updated');
+}
+
 /** Adds `key` as an owner of `id` to the project's owner index, when it has one (the only way a record gains an id). */
 function noteOwner(ctx: AlertApplyContext, projectId: string, key: string, id: string): void {
   const index = ctx.owners?.get(projectId);

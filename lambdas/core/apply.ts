@@ -4,7 +4,7 @@
  * second wave after every target's creates and updates, only for targets whose alert config writes all succeeded and
  * for keys not left uncreated in another project; every write is verified by a re-read (non-convergence guard).
  */
-import { type AlertApplyContext, checkBody, markPending, plannedAlertIds } from './apply-alerts.ts';
+import { type AlertApplyContext, checkBody, markPending, plannedAlertIds, recordVerified } from './apply-alerts.ts';
 import { recordReconciled } from './apply-bookkeeping.ts';
 import type { SecretLocator } from './apply-secret-places.ts';
 import { type PinReader, recordSingleton } from './apply-singletons.ts';
@@ -97,13 +97,11 @@ export async function applyPlan(
   for (const change of plan.changes) {
     const key = targetKey(change.target);
     if (!isWrite(change)) {
-      if (
-        change.action === 'noop' &&
-        change.kind !== 'alertConfig' &&
-        ctx.skipReason(key) === undefined &&
-        change.after !== undefined
-      ) {
-        recordSingleton(ctx.state, change);
+      // In sync, with a desired body: the record is brought up to what Ops Manager holds (a singleton's digest, or
+      // an alert config's record that fell behind, record-refresh.ts); a target this run may not write keeps its own.
+      if (change.action === 'noop' && change.after !== undefined && ctx.skipReason(key) === undefined) {
+        if (change.kind === 'alertConfig') await recordVerified(change, alertCtx);
+        else recordSingleton(ctx.state, change);
       }
       continue;
     }

@@ -30,6 +30,7 @@ import {
   normaliseDesired,
 } from './normalise.ts';
 import type { OwnedAlertConfig, ProjectState } from './ports.ts';
+import { recordBehind } from './record-refresh.ts';
 import { planReleases } from './release.ts';
 import { renumberedSecretPaths, sentAsRecorded } from './renumbered-secrets.ts';
 import { unmodelledMembers, unmodelledReason } from './unmodelled.ts';
@@ -62,6 +63,11 @@ export interface AlertPlanInput {
   fingerprintCache?: FingerprintCache;
   /** The state was unreadable and `state` is the empty one replacing it: ownership is unknown (release notes say so). */
   stateCorrupt?: boolean;
+  /**
+   * An apply: an owned config found in sync whose record says another body was last applied carries its desired body
+   * as `after`, so the apply brings the record up to date (record-refresh.ts). A plan saves no state and skips the check.
+   */
+  refreshRecords?: boolean;
 }
 
 /** The planned changes and the unmanaged live configs of a project. */
@@ -301,7 +307,9 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
       if (fields.some((f) => f.secret === true && f.item === undefined))
         fields = withSecretItems(fields, after, itemsOf());
       const change: Change = { target, kind, key, id: live.id, action: 'noop', fields, reason: 'in sync' };
-      if (fields.length > 0) {
+      if (fields.length === 0 && input.refreshRecords === true && record !== undefined) {
+        if (recordBehind(record, after, desiredText)) change.after = after;
+      } else if (fields.length > 0) {
         // Only a differing config needs its live digest: the view computes it now, for this one.
         const drifted =
           secretDrift ||
