@@ -113,7 +113,7 @@ export async function planProject(
       fingerprintKey: deps.fingerprintKey,
       fingerprintCache: fingerprints,
       stateCorrupt: request.stateCorrupt,
-      refreshRecords: request.command === 'apply',
+      refreshRecords: request.command === 'apply' || request.refreshRecords === true,
     });
     // A late create's delete stands only when Ops Manager's audit shows this tool's key made the config.
     const audited = await confirmLateCreatesByAudit(

@@ -45,6 +45,11 @@ export interface PlanRequest {
   overrides?: { maxDeletes?: number; allowEmpty?: boolean };
   /** The Public API base URL planned against: a state last applied against another one is warned about. */
   opsManagerUrl?: string;
+  /**
+   * In-sync alert configs whose records fell behind carry their desired body (record-refresh.ts). Always on for an
+   * apply; for a plan, when it is to be applied (RunRequest.planForApply).
+   */
+  refreshRecords?: boolean;
 }
 
 /** What planning talks to. */

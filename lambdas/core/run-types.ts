@@ -45,6 +45,12 @@ export interface RunRequest {
   /** Wait up to this long for a held lease before failing (0: fail fast). */
   leaseWaitMs?: number;
   /**
+   * A `plan` run whose plan is to be applied (the CLI's `plan --out`, the plan an interactive apply asks about): as in
+   * an apply's own plan, an in-sync alert config whose record fell behind carries its desired body, so that applying
+   * the plan brings the record up to date (record-refresh.ts). A plain plan skips that check (one digest per config).
+   */
+  planForApply?: boolean;
+  /**
    * A graceful stop (interrupt.ts): once aborted, no new target is planned and no new write starts; writes in flight
    * finish, the state is saved and the lease released. Its reason, when a string, is quoted in the report.
    */

@@ -281,6 +281,7 @@ export async function runReconcile(
               stateVersion: session.openedVersion,
               overrides: request.overrides,
               ...(deps.opsManagerUrl === undefined ? {} : { opsManagerUrl: deps.opsManagerUrl }),
+              ...(request.planForApply === true ? { refreshRecords: true } : {}),
             },
             {
               api: reads,

@@ -46,7 +46,7 @@ export async function runApply(ctx: CommandContext, showPlan = true): Promise<nu
     }
     if (approval === 'ask') {
       const planned = await interruptible(io, PLANNING_NOTICES, (signal) =>
-        reconcile({ ...runRequest(ctx, 'plan'), signal }, session.deps),
+        reconcile({ ...runRequest(ctx, 'plan'), signal, planForApply: true }, session.deps),
       );
       // The plan was made by a planning run (its mode says "nothing will be written"); it is shown for this apply.
       io.stdout.write(renderPlanText(planned.plan, { style, mode: applyingMode(planned.plan.mode, options.mode) }));

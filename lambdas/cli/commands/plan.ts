@@ -40,7 +40,15 @@ export async function runPlan(ctx: CommandContext, command: 'plan' | 'observe'):
   const session = await openSession(ctx, command);
   try {
     const report = await interruptible(ctx.io, PLANNING_NOTICES, (signal) =>
-      reconcile({ ...runRequest(ctx, command), signal }, session.deps),
+      reconcile(
+        {
+          ...runRequest(ctx, command),
+          signal,
+          // A saved plan is applied later: it records what an apply's own plan would (record-refresh.ts).
+          ...(command === 'plan' && ctx.options.out !== undefined ? { planForApply: true } : {}),
+        },
+        session.deps,
+      ),
     );
     printPlan(ctx, report.plan);
     // The plan is complete without its report, but the user should know the record of this run is missing.

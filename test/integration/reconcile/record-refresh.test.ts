@@ -116,6 +116,24 @@ describe('a record that fell behind a config in sync', () => {
     await expectDriftReverted();
   });
 
+  it('is brought up to date by applying a plan made to be applied (plan --out, an interactive apply), not by a plain plan', async () => {
+    await world.run('apply');
+    const before = await record();
+    await personSets(false);
+    await gitDisables();
+    const plain = await world.run('plan');
+    expect(changeOf(plain)?.after).toBeUndefined();
+    const toApply = await world.run('plan', { planForApply: true });
+    expect(changeOf(toApply)).toMatchObject({ action: 'noop', reason: 'in sync', after: { enabled: false } });
+    expect(await record()).toEqual(before);
+    await world.admin('DELETE', 'requests');
+    const applied = await world.run('apply', { savedPlan: toApply.plan });
+    expect(applied.failures).toEqual([]);
+    expect(await world.writes()).toEqual([]);
+    expect((await record()).appliedDigest).not.toBe(before.appliedDigest);
+    await expectDriftReverted();
+  });
+
   it('drops a member taken out of ignoreFields while in sync, so a later edit of it is drift again', async () => {
     const withIgnore = (text: string) =>
       text.replace(
