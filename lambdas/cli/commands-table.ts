@@ -87,8 +87,9 @@ export const COMMAND_INFO: Record<CommandName, CommandInfo> = {
       'saved plan (no prompt, as Terraform) and refuses if Ops Manager moved, or another run wrote the state, since\n' +
       'the plan was made; it takes no --project, --max-deletes or --allow-empty (give those to `plan --out`). --json\n' +
       'needs --auto-approve or --plan: a JSON run cannot ask. Change windows (Settings.changeWindows) are\n' +
-      'checked when the writes start: a held target is not written and the run exits 3; --ignore-windows\n' +
-      'writes it anyway. On a terminal, a plan whose every write is held is shown and exits 3 without asking.',
+      'checked when the writes start, as --desired has them then (for a saved plan too): a held target is not\n' +
+      'written and the run exits 3; --ignore-windows writes it anyway. On a terminal, a plan whose every write\n' +
+      'is held is shown and exits 3 without asking.',
   },
   observe: {
     summary: 'Read Ops Manager and report drift only; writes nothing',

@@ -369,8 +369,9 @@ export interface Plan {
    */
   notes?: string[];
   /**
-   * The Settings' change windows when the plan was made (absent when none): an apply evaluates them again at its own
-   * start, so a saved plan applied after a window closed (or opened) follows the windows of that moment.
+   * The Settings' change windows when the plan was made (absent when none). An apply of a saved plan evaluates the
+   * windows of the desired state as it is when its writes start (saved-plan-windows.ts), these only when it cannot be
+   * read again; in an apply's report, the windows that were evaluated.
    */
   changeWindows?: ChangeWindow[];
   /** Per target key: the window hold (at a plan's start; when the writes start in an apply's report). */

@@ -39,6 +39,7 @@ import { CachingSecretResolver } from './resolve-secrets.ts';
 import { applyAndSave } from './run-apply.ts';
 import type { RunDependencies, RunRequest } from './run-types.ts';
 import { assertPlanFresh, assertStateUnchanged, checkSavedPlan } from './saved-plan.ts';
+import { withCurrentWindows } from './saved-plan-windows.ts';
 import { StateSession } from './state-save.ts';
 import { heldByWindows, withApplyHolds } from './window-holds-run.ts';
 
@@ -217,7 +218,8 @@ export async function runReconcile(
     if (saved !== undefined && request.command !== 'apply') {
       throw new ReconcileError('BAD_REQUEST', 'a saved plan can only be applied (command apply)');
     }
-    // Dropped once the plan is made: apply works from the plan alone, and a large desired state need not stay alive.
+    // Dropped once the plan is made: apply works from the plan alone (but for a saved plan's change windows, read again
+    // when its writes start), and a large desired state need not stay alive.
     let desired = saved === undefined ? await time('load', () => loadDesired(deps, onCache)) : undefined;
     if (desired !== undefined) checkRequestedProjects(desired, request.projects, request.projectsField);
     // Planning only reads, through a view of the API that the run's signal stops: a stopped run does not wait for
@@ -302,6 +304,12 @@ export async function runReconcile(
       // plan as for one made now. Not the run's start: a --lease-wait of up to a day, or a long planning, would let
       // writes start inside a freeze that opened meanwhile.
       if (request.command === 'apply') {
+        // A saved plan is held by the windows in git now, not those it recorded: a freeze committed after it was saved
+        // holds it. Read here, under the lease, as late as can be (a desired-state cache hit is cheap).
+        if (saved !== undefined) {
+          const recorded = plan;
+          plan = await time('load', () => withCurrentWindows(recorded, () => loadDesired(deps, onCache), warnings));
+        }
         const writesStart = deps.clock.now().toISOString();
         plan = withApplyHolds(plan, writesStart, request.ignoreWindows === true, warnings, request.mode);
       }

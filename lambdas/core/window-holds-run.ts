@@ -1,7 +1,8 @@
 /**
- * Change windows in an apply run: holds are evaluated again at the apply's start (a saved plan made inside a window and
- * applied after it closed is written, one made outside and applied inside is held), `--ignore-windows` lifts them with
- * a warning, and the report lists each target whose writes a window held.
+ * Change windows in an apply run: holds are evaluated again when the apply's writes start (a saved plan made inside a
+ * window and applied after it closed is written, one made outside and applied inside is held; a saved plan gets the
+ * windows of the desired state of that moment first, saved-plan-windows.ts), `--ignore-windows` lifts them with a
+ * warning, and the report lists each target whose writes a window held.
  */
 import { holdText, windowHolds } from './change-windows.ts';
 import { type ChangeResult, type Plan, type RunReport, targetKey } from './model.ts';

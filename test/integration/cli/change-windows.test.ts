@@ -1,6 +1,7 @@
 // Scenario: runCli in-process against the emulator, with a fixed clock and a deny window (a year-end freeze) in
 // Settings: apply plans as usual but writes nothing (exit 3, each held target named with its window and end), the
-// same apply with --ignore-windows writes, and a saved plan is held or written by the windows at apply time.
+// same apply with --ignore-windows writes, and a saved plan is held or written by the windows at apply time, as git has
+// them then (a freeze committed after plan --out holds it; an invalid desired state leaves its recorded windows, warned).
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -128,6 +129,90 @@ describe('change windows in the CLI', { timeout: 120_000 }, () => {
     const now = await cli(['apply', '--auto-approve', '--ignore-windows', '--project', PAYMENTS_PROD], IN_FREEZE);
     expect(now.code, `${now.out}\n${now.err}`).toBe(0);
     expect((await writes()).length).toBeGreaterThan(0);
+  });
+
+  /** Replaces the Settings' change windows in the workspace copy (a commit to git): `block` is their YAML, or none. */
+  async function commitWindows(block: string): Promise<void> {
+    const original = await readFile(join(REPO_ROOT, 'desired-state', 'settings.yaml'), 'utf8');
+    await writeFile(join(dir, 'desired', 'settings.yaml'), `${original}${block}`);
+  }
+  const ON_CALL_FREEZE =
+    '  changeWindows:\n' +
+    '    - name: on-call-freeze\n' +
+    '      kind: deny\n' +
+    '      from: 2026-12-20T00:00:00Z\n' +
+    '      until: 2026-12-22T00:00:00Z\n';
+  const ON_CALL_HELD = 'held by change window on-call-freeze (deny) until 2026-12-22T00:00:00.000Z';
+
+  it('a deny window committed after plan --out holds the saved plan at apply --plan (exit 3, nothing written)', async () => {
+    await commitWindows('');
+    const planFile = join(dir, 'plan.json');
+    const planned = await cli(['plan', '--out', planFile, '--project', PAYMENTS_PROD], IN_FREEZE);
+    expect(planned.code, planned.err).toBe(0);
+    expect(planned.out).not.toContain('held by');
+    // The on-call engineer declares a freeze in git; yesterday's plan is then applied.
+    await commitWindows(ON_CALL_FREEZE);
+    const held = await cli(['apply', '--plan', planFile, '--json'], IN_FREEZE);
+    expect(held.code, `${held.out}\n${held.err}`).toBe(3);
+    expect(await writes()).toEqual([]);
+    const report = JSON.parse(held.out) as RunReport;
+    expect(report.heldByWindows?.map((h) => [h.target.id, h.kind, h.windows])).toEqual([
+      [PAYMENTS_PROD, 'deny', ['on-call-freeze']],
+    ]);
+    expect(report.summary.applied).toBe(0);
+    expect(report.plan.changeWindows?.map((w) => w.name)).toEqual(['on-call-freeze']);
+    expect(report.warnings).toContain(
+      "change windows read from the current desired state: 1 differ from the saved plan's (added: on-call-freeze); the current ones decide what is held",
+    );
+    expect(held.err).toContain(`not made: ${ON_CALL_HELD}`);
+  });
+
+  it('a deny window removed from git after plan --out no longer holds the saved plan: it applies', async () => {
+    await commitWindows(ON_CALL_FREEZE);
+    const planFile = join(dir, 'plan.json');
+    const planned = await cli(['plan', '--out', planFile, '--project', PAYMENTS_PROD], IN_FREEZE);
+    expect(planned.code, planned.err).toBe(0);
+    expect(planned.out).toContain(ON_CALL_HELD);
+    await commitWindows('');
+    const applied = await cli(['apply', '--plan', planFile], IN_FREEZE);
+    expect(applied.code, `${applied.out}\n${applied.err}`).toBe(0);
+    expect((await writes()).length).toBeGreaterThan(0);
+    expect(applied.err).not.toContain('held:');
+    expect(`${applied.out}${applied.err}`).toContain(
+      "Warning: change windows read from the current desired state: 1 differ from the saved plan's (removed: on-call-freeze)",
+    );
+  });
+
+  it('a window committed after plan --out is lifted by --ignore-windows, with its warning', async () => {
+    await commitWindows('');
+    const planFile = join(dir, 'plan.json');
+    const planned = await cli(['plan', '--out', planFile, '--project', PAYMENTS_PROD], IN_FREEZE);
+    expect(planned.code, planned.err).toBe(0);
+    await commitWindows(ON_CALL_FREEZE);
+    const applied = await cli(['apply', '--plan', planFile, '--ignore-windows'], IN_FREEZE);
+    expect(applied.code, `${applied.out}\n${applied.err}`).toBe(0);
+    expect((await writes()).length).toBeGreaterThan(0);
+    expect(`${applied.out}${applied.err}`).toContain(
+      `CHANGE WINDOW IGNORED (--ignore-windows): project:${PAYMENTS_PROD} ${ON_CALL_HELD}; written anyway`,
+    );
+  });
+
+  it('a desired state made invalid after plan --out: apply --plan uses the recorded windows and warns', async () => {
+    const planFile = join(dir, 'plan.json');
+    const planned = await cli(['plan', '--out', planFile, '--project', PAYMENTS_PROD], '2026-12-17T10:00:00Z');
+    expect(planned.code, planned.err).toBe(0);
+    // The freeze is gone from git, but so is a valid desired state (a window of no known kind): the plan's own windows
+    // (the freeze) hold it.
+    await commitWindows('  changeWindows:\n    - name: broken\n      kind: sometimes\n');
+    const held = await cli(['apply', '--plan', planFile, '--json'], IN_FREEZE);
+    expect(held.code, `${held.out}\n${held.err}`).toBe(3);
+    expect(await writes()).toEqual([]);
+    const report = JSON.parse(held.out) as RunReport;
+    expect(report.heldByWindows?.map((h) => h.windows)).toEqual([['year-end-freeze']]);
+    const warning = (report.warnings ?? []).find((w) => w.startsWith('CHANGE WINDOWS NOT RE-READ'));
+    expect(warning).toMatch(
+      /^CHANGE WINDOWS NOT RE-READ: the desired state could not be loaded \(the desired state in .* has \d+ problem\(s\); run validate\): the saved plan's recorded windows were used$/,
+    );
   });
 
   it('interactive apply with every write held: the plan, the holds and exit 3, without asking', async () => {

@@ -2,9 +2,11 @@
 // holds it outside its hours (the other is written), the hold lifts when the clock enters the window, observe takes
 // no notice of windows, and ignoreWindows writes a held target with a warning (none for a target its mode keeps
 // unwritten); windows are evaluated when the writes start (after a --lease-wait), and the plan's note for a held
-// plan-mode target stays its mode's.
+// plan-mode target stays its mode's; a saved plan is held by the windows of the desired state when its writes start
+// (its recorded ones when that cannot be loaded, with a warning).
 import { describe, expect, it } from 'vitest';
 import { renderPlanText } from '../../../lambdas/core/render/plan-text.ts';
+import { settingsYaml } from '../../helpers/reconcile-world.ts';
 import { P1, P2, scenario } from './scenario-fixture.ts';
 
 // 2026-03-01 is a Sunday; the window opens Monday 09:00 in Paris (08:00Z, CET).
@@ -108,6 +110,42 @@ describe('change windows in runReconcile', () => {
       [P1, 'deny', '2026-03-02T00:00:00.000Z'],
       [P2, 'deny', '2026-03-02T00:00:00.000Z'],
     ]);
+  });
+
+  it('a saved plan is held by a freeze committed after it was made, and a plain apply by the freeze it plans with', async () => {
+    const h = scenario();
+    h.clock.ms = Date.parse('2026-03-01T11:00:00Z');
+    const planned = await h.run('plan', { planForApply: true });
+    expect(planned.plan.changeWindows).toBeUndefined();
+    h.source.files.set('settings.yaml', settingsYaml({ mode: 'apply', ...FREEZE }));
+    const held = await h.run('apply', { savedPlan: JSON.parse(JSON.stringify(planned.plan)) });
+    expect(h.world.writes()).toEqual([]);
+    expect(held.heldByWindows?.map((x) => [x.target.id, x.windows])).toEqual([
+      [P1, ['freeze']],
+      [P2, ['freeze']],
+    ]);
+    expect(held.plan.changeWindows?.map((w) => w.name)).toEqual(['freeze']);
+    expect(held.warnings).toContain(
+      "change windows read from the current desired state: 1 differ from the saved plan's (added: freeze); the current ones decide what is held",
+    );
+    // The unchanged path: an apply that plans reads the freeze with the desired state it plans from, and no notice.
+    const plain = await h.run('apply');
+    expect(plain.heldByWindows?.length).toBe(2);
+    expect((plain.warnings ?? []).filter((w) => w.includes('change windows read'))).toEqual([]);
+  });
+
+  it('a saved plan whose desired state cannot be read again is held by its recorded windows, with a warning', async () => {
+    const h = scenario({}, {}, FREEZE);
+    h.clock.ms = Date.parse('2026-03-01T10:00:00Z');
+    const planned = await h.run('plan', { planForApply: true });
+    h.clock.ms = Date.parse('2026-03-01T11:00:00Z');
+    h.source.files.set('settings.yaml', 'kind: [');
+    const held = await h.run('apply', { savedPlan: JSON.parse(JSON.stringify(planned.plan)) });
+    expect(h.world.writes()).toEqual([]);
+    expect(held.heldByWindows?.length).toBe(2);
+    expect((held.warnings ?? []).find((w) => w.startsWith('CHANGE WINDOWS NOT RE-READ'))).toMatch(
+      /^CHANGE WINDOWS NOT RE-READ: the desired state could not be loaded \(.+\): the saved plan's recorded windows were used$/,
+    );
   });
 
   it("a held target whose spec.mode is plan keeps its mode's note (the window closing will not write it)", async () => {
