@@ -44,6 +44,15 @@ export async function openExampleWorkspace(prefix: string, options: WorkspaceOpt
   return { dir, emulator, common };
 }
 
+/**
+ * The workspace's common options for the command `argv`: all of them, but without `--project <id>` for `apply --plan`
+ * (a saved plan names its targets itself, and apply refuses the option with it).
+ */
+export function commonOptionsFor(common: readonly string[], argv: readonly string[]): string[] {
+  if (!argv.includes('--plan')) return [...common];
+  return common.filter((a, i) => a !== '--project' && common[i - 1] !== '--project');
+}
+
 /** Stops the emulator and removes the temp dir. */
 export async function closeExampleWorkspace(w: Pick<ExampleWorkspace, 'dir' | 'emulator'>): Promise<void> {
   await w.emulator.close();

@@ -12,9 +12,10 @@ import { FsDesiredStateSource } from '../../lambdas/adapters/local/desired-sourc
 import { FileSecretResolver } from '../../lambdas/adapters/local/secrets-file.ts';
 import { FsStateStore } from '../../lambdas/adapters/local/state-fs.ts';
 import type { RunReport } from '../../lambdas/core/model.ts';
-import type { Clock, Reporter } from '../../lambdas/core/ports.ts';
+import type { Clock, ReconcileState, Reporter } from '../../lambdas/core/ports.ts';
 import { runReconcile } from '../../lambdas/core/run.ts';
 import type { RunDependencies, RunRequest } from '../../lambdas/core/run-types.ts';
+import { stateDocumentProblem } from '../../lambdas/core/state-check.ts';
 import { createOpsManagerClient, type OpsManagerClient } from '../../lambdas/opsman/index.ts';
 
 /** The API keys of the example seed. */
@@ -123,6 +124,17 @@ export class EmulatorWorld {
       entries: { method: string; route: string; status: number; publicKey?: string }[];
     };
     return log.entries.filter((e) => e.method !== 'GET' && e.status >= 200 && e.status < 300);
+  }
+
+  /**
+   * The state file the runs left, checked as the next run reads it (its shape check): what a run stored round-trips.
+   * Throws naming the problem when the check refuses it.
+   */
+  async storedState(): Promise<ReconcileState> {
+    const parsed: unknown = JSON.parse(await readFile(join(this.dir, 'state', 'state.json'), 'utf8'));
+    const problem = stateDocumentProblem(parsed);
+    if (problem !== undefined) throw new Error(`state.json would be refused by the next run: ${problem}`);
+    return parsed as ReconcileState;
   }
 
   /** Rewrites a file of the desired state copy. */

@@ -15,7 +15,7 @@ import { createOpsManagerClient } from '../../../lambdas/opsman/index.ts';
 import type { AlertConfig, AlertConfigRequest } from '../../../lambdas/opsman/types.ts';
 import { noEmulator, recordingIo } from '../../helpers/cli-io.ts';
 import { KEYS, toolEnv } from '../../helpers/cli-run.ts';
-import { closeExampleWorkspace, openExampleWorkspace } from '../../helpers/cli-workspace.ts';
+import { closeExampleWorkspace, commonOptionsFor, openExampleWorkspace } from '../../helpers/cli-workspace.ts';
 
 const PAYMENTS_PROD = '5e2211c17a3e5a48f5497de3';
 const KEY = 'primary-connections-high';
@@ -32,11 +32,7 @@ afterEach(() => closeExampleWorkspace({ dir, emulator }));
 
 async function cli(argv: string[]) {
   const io = recordingIo({ env: toolEnv(emulator.url) });
-  // A saved plan names its targets itself: `apply --plan` takes no --project.
-  const args = argv.includes('--plan')
-    ? common.filter((a, i) => a !== '--project' && common[i - 1] !== '--project')
-    : common;
-  const code = await runCli([...argv, ...args], { startEmulator: noEmulator, io });
+  const code = await runCli([...argv, ...commonOptionsFor(common, argv)], { startEmulator: noEmulator, io });
   return { code, out: io.out(), err: io.err() };
 }
 

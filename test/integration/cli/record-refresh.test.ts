@@ -8,7 +8,7 @@ import type { OwnedAlertConfig, ReconcileState } from '../../../lambdas/core/por
 import { createOpsManagerClient } from '../../../lambdas/opsman/index.ts';
 import { noEmulator, recordingIo } from '../../helpers/cli-io.ts';
 import { KEYS, toolEnv } from '../../helpers/cli-run.ts';
-import { closeExampleWorkspace, openExampleWorkspace } from '../../helpers/cli-workspace.ts';
+import { closeExampleWorkspace, commonOptionsFor, openExampleWorkspace } from '../../helpers/cli-workspace.ts';
 
 const PAYMENTS_PROD = '5e2211c17a3e5a48f5497de3';
 const KEY = 'host-ssl-certificate-stale';
@@ -28,11 +28,7 @@ async function cli(argv: string[], answers?: string[]) {
     env: toolEnv(emulator.url),
     ...(answers === undefined ? {} : { interactive: true, answers }),
   });
-  // A saved plan names its targets itself: `apply --plan` takes no --project.
-  const args = argv.includes('--plan')
-    ? common.filter((a, i) => a !== '--project' && common[i - 1] !== '--project')
-    : common;
-  const code = await runCli([...argv, ...args], { startEmulator: noEmulator, io });
+  const code = await runCli([...argv, ...commonOptionsFor(common, argv)], { startEmulator: noEmulator, io });
   return { code, out: io.out(), err: io.err() };
 }
 

@@ -1,10 +1,6 @@
-// Scenario: over real HTTP with Digest, an owned alert config's record falls behind a live config that matches git (a PATCH that landed but whose connection was reset, a person making in Ops Manager the edit then committed to git, ignoreFields shrunk while in sync); the next apply finds it in sync and brings the record up to date, so a later edit putting the old value back is reported as drift with its author and counted as a fight, not planned as a change from git. A plan, or an apply of a target in plan mode, leaves the record as it is.
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Change, RunReport } from '../../../lambdas/core/model.ts';
-import type { OwnedAlertConfig, ReconcileState } from '../../../lambdas/core/ports.ts';
-import { stateDocumentProblem } from '../../../lambdas/core/state-check.ts';
+import type { OwnedAlertConfig } from '../../../lambdas/core/ports.ts';
 import { EmulatorWorld, PROJECTS } from '../../helpers/reconcile-emulator.ts';
 
 let world: EmulatorWorld;
@@ -18,11 +14,8 @@ afterEach(async () => {
 const PROD = PROJECTS.paymentsProd;
 const KEY = 'host-ssl-certificate-stale';
 
-async function storedState(): Promise<ReconcileState> {
-  const parsed: unknown = JSON.parse(await readFile(join(world.dir, 'state', 'state.json'), 'utf8'));
-  expect(stateDocumentProblem(parsed)).toBeUndefined();
-  return parsed as ReconcileState;
-}
+// What the next run reads back must pass the state's shape check (EmulatorWorld.storedState).
+const storedState = () => world.storedState();
 
 async function record(): Promise<OwnedAlertConfig> {
   return (await storedState()).projects[PROD]?.alertConfigs[KEY] as OwnedAlertConfig;

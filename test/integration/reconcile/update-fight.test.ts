@@ -6,8 +6,6 @@ import { FsStateStore } from '../../../lambdas/adapters/local/state-fs.ts';
 import { UPDATE_FIGHT } from '../../../lambdas/core/fight-notice.ts';
 import { FIGHT_RUNS } from '../../../lambdas/core/fight-streak.ts';
 import type { RunReport } from '../../../lambdas/core/model.ts';
-import type { ReconcileState } from '../../../lambdas/core/ports.ts';
-import { stateDocumentProblem } from '../../../lambdas/core/state-check.ts';
 import { EmulatorWorld, PROJECTS } from '../../helpers/reconcile-emulator.ts';
 
 let world: EmulatorWorld;
@@ -20,12 +18,8 @@ afterEach(async () => {
 
 const PROD = PROJECTS.paymentsProd;
 
-async function storedState(): Promise<ReconcileState> {
-  const parsed: unknown = JSON.parse(await readFile(join(world.dir, 'state', 'state.json'), 'utf8'));
-  // What the next run reads back must pass the state's shape check: the streaks round-trip through the file.
-  expect(stateDocumentProblem(parsed)).toBeUndefined();
-  return parsed as ReconcileState;
-}
+// What the next run reads back must pass the state's shape check (EmulatorWorld.storedState).
+const storedState = () => world.storedState();
 
 const fights = (report: RunReport) => (report.warnings ?? []).filter((w) => w.startsWith(UPDATE_FIGHT));
 const fightOf = (report: RunReport, key: string) =>
