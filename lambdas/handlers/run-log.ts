@@ -10,9 +10,14 @@
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { holdText } from '../core/change-windows.ts';
-import { type RunReport, type TargetFailure, targetKey, type WindowHold } from '../core/model.ts';
+import { type RunReport, type TargetFailure, type TargetRef, targetKey, type WindowHold } from '../core/model.ts';
 import { differingPaths } from '../core/unmodelled.ts';
 import { nextStep } from './next-step.ts';
+
+/** A target as every log line names it: its type, id and name, and nothing else the object may carry. */
+function logTarget(target: TargetRef): { type: string; id: string; name: string } {
+  return { type: target.type, id: target.id, name: target.name };
+}
 
 /** Most `drift detected` lines per run (the rest are counted in the last one; the archived report lists them all). */
 export const MAX_DRIFT_LINES = 50;
@@ -81,7 +86,7 @@ export function logRunFindings(logger: Logger, report: RunReport): void {
   lines.forEach(({ failure: f, more }, index) => {
     const code = f.code ?? 'INTERNAL';
     logger.error('target failed', {
-      target: { type: f.target.type, id: f.target.id, name: f.target.name },
+      target: logTarget(f.target),
       phase: f.phase,
       code,
       ...(f.httpStatus === undefined ? {} : { httpStatus: f.httpStatus }),
@@ -97,7 +102,7 @@ export function logRunFindings(logger: Logger, report: RunReport): void {
   drifted.slice(0, MAX_DRIFT_LINES).forEach((c, index) => {
     const last = index === MAX_DRIFT_LINES - 1 && drifted.length > MAX_DRIFT_LINES;
     logger.warn('drift detected', {
-      target: { type: c.target.type, id: c.target.id, name: c.target.name },
+      target: logTarget(c.target),
       kind: c.kind,
       key: c.key,
       action: c.action,
@@ -136,7 +141,7 @@ function logHolds(logger: Logger, report: RunReport): void {
   held.slice(0, MAX_HOLD_LINES).forEach((h, index) => {
     const last = index === MAX_HOLD_LINES - 1 && held.length > MAX_HOLD_LINES;
     logger.info('writes held by change window', {
-      target: { type: h.target.type, id: h.target.id, name: h.target.name },
+      target: logTarget(h.target),
       windows: h.windows,
       kind: h.kind,
       ...(h.until === undefined ? {} : { until: h.until }),
@@ -164,7 +169,7 @@ function logReleases(logger: Logger, report: RunReport): void {
   releases.slice(0, MAX_RELEASE_LINES).forEach((c, index) => {
     const last = index === MAX_RELEASE_LINES - 1 && releases.length > MAX_RELEASE_LINES;
     logger.info(done.has(c) ? 'alert config released' : 'alert config release planned', {
-      target: { type: c.target.type, id: c.target.id, name: c.target.name },
+      target: logTarget(c.target),
       kind: c.kind,
       key: c.key,
       ...(c.id === undefined ? {} : { id: c.id }),
@@ -183,7 +188,7 @@ function logFights(logger: Logger, report: RunReport): void {
     const last = index === MAX_FIGHT_LINES - 1 && fights.length > MAX_FIGHT_LINES;
     logger.warn('update fight detected', {
       code: UPDATE_FIGHT_CODE,
-      target: { type: c.target.type, id: c.target.id, name: c.target.name },
+      target: logTarget(c.target),
       kind: c.kind,
       key: c.key,
       runs: fight.runs,

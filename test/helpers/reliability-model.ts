@@ -23,6 +23,7 @@ import { type RunningEmulator, startEmulator } from '../../emulator/index.ts';
 import { reportExitCode } from '../../lambdas/cli/outcome.ts';
 import { createOpsManagerClient } from '../../lambdas/opsman/client.ts';
 import type { AlertConfig, AlertConfigRequest } from '../../lambdas/opsman/types.ts';
+import { liveAsRequest } from './live-as-request.ts';
 import { FAST_RETRY, type RunOutcome, readLive, runOnce } from './reliability-harness.ts';
 import { signature } from './reliability-inventory.ts';
 import {
@@ -634,14 +635,7 @@ export class ModelWorld {
         const data = JSON.parse(await readFile(this.dataFile, 'utf8')) as { state: { alertConfigs: AlertConfig[] } };
         const stored = data.state.alertConfigs.find((c) => c.id === id);
         if (stored === undefined) return this.noisy();
-        const {
-          id: _id,
-          groupId: _g,
-          created: _c,
-          updated: _u,
-          links: _l,
-          ...body
-        } = stored as AlertConfig & Record<string, unknown>;
+        const body = liveAsRequest(stored);
         await human.updateAlertConfig(PROJECT.id, id, { ...body, [member]: value } as unknown as AlertConfigRequest);
       }
     } finally {

@@ -8,6 +8,7 @@ import type { Change, RunReport } from '../../../lambdas/core/model.ts';
 import { planAuditLogRotation } from '../../../lambdas/core/plan-singletons.ts';
 import { renderPlanText } from '../../../lambdas/core/render/plan-text.ts';
 import { checkSavedPlan } from '../../../lambdas/core/saved-plan.ts';
+import { liveAsRequest } from '../../helpers/live-as-request.ts';
 import { EmulatorWorld, PROJECTS } from '../../helpers/reconcile-emulator.ts';
 
 let world: EmulatorWorld;
@@ -114,14 +115,7 @@ describe('a newer Ops Manager answers members this version does not model', () =
     const live = await api.getAlertConfig(PROJECTS.paymentsProd, id);
     const metricThreshold = { ...(live.metricThreshold as NonNullable<typeof live.metricThreshold>), threshold: 97 };
     const matchers = [{ fieldName: 'HOSTNAME', operator: 'STARTS_WITH', value: 'db' }] as typeof live.matchers;
-    const {
-      id: _id,
-      groupId: _g,
-      created: _c,
-      updated: _u,
-      links: _l,
-      ...request
-    } = live as unknown as Record<string, unknown>;
+    const request = liveAsRequest(live);
     await api.updateAlertConfig(PROJECTS.paymentsProd, id, { ...request, metricThreshold, matchers } as never);
     await newerServer(id, { config: { metricThreshold: { scale: 'PER_SECOND' } }, notifications: [] });
     await world.editDesired('templates/baseline.yaml', (t) =>
