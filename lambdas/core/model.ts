@@ -470,6 +470,12 @@ export interface RunReport {
    * how many writes were not made. Absent when none (and with --ignore-windows).
    */
   heldByWindows?: (WindowHold & { target: TargetRef; writes: number })[];
+  /**
+   * An apply that lifted change windows: the override, as its caller names it (`--ignore-windows`, `manual event
+   * "ignoreWindows": true`). Set even when no window held anything (each target written despite one has its
+   * `CHANGE WINDOW IGNORED` warning). Absent otherwise.
+   */
+  windowsIgnoredBy?: string;
 }
 
 /** What an archive run stored. */

@@ -39,9 +39,16 @@ export interface RunRequest {
   overrides?: { maxDeletes?: number; allowEmpty?: boolean };
   /**
    * Write targets that a change window holds (Argo CD's manual-sync override; the CLI's `--ignore-windows`). The
-   * report's warnings name each target written despite its window. Scheduled Lambda runs never set it.
+   * report's warnings name each target written despite its window. Scheduled and S3-triggered Lambda runs never set
+   * it; a manual invocation's `"ignoreWindows": true` does (handlers/events.ts).
    */
   ignoreWindows?: boolean;
+  /**
+   * What the caller's user calls that override (`--ignore-windows`, `manual event "ignoreWindows": true`), quoted in
+   * each `CHANGE WINDOW IGNORED` warning and recorded in the report (RunReport.windowsIgnoredBy), so that a write made
+   * during a freeze says who lifted it. Unset: `--ignore-windows`.
+   */
+  ignoreWindowsBy?: string;
   /** Wait up to this long for a held lease before failing (0: fail fast). */
   leaseWaitMs?: number;
   /**

@@ -41,7 +41,7 @@ import type { RunDependencies, RunRequest } from './run-types.ts';
 import { assertPlanFresh, assertStateUnchanged, checkSavedPlan } from './saved-plan.ts';
 import { withCurrentWindows } from './saved-plan-windows.ts';
 import { StateSession } from './state-save.ts';
-import { heldByWindows, withApplyHolds } from './window-holds-run.ts';
+import { heldByWindows, windowsIgnoredBy, withApplyHolds } from './window-holds-run.ts';
 
 /** Options of a run. */
 export interface RunOptions {
@@ -311,7 +311,7 @@ export async function runReconcile(
           plan = await time('load', () => withCurrentWindows(recorded, () => loadDesired(deps, onCache), warnings));
         }
         const writesStart = deps.clock.now().toISOString();
-        plan = withApplyHolds(plan, writesStart, request.ignoreWindows === true, warnings, request.mode);
+        plan = withApplyHolds(plan, writesStart, windowsIgnoredBy(request), warnings, request.mode);
       }
       if (request.command === 'apply' && lease !== undefined) {
         const outcome = await applyAndSave(plan, { request, deps, secrets, session, lease, time, options });
@@ -360,6 +360,8 @@ export async function runReconcile(
   }
   const held = request.command === 'apply' ? heldByWindows(plan, request.mode, results) : [];
   if (held.length > 0) report.heldByWindows = held;
+  const ignoredBy = windowsIgnoredBy(request);
+  if (ignoredBy !== undefined) report.windowsIgnoredBy = ignoredBy;
   if (warnings.length > 0) report.warnings = warnings;
   if (desiredCache !== undefined) report.desiredCache = desiredCache;
   if (archive !== undefined) {

@@ -1,8 +1,8 @@
 /**
  * Change windows in an apply run: holds are evaluated again when the apply's writes start (a saved plan made inside a
  * window and applied after it closed is written, one made outside and applied inside is held; a saved plan gets the
- * windows of the desired state of that moment first, saved-plan-windows.ts), `--ignore-windows` lifts them with a
- * warning, and the report lists each target whose writes a window held.
+ * windows of the desired state of that moment first, saved-plan-windows.ts), `--ignore-windows` (or a manual Lambda
+ * event's `"ignoreWindows": true`) lifts them with a warning, and the report lists each target whose writes a window held.
  */
 import { holdText, windowHolds } from './change-windows.ts';
 import { type ChangeResult, type Plan, type RunReport, targetKey } from './model.ts';
@@ -14,21 +14,33 @@ function modeWrites(plan: Plan, cap: RunRequest['mode'], key: string): boolean {
   return stricter(plan.targetModes?.[key] ?? plan.mode, cap ?? 'apply') === 'apply';
 }
 
+/** How a warning names the override when the request does not (RunRequest.ignoreWindowsBy). */
+export const IGNORE_WINDOWS_DEFAULT_BY = '--ignore-windows';
+
+/** The override that lifts this run's change windows, by its caller's name for it; undefined when none does. */
+export function windowsIgnoredBy(
+  request: Pick<RunRequest, 'command' | 'ignoreWindows' | 'ignoreWindowsBy'>,
+): string | undefined {
+  if (request.command !== 'apply' || request.ignoreWindows !== true) return undefined;
+  return request.ignoreWindowsBy ?? IGNORE_WINDOWS_DEFAULT_BY;
+}
+
 /**
  * The plan an apply writes from: its `windowHolds` evaluated from its own `changeWindows` at `at` (when the writes
- * start), or none with `ignore`; `warnings` then gets a line per target that a window would have held and that this
- * apply writes (it has writes, and its mode capped by `cap` lets them be made).
+ * start), or none when `ignoredBy` names the override that lifts them (`--ignore-windows`, a manual event's
+ * `"ignoreWindows": true`); `warnings` then gets a line per target that a window would have held and that this apply
+ * writes (it has writes, and its mode capped by `cap` lets them be made), naming the override.
  */
 export function withApplyHolds(
   plan: Plan,
   at: string,
-  ignore: boolean,
+  ignoredBy: string | undefined,
   warnings: string[],
   cap: RunRequest['mode'],
 ): Plan {
   const { windowHolds: _previous, ...rest } = plan;
   const holds = windowHolds(plan.changeWindows, Object.keys(plan.targetModes ?? plan.liveDigests), at);
-  if (ignore) {
+  if (ignoredBy !== undefined) {
     // Said only where it matters: a held target with nothing to write, or whose mode keeps it from being written, is
     // written by nobody either way ("written anyway" would be untrue).
     const writing = new Set(
@@ -39,7 +51,7 @@ export function withApplyHolds(
     );
     for (const [key, hold] of Object.entries(holds)) {
       if (writing.has(key))
-        warnings.push(`CHANGE WINDOW IGNORED (--ignore-windows): ${key} ${holdText(hold)}; written anyway`);
+        warnings.push(`CHANGE WINDOW IGNORED (${ignoredBy}): ${key} ${holdText(hold)}; written anyway`);
     }
     return rest;
   }

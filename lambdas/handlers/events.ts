@@ -1,40 +1,72 @@
 /**
  * Validation of what invokes the reconcile function: an EventBridge Scheduler event, an S3 ObjectCreated notification
  * (only `.yaml`/`.yml` keys and the snapshot manifest under the desired-state prefix trigger a run), or a manual invocation
- * `{"mode": "observe|plan|apply", "projects": ["…"], "dryRun": true}`. Anything else is rejected with a precise message.
+ * `{"mode": "observe|plan|apply", "projects": ["…"], "dryRun": true, "ignoreWindows": true}`. Anything else is rejected
+ * with a precise message.
+ *
+ * `ignoreWindows` is the manual-sync override of change windows (Argo CD's `manualSync: true`; the CLI's `apply
+ * --ignore-windows`), for an emergency fix during a freeze: a manual event only, never a scheduled or S3 one (those
+ * obey windows). As the CLI refuses an option its command does not use (cli/option-use.ts), `"ignoreWindows": true` is
+ * refused wherever it could not lift anything: with a `mode` other than apply, with `dryRun`, or under a deployment
+ * whose mode (OPSMAN_MODE) is not apply, since the run's mode is the stricter of the event's and the deployment's.
  */
 import { isRecord } from '../../shared/is-record.ts';
 import { SNAPSHOT_FILE } from '../core/desired/snapshot-manifest.ts';
 import type { Mode } from '../core/model.ts';
 import { InvalidEventError } from './errors.ts';
 import { describeValue, fieldList } from './event-text.ts';
-import { isScheduledEvent, scheduledEventProblem } from './scheduled-event.ts';
+import { isManualOptionName, isScheduledEvent, scheduledEventProblem } from './scheduled-event.ts';
 
 /** A validated trigger. */
 export type ReconcileTrigger =
   | { kind: 'schedule'; scheduleArn?: string; time?: string }
   | { kind: 's3'; bucket: string; keys: string[] }
-  | { kind: 'manual'; mode?: Mode; projects?: string[]; dryRun: boolean }
+  | { kind: 'manual'; mode?: Mode; projects?: string[]; dryRun: boolean; ignoreWindows?: true }
   | { kind: 'ignored'; reason: string };
 
 /** How a refusal of the manual event's project selection names it (the CLI says `--project`). */
 export const PROJECTS_FIELD = 'the event\'s "projects"';
 
+/**
+ * How the run's warnings and log lines name the manual event's override of change windows (the CLI's is
+ * `--ignore-windows`): RunRequest.ignoreWindowsBy.
+ */
+export const IGNORE_WINDOWS_FIELD = 'manual event "ignoreWindows": true';
+
 /** Where a scheduled reconcile gets what a manual invocation may choose, for the refusal of such an option. */
-const SCHEDULED_RUN_TAKES = 'a scheduled run takes its mode from the deployment (OPSMAN_MODE) and covers every project';
+const SCHEDULED_RUN_TAKES =
+  'a scheduled run takes its mode from the deployment (OPSMAN_MODE), covers every project and obeys change windows';
+
+/** Where an S3-triggered reconcile gets what a manual invocation may choose, for the refusal of such an option. */
+const S3_RUN_TAKES =
+  'a run an upload starts takes its mode from the deployment (OPSMAN_MODE), covers every project and obeys change windows';
 
 const MODES = new Set(['observe', 'plan', 'apply']);
-const MANUAL_KEYS = new Set(['mode', 'projects', 'dryRun']);
+const MANUAL_KEYS = new Set(['mode', 'projects', 'dryRun', 'ignoreWindows']);
 const PROJECT_ID = /^[0-9a-f]{24}$/;
 const YAML_KEY = /\.ya?ml$/i;
 
-/** Parses the reconcile function's event; throws InvalidEventError naming what is wrong. */
+/**
+ * Parses the reconcile function's event; throws InvalidEventError naming what is wrong. `deploymentMode` (OPSMAN_MODE,
+ * unknown when the function is not configured) decides whether a manual `ignoreWindows` could have any effect.
+ */
 export function parseReconcileEvent(
   event: unknown,
-  options: { desiredPrefix: string; desiredBucket?: string },
+  options: { desiredPrefix: string; desiredBucket?: string; deploymentMode?: Mode },
 ): ReconcileTrigger {
   if (!isRecord(event)) throw new InvalidEventError(`expected a JSON object, got ${describeValue(event)}`);
-  if ('Records' in event) return parseS3(event.Records, options.desiredPrefix, options.desiredBucket);
+  if ('Records' in event) {
+    // An option beside the Records would otherwise be ignored without a word (an "ignoreWindows" would not lift any
+    // window): S3 sends only Records, so such an event was written by hand.
+    const carried = Object.keys(event).filter(isManualOptionName);
+    if (carried.length > 0) {
+      const one = carried.length === 1;
+      throw new InvalidEventError(
+        `an S3 notification cannot carry ${fieldList(carried)} (${one ? 'an option' : 'options'} of a manual invocation): ${S3_RUN_TAKES}; invoke the function with {"mode", "projects", "dryRun", "ignoreWindows"} alone instead`,
+      );
+    }
+    return parseS3(event.Records, options.desiredPrefix, options.desiredBucket);
+  }
   if (isScheduledEvent(event)) {
     const problem = scheduledEventProblem(event, SCHEDULED_RUN_TAKES);
     if (problem) throw new InvalidEventError(problem);
@@ -44,7 +76,7 @@ export function parseReconcileEvent(
     if (typeof event.time === 'string') trigger.time = event.time;
     return trigger;
   }
-  return parseManual(event);
+  return parseManual(event, options.deploymentMode);
 }
 
 function parseS3(records: unknown, desiredPrefix: string, desiredBucket: string | undefined): ReconcileTrigger {
@@ -89,11 +121,11 @@ function parseS3(records: unknown, desiredPrefix: string, desiredBucket: string 
   return { kind: 's3', bucket, keys };
 }
 
-function parseManual(event: Record<string, unknown>): ReconcileTrigger {
+function parseManual(event: Record<string, unknown>, deploymentMode: Mode | undefined): ReconcileTrigger {
   const unknown = Object.keys(event).filter((k) => !MANUAL_KEYS.has(k));
   if (unknown.length > 0) {
     throw new InvalidEventError(
-      `unknown event: unexpected field(s) ${fieldList(unknown)}; expected a Scheduler event, an S3 notification or {"mode", "projects", "dryRun"}`,
+      `unknown event: unexpected field(s) ${fieldList(unknown)}; expected a Scheduler event, an S3 notification or {"mode", "projects", "dryRun", "ignoreWindows"}`,
     );
   }
   const trigger: ReconcileTrigger = { kind: 'manual', dryRun: false };
@@ -117,5 +149,33 @@ function parseManual(event: Record<string, unknown>): ReconcileTrigger {
       throw new InvalidEventError(`dryRun must be true or false; got ${describeValue(event.dryRun)}`);
     trigger.dryRun = event.dryRun;
   }
+  if (event.ignoreWindows !== undefined) {
+    if (typeof event.ignoreWindows !== 'boolean')
+      throw new InvalidEventError(`ignoreWindows must be true or false; got ${describeValue(event.ignoreWindows)}`);
+    if (event.ignoreWindows) {
+      const problem = ignoreWindowsProblem(trigger, deploymentMode);
+      if (problem) throw new InvalidEventError(`ignoreWindows cannot be true ${problem}`);
+      trigger.ignoreWindows = true;
+    }
+  }
   return trigger;
+}
+
+/**
+ * Why `"ignoreWindows": true` would lift nothing in this manual run, or undefined: only an apply writes, and only an
+ * apply is held by change windows. The run's command is the stricter of the event's mode and the deployment's, and a
+ * dry run never applies (reconcile.ts).
+ */
+function ignoreWindowsProblem(
+  trigger: { mode?: Mode; dryRun: boolean },
+  deploymentMode: Mode | undefined,
+): string | undefined {
+  const why = 'only an apply writes, and only an apply is held by change windows';
+  if (trigger.mode !== undefined && trigger.mode !== 'apply')
+    return `with mode ${describeValue(trigger.mode)}: ${why} (its plan shows which targets a window holds); use "mode": "apply" or leave ignoreWindows out`;
+  if (trigger.dryRun)
+    return `with "dryRun": true: a dry run writes nothing (its plan shows which targets a window holds); leave one of them out`;
+  if (deploymentMode !== undefined && deploymentMode !== 'apply')
+    return `here: this deployment's mode (OPSMAN_MODE) is ${deploymentMode}, which caps every run of this function, so no run writes and ${why}`;
+  return undefined;
 }

@@ -15,7 +15,7 @@ import { runReconcile } from '../core/run.ts';
 import type { RunCommand } from '../core/run-types.ts';
 import { type AppContext, createAppContext } from './app-context.ts';
 import { classifyError, HandlerError } from './errors.ts';
-import { PROJECTS_FIELD, parseReconcileEvent, type ReconcileTrigger } from './events.ts';
+import { IGNORE_WINDOWS_FIELD, PROJECTS_FIELD, parseReconcileEvent, type ReconcileTrigger } from './events.ts';
 import { METRIC } from './metrics.ts';
 import { nextStep } from './next-step.ts';
 import { type RunFn, runOnce } from './run-once.ts';
@@ -39,7 +39,11 @@ export function createReconcileHandler(app: AppContext, run: RunFn = runReconcil
           event,
           runtime instanceof HandlerError
             ? { desiredPrefix: '' }
-            : { desiredPrefix: runtime.config.desiredPrefix, desiredBucket: runtime.config.desiredBucket },
+            : {
+                desiredPrefix: runtime.config.desiredPrefix,
+                desiredBucket: runtime.config.desiredBucket,
+                deploymentMode: runtime.config.mode,
+              },
         );
       } catch (error) {
         const outcome = classifyError(error);
@@ -61,6 +65,15 @@ export function createReconcileHandler(app: AppContext, run: RunFn = runReconcil
       const cap =
         trigger.kind === 'manual' && trigger.mode ? stricter(trigger.mode, runtime.config.mode) : runtime.config.mode;
       const command: RunCommand = trigger.kind === 'manual' && trigger.dryRun ? dryRunCommand(cap) : commandFor(cap);
+      // parseReconcileEvent refused "ignoreWindows": true wherever the command could not be apply.
+      const ignoreWindows = trigger.kind === 'manual' && trigger.ignoreWindows === true && command === 'apply';
+      if (ignoreWindows) {
+        logger.warn('change windows ignored by a manual event', {
+          by: IGNORE_WINDOWS_FIELD,
+          detail:
+            'this apply writes targets a change window holds; each one written is a CHANGE WINDOW IGNORED warning',
+        });
+      }
       const summary = await runOnce({
         runtime,
         run,
@@ -74,6 +87,7 @@ export function createReconcileHandler(app: AppContext, run: RunFn = runReconcil
           ...(trigger.kind === 'manual' && trigger.projects
             ? { projects: trigger.projects, projectsField: PROJECTS_FIELD }
             : {}),
+          ...(ignoreWindows ? { ignoreWindows: true, ignoreWindowsBy: IGNORE_WINDOWS_FIELD } : {}),
         },
       });
       // Async triggers: a retryable failure is rethrown (Lambda retries, then the on-failure queue); a lease held by a

@@ -2,9 +2,9 @@
  * The log lines an operator paged by an alarm searches for, one per finding of a finished run: `target failed` (ERROR,
  * the TargetsFailed alarm) for each failure of a project, organization or of the run's bookkeeping (`global`), and
  * `drift detected` (WARN, the DriftDetected alarm) for each live object that differs from git, and `update fight
- * detected` (WARN, code UPDATE_FIGHT) for each object something else keeps changing back (core/fight-notice.ts). Each
- * names its target
- * by type, id and name and carries the code and the next step, so a CloudWatch Logs Insights query over these lines
+ * detected` (WARN, code UPDATE_FIGHT) for each object something else keeps changing back (core/fight-notice.ts), and
+ * `change windows ignored` (WARN) for an apply whose caller lifted change windows. Each names its target by type, id
+ * and name and carries the code and the next step, so a CloudWatch Logs Insights query over these lines
  * alone answers what failed, where, since when and whether it still does (docs/aws.md, "Runbook"). The run's "run
  * finished" line keeps the summary; these repeat no secret (messages and field paths are value-free by construction).
  */
@@ -127,6 +127,25 @@ export function logRunFindings(logger: Logger, report: RunReport): void {
   logFights(logger, report);
   logReleases(logger, report);
   logHolds(logger, report);
+  logWindowsIgnored(logger, report);
+}
+
+/** The prefix of the report's warning for each target written despite its change window (core/window-holds-run.ts). */
+const WINDOW_IGNORED = 'CHANGE WINDOW IGNORED';
+
+/**
+ * One WARN line for an apply that lifted change windows (RunReport.windowsIgnoredBy): who lifted them, and each target
+ * written despite a window (its warning; the first MAX_HOLD_LINES, the rest counted). Loud on purpose: a write during a
+ * freeze is what an audit of the freeze asks about.
+ */
+function logWindowsIgnored(logger: Logger, report: RunReport): void {
+  if (report.windowsIgnoredBy === undefined) return;
+  const written = (report.warnings ?? []).filter((w) => w.startsWith(WINDOW_IGNORED));
+  logger.warn('change windows ignored', {
+    by: report.windowsIgnoredBy,
+    writtenDespiteWindow: written.slice(0, MAX_HOLD_LINES),
+    ...(written.length > MAX_HOLD_LINES ? { more: written.length - MAX_HOLD_LINES } : {}),
+  });
 }
 
 /** Most `writes held by change window` lines per run (the rest are counted in the last one; the report lists them all). */
@@ -148,7 +167,7 @@ function logHolds(logger: Logger, report: RunReport): void {
       writes: h.writes,
       hold: holdText(h),
       nextStep:
-        'nothing to do: the first scheduled apply after the window writes them (a manual CLI apply can pass --ignore-windows)',
+        'nothing to do: the first scheduled apply after the window writes them (to write now: a manual CLI apply with --ignore-windows, or a manual invocation {"mode": "apply", "ignoreWindows": true})',
       ...(last ? { more: held.length - MAX_HOLD_LINES } : {}),
     });
   });

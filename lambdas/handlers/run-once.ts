@@ -123,7 +123,12 @@ async function attemptRun(input: RunOnceInput, signal: AbortSignal | undefined):
       leaseWaitMs: runtime.config.leaseWaitMs,
       ...(signal === undefined ? {} : { signal }),
     };
-    logger.info('run starting', { command: full.command, mode: full.mode, projects: full.projects });
+    logger.info('run starting', {
+      command: full.command,
+      mode: full.mode,
+      projects: full.projects,
+      ...(full.ignoreWindows === true ? { ignoreWindows: full.ignoreWindowsBy ?? true } : {}),
+    });
     const report = await input.run(full, {
       source: runtime.source,
       api,

@@ -20,8 +20,16 @@ export const ENVELOPE_FIELDS: ReadonlySet<string> = new Set([
   'detail',
 ]);
 
-/** Names of a manual invocation's options, in any case and spelling a person might try (`dryRun`, `dry-run`). */
-const OPTION_NAME = /^(modes?|projects?|dry-?run|commands?)$/i;
+/**
+ * Names of a manual invocation's options, in any case and spelling a person might try (`dryRun`, `dry-run`,
+ * `ignoreWindows`, `ignore-windows`).
+ */
+const OPTION_NAME = /^(modes?|projects?|dry-?run|commands?|ignore-?windows?)$/i;
+
+/** True for the name of a manual invocation's option, as a person might spell it (an S3 event carries none either). */
+export function isManualOptionName(name: string): boolean {
+  return OPTION_NAME.test(name);
+}
 
 /** True for a Scheduler payload or an EventBridge scheduled rule's event. */
 export function isScheduledEvent(event: Record<string, unknown>): boolean {
@@ -39,9 +47,9 @@ export function scheduledEventProblem(event: Record<string, unknown>, takes: str
     return `detail of a scheduled event must be an object; got ${describeValue(detail)}`;
   }
   const options = [
-    ...Object.keys(event).filter((name) => OPTION_NAME.test(name)),
+    ...Object.keys(event).filter(isManualOptionName),
     ...Object.keys(detail ?? {})
-      .filter((name) => OPTION_NAME.test(name))
+      .filter(isManualOptionName)
       .map((name) => `detail.${name}`),
   ];
   if (options.length > 0) {

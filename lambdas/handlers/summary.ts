@@ -66,6 +66,11 @@ export interface RunSummary {
   interrupted?: { reason: string; notStarted: number };
   /** How many targets a change window held (their `writes held by change window` lines say which and until when). */
   heldByWindows?: number;
+  /**
+   * An apply that lifted change windows (RunReport.windowsIgnoredBy): `manual event "ignoreWindows": true`. Its
+   * `warnings` name each target written despite a window (`CHANGE WINDOW IGNORED`).
+   */
+  windowsIgnoredBy?: string;
 }
 
 /** One problem of an invalid desired state, as `validate` prints it. */
@@ -140,6 +145,7 @@ export function summarise(report: RunReport, trigger: string, command: RunComman
     ...(report.reportLocation ? { report: report.reportLocation } : {}),
     ...(report.interrupted ? { interrupted: report.interrupted } : {}),
     ...(report.heldByWindows?.length ? { heldByWindows: report.heldByWindows.length } : {}),
+    ...(report.windowsIgnoredBy === undefined ? {} : { windowsIgnoredBy: report.windowsIgnoredBy }),
     ...(report.archive?.retryable === undefined ? {} : { retryable: report.archive.retryable }),
     ...(report.warnings?.length ? { warnings: report.warnings.slice(0, MAX_LISTED_WARNINGS) } : {}),
     ...(report.failures.length > MAX_LISTED_FAILURES

@@ -73,6 +73,24 @@ describe('change windows in runReconcile', () => {
     );
   });
 
+  it('ignoreWindowsBy names the override in the warning and the report (a manual Lambda event, not --ignore-windows)', async () => {
+    const h = scenario({}, {}, WINDOWS);
+    h.clock.ms = SUNDAY;
+    const by = 'manual event "ignoreWindows": true';
+    const report = await h.run('apply', { ignoreWindows: true, ignoreWindowsBy: by });
+    expect(h.world.writes(P2).length).toBeGreaterThan(0);
+    expect(report.windowsIgnoredBy).toBe(by);
+    expect((report.warnings ?? []).filter((w) => w.startsWith('CHANGE WINDOW IGNORED'))).toEqual([
+      `CHANGE WINDOW IGNORED (${by}): project:${P2} held outside allow window staging-hours until 2026-03-02T08:00:00.000Z; written anyway`,
+    ]);
+    // Unnamed, the override is the CLI's; a run that does not lift windows records none.
+    expect((await scenario({}, {}, WINDOWS).run('apply', { ignoreWindows: true })).windowsIgnoredBy).toBe(
+      '--ignore-windows',
+    );
+    expect((await scenario({}, {}, WINDOWS).run('apply')).windowsIgnoredBy).toBeUndefined();
+    expect((await scenario({}, {}, WINDOWS).run('plan', { ignoreWindows: true })).windowsIgnoredBy).toBeUndefined();
+  });
+
   // A freeze of every target from 10:30Z; the harness clock starts at 10:00Z.
   const FREEZE = {
     changeWindows: [{ name: 'freeze', kind: 'deny', from: '2026-03-01T10:30:00Z', until: '2026-03-02T00:00:00Z' }],

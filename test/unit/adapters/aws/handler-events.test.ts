@@ -65,6 +65,12 @@ describe('parseReconcileEvent', () => {
       { kind: 'manual', mode: 'apply', projects: [P1], dryRun: true },
     ],
     ['manual, observe', { mode: 'observe' }, { kind: 'manual', mode: 'observe', dryRun: false }],
+    [
+      'manual, ignoreWindows with mode apply',
+      { mode: 'apply', ignoreWindows: true, projects: [P1] },
+      { kind: 'manual', mode: 'apply', projects: [P1], dryRun: false, ignoreWindows: true },
+    ],
+    ['manual, ignoreWindows without a mode', { ignoreWindows: true }, { kind: 'manual', ignoreWindows: true }],
   ])('accepts %s', (_name, event, expected) => {
     expect(parseReconcileEvent(event, { desiredPrefix: 'desired-state/', desiredBucket: 'desired-bkt' })).toMatchObject(
       expected,
@@ -72,11 +78,86 @@ describe('parseReconcileEvent', () => {
   });
 
   it.each([
+    ['mode plan', { mode: 'plan', ignoreWindows: false }],
+    ['dryRun', { dryRun: true, ignoreWindows: false }],
+    ['a plan deployment', { ignoreWindows: false }],
+  ])('accepts "ignoreWindows": false (the default) anywhere: %s', (_name, event) => {
+    const trigger = parseReconcileEvent(event, { desiredPrefix: 'desired-state/', deploymentMode: 'plan' });
+    expect(trigger).toMatchObject({ kind: 'manual' });
+    expect(trigger).not.toHaveProperty('ignoreWindows');
+  });
+
+  it('accepts "ignoreWindows": true under an apply deployment, and before the deployment is known', () => {
+    for (const deploymentMode of ['apply', undefined] as const) {
+      expect(
+        parseReconcileEvent(
+          { mode: 'apply', ignoreWindows: true },
+          { desiredPrefix: 'desired-state/', ...(deploymentMode ? { deploymentMode } : {}) },
+        ),
+      ).toEqual({ kind: 'manual', mode: 'apply', dryRun: false, ignoreWindows: true });
+    }
+  });
+
+  // A flag that lifts nothing is refused, not ignored (as the CLI refuses `plan --ignore-windows`).
+  it.each([
+    [
+      'ignoreWindows a string',
+      { mode: 'apply', ignoreWindows: 'yes' },
+      'apply',
+      'ignoreWindows must be true or false; got "yes"',
+    ],
+    ['ignoreWindows a number', { ignoreWindows: 1 }, 'apply', 'ignoreWindows must be true or false; got number 1'],
+    [
+      'ignoreWindows with mode plan',
+      { mode: 'plan', ignoreWindows: true },
+      'apply',
+      'invalid event: ignoreWindows cannot be true with mode "plan": only an apply writes, and only an apply is held by change windows (its plan shows which targets a window holds); use "mode": "apply" or leave ignoreWindows out',
+    ],
+    [
+      'ignoreWindows with mode observe',
+      { mode: 'observe', ignoreWindows: true },
+      'apply',
+      'ignoreWindows cannot be true with mode "observe"',
+    ],
+    [
+      'ignoreWindows with dryRun',
+      { mode: 'apply', dryRun: true, ignoreWindows: true },
+      'apply',
+      'invalid event: ignoreWindows cannot be true with "dryRun": true: a dry run writes nothing (its plan shows which targets a window holds); leave one of them out',
+    ],
+    [
+      'ignoreWindows under a plan deployment',
+      { ignoreWindows: true },
+      'plan',
+      "invalid event: ignoreWindows cannot be true here: this deployment's mode (OPSMAN_MODE) is plan, which caps every run of this function, so no run writes and only an apply writes, and only an apply is held by change windows",
+    ],
+    [
+      'ignoreWindows with mode apply under an observe deployment',
+      { mode: 'apply', ignoreWindows: true },
+      'observe',
+      "this deployment's mode (OPSMAN_MODE) is observe",
+    ],
+  ] as const)('rejects %s with a precise message', (_name, event, deploymentMode, message) => {
+    let caught: unknown;
+    try {
+      parseReconcileEvent(event, { desiredPrefix: 'desired-state/', deploymentMode });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toMatchObject({ name: 'InvalidEventError', code: 'INVALID_EVENT' });
+    expect((caught as Error).message).toContain(message);
+  });
+
+  it.each([
     ['null', null, 'expected a JSON object, got null'],
     ['a string', 'apply', 'expected a JSON object, got "apply"'],
     ['an array', [], 'expected a JSON object, got an array'],
     ['a number', 42, 'expected a JSON object, got number 42'],
-    ['unknown fields', { command: 'apply', force: true }, 'unexpected field(s) command, force'],
+    [
+      'unknown fields',
+      { command: 'apply', force: true },
+      'unexpected field(s) command, force; expected a Scheduler event, an S3 notification or {"mode", "projects", "dryRun", "ignoreWindows"}',
+    ],
     ['bad mode', { mode: 'destroy' }, 'mode must be one of observe, plan, apply; got "destroy"'],
     ['mode not a string', { mode: 1 }, 'got number 1'],
     ['projects not array', { projects: P1 }, 'projects must be a non-empty array'],
@@ -88,6 +169,16 @@ describe('parseReconcileEvent', () => {
     ],
     ['dryRun a string', { dryRun: 'yes' }, 'dryRun must be true or false; got "yes"'],
     ['Records empty', { Records: [] }, 'Records must be a non-empty array'],
+    [
+      'an S3 notification with ignoreWindows',
+      { ...s3Event('desired-state/a.yaml'), ignoreWindows: true },
+      'invalid event: an S3 notification cannot carry ignoreWindows (an option of a manual invocation): a run an upload starts takes its mode from the deployment (OPSMAN_MODE), covers every project and obeys change windows; invoke the function with {"mode", "projects", "dryRun", "ignoreWindows"} alone instead',
+    ],
+    [
+      'an S3 notification with manual options',
+      { ...s3Event('desired-state/a.yaml'), mode: 'apply', 'ignore-windows': true },
+      'an S3 notification cannot carry ignore-windows, mode (options of a manual invocation)',
+    ],
     ['Records from SNS', { Records: [{ eventSource: 'aws:sns' }] }, 'Records[0] is not an S3 notification'],
     ['Records without key', { Records: [{ eventSource: 'aws:s3', eventName: 'ObjectCreated:Put', s3: {} }] }, 'lacks'],
     [
@@ -170,11 +261,11 @@ describe('scheduled events', () => {
   it.each([
     [
       { source: 'aws.scheduler', mode: 'apply' },
-      "invalid event: a scheduled event cannot carry mode (an option of a manual invocation): a scheduled run takes its mode from the deployment (OPSMAN_MODE) and covers every project; remove it from the schedule's payload",
+      "invalid event: a scheduled event cannot carry mode (an option of a manual invocation): a scheduled run takes its mode from the deployment (OPSMAN_MODE), covers every project and obeys change windows; remove it from the schedule's payload",
     ],
     [
       { ...ENVELOPE, projects: [P1], dryRun: true },
-      "a scheduled event cannot carry dryRun, projects (options of a manual invocation): a scheduled run takes its mode from the deployment (OPSMAN_MODE) and covers every project; remove them from the schedule's payload",
+      "a scheduled event cannot carry dryRun, projects (options of a manual invocation): a scheduled run takes its mode from the deployment (OPSMAN_MODE), covers every project and obeys change windows; remove them from the schedule's payload",
     ],
     [{ ...ENVELOPE, detail: { mode: 'observe' } }, 'a scheduled event cannot carry detail.mode (an option'],
     [
@@ -182,6 +273,14 @@ describe('scheduled events', () => {
       'cannot carry detail.Command, detail.dry-run (options',
     ],
     [{ ...ENVELOPE, Mode: 'plan' }, 'a scheduled event cannot carry Mode (an option'],
+    [
+      { source: 'aws.scheduler', ignoreWindows: true },
+      "invalid event: a scheduled event cannot carry ignoreWindows (an option of a manual invocation): a scheduled run takes its mode from the deployment (OPSMAN_MODE), covers every project and obeys change windows; remove it from the schedule's payload",
+    ],
+    [
+      { ...ENVELOPE, detail: { ignoreWindows: true } },
+      'a scheduled event cannot carry detail.ignoreWindows (an option',
+    ],
     [
       { ...ENVELOPE, force: true },
       'invalid event: a scheduled event carries only the EventBridge envelope (version, id, detail-type, source, account, time, region, resources, detail); unexpected field(s) force',
