@@ -130,6 +130,18 @@ describe('parseInvocation: usage errors', () => {
     { argv: ['force-unlock', 'r1'], message: /^unknown command 'force-unlock' \(use 'unlock RUN_ID'\)$/ },
     { argv: ['plan', '--jsno'], message: /unknown option --jsno \(did you mean --json\?\)/ },
     { argv: ['plan', '--frobnicate'], message: /^unknown option --frobnicate$/ },
+    // A typo of an option this command does not take: the suggestion says so at once, not one run later.
+    {
+      argv: ['plan', '--auto-aprove'],
+      message:
+        /^unknown option --auto-aprove \(did you mean --auto-approve\? plan does not take --auto-approve: it writes nothing, so there is nothing to approve; use `apply --auto-approve`\)$/,
+    },
+    { argv: ['apply', '--auto-aprove'], message: /^unknown option --auto-aprove \(did you mean --auto-approve\?\)$/ },
+    {
+      argv: ['validate', '--projet', 'x'],
+      message:
+        /^unknown option --projet \(did you mean --project\? validate does not take --project: --project is for /,
+    },
     { argv: ['plan', '-x'], message: /unknown option -x/ },
     {
       argv: ['plan', '--private-key', 'abc'],
