@@ -175,7 +175,13 @@ describe('parseInvocation: usage errors', () => {
       ),
     })),
     { argv: ['plan', '--json=yes'], message: /--json takes no value/ },
-    { argv: ['plan', '--project', 'payments-prod'], message: /--project expects a 24-hex project id/ },
+    {
+      argv: ['plan', '--project', 'payments-prod'],
+      message:
+        /^--project expects a 24-hex project id \(e\.g\. 5e2211c17a3e5a48f5497de3\), found 'payments-prod' \(the metadata\.projectId of a Project, not its metadata\.name\)$/,
+    },
+    // Hex, only too short: a truncated paste, not a name.
+    { argv: ['plan', '--project', '5e2211c17a3e5a48f5497de'], message: /found '5e2211c17a3e5a48f5497de'$/ },
     { argv: ['apply', '--max-deletes', '-1'], message: /--max-deletes needs a value; to pass one starting with '-'/ },
     {
       argv: ['apply', '--max-deletes=-1'],
