@@ -42,7 +42,7 @@ Options:
 
 Exit codes:
   0  stopped by SIGINT or SIGTERM
-  1  cannot start (a seed or data file that cannot be used, an address in use or not available)
+  1  cannot start (a seed, data or TLS file that cannot be used, an address in use or not available)
   2  usage error (unknown option, bad value)
 `;
 

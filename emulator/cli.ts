@@ -1,5 +1,7 @@
 /** `opsman-gitops emulator`: runs the emulator until SIGINT/SIGTERM and prints how to reach it. */
-import { readFile } from 'node:fs/promises';
+import { createSecureContext } from 'node:tls';
+import { describeFsCause } from '../shared/fs-cause.ts';
+import { readRegularFile } from '../shared/regular-file.ts';
 import { CliUsageError, parseEmulatorArgs, USAGE } from './cli-args.ts';
 import { EmulatorError } from './errors.ts';
 import { startEmulator } from './index.ts';
@@ -18,12 +20,32 @@ async function sample(
   return { publicKey: key.publicKey, privateKey: key.privateKey, groupId: [...state.groups.keys()][0] };
 }
 
+/**
+ * A PEM file named by a flag. One that cannot be read is a start failure (exit 1, like an unreadable seed), not a
+ * usage error: the flag was given right, the file is what is wrong, and the usage text would only bury the reason.
+ */
 async function readPem(file: string, what: string): Promise<string> {
   try {
-    return await readFile(file, 'utf8');
+    return await readRegularFile(file, 'utf8');
   } catch (err) {
-    throw new CliUsageError(`cannot read ${what} ${file} (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw new Error(`cannot read ${what} ${file}: ${describeFsCause(file, err, 'read')}`);
   }
+}
+
+/** The certificate and key of `--tls-cert` and `--tls-key`, checked together so that a refusal names both files. */
+async function readTlsPair(certFile: string, keyFile: string): Promise<{ cert: string; key: string }> {
+  const cert = await readPem(certFile, 'the TLS certificate');
+  const key = await readPem(keyFile, 'the TLS key');
+  try {
+    createSecureContext({ cert, key });
+  } catch (err) {
+    // OpenSSL's words alone (`error:0480006C:PEM routines::no start line`) name neither file.
+    const reason = err instanceof Error ? err.message : String(err);
+    throw new Error(
+      `--tls-cert ${certFile} and --tls-key ${keyFile} are not a usable PEM certificate and key (${reason})`,
+    );
+  }
+  return { cert, key };
 }
 
 function waitForSignal(): Promise<string> {
@@ -46,10 +68,7 @@ export async function runEmulatorCommand(argv: string[]): Promise<number> {
       process.stdout.write(USAGE);
       return 0;
     }
-    const tls =
-      args.tlsCert && args.tlsKey
-        ? { cert: await readPem(args.tlsCert, 'the TLS certificate'), key: await readPem(args.tlsKey, 'the TLS key') }
-        : undefined;
+    const tls = args.tlsCert && args.tlsKey ? await readTlsPair(args.tlsCert, args.tlsKey) : undefined;
     const emulator = await startEmulator({
       host: args.host,
       port: args.port,

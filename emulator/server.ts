@@ -183,7 +183,17 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, d
   if (rawPath.startsWith('/__emulator/') && deps.admin) return handleAdmin(req, res, rawPath, deps);
   if (rawPath !== API_BASE_PATH && !rawPath.startsWith(`${API_BASE_PATH}/`)) {
     req.resume();
-    return sendError(res, apiErrors.resourceNotFound(rawPath), deps, asked);
+    // Still a 404 (without --admin there is no admin API), but one that says why: the README's curl examples of the
+    // admin API look like they should work against any running emulator.
+    const error = rawPath.startsWith('/__emulator/')
+      ? new ApiError(
+          404,
+          'RESOURCE_NOT_FOUND',
+          `Cannot find resource ${rawPath}: the admin API is off (start the emulator with --admin).`,
+          [rawPath],
+        )
+      : apiErrors.resourceNotFound(rawPath);
+    return sendError(res, error, deps, asked);
   }
   const path = rawPath.slice(API_BASE_PATH.length) || '/';
   const method = (req.method ?? 'GET').toUpperCase();

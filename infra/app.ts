@@ -1,6 +1,9 @@
 /**
  * The CDK app (`cdk.json`: `npx tsx infra/app.ts`). Context keys: infra/settings.ts and docs/aws.md.
  */
-import { buildApp } from './build-app.ts';
+import { App } from 'aws-cdk-lib';
+import { synthApp } from './synth-app.ts';
 
-buildApp().app.synth();
+// autoSynth off: synthApp synthesizes once itself; the default would synthesize again at exit, after a refused
+// context, and print CloudFormation warnings about the half-built stack under the error.
+process.exitCode = synthApp(new App({ autoSynth: false }), (text) => process.stderr.write(text));

@@ -4,6 +4,7 @@
  */
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
+import { SettingsError } from './settings.ts';
 import { OpsmanGitopsStack } from './stack.ts';
 
 /** The stack name when the `stackName` context key is absent. */
@@ -19,9 +20,9 @@ const STACK_NAME = /^[A-Za-z][A-Za-z0-9-]{0,127}$/;
 export function stackNameOf(app: App): string {
   const value: unknown = app.node.tryGetContext('stackName') ?? DEFAULT_STACK_NAME;
   if (typeof value !== 'string' || !STACK_NAME.test(value)) {
-    throw new Error(
-      `invalid CDK context: stackName must start with a letter and hold only letters, digits and '-' (at most 128); found ${JSON.stringify(value)}`,
-    );
+    throw new SettingsError([
+      `stackName must start with a letter and hold only letters, digits and '-' (at most 128); found ${JSON.stringify(value)}`,
+    ]);
   }
   return value;
 }

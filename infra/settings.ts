@@ -233,7 +233,7 @@ export function readSettings(node: Node): StackSettings {
   const mode = str('mode');
   if (mode !== undefined) {
     if (mode === 'observe' || mode === 'plan' || mode === 'apply') settings.mode = mode;
-    else problems.push('mode must be observe, plan or apply');
+    else problems.push(`mode must be observe, plan or apply; got ${JSON.stringify(mode)}`);
   }
   const email = str('alarmEmail');
   if (email !== undefined) {

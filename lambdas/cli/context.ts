@@ -57,7 +57,29 @@ export function connectionSettings(
   if (missing.length > 0) {
     throw new UsageError(`${command} talks to Ops Manager and needs ${missing.join(', ')}`, command);
   }
+  for (const [name, value] of [
+    ['OPSMAN_PUBLIC_KEY', publicKey],
+    ['OPSMAN_PRIVATE_KEY', privateKey],
+  ] as const) {
+    const problem = credentialProblem(value);
+    if (problem !== undefined) throw new UsageError(`${name} ${problem}`, command);
+  }
   return { baseUrl: options.baseUrl as string, publicKey, privateKey };
+}
+
+/**
+ * What is wrong with an API key from the environment, never quoting it. The client checks the same rule, but names
+ * its own option (`invalid client options: privateKey ...`), not the variable to fix, and cannot tell a newline
+ * read from a file (`OPSMAN_PRIVATE_KEY=$(cat key)` keeps none; `read -r` or a .env loader may) from any other
+ * character.
+ */
+function credentialProblem(value: string): string | undefined {
+  if (/\n$/.test(value)) return 'ends with a newline (read from a file?): set the key alone';
+  if (value.trim() !== value) return 'has white space at its start or end: set the key alone';
+  if (!/^[\x21-\x7e]+$/.test(value) || /["\\]/.test(value)) {
+    return 'must be printable ASCII without spaces, quotes or backslashes (as Ops Manager issues keys)';
+  }
+  return undefined;
 }
 
 /** Fails with a clear message when the desired-state directory is missing. */

@@ -196,8 +196,10 @@ export function parseInvocation(argv: readonly string[], env: Record<string, str
   const mode = oneOf('--mode', v.mode, MODES, command);
   for (const id of v.project ?? []) {
     if (!PROJECT_ID.test(id)) {
+      // A project's name (payments-prod) is what people remember: say which YAML field is wanted instead.
+      const hint = /^[0-9a-f]*$/i.test(id) ? '' : ' (the metadata.projectId of a Project, not its metadata.name)';
       throw new UsageError(
-        `--project expects a 24-hex project id (e.g. 5e2211c17a3e5a48f5497de3), found '${id}'`,
+        `--project expects a 24-hex project id (e.g. 5e2211c17a3e5a48f5497de3), found '${id}'${hint}`,
         command,
       );
     }

@@ -4,8 +4,9 @@
  * (never a value that may be a secret) and what to use instead. Each throws or returns a UsageError.
  */
 import { closest } from '../../shared/suggest.ts';
-import { COMMANDS } from './commands-table.ts';
+import { COMMAND_INFO, COMMANDS, type CommandName } from './commands-table.ts';
 import { UsageError } from './errors.ts';
+import { UNIVERSAL_OPTIONS, unusedOptionMessage } from './option-use.ts';
 
 /** Spellings of a credential flag, compared without dashes, underscores or case (`--private_key`, `-privateKey`). */
 const CREDENTIAL_FLAGS = new Set(['privatekey', 'publickey', 'apikey']);
@@ -57,6 +58,22 @@ const OTHER_TOOLS_OPTIONS: Readonly<Record<string, string>> = {
   target: '--project ID',
 };
 
+/**
+ * The "did you mean" of an unknown option: first among the options `command` takes; else the closest option of any
+ * command, with why this command does not take it. Suggesting that one alone (`plan --auto-aprove`: did you mean
+ * --auto-approve?) sent the user to a second refusal (`plan does not take --auto-approve`) one run later.
+ */
+function suggestionHint(name: string, names: readonly string[], command: string | undefined): string {
+  const known = command !== undefined && (COMMANDS as readonly string[]).includes(command);
+  const own = known ? closest(name, [...COMMAND_INFO[command as CommandName].uses, ...UNIVERSAL_OPTIONS]) : undefined;
+  if (own !== undefined) return ` (did you mean --${own}?)`;
+  const other = closest(name, names);
+  if (other === undefined) return '';
+  return known
+    ? ` (did you mean --${other}? ${unusedOptionMessage(command as CommandName, other)})`
+    : ` (did you mean --${other}?)`;
+}
+
 /** Turns parseArgs' errors into a clear usage message with a suggestion among `names` (the long option names). */
 export function usageFromParseError(error: unknown, names: readonly string[], command: string | undefined): UsageError {
   const e = error as { code?: string; message?: string };
@@ -65,9 +82,7 @@ export function usageFromParseError(error: unknown, names: readonly string[], co
     const flag = /'([^']+)'/.exec(message)?.[1] ?? '';
     const name = flag.replace(/^-+/, '');
     const foreign = OTHER_TOOLS_OPTIONS[name];
-    const suggestion = closest(name.toLowerCase(), names);
-    const hint =
-      foreign !== undefined ? ` (use ${foreign})` : suggestion !== undefined ? ` (did you mean --${suggestion}?)` : '';
+    const hint = foreign !== undefined ? ` (use ${foreign})` : suggestionHint(name.toLowerCase(), names, command);
     return new UsageError(`unknown option ${flag}${hint}`, command);
   }
   if (e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {

@@ -79,9 +79,13 @@ export function checkSavedPlan(plan: unknown): Plan {
       `the saved plan was made by an older version of opsman-gitops: it has formatVersion ${version}; this version reads formatVersion ${PLAN_FORMAT_VERSION}: make a new plan`,
     );
   }
+  if (version === undefined) {
+    // Any other JSON object (`{}`, a drift report, a package.json): "formatVersion undefined" read as a bug of ours.
+    throw new SavedPlanInvalidError(`the saved plan has no formatVersion (expected ${PLAN_FORMAT_VERSION})`);
+  }
   if (version !== PLAN_FORMAT_VERSION)
     throw new SavedPlanInvalidError(
-      `the saved plan has formatVersion ${JSON.stringify(version) ?? 'undefined'}; expected ${PLAN_FORMAT_VERSION}`,
+      `the saved plan has formatVersion ${JSON.stringify(version)}; expected ${PLAN_FORMAT_VERSION}`,
     );
   const unknown = unknownPlanFields(p as Record<string, unknown>);
   if (unknown.length > 0) {

@@ -199,7 +199,13 @@ describe('without admin', () => {
   it('does not exist', async () => {
     const emu = await startEmulator({});
     try {
-      expect((await fetch(`${emu.origin}/__emulator/reset`, { method: 'POST' })).status).toBe(404);
+      const res = await fetch(`${emu.origin}/__emulator/reset`, { method: 'POST' });
+      expect(res.status).toBe(404);
+      // Says why, so that the README's curl examples run against an emulator started without --admin are not a riddle.
+      expect(await res.json()).toMatchObject({
+        errorCode: 'RESOURCE_NOT_FOUND',
+        detail: 'Cannot find resource /__emulator/reset: the admin API is off (start the emulator with --admin).',
+      });
     } finally {
       await emu.close();
     }

@@ -190,6 +190,27 @@ describe('opsman-gitops emulator', () => {
     expect(stderr).toContain('projects: expected a list');
   });
 
+  it('refuses a TLS file it cannot read as a start failure (exit 1) naming it, without the usage', async () => {
+    const missing = join(dir, 'no-such-cert.pem');
+    const cli = startCli(['--port', '0', '--tls-cert', missing, '--tls-key', missing]);
+    expect(await cli.exit).toBe(1);
+    expect(cli.output().stderr).toBe(
+      `opsman-gitops emulator: cannot start: cannot read the TLS certificate ${missing}: ${missing} does not exist (ENOENT)\n`,
+    );
+  });
+
+  it('names both files when they are not a PEM certificate and key', async () => {
+    const notPem = join(dir, 'not-pem.txt');
+    await writeFile(notPem, 'not a certificate\n');
+    const cli = startCli(['--port', '0', '--tls-cert', notPem, '--tls-key', notPem]);
+    expect(await cli.exit).toBe(1);
+    const { stderr } = cli.output();
+    expect(stderr).toContain(
+      `cannot start: --tls-cert ${notPem} and --tls-key ${notPem} are not a usable PEM certificate and key (`,
+    );
+    expect(stderr).not.toContain('Usage:');
+  });
+
   it('prints its help', async () => {
     const cli = startCli(['--help']);
     expect(await cli.exit).toBe(0);

@@ -130,6 +130,18 @@ describe('parseInvocation: usage errors', () => {
     { argv: ['force-unlock', 'r1'], message: /^unknown command 'force-unlock' \(use 'unlock RUN_ID'\)$/ },
     { argv: ['plan', '--jsno'], message: /unknown option --jsno \(did you mean --json\?\)/ },
     { argv: ['plan', '--frobnicate'], message: /^unknown option --frobnicate$/ },
+    // A typo of an option this command does not take: the suggestion says so at once, not one run later.
+    {
+      argv: ['plan', '--auto-aprove'],
+      message:
+        /^unknown option --auto-aprove \(did you mean --auto-approve\? plan does not take --auto-approve: it writes nothing, so there is nothing to approve; use `apply --auto-approve`\)$/,
+    },
+    { argv: ['apply', '--auto-aprove'], message: /^unknown option --auto-aprove \(did you mean --auto-approve\?\)$/ },
+    {
+      argv: ['validate', '--projet', 'x'],
+      message:
+        /^unknown option --projet \(did you mean --project\? validate does not take --project: --project is for /,
+    },
     { argv: ['plan', '-x'], message: /unknown option -x/ },
     {
       argv: ['plan', '--private-key', 'abc'],
@@ -163,7 +175,13 @@ describe('parseInvocation: usage errors', () => {
       ),
     })),
     { argv: ['plan', '--json=yes'], message: /--json takes no value/ },
-    { argv: ['plan', '--project', 'payments-prod'], message: /--project expects a 24-hex project id/ },
+    {
+      argv: ['plan', '--project', 'payments-prod'],
+      message:
+        /^--project expects a 24-hex project id \(e\.g\. 5e2211c17a3e5a48f5497de3\), found 'payments-prod' \(the metadata\.projectId of a Project, not its metadata\.name\)$/,
+    },
+    // Hex, only too short: a truncated paste, not a name.
+    { argv: ['plan', '--project', '5e2211c17a3e5a48f5497de'], message: /found '5e2211c17a3e5a48f5497de'$/ },
     { argv: ['apply', '--max-deletes', '-1'], message: /--max-deletes needs a value; to pass one starting with '-'/ },
     {
       argv: ['apply', '--max-deletes=-1'],

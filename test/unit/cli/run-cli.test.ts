@@ -156,6 +156,28 @@ describe('usage errors', () => {
   });
 });
 
+describe('a malformed API key in the environment', () => {
+  // The canary must never be echoed: the message names the variable and what is wrong, not the value.
+  const KEY = 'canary-7f3c2a9e-key';
+  it.each([
+    ['OPSMAN_PRIVATE_KEY', `${KEY}\n`, 'OPSMAN_PRIVATE_KEY ends with a newline (read from a file?): set the key alone'],
+    ['OPSMAN_PRIVATE_KEY', ` ${KEY}`, 'OPSMAN_PRIVATE_KEY has white space at its start or end: set the key alone'],
+    [
+      'OPSMAN_PRIVATE_KEY',
+      `${KEY}"`,
+      'OPSMAN_PRIVATE_KEY must be printable ASCII without spaces, quotes or backslashes (as Ops Manager issues keys)',
+    ],
+    ['OPSMAN_PUBLIC_KEY', `${KEY}\r\n`, 'OPSMAN_PUBLIC_KEY ends with a newline (read from a file?): set the key alone'],
+  ])('%s %j is a usage error naming the variable, before any request', async (name, value, message) => {
+    const env = { ...CREDS, [name]: value };
+    const { code, err, out } = await run(['plan', '--desired', EXAMPLE], { env });
+    expect(code).toBe(2);
+    expect(err).toBe(`error: ${message}\nRun 'opsman-gitops plan --help' for usage.\n`);
+    expect(out).toBe('');
+    expect(err).not.toContain(KEY);
+  });
+});
+
 describe('error messages quote what they were given inert', () => {
   it.each([
     [['plan', '--project', 'ab\u001b[31mX\u202e'], "found 'ab\\u001b[31mX\\u202e'"],

@@ -259,6 +259,10 @@ describe('saved plan validation', () => {
     await expect(h.run('apply', { savedPlan: { formatVersion: 0 } as never })).rejects.toThrow(
       `the saved plan has formatVersion 0; expected ${current}`,
     );
+    // Any other JSON object: said plainly, never "formatVersion undefined".
+    await expect(h.run('apply', { savedPlan: {} as never })).rejects.toThrow(
+      `the saved plan has no formatVersion (expected ${current})`,
+    );
     await expect(h.run('apply', { savedPlan: null as never })).rejects.toThrow(/not a JSON object/);
     await expect(
       h.run('apply', {
