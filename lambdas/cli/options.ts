@@ -178,7 +178,9 @@ export function parseInvocation(argv: readonly string[], env: Record<string, str
     const wellFormed = args.length === 1 && /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/.test(runId ?? '');
     if (!wellFormed && !(parsed.values.help === true && args.length === 0)) {
       throw new UsageError(
-        `unlock takes the run id the lock names (e.g. 20261121T184351Z-867bac), found '${args.join(' ')}'`,
+        args.length === 0
+          ? 'unlock needs the run id the lock names (e.g. 20261121T184351Z-867bac; a failed apply and `cat <state-dir>/lease.json` show it)'
+          : `unlock takes the run id the lock names (e.g. 20261121T184351Z-867bac), found '${args.join(' ')}'`,
         'unlock',
       );
     }

@@ -219,7 +219,7 @@ describe('parseInvocation: usage errors', () => {
     { argv: ['plan', '--json', '--markdown'], message: /--json and --markdown exclude each other/ },
     { argv: ['plan', 'extra'], message: /unexpected argument 'extra'/ },
     { argv: ['help', 'nothing'], message: /^help takes one command name, found 'nothing'$/ },
-    { argv: ['unlock'], message: /unlock takes the run id the lock names .*found ''/ },
+    { argv: ['unlock'], message: /^unlock needs the run id the lock names \(e\.g\. [^)]*lease\.json` show it\)$/ },
     { argv: ['unlock', 'a', 'b'], message: /unlock takes the run id the lock names .*found 'a b'/ },
     { argv: ['unlock', '../lease'], message: /unlock takes the run id the lock names .*found '..\/lease'/ },
     { argv: ['plan', '--base-url', 'not a url'], message: /is not a URL/ },
