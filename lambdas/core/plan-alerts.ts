@@ -389,7 +389,7 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
     const first = matches[0];
     if (first !== undefined) {
       claimed.add(first.id);
-      changes.push({
+      const adopted: Change = {
         target,
         kind,
         key,
@@ -401,8 +401,17 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
         reason: pending
           ? `recovering an interrupted create: adopting the one matching config ${first.id}`
           : `unowned live config ${first.id} equals the desired one in every non-secret field${except}`,
-      });
-      listUnsentOnAdopt(changes[changes.length - 1] as Change, first, resolved);
+      };
+      // The config this key owned was deleted outside this tool and an equal one made (by hand, another tool): taking
+      // the new one over is right, but the delete is drift like any other, reported and attributed (the former id's
+      // events say who deleted it, the new id's who made the replacement), not hidden behind a plain adoption.
+      if (record?.id !== undefined) {
+        adopted.reason = `owned config ${record.id} no longer exists in Ops Manager; ${adopted.reason}`;
+        adopted.drift = { detected: true };
+        formerIds.set(key, record.id);
+      }
+      changes.push(adopted);
+      listUnsentOnAdopt(adopted, first, resolved);
       continue;
     }
     const change: Change = {
