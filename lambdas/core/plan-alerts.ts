@@ -7,6 +7,7 @@
  */
 import type { AlertConfig } from '../opsman/types.ts';
 import { type DesiredAlertBody, sharedSecretItems, toDesiredAlertBody } from './alert-body.ts';
+import { CLOCK_SKEW_ALLOWANCE_MS } from './attribution-window.ts';
 import { hmacOf } from './canonical.ts';
 import { ClaimIndex } from './claim-index.ts';
 import { diffAlert, onlyEnabledDiffers, secretChanges, withSecretChanges } from './diff.ts';
@@ -385,6 +386,37 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
         reason: `a create of this key was interrupted (run ${record?.pendingCreate?.runId}) and ${matches.length} matching unmanaged alert configs exist (${matches.map((m) => m.id).join(', ')}); delete the duplicates in Ops Manager so that one remains, then re-run`,
       });
       continue;
+    }
+    // An interrupted create whose POST landed late, while the key's body was edited in git since: its config equals
+    // what that create sent (the marker's digest), not the desired body. Creating again would leave it in Ops Manager
+    // as an unmanaged duplicate alerting with the old settings: blocked, naming it, for a human to choose.
+    const sentDigest = pending && matches.length === 0 ? record?.pendingCreate?.desiredDigest : undefined;
+    if (sentDigest !== undefined) {
+      // Made before that run started (less the clock skew Ops Manager may have), a config cannot be its late landing.
+      const started = Date.parse(record?.pendingCreate?.startedAt ?? '') - CLOCK_SKEW_ALLOWANCE_MS;
+      const madeBefore = (c: AlertConfig) => Date.parse(c.created ?? '') < started;
+      const landed = input.live
+        .filter(
+          (c) =>
+            !ownedIds.has(c.id) &&
+            !claimed.has(c.id) &&
+            !madeBefore(c) &&
+            (views.get(c.id) as LiveView).digest === sentDigest,
+        )
+        .map((c) => c.id)
+        .sort();
+      if (landed.length > 0) {
+        changes.push({
+          target,
+          kind,
+          key,
+          action: 'blocked',
+          after,
+          fields: [],
+          reason: `a create of this key was interrupted (run ${record?.pendingCreate?.runId}) and landed late: unmanaged alert config ${landed.join(', ')} equals what it sent, but the key's desired body changed since, so it is neither adopted nor created again (a duplicate); put the key's previous body back in git and apply (it is adopted, then change it), or delete ${landed.length === 1 ? 'that config' : 'those configs'} in Ops Manager and re-run (it is created)`,
+        });
+        continue;
+      }
     }
     const first = matches[0];
     if (first !== undefined) {
