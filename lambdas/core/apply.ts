@@ -8,7 +8,7 @@ import { type AlertApplyContext, checkBody, markPending, plannedAlertIds, record
 import { recordReconciled } from './apply-bookkeeping.ts';
 import type { SecretLocator } from './apply-secret-places.ts';
 import { type PinReader, recordSingleton } from './apply-singletons.ts';
-import { applyTarget, failedWith, heldAfterFailure, notStarted } from './apply-target.ts';
+import { applyTarget, failedWith, heldAfterBlockedCreate, heldAfterFailure, notStarted } from './apply-target.ts';
 import { errorCode, errorMessage, mapLimit } from './concurrency.ts';
 import type { Change, ChangeResult, Plan, TargetFailure } from './model.ts';
 import { targetKey } from './model.ts';
@@ -279,7 +279,9 @@ function splitDeletes(byTarget: ReadonlyMap<string, Change[]>): {
 /**
  * Why a delete of the second wave must not run, or undefined. Held: every delete of a target whose alert config write
  * (create, update, release...) failed in the first wave, named in the message (or that failed as a whole, a lost lease
- * say), and a delete of a key whose create in another
+ * say), every delete of a target where an alert config create was blocked at plan (a key renamed and edited in one
+ * commit whose new body cannot be written yet: the old config must not go before the new one exists), and a delete of a
+ * key whose create in another
  * project failed this run or was blocked at plan (a team missing there, a secret unresolved): a config moved between
  * projects in one commit must not vanish from both. Keys are matched by name only, so an unrelated config of the same
  * key elsewhere holds a delete too; the message names the project, and the next run after it is fixed deletes.
@@ -312,13 +314,23 @@ function heldDeletes(
   for (const r of firstWave) {
     if (r.change.kind === 'alertConfig' && r.change.action === 'create' && r.status === 'failed') missed(r.change);
   }
+  // Target -> its alert config creates blocked at plan (a desired body, no live id), in plan order.
+  const blockedCreates = new Map<string, Change[]>();
   for (const c of plan.changes) {
     // A blocked change without an id is a create that could not be planned (nothing live to update).
-    if (c.kind === 'alertConfig' && c.action === 'blocked' && c.id === undefined) missed(c);
+    if (c.kind === 'alertConfig' && c.action === 'blocked' && c.id === undefined) {
+      missed(c);
+      if (c.after !== undefined) {
+        const key = targetKey(c.target);
+        blockedCreates.set(key, [...(blockedCreates.get(key) ?? []), c]);
+      }
+    }
   }
   return (d) => {
     const writes = failedWrites.get(targetKey(d.target));
     if (writes !== undefined) return heldAfterFailure(writes);
+    const blocked = blockedCreates.get(targetKey(d.target));
+    if (blocked !== undefined) return heldAfterBlockedCreate(blocked);
     const failure = failedTargets.get(targetKey(d.target));
     if (failure !== undefined) {
       const code = failure.code === undefined ? '' : `: ${failure.code}`;

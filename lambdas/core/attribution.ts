@@ -101,8 +101,10 @@ function eventsOf(
     const types = SINGLETON_EVENT_TYPES[change.kind] ?? [];
     return events.filter((e) => types.includes(e.eventTypeName));
   }
-  const id = change.id ?? formerIds.get(change.key);
-  return id === undefined ? [] : [...(byConfig.get(id) ?? [])];
+  // A vanished owned config has its former id here; when an equal config was adopted in its place, both ids' events
+  // count (who deleted the old one, who made the new one).
+  const ids = new Set([change.id, formerIds.get(change.key)].filter((id): id is string => id !== undefined));
+  return [...ids].flatMap((id) => byConfig.get(id) ?? []);
 }
 
 /**

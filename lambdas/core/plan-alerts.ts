@@ -7,6 +7,7 @@
  */
 import type { AlertConfig } from '../opsman/types.ts';
 import { type DesiredAlertBody, sharedSecretItems, toDesiredAlertBody } from './alert-body.ts';
+import { CLOCK_SKEW_ALLOWANCE_MS } from './attribution-window.ts';
 import { hmacOf } from './canonical.ts';
 import { ClaimIndex } from './claim-index.ts';
 import { diffAlert, onlyEnabledDiffers, secretChanges, withSecretChanges } from './diff.ts';
@@ -386,10 +387,41 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
       });
       continue;
     }
+    // An interrupted create whose POST landed late, while the key's body was edited in git since: its config equals
+    // what that create sent (the marker's digest), not the desired body. Creating again would leave it in Ops Manager
+    // as an unmanaged duplicate alerting with the old settings: blocked, naming it, for a human to choose.
+    const sentDigest = pending && matches.length === 0 ? record?.pendingCreate?.desiredDigest : undefined;
+    if (sentDigest !== undefined) {
+      // Made before that run started (less the clock skew Ops Manager may have), a config cannot be its late landing.
+      const started = Date.parse(record?.pendingCreate?.startedAt ?? '') - CLOCK_SKEW_ALLOWANCE_MS;
+      const madeBefore = (c: AlertConfig) => Date.parse(c.created ?? '') < started;
+      const landed = input.live
+        .filter(
+          (c) =>
+            !ownedIds.has(c.id) &&
+            !claimed.has(c.id) &&
+            !madeBefore(c) &&
+            (views.get(c.id) as LiveView).digest === sentDigest,
+        )
+        .map((c) => c.id)
+        .sort();
+      if (landed.length > 0) {
+        changes.push({
+          target,
+          kind,
+          key,
+          action: 'blocked',
+          after,
+          fields: [],
+          reason: `a create of this key was interrupted (run ${record?.pendingCreate?.runId}) and landed late: unmanaged alert config ${landed.join(', ')} equals what it sent, but the key's desired body changed since, so it is neither adopted nor created again (a duplicate); put the key's previous body back in git and apply (it is adopted, then change it), or delete ${landed.length === 1 ? 'that config' : 'those configs'} in Ops Manager and re-run (it is created)`,
+        });
+        continue;
+      }
+    }
     const first = matches[0];
     if (first !== undefined) {
       claimed.add(first.id);
-      changes.push({
+      const adopted: Change = {
         target,
         kind,
         key,
@@ -401,8 +433,17 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
         reason: pending
           ? `recovering an interrupted create: adopting the one matching config ${first.id}`
           : `unowned live config ${first.id} equals the desired one in every non-secret field${except}`,
-      });
-      listUnsentOnAdopt(changes[changes.length - 1] as Change, first, resolved);
+      };
+      // The config this key owned was deleted outside this tool and an equal one made (by hand, another tool): taking
+      // the new one over is right, but the delete is drift like any other, reported and attributed (the former id's
+      // events say who deleted it, the new id's who made the replacement), not hidden behind a plain adoption.
+      if (record?.id !== undefined) {
+        adopted.reason = `owned config ${record.id} no longer exists in Ops Manager; ${adopted.reason}`;
+        adopted.drift = { detected: true };
+        formerIds.set(key, record.id);
+      }
+      changes.push(adopted);
+      listUnsentOnAdopt(adopted, first, resolved);
       continue;
     }
     const change: Change = {

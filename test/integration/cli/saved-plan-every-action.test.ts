@@ -63,7 +63,8 @@ describe('saved plans of every action kind', { timeout: 240_000 }, () => {
     );
     await edit('projects/payments.yaml', 'numTotal: 20', 'numTotal: 30');
     await edit('projects/payments.yaml', 'defaultServerType: PRODUCTION_SERVER', 'defaultServerType: RAM_POOL');
-    // payments-staging: a release; analytics-dev: a delete and a blocked create (its secret is in no file).
+    // payments-staging: a release; analytics-dev: a delete; search-prod: a blocked create (its secret is in no file; in
+    // another project than the delete, which a blocked create of its own project would hold).
     await edit(
       'projects/payments.yaml',
       '  alertConfigs:\n    - key: version-behind\n      eventTypeName: VERSION_BEHIND\n      notifications:\n        - { typeName: USER, username: jdoe@acme.example, intervalMin: 1440, delayMin: 0, emailEnabled: true }',
@@ -74,9 +75,11 @@ describe('saved plans of every action kind', { timeout: 240_000 }, () => {
     const start = text.indexOf('    - key: replication-oplog-resync\n');
     const end = text.indexOf('  prune: true', start);
     expect(start).toBeGreaterThan(0);
-    await writeFile(
-      analytics,
-      `${text.slice(0, start)}    - key: needs-missing-secret\n      eventTypeName: HOST_DOWN\n      notifications:\n        - typeName: SLACK\n          apiToken: { secretRef: "opsman/notify#no-such-token" }\n          channelName: "#x"\n          intervalMin: 5\n          delayMin: 0\n${text.slice(end)}`,
+    await writeFile(analytics, `${text.slice(0, start)}${text.slice(end)}`);
+    await edit(
+      'projects/search.yaml',
+      '    - key: search-cluster-host-down\n',
+      '    - key: needs-missing-secret\n      eventTypeName: HOST_DOWN\n      notifications:\n        - typeName: SLACK\n          apiToken: { secretRef: "opsman/notify#no-such-token" }\n          channelName: "#x"\n          intervalMin: 5\n          delayMin: 0\n    - key: search-cluster-host-down\n',
     );
     // The installation: the pinned manifest differs from what Ops Manager serves.
     await edit('manifests/approved.json', '"updated": 1767225600000', '"updated": 1767225600001');

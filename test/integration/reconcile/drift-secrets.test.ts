@@ -159,4 +159,35 @@ describe('drift, secrets and adoption against the emulator', () => {
     expect(all.filter((c) => c.eventTypeName === 'HOST_SSL_CERTIFICATE_STALE').map((c) => c.id)).toEqual([made?.id]);
     expect(pending(await world.run('plan'))).toEqual([]);
   });
+
+  it('an owned config deleted by hand and made again equal is adopted as drift, attributed to who deleted and re-made it', async () => {
+    await world.run('apply');
+    const formerId = await ownedId('host-ssl-certificate-stale');
+    const human = world.client('jdoekey1');
+    await human.deleteAlertConfig(PROD, formerId);
+    const made = await human.createAlertConfig(PROD, {
+      enabled: true,
+      eventTypeName: 'HOST_SSL_CERTIFICATE_STALE',
+      notifications: [
+        { typeName: 'EMAIL', emailAddress: 'dba-team@acme.example', intervalMin: 1440, delayMin: 0 },
+        { typeName: 'SMS', mobileNumber: '+15555550100', intervalMin: 1440, delayMin: 60 },
+      ],
+    });
+    for (const command of ['plan', 'observe'] as const) {
+      const change = (await world.run(command)).plan.changes.find(
+        (c) => c.target.id === PROD && c.key === 'host-ssl-certificate-stale',
+      );
+      // Adopted, never duplicated; but the owned config's delete is drift, not a silent change of owner.
+      expect(change).toMatchObject({ action: command === 'plan' ? 'adopt' : 'drift', id: made?.id });
+      expect(change?.reason).toContain(`owned config ${formerId} no longer exists in Ops Manager; unowned live config`);
+      expect(change?.drift?.detected).toBe(true);
+      expect(change?.drift?.attribution?.map((a) => `${a.eventTypeName}:${a.actor}`).sort()).toEqual([
+        'ALERT_CONFIG_ADDED_AUDIT:jdoekey1',
+        'ALERT_CONFIG_DELETED_AUDIT:jdoekey1',
+      ]);
+    }
+    await world.run('apply');
+    expect(await ownedId('host-ssl-certificate-stale')).toBe(made?.id);
+    expect(pending(await world.run('plan'))).toEqual([]);
+  });
 });

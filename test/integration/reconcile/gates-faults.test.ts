@@ -98,6 +98,43 @@ describe('safety gates against the emulator', () => {
 });
 
 describe('faults and concurrency against the emulator', () => {
+  it('a key renamed and edited whose new body is blocked (a secret not created yet) keeps the old config: its delete waits', async () => {
+    await world.run('apply');
+    const old = 'host-ssl-certificate-stale';
+    const ownedBefore = (await world.storedState()).projects[PROD]?.alertConfigs[old]?.id;
+    await world.editDesired('projects/payments.yaml', (t) =>
+      t.replace(
+        `    - key: ${old}\n      eventTypeName: HOST_SSL_CERTIFICATE_STALE\n      notifications:\n`,
+        '    - key: ssl-stale\n      eventTypeName: HOST_SSL_CERTIFICATE_STALE\n      notifications:\n        - typeName: WEBHOOK\n          webhookUrl: { secretRef: "opsman/notify#not-created-yet" }\n',
+      ),
+    );
+    const held = await world.run('apply');
+    expect(
+      held.plan.changes.filter((c) => c.target.id === PROD && c.action !== 'noop').map((c) => `${c.key}:${c.action}`),
+    ).toEqual(['ssl-stale:blocked', `${old}:delete`]);
+    expect(held.results.filter((r) => r.change.target.id === PROD).map((r) => `${r.change.key}:${r.status}`)).toEqual([
+      `${old}:skipped`,
+    ]);
+    expect(held.results.find((r) => r.change.key === old)?.message).toMatch(
+      /^not deleted: the create of "ssl-stale" in this project is blocked; deletes run only once every create of their project was made/,
+    );
+    const live = await world.client().listAlertConfigs(PROD);
+    expect(live.map((c) => c.id)).toContain(ownedBefore);
+    expect((await world.storedState()).projects[PROD]?.alertConfigs[old]?.id).toBe(ownedBefore);
+
+    // The secret created: the new key is created, then the old one deleted, in one run.
+    await world.editSecrets((s) => {
+      (s['opsman/notify'] as Record<string, string>)['not-created-yet'] =
+        'https://hooks.example.invalid/FAKE-NOT-A-REAL-URL-0009';
+    });
+    const fixed = await world.run('apply');
+    expect(
+      fixed.results
+        .filter((r) => r.change.target.id === PROD)
+        .map((r) => `${r.change.key}:${r.change.action}:${r.status}`),
+    ).toEqual(['ssl-stale:create:applied', `${old}:delete:applied`]);
+  });
+
   it('a connection reset after the POST leaves no duplicate after the next run', async () => {
     await world.admin('POST', 'faults', {
       method: 'POST',

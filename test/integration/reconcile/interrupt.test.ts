@@ -4,7 +4,7 @@
 // writes nothing, and abandons the reads Ops Manager does not answer at once (apply --plan too); a run stopped while
 // waiting for someone else's lease stops waiting and
 // says it was stopped (INTERRUPTED), naming the holder.
-import { access, readFile } from 'node:fs/promises';
+import { access, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LeaseHeldError, LeaseWaitInterruptedError } from '../../../lambdas/core/errors.ts';
@@ -216,5 +216,45 @@ describe('a run stopped while waiting for a lease', () => {
     expect((error as Error).message).toMatch(
       /^the run was stopped while waiting for the lock held by someone-else \(run r-1, expires \S+\) \(stopped by the test[,)]/,
     );
+  });
+});
+
+describe('a lost create that landed late, its key edited in git before the next run', () => {
+  it('is blocked naming the landed config, never created a second time; the previous body back adopts it', async () => {
+    const PROD = '5e2211c17a3e5a48f5497de3';
+    const key = 'host-ssl-certificate-stale';
+    await world.run('apply');
+    // What a run killed after its POST landed leaves: the key's record is only the marker saved before the POST (with
+    // the digest of the body sent), and the config it made is in Ops Manager, owned by no record.
+    const stateFile = join(world.dir, 'state', 'state.json');
+    const state = await world.storedState();
+    const made = state.projects[PROD]?.alertConfigs[key];
+    if (made?.id === undefined || made.appliedDigest === undefined) throw new Error('the first apply made no record');
+    (state.projects[PROD] as NonNullable<(typeof state.projects)[string]>).alertConfigs[key] = {
+      pendingCreate: { runId: 'killed-run', startedAt: made.createdAt ?? '', desiredDigest: made.appliedDigest },
+    };
+    await writeFile(stateFile, JSON.stringify(state));
+    const edit = (from: string, to: string) => world.editDesired('projects/payments.yaml', (t) => t.replace(from, to));
+    const before = '{ typeName: EMAIL, emailAddress: dba-team@acme.example, intervalMin: 1440, delayMin: 0 }';
+    const after = '{ typeName: EMAIL, emailAddress: dba-team@acme.example, intervalMin: 720, delayMin: 0 }';
+    await edit(before, after);
+
+    const held = await world.run('apply');
+    const change = held.plan.changes.find((c) => c.target.id === PROD && c.key === key);
+    expect(change?.action).toBe('blocked');
+    expect(change?.reason).toContain(
+      `a create of this key was interrupted (run killed-run) and landed late: unmanaged alert config ${made.id} equals what it sent`,
+    );
+    const ssl = async () =>
+      (await world.client().listAlertConfigs(PROD)).filter((c) => c.eventTypeName === 'HOST_SSL_CERTIFICATE_STALE');
+    expect((await ssl()).map((c) => c.id)).toEqual([made.id]);
+    // The marker stays, so the way out the reason names works: the previous body back adopts the landed config.
+    await edit(after, before);
+    const adopted = await world.run('apply');
+    expect(adopted.plan.changes.find((c) => c.target.id === PROD && c.key === key)).toMatchObject({
+      action: 'adopt',
+      id: made.id,
+    });
+    expect((await ssl()).map((c) => c.id)).toEqual([made.id]);
   });
 });
