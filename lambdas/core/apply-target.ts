@@ -85,22 +85,6 @@ export function heldAfterFailure(failed: readonly Change[]): string {
   return `not deleted: the ${first.action} of "${first.key}" in this project failed${more}`;
 }
 
-/**
- * Why a project's alert config delete is held when creates of the project were blocked at plan (`blocked`, at least
- * one): deletes run only after every create of their project, and a blocked one did not happen. Names the first, as
- * heldAfterFailure does: `not deleted: the create of "ssl-stale" in this project is blocked (...)`.
- */
-export function heldAfterBlockedCreate(blocked: readonly Change[]): string {
-  const first = blocked[0];
-  const others = blocked.length - 1;
-  const more = others === 0 ? '' : ` (and ${others} other create${others === 1 ? '' : 's'})`;
-  const what =
-    first === undefined
-      ? 'a create in this project is blocked'
-      : `the create of "${first.key}" in this project is blocked${more}`;
-  return `not deleted: ${what}; deletes run only once every create of their project was made (a key renamed and edited leaves Ops Manager only once its new config exists)`;
-}
-
 /** Applies one target's changes (already filtered to writes, in plan order); each body is built right before its write. */
 export async function applyTarget(
   changes: Change[],

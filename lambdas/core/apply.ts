@@ -8,8 +8,9 @@ import { type AlertApplyContext, checkBody, markPending, plannedAlertIds, record
 import { recordReconciled } from './apply-bookkeeping.ts';
 import type { SecretLocator } from './apply-secret-places.ts';
 import { type PinReader, recordSingleton } from './apply-singletons.ts';
-import { applyTarget, failedWith, heldAfterBlockedCreate, heldAfterFailure, notStarted } from './apply-target.ts';
+import { applyTarget, failedWith, heldAfterFailure, notStarted } from './apply-target.ts';
 import { errorCode, errorMessage, mapLimit } from './concurrency.ts';
+import { heldByBlockedCreates, heldForCreateElsewhere } from './held-deletes.ts';
 import type { Change, ChangeResult, Plan, TargetFailure } from './model.ts';
 import { targetKey } from './model.ts';
 import { isWrite } from './modes.ts';
@@ -314,23 +315,14 @@ function heldDeletes(
   for (const r of firstWave) {
     if (r.change.kind === 'alertConfig' && r.change.action === 'create' && r.status === 'failed') missed(r.change);
   }
-  // Target -> its alert config creates blocked at plan (a desired body, no live id), in plan order.
-  const blockedCreates = new Map<string, Change[]>();
-  for (const c of plan.changes) {
-    // A blocked change without an id is a create that could not be planned (nothing live to update).
-    if (c.kind === 'alertConfig' && c.action === 'blocked' && c.id === undefined) {
-      missed(c);
-      if (c.after !== undefined) {
-        const key = targetKey(c.target);
-        blockedCreates.set(key, [...(blockedCreates.get(key) ?? []), c]);
-      }
-    }
-  }
+  // Creates blocked at plan: a plan of this version already shows the deletes they hold as blocked (safety.ts), a saved
+  // plan of an earlier one may not.
+  const heldAtPlan = heldByBlockedCreates(plan.changes);
   return (d) => {
     const writes = failedWrites.get(targetKey(d.target));
     if (writes !== undefined) return heldAfterFailure(writes);
-    const blocked = blockedCreates.get(targetKey(d.target));
-    if (blocked !== undefined) return heldAfterBlockedCreate(blocked);
+    const blocked = heldAtPlan(d);
+    if (blocked !== undefined) return blocked;
     const failure = failedTargets.get(targetKey(d.target));
     if (failure !== undefined) {
       const code = failure.code === undefined ? '' : `: ${failure.code}`;
@@ -338,6 +330,6 @@ function heldDeletes(
     }
     const elsewhere = [...(notCreated.get(d.key) ?? [])].filter((name) => name !== d.target.name);
     if (elsewhere.length === 0) return undefined;
-    return `not deleted: "${d.key}" was not created in ${elsewhere.join(', ')} this run (a config moved between projects leaves its old project only once the new copy exists)`;
+    return heldForCreateElsewhere(d.key, elsewhere);
   };
 }

@@ -1,7 +1,8 @@
 /**
  * Safety gates, run on the plan before anything is written. Each refusal turns the delete into a `blocked` change
- * whose reason names the numbers and the setting or flag that overrides it.
+ * whose reason names the numbers and the setting or flag that overrides it, or the create it waits for.
  */
+import { heldByBlockedCreates } from './held-deletes.ts';
 import type { Change, DesiredProject, Settings } from './model.ts';
 
 /** What the gates need beyond the changes. */
@@ -38,6 +39,9 @@ export function applySafetyGates(changes: readonly Change[], input: SafetyInput)
     if (c.action === 'delete') deletesPerProject.set(c.target.id, (deletesPerProject.get(c.target.id) ?? 0) + 1);
   }
 
+  // Deletes that wait for a create blocked at plan (held-deletes.ts): shown blocked, not as deletes the apply would skip.
+  const heldByBlocked = heldByBlockedCreates(changes);
+
   let out = changes.map((c) => {
     if (c.action !== 'delete') return c;
     const project = projects.get(c.target.id);
@@ -62,7 +66,9 @@ export function applySafetyGates(changes: readonly Change[], input: SafetyInput)
         `project ${c.target.name} has an empty desired alert set but owns ${count} live alert config(s); refusing to delete them all (Settings.prune.allowEmpty: true, or --allow-empty)`,
       );
     }
-    return c;
+    // Before maxDeletes counts: a delete that waits is not one this run would make.
+    const held = heldByBlocked(c);
+    return held === undefined ? c : block(c, held);
   });
 
   const deletes = out.filter((c) => c.action === 'delete');

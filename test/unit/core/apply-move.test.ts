@@ -59,9 +59,31 @@ describe('a config moved between projects', () => {
     moveDisk(h, [{ typeName: 'TEAM', teamId: '6a1f0000000000000000dead', intervalMin: 60, delayMin: 0 }]);
     const report = await h.run('apply');
     expect(report.plan.changes.find((c) => c.key === 'disk' && c.target.id === P2)?.action).toBe('blocked');
+    // Known at plan: the old project's delete is shown blocked with why, and the apply has nothing to skip.
+    expect(report.plan.changes.find((c) => c.key === 'disk' && c.target.id === P1)).toMatchObject({
+      action: 'blocked',
+      reason: expect.stringContaining('"disk" was not created in payments-staging this run'),
+    });
+    expect(report.results.filter((r) => r.change.key === 'disk')).toEqual([]);
+    expect(diskIn(h, P1)).toBe(1);
+  });
+
+  it('a saved plan of an earlier version that still shows that delete: the apply holds it', async () => {
+    const h = scenario();
+    await h.run('apply');
+    moveDisk(h, [{ typeName: 'TEAM', teamId: '6a1f0000000000000000dead', intervalMin: 60, delayMin: 0 }]);
+    const planned = await h.run('plan');
+    // As an earlier version planned it: the delete not gated by the blocked create.
+    const older = {
+      ...planned.plan,
+      changes: planned.plan.changes.map((c) =>
+        c.key === 'disk' && c.target.id === P1 ? { ...c, action: 'delete' as const, reason: 'key left git' } : c,
+      ),
+    };
+    const report = await h.run('apply', { savedPlan: older });
     expect(report.results.find((r) => r.change.key === 'disk' && r.change.action === 'delete')).toMatchObject({
       status: 'skipped',
-      message: expect.stringContaining('was not created in payments-staging'),
+      message: expect.stringContaining('"disk" was not created in payments-staging this run'),
     });
     expect(diskIn(h, P1)).toBe(1);
   });
