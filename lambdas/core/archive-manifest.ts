@@ -65,17 +65,26 @@ export async function archiveManifest(
   let sha256 = served;
   let body: string | Uint8Array = doc.text;
   let known = index.some((e) => e.sha256 === served);
+  // sameContentEntry reads and checks the copy it returns; a copy found by the served bytes' digest is checked below.
+  let verified = false;
   if (!known) {
     const same = await sameContentEntry(archive, index, content);
     if (same !== undefined) {
       ({ sha256 } = same.entry);
       body = same.bytes;
       known = true;
+      verified = true;
     }
   }
   const key = manifestKey(sha256);
   // For a known manifest this only restores a lost copy; `ifAbsent` never replaces one.
-  const put = await archive.put(key, body, { ...JSON_OPTIONS, ifAbsent: true });
+  let put = await archive.put(key, body, { ...JSON_OPTIONS, ifAbsent: true });
+  if (!put.created && !verified) {
+    // A copy already there (this manifest's, or one an interrupted run stored) is trusted only if its bytes still have
+    // its digest: a damaged one (truncated, edited) would otherwise stay under its name for good, and latest name it.
+    const stored = await archive.get(key);
+    if (stored === null || sha256Hex(stored) !== sha256) put = await archive.put(key, body, JSON_OPTIONS);
+  }
   if (!known) {
     const entry: ManifestIndexEntry = { sha256, firstSeen: now, content };
     if (updated !== undefined) entry.updated = updated;
