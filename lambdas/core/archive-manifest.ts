@@ -13,8 +13,8 @@
 import { isRecord } from '../../shared/is-record.ts';
 import { sha256Hex } from './canonical.ts';
 import {
+  appendIndexEntry,
   contentDigest,
-  MANIFEST_INDEX_KEY,
   type ManifestIndexEntry,
   manifestKey,
   readManifestIndex,
@@ -58,28 +58,43 @@ export async function archiveManifest(
     throw new Error('GET /unauth/versionManifest answered JSON that is not a JSON object; nothing stored');
   const rawUpdated = (doc.value as { updated?: unknown }).updated;
   const updated = typeof rawUpdated === 'number' ? rawUpdated : undefined;
-  const index = await readManifestIndex(archive);
+  const stored = await readManifestIndex(archive);
+  const index = stored.entries;
   const served = sha256Hex(doc.text);
   const content = contentDigest(doc.value);
 
   let sha256 = served;
   let body: string | Uint8Array = doc.text;
   let known = index.some((e) => e.sha256 === served);
+  // sameContentEntry reads and checks the copy it returns; a copy found by the served bytes' digest is checked below.
+  let verified = false;
   if (!known) {
     const same = await sameContentEntry(archive, index, content);
     if (same !== undefined) {
       ({ sha256 } = same.entry);
       body = same.bytes;
       known = true;
+      verified = true;
     }
   }
-  const key = manifestKey(sha256);
+  let key = manifestKey(sha256);
   // For a known manifest this only restores a lost copy; `ifAbsent` never replaces one.
-  const put = await archive.put(key, body, { ...JSON_OPTIONS, ifAbsent: true });
+  let put = await archive.put(key, body, { ...JSON_OPTIONS, ifAbsent: true });
+  if (!put.created && !verified) {
+    // A copy already there (this manifest's, or one an interrupted run stored) is trusted only if its bytes still have
+    // its digest: a damaged one (truncated, edited) would otherwise stay under its name for good, and latest name it.
+    const stored = await archive.get(key);
+    if (stored === null || sha256Hex(stored) !== sha256) put = await archive.put(key, body, JSON_OPTIONS);
+  }
   if (!known) {
     const entry: ManifestIndexEntry = { sha256, firstSeen: now, content };
     if (updated !== undefined) entry.updated = updated;
-    await archive.put(MANIFEST_INDEX_KEY, `${JSON.stringify([...index, entry], null, 2)}\n`, JSON_OPTIONS);
+    // Another run at once may have indexed the same content from other bytes first: latest then names its copy.
+    const indexed = await appendIndexEntry(archive, stored, entry, JSON_OPTIONS);
+    if (indexed.sha256 !== sha256) {
+      ({ sha256 } = indexed);
+      key = manifestKey(sha256);
+    }
   }
   const latest = await readJson<ManifestPointer>(archive, 'manifests/latest.json');
   if (latest?.sha256 !== sha256) {

@@ -46,9 +46,56 @@ const isEntry = (value: unknown): value is ManifestIndexEntry =>
   typeof (value as { sha256?: unknown }).sha256 === 'string' &&
   typeof (value as { firstSeen?: unknown }).firstSeen === 'string';
 
+/**
+ * The stored index and the condition under which a rewrite of it may land: only while it is still what was read (on a
+ * store that can tell, S3), so that two runs appending at once cannot drop each other's entry.
+ */
+export interface StoredIndex {
+  entries: ManifestIndexEntry[];
+  condition: { ifAbsent?: true; ifVersion?: string };
+}
+
 /** The stored index (empty when there is none); throws when it is there but is not a list of entries. */
-export async function readManifestIndex(archive: ArchiveStore): Promise<ManifestIndexEntry[]> {
-  const bytes = await archive.get(MANIFEST_INDEX_KEY);
+export async function readManifestIndex(archive: ArchiveStore): Promise<StoredIndex> {
+  if (archive.getVersioned === undefined) {
+    return { entries: parseIndex(await archive.get(MANIFEST_INDEX_KEY)), condition: {} };
+  }
+  const stored = await archive.getVersioned(MANIFEST_INDEX_KEY);
+  if (stored === null) return { entries: [], condition: { ifAbsent: true } };
+  return { entries: parseIndex(stored.bytes), condition: { ifVersion: stored.version } };
+}
+
+/** How many times an entry is appended again after another run rewrote the index in between. */
+const APPEND_ATTEMPTS = 5;
+
+/**
+ * Appends `entry` to the stored index read as `stored`, and returns the entry the index holds for that manifest: its
+ * own, or the one another run appended meanwhile for the same content (then `latest` must name that one). A rewrite
+ * that meets an index changed since it was read (a second archive run at once) reads it again and appends to that.
+ */
+export async function appendIndexEntry(
+  archive: ArchiveStore,
+  stored: StoredIndex,
+  entry: ManifestIndexEntry,
+  options: { contentType: string },
+): Promise<ManifestIndexEntry> {
+  let current = stored;
+  for (let attempt = 1; attempt <= APPEND_ATTEMPTS; attempt++) {
+    const same = current.entries.find(
+      (e) => e.sha256 === entry.sha256 || (e.content !== undefined && e.content === entry.content),
+    );
+    if (same !== undefined) return same;
+    const text = `${JSON.stringify([...current.entries, entry], null, 2)}\n`;
+    const put = await archive.put(MANIFEST_INDEX_KEY, text, { ...options, ...current.condition });
+    if (put.created) return entry;
+    current = await readManifestIndex(archive);
+  }
+  throw new Error(
+    `${MANIFEST_INDEX_KEY} was rewritten by another run each of ${APPEND_ATTEMPTS} times this run appended to it; the next run appends again`,
+  );
+}
+
+function parseIndex(bytes: Uint8Array | null): ManifestIndexEntry[] {
   if (bytes === null) return [];
   const refuse = (why: string) =>
     new Error(`the stored ${MANIFEST_INDEX_KEY} ${why}; it is left as it is (rewriting it would lose the history)`);

@@ -229,13 +229,22 @@ export interface StateStore {
 /** Stores archive objects (manifests, usage snapshots, run reports). */
 export interface ArchiveStore {
   describe(): string;
-  /** Writes `body` under `key`. With `ifAbsent`, an existing key is left alone and `created` is false. */
+  /**
+   * Writes `body` under `key`. With `ifAbsent`, an existing key is left alone and `created` is false. With `ifVersion`
+   * (a version {@link getVersioned} returned), the key is replaced only while it still holds that version; otherwise it
+   * is left alone and `created` is false.
+   */
   put(
     key: string,
     body: string | Uint8Array,
-    options?: { contentType?: string; ifAbsent?: boolean },
+    options?: { contentType?: string; ifAbsent?: boolean; ifVersion?: string },
   ): Promise<{ key: string; created: boolean; location: string }>;
   get(key: string): Promise<Uint8Array | null>;
+  /**
+   * Optional: the bytes under `key` and their version (S3: the ETag), for a conditional replace (`ifVersion`). Stores
+   * without it cannot replace conditionally; callers then write unconditionally.
+   */
+  getVersioned?(key: string): Promise<{ bytes: Uint8Array; version: string } | null>;
   /**
    * Optional: writes the concatenation of `pieces` (as UTF-8) under `key`, replacing it, without holding the whole
    * text at once (a run report of 20,000 changes is tens of MB). Stores that cannot stream leave it out; callers then

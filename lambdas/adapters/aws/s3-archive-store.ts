@@ -53,7 +53,7 @@ export class S3ArchiveStore implements ArchiveStore {
   async put(
     key: string,
     body: string | Uint8Array,
-    options?: { contentType?: string; ifAbsent?: boolean },
+    options?: { contentType?: string; ifAbsent?: boolean; ifVersion?: string },
   ): Promise<{ key: string; created: boolean; location: string }> {
     checkRelativeKey(key);
     const bytes = typeof body === 'string' ? new TextEncoder().encode(body) : body;
@@ -71,28 +71,45 @@ export class S3ArchiveStore implements ArchiveStore {
               Body: bytes,
               ContentType: options?.contentType ?? guessContentType(key),
               ...(options?.ifAbsent ? { IfNoneMatch: '*' } : {}),
+              ...(options?.ifVersion !== undefined ? { IfMatch: options.ifVersion } : {}),
             }),
           ),
         this.#retry,
       );
       return { key, created: true, location };
     } catch (error) {
-      if (options?.ifAbsent && isPreconditionFailed(error)) return { key, created: false, location };
+      const conditional = options?.ifAbsent === true || options?.ifVersion !== undefined;
+      if (conditional && isPreconditionFailed(error)) return { key, created: false, location };
       throw accessError('PutObject', location, error);
     }
   }
 
   async get(key: string): Promise<Uint8Array | null> {
+    return (await this.#read(key))?.bytes ?? null;
+  }
+
+  /** The bytes under `key` and their ETag (for `ifVersion`), or null. */
+  async getVersioned(key: string): Promise<{ bytes: Uint8Array; version: string } | null> {
+    const object = await this.#read(key);
+    if (object === null) return null;
+    if (!object.etag) throw accessError('GetObject', this.#location(key), new Error('S3 returned no ETag'));
+    return { bytes: object.bytes, version: object.etag };
+  }
+
+  #location(key: string): string {
+    return `s3://${this.#bucket}/${this.#prefix}${key}`;
+  }
+
+  async #read(key: string): Promise<{ bytes: Uint8Array; etag: string | undefined } | null> {
     checkRelativeKey(key);
-    const location = `s3://${this.#bucket}/${this.#prefix}${key}`;
     try {
       const object = await this.#client.send(
         new GetObjectCommand({ Bucket: this.#bucket, Key: `${this.#prefix}${key}` }),
       );
-      return await readBody(object.Body);
+      return { bytes: await readBody(object.Body), etag: object.ETag };
     } catch (error) {
       if (isNotFound(error)) return null;
-      throw accessError('GetObject', location, error);
+      throw accessError('GetObject', this.#location(key), error);
     }
   }
 }

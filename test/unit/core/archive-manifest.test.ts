@@ -1,5 +1,9 @@
 // Scenario: the version manifest archive stores each distinct manifest once (as served), keeps index and latest consistent after a failure, refuses an empty or non-object manifest, and never overwrites an index it cannot read.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { FsArchiveStore } from '../../../lambdas/adapters/local/archive-fs.ts';
 import { archiveManifest } from '../../../lambdas/core/archive-manifest.ts';
 import { sha256Hex } from '../../../lambdas/core/canonical.ts';
 import type { ArchiveStore, OpsManagerApi } from '../../../lambdas/core/ports.ts';
@@ -142,5 +146,23 @@ describe('archiveManifest', () => {
     v.failPut.add('manifests/index.json');
     await expect(archiveManifest(v.api, v.archive, NOW)).rejects.toThrow(/cannot write/);
     expect(v.objects.has('manifests/latest.json')).toBe(false);
+  });
+
+  it('replaces a stored copy whose bytes no longer match its digest (a damaged file), in a directory with spaces', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'archive manifest '));
+    try {
+      const w = new World();
+      const archive = new FsArchiveStore(join(dir, 'my archive'));
+      const first = await archiveManifest(w.api, archive, NOW);
+      // Damaged outside the tool (a truncated copy, an edit): the index and latest still name it.
+      await writeFile(first.location, MANIFEST.slice(0, 20));
+      const again = await archiveManifest(w.api, archive, LATER);
+      expect(again.sha256).toBe(first.sha256);
+      expect(await readFile(first.location, 'utf8')).toBe(MANIFEST);
+      // Not a new manifest: the index keeps its one entry.
+      expect(JSON.parse(await readFile(join(dir, 'my archive/manifests/index.json'), 'utf8'))).toHaveLength(1);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -6,6 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { S3ArchiveStore } from '../../../../lambdas/adapters/aws/s3-archive-store.ts';
 import { MAX_DECODED_BYTES } from '../../../../lambdas/adapters/aws/s3-content-encoding.ts';
 import { S3DesiredStateSource } from '../../../../lambdas/adapters/aws/s3-desired-source.ts';
+import { archiveManifest } from '../../../../lambdas/core/archive-manifest.ts';
+import type { ArchiveStore, OpsManagerApi } from '../../../../lambdas/core/ports.ts';
 import { loopbackS3Client } from '../../../helpers/aws-clients.ts';
 import { type LoopbackS3, startLoopbackS3 } from '../../../helpers/aws-s3-server.ts';
 
@@ -219,5 +221,33 @@ describe('S3DesiredStateSource and S3ArchiveStore on loopback S3', () => {
     s3.injectConflicts(1);
     expect((await archive.put('usage/2026-02/physical-hosts.json', '[]', { ifAbsent: true })).created).toBe(true);
     expect(s3.requests.map((r) => r.status)).toEqual([409, 200]);
+  });
+
+  it('archive: two runs at once that see two manifests both end up in manifests/index.json', async () => {
+    const archive = new S3ArchiveStore({ client, bucket: 'archive' });
+    const serving = (text: string) =>
+      ({ getVersionManifest: async () => ({ text, value: JSON.parse(text) }) }) as unknown as OpsManagerApi;
+    const first = '{"updated":1,"versions":[]}';
+    const second = '{"updated":2,"versions":[]}';
+    // Run A has read the (absent) index; run B, which sees the manifest as it changed, runs whole before A writes it.
+    let other: Promise<unknown> | undefined;
+    const slowed: ArchiveStore = {
+      describe: () => archive.describe(),
+      get: (key) => archive.get(key),
+      getVersioned: (key) => archive.getVersioned(key),
+      put: async (key, body, options) => {
+        if (key === 'manifests/index.json' && other === undefined) {
+          other = archiveManifest(serving(second), archive, '2026-03-01T00:00:01.000Z');
+          await other;
+        }
+        return archive.put(key, body, options);
+      },
+    };
+    const a = await archiveManifest(serving(first), slowed, '2026-03-01T00:00:00.000Z');
+    const stored = await archive.get('manifests/index.json');
+    const index = JSON.parse(new TextDecoder().decode(stored ?? new Uint8Array())) as { sha256: string }[];
+    const hex = (text: string) => createHash('sha256').update(text).digest('hex');
+    expect(index.map((e) => e.sha256).sort()).toEqual([hex(first), hex(second)].sort());
+    expect(a.sha256).toBe(hex(first));
   });
 });
