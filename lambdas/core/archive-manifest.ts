@@ -97,7 +97,14 @@ export async function archiveManifest(
     }
   }
   const latest = await readJson<ManifestPointer>(archive, 'manifests/latest.json');
-  if (latest?.sha256 !== sha256) {
+  // Rewritten whole unless it already names this manifest in full: a pointer whose other members were damaged or lost
+  // (its key, its fetchedAt) is replaced, not kept because its sha256 still agrees.
+  const whole =
+    latest?.sha256 === sha256 &&
+    latest.key === key &&
+    typeof latest.fetchedAt === 'string' &&
+    (updated === undefined ? latest.updated === undefined : latest.updated === updated);
+  if (!whole) {
     const pointer: ManifestPointer = { sha256, key, fetchedAt: now };
     if (updated !== undefined) pointer.updated = updated;
     await archive.put('manifests/latest.json', `${JSON.stringify(pointer, null, 2)}\n`, JSON_OPTIONS);

@@ -148,6 +148,32 @@ describe('archiveManifest', () => {
     expect(v.objects.has('manifests/latest.json')).toBe(false);
   });
 
+  it('rewrites a latest.json that names the right sha256 but lost or damaged its other members', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'archive-latest-'));
+    try {
+      const w = new World();
+      const archive = new FsArchiveStore(dir);
+      const first = await archiveManifest(w.api, archive, NOW);
+      const latestPath = join(dir, 'manifests/latest.json');
+      const intact = JSON.parse(await readFile(latestPath, 'utf8')) as Record<string, unknown>;
+      for (const damaged of [
+        { sha256: first.sha256 },
+        { ...intact, key: 'manifests/sha256/elsewhere.json' },
+        { ...intact, fetchedAt: 17 },
+        { ...intact, updated: 1 },
+      ]) {
+        await writeFile(latestPath, JSON.stringify(damaged));
+        await archiveManifest(w.api, archive, LATER);
+        expect(JSON.parse(await readFile(latestPath, 'utf8'))).toEqual({ ...intact, fetchedAt: LATER });
+      }
+      // An intact one is left as it is (its fetchedAt says when it started naming this manifest).
+      await archiveManifest(w.api, archive, '2026-03-19T08:09:10.123Z');
+      expect(JSON.parse(await readFile(latestPath, 'utf8'))).toEqual({ ...intact, fetchedAt: LATER });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('replaces a stored copy whose bytes no longer match its digest (a damaged file), in a directory with spaces', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'archive manifest '));
     try {
