@@ -238,3 +238,62 @@ describe('a late create whose key left git', () => {
     expect(actions(await h.run('plan'))).toEqual([]);
   });
 });
+
+describe('a late create whose key stayed in git with another body', () => {
+  // The landed config equals what the lost create sent; a key that has that very body now (the old body copied to a
+  // new key, the first key edited) adopts it, whichever sorts first: the first key is then created, not blocked on a
+  // config another key of the same plan takes over.
+  for (const copy of ['a-copy', 'zz-copy']) {
+    it(`is created when key "${copy}" adopts the landed config`, async () => {
+      const h = scenario();
+      const late = await lostCreate(h, 'landed');
+      const edited = { ...LATE, notifications: [{ ...LATE.notifications[0], intervalMin: 30 }] };
+      setP1(h, { alertConfigs: [...p1Alerts(), edited, { ...LATE, key: copy }] });
+      const report = await h.run('plan');
+      expect(change(report, copy)).toMatchObject({ action: 'adopt', id: late });
+      expect(change(report, 'late')).toMatchObject({ action: 'create' });
+    });
+  }
+
+  it('is blocked naming the landed config when no key adopts it', async () => {
+    const h = scenario();
+    const late = await lostCreate(h, 'landed');
+    const edited = { ...LATE, notifications: [{ ...LATE.notifications[0], intervalMin: 30 }] };
+    setP1(h, { alertConfigs: [...p1Alerts(), edited] });
+    const c = change(await h.run('plan'), 'late');
+    expect(c).toMatchObject({ action: 'blocked' });
+    expect(c?.reason).toContain(`unmanaged alert config ${late} equals what it sent`);
+  });
+});
+
+describe('a late create blocked on its landing, beside a config its plan released', () => {
+  it('never names the released config (made with the same body, minutes before) as what the lost create made', async () => {
+    const h = scenario();
+    await h.run('apply');
+    const disk = ownedId(h, 'disk');
+    // One commit releases "disk" and adds "disk-copy" with its body: the copy is created beside it (a release claims
+    // its config first), and that POST's answer is lost after it landed.
+    const copy = { ...(p1Alerts().find((a) => a.key === 'disk') as Record<string, unknown>), key: 'disk-copy' };
+    setP1(h, { alertConfigs: [...p1Alerts().filter((a) => a.key !== 'disk'), copy], release: ['disk'] });
+    h.world.faults.push({
+      method: 'createAlertConfig',
+      groupId: P1,
+      phase: 'after',
+      error: () => new Error('socket hang up'),
+    });
+    await h.run('apply');
+    expect(records(h)['disk-copy']?.pendingCreate?.releasedIds).toEqual([disk]);
+    const landed = [...(h.world.groups.get(P1)?.alerts.keys() ?? [])].find(
+      (id) =>
+        id !== disk &&
+        !Object.values(records(h)).some((r) => r.id === id) &&
+        h.world.groups.get(P1)?.alerts.get(id)?.eventTypeName === 'OUTSIDE_METRIC_THRESHOLD',
+    );
+    // The copy's body edited before the next run: blocked on its landing, which is the only config named.
+    setP1(h, { alertConfigs: [...p1Alerts().filter((a) => a.key !== 'disk'), { ...copy, enabled: false }] });
+    const c = change(await h.run('plan'), 'disk-copy');
+    expect(c).toMatchObject({ action: 'blocked' });
+    expect(c?.reason).toContain(`unmanaged alert config ${landed} equals what it sent`);
+    expect(c?.reason).not.toContain(disk);
+  });
+});
