@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Change } from '../../../lambdas/core/model.ts';
 import type { OwnedAlertConfig, ReconcileState } from '../../../lambdas/core/ports.ts';
 import type { ReconcileHarness } from '../../helpers/reconcile-world.ts';
-import { actions, ownedId, P1, p1Alerts, scenario, setP1 } from './scenario-fixture.ts';
+import { actions, ownedId, P1, P2, p1Alerts, p2Alerts, scenario, setP1, setP2 } from './scenario-fixture.ts';
 
 /** The key whose create is lost, and the live form Ops Manager stores for it. */
 const LATE = {
@@ -139,6 +139,25 @@ describe('a late create whose key left git', () => {
     expect(h.world.groups.get(P1)?.alerts.has(late as string)).toBe(true);
     expect(h.world.groups.get(P1)?.alerts.has(copy)).toBe(true);
     expect(records(h).late?.pendingCreate).toBeDefined();
+  });
+
+  it('holds no delete of its key in another project: it is no create, nothing waits for it', async () => {
+    const h = scenario();
+    setP2(h, { alertConfigs: [...p2Alerts(), LATE], prune: true });
+    await h.run('apply');
+    const inP2 = h.state.state?.projects[P2]?.alertConfigs.late?.id;
+    expect(inP2).toBeDefined();
+    await lostCreate(h, 'landed');
+    h.world.seedAlert(P1, LATE_LIVE);
+    // The key leaves git in both projects: payments-prod's late create is ambiguous (blocked), payments-staging's
+    // config is an ordinary delete.
+    setP1(h, { alertConfigs: p1Alerts() });
+    setP2(h, { alertConfigs: p2Alerts(), prune: true });
+    const report = await h.run('apply');
+    expect(change(report, 'late')?.action).toBe('blocked');
+    const staging = report.plan.changes.find((c) => c.key === 'late' && c.target.id === P2);
+    expect(staging).toMatchObject({ action: 'delete', id: inP2 });
+    expect(h.world.groups.get(P2)?.alerts.has(inP2 as string)).toBe(false);
   });
 
   it("leaves alone a person's identical config made while the lost POST never landed: the audit names them", async () => {
