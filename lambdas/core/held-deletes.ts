@@ -8,9 +8,18 @@
  */
 import { type Change, targetKey } from './model.ts';
 
-/** A create that could not be planned: a blocked alert config with no live id (nothing live to update). */
+/**
+ * A create that could not be planned: a blocked alert config with a desired body (`after`) and no live id (nothing
+ * live to update). A blocked change with neither is no create: the late create of a key that left git, ambiguous
+ * (late-creates.ts), which nothing waits for.
+ */
 export function isBlockedCreate(change: Change): boolean {
-  return change.kind === 'alertConfig' && change.action === 'blocked' && change.id === undefined;
+  return (
+    change.kind === 'alertConfig' &&
+    change.action === 'blocked' &&
+    change.id === undefined &&
+    change.after !== undefined
+  );
 }
 
 /**
@@ -36,7 +45,7 @@ export function heldForCreateElsewhere(key: string, elsewhere: readonly string[]
 
 /**
  * The rule of the creates blocked in `changes` (a plan's): for a delete, why it is held, or undefined. A delete waits
- * for every blocked create of its own project that has a body, and for a blocked create of its key in another project.
+ * for every blocked create of its own project, and for a blocked create of its key in another project.
  */
 export function heldByBlockedCreates(changes: readonly Change[]): (d: Change) => string | undefined {
   const inTarget = new Map<string, Change[]>();
@@ -46,7 +55,6 @@ export function heldByBlockedCreates(changes: readonly Change[]): (d: Change) =>
     const where = projectsOfKey.get(c.key) ?? new Set<string>();
     where.add(c.target.name);
     projectsOfKey.set(c.key, where);
-    if (c.after === undefined) continue;
     const key = targetKey(c.target);
     inTarget.set(key, [...(inTarget.get(key) ?? []), c]);
   }

@@ -157,6 +157,14 @@ function listUnsentOnAdopt(change: Change, live: AlertConfig, resolved: Resolved
   change.reason += unmodelledReason(unsent);
 }
 
+/**
+ * Why a key's create is blocked on the configs (`landed`, sorted ids) its lost create of run `runId` made late, equal
+ * to what that create sent while the key's desired body has changed since.
+ */
+function landedReason(runId: string, landed: readonly string[]): string {
+  return `a create of this key was interrupted (run ${runId}) and landed late: unmanaged alert config ${landed.join(', ')} equals what it sent, but the key's desired body changed since, so it is neither adopted nor created again (a duplicate); put the key's previous body back in git and apply (it is adopted, then change it), or delete ${landed.length === 1 ? 'that config' : 'those configs'} in Ops Manager and re-run (it is created)`;
+}
+
 /** Plans one project's alert configs. */
 export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
   const { target, project, fingerprintKey } = input;
@@ -179,6 +187,8 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
   const changes: Change[] = [];
   const formerIds = new Map<string, string>();
   const kind = 'alertConfig' as const;
+  // Creates blocked on the late landing of their key's lost create, settled once every key has claimed its config.
+  const landedLate: { change: Change; runId: string; landed: string[] }[] = [];
 
   // Unowned live configs by text, oldest first: adoption takes the first one not claimed yet.
   const unowned = new ClaimIndex<AlertConfig>(
@@ -395,26 +405,32 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
       // Made before that run started (less the clock skew Ops Manager may have), a config cannot be its late landing.
       const started = Date.parse(record?.pendingCreate?.startedAt ?? '') - CLOCK_SKEW_ALLOWANCE_MS;
       const madeBefore = (c: AlertConfig) => Date.parse(c.created ?? '') < started;
+      // Configs that run's plan released were live before it: never its landing, though made within the skew allowance.
+      const released = record?.pendingCreate?.releasedIds ?? [];
       const landed = input.live
         .filter(
           (c) =>
             !ownedIds.has(c.id) &&
             !claimed.has(c.id) &&
             !madeBefore(c) &&
+            !released.includes(c.id) &&
             (views.get(c.id) as LiveView).digest === sentDigest,
         )
         .map((c) => c.id)
         .sort();
       if (landed.length > 0) {
-        changes.push({
+        const runId = record?.pendingCreate?.runId ?? '';
+        const blocked: Change = {
           target,
           kind,
           key,
           action: 'blocked',
           after,
           fields: [],
-          reason: `a create of this key was interrupted (run ${record?.pendingCreate?.runId}) and landed late: unmanaged alert config ${landed.join(', ')} equals what it sent, but the key's desired body changed since, so it is neither adopted nor created again (a duplicate); put the key's previous body back in git and apply (it is adopted, then change it), or delete ${landed.length === 1 ? 'that config' : 'those configs'} in Ops Manager and re-run (it is created)`,
-        });
+          reason: landedReason(runId, landed),
+        };
+        changes.push(blocked);
+        landedLate.push({ change: blocked, runId, landed });
         continue;
       }
     }
@@ -461,6 +477,28 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
       formerIds.set(key, record.id);
     }
     changes.push(change);
+  }
+
+  // A key later in key order whose desired body is what a blocked key's lost create sent adopted its landed config
+  // (as a key renamed in the same commit does): that config is the other key's now, so it blocks nothing, and a key
+  // left with none is created like any other; the outcome does not depend on which key sorts first.
+  for (const late of landedLate) {
+    const left = late.landed.filter((id) => !claimed.has(id));
+    if (left.length === late.landed.length) continue;
+    const at = changes.indexOf(late.change);
+    if (left.length > 0) late.change.reason = landedReason(late.runId, left);
+    else {
+      const { target: t, key } = late.change;
+      changes[at] = {
+        target: t,
+        kind,
+        key,
+        action: 'create',
+        after: late.change.after,
+        fields: [],
+        reason: 'not in Ops Manager',
+      };
+    }
   }
 
   // Owned configs that left git: delete candidates (gated later), or forgotten when already gone; a renamed key's

@@ -11,7 +11,7 @@ export const RUNBOOK = 'docs/aws.md#runbook-one-entry-per-alarm';
 /** One line per code. Codes not listed get {@link DEFAULT_NEXT_STEP}. */
 const NEXT_STEPS: Readonly<Record<string, string>> = {
   INVALID_EVENT:
-    'fix the event\'s sender: a scheduled event carries the EventBridge envelope only (redeploy the stack to restore the schedule\'s payload); a manual one takes {"mode","projects","dryRun"}',
+    'fix the event\'s sender: a scheduled event carries the EventBridge envelope only (redeploy the stack to restore the schedule\'s payload); a manual one takes {"mode","projects","dryRun","ignoreWindows"}',
   CONFIG_INVALID: 'fix the named environment variable (or the cdk.json context it comes from) and redeploy',
   DESIRED_STATE_INVALID:
     'run `npx opsman-gitops validate` on the merged commit, fix or revert the files the issues name, and deploy again',

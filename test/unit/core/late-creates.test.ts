@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Change } from '../../../lambdas/core/model.ts';
 import type { OwnedAlertConfig, ReconcileState } from '../../../lambdas/core/ports.ts';
 import type { ReconcileHarness } from '../../helpers/reconcile-world.ts';
-import { actions, ownedId, P1, p1Alerts, scenario, setP1 } from './scenario-fixture.ts';
+import { actions, ownedId, P1, P2, p1Alerts, p2Alerts, scenario, setP1, setP2 } from './scenario-fixture.ts';
 
 /** The key whose create is lost, and the live form Ops Manager stores for it. */
 const LATE = {
@@ -141,6 +141,25 @@ describe('a late create whose key left git', () => {
     expect(records(h).late?.pendingCreate).toBeDefined();
   });
 
+  it('holds no delete of its key in another project: it is no create, nothing waits for it', async () => {
+    const h = scenario();
+    setP2(h, { alertConfigs: [...p2Alerts(), LATE], prune: true });
+    await h.run('apply');
+    const inP2 = h.state.state?.projects[P2]?.alertConfigs.late?.id;
+    expect(inP2).toBeDefined();
+    await lostCreate(h, 'landed');
+    h.world.seedAlert(P1, LATE_LIVE);
+    // The key leaves git in both projects: payments-prod's late create is ambiguous (blocked), payments-staging's
+    // config is an ordinary delete.
+    setP1(h, { alertConfigs: p1Alerts() });
+    setP2(h, { alertConfigs: p2Alerts(), prune: true });
+    const report = await h.run('apply');
+    expect(change(report, 'late')?.action).toBe('blocked');
+    const staging = report.plan.changes.find((c) => c.key === 'late' && c.target.id === P2);
+    expect(staging).toMatchObject({ action: 'delete', id: inP2 });
+    expect(h.world.groups.get(P2)?.alerts.has(inP2 as string)).toBe(false);
+  });
+
   it("leaves alone a person's identical config made while the lost POST never landed: the audit names them", async () => {
     const h = scenario();
     await lostCreate(h, 'lost');
@@ -236,5 +255,64 @@ describe('a late create whose key left git', () => {
     expect(records(h).late).toBeUndefined();
     expect(h.world.groups.get(P1)?.alerts.has(late as string)).toBe(true);
     expect(actions(await h.run('plan'))).toEqual([]);
+  });
+});
+
+describe('a late create whose key stayed in git with another body', () => {
+  // The landed config equals what the lost create sent; a key that has that very body now (the old body copied to a
+  // new key, the first key edited) adopts it, whichever sorts first: the first key is then created, not blocked on a
+  // config another key of the same plan takes over.
+  for (const copy of ['a-copy', 'zz-copy']) {
+    it(`is created when key "${copy}" adopts the landed config`, async () => {
+      const h = scenario();
+      const late = await lostCreate(h, 'landed');
+      const edited = { ...LATE, notifications: [{ ...LATE.notifications[0], intervalMin: 30 }] };
+      setP1(h, { alertConfigs: [...p1Alerts(), edited, { ...LATE, key: copy }] });
+      const report = await h.run('plan');
+      expect(change(report, copy)).toMatchObject({ action: 'adopt', id: late });
+      expect(change(report, 'late')).toMatchObject({ action: 'create' });
+    });
+  }
+
+  it('is blocked naming the landed config when no key adopts it', async () => {
+    const h = scenario();
+    const late = await lostCreate(h, 'landed');
+    const edited = { ...LATE, notifications: [{ ...LATE.notifications[0], intervalMin: 30 }] };
+    setP1(h, { alertConfigs: [...p1Alerts(), edited] });
+    const c = change(await h.run('plan'), 'late');
+    expect(c).toMatchObject({ action: 'blocked' });
+    expect(c?.reason).toContain(`unmanaged alert config ${late} equals what it sent`);
+  });
+});
+
+describe('a late create blocked on its landing, beside a config its plan released', () => {
+  it('never names the released config (made with the same body, minutes before) as what the lost create made', async () => {
+    const h = scenario();
+    await h.run('apply');
+    const disk = ownedId(h, 'disk');
+    // One commit releases "disk" and adds "disk-copy" with its body: the copy is created beside it (a release claims
+    // its config first), and that POST's answer is lost after it landed.
+    const copy = { ...(p1Alerts().find((a) => a.key === 'disk') as Record<string, unknown>), key: 'disk-copy' };
+    setP1(h, { alertConfigs: [...p1Alerts().filter((a) => a.key !== 'disk'), copy], release: ['disk'] });
+    h.world.faults.push({
+      method: 'createAlertConfig',
+      groupId: P1,
+      phase: 'after',
+      error: () => new Error('socket hang up'),
+    });
+    await h.run('apply');
+    expect(records(h)['disk-copy']?.pendingCreate?.releasedIds).toEqual([disk]);
+    const landed = [...(h.world.groups.get(P1)?.alerts.keys() ?? [])].find(
+      (id) =>
+        id !== disk &&
+        !Object.values(records(h)).some((r) => r.id === id) &&
+        h.world.groups.get(P1)?.alerts.get(id)?.eventTypeName === 'OUTSIDE_METRIC_THRESHOLD',
+    );
+    // The copy's body edited before the next run: blocked on its landing, which is the only config named.
+    setP1(h, { alertConfigs: [...p1Alerts().filter((a) => a.key !== 'disk'), { ...copy, enabled: false }] });
+    const c = change(await h.run('plan'), 'disk-copy');
+    expect(c).toMatchObject({ action: 'blocked' });
+    expect(c?.reason).toContain(`unmanaged alert config ${landed} equals what it sent`);
+    expect(c?.reason).not.toContain(disk);
   });
 });

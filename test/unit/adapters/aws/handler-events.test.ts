@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { archiveEventProblem } from '../../../../lambdas/handlers/archive.ts';
 import { parseReconcileEvent } from '../../../../lambdas/handlers/events.ts';
+import { nextStep } from '../../../../lambdas/handlers/next-step.ts';
 
 const s3Event = (key: string, eventName = 'ObjectCreated:Put') => ({
   Records: [{ eventSource: 'aws:s3', eventName, s3: { bucket: { name: 'desired-bkt' }, object: { key } } }],
@@ -299,5 +300,11 @@ describe('scheduled events', () => {
     [{ ...ENVELOPE, extra: 1 }, 'unexpected field(s) extra'],
   ])('the archive function refuses %j too', (event, message) => {
     expect(archiveEventProblem(event)).toContain(message);
+  });
+});
+
+describe("a refused event's next step", () => {
+  it('lists every option a manual invocation takes, ignoreWindows too', () => {
+    expect(nextStep('INVALID_EVENT')).toContain('{"mode","projects","dryRun","ignoreWindows"}');
   });
 });
