@@ -303,11 +303,11 @@ function heldDeletes(
   const failedTargets = new Map<string, TargetFailure>();
   for (const f of targetFailures)
     if (!failedTargets.has(targetKey(f.target))) failedTargets.set(targetKey(f.target), f);
-  // Key -> the projects where its create did not happen this run.
-  const notCreated = new Map<string, Set<string>>();
+  // Key -> the projects (by id: two projects may share a name) where its create did not happen this run, with names.
+  const notCreated = new Map<string, Map<string, string>>();
   const missed = (c: Change) => {
-    const where = notCreated.get(c.key) ?? new Set<string>();
-    where.add(c.target.name);
+    const where = notCreated.get(c.key) ?? new Map<string, string>();
+    where.set(c.target.id, c.target.name);
     notCreated.set(c.key, where);
   };
   // Failed, not skipped: a project whose mode keeps it from being written (observe) never creates anything, and every
@@ -328,8 +328,11 @@ function heldDeletes(
       const code = failure.code === undefined ? '' : `: ${failure.code}`;
       return `not deleted: this project stopped before its deletes (${failure.phase} failed${code})`;
     }
-    const elsewhere = [...(notCreated.get(d.key) ?? [])].filter((name) => name !== d.target.name);
+    const elsewhere = [...(notCreated.get(d.key) ?? [])].filter(([id]) => id !== d.target.id);
     if (elsewhere.length === 0) return undefined;
-    return heldForCreateElsewhere(d.key, elsewhere);
+    return heldForCreateElsewhere(
+      d.key,
+      elsewhere.map(([, name]) => name),
+    );
   };
 }

@@ -49,11 +49,12 @@ export function heldForCreateElsewhere(key: string, elsewhere: readonly string[]
  */
 export function heldByBlockedCreates(changes: readonly Change[]): (d: Change) => string | undefined {
   const inTarget = new Map<string, Change[]>();
-  const projectsOfKey = new Map<string, Set<string>>();
+  // Key -> the projects (by id: two projects may share a name) where its create is blocked, with their names.
+  const projectsOfKey = new Map<string, Map<string, string>>();
   for (const c of changes) {
     if (!isBlockedCreate(c)) continue;
-    const where = projectsOfKey.get(c.key) ?? new Set<string>();
-    where.add(c.target.name);
+    const where = projectsOfKey.get(c.key) ?? new Map<string, string>();
+    where.set(c.target.id, c.target.name);
     projectsOfKey.set(c.key, where);
     const key = targetKey(c.target);
     inTarget.set(key, [...(inTarget.get(key) ?? []), c]);
@@ -62,7 +63,12 @@ export function heldByBlockedCreates(changes: readonly Change[]): (d: Change) =>
   return (d) => {
     const blocked = inTarget.get(targetKey(d.target));
     if (blocked !== undefined) return heldAfterBlockedCreate(blocked);
-    const elsewhere = [...(projectsOfKey.get(d.key) ?? [])].filter((name) => name !== d.target.name);
-    return elsewhere.length === 0 ? undefined : heldForCreateElsewhere(d.key, elsewhere);
+    const elsewhere = [...(projectsOfKey.get(d.key) ?? [])].filter(([id]) => id !== d.target.id);
+    return elsewhere.length === 0
+      ? undefined
+      : heldForCreateElsewhere(
+          d.key,
+          elsewhere.map(([, name]) => name),
+        );
   };
 }
