@@ -108,6 +108,15 @@ function eventsOf(
 }
 
 /**
+ * Whether `event` is a write of our own key: it carries our public key and names no user. The spec says an event names
+ * either a user or an API key; one that names both (a server's odd answer) is read as the user's, as `toAttribution`
+ * names it, so a person's edit is never hidden as our write nor shown as made with our key.
+ */
+function isOwn(event: OpsManagerEvent, own: string): boolean {
+  return event.publicKey === own && event.username === undefined && event.userId === undefined;
+}
+
+/**
  * The others' events of one object (sorted newest first) that came after our own newest write to it. Our own writes
  * (the create that a human later edited, say) are history, not the drift's author, and so is an edit that one of our
  * writes overwrote: the drift standing now was made after it. Events in the same second as our write are kept, since
@@ -115,9 +124,9 @@ function eventsOf(
  */
 function sinceOwnWrite(events: OpsManagerEvent[], own: string | undefined): OpsManagerEvent[] {
   if (own === undefined) return events;
-  const ours = events.find((e) => e.publicKey === own);
+  const ours = events.find((e) => isOwn(e, own));
   const floor = ours === undefined ? Number.NEGATIVE_INFINITY : Math.floor(instant(ours) / 1000) * 1000;
-  return events.filter((e) => e.publicKey !== own && instant(e) >= floor);
+  return events.filter((e) => !isOwn(e, own) && instant(e) >= floor);
 }
 
 /**
@@ -141,7 +150,7 @@ function ownKeyOutsideRuns(
 ): DriftAttribution[] {
   const floor = savedAt === undefined ? undefined : parseTimestamp(savedAt);
   if (own === undefined || floor === undefined || floor === null) return [];
-  const newest = events.find((e) => e.publicKey === own && instant(e) > floor + OWN_KEY_MARGIN_MS);
+  const newest = events.find((e) => isOwn(e, own) && instant(e) > floor + OWN_KEY_MARGIN_MS);
   return newest === undefined ? [] : [{ ...toAttribution(newest), viaOwnKey: true }];
 }
 

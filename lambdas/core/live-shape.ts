@@ -68,7 +68,7 @@ const OPTIONAL_TEXT = ['alertConfigId', 'username', 'userId', 'publicKey', 'apiK
 /**
  * The event as attribution can use it, or undefined: `id`, `created` and `eventTypeName` must be text (they are
  * reported, sorted and matched) and `created` must read as a time (events are ordered by instant), and any other
- * member it reads that is not text is left out (an answer's odd value never reaches a report).
+ * member it reads that is not text, or is blank, is left out (an answer's odd value never reaches a report).
  */
 export function usableEvent(event: unknown): OpsManagerEvent | undefined {
   if (event === null || typeof event !== 'object') return undefined;
@@ -77,6 +77,10 @@ export function usableEvent(event: unknown): OpsManagerEvent | undefined {
     return undefined;
   if (parseTimestamp(e.created) === null) return undefined;
   const out: Record<string, unknown> = { id: e.id, created: e.created, eventTypeName: e.eventTypeName };
-  for (const field of OPTIONAL_TEXT) if (typeof e[field] === 'string') out[field] = e[field];
+  // Blank text names no one: kept, `username: ""` would hide the `userId` beside it and print as an empty author.
+  for (const field of OPTIONAL_TEXT) {
+    const value = e[field];
+    if (typeof value === 'string' && value.trim() !== '') out[field] = value;
+  }
   return out as unknown as OpsManagerEvent;
 }
