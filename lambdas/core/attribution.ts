@@ -6,7 +6,7 @@ import type { OpsManagerEvent } from '../opsman/types.ts';
 import { eventsWindow, UNBOUNDED_EVENTS_LIMIT } from './attribution-window.ts';
 import { errorMessage } from './concurrency.ts';
 import { usableEvent } from './live-shape.ts';
-import type { Change, DriftAttribution } from './model.ts';
+import type { Change, DriftAttribution, TargetRef } from './model.ts';
 import type { OpsManagerApi, OwnedAlertConfig } from './ports.ts';
 import { parseTimestamp } from './timestamp.ts';
 
@@ -88,6 +88,17 @@ function alertConfigEvents(events: readonly OpsManagerEvent[]): Map<string, OpsM
     else list.push(event);
   }
   return byId;
+}
+
+/**
+ * Whether `event` may be of `target`: not when its `groupId` names another project, or, on an organization, any
+ * project (or its `orgId` another organization). Singletons are matched by event type alone, so an answer that mixed
+ * in another scope's events (a project's server type change among an organization's events) would otherwise name that
+ * scope's editor as this drift's author. An event that names no scope is kept.
+ */
+function ofTarget(event: OpsManagerEvent, target: TargetRef): boolean {
+  if (target.type === 'project') return event.groupId === undefined || event.groupId === target.id;
+  return event.groupId === undefined && (event.orgId === undefined || event.orgId === target.id);
 }
 
 /** The events that record a change to the object of `change`, in the order given. */
@@ -215,6 +226,7 @@ export async function attributeDrift(
   }
   events = events.flatMap((e) => usableEvent(e) ?? []);
   const skipped = answered - events.length;
+  events = events.filter((e) => ofTarget(e, target));
   const byConfig = alertConfigEvents(events);
   for (const change of drifted) {
     const ofObject = eventsOf(change, events, byConfig, formerIds).sort(newestFirst);

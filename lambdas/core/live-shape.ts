@@ -63,7 +63,16 @@ export function auditLogRotationProblem(value: unknown): string | undefined {
 }
 
 /** Text members of an event that attribution may read besides `id`, `created` and `eventTypeName`. */
-const OPTIONAL_TEXT = ['alertConfigId', 'username', 'userId', 'publicKey', 'apiKeyId', 'remoteAddress'] as const;
+const OPTIONAL_TEXT = [
+  'groupId',
+  'orgId',
+  'alertConfigId',
+  'username',
+  'userId',
+  'publicKey',
+  'apiKeyId',
+  'remoteAddress',
+] as const;
 
 /**
  * The event as attribution can use it, or undefined: `id`, `created` and `eventTypeName` must be text (they are
