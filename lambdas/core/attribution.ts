@@ -226,7 +226,10 @@ export async function attributeDrift(
   }
   events = events.flatMap((e) => usableEvent(e) ?? []);
   const skipped = answered - events.length;
-  events = events.filter((e) => ofTarget(e, target));
+  // The bound is read on the answer too: a server (or a proxy dropping the query) that ignores minDate would otherwise
+  // name an edit from before the last clean reconcile, put back or undone long ago, as the author of today's drift.
+  const from = window.minDate === undefined ? null : parseTimestamp(window.minDate);
+  events = events.filter((e) => ofTarget(e, target) && (from === null || instant(e) >= from));
   const byConfig = alertConfigEvents(events);
   for (const change of drifted) {
     const ofObject = eventsOf(change, events, byConfig, formerIds).sort(newestFirst);

@@ -1,0 +1,47 @@
+// Scenario: the events window's lower edge, read on the answer too. `minDate` is inclusive: an edit stamped exactly at
+// it is an author. A server that ignores `minDate` (or a proxy that drops the query) serves events from before the
+// window: an edit older than the last clean reconcile, put back or undone long ago, is not the author of today's drift.
+import { describe, expect, it } from 'vitest';
+import { attributeDrift } from '../../../lambdas/core/attribution.ts';
+import type { Change } from '../../../lambdas/core/model.ts';
+import type { OpsManagerApi } from '../../../lambdas/core/ports.ts';
+import type { EventQuery, OpsManagerEvent } from '../../../lambdas/opsman/types.ts';
+
+const CONFIG = '6c0100000000000000000001';
+
+function drifted(): Change {
+  return {
+    target: { type: 'project', id: '5e2211c17a3e5a48f5497de3', name: 'payments-prod' },
+    kind: 'alertConfig',
+    key: 'disk',
+    action: 'drift',
+    id: CONFIG,
+    fields: [],
+    reason: 'changed on live',
+    drift: { detected: true },
+  };
+}
+
+function edit(id: string, created: string, username: string): Record<string, unknown> {
+  return { id, created, eventTypeName: 'ALERT_CONFIG_CHANGED_AUDIT', alertConfigId: CONFIG, username };
+}
+
+describe('attributeDrift: the lower edge of the window', () => {
+  it('keeps an edit stamped exactly at minDate and drops one before it that a server served anyway', async () => {
+    const asked: EventQuery[] = [];
+    // A server that ignores minDate: it answers every event whatever the query says.
+    const list = async (_id: string, query?: EventQuery): Promise<OpsManagerEvent[]> => {
+      asked.push(query ?? {});
+      return [
+        edit('e-edge', '2026-10-14T07:55:05Z', 'at-the-edge'),
+        edit('e-before', '2026-10-14T07:55:04Z', 'one-second-before'),
+        edit('e-old', '2026-09-01T10:00:00Z', 'last-month'),
+      ] as unknown as OpsManagerEvent[];
+    };
+    const api = { listProjectEvents: list, listOrgEvents: list } as unknown as OpsManagerApi;
+    const change = drifted();
+    await attributeDrift(api, [change], '2026-10-14T08:00:05.700Z', { ignoreActor: 'gitopsbt' });
+    expect(asked[0]?.minDate).toBe('2026-10-14T07:55:05Z');
+    expect(change.drift?.attribution?.map((a) => a.actor)).toEqual(['at-the-edge']);
+  });
+});
