@@ -5,8 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { attributeDrift } from '../../../lambdas/core/attribution.ts';
 import type { Change } from '../../../lambdas/core/model.ts';
-import type { OpsManagerApi } from '../../../lambdas/core/ports.ts';
-import type { OpsManagerEvent } from '../../../lambdas/opsman/types.ts';
+import { eventsOnlyApi } from '../../helpers/events-only-api.ts';
 
 const P = { type: 'project' as const, id: '5e2211c17a3e5a48f5497de3', name: 'payments-prod' };
 const CONFIG = '6c0100000000000000000001';
@@ -25,18 +24,13 @@ function drifted(): Change {
   };
 }
 
-function eventsApi(events: Record<string, unknown>[]): OpsManagerApi {
-  const list = async (): Promise<OpsManagerEvent[]> => structuredClone(events) as unknown as OpsManagerEvent[];
-  return { listProjectEvents: list, listOrgEvents: list } as unknown as OpsManagerApi;
-}
-
 function edit(id: string, created: string, actor: Record<string, unknown>): Record<string, unknown> {
   return { id, created, eventTypeName: 'ALERT_CONFIG_CHANGED_AUDIT', alertConfigId: CONFIG, ...actor };
 }
 
 describe('attributeDrift: who an event names', () => {
   it("an event naming a user is the user's edit, even with the tool's public key on it", async () => {
-    const api = eventsApi([
+    const { api } = eventsOnlyApi([
       edit('e-person', '2026-10-14T09:30:00Z', { username: 'j.doe@acme.example', publicKey: TOOL }),
       edit('e-create', '2026-10-14T08:10:00Z', { publicKey: TOOL }),
     ]);
@@ -51,7 +45,7 @@ describe('attributeDrift: who an event names', () => {
   });
 
   it('an actor field sent as empty text names no one: the id of the pair, or unknown, stands in', async () => {
-    const api = eventsApi([
+    const { api } = eventsOnlyApi([
       edit('e-1', '2026-10-14T09:30:02Z', { username: '', userId: '5f0000000000000000000101' }),
       edit('e-2', '2026-10-14T09:30:01Z', { publicKey: ' ', apiKeyId: '6b1f000000000000000000a2' }),
       edit('e-3', '2026-10-14T09:30:00Z', { username: '', publicKey: '' }),

@@ -4,8 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import { attributeDrift, CLOCK_SKEW_ALLOWANCE_MS, UNBOUNDED_EVENTS_LIMIT } from '../../../lambdas/core/attribution.ts';
 import type { Change } from '../../../lambdas/core/model.ts';
-import type { OpsManagerApi, OwnedAlertConfig } from '../../../lambdas/core/ports.ts';
+import type { OwnedAlertConfig } from '../../../lambdas/core/ports.ts';
 import type { EventQuery, OpsManagerEvent } from '../../../lambdas/opsman/types.ts';
+import { eventsOnlyApi as eventsApi } from '../../helpers/events-only-api.ts';
 import { ownedId, P1, scenario } from './scenario-fixture.ts';
 
 const P = { type: 'project' as const, id: '5e2211c17a3e5a48f5497de3', name: 'payments-prod' };
@@ -21,16 +22,6 @@ function drifted(key: string, id: string): Change {
     reason: '',
     drift: { detected: true },
   };
-}
-
-/** An API answering `events` (at most `limit.maxItems` of them), keeping every query and limit it was asked. */
-function eventsApi(events: OpsManagerEvent[]) {
-  const asked: { query: EventQuery | undefined; limit: { maxItems: number } | undefined }[] = [];
-  const list = async (_id: string, query?: EventQuery, limit?: { maxItems: number }): Promise<OpsManagerEvent[]> => {
-    asked.push({ query, limit });
-    return structuredClone(events).slice(0, limit?.maxItems ?? events.length);
-  };
-  return { api: { listProjectEvents: list, listOrgEvents: list } as unknown as OpsManagerApi, asked };
 }
 
 function edit(n: number, alertConfigId: string): OpsManagerEvent {

@@ -6,8 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { attributeDrift } from '../../../lambdas/core/attribution.ts';
 import type { Change, TargetRef } from '../../../lambdas/core/model.ts';
-import type { OpsManagerApi } from '../../../lambdas/core/ports.ts';
-import type { OpsManagerEvent } from '../../../lambdas/opsman/types.ts';
+import { eventsOnlyApi } from '../../helpers/events-only-api.ts';
 
 const ORG: TargetRef = { type: 'organization', id: '5e2211c17a3e5a48f5497de0', name: 'acme' };
 const PROJECT: TargetRef = { type: 'project', id: '5e2211c17a3e5a48f5497de3', name: 'payments-prod' };
@@ -25,18 +24,13 @@ function serverTypeDrift(target: TargetRef): Change {
   };
 }
 
-function eventsApi(events: Record<string, unknown>[]): OpsManagerApi {
-  const list = async (): Promise<OpsManagerEvent[]> => structuredClone(events) as unknown as OpsManagerEvent[];
-  return { listProjectEvents: list, listOrgEvents: list } as unknown as OpsManagerApi;
-}
-
 function serverTypeEvent(id: string, created: string, fields: Record<string, unknown>): Record<string, unknown> {
   return { id, created, eventTypeName: 'DEFAULT_SERVER_TYPE_CHANGED_AUDIT', ...fields };
 }
 
 describe('attributeDrift: events of another scope', () => {
   it("an organization's drift is not blamed on a project's server type change", async () => {
-    const api = eventsApi([
+    const { api } = eventsOnlyApi([
       serverTypeEvent('e-project', '2026-10-14T09:40:00Z', { groupId: PROJECT.id, orgId: ORG.id, username: 'dev' }),
       serverTypeEvent('e-org', '2026-10-14T09:30:00Z', { orgId: ORG.id, username: 'org-admin' }),
       serverTypeEvent('e-bare', '2026-10-14T09:20:00Z', { username: 'unscoped' }),
@@ -47,7 +41,7 @@ describe('attributeDrift: events of another scope', () => {
   });
 
   it("a project's drift is not blamed on another project's change", async () => {
-    const api = eventsApi([
+    const { api } = eventsOnlyApi([
       serverTypeEvent('e-other', '2026-10-14T09:40:00Z', { groupId: OTHER_PROJECT, username: 'dev' }),
       serverTypeEvent('e-own', '2026-10-14T09:30:00Z', { groupId: PROJECT.id, orgId: ORG.id, username: 'j.doe' }),
     ]);

@@ -4,8 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { attributeDrift } from '../../../lambdas/core/attribution.ts';
 import type { Change } from '../../../lambdas/core/model.ts';
-import type { OpsManagerApi } from '../../../lambdas/core/ports.ts';
-import type { EventQuery, OpsManagerEvent } from '../../../lambdas/opsman/types.ts';
+import { eventsOnlyApi } from '../../helpers/events-only-api.ts';
 
 const CONFIG = '6c0100000000000000000001';
 
@@ -28,17 +27,12 @@ function edit(id: string, created: string, username: string): Record<string, unk
 
 describe('attributeDrift: the lower edge of the window', () => {
   it('keeps an edit stamped exactly at minDate and drops one before it that a server served anyway', async () => {
-    const asked: EventQuery[] = [];
     // A server that ignores minDate: it answers every event whatever the query says.
-    const list = async (_id: string, query?: EventQuery): Promise<OpsManagerEvent[]> => {
-      asked.push(query ?? {});
-      return [
-        edit('e-edge', '2026-10-14T07:55:05Z', 'at-the-edge'),
-        edit('e-before', '2026-10-14T07:55:04Z', 'one-second-before'),
-        edit('e-old', '2026-09-01T10:00:00Z', 'last-month'),
-      ] as unknown as OpsManagerEvent[];
-    };
-    const api = { listProjectEvents: list, listOrgEvents: list } as unknown as OpsManagerApi;
+    const { api, queries: asked } = eventsOnlyApi([
+      edit('e-edge', '2026-10-14T07:55:05Z', 'at-the-edge'),
+      edit('e-before', '2026-10-14T07:55:04Z', 'one-second-before'),
+      edit('e-old', '2026-09-01T10:00:00Z', 'last-month'),
+    ]);
     const change = drifted();
     await attributeDrift(api, [change], '2026-10-14T08:00:05.700Z', { ignoreActor: 'gitopsbt' });
     expect(asked[0]?.minDate).toBe('2026-10-14T07:55:05Z');

@@ -4,8 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { attributeDrift } from '../../../lambdas/core/attribution.ts';
 import type { Change } from '../../../lambdas/core/model.ts';
-import type { OpsManagerApi } from '../../../lambdas/core/ports.ts';
 import type { OpsManagerEvent } from '../../../lambdas/opsman/types.ts';
+import { eventsOnlyApi } from '../../helpers/events-only-api.ts';
 import { ownedId, P1, P2, scenario } from './scenario-fixture.ts';
 
 describe('drift attribution window', () => {
@@ -58,8 +58,7 @@ describe('drift attribution window', () => {
     Object.assign(events[0] as OpsManagerEvent, { username: 'old.edit@acme.example' });
     Object.assign(events[1] as OpsManagerEvent, { publicKey: 'gitopsbt' });
     Object.assign(events[2] as OpsManagerEvent, { username: 'j.doe@acme.example' });
-    const list = async (): Promise<OpsManagerEvent[]> => structuredClone(events);
-    const api = { listProjectEvents: list, listOrgEvents: list } as unknown as OpsManagerApi;
+    const { api } = eventsOnlyApi(events);
     const change: Change = {
       target: { type: 'project', id: P1, name: 'payments-prod' },
       kind: 'alertConfig',

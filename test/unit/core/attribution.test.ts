@@ -3,8 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { attributeDrift } from '../../../lambdas/core/attribution.ts';
 import type { Change } from '../../../lambdas/core/model.ts';
-import type { OpsManagerApi, OwnedAlertConfig } from '../../../lambdas/core/ports.ts';
-import type { EventQuery, OpsManagerEvent } from '../../../lambdas/opsman/types.ts';
+import type { OwnedAlertConfig } from '../../../lambdas/core/ports.ts';
+import { eventsOnlyApi as eventsApi } from '../../helpers/events-only-api.ts';
 
 const P = { type: 'project' as const, id: '5e2211c17a3e5a48f5497de3', name: 'payments-prod' };
 const CONFIG = '6c0100000000000000000001';
@@ -21,17 +21,6 @@ function drifted(id = CONFIG): Change {
     reason: 'changed on live',
     drift: { detected: true },
   };
-}
-
-/** An API whose only answer is `events` (or `fail`); the queries it was asked are kept. */
-function eventsApi(events: unknown[], fail?: () => Error): { api: OpsManagerApi; queries: EventQuery[] } {
-  const queries: EventQuery[] = [];
-  const list = async (_id: string, query?: EventQuery): Promise<OpsManagerEvent[]> => {
-    queries.push(query ?? {});
-    if (fail !== undefined) throw fail();
-    return structuredClone(events) as OpsManagerEvent[];
-  };
-  return { api: { listProjectEvents: list, listOrgEvents: list } as unknown as OpsManagerApi, queries };
 }
 
 let seq = 0;
