@@ -25,3 +25,18 @@ export async function captureProcessOutput<T>(
     process.stderr.write = original.err;
   }
 }
+
+/** A JSON log line of the handlers (Powertools): its level and message, and whatever else it carries. */
+export type LogLine = Record<string, unknown> & { level: string; message: string };
+
+/**
+ * The JSON documents of captured output, in order (`emf: true`: the EMF metric documents, `_aws`, only; else the log
+ * lines without them). Lines that are not JSON objects (a plain print) are left out.
+ */
+export function jsonLogLines(text: string, options: { emf?: boolean } = {}): LogLine[] {
+  return text
+    .split('\n')
+    .filter((raw) => raw.startsWith('{'))
+    .map((raw) => JSON.parse(raw) as LogLine)
+    .filter((doc) => '_aws' in doc === (options.emf === true));
+}

@@ -10,24 +10,13 @@ import type { RunSummary } from '../../../lambdas/handlers/summary.ts';
 import { emulatorAdmin, WORLD } from '../../helpers/aws-world.ts';
 import { W } from '../../helpers/emulator-client.ts';
 import { useHandlerWorld } from '../../helpers/handler-world.ts';
-import { captureProcessOutput } from '../../helpers/process-output.ts';
+import { addLongFreeze, LONG_FREEZE_HOLD } from '../../helpers/long-freeze.ts';
+import { captureProcessOutput, jsonLogLines } from '../../helpers/process-output.ts';
 
 // The production level (the stack sets INFO): the lines an operator gets.
 process.env.TEST_LOG_LEVEL = 'INFO';
 
-const SETTINGS = 'desired-state/settings.yaml';
-// Open whatever the real clock says when the test runs (the handler reads the system clock).
-const FREEZE =
-  '  changeWindows:\n' +
-  '    - name: long-freeze\n' +
-  '      kind: deny\n' +
-  '      from: 2020-01-01T00:00:00Z\n' +
-  '      until: 2099-01-01T00:00:00Z\n' +
-  `      projects: [${W.paymentsProd}]\n`;
-const HOLD = 'held by change window long-freeze (deny) until 2099-01-01T00:00:00.000Z';
 const BY = 'manual event "ignoreWindows": true';
-
-type Line = Record<string, unknown> & { level: string; message: string };
 
 /** The writes the emulator received since its last reset, to payments-prod. */
 async function paymentsProdWrites(origin: string): Promise<{ method: string; path: string }[]> {
@@ -35,21 +24,10 @@ async function paymentsProdWrites(origin: string): Promise<{ method: string; pat
   return log.entries.filter((r) => r.method !== 'GET' && r.path.includes(W.paymentsProd));
 }
 
-function jsonLines(text: string): Line[] {
-  return text
-    .split('\n')
-    .filter((raw) => raw.startsWith('{'))
-    .map((raw) => JSON.parse(raw) as Line);
-}
-
 describe('ignoreWindows in a manual invocation of the reconcile Lambda', { timeout: 60_000 }, () => {
   const h = useHandlerWorld({
     resetEach: true,
-    prepare: (world) => {
-      const settings = world.s3.getText(WORLD.desiredBucket, SETTINGS);
-      expect(settings).toContain('kind: Settings');
-      world.s3.putDirect(WORLD.desiredBucket, SETTINGS, `${settings}${FREEZE}`);
-    },
+    prepare: addLongFreeze,
   });
 
   it('without it the frozen project is held; with it the project is written, and the run says windows were ignored', async () => {
@@ -69,7 +47,7 @@ describe('ignoreWindows in a manual invocation of the reconcile Lambda', { timeo
     expect(summary.applied).toBeGreaterThan(0);
     expect((await paymentsProdWrites(h.world.emulator.origin)).length).toBeGreaterThan(0);
     expect(summary.windowsIgnoredBy).toBe(BY);
-    const warning = `CHANGE WINDOW IGNORED (${BY}): project:${W.paymentsProd} ${HOLD}; written anyway`;
+    const warning = `CHANGE WINDOW IGNORED (${BY}): project:${W.paymentsProd} ${LONG_FREEZE_HOLD}; written anyway`;
     expect(summary.warnings).toContain(warning);
 
     // The archived report records the override too (an audit of the freeze reads it there).
@@ -84,7 +62,7 @@ describe('ignoreWindows in a manual invocation of the reconcile Lambda', { timeo
     expect(report.windowsIgnoredBy).toBe(BY);
     expect(report.warnings).toContain(warning);
 
-    const lines = jsonLines(text);
+    const lines = jsonLogLines(text);
     expect(lines.find((l) => l.message === 'change windows ignored by a manual event')).toMatchObject({
       level: 'WARN',
       by: BY,

@@ -6,7 +6,7 @@ import { FIGHT_RUNS } from '../../../lambdas/core/fight-streak.ts';
 import { WORLD } from '../../helpers/aws-world.ts';
 import { DigestClient, K, W } from '../../helpers/emulator-client.ts';
 import { useHandlerWorld } from '../../helpers/handler-world.ts';
-import { captureProcessOutput } from '../../helpers/process-output.ts';
+import { captureProcessOutput, jsonLogLines, type LogLine } from '../../helpers/process-output.ts';
 
 // The production level (the stack sets INFO): the lines an operator gets.
 process.env.TEST_LOG_LEVEL = 'INFO';
@@ -16,17 +16,10 @@ const localSecrets = JSON.parse(
 ) as Record<string, Record<string, string>>;
 const SECRETS = [WORLD.privateKey, K.jdoe.privateKey, ...Object.values(localSecrets).flatMap((o) => Object.values(o))];
 
-type Line = Record<string, unknown> & { level: string; message: string };
-
 /** One invocation's JSON log lines (EMF documents left out) and its whole output. */
-async function invoke(fn: () => Promise<unknown>): Promise<{ lines: Line[]; text: string }> {
+async function invoke(fn: () => Promise<unknown>): Promise<{ lines: LogLine[]; text: string }> {
   const { text } = await captureProcessOutput(fn);
-  const lines = text
-    .split('\n')
-    .filter((raw) => raw.startsWith('{'))
-    .map((raw) => JSON.parse(raw) as Record<string, unknown>)
-    .filter((doc) => !('_aws' in doc)) as Line[];
-  return { lines, text };
+  return { lines: jsonLogLines(text), text };
 }
 
 describe('update fight in the Lambda log', { timeout: 60_000 }, () => {
