@@ -45,12 +45,13 @@ const JSON_OPTIONS = { contentType: 'application/json' };
 /**
  * Fetches and archives the manifest; `changed` says whether this content was new. Throws (nothing written) for an
  * empty body or one that is not a JSON object (an error page, a proxy's answer: not a manifest), and for a stored
- * index that cannot be read.
+ * index that cannot be read. Each malformed index entry skipped is passed to `warn` (for the run's warnings).
  */
 export async function archiveManifest(
   api: OpsManagerApi,
   archive: ArchiveStore,
   now: string,
+  options: { warn?: (message: string) => void } = {},
 ): Promise<{ sha256: string; key: string; changed: boolean; location: string }> {
   const doc = await api.getVersionManifest();
   if (doc.text.trim() === '') throw new Error('GET /unauth/versionManifest answered an empty body; nothing stored');
@@ -59,6 +60,7 @@ export async function archiveManifest(
   const rawUpdated = (doc.value as { updated?: unknown }).updated;
   const updated = typeof rawUpdated === 'number' ? rawUpdated : undefined;
   const stored = await readManifestIndex(archive);
+  for (const skipped of stored.skipped) options.warn?.(skipped);
   const index = stored.entries;
   const served = sha256Hex(doc.text);
   const content = contentDigest(doc.value);
