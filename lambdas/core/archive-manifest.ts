@@ -20,6 +20,7 @@ import {
   readManifestIndex,
   sameContentEntry,
 } from './manifest-index.ts';
+import type { ArchiveSummary } from './model.ts';
 import type { ArchiveStore, OpsManagerApi } from './ports.ts';
 
 /** `manifests/latest.json`. */
@@ -42,8 +43,12 @@ async function readJson<T>(archive: ArchiveStore, key: string): Promise<T | null
 
 const JSON_OPTIONS = { contentType: 'application/json' };
 
+/** What archiving the manifest did: see {@link ArchiveSummary}'s `manifest`. */
+export type ManifestArchived = NonNullable<ArchiveSummary['manifest']>;
+
 /**
- * Fetches and archives the manifest; `changed` says whether this content was new. Throws (nothing written) for an
+ * Fetches and archives the manifest; `changed` says whether this content was new, `restored` (only when true) that it
+ * was known and only its lost or damaged copy was written again. Throws (nothing written) for an
  * empty body or one that is not a JSON object (an error page, a proxy's answer: not a manifest), and for a stored
  * index that cannot be read. Each malformed index entry skipped is passed to `warn` (for the run's warnings).
  */
@@ -52,7 +57,7 @@ export async function archiveManifest(
   archive: ArchiveStore,
   now: string,
   options: { warn?: (message: string) => void } = {},
-): Promise<{ sha256: string; key: string; changed: boolean; location: string }> {
+): Promise<ManifestArchived> {
   const doc = await api.getVersionManifest();
   if (doc.text.trim() === '') throw new Error('GET /unauth/versionManifest answered an empty body; nothing stored');
   if (!isRecord(doc.value))
@@ -111,5 +116,8 @@ export async function archiveManifest(
     if (updated !== undefined) pointer.updated = updated;
     await archive.put('manifests/latest.json', `${JSON.stringify(pointer, null, 2)}\n`, JSON_OPTIONS);
   }
-  return { sha256, key, changed: put.created || !known, location: put.location };
+  // A known manifest whose copy had to be written again is restored, not new: `changed` is for new content only.
+  const result: ManifestArchived = { sha256, key, changed: !known, location: put.location };
+  if (known && put.created) result.restored = true;
+  return result;
 }

@@ -228,8 +228,13 @@ describe('archiveManifest', () => {
       // Damaged outside the tool (a truncated copy, an edit): the index and latest still name it.
       await writeFile(first.location, MANIFEST.slice(0, 20));
       const again = await archiveManifest(w.api, archive, LATER);
-      expect(again.sha256).toBe(first.sha256);
+      // Restored, not new: `changed` is for a manifest not seen before.
+      expect(again).toEqual({ ...first, changed: false, restored: true });
       expect(await readFile(first.location, 'utf8')).toBe(MANIFEST);
+      // Lost (removed) the same way; then, intact, neither changed nor restored.
+      await rm(first.location);
+      expect(await archiveManifest(w.api, archive, LATER)).toEqual({ ...first, changed: false, restored: true });
+      expect(await archiveManifest(w.api, archive, LATER)).toEqual({ ...first, changed: false });
       // Not a new manifest: the index keeps its one entry.
       expect(JSON.parse(await readFile(join(dir, 'my archive/manifests/index.json'), 'utf8'))).toHaveLength(1);
     } finally {
