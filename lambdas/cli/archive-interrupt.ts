@@ -24,10 +24,16 @@ const REPORTS = 'reports/';
  * started finishes. Reads go through.
  */
 export class StoppableArchiveStore implements ArchiveStore {
+  /** The inner store's, when it has one: the manifest index's conditional rewrite depends on it. */
+  readonly getVersioned?: ArchiveStore['getVersioned'];
+
   constructor(
     private readonly inner: ArchiveStore,
     private readonly signal: AbortSignal,
-  ) {}
+  ) {
+    const read = inner.getVersioned;
+    if (read !== undefined) this.getVersioned = (key) => read.call(inner, key);
+  }
 
   describe(): string {
     return this.inner.describe();
@@ -36,7 +42,7 @@ export class StoppableArchiveStore implements ArchiveStore {
   async put(
     key: string,
     body: string | Uint8Array,
-    options?: { contentType?: string; ifAbsent?: boolean },
+    options?: { contentType?: string; ifAbsent?: boolean; ifVersion?: string },
   ): Promise<{ key: string; created: boolean; location: string }> {
     if (this.signal.aborted && !key.startsWith(REPORTS)) {
       throw new Error(`${key}: not written: the archive was stopped before this write started`);

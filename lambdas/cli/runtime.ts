@@ -65,7 +65,13 @@ export interface ArchivedObject {
 export class RecordingArchiveStore implements ArchiveStore {
   readonly written: ArchivedObject[] = [];
 
-  constructor(private readonly inner: ArchiveStore) {}
+  /** The inner store's, when it has one: the manifest index's conditional rewrite depends on it. */
+  readonly getVersioned?: ArchiveStore['getVersioned'];
+
+  constructor(private readonly inner: ArchiveStore) {
+    const read = inner.getVersioned;
+    if (read !== undefined) this.getVersioned = (key) => read.call(inner, key);
+  }
 
   describe(): string {
     return this.inner.describe();
@@ -74,7 +80,7 @@ export class RecordingArchiveStore implements ArchiveStore {
   async put(
     key: string,
     body: string | Uint8Array,
-    options?: { contentType?: string; ifAbsent?: boolean },
+    options?: { contentType?: string; ifAbsent?: boolean; ifVersion?: string },
   ): Promise<{ key: string; created: boolean; location: string }> {
     const result = await this.inner.put(key, body, options);
     this.written.push({ key: result.key, location: result.location, created: result.created });

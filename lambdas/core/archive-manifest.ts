@@ -20,6 +20,7 @@ import {
   readManifestIndex,
   sameContentEntry,
 } from './manifest-index.ts';
+import type { ArchiveSummary } from './model.ts';
 import type { ArchiveStore, OpsManagerApi } from './ports.ts';
 
 /** `manifests/latest.json`. */
@@ -42,16 +43,21 @@ async function readJson<T>(archive: ArchiveStore, key: string): Promise<T | null
 
 const JSON_OPTIONS = { contentType: 'application/json' };
 
+/** What archiving the manifest did: see {@link ArchiveSummary}'s `manifest`. */
+export type ManifestArchived = NonNullable<ArchiveSummary['manifest']>;
+
 /**
- * Fetches and archives the manifest; `changed` says whether this content was new. Throws (nothing written) for an
+ * Fetches and archives the manifest; `changed` says whether this content was new, `restored` (only when true) that it
+ * was known and only its lost or damaged copy was written again. Throws (nothing written) for an
  * empty body or one that is not a JSON object (an error page, a proxy's answer: not a manifest), and for a stored
- * index that cannot be read.
+ * index that cannot be read. Each malformed index entry skipped is passed to `warn` (for the run's warnings).
  */
 export async function archiveManifest(
   api: OpsManagerApi,
   archive: ArchiveStore,
   now: string,
-): Promise<{ sha256: string; key: string; changed: boolean; location: string }> {
+  options: { warn?: (message: string) => void } = {},
+): Promise<ManifestArchived> {
   const doc = await api.getVersionManifest();
   if (doc.text.trim() === '') throw new Error('GET /unauth/versionManifest answered an empty body; nothing stored');
   if (!isRecord(doc.value))
@@ -59,6 +65,7 @@ export async function archiveManifest(
   const rawUpdated = (doc.value as { updated?: unknown }).updated;
   const updated = typeof rawUpdated === 'number' ? rawUpdated : undefined;
   const stored = await readManifestIndex(archive);
+  for (const skipped of stored.skipped) options.warn?.(skipped);
   const index = stored.entries;
   const served = sha256Hex(doc.text);
   const content = contentDigest(doc.value);
@@ -109,5 +116,8 @@ export async function archiveManifest(
     if (updated !== undefined) pointer.updated = updated;
     await archive.put('manifests/latest.json', `${JSON.stringify(pointer, null, 2)}\n`, JSON_OPTIONS);
   }
-  return { sha256, key, changed: put.created || !known, location: put.location };
+  // A known manifest whose copy had to be written again is restored, not new: `changed` is for new content only.
+  const result: ManifestArchived = { sha256, key, changed: !known, location: put.location };
+  if (known && put.created) result.restored = true;
+  return result;
 }

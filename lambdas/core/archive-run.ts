@@ -6,7 +6,8 @@ import type { ArchiveSummary, DesiredState } from './model.ts';
 import type { ArchiveStore, Clock, OpsManagerApi } from './ports.ts';
 
 /**
- * Runs the archive; failures become messages in `errors`, never exceptions. The manifest and the usage touch
+ * Runs the archive; failures become messages in `errors`, never exceptions; `warn` gets what the run skipped (a
+ * malformed manifest index entry), for the report's warnings. The manifest and the usage touch
  * different keys, so they run side by side (the manifest's store round trips no longer hold back the usage reads);
  * the summary is assembled in the same order as ever: manifest first, then usage.
  */
@@ -14,13 +15,14 @@ export async function runArchive(
   desired: DesiredState,
   projects: readonly string[] | undefined,
   runDeps: { api: OpsManagerApi; archive: ArchiveStore; clock: Clock; isRetryable?: (error: unknown) => boolean },
+  warn: (message: string) => void = () => {},
 ): Promise<ArchiveSummary> {
   // Every error the API or the store throws is kept: the messages alone cannot say whether a retry could pass.
   const met: unknown[] = [];
   const deps = { api: recordingErrors(runDeps.api, met), archive: recordingErrors(runDeps.archive, met) };
   const now = runDeps.clock.now();
   const manifest = desired.settings.archive.versionManifest
-    ? archiveManifest(deps.api, deps.archive, now.toISOString()).then(
+    ? archiveManifest(deps.api, deps.archive, now.toISOString(), { warn }).then(
         (result) => ({ result }),
         (error: unknown) => ({ error: `version manifest: ${errorMessage(error)}` }),
       )

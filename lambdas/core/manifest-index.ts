@@ -1,7 +1,8 @@
 /**
  * `manifests/index.json`, the history of every distinct version manifest archived, and the identity of a manifest's
- * content. The stored index is outside input: one that cannot be read as a list of entries is refused, never replaced,
- * because rewriting it from this run alone would drop the history it holds.
+ * content. The stored index is outside input: one that cannot be read as a JSON list is refused, never replaced,
+ * because rewriting it from this run alone would drop the history it holds. A malformed entry in it is skipped (never
+ * made into a key) and written back as it was: one bad entry must not stop every run until someone edits the index.
  */
 import { canonicalJson, sha256Hex } from './canonical.ts';
 import type { ArchiveStore } from './ports.ts';
@@ -40,29 +41,45 @@ export function contentDigest(value: unknown): string {
   return sha256Hex(canonicalJson(value));
 }
 
-const isEntry = (value: unknown): value is ManifestIndexEntry =>
-  typeof value === 'object' &&
-  value !== null &&
-  typeof (value as { sha256?: unknown }).sha256 === 'string' &&
-  typeof (value as { firstSeen?: unknown }).firstSeen === 'string';
+/** A sha256 as this code writes it: 64 lowercase hex digits (anything else would make another key). */
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+/** Why `value` cannot be used as an index entry, or undefined when it can. */
+function entryProblem(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'is not an object';
+  const { sha256, firstSeen } = value as { sha256?: unknown; firstSeen?: unknown };
+  if (typeof sha256 !== 'string') return 'has no sha256';
+  // Never made into a key: `../x` would name a file outside manifests/sha256/.
+  if (!SHA256_HEX.test(sha256)) return `has sha256 ${JSON.stringify(sha256.slice(0, 80))}, not 64 lowercase hex digits`;
+  if (typeof firstSeen !== 'string') return 'has no firstSeen';
+  return undefined;
+}
 
 /**
  * The stored index and the condition under which a rewrite of it may land: only while it is still what was read (on a
  * store that can tell, S3), so that two runs appending at once cannot drop each other's entry.
  */
 export interface StoredIndex {
+  /** The entries that can be used: a malformed one is never compared with or made into a key. */
   entries: ManifestIndexEntry[];
+  /** Every entry as read, malformed ones included: what a rewrite writes back, untouched, before its own entry. */
+  stored: unknown[];
+  /** One sentence per malformed entry, naming its position: skipped, left in the index as it is. */
+  skipped: string[];
   condition: { ifAbsent?: true; ifVersion?: string };
 }
 
-/** The stored index (empty when there is none); throws when it is there but is not a list of entries. */
+/**
+ * The stored index (empty when there is none); throws when it is there but is not a JSON list. A malformed entry (not
+ * an object with a 64-hex `sha256` and a `firstSeen`) does not fail it: it is skipped (said in `skipped`) and kept.
+ */
 export async function readManifestIndex(archive: ArchiveStore): Promise<StoredIndex> {
   if (archive.getVersioned === undefined) {
-    return { entries: parseIndex(await archive.get(MANIFEST_INDEX_KEY)), condition: {} };
+    return { ...parseIndex(await archive.get(MANIFEST_INDEX_KEY)), condition: {} };
   }
   const stored = await archive.getVersioned(MANIFEST_INDEX_KEY);
-  if (stored === null) return { entries: [], condition: { ifAbsent: true } };
-  return { entries: parseIndex(stored.bytes), condition: { ifVersion: stored.version } };
+  if (stored === null) return { ...parseIndex(null), condition: { ifAbsent: true } };
+  return { ...parseIndex(stored.bytes), condition: { ifVersion: stored.version } };
 }
 
 /** How many times an entry is appended again after another run rewrote the index in between. */
@@ -85,7 +102,7 @@ export async function appendIndexEntry(
       (e) => e.sha256 === entry.sha256 || (e.content !== undefined && e.content === entry.content),
     );
     if (same !== undefined) return same;
-    const text = `${JSON.stringify([...current.entries, entry], null, 2)}\n`;
+    const text = `${JSON.stringify([...current.stored, entry], null, 2)}\n`;
     const put = await archive.put(MANIFEST_INDEX_KEY, text, { ...options, ...current.condition });
     if (put.created) return entry;
     current = await readManifestIndex(archive);
@@ -95,8 +112,8 @@ export async function appendIndexEntry(
   );
 }
 
-function parseIndex(bytes: Uint8Array | null): ManifestIndexEntry[] {
-  if (bytes === null) return [];
+function parseIndex(bytes: Uint8Array | null): Pick<StoredIndex, 'entries' | 'stored' | 'skipped'> {
+  if (bytes === null) return { entries: [], stored: [], skipped: [] };
   const refuse = (why: string) =>
     new Error(`the stored ${MANIFEST_INDEX_KEY} ${why}; it is left as it is (rewriting it would lose the history)`);
   let value: unknown;
@@ -115,9 +132,17 @@ function parseIndex(bytes: Uint8Array | null): ManifestIndexEntry[] {
     }
     throw refuse('is not a JSON list');
   }
-  const odd = value.findIndex((entry) => !isEntry(entry));
-  if (odd >= 0) throw refuse(`has an entry [${odd}] without a sha256 and firstSeen`);
-  return value as ManifestIndexEntry[];
+  const entries: ManifestIndexEntry[] = [];
+  const skipped: string[] = [];
+  value.forEach((entry: unknown, position) => {
+    const problem = entryProblem(entry);
+    if (problem === undefined) entries.push(entry as ManifestIndexEntry);
+    else
+      skipped.push(
+        `${MANIFEST_INDEX_KEY} entry [${position}] ${problem}: skipped, and left in the index as it is (correct or remove it by hand)`,
+      );
+  });
+  return { entries, stored: value, skipped };
 }
 
 /**

@@ -480,7 +480,11 @@ export interface RunReport {
 
 /** What an archive run stored. */
 export interface ArchiveSummary {
-  manifest?: { sha256: string; key: string; changed: boolean; location: string };
+  /**
+   * The version manifest: `changed` when its content was new (stored and indexed); `restored: true` (absent otherwise)
+   * when it was known but its copy under `manifests/sha256/` was lost or damaged and was written again.
+   */
+  manifest?: { sha256: string; key: string; changed: boolean; restored?: true; location: string };
   /**
    * Keys written (the previous month's host assignments too when this run closed it); `projects`: entries in this
    * month's host assignments document (carried-over ones included).

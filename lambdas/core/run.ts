@@ -212,7 +212,7 @@ export async function runReconcile(
     const desired = await time('load', () => loadDesired(deps, onCache));
     checkRequestedProjects(desired, request.projects, request.projectsField);
     plan = emptyPlan(request, startedAt, desired);
-    archive = await time('archive', () => runArchive(desired, request.projects, deps));
+    archive = await time('archive', () => runArchive(desired, request.projects, deps, (w) => warnings.push(w)));
   } else {
     const saved = request.savedPlan === undefined ? undefined : checkSavedPlan(request.savedPlan);
     if (saved !== undefined && request.command !== 'apply') {

@@ -5,7 +5,7 @@
  * both believe they hold it.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { type FileHandle, open, rm, stat, unlink } from 'node:fs/promises';
+import { type FileHandle, open, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeDirectories, PRIVATE_DIRECTORY_MODE } from '../../../shared/make-directories.ts';
 import { openRegularFile, readRegularFile } from '../../../shared/regular-file.ts';
@@ -29,6 +29,7 @@ import { STATE_FORMAT_VERSION, stateDocumentProblem } from '../../core/state-che
 import { linkFile, renameFile, tempPathIn, unlinkQuietly, writeSyncedTemp } from './atomic-file.ts';
 import { syncDirectory } from './dir-sync.ts';
 import { FsStoreError, fsFailure } from './fs-failure.ts';
+import { withLockFile } from './lock-file.ts';
 import { sweepStaleTemps } from './stale-temps.ts';
 
 export { FsStoreError };
@@ -446,28 +447,7 @@ export class FsStateStore implements StateStore {
   }
 
   /** Runs `fn` holding a short O_EXCL lock file; an abandoned lock (older than staleLockMs) is removed. */
-  private async withLock<T>(path: string, fn: () => Promise<T>): Promise<T> {
-    const deadline = Date.now() + this.options.lockWaitMs;
-    for (;;) {
-      try {
-        const handle = await open(path, 'wx', 0o600);
-        await handle.close();
-        break;
-      } catch (error) {
-        if (!isErrno(error, 'EEXIST')) throw fsFailure('create the lock file', path, error);
-        const info = await stat(path).catch(() => null);
-        if (info !== null && Date.now() - info.mtimeMs > this.options.staleLockMs) {
-          await rm(path, { force: true });
-          continue;
-        }
-        if (Date.now() > deadline) throw new FsStoreError(`${path} is held by another process`, path);
-        await new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 20));
-      }
-    }
-    try {
-      return await fn();
-    } finally {
-      await rm(path, { force: true });
-    }
+  private withLock<T>(path: string, fn: () => Promise<T>): Promise<T> {
+    return withLockFile(path, fn, this.options);
   }
 }

@@ -70,9 +70,10 @@ export function renderArchiveSummary(report: RunReport, options: RunSummaryOptio
   const out: string[] = [];
   if (archive?.manifest !== undefined) {
     const m = archive.manifest;
-    out.push(
-      `Version manifest: sha256 ${m.sha256.slice(0, 12)} ${m.changed ? style.create('(new, stored)') : '(unchanged since the last archive)'}`,
-    );
+    let what = '(unchanged since the last archive)';
+    if (m.changed) what = style.create('(new, stored)');
+    else if (m.restored === true) what = style.update('(known, copy restored)');
+    out.push(`Version manifest: sha256 ${m.sha256.slice(0, 12)} ${what}`);
     out.push(`  ${m.location}`);
   }
   if (archive?.usage !== undefined) {

@@ -1,5 +1,5 @@
 // Scenario: the version manifest archive stores each distinct manifest once (as served), keeps index and latest consistent after a failure, refuses an empty or non-object manifest, and never overwrites an index it cannot read.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -98,12 +98,57 @@ describe('archiveManifest', () => {
   });
 
   it('never overwrites an index it cannot read: the history would be lost', async () => {
-    for (const index of ['{broken', '{"sha256":"x"}', '[null]', '[{"firstSeen":"x"}]']) {
+    for (const index of ['{broken', '{"sha256":"x"}', '"x"']) {
       const w = new World();
       w.objects.set('manifests/index.json', index);
       await expect(archiveManifest(w.api, w.archive, NOW)).rejects.toThrow(/manifests\/index\.json .*left as it is/);
       expect(w.objects.get('manifests/index.json')).toBe(index);
       expect(w.objects.has('manifests/latest.json')).toBe(false);
+    }
+  });
+
+  it('skips a malformed index entry with a warning naming its position, keeps it, and never makes it a key', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'archive-odd-entry-'));
+    try {
+      const archive = new FsArchiveStore(join(dir, 'archive'));
+      const good = { sha256: 'a'.repeat(64), firstSeen: '2026-01-01T00:00:00.000Z', content: 'b'.repeat(64) };
+      const odd = [
+        { sha256: '../../reports/x', firstSeen: '2026-01-02T00:00:00.000Z' },
+        { sha256: 'A'.repeat(64), firstSeen: '2026-01-03T00:00:00.000Z' },
+        { sha256: 'c'.repeat(63), firstSeen: '2026-01-04T00:00:00.000Z' },
+        null,
+        { firstSeen: '2026-01-05T00:00:00.000Z' },
+        { sha256: 'd'.repeat(64) },
+      ];
+      const stored = [good, ...odd];
+      const indexPath = join(dir, 'archive/manifests/index.json');
+      await archive.put('manifests/index.json', JSON.stringify(stored));
+      const w = new World();
+      const warnings: string[] = [];
+      for (const now of [NOW, LATER]) {
+        // Every run passes: the part no longer fails until someone edits the index.
+        const result = await archiveManifest(w.api, archive, now, { warn: (m) => warnings.push(m) });
+        expect(result.sha256).toBe(sha256Hex(MANIFEST));
+      }
+      expect(warnings.slice(0, 6)).toEqual([
+        'manifests/index.json entry [1] has sha256 "../../reports/x", not 64 lowercase hex digits: skipped, and left in the index as it is (correct or remove it by hand)',
+        `manifests/index.json entry [2] has sha256 "${'A'.repeat(64)}", not 64 lowercase hex digits: skipped, and left in the index as it is (correct or remove it by hand)`,
+        `manifests/index.json entry [3] has sha256 "${'c'.repeat(63)}", not 64 lowercase hex digits: skipped, and left in the index as it is (correct or remove it by hand)`,
+        'manifests/index.json entry [4] is not an object: skipped, and left in the index as it is (correct or remove it by hand)',
+        'manifests/index.json entry [5] has no sha256: skipped, and left in the index as it is (correct or remove it by hand)',
+        'manifests/index.json entry [6] has no firstSeen: skipped, and left in the index as it is (correct or remove it by hand)',
+      ]);
+      expect(warnings).toHaveLength(12);
+      // Kept as they were, in their places; the new manifest appended once.
+      const index = JSON.parse(await readFile(indexPath, 'utf8')) as unknown[];
+      expect(index.slice(0, stored.length)).toEqual(stored);
+      expect(index).toHaveLength(stored.length + 1);
+      expect(index[stored.length]).toMatchObject({ sha256: sha256Hex(MANIFEST) });
+      // Nothing written outside manifests/ (no reports/ beside it), nor under another name in manifests/sha256/.
+      expect(await readdir(join(dir, 'archive'))).toEqual(['manifests']);
+      expect(await readdir(join(dir, 'archive/manifests/sha256'))).toEqual([`${sha256Hex(MANIFEST)}.json`]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
   });
 
@@ -183,8 +228,13 @@ describe('archiveManifest', () => {
       // Damaged outside the tool (a truncated copy, an edit): the index and latest still name it.
       await writeFile(first.location, MANIFEST.slice(0, 20));
       const again = await archiveManifest(w.api, archive, LATER);
-      expect(again.sha256).toBe(first.sha256);
+      // Restored, not new: `changed` is for a manifest not seen before.
+      expect(again).toEqual({ ...first, changed: false, restored: true });
       expect(await readFile(first.location, 'utf8')).toBe(MANIFEST);
+      // Lost (removed) the same way; then, intact, neither changed nor restored.
+      await rm(first.location);
+      expect(await archiveManifest(w.api, archive, LATER)).toEqual({ ...first, changed: false, restored: true });
+      expect(await archiveManifest(w.api, archive, LATER)).toEqual({ ...first, changed: false });
       // Not a new manifest: the index keeps its one entry.
       expect(JSON.parse(await readFile(join(dir, 'my archive/manifests/index.json'), 'utf8'))).toHaveLength(1);
     } finally {

@@ -4,6 +4,7 @@ import { StoppableArchiveStore } from '../../../lambdas/cli/archive-interrupt.ts
 import { sha256Hex } from '../../../lambdas/core/canonical.ts';
 import type { Change, ChangeAction, ChangeKind, TargetRef } from '../../../lambdas/core/model.ts';
 import { sortChanges } from '../../../lambdas/core/plan-order.ts';
+import { renderArchiveSummary } from '../../../lambdas/core/render/run-summary.ts';
 import { runReconcile } from '../../../lambdas/core/run.ts';
 import { monthRange } from '../../../lambdas/core/usage-months.ts';
 import { P1, P2, scenario } from './scenario-fixture.ts';
@@ -84,6 +85,21 @@ describe('archive', () => {
     expect(index.map((e) => e.sha256)).toEqual([sha, sha256Hex(h.world.manifest)]);
     expect(index[1]?.updated).toBe(1800000000000);
     expect(h.world.writes()).toEqual([]);
+  });
+
+  it('a malformed manifest index entry is a warning of the run (report and text), not a failed part', async () => {
+    const h = scenario({}, {}, { archive: { versionManifest: true, usage: false } });
+    const stored = JSON.stringify([{ sha256: '../x', firstSeen: '2026-01-01T00:00:00.000Z' }]);
+    h.archive.objects.set('manifests/index.json', stored);
+    const report = await h.run('archive');
+    const warning =
+      'manifests/index.json entry [0] has sha256 "../x", not 64 lowercase hex digits: skipped, and left in the index as it is (correct or remove it by hand)';
+    expect(report.archive?.errors).toEqual([]);
+    expect(report.warnings).toEqual([warning]);
+    expect(renderArchiveSummary(report)).toContain(`Warning: ${warning}\n`);
+    const index = JSON.parse(h.archive.objects.get('manifests/index.json') ?? '[]') as unknown[];
+    expect(index[0]).toEqual(JSON.parse(stored)[0]);
+    expect(index).toHaveLength(2);
   });
 
   it('an archive its caller stopped records interrupted in the report it stores; one not stoppable never does', async () => {

@@ -138,6 +138,20 @@ describe('renderArchiveSummary', () => {
         '',
       ],
     },
+    {
+      name: 'a known manifest whose lost or damaged copy was written again',
+      archive: {
+        manifest: { sha256: 'ef'.repeat(32), key: 'k', changed: false, restored: true as const, location: '/a/k' },
+        errors: [],
+      },
+      text: [
+        'Version manifest: sha256 efefefefefef (known, copy restored)',
+        '  /a/k',
+        'Archive complete; 12 API calls.',
+        'Report: /r.json',
+        '',
+      ],
+    },
   ])('$name', ({ archive, text }) => {
     expect(renderArchiveSummary(report(plan([]), [], { archive, reportLocation: '/r.json' }))).toBe(text.join('\n'));
   });
