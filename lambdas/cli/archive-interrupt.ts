@@ -27,12 +27,29 @@ export class StoppableArchiveStore implements ArchiveStore {
   /** The inner store's, when it has one: the manifest index's conditional rewrite depends on it. */
   readonly getVersioned?: ArchiveStore['getVersioned'];
 
+  /** The inner store's, when it has one (refused after the signal as `put` is): a run report is streamed, not held whole. */
+  readonly putPieces?: ArchiveStore['putPieces'];
+
   constructor(
     private readonly inner: ArchiveStore,
     private readonly signal: AbortSignal,
   ) {
     const read = inner.getVersioned;
     if (read !== undefined) this.getVersioned = (key) => read.call(inner, key);
+    const stream = inner.putPieces;
+    if (stream !== undefined) {
+      this.putPieces = async (key, pieces, options) => {
+        this.refuseAfterStop(key);
+        return stream.call(inner, key, pieces, options);
+      };
+    }
+  }
+
+  /** Throws for a write that would start after the signal, a run report's excepted. */
+  private refuseAfterStop(key: string): void {
+    if (this.signal.aborted && !key.startsWith(REPORTS)) {
+      throw new Error(`${key}: not written: the archive was stopped before this write started`);
+    }
   }
 
   describe(): string {
@@ -44,9 +61,7 @@ export class StoppableArchiveStore implements ArchiveStore {
     body: string | Uint8Array,
     options?: { contentType?: string; ifAbsent?: boolean; ifVersion?: string },
   ): Promise<{ key: string; created: boolean; location: string }> {
-    if (this.signal.aborted && !key.startsWith(REPORTS)) {
-      throw new Error(`${key}: not written: the archive was stopped before this write started`);
-    }
+    this.refuseAfterStop(key);
     return this.inner.put(key, body, options);
   }
 

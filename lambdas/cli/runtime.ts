@@ -68,9 +68,16 @@ export class RecordingArchiveStore implements ArchiveStore {
   /** The inner store's, when it has one: the manifest index's conditional rewrite depends on it. */
   readonly getVersioned?: ArchiveStore['getVersioned'];
 
+  /** The inner store's, when it has one, recorded as `put` is: a run report is streamed, not held whole. */
+  readonly putPieces?: ArchiveStore['putPieces'];
+
   constructor(private readonly inner: ArchiveStore) {
     const read = inner.getVersioned;
     if (read !== undefined) this.getVersioned = (key) => read.call(inner, key);
+    const stream = inner.putPieces;
+    if (stream !== undefined) {
+      this.putPieces = async (key, pieces, options) => this.record(await stream.call(inner, key, pieces, options));
+    }
   }
 
   describe(): string {
@@ -82,7 +89,10 @@ export class RecordingArchiveStore implements ArchiveStore {
     body: string | Uint8Array,
     options?: { contentType?: string; ifAbsent?: boolean; ifVersion?: string },
   ): Promise<{ key: string; created: boolean; location: string }> {
-    const result = await this.inner.put(key, body, options);
+    return this.record(await this.inner.put(key, body, options));
+  }
+
+  private record(result: ArchivedObject): ArchivedObject {
     this.written.push({ key: result.key, location: result.location, created: result.created });
     return result;
   }
