@@ -61,7 +61,10 @@ export interface ArchivedObject {
   created: boolean;
 }
 
-/** Wraps an ArchiveStore and records every put, so the CLI can say where the report and archives went. */
+/**
+ * Wraps an ArchiveStore and records every object written (each key once, with its outcome), so the CLI can say where
+ * the report and archives went.
+ */
 export class RecordingArchiveStore implements ArchiveStore {
   readonly written: ArchivedObject[] = [];
 
@@ -92,8 +95,18 @@ export class RecordingArchiveStore implements ArchiveStore {
     return this.record(await this.inner.put(key, body, options));
   }
 
+  /**
+   * One entry per key, where it was first written: a key written more than once in a run (the manifest index rewritten
+   * after losing a race with another run, a damaged copy replaced) is listed once, written if any of its writes wrote
+   * it, not once unchanged and again written.
+   */
   private record(result: ArchivedObject): ArchivedObject {
-    this.written.push({ key: result.key, location: result.location, created: result.created });
+    const seen = this.written.find((o) => o.key === result.key);
+    if (seen === undefined) this.written.push({ key: result.key, location: result.location, created: result.created });
+    else if (result.created) {
+      seen.created = true;
+      seen.location = result.location;
+    }
     return result;
   }
 

@@ -18,6 +18,7 @@ import {
   type ManifestIndexEntry,
   manifestKey,
   readManifestIndex,
+  type StoredIndex,
   sameContentEntry,
 } from './manifest-index.ts';
 import type { ArchiveSummary } from './model.ts';
@@ -50,7 +51,8 @@ export type ManifestArchived = NonNullable<ArchiveSummary['manifest']>;
  * Fetches and archives the manifest; `changed` says whether this content was new, `restored` (only when true) that it
  * was known and only its lost or damaged copy was written again. Throws (nothing written) for an
  * empty body or one that is not a JSON object (an error page, a proxy's answer: not a manifest), and for a stored
- * index that cannot be read. Each malformed index entry skipped is passed to `warn` (for the run's warnings).
+ * index that cannot be read. Each malformed entry skipped in the index as finally read (read again when a rewrite lost
+ * a race with another run) is passed to `warn` once (for the run's warnings), when the manifest's writes are done.
  */
 export async function archiveManifest(
   api: OpsManagerApi,
@@ -62,10 +64,29 @@ export async function archiveManifest(
   if (doc.text.trim() === '') throw new Error('GET /unauth/versionManifest answered an empty body; nothing stored');
   if (!isRecord(doc.value))
     throw new Error('GET /unauth/versionManifest answered JSON that is not a JSON object; nothing stored');
+  const stored = await readManifestIndex(archive);
+  // Warned once the index is settled: a rewrite that loses a race reads the index again, and what it skips then (not
+  // what the first read skipped) is what the index written holds; each is said once.
+  let skipped = stored.skipped;
+  try {
+    return await archiveWithIndex(archive, now, doc, stored, (index) => {
+      skipped = index.skipped;
+    });
+  } finally {
+    for (const message of skipped) options.warn?.(message);
+  }
+}
+
+/** {@link archiveManifest} once the manifest is fetched and the index read. */
+async function archiveWithIndex(
+  archive: ArchiveStore,
+  now: string,
+  doc: { text: string; value: unknown },
+  stored: StoredIndex,
+  onReread: (index: StoredIndex) => void,
+): Promise<ManifestArchived> {
   const rawUpdated = (doc.value as { updated?: unknown }).updated;
   const updated = typeof rawUpdated === 'number' ? rawUpdated : undefined;
-  const stored = await readManifestIndex(archive);
-  for (const skipped of stored.skipped) options.warn?.(skipped);
   const index = stored.entries;
   const served = sha256Hex(doc.text);
   const content = contentDigest(doc.value);
@@ -97,7 +118,7 @@ export async function archiveManifest(
     const entry: ManifestIndexEntry = { sha256, firstSeen: now, content };
     if (updated !== undefined) entry.updated = updated;
     // Another run at once may have indexed the same content from other bytes first: latest then names its copy.
-    const indexed = await appendIndexEntry(archive, stored, entry, JSON_OPTIONS);
+    const indexed = await appendIndexEntry(archive, stored, entry, { ...JSON_OPTIONS, onReread });
     if (indexed.sha256 !== sha256) {
       ({ sha256 } = indexed);
       key = manifestKey(sha256);

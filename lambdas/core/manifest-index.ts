@@ -88,14 +88,16 @@ const APPEND_ATTEMPTS = 5;
 /**
  * Appends `entry` to the stored index read as `stored`, and returns the entry the index holds for that manifest: its
  * own, or the one another run appended meanwhile for the same content (then `latest` must name that one). A rewrite
- * that meets an index changed since it was read (a second archive run at once) reads it again and appends to that.
+ * that meets an index changed since it was read (a second archive run at once) reads it again and appends to that;
+ * `onReread` is given each index read again (its `skipped` entries are those of the index finally written).
  */
 export async function appendIndexEntry(
   archive: ArchiveStore,
   stored: StoredIndex,
   entry: ManifestIndexEntry,
-  options: { contentType: string },
+  options: { contentType: string; onReread?: (index: StoredIndex) => void },
 ): Promise<ManifestIndexEntry> {
+  const { onReread, ...putOptions } = options;
   let current = stored;
   for (let attempt = 1; attempt <= APPEND_ATTEMPTS; attempt++) {
     const same = current.entries.find(
@@ -103,9 +105,10 @@ export async function appendIndexEntry(
     );
     if (same !== undefined) return same;
     const text = `${JSON.stringify([...current.stored, entry], null, 2)}\n`;
-    const put = await archive.put(MANIFEST_INDEX_KEY, text, { ...options, ...current.condition });
+    const put = await archive.put(MANIFEST_INDEX_KEY, text, { ...putOptions, ...current.condition });
     if (put.created) return entry;
     current = await readManifestIndex(archive);
+    onReread?.(current);
   }
   throw new Error(
     `${MANIFEST_INDEX_KEY} was rewritten by another run each of ${APPEND_ATTEMPTS} times this run appended to it; the next run appends again`,

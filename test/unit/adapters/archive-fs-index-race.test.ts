@@ -116,3 +116,73 @@ describe('FsArchiveStore conditional replace (ifVersion)', () => {
     expect(await readdir(join(dir, 'manifests'))).toEqual(['index.json']);
   });
 });
+
+/**
+ * `store`, on whose first write of the index another run rewrites it first (`rewrite` gives the index it writes, from
+ * the text there): the write then meets an index changed since it was read, and the run reads it again and retries.
+ */
+function overtakenAtIndex(store: ArchiveStore, rewrite: (stored: unknown[]) => unknown[]): ArchiveStore {
+  let overtaken = false;
+  const wrapped: ArchiveStore = {
+    describe: () => store.describe(),
+    get: (key) => store.get(key),
+    put: async (key, body, options) => {
+      if (key === INDEX && !overtaken) {
+        overtaken = true;
+        const there = JSON.parse(await readFile(join(dir, INDEX), 'utf8')) as unknown[];
+        await writeFile(join(dir, INDEX), `${JSON.stringify(rewrite(there), null, 2)}\n`);
+      }
+      return store.put(key, body, options);
+    },
+  };
+  const read = store.getVersioned;
+  if (read !== undefined) wrapped.getVersioned = (key) => read.call(store, key);
+  return wrapped;
+}
+
+const OTHER = { sha256: hex('{"updated":0,"versions":[]}'), firstSeen: '2026-02-01T00:00:00.000Z' };
+const BAD = { sha256: '../x', firstSeen: '2026-02-02T00:00:00.000Z' };
+const skippedAt = (n: number, problem: string) =>
+  `${INDEX} entry [${n}] ${problem}: skipped, and left in the index as it is (correct or remove it by hand)`;
+
+describe('an archive run whose index rewrite loses a race and is retried', () => {
+  it('lists manifests/index.json once among the objects written, as written (not also unchanged)', async () => {
+    const recording = new RecordingArchiveStore(new FsArchiveStore(dir));
+    await new FsArchiveStore(dir).put(INDEX, `${JSON.stringify([OTHER], null, 2)}\n`);
+    const store = overtakenAtIndex(new StoppableArchiveStore(recording, new AbortController().signal), (there) => [
+      ...there,
+      { sha256: hex('another'), firstSeen: '2026-03-01T00:00:00.000Z' },
+    ]);
+    await archiveManifest(serving('{"updated":1,"versions":[]}'), store, '2026-03-01T00:00:00.000Z');
+    expect(recording.written.map((o) => [o.key, o.created])).toEqual([
+      [`manifests/sha256/${hex('{"updated":1,"versions":[]}')}.json`, true],
+      [INDEX, true],
+      ['manifests/latest.json', true],
+    ]);
+    expect(await indexed()).toEqual([OTHER.sha256, hex('another'), hex('{"updated":1,"versions":[]}')].sort());
+  });
+
+  it("warns of the malformed entries of the index finally written, each once, not the first read's", async () => {
+    await new FsArchiveStore(dir).put(INDEX, `${JSON.stringify([BAD, OTHER], null, 2)}\n`);
+    // Meanwhile the bad entry was corrected by hand and another run wrote one without a firstSeen.
+    const store = overtakenAtIndex(cliStore(dir), () => [OTHER, { sha256: hex('x') }]);
+    const warnings: string[] = [];
+    await archiveManifest(serving('{"updated":1,"versions":[]}'), store, '2026-03-01T00:00:00.000Z', {
+      warn: (m) => warnings.push(m),
+    });
+    expect(warnings).toEqual([skippedAt(1, 'has no firstSeen')]);
+    const written = JSON.parse(await readFile(join(dir, INDEX), 'utf8')) as unknown[];
+    expect(written.slice(0, 2)).toEqual([OTHER, { sha256: hex('x') }]);
+  });
+
+  it('warns once of a malformed entry both reads met', async () => {
+    await new FsArchiveStore(dir).put(INDEX, `${JSON.stringify([BAD], null, 2)}\n`);
+    const store = overtakenAtIndex(cliStore(dir), (there) => [...there, OTHER]);
+    const warnings: string[] = [];
+    await archiveManifest(serving('{"updated":1,"versions":[]}'), store, '2026-03-01T00:00:00.000Z', {
+      warn: (m) => warnings.push(m),
+    });
+    expect(warnings).toEqual([skippedAt(0, 'has sha256 "../x", not 64 lowercase hex digits')]);
+    expect(await indexed()).toEqual(['../x', OTHER.sha256, hex('{"updated":1,"versions":[]}')].sort());
+  });
+});
