@@ -4,7 +4,7 @@
  */
 import type { OpsManagerEvent } from '../opsman/types.ts';
 import { eventsWindow, UNBOUNDED_EVENTS_LIMIT } from './attribution-window.ts';
-import { errorMessage } from './concurrency.ts';
+import { errorCode, errorHttpStatus, errorMessage } from './concurrency.ts';
 import { usableEvent } from './live-shape.ts';
 import type { Change, DriftAttribution, TargetRef } from './model.ts';
 import type { OpsManagerApi, OwnedAlertConfig } from './ports.ts';
@@ -37,7 +37,9 @@ export const MAX_ATTRIBUTIONS = 5;
 
 /**
  * Turns an event into an attribution. The spec pairs `userId` with `username` and `apiKeyId` with `publicKey` (one
- * pair excludes the other); the name is preferred, and the id stands in when the event leaves the name out.
+ * pair excludes the other); the name is preferred, and the id stands in when the event leaves the name out. A key
+ * named by `apiKeyId` alone is marked `keyIdOnly`: the spec does not promise `publicKey` with it, and this tool knows
+ * its own key by public key only, so such an event may be its own write and is never called someone else's.
  */
 export function toAttribution(event: OpsManagerEvent): DriftAttribution {
   const user = event.username ?? event.userId;
@@ -50,6 +52,7 @@ export function toAttribution(event: OpsManagerEvent): DriftAttribution {
     eventId: event.id,
   };
   if (event.remoteAddress !== undefined) attribution.remoteAddress = event.remoteAddress;
+  if (user === undefined && event.publicKey === undefined && event.apiKeyId !== undefined) attribution.keyIdOnly = true;
   return attribution;
 }
 
@@ -165,6 +168,44 @@ function ownKeyOutsideRuns(
   return newest === undefined ? [] : [{ ...toAttribution(newest), viaOwnKey: true }];
 }
 
+/**
+ * `drift.unattributed` for a failed events read: its code and HTTP status only. The message may quote the server's
+ * answer (a proxy's page, say), which has no place in a log line or a plan.
+ */
+function readFailedReason(error: unknown): string {
+  const parts: string[] = [];
+  const code = errorCode(error);
+  const status = errorHttpStatus(error);
+  if (code !== undefined) parts.push(`code ${code}`);
+  if (status !== undefined) parts.push(`HTTP status ${status}`);
+  return `events read failed${parts.length === 0 ? '' : ` (${parts.join(', ')})`}`;
+}
+
+/**
+ * `drift.unattributed` for a drifted change the events read named no author of: no event of its object (`found` 0),
+ * or only the tool's own writes and edits they overwrote. Says when the history was cut (`cut`) or some events were
+ * unusable (`skipped`), as either could have held the author.
+ */
+function noAuthorReason(
+  change: Change,
+  found: number,
+  converging: boolean,
+  minDate: string | undefined,
+  cut: boolean,
+  skipped: number,
+): string {
+  const types = change.kind === 'alertConfig' ? ALERT_CONFIG_EVENT_TYPES : SINGLETON_EVENT_TYPES[change.kind];
+  if (types === undefined || types.length === 0) return 'no audit event type records a change of this kind';
+  const window = minDate === undefined ? 'in the events read (no lower bound)' : `since ${minDate}`;
+  let reason =
+    found === 0
+      ? `no event of this object ${window}`
+      : `only this tool's own writes to it (and edits they overwrote) ${window}${converging ? '' : '; it does not converge'}`;
+  if (cut) reason += `; only the newest ${UNBOUNDED_EVENTS_LIMIT.toLocaleString('en-US')} events were read`;
+  if (skipped > 0) reason += `; ${skipped} unusable events ignored`;
+  return reason;
+}
+
 /** What attribution may know besides the target's `lastReconciledAt`. */
 export interface AttributionOptions {
   /** Ids of owned configs that vanished from Ops Manager, by key. */
@@ -178,7 +219,8 @@ export interface AttributionOptions {
 }
 
 /**
- * Adds `drift.attribution` to the drifted changes of one target (project or organization). `since` is the target's
+ * Adds `drift.attribution` to the drifted changes of one target (project or organization), or `drift.unattributed`
+ * (why none is named) to those it finds no author for. `since` is the target's
  * `lastReconciledAt`; without it the window comes from `options.records` (see {@link eventsWindow}). Returns a
  * warning when the events could not be read (the changes are left without attribution then), when some were
  * unusable, or when the read was cut at {@link UNBOUNDED_EVENTS_LIMIT} (with or without a lower bound).
@@ -212,11 +254,14 @@ export async function attributeDrift(
         ? await api.listOrgEvents(target.id, query, limit)
         : await api.listProjectEvents(target.id, query, limit);
   } catch (error) {
+    const reason = readFailedReason(error);
+    for (const change of drifted) if (change.drift !== undefined) change.drift.unattributed = reason;
     return `drift attribution for ${target.name} unavailable: ${errorMessage(error)}`;
   }
   const answered = events.length;
   const warnings: string[] = [];
-  if (answered >= UNBOUNDED_EVENTS_LIMIT) {
+  const cut = answered >= UNBOUNDED_EVENTS_LIMIT;
+  if (cut) {
     const why = window.capped
       ? 'no lower bound for its events (no lastReconciledAt, and no creation or adoption time for every drifted object)'
       : `at least ${UNBOUNDED_EVENTS_LIMIT.toLocaleString('en-US')} events since ${window.minDate}`;
@@ -239,7 +284,9 @@ export async function attributeDrift(
     if (matching.length === 0 && converging) {
       matching = ownKeyOutsideRuns(ofObject, options.ignoreActor, options.stateSavedAt);
     }
-    if (matching.length > 0 && change.drift !== undefined) change.drift.attribution = matching;
+    if (change.drift === undefined) continue;
+    if (matching.length > 0) change.drift.attribution = matching;
+    else change.drift.unattributed = noAuthorReason(change, ofObject.length, converging, window.minDate, cut, skipped);
   }
   if (skipped > 0) {
     warnings.push(

@@ -59,12 +59,13 @@ function distinct(values: readonly string[]): string[] {
 
 /**
  * The actors drift attribution named for `change`, as `apiKey:<publicKey>`, `user:<name>`, or `ownKey:<publicKey>` for
- * this tool's key used outside its runs. An event naming no one says nothing of who, and is left out.
+ * this tool's key used outside its runs. An event naming no one says nothing of who, and is left out; so is a key
+ * named by its id alone (`keyIdOnly`), which may be this tool's own: its reverts would read as the other writer.
  */
 export function streakActors(change: Change): string[] {
   return distinct(
     (change.drift?.attribution ?? []).flatMap((a) => {
-      if (a.actorType === 'unknown') return [];
+      if (a.actorType === 'unknown' || a.keyIdOnly === true) return [];
       return [`${a.viaOwnKey === true ? 'ownKey' : a.actorType}:${a.actor}`];
     }),
   );

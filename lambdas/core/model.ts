@@ -270,6 +270,11 @@ export interface DriftAttribution {
    * explains the drift: the key used by hand, by another installation, or by a run that did not finish.
    */
   viaOwnKey?: true;
+  /**
+   * The event named the API key by its `apiKeyId` alone (no `publicKey`). This tool knows its own key by its public
+   * key only, so it cannot tell whether this was its own write: it may be.
+   */
+  keyIdOnly?: true;
 }
 
 /** One actor of an update fight, as drift attribution named it. */
@@ -313,7 +318,17 @@ export interface Change {
    * Set when the live object changed since our last apply (drift), with who did it when known, and `fight` when this
    * is the FIGHT_RUNS-th (or later) consecutive run to find it changed again after this tool reverted it.
    */
-  drift?: { detected: true; attribution?: DriftAttribution[]; fight?: FightNotice };
+  drift?: {
+    detected: true;
+    attribution?: DriftAttribution[];
+    /**
+     * Why `attribution` is absent, in a few words (attribution.ts): the events read failed (with its code or HTTP
+     * status, never the server's text), no event of the object in the window, only this tool's own writes. Added
+     * within format 2; absent in plans of earlier versions.
+     */
+    unattributed?: string;
+    fight?: FightNotice;
+  };
   /** adopt only: the key that left git and owned this object; its record moves to `key` (a renamed key). */
   movedFrom?: string;
 }
@@ -333,7 +348,8 @@ export interface TargetFailure {
  * version; removing or renaming one, or a new action or change kind, makes the next version (saved-plan.ts refuses it).
  *
  * 2: the `release` action (spec.release) and with it `summary.planned.release`. Added while it was 1 (additions, which
- * a version allows): `notes`, a field's `unmodelled` marker, `drift.fight`. README "Plan format 2" says it for users.
+ * a version allows): `notes`, a field's `unmodelled` marker, `drift.fight`. Added while it is 2: `drift.unattributed`,
+ * an attribution's `keyIdOnly`. README "Plan format 2" says it for users.
  */
 export const PLAN_FORMAT_VERSION = 2;
 

@@ -75,6 +75,7 @@ function attributionProblem(a: unknown, at: string): string | undefined {
   }
   if (a.remoteAddress !== undefined && typeof a.remoteAddress !== 'string')
     return `${at}.remoteAddress is not a string`;
+  if (a.keyIdOnly !== undefined && a.keyIdOnly !== true) return `${at}.keyIdOnly is not true`;
   return ownKeyProblem(a, at);
 }
 
@@ -101,6 +102,9 @@ export function driftProblem(drift: unknown): string | undefined {
   if (drift.attribution !== undefined) {
     const problem = listProblem(drift.attribution, 'drift.attribution', attributionProblem);
     if (problem !== undefined) return problem;
+  }
+  if (drift.unattributed !== undefined && typeof drift.unattributed !== 'string') {
+    return 'drift.unattributed is not a string';
   }
   return drift.fight === undefined ? undefined : fightProblem(drift.fight, 'drift.fight');
 }

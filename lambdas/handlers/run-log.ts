@@ -10,13 +10,30 @@
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { holdText } from '../core/change-windows.ts';
-import { type RunReport, type TargetFailure, type TargetRef, targetKey, type WindowHold } from '../core/model.ts';
+import {
+  type Change,
+  type RunReport,
+  type TargetFailure,
+  type TargetRef,
+  targetKey,
+  type WindowHold,
+} from '../core/model.ts';
 import { differingPaths } from '../core/unmodelled.ts';
 import { nextStep } from './next-step.ts';
 
 /** A target as every log line names it: its type, id and name, and nothing else the object may carry. */
 function logTarget(target: TargetRef): { type: string; id: string; name: string } {
   return { type: target.type, id: target.id, name: target.name };
+}
+
+/**
+ * Why a drift line's `changedBy` is empty: the reason attribution recorded (`drift.unattributed`: the events read
+ * failed, with its code; no event of the object; only the tool's own writes), else why it never ran for this change.
+ */
+export function unattributedReason(c: Change): string {
+  if (c.drift?.unattributed !== undefined) return c.drift.unattributed;
+  if (c.drift?.detected !== true) return 'not changed outside this tool since its last write: git differs from live';
+  return 'no reason recorded (a plan made by an earlier version)';
 }
 
 /** Most `drift detected` lines per run (the rest are counted in the last one; the archived report lists them all). */
@@ -114,7 +131,9 @@ export function logRunFindings(logger: Logger, report: RunReport): void {
         at: a.created,
         event: a.eventTypeName,
         ...(a.viaOwnKey === true ? { viaOwnKey: true } : {}),
+        ...(a.keyIdOnly === true ? { keyIdOnly: true } : {}),
       })),
+      ...(c.drift?.attribution === undefined ? { changedByUnknown: unattributedReason(c) } : {}),
       reason: c.reason,
       nextStep: held.has(targetKey(c.target))
         ? `not corrected: ${holdText(held.get(targetKey(c.target)) as WindowHold)}; the first apply run after it puts it back unless the change is committed to git`

@@ -85,7 +85,10 @@ export function changeBody(change: Change, fightWarningShown = true): string[] {
   }
   if (change.drift?.detected === true) {
     const attributions = change.drift.attribution ?? [];
-    if (attributions.length === 0) lines.push('changed outside opsman-gitops (who and when unknown)');
+    if (attributions.length === 0) {
+      const why = change.drift.unattributed;
+      lines.push(`changed outside opsman-gitops (who and when unknown${why === undefined ? '' : `: ${why}`})`);
+    }
     for (const a of attributions) lines.push(formatAttribution(a));
     const fight = change.drift.fight;
     if (fight !== undefined) {

@@ -115,7 +115,13 @@ export function formatFieldChange(change: FieldChange, action?: ChangeAction): s
 /** `changed by jdoekey1 (API key) at 2026-11-21T10:00:00Z from 127.0.0.1 (ALERT_CONFIG_DISABLED_AUDIT)`. */
 export function formatAttribution(a: DriftAttribution): string {
   const who =
-    a.actorType === 'apiKey' ? `${a.actor} (API key)` : a.actorType === 'user' ? `${a.actor} (user)` : a.actor;
+    a.keyIdOnly === true
+      ? `API key ${a.actor} (named by its id alone: may be opsman-gitops's own key)`
+      : a.actorType === 'apiKey'
+        ? `${a.actor} (API key)`
+        : a.actorType === 'user'
+          ? `${a.actor} (user)`
+          : a.actor;
   const from = a.remoteAddress !== undefined && a.remoteAddress !== '' ? ` from ${a.remoteAddress}` : '';
   if (a.viaOwnKey === true) {
     return `changed with opsman-gitops's own API key ${a.actor} at ${a.created}${from} (${a.eventTypeName}), after its last complete run: the key used by hand, by another installation, or by a run that did not complete`;

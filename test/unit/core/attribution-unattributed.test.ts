@@ -1,0 +1,133 @@
+// Scenario: a drift with no author named. The Lambda's `drift detected` line must say why (`changedByUnknown`): the
+// events read failed (with its code and HTTP status, never the server's text), no event of the object in the window,
+// or only the tool's own writes. Attribution records the reason on the change (`drift.unattributed`); a plan or report
+// read by a script gains one optional member, and the text plan says it too.
+import type { Logger } from '@aws-lambda-powertools/logger';
+import { describe, expect, it } from 'vitest';
+import { attributeDrift } from '../../../lambdas/core/attribution.ts';
+import type { Change, RunReport } from '../../../lambdas/core/model.ts';
+import { changeBody } from '../../../lambdas/core/render/change-lines.ts';
+import { driftProblem } from '../../../lambdas/core/saved-plan-members.ts';
+import { logRunFindings } from '../../../lambdas/handlers/run-log.ts';
+import { OpsManagerApiError, OpsManagerTransportError } from '../../../lambdas/opsman/errors.ts';
+import { eventsOnlyApi } from '../../helpers/events-only-api.ts';
+
+const P = { type: 'project' as const, id: '5e2211c17a3e5a48f5497de3', name: 'payments-prod' };
+const CONFIG = '6c0100000000000000000001';
+const TOOL = 'gitopsbt';
+const SINCE = '2026-10-14T08:00:05Z';
+
+function drifted(): Change {
+  return {
+    target: P,
+    kind: 'alertConfig',
+    key: 'disk',
+    action: 'update',
+    id: CONFIG,
+    fields: [{ path: 'enabled', before: false, after: true }],
+    reason: 'changed on live',
+    drift: { detected: true },
+  };
+}
+
+function edit(id: string, created: string, alertConfigId: string, actor: Record<string, unknown>) {
+  return { id, created, eventTypeName: 'ALERT_CONFIG_CHANGED_AUDIT', alertConfigId, ...actor };
+}
+
+/** The `drift detected` lines logRunFindings writes for `changes`. */
+function driftLines(changes: Change[]): Record<string, unknown>[] {
+  const lines: Record<string, unknown>[] = [];
+  const logger = {
+    error: () => undefined,
+    info: () => undefined,
+    warn: (message: string, fields: Record<string, unknown>) => {
+      if (message === 'drift detected') lines.push(fields);
+    },
+  } as unknown as Logger;
+  logRunFindings(logger, { failures: [], plan: { changes }, command: 'apply' } as unknown as RunReport);
+  return lines;
+}
+
+describe('drift with no author named: why', () => {
+  it('a failed events read: its code and HTTP status, not the server text', async () => {
+    const secretish = 'proxy says: token=abc123 <html>';
+    const { api } = eventsOnlyApi(
+      [],
+      () =>
+        new OpsManagerApiError(403, 'HTTP_403', secretish, { method: 'GET', pathTemplate: '/groups/{groupId}/events' }),
+    );
+    const change = drifted();
+    const warning = await attributeDrift(api, [change], SINCE, { ignoreActor: TOOL });
+    expect(warning).toMatch(/unavailable/);
+    expect(change.drift).toEqual({
+      detected: true,
+      unattributed: 'events read failed (code OPSMAN_API_ERROR, HTTP status 403)',
+    });
+    const [line] = driftLines([change]);
+    expect(line?.changedBy).toEqual([]);
+    expect(line?.changedByUnknown).toBe('events read failed (code OPSMAN_API_ERROR, HTTP status 403)');
+    expect(JSON.stringify(line)).not.toContain('abc123');
+  });
+
+  it('a failed read with no HTTP answer names its code alone', async () => {
+    const { api } = eventsOnlyApi(
+      [],
+      () => new OpsManagerTransportError('connect ECONNREFUSED 10.0.0.1', { method: 'GET', pathTemplate: '/x' }, 3),
+    );
+    const change = drifted();
+    await attributeDrift(api, [change], SINCE);
+    expect(change.drift?.unattributed).toMatch(/^events read failed \(code [A-Z_]+\)$/);
+  });
+
+  it('no event of the object in the window', async () => {
+    const { api } = eventsOnlyApi([
+      edit('e-other', '2026-10-14T09:00:00Z', '6c01000000000000000000ff', { username: 'a' }),
+    ]);
+    const change = drifted();
+    expect(await attributeDrift(api, [change], SINCE, { ignoreActor: TOOL })).toBeUndefined();
+    expect(change.drift?.unattributed).toBe('no event of this object since 2026-10-14T07:55:05Z');
+    expect(driftLines([change])[0]?.changedByUnknown).toBe(change.drift?.unattributed);
+    expect(changeBody(change)).toContain(
+      'changed outside opsman-gitops (who and when unknown: no event of this object since 2026-10-14T07:55:05Z)',
+    );
+  });
+
+  it("only the tool's own writes, and an edit one of them overwrote", async () => {
+    const { api } = eventsOnlyApi([
+      edit('e-own', '2026-10-14T09:10:00Z', CONFIG, { publicKey: TOOL }),
+      edit('e-old', '2026-10-14T09:00:00Z', CONFIG, { username: 'j.doe' }),
+    ]);
+    const change = drifted();
+    await attributeDrift(api, [change], SINCE, { ignoreActor: TOOL, stateSavedAt: '2026-10-14T09:10:30Z' });
+    expect(change.drift?.attribution).toBeUndefined();
+    expect(change.drift?.unattributed).toMatch(
+      /^only this tool's own writes to it \(and edits they overwrote\) since /,
+    );
+  });
+
+  it('an author named: no reason on the change, none on the line', async () => {
+    const { api } = eventsOnlyApi([edit('e-1', '2026-10-14T09:00:00Z', CONFIG, { username: 'j.doe' })]);
+    const change = drifted();
+    await attributeDrift(api, [change], SINCE, { ignoreActor: TOOL });
+    expect(change.drift?.unattributed).toBeUndefined();
+    const [line] = driftLines([change]);
+    expect(line).not.toHaveProperty('changedByUnknown');
+    expect(line?.changedBy).toEqual([
+      { actor: 'j.doe', actorType: 'user', at: '2026-10-14T09:00:00Z', event: 'ALERT_CONFIG_CHANGED_AUDIT' },
+    ]);
+  });
+
+  it('a change the plan made without attribution (observe mode, git moved; an older plan) still says why', () => {
+    const pending = { ...drifted(), action: 'drift' as const, drift: undefined };
+    const older = drifted();
+    const [a, b] = driftLines([pending, older]);
+    expect(a?.changedByUnknown).toMatch(/^not changed outside this tool/);
+    expect(b?.changedByUnknown).toMatch(/earlier version/);
+  });
+
+  it('a saved plan carries the reason as an optional text member', () => {
+    expect(driftProblem({ detected: true, unattributed: 'events read failed (HTTP status 403)' })).toBeUndefined();
+    expect(driftProblem({ detected: true })).toBeUndefined();
+    expect(driftProblem({ detected: true, unattributed: 3 })).toBe('drift.unattributed is not a string');
+  });
+});
