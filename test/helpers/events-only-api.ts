@@ -3,6 +3,7 @@
  * reads both return a fresh copy of `events` (at most `limit.maxItems` of them, as the client stops there), or throw
  * `fail()`. Every query is kept (`queries`, `{}` for none), and with its limit (`asked`).
  */
+import type { Change } from '../../lambdas/core/model.ts';
 import type { OpsManagerApi } from '../../lambdas/core/ports.ts';
 import type { EventQuery, OpsManagerEvent } from '../../lambdas/opsman/types.ts';
 
@@ -27,4 +28,25 @@ export function eventsOnlyApi(
     return copy.slice(0, limit?.maxItems ?? copy.length);
   };
   return { api: { listProjectEvents: list, listOrgEvents: list } as unknown as OpsManagerApi, queries, asked };
+}
+
+/** The project and alert config id the attribution tests' drift is of. */
+export const DRIFTED_PROJECT = { type: 'project' as const, id: '5e2211c17a3e5a48f5497de3', name: 'payments-prod' };
+export const DRIFTED_CONFIG = '6c0100000000000000000001';
+
+/**
+ * A drifted alert config change of key `disk` in payments-prod, as planning hands it to attribution: `update` with its
+ * `enabled` field differing, or `drift` (observe mode) with no fields.
+ */
+export function driftedAlertChange(action: 'update' | 'drift' = 'update'): Change {
+  return {
+    target: DRIFTED_PROJECT,
+    kind: 'alertConfig',
+    key: 'disk',
+    action,
+    id: DRIFTED_CONFIG,
+    fields: action === 'update' ? [{ path: 'enabled', before: false, after: true }] : [],
+    reason: 'changed on live',
+    drift: { detected: true },
+  };
 }

@@ -4,25 +4,11 @@
 // an actor field sent as empty text names no one, and the other id of the pair (or "unknown") stands in.
 import { describe, expect, it } from 'vitest';
 import { attributeDrift } from '../../../lambdas/core/attribution.ts';
-import type { Change } from '../../../lambdas/core/model.ts';
-import { eventsOnlyApi } from '../../helpers/events-only-api.ts';
+import { DRIFTED_CONFIG, DRIFTED_PROJECT, driftedAlertChange, eventsOnlyApi } from '../../helpers/events-only-api.ts';
 
-const P = { type: 'project' as const, id: '5e2211c17a3e5a48f5497de3', name: 'payments-prod' };
-const CONFIG = '6c0100000000000000000001';
+const _P = DRIFTED_PROJECT;
+const CONFIG = DRIFTED_CONFIG;
 const TOOL = 'gitopsbt';
-
-function drifted(): Change {
-  return {
-    target: P,
-    kind: 'alertConfig',
-    key: 'disk',
-    action: 'drift',
-    id: CONFIG,
-    fields: [],
-    reason: 'changed on live',
-    drift: { detected: true },
-  };
-}
 
 function edit(id: string, created: string, actor: Record<string, unknown>): Record<string, unknown> {
   return { id, created, eventTypeName: 'ALERT_CONFIG_CHANGED_AUDIT', alertConfigId: CONFIG, ...actor };
@@ -34,7 +20,7 @@ describe('attributeDrift: who an event names', () => {
       edit('e-person', '2026-10-14T09:30:00Z', { username: 'j.doe@acme.example', publicKey: TOOL }),
       edit('e-create', '2026-10-14T08:10:00Z', { publicKey: TOOL }),
     ]);
-    const change = drifted();
+    const change = driftedAlertChange('drift');
     await attributeDrift(api, [change], '2026-10-14T08:00:05Z', {
       ignoreActor: TOOL,
       stateSavedAt: '2026-10-14T08:20:00Z',
@@ -50,7 +36,7 @@ describe('attributeDrift: who an event names', () => {
       edit('e-2', '2026-10-14T09:30:01Z', { publicKey: ' ', apiKeyId: '6b1f000000000000000000a2' }),
       edit('e-3', '2026-10-14T09:30:00Z', { username: '', publicKey: '' }),
     ]);
-    const change = drifted();
+    const change = driftedAlertChange('drift');
     await attributeDrift(api, [change], '2026-10-14T08:00:05Z', { ignoreActor: TOOL });
     expect(change.drift?.attribution?.map((a) => [a.eventId, a.actor, a.actorType])).toEqual([
       ['e-1', '5f0000000000000000000101', 'user'],

@@ -6,28 +6,15 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import { describe, expect, it } from 'vitest';
 import { attributeDrift, toAttribution } from '../../../lambdas/core/attribution.ts';
 import { streakActors } from '../../../lambdas/core/fight-streak.ts';
-import type { Change, RunReport } from '../../../lambdas/core/model.ts';
+import type { RunReport } from '../../../lambdas/core/model.ts';
 import { formatAttribution } from '../../../lambdas/core/render/values.ts';
 import { driftProblem } from '../../../lambdas/core/saved-plan-members.ts';
 import { logRunFindings } from '../../../lambdas/handlers/run-log.ts';
-import { eventsOnlyApi } from '../../helpers/events-only-api.ts';
+import { DRIFTED_CONFIG, DRIFTED_PROJECT, driftedAlertChange, eventsOnlyApi } from '../../helpers/events-only-api.ts';
 
-const P = { type: 'project' as const, id: '5e2211c17a3e5a48f5497de3', name: 'payments-prod' };
-const CONFIG = '6c0100000000000000000001';
+const _P = DRIFTED_PROJECT;
+const CONFIG = DRIFTED_CONFIG;
 const KEY_ID = '6b1f000000000000000000a2';
-
-function drifted(): Change {
-  return {
-    target: P,
-    kind: 'alertConfig',
-    key: 'disk',
-    action: 'update',
-    id: CONFIG,
-    fields: [{ path: 'enabled', before: false, after: true }],
-    reason: 'changed on live',
-    drift: { detected: true },
-  };
-}
 
 const byKeyId = {
   id: 'e-1',
@@ -40,7 +27,7 @@ const byKeyId = {
 describe('an API key named by its id alone', () => {
   it('is named API key <apiKeyId>, marked keyIdOnly', async () => {
     const { api } = eventsOnlyApi([byKeyId]);
-    const change = drifted();
+    const change = driftedAlertChange();
     await attributeDrift(api, [change], '2026-10-14T08:00:05Z', { ignoreActor: 'gitopsbt' });
     expect(change.drift?.attribution).toEqual([
       {
@@ -65,7 +52,7 @@ describe('an API key named by its id alone', () => {
   });
 
   it('is never an update fight actor: its writes may be the reverts of this tool', () => {
-    const change = drifted();
+    const change = driftedAlertChange();
     change.drift = {
       detected: true,
       attribution: [
@@ -83,7 +70,7 @@ describe('an API key named by its id alone', () => {
   });
 
   it('the drift line carries keyIdOnly, and a saved plan accepts it', () => {
-    const change = drifted();
+    const change = driftedAlertChange();
     const attribution = toAttribution(byKeyId);
     change.drift = { detected: true, attribution: [attribution] };
     const lines: Record<string, unknown>[] = [];

@@ -10,25 +10,12 @@ import { changeBody } from '../../../lambdas/core/render/change-lines.ts';
 import { driftProblem } from '../../../lambdas/core/saved-plan-members.ts';
 import { logRunFindings } from '../../../lambdas/handlers/run-log.ts';
 import { OpsManagerApiError, OpsManagerTransportError } from '../../../lambdas/opsman/errors.ts';
-import { eventsOnlyApi } from '../../helpers/events-only-api.ts';
+import { DRIFTED_CONFIG, DRIFTED_PROJECT, driftedAlertChange, eventsOnlyApi } from '../../helpers/events-only-api.ts';
 
-const P = { type: 'project' as const, id: '5e2211c17a3e5a48f5497de3', name: 'payments-prod' };
-const CONFIG = '6c0100000000000000000001';
+const _P = DRIFTED_PROJECT;
+const CONFIG = DRIFTED_CONFIG;
 const TOOL = 'gitopsbt';
 const SINCE = '2026-10-14T08:00:05Z';
-
-function drifted(): Change {
-  return {
-    target: P,
-    kind: 'alertConfig',
-    key: 'disk',
-    action: 'update',
-    id: CONFIG,
-    fields: [{ path: 'enabled', before: false, after: true }],
-    reason: 'changed on live',
-    drift: { detected: true },
-  };
-}
 
 function edit(id: string, created: string, alertConfigId: string, actor: Record<string, unknown>) {
   return { id, created, eventTypeName: 'ALERT_CONFIG_CHANGED_AUDIT', alertConfigId, ...actor };
@@ -56,7 +43,7 @@ describe('drift with no author named: why', () => {
       () =>
         new OpsManagerApiError(403, 'HTTP_403', secretish, { method: 'GET', pathTemplate: '/groups/{groupId}/events' }),
     );
-    const change = drifted();
+    const change = driftedAlertChange();
     const warning = await attributeDrift(api, [change], SINCE, { ignoreActor: TOOL });
     expect(warning).toMatch(/unavailable/);
     expect(change.drift).toEqual({
@@ -74,7 +61,7 @@ describe('drift with no author named: why', () => {
       [],
       () => new OpsManagerTransportError('connect ECONNREFUSED 10.0.0.1', { method: 'GET', pathTemplate: '/x' }, 3),
     );
-    const change = drifted();
+    const change = driftedAlertChange();
     await attributeDrift(api, [change], SINCE);
     expect(change.drift?.unattributed).toMatch(/^events read failed \(code [A-Z_]+\)$/);
   });
@@ -83,7 +70,7 @@ describe('drift with no author named: why', () => {
     const { api } = eventsOnlyApi([
       edit('e-other', '2026-10-14T09:00:00Z', '6c01000000000000000000ff', { username: 'a' }),
     ]);
-    const change = drifted();
+    const change = driftedAlertChange();
     expect(await attributeDrift(api, [change], SINCE, { ignoreActor: TOOL })).toBeUndefined();
     expect(change.drift?.unattributed).toBe('no event of this object since 2026-10-14T07:55:05Z');
     expect(driftLines([change])[0]?.changedByUnknown).toBe(change.drift?.unattributed);
@@ -97,7 +84,7 @@ describe('drift with no author named: why', () => {
       edit('e-own', '2026-10-14T09:10:00Z', CONFIG, { publicKey: TOOL }),
       edit('e-old', '2026-10-14T09:00:00Z', CONFIG, { username: 'j.doe' }),
     ]);
-    const change = drifted();
+    const change = driftedAlertChange();
     await attributeDrift(api, [change], SINCE, { ignoreActor: TOOL, stateSavedAt: '2026-10-14T09:10:30Z' });
     expect(change.drift?.attribution).toBeUndefined();
     expect(change.drift?.unattributed).toMatch(
@@ -107,7 +94,7 @@ describe('drift with no author named: why', () => {
 
   it('an author named: no reason on the change, none on the line', async () => {
     const { api } = eventsOnlyApi([edit('e-1', '2026-10-14T09:00:00Z', CONFIG, { username: 'j.doe' })]);
-    const change = drifted();
+    const change = driftedAlertChange();
     await attributeDrift(api, [change], SINCE, { ignoreActor: TOOL });
     expect(change.drift?.unattributed).toBeUndefined();
     const [line] = driftLines([change]);
@@ -118,8 +105,8 @@ describe('drift with no author named: why', () => {
   });
 
   it('a change the plan made without attribution (observe mode, git moved; an older plan) still says why', () => {
-    const pending = { ...drifted(), action: 'drift' as const, drift: undefined };
-    const older = drifted();
+    const pending = { ...driftedAlertChange(), action: 'drift' as const, drift: undefined };
+    const older = driftedAlertChange();
     const [a, b] = driftLines([pending, older]);
     expect(a?.changedByUnknown).toMatch(/^not changed outside this tool/);
     expect(b?.changedByUnknown).toMatch(/earlier version/);

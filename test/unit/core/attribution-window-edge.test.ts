@@ -3,23 +3,9 @@
 // window: an edit older than the last clean reconcile, put back or undone long ago, is not the author of today's drift.
 import { describe, expect, it } from 'vitest';
 import { attributeDrift } from '../../../lambdas/core/attribution.ts';
-import type { Change } from '../../../lambdas/core/model.ts';
-import { eventsOnlyApi } from '../../helpers/events-only-api.ts';
+import { DRIFTED_CONFIG, driftedAlertChange, eventsOnlyApi } from '../../helpers/events-only-api.ts';
 
-const CONFIG = '6c0100000000000000000001';
-
-function drifted(): Change {
-  return {
-    target: { type: 'project', id: '5e2211c17a3e5a48f5497de3', name: 'payments-prod' },
-    kind: 'alertConfig',
-    key: 'disk',
-    action: 'drift',
-    id: CONFIG,
-    fields: [],
-    reason: 'changed on live',
-    drift: { detected: true },
-  };
-}
+const CONFIG = DRIFTED_CONFIG;
 
 function edit(id: string, created: string, username: string): Record<string, unknown> {
   return { id, created, eventTypeName: 'ALERT_CONFIG_CHANGED_AUDIT', alertConfigId: CONFIG, username };
@@ -33,7 +19,7 @@ describe('attributeDrift: the lower edge of the window', () => {
       edit('e-before', '2026-10-14T07:55:04Z', 'one-second-before'),
       edit('e-old', '2026-09-01T10:00:00Z', 'last-month'),
     ]);
-    const change = drifted();
+    const change = driftedAlertChange('drift');
     await attributeDrift(api, [change], '2026-10-14T08:00:05.700Z', { ignoreActor: 'gitopsbt' });
     expect(asked[0]?.minDate).toBe('2026-10-14T07:55:05Z');
     expect(change.drift?.attribution?.map((a) => a.actor)).toEqual(['at-the-edge']);
