@@ -1,16 +1,10 @@
-// Scenario: an event that names the API key by `apiKeyId` alone. The spec pairs `apiKeyId` with `publicKey` but does
-// not promise the public key (every event field is optional), and this tool knows its own key by public key only: such
-// an event may be its own write. It is named `API key <apiKeyId>`, marked `keyIdOnly`, and never called another
-// writer: not in the text plan, and not as an update fight's other actor (its own reverts would read as the fight).
-import type { Logger } from '@aws-lambda-powertools/logger';
 import { describe, expect, it } from 'vitest';
 import { attributeDrift, toAttribution } from '../../../lambdas/core/attribution.ts';
 import { streakActors } from '../../../lambdas/core/fight-streak.ts';
-import type { RunReport } from '../../../lambdas/core/model.ts';
 import { formatAttribution } from '../../../lambdas/core/render/values.ts';
 import { driftProblem } from '../../../lambdas/core/saved-plan-members.ts';
-import { logRunFindings } from '../../../lambdas/handlers/run-log.ts';
 import { DRIFTED_CONFIG, DRIFTED_PROJECT, driftedAlertChange, eventsOnlyApi } from '../../helpers/events-only-api.ts';
+import { driftLines } from '../../helpers/recording-logger.ts';
 
 const _P = DRIFTED_PROJECT;
 const CONFIG = DRIFTED_CONFIG;
@@ -73,15 +67,7 @@ describe('an API key named by its id alone', () => {
     const change = driftedAlertChange();
     const attribution = toAttribution(byKeyId);
     change.drift = { detected: true, attribution: [attribution] };
-    const lines: Record<string, unknown>[] = [];
-    const logger = {
-      error: () => undefined,
-      info: () => undefined,
-      warn: (message: string, fields: Record<string, unknown>) => {
-        if (message === 'drift detected') lines.push(fields);
-      },
-    } as unknown as Logger;
-    logRunFindings(logger, { failures: [], plan: { changes: [change] }, command: 'apply' } as unknown as RunReport);
+    const lines = driftLines([change]);
     expect(lines[0]?.changedBy).toEqual([
       {
         actor: KEY_ID,

@@ -1,16 +1,10 @@
-// Scenario: a drift with no author named. The Lambda's `drift detected` line must say why (`changedByUnknown`): the
-// events read failed (with its code and HTTP status, never the server's text), no event of the object in the window,
-// or only the tool's own writes. Attribution records the reason on the change (`drift.unattributed`); a plan or report
-// read by a script gains one optional member, and the text plan says it too.
-import type { Logger } from '@aws-lambda-powertools/logger';
 import { describe, expect, it } from 'vitest';
 import { attributeDrift } from '../../../lambdas/core/attribution.ts';
-import type { Change, RunReport } from '../../../lambdas/core/model.ts';
 import { changeBody } from '../../../lambdas/core/render/change-lines.ts';
 import { driftProblem } from '../../../lambdas/core/saved-plan-members.ts';
-import { logRunFindings } from '../../../lambdas/handlers/run-log.ts';
 import { OpsManagerApiError, OpsManagerTransportError } from '../../../lambdas/opsman/errors.ts';
 import { DRIFTED_CONFIG, DRIFTED_PROJECT, driftedAlertChange, eventsOnlyApi } from '../../helpers/events-only-api.ts';
+import { driftLines } from '../../helpers/recording-logger.ts';
 
 const _P = DRIFTED_PROJECT;
 const CONFIG = DRIFTED_CONFIG;
@@ -19,20 +13,6 @@ const SINCE = '2026-10-14T08:00:05Z';
 
 function edit(id: string, created: string, alertConfigId: string, actor: Record<string, unknown>) {
   return { id, created, eventTypeName: 'ALERT_CONFIG_CHANGED_AUDIT', alertConfigId, ...actor };
-}
-
-/** The `drift detected` lines logRunFindings writes for `changes`. */
-function driftLines(changes: Change[]): Record<string, unknown>[] {
-  const lines: Record<string, unknown>[] = [];
-  const logger = {
-    error: () => undefined,
-    info: () => undefined,
-    warn: (message: string, fields: Record<string, unknown>) => {
-      if (message === 'drift detected') lines.push(fields);
-    },
-  } as unknown as Logger;
-  logRunFindings(logger, { failures: [], plan: { changes }, command: 'apply' } as unknown as RunReport);
-  return lines;
 }
 
 describe('drift with no author named: why', () => {

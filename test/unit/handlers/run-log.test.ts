@@ -15,18 +15,7 @@ import {
   UPDATE_FIGHT_CODE,
 } from '../../../lambdas/handlers/run-log.ts';
 import { OpsManagerApiError, OpsManagerAuthError } from '../../../lambdas/opsman/errors.ts';
-
-type Call = { level: 'error' | 'warn'; message: string; fields: Record<string, unknown> };
-
-/** A logger that records what it is asked to log (the Powertools Logger's error and warn). */
-function recordingLogger(): { logger: Logger; calls: Call[] } {
-  const calls: Call[] = [];
-  const fake = {
-    error: (message: string, fields: Record<string, unknown>) => calls.push({ level: 'error', message, fields }),
-    warn: (message: string, fields: Record<string, unknown>) => calls.push({ level: 'warn', message, fields }),
-  };
-  return { logger: fake as unknown as Logger, calls };
-}
+import { recordingLogger } from '../../helpers/recording-logger.ts';
 
 function report(failures: TargetFailure[]): RunReport {
   // Only what logRunFindings reads: the failures, the plan's changes and the command.
