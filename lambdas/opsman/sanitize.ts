@@ -34,12 +34,38 @@ export function secretForms(secret: string): string[] {
   return [...forms].sort((a, b) => b.length - a.length);
 }
 
-/** Replaces every occurrence of the secrets (in each of their forms), and anything shaped like an Authorization header value, in `text`. */
+/**
+ * Shortest start of a secret that is redacted on its own. Servers quote a long value cut short (Jackson and most Java
+ * validators clip what they quote, `"abcd..."`): the whole secret is then never in the text, but its start is. Twelve
+ * characters is long enough not to hit ordinary words, short enough to catch any useful part of a key or token.
+ */
+const MIN_PARTIAL = 12;
+
+/** Replaces every run of `text` that is the start of `form`, at least MIN_PARTIAL characters long, by the mark. */
+function redactStarts(text: string, form: string): string {
+  if (form.length <= MIN_PARTIAL) return text;
+  const head = form.slice(0, MIN_PARTIAL);
+  let out = '';
+  let from = 0;
+  for (let at = text.indexOf(head); at !== -1; at = text.indexOf(head, from)) {
+    let end = at + MIN_PARTIAL;
+    while (end < text.length && end - at < form.length && text[end] === form[end - at]) end++;
+    out += text.slice(from, at) + REDACTED;
+    from = end;
+  }
+  return out + text.slice(from);
+}
+
+/**
+ * Replaces every occurrence of the secrets (in each of their forms), every start of one that a server cut short (12
+ * characters or more), and anything shaped like an Authorization header value, in `text`.
+ */
 export function scrub(text: string, secrets: readonly string[]): string {
   let out = text;
-  for (const secret of secrets) {
-    for (const form of secretForms(secret)) out = out.split(form).join(REDACTED);
-  }
+  const forms = secrets.flatMap(secretForms);
+  for (const form of forms) out = out.split(form).join(REDACTED);
+  // After every whole form is gone: what is left of a secret can only be a part of one.
+  for (const form of forms) out = redactStarts(out, form);
   return out
     .replace(/\bDigest\s+username=[^\r\n]*/gi, `Digest ${REDACTED}`)
     .replace(/\b(Basic|Bearer)\s+[A-Za-z0-9+/=._~-]{8,}/g, `$1 ${REDACTED}`);

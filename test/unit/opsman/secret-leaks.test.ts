@@ -63,6 +63,15 @@ beforeAll(async () => {
           .replace('ESCAPED', 'ESC&#x41;PED');
         return { status: 403, text: `<html><body>${html}</body></html>`, headers: { 'content-type': 'text/html' } };
       }
+      if (mode === 'echo-prefix') {
+        // A validator quoting each value it refuses cut short, as Jackson and most Java validators do.
+        const sent = JSON.parse(req.body) as { notifications: Record<string, string>[] };
+        const quoted = sent.notifications.flatMap((n) => Object.values(n)).map((v) => `"${v.slice(0, 20)}..."`);
+        return {
+          status: 400,
+          json: { error: 400, errorCode: 'INVALID_ATTRIBUTE', detail: `too long: ${quoted.join(', ')}` },
+        };
+      }
       if (mode === 'reset') return 'reset';
       if (mode === 'unavailable') return { status: 503, json: { errorCode: 'X', detail: TEST_PRIVATE_KEY } };
       return { json: {} };
@@ -218,5 +227,26 @@ describe('a secret in the form a server quotes it', () => {
     scan(serverMode, error);
     const views = [String(error), (error as Error).stack ?? '', inspect(error, { depth: 10, showHidden: true })];
     for (const view of views) for (const fragment of FRAGMENTS) expect(view, fragment).not.toContain(fragment);
+  });
+});
+
+describe('a secret a server quotes cut short', () => {
+  it('is redacted from its twelfth character on, never shown in part', async () => {
+    mode = 'echo-prefix';
+    const long = {
+      typeName: 'WEBHOOK',
+      webhookUrl: 'https://hooks.example/x',
+      webhookSecret: `PARTIALLEAK-${'0'.repeat(300)}`,
+    };
+    const c = client();
+    const error = await c
+      .createAlertConfig('g', { eventTypeName: 'HOST_DOWN', notifications: [long] })
+      .catch((e: unknown) => e);
+    await c.close();
+    expect(error).toBeInstanceOf(OpsManagerError);
+    const views = [String(error), (error as Error).stack ?? '', inspect(error, { depth: 10, showHidden: true })];
+    for (const view of views) expect(view).not.toContain('PARTIALLEAK');
+    // The refusal itself is still told: only the quoted values are gone.
+    expect(String(error)).toContain('too long: "WEBHOOK...", "[REDACTED]...", "[REDACTED]..."');
   });
 });
