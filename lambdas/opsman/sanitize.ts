@@ -24,14 +24,34 @@ export function collectSecretValues(value: unknown, into: string[] = []): string
 
 /**
  * The texts a secret may take in what a server hands back: as sent, JSON-escaped (a server or proxy quoting the raw
- * request body shows `a\"b` for a secret `a"b`), JSON-escaped with `\/` for `/` (as some encoders write), and
- * percent-encoded (a URL quoted in a URL). Longest first, so that no form is cut by a shorter one.
+ * request body shows `a\"b` for a secret `a"b`), JSON-escaped with `\/` for `/` (as some encoders write),
+ * percent-encoded (a URL quoted in a URL), percent-decoded, and, for a URL, as a URL parser writes it back (host
+ * lower-cased, user and password left out: the path of a chat webhook is its secret). Longest first, so that no form
+ * is cut by a shorter one.
  */
 export function secretForms(secret: string): string[] {
   if (secret === '') return [];
   const json = JSON.stringify(secret).slice(1, -1);
   const forms = new Set([secret, json, json.replaceAll('/', '\\/'), encodeURIComponent(secret)]);
-  return [...forms].sort((a, b) => b.length - a.length);
+  for (const parsed of parsedForms(secret)) forms.add(parsed);
+  return [...forms].filter((form) => form !== '').sort((a, b) => b.length - a.length);
+}
+
+/** The percent-decoded text of `secret` and, when it is an http(s) URL, its parser's text without credentials. */
+function parsedForms(secret: string): string[] {
+  const forms: string[] = [];
+  try {
+    forms.push(decodeURIComponent(secret));
+  } catch {
+    // Not valid percent-encoding: no server decoded it either.
+  }
+  if (!/^https?:\/\//i.test(secret) || !URL.canParse(secret)) return forms;
+  const url = new URL(secret);
+  url.username = '';
+  url.password = '';
+  // A bare origin (`https://hooks.example/`) is no secret of its own, and would redact every mention of the host.
+  if (url.pathname.length > 1 || url.search !== '') forms.push(url.href);
+  return forms;
 }
 
 /**

@@ -72,6 +72,20 @@ beforeAll(async () => {
           json: { error: 400, errorCode: 'INVALID_ATTRIBUTE', detail: `too long: ${quoted.join(', ')}` },
         };
       }
+      if (mode === 'echo-decoded' || mode === 'echo-normalised') {
+        // A server that parsed the URL before quoting it: percent-decoded, or as its URL parser writes it back
+        // (host lower-cased, user and password left out).
+        const sent = JSON.parse(req.body) as { notifications: Record<string, string>[] };
+        const url = sent.notifications[0]?.webhookUrl ?? '';
+        let quoted = decodeURIComponent(url);
+        if (mode === 'echo-normalised') {
+          const parsed = new URL(url);
+          parsed.username = '';
+          parsed.password = '';
+          quoted = parsed.href;
+        }
+        return { status: 400, json: { error: 400, errorCode: 'INVALID_ATTRIBUTE', detail: `unreachable: ${quoted}` } };
+      }
       if (mode === 'reset') return 'reset';
       if (mode === 'unavailable') return { status: 503, json: { errorCode: 'X', detail: TEST_PRIVATE_KEY } };
       return { json: {} };
@@ -248,5 +262,26 @@ describe('a secret a server quotes cut short', () => {
     for (const view of views) expect(view).not.toContain('PARTIALLEAK');
     // The refusal itself is still told: only the quoted values are gone.
     expect(String(error)).toContain('too long: "WEBHOOK...", "[REDACTED]...", "[REDACTED]..."');
+  });
+});
+
+describe('a secret URL a server quotes as it parsed it', () => {
+  const URL_SECRET = 'https://bot:USERINFOLEAK@Hooks.Example/T0/B1/DECODED%2FLEAK%20X?x=1';
+  it.each([
+    ['percent-decoded', 'echo-decoded', 'DECODED/LEAK X'],
+    ['normalised without its user and password', 'echo-normalised', 'DECODED%2FLEAK%20X'],
+  ])('%s', async (_label, serverMode, fragment) => {
+    mode = serverMode;
+    const c = client();
+    const body = { eventTypeName: 'HOST_DOWN', notifications: [{ typeName: 'WEBHOOK', webhookUrl: URL_SECRET }] };
+    const error = await c.createAlertConfig('g', body).catch((e: unknown) => e);
+    await c.close();
+    expect(error).toBeInstanceOf(OpsManagerError);
+    const views = [String(error), (error as Error).stack ?? '', inspect(error, { depth: 10, showHidden: true })];
+    for (const view of views) {
+      expect(view).not.toContain('LEAK');
+      expect(view).not.toContain(fragment);
+    }
+    expect(String(error)).toContain('unreachable: [REDACTED]');
   });
 });
