@@ -1,6 +1,6 @@
 /**
  * One file's text to YAML documents, refusing hostile input with issues (decode-text.ts refuses the bytes first):
- * syntax errors, duplicate keys, explicit tags (custom types), alias bombs and empty documents.
+ * syntax errors, duplicate keys, explicit tags (custom types), collection and alias keys, alias bombs and empty documents.
  *
  * Memory: documents keep their plain values and a few positions, not their syntax trees (see lazy-document.ts).
  * Speed: plain block YAML takes a fast path (simple-yaml.ts) with the same values and positions.
@@ -152,16 +152,25 @@ export function parseYamlFile(
   return { documents, issues };
 }
 
-/** An issue for each mapping key of `doc` that is a list or a mapping (or an alias of one). */
+/** An issue for each mapping key of `doc` that is a list or a mapping, or an alias (of anything). */
 function collectionKeys(file: string, doc: Document.Parsed, counter: LineCounter): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   visit(doc, {
     Pair(_key, pair) {
+      if (!isNode(pair.key) || !pair.key.range) return;
       const key = isAlias(pair.key) ? pair.key.resolve(doc) : pair.key;
-      if (!isCollection(key) || !isNode(pair.key) || !pair.key.range) return;
-      const found = isSeq(key) ? 'a list' : 'a mapping';
-      const message = `a mapping key must be plain text; found ${found} used as a key`;
-      issues.push({ file, ...positionAt(counter, pair.key.range[0]), path: '', message, found });
+      const at = positionAt(counter, pair.key.range[0]);
+      if (isCollection(key)) {
+        const found = isSeq(key) ? 'a list' : 'a mapping';
+        const message = `a mapping key must be plain text; found ${found} used as a key`;
+        issues.push({ file, ...at, path: '', message, found });
+      } else if (isAlias(pair.key)) {
+        // yaml's duplicate-key check compares key nodes, not what an alias resolves to: `&m mode: plan` then
+        // `*m : apply` reads as mode: apply, the first value silently dropped. No key needs an alias: refuse them all.
+        const found = `the alias "*${printable(pair.key.source)}"`;
+        const message = `a mapping key must be plain text; found ${found} used as a key: write the key itself (an alias key can repeat another key unseen)`;
+        issues.push({ file, ...at, path: '', message, found });
+      }
     },
   });
   return issues;

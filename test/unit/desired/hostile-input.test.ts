@@ -300,6 +300,21 @@ describe('hostile input', () => {
     }
   });
 
+  // Regression: yaml's duplicate-key check compares key nodes, not what an alias key resolves to, so a repeated key
+  // written as an alias was read silently, its value replacing the first (here mode: apply instead of plan).
+  it('refuses an alias used as a key, which could repeat a key unseen', async () => {
+    const text = projectYaml('  &m mode: plan\n  *m : apply\n');
+    const issues = await issuesOf(new MemorySource({ 'p.yaml': text }));
+    expect(issues.map((i) => [i.file, i.line, i.column, i.message])).toEqual([
+      [
+        'p.yaml',
+        8,
+        3,
+        'a mapping key must be plain text; found the alias "*m" used as a key: write the key itself (an alias key can repeat another key unseen)',
+      ],
+    ]);
+  });
+
   // Regression: an unknown field's name was printed as written, so a name holding a newline forged a line of the
   // report ("p.yaml:7:3: unknown field "a" + a line of the attacker's choosing) and an escape sequence reached the
   // terminal; values were quoted with JSON's escapes, which leave DEL, the C1 controls (CSI) and U+2028 as they are.
