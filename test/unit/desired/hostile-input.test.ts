@@ -315,6 +315,29 @@ describe('hostile input', () => {
     ]);
   });
 
+  // Regression: free text kept white space at its ends: `value: |` gave the matcher value "rs0\n" (a matcher that
+  // never matches, so an alert that never fires), a quoted "bob " a username nobody has; both loaded silently.
+  it.each([
+    [
+      'a block scalar line break',
+      '      matchers:\n        - fieldName: REPLICA_SET_NAME\n          operator: EQUALS\n          value: |\n            rs0\n',
+      13,
+      18,
+      'spec.alertConfigs[0].matchers[0].value must be the value the operator tests, without white space at either end; found "rs0\\n" (a block scalar, "|" or ">", keeps its last line break: write "|-" or ">-", or the value on one line)',
+    ],
+    [
+      'a quoted trailing space',
+      '      matchers: [{ fieldName: REPLICA_SET_NAME, operator: EQUALS, value: "rs0 " }]\n',
+      10,
+      74,
+      'spec.alertConfigs[0].matchers[0].value must be the value the operator tests, without white space at either end; found "rs0 "',
+    ],
+  ])('refuses free text with white space at an end (%s)', async (_name, matcher, line, column, message) => {
+    const spec = `  alertConfigs:\n    - key: a1\n      eventTypeName: NO_PRIMARY\n${matcher}      notifications: [{ typeName: GROUP }]\n`;
+    const issues = await issuesOf(new MemorySource({ 'p.yaml': projectYaml(spec) }));
+    expect(issues.map((i) => [i.file, i.line, i.column, i.message])).toEqual([['p.yaml', line, column, message]]);
+  });
+
   // Regression: an unknown field's name was printed as written, so a name holding a newline forged a line of the
   // report ("p.yaml:7:3: unknown field "a" + a line of the attacker's choosing) and an escape sequence reached the
   // terminal; values were quoted with JSON's escapes, which leave DEL, the C1 controls (CSI) and U+2028 as they are.
