@@ -338,6 +338,35 @@ describe('hostile input', () => {
     expect(issues.map((i) => [i.file, i.line, i.column, i.message])).toEqual([['p.yaml', line, column, message]]);
   });
 
+  // Regression: numbers whose value is not what is written loaded silently: 010 as 10 (8 to YAML 1.1 tools), 0o10 as 8,
+  // 9007199254740993 as ...992, 1e-400 as 0, -0; in plain block YAML (the fast path) as in flow YAML.
+  it.each([
+    [
+      '010',
+      'has a leading zero: YAML 1.2 reads it as 10, YAML 1.1 tools as the octal 8; write it without the leading zero',
+    ],
+    ['0o10', 'is not written in decimal (YAML reads it as 8); write 8'],
+    ['0x10', 'is not written in decimal (YAML reads it as 16); write 16'],
+    [
+      '9007199254740993',
+      'is too large to be held exactly (YAML reads it as 9007199254740992); write a number up to 9007199254740991',
+    ],
+    ['1e-400', 'is too small to be held (YAML reads it as 0); write 0'],
+    ['-0', 'is minus zero; write 0'],
+  ])('refuses the number %s, whose value is not what is written', async (written, why) => {
+    const message = `the number ${written} ${why} (or, if it is text, put it in quotes)`;
+    const configs = (threshold: string) =>
+      `  alertConfigs:\n    - key: a1\n      eventTypeName: TOO_FEW_HEALTHY_MEMBERS\n      threshold:\n        operator: LESS_THAN\n        threshold: ${threshold}\n      notifications:\n        - typeName: GROUP\n`;
+    const block = await issuesOf(new MemorySource({ 'p.yaml': projectYaml(configs(written)) }));
+    const flowText = projectYaml(configs(written)).replace(
+      `threshold:\n        operator: LESS_THAN\n        threshold: ${written}\n`,
+      `threshold: { operator: LESS_THAN, threshold: ${written} }\n`,
+    );
+    const flow = await issuesOf(new MemorySource({ 'p.yaml': flowText }));
+    expect(block.map((i) => [i.line, i.column, i.message])).toEqual([[12, 20, message]]);
+    expect(flow.map((i) => [i.line, i.column, i.message])).toEqual([[10, 52, message]]);
+  });
+
   // Regression: an unknown field's name was printed as written, so a name holding a newline forged a line of the
   // report ("p.yaml:7:3: unknown field "a" + a line of the attacker's choosing) and an escape sequence reached the
   // terminal; values were quoted with JSON's escapes, which leave DEL, the C1 controls (CSI) and U+2028 as they are.
