@@ -34,8 +34,10 @@ export const CACHE_FORMAT_VERSION = 3;
  * 5: alert configs carry `ignoreFields` (per-field ignore rules).
  * 6: an ignoreFields entry naming a threshold member its event type never has (`threshold` on a metric alert) is refused.
  * 7: Settings carry `changeWindows` (weekly ones with their default time zone), checked by window-checks.ts.
+ * 8: an alias used as a mapping key is refused (`*m : apply` could repeat a key unseen, its value replacing the first).
+ * 9: numbers whose value is not what is written are refused (`010`, `0o10`, `0x10`, `9007199254740993`, `1e-400`, `-0`).
  */
-export const LOADER_VERSION = 7;
+export const LOADER_VERSION = 9;
 
 /** The identity of one file in the key: path, content digest, and the source's version (S3 ETag) when it has one. */
 export interface CacheKeyFile {

@@ -1,6 +1,6 @@
 /**
  * One file's text to YAML documents, refusing hostile input with issues (decode-text.ts refuses the bytes first):
- * syntax errors, duplicate keys, explicit tags (custom types), alias bombs and empty documents.
+ * syntax errors, duplicate keys, explicit tags (custom types), collection and alias keys, alias bombs and empty documents.
  *
  * Memory: documents keep their plain values and a few positions, not their syntax trees (see lazy-document.ts).
  * Speed: plain block YAML takes a fast path (simple-yaml.ts) with the same values and positions.
@@ -120,6 +120,7 @@ export function parseYamlFile(
     // A list or mapping used as a key (`? [a]`, `{a: 1}: x`, an alias of one) has no JSON form: yaml would turn it into
     // text and print a process warning quoting it. Such keys need `?` or a flow bracket, so plain files skip the walk.
     if (/[?[{*]/.test(text)) issues.push(...collectionKeys(file, doc, counter));
+    if (MAY_HAVE_UNCLEAR_NUMBER.test(text)) issues.push(...unclearNumbers(file, doc, counter));
     if (issues.length > before) return;
     let value: unknown;
     try {
@@ -152,19 +153,70 @@ export function parseYamlFile(
   return { documents, issues };
 }
 
-/** An issue for each mapping key of `doc` that is a list or a mapping (or an alias of one). */
+/** An issue for each mapping key of `doc` that is a list or a mapping, or an alias (of anything). */
 function collectionKeys(file: string, doc: Document.Parsed, counter: LineCounter): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   visit(doc, {
     Pair(_key, pair) {
+      if (!isNode(pair.key) || !pair.key.range) return;
       const key = isAlias(pair.key) ? pair.key.resolve(doc) : pair.key;
-      if (!isCollection(key) || !isNode(pair.key) || !pair.key.range) return;
-      const found = isSeq(key) ? 'a list' : 'a mapping';
-      const message = `a mapping key must be plain text; found ${found} used as a key`;
-      issues.push({ file, ...positionAt(counter, pair.key.range[0]), path: '', message, found });
+      const at = positionAt(counter, pair.key.range[0]);
+      if (isCollection(key)) {
+        const found = isSeq(key) ? 'a list' : 'a mapping';
+        const message = `a mapping key must be plain text; found ${found} used as a key`;
+        issues.push({ file, ...at, path: '', message, found });
+      } else if (isAlias(pair.key)) {
+        // yaml's duplicate-key check compares key nodes, not what an alias resolves to: `&m mode: plan` then
+        // `*m : apply` reads as mode: apply, the first value silently dropped. No key needs an alias: refuse them all.
+        const found = `the alias "*${printable(pair.key.source)}"`;
+        const message = `a mapping key must be plain text; found ${found} used as a key: write the key itself (an alias key can repeat another key unseen)`;
+        issues.push({ file, ...at, path: '', message, found });
+      }
     },
   });
   return issues;
+}
+
+/**
+ * Text that may hold a number unclearNumbers refuses (a leading 0, 16 digits, a negative exponent, -0): a filter only,
+ * so that files without one skip the walk; it may match more.
+ */
+const MAY_HAVE_UNCLEAR_NUMBER = /\b0[0-9oxX]|[0-9]{16}|[eE]-|-0/;
+
+/**
+ * An issue for each number whose value is not plainly what is written: one readers of other YAML versions read
+ * otherwise (`010`: 10 in YAML 1.2, 8 in YAML 1.1; `0o10`: 8, text in YAML 1.1), one written in hexadecimal, one a
+ * double cannot hold (`9007199254740993` reads as ...992, `1e-400` as 0) and `-0`. Each would be a silent change.
+ */
+function unclearNumbers(file: string, doc: Document.Parsed, counter: LineCounter): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  visit(doc, {
+    Scalar(key, node) {
+      if (key === 'key' || typeof node.value !== 'number' || typeof node.source !== 'string' || !node.range) return;
+      const why = unclearNumber(node.source, node.value);
+      if (why === undefined) return;
+      const found = printable(node.source);
+      // A phone number or an id written bare is text YAML read as a number: the way out is quotes, not arithmetic.
+      const message = `the number ${found} ${why} (or, if it is text, put it in quotes)`;
+      issues.push({ file, ...positionAt(counter, node.range[0]), path: '', message, found });
+    },
+  });
+  return issues;
+}
+
+/** Why the number written `source`, read as `value`, is unclear, or undefined when it is plain. */
+function unclearNumber(source: string, value: number): string | undefined {
+  if (/^[-+]?0[0-9]/.test(source)) {
+    const octal = /^[-+]?[0-7]+$/.test(source) ? `, YAML 1.1 tools as the octal ${Number.parseInt(source, 8)}` : '';
+    return `has a leading zero: YAML 1.2 reads it as ${value}${octal}; write it without the leading zero`;
+  }
+  if (/^[-+]?0[oxX]/.test(source)) return `is not written in decimal (YAML reads it as ${value}); write ${value}`;
+  if (/^[-+]?[0-9]+$/.test(source) && !Number.isSafeInteger(value)) {
+    return `is too large to be held exactly (YAML reads it as ${value}); write a number up to ${Number.MAX_SAFE_INTEGER}`;
+  }
+  if (value === 0 && /^[-+]?[0-9.]*[1-9]/.test(source)) return 'is too small to be held (YAML reads it as 0); write 0';
+  if (Object.is(value, -0)) return 'is minus zero; write 0';
+  return undefined;
 }
 
 function tagLabel(tag: string): string {

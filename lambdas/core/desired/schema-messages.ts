@@ -39,6 +39,10 @@ export function describeValue(value: unknown): string {
   return String(value);
 }
 
+/** Why a text ends with a line break nobody typed, and the way out. */
+const BLOCK_SCALAR_BREAK =
+  ' (a block scalar, "|" or ">", keeps its last line break: write "|-" or ">-", or the value on one line)';
+
 /** Why a value written after `: #` is empty, and the way out. */
 const COMMENTED_OUT = ' (YAML read the "#" and what follows it as a comment: put the value in quotes, e.g. "#alerts")';
 
@@ -317,7 +321,10 @@ export function translate(located: LocatedDocument, error: ErrorObject, kind?: u
       const expected = String(schema.description ?? `text matching ${String(params.pattern)}`);
       // The reference itself is never shown (it may be a pasted secret), so say which characters it may hold.
       const allowed = segments[segments.length - 1] === 'secretRef' ? SECRET_REF_CHARACTERS : '';
-      return { ...at(segments), message: `${subject} must be ${expected}; found ${found}${allowed}`, expected, found };
+      // `value: |` keeps its last line break, unseen in the file: say where the "\n" comes from.
+      const why = typeof error.data === 'string' && error.data.endsWith('\n') ? BLOCK_SCALAR_BREAK : '';
+      const message = `${subject} must be ${expected}; found ${found}${allowed}${why}`;
+      return { ...at(segments), message, expected, found };
     }
     case 'minimum':
     case 'maximum':

@@ -38,7 +38,17 @@ const name = (what: string) => ({
   description: `${withArticle(what)} (letters, digits, '.', '_' or '-', starting with a letter or digit, at most 63 characters)`,
 });
 
-const text = (what: string) => ({ type: 'string', minLength: 1, description: what });
+/**
+ * Free text: not empty, and no white space at either end. A line break there is what a block scalar leaves
+ * (`value: |` keeps its last newline), a space what a quoted value carries: Ops Manager would get the text as it is,
+ * and a matcher value "rs0\n" never matches, a username "bob " is nobody.
+ */
+const text = (what: string) => ({
+  type: 'string',
+  minLength: 1,
+  pattern: '^(?!\\s)[\\s\\S]*(?<!\\s)$',
+  description: `${what}, without white space at either end`,
+});
 
 const closed = (properties: Record<string, unknown>, required: string[] = []) => ({
   type: 'object',

@@ -67,9 +67,18 @@ function scalar(text: string): unknown {
   if (!PLAIN.test(text) || isItem(text)) throw new NotSimple();
   if (NULL.test(text)) return null;
   if (BOOL.test(text)) return text[0] === 't' || text[0] === 'T';
-  if (INT.test(text)) return Number.parseInt(text, 10);
+  if (INT.test(text)) {
+    // A leading zero, -0 and integers a double cannot hold exactly are refused by parse.ts: left to yaml's path.
+    const value = Number.parseInt(text, 10);
+    if (/^[-+]?0./.test(text) || Object.is(value, -0) || !Number.isSafeInteger(value)) throw new NotSimple();
+    return value;
+  }
   if (LEFT_TO_YAML.test(text)) throw new NotSimple();
-  if (FLOAT.test(text)) return Number.parseFloat(text);
+  if (FLOAT.test(text)) {
+    const value = Number.parseFloat(text);
+    if (/^[-+]?0[0-9]/.test(text) || Object.is(value, -0)) throw new NotSimple();
+    return value;
+  }
   return text;
 }
 

@@ -300,6 +300,73 @@ describe('hostile input', () => {
     }
   });
 
+  // Regression: yaml's duplicate-key check compares key nodes, not what an alias key resolves to, so a repeated key
+  // written as an alias was read silently, its value replacing the first (here mode: apply instead of plan).
+  it('refuses an alias used as a key, which could repeat a key unseen', async () => {
+    const text = projectYaml('  &m mode: plan\n  *m : apply\n');
+    const issues = await issuesOf(new MemorySource({ 'p.yaml': text }));
+    expect(issues.map((i) => [i.file, i.line, i.column, i.message])).toEqual([
+      [
+        'p.yaml',
+        8,
+        3,
+        'a mapping key must be plain text; found the alias "*m" used as a key: write the key itself (an alias key can repeat another key unseen)',
+      ],
+    ]);
+  });
+
+  // Regression: free text kept white space at its ends: `value: |` gave the matcher value "rs0\n" (a matcher that
+  // never matches, so an alert that never fires), a quoted "bob " a username nobody has; both loaded silently.
+  it.each([
+    [
+      'a block scalar line break',
+      '      matchers:\n        - fieldName: REPLICA_SET_NAME\n          operator: EQUALS\n          value: |\n            rs0\n',
+      13,
+      18,
+      'spec.alertConfigs[0].matchers[0].value must be the value the operator tests, without white space at either end; found "rs0\\n" (a block scalar, "|" or ">", keeps its last line break: write "|-" or ">-", or the value on one line)',
+    ],
+    [
+      'a quoted trailing space',
+      '      matchers: [{ fieldName: REPLICA_SET_NAME, operator: EQUALS, value: "rs0 " }]\n',
+      10,
+      74,
+      'spec.alertConfigs[0].matchers[0].value must be the value the operator tests, without white space at either end; found "rs0 "',
+    ],
+  ])('refuses free text with white space at an end (%s)', async (_name, matcher, line, column, message) => {
+    const spec = `  alertConfigs:\n    - key: a1\n      eventTypeName: NO_PRIMARY\n${matcher}      notifications: [{ typeName: GROUP }]\n`;
+    const issues = await issuesOf(new MemorySource({ 'p.yaml': projectYaml(spec) }));
+    expect(issues.map((i) => [i.file, i.line, i.column, i.message])).toEqual([['p.yaml', line, column, message]]);
+  });
+
+  // Regression: numbers whose value is not what is written loaded silently: 010 as 10 (8 to YAML 1.1 tools), 0o10 as 8,
+  // 9007199254740993 as ...992, 1e-400 as 0, -0; in plain block YAML (the fast path) as in flow YAML.
+  it.each([
+    [
+      '010',
+      'has a leading zero: YAML 1.2 reads it as 10, YAML 1.1 tools as the octal 8; write it without the leading zero',
+    ],
+    ['0o10', 'is not written in decimal (YAML reads it as 8); write 8'],
+    ['0x10', 'is not written in decimal (YAML reads it as 16); write 16'],
+    [
+      '9007199254740993',
+      'is too large to be held exactly (YAML reads it as 9007199254740992); write a number up to 9007199254740991',
+    ],
+    ['1e-400', 'is too small to be held (YAML reads it as 0); write 0'],
+    ['-0', 'is minus zero; write 0'],
+  ])('refuses the number %s, whose value is not what is written', async (written, why) => {
+    const message = `the number ${written} ${why} (or, if it is text, put it in quotes)`;
+    const configs = (threshold: string) =>
+      `  alertConfigs:\n    - key: a1\n      eventTypeName: TOO_FEW_HEALTHY_MEMBERS\n      threshold:\n        operator: LESS_THAN\n        threshold: ${threshold}\n      notifications:\n        - typeName: GROUP\n`;
+    const block = await issuesOf(new MemorySource({ 'p.yaml': projectYaml(configs(written)) }));
+    const flowText = projectYaml(configs(written)).replace(
+      `threshold:\n        operator: LESS_THAN\n        threshold: ${written}\n`,
+      `threshold: { operator: LESS_THAN, threshold: ${written} }\n`,
+    );
+    const flow = await issuesOf(new MemorySource({ 'p.yaml': flowText }));
+    expect(block.map((i) => [i.line, i.column, i.message])).toEqual([[12, 20, message]]);
+    expect(flow.map((i) => [i.line, i.column, i.message])).toEqual([[10, 52, message]]);
+  });
+
   // Regression: an unknown field's name was printed as written, so a name holding a newline forged a line of the
   // report ("p.yaml:7:3: unknown field "a" + a line of the attacker's choosing) and an escape sequence reached the
   // terminal; values were quoted with JSON's escapes, which leave DEL, the C1 controls (CSI) and U+2028 as they are.
