@@ -74,13 +74,19 @@ export const AWKWARD_STRINGS: readonly string[] = [
   'a\u00a0b',
 ];
 
-/** A non-empty string: one of the awkward ones, printable ASCII, graphemes or any code points. */
-export const awkwardString = fc.oneof(
-  fc.constantFrom(...AWKWARD_STRINGS),
-  fc.string({ minLength: 1, maxLength: 40 }),
-  fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 }),
-  fc.string({ unit: 'binary', minLength: 1, maxLength: 12 }),
-);
+/**
+ * A non-empty string: one of the awkward ones, printable ASCII, graphemes or any code points. Never one ending with a
+ * line break: the format refuses free text so ended (a block scalar's unseen newline), so export leaves such a config
+ * out, with its reason (a test of its own).
+ */
+export const awkwardString = fc
+  .oneof(
+    fc.constantFrom(...AWKWARD_STRINGS),
+    fc.string({ minLength: 1, maxLength: 40 }),
+    fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 }),
+    fc.string({ unit: 'binary', minLength: 1, maxLength: 12 }),
+  )
+  .filter((s) => !/[\r\n]$/.test(s));
 
 /** An address the schema's (and Ops Manager's) pattern accepts: no `@` or white space in either part. */
 export const awkwardEmail = fc

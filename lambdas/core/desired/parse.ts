@@ -5,13 +5,13 @@
  * Memory: documents keep their plain values and a few positions, not their syntax trees (see lazy-document.ts).
  * Speed: plain block YAML takes a fast path (simple-yaml.ts) with the same values and positions.
  */
-import { type Document, isAlias, isCollection, isNode, isScalar, isSeq, LineCounter, visit } from 'yaml';
+import { type Document, isAlias, isCollection, isNode, isPair, isScalar, isSeq, LineCounter, visit } from 'yaml';
 import { printable } from '../printable.ts';
 import { unresolvedAliases } from './aliases.ts';
 import { findIndentation } from './indentation.ts';
 import { invisibleBreakage } from './invisible-breakage.ts';
 import { knownPositions, LazyDocument, LazyTrees, parseTrees } from './lazy-document.ts';
-import { type LocatedDocument, positionAt } from './locate.ts';
+import { formatPath, type LocatedDocument, type PathSegment, positionAt } from './locate.ts';
 import { findMissingSeparators } from './missing-separator.ts';
 import { findExcessiveNesting } from './nesting.ts';
 import { parseSimpleYaml } from './simple-yaml.ts';
@@ -178,30 +178,51 @@ function collectionKeys(file: string, doc: Document.Parsed, counter: LineCounter
 }
 
 /**
- * Text that may hold a number unclearNumbers refuses (a leading 0, 16 digits, a negative exponent, -0): a filter only,
+ * Text that may hold a number unclearNumbers refuses (a leading 0, 16 digits, a negative exponent): a filter only,
  * so that files without one skip the walk; it may match more.
  */
-const MAY_HAVE_UNCLEAR_NUMBER = /\b0[0-9oxX]|[0-9]{16}|[eE]-|-0/;
+const MAY_HAVE_UNCLEAR_NUMBER = /\b0[0-9oxX]|[0-9]{16}|[eE]-/;
 
 /**
  * An issue for each number whose value is not plainly what is written: one readers of other YAML versions read
  * otherwise (`010`: 10 in YAML 1.2, 8 in YAML 1.1; `0o10`: 8, text in YAML 1.1), one written in hexadecimal, one a
- * double cannot hold (`9007199254740993` reads as ...992, `1e-400` as 0) and `-0`. Each would be a silent change.
+ * double cannot hold (`9007199254740993` reads as ...992, `1e-400` as 0). Each would be a silent change (`-0` is not:
+ * it is sent, compared and stored as 0).
  */
 function unclearNumbers(file: string, doc: Document.Parsed, counter: LineCounter): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   visit(doc, {
-    Scalar(key, node) {
+    Scalar(key, node, ancestors) {
       if (key === 'key' || typeof node.value !== 'number' || typeof node.source !== 'string' || !node.range) return;
       const why = unclearNumber(node.source, node.value);
       if (why === undefined) return;
       const found = printable(node.source);
       // A phone number or an id written bare is text YAML read as a number: the way out is quotes, not arithmetic.
       const message = `the number ${found} ${why} (or, if it is text, put it in quotes)`;
-      issues.push({ file, ...positionAt(counter, node.range[0]), path: '', message, found });
+      // The path lets a caller tell which entry holds the number (export leaves out that entry alone).
+      const path = formatPath(pathOf(ancestors, node));
+      issues.push({ file, ...positionAt(counter, node.range[0]), path, message, found });
     },
   });
   return issues;
+}
+
+/** The document path of `node` from the ancestors `visit` hands over (mapping keys and list indexes). */
+function pathOf(ancestors: readonly unknown[], node: unknown): PathSegment[] {
+  const segments: PathSegment[] = [];
+  ancestors.forEach((ancestor, i) => {
+    const child = ancestors[i + 1] ?? node;
+    if (isSeq(ancestor)) segments.push(ancestor.items.indexOf(child as never));
+    else if (isPair(ancestor) && ancestor.value === child) {
+      segments.push(isScalar(ancestor.key) ? String(ancestor.key.value) : String(ancestor.key));
+    }
+  });
+  return segments;
+}
+
+/** Whether the integer `digits` (an optional "-", then digits) is `value` exactly or is the way `value` prints. */
+function integerAsWritten(digits: string, value: number): boolean {
+  return String(value) === digits || BigInt(digits) === BigInt(value);
 }
 
 /** Why the number written `source`, read as `value`, is unclear, or undefined when it is plain. */
@@ -211,11 +232,13 @@ function unclearNumber(source: string, value: number): string | undefined {
     return `has a leading zero: YAML 1.2 reads it as ${value}${octal}; write it without the leading zero`;
   }
   if (/^[-+]?0[oxX]/.test(source)) return `is not written in decimal (YAML reads it as ${value}); write ${value}`;
-  if (/^[-+]?[0-9]+$/.test(source) && !Number.isSafeInteger(value)) {
-    return `is too large to be held exactly (YAML reads it as ${value}); write a number up to ${Number.MAX_SAFE_INTEGER}`;
+  // Only digits that are neither held exactly nor the number's own shortest text: 9007199254740992 (2^53) and 1e20
+  // written out are exact, 341005196264649000 is how the double nearest to it prints (both read back the same),
+  // 9007199254740993 is neither (it reads as ...992).
+  if (/^[-+]?[0-9]+$/.test(source) && Number.isFinite(value) && !integerAsWritten(source.replace(/^\+/, ''), value)) {
+    return `is too large to be held exactly (YAML reads it as ${value}); write a number up to ${Number.MAX_SAFE_INTEGER}, or one a double holds`;
   }
   if (value === 0 && /^[-+]?[0-9.]*[1-9]/.test(source)) return 'is too small to be held (YAML reads it as 0); write 0';
-  if (Object.is(value, -0)) return 'is minus zero; write 0';
   return undefined;
 }
 

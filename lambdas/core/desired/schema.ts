@@ -39,15 +39,15 @@ const name = (what: string) => ({
 });
 
 /**
- * Free text: not empty, and no white space at either end. A line break there is what a block scalar leaves
- * (`value: |` keeps its last newline), a space what a quoted value carries: Ops Manager would get the text as it is,
- * and a matcher value "rs0\n" never matches, a username "bob " is nobody.
+ * Free text: not empty, and not ending with a line break. That is what a block scalar leaves unseen (`value: |` keeps
+ * its last newline): Ops Manager would get the text as it is, and a matcher value "rs0\n" never matches. Spaces at
+ * an end are allowed: only quotes can write them, so they are there on purpose (and a live value may hold them).
  */
 const text = (what: string) => ({
   type: 'string',
   minLength: 1,
-  pattern: '^(?!\\s)[\\s\\S]*(?<!\\s)$',
-  description: `${what}, without white space at either end`,
+  pattern: '^[\\s\\S]*(?<![\\r\\n])$',
+  description: `${what}, not ending with a line break`,
 });
 
 const closed = (properties: Record<string, unknown>, required: string[] = []) => ({

@@ -68,15 +68,15 @@ function scalar(text: string): unknown {
   if (NULL.test(text)) return null;
   if (BOOL.test(text)) return text[0] === 't' || text[0] === 'T';
   if (INT.test(text)) {
-    // A leading zero, -0 and integers a double cannot hold exactly are refused by parse.ts: left to yaml's path.
+    // A leading zero and long integers may be refused by parse.ts (which sees yaml's nodes): left to yaml's path.
     const value = Number.parseInt(text, 10);
-    if (/^[-+]?0./.test(text) || Object.is(value, -0) || !Number.isSafeInteger(value)) throw new NotSimple();
+    if (/^[-+]?0./.test(text) || !Number.isSafeInteger(value)) throw new NotSimple();
     return value;
   }
   if (LEFT_TO_YAML.test(text)) throw new NotSimple();
   if (FLOAT.test(text)) {
     const value = Number.parseFloat(text);
-    if (/^[-+]?0[0-9]/.test(text) || Object.is(value, -0)) throw new NotSimple();
+    if (/^[-+]?0[0-9]/.test(text)) throw new NotSimple();
     return value;
   }
   return text;

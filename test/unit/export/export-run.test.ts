@@ -131,6 +131,26 @@ describe('exportProject', () => {
     },
   );
 
+  it('keeps free text with spaces at its ends, and leaves out by reason a value ending with a line break', async () => {
+    const spaced = config('c8', '2026-01-08T00:00:00Z', {
+      eventTypeName: 'NO_PRIMARY',
+      matchers: [{ fieldName: 'REPLICA_SET_NAME', operator: 'EQUALS', value: ' rs0 ' }],
+    });
+    const broken = config('c9', '2026-01-09T00:00:00Z', {
+      eventTypeName: 'HOST_DOWN',
+      matchers: [{ fieldName: 'HOSTNAME', operator: 'EQUALS', value: 'db1\n' }],
+    });
+    const result = await exportProject(read([spaced, broken]));
+    expect(result.configs.map((c) => c.id)).toEqual(['c8']);
+    expect(result.text).toContain('value: " rs0 "');
+    expect(result.skipped.map((s) => [s.id, s.reason])).toEqual([
+      [
+        'c9',
+        expect.stringContaining('matchers[0].value must be the value the operator tests, not ending with a line break'),
+      ],
+    ]);
+  });
+
   it('refuses a list that names one id twice, saying to export again', async () => {
     const twice = [CONFIGS[0], { ...CONFIGS[2], id: 'c1' }] as AlertConfig[];
     await expect(exportProject(read(twice))).rejects.toMatchObject({
