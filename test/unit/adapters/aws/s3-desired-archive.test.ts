@@ -223,6 +223,18 @@ describe('S3DesiredStateSource and S3ArchiveStore on loopback S3', () => {
     expect(s3.requests.map((r) => r.status)).toEqual([409, 200]);
   });
 
+  it('archive: an ifVersion write to a key deleted since it was read (S3: 404 NoSuchKey) leaves it alone', async () => {
+    const archive = new S3ArchiveStore({ client, bucket: 'archive' });
+    await archive.put('manifests/index.json', '[]\n');
+    const read = await archive.getVersioned('manifests/index.json');
+    s3.buckets.get('archive')?.delete('archive/manifests/index.json');
+    const put = await archive.put('manifests/index.json', '[{}]\n', { ifVersion: read?.version ?? '' });
+    expect(s3.requests.at(-1)).toMatchObject({ method: 'PUT', ifMatch: read?.version, status: 404 });
+    // As the port says: not created, so the caller reads the key again (absent now) and writes it with ifAbsent.
+    expect(put.created).toBe(false);
+    expect(await archive.get('manifests/index.json')).toBeNull();
+  });
+
   it('archive: two runs at once that see two manifests both end up in manifests/index.json', async () => {
     const archive = new S3ArchiveStore({ client, bucket: 'archive' });
     const serving = (text: string) =>
