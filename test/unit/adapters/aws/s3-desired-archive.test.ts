@@ -7,6 +7,8 @@ import { S3ArchiveStore } from '../../../../lambdas/adapters/aws/s3-archive-stor
 import { MAX_DECODED_BYTES } from '../../../../lambdas/adapters/aws/s3-content-encoding.ts';
 import { S3DesiredStateSource } from '../../../../lambdas/adapters/aws/s3-desired-source.ts';
 import { archiveManifest } from '../../../../lambdas/core/archive-manifest.ts';
+import { checkSnapshot } from '../../../../lambdas/core/desired/snapshot-check.ts';
+import { MAX_SNAPSHOT_BYTES, SNAPSHOT_FILE } from '../../../../lambdas/core/desired/snapshot-manifest.ts';
 import type { ArchiveStore, OpsManagerApi } from '../../../../lambdas/core/ports.ts';
 import { loopbackS3Client } from '../../../helpers/aws-clients.ts';
 import { type LoopbackS3, startLoopbackS3 } from '../../../helpers/aws-s3-server.ts';
@@ -185,6 +187,24 @@ describe('S3DesiredStateSource and S3ArchiveStore on loopback S3', () => {
       code: 'S3_ACCESS',
       status: 404,
     });
+  });
+
+  it('snapshot manifest: one bigger than a run reads is refused by its length, its body never loaded', async () => {
+    const huge = Buffer.alloc(MAX_SNAPSHOT_BYTES + 1, 0x20);
+    s3.putDirect('desired', `desired-state/${SNAPSHOT_FILE}`, huge);
+    const loaded: number[] = [];
+    class Recording extends S3DesiredStateSource {
+      override async read(path: string, options?: { maxBytes?: number }) {
+        const read = await super.read(path, options);
+        loaded.push(read.bytes.length);
+        return read;
+      }
+    }
+    const source = new Recording({ client, bucket: 'desired', prefix: 'desired-state/' });
+    const error = await checkSnapshot(source, { files: [] }, 'required').catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'SNAPSHOT_MANIFEST_INVALID' });
+    expect((error as Error).message).toContain(`is ${huge.length} bytes, over the limit of ${MAX_SNAPSHOT_BYTES}`);
+    expect(loaded).toEqual([0]);
   });
 
   it('an unknown bucket is an S3AccessError, not a crash', async () => {
