@@ -55,9 +55,12 @@ export interface DesiredStateSource {
   /**
    * The bytes of one file, or undefined when there is no file at `path` (S3 404, ENOENT): for files that may be absent,
    * such as the snapshot manifest (desired/snapshot-manifest.ts). Any other failure (access denied, a network error)
-   * rejects, so that "absent" is never guessed from an error.
+   * rejects, so that "absent" is never guessed from an error. `maxBytes` as for {@link read}.
    */
-  readIfPresent(path: string): Promise<{ bytes: Uint8Array; version?: string } | undefined>;
+  readIfPresent(
+    path: string,
+    options?: { maxBytes?: number },
+  ): Promise<{ bytes: Uint8Array; version?: string; size?: number } | undefined>;
 }
 
 /**

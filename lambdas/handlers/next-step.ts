@@ -28,6 +28,7 @@ const NEXT_STEPS: Readonly<Record<string, string>> = {
   CREDENTIALS_NOT_FILLED: 'fill the credentials secret (docs/aws.md, First-time steps 5)',
   SECRET_NOT_JSON:
     'store the secret as a JSON SecretString (put-secret-value --secret-string) and invoke {"mode":"plan"}',
+  SECRET_EMPTY: 'the named secret exists without a value: put-secret-value its JSON (a secretRef: with the key in git)',
   SECRET_NOT_FOUND: 'create the named secret under the secret name prefix, or fix the secretRef in git',
   SECRET_KEY_NOT_FOUND: 'add the named key to the secret, or fix the secretRef in git',
   SECRET_ACCESS_DENIED: "check the function role (GetSecretValue on the prefix) and the secret's resource policy",

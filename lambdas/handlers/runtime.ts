@@ -28,7 +28,7 @@ import type {
   SecretResolver,
 } from '../core/ports.ts';
 import { WRITE_METHODS } from '../opsman/errors.ts';
-import { AwsConnections } from './aws-connections.ts';
+import { AwsConnections, type AwsTimeouts } from './aws-connections.ts';
 import { DESIRED_CACHE_PREFIX, type HandlerConfig } from './config.ts';
 
 /**
@@ -103,7 +103,7 @@ export class Runtime {
   /** Validated desired states by content hash: this container's memory, then S3 (undefined when turned off). */
   readonly desiredCache: DesiredStateCache | undefined;
   readonly calls = new ApiCallCounter();
-  readonly #aws = new AwsConnections();
+  readonly #aws: AwsConnections;
   readonly #secretJson: SecretJsonSource;
   readonly #createApi: ApiFactory;
   readonly #onStall: ((event: RequestStallEvent) => void) | undefined;
@@ -111,9 +111,18 @@ export class Runtime {
   /** Digest of the credentials last read from the secret (cached or not). */
   #credentialsDigest: string | undefined;
 
-  /** `onStall` hears of a request Ops Manager has not answered for a while (the handlers log it: stall-log.ts). */
-  constructor(config: HandlerConfig, createApi: ApiFactory, onStall?: (event: RequestStallEvent) => void) {
+  /**
+   * `onStall` hears of a request Ops Manager has not answered for a while (the handlers log it: stall-log.ts);
+   * `awsTimeouts` bound each S3 and Secrets Manager request (default AWS_TIMEOUTS; tests shorten them).
+   */
+  constructor(
+    config: HandlerConfig,
+    createApi: ApiFactory,
+    onStall?: (event: RequestStallEvent) => void,
+    awsTimeouts?: AwsTimeouts,
+  ) {
     this.config = config;
+    this.#aws = new AwsConnections(awsTimeouts);
     this.#createApi = createApi;
     this.#onStall = onStall;
     // Endpoints come from AWS_ENDPOINT_URL_S3 / AWS_ENDPOINT_URL_SECRETS_MANAGER when set (the SDK reads them).

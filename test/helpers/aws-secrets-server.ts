@@ -2,7 +2,8 @@
  * A loopback Secrets Manager endpoint for tests: `POST /` with `X-Amz-Target: secretsmanager.GetSecretValue` and an
  * `application/x-amz-json-1.1` body `{"SecretId"}`, answered as the real service does: a text secret as
  * `SecretString`, a binary one (`--secret-binary`) as base64 `SecretBinary`, never both. Counts calls per secret, so
- * tests can check the provider's cache. `faults` answers a secret's next reads with a service error instead.
+ * tests can check the provider's cache. `faults` answers a secret's next reads with a service error instead. A secret
+ * created without a value (`create-secret --name x` alone: no version, so no AWSCURRENT) is `null`.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,10 +15,10 @@ export interface LoopbackSecretsManager {
   /** `http://127.0.0.1:<port>`: pass as `endpoint` or `AWS_ENDPOINT_URL_SECRETS_MANAGER`. */
   endpoint: string;
   /**
-   * secret id (name or ARN) -> value: a string is served as SecretString, bytes as SecretBinary. Change it between
-   * calls to simulate rotation.
+   * secret id (name or ARN) -> value: a string is served as SecretString, bytes as SecretBinary, `null` (a secret
+   * with no value yet) as the service answers it. Change it between calls to simulate rotation.
    */
-  secrets: Map<string, string | Uint8Array>;
+  secrets: Map<string, string | Uint8Array | null>;
   /** GetSecretValue calls per secret id. */
   calls: Map<string, number>;
   /**
@@ -30,7 +31,7 @@ export interface LoopbackSecretsManager {
 
 /** Starts the endpoint on 127.0.0.1, port 0. */
 export async function startLoopbackSecretsManager(
-  initial: Record<string, string | Uint8Array> = {},
+  initial: Record<string, string | Uint8Array | null> = {},
 ): Promise<LoopbackSecretsManager> {
   const secrets = new Map(Object.entries(initial));
   const calls = new Map<string, number>();
@@ -66,6 +67,13 @@ export async function startLoopbackSecretsManager(
         return reply(400, {
           __type: 'ResourceNotFoundException',
           message: "Secrets Manager can't find the specified secret.",
+        });
+      }
+      if (value === null) {
+        // The secret exists but has no version: the service names the staging label it looked for.
+        return reply(400, {
+          __type: 'ResourceNotFoundException',
+          message: "Secrets Manager can't find the specified secret value for staging label: AWSCURRENT",
         });
       }
       return reply(200, {

@@ -12,6 +12,7 @@ import {
   type ConflictRetryOptions,
   checkRelativeKey,
   DEFAULT_CONFLICT_RETRY,
+  isIfMatchFailed,
   isNotFound,
   isPreconditionFailed,
   normalisePrefix,
@@ -79,7 +80,10 @@ export class S3ArchiveStore implements ArchiveStore {
       return { key, created: true, location };
     } catch (error) {
       const conditional = options?.ifAbsent === true || options?.ifVersion !== undefined;
-      if (conditional && isPreconditionFailed(error)) return { key, created: false, location };
+      // A key deleted since its version was read answers an `IfMatch` write 404 NoSuchKey: it no longer holds that
+      // version, so it is left alone (created false) as the port says, and the caller reads it again.
+      const refused = options?.ifVersion !== undefined ? isIfMatchFailed(error) : isPreconditionFailed(error);
+      if (conditional && refused) return { key, created: false, location };
       throw accessError('PutObject', location, error);
     }
   }

@@ -117,9 +117,12 @@ export class S3DesiredStateSource implements DesiredStateSource {
    * The object's bytes, or undefined when there is no such key; any other failure rejects with an S3AccessError (a
    * missing bucket, also a 404, included: that is a deployment error, not an absent file).
    */
-  async readIfPresent(path: string): Promise<{ bytes: Uint8Array; version?: string; size?: number } | undefined> {
+  async readIfPresent(
+    path: string,
+    options: { maxBytes?: number } = {},
+  ): Promise<{ bytes: Uint8Array; version?: string; size?: number } | undefined> {
     try {
-      return await this.read(path);
+      return await this.read(path, options);
     } catch (error) {
       if (error instanceof S3AccessError && error.status === 404 && awsErrorName(error.cause) !== 'NoSuchBucket') {
         return undefined;

@@ -17,6 +17,7 @@ import type { Lease } from '../../core/ports.ts';
 import {
   accessError,
   type ConflictRetryOptions,
+  isIfMatchFailed,
   isNotFound,
   isPreconditionFailed,
   readBody,
@@ -169,7 +170,9 @@ export class S3Lease {
       );
       etag = result.ETag;
     } catch (error) {
-      if (isPreconditionFailed(error)) return null;
+      // An `IfMatch` write to a lease deleted since (released, or removed by hand) is a failed condition too: a renewal
+      // then finds the lease lost, a takeover tries to create it again.
+      if (isPreconditionFailed(error) || ('IfMatch' in condition && isIfMatchFailed(error))) return null;
       throw accessError('PutObject', this.#location, error);
     }
     if (!etag) throw accessError('PutObject', this.#location, new Error('S3 returned no ETag'));

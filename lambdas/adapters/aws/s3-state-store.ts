@@ -13,6 +13,7 @@ import {
   type ConflictRetryOptions,
   DEFAULT_CONFLICT_RETRY,
   isConditionalConflict,
+  isIfMatchFailed,
   isNotFound,
   isPreconditionFailed,
   normalisePrefix,
@@ -106,7 +107,12 @@ export class S3StateStore implements StateStore {
       );
       etag = result.ETag;
     } catch (error) {
-      if (isPreconditionFailed(error) || isConditionalConflict(error)) {
+      // With IfMatch, a 404 NoSuchKey is the condition failing as well: the state was deleted since it was read.
+      if (
+        isPreconditionFailed(error) ||
+        isConditionalConflict(error) ||
+        (expectedVersion !== null && isIfMatchFailed(error))
+      ) {
         const current = await this.#current();
         // Our own write won but its response was lost (the SDK retried it): the stored state is exactly ours.
         if (current && current.text === body) return current.etag;

@@ -22,6 +22,15 @@ export function isPreconditionFailed(error: unknown): boolean {
   return awsStatus(error) === 412 || awsErrorName(error) === 'PreconditionFailed';
 }
 
+/**
+ * True when a write conditioned on `IfMatch` was refused because its condition did not hold: 412, or 404 NoSuchKey,
+ * which is how S3 answers an `IfMatch` write to a key with no current object (deleted since it was read, or a delete
+ * marker in a versioned bucket). A missing bucket (404 NoSuchBucket) is not: that is a deployment error.
+ */
+export function isIfMatchFailed(error: unknown): boolean {
+  return isPreconditionFailed(error) || (isNotFound(error) && awsErrorName(error) !== 'NoSuchBucket');
+}
+
 /** 409 ConditionalRequestConflict: a concurrent conditional write was in flight; the request may be retried. */
 export function isConditionalConflict(error: unknown): boolean {
   return awsStatus(error) === 409 || awsErrorName(error) === 'ConditionalRequestConflict';

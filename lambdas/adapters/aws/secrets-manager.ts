@@ -22,6 +22,15 @@ export interface SecretsOptions {
 /** Default cache lifetime: rotated keys are picked up within five minutes, and a run costs no extra API calls. */
 export const DEFAULT_SECRET_MAX_AGE_SECONDS = 300;
 
+/**
+ * How Secrets Manager words the ResourceNotFoundException of a secret that exists without a value for the stage read
+ * (`...can't find the specified secret value for staging label: AWSCURRENT`), as against a missing secret (`...can't
+ * find the specified secret.`).
+ */
+const NO_VALUE = /secret value for (staging label|VersionId)/i;
+
+const EMPTY_DETAIL = 'has no value yet (no AWSCURRENT version); fill it with put-secret-value (see docs/aws.md)';
+
 /** The Ops Manager credentials secret, parsed. */
 export interface OpsManagerCredentials {
   publicKey: string;
@@ -48,6 +57,10 @@ export class SecretJsonSource {
     } catch (error) {
       const cause = (error as { cause?: unknown }).cause ?? error;
       const name = (cause as { name?: unknown })?.name;
+      if (name === 'ResourceNotFoundException' && NO_VALUE.test(String((cause as { message?: unknown }).message))) {
+        // A secret created without a value (`create-secret --name` alone) has no AWSCURRENT version: it exists.
+        throw new SecretsManagerAdapterError('SECRET_EMPTY', secretId, undefined, EMPTY_DETAIL, { cause });
+      }
       if (name === 'ResourceNotFoundException') {
         throw new SecretsManagerAdapterError('SECRET_NOT_FOUND', secretId, undefined, 'no such secret', { cause });
       }
@@ -70,12 +83,7 @@ export class SecretJsonSource {
       });
     }
     if (raw === undefined || raw === '') {
-      throw new SecretsManagerAdapterError(
-        'SECRET_EMPTY',
-        secretId,
-        undefined,
-        'has no value yet; fill it (see docs/aws.md)',
-      );
+      throw new SecretsManagerAdapterError('SECRET_EMPTY', secretId, undefined, EMPTY_DETAIL);
     }
     if (typeof raw !== 'string') {
       throw new SecretsManagerAdapterError(

@@ -175,9 +175,12 @@ export class FsDesiredStateSource implements DesiredStateSource {
    * The bytes of a file under the root, or undefined when nothing is at that path (ENOENT, or ENOTDIR: a file where a
    * directory of the path should be). A path leaving the root, a directory, or an unreadable file still rejects.
    */
-  async readIfPresent(relativePath: string): Promise<{ bytes: Uint8Array; size?: number } | undefined> {
+  async readIfPresent(
+    relativePath: string,
+    options: { maxBytes?: number } = {},
+  ): Promise<{ bytes: Uint8Array; size?: number } | undefined> {
     try {
-      return await this.read(relativePath);
+      return await this.read(relativePath, options);
     } catch (error) {
       const cause =
         error instanceof DesiredSourceError ? (error.cause as NodeJS.ErrnoException | undefined) : undefined;

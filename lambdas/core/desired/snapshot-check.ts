@@ -12,6 +12,7 @@ import type { DesiredFileInfo } from '../model.ts';
 import type { DesiredStateSource } from '../ports.ts';
 import { printable } from '../printable.ts';
 import {
+  MAX_SNAPSHOT_BYTES,
   parseSnapshotManifest,
   SNAPSHOT_FILE,
   SnapshotManifestError,
@@ -65,7 +66,8 @@ export async function checkSnapshot(
   policy: SnapshotPolicy = DEFAULT_SNAPSHOT_POLICY,
 ): Promise<SnapshotOutcome> {
   const where = source.describe();
-  const found = await source.readIfPresent(SNAPSHOT_FILE);
+  // Bounded: a manifest replaced by a huge object is refused by its length, never loaded into the function's memory.
+  const found = await source.readIfPresent(SNAPSHOT_FILE, { maxBytes: MAX_SNAPSHOT_BYTES });
   if (found === undefined) {
     if (policy === 'optional') return { manifest: 'absent' };
     throw new DesiredStateInTransitError(
@@ -75,6 +77,9 @@ export async function checkSnapshot(
   }
   let manifest: ReturnType<typeof parseSnapshotManifest>;
   try {
+    if (found.size !== undefined && found.size > MAX_SNAPSHOT_BYTES) {
+      throw new SnapshotManifestError(`is ${found.size} bytes, over the limit of ${MAX_SNAPSHOT_BYTES}`);
+    }
     manifest = parseSnapshotManifest(found.bytes);
   } catch (error) {
     if (error instanceof SnapshotManifestError) {

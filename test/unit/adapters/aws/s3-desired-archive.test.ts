@@ -7,6 +7,8 @@ import { S3ArchiveStore } from '../../../../lambdas/adapters/aws/s3-archive-stor
 import { MAX_DECODED_BYTES } from '../../../../lambdas/adapters/aws/s3-content-encoding.ts';
 import { S3DesiredStateSource } from '../../../../lambdas/adapters/aws/s3-desired-source.ts';
 import { archiveManifest } from '../../../../lambdas/core/archive-manifest.ts';
+import { checkSnapshot } from '../../../../lambdas/core/desired/snapshot-check.ts';
+import { MAX_SNAPSHOT_BYTES, SNAPSHOT_FILE } from '../../../../lambdas/core/desired/snapshot-manifest.ts';
 import type { ArchiveStore, OpsManagerApi } from '../../../../lambdas/core/ports.ts';
 import { loopbackS3Client } from '../../../helpers/aws-clients.ts';
 import { type LoopbackS3, startLoopbackS3 } from '../../../helpers/aws-s3-server.ts';
@@ -187,6 +189,24 @@ describe('S3DesiredStateSource and S3ArchiveStore on loopback S3', () => {
     });
   });
 
+  it('snapshot manifest: one bigger than a run reads is refused by its length, its body never loaded', async () => {
+    const huge = Buffer.alloc(MAX_SNAPSHOT_BYTES + 1, 0x20);
+    s3.putDirect('desired', `desired-state/${SNAPSHOT_FILE}`, huge);
+    const loaded: number[] = [];
+    class Recording extends S3DesiredStateSource {
+      override async read(path: string, options?: { maxBytes?: number }) {
+        const read = await super.read(path, options);
+        loaded.push(read.bytes.length);
+        return read;
+      }
+    }
+    const source = new Recording({ client, bucket: 'desired', prefix: 'desired-state/' });
+    const error = await checkSnapshot(source, { files: [] }, 'required').catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'SNAPSHOT_MANIFEST_INVALID' });
+    expect((error as Error).message).toContain(`is ${huge.length} bytes, over the limit of ${MAX_SNAPSHOT_BYTES}`);
+    expect(loaded).toEqual([0]);
+  });
+
   it('an unknown bucket is an S3AccessError, not a crash', async () => {
     const source = new S3DesiredStateSource({ client, bucket: 'nope', prefix: 'x/' });
     await expect(source.list()).rejects.toMatchObject({ code: 'S3_ACCESS', status: 404 });
@@ -221,6 +241,18 @@ describe('S3DesiredStateSource and S3ArchiveStore on loopback S3', () => {
     s3.injectConflicts(1);
     expect((await archive.put('usage/2026-02/physical-hosts.json', '[]', { ifAbsent: true })).created).toBe(true);
     expect(s3.requests.map((r) => r.status)).toEqual([409, 200]);
+  });
+
+  it('archive: an ifVersion write to a key deleted since it was read (S3: 404 NoSuchKey) leaves it alone', async () => {
+    const archive = new S3ArchiveStore({ client, bucket: 'archive' });
+    await archive.put('manifests/index.json', '[]\n');
+    const read = await archive.getVersioned('manifests/index.json');
+    s3.buckets.get('archive')?.delete('archive/manifests/index.json');
+    const put = await archive.put('manifests/index.json', '[{}]\n', { ifVersion: read?.version ?? '' });
+    expect(s3.requests.at(-1)).toMatchObject({ method: 'PUT', ifMatch: read?.version, status: 404 });
+    // As the port says: not created, so the caller reads the key again (absent now) and writes it with ifAbsent.
+    expect(put.created).toBe(false);
+    expect(await archive.get('manifests/index.json')).toBeNull();
   });
 
   it('archive: two runs at once that see two manifests both end up in manifests/index.json', async () => {

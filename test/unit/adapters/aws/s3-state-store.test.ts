@@ -178,6 +178,44 @@ describe('S3StateStore on loopback S3', () => {
     expect([204, 404]).toContain(s3.requests.at(-1)?.status);
   });
 
+  it('an IfMatch write to an object deleted since it was read (S3: 404 NoSuchKey) is a failed condition', async () => {
+    // The state: deleted (a reset by hand) between this run's read and its write.
+    const v1 = await store.write(state('a'), null);
+    s3.buckets.get(BUCKET)?.delete('state/state.json');
+    const conflict = await store.write(state('b'), v1).catch((e: unknown) => e);
+    expect(conflict).toBeInstanceOf(StateConflictError);
+    expect(conflict).toMatchObject({ expectedVersion: v1, actualVersion: null });
+    expect(s3.requests.at(-2)).toMatchObject({ method: 'PUT', ifMatch: v1, status: 404 });
+
+    // The lease: removed by hand (`aws s3 rm`) while its run holds it, so its renewal finds it lost.
+    const lease = await store.acquireLease({ owner: 'lambda:a/1', runId: 'run-1', ttlMs: 60_000 });
+    s3.buckets.get(BUCKET)?.delete('state/lease.json');
+    await expect(store.renewLease(lease, 60_000)).rejects.toBeInstanceOf(LeaseLostError);
+
+    // An expired lease released between the read and the takeover: the lease is created afresh.
+    s3.putDirect(
+      BUCKET,
+      'state/lease.json',
+      JSON.stringify({ owner: 'old', runId: 'run-0', expiresAt: '2026-01-01T00:00:00Z' }),
+    );
+    s3.injectFault({
+      method: 'GET',
+      key: `${BUCKET}/state/lease.json`,
+      count: 1,
+      rewrite: (body) => {
+        s3.buckets.get(BUCKET)?.delete('state/lease.json');
+        return body;
+      },
+    });
+    const taken = await store.acquireLease({ owner: 'lambda:b/2', runId: 'run-2', ttlMs: 60_000 });
+    expect(taken.runId).toBe('run-2');
+    expect(s3.requests.filter((r) => r.key === 'state/lease.json').slice(-3)).toMatchObject([
+      { method: 'GET', status: 200 },
+      { method: 'PUT', ifMatch: expect.any(String), status: 404 },
+      { method: 'PUT', ifNoneMatch: '*', status: 200 },
+    ]);
+  });
+
   it('lease: a lease already holding our owner and run id (a retried PUT that had won) is ours', async () => {
     const first = await store.acquireLease({ owner: 'lambda:a/1', runId: 'run-1', ttlMs: 60_000 });
     const again = await store.acquireLease({ owner: 'lambda:a/1', runId: 'run-1', ttlMs: 60_000 });

@@ -134,6 +134,16 @@ describe('Secrets Manager adapter on a loopback endpoint', () => {
     });
   });
 
+  it('a secret created without a value (no AWSCURRENT version) is SECRET_EMPTY, not "no such secret"', async () => {
+    sm.secrets.set('opsman/notify', null);
+    const resolver = new SecretsManagerResolver(new SecretJsonSource({ client }));
+    const error = await resolver.resolve('opsman/notify#webhook').catch((e: unknown) => e);
+    expect(classifyError(error)).toMatchObject({ code: 'SECRET_EMPTY', retryable: false });
+    expect((error as Error).message).toBe(
+      "secret 'opsman/notify': has no value yet (no AWSCURRENT version); fill it with put-secret-value (see docs/aws.md)",
+    );
+  });
+
   it.each([
     ['ThrottlingException', 'SECRET_UNAVAILABLE', true, 3, 'cannot be read'],
     ['AccessDeniedException', 'SECRET_ACCESS_DENIED', false, 1, 'access denied'],
