@@ -5,6 +5,9 @@
 import type { Node } from 'constructs';
 import { checkPublicApiBaseUrl } from '../lambdas/opsman/base-url.ts';
 
+/** The stack name when the `stackName` context key is absent. */
+export const DEFAULT_STACK_NAME = 'OpsmanGitops';
+
 /** Optional VPC placement for an Ops Manager on a private network. */
 export interface VpcSettings {
   vpcId: string;

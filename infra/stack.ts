@@ -9,7 +9,7 @@ import { CfnOutput, Duration, SecretValue, Stack, type StackProps, TimeZone } fr
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { Alarms, METRICS } from './alarms.ts';
+import { Alarms, METRICS, metricsServiceOf } from './alarms.ts';
 import { HouseFunction } from './function.ts';
 import { acknowledgeFindings } from './nag.ts';
 import { Network } from './network.ts';
@@ -69,7 +69,8 @@ export class OpsmanGitopsStack extends Stack {
       STATE_BUCKET: storage.data.bucketName,
       STATE_PREFIX: PREFIXES.state,
       ARCHIVE_PREFIX: PREFIXES.archive,
-      POWERTOOLS_SERVICE_NAME: METRICS.service,
+      // Per stack: the alarms of one installation must not count another's runs.
+      POWERTOOLS_SERVICE_NAME: metricsServiceOf(this.stackName),
       POWERTOOLS_METRICS_NAMESPACE: METRICS.namespace,
       POWERTOOLS_LOG_LEVEL: 'INFO',
     };
@@ -133,6 +134,7 @@ export class OpsmanGitopsStack extends Stack {
       functions: { Reconcile: reconcile.fn, Archive: archive.fn },
       queues: { FailedInvocations: failures, ScheduleDeadLetters: scheduleDlq },
       noSuccessHours: settings.noSuccessHours,
+      service: metricsServiceOf(this.stackName),
       ...(settings.alarmEmail ? { alarmEmail: settings.alarmEmail } : {}),
     });
 
