@@ -110,6 +110,12 @@ describe('OpsmanGitops stack (default context, alarm email, CA bundle)', () => {
       },
       3,
     );
+    // `cdk destroy` must not take the state, the lease, the archives or the access logs with it.
+    template.resourceCountIs('AWS::S3::Bucket', 3);
+    for (const [, bucket] of ofType('AWS::S3::Bucket')) {
+      expect(bucket).toMatchObject({ DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+    }
+    expect(ofType('Custom::S3AutoDeleteObjects')).toEqual([]);
   });
 
   it('the credentials secret is created empty, with fill-in instructions', () => {
