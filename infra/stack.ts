@@ -32,6 +32,10 @@ export class OpsmanGitopsStack extends Stack {
     if (settings.caBundle && !existsSync(resolve(PROJECT_ROOT, settings.caBundle))) {
       throw new SettingsError([`caBundle ${settings.caBundle} does not exist (path relative to the repository root)`]);
     }
+    // A folder would pass synth and fail the bundling's `cp` with a message that names no context key.
+    if (settings.caBundle && !statSync(resolve(PROJECT_ROOT, settings.caBundle)).isFile()) {
+      throw new SettingsError([`caBundle ${settings.caBundle} is not a file: give the PEM bundle itself`]);
+    }
     // BucketDeployment would otherwise fail with CannotFindAsset, naming a path but not the context key.
     if (!statSync(resolve(PROJECT_ROOT, settings.desiredStateDir), { throwIfNoEntry: false })?.isDirectory()) {
       throw new SettingsError([

@@ -186,6 +186,12 @@ describe('the stack refuses a missing CA bundle', () => {
       buildApp(new App({ outdir, context: { 'aws:cdk:bundling-stacks': [], caBundle: 'certs/missing-ca.pem' } })),
     ).toThrow('caBundle certs/missing-ca.pem does not exist (path relative to the repository root)');
   });
+  it('refuses a folder: the bundling would copy it and fail naming no context key', async () => {
+    const { buildApp } = await import('../../infra/build-app.ts');
+    expect(() =>
+      buildApp(new App({ outdir, context: { 'aws:cdk:bundling-stacks': [], caBundle: 'test/infra/fixtures' } })),
+    ).toThrow('caBundle test/infra/fixtures is not a file: give the PEM bundle itself');
+  });
 });
 
 describe('the stack name comes from context', () => {
