@@ -11,9 +11,23 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { DEFAULT_STACK_NAME } from './settings.ts';
 
-/** Namespace and service dimension of the handlers' EMF metrics (POWERTOOLS_METRICS_NAMESPACE / SERVICE_NAME). */
+/**
+ * Namespace of the handlers' EMF metrics (POWERTOOLS_METRICS_NAMESPACE) and the `service` dimension (and
+ * POWERTOOLS_SERVICE_NAME) of the default stack; other stacks get {@link metricsServiceOf}.
+ */
 export const METRICS = { namespace: 'OpsmanGitops', service: 'opsman-gitops' } as const;
+
+/**
+ * The `service` dimension of one stack's metrics. Every stack in an account and region writes to the one namespace
+ * (one stack per Ops Manager installation, `-c stackName=...`): with a shared value, one installation's runs would
+ * feed another's alarms (its LastSuccess keeping the other's NoSuccessfulRun quiet while that one fails, its drift
+ * firing the other's DriftDetected). The default stack keeps `opsman-gitops`; any other adds its name.
+ */
+export function metricsServiceOf(stackName: string): string {
+  return stackName === DEFAULT_STACK_NAME ? METRICS.service : `${METRICS.service}-${stackName}`;
+}
 
 /** What to watch. */
 export interface AlarmsProps {
@@ -21,15 +35,19 @@ export interface AlarmsProps {
   queues: Record<string, IQueue>;
   alarmEmail?: string;
   noSuccessHours: number;
+  /** The `service` dimension the stack's functions emit ({@link metricsServiceOf}). */
+  service: string;
 }
 
 /** The topic and the alarms. */
 export class Alarms extends Construct {
   readonly topic: Topic;
   readonly alarms: Alarm[] = [];
+  readonly #service: string;
 
   constructor(scope: Construct, id: string, props: AlarmsProps) {
     super(scope, id);
+    this.#service = props.service;
     this.topic = new Topic(this, 'Topic', { displayName: 'opsman-gitops alarms', enforceSSL: true });
     if (props.alarmEmail) this.topic.addSubscription(new EmailSubscription(props.alarmEmail));
 
@@ -80,7 +98,7 @@ export class Alarms extends Construct {
     return new Metric({
       namespace: METRICS.namespace,
       metricName: name,
-      dimensionsMap: { service: METRICS.service },
+      dimensionsMap: { service: this.#service },
       statistic: 'Sum',
       period,
     });

@@ -4,11 +4,10 @@
  */
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { SettingsError } from './settings.ts';
+import { DEFAULT_STACK_NAME, SettingsError } from './settings.ts';
 import { OpsmanGitopsStack } from './stack.ts';
 
-/** The stack name when the `stackName` context key is absent. */
-export const DEFAULT_STACK_NAME = 'OpsmanGitops';
+export { DEFAULT_STACK_NAME };
 
 /** CloudFormation's rule for stack names. */
 const STACK_NAME = /^[A-Za-z][A-Za-z0-9-]{0,127}$/;

@@ -5,6 +5,9 @@
 import type { Node } from 'constructs';
 import { checkPublicApiBaseUrl } from '../lambdas/opsman/base-url.ts';
 
+/** The stack name when the `stackName` context key is absent. */
+export const DEFAULT_STACK_NAME = 'OpsmanGitops';
+
 /** Optional VPC placement for an Ops Manager on a private network. */
 export interface VpcSettings {
   vpcId: string;
@@ -94,7 +97,8 @@ const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
 /**
  * What EventBridge Scheduler would refuse at deployment in an expression of the accepted shape, or undefined: a rate
  * of zero, a unit whose number disagrees with the value (`rate(1 minutes)`, `rate(5 hour)`: AWS's rate grammar wants
- * the singular for 1 and the plural above), a cron without its six fields (a Unix cron has five), an `at` that is not
+ * the singular for 1 and the plural above), a cron without its six fields (a Unix cron has five) or without exactly one
+ * '?' in day-of-month and day-of-week, an `at` that is not
  * `yyyy-mm-ddThh:mm:ss` or names a day or time that does not exist.
  */
 function scheduleDetail(expression: string): string | undefined {
@@ -110,6 +114,14 @@ function scheduleDetail(expression: string): string | undefined {
   const fields = cron?.[1]?.trim().split(/\s+/).length;
   if (fields !== undefined && fields !== 6) {
     return `a cron expression has six fields (minutes hours day-of-month month day-of-week year), found ${fields}`;
+  }
+  // AWS's cron takes a day-of-month or a day-of-week, never both (nor neither): the other one is '?'. A Unix habit
+  // (`cron(30 2 * * * *)`) passes every other check here and fails the deployment with "ScheduleExpression is not valid".
+  if (fields === 6) {
+    const [, , dayOfMonth, , dayOfWeek] = cron?.[1]?.trim().split(/\s+/) ?? [];
+    if ((dayOfMonth === '?') === (dayOfWeek === '?')) {
+      return "a cron expression sets day-of-month or day-of-week and puts '?' in the other (cron(30 2 * * ? *): every day)";
+    }
   }
   const at = /^at\((\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})\)$/.exec(expression);
   if (expression.startsWith('at(') && at === null) return 'an at expression is at(yyyy-mm-ddThh:mm:ss)';

@@ -9,7 +9,7 @@ import { CfnOutput, Duration, SecretValue, Stack, type StackProps, TimeZone } fr
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { Alarms, METRICS } from './alarms.ts';
+import { Alarms, METRICS, metricsServiceOf } from './alarms.ts';
 import { HouseFunction } from './function.ts';
 import { acknowledgeFindings } from './nag.ts';
 import { Network } from './network.ts';
@@ -31,6 +31,10 @@ export class OpsmanGitopsStack extends Stack {
     this.settings = settings;
     if (settings.caBundle && !existsSync(resolve(PROJECT_ROOT, settings.caBundle))) {
       throw new SettingsError([`caBundle ${settings.caBundle} does not exist (path relative to the repository root)`]);
+    }
+    // A folder would pass synth and fail the bundling's `cp` with a message that names no context key.
+    if (settings.caBundle && !statSync(resolve(PROJECT_ROOT, settings.caBundle)).isFile()) {
+      throw new SettingsError([`caBundle ${settings.caBundle} is not a file: give the PEM bundle itself`]);
     }
     // BucketDeployment would otherwise fail with CannotFindAsset, naming a path but not the context key.
     if (!statSync(resolve(PROJECT_ROOT, settings.desiredStateDir), { throwIfNoEntry: false })?.isDirectory()) {
@@ -69,7 +73,8 @@ export class OpsmanGitopsStack extends Stack {
       STATE_BUCKET: storage.data.bucketName,
       STATE_PREFIX: PREFIXES.state,
       ARCHIVE_PREFIX: PREFIXES.archive,
-      POWERTOOLS_SERVICE_NAME: METRICS.service,
+      // Per stack: the alarms of one installation must not count another's runs.
+      POWERTOOLS_SERVICE_NAME: metricsServiceOf(this.stackName),
       POWERTOOLS_METRICS_NAMESPACE: METRICS.namespace,
       POWERTOOLS_LOG_LEVEL: 'INFO',
     };
@@ -133,6 +138,7 @@ export class OpsmanGitopsStack extends Stack {
       functions: { Reconcile: reconcile.fn, Archive: archive.fn },
       queues: { FailedInvocations: failures, ScheduleDeadLetters: scheduleDlq },
       noSuccessHours: settings.noSuccessHours,
+      service: metricsServiceOf(this.stackName),
       ...(settings.alarmEmail ? { alarmEmail: settings.alarmEmail } : {}),
     });
 

@@ -91,6 +91,13 @@ describe('readSettings', () => {
       { archiveSchedule: 'cron(30 2 * * *)' },
       'archiveSchedule must be rate(N minutes|hours|days), cron(...) or at(...); a cron expression has six fields (minutes hours day-of-month month day-of-week year), found 5, got "cron(30 2 * * *)"',
     ],
+    // AWS wants '?' in exactly one of day-of-month and day-of-week: both set, or both '?', fails the deployment.
+    [
+      { archiveSchedule: 'cron(30 2 * * * *)' },
+      `archiveSchedule must be rate(N minutes|hours|days), cron(...) or at(...); a cron expression sets day-of-month or day-of-week and puts '?' in the other (cron(30 2 * * ? *): every day), got "cron(30 2 * * * *)"`,
+    ],
+    [{ reconcileSchedule: 'cron(0/15 * 1 * MON *)' }, "puts '?' in the other"],
+    [{ archiveSchedule: 'cron(0 3 ? * ? *)' }, "puts '?' in the other"],
     [
       { reconcileSchedule: 'rate(0 minutes)' },
       'reconcileSchedule must be rate(N minutes|hours|days), cron(...) or at(...); a rate must be at least 1',
@@ -140,6 +147,7 @@ describe('readSettings accepts every documented form', () => {
     [{ reconcileSchedule: 'rate(360 minutes)' }, { reconcileSchedule: 'rate(360 minutes)' }],
     [{ archiveSchedule: 'rate(30 minutes)' }, { archiveSchedule: 'rate(30 minutes)' }],
     [{ archiveSchedule: 'cron(0 3 ? * MON-FRI *)' }, { archiveSchedule: 'cron(0 3 ? * MON-FRI *)' }],
+    [{ archiveSchedule: 'cron(0 3 1 * ? *)' }, { archiveSchedule: 'cron(0 3 1 * ? *)' }],
     [{ reconcileSchedule: 'at(2027-01-01T00:00:00)' }, { reconcileSchedule: 'at(2027-01-01T00:00:00)' }],
     [{ reconcileSchedule: 'at(2028-02-29T23:59:59)' }, { reconcileSchedule: 'at(2028-02-29T23:59:59)' }],
     [{ timeZone: 'America/Argentina/Buenos_Aires' }, { timeZone: 'America/Argentina/Buenos_Aires' }],
@@ -177,6 +185,12 @@ describe('the stack refuses a missing CA bundle', () => {
     expect(() =>
       buildApp(new App({ outdir, context: { 'aws:cdk:bundling-stacks': [], caBundle: 'certs/missing-ca.pem' } })),
     ).toThrow('caBundle certs/missing-ca.pem does not exist (path relative to the repository root)');
+  });
+  it('refuses a folder: the bundling would copy it and fail naming no context key', async () => {
+    const { buildApp } = await import('../../infra/build-app.ts');
+    expect(() =>
+      buildApp(new App({ outdir, context: { 'aws:cdk:bundling-stacks': [], caBundle: 'test/infra/fixtures' } })),
+    ).toThrow('caBundle test/infra/fixtures is not a file: give the PEM bundle itself');
   });
 });
 

@@ -110,6 +110,12 @@ describe('OpsmanGitops stack (default context, alarm email, CA bundle)', () => {
       },
       3,
     );
+    // `cdk destroy` must not take the state, the lease, the archives or the access logs with it.
+    template.resourceCountIs('AWS::S3::Bucket', 3);
+    for (const [, bucket] of ofType('AWS::S3::Bucket')) {
+      expect(bucket).toMatchObject({ DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+    }
+    expect(ofType('Custom::S3AutoDeleteObjects')).toEqual([]);
   });
 
   it('the credentials secret is created empty, with fill-in instructions', () => {
@@ -401,6 +407,36 @@ describe('OpsmanGitops stack: the snapshot manifest is that of the files CDK sta
     expect(manifest).toEqual(buildSnapshotManifest(files));
     expect(bytes.toString('utf8')).toBe(snapshotManifestText(manifest));
   });
+});
+
+describe('two installations in one account: each stack alarms on its own runs only', () => {
+  it(
+    "a stack named by context emits and watches its own service dimension, never the default stack's",
+    async () => {
+      const outdir = await mkdtemp(join(tmpdir(), 'opsman-cdk-named-'));
+      try {
+        const { stack } = buildApp(new App({ outdir, context: { ...NO_BUNDLING, stackName: 'OpsmanGitopsEu' } }));
+        const named = Template.fromStack(stack).toJSON().Resources as Resources;
+        const services = new Set(
+          Object.values(named)
+            .filter((r) => r.Type === 'AWS::Lambda::Function' && r.Properties.Environment !== undefined)
+            .map((r) => (r.Properties.Environment as { Variables: Record<string, string> }).Variables)
+            .filter((v) => v.POWERTOOLS_METRICS_NAMESPACE !== undefined)
+            .map((v) => v.POWERTOOLS_SERVICE_NAME),
+        );
+        expect([...services]).toEqual(['opsman-gitops-OpsmanGitopsEu']);
+        // Every alarm on the handlers' metrics (the namespace both stacks share) filters on that value.
+        const dimensions = Object.values(named)
+          .filter((r) => r.Type === 'AWS::CloudWatch::Alarm' && r.Properties.Namespace === 'OpsmanGitops')
+          .map((r) => r.Properties.Dimensions);
+        expect(dimensions).toHaveLength(5);
+        for (const d of dimensions) expect(d).toEqual([{ Name: 'service', Value: 'opsman-gitops-OpsmanGitopsEu' }]);
+      } finally {
+        await rm(outdir, { recursive: true, force: true });
+      }
+    },
+    SLOW,
+  );
 });
 
 describe('OpsmanGitops stack in a VPC from context ids, sized from context', () => {
