@@ -3,6 +3,7 @@
  * same target failed before them; a lost lease stops the target at once.
  */
 
+import { OpsManagerAbortedError } from '../opsman/errors.ts';
 import type { ApplyContext } from './apply.ts';
 import { type AlertApplyContext, applyAlertChange, dropPendingMarker } from './apply-alerts.ts';
 import { applySingletonChange, recordSingleton } from './apply-singletons.ts';
@@ -149,6 +150,12 @@ export async function applyTarget(
         written.set(r, { echoConfirmed: false });
       }
     } catch (error) {
+      // Stopped unsent by the run's signal (it waited for a slot or out a 429's Retry-After): not written, as a write
+      // not started; the rest of the target follows at the next turn (the signal is aborted).
+      if (error instanceof OpsManagerAbortedError && !error.sent && ctx.signal?.aborted) {
+        results.push(...notStarted([change], ctx));
+        continue;
+      }
       if (change.kind === 'alertConfig') alertFailed.push(change);
       results.push(result(change, 'failed', started, failedWith(error)));
     }

@@ -11,6 +11,7 @@ import { type PinReader, recordSingleton } from './apply-singletons.ts';
 import { applyTarget, failedWith, heldAfterFailure, notStarted } from './apply-target.ts';
 import { errorCode, errorMessage, mapLimit } from './concurrency.ts';
 import { heldByBlockedCreates, heldForCreateElsewhere } from './held-deletes.ts';
+import { INTERRUPTED_MESSAGE } from './interrupt.ts';
 import type { Change, ChangeResult, Plan, TargetFailure } from './model.ts';
 import { targetKey } from './model.ts';
 import { isWrite } from './modes.ts';
@@ -239,6 +240,9 @@ function appliedWhat(
   const bad = out.results.filter((r) => r.status === 'failed' || r.status === 'not-converging').length;
   if (bad > 0) return `finished ${name} with ${bad} failed write${bad === 1 ? '' : 's'}`;
   if (out.failure !== undefined || verified.failure !== undefined) return `finished ${name} with errors`;
+  // Stopped part-way (the run was interrupted): never "applied" for a target with writes left.
+  const left = out.results.filter((r) => r.status === 'skipped' && r.message === INTERRUPTED_MESSAGE).length;
+  if (left > 0) return `stopped ${name}: ${left} write${left === 1 ? '' : 's'} not started`;
   return `applied ${name}`;
 }
 

@@ -116,10 +116,16 @@ export interface OpsManagerApi {
   /**
    * Optional: the same API, with every request made through it stopped as soon as `signal` aborts, wherever it is
    * (waiting for a slot, a backoff or an answer). The reconciler plans through such a view, so a stopped run does not
-   * wait for reads that may never be answered; it writes through the API itself, so a write in flight always gets its
-   * answer. Without it, a stopped run waits for the requests in flight.
+   * wait for reads that may never be answered. Without it, a stopped run waits for the requests in flight.
    */
   withSignal?(signal: AbortSignal): OpsManagerApi;
+  /**
+   * Optional: the same API, with every request made through it stopped once `signal` aborts only where it waits (for
+   * a slot, or out a backoff before a retry: a 429's Retry-After), never on the wire. The reconciler writes through
+   * such a view: a write in flight always gets its answer, a write not sent yet is not sent (OpsManagerAbortedError,
+   * `sent` false unless an earlier attempt may have been applied). Without it, a stopped run waits out the backoffs.
+   */
+  withStopWaiting?(signal: AbortSignal): OpsManagerApi;
 }
 
 /** Resolves `<secret id>#<json key>` to its value. Throws SecretResolutionError (never containing the value). */

@@ -12,7 +12,7 @@ import { recordStreaks } from './fight-streak.ts';
 import type { HeldLease } from './lease.ts';
 import { type ChangeResult, type Plan, type TargetFailure, targetKey } from './model.ts';
 import { stricter } from './modes.ts';
-import type { SecretResolver } from './ports.ts';
+import type { OpsManagerApi, SecretResolver } from './ports.ts';
 import { STATE_TARGET } from './report.ts';
 import type { RunOptions } from './run.ts';
 import type { RunDependencies, RunRequest } from './run-types.ts';
@@ -44,6 +44,14 @@ export function skipReasonFor(plan: Plan, cap: RunRequest['mode']): (key: string
   };
 }
 
+/**
+ * The API to write through: once `signal` aborts, a write not yet sent (waiting for a slot, or out a 429's
+ * Retry-After) is not sent, and a stopped run does not sit out the wait; a write on the wire still gets its answer.
+ */
+function writesOf(api: OpsManagerApi, signal: AbortSignal | undefined): OpsManagerApi {
+  return signal === undefined || api.withStopWaiting === undefined ? api : api.withStopWaiting(signal);
+}
+
 /** Applies `plan` and saves the state. */
 export async function applyAndSave(
   plan: Plan,
@@ -65,7 +73,7 @@ export async function applyAndSave(
     applyPlan(
       plan,
       {
-        api: deps.api,
+        api: writesOf(deps.api, request.signal),
         secrets: phase.secrets,
         fingerprintKey: deps.fingerprintKey,
         clock: deps.clock,

@@ -32,13 +32,20 @@ export interface CallOptions {
 export class ApiCaller {
   readonly #options: ResolvedClientOptions;
   readonly #executor: RequestExecutor;
-  readonly #signal: AbortSignal | undefined;
+  readonly #stop: { signal?: AbortSignal; stopWaiting?: AbortSignal };
 
-  /** `signal`, when given, stops every request this caller makes (a client's signal-bound view). */
-  constructor(options: ResolvedClientOptions, executor: RequestExecutor, signal?: AbortSignal) {
+  /**
+   * `stop.signal` stops every request this caller makes wherever it is, `stop.stopWaiting` only where it waits (a
+   * client's views: withSignal, withStopWaiting).
+   */
+  constructor(
+    options: ResolvedClientOptions,
+    executor: RequestExecutor,
+    stop: { signal?: AbortSignal; stopWaiting?: AbortSignal } = {},
+  ) {
     this.#options = options;
     this.#executor = executor;
-    this.#signal = signal;
+    this.#stop = stop;
   }
 
   /** Builds the request of a call (exported for pagination and tests). */
@@ -69,7 +76,8 @@ export class ApiCaller {
     }
     const request: HttpRequest = { method, pathTemplate: template, url, auth: call.auth ?? true, secrets };
     if (body !== undefined) request.body = body;
-    if (this.#signal !== undefined) request.signal = this.#signal;
+    if (this.#stop.signal !== undefined) request.signal = this.#stop.signal;
+    if (this.#stop.stopWaiting !== undefined) request.stopWaiting = this.#stop.stopWaiting;
     return request;
   }
 

@@ -43,6 +43,12 @@ export interface HttpRequest {
   secrets: readonly string[];
   /** The caller's stop: once aborted, the request ends at once wherever it is (OpsManagerAbortedError). */
   signal?: AbortSignal;
+  /**
+   * A softer stop: once aborted, the request ends (OpsManagerAbortedError) only where it waits, for a slot or out a
+   * backoff before a retry; an attempt already on the wire still gets its answer. What an apply's writes use: a write
+   * sent is never cut (a POST cut in flight is an ambiguous create), a write not sent yet is never sent.
+   */
+  stopWaiting?: AbortSignal;
 }
 
 /** A response with its body read. */

@@ -74,6 +74,22 @@ interface ClientCore {
   closing: Promise<void> | null;
 }
 
+/** How a view's requests are stopped (HttpRequest.signal, HttpRequest.stopWaiting). */
+type ViewStop = { signal?: AbortSignal; stopWaiting?: AbortSignal };
+
+/**
+ * `signal` relayed through a signal of our own with no listener cap: every waiting or in-flight request listens to it,
+ * so a plan with dozens of reads queued does not print Node's MaxListenersExceededWarning on the caller's signal (one
+ * listener there per view).
+ */
+function relayed(signal: AbortSignal): AbortSignal {
+  const relay = new AbortController();
+  setMaxListeners(0, relay.signal);
+  if (signal.aborted) relay.abort(signal.reason);
+  else signal.addEventListener('abort', () => relay.abort(signal.reason), { once: true });
+  return relay.signal;
+}
+
 /** Marks the constructor argument of a view, so no options object can be taken for one. */
 const VIEW = Symbol('OpsManagerClient view');
 
@@ -83,10 +99,10 @@ export class OpsManagerClient implements OpsManagerApi {
   readonly #api: ApiCaller;
 
   /** Prefer {@link createOpsManagerClient}. */
-  constructor(options: ClientOptions | { [VIEW]: { core: ClientCore; signal: AbortSignal } }) {
+  constructor(options: ClientOptions | { [VIEW]: { core: ClientCore; stop: ViewStop } }) {
     if (VIEW in options) {
       this.#core = options[VIEW].core;
-      this.#api = new ApiCaller(this.#core.resolved, this.#core.executor, options[VIEW].signal);
+      this.#api = new ApiCaller(this.#core.resolved, this.#core.executor, options[VIEW].stop);
       return;
     }
     const resolved = resolveClientOptions(options);
@@ -103,14 +119,18 @@ export class OpsManagerClient implements OpsManagerApi {
    * applied. Meant for reads a stopped run need not finish (the reconciler's planning); closing a view closes the client.
    */
   withSignal(signal: AbortSignal): OpsManagerClient {
-    // Every waiting or in-flight request listens to the signal: relayed through a signal of our own with no listener
-    // cap, so a plan with dozens of reads queued does not print Node's MaxListenersExceededWarning on the caller's
-    // signal (one listener there per view).
-    const relay = new AbortController();
-    setMaxListeners(0, relay.signal);
-    if (signal.aborted) relay.abort(signal.reason);
-    else signal.addEventListener('abort', () => relay.abort(signal.reason), { once: true });
-    return new OpsManagerClient({ [VIEW]: { core: this.#core, signal: relay.signal } });
+    return new OpsManagerClient({ [VIEW]: { core: this.#core, stop: { signal: relayed(signal) } } });
+  }
+
+  /**
+   * The same client with every request made through it stopped, once `signal` aborts, only where it waits: for a slot,
+   * or out a backoff before a retry (a 429's Retry-After can be a minute). An attempt on the wire still gets its
+   * answer. A request stopped so rejects with OpsManagerAbortedError, `sent` false unless an earlier attempt may have
+   * been applied (a 5xx to a PUT); a POST is never cut in flight. Meant for an apply's writes: a stopped apply does not
+   * sit out a backoff, and never leaves an ambiguous create behind.
+   */
+  withStopWaiting(signal: AbortSignal): OpsManagerClient {
+    return new OpsManagerClient({ [VIEW]: { core: this.#core, stop: { stopWaiting: relayed(signal) } } });
   }
 
   /**

@@ -72,6 +72,18 @@ interface RequestState {
   stall: StallWatch;
   /** Attempts that reached the wire: the observer counts a request only when one did. */
   sent: number;
+  /**
+   * An earlier attempt of this write may have been applied (a 5xx, or a connection lost after the signed request left);
+   * false after a 429, which Ops Manager refused unprocessed. Said when the request is stopped before its retry.
+   */
+  mayHaveApplied: boolean;
+}
+
+/** What stops a request where it waits (a slot, a backoff): either stop signal of the request. */
+function waitSignal(request: HttpRequest): AbortSignal | undefined {
+  const { signal, stopWaiting } = request;
+  if (signal === undefined || stopWaiting === undefined) return signal ?? stopWaiting;
+  return AbortSignal.any([signal, stopWaiting]);
 }
 
 /** Executes requests for one client. */
@@ -132,9 +144,17 @@ export class RequestExecutor {
       { ...context, path: request.url.pathname, deadlineMs: retry.deadlineMs },
       observer?.onStall === undefined ? undefined : (event) => observer.onStall?.(event),
     );
-    const state: RequestState = { attempts: 0, status: null, firstSentAt: undefined, heard: undefined, stall, sent: 0 };
+    const state: RequestState = {
+      attempts: 0,
+      status: null,
+      firstSentAt: undefined,
+      heard: undefined,
+      stall,
+      sent: 0,
+      mayHaveApplied: false,
+    };
     try {
-      if (request.signal?.aborted) throw this.#stopped(request, false);
+      if (request.signal?.aborted || request.stopWaiting?.aborted) throw this.#stopped(request, false);
       return await this.#run(request, state);
     } finally {
       stall.stop();
@@ -149,11 +169,12 @@ export class RequestExecutor {
     const secrets = [this.#options.privateKey, ...request.secrets];
     const scoped = { ...request, secrets };
     let last: OpsManagerError | undefined;
+    const waits = waitSignal(request);
     for (;;) {
       state.attempts += 1;
       let outcome: Outcome;
       try {
-        outcome = await this.#limiter.run(() => this.#attempt(scoped, state), request.signal);
+        outcome = await this.#limiter.run(() => this.#attempt(scoped, state), waits);
       } catch (error) {
         if (error instanceof SlotWaitAborted) throw this.#stopped(request, false);
         if (error instanceof OpsManagerResponseTooLargeError) throw this.#tooLarge(request, state, error);
@@ -167,7 +188,7 @@ export class RequestExecutor {
       let retryable: boolean;
       let hungUp = false;
       if (outcome.kind === 'stopped') {
-        const stopped = this.#stopped(request, outcome.sent);
+        const stopped = this.#stopped(request, outcome.sent || (request.method !== 'GET' && state.mayHaveApplied));
         if (request.method === 'POST' && outcome.sent) throw new AmbiguousWriteError(context, { cause: stopped });
         throw stopped;
       } else if (outcome.kind === 'expired') {
@@ -200,6 +221,7 @@ export class RequestExecutor {
           RETRYABLE_STATUSES.has(response.status) &&
           (IDEMPOTENT_METHODS.has(request.method) || response.status === 429);
         if (retryable) retryAfterMs = parseRetryAfter(response.headers['retry-after'], clock.now());
+        if (response.status !== 429) state.mayHaveApplied = true;
       } else {
         const { failure } = outcome;
         state.status = null;
@@ -210,6 +232,7 @@ export class RequestExecutor {
           throw new AmbiguousWriteError(context, { cause });
         }
         retryable = kind !== 'tls';
+        if (kind === 'maybe-sent' && failure.credentialsSent) state.mayHaveApplied = true;
         // A connection made and closed without an answer: on a plain-HTTP URL, possibly a port that speaks TLS.
         hungUp = kind === 'maybe-sent' && request.url.protocol === 'http:' && closedWithoutAnswer(failure.error);
         // undici says only "Headers Timeout Error": say which wait it was, and what a person can change.
@@ -233,7 +256,10 @@ export class RequestExecutor {
       const delay = backoffDelay(state.attempts, retryAfterMs, retry, this.#options.random);
       const elapsed = clock.now().getTime() - (state.firstSentAt ?? clock.now().getTime());
       if (elapsed + delay >= retry.deadlineMs) throw await this.#explained(error, request, hungUp);
-      if (!(await sleepUnlessStopped(clock, delay, request.signal))) throw this.#stopped(request, false);
+      // Stopped in the wait, before the retry: sent is whether an earlier attempt may have been applied.
+      if (!(await sleepUnlessStopped(clock, delay, waits))) {
+        throw this.#stopped(request, request.method !== 'GET' && state.mayHaveApplied);
+      }
     }
   }
 
@@ -323,7 +349,7 @@ export class RequestExecutor {
     };
     try {
       // Stopped between getting the slot and here: nothing was written, not even a signed request.
-      if (caller?.aborted) return { kind: 'stopped', sent: false };
+      if (caller?.aborted || request.stopWaiting?.aborted) return { kind: 'stopped', sent: false };
       state.stall.waiting();
       const response = await exchange(ctx, request);
       state.stall.answered();
@@ -380,7 +406,8 @@ export class RequestExecutor {
   }
 
   #stopped(request: HttpRequest, sent: boolean): OpsManagerAbortedError {
-    return new OpsManagerAbortedError(stopReason(request.signal), sent, {
+    const by = request.signal?.aborted === true ? request.signal : (request.stopWaiting ?? request.signal);
+    return new OpsManagerAbortedError(stopReason(by), sent, {
       method: request.method,
       pathTemplate: request.pathTemplate,
     });

@@ -5,6 +5,10 @@
 // released, and the next apply writes only what was left and converges. A second SIGINT stops at once, leaving the
 // lock to expire, and says so; the next apply names that lock and `unlock RUN_ID` removes it (only that run's).
 // Ctrl-C while apply waits (--lease-wait) for a lock another run holds: exit 130, naming the holder, nothing written.
+// Ctrl-C while apply's creates wait out a 429 Retry-After: they are not sent again, the run ends at once (was: a minute
+// later, the creates "FAILED: 429"), they are listed as not started and the next plan is exactly what was left.
+// SIGKILL after creates landed but before the state was saved: the next plan adopts them (pending markers), the lock
+// left names its way out, and the apply after unlock creates the rest: each desired config created exactly once.
 // Ctrl-C during archive: the reads in flight are abandoned, no new object is written, exit 130 with what was and was not.
 import { access, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -287,6 +291,58 @@ describe('Ctrl-C during apply', { timeout: 120_000 }, () => {
     expect(after.code, after.stdout).toBe(0);
   });
 
+  it('a write waiting out a 429 Retry-After is not sent: exit 130 at once, not started, the next plan is exactly the rest', async () => {
+    // Every create is refused with 429 and Retry-After: 60 (refused unprocessed): when the signal lands, each project's
+    // first create sits in its backoff wait. It is never sent again; the run ends at once instead of a minute later
+    // with those creates "FAILED: 429", and reports them with the rest as not started.
+    await fetch(`${emulator.origin}/__emulator/faults`, { method: 'DELETE' });
+    const fault = await fetch(`${emulator.origin}/__emulator/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        method: 'POST',
+        path: '/groups/*/alertConfigs',
+        status: 429,
+        retryAfter: 60,
+        times: 1_000_000,
+      }),
+    });
+    expect(fault.ok).toBe(true);
+    const started = Date.now();
+    const run = await runBinary(
+      ['apply', '--auto-approve', '--no-color', '--json', ...common],
+      toolEnv(emulator.url),
+      REPO_ROOT,
+      [{ when: /applied .* \(1\/\d+\)/, signal: 'SIGINT' }],
+    );
+    expect(run.code, run.stderr).toBe(130);
+    // Was about 60 s: the Retry-After waited out after the Ctrl-C, then one more 429.
+    expect(Date.now() - started).toBeLessThan(30_000);
+    const report = JSON.parse(run.stdout) as {
+      interrupted?: { notStarted: number };
+      results: { status: string; message?: string; change: { action: string } }[];
+    };
+    expect(report.results.filter((r) => r.status === 'failed')).toEqual([]);
+    const left = report.results.filter((r) => r.status === 'skipped' && r.message?.startsWith('not written: '));
+    expect(report.interrupted?.notStarted).toBe(left.length);
+    expect(left.filter((r) => r.change.action === 'create').length).toBe(24);
+    // Progress says which targets stopped with writes left, never "applied" for them.
+    expect(run.stderr).toMatch(/^ {2}· stopped payments-prod: \d+ writes? not started \(\d+\/\d+\)$/m);
+    expect(run.stderr).not.toMatch(/^ {2}· applied payments-prod /m);
+    expect(await exists(leaseFile())).toBe(false);
+
+    // No pending marker kept for a create never sent, and the next plan is exactly the writes not started.
+    const state = await readFile(join(dir, 'state', 'state.json'), 'utf8');
+    expect(state).not.toContain('"pendingCreate"');
+    await fetch(`${emulator.origin}/__emulator/faults`, { method: 'DELETE' });
+    const plan = await runBinary(['plan', '--no-color', ...common], toolEnv(emulator.url));
+    const creates = left.filter((r) => r.change.action === 'create').length;
+    const updates = left.filter((r) => r.change.action === 'update').length;
+    expect(plan.stdout).toContain(
+      `Plan: ${creates} to create, ${updates} to update, 0 to delete, 0 to adopt, 0 blocked,`,
+    );
+  });
+
   it('a second SIGINT stops at once and says the lock stays', async () => {
     // Creates take 3 s each: the first target applied is one without creates (an organization or the manifest), so
     // projects' creates are still in flight when the first signal is taken and the second follows it.
@@ -323,5 +379,74 @@ describe('Ctrl-C during apply', { timeout: 120_000 }, () => {
     expect(after.code, after.stderr).toBe(0);
     const again = await runBinary(['unlock', runId, ...stateDir()]);
     expect(again.stdout).toContain('No lock is held in');
+  });
+});
+
+describe('killed (SIGKILL) mid-apply, between creates landing and the state being saved', { timeout: 120_000 }, () => {
+  it('the next plan adopts the creates that landed; after unlock, the apply creates the rest once: no duplicates', async () => {
+    const before = await runBinary(['plan', '--no-color', ...common], toolEnv(emulator.url));
+    const toCreate = Number(/^Plan: (\d+) to create/m.exec(before.stdout)?.[1]);
+    expect(toCreate).toBeGreaterThan(0);
+    // Each create is answered 0.7 s after Ops Manager made it: when the kill lands, some creates exist that the state
+    // records only as pending markers (saved before the first POST).
+    await fetch(`${emulator.origin}/__emulator/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        method: 'POST',
+        path: '/groups/*/alertConfigs',
+        latencyMs: 700,
+        phase: 'after',
+        times: 1_000_000,
+      }),
+    });
+    await fetch(`${emulator.origin}/__emulator/requests`, { method: 'DELETE' });
+    // Killed once Ops Manager answered a first create: the state records it only as a pending marker.
+    const created = async () => {
+      for (let tries = 0; tries < 600; tries += 1) {
+        const log = (await (await fetch(`${emulator.origin}/__emulator/requests`)).json()) as {
+          entries: { method: string; path: string; status: number }[];
+        };
+        if (log.entries.some((e) => e.method === 'POST' && e.status < 300)) return;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      throw new Error('no create was answered within 30 s');
+    };
+    const killed = await runBinary(
+      ['apply', '--auto-approve', '--no-color', ...common],
+      toolEnv(emulator.url),
+      REPO_ROOT,
+      [],
+      {
+        signalWhen: { ready: created(), signal: 'SIGKILL' },
+      },
+    );
+    expect(killed.code).toBeNull();
+    await fetch(`${emulator.origin}/__emulator/faults`, { method: 'DELETE' });
+
+    // The plan (no lock needed) recovers the creates that landed by adoption, and plans the others as creates.
+    const plan = await runBinary(['plan', '--no-color', ...common], toolEnv(emulator.url));
+    expect(plan.code, plan.stderr).toBe(0);
+    const recovered = plan.stdout.match(/# recovering an interrupted create: adopting the one matching config/g) ?? [];
+    expect(recovered.length).toBeGreaterThan(0);
+    const creates = Number(/^Plan: (\d+) to create/m.exec(plan.stdout)?.[1]);
+    expect(creates + recovered.length).toBe(toCreate);
+
+    // The killed run's lock is named with the way out; once removed, the apply converges.
+    const { runId } = JSON.parse(await readFile(leaseFile(), 'utf8')) as { runId: string };
+    const held = await runBinary(['apply', '--auto-approve', '--no-color', ...common], toolEnv(emulator.url));
+    expect(held.code).toBe(1);
+    expect(held.stderr).toContain(`remove the lock with: opsman-gitops unlock ${runId}`);
+    expect((await runBinary(['unlock', runId, ...stateDir()])).code).toBe(0);
+    const next = await runBinary(['apply', '--auto-approve', '--no-color', ...common], toolEnv(emulator.url));
+    expect(next.code, next.stderr).toBe(0);
+    const after = await runBinary(['plan', '--detailed-exitcode', ...common], toolEnv(emulator.url));
+    expect(after.code, after.stdout).toBe(0);
+    // Every desired config was created exactly once over the two runs.
+    const log = (await (await fetch(`${emulator.origin}/__emulator/requests`)).json()) as {
+      entries: { method: string; path: string; status: number }[];
+    };
+    const made = log.entries.filter((e) => e.method === 'POST' && /\/alertConfigs$/.test(e.path) && e.status < 300);
+    expect(made).toHaveLength(toCreate);
   });
 });

@@ -1,7 +1,9 @@
 // Scenario: requests made through a client's signal-bound view (withSignal) end at once when the signal aborts, against
 // a server that never answers: in flight, queued behind the concurrency cap, waiting for another request's challenge
 // or in a backoff wait; nothing queued is ever sent, a signed POST stopped in flight is ambiguous, and the client
-// itself and its other requests are not stopped.
+// itself and its other requests are not stopped. A stop-waiting view (withStopWaiting, an apply's writes) ends a request
+// only where it waits: a POST on the wire gets its answer; one waiting out a 429 ends unsent, a PUT after a 503 as
+// possibly applied.
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   AmbiguousWriteError,
@@ -212,5 +214,74 @@ describe('a signal-bound view', () => {
     expect(error).toMatchObject({ name: 'OpsManagerAbortedError', sent: false });
     expect(ms).toBeLessThan(5_000);
     expect(server.log.filter((e) => e.status === 503)).toHaveLength(1);
+  });
+});
+
+describe('a stop-waiting view (withStopWaiting: what an apply writes through)', () => {
+  /** A clock that records each backoff wait, so the test stops the request in the wait, not in the gap before it. */
+  function recordingClock(waits: number[]): ClientClock {
+    return {
+      now: () => SYSTEM_CLOCK.now(),
+      sleep: (ms, signal) => {
+        waits.push(ms);
+        return SYSTEM_CLOCK.sleep(ms, signal);
+      },
+    };
+  }
+
+  it('never cuts a POST on the wire: it gets its answer, no ambiguous create', async () => {
+    let received = 0;
+    const server = await startDigestServer({
+      password: TEST_PRIVATE_KEY,
+      handler: () => {
+        received += 1;
+        return { status: 201, json: { id: 'c1', ...BODY }, delayMs: 500 };
+      },
+    });
+    cleanups.push(() => server.close());
+    const stop = new AbortController();
+    const pending = clientOf(server.baseUrl).withStopWaiting(stop.signal).createAlertConfig(GROUP, BODY);
+    await eventually(() => received > 0, 'the POST at the server');
+    stop.abort('stopped by the test');
+    await expect(pending).resolves.toMatchObject({ id: 'c1' });
+  });
+
+  it('ends a POST waiting out a 429 Retry-After: not sent again, sent false (Ops Manager refused it unprocessed)', async () => {
+    const server = await startDigestServer({
+      password: TEST_PRIVATE_KEY,
+      handler: () => ({ status: 429, headers: { 'retry-after': '60' } }),
+    });
+    cleanups.push(() => server.close());
+    const waits: number[] = [];
+    const stop = new AbortController();
+    const pending = clientOf(server.baseUrl, { clock: recordingClock(waits) })
+      .withStopWaiting(stop.signal)
+      .createAlertConfig(GROUP, BODY);
+    await eventually(() => waits.length > 0, 'the backoff wait');
+    const t0 = Date.now();
+    stop.abort('stopped by the test');
+    const { error, ms } = await rejection(pending, t0);
+    expect(error).toBeInstanceOf(OpsManagerAbortedError);
+    expect(error).toMatchObject({ sent: false });
+    expect(ms).toBeLessThan(5_000);
+    expect(server.log.filter((e) => e.status === 429)).toHaveLength(1);
+  });
+
+  it('ends a PUT waiting to retry after a 503 with sent true: the first attempt may have been applied', async () => {
+    const server = await startDigestServer({
+      password: TEST_PRIVATE_KEY,
+      handler: () => ({ status: 503, headers: { 'retry-after': '60' } }),
+    });
+    cleanups.push(() => server.close());
+    const waits: number[] = [];
+    const stop = new AbortController();
+    const pending = clientOf(server.baseUrl, { clock: recordingClock(waits) })
+      .withStopWaiting(stop.signal)
+      .updateAlertConfig(GROUP, 'c1', BODY);
+    await eventually(() => waits.length > 0, 'the backoff wait');
+    stop.abort('stopped by the test');
+    const { error } = await rejection(pending, Date.now());
+    expect(error).toMatchObject({ name: 'OpsManagerAbortedError', sent: true });
+    expect((error as Error).message).toContain('the write may or may not have been applied');
   });
 });
