@@ -44,9 +44,10 @@ export interface HttpRequest {
   /** The caller's stop: once aborted, the request ends at once wherever it is (OpsManagerAbortedError). */
   signal?: AbortSignal;
   /**
-   * A softer stop: once aborted, the request ends (OpsManagerAbortedError) only where it waits, for a slot or out a
-   * backoff before a retry; an attempt already on the wire still gets its answer. What an apply's writes use: a write
-   * sent is never cut (a POST cut in flight is an ambiguous create), a write not sent yet is never sent.
+   * A softer stop: once aborted, the request ends (OpsManagerAbortedError) only where it waits, for a slot, for another
+   * request's first challenge or out a backoff before a retry; an attempt already on the wire still gets its answer.
+   * What an apply's writes use: a write sent is never cut (a POST cut in flight is an ambiguous create), a write not
+   * sent yet is never sent.
    */
   stopWaiting?: AbortSignal;
 }
@@ -69,6 +70,17 @@ export class SendFailure extends Error {
   }
 }
 
+/**
+ * The attempt was stopped by its request's `stopWaiting` while it waited for another request's challenge: nothing of
+ * it was sent, and nothing will be.
+ */
+export class StoppedBeforeSend extends Error {
+  override name = 'StoppedBeforeSend';
+  constructor() {
+    super('stopped before anything was sent');
+  }
+}
+
 /** What an attempt needs from its client. */
 export interface ExchangeContext {
   dispatcher: Dispatcher;
@@ -81,6 +93,11 @@ export interface ExchangeContext {
   /** Largest response body read (`maxResponseBytes`); a larger one is cut off, its connection closed. */
   maxResponseBytes: number;
   signal: AbortSignal;
+  /**
+   * The request's softer stop (HttpRequest.stopWaiting): it ends the wait for another request's challenge, a wait
+   * before anything is sent (StoppedBeforeSend), never a request on the wire.
+   */
+  stopWaiting?: AbortSignal;
   /** Called on every HTTP response, a challenge included, as soon as its headers arrive: Ops Manager is answering. */
   onAnswer?: () => void;
   /**
@@ -139,19 +156,33 @@ function refused(ctx: ExchangeContext, error: OpsManagerAuthError): OpsManagerAu
   return error;
 }
 
-/** Waits for another request's challenge, but never past this attempt's own deadline. */
-async function waitUnlessAborted(pending: Promise<void>, signal: AbortSignal): Promise<void> {
+/**
+ * Waits for another request's challenge, but never past this attempt's own deadline, nor past its `stopWaiting`: an
+ * apply's write stopped while it waits here has sent nothing, so it is not sent at all.
+ */
+async function waitUnlessAborted(
+  pending: Promise<void>,
+  signal: AbortSignal,
+  stopWaiting?: AbortSignal,
+): Promise<void> {
   if (signal.aborted) throw new SendFailure(signal.reason, false);
+  if (stopWaiting?.aborted) throw new StoppedBeforeSend();
   let onAbort = (): void => undefined;
+  let onStopWaiting = (): void => undefined;
   const aborted = new Promise<never>((_, reject) => {
     onAbort = () => reject(new SendFailure(signal.reason, false));
+    onStopWaiting = () => reject(new StoppedBeforeSend());
     signal.addEventListener('abort', onAbort, { once: true });
+    stopWaiting?.addEventListener('abort', onStopWaiting, { once: true });
   });
   try {
     await Promise.race([pending, aborted]);
   } finally {
     signal.removeEventListener('abort', onAbort);
+    stopWaiting?.removeEventListener('abort', onStopWaiting);
   }
+  // The challenge came as the stop did: still nothing sent.
+  if (stopWaiting?.aborted) throw new StoppedBeforeSend();
 }
 
 /**
@@ -167,7 +198,7 @@ export async function exchange(ctx: ExchangeContext, request: HttpRequest): Prom
     const claim = ctx.nonces.beginPriming(origin);
     if (claim === true) priming = true;
     else {
-      await waitUnlessAborted(claim, ctx.signal);
+      await waitUnlessAborted(claim, ctx.signal, ctx.stopWaiting);
       use = ctx.nonces.next(origin);
     }
   }

@@ -124,9 +124,9 @@ export class OpsManagerClient implements OpsManagerApi {
 
   /**
    * The same client with every request made through it stopped, once `signal` aborts, only where it waits: for a slot,
-   * or out a backoff before a retry (a 429's Retry-After can be a minute). An attempt on the wire still gets its
-   * answer. A request stopped so rejects with OpsManagerAbortedError, `sent` false unless an earlier attempt may have
-   * been applied (a 5xx to a PUT); a POST is never cut in flight. Meant for an apply's writes: a stopped apply does not
+   * for another request's first Digest challenge, or out a backoff before a retry (a 429's Retry-After can be a
+   * minute). An attempt on the wire still gets its answer. A request stopped so rejects with OpsManagerAbortedError,
+   * `sent` false unless an earlier attempt may have been applied (a 5xx to a PUT); a POST is never cut in flight. Meant for an apply's writes: a stopped apply does not
    * sit out a backoff, and never leaves an ambiguous create behind.
    */
   withStopWaiting(signal: AbortSignal): OpsManagerClient {

@@ -4,7 +4,14 @@
  * a typed error.
  */
 import type { Dispatcher } from 'undici';
-import { type ExchangeContext, exchange, type HttpRequest, type HttpResponse, SendFailure } from './auth-exchange.ts';
+import {
+  type ExchangeContext,
+  exchange,
+  type HttpRequest,
+  type HttpResponse,
+  SendFailure,
+  StoppedBeforeSend,
+} from './auth-exchange.ts';
 import { CredentialVerdict } from './credential-verdict.ts';
 import { deadlineCause, deadlineNote, headersTimeoutText } from './deadline.ts';
 import { NonceCache } from './digest/index.ts';
@@ -339,6 +346,7 @@ export class RequestExecutor {
       userAgent: this.#options.userAgent,
       maxResponseBytes: this.#options.maxResponseBytes,
       signal: controller.signal,
+      ...(request.stopWaiting === undefined ? {} : { stopWaiting: request.stopWaiting }),
       onAnswer: () => {
         this.#silence.answered();
         state.heard = this.#silence.mark();
@@ -355,6 +363,8 @@ export class RequestExecutor {
       state.stall.answered();
       return { kind: 'response', response };
     } catch (error) {
+      // Stopped waiting for another request's challenge (an apply's write, stopped): nothing of it was sent.
+      if (error instanceof StoppedBeforeSend) return { kind: 'stopped', sent: false };
       if (!(error instanceof SendFailure)) throw error;
       if (stoppedBy === 'caller') return { kind: 'stopped', sent: error.credentialsSent };
       const code = (error.error as { code?: unknown } | null)?.code;

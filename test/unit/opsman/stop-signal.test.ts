@@ -285,3 +285,29 @@ describe('a stop-waiting view (withStopWaiting: what an apply writes through)', 
     expect((error as Error).message).toContain('the write may or may not have been applied');
   });
 });
+
+describe('a stop-waiting view, waiting for another request’s first challenge', () => {
+  it('sends nothing and ends at once: the write had not left, so it never does', async () => {
+    // The client's first request primes the Digest exchange (its answer takes 1.5 s); a write through the view waits
+    // for that nonce, holding nothing on the wire, and is stopped in that wait.
+    const server = await startDigestServer({
+      password: TEST_PRIVATE_KEY,
+      handler: (req) => (req.method === 'GET' ? { json: { results: [], links: [] }, delayMs: 1_500 } : { json: {} }),
+    });
+    cleanups.push(() => server.close());
+    const client = clientOf(server.baseUrl);
+    const priming = client.listAlertConfigs(GROUP);
+    await eventually(() => server.log.length > 0, 'the priming request');
+    const stop = new AbortController();
+    const pending = client.withStopWaiting(stop.signal).createAlertConfig(GROUP, BODY);
+    await new Promise((resolve) => setTimeout(resolve, 100)); // the POST is now waiting for the nonce
+    const t0 = Date.now();
+    stop.abort('stopped by the test');
+    const { error, ms } = await rejection(pending, t0);
+    expect(error).toBeInstanceOf(OpsManagerAbortedError);
+    expect(error).toMatchObject({ sent: false });
+    expect(ms).toBeLessThan(1_000); // not after the priming answer
+    await priming;
+    expect(server.log.filter((e) => e.method === 'POST')).toEqual([]);
+  });
+});
