@@ -6,7 +6,7 @@
  * (settle-write.ts), and its outcome carries a warning. A POST answered 2xx that no live config matches (stored otherwise
  * than sent) is the one config of its event type that appeared since the plan, never created a second time.
  */
-import { AmbiguousWriteError, OpsManagerApiError } from '../opsman/errors.ts';
+import { AmbiguousWriteError, OpsManagerAbortedError, OpsManagerApiError } from '../opsman/errors.ts';
 import type { AlertConfig, AlertConfigRequest } from '../opsman/types.ts';
 import { buildAlertRequest, type DesiredAlertBody } from './alert-body.ts';
 import type { SecretLocator } from './apply-secret-places.ts';
@@ -308,7 +308,21 @@ async function resolveUnknownCreate(
   cause: unknown,
   applied = false,
 ): Promise<AlertApplyOutcome> {
-  const { matching: found, appeared } = await findCreated(change, ctx);
+  let reread: Awaited<ReturnType<typeof findCreated>>;
+  try {
+    reread = await findCreated(change, ctx);
+  } catch (error) {
+    // The run stopped while the re-read waited (the stop-waiting view ends it unsent). The POST was sent all the same:
+    // never a write "not started" (whose marker is dropped), as the apply would take an unsent stop for. The marker
+    // stays, so the next run adopts what the POST made (or recognises it as the tool's if the key leaves git).
+    if (!(error instanceof OpsManagerAbortedError)) throw error;
+    throw new ReconcileError(
+      'AMBIGUOUS_CREATE',
+      `${what} and the re-read that would find the new config was stopped (${error.message}); the pending marker stays and the next run resolves it`,
+      { cause: error },
+    );
+  }
+  const { matching: found, appeared } = reread;
   const only = found[0];
   if (found.length === 1 && only !== undefined) {
     recordApplied(change, ctx, only, prepared, 'created');
