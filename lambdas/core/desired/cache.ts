@@ -35,7 +35,8 @@ export const CACHE_FORMAT_VERSION = 3;
  * 6: an ignoreFields entry naming a threshold member its event type never has (`threshold` on a metric alert) is refused.
  * 7: Settings carry `changeWindows` (weekly ones with their default time zone), checked by window-checks.ts.
  * 8: an alias used as a mapping key is refused (`*m : apply` could repeat a key unseen, its value replacing the first).
- * 9: numbers whose value is not what is written are refused (`010`, `0o10`, `0x10`, `9007199254740993`, `1e-400`, `-0`).
+ * 9: numbers whose value is not what is written are refused (`010`, `0o10`, `0x10`, `9007199254740993`, `1e-400`,
+ *    `0.000…1`; `-0` is accepted), and free text ending with a line break (schema: hashed into the key anyway).
  */
 export const LOADER_VERSION = 9;
 

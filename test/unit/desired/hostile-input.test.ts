@@ -365,6 +365,25 @@ describe('hostile input', () => {
     expect([...block, ...flow].map((i) => i.path)).toEqual(Array(2).fill('spec.alertConfigs[0].threshold.threshold'));
   });
 
+  // Regression: a decimal too small for a double written without an exponent (0.000…1, 0 to a double) was read as 0 by
+  // the fast path (plain block YAML), which never reached the check, and refused in flow YAML.
+  it.each([`0.${'0'.repeat(400)}1`, `.${'0'.repeat(400)}1`, `-0.${'0'.repeat(400)}1`])(
+    'refuses a decimal too small to hold, in block YAML as in flow YAML (%#)',
+    async (written) => {
+      const block = `  alertConfigs:\n    - key: a1\n      eventTypeName: TOO_FEW_HEALTHY_MEMBERS\n      threshold:\n        operator: LESS_THAN\n        threshold: ${written}\n      notifications:\n        - typeName: GROUP\n`;
+      const flow = block.replace(
+        `threshold:\n        operator: LESS_THAN\n        threshold: ${written}\n`,
+        `threshold: { operator: LESS_THAN, threshold: ${written} }\n`,
+      );
+      for (const spec of [block, flow]) {
+        const issues = await issuesOf(new MemorySource({ 'p.yaml': projectYaml(spec) }));
+        expect(issues.map((i) => [i.path, i.message.includes('is too small to be held (YAML reads it as 0)')])).toEqual([
+          ['spec.alertConfigs[0].threshold.threshold', true],
+        ]);
+      }
+    },
+  );
+
   // Digits a double holds exactly, or that are how the double prints, read back as written: 2^53, 10^20, and a live
   // value exported as JavaScript writes it (341005196264649000); -0 is sent, compared and stored as 0.
   it.each(['9007199254740992', '100000000000000000000', '-9007199254740994', '341005196264649000', '-0'])(
