@@ -61,14 +61,22 @@ function parsedForms(secret: string): string[] {
  */
 const MIN_PARTIAL = 12;
 
+/**
+ * A URL's scheme and host (`http://10.0.1.5:8080`, also JSON-escaped `https:\/\/host`), which are no secret of their
+ * own: a cut-short quote counts only past them, or every URL of that host (Ops Manager's own, on the same network)
+ * would be redacted up to where it parts from the secret. A URL with a user and password is secret from its `//` on.
+ */
+const URL_AUTHORITY = /^[a-z][a-z0-9+.-]*:(?:\/\/|\\\/\\\/)[^/\\?#@\s]*(?=[/\\?#]|$)/i;
+
 /** Replaces every run of `text` that is the start of `form`, at least MIN_PARTIAL characters long, by the mark. */
 function redactStarts(text: string, form: string): string {
-  if (form.length <= MIN_PARTIAL) return text;
-  const head = form.slice(0, MIN_PARTIAL);
+  const shortest = (URL_AUTHORITY.exec(form)?.[0].length ?? 0) + MIN_PARTIAL;
+  if (form.length <= shortest) return text;
+  const head = form.slice(0, shortest);
   let out = '';
   let from = 0;
   for (let at = text.indexOf(head); at !== -1; at = text.indexOf(head, from)) {
-    let end = at + MIN_PARTIAL;
+    let end = at + shortest;
     while (end < text.length && end - at < form.length && text[end] === form[end - at]) end++;
     out += text.slice(from, at) + REDACTED;
     from = end;
@@ -78,11 +86,12 @@ function redactStarts(text: string, form: string): string {
 
 /**
  * Replaces every occurrence of the secrets (in each of their forms), every start of one that a server cut short (12
- * characters or more), and anything shaped like an Authorization header value, in `text`.
+ * characters or more, past a URL's scheme and host), and anything shaped like an Authorization header value, in `text`.
  */
 export function scrub(text: string, secrets: readonly string[]): string {
   let out = text;
-  const forms = secrets.flatMap(secretForms);
+  // Longest first across all secrets: one secret inside another would otherwise cut the longer one apart.
+  const forms = secrets.flatMap(secretForms).sort((a, b) => b.length - a.length);
   for (const form of forms) out = out.split(form).join(REDACTED);
   // After every whole form is gone: what is left of a secret can only be a part of one.
   for (const form of forms) out = redactStarts(out, form);

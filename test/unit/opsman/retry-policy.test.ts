@@ -108,7 +108,23 @@ describe('scrub', () => {
     ['auth Digest username="a", response="b"', [], 'auth Digest [REDACTED]'],
     ['Basic dXNlcjpwYXNzd29yZA==', [], 'Basic [REDACTED]'],
     ['Digest realm="r" is a challenge, kept', [], 'Digest realm="r" is a challenge, kept'],
+    // One secret inside another: the longer goes first whatever the order given, or its ends would be left in view.
+    ['token tokenABCDEFGH123456 here', ['ABCDEFGH', 'tokenABCDEFGH123456'], 'token [REDACTED] here'],
   ])('%s', (text, secrets, expected) => {
     expect(scrub(text, secrets)).toBe(expected);
+  });
+
+  // A secret URL's scheme and host are no secret: a URL that shares only them (Ops Manager on the same network) stays
+  // readable, while a quote of the secret cut short past its host is still redacted.
+  it('redacts a cut-short URL only past its host, never another URL of the same host', () => {
+    const hook = 'http://10.0.1.5:8080/hooks/T0123456789abcdef';
+    expect(scrub('GET http://10.0.1.5:8080/api/public/v1.0/groups failed', [hook])).toBe(
+      'GET http://10.0.1.5:8080/api/public/v1.0/groups failed',
+    );
+    expect(scrub('invalid url "http://10.0.1.5:8080/hooks/T0123..."', [hook])).toBe('invalid url "[REDACTED]..."');
+    // A password in the URL is secret from the start: its cut-short quote goes too.
+    expect(scrub('"https://user:p4ssw0rd-long@h..."', ['https://user:p4ssw0rd-long@hooks.example/x'])).toBe(
+      '"[REDACTED]..."',
+    );
   });
 });
