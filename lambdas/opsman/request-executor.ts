@@ -183,7 +183,9 @@ export class RequestExecutor {
       try {
         outcome = await this.#limiter.run(() => this.#attempt(scoped, state), waits);
       } catch (error) {
-        if (error instanceof SlotWaitAborted) throw this.#stopped(request, false);
+        // A retry stopped waiting for its slot: sent is whether an earlier attempt may have been applied (a 5xx to a PUT).
+        if (error instanceof SlotWaitAborted)
+          throw this.#stopped(request, request.method !== 'GET' && state.mayHaveApplied);
         if (error instanceof OpsManagerResponseTooLargeError) throw this.#tooLarge(request, state, error);
         // The key refused in the Digest exchange: the observer hears the answer's status (the handlers' runtime
         // counts refusals to pick up a rotated key at once: handlers/run-once.ts).

@@ -286,6 +286,41 @@ describe('a stop-waiting view (withStopWaiting: what an apply writes through)', 
   });
 });
 
+describe('a stop-waiting view, a retry waiting for a slot', () => {
+  it('ends a PUT retried after a 503 that waits for a slot with sent true: the first attempt may have been applied', async () => {
+    // One slot: the PUT gets a 503, and while it sleeps out the Retry-After a read takes the slot and hangs; the PUT's
+    // retry then waits for the slot, and is stopped there.
+    const server = await startDigestServer({
+      password: TEST_PRIVATE_KEY,
+      handler: (req) =>
+        req.method === 'PUT' ? { status: 503, headers: { 'retry-after': '1' } } : new Promise<never>(() => undefined),
+    });
+    cleanups.push(() => server.close());
+    let slept = 0;
+    const clock: ClientClock = {
+      now: () => SYSTEM_CLOCK.now(),
+      sleep: async (ms, signal) => {
+        const done = await SYSTEM_CLOCK.sleep(ms, signal);
+        slept += 1;
+        return done;
+      },
+    };
+    const client = clientOf(server.baseUrl, { clock, maxConcurrency: 1 });
+    const stop = new AbortController();
+    const put = client.withStopWaiting(stop.signal).updateAlertConfig(GROUP, 'c1', BODY);
+    await eventually(() => server.log.some((e) => e.status === 503), 'the 503');
+    const read = client.getTeam('o1', 'hang').catch(() => undefined);
+    await eventually(() => server.log.some((e) => e.url.endsWith('/hang') && e.authorization !== undefined), 'the read');
+    await eventually(() => slept > 0, 'the backoff to end');
+    stop.abort('stopped by the test');
+    const { error } = await rejection(put, Date.now());
+    expect(error).toMatchObject({ name: 'OpsManagerAbortedError', sent: true });
+    expect((error as Error).message).toContain('the write may or may not have been applied');
+    await server.close();
+    await read;
+  });
+});
+
 describe('a stop-waiting view, waiting for another request’s first challenge', () => {
   it('sends nothing and ends at once: the write had not left, so it never does', async () => {
     // The client's first request primes the Digest exchange (its answer takes 1.5 s); a write through the view waits
