@@ -377,9 +377,9 @@ describe('hostile input', () => {
       );
       for (const spec of [block, flow]) {
         const issues = await issuesOf(new MemorySource({ 'p.yaml': projectYaml(spec) }));
-        expect(issues.map((i) => [i.path, i.message.includes('is too small to be held (YAML reads it as 0)')])).toEqual([
-          ['spec.alertConfigs[0].threshold.threshold', true],
-        ]);
+        expect(issues.map((i) => [i.path, i.message.includes('is too small to be held (YAML reads it as 0)')])).toEqual(
+          [['spec.alertConfigs[0].threshold.threshold', true]],
+        );
       }
     },
   );

@@ -310,7 +310,10 @@ describe('a stop-waiting view, a retry waiting for a slot', () => {
     const put = client.withStopWaiting(stop.signal).updateAlertConfig(GROUP, 'c1', BODY);
     await eventually(() => server.log.some((e) => e.status === 503), 'the 503');
     const read = client.getTeam('o1', 'hang').catch(() => undefined);
-    await eventually(() => server.log.some((e) => e.url.endsWith('/hang') && e.authorization !== undefined), 'the read');
+    await eventually(
+      () => server.log.some((e) => e.url.endsWith('/hang') && e.authorization !== undefined),
+      'the read',
+    );
     await eventually(() => slept > 0, 'the backoff to end');
     stop.abort('stopped by the test');
     const { error } = await rejection(put, Date.now());
