@@ -30,6 +30,12 @@ export const DEFAULT_APPLY_OPTIONS: ApplyOptions = { targetConcurrency: 8 };
 /** What apply talks to. */
 export interface ApplyContext {
   api: OpsManagerApi;
+  /**
+   * Where the re-reads that verify written objects go (default `api`). The run's writes go through a view that stops
+   * waiting once the run is stopped; the verification of writes that landed reads through the API itself, so a stopped
+   * apply still verifies what it wrote instead of reporting a verify failure.
+   */
+  verifyApi?: OpsManagerApi;
   secrets: SecretResolver;
   fingerprintKey: Uint8Array;
   clock: Clock;

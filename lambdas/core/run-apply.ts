@@ -74,6 +74,7 @@ export async function applyAndSave(
       plan,
       {
         api: writesOf(deps.api, request.signal),
+        verifyApi: deps.api,
         secrets: phase.secrets,
         fingerprintKey: deps.fingerprintKey,
         clock: deps.clock,

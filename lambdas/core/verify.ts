@@ -127,7 +127,7 @@ export async function verifyTarget(written: Map<ChangeResult, WriteCheck>, ctx: 
   try {
     const doubtful = entries.filter(([r, check]) => r.change.kind === 'alertConfig' && !check.echoConfirmed);
     if (doubtful.length > 0) {
-      const live = new Map((await listAlertConfigsChecked(ctx.api, target.id)).map((c) => [c.id, c]));
+      const live = new Map((await listAlertConfigsChecked(ctx.verifyApi ?? ctx.api, target.id)).map((c) => [c.id, c]));
       for (const [r] of doubtful) {
         const id = r.id ?? r.change.id;
         const config = id === undefined ? undefined : live.get(id);
@@ -140,7 +140,7 @@ export async function verifyTarget(written: Map<ChangeResult, WriteCheck>, ctx: 
       }
     }
     for (const [r] of entries.filter(([w]) => w.change.kind !== 'alertConfig')) {
-      const fields = await verifySingleton(r.change, ctx.api, ctx.readPin);
+      const fields = await verifySingleton(r.change, ctx.verifyApi ?? ctx.api, ctx.readPin);
       if (fields.length > 0) await guard(r, ctx, fields);
     }
   } catch (error) {
