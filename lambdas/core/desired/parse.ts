@@ -227,7 +227,8 @@ function integerAsWritten(digits: string, value: number): boolean {
 
 /** Why the number written `source`, read as `value`, is unclear, or undefined when it is plain. */
 function unclearNumber(source: string, value: number): string | undefined {
-  if (/^[-+]?0[0-9]/.test(source)) {
+  // 05 or 007 is the same number to every reader (octal 7 is 7): only 010 and up, 08 and 09 are read otherwise.
+  if (/^[-+]?0[0-9]/.test(source) && !/^[-+]?0+[0-7]$/.test(source)) {
     const octal = /^[-+]?[0-7]+$/.test(source) ? `, YAML 1.1 tools as the octal ${Number.parseInt(source, 8)}` : '';
     return `has a leading zero: YAML 1.2 reads it as ${value}${octal}; write it without the leading zero`;
   }

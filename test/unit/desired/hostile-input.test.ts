@@ -342,6 +342,7 @@ describe('hostile input', () => {
       '010',
       'has a leading zero: YAML 1.2 reads it as 10, YAML 1.1 tools as the octal 8; write it without the leading zero',
     ],
+    ['08', 'has a leading zero: YAML 1.2 reads it as 8; write it without the leading zero'],
     ['0o10', 'is not written in decimal (YAML reads it as 8); write 8'],
     ['0x10', 'is not written in decimal (YAML reads it as 16); write 16'],
     [
@@ -385,8 +386,9 @@ describe('hostile input', () => {
   );
 
   // Digits a double holds exactly, or that are how the double prints, read back as written: 2^53, 10^20, and a live
-  // value exported as JavaScript writes it (341005196264649000); -0 is sent, compared and stored as 0.
-  it.each(['9007199254740992', '100000000000000000000', '-9007199254740994', '341005196264649000', '-0'])(
+  // value exported as JavaScript writes it (341005196264649000); -0 is sent, compared and stored as 0; 05 and 007
+  // are the same number to YAML 1.1 (octal) and 1.2 readers.
+  it.each(['9007199254740992', '100000000000000000000', '-9007199254740994', '341005196264649000', '-0', '05', '-007'])(
     'accepts %s, held exactly',
     async (n) => {
       const spec = `  alertConfigs:\n    - key: a1\n      eventTypeName: TOO_FEW_HEALTHY_MEMBERS\n      threshold:\n        operator: LESS_THAN\n        threshold: ${n}\n      notifications:\n        - typeName: GROUP\n`;
