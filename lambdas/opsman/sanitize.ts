@@ -9,13 +9,16 @@ const EXTRA_SECRET_FIELDS = ['awsSecretKey', 'awsAccessKey', 'privateKey', 'pass
 const SECRET_FIELDS: ReadonlySet<string> = new Set<string>([...SECRET_NOTIFICATION_FIELDS, ...EXTRA_SECRET_FIELDS]);
 const REDACTED = '[REDACTED]';
 
+/** Secrets shorter than this are never scrubbed (too common in ordinary text), nor forms of them so short. */
+const MIN_SECRET_LENGTH = 4;
+
 /** Collects the values of secret fields anywhere in a JSON value (short values are ignored: too common to scrub). */
 export function collectSecretValues(value: unknown, into: string[] = []): string[] {
   if (Array.isArray(value)) {
     for (const item of value) collectSecretValues(item, into);
   } else if (value !== null && typeof value === 'object') {
     for (const [field, item] of Object.entries(value)) {
-      if (SECRET_FIELDS.has(field) && typeof item === 'string' && item.length >= 4) into.push(item);
+      if (SECRET_FIELDS.has(field) && typeof item === 'string' && item.length >= MIN_SECRET_LENGTH) into.push(item);
       else collectSecretValues(item, into);
     }
   }
@@ -33,17 +36,23 @@ export function secretForms(secret: string): string[] {
   if (secret === '') return [];
   const json = JSON.stringify(secret).slice(1, -1);
   const forms = new Set([secret, json, json.replaceAll('/', '\\/'), encodeURIComponent(secret)]);
-  for (const parsed of parsedForms(secret)) forms.add(parsed);
+  // A decoded form can be shorter than the secret (`%41%42` is `AB`): as short as that, it would hit ordinary text.
+  for (const parsed of parsedForms(secret)) if (parsed.length >= MIN_SECRET_LENGTH) forms.add(parsed);
   return [...forms].filter((form) => form !== '').sort((a, b) => b.length - a.length);
 }
 
-/** The percent-decoded text of `secret` and, when it is an http(s) URL, its parser's text without credentials. */
+/**
+ * The percent-decoded text of `secret` (also as a form would decode it, `+` as a space) and, when it is an http(s) URL,
+ * its parser's text without credentials.
+ */
 function parsedForms(secret: string): string[] {
   const forms: string[] = [];
-  try {
-    forms.push(decodeURIComponent(secret));
-  } catch {
-    // Not valid percent-encoding: no server decoded it either.
+  for (const encoded of [secret, secret.replaceAll('+', ' ')]) {
+    try {
+      forms.push(decodeURIComponent(encoded));
+    } catch {
+      // Not valid percent-encoding: no server decoded it either.
+    }
   }
   if (!/^https?:\/\//i.test(secret) || !URL.canParse(secret)) return forms;
   const url = new URL(secret);

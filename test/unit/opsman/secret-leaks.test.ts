@@ -2,6 +2,7 @@
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOpsManagerClient, OpsManagerError } from '../../../lambdas/opsman/index.ts';
+import { scrub, secretForms } from '../../../lambdas/opsman/sanitize.ts';
 import { type DigestServer, startDigestServer } from '../../helpers/client-digest-server.ts';
 import { fakeClock, TEST_PRIVATE_KEY } from '../../helpers/client-fixtures.ts';
 
@@ -284,5 +285,15 @@ describe('a secret URL a server quotes as it parsed it', () => {
       expect(view).not.toContain(fragment);
     }
     expect(String(error)).toContain('unreachable: [REDACTED]');
+  });
+});
+
+describe('the forms of a secret scrub() looks for', () => {
+  it('never a decoded form as short as ordinary text, and a form-encoded one with its "+" as a space', () => {
+    // `%41%42%43` decodes to `ABC`: scrubbing that would hit every "ABC" of a message.
+    expect(secretForms('%41%42%43')).not.toContain('ABC');
+    expect(scrub('ABC failed', ['%41%42%43'])).toBe('ABC failed');
+    // A server that decoded a form field shows `a+b%21` as `a b!`.
+    expect(scrub('rejected: token a b!cdef', ['a+b%21cdef'])).toBe('rejected: token [REDACTED]');
   });
 });
