@@ -308,7 +308,19 @@ async function resolveUnknownCreate(
   cause: unknown,
   applied = false,
 ): Promise<AlertApplyOutcome> {
-  const { matching: found, appeared } = await findCreated(change, ctx);
+  let seen: { matching: string[]; appeared: AlertConfig[] };
+  try {
+    seen = await findCreated(change, ctx);
+  } catch (error) {
+    // The POST was sent: a failed re-read (a stopped run's read refused unsent among them) must not make it look
+    // unstarted. The pending marker stays, and the next run's re-read adopts what it made or sends it again.
+    throw new ReconcileError(
+      'AMBIGUOUS_CREATE',
+      `${what} and the re-read that decides it failed (${error instanceof Error ? error.message : String(error)}); the pending marker stays and the next run decides`,
+      { cause: cause ?? error },
+    );
+  }
+  const { matching: found, appeared } = seen;
   const only = found[0];
   if (found.length === 1 && only !== undefined) {
     recordApplied(change, ctx, only, prepared, 'created');
