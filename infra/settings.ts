@@ -50,9 +50,17 @@ export interface FunctionSizing {
 
 /**
  * Bounds of the sizing keys. Lambda takes 128-10,240 MB, but Node with a bundle already uses about 90 MB: below 256 a
- * run fails with an out-of-memory error that no log line explains. Lambda's timeout ends at 15 minutes.
+ * run fails with an out-of-memory error that no log line explains. Lambda's timeout ends at 15 minutes. A run keeps
+ * the last 60 s before its timeout (a quarter of the time left at most: lambdas/handlers/run-once.ts) to end its Ops
+ * Manager requests, save its state and release its lease, the last 40 s of it for S3 alone (an S3 request whose three
+ * attempts all time out takes about that long): below 4 minutes that quarter would be shorter, and a hung S3 request
+ * would have Lambda kill the run before its state is saved.
  */
-export const SIZING_RANGE = { memoryMb: { min: 256, max: 10_240 }, timeoutMinutes: { min: 1, max: 15 } } as const;
+export const SIZING_RANGE = { memoryMb: { min: 256, max: 10_240 }, timeoutMinutes: { min: 4, max: 15 } } as const;
+
+/** Why a timeout below SIZING_RANGE.timeoutMinutes.min is refused (appended to the key's message). */
+export const SHORT_TIMEOUT_REASON =
+  'a run keeps its last 60 s (a quarter of the timeout at most) to end its Ops Manager requests, save its state and release its lease, 40 s of it for S3 (an S3 request timing out three times takes about that long): below 4 minutes it would not';
 
 /** Defaults of the optional keys. */
 export const SETTINGS_DEFAULTS = {
@@ -184,7 +192,8 @@ export function readSettings(node: Node): StackSettings {
     if (raw === undefined || raw === null || raw === '') return fallback;
     const value = typeof raw === 'string' ? Number(raw) : raw;
     if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-      problems.push(`${key} must be a whole number from ${min} to ${max}`);
+      const short = key.endsWith('TimeoutMinutes') && typeof value === 'number' && value > 0 && value < min;
+      problems.push(`${key} must be a whole number from ${min} to ${max}${short ? `: ${SHORT_TIMEOUT_REASON}` : ''}`);
       return fallback;
     }
     return value;

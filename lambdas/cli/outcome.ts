@@ -3,7 +3,7 @@ import { holdText } from '../core/change-windows.ts';
 import { type Plan, type RunReport, targetKey } from '../core/model.ts';
 import { printable } from '../core/printable.ts';
 import { countChanges, hasChanges, hasWrites } from '../core/render/summary.ts';
-import { isArchiveFailure } from '../core/report.ts';
+import { isArchiveFailure, STATE_TARGET } from '../core/report.ts';
 import { EXIT } from './errors.ts';
 
 /**
@@ -69,14 +69,20 @@ export function heldTargetLines(held: NonNullable<RunReport['heldByWindows']>, w
 /**
  * One stderr line naming what made a run exit 1 (the details are in the plan or report on stdout, which CI may have
  * redirected to a file, so the line does not say "above"): `error: 1 target failed, 2 changes blocked (details on
- * stdout)`. Undefined when nothing did.
+ * stdout)`. A state that could not be saved after an apply's writes is said apart, first (not as "1 target failed":
+ * someone who redirected stdout must learn that the writes landed unrecorded). Undefined when nothing did.
  */
 export function problemsLine(plan: Plan, report?: RunReport): string | undefined {
   const parts: string[] = [];
   // Targets, not failure entries: an apply can record several failures of one target (one per write). Archive
   // errors are counted below as such, not again as a failed target.
   const all = [...plan.failures, ...(report?.failures ?? [])].filter((f) => !isArchiveFailure(f));
-  const failures = new Set(all.map((f) => targetKey(f.target))).size;
+  const state = targetKey(STATE_TARGET);
+  const unsaved = (report?.failures ?? []).some((f) => f.phase === 'apply' && targetKey(f.target) === state);
+  if (unsaved) parts.push('the state could not be saved (the writes that landed are adopted by the next run)');
+  const failures = new Set(
+    all.filter((f) => !(unsaved && targetKey(f.target) === state)).map((f) => targetKey(f.target)),
+  ).size;
   if (failures > 0) parts.push(`${failures} target${failures === 1 ? '' : 's'} failed`);
   const blocked = countChanges(plan.changes).blocked;
   if (blocked > 0) parts.push(`${blocked} change${blocked === 1 ? '' : 's'} blocked`);

@@ -1,7 +1,7 @@
 /**
  * A graceful stop of a run: when the run's signal is aborted (the CLI's first Ctrl-C, a Lambda running out of time),
- * no new target is planned and no new write starts; writes in flight finish, the state is saved and the lease
- * released. Planning interrupted means nothing was written: the reads in flight are abandoned at once (the run plans
+ * no new target is planned and no new write starts; writes in flight finish (a Lambda's, only until its requests
+ * must end: OpsManagerApi.withEndBy), the state is saved and the lease released. Planning interrupted means nothing was written: the reads in flight are abandoned at once (the run plans
  * through `OpsManagerApi.withSignal`) and the run fails with RunInterruptedError. An apply interrupted reports every
  * write it did not start as skipped with INTERRUPTED_MESSAGE.
  */

@@ -126,6 +126,13 @@ export interface OpsManagerApi {
    * `sent` false unless an earlier attempt may have been applied). Without it, a stopped run waits out the backoffs.
    */
   withStopWaiting?(signal: AbortSignal): OpsManagerApi;
+  /**
+   * Optional: the same API, with every request made through it ended by `at`, wherever it is: no attempt or retry
+   * starts at or past it and an attempt in flight is cut then (OpsManagerAbortedError giving `reason`, or
+   * AmbiguousWriteError for a POST cut on the wire). Views made from it (withSignal, withStopWaiting) keep the limit.
+   * A Lambda run goes through such a view, so that no request outlasts the time it needs to save its state.
+   */
+  withEndBy?(at: Date, reason: string): OpsManagerApi;
 }
 
 /** Resolves `<secret id>#<json key>` to its value. Throws SecretResolutionError (never containing the value). */

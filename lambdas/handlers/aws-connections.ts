@@ -24,7 +24,8 @@ export interface AwsTimeouts {
  * path leaves unanswered (a black-holed route without a VPC endpoint, a connection dropped without a reset) would hang
  * the run until Lambda kills it, past the deadline that saves its state and releases its lease. With these, each of
  * the SDK's three attempts gives up (TimeoutError, retried by the SDK; then S3_ACCESS, retried by Lambda) within
- * 3 + 10 s, so the three together stay inside the 60 s a run keeps before its timeout (STOP_BEFORE_TIMEOUT_MS).
+ * 3 + 10 s, so the three together stay inside the 40 s a run keeps for S3 before its timeout, once its Ops Manager
+ * requests have ended (REQUESTS_END_BEFORE_TIMEOUT_MS in run-once.ts, derived from these values).
  * S3 answers a small GET or conditional PUT in well under a second, and the idle timeout restarts with every byte.
  */
 export const AWS_TIMEOUTS: AwsTimeouts = { connectMs: 3_000, idleMs: 10_000 };

@@ -33,6 +33,10 @@ const NEXT_STEPS: Readonly<Record<string, string>> = {
   SECRET_KEY_NOT_FOUND: 'add the named key to the secret, or fix the secretRef in git',
   SECRET_ACCESS_DENIED: "check the function role (GetSecretValue on the prefix) and the secret's resource policy",
   SECRET_DECRYPTION_FAILED: "enable the secret's KMS key or grant the function role kms:Decrypt on it",
+  SECRET_SCHEDULED_FOR_DELETION:
+    'the secret is scheduled for deletion: restore it with aws secretsmanager restore-secret --secret-id <name>, then invoke {"mode":"plan"}',
+  SECRET_REQUEST_INVALID:
+    'Secrets Manager refused to read the secret in its current state: check it with aws secretsmanager describe-secret',
   SECRET_UNAVAILABLE:
     'none if the next run succeeds (Secrets Manager throttled or unreachable); else check the VPC endpoint',
   SECRET_REF_REFUSED: "a secretRef names the API key itself: point it at the notification's own secret in git",

@@ -11,6 +11,7 @@ import type { RunReport } from '../core/model.ts';
 import type { Reporter } from '../core/ports.ts';
 import { newRunId } from '../core/run-id.ts';
 import type { RunDependencies, RunRequest } from '../core/run-types.ts';
+import { AWS_TIMEOUTS } from './aws-connections.ts';
 import { classifyError } from './errors.ts';
 import { addRunMetrics, METRIC } from './metrics.ts';
 import { nextStep } from './next-step.ts';
@@ -34,38 +35,65 @@ export function powertoolsReporter(logger: Logger, metrics: Metrics, reported: S
 
 /**
  * How long before the Lambda's timeout a run stops starting writes (core/interrupt.ts), so that it still saves its
- * state and releases its lease instead of being killed mid-apply. A quarter of the time left at most, for short limits.
+ * state and releases its lease instead of being killed mid-apply. A quarter of the time left at most, for short limits
+ * (tests: a deployed function has at least 4 minutes, infra/settings.ts, so it always keeps the full 60 s).
  */
 export const STOP_BEFORE_TIMEOUT_MS = 60_000;
+
+/**
+ * How long before the Lambda's timeout every Ops Manager request of the run has ended (OpsManagerApi.withEndBy): an
+ * attempt in flight is cut then, and none starts past it. What is left is for the state save and the lease release in
+ * S3: one S3 request whose three attempts all time out takes 3 x (3 + 10) s (AWS_TIMEOUTS), about 40 s. Without it a
+ * write started just before STOP_BEFORE_TIMEOUT_MS could wait 60 s for its headers, and 120 s with its retries (the
+ * client's timeouts), and Lambda would kill the run before its state is saved and its lease released. Writes in flight
+ * when the run stops starting them keep the 20 s between the two to get their answers (two thirds of a margin shortened
+ * for a short limit).
+ */
+export const REQUESTS_END_BEFORE_TIMEOUT_MS = 3 * (AWS_TIMEOUTS.connectMs + AWS_TIMEOUTS.idleMs) + 1_000;
 
 /** Longest wait setTimeout honours (about 24.8 days). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
+/** When a run's Ops Manager requests must have ended (OpsManagerApi.withEndBy), and why. */
+export interface RequestsEnd {
+  at: Date;
+  reason: string;
+}
+
 /**
  * A signal aborted STOP_BEFORE_TIMEOUT_MS before the Lambda's deadline (already aborted when the time left is 0 or
- * less); none without a deadline.
+ * less), and the time the run's Ops Manager requests must have ended by (REQUESTS_END_BEFORE_TIMEOUT_MS before it);
+ * neither without a deadline.
  */
 export function deadlineSignal(context: Partial<Pick<Context, 'getRemainingTimeInMillis'>>): {
   signal?: AbortSignal;
+  requestsEnd?: RequestsEnd;
   clear(): void;
 } {
   const remaining =
     typeof context.getRemainingTimeInMillis === 'function' ? context.getRemainingTimeInMillis() : Number.NaN;
   if (Number.isNaN(remaining) || remaining === Number.POSITIVE_INFINITY) return { clear() {} };
-  const reason = (margin: number) =>
-    `the Lambda's time limit is ${margin >= 1000 ? `${Math.round(margin / 1000)} s` : `${Math.round(margin)} ms`} away`;
+  const away = (ms: number) => (ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${Math.round(ms)} ms`);
+  const reason = (margin: number) => `the Lambda's time limit is ${away(margin)} away`;
   const controller = new AbortController();
   // A limit already reached stops the run before it starts anything (not: runs it with no limit at all).
+  const now = Date.now();
   if (remaining <= 0) {
     controller.abort(reason(0));
-    return { signal: controller.signal, clear() {} };
+    return { signal: controller.signal, requestsEnd: { at: new Date(now), reason: reason(0) }, clear() {} };
   }
   const margin = Math.min(STOP_BEFORE_TIMEOUT_MS, remaining / 4);
   // setTimeout fires at once past 2^31-1 ms; a limit that far away (no Lambda has one) cannot be reached by a run.
   if (remaining - margin > MAX_TIMER_MS) return { clear() {} };
   const timer = setTimeout(() => controller.abort(reason(margin)), remaining - margin);
   timer.unref();
-  return { signal: controller.signal, clear: () => clearTimeout(timer) };
+  // The writes in flight keep their 20 s, or two thirds of a short margin (tests), to get their answers.
+  const reserve = margin - Math.min(STOP_BEFORE_TIMEOUT_MS - REQUESTS_END_BEFORE_TIMEOUT_MS, (margin * 2) / 3);
+  const requestsEnd = {
+    at: new Date(now + remaining - reserve),
+    reason: `the run must save its state before the Lambda's time limit, ${away(reserve)} away`,
+  };
+  return { signal: controller.signal, requestsEnd, clear: () => clearTimeout(timer) };
 }
 
 /** One attempt of a run: its id and start, what it ended with, and the metrics its reporter gave (not yet added). */
@@ -95,9 +123,9 @@ export async function runOnce(input: RunOnceInput): Promise<RunSummary> {
   input.runtime.beginRun();
   const deadline = deadlineSignal(input.context);
   try {
-    let attempt = await attemptRun(input, deadline.signal);
+    let attempt = await attemptRun(input, deadline);
     if (await rotatedAfterRefusal(input.runtime, input.logger, attempt)) {
-      attempt = await attemptRun(input, deadline.signal);
+      attempt = await attemptRun(input, deadline);
     }
     return finish(input, attempt);
   } finally {
@@ -107,7 +135,10 @@ export async function runOnce(input: RunOnceInput): Promise<RunSummary> {
 }
 
 /** Runs the request once; an error is returned, not thrown. */
-async function attemptRun(input: RunOnceInput, signal: AbortSignal | undefined): Promise<Attempt> {
+async function attemptRun(
+  input: RunOnceInput,
+  { signal, requestsEnd }: { signal?: AbortSignal; requestsEnd?: RequestsEnd },
+): Promise<Attempt> {
   const { runtime, logger, context, trigger, request } = input;
   const started = Date.now();
   const runId = newRunId(new Date(started));
@@ -115,7 +146,9 @@ async function attemptRun(input: RunOnceInput, signal: AbortSignal | undefined):
   runtime.calls.reset();
   const metrics: Attempt['metrics'] = [];
   try {
-    const { api, fingerprintKey, publicKey } = await runtime.api();
+    const { api: client, fingerprintKey, publicKey } = await runtime.api();
+    // Every Ops Manager request of the run (its reads, its writes) ends in time for the state save.
+    const api = requestsEnd === undefined ? client : (client.withEndBy?.(requestsEnd.at, requestsEnd.reason) ?? client);
     const full: RunRequest = {
       ...request,
       runId,

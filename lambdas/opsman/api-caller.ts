@@ -28,21 +28,20 @@ export interface CallOptions {
   growing?: boolean;
 }
 
+/** How the requests of a caller are stopped (HttpRequest.signal, HttpRequest.stopWaiting, HttpRequest.endBy). */
+export type RequestStop = Pick<HttpRequest, 'signal' | 'stopWaiting' | 'endBy'>;
+
 /** Builds and runs requests relative to the client's base URL. */
 export class ApiCaller {
   readonly #options: ResolvedClientOptions;
   readonly #executor: RequestExecutor;
-  readonly #stop: { signal?: AbortSignal; stopWaiting?: AbortSignal };
+  readonly #stop: RequestStop;
 
   /**
-   * `stop.signal` stops every request this caller makes wherever it is, `stop.stopWaiting` only where it waits (a
-   * client's views: withSignal, withStopWaiting).
+   * `stop.signal` stops every request this caller makes wherever it is, `stop.stopWaiting` only where it waits,
+   * `stop.endBy` ends it by a time (a client's views: withSignal, withStopWaiting, withEndBy).
    */
-  constructor(
-    options: ResolvedClientOptions,
-    executor: RequestExecutor,
-    stop: { signal?: AbortSignal; stopWaiting?: AbortSignal } = {},
-  ) {
+  constructor(options: ResolvedClientOptions, executor: RequestExecutor, stop: RequestStop = {}) {
     this.#options = options;
     this.#executor = executor;
     this.#stop = stop;
@@ -78,6 +77,7 @@ export class ApiCaller {
     if (body !== undefined) request.body = body;
     if (this.#stop.signal !== undefined) request.signal = this.#stop.signal;
     if (this.#stop.stopWaiting !== undefined) request.stopWaiting = this.#stop.stopWaiting;
+    if (this.#stop.endBy !== undefined) request.endBy = this.#stop.endBy;
     return request;
   }
 

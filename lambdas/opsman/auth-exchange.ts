@@ -50,6 +50,18 @@ export interface HttpRequest {
    * sent yet is never sent.
    */
   stopWaiting?: AbortSignal;
+  /**
+   * When the request must have ended, whatever it is doing (a Lambda run that must still save its state): no attempt
+   * or retry starts at or past `at`, an attempt in flight is cut then, and the request ends with OpsManagerAbortedError
+   * (`reason` in its message), or AmbiguousWriteError for a POST cut on the wire.
+   */
+  endBy?: RequestEndBy;
+}
+
+/** A time a request must have ended by, in the client clock's epoch milliseconds, and why (for messages). */
+export interface RequestEndBy {
+  at: number;
+  reason: string;
 }
 
 /** A response with its body read. */

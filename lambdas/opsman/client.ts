@@ -5,7 +5,7 @@
 import { setMaxListeners } from 'node:events';
 import type { Dispatcher } from 'undici';
 import type { OpsManagerApi } from '../core/ports.ts';
-import { ApiCaller, type QueryValue } from './api-caller.ts';
+import { ApiCaller, type QueryValue, type RequestStop } from './api-caller.ts';
 import type { HttpResponse } from './auth-exchange.ts';
 import { NonceCache } from './digest/index.ts';
 import { OpsManagerResponseError, OpsManagerValidationError } from './errors.ts';
@@ -74,8 +74,8 @@ interface ClientCore {
   closing: Promise<void> | null;
 }
 
-/** How a view's requests are stopped (HttpRequest.signal, HttpRequest.stopWaiting). */
-type ViewStop = { signal?: AbortSignal; stopWaiting?: AbortSignal };
+/** How a view's requests are stopped (HttpRequest.signal, HttpRequest.stopWaiting, HttpRequest.endBy). */
+type ViewStop = RequestStop;
 
 /**
  * `signal` relayed through a signal of our own with no listener cap: every waiting or in-flight request listens to it,
@@ -97,18 +97,22 @@ const VIEW = Symbol('OpsManagerClient view');
 export class OpsManagerClient implements OpsManagerApi {
   readonly #core: ClientCore;
   readonly #api: ApiCaller;
+  /** How this view's requests are stopped (none for the client itself); a view of a view keeps the other stops. */
+  readonly #stop: ViewStop;
 
   /** Prefer {@link createOpsManagerClient}. */
   constructor(options: ClientOptions | { [VIEW]: { core: ClientCore; stop: ViewStop } }) {
     if (VIEW in options) {
       this.#core = options[VIEW].core;
-      this.#api = new ApiCaller(this.#core.resolved, this.#core.executor, options[VIEW].stop);
+      this.#stop = options[VIEW].stop;
+      this.#api = new ApiCaller(this.#core.resolved, this.#core.executor, this.#stop);
       return;
     }
     const resolved = resolveClientOptions(options);
     const dispatcher = createDispatcher(resolved);
     const executor = new RequestExecutor(resolved, dispatcher, new NonceCache());
     this.#core = { resolved, dispatcher, executor, closing: null };
+    this.#stop = {};
     this.#api = new ApiCaller(resolved, executor);
   }
 
@@ -119,7 +123,7 @@ export class OpsManagerClient implements OpsManagerApi {
    * applied. Meant for reads a stopped run need not finish (the reconciler's planning); closing a view closes the client.
    */
   withSignal(signal: AbortSignal): OpsManagerClient {
-    return new OpsManagerClient({ [VIEW]: { core: this.#core, stop: { signal: relayed(signal) } } });
+    return new OpsManagerClient({ [VIEW]: { core: this.#core, stop: { ...this.#stop, signal: relayed(signal) } } });
   }
 
   /**
@@ -130,7 +134,22 @@ export class OpsManagerClient implements OpsManagerApi {
    * sit out a backoff, and never leaves an ambiguous create behind.
    */
   withStopWaiting(signal: AbortSignal): OpsManagerClient {
-    return new OpsManagerClient({ [VIEW]: { core: this.#core, stop: { stopWaiting: relayed(signal) } } });
+    return new OpsManagerClient({
+      [VIEW]: { core: this.#core, stop: { ...this.#stop, stopWaiting: relayed(signal) } },
+    });
+  }
+
+  /**
+   * The same client with every request made through it ended by `at` (a Lambda run that must still save its state
+   * and release its lease before its time limit): no attempt or retry starts at or past it, an attempt in flight is
+   * cut then (its timeouts are capped by the time left), and a retry whose backoff would end past it is not waited
+   * for (the request fails with its last error). A request ended so rejects with OpsManagerAbortedError giving
+   * `reason`, `sent` true when it may have reached Ops Manager; a POST cut on the wire with AmbiguousWriteError.
+   * Views made from this one keep the limit.
+   */
+  withEndBy(at: Date, reason: string): OpsManagerClient {
+    const endBy = { at: at.getTime(), reason };
+    return new OpsManagerClient({ [VIEW]: { core: this.#core, stop: { ...this.#stop, endBy } } });
   }
 
   /**

@@ -63,8 +63,11 @@ function closedWithoutAnswer(error: unknown): boolean {
 type Outcome =
   | { kind: 'response'; response: HttpResponse }
   | { kind: 'failure'; failure: SendFailure }
-  /** The caller's signal stopped the attempt; `sent`: it may have reached Ops Manager signed. */
-  | { kind: 'stopped'; sent: boolean }
+  /**
+   * The caller's signal stopped the attempt (`by: 'signal'`), or the request's end time (`by: 'endBy'`:
+   * HttpRequest.endBy) came; `sent`: it may have reached Ops Manager signed.
+   */
+  | { kind: 'stopped'; sent: boolean; by: 'signal' | 'endBy' }
   /** A retry got its slot after the deadline had passed: nothing was sent. */
   | { kind: 'expired' };
 
@@ -197,7 +200,8 @@ export class RequestExecutor {
       let retryable: boolean;
       let hungUp = false;
       if (outcome.kind === 'stopped') {
-        const stopped = this.#stopped(request, outcome.sent || (request.method !== 'GET' && state.mayHaveApplied));
+        const sent = outcome.sent || (request.method !== 'GET' && state.mayHaveApplied);
+        const stopped = outcome.by === 'endBy' ? this.#ended(request, sent) : this.#stopped(request, sent);
         if (request.method === 'POST' && outcome.sent) throw new AmbiguousWriteError(context, { cause: stopped });
         throw stopped;
       } else if (outcome.kind === 'expired') {
@@ -265,6 +269,10 @@ export class RequestExecutor {
       const delay = backoffDelay(state.attempts, retryAfterMs, retry, this.#options.random);
       const elapsed = clock.now().getTime() - (state.firstSentAt ?? clock.now().getTime());
       if (elapsed + delay >= retry.deadlineMs) throw await this.#explained(error, request, hungUp);
+      // No retry after the request's end time: the backoff alone would reach it, so the last error stands.
+      if (request.endBy !== undefined && clock.now().getTime() + delay >= request.endBy.at) {
+        throw await this.#explained(error, request, hungUp);
+      }
       // Stopped in the wait, before the retry: sent is whether an earlier attempt may have been applied.
       if (!(await sleepUnlessStopped(clock, delay, waits))) {
         throw this.#stopped(request, request.method !== 'GET' && state.mayHaveApplied);
@@ -320,16 +328,22 @@ export class RequestExecutor {
     state.heard ??= this.#silence.mark();
     const remaining = this.#options.retry.deadlineMs - (now - state.firstSentAt);
     if (remaining <= 0) return { kind: 'expired' };
+    // The request's end time caps the attempt too: past it no attempt starts, and one in flight is cut then.
+    const untilEnd = request.endBy === undefined ? Number.POSITIVE_INFINITY : request.endBy.at - now;
+    if (untilEnd <= 0) return { kind: 'stopped', sent: false, by: 'endBy' };
     this.#silence.check(request, state.attempts - 1);
     // Not AbortSignal.timeout(): its timer and signal live until the timeout fires even when the request ended long
     // before, so 20,000 writes pile up 20,000 of them (measured: ~24 MB of heap and ~25 MB of RSS in a large apply).
     // exchange() reads the whole body before it resolves, so the timer can be cleared as soon as it settles.
     const controller = new AbortController();
-    let stoppedBy: 'deadline' | 'caller' | undefined;
-    const timer = setTimeout(() => {
-      stoppedBy ??= 'deadline';
-      controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
-    }, remaining);
+    let stoppedBy: 'deadline' | 'endBy' | 'caller' | undefined;
+    const timer = setTimeout(
+      () => {
+        stoppedBy ??= untilEnd < remaining ? 'endBy' : 'deadline';
+        controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
+      },
+      Math.min(remaining, untilEnd),
+    );
     timer.unref();
     const caller = request.signal;
     const onStop = (): void => {
@@ -359,16 +373,18 @@ export class RequestExecutor {
     };
     try {
       // Stopped between getting the slot and here: nothing was written, not even a signed request.
-      if (caller?.aborted || request.stopWaiting?.aborted) return { kind: 'stopped', sent: false };
+      if (caller?.aborted || request.stopWaiting?.aborted) return { kind: 'stopped', sent: false, by: 'signal' };
       state.stall.waiting();
       const response = await exchange(ctx, request);
       state.stall.answered();
       return { kind: 'response', response };
     } catch (error) {
       // Stopped waiting for another request's challenge (an apply's write, stopped): nothing of it was sent.
-      if (error instanceof StoppedBeforeSend) return { kind: 'stopped', sent: false };
+      if (error instanceof StoppedBeforeSend) return { kind: 'stopped', sent: false, by: 'signal' };
       if (!(error instanceof SendFailure)) throw error;
-      if (stoppedBy === 'caller') return { kind: 'stopped', sent: error.credentialsSent };
+      if (stoppedBy === 'caller') return { kind: 'stopped', sent: error.credentialsSent, by: 'signal' };
+      // Cut by the request's end time: no verdict on Ops Manager (it was not given its deadline).
+      if (stoppedBy === 'endBy') return { kind: 'stopped', sent: error.credentialsSent, by: 'endBy' };
       const code = (error.error as { code?: unknown } | null)?.code;
       // Told while the slot is still held, so a request queued for it is already refused if Ops Manager is silent.
       const what = `${request.method} ${request.pathTemplate}`;
@@ -415,6 +431,14 @@ export class RequestExecutor {
       attempts,
       { cause },
     );
+  }
+
+  /** The request ended by its end time (HttpRequest.endBy). */
+  #ended(request: HttpRequest, sent: boolean): OpsManagerAbortedError {
+    return new OpsManagerAbortedError(request.endBy?.reason ?? 'its end time came', sent, {
+      method: request.method,
+      pathTemplate: request.pathTemplate,
+    });
   }
 
   #stopped(request: HttpRequest, sent: boolean): OpsManagerAbortedError {

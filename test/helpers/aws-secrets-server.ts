@@ -23,9 +23,10 @@ export interface LoopbackSecretsManager {
   calls: Map<string, number>;
   /**
    * secret id -> an error the next `count` reads of it answer (`__type` as the service sends it:
-   * ThrottlingException, AccessDeniedException, DecryptionFailure...); `status` defaults to 400.
+   * ThrottlingException, AccessDeniedException, DecryptionFailure...); `status` defaults to 400, `message` to
+   * `injected <type>`.
    */
-  faults: Map<string, { type: string; status?: number; count: number }>;
+  faults: Map<string, { type: string; status?: number; message?: string; count: number }>;
   close(): Promise<void>;
 }
 
@@ -35,7 +36,7 @@ export async function startLoopbackSecretsManager(
 ): Promise<LoopbackSecretsManager> {
   const secrets = new Map(Object.entries(initial));
   const calls = new Map<string, number>();
-  const faults = new Map<string, { type: string; status?: number; count: number }>();
+  const faults = new Map<string, { type: string; status?: number; message?: string; count: number }>();
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -60,7 +61,7 @@ export async function startLoopbackSecretsManager(
       const fault = faults.get(secretId);
       if (fault !== undefined && fault.count > 0) {
         fault.count--;
-        return reply(fault.status ?? 400, { __type: fault.type, message: `injected ${fault.type}` });
+        return reply(fault.status ?? 400, { __type: fault.type, message: fault.message ?? `injected ${fault.type}` });
       }
       const value = secrets.get(secretId);
       if (value === undefined) {

@@ -119,8 +119,14 @@ describe('readSettings', () => {
     [{ createVpcEndpoints: 'flase' }, 'createVpcEndpoints must be true or false; got "flase"'],
     [{ reconcileMemoryMb: 128 }, 'reconcileMemoryMb must be a whole number from 256 to 10240'],
     [{ archiveMemoryMb: '12GB' }, 'archiveMemoryMb must be a whole number from 256 to 10240'],
-    [{ reconcileTimeoutMinutes: 20 }, 'reconcileTimeoutMinutes must be a whole number from 1 to 15'],
-    [{ archiveTimeoutMinutes: 0.5 }, 'archiveTimeoutMinutes must be a whole number from 1 to 15'],
+    [{ reconcileTimeoutMinutes: 20 }, 'reconcileTimeoutMinutes must be a whole number from 4 to 15'],
+    [{ archiveTimeoutMinutes: 0.5 }, 'archiveTimeoutMinutes must be a whole number from 4 to 15'],
+    // Below 4 minutes, the quarter of the time a run keeps for its state save would not cover a hung S3 request.
+    [
+      { reconcileTimeoutMinutes: 1 },
+      'reconcileTimeoutMinutes must be a whole number from 4 to 15: a run keeps its last 60 s (a quarter of the timeout at most) to end its Ops Manager requests, save its state and release its lease, 40 s of it for S3',
+    ],
+    [{ archiveTimeoutMinutes: '3' }, 'archiveTimeoutMinutes must be a whole number from 4 to 15: a run keeps'],
     // A staleness window shorter than the gap between two runs: the alarm would fire after every run.
     [
       { reconcileSchedule: 'rate(1 day)' },

@@ -29,6 +29,9 @@ export const DEFAULT_SECRET_MAX_AGE_SECONDS = 300;
  */
 const NO_VALUE = /secret value for (staging label|VersionId)/i;
 
+/** How Secrets Manager words the InvalidRequestException of a secret scheduled for deletion. */
+const DELETION = /marked for deletion|scheduled for deletion|pending deletion/i;
+
 const EMPTY_DETAIL = 'has no value yet (no AWSCURRENT version); fill it with put-secret-value (see docs/aws.md)';
 
 /** The Ops Manager credentials secret, parsed. */
@@ -66,6 +69,20 @@ export class SecretJsonSource {
       }
       if (name === 'AccessDeniedException') {
         throw new SecretsManagerAdapterError('SECRET_ACCESS_DENIED', secretId, undefined, 'access denied', { cause });
+      }
+      if (name === 'InvalidRequestException') {
+        // Not valid for the secret's current state: above all a secret scheduled for deletion (`...because it was
+        // marked for deletion`), which stays so until restored or deleted. A retry meets the same state.
+        const deleted = DELETION.test(String((cause as { message?: unknown }).message));
+        throw new SecretsManagerAdapterError(
+          deleted ? 'SECRET_SCHEDULED_FOR_DELETION' : 'SECRET_REQUEST_INVALID',
+          secretId,
+          undefined,
+          deleted
+            ? 'is scheduled for deletion; restore it with aws secretsmanager restore-secret'
+            : `cannot be read in its current state: ${error instanceof Error ? error.message : String(error)}`,
+          { cause },
+        );
       }
       if (name === 'DecryptionFailure') {
         // The KMS key is disabled, deleted or not usable by this role: a retry meets the same key.

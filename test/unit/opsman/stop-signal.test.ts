@@ -349,3 +349,51 @@ describe('a stop-waiting view, waiting for another request’s first challenge',
     expect(server.log.filter((e) => e.method === 'POST')).toEqual([]);
   });
 });
+
+describe('an end-by view (withEndBy: every request of a Lambda run, ended in time to save its state)', () => {
+  const REASON = 'the run must save its state before the test limit';
+
+  it('cuts a signed POST on the wire at its end time: an ambiguous create, not a 300 s wait', async () => {
+    const server = await hangingOn(/^POST /);
+    const t0 = Date.now();
+    const view = clientOf(server.baseUrl).withEndBy(new Date(t0 + 300), REASON);
+    const { error, ms } = await rejection(view.createAlertConfig(GROUP, BODY), t0);
+    expect(error).toBeInstanceOf(AmbiguousWriteError);
+    expect(String((error as Error).cause)).toContain(REASON);
+    expect(ms).toBeLessThan(5_000);
+  });
+
+  it('cuts a read in flight with the reason, and keeps the limit in the views made from it', async () => {
+    const server = await hung();
+    const t0 = Date.now();
+    const view = clientOf(server.baseUrl)
+      .withEndBy(new Date(t0 + 300), REASON)
+      .withStopWaiting(new AbortController().signal);
+    const { error, ms } = await rejection(view.getTeam('o1', 't1'), t0);
+    expect(error).toBeInstanceOf(OpsManagerAbortedError);
+    expect((error as Error).message).toContain(REASON);
+    expect(ms).toBeLessThan(5_000);
+  });
+
+  it('starts no request past its end time: nothing is sent', async () => {
+    const server = await hung();
+    const view = clientOf(server.baseUrl).withEndBy(new Date(Date.now() - 1), REASON);
+    const { error } = await rejection(view.createAlertConfig(GROUP, BODY), Date.now());
+    expect(error).toMatchObject({ name: 'OpsManagerAbortedError', sent: false });
+    expect(server.requests()).toEqual([]);
+  });
+
+  it('does not wait out a backoff that would end past it: the last error stands, no retry is sent', async () => {
+    const server = await startDigestServer({
+      password: TEST_PRIVATE_KEY,
+      handler: () => ({ status: 503, headers: { 'retry-after': '60' } }),
+    });
+    cleanups.push(() => server.close());
+    const t0 = Date.now();
+    const view = clientOf(server.baseUrl).withEndBy(new Date(t0 + 2_000), REASON);
+    const { error, ms } = await rejection(view.updateAlertConfig(GROUP, 'c1', BODY), t0);
+    expect(error).toMatchObject({ name: 'OpsManagerApiError', status: 503 });
+    expect(ms).toBeLessThan(1_500);
+    expect(server.log.filter((e) => e.status === 503)).toHaveLength(1);
+  });
+});

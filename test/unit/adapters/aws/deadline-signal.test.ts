@@ -47,6 +47,23 @@ describe('deadlineSignal', () => {
       expect(String(deadline.signal?.reason)).toBe("the Lambda's time limit is 10 ms away");
     });
 
+    it("ends the run's Ops Manager requests 40 s before a 15-minute limit: the writes in flight keep 20 s", () => {
+      const now = Date.now();
+      const deadline = deadlineSignal({ getRemainingTimeInMillis: () => 900_000 });
+      expect(deadline.requestsEnd?.at.getTime()).toBe(now + 900_000 - 40_000);
+      expect(deadline.requestsEnd?.reason).toBe(
+        "the run must save its state before the Lambda's time limit, 40 s away",
+      );
+      deadline.clear();
+    });
+
+    it('ends them a third of a short margin before a short limit (tests)', () => {
+      const now = Date.now();
+      const deadline = deadlineSignal({ getRemainingTimeInMillis: () => 8_000 });
+      expect(deadline.requestsEnd?.at.getTime()).toBeCloseTo(now + 8_000 - 2_000 / 3, 0);
+      deadline.clear();
+    });
+
     it('stops at most 60 s before (a 15-minute limit: at 14 minutes, not at 11¼)', () => {
       const deadline = deadlineSignal({ getRemainingTimeInMillis: () => 900_000 });
       vi.advanceTimersByTime(839_999);

@@ -149,16 +149,26 @@ describe('Secrets Manager adapter on a loopback endpoint', () => {
     ['AccessDeniedException', 'SECRET_ACCESS_DENIED', false, 1, 'access denied'],
     ['ResourceNotFoundException', 'SECRET_NOT_FOUND', false, 1, 'no such secret'],
     ['DecryptionFailure', 'SECRET_DECRYPTION_FAILED', false, 1, 'kms:Decrypt'],
+    // A secret scheduled for deletion: final (it stays so until restored), with the way out in the message.
+    [
+      'InvalidRequestException',
+      'SECRET_SCHEDULED_FOR_DELETION',
+      false,
+      1,
+      'is scheduled for deletion; restore it with aws secretsmanager restore-secret',
+      "You can't perform this operation on the secret because it was marked for deletion.",
+    ],
+    ['InvalidRequestException', 'SECRET_REQUEST_INVALID', false, 1, 'cannot be read in its current state'],
   ])(
     '%s: %s (retryable %s), %i read(s) with the SDK default retries and none of ours',
-    async (type, code, retryable, reads, text) => {
+    async (type, code, retryable, reads, text, answer?: string) => {
       // The production client: the SDK's default retry strategy (3 attempts, throttling and 5xx only).
       const sdk = new SecretsManagerClient({
         endpoint: sm.endpoint,
         region: LOOPBACK_REGION,
         credentials: FAKE_AWS_CREDENTIALS,
       });
-      sm.faults.set('opsman/credentials', { type, count: 99 });
+      sm.faults.set('opsman/credentials', { type, count: 99, ...(answer === undefined ? {} : { message: answer }) });
       const error = await loadOpsManagerCredentials(new SecretJsonSource({ client: sdk }), 'opsman/credentials').then(
         () => undefined,
         (e: unknown) => e,
@@ -233,5 +243,12 @@ describe('Secrets Manager adapter on a loopback endpoint', () => {
     const error = await resolver.resolve(ref).catch((e: unknown) => e);
     expect(error).toMatchObject({ code, message: expect.stringMatching(message) });
     expect((error as Error).message).not.toContain('pd-service-key-123');
+  });
+});
+
+describe('the next step of a secret scheduled for deletion', () => {
+  it('says to restore it', async () => {
+    const { nextStep } = await import('../../../../lambdas/handlers/next-step.ts');
+    expect(nextStep('SECRET_SCHEDULED_FOR_DELETION')).toContain('aws secretsmanager restore-secret');
   });
 });
