@@ -189,8 +189,14 @@ export const apiErrors = {
       `Maximum number of alert configurations per group (${max}) in ${groupId} exceeded while trying to add alert configurations.`,
       [max, groupId],
     ),
+  // Connection: close: the rest of the body is not read (RFC 9110 section 15.5.14), so the connection cannot serve
+  // another request.
   payloadTooLarge: (limit: number) =>
-    new ApiError(413, 'PAYLOAD_TOO_LARGE', `The request body exceeds the limit of ${limit} bytes.`, [limit]),
+    new ApiError(413, 'PAYLOAD_TOO_LARGE', `The request body exceeds the limit of ${limit} bytes.`, [limit], {
+      Connection: 'close',
+    }),
+  incompleteBody: () =>
+    new ApiError(400, 'INVALID_JSON', 'Received JSON was cut short: the request body did not arrive whole.'),
   // Our code (the reference names none): RFC 9110 section 15.5.16 says which codings would do, in Accept-Encoding.
   unsupportedContentEncoding: (coding: string) =>
     new ApiError(

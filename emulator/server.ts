@@ -13,7 +13,7 @@ import type { NonceStore } from './auth/nonces.ts';
 import { isAllowed, type RoleScope } from './auth/roles.ts';
 import type { EmulatorCore } from './core.ts';
 import { ApiError, apiErrors } from './errors.ts';
-import { parseJsonBody, readBody } from './http/body.ts';
+import { discardBody, parseJsonBody, readBody } from './http/body.ts';
 import { type CommonQuery, checkFormatQuery, lenientFormat, parseCommonQuery } from './http/query.ts';
 import {
   type ApiResponse,
@@ -182,7 +182,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, d
   const asked = lenientFormat(query);
   if (rawPath.startsWith('/__emulator/') && deps.admin) return handleAdmin(req, res, rawPath, deps);
   if (rawPath !== API_BASE_PATH && !rawPath.startsWith(`${API_BASE_PATH}/`)) {
-    req.resume();
+    discardBody(req, deps.maxBodyBytes);
     // Still a 404 (without --admin there is no admin API), but one that says why: the README's curl examples of the
     // admin API look like they should work against any running emulator.
     const error = rawPath.startsWith('/__emulator/')
@@ -213,7 +213,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, d
   const finish = (status: number) => {
     entry.status = status;
     deps.log.record(entry, challenged);
-    if (!body.consumed) req.resume();
+    if (!body.consumed) discardBody(req, deps.maxBodyBytes);
   };
   let key: ApiKeyRec | null = null;
   if (!(match.kind === 'found' && match.route.unauthenticated)) {

@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError, apiErrors } from '../errors.ts';
-import { parseJsonBody, readBody } from '../http/body.ts';
+import { discardBody, parseJsonBody, readBody } from '../http/body.ts';
 import { errorText, send } from '../http/respond.ts';
 import type { PipelineDeps } from '../server.ts';
 import { parseFault } from './faults.ts';
@@ -27,7 +27,7 @@ async function route(method: string, path: string, req: IncomingMessage, deps: P
   }
   switch (key) {
     case 'POST /__emulator/reset':
-      req.resume();
+      discardBody(req, deps.maxBodyBytes);
       await deps.reset();
       return {};
     case 'POST /__emulator/faults': {
@@ -35,7 +35,7 @@ async function route(method: string, path: string, req: IncomingMessage, deps: P
       return { id: deps.faults.add(fault) };
     }
     case 'DELETE /__emulator/faults':
-      req.resume();
+      discardBody(req, deps.maxBodyBytes);
       deps.faults.clear();
       return {};
     case 'GET /__emulator/requests':
@@ -44,11 +44,11 @@ async function route(method: string, path: string, req: IncomingMessage, deps: P
       deps.log.clear();
       return {};
     case 'POST /__emulator/nonces/expire':
-      req.resume();
+      discardBody(req, deps.maxBodyBytes);
       deps.nonces.expireAll();
       return {};
     default:
-      req.resume();
+      discardBody(req, deps.maxBodyBytes);
       throw apiErrors.resourceNotFound(path);
   }
 }

@@ -9,20 +9,20 @@ import { jsonDeeperThan, MAX_JSON_DEPTH } from './json-depth.ts';
 
 /**
  * Reads the whole body as UTF-8 (RFC 8259 section 8.1); throws a 415 ApiError (body discarded) when it declares a
- * content coding other than `identity`, a 413 ApiError (and discards the rest) past `limit` bytes, and 400 INVALID_JSON
- * when the bytes are not UTF-8.
+ * content coding other than `identity`, a 413 ApiError past `limit` bytes (answered with `Connection: close`: the rest
+ * is not read), 400 INVALID_JSON when the bytes are not UTF-8 or the body is cut short (the client went away).
  */
 export function readBody(req: IncomingMessage, limit: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const coding = unsupportedCoding(req.headers['content-encoding']);
     if (coding !== undefined) {
-      req.resume();
+      discardBody(req, limit);
       reject(apiErrors.unsupportedContentEncoding(coding));
       return;
     }
     const declared = Number(req.headers['content-length'] ?? '0');
     if (Number.isFinite(declared) && declared > limit) {
-      req.resume();
+      discardBody(req, limit);
       reject(apiErrors.payloadTooLarge(limit));
       return;
     }
@@ -50,10 +50,31 @@ export function readBody(req: IncomingMessage, limit: number): Promise<string> {
         reject(apiErrors.notUtf8());
       }
     });
-    req.on('error', (err) => {
-      if (!failed) reject(err);
+    // A client that goes away mid-body (or sends a chunk Node cannot parse) ends the request with Node's `aborted`
+    // error: the client's doing, answered (to nobody) as a cut-short body rather than reported as an unexpected error.
+    const cutShort = () => {
+      if (!failed) reject(apiErrors.incompleteBody());
+    };
+    req.on('error', cutShort);
+    req.on('close', () => {
+      if (!req.complete) cutShort();
     });
   });
+}
+
+/**
+ * Reads and drops a body the answer did not need. Up to `limit` bytes are drained so the connection can serve the
+ * next request; past that the connection is closed once the answer is written, so a client streaming an endless
+ * (or huge) body cannot hold it until requestTimeout.
+ */
+export function discardBody(req: IncomingMessage, limit: number): void {
+  if (req.complete) return;
+  let size = 0;
+  req.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > limit) req.socket?.destroySoon();
+  });
+  req.resume();
 }
 
 /**
