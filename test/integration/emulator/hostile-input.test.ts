@@ -3,6 +3,7 @@
 // deeper than the emulator can render is refused before anything changes, never a request left without an answer.
 // A body that is not UTF-8 (RFC 8259 section 8.1) is refused, never stored with U+FFFD in place of the bytes sent.
 // Two Authorization headers are a malformed request (RFC 9110 allows one), never "the first one wins".
+// A delayMin or intervalMin past a Java int (`1e300`, 2^31) is refused as the real product refuses it, never stored.
 // A fault's path glob costs time linear in the path, whatever its wildcards (no regular-expression backtracking).
 import { request } from 'node:http';
 import { connect } from 'node:net';
@@ -107,6 +108,33 @@ describe('deeply nested JSON', () => {
     } finally {
       await emu.close();
     }
+  });
+});
+
+describe('numbers past a Java int', () => {
+  it.each([
+    ['intervalMin', '1e300'],
+    ['intervalMin', '2147483648'],
+    ['delayMin', '9007199254740993'],
+  ])('%s %s is 400 INVALID_JSON_ATTRIBUTE, not stored', async (field, number) => {
+    const before = (await h.owner.get(ALERTS)).body.totalCount;
+    const body = JSON.stringify(
+      alertBody({ notifications: [{ typeName: 'EMAIL', emailAddress: 'a@b.example', intervalMin: 5, delayMin: 0 }] }),
+    ).replace(`"${field}":${field === 'intervalMin' ? 5 : 0}`, `"${field}":${number}`);
+    expect(body).toContain(number);
+    const res = await h.owner.request('POST', ALERTS, undefined, body);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ errorCode: 'INVALID_JSON_ATTRIBUTE', parameters: [`notifications[0].${field}`] });
+    expect((await h.owner.get(ALERTS)).body.totalCount).toBe(before);
+  });
+
+  it('2147483647 itself is accepted', async () => {
+    const res = await h.owner.post(
+      ALERTS,
+      alertBody({ notifications: [{ typeName: 'EMAIL', emailAddress: 'a@b.example', intervalMin: 2147483647 }] }),
+    );
+    expect(res.status).toBe(200);
+    expect((await h.owner.delete(`${ALERTS}/${res.body.id}`)).status).toBe(200);
   });
 });
 
