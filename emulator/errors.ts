@@ -58,6 +58,7 @@ export const REASONS: Record<number, string> = {
   415: 'Unsupported Media Type',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
+  501: 'Not Implemented',
   502: 'Bad Gateway',
   503: 'Service Unavailable',
   504: 'Gateway Timeout',
@@ -205,6 +206,24 @@ export const apiErrors = {
       `Content-Encoding ${coding} is not supported; send the request body uncompressed (identity).`,
       [coding],
       { 'Accept-Encoding': ACCEPTED_CONTENT_CODING },
+    ),
+  // Our codes (the reference names none), with RFC 9112's statuses; both close the connection (the body's end is
+  // unknown, so nothing after it can be read as the next request).
+  transferEncodingNotChunked: (value: string) =>
+    new ApiError(
+      400,
+      'INVALID_TRANSFER_ENCODING',
+      `Transfer-Encoding ${value} does not end with chunked, so the end of the request body cannot be known (RFC 9112 section 6.3).`,
+      [value],
+      { Connection: 'close' },
+    ),
+  unsupportedTransferEncoding: (coding: string) =>
+    new ApiError(
+      501,
+      'UNSUPPORTED_TRANSFER_ENCODING',
+      `Transfer-Encoding ${coding} is not supported; send the request body with chunked alone.`,
+      [coding],
+      { Connection: 'close' },
     ),
   unexpected: () => new ApiError(500, 'UNEXPECTED_ERROR', 'Unexpected error.'),
 };

@@ -13,6 +13,7 @@ import { RequestLog } from './admin/request-log.ts';
 import { NonceStore } from './auth/nonces.ts';
 import { EmulatorCore } from './core.ts';
 import { EmulatorError } from './errors.ts';
+import { answeredForGood } from './http/respond.ts';
 import { Router } from './router.ts';
 import { ROUTES } from './routes/index.ts';
 import { API_BASE_PATH, handleRequest, type PipelineDeps } from './server.ts';
@@ -214,6 +215,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   // Node checks both timeouts on one timer; headers get the same bound (never longer than the whole request).
   server.headersTimeout = Math.min(server.headersTimeout, o.requestTimeoutMs);
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    // The request was already answered for good (Connection: close); Node closes the socket once that is written.
+    if (answeredForGood(socket)) return;
     // Node's own answers for these two (a handler replaces them): a request too slow to arrive, headers too large.
     const status =
       err.code === 'ERR_HTTP_REQUEST_TIMEOUT'

@@ -24,6 +24,7 @@ import {
   standardHeaders,
   successText,
 } from './http/respond.ts';
+import { transferCodingError } from './http/transfer-coding.ts';
 import type { Router } from './router.ts';
 import type { RequestContext, Route } from './routes/context.ts';
 import type { ApiKeyRec } from './store/state.ts';
@@ -180,6 +181,9 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, d
   const rawQuery = q < 0 ? '' : url.slice(q + 1);
   const query = new URLSearchParams(rawQuery);
   const asked = lenientFormat(query);
+  // Framing comes first: a body whose end cannot be known is answered (and the connection closed) before anything.
+  const framing = transferCodingError(req.headers['transfer-encoding']);
+  if (framing) return sendError(res, framing, deps, asked);
   if (rawPath.startsWith('/__emulator/') && deps.admin) return handleAdmin(req, res, rawPath, deps);
   if (rawPath !== API_BASE_PATH && !rawPath.startsWith(`${API_BASE_PATH}/`)) {
     discardBody(req, deps.maxBodyBytes);

@@ -1,7 +1,9 @@
 // Scenario: clients that misbehave on the connection itself. A body streamed without end past the limit gets its 413
 // and the connection closed at once (not held until requestTimeoutMs while the rest is read and dropped); so does an
 // endless body the answer never needed (a 401 to an unauthenticated POST). A client that goes away mid-body is the
-// client's doing, never reported as an unexpected error of the emulator.
+// client's doing, never reported as an unexpected error of the emulator. A Transfer-Encoding that does not end with
+// chunked is 400 and the connection closed (Node would read such a body to the end of the connection), a coding it
+// does not decode 501: never a client left waiting, never a request after it swallowed as body.
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -127,5 +129,53 @@ describe('a client that goes away mid-body', () => {
     await new Promise((r) => setTimeout(r, 200));
     expect((await h.owner.get(`/groups/${W.paymentsProd}/alertConfigs`)).status).toBe(200);
     expect(unexpected).toEqual([]);
+  });
+});
+
+/** Sends `bytes` and answers everything read until the server closes (rejects after 5 s: the server never did). */
+function exchange(bytes: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const socket = connect(port, '127.0.0.1', () => socket.write(bytes));
+    socket.on('data', (chunk) => {
+      text += chunk.toString('latin1');
+    });
+    socket.on('error', () => undefined);
+    socket.on('close', () => resolve(text));
+    setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`no close within 5 s; got ${JSON.stringify(text.slice(0, 200))}`));
+    }, 5000).unref();
+  });
+}
+
+describe('Transfer-Encoding (RFC 9112 section 6)', () => {
+  const NEXT = 'GET /api/public/v1.0/unauth/versionManifest HTTP/1.1\r\nHost: x\r\n\r\n';
+
+  it.each(['gzip', 'identity', 'xchunked', 'chunked;q=1'])(
+    '%s (chunked not last) is 400 INVALID_TRANSFER_ENCODING and the connection closed, nothing after it read as a request',
+    async (te) => {
+      const text = await exchange(`POST ${PATH} HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: ${te}\r\n\r\n{}${NEXT}`);
+      expect(text).toMatch(/^HTTP\/1\.1 400 /);
+      expect(text).toMatch(/\r\nConnection: close\r\n/i);
+      expect(text).toContain('"errorCode":"INVALID_TRANSFER_ENCODING"');
+      expect(text.match(/HTTP\/1\.1 /g)).toHaveLength(1);
+    },
+  );
+
+  it('gzip before chunked is 501 UNSUPPORTED_TRANSFER_ENCODING, not gzip bytes read as JSON', async () => {
+    const text = await exchange(
+      `POST ${PATH} HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n`,
+    );
+    expect(text).toMatch(/^HTTP\/1\.1 501 Not Implemented\r\n/);
+    expect(text).toContain('"errorCode":"UNSUPPORTED_TRANSFER_ENCODING","parameters":["gzip"]');
+  });
+
+  it('chunked alone, in any case, is read as usual', async () => {
+    const text = await exchange(
+      `POST ${PATH} HTTP/1.1\r\nHost: x\r\nTransfer-Encoding:  Chunked \r\n\r\n2\r\n{}\r\n0\r\n\r\n${NEXT.replace('\r\n\r\n', '\r\nConnection: close\r\n\r\n')}`,
+    );
+    expect(text).toMatch(/^HTTP\/1\.1 401 /);
+    expect(text).toContain('HTTP/1.1 200 OK');
   });
 });
