@@ -13,6 +13,7 @@ import { RequestLog } from './admin/request-log.ts';
 import { NonceStore } from './auth/nonces.ts';
 import { EmulatorCore } from './core.ts';
 import { EmulatorError } from './errors.ts';
+import { clientErrorFor, clientErrorResponse } from './http/client-error.ts';
 import { answeredForGood } from './http/respond.ts';
 import { Router } from './router.ts';
 import { ROUTES } from './routes/index.ts';
@@ -217,14 +218,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
     // The request was already answered for good (Connection: close); Node closes the socket once that is written.
     if (answeredForGood(socket)) return;
-    // Node's own answers for these two (a handler replaces them): a request too slow to arrive, headers too large.
-    const status =
-      err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? '408 Request Timeout'
-        : err.code === 'HPE_HEADER_OVERFLOW'
-          ? '431 Request Header Fields Too Large'
-          : '400 Bad Request';
-    if (socket.writable) socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    // Node's own answers (a handler replaces them) with the five-field body: a request too slow to arrive (408),
+    // headers too large (431), anything it cannot parse (400).
+    const answer = clientErrorResponse(clientErrorFor(err, o.requestTimeoutMs), core.state.serviceVersion);
+    if (socket.writable) socket.end(answer);
     else socket.destroy();
   });
   const address = await listen(server, o.port, o.host);

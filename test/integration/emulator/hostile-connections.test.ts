@@ -3,7 +3,8 @@
 // endless body the answer never needed (a 401 to an unauthenticated POST). A client that goes away mid-body is the
 // client's doing, never reported as an unexpected error of the emulator. A Transfer-Encoding that does not end with
 // chunked is 400 and the connection closed (Node would read such a body to the end of the connection), a coding it
-// does not decode 501: never a client left waiting, never a request after it swallowed as body.
+// does not decode 501: never a client left waiting, never a request after it swallowed as body. What Node cannot parse
+// (smuggling attempts, control characters) gets the five-field body naming the fault, not a bare status line.
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -115,7 +116,7 @@ describe('a client that goes away mid-body', () => {
       socket.on('close', () => resolve());
     });
     const auth2 = await authorization('POST');
-    // A chunk Node cannot parse ends the request the same way (Node answers the bare 400 itself).
+    // A chunk Node cannot parse ends the request the same way (answered 400 INVALID_HTTP_REQUEST).
     await new Promise<void>((resolve) => {
       const socket = connect(port, '127.0.0.1', () =>
         socket.write(
@@ -177,5 +178,64 @@ describe('Transfer-Encoding (RFC 9112 section 6)', () => {
     );
     expect(text).toMatch(/^HTTP\/1\.1 401 /);
     expect(text).toContain('HTTP/1.1 200 OK');
+  });
+});
+
+describe('requests Node cannot parse (request smuggling included)', () => {
+  /** The status line and the JSON body of a raw answer. */
+  function parse(text: string): { status: string; body: Record<string, unknown>; headers: string } {
+    const [head = '', body = ''] = text.split('\r\n\r\n');
+    return { status: head.split('\r\n')[0] ?? '', headers: head, body: JSON.parse(body) as Record<string, unknown> };
+  }
+
+  it.each([
+    [
+      'Content-Length twice',
+      'Content-Length: 4\r\nContent-Length: 5\r\n',
+      'Duplicate Content-Length',
+      'HPE_UNEXPECTED_CONTENT_LENGTH',
+    ],
+    [
+      'Content-Length with Transfer-Encoding',
+      'Content-Length: 4\r\nTransfer-Encoding: chunked\r\n',
+      "Transfer-Encoding can't be present with Content-Length",
+      'HPE_INVALID_TRANSFER_ENCODING',
+    ],
+    [
+      'a control character in a header value',
+      'X-A: a\x01b\r\n',
+      'Invalid header value char',
+      'HPE_INVALID_HEADER_TOKEN',
+    ],
+    ['a control character in a header name', 'X\x01A: b\r\n', 'Invalid header token', 'HPE_INVALID_HEADER_TOKEN'],
+  ])(
+    '%s is 400 INVALID_HTTP_REQUEST with the five-field body naming the fault',
+    async (_name, headers, reason, code) => {
+      const text = await exchange(
+        `POST ${PATH} HTTP/1.1\r\nHost: x\r\n${headers}\r\n0\r\n\r\nGET /smuggled HTTP/1.1\r\n\r\n`,
+      );
+      const answer = parse(text);
+      expect(answer.status).toBe('HTTP/1.1 400 Bad Request');
+      expect(answer.headers).toMatch(/\r\nContent-Type: application\/json\r\n/);
+      expect(answer.headers).toMatch(/\r\nConnection: close\r\n/);
+      expect(answer.body).toEqual({
+        detail: `The request is not valid HTTP/1.1: ${reason}.`,
+        error: 400,
+        errorCode: 'INVALID_HTTP_REQUEST',
+        parameters: [code],
+        reason: 'Bad Request',
+      });
+      expect(text.match(/HTTP\/1\.1 /g)).toHaveLength(1);
+    },
+  );
+
+  it('headers too large are 431 with the five-field body', async () => {
+    const answer = parse(await exchange(`GET ${PATH} HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`));
+    expect(answer.status).toBe('HTTP/1.1 431 Request Header Fields Too Large');
+    expect(answer.body).toMatchObject({
+      errorCode: 'REQUEST_HEADER_FIELDS_TOO_LARGE',
+      error: 431,
+      parameters: [16384],
+    });
   });
 });

@@ -257,6 +257,9 @@ describe('a client that stalls mid-request', () => {
         setTimeout(() => reject(new Error('no answer within 10 s')), 10_000).unref();
       });
       expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+      expect(answer).toContain(
+        '{"detail":"The request did not arrive whole within 300 ms.","error":408,"errorCode":"REQUEST_TIMEOUT","parameters":[300],"reason":"Request Timeout"}',
+      );
       expect(Date.now() - started).toBeLessThan(5_000);
     } finally {
       await emu.close();
