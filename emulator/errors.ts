@@ -209,6 +209,14 @@ export const apiErrors = {
       [coding],
       { 'Accept-Encoding': ACCEPTED_CONTENT_CODING },
     ),
+  // Our code (the reference names none); RFC 9110 section 15.5.16.
+  unsupportedMediaType: (type: string) =>
+    new ApiError(
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+      `Content-Type ${type} is not supported; send the request body as application/json.`,
+      [type],
+    ),
   // Our codes (the reference names none), with RFC 9112's statuses; both close the connection (the body's end is
   // unknown, so nothing after it can be read as the next request).
   transferEncodingNotChunked: (value: string) =>

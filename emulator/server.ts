@@ -14,6 +14,7 @@ import { isAllowed, type RoleScope } from './auth/roles.ts';
 import type { EmulatorCore } from './core.ts';
 import { ApiError, apiErrors } from './errors.ts';
 import { discardBody, parseJsonBody, readBody } from './http/body.ts';
+import { checkMediaType } from './http/media-type.ts';
 import { type CommonQuery, checkFormatQuery, lenientFormat, parseCommonQuery } from './http/query.ts';
 import {
   type ApiResponse,
@@ -102,7 +103,10 @@ function contextFor(
   let text: Promise<string> | null = null;
   const readText = () => {
     body.consumed = true;
-    text ??= readBody(req, deps.maxBodyBytes);
+    text ??= readBody(req, deps.maxBodyBytes).then((t) => {
+      checkMediaType(req.headers['content-type'], t);
+      return t;
+    });
     return text;
   };
   let common: CommonQuery | undefined;

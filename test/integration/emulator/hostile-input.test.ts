@@ -3,6 +3,7 @@
 // deeper than the emulator can render is refused before anything changes, never a request left without an answer.
 // A body that is not UTF-8 (RFC 8259 section 8.1) is refused, never stored with U+FFFD in place of the bytes sent.
 // Two Authorization headers are a malformed request (RFC 9110 allows one), never "the first one wins".
+// A body labelled text/plain or form-encoded is 415, as the real product (it consumes application/json only) answers.
 // A delayMin or intervalMin past a Java int (`1e300`, 2^31) is refused as the real product refuses it, never stored.
 // A fault's path glob costs time linear in the path, whatever its wildcards (no regular-expression backtracking).
 import { request } from 'node:http';
@@ -187,6 +188,27 @@ describe('bodies that are not UTF-8', () => {
     const res = await sendBytes('POST', ALERTS, Buffer.from(body, 'utf8'), 'application/json');
     expect(res.status).toBe(200);
     expect(res.body.matchers?.[0]?.value).toBe('café-𝄞');
+    expect((await h.owner.delete(`${ALERTS}/${res.body.id}`)).status).toBe(200);
+  });
+});
+
+describe('bodies labelled with another media type (the real product consumes application/json only)', () => {
+  const body = () => Buffer.from(JSON.stringify(alertBody()), 'utf8');
+
+  it.each(['text/plain', 'application/x-www-form-urlencoded', 'text/json; charset=utf-8', 'application/jsonx'])(
+    '%s is 415 UNSUPPORTED_MEDIA_TYPE and nothing is stored',
+    async (type) => {
+      const before = (await h.owner.get(ALERTS)).body.totalCount;
+      const res = await sendBytes('POST', ALERTS, body(), type);
+      expect(res.status).toBe(415);
+      expect(res.body).toMatchObject({ errorCode: 'UNSUPPORTED_MEDIA_TYPE', parameters: [type.split(';')[0]] });
+      expect((await h.owner.get(ALERTS)).body.totalCount).toBe(before);
+    },
+  );
+
+  it.each(['application/json', 'Application/JSON; charset=UTF-8', ''])('%j is read as JSON', async (type) => {
+    const res = await sendBytes('POST', ALERTS, body(), type);
+    expect(res.status).toBe(200);
     expect((await h.owner.delete(`${ALERTS}/${res.body.id}`)).status).toBe(200);
   });
 });
