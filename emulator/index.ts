@@ -12,9 +12,9 @@ import { FaultRegistry } from './admin/faults.ts';
 import { RequestLog } from './admin/request-log.ts';
 import { NonceStore } from './auth/nonces.ts';
 import { EmulatorCore } from './core.ts';
-import { EmulatorError } from './errors.ts';
+import { ApiError, EmulatorError } from './errors.ts';
 import { clientErrorFor, clientErrorResponse } from './http/client-error.ts';
-import { answeredForGood } from './http/respond.ts';
+import { answeredForGood, errorText, send, standardHeaders } from './http/respond.ts';
 import { Router } from './router.ts';
 import { ROUTES } from './routes/index.ts';
 import { API_BASE_PATH, handleRequest, type PipelineDeps } from './server.ts';
@@ -210,6 +210,25 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const server: Server = o.tls
     ? (createHttpsServer({ ...timing, cert: o.tls.cert, key: o.tls.key }, handler) as unknown as Server)
     : createHttpServer(timing, handler);
+  // Expect: 100-continue reaches the pipeline, which sends 100 only when it reads the body (server.ts expectContinue).
+  server.on('checkContinue', handler);
+  // Any other expectation is 417 (RFC 9110 section 10.1.1), with the five-field body rather than Node's empty one.
+  server.on(
+    'checkExpectation',
+    (req: Parameters<typeof handleRequest>[0], res: Parameters<typeof handleRequest>[1]) => {
+      const err = new ApiError(
+        417,
+        'EXPECTATION_FAILED',
+        `Expect ${String(req.headers.expect)} is not supported; only 100-continue is.`,
+        [String(req.headers.expect)],
+      );
+      req.resume();
+      res.shouldKeepAlive = false;
+      send(res, 417, errorText(err.toBody(), { pretty: false, envelope: false }), {
+        ...standardHeaders(core.state.serviceVersion),
+      });
+    },
+  );
   // Idle keep-alive connections live 30 s (Node's default 5 s races clients that reuse a connection just as it closes).
   server.keepAliveTimeout = 30_000;
   server.requestTimeout = o.requestTimeoutMs;

@@ -91,8 +91,26 @@ function apiBaseOf(req: IncomingMessage, deps: PipelineDeps): string {
   return `${deps.tls ? 'https' : 'http'}://${authority}${API_BASE_PATH}`;
 }
 
+/**
+ * Expect: 100-continue (RFC 9110 section 10.1.1). Node would send `100 Continue` before the handler ran, inviting the
+ * body of a request about to be refused (unauthenticated, oversized): the emulator sends it only when it goes on to
+ * read the body, and a request answered without it closes its connection (the client may or may not send the body,
+ * so nothing after it can be read as the next request).
+ */
+export function expectContinue(req: IncomingMessage, res: ServerResponse): () => void {
+  if (req.headers.expect?.trim().toLowerCase() !== '100-continue') return () => undefined;
+  const keepAlive = res.shouldKeepAlive;
+  res.shouldKeepAlive = false;
+  return () => {
+    if (res.headersSent) return;
+    res.shouldKeepAlive = keepAlive;
+    res.writeContinue();
+  };
+}
+
 function contextFor(
   req: IncomingMessage,
+  accept: () => void,
   deps: PipelineDeps,
   route: Route,
   params: Record<string, string>,
@@ -103,7 +121,7 @@ function contextFor(
   let text: Promise<string> | null = null;
   const readText = () => {
     body.consumed = true;
-    text ??= readBody(req, deps.maxBodyBytes).then((t) => {
+    text ??= readBody(req, deps.maxBodyBytes, accept).then((t) => {
       checkMediaType(req.headers['content-type'], t);
       return t;
     });
@@ -188,7 +206,8 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, d
   // Framing comes first: a body whose end cannot be known is answered (and the connection closed) before anything.
   const framing = transferCodingError(req.headers['transfer-encoding']);
   if (framing) return sendError(res, framing, deps, asked);
-  if (rawPath.startsWith('/__emulator/') && deps.admin) return handleAdmin(req, res, rawPath, deps);
+  const accept = expectContinue(req, res);
+  if (rawPath.startsWith('/__emulator/') && deps.admin) return handleAdmin(req, res, rawPath, deps, accept);
   if (rawPath !== API_BASE_PATH && !rawPath.startsWith(`${API_BASE_PATH}/`)) {
     discardBody(req, deps.maxBodyBytes);
     // Still a 404 (without --admin there is no admin API), but one that says why: the README's curl examples of the
@@ -248,7 +267,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, d
     // from a 400 about its query.
     if (key && !isAllowed(key, match.route.need, scopeOf(match.params, deps))) throw apiErrors.userUnauthorized();
     checkFormatQuery(query, match.route.prettyOnly === true);
-    const ctx = contextFor(req, deps, match.route, match.params, key, { path, rawQuery, query }, body);
+    const ctx = contextFor(req, accept, deps, match.route, match.params, key, { path, rawQuery, query }, body);
     outcome = { ok: await match.route.handler(ctx) };
   } catch (err) {
     if (!(err instanceof ApiError))

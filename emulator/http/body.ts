@@ -11,8 +11,9 @@ import { jsonDeeperThan, MAX_JSON_DEPTH } from './json-depth.ts';
  * Reads the whole body as UTF-8 (RFC 8259 section 8.1); throws a 415 ApiError (body discarded) when it declares a
  * content coding other than `identity`, a 413 ApiError past `limit` bytes (answered with `Connection: close`: the rest
  * is not read), 400 INVALID_JSON when the bytes are not UTF-8 or the body is cut short (the client went away).
+ * `onAccept` runs once the body is going to be read (after the coding and the declared length are checked).
  */
-export function readBody(req: IncomingMessage, limit: number): Promise<string> {
+export function readBody(req: IncomingMessage, limit: number, onAccept?: () => void): Promise<string> {
   return new Promise((resolve, reject) => {
     const coding = unsupportedCoding(req.headers['content-encoding']);
     if (coding !== undefined) {
@@ -26,6 +27,7 @@ export function readBody(req: IncomingMessage, limit: number): Promise<string> {
       reject(apiErrors.payloadTooLarge(limit));
       return;
     }
+    onAccept?.();
     const chunks: Buffer[] = [];
     let size = 0;
     let failed = false;

@@ -5,9 +5,11 @@
 // chunked is 400 and the connection closed (Node would read such a body to the end of the connection), a coding it
 // does not decode 501: never a client left waiting, never a request after it swallowed as body. What Node cannot parse
 // (smuggling attempts, control characters) gets the five-field body naming the fault, not a bare status line.
+// Expect: 100-continue invites the body only of a request the emulator goes on to read.
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  alertBody,
   digestHeader,
   type EmulatorHarness,
   K,
@@ -237,5 +239,64 @@ describe('requests Node cannot parse (request smuggling included)', () => {
       error: 431,
       parameters: [16384],
     });
+  });
+});
+
+describe('Expect: 100-continue (RFC 9110 section 10.1.1)', () => {
+  /** Sends the head, waits for the first answer bytes, then (if asked) the body; answers all read until close. */
+  function expecting(head: string, body?: string): Promise<string> {
+    return new Promise((resolve, reject) => {
+      let text = '';
+      const socket = connect(port, '127.0.0.1', () => socket.write(head));
+      socket.on('data', (chunk) => {
+        const first = text === '';
+        text += chunk.toString('latin1');
+        if (first && body !== undefined && text.startsWith('HTTP/1.1 100 ')) socket.write(body);
+      });
+      socket.on('error', () => undefined);
+      socket.on('close', () => resolve(text));
+      setTimeout(() => {
+        socket.destroy();
+        reject(new Error(`no close within 5 s; got ${JSON.stringify(text.slice(0, 300))}`));
+      }, 5000).unref();
+    });
+  }
+
+  it('an unauthenticated request gets its 401 without 100 Continue, and the connection closed', async () => {
+    const text = await expecting(
+      `POST ${PATH} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: 10\r\n\r\n`,
+    );
+    expect(text).toMatch(/^HTTP\/1\.1 401 /);
+    expect(text).toMatch(/\r\nConnection: close\r\n/i);
+    expect(text).not.toContain('100 Continue');
+  });
+
+  it('a declared body over maxBodyBytes gets 413 without 100 Continue', async () => {
+    const auth = await authorization('POST');
+    const text = await expecting(
+      `POST ${PATH} HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth}\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: ${LIMIT + 1}\r\n\r\n`,
+    );
+    expect(text).toMatch(/^HTTP\/1\.1 413 /);
+    expect(text).not.toContain('100 Continue');
+  });
+
+  it('an authenticated request gets 100 Continue, then its answer once the body is sent', async () => {
+    const auth = await authorization('POST');
+    const body = JSON.stringify(alertBody());
+    const text = await expecting(
+      `POST ${PATH} HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth}\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`,
+      body,
+    );
+    expect(text).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 200 OK\r\n/);
+    const id = /"id":"([0-9a-f]{24})"/.exec(text)?.[1];
+    expect((await h.owner.delete(`/groups/${W.paymentsProd}/alertConfigs/${id}`)).status).toBe(200);
+  });
+
+  it('another expectation is 417 with the five-field body', async () => {
+    const text = await exchange(
+      `GET /api/public/v1.0/unauth/versionManifest HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\n\r\n`,
+    );
+    expect(text).toMatch(/^HTTP\/1\.1 417 Expectation Failed\r\n/);
+    expect(text).toContain('"errorCode":"EXPECTATION_FAILED","parameters":["200-ok"]');
   });
 });
