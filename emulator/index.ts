@@ -6,13 +6,14 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { dirname } from 'node:path';
+import type { Duplex } from 'node:stream';
 import { describeFsCause } from '../shared/fs-cause.ts';
 import { makeDirectories } from '../shared/make-directories.ts';
 import { FaultRegistry } from './admin/faults.ts';
 import { RequestLog } from './admin/request-log.ts';
 import { NonceStore } from './auth/nonces.ts';
 import { EmulatorCore } from './core.ts';
-import { ApiError, EmulatorError } from './errors.ts';
+import { ApiError, apiErrors, EmulatorError } from './errors.ts';
 import { clientErrorFor, clientErrorResponse } from './http/client-error.ts';
 import { answeredForGood, errorText, send, standardHeaders } from './http/respond.ts';
 import { Router } from './router.ts';
@@ -210,6 +211,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const server: Server = o.tls
     ? (createHttpsServer({ ...timing, cert: o.tls.cert, key: o.tls.key }, handler) as unknown as Server)
     : createHttpServer(timing, handler);
+  // CONNECT asks for a tunnel, which the API is not: Node hands the raw socket over and, without a listener, closes it
+  // without a word. Answered 405 like any method the API does not serve (no resource allows it: Allow is empty).
+  server.on('connect', (req: Parameters<typeof handleRequest>[0], socket: Duplex) => {
+    const target = String(req.url ?? '');
+    const err = apiErrors.methodNotAllowed('CONNECT', target, []);
+    socket.on('error', () => undefined);
+    socket.end(clientErrorResponse(err, core.state.serviceVersion));
+  });
   // Expect: 100-continue reaches the pipeline, which sends 100 only when it reads the body (server.ts expectContinue).
   server.on('checkContinue', handler);
   // Any other expectation is 417 (RFC 9110 section 10.1.1), with the five-field body rather than Node's empty one.

@@ -29,11 +29,12 @@ export function clientErrorFor(err: NodeJS.ErrnoException & { reason?: unknown }
   return new ApiError(400, 'INVALID_HTTP_REQUEST', `The request is not valid HTTP/1.1: ${reason}.`, [code]);
 }
 
-/** The raw HTTP/1.1 answer (the connection closes after it) for `err`. */
+/** The raw HTTP/1.1 answer (the connection closes after it) for `err`, its own headers included. */
 export function clientErrorResponse(err: ApiError, version: ServiceVersion): string {
   const body = JSON.stringify(err.toBody());
   const headers = {
     ...standardHeaders(version),
+    ...err.headers,
     Connection: 'close',
     'Content-Length': String(Buffer.byteLength(body)),
   };

@@ -5,7 +5,8 @@
 // chunked is 400 and the connection closed (Node would read such a body to the end of the connection), a coding it
 // does not decode 501: never a client left waiting, never a request after it swallowed as body. What Node cannot parse
 // (smuggling attempts, control characters) gets the five-field body naming the fault, not a bare status line.
-// Expect: 100-continue invites the body only of a request the emulator goes on to read.
+// Expect: 100-continue invites the body only of a request the emulator goes on to read. CONNECT is a 405, not a
+// connection closed without a word.
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -239,6 +240,15 @@ describe('requests Node cannot parse (request smuggling included)', () => {
       error: 431,
       parameters: [16384],
     });
+  });
+});
+
+describe('CONNECT', () => {
+  it('is 405 METHOD_NOT_ALLOWED with the five-field body, not a connection closed without a word', async () => {
+    const text = await exchange('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
+    expect(text).toMatch(/^HTTP\/1\.1 405 Method Not Allowed\r\n/);
+    expect(text).toMatch(/\r\nAllow: \r\n/);
+    expect(text).toContain('"errorCode":"METHOD_NOT_ALLOWED","parameters":["CONNECT","example.com:443"]');
   });
 });
 
