@@ -121,6 +121,12 @@ export const apiErrors = {
     }),
   invalidJson: () => new ApiError(400, 'INVALID_JSON', 'Received JSON does not match expected format.'),
   notUtf8: () => new ApiError(400, 'INVALID_JSON', 'Received JSON is not valid UTF-8.'),
+  loneSurrogate: () =>
+    new ApiError(
+      400,
+      'INVALID_JSON',
+      'Received JSON has a string with half a surrogate pair (a lone \\uD800-\\uDFFF escape).',
+    ),
   jsonTooDeep: (max: number) =>
     new ApiError(400, 'INVALID_JSON', `Received JSON is nested more than ${max} levels deep.`),
   invalidJsonAttribute: (attr: string) =>

@@ -86,9 +86,30 @@ export function discardBody(req: IncomingMessage, limit: number): void {
 export function parseJsonBody(text: string): unknown {
   if (text.trim() === '') return undefined;
   if (jsonDeeperThan(text, MAX_JSON_DEPTH)) throw apiErrors.jsonTooDeep(MAX_JSON_DEPTH);
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
     throw apiErrors.invalidJson();
   }
+  // The text itself is well-formed (decoded fatally from UTF-8): only a `\uD800`-style escape can make a lone
+  // surrogate, so the values are walked only when the text has one.
+  if (SURROGATE_ESCAPE.test(text) && hasLoneSurrogate(value)) throw apiErrors.loneSurrogate();
+  return value;
+}
+
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * True when a string (value or key) holds half a surrogate pair: not Unicode text, so it has no UTF-8 form. The real
+ * product would store `?` in its place (its database holds UTF-8); refused here, as bytes that are not UTF-8 are.
+ */
+function hasLoneSurrogate(value: unknown): boolean {
+  if (typeof value === 'string') return LONE_SURROGATE.test(value);
+  if (Array.isArray(value)) return value.some(hasLoneSurrogate);
+  if (typeof value === 'object' && value !== null) {
+    return Object.entries(value).some(([k, v]) => LONE_SURROGATE.test(k) || hasLoneSurrogate(v));
+  }
+  return false;
 }

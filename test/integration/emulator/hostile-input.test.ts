@@ -1,7 +1,8 @@
 // Scenario: a hostile or sloppy client over real HTTP. Names that exist on every JavaScript object (`constructor`,
 // `__proto__`, `toString`) are unknown enumeration values like any other, never a crash and never stored. JSON nested
 // deeper than the emulator can render is refused before anything changes, never a request left without an answer.
-// A body that is not UTF-8 (RFC 8259 section 8.1) is refused, never stored with U+FFFD in place of the bytes sent.
+// A body that is not UTF-8 (RFC 8259 section 8.1) is refused, never stored with U+FFFD in place of the bytes sent; so
+// is a string escaping half a surrogate pair (`\ud800`), which has no UTF-8 form either.
 // Two Authorization headers are a malformed request (RFC 9110 allows one), never "the first one wins".
 // A body labelled text/plain or form-encoded is 415, as the real product (it consumes application/json only) answers.
 // A delayMin or intervalMin past a Java int (`1e300`, 2^31) is refused as the real product refuses it, never stored.
@@ -179,6 +180,32 @@ describe('bodies that are not UTF-8', () => {
     expect(res.status).toBe(400);
     expect(res.body.detail).toContain('UTF-8');
     expect(await (await fetch(`${h.emu.url}/unauth/versionManifest`)).text()).toBe(before);
+  });
+
+  it.each([
+    ['a value', '"value":"host-\\ud800"'],
+    ['a low half alone', '"value":"\\uDC00-host"'],
+    ['a key', '"value":"h","\\ud83d":1'],
+  ])('a lone surrogate escape in %s is 400 INVALID_JSON, nothing stored', async (_name, member) => {
+    const before = (await h.owner.get(ALERTS)).body.totalCount;
+    const body = JSON.stringify(
+      alertBody({ matchers: [{ fieldName: 'HOSTNAME', operator: 'EQUALS', value: 'h' }] }),
+    ).replace('"value":"h"', member);
+    const res = await sendBytes('POST', ALERTS, Buffer.from(body, 'utf8'), 'application/json');
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ errorCode: 'INVALID_JSON', parameters: [] });
+    expect(res.body.detail).toContain('half a surrogate pair');
+    expect((await h.owner.get(ALERTS)).body.totalCount).toBe(before);
+  });
+
+  it('an escaped surrogate pair is one character, read as sent', async () => {
+    const body = JSON.stringify(
+      alertBody({ matchers: [{ fieldName: 'HOSTNAME', operator: 'EQUALS', value: 'h' }] }),
+    ).replace('"value":"h"', '"value":"\\ud834\\udd1e"');
+    const res = await sendBytes('POST', ALERTS, Buffer.from(body, 'utf8'), 'application/json');
+    expect(res.status).toBe(200);
+    expect(res.body.matchers?.[0]?.value).toBe('𝄞');
+    expect((await h.owner.delete(`${ALERTS}/${res.body.id}`)).status).toBe(200);
   });
 
   it('UTF-8 text outside ASCII is read as sent', async () => {
