@@ -65,6 +65,7 @@ export const REASONS: Record<number, string> = {
   502: 'Bad Gateway',
   503: 'Service Unavailable',
   504: 'Gateway Timeout',
+  505: 'HTTP Version Not Supported',
 };
 
 /** The five-field JSON error body of the real product. */

@@ -8,7 +8,10 @@ import { ApiError } from '../errors.ts';
 import type { ServiceVersion } from '../store/state.ts';
 import { standardHeaders } from './respond.ts';
 
-/** The error for one client error: 408 past the request timeout, 431 for headers too large, else 400. */
+/**
+ * The error for one client error: 408 past the request timeout, 431 for headers too large, 505 for the HTTP/2
+ * preface, else 400.
+ */
 export function clientErrorFor(err: NodeJS.ErrnoException & { reason?: unknown }, requestTimeoutMs: number): ApiError {
   if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
     return new ApiError(408, 'REQUEST_TIMEOUT', `The request did not arrive whole within ${requestTimeoutMs} ms.`, [
@@ -22,6 +25,11 @@ export function clientErrorFor(err: NodeJS.ErrnoException & { reason?: unknown }
       `The request line and headers exceed ${maxHeaderSize} bytes.`,
       [maxHeaderSize],
     );
+  }
+  if (err.code === 'HPE_PAUSED_H2_UPGRADE') {
+    // The HTTP/2 connection preface (`PRI * HTTP/2.0`): Node's reason, `Pause on PRI/Upgrade`, would tell the client
+    // nothing. RFC 9110 section 15.6.6: the major version is not supported.
+    return new ApiError(505, 'HTTP_VERSION_NOT_SUPPORTED', 'HTTP/2 is not supported; send HTTP/1.1.', ['HTTP/2.0']);
   }
   // Node's parser reason is fixed English text; anything else is not echoed (no control characters, no stack).
   const reason = typeof err.reason === 'string' && /^[\x20-\x7e]{1,200}$/.test(err.reason) ? err.reason : 'parse error';

@@ -232,6 +232,15 @@ describe('requests Node cannot parse (request smuggling included)', () => {
     },
   );
 
+  it('the HTTP/2 preface is 505 HTTP_VERSION_NOT_SUPPORTED, not Node’s “Pause on PRI/Upgrade”', async () => {
+    const answer = parse(await exchange('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n'));
+    expect(answer.status).toBe('HTTP/1.1 505 HTTP Version Not Supported');
+    expect(answer.body).toMatchObject({
+      errorCode: 'HTTP_VERSION_NOT_SUPPORTED',
+      detail: 'HTTP/2 is not supported; send HTTP/1.1.',
+    });
+  });
+
   it('headers too large are 431 with the five-field body', async () => {
     const answer = parse(await exchange(`GET ${PATH} HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`));
     expect(answer.status).toBe('HTTP/1.1 431 Request Header Fields Too Large');
