@@ -2,7 +2,7 @@
  * The Ops Manager Public API emulator, in-process: `startEmulator(options)` resolves to `{ url, origin, close() }`.
  * Built from the spec and the reference only; it imports nothing from lambdas/.
  */
-import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createHttpServer, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { dirname } from 'node:path';
@@ -249,8 +249,21 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     // Node's own answers (a handler replaces them) with the five-field body: a request too slow to arrive (408),
     // headers too large (431), anything it cannot parse (400).
     const answer = clientErrorResponse(clientErrorFor(err, o.requestTimeoutMs), core.state.serviceVersion);
-    if (socket.writable) socket.end(answer);
-    else socket.destroy();
+    let done = false;
+    const finish = () => {
+      if (done) return;
+      done = true;
+      if (socket.writable) socket.end(answer);
+      else socket.destroy();
+    };
+    // A pipelined request Node cannot parse behind one still being answered: that answer goes first, then this one
+    // (ending it at once cut the earlier answer off). When the broken part is that request's own body, now. `_httpMessage` is the response in progress on the socket, the
+    // field Node's own clientError handler reads.
+    const current = (socket as typeof socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+    if (current?.req?.complete && !current.writableFinished && !current.destroyed) {
+      current.once('finish', finish);
+      current.once('close', finish);
+    } else finish();
   });
   const address = await listen(server, o.port, o.host);
   server.on('error', (err) => o.onError(`server error: ${err.message}`));

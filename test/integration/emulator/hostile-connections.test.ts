@@ -241,6 +241,17 @@ describe('requests Node cannot parse (request smuggling included)', () => {
     });
   });
 
+  it('garbage pipelined behind a request still being answered: that answer first, then the 400', async () => {
+    expect(
+      (await h.admin('POST', '/faults', { method: 'GET', path: '/unauth/versionManifest', latencyMs: 200, times: 1 }))
+        .status,
+    ).toBe(200);
+    const text = await exchange('GET /api/public/v1.0/unauth/versionManifest HTTP/1.1\r\nHost: x\r\n\r\nHELLO\r\n\r\n');
+    expect(text.match(/HTTP\/1\.1 \d{3}/g)).toEqual(['HTTP/1.1 200', 'HTTP/1.1 400']);
+    expect(text).toContain('"versions":');
+    expect((await h.admin('DELETE', '/faults')).status).toBe(200);
+  });
+
   it('headers too large are 431 with the five-field body', async () => {
     const answer = parse(await exchange(`GET ${PATH} HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`));
     expect(answer.status).toBe('HTTP/1.1 431 Request Header Fields Too Large');
