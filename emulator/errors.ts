@@ -53,14 +53,19 @@ export const REASONS: Record<number, string> = {
   403: 'Forbidden',
   404: 'Not Found',
   405: 'Method Not Allowed',
+  408: 'Request Timeout',
   409: 'Conflict',
   413: 'Payload Too Large',
   415: 'Unsupported Media Type',
+  417: 'Expectation Failed',
+  431: 'Request Header Fields Too Large',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
+  501: 'Not Implemented',
   502: 'Bad Gateway',
   503: 'Service Unavailable',
   504: 'Gateway Timeout',
+  505: 'HTTP Version Not Supported',
 };
 
 /** The five-field JSON error body of the real product. */
@@ -117,6 +122,12 @@ export const apiErrors = {
     }),
   invalidJson: () => new ApiError(400, 'INVALID_JSON', 'Received JSON does not match expected format.'),
   notUtf8: () => new ApiError(400, 'INVALID_JSON', 'Received JSON is not valid UTF-8.'),
+  loneSurrogate: () =>
+    new ApiError(
+      400,
+      'INVALID_JSON',
+      'Received JSON has a string with half a surrogate pair (a lone \\uD800-\\uDFFF escape).',
+    ),
   jsonTooDeep: (max: number) =>
     new ApiError(400, 'INVALID_JSON', `Received JSON is nested more than ${max} levels deep.`),
   invalidJsonAttribute: (attr: string) =>
@@ -189,8 +200,14 @@ export const apiErrors = {
       `Maximum number of alert configurations per group (${max}) in ${groupId} exceeded while trying to add alert configurations.`,
       [max, groupId],
     ),
+  // Connection: close: the rest of the body is not read (RFC 9110 section 15.5.14), so the connection cannot serve
+  // another request.
   payloadTooLarge: (limit: number) =>
-    new ApiError(413, 'PAYLOAD_TOO_LARGE', `The request body exceeds the limit of ${limit} bytes.`, [limit]),
+    new ApiError(413, 'PAYLOAD_TOO_LARGE', `The request body exceeds the limit of ${limit} bytes.`, [limit], {
+      Connection: 'close',
+    }),
+  incompleteBody: () =>
+    new ApiError(400, 'INVALID_JSON', 'Received JSON was cut short: the request body did not arrive whole.'),
   // Our code (the reference names none): RFC 9110 section 15.5.16 says which codings would do, in Accept-Encoding.
   unsupportedContentEncoding: (coding: string) =>
     new ApiError(
@@ -199,6 +216,32 @@ export const apiErrors = {
       `Content-Encoding ${coding} is not supported; send the request body uncompressed (identity).`,
       [coding],
       { 'Accept-Encoding': ACCEPTED_CONTENT_CODING },
+    ),
+  // Our code (the reference names none); RFC 9110 section 15.5.16.
+  unsupportedMediaType: (type: string) =>
+    new ApiError(
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+      `Content-Type ${type} is not supported; send the request body as application/json.`,
+      [type],
+    ),
+  // Our codes (the reference names none), with RFC 9112's statuses; both close the connection (the body's end is
+  // unknown, so nothing after it can be read as the next request).
+  transferEncodingNotChunked: (value: string) =>
+    new ApiError(
+      400,
+      'INVALID_TRANSFER_ENCODING',
+      `Transfer-Encoding ${value} does not end with chunked, so the end of the request body cannot be known (RFC 9112 section 6.3).`,
+      [value],
+      { Connection: 'close' },
+    ),
+  unsupportedTransferEncoding: (coding: string) =>
+    new ApiError(
+      501,
+      'UNSUPPORTED_TRANSFER_ENCODING',
+      `Transfer-Encoding ${coding} is not supported; send the request body with chunked alone.`,
+      [coding],
+      { Connection: 'close' },
     ),
   unexpected: () => new ApiError(500, 'UNEXPECTED_ERROR', 'Unexpected error.'),
 };

@@ -2,17 +2,20 @@
  * The Ops Manager Public API emulator, in-process: `startEmulator(options)` resolves to `{ url, origin, close() }`.
  * Built from the spec and the reference only; it imports nothing from lambdas/.
  */
-import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createHttpServer, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { dirname } from 'node:path';
+import type { Duplex } from 'node:stream';
 import { describeFsCause } from '../shared/fs-cause.ts';
 import { makeDirectories } from '../shared/make-directories.ts';
 import { FaultRegistry } from './admin/faults.ts';
 import { RequestLog } from './admin/request-log.ts';
 import { NonceStore } from './auth/nonces.ts';
 import { EmulatorCore } from './core.ts';
-import { EmulatorError } from './errors.ts';
+import { ApiError, apiErrors, EmulatorError } from './errors.ts';
+import { clientErrorFor, clientErrorResponse } from './http/client-error.ts';
+import { answeredForGood, errorText, send, standardHeaders } from './http/respond.ts';
 import { Router } from './router.ts';
 import { ROUTES } from './routes/index.ts';
 import { API_BASE_PATH, handleRequest, type PipelineDeps } from './server.ts';
@@ -208,21 +211,59 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const server: Server = o.tls
     ? (createHttpsServer({ ...timing, cert: o.tls.cert, key: o.tls.key }, handler) as unknown as Server)
     : createHttpServer(timing, handler);
+  // CONNECT asks for a tunnel, which the API is not: Node hands the raw socket over and, without a listener, closes it
+  // without a word. Answered 405 like any method the API does not serve (no resource allows it: Allow is empty).
+  server.on('connect', (req: Parameters<typeof handleRequest>[0], socket: Duplex) => {
+    const target = String(req.url ?? '');
+    const err = apiErrors.methodNotAllowed('CONNECT', target, []);
+    socket.on('error', () => undefined);
+    socket.end(clientErrorResponse(err, core.state.serviceVersion));
+  });
+  // Expect: 100-continue reaches the pipeline, which sends 100 only when it reads the body (server.ts expectContinue).
+  server.on('checkContinue', handler);
+  // Any other expectation is 417 (RFC 9110 section 10.1.1), with the five-field body rather than Node's empty one.
+  server.on(
+    'checkExpectation',
+    (req: Parameters<typeof handleRequest>[0], res: Parameters<typeof handleRequest>[1]) => {
+      const err = new ApiError(
+        417,
+        'EXPECTATION_FAILED',
+        `Expect ${String(req.headers.expect)} is not supported; only 100-continue is.`,
+        [String(req.headers.expect)],
+      );
+      req.resume();
+      res.shouldKeepAlive = false;
+      send(res, 417, errorText(err.toBody(), { pretty: false, envelope: false }), {
+        ...standardHeaders(core.state.serviceVersion),
+      });
+    },
+  );
   // Idle keep-alive connections live 30 s (Node's default 5 s races clients that reuse a connection just as it closes).
   server.keepAliveTimeout = 30_000;
   server.requestTimeout = o.requestTimeoutMs;
   // Node checks both timeouts on one timer; headers get the same bound (never longer than the whole request).
   server.headersTimeout = Math.min(server.headersTimeout, o.requestTimeoutMs);
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
-    // Node's own answers for these two (a handler replaces them): a request too slow to arrive, headers too large.
-    const status =
-      err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? '408 Request Timeout'
-        : err.code === 'HPE_HEADER_OVERFLOW'
-          ? '431 Request Header Fields Too Large'
-          : '400 Bad Request';
-    if (socket.writable) socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
-    else socket.destroy();
+    // The request was already answered for good (Connection: close); Node closes the socket once that is written.
+    if (answeredForGood(socket)) return;
+    // Node's own answers (a handler replaces them) with the five-field body: a request too slow to arrive (408),
+    // headers too large (431), anything it cannot parse (400).
+    const answer = clientErrorResponse(clientErrorFor(err, o.requestTimeoutMs), core.state.serviceVersion);
+    let done = false;
+    const finish = () => {
+      if (done) return;
+      done = true;
+      if (socket.writable) socket.end(answer);
+      else socket.destroy();
+    };
+    // A pipelined request Node cannot parse behind one still being answered: that answer goes first, then this one
+    // (ending it at once cut the earlier answer off). When the broken part is that request's own body, now. `_httpMessage` is the response in progress on the socket, the
+    // field Node's own clientError handler reads.
+    const current = (socket as typeof socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+    if (current?.req?.complete && !current.writableFinished && !current.destroyed) {
+      current.once('finish', finish);
+      current.once('close', finish);
+    } else finish();
   });
   const address = await listen(server, o.port, o.host);
   server.on('error', (err) => o.onError(`server error: ${err.message}`));

@@ -13,7 +13,8 @@ import type { NonceStore } from './auth/nonces.ts';
 import { isAllowed, type RoleScope } from './auth/roles.ts';
 import type { EmulatorCore } from './core.ts';
 import { ApiError, apiErrors } from './errors.ts';
-import { parseJsonBody, readBody } from './http/body.ts';
+import { discardBody, parseJsonBody, readBody } from './http/body.ts';
+import { checkMediaType } from './http/media-type.ts';
 import { type CommonQuery, checkFormatQuery, lenientFormat, parseCommonQuery } from './http/query.ts';
 import {
   type ApiResponse,
@@ -24,6 +25,7 @@ import {
   standardHeaders,
   successText,
 } from './http/respond.ts';
+import { transferCodingError } from './http/transfer-coding.ts';
 import type { Router } from './router.ts';
 import type { RequestContext, Route } from './routes/context.ts';
 import type { ApiKeyRec } from './store/state.ts';
@@ -89,8 +91,26 @@ function apiBaseOf(req: IncomingMessage, deps: PipelineDeps): string {
   return `${deps.tls ? 'https' : 'http'}://${authority}${API_BASE_PATH}`;
 }
 
+/**
+ * Expect: 100-continue (RFC 9110 section 10.1.1). Node would send `100 Continue` before the handler ran, inviting the
+ * body of a request about to be refused (unauthenticated, oversized): the emulator sends it only when it goes on to
+ * read the body, and a request answered without it closes its connection (the client may or may not send the body,
+ * so nothing after it can be read as the next request).
+ */
+export function expectContinue(req: IncomingMessage, res: ServerResponse): () => void {
+  if (req.headers.expect?.trim().toLowerCase() !== '100-continue') return () => undefined;
+  const keepAlive = res.shouldKeepAlive;
+  res.shouldKeepAlive = false;
+  return () => {
+    if (res.headersSent) return;
+    res.shouldKeepAlive = keepAlive;
+    res.writeContinue();
+  };
+}
+
 function contextFor(
   req: IncomingMessage,
+  accept: () => void,
   deps: PipelineDeps,
   route: Route,
   params: Record<string, string>,
@@ -101,7 +121,10 @@ function contextFor(
   let text: Promise<string> | null = null;
   const readText = () => {
     body.consumed = true;
-    text ??= readBody(req, deps.maxBodyBytes);
+    text ??= readBody(req, deps.maxBodyBytes, accept).then((t) => {
+      checkMediaType(req.headers['content-type'], t);
+      return t;
+    });
     return text;
   };
   let common: CommonQuery | undefined;
@@ -180,9 +203,13 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, d
   const rawQuery = q < 0 ? '' : url.slice(q + 1);
   const query = new URLSearchParams(rawQuery);
   const asked = lenientFormat(query);
-  if (rawPath.startsWith('/__emulator/') && deps.admin) return handleAdmin(req, res, rawPath, deps);
+  // Framing comes first: a body whose end cannot be known is answered (and the connection closed) before anything.
+  const framing = transferCodingError(req.headers['transfer-encoding']);
+  if (framing) return sendError(res, framing, deps, asked);
+  const accept = expectContinue(req, res);
+  if (rawPath.startsWith('/__emulator/') && deps.admin) return handleAdmin(req, res, rawPath, deps, accept);
   if (rawPath !== API_BASE_PATH && !rawPath.startsWith(`${API_BASE_PATH}/`)) {
-    req.resume();
+    discardBody(req, deps.maxBodyBytes);
     // Still a 404 (without --admin there is no admin API), but one that says why: the README's curl examples of the
     // admin API look like they should work against any running emulator.
     const error = rawPath.startsWith('/__emulator/')
@@ -213,7 +240,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, d
   const finish = (status: number) => {
     entry.status = status;
     deps.log.record(entry, challenged);
-    if (!body.consumed) req.resume();
+    if (!body.consumed) discardBody(req, deps.maxBodyBytes);
   };
   let key: ApiKeyRec | null = null;
   if (!(match.kind === 'found' && match.route.unauthenticated)) {
@@ -240,7 +267,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, d
     // from a 400 about its query.
     if (key && !isAllowed(key, match.route.need, scopeOf(match.params, deps))) throw apiErrors.userUnauthorized();
     checkFormatQuery(query, match.route.prettyOnly === true);
-    const ctx = contextFor(req, deps, match.route, match.params, key, { path, rawQuery, query }, body);
+    const ctx = contextFor(req, accept, deps, match.route, match.params, key, { path, rawQuery, query }, body);
     outcome = { ok: await match.route.handler(ctx) };
   } catch (err) {
     if (!(err instanceof ApiError))

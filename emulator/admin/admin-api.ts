@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError, apiErrors } from '../errors.ts';
-import { parseJsonBody, readBody } from '../http/body.ts';
+import { discardBody, parseJsonBody, readBody } from '../http/body.ts';
 import { errorText, send } from '../http/respond.ts';
 import type { PipelineDeps } from '../server.ts';
 import { parseFault } from './faults.ts';
@@ -13,13 +13,20 @@ import { parseNewerMembers, setNewerMembers } from './newer-members.ts';
 
 const JSON_HEADERS = { 'Content-Type': 'application/json' };
 
-async function route(method: string, path: string, req: IncomingMessage, deps: PipelineDeps): Promise<unknown> {
+async function route(
+  method: string,
+  path: string,
+  req: IncomingMessage,
+  deps: PipelineDeps,
+  accept: () => void,
+): Promise<unknown> {
   const key = `${method} ${path.replace(/\/+$/, '')}`;
   const apiKey = /^PUT \/__emulator\/api-keys\/([A-Za-z0-9]{1,64})$/.exec(key);
-  if (apiKey) return rotateKey(apiKey[1] as string, parseJsonBody(await readBody(req, deps.maxBodyBytes)), deps);
+  if (apiKey)
+    return rotateKey(apiKey[1] as string, parseJsonBody(await readBody(req, deps.maxBodyBytes, accept)), deps);
   const newer = /^PUT \/__emulator\/groups\/([0-9a-f]{24})\/alertConfigs\/([0-9a-f]{24})\/newer-members$/.exec(key);
   if (newer) {
-    const members = parseNewerMembers(parseJsonBody(await readBody(req, deps.maxBodyBytes)));
+    const members = parseNewerMembers(parseJsonBody(await readBody(req, deps.maxBodyBytes, accept)));
     const cfg = deps.core.state.alertConfigs.get(newer[1] as string)?.get(newer[2] as string);
     if (cfg === undefined) throw apiErrors.resourceNotFound(path);
     setNewerMembers(cfg, members);
@@ -27,15 +34,15 @@ async function route(method: string, path: string, req: IncomingMessage, deps: P
   }
   switch (key) {
     case 'POST /__emulator/reset':
-      req.resume();
+      discardBody(req, deps.maxBodyBytes);
       await deps.reset();
       return {};
     case 'POST /__emulator/faults': {
-      const fault = parseFault(parseJsonBody(await readBody(req, deps.maxBodyBytes)));
+      const fault = parseFault(parseJsonBody(await readBody(req, deps.maxBodyBytes, accept)));
       return { id: deps.faults.add(fault) };
     }
     case 'DELETE /__emulator/faults':
-      req.resume();
+      discardBody(req, deps.maxBodyBytes);
       deps.faults.clear();
       return {};
     case 'GET /__emulator/requests':
@@ -44,11 +51,11 @@ async function route(method: string, path: string, req: IncomingMessage, deps: P
       deps.log.clear();
       return {};
     case 'POST /__emulator/nonces/expire':
-      req.resume();
+      discardBody(req, deps.maxBodyBytes);
       deps.nonces.expireAll();
       return {};
     default:
-      req.resume();
+      discardBody(req, deps.maxBodyBytes);
       throw apiErrors.resourceNotFound(path);
   }
 }
@@ -74,9 +81,10 @@ export async function handleAdmin(
   res: ServerResponse,
   path: string,
   deps: PipelineDeps,
+  accept: () => void = () => undefined,
 ): Promise<void> {
   try {
-    const body = await route((req.method ?? 'GET').toUpperCase(), path, req, deps);
+    const body = await route((req.method ?? 'GET').toUpperCase(), path, req, deps, accept);
     send(res, 200, JSON.stringify(body), JSON_HEADERS);
   } catch (err) {
     const apiErr = err instanceof ApiError ? err : apiErrors.unexpected();

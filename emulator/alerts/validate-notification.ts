@@ -22,6 +22,12 @@ import { redactField } from './redact.ts';
 
 const INTEGER_FIELDS = new Set(['delayMin', 'intervalMin']);
 
+/**
+ * The largest delayMin/intervalMin: the real product holds them in a Java int, and its parser (Jackson) refuses a
+ * larger number as not matching the expected format. Without this bound `1e300` passed Number.isInteger and was stored.
+ */
+export const MAX_NOTIFICATION_MINUTES = 2_147_483_647;
+
 function checkTypes(n: Record<string, unknown>, attr: string): void {
   for (const [key, value] of Object.entries(n)) {
     if (!KNOWN_NOTIFICATION_FIELDS.has(key)) throw apiErrors.invalidAttribute(`${attr}.${key}`);
@@ -30,7 +36,8 @@ function checkTypes(n: Record<string, unknown>, attr: string): void {
     if (BOOLEAN_NOTIFICATION_FIELDS.has(key)) {
       if (typeof value !== 'boolean') throw apiErrors.invalidJsonAttribute(name);
     } else if (INTEGER_FIELDS.has(key)) {
-      if (typeof value !== 'number' || !Number.isInteger(value)) throw apiErrors.invalidJsonAttribute(name);
+      if (typeof value !== 'number' || !Number.isInteger(value) || Math.abs(value) > MAX_NOTIFICATION_MINUTES)
+        throw apiErrors.invalidJsonAttribute(name);
     } else if (key === 'roles') {
       if (!Array.isArray(value) || value.some((r) => typeof r !== 'string')) throw apiErrors.invalidJsonAttribute(name);
     } else if (typeof value !== 'string') {

@@ -61,10 +61,15 @@ export class NonceStore {
     this.entries.clear();
   }
 
+  /**
+   * Drops expired nonces and, past MAX_NONCES, the oldest. The map is in issue order, so the walk stops at the first
+   * nonce that is live and within the cap: with the store full, a challenge costs one deletion, not a walk over all.
+   */
   private sweep(): void {
     const now = this.now();
     for (const [nonce, entry] of this.entries) {
-      if (now - entry.issuedAt > this.ttlMs || this.entries.size > MAX_NONCES) this.entries.delete(nonce);
+      if (now - entry.issuedAt <= this.ttlMs && this.entries.size <= MAX_NONCES) break;
+      this.entries.delete(nonce);
     }
   }
 }

@@ -50,9 +50,19 @@ export function successText(r: ApiResponse, f: Format): string | null {
   return serialise(body === undefined ? { status: r.status } : { status: r.status, content: body }, f.pretty);
 }
 
+// Sockets answered with `Connection: close`: Node may still parse what follows on them (a body read to the end of the
+// connection, a request after it) and report it as a client error, whose answer must not follow the one already sent.
+const closing = new WeakSet<object>();
+
+/** True when an answer with `Connection: close` was written on `socket`: nothing more may be written to it. */
+export function answeredForGood(socket: object): boolean {
+  return closing.has(socket);
+}
+
 /** Writes a response with the standard headers. */
 export function send(res: ServerResponse, status: number, text: string | null, headers: Record<string, string>): void {
   if (res.headersSent || res.destroyed) return;
+  if (headers.Connection === 'close' && res.socket) closing.add(res.socket);
   const buf = text === null ? null : Buffer.from(text, 'utf8');
   res.writeHead(status, { ...headers, 'Content-Length': String(buf?.length ?? 0) });
   res.end(buf ?? undefined);

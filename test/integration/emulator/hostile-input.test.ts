@@ -1,8 +1,11 @@
 // Scenario: a hostile or sloppy client over real HTTP. Names that exist on every JavaScript object (`constructor`,
 // `__proto__`, `toString`) are unknown enumeration values like any other, never a crash and never stored. JSON nested
 // deeper than the emulator can render is refused before anything changes, never a request left without an answer.
-// A body that is not UTF-8 (RFC 8259 section 8.1) is refused, never stored with U+FFFD in place of the bytes sent.
+// A body that is not UTF-8 (RFC 8259 section 8.1) is refused, never stored with U+FFFD in place of the bytes sent; so
+// is a string escaping half a surrogate pair (`\ud800`), which has no UTF-8 form either.
 // Two Authorization headers are a malformed request (RFC 9110 allows one), never "the first one wins".
+// A body labelled text/plain or form-encoded is 415, as the real product (it consumes application/json only) answers.
+// A delayMin or intervalMin past a Java int (`1e300`, 2^31) is refused as the real product refuses it, never stored.
 // A fault's path glob costs time linear in the path, whatever its wildcards (no regular-expression backtracking).
 import { request } from 'node:http';
 import { connect } from 'node:net';
@@ -110,6 +113,33 @@ describe('deeply nested JSON', () => {
   });
 });
 
+describe('numbers past a Java int', () => {
+  it.each([
+    ['intervalMin', '1e300'],
+    ['intervalMin', '2147483648'],
+    ['delayMin', '9007199254740993'],
+  ])('%s %s is 400 INVALID_JSON_ATTRIBUTE, not stored', async (field, number) => {
+    const before = (await h.owner.get(ALERTS)).body.totalCount;
+    const body = JSON.stringify(
+      alertBody({ notifications: [{ typeName: 'EMAIL', emailAddress: 'a@b.example', intervalMin: 5, delayMin: 0 }] }),
+    ).replace(`"${field}":${field === 'intervalMin' ? 5 : 0}`, `"${field}":${number}`);
+    expect(body).toContain(number);
+    const res = await h.owner.request('POST', ALERTS, undefined, body);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ errorCode: 'INVALID_JSON_ATTRIBUTE', parameters: [`notifications[0].${field}`] });
+    expect((await h.owner.get(ALERTS)).body.totalCount).toBe(before);
+  });
+
+  it('2147483647 itself is accepted', async () => {
+    const res = await h.owner.post(
+      ALERTS,
+      alertBody({ notifications: [{ typeName: 'EMAIL', emailAddress: 'a@b.example', intervalMin: 2147483647 }] }),
+    );
+    expect(res.status).toBe(200);
+    expect((await h.owner.delete(`${ALERTS}/${res.body.id}`)).status).toBe(200);
+  });
+});
+
 /** The fields of an answer these tests read. */
 interface Answer {
   detail?: string;
@@ -152,6 +182,32 @@ describe('bodies that are not UTF-8', () => {
     expect(await (await fetch(`${h.emu.url}/unauth/versionManifest`)).text()).toBe(before);
   });
 
+  it.each([
+    ['a value', '"value":"host-\\ud800"'],
+    ['a low half alone', '"value":"\\uDC00-host"'],
+    ['a key', '"value":"h","\\ud83d":1'],
+  ])('a lone surrogate escape in %s is 400 INVALID_JSON, nothing stored', async (_name, member) => {
+    const before = (await h.owner.get(ALERTS)).body.totalCount;
+    const body = JSON.stringify(
+      alertBody({ matchers: [{ fieldName: 'HOSTNAME', operator: 'EQUALS', value: 'h' }] }),
+    ).replace('"value":"h"', member);
+    const res = await sendBytes('POST', ALERTS, Buffer.from(body, 'utf8'), 'application/json');
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ errorCode: 'INVALID_JSON', parameters: [] });
+    expect(res.body.detail).toContain('half a surrogate pair');
+    expect((await h.owner.get(ALERTS)).body.totalCount).toBe(before);
+  });
+
+  it('an escaped surrogate pair is one character, read as sent', async () => {
+    const body = JSON.stringify(
+      alertBody({ matchers: [{ fieldName: 'HOSTNAME', operator: 'EQUALS', value: 'h' }] }),
+    ).replace('"value":"h"', '"value":"\\ud834\\udd1e"');
+    const res = await sendBytes('POST', ALERTS, Buffer.from(body, 'utf8'), 'application/json');
+    expect(res.status).toBe(200);
+    expect(res.body.matchers?.[0]?.value).toBe('𝄞');
+    expect((await h.owner.delete(`${ALERTS}/${res.body.id}`)).status).toBe(200);
+  });
+
   it('UTF-8 text outside ASCII is read as sent', async () => {
     const body = JSON.stringify(
       alertBody({ matchers: [{ fieldName: 'HOSTNAME', operator: 'EQUALS', value: 'café-𝄞' }] }),
@@ -159,6 +215,27 @@ describe('bodies that are not UTF-8', () => {
     const res = await sendBytes('POST', ALERTS, Buffer.from(body, 'utf8'), 'application/json');
     expect(res.status).toBe(200);
     expect(res.body.matchers?.[0]?.value).toBe('café-𝄞');
+    expect((await h.owner.delete(`${ALERTS}/${res.body.id}`)).status).toBe(200);
+  });
+});
+
+describe('bodies labelled with another media type (the real product consumes application/json only)', () => {
+  const body = () => Buffer.from(JSON.stringify(alertBody()), 'utf8');
+
+  it.each(['text/plain', 'application/x-www-form-urlencoded', 'text/json; charset=utf-8', 'application/jsonx'])(
+    '%s is 415 UNSUPPORTED_MEDIA_TYPE and nothing is stored',
+    async (type) => {
+      const before = (await h.owner.get(ALERTS)).body.totalCount;
+      const res = await sendBytes('POST', ALERTS, body(), type);
+      expect(res.status).toBe(415);
+      expect(res.body).toMatchObject({ errorCode: 'UNSUPPORTED_MEDIA_TYPE', parameters: [type.split(';')[0]] });
+      expect((await h.owner.get(ALERTS)).body.totalCount).toBe(before);
+    },
+  );
+
+  it.each(['application/json', 'Application/JSON; charset=UTF-8', ''])('%j is read as JSON', async (type) => {
+    const res = await sendBytes('POST', ALERTS, body(), type);
+    expect(res.status).toBe(200);
     expect((await h.owner.delete(`${ALERTS}/${res.body.id}`)).status).toBe(200);
   });
 });
@@ -229,6 +306,9 @@ describe('a client that stalls mid-request', () => {
         setTimeout(() => reject(new Error('no answer within 10 s')), 10_000).unref();
       });
       expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+      expect(answer).toContain(
+        '{"detail":"The request did not arrive whole within 300 ms.","error":408,"errorCode":"REQUEST_TIMEOUT","parameters":[300],"reason":"Request Timeout"}',
+      );
       expect(Date.now() - started).toBeLessThan(5_000);
     } finally {
       await emu.close();

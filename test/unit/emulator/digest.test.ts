@@ -1,7 +1,7 @@
 // Scenario: the Digest primitives (challenge text, header parsing, RFC vectors) and the nonce store's replay rules.
 import { describe, expect, it } from 'vitest';
 import { challengeHeader, expectedResponse, parseDigestAuthorization } from '../../../emulator/auth/digest.ts';
-import { NonceStore, REPLAY_WINDOW } from '../../../emulator/auth/nonces.ts';
+import { MAX_NONCES, NonceStore, REPLAY_WINDOW } from '../../../emulator/auth/nonces.ts';
 
 describe('challengeHeader', () => {
   it('is byte-for-byte the real product challenge', () => {
@@ -103,5 +103,21 @@ describe('NonceStore', () => {
     const m = store.issue();
     store.expireAll();
     expect(store.use(m, 1)).toBe('stale');
+  });
+
+  it('past MAX_NONCES, each challenge drops the oldest nonce in constant time, not by walking them all', () => {
+    // A client sending nothing but unauthenticated requests gets a nonce each: with the store full, every challenge
+    // walked all 20,000 entries (about 40 times the cost of a challenge below the cap).
+    const store = new NonceStore(60_000);
+    const first = store.issue();
+    for (let i = 1; i < MAX_NONCES; i++) store.issue();
+    const second = store.issue();
+    expect(store.use(first, 1)).toBe('stale');
+    const started = performance.now();
+    for (let i = 0; i < 3 * MAX_NONCES; i++) store.issue();
+    expect(performance.now() - started).toBeLessThan(1500);
+    expect(store.use(second, 1)).toBe('stale');
+    const latest = store.issue();
+    expect(store.use(latest, 1)).toBe('ok');
   });
 });
