@@ -46,10 +46,14 @@ function streamEndlessly(head: string): Promise<{ text: string; ms: number }> {
   const started = Date.now();
   return new Promise((resolve, reject) => {
     let text = '';
-    const socket = connect(port, '127.0.0.1', () => socket.write(head));
-    const beat = setInterval(() => {
-      if (!socket.destroyed && socket.writable) socket.write(`100\r\n${'a'.repeat(256)}\r\n`);
-    }, 10);
+    let beat: NodeJS.Timeout | undefined;
+    // The chunks start once the head is written: a beat queued before it would be read as the request line (a 400).
+    const socket = connect(port, '127.0.0.1', () => {
+      socket.write(head);
+      beat = setInterval(() => {
+        if (!socket.destroyed && socket.writable) socket.write(`100\r\n${'a'.repeat(256)}\r\n`);
+      }, 10);
+    });
     socket.on('data', (chunk) => {
       text += chunk.toString('latin1');
     });
