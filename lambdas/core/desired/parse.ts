@@ -215,6 +215,14 @@ function repeatedKey(map: unknown, pair: unknown, value: unknown, doc: Document.
  */
 const MAY_HAVE_UNCLEAR_NUMBER = /\b0[0-9oxX]|[0-9]{16}|[eE]-/;
 
+/** The issues unclearNumbers made (load.ts leaves one out where the schema wants text, not a number, at its place). */
+const UNCLEAR_NUMBER_ISSUES = new WeakSet<ValidationIssue>();
+
+/** Whether `issue` is a number refused for how it is written (`010`, `0x10`, `9007199254740993`, `1e-400`). */
+export function isUnclearNumberIssue(issue: ValidationIssue): boolean {
+  return UNCLEAR_NUMBER_ISSUES.has(issue);
+}
+
 /**
  * An issue for each number whose value is not plainly what is written: one readers of other YAML versions read
  * otherwise (`010`: 10 in YAML 1.2, 8 in YAML 1.1; `0o10`: 8, text in YAML 1.1), one written in hexadecimal, one a
@@ -233,7 +241,9 @@ function unclearNumbers(file: string, doc: Document.Parsed, counter: LineCounter
       const message = `the number ${found} ${why} (or, if it is text, put it in quotes)`;
       // The path lets a caller tell which entry holds the number (export leaves out that entry alone).
       const path = formatPath(pathOf(ancestors, node));
-      issues.push({ file, ...positionAt(counter, node.range[0]), path, message, found });
+      const issue: ValidationIssue = { file, ...positionAt(counter, node.range[0]), path, message, found };
+      UNCLEAR_NUMBER_ISSUES.add(issue);
+      issues.push(issue);
     },
   });
   return issues;

@@ -414,6 +414,19 @@ describe('hostile input', () => {
   // Digits a double holds exactly, or that are how the double prints, read back as written: 2^53, 10^20, and a live
   // value exported as JavaScript writes it (341005196264649000); -0 is sent, compared and stored as 0; 05 and 007
   // are the same number to YAML 1.1 (octal) and 1.2 readers.
+  // An all-digit id written bare where text belongs: one issue, the schema's "put the value in quotes" (the number's
+  // own, "write it without the leading zero", was listed at the same place too and pointed to another number).
+  it.each(['012345678901234567890123', '112345678901234567890123'])(
+    'refuses the bare id %s once, asking for quotes',
+    async (id) => {
+      const text = projectYaml('  prune: true\n', `name: p1\n  projectId: ${id}`);
+      const issues = await issuesOf(new MemorySource({ 'p.yaml': text }));
+      expect(issues.map((i) => [i.line, i.message])).toEqual([
+        [5, `metadata.projectId must be a string; found ${id} (YAML read it as a number: put the value in quotes)`],
+      ]);
+    },
+  );
+
   // A leading zero before a decimal point (05.5, 010.5, 00.5) is decimal to YAML 1.1 readers too: accepted (loaded by
   // 6cf0e36; refused for a while as if it were an integer's leading zero).
   it.each([
