@@ -16,7 +16,7 @@ import { printableIssue, sortIssues } from './format.ts';
 import { checkHeader } from './headers.ts';
 import { asRecord, asString } from './issue.ts';
 import { type PinnedManifest, readPinnedManifest } from './manifest-pin.ts';
-import { type ParsedDocument, parseYamlFile } from './parse.ts';
+import { isUnclearNumberIssue, type ParsedDocument, parseYamlFile } from './parse.ts';
 import { checkSchema } from './schema-check.ts';
 import type { UnhashedFile } from './snapshot-manifest.ts';
 import { DEFAULT_LOAD_OPTIONS, type LoadOptions, type LoadResult, type ValidationIssue } from './types.ts';
@@ -130,6 +130,19 @@ async function mapLimited<T, R>(items: T[], limit: number, fn: (item: T) => Prom
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return results;
+}
+
+/**
+ * Leaves out a number's "has a leading zero" or "too large" issue where the schema says text belongs at the same place
+ * (an all-digit id written bare: `projectId: 012345678901234567890123`): the schema's issue already says to put it in
+ * quotes, and the number's own would first suggest writing another number.
+ */
+function dropNumbersWhereTextBelongs(issues: ValidationIssue[]): void {
+  const at = (i: ValidationIssue) => `${i.file}\0${i.line}\0${i.column}`;
+  const text = new Set(issues.filter((i) => i.expected === 'a string' && !isUnclearNumberIssue(i)).map(at));
+  if (text.size === 0) return;
+  const kept = issues.filter((i) => !(isUnclearNumberIssue(i) && text.has(at(i))));
+  issues.splice(0, issues.length, ...kept);
 }
 
 function capIssues(issues: ValidationIssue[], max: number): ValidationIssue[] {
@@ -289,6 +302,7 @@ async function validate(
     issues.push(...checkSchema(document, document.value));
     docs[header.kind].push(document);
   }
+  dropNumbersWhereTextBelongs(issues);
   const documentCount = read.reduce((n, r) => n + r.documents.length, 0);
   if (fileCount === 0 || (issues.length === 0 && documentCount === 0)) {
     const message = `no desired-state documents under ${source.describe()}: an empty desired state is refused (it would manage nothing, and could read as "delete everything"); add Project or Organization documents`;

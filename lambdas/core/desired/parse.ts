@@ -5,7 +5,7 @@
  * Memory: documents keep their plain values and a few positions, not their syntax trees (see lazy-document.ts).
  * Speed: plain block YAML takes a fast path (simple-yaml.ts) with the same values and positions.
  */
-import { type Document, isAlias, isCollection, isNode, isPair, isScalar, isSeq, LineCounter, visit } from 'yaml';
+import { type Document, isAlias, isCollection, isMap, isNode, isPair, isScalar, isSeq, LineCounter, visit } from 'yaml';
 import { printable } from '../printable.ts';
 import { unresolvedAliases } from './aliases.ts';
 import { findIndentation } from './indentation.ts';
@@ -119,9 +119,14 @@ export function parseYamlFile(
     if (issues.length > before) return;
     // A list or mapping used as a key (`? [a]`, `{a: 1}: x`, an alias of one) has no JSON form: yaml would turn it into
     // text and print a process warning quoting it. Such keys need `?` or a flow bracket, so plain files skip the walk.
-    if (/[?[{*]/.test(text)) issues.push(...collectionKeys(file, doc, counter));
-    if (MAY_HAVE_UNCLEAR_NUMBER.test(text)) issues.push(...unclearNumbers(file, doc, counter));
+    const keys = /[?[{*]/.test(text) ? collectionKeys(file, doc, counter) : { collections: [], aliases: [] };
+    issues.push(...keys.collections);
     if (issues.length > before) return;
+    // An alias key or an unclear number is refused, but the document reads as YAML 1.2 reads it (as earlier releases
+    // loaded it): it goes on to the schema and the semantic rules, so every issue of the file is listed in one run, and
+    // a template refused for `intervalMin: 015` is not also "unknown" to every project that uses it.
+    issues.push(...keys.aliases);
+    if (MAY_HAVE_UNCLEAR_NUMBER.test(text)) issues.push(...unclearNumbers(file, doc, counter));
     let value: unknown;
     try {
       value = doc.toJS({ maxAliasCount: options.maxAliasCount });
@@ -153,28 +158,55 @@ export function parseYamlFile(
   return { documents, issues };
 }
 
-/** An issue for each mapping key of `doc` that is a list or a mapping, or an alias (of anything). */
-function collectionKeys(file: string, doc: Document.Parsed, counter: LineCounter): ValidationIssue[] {
-  const issues: ValidationIssue[] = [];
+/**
+ * An issue for each mapping key of `doc` that is a list or a mapping (`collections`: the document has no JSON form), or
+ * an alias of text (`aliases`: the document reads as the key the alias names).
+ */
+function collectionKeys(
+  file: string,
+  doc: Document.Parsed,
+  counter: LineCounter,
+): { collections: ValidationIssue[]; aliases: ValidationIssue[] } {
+  const collections: ValidationIssue[] = [];
+  const aliases: ValidationIssue[] = [];
   visit(doc, {
-    Pair(_key, pair) {
+    Pair(_key, pair, ancestors) {
       if (!isNode(pair.key) || !pair.key.range) return;
       const key = isAlias(pair.key) ? pair.key.resolve(doc) : pair.key;
       const at = positionAt(counter, pair.key.range[0]);
       if (isCollection(key)) {
         const found = isSeq(key) ? 'a list' : 'a mapping';
         const message = `a mapping key must be plain text; found ${found} used as a key`;
-        issues.push({ file, ...at, path: '', message, found });
+        collections.push({ file, ...at, path: '', message, found });
       } else if (isAlias(pair.key)) {
         // yaml's duplicate-key check compares key nodes, not what an alias resolves to: `&m mode: plan` then
         // `*m : apply` reads as mode: apply, the first value silently dropped. No key needs an alias: refuse them all.
         const found = `the alias "*${printable(pair.key.source)}"`;
-        const message = `a mapping key must be plain text; found ${found} used as a key: write the key itself (an alias key can repeat another key unseen)`;
-        issues.push({ file, ...at, path: '', message, found });
+        // Name the key it stands for, so the fix needs no search for its anchor, and the key it repeats in its mapping
+        // (the file's second copy of it, so "write the key itself" would only meet the duplicate-key check next run).
+        const name = isScalar(key) ? `"${printable(String(key.value))}"` : undefined;
+        const twin = isScalar(key) ? repeatedKey(ancestors[ancestors.length - 1], pair, key.value, doc) : undefined;
+        const fix =
+          twin !== undefined
+            ? `it repeats the key ${name} of line ${positionAt(counter, twin).line}, and YAML read only this one's value: keep one ${name} with the value you mean`
+            : `write the key itself${name === undefined ? '' : `, ${name},`} (an alias key can repeat another key unseen)`;
+        const message = `a mapping key must be plain text; found ${found} used as a key: ${fix}`;
+        aliases.push({ file, ...at, path: '', message, found });
       }
     },
   });
-  return issues;
+  return { collections, aliases };
+}
+
+/** Where another key of `map` (an alias resolved) reads as `value`, the offset of the first; undefined when none does. */
+function repeatedKey(map: unknown, pair: unknown, value: unknown, doc: Document.Parsed): number | undefined {
+  if (!isMap(map)) return undefined;
+  for (const other of map.items) {
+    if (other === pair || !isNode(other.key) || !other.key.range) continue;
+    const key = isAlias(other.key) ? other.key.resolve(doc) : other.key;
+    if (isScalar(key) && key.value === value) return other.key.range[0];
+  }
+  return undefined;
 }
 
 /**
@@ -182,6 +214,14 @@ function collectionKeys(file: string, doc: Document.Parsed, counter: LineCounter
  * so that files without one skip the walk; it may match more.
  */
 const MAY_HAVE_UNCLEAR_NUMBER = /\b0[0-9oxX]|[0-9]{16}|[eE]-/;
+
+/** The issues unclearNumbers made (load.ts leaves one out where the schema wants text, not a number, at its place). */
+const UNCLEAR_NUMBER_ISSUES = new WeakSet<ValidationIssue>();
+
+/** Whether `issue` is a number refused for how it is written (`010`, `0x10`, `9007199254740993`, `1e-400`). */
+export function isUnclearNumberIssue(issue: ValidationIssue): boolean {
+  return UNCLEAR_NUMBER_ISSUES.has(issue);
+}
 
 /**
  * An issue for each number whose value is not plainly what is written: one readers of other YAML versions read
@@ -201,7 +241,9 @@ function unclearNumbers(file: string, doc: Document.Parsed, counter: LineCounter
       const message = `the number ${found} ${why} (or, if it is text, put it in quotes)`;
       // The path lets a caller tell which entry holds the number (export leaves out that entry alone).
       const path = formatPath(pathOf(ancestors, node));
-      issues.push({ file, ...positionAt(counter, node.range[0]), path, message, found });
+      const issue: ValidationIssue = { file, ...positionAt(counter, node.range[0]), path, message, found };
+      UNCLEAR_NUMBER_ISSUES.add(issue);
+      issues.push(issue);
     },
   });
   return issues;
@@ -227,8 +269,9 @@ function integerAsWritten(digits: string, value: number): boolean {
 
 /** Why the number written `source`, read as `value`, is unclear, or undefined when it is plain. */
 function unclearNumber(source: string, value: number): string | undefined {
-  // 05 or 007 is the same number to every reader (octal 7 is 7): only 010 and up, 08 and 09 are read otherwise.
-  if (/^[-+]?0[0-9]/.test(source) && !/^[-+]?0+[0-7]$/.test(source)) {
+  // 05 or 007 is the same number to every reader (octal 7 is 7): only 010 and up, 08 and 09 are read otherwise. A
+  // leading zero before a decimal point or an exponent (05.5, 010.5, 00.5) is decimal in YAML 1.1 as in 1.2.
+  if (/^[-+]?0[0-9]+$/.test(source) && !/^[-+]?0+[0-7]$/.test(source)) {
     const octal = /^[-+]?[0-7]+$/.test(source) ? `, YAML 1.1 tools as the octal ${Number.parseInt(source, 8)}` : '';
     return `has a leading zero: YAML 1.2 reads it as ${value}${octal}; write it without the leading zero`;
   }

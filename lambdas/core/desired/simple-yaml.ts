@@ -76,7 +76,8 @@ function scalar(text: string): unknown {
   if (LEFT_TO_YAML.test(text)) throw new NotSimple();
   if (FLOAT.test(text)) {
     const value = Number.parseFloat(text);
-    // A leading zero, and a non-zero decimal too small for a double (0.000…1 reads as 0), are refused by parse.ts.
+    // A leading zero (05.5: accepted by parse.ts, read the same there) and a non-zero decimal too small for a double
+    // (0.000…1 reads as 0: refused by parse.ts) are left to yaml's path, which sees the text as written.
     if (/^[-+]?0[0-9]/.test(text) || (value === 0 && /[1-9]/.test(text))) throw new NotSimple();
     return value;
   }

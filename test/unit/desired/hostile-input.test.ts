@@ -310,8 +310,34 @@ describe('hostile input', () => {
         'p.yaml',
         8,
         3,
-        'a mapping key must be plain text; found the alias "*m" used as a key: write the key itself (an alias key can repeat another key unseen)',
+        'a mapping key must be plain text; found the alias "*m" used as a key: it repeats the key "mode" of line 7, and YAML read only this one\'s value: keep one "mode" with the value you mean',
       ],
+    ]);
+    // An alias key that repeats no key of its mapping: the message names the key to write instead.
+    const elsewhere = projectYaml('  &m mode: plan\n  alertConfigs:\n    - key: a1\n      *m : apply\n');
+    const other = await issuesOf(new MemorySource({ 'p.yaml': elsewhere }));
+    expect(other.map((i) => [i.line, i.message])).toContainEqual([
+      10,
+      'a mapping key must be plain text; found the alias "*m" used as a key: write the key itself, "mode", (an alias key can repeat another key unseen)',
+    ]);
+  });
+
+  // Regression (upgrade from 6cf0e36): a document refused only for an unclear number or an alias key was dropped before
+  // the schema and the semantic rules, so a template with `intervalMin: 015` was also "unknown" to every project using
+  // it, and the file's other issues (a block scalar's line break) came only in the next run.
+  it('reads on past an unclear number: the template it is in stays known, its other issues are listed too', async () => {
+    const template =
+      'apiVersion: opsman-gitops/v1\nkind: AlertTemplate\nmetadata: {name: base}\nspec:\n  alertConfigs:\n    - key: t1\n      eventTypeName: NO_PRIMARY\n      matchers:\n        - fieldName: REPLICA_SET_NAME\n          operator: EQUALS\n          value: |\n            rs0\n      notifications: [{ typeName: GROUP, intervalMin: 015 }]\n';
+    const issues = await issuesOf(
+      new MemorySource({ 't.yaml': template, 'p.yaml': projectYaml('  alertTemplates: [base]\n') }),
+    );
+    expect(issues.map((i) => [i.file, i.line, i.message.split(';')[0]])).toEqual([
+      [
+        't.yaml',
+        11,
+        'spec.alertConfigs[0].matchers[0].value must be the value the operator tests, not ending with a line break',
+      ],
+      ['t.yaml', 13, 'the number 015 has a leading zero: YAML 1.2 reads it as 15, YAML 1.1 tools as the octal 13'],
     ]);
   });
 
@@ -388,13 +414,36 @@ describe('hostile input', () => {
   // Digits a double holds exactly, or that are how the double prints, read back as written: 2^53, 10^20, and a live
   // value exported as JavaScript writes it (341005196264649000); -0 is sent, compared and stored as 0; 05 and 007
   // are the same number to YAML 1.1 (octal) and 1.2 readers.
-  it.each(['9007199254740992', '100000000000000000000', '-9007199254740994', '341005196264649000', '-0', '05', '-007'])(
-    'accepts %s, held exactly',
-    async (n) => {
-      const spec = `  alertConfigs:\n    - key: a1\n      eventTypeName: TOO_FEW_HEALTHY_MEMBERS\n      threshold:\n        operator: LESS_THAN\n        threshold: ${n}\n      notifications:\n        - typeName: GROUP\n`;
-      expect(await issuesOf(new MemorySource({ 'p.yaml': projectYaml(spec) }))).toEqual([]);
+  // An all-digit id written bare where text belongs: one issue, the schema's "put the value in quotes" (the number's
+  // own, "write it without the leading zero", was listed at the same place too and pointed to another number).
+  it.each(['012345678901234567890123', '112345678901234567890123'])(
+    'refuses the bare id %s once, asking for quotes',
+    async (id) => {
+      const text = projectYaml('  prune: true\n', `name: p1\n  projectId: ${id}`);
+      const issues = await issuesOf(new MemorySource({ 'p.yaml': text }));
+      expect(issues.map((i) => [i.line, i.message])).toEqual([
+        [5, `metadata.projectId must be a string; found ${id} (YAML read it as a number: put the value in quotes)`],
+      ]);
     },
   );
+
+  // A leading zero before a decimal point (05.5, 010.5, 00.5) is decimal to YAML 1.1 readers too: accepted (loaded by
+  // 6cf0e36; refused for a while as if it were an integer's leading zero).
+  it.each([
+    '9007199254740992',
+    '100000000000000000000',
+    '-9007199254740994',
+    '341005196264649000',
+    '-0',
+    '05',
+    '-007',
+    '05.5',
+    '010.5',
+    '-00.5',
+  ])('accepts %s, held exactly', async (n) => {
+    const spec = `  alertConfigs:\n    - key: a1\n      eventTypeName: TOO_FEW_HEALTHY_MEMBERS\n      threshold:\n        operator: LESS_THAN\n        threshold: ${n}\n      notifications:\n        - typeName: GROUP\n`;
+    expect(await issuesOf(new MemorySource({ 'p.yaml': projectYaml(spec) }))).toEqual([]);
+  });
 
   // Regression: an unknown field's name was printed as written, so a name holding a newline forged a line of the
   // report ("p.yaml:7:3: unknown field "a" + a line of the attacker's choosing) and an escape sequence reached the
