@@ -43,6 +43,15 @@ export function describeValue(value: unknown): string {
 const BLOCK_SCALAR_BREAK =
   ' (a block scalar, "|" or ">", keeps its last line break: write "|-" or ">-", or the value on one line)';
 
+/**
+ * True when the value at `segments` is a block scalar (`|`, `>`): only there is a final line break unseen in the file.
+ * A quoted `"...\n"` shows its `\n`, and a value without a file behind it (export checking a live value) has no style.
+ */
+function blockScalar(located: LocatedDocument, segments: readonly PathSegment[]): boolean {
+  const { node } = findNode(located, segments);
+  return isScalar(node) && (node.type === 'BLOCK_LITERAL' || node.type === 'BLOCK_FOLDED');
+}
+
 /** Why a value written after `: #` is empty, and the way out. */
 const COMMENTED_OUT = ' (YAML read the "#" and what follows it as a comment: put the value in quotes, e.g. "#alerts")';
 
@@ -322,7 +331,10 @@ export function translate(located: LocatedDocument, error: ErrorObject, kind?: u
       // The reference itself is never shown (it may be a pasted secret), so say which characters it may hold.
       const allowed = segments[segments.length - 1] === 'secretRef' ? SECRET_REF_CHARACTERS : '';
       // `value: |` keeps its last line break, unseen in the file: say where the "\n" comes from.
-      const why = typeof error.data === 'string' && error.data.endsWith('\n') ? BLOCK_SCALAR_BREAK : '';
+      const why =
+        typeof error.data === 'string' && error.data.endsWith('\n') && blockScalar(located, segments)
+          ? BLOCK_SCALAR_BREAK
+          : '';
       const message = `${subject} must be ${expected}; found ${found}${allowed}${why}`;
       return { ...at(segments), message, expected, found };
     }

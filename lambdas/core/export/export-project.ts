@@ -87,9 +87,13 @@ export function projectYaml(document: Record<string, unknown>, projectId: string
   // A string holding one of them is written double-quoted, and each of them as its \u escape (printable.ts), so the
   // file shows what it holds and loads back as the same string: a reviewer of the pull request sees `\u202e`, not
   // text that a bidi override reorders or a C1 control acts on. The YAML writer escapes only C0 controls itself.
+  // A string ending with a line break is double-quoted too: as a block scalar its `\n` would be unseen (and the loader
+  // refuses free text so ended, explaining a block scalar's break: export leaves such a config out, saying why).
   visit(yaml, {
     Scalar(_, node) {
-      if (typeof node.value === 'string' && RAW_INVISIBLE.test(node.value)) node.type = 'QUOTE_DOUBLE';
+      if (typeof node.value === 'string' && (RAW_INVISIBLE.test(node.value) || /[\r\n]$/.test(node.value))) {
+        node.type = 'QUOTE_DOUBLE';
+      }
     },
   });
   const body = yaml.toString({ lineWidth: 0 }).replace(RAW_INVISIBLE_ALL, printable);

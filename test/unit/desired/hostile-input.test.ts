@@ -359,6 +359,10 @@ describe('hostile input', () => {
     ]);
     const quoted = spec.replace(/value: \|\n {12}rs0\n/, 'value: " rs0 "\n');
     expect(await issuesOf(new MemorySource({ 'p.yaml': projectYaml(quoted) }))).toEqual([]);
+    // A quoted "rs0\n" shows its \n: refused, without the block-scalar hint.
+    const escaped = spec.replace(/value: \|\n {12}rs0\n/, 'value: "rs0\\n"\n');
+    const [issue] = await issuesOf(new MemorySource({ 'p.yaml': projectYaml(escaped) }));
+    expect(issue?.message).toMatch(/not ending with a line break; found "rs0\\n"$/);
   });
 
   // Regression: numbers whose value is not what is written loaded silently: 010 as 10 (8 to YAML 1.1 tools), 0o10 as 8,

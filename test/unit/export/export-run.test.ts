@@ -149,6 +149,8 @@ describe('exportProject', () => {
         expect.stringContaining('matchers[0].value must be the value the operator tests, not ending with a line break'),
       ],
     ]);
+    // The live value was never a block scalar: no hint about one.
+    expect(result.skipped[0]?.reason).not.toContain('block scalar');
   });
 
   it('refuses a list that names one id twice, saying to export again', async () => {
