@@ -217,12 +217,17 @@ export const apiErrors = {
       [coding],
       { 'Accept-Encoding': ACCEPTED_CONTENT_CODING },
     ),
-  // Our code (the reference names none); RFC 9110 section 15.5.16.
+  // Our code (the reference names none); RFC 9110 section 15.5.16. The form encoding is nearly always `curl -d`
+  // without a header, so the message says the one flag that fixes it.
   unsupportedMediaType: (type: string) =>
     new ApiError(
       415,
       'UNSUPPORTED_MEDIA_TYPE',
-      `Content-Type ${type} is not supported; send the request body as application/json.`,
+      `Content-Type ${type} is not supported; send the request body as application/json${
+        type === 'application/x-www-form-urlencoded'
+          ? " (curl -d sends this type unless told otherwise: add -H 'Content-Type: application/json')"
+          : ''
+      }.`,
       [type],
     ),
   // Our codes (the reference names none), with RFC 9112's statuses; both close the connection (the body's end is

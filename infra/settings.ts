@@ -4,6 +4,7 @@
  */
 import type { Node } from 'constructs';
 import { checkPublicApiBaseUrl } from '../lambdas/opsman/base-url.ts';
+import { closest } from '../shared/suggest.ts';
 
 /** The stack name when the `stackName` context key is absent. */
 export const DEFAULT_STACK_NAME = 'OpsmanGitops';
@@ -83,6 +84,49 @@ export const SETTINGS_DEFAULTS = {
     archive: { memoryMb: 512, timeoutMinutes: 5 },
   },
 };
+
+/** Every context key the stack reads (the README's and docs/aws.md's context-keys tables). */
+export const CONTEXT_KEYS = [
+  'stackName',
+  'opsManagerBaseUrl',
+  'reconcileSchedule',
+  'archiveSchedule',
+  'timeZone',
+  'mode',
+  'alarmEmail',
+  'vpcId',
+  'subnetIds',
+  'securityGroupIds',
+  'routeTableIds',
+  'createVpcEndpoints',
+  'caBundle',
+  'noSuccessHours',
+  'secretNamePrefix',
+  'desiredStateDir',
+  'logRetentionDays',
+  'reconcileMemoryMb',
+  'archiveMemoryMb',
+  'reconcileTimeoutMinutes',
+  'archiveTimeoutMinutes',
+] as const;
+
+/**
+ * Context keys that look like a misspelling of one the stack reads (`-c alarmEmal=...`): read by nothing, such a key
+ * would leave its setting at the default without a word (no alarm email, the default schedule). Keys with a `:` (CDK's
+ * feature flags, `aws:cdk:...`) and keys close to none of ours (a team's own context) are left alone.
+ */
+function misspelledKeys(node: Node): string[] {
+  const known: readonly string[] = CONTEXT_KEYS;
+  const all: unknown = node.getAllContext();
+  const keys = all !== null && typeof all === 'object' ? Object.keys(all) : [];
+  const problems: string[] = [];
+  for (const key of keys.sort()) {
+    if (key.includes(':') || known.includes(key)) continue;
+    const near = closest(key, known) ?? known.find((k) => k.toLowerCase() === key.toLowerCase());
+    if (near !== undefined) problems.push(`unknown context key ${JSON.stringify(key)}; did you mean "${near}"?`);
+  }
+  return problems;
+}
 
 /** Thrown when a context value is malformed; lists every problem. */
 export class SettingsError extends Error {
@@ -165,7 +209,7 @@ function knownTimeZone(timeZone: string): boolean {
 
 /** Reads the settings from a node's context. */
 export function readSettings(node: Node): StackSettings {
-  const problems: string[] = [];
+  const problems: string[] = misspelledKeys(node);
   const str = (key: string, fallback?: string): string | undefined => {
     const value: unknown = node.tryGetContext(key);
     if (value === undefined || value === null || value === '') return fallback;

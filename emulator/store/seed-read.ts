@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { describeFsCause } from '../../shared/fs-cause.ts';
 import { SeedError } from '../errors.ts';
 
 /** The example seed shipped with the emulator. */
@@ -53,8 +54,8 @@ export async function readSeed(seed: string | object | undefined): Promise<{ doc
   try {
     text = await readFile(path, 'utf8');
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code ?? 'unknown error';
-    throw new SeedError(path, [`cannot read the file (${code})`]);
+    // In words, as the TLS and data files are (`my-seed.yaml does not exist (ENOENT)`), not the bare errno code.
+    throw new SeedError(path, [`cannot read the file: ${describeFsCause(path, err, 'read')}`]);
   }
   const cached = await cachedDoc(path, text);
   return { doc: cached ?? (await parseSeedText(text, path)), source: path };

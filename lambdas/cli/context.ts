@@ -2,8 +2,10 @@
  * What every command gets: the options, the process window, the output style, and the injected emulator starter.
  * Also builds a run session: the real adapters wired for one reconcile, closed by the caller.
  */
-import { stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { describeFsCause } from '../../shared/fs-cause.ts';
+import { closest } from '../../shared/suggest.ts';
 import { printable } from '../core/printable.ts';
 import { type Style, styleFor } from '../core/render/style.ts';
 import type { RunDependencies } from '../core/run-types.ts';
@@ -82,6 +84,22 @@ function credentialProblem(value: string): string | undefined {
   return undefined;
 }
 
+/**
+ * Says where a missing directory was looked for and, when a directory beside it has a close name, which one was
+ * probably meant. A relative path is read from the current directory, so the default `desired-state/` run from
+ * elsewhere than the repository root, or a typo (`desired-stat`), each says what to change.
+ */
+async function missingDirectory(dir: string, flag: string): Promise<string> {
+  const full = resolve(dir);
+  const where = isAbsolute(dir) ? '' : ` (looked for ${full}: a relative path is read from the current directory)`;
+  const siblings = await readdir(dirname(full), { withFileTypes: true }).then(
+    (entries) => entries.filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => e.name),
+    () => [],
+  );
+  const near = closest(basename(full), siblings);
+  return `${flag} '${dir}' does not exist${where}${near === undefined ? '' : `; did you mean '${join(dirname(dir), near)}'?`}`;
+}
+
 /** Fails with a clear message when the desired-state directory is missing. */
 export async function requireDirectory(dir: string, flag: string): Promise<void> {
   const info = await stat(dir).catch((error: unknown) => {
@@ -89,7 +107,7 @@ export async function requireDirectory(dir: string, flag: string): Promise<void>
     // A link loop, a part of the path that is not a directory, no permission: said as what it is, not "missing".
     throw new CliError('CLI_NO_DIRECTORY', `${flag} '${dir}' cannot be read: ${describeFsCause(dir, error, 'read')}`);
   });
-  if (info === null) throw new CliError('CLI_NO_DIRECTORY', `${flag} '${dir}' does not exist`, EXIT.error);
+  if (info === null) throw new CliError('CLI_NO_DIRECTORY', await missingDirectory(dir, flag), EXIT.error);
   if (!info.isDirectory()) throw new CliError('CLI_NOT_A_DIRECTORY', `${flag} '${dir}' is not a directory`, EXIT.error);
 }
 

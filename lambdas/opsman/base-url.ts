@@ -14,15 +14,21 @@ export type BaseUrlCheck = { ok: true; url: string } | { ok: false; problem: str
 /** Checks `value` as a Public API base URL; `name` (e.g. `--base-url`) starts every problem. */
 export function checkPublicApiBaseUrl(name: string, value: string): BaseUrlCheck {
   const expected = `expected https://host:port${PUBLIC_API_PATH}`;
+  // `om.corp:8443/api/public/v1.0` parses with `om.corp:` as its scheme, and `127.0.0.1:8080/...` does not parse:
+  // either way the mistake is the missing `http://`, which is what the message then says.
+  const noScheme = `${name} must start with http:// or https:// (none is written before the host; ${expected})`;
+  const schemeWritten = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(value.trim());
   let url: URL;
   try {
     url = new URL(value);
   } catch {
+    if (!schemeWritten && /^[^\s/@]+:\d+(\/|$)/.test(value.trim())) return { ok: false, problem: noScheme };
     // A value with an '@' may hold credentials: it is described, not quoted.
     const shown = value.includes('@') || value.length > 200 ? `${value.length} characters` : JSON.stringify(value);
     return { ok: false, problem: `${name} is not a URL: ${shown} (${expected})` };
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    if (!schemeWritten) return { ok: false, problem: noScheme };
     return { ok: false, problem: `${name} must be http or https, found '${url.protocol}'` };
   }
   if (url.username !== '' || url.password !== '') {

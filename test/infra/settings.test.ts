@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readSettings, SETTINGS_DEFAULTS, SettingsError, SIZING_RANGE } from '../../infra/settings.ts';
+import { CONTEXT_KEYS, readSettings, SETTINGS_DEFAULTS, SettingsError, SIZING_RANGE } from '../../infra/settings.ts';
 import { STOP_BEFORE_TIMEOUT_MS } from '../../lambdas/handlers/run-once.ts';
 import { REPO_ROOT } from '../helpers/cli-run.ts';
 
@@ -142,6 +142,35 @@ describe('readSettings', () => {
     }
     expect(caught).toBeInstanceOf(SettingsError);
     expect((caught as SettingsError).message).toContain(message);
+  });
+});
+
+// A misspelled key was read by nothing: `-c alarmEmal=...` deployed with no alarm email and no word about it.
+describe('readSettings refuses a context key that looks like a misspelling of one it reads', () => {
+  it.each([
+    [{ alarmEmal: 'oncall@acme.example' }, 'unknown context key "alarmEmal"; did you mean "alarmEmail"?'],
+    [{ reconcilememorymb: 2048 }, 'unknown context key "reconcilememorymb"; did you mean "reconcileMemoryMb"?'],
+    [
+      { reconcileShedule: 'rate(5 minutes)' },
+      'unknown context key "reconcileShedule"; did you mean "reconcileSchedule"?',
+    ],
+  ])('%j', (context, message) => {
+    expect(() => settingsOf(context)).toThrow(SettingsError);
+    expect(() => settingsOf(context)).toThrow(message);
+  });
+
+  it("leaves CDK's own keys and keys close to none of its own alone", () => {
+    const context = { '@aws-cdk/core:checkSecretUsage': true, 'aws:cdk:enable-path-metadata': true, teamOwner: 'dba' };
+    expect(settingsOf(context).mode).toBe('plan');
+  });
+
+  it("the README's context-keys table lists exactly the keys it reads", () => {
+    const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+    const table = readme.slice(readme.indexOf('### Context keys'), readme.indexOf('### Warm containers'));
+    const listed = [...table.matchAll(/^\| `([A-Za-z]+)`(?:, `([A-Za-z]+)`)?/gm)].flatMap((m) =>
+      m.slice(1).filter(Boolean),
+    );
+    expect(listed.sort()).toEqual([...CONTEXT_KEYS].sort());
   });
 });
 

@@ -233,6 +233,18 @@ describe('bodies labelled with another media type (the real product consumes app
     },
   );
 
+  // `curl -d` without -H sends the form encoding: the newcomer's mistake, so the answer names the flag that fixes it.
+  it("the form encoding's answer says how to label the body with curl", async () => {
+    const res = await sendBytes('POST', ALERTS, body(), 'application/x-www-form-urlencoded');
+    expect(res.body.detail).toBe(
+      "Content-Type application/x-www-form-urlencoded is not supported; send the request body as application/json (curl -d sends this type unless told otherwise: add -H 'Content-Type: application/json').",
+    );
+    const plain = await sendBytes('POST', ALERTS, body(), 'text/plain');
+    expect(plain.body.detail).toBe(
+      'Content-Type text/plain is not supported; send the request body as application/json.',
+    );
+  });
+
   it.each(['application/json', 'Application/JSON; charset=UTF-8', ''])('%j is read as JSON', async (type) => {
     const res = await sendBytes('POST', ALERTS, body(), type);
     expect(res.status).toBe(200);

@@ -1,7 +1,7 @@
 // Scenario: runCli in-process: help, usage errors (exit 2), validate and schema without Ops Manager, apply's refusals.
-import { cp, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../../lambdas/cli/commands-table.ts';
@@ -224,6 +224,22 @@ describe('validate and schema (no Ops Manager)', () => {
     const { code, err } = await run(['validate', '--desired', join(dir, 'missing')]);
     expect(code).toBe(1);
     expect(err).toBe(`error: --desired '${join(dir, 'missing')}' does not exist\n`);
+  });
+
+  // A newcomer's two mistakes: the default `desired-state/` run from another directory, and a typo in --desired. Both
+  // said only "does not exist", naming neither where it was looked for nor the directory meant.
+  it('a missing relative desired directory says where it was looked for, and the close name beside it', async () => {
+    await mkdir(join(dir, 'desired-state'));
+    const typo = relative(process.cwd(), join(dir, 'desired-stat'));
+    const { code, err } = await run(['validate', '--desired', typo]);
+    expect(code).toBe(1);
+    expect(err).toBe(
+      `error: --desired '${typo}' does not exist (looked for ${join(dir, 'desired-stat')}: a relative path is read from the current directory); did you mean '${relative(process.cwd(), join(dir, 'desired-state'))}'?\n`,
+    );
+    const absolute = await run(['validate', '--desired', join(dir, 'desired-stat')]);
+    expect(absolute.err).toBe(
+      `error: --desired '${join(dir, 'desired-stat')}' does not exist; did you mean '${join(dir, 'desired-state')}'?\n`,
+    );
   });
 
   it('a desired directory behind a link loop is said to be one, not missing', async () => {

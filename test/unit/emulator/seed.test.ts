@@ -1,6 +1,8 @@
 // Scenario: the example seed loads; broken seeds are refused with every problem and its path; the CLI flags parse strictly.
 
 import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CliUsageError, parseEmulatorArgs } from '../../../emulator/cli-args.ts';
 import { SeedError } from '../../../emulator/errors.ts';
@@ -135,6 +137,14 @@ describe('seed validation', () => {
 
   it('reports every problem at once', () => {
     expect(issuesOf({ organizations: [{ id: 1 }, { name: 2 }] })).toHaveLength(4);
+  });
+
+  // `--seed my-seed.yaml` from the wrong directory said only `cannot read the file (ENOENT)`.
+  it('a seed file that is not there is said in words', async () => {
+    const missing = join(tmpdir(), `no-such-seed-${process.pid}.yaml`);
+    const err = await readSeed(missing).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SeedError);
+    expect((err as SeedError).issues).toEqual([`cannot read the file: ${missing} does not exist (ENOENT)`]);
   });
 
   it('refuses broken YAML and JSON', async () => {

@@ -25,7 +25,13 @@ describe('checkPublicApiBaseUrl', () => {
     ['https://om.corp/api/public/v1.0?pretty=true', 'must not carry a query string or a fragment'],
     ['https://om.corp/api/public/v1.0#x', 'must not carry a query string or a fragment'],
     ['ftp://om.corp/api/public/v1.0', "must be http or https, found 'ftp:'"],
-    ['om.corp:8443/api/public/v1.0', "must be http or https, found 'om.corp:'"],
+    // No scheme written: said as such, not as the scheme the URL parser made of the host (`om.corp:`).
+    [
+      'om.corp:8443/api/public/v1.0',
+      '--base-url must start with http:// or https:// (none is written before the host; expected https://host:port/api/public/v1.0)',
+    ],
+    ['localhost:8080/api/public/v1.0', '--base-url must start with http:// or https://'],
+    ['127.0.0.1:8080/api/public/v1.0', '--base-url must start with http:// or https://'],
     ['not a url', '--base-url is not a URL: "not a url" (expected https://host:port/api/public/v1.0)'],
   ])('refuses %s', (value, problem) => {
     const checked = checkPublicApiBaseUrl('--base-url', value);
