@@ -6,6 +6,7 @@
 import { fightWarning } from '../fight-notice.ts';
 import type { Change, Plan } from '../model.ts';
 import { printable } from '../printable.ts';
+import { blockedRecap } from './blocked-lines.ts';
 import { changeLines } from './change-lines.ts';
 import { failureLines, targetModeNote, unmanagedCounts, unmanagedNote } from './plan-text.ts';
 import { PLAIN_STYLE } from './style.ts';
@@ -154,6 +155,14 @@ export function renderPlanMarkdown(plan: Plan, title = 'opsman-gitops plan', max
     out.push('No changes. Ops Manager matches the desired state.', '');
   const groups = groupByTarget(plan.changes);
   if (groups.length > 0) out.push(...countsTable(groups, Math.floor(maxChars / 3), total.release > 0));
+  // Blocked changes named above the folded sections: a reviewer who opens none of them still sees what will not happen.
+  const blocked = blockedRecap(plan.changes, 'in the sections below');
+  if (blocked !== undefined) {
+    out.push(`**${escapeMarkdown(blocked.heading)}**`, '');
+    for (const entry of blocked.entries) out.push(`- ${escapeMarkdown(entry)}`);
+    if (blocked.more !== undefined) out.push(`- ${escapeMarkdown(blocked.more)}`);
+    out.push('');
+  }
   const tail: string[] = [];
   if (plan.failures.length > 0) {
     tail.push('**Failures**', '');
