@@ -210,12 +210,37 @@ export function withSecretChanges(
   const out = [...fields];
   const rest: string[] = [];
   for (const path of changed) {
+    // A secret of a notification listed as added whole (`(none) -> {..."apiToken":"(secret)"...}`, a new one or one
+    // whose identity changed, such as a Slack channel renamed): it is new with its notification, and a `(secret
+    // changed)` line under it would say a secret was replaced that never was there.
+    if (inAddedNotification(out, path, items)) continue;
     const i = out.findIndex((f) => f.secret === true && f.note === 'removed on live' && isSecretAt(f, path, items));
     const listed = out[i];
     if (listed === undefined) rest.push(path);
     else if (stored?.[path] === undefined) out[i] = { ...listed, note: 'added' };
   }
   return [...out, ...secretChanges(rest, stored !== undefined)];
+}
+
+/**
+ * True when `path` (a secret path, `notifications[SLACK:#ops].apiToken`) is a field of a notification that `fields`
+ * lists as added whole (only an `after`). `items`: as for isSecretAt, where several notifications share an identity.
+ */
+function inAddedNotification(
+  fields: readonly FieldChange[],
+  path: string,
+  items: ReadonlyMap<string, number> | undefined,
+): boolean {
+  const parent = path.slice(0, path.lastIndexOf('.'));
+  if (!parent.startsWith('notifications[')) return false;
+  const item = items?.get(parent);
+  return fields.some(
+    (f) =>
+      f.secret !== true &&
+      'after' in f &&
+      !('before' in f) &&
+      (item === undefined ? f.path === parent : f.item === item && f.path.endsWith(']')),
+  );
 }
 
 /** True when the only difference is `enabled`: applied with PATCH instead of a full PUT. */

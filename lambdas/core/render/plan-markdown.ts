@@ -6,19 +6,30 @@
 import { fightWarning } from '../fight-notice.ts';
 import type { Change, Plan } from '../model.ts';
 import { printable } from '../printable.ts';
+import { blockedRecap } from './blocked-lines.ts';
 import { changeLines } from './change-lines.ts';
 import { failureLines, targetModeNote, unmanagedCounts, unmanagedNote } from './plan-text.ts';
 import { PLAIN_STYLE } from './style.ts';
 import { countChanges, groupByTarget, hasChanges, summaryLine, targetTitle } from './summary.ts';
 
-/** Escapes text for a Markdown table cell or an HTML summary element. */
+/**
+ * Escapes text for Markdown (a table cell, a quoted warning, a list item): HTML, the cell separator, code spans, and
+ * the marks of emphasis and strikethrough (a change window named `*freeze*` or a message quoting a mask `***abc` must
+ * read as written, not in italics or struck through). A backslash first, so that one in the text stays one.
+ */
 export function escapeMarkdown(text: string): string {
-  return text
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
+  return escapeHtml(text.replaceAll('\\', '\\\\').replace(/[*_~]/g, '\\$&'))
     .replaceAll('|', '\\|')
     .replaceAll('`', '\\`');
+}
+
+/**
+ * Escapes text for inside an HTML element (the `<summary>` of a target's section): `&`, `<` and `>` only. GitHub
+ * renders no Markdown in an HTML line, so a backslash escape there would be shown as a backslash (a change window
+ * `year_end|freeze` read `year\_end\|freeze`), and a `|` or a backtick is plain text in it already.
+ */
+export function escapeHtml(text: string): string {
+  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 }
 
 /** A code fence longer than any backtick run inside the block, so no content can close it early. */
@@ -74,8 +85,8 @@ function targetSection(
     .filter(([n]) => (n as number) > 0)
     .map(([n, what]) => `${n} ${what}`)
     .join(', ');
-  const mode = escapeMarkdown(targetModeNote(plan, group.target));
-  const out = [`<details><summary><b>${escapeMarkdown(targetTitle(group.target))}</b>${mode}: ${counts}</summary>`, ''];
+  const mode = escapeHtml(targetModeNote(plan, group.target));
+  const out = [`<details><summary><b>${escapeHtml(targetTitle(group.target))}</b>${mode}: ${counts}</summary>`, ''];
   out.push(`${fence}diff`);
   // One by one: a project of thousands of creates has more lines than a spread's arguments may hold (RangeError).
   for (const line of lines) out.push(line);
@@ -154,6 +165,14 @@ export function renderPlanMarkdown(plan: Plan, title = 'opsman-gitops plan', max
     out.push('No changes. Ops Manager matches the desired state.', '');
   const groups = groupByTarget(plan.changes);
   if (groups.length > 0) out.push(...countsTable(groups, Math.floor(maxChars / 3), total.release > 0));
+  // Blocked changes named above the folded sections: a reviewer who opens none of them still sees what will not happen.
+  const blocked = blockedRecap(plan.changes, 'in the sections below');
+  if (blocked !== undefined) {
+    out.push(`**${escapeMarkdown(blocked.heading)}**`, '');
+    for (const entry of blocked.entries) out.push(`- ${escapeMarkdown(entry)}`);
+    if (blocked.more !== undefined) out.push(`- ${escapeMarkdown(blocked.more)}`);
+    out.push('');
+  }
   const tail: string[] = [];
   if (plan.failures.length > 0) {
     tail.push('**Failures**', '');

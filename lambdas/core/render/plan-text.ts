@@ -6,6 +6,7 @@
 import { holdText } from '../change-windows.ts';
 import { type Change, type Mode, type Plan, type TargetFailure, type TargetRef, targetKey } from '../model.ts';
 import { printable } from '../printable.ts';
+import { blockedRecap } from './blocked-lines.ts';
 import { changeLines } from './change-lines.ts';
 import { PLAIN_STYLE, type Style } from './style.ts';
 import { countChanges, groupByTarget, hasChanges, summaryLine, targetTitle } from './summary.ts';
@@ -153,6 +154,13 @@ export function renderPlanText(plan: Plan, options: TextRenderOptions = {}): str
       ),
       '',
     );
+  }
+  const blocked = blockedRecap(plan.changes, 'under each change above');
+  if (blocked !== undefined) {
+    out.push(style.blocked(style.bold(blocked.heading)));
+    for (const entry of [...blocked.entries, ...(blocked.more === undefined ? [] : [blocked.more])])
+      out.push(`  ${style.blocked(`! ${entry}`)}`);
+    out.push('');
   }
   if (plan.failures.length > 0) {
     out.push(style.error(style.bold('Failures:')));

@@ -278,6 +278,20 @@ describe('the printed plan', { timeout: 120_000 }, () => {
     expect(run.stdout).toContain('0 drifted');
   });
 
+  it('a Slack channel renamed shows its notification removed and added, never "apiToken: (secret changed)" under it', async () => {
+    const only = ['--project', PAYMENTS_PROD, ...common];
+    expect((await runBinary(['apply', '--auto-approve', ...only], toolEnv(emulator.url))).code).toBe(0);
+    await editDesired('projects/payments.yaml', 'channelName: "#payments-alerts"', 'channelName: "#payments-oncall"');
+    const { run, under } = await planUnder(only, '  ~ alertConfig "no-primary" (id ');
+    expect(under.slice(0, 4)).toEqual([
+      '      # 2 field(s) differ',
+      '      notifications[SLACK:#payments-alerts]: {"typeName":"SLACK","delayMin":0,"intervalMin":5,"apiToken":"(secret)","channelName":"#payments-alerts"} -> (none)',
+      '      notifications[SLACK:#payments-oncall]: (none) -> {"typeName":"SLACK","delayMin":0,"intervalMin":5,"apiToken":"(secret)","channelName":"#payments-oncall"}',
+      '  (3 unmanaged objects left alone: Ops Manager defaults or other tools)',
+    ]);
+    expect(run.stdout).not.toContain('(secret changed)');
+  });
+
   it('an adoption says its secrets will be sent, never a bare (secret) per secret', async () => {
     const only = ['--project', PAYMENTS_PROD, ...common];
     expect((await runBinary(['apply', '--auto-approve', ...only], toolEnv(emulator.url))).code).toBe(0);

@@ -1,7 +1,7 @@
 // Scenario: `--markdown` renders a PR comment: summary, per-target table, collapsible diff blocks, nothing that breaks out.
 import { describe, expect, it } from 'vitest';
 import { escapeMarkdown, MARKDOWN_MAX_CHARS, renderPlanMarkdown } from '../../../lambdas/core/render/plan-markdown.ts';
-import { ANALYTICS, change, plan } from '../../helpers/cli-plans.ts';
+import { ANALYTICS, change, PAYMENTS, plan } from '../../helpers/cli-plans.ts';
 
 describe('renderPlanMarkdown', () => {
   it('renders a small plan exactly', () => {
@@ -68,8 +68,25 @@ describe('renderPlanMarkdown', () => {
     ['<script>', '&lt;script&gt;'],
     ['`x`', '\\`x\\`'],
     ['a & b', 'a &amp; b'],
+    ['*freeze*', '\\*freeze\\*'],
+    ['__init__ ~~x~~', '\\_\\_init\\_\\_ \\~\\~x\\~\\~'],
+    ['a\\*b', 'a\\\\\\*b'],
   ])('escapes %s', (input, output) => {
     expect(escapeMarkdown(input)).toBe(output);
+  });
+
+  it('a change window in a section summary (an HTML line, where GitHub renders no Markdown) is escaped as HTML only', () => {
+    const p = plan([change({ key: 'k', action: 'create', after: {} })], {
+      windowHolds: { [`project:${PAYMENTS.id}`]: { kind: 'deny', windows: ['year_end|<freeze>'], until: 'T' } },
+    });
+    expect(renderPlanMarkdown(p)).toContain(
+      '</b> [mode plan: held by change window year_end|&lt;freeze&gt; (deny) until T: shown, not applied]: 1 to create</summary>',
+    );
+  });
+
+  it('a warning naming a change window *freeze* quotes it as written, not in italics', () => {
+    const md = renderPlanMarkdown(plan([], { warnings: ['change window *freeze* never opens again'] }));
+    expect(md).toContain('> **Warning:** change window \\*freeze\\* never opens again\n');
   });
 
   it('lists failures', () => {
