@@ -8,6 +8,7 @@ import type { Change, Plan } from '../model.ts';
 import { printable } from '../printable.ts';
 import { blockedRecap } from './blocked-lines.ts';
 import { changeLines } from './change-lines.ts';
+import { heldLine } from './held-recap.ts';
 import { failureLines, targetModeNote, unmanagedCounts, unmanagedNote } from './plan-text.ts';
 import { PLAIN_STYLE } from './style.ts';
 import { countChanges, groupByTarget, hasChanges, summaryLine, targetTitle } from './summary.ts';
@@ -165,6 +166,8 @@ export function renderPlanMarkdown(plan: Plan, title = 'opsman-gitops plan', max
     out.push('No changes. Ops Manager matches the desired state.', '');
   const groups = groupByTarget(plan.changes);
   if (groups.length > 0) out.push(...countsTable(groups, Math.floor(maxChars / 3), total.release > 0));
+  const held = heldLine(plan, plan.mode, "see each target's header below");
+  if (held !== undefined) out.push(escapeMarkdown(held), '');
   // Blocked changes named above the folded sections: a reviewer who opens none of them still sees what will not happen.
   const blocked = blockedRecap(plan.changes, 'in the sections below');
   if (blocked !== undefined) {

@@ -3,11 +3,13 @@
  * `=>` release, `<=` adopt, `!` blocked, `?` drift), field-level before -> after, failures, notes, and the summary
  * line.
  */
+
 import { holdText } from '../change-windows.ts';
 import { type Change, type Mode, type Plan, type TargetFailure, type TargetRef, targetKey } from '../model.ts';
 import { printable } from '../printable.ts';
 import { blockedRecap } from './blocked-lines.ts';
 import { changeLines } from './change-lines.ts';
+import { heldLine } from './held-recap.ts';
 import { PLAIN_STYLE, type Style } from './style.ts';
 import { countChanges, groupByTarget, hasChanges, summaryLine, targetTitle } from './summary.ts';
 
@@ -155,6 +157,8 @@ export function renderPlanText(plan: Plan, options: TextRenderOptions = {}): str
       '',
     );
   }
+  const held = heldLine(plan, mode);
+  if (held !== undefined) out.push(style.dim(printable(held)), '');
   const blocked = blockedRecap(plan.changes, 'under each change above');
   if (blocked !== undefined) {
     out.push(style.blocked(style.bold(blocked.heading)));

@@ -58,6 +58,9 @@ describe('renderPlanText extras', () => {
         'Project analytics-dev (5e2211c17a3e5a48f5497de6): no changes (1 unchanged)',
         '  (1 unmanaged object left alone: Ops Manager defaults or other tools)',
         '',
+        // The summary counts the held create: the line before it says it is not applied now.
+        "Held: 1 change in 1 target is shown, not applied now (a change window or the target's mode: see [mode ...] on each target above); the summary counts it.",
+        '',
         'Plan: 1 to create, 0 to update, 0 to delete, 0 to adopt, 0 blocked, 0 drifted, 1 unchanged.',
         '',
       ].join('\n'),
@@ -71,6 +74,15 @@ describe('renderPlanText extras', () => {
       '<b>Project payments-prod (5e2211c17a3e5a48f5497de3)</b> [mode plan: shown, not applied]: 1 to create',
     );
     expect(md).toContain('(2 unmanaged objects left alone: Ops Manager defaults or other tools)');
+    expect(md).toContain(
+      "Held: 1 change in 1 target is shown, not applied now (a change window or the target's mode: see each target's header below); the summary counts it.",
+    );
+  });
+
+  it('says nothing of held changes when no held target writes', () => {
+    const free = { ...P, targetModes: {} };
+    expect(renderPlanText(free)).not.toContain('Held:');
+    expect(renderPlanMarkdown(free)).not.toContain('Held:');
   });
 });
 

@@ -1,0 +1,32 @@
+/**
+ * The closing line about held targets: a target held by a change window, or whose own mode is stricter than the run's,
+ * shows its changes with `[mode ...: shown, not applied]` in its header, but the summary line counts them with the
+ * rest. A reader who looks only at the end of the plan (or at a Markdown comment whose sections are folded) must
+ * learn that some of those creates, updates and deletes will not be written now.
+ */
+import type { Mode, Plan } from '../model.ts';
+import { isWrite } from '../modes.ts';
+import { targetModeNote } from './plan-text.ts';
+import { groupByTarget } from './summary.ts';
+
+/**
+ * `Held: 3 changes in 1 target are shown, not applied now (...); the summary counts them.`, or undefined when no target
+ * with a write is held. `runMode`: the mode the plan is rendered for (the targets' notes compare with it).
+ */
+export function heldLine(
+  plan: Plan,
+  runMode: Mode = plan.mode,
+  where = 'see [mode ...] on each target above',
+): string | undefined {
+  let changes = 0;
+  let targets = 0;
+  for (const group of groupByTarget(plan.changes)) {
+    const writes = group.changes.filter(isWrite).length;
+    if (writes === 0 || targetModeNote(plan, group.target, runMode) === '') continue;
+    changes += writes;
+    targets++;
+  }
+  if (changes === 0) return undefined;
+  const what = `${changes} change${changes === 1 ? '' : 's'} in ${targets} target${targets === 1 ? '' : 's'}`;
+  return `Held: ${what} ${changes === 1 ? 'is' : 'are'} shown, not applied now (a change window or the target's mode: ${where}); the summary counts ${changes === 1 ? 'it' : 'them'}.`;
+}
