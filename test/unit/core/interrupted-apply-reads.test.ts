@@ -41,8 +41,15 @@ function oneCreate(): { world: FakeWorld; h: ReconcileHarness } {
   return { world, h };
 }
 
-/** The fake, with the run stopped as the POST returns, and every read after the stop ended unsent. */
-function stoppedAfterPost(api: OpsManagerApi, stop: AbortController): OpsManagerApi {
+/**
+ * `api` as a stopped run's writes see it: the create stops the run as it returns or throws (its answer passed through
+ * `echo`), and every request after the stop ends unsent, as the real stop-waiting view's waiting requests do.
+ */
+function stopsAtCreate(
+  api: OpsManagerApi,
+  stop: AbortController,
+  echo: (answer: AlertConfig) => AlertConfig = (answer) => answer,
+): OpsManagerApi {
   return new Proxy(api, {
     get(target, prop, receiver) {
       const value: unknown = Reflect.get(target, prop, receiver);
@@ -55,7 +62,8 @@ function stoppedAfterPost(api: OpsManagerApi, stop: AbortController): OpsManager
           });
         }
         try {
-          return await value.apply(target, args);
+          const answer: unknown = await value.apply(target, args);
+          return prop === 'createAlertConfig' ? echo(answer as AlertConfig) : answer;
         } finally {
           if (prop === 'createAlertConfig') stop.abort('stopped by the test');
         }
@@ -71,7 +79,7 @@ describe('an apply stopped while re-reading after a POST whose outcome is unknow
     const stop = new AbortController();
     const first = await runReconcile(
       { command: 'apply', runId: 'run-1', owner: 'test', signal: stop.signal },
-      { ...h.deps(), api: stoppedAfterPost(h.deps().api, stop) },
+      { ...h.deps(), api: stopsAtCreate(h.deps().api, stop) },
     );
     expect(world.groups.get(P1)?.alerts.size).toBe(1); // the POST landed
     const [result] = first.results;
@@ -88,28 +96,11 @@ describe('an apply stopped while re-reading after a POST whose outcome is unknow
 
 /**
  * `api` with a stop-waiting view: through the view, the create answers without its notifications (an echo that proves
- * nothing) and stops the run as it returns; any later request through the view ends unsent, as the real view's
- * waiting requests do. The API itself keeps answering.
+ * nothing) and stops the run as it returns; any later request through the view ends unsent. The API itself keeps
+ * answering.
  */
 function withStoppingView(api: OpsManagerApi, stop: AbortController): OpsManagerApi {
-  const view = new Proxy(api, {
-    get(target, prop, receiver) {
-      const value: unknown = Reflect.get(target, prop, receiver);
-      if (typeof value !== 'function') return value;
-      return async (...args: unknown[]) => {
-        if (stop.signal.aborted) {
-          throw new OpsManagerAbortedError('stopped by the test', false, {
-            method: 'GET',
-            pathTemplate: '/groups/{groupId}/alertConfigs',
-          });
-        }
-        const answer: unknown = await value.apply(target, args);
-        if (prop !== 'createAlertConfig') return answer;
-        stop.abort('stopped by the test');
-        return { ...(answer as AlertConfig), notifications: [] };
-      };
-    },
-  });
+  const view = stopsAtCreate(api, stop, (answer) => ({ ...answer, notifications: [] }));
   return new Proxy(api, {
     get(target, prop, receiver) {
       if (prop === 'withStopWaiting') return () => view;
