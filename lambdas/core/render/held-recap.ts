@@ -4,9 +4,9 @@
  * rest. A reader who looks only at the end of the plan (or at a Markdown comment whose sections are folded) must
  * learn that some of those creates, updates and deletes will not be written now.
  */
-import type { Mode, Plan } from '../model.ts';
+import { holdText } from '../change-windows.ts';
+import { type Mode, type Plan, type TargetRef, targetKey } from '../model.ts';
 import { isWrite } from '../modes.ts';
-import { targetModeNote } from './plan-text.ts';
 import { groupByTarget } from './summary.ts';
 
 /**
@@ -29,4 +29,21 @@ export function heldLine(
   if (changes === 0) return undefined;
   const what = `${changes} change${changes === 1 ? '' : 's'} in ${targets} target${targets === 1 ? '' : 's'}`;
   return `Held: ${what} ${changes === 1 ? 'is' : 'are'} shown, not applied now (a change window or the target's mode: ${where}); the summary counts ${changes === 1 ? 'it' : 'them'}.`;
+}
+
+/**
+ * ` [mode plan: not applied]` when a target's effective mode is stricter than the run's (`runMode`, default the
+ * plan's); ` [mode plan: held by change window ... until ...: shown, not applied]` when a change window holds a target
+ * whose mode writes (said by `plan` too: it previews what an apply would write now). A `plan`-mode target keeps its
+ * mode note: it is not written when the window closes either.
+ */
+export function targetModeNote(plan: Plan, target: TargetRef, runMode: Mode = plan.mode): string {
+  const mode = plan.targetModes?.[targetKey(target)];
+  const hold = plan.windowHolds?.[targetKey(target)];
+  if (hold !== undefined && (mode ?? runMode) === 'apply' && runMode !== 'observe')
+    return ` [mode plan: ${holdText(hold)}: shown, not applied]`;
+  if (mode === undefined || mode === runMode || runMode !== 'apply') return '';
+  return mode === 'observe'
+    ? ' [mode observe: drift is reported, nothing written]'
+    : ' [mode plan: shown, not applied]';
 }

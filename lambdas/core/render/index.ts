@@ -1,5 +1,6 @@
 /** The pure renderers of plans and run reports: human text, JSON and Markdown. */
 export { ACTION_SYMBOLS, changeBody, changeHeader, changeLines } from './change-lines.ts';
+export { heldLine, targetModeNote } from './held-recap.ts';
 export { canonicalize, KEY_ORDER, renderJson, renderPlanJson, renderReportJson } from './json.ts';
 export { escapeMarkdown, renderPlanMarkdown } from './plan-markdown.ts';
 export {
@@ -7,7 +8,6 @@ export {
   failureLine,
   renderPlanText,
   type TextRenderOptions,
-  targetModeNote,
   unmanagedCounts,
   unmanagedNote,
 } from './plan-text.ts';

@@ -8,8 +8,8 @@ import type { Change, Plan } from '../model.ts';
 import { printable } from '../printable.ts';
 import { blockedRecap } from './blocked-lines.ts';
 import { changeLines } from './change-lines.ts';
-import { heldLine } from './held-recap.ts';
-import { failureLines, targetModeNote, unmanagedCounts, unmanagedNote } from './plan-text.ts';
+import { heldLine, targetModeNote } from './held-recap.ts';
+import { failureLines, unmanagedCounts, unmanagedNote } from './plan-text.ts';
 import { PLAIN_STYLE } from './style.ts';
 import { countChanges, groupByTarget, hasChanges, summaryLine, targetTitle } from './summary.ts';
 

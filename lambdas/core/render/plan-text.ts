@@ -4,12 +4,11 @@
  * line.
  */
 
-import { holdText } from '../change-windows.ts';
 import { type Change, type Mode, type Plan, type TargetFailure, type TargetRef, targetKey } from '../model.ts';
 import { printable } from '../printable.ts';
 import { blockedRecap } from './blocked-lines.ts';
 import { changeLines } from './change-lines.ts';
-import { heldLine } from './held-recap.ts';
+import { heldLine, targetModeNote } from './held-recap.ts';
 import { PLAIN_STYLE, type Style } from './style.ts';
 import { countChanges, groupByTarget, hasChanges, summaryLine, targetTitle } from './summary.ts';
 
@@ -74,23 +73,6 @@ export function failureLines(failures: readonly TargetFailure[], style: Style, i
     }
   }
   return out;
-}
-
-/**
- * ` [mode plan: not applied]` when a target's effective mode is stricter than the run's (`runMode`, default the
- * plan's); ` [mode plan: held by change window ... until ...: shown, not applied]` when a change window holds a target
- * whose mode writes (said by `plan` too: it previews what an apply would write now). A `plan`-mode target keeps its
- * mode note: it is not written when the window closes either.
- */
-export function targetModeNote(plan: Plan, target: TargetRef, runMode: Mode = plan.mode): string {
-  const mode = plan.targetModes?.[targetKey(target)];
-  const hold = plan.windowHolds?.[targetKey(target)];
-  if (hold !== undefined && (mode ?? runMode) === 'apply' && runMode !== 'observe')
-    return ` [mode plan: ${holdText(hold)}: shown, not applied]`;
-  if (mode === undefined || mode === runMode || runMode !== 'apply') return '';
-  return mode === 'observe'
-    ? ' [mode observe: drift is reported, nothing written]'
-    : ' [mode plan: shown, not applied]';
 }
 
 /**

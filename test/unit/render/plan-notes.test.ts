@@ -1,7 +1,8 @@
 // Scenario: the plan's extras render: unmanaged objects as a count per target, stricter target modes, run warnings.
 import { describe, expect, it } from 'vitest';
+import { targetModeNote } from '../../../lambdas/core/render/held-recap.ts';
 import { renderPlanMarkdown } from '../../../lambdas/core/render/plan-markdown.ts';
-import { renderPlanText, targetModeNote, unmanagedNote } from '../../../lambdas/core/render/plan-text.ts';
+import { renderPlanText, unmanagedNote } from '../../../lambdas/core/render/plan-text.ts';
 import { renderArchiveSummary } from '../../../lambdas/core/render/run-summary.ts';
 import { ARCHIVE_TARGET } from '../../../lambdas/core/report.ts';
 import { ANALYTICS, change, PAYMENTS, plan, report } from '../../helpers/cli-plans.ts';
