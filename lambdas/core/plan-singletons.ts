@@ -76,7 +76,6 @@ export function planAuditLogRotation(
   lastApplied: string | undefined,
 ): Change {
   const wanted = desiredRotation(desired);
-  const seen = rotationProjection(live, wanted);
   const fields: FieldChange[] = [];
   for (const field of ROTATION_FIELDS) {
     const want = wanted[field];
@@ -109,8 +108,26 @@ export function planAuditLogRotation(
     change.action = 'drift';
     change.reason = `${fields.length} rotation field(s) differ; not written because enforce is off (set auditLogRotation.enforce: true)`;
   }
-  if (lastApplied !== undefined && lastApplied !== singletonDigest(seen)) change.drift = { detected: true };
+  if (lastApplied !== undefined && rotationMoved(live, lastApplied)) change.drift = { detected: true };
   return change;
+}
+
+/**
+ * Whether the live rotation moved since it was last applied or verified. The state keeps the digest of the fields the
+ * desired state set then (`recordSingleton`), not which fields those were; but the digest covers the field names, so
+ * the live config projected onto some set of fields matches it exactly when that set is the recorded one and none of
+ * its fields moved. Trying every set (31 of the 5 fields) finds it: comparing over the fields set now instead would
+ * call a field added to (or dropped from) git a change someone made on live, and count it as an update fight.
+ */
+export function rotationMoved(live: AuditLogRotateConfig, lastApplied: string): boolean {
+  for (let mask = 1; mask < 1 << ROTATION_FIELDS.length; mask++) {
+    const over: AuditLogRotateConfig = {};
+    ROTATION_FIELDS.forEach((field, i) => {
+      if ((mask & (1 << i)) !== 0) over[field] = 0;
+    });
+    if (singletonDigest(rotationProjection(live, over)) === lastApplied) return false;
+  }
+  return true;
 }
 
 /** The live rotation seen through the fields the desired state sets (server defaults filled): what is compared. */

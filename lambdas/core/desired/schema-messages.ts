@@ -349,7 +349,10 @@ export function translate(located: LocatedDocument, error: ErrorObject, kind?: u
         exclusiveMaximum: 'less than',
       };
       const expected = `${words[error.keyword]} ${String(params.limit)}`;
-      return { ...at(segments), message: `${subject} must be ${expected}; found ${found}`, expected, found };
+      // Above a maximum the unit is the likely mistake (percentOfDiskspace 40 meant as 40%): the field says its unit.
+      const unit =
+        error.keyword === 'maximum' && typeof schema.description === 'string' ? ` (${schema.description})` : '';
+      return { ...at(segments), message: `${subject} must be ${expected}; found ${found}${unit}`, expected, found };
     }
     case 'minItems':
     case 'minLength': {

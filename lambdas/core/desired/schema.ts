@@ -195,7 +195,13 @@ const project = {
         timeThresholdHrs: { type: 'integer', minimum: 1 },
         // At least 1: the count includes the current file, which is never compressed; Ops Manager refuses 0.
         numUncompressed: { type: 'integer', minimum: 1 },
-        percentOfDiskspace: { type: 'number', minimum: 0, maximum: 1 },
+        // A fraction, though the spec's table says "percentage": Ops Manager's default is 0.02 (2%).
+        percentOfDiskspace: {
+          type: 'number',
+          minimum: 0,
+          maximum: 1,
+          description: 'a fraction of the total disk space, 0 to 1: 0.4 is 40%',
+        },
         numTotal: { type: 'integer', minimum: 0 },
       },
       ['sizeThresholdMB', 'timeThresholdHrs'],

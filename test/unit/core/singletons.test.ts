@@ -1,7 +1,7 @@
 // Scenario: default server types and audit-log rotation: written when they differ (rotation only with enforce), drift attributed from events.
 import { describe, expect, it } from 'vitest';
 import { settingsYaml } from '../../helpers/reconcile-world.ts';
-import { ORG, P1, scenario } from './scenario-fixture.ts';
+import { ORG, P1, scenario, setP1 } from './scenario-fixture.ts';
 
 function orgYaml(serverType: string): string {
   return `apiVersion: opsman-gitops/v1\nkind: Organization\nmetadata: {name: acme, orgId: ${ORG}}\nspec: {defaultServerType: ${serverType}}\n`;
@@ -69,6 +69,30 @@ describe('singletons', () => {
       actor: 'jdoekey1',
       eventTypeName: 'AUTOMATION_CONFIG_PUBLISHED_AUDIT',
     });
+  });
+
+  it('a rotation field added to or dropped from git is a pending change, not drift nor a fight', async () => {
+    const rotation = { enforce: true, sizeThresholdMB: 1000, timeThresholdHrs: 24 };
+    const h = scenario({ auditLogRotation: rotation });
+    await h.run('apply');
+    setP1(h, { auditLogRotation: { ...rotation, numTotal: 10 } });
+    const added = (await h.run('apply')).plan.changes.find((c) => c.kind === 'auditLogRotation');
+    expect(added).toMatchObject({ action: 'update', fields: [{ path: 'numTotal', before: 0, after: 10 }] });
+    expect(added?.drift).toBeUndefined();
+    setP1(h, { auditLogRotation: { ...rotation, sizeThresholdMB: 2000 } });
+    const dropped = (await h.run('apply')).plan.changes.find((c) => c.kind === 'auditLogRotation');
+    expect(dropped).toMatchObject({
+      action: 'update',
+      fields: [{ path: 'sizeThresholdMB', before: 1000, after: 2000 }],
+    });
+    expect(dropped?.drift).toBeUndefined();
+    expect(h.state.state?.projects[P1]?.driftStreaks).toBeUndefined();
+
+    // A hand change of a field set then is still drift.
+    await h.world.as('jdoekey1').setAuditLogRotateConfig(P1, { sizeThresholdMB: 2000, timeThresholdHrs: 2 });
+    setP1(h, { auditLogRotation: { ...rotation, sizeThresholdMB: 2000, numTotal: 3 } });
+    const moved = (await h.run('plan')).plan.changes.find((c) => c.kind === 'auditLogRotation');
+    expect(moved?.drift?.detected).toBe(true);
   });
 
   it('observe mode in Settings turns singleton updates into drift', async () => {
