@@ -2,24 +2,20 @@
  * Plans the singleton settings of a target: default server type (projects and organizations), audit-log rotation
  * (projects; written only with `enforce`), and the pinned version manifest (the installation).
  */
+import { SERVER_TYPE_LABELS } from '../opsman/normalize.ts';
 import type { AuditLogRotateConfig, ServerType, ServerTypeName } from '../opsman/types.ts';
 import { canonicalJson, digestOf } from './canonical.ts';
 import type { Change, DesiredAuditLogRotation, FieldChange, TargetRef } from './model.ts';
 import { unknownMembers, unmodelledReason } from './unmodelled.ts';
+
+/** Labels of the server types, sent with the name on PUT: the client's table (one place for the product's labels). */
+export { SERVER_TYPE_LABELS };
 
 /** Values the real product fills when a rotation field is not written (shared/reference/ops-manager-api.md). */
 export const AUDIT_LOG_DEFAULTS: Readonly<AuditLogRotateConfig> = {
   numUncompressed: 5,
   percentOfDiskspace: 0.02,
   numTotal: 0,
-};
-
-/** Labels of the server types, sent with the name on PUT. */
-export const SERVER_TYPE_LABELS: Readonly<Record<ServerTypeName, string>> = {
-  DEV_SERVER: 'Dev Server',
-  TEST_SERVER: 'Test Server',
-  PRODUCTION_SERVER: 'Production Server',
-  RAM_POOL: 'RAM Pool',
 };
 
 /** The numeric fields of an audit-log rotation config that the desired state can set. */

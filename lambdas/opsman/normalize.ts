@@ -4,7 +4,7 @@
  */
 import type { HostAssignment, PhysicalHost, ServerType, ServerTypeName } from './types.ts';
 
-/** The labels Ops Manager shows for each server type. */
+/** The labels Ops Manager shows for each server type (the spec's table writes the last 'Ram Pool', its examples and the product 'RAM Pool'). */
 export const SERVER_TYPE_LABELS: Readonly<Record<ServerTypeName, string>> = Object.freeze({
   DEV_SERVER: 'Dev Server',
   TEST_SERVER: 'Test Server',
