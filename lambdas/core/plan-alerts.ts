@@ -10,7 +10,7 @@ import { type DesiredAlertBody, sharedSecretItems, toDesiredAlertBody } from './
 import { CLOCK_SKEW_ALLOWANCE_MS } from './attribution-window.ts';
 import { hmacOf } from './canonical.ts';
 import { ClaimIndex } from './claim-index.ts';
-import { diffAlert, onlyEnabledDiffers, secretChanges, withSecretChanges } from './diff.ts';
+import { diffAlert, onlyEnabledDiffers, withSecretChanges } from './diff.ts';
 import { changedSecretPaths, type FingerprintCache, secretFingerprints } from './fingerprint.ts';
 import { adoptionText, identityBody, ignoredOf, liveDigestFor, withLiveIgnored } from './ignore-fields.ts';
 import { IgnoringIndexes } from './ignored-index.ts';
@@ -143,6 +143,27 @@ function deleteReason(record: OwnedAlertConfig | undefined): string {
   const base = 'owned alert config no longer in the desired state';
   if (record?.adoptedAt === undefined || record.createdAt !== undefined) return base;
   return `${base}; adopted at ${record.adoptedAt}, not created by this tool (it existed before: an Ops Manager default, a hand-made config or another tool's)`;
+}
+
+/**
+ * The secret fields of an adoption: each is re-sent by its one full PUT ('set'), and one whose redaction on live keeps
+ * characters the desired value cannot have ('changed': mask-check.ts) is a secret this write replaces, not merely
+ * re-sends. The first plan after `export` is all adoptions, with every secret typed in by hand: a wrong one must show.
+ */
+function adoptionSecretFields(
+  after: DesiredAlertBody,
+  values: ReadonlyMap<string, string>,
+  live: AlertConfig,
+): { fields: FieldChange[]; reason: string } {
+  const differ = new Set(secretsChangedOnLive(after, values, live));
+  const fields = [...values.keys()]
+    .sort()
+    .map((path): FieldChange => ({ path, secret: true, note: differ.has(path) ? 'changed' : 'set' }));
+  const reason =
+    differ.size === 0
+      ? ''
+      : `; ${differ.size} of its secrets cannot be the one Ops Manager holds (the characters its redaction shows differ): adopting it replaces ${differ.size === 1 ? 'that secret' : 'them'}`;
+  return { fields: withSecretItems(fields, after), reason };
 }
 
 /**
@@ -361,6 +382,7 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
     const except = ignored.length === 0 ? '' : ` except the ignored ${ignored.join(', ')}`;
     if (moved !== undefined) {
       claimed.add(moved.config.id);
+      const secrets = adoptionSecretFields(after, resolved.values, moved.config);
       changes.push({
         target,
         kind,
@@ -370,8 +392,8 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
         movedFrom: moved.key,
         before: views.get(moved.config.id)?.normal,
         after: withLiveIgnored(body, moved.config),
-        fields: withSecretItems(secretChanges([...resolved.values.keys()].sort(), false), after),
-        reason: `key renamed from "${moved.key}": its config ${moved.config.id} equals the desired one in every non-secret field${except}, so ownership moves instead of a delete and a create`,
+        fields: secrets.fields,
+        reason: `key renamed from "${moved.key}": its config ${moved.config.id} equals the desired one in every non-secret field${except}, so ownership moves instead of a delete and a create${secrets.reason}`,
       });
       listUnsentOnAdopt(changes[changes.length - 1] as Change, moved.config, resolved);
       continue;
@@ -437,6 +459,7 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
     const first = matches[0];
     if (first !== undefined) {
       claimed.add(first.id);
+      const secrets = adoptionSecretFields(after, resolved.values, first);
       const adopted: Change = {
         target,
         kind,
@@ -445,10 +468,12 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
         id: first.id,
         before: views.get(first.id)?.normal,
         after: withLiveIgnored(body, first),
-        fields: withSecretItems(secretChanges([...resolved.values.keys()].sort(), false), after),
-        reason: pending
-          ? `recovering an interrupted create: adopting the one matching config ${first.id}`
-          : `unowned live config ${first.id} equals the desired one in every non-secret field${except}`,
+        fields: secrets.fields,
+        reason: `${
+          pending
+            ? `recovering an interrupted create: adopting the one matching config ${first.id}`
+            : `unowned live config ${first.id} equals the desired one in every non-secret field${except}`
+        }${secrets.reason}`,
       };
       // The config this key owned was deleted outside this tool and an equal one made (by hand, another tool): taking
       // the new one over is right, but the delete is drift like any other, reported and attributed (the former id's

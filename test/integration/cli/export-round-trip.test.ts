@@ -279,6 +279,46 @@ describe('export round trip', { timeout: 60_000 }, () => {
     expect((parsed.unmanaged ?? []).map((u) => u.id)).toEqual([REFUSED_ID]);
   });
 
+  it('shows a secret typed in wrong (its redaction on live shows other characters) as changed on its adoption', async () => {
+    // The first plan after export is all adoptions, each re-sending its secrets: a wrong value must not pass as a resend.
+    const wrong: Record<string, string> = {
+      ...EXPECTED_REFS,
+      [`opsman/${P}#outside-metric-threshold.apiToken`]: 'xoxb-fake-slack-token-9999',
+      [`opsman/${P}#too-few-healthy-members.webhookUrl`]: 'https://other.example.net/services/fake-0002',
+    };
+    const secrets: Record<string, Record<string, string>> = {};
+    for (const [ref, value] of Object.entries(wrong)) {
+      const [id, key] = ref.split('#') as [string, string];
+      secrets[id] = { ...secrets[id], [key]: value };
+    }
+    const secretsFile = join(dir, 'wrong-secrets.json');
+    await writeFile(secretsFile, JSON.stringify(secrets));
+    const args = ['--desired', join(dir, 'desired'), '--secrets-file', secretsFile];
+    const plan = await cli(['plan', '--json', ...args, '--state-dir', join(dir, 'state-wrong')]);
+    expect(plan.code).toBe(0);
+    const parsed = JSON.parse(plan.out) as Plan;
+    const adoption = (key: string) => parsed.changes.find((c) => c.key === key && c.kind === 'alertConfig');
+    const notes = (key: string) => (adoption(key)?.fields ?? []).map((f) => `${f.path} ${f.note}`);
+    expect(adoption('outside-metric-threshold')?.action).toBe('adopt');
+    expect(notes('outside-metric-threshold')).toEqual(['notifications[SLACK:#db-alerts].apiToken changed']);
+    expect(adoption('outside-metric-threshold')?.reason).toContain(
+      '1 of its secrets cannot be the one Ops Manager holds',
+    );
+    expect(notes('too-few-healthy-members')).toEqual([
+      'notifications[PAGER_DUTY].serviceKey set',
+      'notifications[WEBHOOK].webhookSecret set',
+      'notifications[WEBHOOK].webhookUrl changed',
+    ]);
+    // The others read as typed in right: re-sent, nothing more.
+    expect(notes('monitoring-agent-down').every((n) => n.endsWith(' set'))).toBe(true);
+    const text = await cli(['plan', ...args, '--state-dir', join(dir, 'state-wrong-text')]);
+    expect(text.out).toContain('notifications[SLACK:#db-alerts].apiToken: (secret changed)');
+    expect(text.out).toContain('notifications[PAGER_DUTY].serviceKey: (secret, will be sent on adoption)');
+    expectNoSecret(plan.out);
+    expectNoSecret(text.out);
+    expect(plan.out).not.toContain('9999');
+  });
+
   it('gives byte-identical YAML on every run, the same on stdout as in the files', async () => {
     const first = await cli(['export', '--project', P, '--project', Q, '--org', ORG]);
     const second = await cli(['export', '--project', P, '--project', Q, '--org', ORG]);
