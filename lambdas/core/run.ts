@@ -68,6 +68,8 @@ function emptyPlan(request: RunRequest, createdAt: string, desired?: DesiredStat
     mode: runMode(request.command, request.mode),
     desired: { digest: desired?.digest ?? '', files: desired?.files ?? [] },
     liveDigests: {},
+    // An archive limited to some projects says so in its report, as a limited plan does.
+    ...(request.projects === undefined ? {} : { projects: [...new Set(request.projects)].sort() }),
     changes: [],
     failures: [],
   };

@@ -330,6 +330,12 @@ describe('a plan limited to some projects says so', () => {
     expect(full.plan.notes ?? []).toEqual([]);
   });
 
+  it('an archive limited to some projects records them in its report', async () => {
+    const h = scenario();
+    expect((await h.run('archive', { projects: [P2] })).plan.projects).toEqual([P2]);
+    expect((await h.run('archive')).plan.projects).toBeUndefined();
+  });
+
   it('warns when a config moving between projects has only one half in the run', async () => {
     const h = scenario();
     await h.run('apply');
