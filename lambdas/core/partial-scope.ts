@@ -4,7 +4,7 @@
  * targeting is in effect"), and a warning for each alert config moving between a project in the run and one outside
  * it, whose other half (the create, or the delete of the old copy) this run does not make.
  */
-import type { Change, DesiredState } from './model.ts';
+import type { Change, DesiredProject, DesiredState } from './model.ts';
 import type { ReconcileState } from './ports.ts';
 
 /** Most projects a scope notice names; the rest are counted. */
@@ -48,30 +48,39 @@ export function partialScopeNotices(
   ];
   const warnings: string[] = [];
   const owns = (projectId: string, key: string) => state?.projects[projectId]?.alertConfigs[key]?.id !== undefined;
-  // The delete half in the run: the key is desired in a project outside it that does not own it yet (its create).
-  for (const c of changes) {
-    if (c.kind !== 'alertConfig' || c.action !== 'delete') continue;
-    const to = outside.filter((p) => p.alertConfigs.some((a) => a.key === c.key) && !owns(p.projectId, c.key));
-    if (to.length === 0) continue;
-    warnings.push(
-      `alert config "${c.key}" is deleted from project ${c.target.name} and desired in ${listed(to.map((p) => `${p.name} (${p.projectId})`))}, which this run does not cover (${field}): until a run covers ${to.length === 1 ? 'it' : 'them'}, the config is in neither; add ${to.length === 1 ? 'that project' : 'those projects'} to the run to move it in one apply`,
-    );
+  // Per key, the projects outside the run that would create it (desired, not owned) and those whose prune would delete
+  // their copy (owned, left their file, neither released nor protected): indexed once, as a run may leave out
+  // thousands of projects and make thousands of changes.
+  const toCreate = new Map<string, DesiredProject[]>();
+  const toDelete = new Map<string, DesiredProject[]>();
+  const add = (index: Map<string, DesiredProject[]>, key: string, p: DesiredProject) =>
+    index.set(key, [...(index.get(key) ?? []), p]);
+  for (const p of outside) {
+    const keys = new Set(p.alertConfigs.map((a) => a.key));
+    for (const key of keys) if (!owns(p.projectId, key)) add(toCreate, key, p);
+    if (!p.prune) continue;
+    for (const key of Object.keys(state?.projects[p.projectId]?.alertConfigs ?? {})) {
+      if (owns(p.projectId, key) && !keys.has(key) && !p.release.includes(key) && !p.protect.includes(key))
+        add(toDelete, key, p);
+    }
   }
-  // The create half in the run: a project outside it owns the key, which left its file (and is not released there).
+  const named = (ps: readonly DesiredProject[]) => listed(ps.map((p) => `${p.name} (${p.projectId})`));
   for (const c of changes) {
-    if (c.kind !== 'alertConfig' || (c.action !== 'create' && c.action !== 'adopt')) continue;
-    const from = outside.filter(
-      (p) =>
-        owns(p.projectId, c.key) &&
-        !p.alertConfigs.some((a) => a.key === c.key) &&
-        !p.release.includes(c.key) &&
-        p.prune &&
-        !p.protect.includes(c.key),
-    );
-    if (from.length === 0) continue;
-    warnings.push(
-      `alert config "${c.key}" is written to project ${c.target.name} while ${listed(from.map((p) => `${p.name} (${p.projectId})`))}, which this run does not cover (${field}), still ${from.length === 1 ? 'owns' : 'own'} the copy that left ${from.length === 1 ? 'its file' : 'their files'}: both alert until a run covering ${from.length === 1 ? 'it' : 'them'} deletes it; add ${from.length === 1 ? 'that project' : 'those projects'} to the run to move it in one apply`,
-    );
+    if (c.kind !== 'alertConfig') continue;
+    // The delete half in the run: the key is desired in a project outside it that does not own it yet (its create).
+    const to = c.action === 'delete' ? toCreate.get(c.key) : undefined;
+    if (to !== undefined) {
+      warnings.push(
+        `alert config "${c.key}" is deleted from project ${c.target.name} and desired in ${named(to)}, which this run does not cover (${field}): until a run covers ${to.length === 1 ? 'it' : 'them'}, the config is in neither; add ${to.length === 1 ? 'that project' : 'those projects'} to the run to move it in one apply`,
+      );
+    }
+    // The create half in the run: a project outside it owns the key, which left its file, and would delete its copy.
+    const from = c.action === 'create' || c.action === 'adopt' ? toDelete.get(c.key) : undefined;
+    if (from !== undefined) {
+      warnings.push(
+        `alert config "${c.key}" is written to project ${c.target.name} while ${named(from)}, which this run does not cover (${field}), still ${from.length === 1 ? 'owns' : 'own'} the copy that left ${from.length === 1 ? 'its file' : 'their files'}: both alert until a run covering ${from.length === 1 ? 'it' : 'them'} deletes it; add ${from.length === 1 ? 'that project' : 'those projects'} to the run to move it in one apply`,
+      );
+    }
   }
   return { notes, warnings };
 }
