@@ -368,6 +368,12 @@ export interface Plan {
    * earlier versions (and in archive runs' empty plans); a saved plan without it is refused.
    */
   stateVersion?: string | null;
+  /**
+   * The project ids the plan was limited to (`--project`, the manual event's "projects"), sorted; absent when it covers
+   * every desired target. A partial plan plans no organization and no version manifest, and its apply forgets nothing
+   * of the targets it did not plan.
+   */
+  projects?: string[];
   changes: Change[];
   failures: TargetFailure[];
   /** Per target key (`project:<id>`): the effective mode (stricter of run cap and target mode). Apply writes only to
@@ -406,6 +412,7 @@ export const PLAN_FIELDS: readonly (keyof Plan)[] = Object.keys({
   desired: true,
   liveDigests: true,
   stateVersion: true,
+  projects: true,
   changes: true,
   failures: true,
   targetModes: true,

@@ -10,6 +10,7 @@ import type { FingerprintCache } from './fingerprint.ts';
 import { RunInterruptedError } from './interrupt.ts';
 import { type Change, type DesiredState, type Mode, PLAN_FORMAT_VERSION, type Plan } from './model.ts';
 import { runMode } from './modes.ts';
+import { partialScopeNotices } from './partial-scope.ts';
 import { sortChanges } from './plan-order.ts';
 import { planGlobal, planOrganization, planProject, type TargetPlan } from './plan-targets.ts';
 import type { OpsManagerApi, ReconcileState, Reporter, SecretResolver } from './ports.ts';
@@ -38,6 +39,8 @@ export interface PlanRequest {
   desired: DesiredState;
   /** Only these project ids (and no organizations) when set. */
   projects?: string[];
+  /** What the caller calls that selection (`--project`), in the plan's notice that it is partial. */
+  projectsField?: string;
   state: ReconcileState | null;
   stateCorrupt: boolean;
   /** The store's version of `state` (null: none was stored), recorded in the plan: a saved plan checks it at apply. */
@@ -119,6 +122,7 @@ export async function makePlan(
     desired: { digest: request.desired.digest, files: request.desired.files },
     liveDigests: {},
     ...(request.stateVersion === undefined ? {} : { stateVersion: request.stateVersion }),
+    ...(only === undefined ? {} : { projects: [...only].sort() }),
     changes: [],
     failures: [],
     targetModes: {},
@@ -180,6 +184,18 @@ export async function makePlan(
       stateCorrupt: request.stateCorrupt,
     }),
   );
+  // A partial plan says so, and names the moves between projects whose other half it leaves undone.
+  if (only !== undefined) {
+    const scope = partialScopeNotices(
+      request.desired,
+      only,
+      request.projectsField ?? 'a project selection',
+      request.state,
+      plan.changes,
+    );
+    plan.notes = [...scope.notes, ...(plan.notes ?? [])];
+    plan.warnings?.push(...scope.warnings);
+  }
   // After the gates: a drift they block is not put back this run, so it is no fight this run. Nor is one of a target
   // that apply will skip for its mode (the `plan` command's targets keep theirs: its plan previews the apply).
   const writes = (key: string) => plan.targetModes?.[key] === 'apply' && plan.windowHolds?.[key] === undefined;

@@ -68,6 +68,8 @@ function emptyPlan(request: RunRequest, createdAt: string, desired?: DesiredStat
     mode: runMode(request.command, request.mode),
     desired: { digest: desired?.digest ?? '', files: desired?.files ?? [] },
     liveDigests: {},
+    // An archive limited to some projects says so in its report, as a limited plan does.
+    ...(request.projects === undefined ? {} : { projects: [...new Set(request.projects)].sort() }),
     changes: [],
     failures: [],
   };
@@ -103,9 +105,16 @@ function checkRequestedProjects(
   const shown = known.length > LISTED_KNOWN ? `${known.slice(0, LISTED_KNOWN).join(', ')}, ...` : known.join(', ');
   const more = unknown.length - LISTED_UNKNOWN;
   const listed = `${unknown.slice(0, LISTED_UNKNOWN).join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
+  // An organization's id is 24 hex too, and a run limited to projects plans no organization: say what it is.
+  const orgs = new Map(desired.organizations.map((o) => [o.orgId, o.name]));
+  const named = unknown.filter((id) => orgs.has(id));
+  const orgHint =
+    named.length === 0
+      ? ''
+      : `; ${named.map((id) => `${id} is the organization ${orgs.get(id)}`).join(', ')}: a selection takes project ids only, and an organization is planned by a run without one`;
   throw new ReconcileError(
     'UNKNOWN_PROJECT',
-    `${unknown.length === 1 ? 'project' : 'projects'} ${listed} asked for${field ? ` (${field})` : ''} but not in the desired state, which has ${known.length === 0 ? 'no projects' : `${known.length}: ${shown}`}; nothing was read or written`,
+    `${unknown.length === 1 ? 'project' : 'projects'} ${listed} asked for${field ? ` (${field})` : ''} but not in the desired state, which has ${known.length === 0 ? 'no projects' : `${known.length}: ${shown}`}${orgHint}; nothing was read or written`,
   );
 }
 
@@ -278,6 +287,7 @@ export async function runReconcile(
               modeCap: request.mode,
               desired: desired as DesiredState,
               projects: request.projects,
+              ...(request.projectsField === undefined ? {} : { projectsField: request.projectsField }),
               state: session.loaded.state,
               stateCorrupt: session.loaded.corrupt,
               stateVersion: session.openedVersion,

@@ -200,7 +200,7 @@ const componentItem = (x: unknown, at: string) =>
  * `windowHolds` (absent, or target key -> hold). The path starts at the member (`notes[2] is not a string`).
  */
 export function planMembersProblem(plan: Record<string, unknown>): string | undefined {
-  for (const name of ['notes', 'warnings'] as const) {
+  for (const name of ['notes', 'warnings', 'projects'] as const) {
     if (plan[name] === undefined) continue;
     const problem = listProblem(plan[name], name, stringItem);
     if (problem !== undefined) return problem;

@@ -15,6 +15,12 @@ export interface RunSummary {
   command?: RunCommand;
   mode?: string;
   planned?: PlanSummary;
+  /**
+   * A run limited to some projects (the manual event's "projects"): how many, and the first
+   * {@link MAX_LISTED_FAILURES} ids (sorted). Absent when the run covered every target: its counts then speak of those
+   * projects alone, and no organization or version manifest was planned.
+   */
+  projects?: { count: number; ids: string[] };
   applied?: number;
   failed?: number;
   drift?: number;
@@ -128,6 +134,9 @@ export function summarise(report: RunReport, trigger: string, command: RunComman
     command,
     mode: report.mode,
     planned: s.planned,
+    ...(report.plan.projects === undefined
+      ? {}
+      : { projects: { count: report.plan.projects.length, ids: report.plan.projects.slice(0, MAX_LISTED_FAILURES) } }),
     applied: s.applied,
     failed: s.failed,
     drift: s.drift,

@@ -7,7 +7,20 @@ import { renderPlanText } from '../../../lambdas/core/render/plan-text.ts';
 import { renderRunSummary } from '../../../lambdas/core/render/run-summary.ts';
 import { OpsManagerApiError } from '../../../lambdas/opsman/errors.ts';
 import { serverError } from '../../helpers/fake-opsman-api.ts';
-import { actions, ownedId, P1, P2, p1Alerts, SECRETS, scenario, setP1, TEAM } from './scenario-fixture.ts';
+import {
+  actions,
+  ORG,
+  ownedId,
+  P1,
+  P2,
+  p1Alerts,
+  p2Alerts,
+  SECRETS,
+  scenario,
+  setP1,
+  setP2,
+  TEAM,
+} from './scenario-fixture.ts';
 
 describe('modes', () => {
   it('the stricter of run and target mode wins', () => {
@@ -304,7 +317,88 @@ describe('project selection', () => {
   );
 });
 
+describe('a plan limited to some projects says so', () => {
+  it('records the selection and notes what it did not plan; a full plan has neither', async () => {
+    const h = scenario();
+    const partial = await h.run('plan', { projects: [P2], projectsField: '--project' });
+    expect(partial.plan.projects).toEqual([P2]);
+    expect(partial.plan.notes?.[0]).toBe(
+      'this run covers only 1 project of 2 (--project); not planned: 1 other project (payments-prod). Their changes and drift are not shown, and nothing of theirs is written or forgotten',
+    );
+    const full = await h.run('plan');
+    expect(full.plan.projects).toBeUndefined();
+    expect(full.plan.notes ?? []).toEqual([]);
+  });
+
+  it('an archive limited to some projects records them in its report', async () => {
+    const h = scenario();
+    expect((await h.run('archive', { projects: [P2] })).plan.projects).toEqual([P2]);
+    expect((await h.run('archive')).plan.projects).toBeUndefined();
+  });
+
+  it('warns when a config moving between projects has only one half in the run', async () => {
+    const h = scenario();
+    await h.run('apply');
+    // "disk" moves from payments-prod (prune: true) to payments-staging in one commit.
+    setP1(h, { alertConfigs: p1Alerts().filter((a) => a.key !== 'disk') });
+    const disk = p1Alerts().find((a) => a.key === 'disk') as Record<string, unknown>;
+    setP2(h, { alertConfigs: [...p2Alerts(), disk] });
+    const deleteHalf = await h.run('plan', { projects: [P1], projectsField: '--project' });
+    expect(deleteHalf.plan.changes.find((c) => c.key === 'disk')?.action).toBe('delete');
+    expect(deleteHalf.warnings).toEqual([
+      `alert config "disk" is deleted from project payments-prod and desired in payments-staging (${P2}), which this run does not cover (--project): until a run covers it, the config is in neither; add that project to the run to move it in one apply`,
+    ]);
+    const createHalf = await h.run('plan', { projects: [P2], projectsField: '--project' });
+    expect(createHalf.plan.changes.find((c) => c.key === 'disk')?.action).toBe('create');
+    expect(createHalf.warnings).toEqual([
+      `alert config "disk" is written to project payments-staging while payments-prod (${P1}), which this run does not cover (--project), still owns the copy that left its file: both alert until a run covering it deletes it; add that project to the run to move it in one apply`,
+    ]);
+    // Both halves in one run: nothing to warn of.
+    expect((await h.run('plan', { projects: [P1, P2] })).warnings ?? []).toEqual([]);
+    expect((await h.run('plan')).warnings ?? []).toEqual([]);
+  });
+
+  it('a partial apply leaves the records of the projects and organizations it did not plan as they were', async () => {
+    const h = scenario();
+    await h.run('apply');
+    const stored = h.state.state;
+    if (stored === null) throw new Error('no state');
+    const p1 = stored.projects[P1];
+    if (p1 === undefined) throw new Error('no record of payments-prod');
+    // What a full apply would change or forget: a pending create that created nothing, a record of a key neither
+    // desired nor live, a fight streak, an organization and a departed project with nothing owned.
+    p1.alertConfigs.ghost = { pendingCreate: { runId: 'r0', at: '2026-01-01T00:00:00Z' } } as never;
+    p1.alertConfigs.gone = { id: 'ffffffffffffffffffffffff', appliedDigest: 'x' } as never;
+    p1.driftStreaks = { disk: { runs: 2, since: '2026-01-01T00:00:00Z' } } as never;
+    stored.organizations = { [ORG]: { lastReconciledAt: '2026-01-01T00:00:00Z' } };
+    stored.projects['5e2211c17a3e5a48f5497dff'] = { alertConfigs: {}, lastReconciledAt: '2026-01-01T00:00:00Z' };
+    h.state.text = JSON.stringify(stored);
+    const before = JSON.parse(h.state.text) as typeof stored;
+    setP2(h, { alertConfigs: [{ ...(p2Alerts()[0] as Record<string, unknown>), enabled: false }] });
+    const report = await h.run('apply', { projects: [P2] });
+    expect(report.results.map((r) => r.status)).toContain('applied');
+    const after = h.state.state;
+    expect(JSON.stringify(after?.projects[P1])).toBe(JSON.stringify(before.projects[P1]));
+    expect(JSON.stringify(after?.organizations)).toBe(JSON.stringify(before.organizations));
+    expect(after?.projects['5e2211c17a3e5a48f5497dff']).toEqual(before.projects['5e2211c17a3e5a48f5497dff']);
+  });
+});
+
 describe('an unknown project in the selection', () => {
+  it('says so when the id is an organization of the desired state', async () => {
+    const h = scenario();
+    h.source.files.set(
+      'org.yaml',
+      `apiVersion: opsman-gitops/v1\nkind: Organization\nmetadata:\n  name: acme\n  orgId: ${ORG}\nspec:\n  defaultServerType: PRODUCTION_SERVER\n`,
+    );
+    const error = await h.run('plan', { projects: [ORG], projectsField: '--project' }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'UNKNOWN_PROJECT' });
+    expect((error as Error).message).toContain(
+      `; ${ORG} is the organization acme: a selection takes project ids only, and an organization is planned by a run without one; nothing was read or written`,
+    );
+    expect(h.world.calls).toEqual([]);
+  });
+
   // The core does not know what its caller calls the selection: the CLI says --project, the Lambda its event field.
   it.each([
     [{ projectsField: '--project' }, ' (--project)'],

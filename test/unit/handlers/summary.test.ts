@@ -37,4 +37,12 @@ describe('summarise', () => {
     const one: TargetFailure = { target: { type: 'project', id: 'p', name: 'p' }, phase: 'plan', message: 'm' };
     expect(summarise(report([one]), 'schedule', 'apply', 1).failuresNotListed).toBeUndefined();
   });
+
+  it('says a run limited to some projects was, with their count and the first 20 ids', () => {
+    const full = report([]);
+    expect(summarise(full, 'manual', 'apply', 1).projects).toBeUndefined();
+    const ids = Array.from({ length: 30 }, (_, i) => i.toString(16).padStart(24, '0'));
+    const limited = { ...full, plan: { ...full.plan, projects: ids } } as RunReport;
+    expect(summarise(limited, 'manual', 'apply', 1).projects).toEqual({ count: 30, ids: ids.slice(0, 20) });
+  });
 });
