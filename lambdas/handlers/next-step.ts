@@ -1,6 +1,6 @@
 /**
  * What an operator paged at night should do next, per error code: the `nextStep` field of every failure log line of
- * the handlers ("run failed", "target failed", "event rejected", "not configured"). The runbook in docs/aws.md
+ * the handlers ("run failed", "target failed", "change blocked", "event rejected", "not configured"). The runbook in docs/aws.md
  * ("Runbook: one entry per alarm") says the same at length; this is the one-line version that travels with the error.
  * Never quotes a value: it is chosen from the code (and, for an Ops Manager answer, its HTTP status) alone.
  */
@@ -39,6 +39,8 @@ const NEXT_STEPS: Readonly<Record<string, string>> = {
     'Secrets Manager refused to read the secret in its current state: check it with aws secretsmanager describe-secret',
   SECRET_UNAVAILABLE:
     'none if the next run succeeds (Secrets Manager throttled or unreachable); else check the VPC endpoint',
+  SECRET_UNRESOLVED:
+    "a secretRef of this alert config could not be read when it was written (the message names the reference): create the secret or key, or fix the function role's access to it; the next run writes it",
   SECRET_REF_REFUSED: "a secretRef names the API key itself: point it at the notification's own secret in git",
   S3_ACCESS: 'none if the next run succeeds (S3 throttled or unreachable); else check the S3 endpoint and network',
   S3_ACCESS_DENIED: 'check the function role, the bucket policy and the KMS key of the named object',
@@ -49,10 +51,18 @@ const NEXT_STEPS: Readonly<Record<string, string>> = {
     'Ops Manager unreachable: check it is up, and the network path (VPC, security groups, DNS, CA bundle)',
   OPSMAN_DEADLINE_EXCEEDED: 'Ops Manager did not answer in time: check its health; the next run retries',
   OPSMAN_AMBIGUOUS_WRITE: 'none if the next run succeeds: it re-reads and adopts what the write created',
+  OPSMAN_INVALID_RESPONSE:
+    "something answered that is not Ops Manager's API (a proxy or login page?), or an answer this version cannot read: check OPSMAN_BASE_URL and the network path; report a bug if it is Ops Manager",
+  OPSMAN_RESPONSE_TOO_LARGE:
+    "an answer passed the client's size limit (the message names the request): check for a proxy answering in Ops Manager's place; report it if Ops Manager itself sent it",
+  OPSMAN_ABORTED:
+    "none if the next run succeeds: the request was stopped before Ops Manager answered (the Lambda's time limit)",
   OPSMAN_VALIDATION_ERROR: 'Ops Manager rejected the values: fix the named field in git (run validate)',
   LIVE_MALFORMED: 'Ops Manager answered an object this version cannot read: see the named field; report a bug',
   VERIFY_FAILED: 'the write did not stick: compare the object in Ops Manager with git; the next run retries',
   INTERRUPTED: 'none if the next run succeeds; if runs keep stopping, Ops Manager is slow: check its health',
+  CHANGE_BLOCKED:
+    'the reason names what blocks the change and what unblocks it (a secret or key to create in Secrets Manager, the function role or KMS key to fix for an unreadable secret, a team to add, a safety gate to override); the next run writes it once that is done',
   UPDATE_FIGHT:
     'something else (the named actor: another installation, a script, a second GitOps tool, bulk edits in the UI) keeps changing this object back: give it one owner, by leaving it to the other writer (an alert config: its key in spec.release, since removed from git it would be deleted where prune is on; a default server type or audit-log rotation: out of git) or by stopping the other writer',
   ARCHIVE_FAILED:
