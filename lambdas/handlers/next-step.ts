@@ -60,7 +60,8 @@ const NEXT_STEPS: Readonly<Record<string, string>> = {
   OPSMAN_VALIDATION_ERROR: 'Ops Manager rejected the values: fix the named field in git (run validate)',
   LIVE_MALFORMED: 'Ops Manager answered an object this version cannot read: see the named field; report a bug',
   VERIFY_FAILED: 'the write did not stick: compare the object in Ops Manager with git; the next run retries',
-  INTERRUPTED: 'none if the next run succeeds; if runs keep stopping, Ops Manager is slow: check its health',
+  INTERRUPTED:
+    "none if the next run succeeds (it makes the writes this one did not start); if runs keep stopping, Ops Manager is slow (check its health) or the function's timeout is too short for the installation (raise reconcileTimeoutMinutes: docs/aws.md#sizing)",
   CHANGE_BLOCKED:
     'the reason names what blocks the change and what unblocks it (a secret or key to create in Secrets Manager, the function role or KMS key to fix for an unreadable secret, a team to add, a safety gate to override); the next run writes it once that is done',
   UPDATE_FIGHT:

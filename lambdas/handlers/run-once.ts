@@ -238,6 +238,18 @@ function finish(input: RunOnceInput, attempt: Attempt): RunSummary {
     const summary = summarise(outcome.report, trigger, request.command, durationMs);
     logRunFindings(logger, outcome.report);
     logger.info('run finished', { summary });
+    const { interrupted } = outcome.report;
+    if (interrupted !== undefined) {
+      // The run is `partial` and emits RunInterrupted, not LastSuccess: its writes not started wait for the next run.
+      // Said at WARN with the way out, since an operator filters on levels, and a run that keeps stopping is a
+      // function too short for the installation or an Ops Manager too slow, which no retry fixes.
+      logger.warn('run interrupted', {
+        code: 'INTERRUPTED',
+        reason: interrupted.reason,
+        notStarted: interrupted.notStarted,
+        nextStep: nextStep('INTERRUPTED'),
+      });
+    }
     const unreleased = outcome.report.warnings?.find((w) => w.startsWith(LEASE_RELEASE_FAILED));
     if (unreleased !== undefined) {
       // The run's work is done (its status stands), but the lease stays until it expires: the runs until then end
