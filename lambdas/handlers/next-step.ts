@@ -21,6 +21,8 @@ const NEXT_STEPS: Readonly<Record<string, string>> = {
   UNKNOWN_PROJECT: 'invoke again with project ids the desired state has',
   STATE_TOO_NEW:
     'a newer version wrote the state (a rollback?): deploy that version again, or a later one; do not delete the state',
+  STATE_CORRUPT:
+    'none for the run (it recovered ownership by adoption and pruned nothing); the unreadable state is the previous version of the state object (kept 30 days): restore by hand what adoption cannot (configs whose keys left git meanwhile), and find what wrote it',
   STATE_CONFLICT: 'none if the next run succeeds (another writer saved the state meanwhile)',
   LEASE_HELD: 'none: another run holds the lease; if none is running, it expires on its own (15 minutes)',
   LEASE_LOST: 'none if the next run succeeds: the next run completes the writes',

@@ -6,6 +6,7 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Context } from 'aws-lambda';
 import { errorHttpStatus } from '../core/concurrency.ts';
+import { STATE_WAS_CORRUPT } from '../core/errors.ts';
 import { LEASE_RELEASE_FAILED } from '../core/lease.ts';
 import type { RunReport } from '../core/model.ts';
 import type { Reporter } from '../core/ports.ts';
@@ -248,6 +249,16 @@ function finish(input: RunOnceInput, attempt: Attempt): RunSummary {
         reason: interrupted.reason,
         notStarted: interrupted.notStarted,
         nextStep: nextStep('INTERRUPTED'),
+      });
+    }
+    const corrupt = outcome.report.warnings?.find((w) => w.startsWith(STATE_WAS_CORRUPT));
+    if (corrupt !== undefined) {
+      // The run went on (ownership recovered by adoption, nothing pruned) and may end ok: said at WARN all the same,
+      // since what the lost state recorded can only be restored by hand, from the state object's previous version.
+      logger.warn('state was corrupt', {
+        code: 'STATE_CORRUPT',
+        warning: corrupt,
+        nextStep: nextStep('STATE_CORRUPT'),
       });
     }
     const unreleased = outcome.report.warnings?.find((w) => w.startsWith(LEASE_RELEASE_FAILED));
