@@ -31,7 +31,8 @@ const NEXT_STEPS: Readonly<Record<string, string>> = {
   SECRET_NOT_JSON:
     'store the secret as a JSON SecretString (put-secret-value --secret-string) and invoke {"mode":"plan"}',
   SECRET_EMPTY: 'the named secret exists without a value: put-secret-value its JSON (a secretRef: with the key in git)',
-  SECRET_NOT_FOUND: 'create the named secret under the secret name prefix, or fix the secretRef in git',
+  SECRET_NOT_FOUND:
+    'create the named secret under the secret name prefix, or fix the secretRef in git; for the credentials secret (OPSMAN_CREDENTIALS_SECRET_ID, created by the stack), check it was not deleted or renamed: cdk deploy restores it empty, then fill it (docs/aws.md, First-time steps 5)',
   SECRET_KEY_NOT_FOUND: 'add the named key to the secret, or fix the secretRef in git',
   SECRET_ACCESS_DENIED: "check the function role (GetSecretValue on the prefix) and the secret's resource policy",
   SECRET_DECRYPTION_FAILED: "enable the secret's KMS key or grant the function role kms:Decrypt on it",
@@ -86,7 +87,7 @@ export const DEFAULT_NEXT_STEP = `read the message; the runbook of the alarm say
 export function nextStep(code: string | undefined, httpStatus?: number): string {
   // The client codes a 403 as a refused key too; on a write it means the key lacks the role for that object.
   if (code === 'OPSMAN_AUTH_ERROR' && httpStatus === 403)
-    return 'the API key lacks the role for this object: grant it in Ops Manager (Project or Organization Owner), or remove the setting from git';
+    return "the API key lacks the role for this object: grant it in Ops Manager (Project or Organization Owner), or remove the setting from git; if every target is refused so and the message's error code names an access list, Ops Manager refuses the function's address instead: add its egress (NAT) IP to the API key's access list";
   if (code === 'OPSMAN_API_ERROR') {
     if (httpStatus === 404)
       return 'the project or organization is gone from Ops Manager (or the key cannot see it): restore it, or remove it from git';

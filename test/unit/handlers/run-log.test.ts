@@ -308,4 +308,13 @@ describe('next steps of the codes a Lambda run logs', () => {
     expect(nextStep(code)).not.toBe(DEFAULT_NEXT_STEP);
     expect(nextStep(code)).toMatch(step);
   });
+
+  it("a 403 names the API key's access list beside the role: Ops Manager answers a caller outside it with 403 too", () => {
+    expect(nextStep('OPSMAN_AUTH_ERROR', 403)).toMatch(/lacks the role/);
+    expect(nextStep('OPSMAN_AUTH_ERROR', 403)).toMatch(/egress \(NAT\) IP to the API key's access list/);
+  });
+
+  it('a credentials secret not found is not only a secretRef to fix in git', () => {
+    expect(nextStep('SECRET_NOT_FOUND')).toMatch(/OPSMAN_CREDENTIALS_SECRET_ID/);
+  });
 });
