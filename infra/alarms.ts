@@ -1,6 +1,6 @@
 /**
  * Alarms to one SNS topic (SSL enforced, optional email subscription): function errors, drift detected, targets
- * failed, runs failed, events rejected, messages in the failure queues, and no successful run for N hours (missing data breaches: a silent
+ * failed, changes blocked, runs failed, events rejected, messages in the failure queues, and no successful run for N hours (missing data breaches: a silent
  * function is a broken one). Metric names are those of lambdas/handlers/metrics.ts.
  */
 import { Duration } from 'aws-cdk-lib';
@@ -63,6 +63,13 @@ export class Alarms extends Construct {
     });
     this.#add('TargetsFailed', this.#run('TargetsFailed'), {
       description: 'At least one project or organization could not be read, planned or applied.',
+    });
+    // A blocked change writes nothing until someone acts (a secretRef whose secret or key is missing or unreadable, a
+    // team missing, a safety gate), yet the run ends ok and LastSuccess is emitted: without this nothing pages, and the
+    // config stays as it was on every run. Fires on each run while the change stays blocked, as DriftDetected does.
+    this.#add('Blocked', this.#run('Blocked'), {
+      description:
+        'A change was not written until something is fixed (a secret reference that cannot be resolved, a team missing, a safety gate): see its "change blocked" log line.',
     });
     // A run that fails for good (invalid desired state, credentials refused, a state from a newer version) is answered,
     // not thrown, so neither the Errors alarm nor a queue sees it: without these it waits for NoSuccessfulRun. RunFailed

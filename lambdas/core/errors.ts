@@ -27,6 +27,12 @@ export class StateCorruptError extends ReconcileError {
 }
 
 /**
+ * How a run's warning (RunReport.warnings) about a corrupt state begins, the run's and the plan's: the handlers log it
+ * on a line of its own (handlers/run-once.ts).
+ */
+export const STATE_WAS_CORRUPT = 'STATE WAS CORRUPT';
+
+/**
  * The stored state was written by a newer version of this tool (a higher `formatVersion`): it is neither read nor
  * overwritten, so a rollback of the deployment cannot destroy what the newer version recorded.
  */

@@ -5,6 +5,7 @@
  */
 import { windowHolds } from './change-windows.ts';
 import { mapLimit } from './concurrency.ts';
+import { STATE_WAS_CORRUPT } from './errors.ts';
 import { markFights } from './fight-notice.ts';
 import type { FingerprintCache } from './fingerprint.ts';
 import { RunInterruptedError } from './interrupt.ts';
@@ -173,7 +174,7 @@ export async function makePlan(
   if (otherOpsManager !== undefined) plan.warnings?.unshift(otherOpsManager);
   if (request.stateCorrupt) {
     plan.warnings?.unshift(
-      'STATE WAS CORRUPT: ownership is unknown this run; owned alert configs are recovered by adoption and nothing is pruned',
+      `${STATE_WAS_CORRUPT}: ownership is unknown this run; owned alert configs are recovered by adoption and nothing is pruned`,
     );
   }
   plan.changes = sortChanges(

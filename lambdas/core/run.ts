@@ -12,7 +12,7 @@ import {
   type DesiredCacheStatus,
   loadDesiredStateCached,
 } from './desired/index.ts';
-import { DesiredStateInTransitError, DesiredStateInvalidError, ReconcileError } from './errors.ts';
+import { DesiredStateInTransitError, DesiredStateInvalidError, ReconcileError, STATE_WAS_CORRUPT } from './errors.ts';
 import { rewordUnwrittenFights } from './fight-notice.ts';
 import { INTERRUPTED_MESSAGE, interruptReason, RunInterruptedError } from './interrupt.ts';
 import {
@@ -257,7 +257,7 @@ export async function runReconcile(
       const session = await time('state', () => StateSession.open(deps.state, startedAt));
       if (session.loaded.corrupt) {
         warnings.push(
-          `STATE WAS CORRUPT (${session.loaded.corruptMessage ?? 'unreadable'}): ownership is recovered by adoption and nothing is pruned this run`,
+          `${STATE_WAS_CORRUPT} (${session.loaded.corruptMessage ?? 'unreadable'}): ownership is recovered by adoption and nothing is pruned this run`,
         );
       }
       if (saved !== undefined) {
@@ -309,7 +309,7 @@ export async function runReconcile(
         );
       }
       desired = undefined;
-      warnings.push(...(plan.warnings ?? []).filter((w) => !w.startsWith('STATE WAS CORRUPT')));
+      warnings.push(...(plan.warnings ?? []).filter((w) => !w.startsWith(STATE_WAS_CORRUPT)));
       // Windows are those of the moment of writing: now, with the lock held and the plan made or checked, for a saved
       // plan as for one made now. Not the run's start: a --lease-wait of up to a day, or a long planning, would let
       // writes start inside a freeze that opened meanwhile.

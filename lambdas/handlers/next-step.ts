@@ -1,6 +1,6 @@
 /**
  * What an operator paged at night should do next, per error code: the `nextStep` field of every failure log line of
- * the handlers ("run failed", "target failed", "event rejected", "not configured"). The runbook in docs/aws.md
+ * the handlers ("run failed", "target failed", "change blocked", "event rejected", "not configured"). The runbook in docs/aws.md
  * ("Runbook: one entry per alarm") says the same at length; this is the one-line version that travels with the error.
  * Never quotes a value: it is chosen from the code (and, for an Ops Manager answer, its HTTP status) alone.
  */
@@ -21,6 +21,8 @@ const NEXT_STEPS: Readonly<Record<string, string>> = {
   UNKNOWN_PROJECT: 'invoke again with project ids the desired state has',
   STATE_TOO_NEW:
     'a newer version wrote the state (a rollback?): deploy that version again, or a later one; do not delete the state',
+  STATE_CORRUPT:
+    'none for the run (it recovered ownership by adoption and pruned nothing); the unreadable state is the previous version of the state object (kept 30 days): restore by hand what adoption cannot (configs whose keys left git meanwhile), and find what wrote it',
   STATE_CONFLICT: 'none if the next run succeeds (another writer saved the state meanwhile)',
   LEASE_HELD: 'none: another run holds the lease; if none is running, it expires on its own (15 minutes)',
   LEASE_LOST: 'none if the next run succeeds: the next run completes the writes',
@@ -29,7 +31,8 @@ const NEXT_STEPS: Readonly<Record<string, string>> = {
   SECRET_NOT_JSON:
     'store the secret as a JSON SecretString (put-secret-value --secret-string) and invoke {"mode":"plan"}',
   SECRET_EMPTY: 'the named secret exists without a value: put-secret-value its JSON (a secretRef: with the key in git)',
-  SECRET_NOT_FOUND: 'create the named secret under the secret name prefix, or fix the secretRef in git',
+  SECRET_NOT_FOUND:
+    'create the named secret under the secret name prefix, or fix the secretRef in git; for the credentials secret (OPSMAN_CREDENTIALS_SECRET_ID, created by the stack), check it was not deleted or renamed: cdk deploy restores it empty, then fill it (docs/aws.md, First-time steps 5)',
   SECRET_KEY_NOT_FOUND: 'add the named key to the secret, or fix the secretRef in git',
   SECRET_ACCESS_DENIED: "check the function role (GetSecretValue on the prefix) and the secret's resource policy",
   SECRET_DECRYPTION_FAILED: "enable the secret's KMS key or grant the function role kms:Decrypt on it",
@@ -39,6 +42,8 @@ const NEXT_STEPS: Readonly<Record<string, string>> = {
     'Secrets Manager refused to read the secret in its current state: check it with aws secretsmanager describe-secret',
   SECRET_UNAVAILABLE:
     'none if the next run succeeds (Secrets Manager throttled or unreachable); else check the VPC endpoint',
+  SECRET_UNRESOLVED:
+    "a secretRef of this alert config could not be read when it was written (the message names the reference): create the secret or key, or fix the function role's access to it; the next run writes it",
   SECRET_REF_REFUSED: "a secretRef names the API key itself: point it at the notification's own secret in git",
   S3_ACCESS: 'none if the next run succeeds (S3 throttled or unreachable); else check the S3 endpoint and network',
   S3_ACCESS_DENIED: 'check the function role, the bucket policy and the KMS key of the named object',
@@ -49,10 +54,19 @@ const NEXT_STEPS: Readonly<Record<string, string>> = {
     'Ops Manager unreachable: check it is up, and the network path (VPC, security groups, DNS, CA bundle)',
   OPSMAN_DEADLINE_EXCEEDED: 'Ops Manager did not answer in time: check its health; the next run retries',
   OPSMAN_AMBIGUOUS_WRITE: 'none if the next run succeeds: it re-reads and adopts what the write created',
+  OPSMAN_INVALID_RESPONSE:
+    "something answered that is not Ops Manager's API (a proxy or login page?), or an answer this version cannot read: check OPSMAN_BASE_URL and the network path; report a bug if it is Ops Manager",
+  OPSMAN_RESPONSE_TOO_LARGE:
+    "an answer passed the client's size limit (the message names the request): check for a proxy answering in Ops Manager's place; report it if Ops Manager itself sent it",
+  OPSMAN_ABORTED:
+    "none if the next run succeeds: the request was stopped before Ops Manager answered (the Lambda's time limit)",
   OPSMAN_VALIDATION_ERROR: 'Ops Manager rejected the values: fix the named field in git (run validate)',
   LIVE_MALFORMED: 'Ops Manager answered an object this version cannot read: see the named field; report a bug',
   VERIFY_FAILED: 'the write did not stick: compare the object in Ops Manager with git; the next run retries',
-  INTERRUPTED: 'none if the next run succeeds; if runs keep stopping, Ops Manager is slow: check its health',
+  INTERRUPTED:
+    "none if the next run succeeds (it makes the writes this one did not start); if runs keep stopping, Ops Manager is slow (check its health) or the function's timeout is too short for the installation (raise reconcileTimeoutMinutes: docs/aws.md#sizing)",
+  CHANGE_BLOCKED:
+    'the reason names what blocks the change and what unblocks it (a secret or key to create in Secrets Manager, the function role or KMS key to fix for an unreadable secret, a team to add, a safety gate to override); the next run writes it once that is done',
   UPDATE_FIGHT:
     'something else (the named actor: another installation, a script, a second GitOps tool, bulk edits in the UI) keeps changing this object back: give it one owner, by leaving it to the other writer (an alert config: its key in spec.release, since removed from git it would be deleted where prune is on; a default server type or audit-log rotation: out of git) or by stopping the other writer',
   ARCHIVE_FAILED:
@@ -73,7 +87,7 @@ export const DEFAULT_NEXT_STEP = `read the message; the runbook of the alarm say
 export function nextStep(code: string | undefined, httpStatus?: number): string {
   // The client codes a 403 as a refused key too; on a write it means the key lacks the role for that object.
   if (code === 'OPSMAN_AUTH_ERROR' && httpStatus === 403)
-    return 'the API key lacks the role for this object: grant it in Ops Manager (Project or Organization Owner), or remove the setting from git';
+    return "the API key lacks the role for this object: grant it in Ops Manager (Project or Organization Owner), or remove the setting from git; if every target is refused so and the message's error code names an access list, Ops Manager refuses the function's address instead: add its egress (NAT) IP to the API key's access list";
   if (code === 'OPSMAN_API_ERROR') {
     if (httpStatus === 404)
       return 'the project or organization is gone from Ops Manager (or the key cannot see it): restore it, or remove it from git';

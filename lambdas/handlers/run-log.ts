@@ -3,7 +3,9 @@
  * the TargetsFailed alarm) for each failure of a project, organization or of the run's bookkeeping (`global`), and
  * `drift detected` (WARN, the DriftDetected alarm) for each live object that differs from git, and `update fight
  * detected` (WARN, code UPDATE_FIGHT) for each object something else keeps changing back (core/fight-notice.ts), and
- * `change windows ignored` (WARN) for an apply whose caller lifted change windows. Each names its target by type, id
+ * `change windows ignored` (WARN) for an apply whose caller lifted change windows, and `change blocked` (WARN, code
+ * CHANGE_BLOCKED, the Blocked alarm) for each change the run did not write until something is fixed (a secretRef that
+ * cannot be resolved, a team missing, a safety gate). Each names its target by type, id
  * and name and carries the code and the next step, so a CloudWatch Logs Insights query over these lines
  * alone answers what failed, where, since when and whether it still does (docs/aws.md, "Runbook"). The run's "run
  * finished" line keeps the summary; these repeat no secret (messages and field paths are value-free by construction).
@@ -143,6 +145,7 @@ export function logRunFindings(logger: Logger, report: RunReport): void {
       ...(last ? { more: drifted.length - MAX_DRIFT_LINES } : {}),
     });
   });
+  logBlocked(logger, report);
   logFights(logger, report);
   logReleases(logger, report);
   logHolds(logger, report);
@@ -188,6 +191,35 @@ function logHolds(logger: Logger, report: RunReport): void {
       nextStep:
         'nothing to do: the first scheduled apply after the window writes them (to write now: a manual CLI apply with --ignore-windows, or a manual invocation {"mode": "apply", "ignoreWindows": true})',
       ...(last ? { more: held.length - MAX_HOLD_LINES } : {}),
+    });
+  });
+}
+
+/** Most `change blocked` lines per run (the rest are counted in the last one; the archived report lists them all). */
+export const MAX_BLOCKED_LINES = 50;
+
+/** The code of a `change blocked` line, and of its next step (next-step.ts). */
+export const CHANGE_BLOCKED_CODE = 'CHANGE_BLOCKED';
+
+/**
+ * One WARN line per blocked change of the plan, at most MAX_BLOCKED_LINES: what the change is and its reason, which
+ * names what blocks it and what unblocks it (a secretRef whose secret or key is missing or unreadable, with where the
+ * reference is written; a team missing; a gate's numbers and override). A blocked change writes nothing, the run
+ * still ends `ok`, and the CLI's plan is not there to read: without this line the run's only trace of it is a count.
+ * Reasons are value-free by construction (a plan never holds a secret value).
+ */
+function logBlocked(logger: Logger, report: RunReport): void {
+  const blocked = report.plan.changes.filter((c) => c.action === 'blocked');
+  blocked.slice(0, MAX_BLOCKED_LINES).forEach((c, index) => {
+    const last = index === MAX_BLOCKED_LINES - 1 && blocked.length > MAX_BLOCKED_LINES;
+    logger.warn('change blocked', {
+      code: CHANGE_BLOCKED_CODE,
+      target: logTarget(c.target),
+      kind: c.kind,
+      key: c.key,
+      reason: c.reason,
+      nextStep: nextStep(CHANGE_BLOCKED_CODE),
+      ...(last ? { more: blocked.length - MAX_BLOCKED_LINES } : {}),
     });
   });
 }

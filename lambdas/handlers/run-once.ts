@@ -6,6 +6,7 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Context } from 'aws-lambda';
 import { errorHttpStatus } from '../core/concurrency.ts';
+import { STATE_WAS_CORRUPT } from '../core/errors.ts';
 import { LEASE_RELEASE_FAILED } from '../core/lease.ts';
 import type { RunReport } from '../core/model.ts';
 import type { Reporter } from '../core/ports.ts';
@@ -238,6 +239,28 @@ function finish(input: RunOnceInput, attempt: Attempt): RunSummary {
     const summary = summarise(outcome.report, trigger, request.command, durationMs);
     logRunFindings(logger, outcome.report);
     logger.info('run finished', { summary });
+    const { interrupted } = outcome.report;
+    if (interrupted !== undefined) {
+      // The run is `partial` and emits RunInterrupted, not LastSuccess: its writes not started wait for the next run.
+      // Said at WARN with the way out, since an operator filters on levels, and a run that keeps stopping is a
+      // function too short for the installation or an Ops Manager too slow, which no retry fixes.
+      logger.warn('run interrupted', {
+        code: 'INTERRUPTED',
+        reason: interrupted.reason,
+        notStarted: interrupted.notStarted,
+        nextStep: nextStep('INTERRUPTED'),
+      });
+    }
+    const corrupt = outcome.report.warnings?.find((w) => w.startsWith(STATE_WAS_CORRUPT));
+    if (corrupt !== undefined) {
+      // The run went on (ownership recovered by adoption, nothing pruned) and may end ok: said at WARN all the same,
+      // since what the lost state recorded can only be restored by hand, from the state object's previous version.
+      logger.warn('state was corrupt', {
+        code: 'STATE_CORRUPT',
+        warning: corrupt,
+        nextStep: nextStep('STATE_CORRUPT'),
+      });
+    }
     const unreleased = outcome.report.warnings?.find((w) => w.startsWith(LEASE_RELEASE_FAILED));
     if (unreleased !== undefined) {
       // The run's work is done (its status stands), but the lease stays until it expires: the runs until then end

@@ -10,6 +10,7 @@ import type { Policy, Role } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Alarms } from '../../infra/alarms.ts';
 import { buildApp } from '../../infra/build-app.ts';
 import {
   buildSnapshotManifest,
@@ -23,6 +24,7 @@ import { METRIC } from '../../lambdas/handlers/metrics.ts';
 import { makeDesiredFixture, UPLOADED } from './desired-fixture.ts';
 
 const SLOW = 180_000;
+const REPO_ROOT = join(import.meta.dirname, '..', '..');
 const NO_BUNDLING = { 'aws:cdk:bundling-stacks': [] as string[] };
 
 type Resources = Record<string, { Type: string; Properties: Record<string, unknown> }>;
@@ -291,8 +293,8 @@ describe('OpsmanGitops stack (default context, alarm email, CA bundle)', () => {
     expect(readdirSync(join(dir, 'projects')).length).toBeGreaterThan(0);
   });
 
-  it('alarms: errors, drift, failed targets and runs, rejected events, queues and staleness, all to an SSL-only topic with email', () => {
-    template.resourceCountIs('AWS::CloudWatch::Alarm', 9);
+  it('alarms: errors, drift, failed targets, blocked changes, failed runs, rejected events, queues and staleness, all to an SSL-only topic with email', () => {
+    template.resourceCountIs('AWS::CloudWatch::Alarm', 10);
     template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'oncall@example.com' });
     template.hasResourceProperties('AWS::SNS::TopicPolicy', {
       PolicyDocument: {
@@ -301,7 +303,7 @@ describe('OpsmanGitops stack (default context, alarm email, CA bundle)', () => {
         ]),
       },
     });
-    for (const metric of ['DriftDetected', 'TargetsFailed', 'RunFailed', 'EventRejected']) {
+    for (const metric of ['DriftDetected', 'TargetsFailed', 'Blocked', 'RunFailed', 'EventRejected']) {
       // The contract with the handlers: each watched name is one they emit.
       expect(Object.values(METRIC)).toContain(metric);
       template.hasResourceProperties('AWS::CloudWatch::Alarm', {
@@ -326,6 +328,30 @@ describe('OpsmanGitops stack (default context, alarm email, CA bundle)', () => {
       expect(alarm.Properties.AlarmDescription).toMatch(
         /^The (Reconcile|Archive) function failed \(threw or timed out\)\.$/,
       );
+    }
+  });
+
+  it("every alarm of the stack has its row in README's and docs/aws.md's alarm tables and in the runbook", () => {
+    const alarms = (stack.node.findChild('Alarms') as Alarms).alarms.map((a) => a.node.id);
+    expect(alarms).toContain('Blocked');
+    const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+    const aws = readFileSync(join(REPO_ROOT, 'docs', 'aws.md'), 'utf8');
+    // A table row begins with the alarm's name in backticks (two share a row: `ReconcileErrors`, `ArchiveErrors`).
+    const rows = (text: string, heading: string) => {
+      const start = text.indexOf(heading);
+      expect(start, heading).toBeGreaterThan(-1);
+      const section = text.slice(start, text.indexOf('\n#', start + heading.length));
+      return section.split('\n').filter((line) => line.startsWith('| `'));
+    };
+    const named = (lines: string[], alarm: string) =>
+      lines.some((line) => (line.split('|')[1] ?? '').includes(`\`${alarm}\``));
+    const tables = {
+      'README alarms': rows(readme, '### Metrics, alarms, logs'),
+      'docs/aws.md alarms': rows(aws, '## Alarms'),
+      'docs/aws.md runbook': rows(aws, '## Runbook: one entry per alarm'),
+    };
+    for (const [where, lines] of Object.entries(tables)) {
+      for (const alarm of alarms) expect(named(lines, alarm), `${alarm} in ${where}`).toBe(true);
     }
   });
 
@@ -429,7 +455,7 @@ describe('two installations in one account: each stack alarms on its own runs on
         const dimensions = Object.values(named)
           .filter((r) => r.Type === 'AWS::CloudWatch::Alarm' && r.Properties.Namespace === 'OpsmanGitops')
           .map((r) => r.Properties.Dimensions);
-        expect(dimensions).toHaveLength(5);
+        expect(dimensions).toHaveLength(6);
         for (const d of dimensions) expect(d).toEqual([{ Name: 'service', Value: 'opsman-gitops-OpsmanGitopsEu' }]);
       } finally {
         await rm(outdir, { recursive: true, force: true });

@@ -76,7 +76,11 @@ const named = (inv: Invocation, message: string) => inv.lines.filter((l) => l.me
  */
 function expectActionable(inv: Invocation, options: { run: boolean } = { run: true }): void {
   const failures = inv.lines.filter(
-    (l) => l.level === 'ERROR' || l.message === 'run failed' || l.message === 'drift detected',
+    (l) =>
+      l.level === 'ERROR' ||
+      l.message === 'run failed' ||
+      l.message === 'drift detected' ||
+      l.message === 'change blocked',
   );
   expect(failures.length).toBeGreaterThan(0);
   for (const line of failures) {
@@ -85,7 +89,7 @@ function expectActionable(inv: Invocation, options: { run: boolean } = { run: tr
     if (line.message !== 'drift detected') expect(line.code, line.message).toMatch(/^[A-Z][A-Z0-9_]+$/);
     expect(typeof line.nextStep, line.message).toBe('string');
     expect((line.nextStep as string).length).toBeGreaterThan(10);
-    if (line.message === 'target failed' || line.message === 'drift detected') {
+    if (line.message === 'target failed' || line.message === 'drift detected' || line.message === 'change blocked') {
       expect(line.target).toMatchObject({ type: expect.any(String), id: expect.any(String), name: expect.any(String) });
     }
   }
@@ -247,6 +251,36 @@ describe('each alarm fired for real, and what its log lines tell the engineer', 
     });
     expect(lines[0]?.nextStep).toMatch(/not corrected by this plan run/);
     expectActionable(inv);
+  });
+
+  it('Blocked: a notification secret deleted, another missing its key; each blocked alert config gets a line naming the reference', async () => {
+    const analytics = h.world.secrets.secrets.get('opsman/analytics');
+    const notify = h.world.secrets.secrets.get('opsman/notify');
+    h.world.secrets.secrets.delete('opsman/analytics');
+    const { 'slack-bot-token': _dropped, ...rest } = localSecrets['opsman/notify'] ?? {};
+    h.world.secrets.secrets.set('opsman/notify', JSON.stringify(rest));
+    try {
+      const inv = await invoke((await coldContainer())(SCHEDULE));
+      // The run writes everything else and ends ok: the alarm and the lines are all an operator gets.
+      expect(inv.result?.status).toBe('ok');
+      expect(inv.metrics.get('Blocked')).toBe(3);
+      const lines = named(inv, 'change blocked');
+      expect(lines).toHaveLength(3);
+      for (const line of lines) {
+        expect(line).toMatchObject({ level: 'WARN', code: 'CHANGE_BLOCKED', kind: 'alertConfig' });
+        expect(line.nextStep).toMatch(/secret or key to create/);
+      }
+      const gone = lines.filter((l) => (l.target as { id: string }).id === W.analyticsDev);
+      expect(gone.map((l) => l.key).sort()).toEqual(['no-primary', 'replication-oplog-resync']);
+      expect(String(gone[0]?.reason)).toMatch(/secret 'opsman\/analytics': no such secret/);
+      expect(String(gone[0]?.reason)).toMatch(/projects\/analytics\.yaml:\d+:\d+/);
+      const keyless = lines.find((l) => (l.target as { id: string }).id === W.paymentsProd);
+      expect(String(keyless?.reason)).toMatch(/opsman\/notify#slack-bot-token .* no such key/);
+      expectActionable(inv);
+    } finally {
+      if (analytics !== undefined) h.world.secrets.secrets.set('opsman/analytics', analytics);
+      if (notify !== undefined) h.world.secrets.secrets.set('opsman/notify', notify);
+    }
   });
 
   it('EventRejected: a schedule payload edited by hand; the line says which field and what to do', async () => {

@@ -6,6 +6,10 @@ import { describe, expect, it } from 'vitest';
 import type { ReconcileState } from '../../../lambdas/core/ports.ts';
 import { emulatorAdmin, fakeLambdaContext, WORLD } from '../../helpers/aws-world.ts';
 import { useHandlerWorld } from '../../helpers/handler-world.ts';
+import { captureProcessOutput, jsonLogLines } from '../../helpers/process-output.ts';
+
+// The lines an operator filters on (WARN and above), not the test default (ERROR).
+process.env.TEST_LOG_LEVEL = 'WARN';
 
 describe('the reconcile handler near its time limit', { timeout: 60_000 }, () => {
   const h = useHandlerWorld();
@@ -22,13 +26,20 @@ describe('the reconcile handler near its time limit', { timeout: 60_000 }, () =>
       ...fakeLambdaContext('req-short'),
       getRemainingTimeInMillis: () => 8_000 - (Date.now() - started),
     } as unknown as Context;
-    const first = await h.reconcile({ mode: 'apply' }, short);
+    const captured = await captureProcessOutput(() => h.reconcile({ mode: 'apply' }, short));
     await emulatorAdmin(h.world.emulator.origin, 'DELETE', 'faults');
+    const first = captured.result as Record<string, unknown> & { status: string };
 
     expect(first.status).toBe('partial');
     const interrupted = first.interrupted as { reason: string; notStarted: number };
     expect(interrupted.reason).toBe("the Lambda's time limit is 2 s away");
     expect(interrupted.notStarted).toBeGreaterThan(0);
+    // One WARN line says it, with the way out (the summary is an INFO line a level filter leaves out).
+    const lines = jsonLogLines(captured.text).filter((l) => l.message === 'run interrupted');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ level: 'WARN', code: 'INTERRUPTED', ...interrupted });
+    expect(lines[0]?.runId).toBe(first.runId);
+    expect(lines[0]?.nextStep).toMatch(/reconcileTimeoutMinutes/);
     expect(first.failed).toBe(0);
     expect(h.world.s3.getText(WORLD.dataBucket, 'state/lease.json')).toBeUndefined();
     const state = JSON.parse(h.world.s3.getText(WORLD.dataBucket, 'state/state.json') ?? '{}') as ReconcileState;

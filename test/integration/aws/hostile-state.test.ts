@@ -4,6 +4,10 @@
 import { describe, expect, it } from 'vitest';
 import { emulatorAdmin, WORLD } from '../../helpers/aws-world.ts';
 import { useHandlerWorld } from '../../helpers/handler-world.ts';
+import { captureProcessOutput, jsonLogLines } from '../../helpers/process-output.ts';
+
+// The lines an operator filters on (WARN and above), not the test default (ERROR).
+process.env.TEST_LOG_LEVEL = 'WARN';
 
 const STATE_KEY = 'state/state.json';
 
@@ -30,6 +34,17 @@ describe('the reconcile handler over an unusable state object', { timeout: 60_00
     expect(h.world.s3.getText(WORLD.dataBucket, STATE_KEY)).toBe(newer);
     expect(h.world.s3.getText(WORLD.dataBucket, 'state/lease.json')).toBeUndefined();
     expect(await writes()).toBe(0);
+  });
+
+  it('a state cut short (not JSON): the run goes on, and a WARN line says the state was corrupt and what to do', async () => {
+    h.world.s3.putDirect(WORLD.dataBucket, STATE_KEY, '{"formatVersion": 1, "projects": {"5e22');
+    const captured = await captureProcessOutput(() => h.reconcile({ mode: 'apply' }, ctx()));
+    expect(captured.result).toMatchObject({ status: 'ok', failed: 0 });
+    const lines = jsonLogLines(captured.text).filter((l) => l.message === 'state was corrupt');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ level: 'WARN', code: 'STATE_CORRUPT', runId: captured.result?.runId });
+    expect(String(lines[0]?.warning)).toContain(`s3://${WORLD.dataBucket}/${STATE_KEY} cannot be used: not JSON`);
+    expect(lines[0]?.nextStep).toMatch(/previous version of the state object/);
   });
 
   it.each([

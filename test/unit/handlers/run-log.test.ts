@@ -6,9 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { failedWith } from '../../../lambdas/core/apply-target.ts';
 import type { Change, RunReport, TargetFailure } from '../../../lambdas/core/model.ts';
 import { failedWriteFailure } from '../../../lambdas/core/report.ts';
-import { nextStep } from '../../../lambdas/handlers/next-step.ts';
+import { DEFAULT_NEXT_STEP, nextStep } from '../../../lambdas/handlers/next-step.ts';
 import {
+  CHANGE_BLOCKED_CODE,
   logRunFindings,
+  MAX_BLOCKED_LINES,
   MAX_FAILURE_LINES,
   MAX_FAILURE_LINES_PER_CAUSE,
   MAX_FIGHT_LINES,
@@ -252,5 +254,67 @@ describe('alert config released lines', () => {
     calls.length = 0;
     logRunFindings(logger, report([]));
     expect(calls).toEqual([]);
+  });
+});
+
+describe('change blocked lines', () => {
+  const blocked = (n: number): Change =>
+    ({
+      target: project(n % 3),
+      kind: 'alertConfig',
+      key: `k${n}`,
+      action: 'blocked',
+      fields: [],
+      after: { notifications: [{ typeName: 'WEBHOOK', webhookSecret: 'hush-value-1' }] },
+      reason: `alert config "k${n}": secret reference opsman/notify#hook (notifications[WEBHOOK].webhookSecret) could not be resolved: secret 'opsman/notify': no such secret`,
+    }) as Change;
+
+  it('one coded WARN line per blocked change, with its target, key, reason and next step, and no value of its body', () => {
+    const { logger, calls } = recordingLogger();
+    logRunFindings(logger, { failures: [], plan: { changes: [blocked(1)] }, command: 'apply' } as unknown as RunReport);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toMatchObject({ level: 'warn', message: 'change blocked' });
+    expect(calls[0]?.fields).toEqual({
+      code: CHANGE_BLOCKED_CODE,
+      target: project(1),
+      kind: 'alertConfig',
+      key: 'k1',
+      reason: blocked(1).reason,
+      nextStep: nextStep(CHANGE_BLOCKED_CODE),
+    });
+    expect(nextStep(CHANGE_BLOCKED_CODE)).not.toBe(DEFAULT_NEXT_STEP);
+    expect(JSON.stringify(calls)).not.toContain('hush-value-1');
+  });
+
+  it('at most MAX_BLOCKED_LINES lines; the last counts the rest', () => {
+    const { logger, calls } = recordingLogger();
+    const changes = Array.from({ length: MAX_BLOCKED_LINES + 4 }, (_, i) => blocked(i));
+    logRunFindings(logger, { failures: [], plan: { changes }, command: 'apply' } as unknown as RunReport);
+    const lines = calls.filter((c) => c.message === 'change blocked');
+    expect(lines).toHaveLength(MAX_BLOCKED_LINES);
+    expect(lines.at(-1)?.fields.more).toBe(4);
+    expect(lines.slice(0, -1).every((l) => l.fields.more === undefined)).toBe(true);
+  });
+});
+
+describe('next steps of the codes a Lambda run logs', () => {
+  // Codes a target failure or a failed change carries in a Lambda run that had only the runbook's fallback.
+  it.each([
+    ['SECRET_UNRESOLVED', /secretRef/],
+    ['OPSMAN_INVALID_RESPONSE', /OPSMAN_BASE_URL/],
+    ['OPSMAN_RESPONSE_TOO_LARGE', /size limit/],
+    ['OPSMAN_ABORTED', /time limit/],
+  ])('%s has its own next step', (code, step) => {
+    expect(nextStep(code)).not.toBe(DEFAULT_NEXT_STEP);
+    expect(nextStep(code)).toMatch(step);
+  });
+
+  it("a 403 names the API key's access list beside the role: Ops Manager answers a caller outside it with 403 too", () => {
+    expect(nextStep('OPSMAN_AUTH_ERROR', 403)).toMatch(/lacks the role/);
+    expect(nextStep('OPSMAN_AUTH_ERROR', 403)).toMatch(/egress \(NAT\) IP to the API key's access list/);
+  });
+
+  it('a credentials secret not found is not only a secretRef to fix in git', () => {
+    expect(nextStep('SECRET_NOT_FOUND')).toMatch(/OPSMAN_CREDENTIALS_SECRET_ID/);
   });
 });
