@@ -373,6 +373,19 @@ export class FsStateStore implements StateStore {
     });
   }
 
+  /**
+   * LeaseLostError unless lease.json still holds our token. Read without the lease lock: every replacement of the file
+   * is a rename (atomic), and a file being created means ours is gone anyway, so a partial read is rightly not ours.
+   */
+  async checkLease(lease: Lease): Promise<void> {
+    const current = await this.readLease(0);
+    if (current === null || current.token !== lease.token) {
+      const now =
+        current === null ? 'it was removed (unlock?)' : `run ${current.runId} (${current.owner}) holds it now`;
+      throw new LeaseLostError(`lease ${this.leasePath} of run ${lease.runId} is no longer ours: ${now}`);
+    }
+  }
+
   /** Removes lease.json only if it is still ours. */
   async releaseLease(lease: Lease): Promise<void> {
     await this.withLock(`${this.leasePath}.lock`, async () => {
