@@ -1,6 +1,7 @@
 /**
  * Local StateStore: `state.json` in a directory, written atomically (temp file, fsync, rename) with a version check
- * (version = sha256 of the content), and the run lease as `lease.json` created with O_EXCL. An expired lease is taken
+ * (version = sha256 of the content), and the run lease as `lease.json`, written in full under a temp name and linked
+ * into place (never replacing one). An expired lease is taken
  * over, and a lease is renewed or released, only under a short `lease.json.lock` (O_EXCL too), so two runs can never
  * both believe they hold it.
  */
@@ -309,7 +310,7 @@ export class FsStateStore implements StateStore {
     }
   }
 
-  /** Creates lease.json (O_EXCL), or takes over an expired one; LeaseHeldError otherwise. */
+  /** Creates lease.json (linked into place: never replaces one), or takes over an expired one; LeaseHeldError otherwise. */
   async acquireLease(request: { owner: string; runId: string; ttlMs: number }): Promise<Lease> {
     await this.makeDir();
     const doc: LeaseDoc = {
@@ -329,24 +330,28 @@ export class FsStateStore implements StateStore {
         );
       }
       if (current === null) {
+        // Written in full and fsynced under a temp name, then linked into place (EEXIST when one exists: never
+        // replaced). A lease.json created first and written after was left empty by a failed write (a full disk) or a
+        // kill in between: unreadable, it refused every run for a lease lifetime.
+        const temp = tempPathIn(this.dir);
         try {
-          const handle = await open(this.leasePath, 'wx', 0o600);
-          try {
-            await handle.writeFile(leaseDocumentText(doc));
-            await handle.sync();
-          } finally {
-            await handle.close();
-          }
-          return doc;
-        } catch (error) {
-          if (!isErrno(error, 'EEXIST')) throw fsFailure('create the lease file', this.leasePath, error);
-          const other = await this.readLease(request.ttlMs);
-          throw new LeaseHeldError({
-            owner: other?.owner ?? 'another run',
-            runId: other?.runId ?? 'unknown',
-            expiresAt: other?.expiresAt ?? 'unknown',
+          await writeSyncedTemp(temp, leaseDocumentText(doc), 0o600).catch((error: unknown) => {
+            throw fsFailure('write the lease file', this.leasePath, error);
           });
+          await linkFile(temp, this.leasePath).catch(async (error: unknown) => {
+            if (!isErrno(error, 'EEXIST')) throw fsFailure('create the lease file', this.leasePath, error);
+            const other = await this.readLease(request.ttlMs);
+            throw new LeaseHeldError({
+              owner: other?.owner ?? 'another run',
+              runId: other?.runId ?? 'unknown',
+              expiresAt: other?.expiresAt ?? 'unknown',
+            });
+          });
+        } finally {
+          await unlinkQuietly(temp);
         }
+        await syncDirectory(this.dir);
+        return doc;
       }
       // Expired (or unreadable for a lease lifetime since it was last written): replace it; we hold the lease lock, so
       // nobody renews or takes it meanwhile.
