@@ -433,8 +433,9 @@ export class FsStateStore implements StateStore {
     let text: string;
     let modifiedMs: number;
     try {
-      // One open file for both: the mtime is that of the bytes read, even if the file is replaced meanwhile.
-      const handle = await open(this.leasePath, 'r');
+      // One open file for both: the mtime is that of the bytes read, even if the file is replaced meanwhile. A FIFO or
+      // a device there is refused, never waited on (it would hold lease.json.lock for good).
+      const handle = await openRegularFile(this.leasePath);
       try {
         modifiedMs = (await handle.stat()).mtimeMs;
         text = await handle.readFile('utf8');
