@@ -6,7 +6,7 @@
  * both believe they hold it.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { type FileHandle, open, unlink } from 'node:fs/promises';
+import { type FileHandle, lstat, open, readlink, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeDirectories, PRIVATE_DIRECTORY_MODE } from '../../../shared/make-directories.ts';
 import { openRegularFile, readRegularFile } from '../../../shared/regular-file.ts';
@@ -233,8 +233,27 @@ export class FsStateStore implements StateStore {
     }
   }
 
-  /** Reads state.json; StateCorruptError when it is not a valid state document. The version hashes the file's bytes. */
+  /**
+   * Refuses a state.json that is a symbolic link. Why: it is replaced by a rename over it, which replaces the link, not
+   * the file it names; that file would silently stop being updated after the first apply read it (and another state
+   * directory linking to it holds its own lease: no lock between them). The state directory itself may be a link.
+   */
+  private async refuseLinkedState(): Promise<void> {
+    const info = await lstat(this.statePath).catch(() => null);
+    if (info === null || !info.isSymbolicLink()) return;
+    const target = await readlink(this.statePath).catch(() => 'somewhere it cannot read');
+    throw new FsStoreError(
+      `${this.statePath} is a symbolic link (to ${target}): the state is replaced by renaming a new file over state.json, which would replace the link, not the file it names. Give --state-dir the directory that holds the state instead, or replace the link with the file`,
+      this.statePath,
+    );
+  }
+
+  /**
+   * Reads state.json; StateCorruptError when it is not a valid state document. The version hashes the file's bytes.
+   * A state.json that is a symbolic link is refused (FsStoreError).
+   */
   async read(): Promise<{ state: ReconcileState | null; version: string | null }> {
+    await this.refuseLinkedState();
     const bytes = await this.readBytes(this.statePath);
     if (bytes === null) return { state: null, version: null };
     const version = sha256(bytes);
@@ -269,6 +288,7 @@ export class FsStateStore implements StateStore {
   async write(state: ReconcileState, expectedVersion: string | null): Promise<string> {
     await this.makeDir();
     return this.withLock(`${this.statePath}.lock`, async () => {
+      await this.refuseLinkedState();
       const actual = await sha256OfFile(this.statePath);
       if (actual !== expectedVersion) throw new StateConflictError(expectedVersion, actual);
       if (actual !== null && this.corruptVersions.has(actual)) await this.keepCorrupt(actual);
