@@ -1,7 +1,7 @@
 /**
  * The run lease: an apply holds it for its whole read-plan-write phase. A held lease is waited for up to
  * `leaseWaitMs`, then the run fails fast naming the holder; the store takes over an expired one. While held it is
- * renewed whenever less than half of its time is left.
+ * renewed whenever less than half of its time is left, and otherwise checked (where the store can) before each write.
  */
 import { LeaseHeldError, LeaseWaitInterruptedError } from './errors.ts';
 import { interruptReason } from './interrupt.ts';
@@ -42,10 +42,18 @@ export class HeldLease {
     return this.current;
   }
 
-  /** Renews when less than half the lifetime is left; throws LeaseLostError when it was taken over. */
+  /**
+   * Called before each write (and after each planned target): renews when less than half the lifetime is left, else
+   * checks that the lease is still ours (when the store can: `checkLease`); throws LeaseLostError when it is not.
+   * Why check between renewals: `unlock` of a run still alive frees its lease at once, and a run taking it then must
+   * not write beside one that would otherwise find out only at its next renewal, up to half a lifetime later.
+   */
   async keepAlive(): Promise<void> {
     const left = Date.parse(this.current.expiresAt) - this.clock.now().getTime();
-    if (left > this.options.ttlMs / 2) return;
+    if (left > this.options.ttlMs / 2) {
+      await this.store.checkLease?.(this.current);
+      return;
+    }
     this.current = await this.store.renewLease(this.current, this.options.ttlMs);
   }
 

@@ -240,6 +240,11 @@ export interface StateStore {
   acquireLease(request: { owner: string; runId: string; ttlMs: number }): Promise<Lease>;
   renewLease(lease: Lease, ttlMs: number): Promise<Lease>;
   releaseLease(lease: Lease): Promise<void>;
+  /**
+   * Throws LeaseLostError when `lease` is no longer the one stored (removed by `unlock`, taken over); changes nothing.
+   * Optional: a store without it finds a lost lease only at its next renewal.
+   */
+  checkLease?(lease: Lease): Promise<void>;
 }
 
 /** Stores archive objects (manifests, usage snapshots, run reports). */

@@ -1,11 +1,12 @@
 /**
  * Local StateStore: `state.json` in a directory, written atomically (temp file, fsync, rename) with a version check
- * (version = sha256 of the content), and the run lease as `lease.json` created with O_EXCL. An expired lease is taken
+ * (version = sha256 of the content), and the run lease as `lease.json`, written in full under a temp name and linked
+ * into place (never replacing one). An expired lease is taken
  * over, and a lease is renewed or released, only under a short `lease.json.lock` (O_EXCL too), so two runs can never
  * both believe they hold it.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { type FileHandle, open, unlink } from 'node:fs/promises';
+import { type FileHandle, lstat, open, readlink, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeDirectories, PRIVATE_DIRECTORY_MODE } from '../../../shared/make-directories.ts';
 import { openRegularFile, readRegularFile } from '../../../shared/regular-file.ts';
@@ -232,8 +233,27 @@ export class FsStateStore implements StateStore {
     }
   }
 
-  /** Reads state.json; StateCorruptError when it is not a valid state document. The version hashes the file's bytes. */
+  /**
+   * Refuses a state.json that is a symbolic link. Why: it is replaced by a rename over it, which replaces the link, not
+   * the file it names; that file would silently stop being updated after the first apply read it (and another state
+   * directory linking to it holds its own lease: no lock between them). The state directory itself may be a link.
+   */
+  private async refuseLinkedState(): Promise<void> {
+    const info = await lstat(this.statePath).catch(() => null);
+    if (info === null || !info.isSymbolicLink()) return;
+    const target = await readlink(this.statePath).catch(() => 'somewhere it cannot read');
+    throw new FsStoreError(
+      `${this.statePath} is a symbolic link (to ${target}): the state is replaced by renaming a new file over state.json, which would replace the link, not the file it names. Give --state-dir the directory that holds the state instead, or replace the link with the file`,
+      this.statePath,
+    );
+  }
+
+  /**
+   * Reads state.json; StateCorruptError when it is not a valid state document. The version hashes the file's bytes.
+   * A state.json that is a symbolic link is refused (FsStoreError).
+   */
   async read(): Promise<{ state: ReconcileState | null; version: string | null }> {
+    await this.refuseLinkedState();
     const bytes = await this.readBytes(this.statePath);
     if (bytes === null) return { state: null, version: null };
     const version = sha256(bytes);
@@ -268,6 +288,7 @@ export class FsStateStore implements StateStore {
   async write(state: ReconcileState, expectedVersion: string | null): Promise<string> {
     await this.makeDir();
     return this.withLock(`${this.statePath}.lock`, async () => {
+      await this.refuseLinkedState();
       const actual = await sha256OfFile(this.statePath);
       if (actual !== expectedVersion) throw new StateConflictError(expectedVersion, actual);
       if (actual !== null && this.corruptVersions.has(actual)) await this.keepCorrupt(actual);
@@ -309,7 +330,7 @@ export class FsStateStore implements StateStore {
     }
   }
 
-  /** Creates lease.json (O_EXCL), or takes over an expired one; LeaseHeldError otherwise. */
+  /** Creates lease.json (linked into place: never replaces one), or takes over an expired one; LeaseHeldError otherwise. */
   async acquireLease(request: { owner: string; runId: string; ttlMs: number }): Promise<Lease> {
     await this.makeDir();
     const doc: LeaseDoc = {
@@ -329,24 +350,28 @@ export class FsStateStore implements StateStore {
         );
       }
       if (current === null) {
+        // Written in full and fsynced under a temp name, then linked into place (EEXIST when one exists: never
+        // replaced). A lease.json created first and written after was left empty by a failed write (a full disk) or a
+        // kill in between: unreadable, it refused every run for a lease lifetime.
+        const temp = tempPathIn(this.dir);
         try {
-          const handle = await open(this.leasePath, 'wx', 0o600);
-          try {
-            await handle.writeFile(leaseDocumentText(doc));
-            await handle.sync();
-          } finally {
-            await handle.close();
-          }
-          return doc;
-        } catch (error) {
-          if (!isErrno(error, 'EEXIST')) throw fsFailure('create the lease file', this.leasePath, error);
-          const other = await this.readLease(request.ttlMs);
-          throw new LeaseHeldError({
-            owner: other?.owner ?? 'another run',
-            runId: other?.runId ?? 'unknown',
-            expiresAt: other?.expiresAt ?? 'unknown',
+          await writeSyncedTemp(temp, leaseDocumentText(doc), 0o600).catch((error: unknown) => {
+            throw fsFailure('write the lease file', this.leasePath, error);
           });
+          await linkFile(temp, this.leasePath).catch(async (error: unknown) => {
+            if (!isErrno(error, 'EEXIST')) throw fsFailure('create the lease file', this.leasePath, error);
+            const other = await this.readLease(request.ttlMs);
+            throw new LeaseHeldError({
+              owner: other?.owner ?? 'another run',
+              runId: other?.runId ?? 'unknown',
+              expiresAt: other?.expiresAt ?? 'unknown',
+            });
+          });
+        } finally {
+          await unlinkQuietly(temp);
         }
+        await syncDirectory(this.dir);
+        return doc;
       }
       // Expired (or unreadable for a lease lifetime since it was last written): replace it; we hold the lease lock, so
       // nobody renews or takes it meanwhile.
@@ -371,6 +396,19 @@ export class FsStateStore implements StateStore {
       await this.writeLease(doc);
       return doc;
     });
+  }
+
+  /**
+   * LeaseLostError unless lease.json still holds our token. Read without the lease lock: every replacement of the file
+   * is a rename (atomic), and a file being created means ours is gone anyway, so a partial read is rightly not ours.
+   */
+  async checkLease(lease: Lease): Promise<void> {
+    const current = await this.readLease(0);
+    if (current === null || current.token !== lease.token) {
+      const now =
+        current === null ? 'it was removed (unlock?)' : `run ${current.runId} (${current.owner}) holds it now`;
+      throw new LeaseLostError(`lease ${this.leasePath} of run ${lease.runId} is no longer ours: ${now}`);
+    }
   }
 
   /** Removes lease.json only if it is still ours. */
@@ -415,8 +453,9 @@ export class FsStateStore implements StateStore {
     let text: string;
     let modifiedMs: number;
     try {
-      // One open file for both: the mtime is that of the bytes read, even if the file is replaced meanwhile.
-      const handle = await open(this.leasePath, 'r');
+      // One open file for both: the mtime is that of the bytes read, even if the file is replaced meanwhile. A FIFO or
+      // a device there is refused, never waited on (it would hold lease.json.lock for good).
+      const handle = await openRegularFile(this.leasePath);
       try {
         modifiedMs = (await handle.stat()).mtimeMs;
         text = await handle.readFile('utf8');

@@ -1,6 +1,6 @@
 // Scenario: an atomic write of a local store fails mid-way (the file-size limit of `ulimit -f` makes the write fail
 // with EFBIG, as a full disk does with ENOSPC): the state, an archive object, a desired-state cache entry and the
-// fingerprint key each reject with that failure, and leave no temp file behind (before, writeChunksAtomic left its
+// fingerprint key and the lease each reject with that failure, and leave no temp file behind (before, writeChunksAtomic left its
 // hidden `.<hex>-<n>.tmp` beside state.json or the archive object).
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -96,6 +96,20 @@ describe('an atomic write that fails leaves no temp file and reports its own fai
       'await loadFingerprintKey(dir, {});',
     );
     expect(outcome.error).toMatchObject({ name: 'FingerprintKeyError', cause: 'EFBIG' });
+    expect(outcome.left).toEqual([]);
+  });
+
+  // A lease.json created first and written after was left empty by a failed write (a full disk), or by a kill between
+  // the two: an unreadable lease that refused every run for a lease lifetime (15 minutes). It is now linked into place
+  // only once written in full.
+  it('the lease (FsStateStore.acquireLease): no lease.json is left to refuse the next run', async () => {
+    const outcome = await underFileSizeLimit(
+      0,
+      `import { FsStateStore } from '${moduleUrl('lambdas/adapters/local/state-fs.ts')}';`,
+      `await new FsStateStore(dir).acquireLease({ owner: 'o', runId: 'r1', ttlMs: 900_000 });`,
+    );
+    expect(outcome.error).toMatchObject({ name: 'FsStoreError', cause: 'EFBIG' });
+    expect(outcome.error?.message).toMatch(/^cannot (create|write) the lease file .*lease\.json: .*EFBIG/);
     expect(outcome.left).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 // Scenario: a path the user names (or a file in a directory the user names) is a FIFO, or a device: the secrets file,
-// the --ca-file, `apply --plan FILE`, the state directory's fingerprint key and state.json, a desired-state cache
+// the --ca-file, `apply --plan FILE`, the state directory's fingerprint key, state.json and lease.json, a desired-state cache
 // entry, an archive object. Each read refuses it at once with a message that names the path and says what it is;
 // none hangs (before, a FIFO with no writer blocked the run for good: the synchronous reads blocked the whole process,
 // Ctrl-C included). Each runs in a child process, so a read that hangs is reported, not waited on.
@@ -95,6 +95,22 @@ describe('a FIFO or a device where a file is read', { timeout: 60_000 }, () => {
     );
     expect(error).toMatchObject({ name: 'FsStoreError' });
     expect(error?.message).toBe(`cannot read ${path}: ${FIFO_WORDS}`);
+  });
+
+  // The lease is read under lease.json.lock by apply (acquire, renew, release) and by unlock: a FIFO there blocked
+  // each of them for good, holding that lock.
+  it('lease.json: refused by apply and unlock, naming the file', async () => {
+    const path = fifo(join(dir, 'lease.json'));
+    const imports = `import { FsStateStore } from '${moduleUrl('lambdas/adapters/local/state-fs.ts')}';`;
+    const store = `new FsStateStore(path.slice(0, -'/lease.json'.length))`;
+    for (const call of [
+      `${store}.acquireLease({ owner: 'o', runId: 'r', ttlMs: 60_000 })`,
+      `${store}.forceReleaseLease('r')`,
+    ]) {
+      const error = await refusal(imports, `await ${call};`, path);
+      expect(error).toMatchObject({ name: 'FsStoreError' });
+      expect(error?.message).toBe(`cannot read ${path}: ${FIFO_WORDS}`);
+    }
   });
 
   it('a desired-state cache entry: refused (the cache then misses and replaces it)', async () => {
