@@ -331,6 +331,18 @@ export interface Change {
   };
   /** adopt only: the key that left git and owned this object; its record moves to `key` (a renamed key). */
   movedFrom?: string;
+  /**
+   * alertConfig only: the AlertTemplate the declared config was merged in from, and where its entry is written, so that
+   * a template edit reads as one in every project it changes. Added within format 2.
+   */
+  template?: ChangeTemplate;
+}
+
+/** The template of a change's declared alert config (`Change.template`). */
+export interface ChangeTemplate {
+  name: string;
+  file: string;
+  line: number;
 }
 
 /** A target that could not be planned or applied at all (read failed, 500, lease lost...). */

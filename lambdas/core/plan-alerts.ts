@@ -9,6 +9,7 @@ import type { AlertConfig } from '../opsman/types.ts';
 import { type DesiredAlertBody, sharedSecretItems, toDesiredAlertBody } from './alert-body.ts';
 import { CLOCK_SKEW_ALLOWANCE_MS } from './attribution-window.ts';
 import { hmacOf } from './canonical.ts';
+import { markTemplates } from './change-templates.ts';
 import { ClaimIndex } from './claim-index.ts';
 import { diffAlert, onlyEnabledDiffers, withSecretChanges } from './diff.ts';
 import { changedSecretPaths, type FingerprintCache, secretFingerprints } from './fingerprint.ts';
@@ -568,6 +569,7 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
     undigestedLateCreateWarning(target, marker),
   );
 
+  markTemplates(changes, project.alertConfigs);
   const unmanaged = input.live
     .filter((c) => !ownedIds.has(c.id) && !claimed.has(c.id))
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))

@@ -44,9 +44,22 @@ function changeProblem(c: unknown): string | undefined {
   if (c.movedFrom !== undefined && (typeof c.movedFrom !== 'string' || c.action !== 'adopt')) {
     return 'movedFrom is allowed on an adopt only, as a string';
   }
+  const template = c.template === undefined ? undefined : templateProblem(c.template, c.kind);
+  if (template !== undefined) return template;
   if (c.kind === 'alertConfig' && NEEDS_ID.has(c.action) && typeof c.id !== 'string')
     return `${c.action} without an id`;
   return valuesProblem(c) ?? driftProblem(c.drift);
+}
+
+/** What is wrong with a change's `template` (the renderers print its members), or undefined. */
+function templateProblem(t: unknown, kind: unknown): string | undefined {
+  if (kind !== 'alertConfig') return 'template is allowed on an alertConfig change only';
+  if (!isRecord(t) || typeof t.name !== 'string' || typeof t.file !== 'string') {
+    return 'template is not an object with a name and a file';
+  }
+  if (typeof t.line !== 'number' || !Number.isInteger(t.line) || t.line < 1)
+    return 'template.line is not a line number';
+  return undefined;
 }
 
 const KNOWN_FIELDS: ReadonlySet<string> = new Set(PLAN_FIELDS);

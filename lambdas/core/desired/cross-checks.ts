@@ -58,8 +58,14 @@ function duplicateKeys(entries: MergedEntry[], scope: string): ValidationIssue[]
   return issues;
 }
 
-/** Runs every cross-document rule and the per-config rules; returns the issues found. */
-export function checkDocuments(docs: DocumentsByKind): ValidationIssue[] {
+/**
+ * Runs every cross-document rule and the per-config rules; returns the issues found. `refusedTemplates`: names of
+ * AlertTemplate documents refused at their header (reported there), which projects may name without an issue of theirs.
+ */
+export function checkDocuments(
+  docs: DocumentsByKind,
+  refusedTemplates: ReadonlySet<string> = new Set(),
+): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   issues.push(...unique(docs.Project, 'projectId', 'projectId'), ...unique(docs.Project, 'name', 'project name'));
   issues.push(
@@ -81,7 +87,7 @@ export function checkDocuments(docs: DocumentsByKind): ValidationIssue[] {
     issues.push(...duplicateKeys(entries, `template ${name ?? '(unnamed)'}`));
     for (const entry of entries) issues.push(...checkAlertConfig(template, entry.path, entry.value));
   }
-  for (const project of docs.Project) issues.push(...checkProject(project, templates));
+  for (const project of docs.Project) issues.push(...checkProject(project, templates, refusedTemplates));
   const projectIds = docs.Project.map((p) => meta(p, 'projectId')).filter((id): id is string => id !== undefined);
   const orgNames = new Map<string, string>();
   for (const o of docs.Organization) {
@@ -128,12 +134,16 @@ function projectIdsThatAreOrgIds(docs: DocumentsByKind): ValidationIssue[] {
   return issues;
 }
 
-function checkProject(project: ParsedDocument, templates: Map<string, ParsedDocument>): ValidationIssue[] {
+function checkProject(
+  project: ParsedDocument,
+  templates: Map<string, ParsedDocument>,
+  refusedTemplates: ReadonlySet<string>,
+): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   const name = meta(project, 'name') ?? '(unnamed)';
   const spec = asRecord(asRecord(project.value)?.spec);
   asArray(spec?.alertTemplates).forEach((raw, i) => {
-    if (typeof raw !== 'string' || templates.has(raw)) return;
+    if (typeof raw !== 'string' || templates.has(raw) || refusedTemplates.has(raw)) return;
     const known = [...templates.keys()].sort();
     const hint = suggestion(raw, known);
     const list = known.length > 0 ? `known templates: ${known.join(', ')}` : 'no AlertTemplate documents exist';

@@ -2,9 +2,9 @@
  * The first check of every document: a mapping with the supported apiVersion and a known kind. Documents failing it
  * get no further checks (their fields mean nothing without a kind).
  */
-import { suggestion } from './did-you-mean.ts';
+import { didYouMean, suggestion } from './did-you-mean.ts';
 import { API_VERSION, KINDS } from './enums.ts';
-import { asRecord, issueAt } from './issue.ts';
+import { asRecord, asString, issueAt } from './issue.ts';
 import type { ParsedDocument } from './parse.ts';
 import { describeValue } from './schema-check.ts';
 import type { ValidationIssue } from './types.ts';
@@ -45,4 +45,16 @@ export function checkHeader(document: ParsedDocument): { kind: Kind } | { issue:
       ...(hint.hint ? { hint: hint.hint } : {}),
     }),
   };
+}
+
+/**
+ * The metadata.name of a document refused by checkHeader that is meant as an AlertTemplate (its kind is AlertTemplate,
+ * or a misspelling of it: `AlertTemplat`), or undefined. Projects naming it are not told it is unknown: its own error
+ * says what is wrong, and fixing that one error is what makes every reference to it good.
+ */
+export function refusedTemplateName(document: ParsedDocument): string | undefined {
+  const value = asRecord(document.value);
+  const kind = asString(value?.kind);
+  if (kind === undefined || (kind !== 'AlertTemplate' && didYouMean(kind, KINDS) !== 'AlertTemplate')) return undefined;
+  return asString(asRecord(value?.metadata)?.name);
 }

@@ -13,7 +13,7 @@ import { lookupCachedState, lookupTaggedState, storeCachedState, storeTagEntry }
 import { checkDocuments, type DocumentsByKind } from './cross-checks.ts';
 import { decodeText } from './decode-text.ts';
 import { printableIssue, sortIssues } from './format.ts';
-import { checkHeader } from './headers.ts';
+import { checkHeader, refusedTemplateName } from './headers.ts';
 import { asRecord, asString } from './issue.ts';
 import { type PinnedManifest, readPinnedManifest } from './manifest-pin.ts';
 import { isUnclearNumberIssue, type ParsedDocument, parseYamlFile } from './parse.ts';
@@ -293,10 +293,13 @@ async function validate(
 ): Promise<LoadResult> {
   const issues: ValidationIssue[] = read.flatMap((r) => r.issues);
   const docs: DocumentsByKind = { Project: [], AlertTemplate: [], Organization: [], Settings: [] };
+  const refusedTemplates = new Set<string>();
   for (const document of read.flatMap((r) => r.documents)) {
     const header = checkHeader(document);
     if ('issue' in header) {
       issues.push(header.issue);
+      const refused = refusedTemplateName(document);
+      if (refused !== undefined) refusedTemplates.add(refused);
       continue;
     }
     issues.push(...checkSchema(document, document.value));
@@ -312,7 +315,7 @@ async function validate(
       rootIssue(source, `no Project or Organization documents under ${source.describe()}: nothing to manage`),
     );
   }
-  issues.push(...checkDocuments(docs));
+  issues.push(...checkDocuments(docs, refusedTemplates));
   let pin: PinnedManifest | undefined;
   const settings = docs.Settings[0];
   const pinPath = asString(asRecord(asRecord(asRecord(settings?.value)?.spec)?.versionManifest)?.pin);

@@ -227,6 +227,13 @@ function unknownFieldHint(
     const hint = 'did you mean "key"?';
     return { text: `; ${hint} (an alert config is named by its key)`, hint };
   }
+  // Templates do not nest: what one would include is listed by each project, beside it.
+  if (field === 'alertTemplates' && kind === 'AlertTemplate' && at.length === 1 && at[0] === 'spec') {
+    return {
+      text: ": a template cannot list templates; list both in each project's spec.alertTemplates (their keys must differ)",
+      hint: "list it in each project's spec.alertTemplates",
+    };
+  }
   const near = suggestion(field, known);
   if (near.hint !== undefined) return near;
   const from = at.map((segment) => (typeof segment === 'number' ? '[]' : segment));

@@ -52,11 +52,11 @@ export function paint(style: Style, action: ChangeAction, text: string): string 
 /** `~ alertConfig "host-down" (id 5f…)`: symbol, kind, key, id and template. */
 export function changeHeader(change: Change): string {
   const id = change.id !== undefined ? ` (id ${change.id})` : '';
-  const after = change.after as { template?: unknown } | undefined;
-  const template = typeof after?.template === 'string' ? ` from template ${after.template}` : '';
+  const t = change.template;
+  const template = t === undefined ? '' : ` from template ${t.name} (${t.file}:${t.line})`;
   const verb = change.action === 'enable' || change.action === 'disable' ? ` ${change.action}` : '';
   const name = change.key === change.kind ? change.kind : `${change.kind} "${change.key}"`;
-  return `${ACTION_SYMBOLS[change.action]} ${name}${id}${template}${verb}`;
+  return `${ACTION_SYMBOLS[change.action]} ${name}${id}${verb}${template}`;
 }
 
 /**

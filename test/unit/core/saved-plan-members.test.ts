@@ -25,6 +25,12 @@ function withDrift(plan: Plan, drift: unknown): Plan {
   return { ...plan, changes };
 }
 
+/** `plan` with `members` set on its one write (as a hand or another program may have written them). */
+function withChange(plan: Plan, members: Record<string, unknown>): Plan {
+  const changes = plan.changes.map((c) => (c.action === 'noop' ? c : ({ ...c, ...members } as typeof c)));
+  return { ...plan, changes };
+}
+
 const ATTRIBUTION = {
   eventTypeName: 'ALERT_CONFIG_CHANGED_AUDIT',
   created: '2026-11-27T04:00:00Z',
@@ -84,6 +90,16 @@ describe('a saved plan passed in-process: the members read after apply are check
       'fight fields not a list of strings',
       (p: Plan) => withDrift(p, { detected: true, fight: { ...FIGHT, fields: ['enabled', { path: SECRET }] } }),
       'drift.fight.fields[1] is not a string',
+    ],
+    [
+      'a template without its file',
+      (p: Plan) => withChange(p, { template: { name: SECRET, line: 3 } }),
+      'template is not an object with a name and a file',
+    ],
+    [
+      'a template line that is no line number',
+      (p: Plan) => withChange(p, { template: { name: 'baseline', file: 't.yaml', line: 0 } }),
+      'template.line is not a line number',
     ],
   ])('%s: refused, naming the change and the path', async (_name, edit, problem) => {
     const plan = edit(await planUpdating(scenario()));

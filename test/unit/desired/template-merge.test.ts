@@ -92,4 +92,57 @@ describe('template merge', () => {
       ],
     ]);
   });
+
+  async function issues(files: Record<string, string>): Promise<string[]> {
+    const result = await loadDesiredState(new MemorySource(files));
+    return result.ok ? [] : result.issues.map((i) => `${i.file}:${i.line}:${i.column}: ${i.message}`);
+  }
+
+  it.each([
+    [
+      'an apiVersion of another version',
+      'apiVersion: opsman-gitops/v1\nkind: AlertTemplate\nmetadata: {name: replica}',
+      'apiVersion: opsman-gitops/v2\nkind: AlertTemplate\nmetadata: {name: replica}',
+      't.yaml:9:13: unknown apiVersion "opsman-gitops/v2": this version of opsman-gitops reads "opsman-gitops/v1"',
+    ],
+    [
+      'a misspelt kind',
+      'kind: AlertTemplate\nmetadata: {name: replica}',
+      'kind: AlertTemplat\nmetadata: {name: replica}',
+      't.yaml:10:7: unknown kind "AlertTemplat": expected one of Project, AlertTemplate, Organization, Settings; did you mean "AlertTemplate"?',
+    ],
+  ])(
+    'a template refused for %s is reported there alone, not also as unknown to each project naming it',
+    async (_name, from, to, issue) => {
+      const broken = TEMPLATES.replace(from, to);
+      expect(broken).not.toBe(TEMPLATES);
+      const second = project('[baseline, replica]', '[]').replace(
+        'name: p1, projectId: 5e2211c17a3e5a48f5497de3',
+        'name: p2, projectId: 5e2211c17a3e5a48f5497de4',
+      );
+      expect(
+        await issues({ 't.yaml': broken, 'a.yaml': project('[baseline, replica]', '[]'), 'b.yaml': second }),
+      ).toEqual([issue]);
+    },
+  );
+
+  it('still reports a template name that no document declares, beside a refused one', async () => {
+    const broken = TEMPLATES.replace(
+      'kind: AlertTemplate\nmetadata: {name: replica}',
+      'kind: AlertTemplat\nmetadata: {name: replica}',
+    );
+    const found = await issues({ 't.yaml': broken, 'p.yaml': project('[baseline, replika]', '[]') });
+    expect(found[0]).toBe('p.yaml:5:30: unknown template "replika" (known templates: baseline)');
+    expect(found).toHaveLength(2);
+  });
+
+  it('says a template cannot list templates, and where they go instead', async () => {
+    const nested = TEMPLATES.replace(
+      'metadata: {name: replica}\nspec:\n',
+      'metadata: {name: replica}\nspec:\n  alertTemplates: [baseline]\n',
+    );
+    expect(await issues({ 't.yaml': nested, 'p.yaml': project('[replica]', '[]') })).toEqual([
+      't.yaml:13:3: unknown field "alertTemplates" in spec: a template cannot list templates; list both in each project\'s spec.alertTemplates (their keys must differ)',
+    ]);
+  });
 });

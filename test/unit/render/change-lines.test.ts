@@ -40,8 +40,32 @@ const CASES = [
   },
   {
     name: 'create from a template says so',
-    change: change({ key: 'k', action: 'create', after: { eventTypeName: 'HOST_DOWN', template: 'baseline' } }),
-    lines: ['  + alertConfig "k" from template baseline', '      eventTypeName: "HOST_DOWN"'],
+    change: change({
+      key: 'k',
+      action: 'create',
+      after: { eventTypeName: 'HOST_DOWN' },
+      template: { name: 'baseline', file: 'templates/baseline.yaml', line: 9 },
+    }),
+    lines: [
+      '  + alertConfig "k" from template baseline (templates/baseline.yaml:9)',
+      '      eventTypeName: "HOST_DOWN"',
+    ],
+  },
+  {
+    name: 'a disable from a template says which, after the verb',
+    change: change({
+      key: 'k',
+      action: 'disable',
+      id: '6b0000000000000000000001',
+      reason: 'disabled in desired state',
+      fields: [{ path: 'enabled', before: true, after: false }],
+      template: { name: 'baseline', file: 'templates/baseline.yaml', line: 9 },
+    }),
+    lines: [
+      '  ~ alertConfig "k" (id 6b0000000000000000000001) disable from template baseline (templates/baseline.yaml:9)',
+      '      # disabled in desired state',
+      '      enabled: true -> false',
+    ],
   },
   {
     name: 'update shows before -> after and a changed secret without its value',
