@@ -589,7 +589,12 @@ export class ModelWorld {
       }
       case 'loseState': {
         if (m.heldFrom !== null) m.heldFrom = 'lost';
-        for (const id of (await this.owned()) ?? []) m.orphans.add(id);
+        const owned = (await this.owned()) ?? new Set<string>();
+        for (const id of owned) m.orphans.add(id);
+        // A config made by a create whose answer was lost is known only by its pending marker, which goes with the
+        // state (README, crash-safe creates: a lost state has lost the marker, so nothing is recognised): it is the
+        // tool's, forgotten like the owned ones. Every config a person made is tracked as unmanaged already.
+        for (const c of await this.live()) if (!owned.has(c.id) && !m.unmanaged.has(c.id)) m.orphans.add(c.id);
         const file = join(this.paths.stateDir, 'state.json');
         if (step.corrupt) await writeFile(file, '{"formatVersion": 1, "projects": [torn');
         else await unlink(file).catch(() => {});
