@@ -189,6 +189,15 @@ export function renderPlanMarkdown(plan: Plan, title = 'opsman-gitops plan', max
   for (const line of quoted.shown) out.push(line, '');
   if (quoted.left > 0) out.push(`> ${quoted.left} more warnings (in the JSON plan)`, '');
   out.push(`**${summaryLine(total)}**`, '');
+  // The failures close the comment, after every folded section: a reviewer reading the counts above must learn here
+  // that they leave targets out (a read-only key refused a default server type: 6 targets, none of them counted).
+  if (plan.failures.length > 0) {
+    const failed = new Set(plan.failures.map((f) => `${f.target.type}:${f.target.id}`)).size;
+    out.push(
+      `**Incomplete: ${failed} target${failed === 1 ? '' : 's'} could not be planned; ${failed === 1 ? 'its' : 'their'} changes are neither shown nor counted (Failures, at the end).**`,
+      '',
+    );
+  }
   // Notes ask for nothing (a released key with nothing to release): quoted quietly, after the counts line.
   const noteLines = (plan.notes ?? []).map((n) => `> Note: ${escapeMarkdown(printable(n))}`);
   const notes = fitted(noteLines, maxChars * NOTES_SHARE, { max: MAX_WARNINGS, gap: 2 });
