@@ -129,6 +129,8 @@ describe('the pull-request job of the example workflow', () => {
     expect(skip).toBeLessThan(fetch.indexOf('get-secret-value'));
     expect(fetch).not.toContain('.fingerprintKey');
     expect(fetch).not.toContain('GITHUB_ENV');
+    // A missing repository secret is an empty variable, which the CLI takes as unset (a key of its own): said.
+    expect(stepNamed('Plan').run).toContain('if [ -z "$OPSMAN_FINGERPRINT_KEY" ]; then');
     expect(stepNamed('Plan').env?.OPSMAN_FINGERPRINT_KEY).toBe(
       ['${{', 'secrets.OPSMAN_FINGERPRINT_KEY', '}}'].join(' '),
     );
