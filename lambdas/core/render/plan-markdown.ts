@@ -52,6 +52,35 @@ const MAX_TABLE_ROWS = 100;
 /** Warnings quoted one by one before the rest are counted. */
 const MAX_WARNINGS = 20;
 
+/**
+ * The shares of the budget the quoted warnings, the notes and the failures may take (each of them, at most). Twenty
+ * warnings, or three failures per cause, are no bound on their length: 40 causes of 700-character Ops Manager errors
+ * made a 249,000-character comment, which GitHub refuses, exactly when the reviewer most needs to read it.
+ */
+const WARNINGS_SHARE = 1 / 6;
+const NOTES_SHARE = 1 / 12;
+const FAILURES_SHARE = 1 / 6;
+
+/**
+ * The leading `lines` whose lengths (each plus `gap`, the newlines after it) add up to `budget` characters at most, at
+ * most `max` of them; the rest are counted, never cut in the middle (a clipped escape or code span would garble it).
+ */
+function fitted(
+  lines: readonly string[],
+  budget: number,
+  options: { max?: number; gap?: number } = {},
+): { shown: string[]; left: number } {
+  const { max = Number.POSITIVE_INFINITY, gap = 1 } = options;
+  const shown: string[] = [];
+  let used = 0;
+  for (const line of lines) {
+    if (shown.length >= max || used + line.length + gap > budget) break;
+    shown.push(line);
+    used += line.length + gap;
+  }
+  return { shown, left: lines.length - shown.length };
+}
+
 /** A change shown in a target's section: anything but an in-sync noop. */
 function isVisible(change: Change): boolean {
   return change.action !== 'noop' || change.drift?.detected === true;
@@ -144,24 +173,36 @@ function countsTable(groups: ReturnType<typeof groupByTarget>, budget: number, r
 /**
  * Renders a plan as GitHub-flavoured Markdown; the result ends with a newline and stays within `maxChars` (default
  * MARKDOWN_MAX_CHARS): target sections that do not fit are counted in a closing note instead, failures are shown three
- * per cause (plan-text.ts), warnings twenty, and the counts table takes a third of the budget at most (a table of more
- * than MAX_TABLE_ROWS targets also folds the unchanged ones).
+ * per cause (plan-text.ts) and warnings twenty, each within its share of the budget (the rest counted), and the counts
+ * table takes a third of the budget at most (a table of more than MAX_TABLE_ROWS targets also folds the unchanged ones).
  */
 export function renderPlanMarkdown(plan: Plan, title = 'opsman-gitops plan', maxChars = MARKDOWN_MAX_CHARS): string {
   const out: string[] = [`### ${escapeMarkdown(title)}`, ''];
   const total = countChanges(plan.changes);
   if (plan.mode !== 'apply') out.push(`Mode \`${plan.mode}\`: nothing will be written.`, '');
   const warnings = plan.warnings ?? [];
-  const quoted = warnings.slice(0, MAX_WARNINGS);
-  const shownWarnings = new Set(quoted);
-  for (const warning of quoted) out.push(`> **Warning:** ${escapeMarkdown(printable(warning))}`, '');
-  if (warnings.length > MAX_WARNINGS)
-    out.push(`> ${warnings.length - MAX_WARNINGS} more warnings (in the JSON plan)`, '');
+  // Each quoted line is followed by an empty one (gap 2).
+  const warningLines = warnings.map((w) => `> **Warning:** ${escapeMarkdown(printable(w))}`);
+  const quoted = fitted(warningLines, maxChars * WARNINGS_SHARE, { max: MAX_WARNINGS, gap: 2 });
+  // A fight's change says "see the warning" only when that warning is quoted.
+  const shownWarnings = new Set(warnings.slice(0, quoted.shown.length));
+  for (const line of quoted.shown) out.push(line, '');
+  if (quoted.left > 0) out.push(`> ${quoted.left} more warnings (in the JSON plan)`, '');
   out.push(`**${summaryLine(total)}**`, '');
+  // The failures close the comment, after every folded section: a reviewer reading the counts above must learn here
+  // that they leave targets out (a read-only key refused a default server type: 6 targets, none of them counted).
+  if (plan.failures.length > 0) {
+    const failed = new Set(plan.failures.map((f) => `${f.target.type}:${f.target.id}`)).size;
+    out.push(
+      `**Incomplete: ${failed} target${failed === 1 ? '' : 's'} could not be planned; ${failed === 1 ? 'its' : 'their'} changes are neither shown nor counted (Failures, at the end).**`,
+      '',
+    );
+  }
   // Notes ask for nothing (a released key with nothing to release): quoted quietly, after the counts line.
-  const notes = plan.notes ?? [];
-  for (const note of notes.slice(0, MAX_WARNINGS)) out.push(`> Note: ${escapeMarkdown(printable(note))}`, '');
-  if (notes.length > MAX_WARNINGS) out.push(`> ${notes.length - MAX_WARNINGS} more notes (in the JSON plan)`, '');
+  const noteLines = (plan.notes ?? []).map((n) => `> Note: ${escapeMarkdown(printable(n))}`);
+  const notes = fitted(noteLines, maxChars * NOTES_SHARE, { max: MAX_WARNINGS, gap: 2 });
+  for (const line of notes.shown) out.push(line, '');
+  if (notes.left > 0) out.push(`> ${notes.left} more notes (in the JSON plan)`, '');
   if (!hasChanges(plan) && plan.failures.length === 0)
     out.push('No changes. Ops Manager matches the desired state.', '');
   const groups = groupByTarget(plan.changes);
@@ -180,7 +221,13 @@ export function renderPlanMarkdown(plan: Plan, title = 'opsman-gitops plan', max
   if (plan.failures.length > 0) {
     tail.push('**Failures**', '');
     // Plain, unindented lines start with "x ": a list item replaces the mark.
-    for (const line of failureLines(plan.failures, PLAIN_STYLE, '')) tail.push(`- ${escapeMarkdown(line.slice(2))}`);
+    const lines = failureLines(plan.failures, PLAIN_STYLE, '').map((line) => `- ${escapeMarkdown(line.slice(2))}`);
+    const failures = fitted(lines, maxChars * FAILURES_SHARE);
+    tail.push(...failures.shown);
+    if (failures.left > 0)
+      tail.push(
+        `- ... ${failures.left} more failure line(s) not shown, to keep this comment short (each failure is listed in --json and the run report)`,
+      );
     tail.push('');
   }
   tail.push(

@@ -1,7 +1,11 @@
 // Scenario: the example GitHub Actions workflow (docs/examples) is a well-formed workflow, every `opsman-gitops` command
-// line in it is accepted by the CLI's own option parser, and the secret values it writes never outlive the plan.
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+// line in it is accepted by the CLI's own option parser, the secret values it writes never outlive the plan, the PR
+// job never reads the Lambda's write key, a state it cannot read fails the job rather than planning without it, and
+// the plan comment is found by its marker, never by "the bot's last comment".
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
 import { COMMAND_INFO } from '../../../lambdas/cli/commands-table.ts';
@@ -18,6 +22,8 @@ interface Step {
 }
 interface Job {
   'runs-on': string;
+  if?: string;
+  permissions?: Record<string, string>;
   steps: Step[];
 }
 
@@ -105,5 +111,78 @@ describe('docs/examples/github-actions-opsman-gitops.yml', () => {
       const args = line.replace(/<<<"\$(value|key)"/g, '').replace(/^\s*(value|key)=\$\(.*\)\s*$/, '');
       expect(args, line).not.toMatch(/"\$value"|\$value\b/);
     }
+  });
+});
+
+describe('the pull-request job of the example workflow', () => {
+  const plan = workflow.jobs.plan;
+  const stepNamed = (prefix: string): Step => {
+    const step = plan?.steps.find((s) => s.name?.startsWith(prefix));
+    if (step === undefined) throw new Error(`no step ${prefix}`);
+    return step;
+  };
+
+  it('never reads opsman/credentials (the write key): the fingerprint key comes from a repository secret', () => {
+    const fetch = stepNamed('Fetch').run ?? '';
+    const skip = fetch.indexOf('if [ "$id" = "opsman/credentials" ]; then continue; fi');
+    expect(skip).toBeGreaterThan(-1);
+    expect(skip).toBeLessThan(fetch.indexOf('get-secret-value'));
+    expect(fetch).not.toContain('.fingerprintKey');
+    expect(fetch).not.toContain('GITHUB_ENV');
+    // A missing repository secret is an empty variable, which the CLI takes as unset (a key of its own): said.
+    expect(stepNamed('Plan').run).toContain('if [ -z "$OPSMAN_FINGERPRINT_KEY" ]; then');
+    expect(stepNamed('Plan').env?.OPSMAN_FINGERPRINT_KEY).toBe(
+      ['${{', 'secrets.OPSMAN_FINGERPRINT_KEY', '}}'].join(' '),
+    );
+  });
+
+  it('runs for branches of this repository only (a fork gets no secrets, no OIDC token, no comment rights)', () => {
+    expect(plan?.if).toContain('github.event.pull_request.head.repo.full_name == github.repository');
+    expect(plan?.permissions).toEqual({ contents: 'read', 'id-token': 'write', 'pull-requests': 'write' });
+  });
+
+  /** Runs the fetch step with a fake `aws` whose `s3 cp` fails as S3 does for `answer`, returning the exit code. */
+  function fetchWith(answer: string): { status: number; stdout: string } {
+    const dir = mkdtempSync(join(tmpdir(), 'opsman-wf-'));
+    try {
+      mkdirSync(join(dir, 'bin'));
+      mkdirSync(join(dir, 'tmp'));
+      const aws = join(dir, 'bin', 'aws');
+      writeFileSync(
+        aws,
+        `#!/bin/bash\nif [ "$1 $2" = "s3 cp" ]; then echo 'fatal error: An error occurred (${answer}) when calling the HeadObject operation: x' >&2; exit 1; fi\n`,
+      );
+      chmodSync(aws, 0o755);
+      const env = { PATH: `${join(dir, 'bin')}:${process.env.PATH}`, RUNNER_TEMP: join(dir, 'tmp'), DATA_BUCKET: 'b' };
+      try {
+        const stdout = execFileSync('bash', ['-e', '-c', stepNamed('Fetch').run ?? ''], {
+          cwd: dir,
+          env,
+          stdio: 'pipe',
+        });
+        return { status: 0, stdout: stdout.toString() };
+      } catch (error) {
+        const e = error as { status: number; stdout: Buffer };
+        return { status: e.status, stdout: e.stdout.toString() };
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it('plans without a state only when S3 says there is none (404); a refused read (403) fails the step', () => {
+    expect(fetchWith('404')).toEqual({ status: 0, stdout: 'no state yet: the Lambda has not run\n' });
+    expect(fetchWith('403').status).toBe(1);
+  });
+
+  it("updates its own comment, found by its marker among github-actions[bot]'s, never with gh's --edit-last", () => {
+    const post = stepNamed('Post the plan').run ?? '';
+    expect(post).not.toMatch(/gh pr comment[^\n]*--edit-last/);
+    expect(post).toContain("marker='<!-- opsman-gitops plan -->'");
+    expect(post).toContain('select(.user.login == \\"github-actions[bot]\\" and (.body | startswith(\\"$marker\\")))');
+    // What it adds to the CLI's plan stays within GitHub's 65,536 characters (the plan itself is at most 65,000).
+    const added = /\{ echo "\$marker"\n([\s\S]*?)cat plan\.md/.exec(post)?.[1] ?? '';
+    expect(added).not.toBe('');
+    expect(added.length + 40).toBeLessThan(536);
   });
 });

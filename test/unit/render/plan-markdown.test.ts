@@ -1,7 +1,7 @@
 // Scenario: `--markdown` renders a PR comment: summary, per-target table, collapsible diff blocks, nothing that breaks out.
 import { describe, expect, it } from 'vitest';
 import { escapeMarkdown, MARKDOWN_MAX_CHARS, renderPlanMarkdown } from '../../../lambdas/core/render/plan-markdown.ts';
-import { ANALYTICS, change, PAYMENTS, plan } from '../../helpers/cli-plans.ts';
+import { ACME, ANALYTICS, change, PAYMENTS, plan } from '../../helpers/cli-plans.ts';
 
 describe('renderPlanMarkdown', () => {
   it('renders a small plan exactly', () => {
@@ -96,6 +96,26 @@ describe('renderPlanMarkdown', () => {
     expect(text).toContain(
       '**Failures**\n\n- Project analytics-dev (5e2211c17a3e5a48f5497de6) [apply]: PUT failed: 500\n',
     );
+  });
+
+  it('says right under the counts that failed targets are left out of them, counting targets, not failures', () => {
+    const refused = 'GET /usage/groups/{groupId}/defaultServerType: Ops Manager refused the request for this API key';
+    const text = renderPlanMarkdown(
+      plan([change({ target: ACME, kind: 'defaultServerType', key: 'defaultServerType', action: 'update' })], {
+        failures: [
+          { target: ANALYTICS, phase: 'read', message: refused, code: 'OPSMAN_AUTH_ERROR' },
+          { target: ANALYTICS, phase: 'plan', message: 'team 6a1f... does not exist' },
+          { target: PAYMENTS, phase: 'read', message: refused, code: 'OPSMAN_AUTH_ERROR' },
+        ],
+      }),
+    );
+    expect(text).toContain(
+      '**Plan: 0 to create, 1 to update, 0 to delete, 0 to adopt, 0 blocked, 0 drifted, 0 unchanged.**\n\n' +
+        '**Incomplete: 2 targets could not be planned; their changes are neither shown nor counted (Failures, at the end).**\n',
+    );
+    const one = renderPlanMarkdown(plan([], { failures: [{ target: ANALYTICS, phase: 'read', message: refused }] }));
+    expect(one).toContain('**Incomplete: 1 target could not be planned; its changes are neither shown nor counted');
+    expect(renderPlanMarkdown(plan([change({ action: 'create' })]))).not.toContain('Incomplete');
   });
 
   describe('size', () => {

@@ -1,7 +1,7 @@
-// Scenario: large plans render: a project with more change lines than a spread may pass renders as Markdown (it threw RangeError), and the unmanaged counts of many targets are taken from one pass over the unmanaged list, not one per target.
+// Scenario: large plans render: a project with more change lines than a spread may pass renders as Markdown (it threw RangeError), the unmanaged counts of many targets are taken from one pass over the unmanaged list, not one per target, and long warnings, notes and failures of many causes keep the Markdown within GitHub's comment limit.
 import { describe, expect, it } from 'vitest';
 import type { TargetRef } from '../../../lambdas/core/model.ts';
-import { renderPlanMarkdown } from '../../../lambdas/core/render/plan-markdown.ts';
+import { MARKDOWN_MAX_CHARS, renderPlanMarkdown } from '../../../lambdas/core/render/plan-markdown.ts';
 import { renderPlanText } from '../../../lambdas/core/render/plan-text.ts';
 import { change, PAYMENTS, plan } from '../../helpers/cli-plans.ts';
 
@@ -42,5 +42,32 @@ describe('renderers on large plans', () => {
     const md = renderPlanMarkdown(p);
     expect(md.split('(1 unmanaged object left alone').length - 1).toBe(40);
     expect(reads).toBeLessThanOrEqual(40);
+  });
+
+  it('Markdown with long warnings and notes and failures of 40 causes: within its budget, the rest counted', () => {
+    const after = { eventTypeName: 'HOST_DOWN', enabled: true, matchers: [], notifications: [] };
+    // 40 causes (code and phase), three shown each: 120 lines of an Ops Manager error (its detail clipped at 500).
+    const failures = Array.from({ length: 200 }, (_, i) => ({
+      target: { ...PAYMENTS, id: `p${i}`, name: `project-${i}` },
+      phase: 'read' as const,
+      message: `GET /groups/p${i}/alertConfigs: ${'m'.repeat(650)}`,
+      code: `OPSMAN_CODE_${i % 40}`,
+    }));
+    const md = renderPlanMarkdown(
+      plan([change({ key: 'shown', action: 'create', after })], {
+        failures,
+        warnings: Array.from({ length: 25 }, (_, i) => `warning ${i} ${'w'.repeat(3000)}`),
+        notes: Array.from({ length: 25 }, (_, i) => `note ${i} ${'n'.repeat(3000)}`),
+      }),
+    );
+    expect(md.length).toBeLessThanOrEqual(MARKDOWN_MAX_CHARS);
+    expect(md).toContain('> **Warning:** warning 0 ');
+    expect(md).toMatch(/> 2\d more warnings \(in the JSON plan\)/);
+    expect(md).toContain('> Note: note 0 ');
+    expect(md).toMatch(/> 2\d more notes \(in the JSON plan\)/);
+    expect(md).toContain('(OPSMAN\\_CODE\\_0)');
+    expect(md).toMatch(/- \.\.\. \d+ more failure line\(s\) not shown, to keep this comment short/);
+    // The target's section still fits next to them.
+    expect(md).toContain('+ alertConfig "shown"');
   });
 });
