@@ -11,6 +11,7 @@
  * whose mode (OPSMAN_MODE) is not apply, since the run's mode is the stricter of the event's and the deployment's.
  */
 import { isRecord } from '../../shared/is-record.ts';
+import { closest } from '../../shared/suggest.ts';
 import { SNAPSHOT_FILE } from '../core/desired/snapshot-manifest.ts';
 import type { Mode } from '../core/model.ts';
 import { InvalidEventError } from './errors.ts';
@@ -121,11 +122,27 @@ function parseS3(records: unknown, desiredPrefix: string, desiredBucket: string 
   return { kind: 's3', bucket, keys };
 }
 
+/**
+ * ` (did you mean "mode" for "mdoe"?)` for unknown fields a small edit away from a manual option: a typo in a hand-made
+ * invocation fires EventRejected and pages someone, who should see the fix in the message. Only short names are
+ * compared (an event can carry thousands of names, each up to 6 MB), and at most five.
+ */
+function manualKeyHints(unknown: readonly string[]): string {
+  const hints: string[] = [];
+  for (const name of [...unknown].sort()) {
+    if (hints.length === 5) break;
+    if (name.length > 40) continue;
+    const near = closest(name, [...MANUAL_KEYS]);
+    if (near !== undefined) hints.push(`"${near}" for "${name}"`);
+  }
+  return hints.length === 0 ? '' : ` (did you mean ${hints.join(', ')}?)`;
+}
+
 function parseManual(event: Record<string, unknown>, deploymentMode: Mode | undefined): ReconcileTrigger {
   const unknown = Object.keys(event).filter((k) => !MANUAL_KEYS.has(k));
   if (unknown.length > 0) {
     throw new InvalidEventError(
-      `unknown event: unexpected field(s) ${fieldList(unknown)}; expected a Scheduler event, an S3 notification or {"mode", "projects", "dryRun", "ignoreWindows"}`,
+      `unknown event: unexpected field(s) ${fieldList(unknown)}${manualKeyHints(unknown)}; expected a Scheduler event, an S3 notification or {"mode", "projects", "dryRun", "ignoreWindows"}`,
     );
   }
   const trigger: ReconcileTrigger = { kind: 'manual', dryRun: false };

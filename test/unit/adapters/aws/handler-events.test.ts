@@ -159,6 +159,11 @@ describe('parseReconcileEvent', () => {
       { command: 'apply', force: true },
       'unexpected field(s) command, force; expected a Scheduler event, an S3 notification or {"mode", "projects", "dryRun", "ignoreWindows"}',
     ],
+    [
+      'misspelt manual options (the nearest option named)',
+      { mdoe: 'apply', dryrun: true, project: [P1], colour: 1 },
+      'unexpected field(s) colour, dryrun, mdoe, project (did you mean "dryRun" for "dryrun", "mode" for "mdoe", "projects" for "project"?); expected',
+    ],
     ['bad mode', { mode: 'destroy' }, 'mode must be one of observe, plan, apply; got "destroy"'],
     ['mode not a string', { mode: 1 }, 'got number 1'],
     ['projects not array', { projects: P1 }, 'projects must be a non-empty array'],
