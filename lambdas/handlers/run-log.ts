@@ -5,13 +5,15 @@
  * detected` (WARN, code UPDATE_FIGHT) for each object something else keeps changing back (core/fight-notice.ts), and
  * `change windows ignored` (WARN) for an apply whose caller lifted change windows, and `change blocked` (WARN, code
  * CHANGE_BLOCKED, the Blocked alarm) for each change the run did not write until something is fixed (a secretRef that
- * cannot be resolved, a team missing, a safety gate). Each names its target by type, id
- * and name and carries the code and the next step, so a CloudWatch Logs Insights query over these lines
- * alone answers what failed, where, since when and whether it still does (docs/aws.md, "Runbook"). The run's "run
+ * cannot be resolved, a team missing, a safety gate), and `run warnings` (WARN) with the run's other warnings. Each
+ * finding names its target by type, id and name and carries the code and the next step, so a CloudWatch Logs Insights
+ * query over these lines alone answers what failed, where, since when and whether it still does (docs/aws.md, "Runbook"). The run's "run
  * finished" line keeps the summary; these repeat no secret (messages and field paths are value-free by construction).
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { holdText } from '../core/change-windows.ts';
+import { STATE_WAS_CORRUPT } from '../core/errors.ts';
+import { LEASE_RELEASE_FAILED } from '../core/lease.ts';
 import {
   type Change,
   type RunReport,
@@ -150,6 +152,28 @@ export function logRunFindings(logger: Logger, report: RunReport): void {
   logReleases(logger, report);
   logHolds(logger, report);
   logWindowsIgnored(logger, report);
+  logOtherWarnings(logger, report);
+}
+
+/** Most warnings the `run warnings` line quotes (the summary lists as many; the archived report has them all). */
+export const MAX_WARNING_LINES = 20;
+
+/**
+ * One WARN line with the run's warnings that no line of their own says (a corrupt state, a lease not released and a
+ * window lifted have theirs): an attribution that could not be read, a pending-create marker an earlier release saved,
+ * an allow window over for good, a report not written. The `run finished` summary lists them too, but at INFO, and an
+ * operator filters on levels. Warnings are value-free like every message of a report.
+ */
+function logOtherWarnings(logger: Logger, report: RunReport): void {
+  const others = (report.warnings ?? []).filter(
+    (w) => !w.startsWith(STATE_WAS_CORRUPT) && !w.startsWith(LEASE_RELEASE_FAILED) && !w.startsWith(WINDOW_IGNORED),
+  );
+  if (others.length === 0) return;
+  logger.warn('run warnings', {
+    count: others.length,
+    warnings: others.slice(0, MAX_WARNING_LINES),
+    ...(others.length > MAX_WARNING_LINES ? { more: others.length - MAX_WARNING_LINES } : {}),
+  });
 }
 
 /** The prefix of the report's warning for each target written despite its change window (core/window-holds-run.ts). */

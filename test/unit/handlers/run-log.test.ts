@@ -4,6 +4,8 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { describe, expect, it } from 'vitest';
 import { failedWith } from '../../../lambdas/core/apply-target.ts';
+import { STATE_WAS_CORRUPT } from '../../../lambdas/core/errors.ts';
+import { LEASE_RELEASE_FAILED } from '../../../lambdas/core/lease.ts';
 import type { Change, RunReport, TargetFailure } from '../../../lambdas/core/model.ts';
 import { failedWriteFailure } from '../../../lambdas/core/report.ts';
 import { DEFAULT_NEXT_STEP, nextStep } from '../../../lambdas/handlers/next-step.ts';
@@ -14,6 +16,7 @@ import {
   MAX_FAILURE_LINES,
   MAX_FAILURE_LINES_PER_CAUSE,
   MAX_FIGHT_LINES,
+  MAX_WARNING_LINES,
   UPDATE_FIGHT_CODE,
 } from '../../../lambdas/handlers/run-log.ts';
 import { OpsManagerApiError, OpsManagerAuthError } from '../../../lambdas/opsman/errors.ts';
@@ -316,5 +319,43 @@ describe('next steps of the codes a Lambda run logs', () => {
 
   it('a credentials secret not found is not only a secretRef to fix in git', () => {
     expect(nextStep('SECRET_NOT_FOUND')).toMatch(/OPSMAN_CREDENTIALS_SECRET_ID/);
+  });
+});
+
+describe('run warnings line', () => {
+  const withWarnings = (warnings: string[]) =>
+    ({ failures: [], plan: { changes: [] }, command: 'apply', warnings }) as unknown as RunReport;
+
+  it('one WARN line quotes the warnings no line of their own says; none when there are none', () => {
+    const attribution =
+      'DRIFT NOT ATTRIBUTED: the events of project payments-prod could not be read (OPSMAN_UNAVAILABLE)';
+    const marker = 'PENDING CREATE MARKER WITHOUT DIGEST: key "disk" of payments-prod (run 20261127T000000Z-1)';
+    const { logger, calls } = recordingLogger();
+    logRunFindings(
+      logger,
+      withWarnings([
+        `${STATE_WAS_CORRUPT}: the state was unreadable`,
+        attribution,
+        `${LEASE_RELEASE_FAILED}: S3 refused`,
+        'CHANGE WINDOW IGNORED: payments-prod written despite freeze',
+        marker,
+      ]),
+    );
+    const lines = calls.filter((c) => c.message === 'run warnings');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]?.level).toBe('warn');
+    expect(lines[0]?.fields).toEqual({ count: 2, warnings: [attribution, marker] });
+
+    const quiet = recordingLogger();
+    logRunFindings(quiet.logger, withWarnings([`${STATE_WAS_CORRUPT}: x`]));
+    expect(quiet.calls.filter((c) => c.message === 'run warnings')).toEqual([]);
+  });
+
+  it('quotes at most MAX_WARNING_LINES warnings and counts the rest', () => {
+    const { logger, calls } = recordingLogger();
+    const many = Array.from({ length: MAX_WARNING_LINES + 7 }, (_, i) => `warning ${i}`);
+    logRunFindings(logger, withWarnings(many));
+    const line = calls.find((c) => c.message === 'run warnings');
+    expect(line?.fields).toEqual({ count: many.length, warnings: many.slice(0, MAX_WARNING_LINES), more: 7 });
   });
 });
