@@ -44,7 +44,8 @@ const S3_RUN_TAKES =
 
 const MODES = new Set(['observe', 'plan', 'apply']);
 const MANUAL_KEYS = new Set(['mode', 'projects', 'dryRun', 'ignoreWindows']);
-const PROJECT_ID = /^[0-9a-f]{24}$/;
+// Either case, as the CLI's --project takes it: Ops Manager writes ids in lower case, and the run compares them so.
+const PROJECT_ID = /^[0-9a-f]{24}$/i;
 const YAML_KEY = /\.ya?ml$/i;
 
 /**
@@ -159,7 +160,7 @@ function parseManual(event: Record<string, unknown>, deploymentMode: Mode | unde
     const bad = p.findIndex((id) => typeof id !== 'string' || !PROJECT_ID.test(id));
     if (bad >= 0)
       throw new InvalidEventError(`projects[${bad}] must be a 24-hex-digit project id; got ${describeValue(p[bad])}`);
-    trigger.projects = [...new Set(p as string[])];
+    trigger.projects = [...new Set((p as string[]).map((id) => id.toLowerCase()))];
   }
   if (event.dryRun !== undefined) {
     if (typeof event.dryRun !== 'boolean')

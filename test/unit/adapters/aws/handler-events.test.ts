@@ -65,6 +65,11 @@ describe('parseReconcileEvent', () => {
       { mode: 'apply', projects: [P1, P1], dryRun: true },
       { kind: 'manual', mode: 'apply', projects: [P1], dryRun: true },
     ],
+    [
+      'manual, project ids in upper case (as --project takes them: lower-cased, one per project)',
+      { projects: [P1.toUpperCase(), P1] },
+      { kind: 'manual', projects: [P1], dryRun: false },
+    ],
     ['manual, observe', { mode: 'observe' }, { kind: 'manual', mode: 'observe', dryRun: false }],
     [
       'manual, ignoreWindows with mode apply',
