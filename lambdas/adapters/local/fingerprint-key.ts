@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { makeDirectories, PRIVATE_DIRECTORY_MODE } from '../../../shared/make-directories.ts';
 import { readRegularFile } from '../../../shared/regular-file.ts';
 import { ReconcileError } from '../../core/errors.ts';
+import { syncDirectory } from './dir-sync.ts';
 import { describeFsCause, FsStoreError } from './fs-failure.ts';
 
 /** Smallest accepted key, in bytes. */
@@ -80,6 +81,9 @@ export async function loadFingerprintKey(
     }
     await handle.close();
     await link(temp, path);
+    // The link is durable only once the directory is: a power cut right after would otherwise lose the key, and the
+    // next apply, with a new key, would see every secret fingerprint changed and send every secret again.
+    await syncDirectory(stateDir);
     return new Uint8Array(key);
   } catch (error) {
     // Another process published one first: use theirs, so both agree.
