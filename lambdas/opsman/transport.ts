@@ -1,7 +1,8 @@
 /**
  * The undici dispatcher of one client: a keep-alive Agent with a bounded connection count, or an EnvHttpProxyAgent
  * when a proxy is configured (HTTP_PROXY / HTTPS_PROXY, NO_PROXY honoured). TLS: Node's default CAs, plus NODE_EXTRA_CA_CERTS
- * (Node adds it itself; when `caFile` replaces the CA list, the client adds it back), plus `caFile`.
+ * (Node adds it itself; when `caFile` replaces the CA list, the client adds it back), plus `caFile`. Certificates are
+ * verified unless `insecureSkipVerify` says otherwise; NODE_TLS_REJECT_UNAUTHORIZED is not read.
  */
 import { rootCertificates } from 'node:tls';
 import type { Dispatcher } from 'undici';
@@ -91,7 +92,10 @@ export function createDispatcher(
   const tls = {
     timeout: options.timeouts.connectMs,
     ...(ca === undefined ? {} : { ca }),
-    ...(options.insecureSkipVerify ? { rejectUnauthorized: false } : {}),
+    // Always explicit: left unset, Node takes it from NODE_TLS_REJECT_UNAUTHORIZED, and `=0` there would turn
+    // verification off with no word from this client (Node's own warning is gone with --no-warnings or
+    // NODE_NO_WARNINGS). Verification is off only through insecureSkipVerify, which warns on every creation.
+    rejectUnauthorized: !options.insecureSkipVerify,
   };
   const common = {
     connections: options.maxConnections,

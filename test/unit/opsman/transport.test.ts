@@ -69,6 +69,34 @@ describe('TLS', () => {
     }
   });
 
+  it('ignores NODE_TLS_REJECT_UNAUTHORIZED=0: verification is off only with insecureSkipVerify, which warns', async () => {
+    // Node reads the variable at every tls.connect that leaves rejectUnauthorized unset; its own warning is gone with
+    // --no-warnings or NODE_NO_WARNINGS, so the variable would turn verification off without a word from the client.
+    const before = process.env.NODE_TLS_REJECT_UNAUTHORIZED;
+    const noWarnings = process.env.NODE_NO_WARNINGS;
+    process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
+    process.env.NODE_NO_WARNINGS = '1';
+    const warnings: string[] = [];
+    const client = createOpsManagerClient({
+      baseUrl: https.baseUrl,
+      publicKey: 'pubkey',
+      privateKey: TEST_PRIVATE_KEY,
+      warn: (m) => warnings.push(m),
+    });
+    try {
+      const error = await client.getTeam('o', 't').catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(OpsManagerTransportError);
+      expect(error).toMatchObject({ problem: 'untrusted-certificate', attempts: 1 });
+      expect(warnings).toEqual([]);
+    } finally {
+      await client.close();
+      if (before === undefined) delete process.env.NODE_TLS_REJECT_UNAUTHORIZED;
+      else process.env.NODE_TLS_REJECT_UNAUTHORIZED = before;
+      if (noWarnings === undefined) delete process.env.NODE_NO_WARNINGS;
+      else process.env.NODE_NO_WARNINGS = noWarnings;
+    }
+  });
+
   it('insecureSkipVerify connects and warns on every client creation', async () => {
     const warnings: string[] = [];
     for (let i = 0; i < 2; i++) {
