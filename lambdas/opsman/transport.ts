@@ -20,6 +20,21 @@ export function insecureWarning(names: Pick<SettingNames, 'caFile' | 'insecureSk
   return `WARNING: opsman-gitops: TLS certificate verification is DISABLED (${names.insecureSkipVerify}). Anyone on the network path can read and alter Ops Manager traffic. Use ${names.caFile} with your CA's certificate instead.`;
 }
 
+/** Whether `url` names this machine (`localhost`, 127.0.0.0/8, ::1): plain HTTP to it never crosses a network. */
+export function isLoopback(url: URL): boolean {
+  const host = url.hostname.toLowerCase();
+  return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/**
+ * The warning printed on every client creation with an `http://` base URL to another machine. Ops Manager's own
+ * default port serves plain HTTP, so it is allowed; but the notification secrets of every alert config write (webhook
+ * URLs, tokens, keys) then cross the network in clear, which is no better than turning verification off.
+ */
+export function plainHttpWarning(url: URL, names: Pick<SettingNames, 'baseUrl' | 'caFile'>): string {
+  return `WARNING: opsman-gitops: ${url.origin} is plain HTTP (${names.baseUrl}): the notification secrets sent to Ops Manager (webhook URLs, tokens, keys) and every answer cross the network unencrypted, and anyone on the path can read and alter them. Use https:// (with ${names.caFile} for a private CA).`;
+}
+
 /** The warning with the option names (a program that calls the client directly). */
 export const INSECURE_WARNING = insecureWarning(DEFAULT_SETTING_NAMES);
 
@@ -79,8 +94,8 @@ export function proxyConfigured(options: ResolvedClientOptions, env: NodeJS.Proc
 }
 
 /**
- * Builds the dispatcher; prints the insecure warning when verification is off, unless `warn` is false (a client
- * renewing its connections has warned once already).
+ * Builds the dispatcher; prints the insecure warning when verification is off, and the plain-HTTP one for an `http://`
+ * base URL to another machine, unless `warn` is false (a client renewing its connections has warned once already).
  */
 export function createDispatcher(
   options: ResolvedClientOptions,
@@ -88,6 +103,9 @@ export function createDispatcher(
   warn = true,
 ): Dispatcher {
   if (options.insecureSkipVerify && warn) options.warn(insecureWarning(options.settingNames));
+  if (options.baseUrl.protocol === 'http:' && !isLoopback(options.baseUrl) && warn) {
+    options.warn(plainHttpWarning(options.baseUrl, options.settingNames));
+  }
   const ca = buildCaList(options.caFile, env, options.settingNames.caFile);
   const tls = {
     timeout: options.timeouts.connectMs,
