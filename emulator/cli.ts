@@ -60,6 +60,22 @@ function waitForSignal(): Promise<string> {
   });
 }
 
+/** Whether `host` (as given to --host) listens on this machine only: `localhost`, 127.0.0.0/8 or ::1. */
+function loopbackOnly(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
+}
+
+/**
+ * The warning of `--admin` on an interface other machines reach (`--host 0.0.0.0` for a container): the admin API has
+ * no authentication, so anyone who can connect can reset the emulator and its data file, inject faults and replace
+ * an API key's private key.
+ */
+export function adminExposureWarning(host: string): string | undefined {
+  if (loopbackOnly(host)) return undefined;
+  return `WARNING: opsman-gitops emulator: --admin on --host ${host}: the admin API has no authentication, and anyone who can reach this address can reset the emulator (and its data file), inject faults and change API keys; use it on 127.0.0.1, or on a network only you reach\n`;
+}
+
 /** Runs the command; resolves to the exit code (0 after a clean stop, 1 on start failure, 2 on bad flags). */
 export async function runEmulatorCommand(argv: string[]): Promise<number> {
   try {
@@ -78,6 +94,8 @@ export async function runEmulatorCommand(argv: string[]): Promise<number> {
       ...(args.maxAlertConfigs === undefined ? {} : { maxAlertConfigsPerGroup: args.maxAlertConfigs }),
       ...(tls ? { tls } : {}),
     });
+    const exposed = args.admin ? adminExposureWarning(args.host) : undefined;
+    if (exposed !== undefined) process.stderr.write(exposed);
     const lines = [`Ops Manager emulator listening on ${emulator.url}`];
     if (args.dataFile) lines.push(`  data file: ${args.dataFile}`);
     if (args.admin) lines.push(`  admin API: ${emulator.origin}/__emulator/`);

@@ -75,6 +75,17 @@ function rotateKey(publicKey: string, body: unknown, deps: PipelineDeps): Record
   return {};
 }
 
+/**
+ * Whether a web page sent the request: browsers add `Origin` to every POST, PUT and DELETE a page makes (and to
+ * cross-origin fetches), and no web page can leave it out, while curl and Node's fetch send none. The admin API has
+ * no authentication, so without this any page open in the developer's browser could reset the emulator (its data file
+ * too) or inject faults with a simple cross-site POST, which needs no CORS pre-flight; binding to 127.0.0.1 does not
+ * stop that, since the browser runs on the same machine.
+ */
+function fromBrowserPage(req: IncomingMessage): boolean {
+  return req.headers.origin !== undefined;
+}
+
 /** Handles one admin request; never throws. */
 export async function handleAdmin(
   req: IncomingMessage,
@@ -84,6 +95,14 @@ export async function handleAdmin(
   accept: () => void = () => undefined,
 ): Promise<void> {
   try {
+    if (fromBrowserPage(req)) {
+      discardBody(req, deps.maxBodyBytes);
+      throw new ApiError(
+        403,
+        'FORBIDDEN',
+        'The admin API does not answer requests made by web pages (an Origin header): use curl or a program.',
+      );
+    }
     const body = await route((req.method ?? 'GET').toUpperCase(), path, req, deps, accept);
     send(res, 200, JSON.stringify(body), JSON_HEADERS);
   } catch (err) {

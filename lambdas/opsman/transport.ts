@@ -1,7 +1,8 @@
 /**
  * The undici dispatcher of one client: a keep-alive Agent with a bounded connection count, or an EnvHttpProxyAgent
  * when a proxy is configured (HTTP_PROXY / HTTPS_PROXY, NO_PROXY honoured). TLS: Node's default CAs, plus NODE_EXTRA_CA_CERTS
- * (Node adds it itself; when `caFile` replaces the CA list, the client adds it back), plus `caFile`.
+ * (Node adds it itself; when `caFile` replaces the CA list, the client adds it back), plus `caFile`. Certificates are
+ * verified unless `insecureSkipVerify` says otherwise; NODE_TLS_REJECT_UNAUTHORIZED is not read.
  */
 import { rootCertificates } from 'node:tls';
 import type { Dispatcher } from 'undici';
@@ -17,6 +18,21 @@ export const KEEP_ALIVE_TIMEOUT_MS = 30_000;
 /** The warning printed on every client creation with insecureSkipVerify, naming the settings as `names` spell them. */
 export function insecureWarning(names: Pick<SettingNames, 'caFile' | 'insecureSkipVerify'>): string {
   return `WARNING: opsman-gitops: TLS certificate verification is DISABLED (${names.insecureSkipVerify}). Anyone on the network path can read and alter Ops Manager traffic. Use ${names.caFile} with your CA's certificate instead.`;
+}
+
+/** Whether `url` names this machine (`localhost`, 127.0.0.0/8, ::1): plain HTTP to it never crosses a network. */
+export function isLoopback(url: URL): boolean {
+  const host = url.hostname.toLowerCase();
+  return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/**
+ * The warning printed on every client creation with an `http://` base URL to another machine. Ops Manager's own
+ * default port serves plain HTTP, so it is allowed; but the notification secrets of every alert config write (webhook
+ * URLs, tokens, keys) then cross the network in clear, which is no better than turning verification off.
+ */
+export function plainHttpWarning(url: URL, names: Pick<SettingNames, 'baseUrl' | 'caFile'>): string {
+  return `WARNING: opsman-gitops: ${url.origin} is plain HTTP (${names.baseUrl}): the notification secrets sent to Ops Manager (webhook URLs, tokens, keys) and every answer cross the network unencrypted, and anyone on the path can read and alter them. Use https:// (with ${names.caFile} for a private CA).`;
 }
 
 /** The warning with the option names (a program that calls the client directly). */
@@ -78,8 +94,8 @@ export function proxyConfigured(options: ResolvedClientOptions, env: NodeJS.Proc
 }
 
 /**
- * Builds the dispatcher; prints the insecure warning when verification is off, unless `warn` is false (a client
- * renewing its connections has warned once already).
+ * Builds the dispatcher; prints the insecure warning when verification is off, and the plain-HTTP one for an `http://`
+ * base URL to another machine, unless `warn` is false (a client renewing its connections has warned once already).
  */
 export function createDispatcher(
   options: ResolvedClientOptions,
@@ -87,11 +103,17 @@ export function createDispatcher(
   warn = true,
 ): Dispatcher {
   if (options.insecureSkipVerify && warn) options.warn(insecureWarning(options.settingNames));
+  if (options.baseUrl.protocol === 'http:' && !isLoopback(options.baseUrl) && warn) {
+    options.warn(plainHttpWarning(options.baseUrl, options.settingNames));
+  }
   const ca = buildCaList(options.caFile, env, options.settingNames.caFile);
   const tls = {
     timeout: options.timeouts.connectMs,
     ...(ca === undefined ? {} : { ca }),
-    ...(options.insecureSkipVerify ? { rejectUnauthorized: false } : {}),
+    // Always explicit: left unset, Node takes it from NODE_TLS_REJECT_UNAUTHORIZED, and `=0` there would turn
+    // verification off with no word from this client (Node's own warning is gone with --no-warnings or
+    // NODE_NO_WARNINGS). Verification is off only through insecureSkipVerify, which warns on every creation.
+    rejectUnauthorized: !options.insecureSkipVerify,
   };
   const common = {
     connections: options.maxConnections,

@@ -1,5 +1,6 @@
 // Scenario: the admin API: reset to the seed, fault injection (status, 429 with Retry-After, reset, latency, phase after,
-// times, probability, method and glob), clearing faults, the request log by route template, and its absence by default.
+// times, probability, method and glob), clearing faults, the request log by route template, its refusal of requests
+// made by web pages (an Origin header), and its absence by default.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../../emulator/index.ts';
 import { alertBody, type EmulatorHarness, startHarness, W } from '../../helpers/emulator-client.ts';
@@ -192,6 +193,27 @@ describe('newer members (what a newer Ops Manager answers)', () => {
     await expect(h.admin('PUT', PATH, { config: [] })).resolves.toMatchObject({ status: 400 });
     await expect(h.admin('PUT', PATH.replace('0003/', '0009/'), MEMBERS)).resolves.toMatchObject({ status: 404 });
     expect((await h.owner.put(`${ONE}/newer-members`, MEMBERS)).status).toBe(404);
+  });
+});
+
+describe('requests from web pages', () => {
+  it('are refused (403): a cross-site form POST from any page in the browser cannot reset or inject faults', async () => {
+    await h.owner.delete(`${ALERTS}/6c0100000000000000000001`);
+    // What a page's <form method=post enctype=text/plain> sends: a simple request, so no CORS pre-flight stops it.
+    for (const [path, body] of [
+      ['/reset', ''],
+      ['/faults', '{"path":"/**","status":503,"times":1000}'],
+    ] as const) {
+      const res = await fetch(`${h.emu.origin}/__emulator${path}`, {
+        method: 'POST',
+        headers: { Origin: 'https://evil.example', 'Content-Type': 'text/plain' },
+        body,
+      });
+      expect(res.status).toBe(403);
+      expect(await res.json()).toMatchObject({ errorCode: 'FORBIDDEN' });
+    }
+    expect((await h.owner.get(`${ALERTS}/6c0100000000000000000001`)).status).toBe(404);
+    expect((await h.owner.get(ALERTS)).status).toBe(200);
   });
 });
 

@@ -141,6 +141,23 @@ describe('opsman-gitops emulator', () => {
     expect(JSON.parse(await readFile(dataFile, 'utf8')).format).toBe('opsman-gitops-emulator-data');
   });
 
+  it('warns when --admin listens on an interface other machines reach, not on 127.0.0.1', async () => {
+    const exposed = startCli(['--port', '0', '--admin', '--host', '0.0.0.0']);
+    const local = startCli(['--port', '0', '--admin']);
+    try {
+      await Promise.all([exposed.ready(), local.ready()]);
+    } finally {
+      exposed.child.kill('SIGTERM');
+      local.child.kill('SIGTERM');
+    }
+    expect(await exposed.exit).toBe(0);
+    expect(await local.exit).toBe(0);
+    expect(exposed.output().stderr).toContain(
+      'WARNING: opsman-gitops emulator: --admin on --host 0.0.0.0: the admin API has no authentication',
+    );
+    expect(local.output().stderr).toBe('');
+  });
+
   it('refuses a bad flag with exit code 2', async () => {
     const cli = startCli(['--port', 'http']);
     expect(await cli.exit).toBe(2);

@@ -13,7 +13,7 @@ import {
   OpsManagerTransportError,
   OpsManagerValidationError,
 } from '../../../lambdas/opsman/index.ts';
-import { buildCaList } from '../../../lambdas/opsman/transport.ts';
+import { buildCaList, isLoopback, plainHttpWarning } from '../../../lambdas/opsman/transport.ts';
 import { type DigestServer, startDigestServer } from '../../helpers/client-digest-server.ts';
 import { TEST_PRIVATE_KEY } from '../../helpers/client-fixtures.ts';
 import { createTestPki, type TestPki } from '../../helpers/client-tls.ts';
@@ -69,6 +69,34 @@ describe('TLS', () => {
     }
   });
 
+  it('ignores NODE_TLS_REJECT_UNAUTHORIZED=0: verification is off only with insecureSkipVerify, which warns', async () => {
+    // Node reads the variable at every tls.connect that leaves rejectUnauthorized unset; its own warning is gone with
+    // --no-warnings or NODE_NO_WARNINGS, so the variable would turn verification off without a word from the client.
+    const before = process.env.NODE_TLS_REJECT_UNAUTHORIZED;
+    const noWarnings = process.env.NODE_NO_WARNINGS;
+    process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
+    process.env.NODE_NO_WARNINGS = '1';
+    const warnings: string[] = [];
+    const client = createOpsManagerClient({
+      baseUrl: https.baseUrl,
+      publicKey: 'pubkey',
+      privateKey: TEST_PRIVATE_KEY,
+      warn: (m) => warnings.push(m),
+    });
+    try {
+      const error = await client.getTeam('o', 't').catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(OpsManagerTransportError);
+      expect(error).toMatchObject({ problem: 'untrusted-certificate', attempts: 1 });
+      expect(warnings).toEqual([]);
+    } finally {
+      await client.close();
+      if (before === undefined) delete process.env.NODE_TLS_REJECT_UNAUTHORIZED;
+      else process.env.NODE_TLS_REJECT_UNAUTHORIZED = before;
+      if (noWarnings === undefined) delete process.env.NODE_NO_WARNINGS;
+      else process.env.NODE_NO_WARNINGS = noWarnings;
+    }
+  });
+
   it('insecureSkipVerify connects and warns on every client creation', async () => {
     const warnings: string[] = [];
     for (let i = 0; i < 2; i++) {
@@ -83,6 +111,33 @@ describe('TLS', () => {
       await client.close();
     }
     expect(warnings).toEqual([INSECURE_WARNING, INSECURE_WARNING]);
+  });
+
+  it('warns on every creation of a client whose base URL is plain http:// to another machine', async () => {
+    const warned = async (baseUrl: string) => {
+      const warnings: string[] = [];
+      const client = createOpsManagerClient({
+        baseUrl,
+        publicKey: 'pubkey',
+        privateKey: TEST_PRIVATE_KEY,
+        warn: (m) => warnings.push(m),
+        settingNames: { baseUrl: '--base-url (or OPSMAN_BASE_URL)', caFile: '--ca-file' },
+      });
+      client.renewConnections();
+      await client.close();
+      return warnings;
+    };
+    const remote = 'http://10.0.1.5:8080/api/public/v1.0';
+    expect(await warned(remote)).toEqual([
+      'WARNING: opsman-gitops: http://10.0.1.5:8080 is plain HTTP (--base-url (or OPSMAN_BASE_URL)): the notification secrets sent to Ops Manager (webhook URLs, tokens, keys) and every answer cross the network unencrypted, and anyone on the path can read and alter them. Use https:// (with --ca-file for a private CA).',
+    ]);
+    expect(await warned('http://om.example.com/api/public/v1.0')).toHaveLength(1);
+    for (const local of ['http://127.0.0.1:8080', 'http://127.5.0.1', 'http://localhost:1', 'http://[::1]:8080']) {
+      expect(await warned(`${local}/api/public/v1.0`)).toEqual([]);
+    }
+    expect(await warned('https://om.example.com/api/public/v1.0')).toEqual([]);
+    expect(isLoopback(new URL('http://127.0.0.1.evil.example/'))).toBe(false);
+    expect(plainHttpWarning(new URL(remote), { baseUrl: 'baseUrl', caFile: 'caFile' })).toMatch(/^WARNING: /);
   });
 
   it('insecureSkipVerify writes its warning to stderr by default', async () => {
