@@ -86,21 +86,33 @@ function isVisible(change: Change): boolean {
   return change.action !== 'noop' || change.drift?.detected === true;
 }
 
-/** One collapsible section per target with changes. */
+/** What targetSection returns for a section longer than its budget (left out, only counted). */
+const TOO_LONG = Symbol('too long');
+
+/** One collapsible section per target with changes; TOO_LONG once its change lines pass `budget` characters. */
 function targetSection(
   plan: Plan,
   group: ReturnType<typeof groupByTarget>[number],
   unmanagedOf: ReadonlyMap<string, number>,
   shownWarnings: ReadonlySet<string>,
-): string | undefined {
+  budget: number,
+): string | undefined | typeof TOO_LONG {
   const visible = group.changes.filter(isVisible);
   if (visible.length === 0) return undefined;
-  const lines = visible.flatMap((change) => {
+  const lines: string[] = [];
+  // The change lines alone, each with its newline, are shorter than the section: once they pass the budget left, the
+  // section is left out whatever follows, so the rest of a project of thousands of changes is never rendered.
+  let length = 0;
+  for (const change of visible) {
     // A fight whose warning is past the twenty quoted: its line says the way out itself (never "see the warning").
     const fight = change.drift?.fight;
     const shown = fight === undefined || shownWarnings.has(fightWarning(change, fight));
-    return changeLines(change, PLAIN_STYLE, '', shown);
-  });
+    for (const line of changeLines(change, PLAIN_STYLE, '', shown)) {
+      lines.push(line);
+      length += line.length + 1;
+    }
+    if (length > budget) return TOO_LONG;
+  }
   const fence = fenceFor(lines);
   const c = countChanges(group.changes);
   const counts = [
@@ -243,9 +255,9 @@ export function renderPlanMarkdown(plan: Plan, title = 'opsman-gitops plan', max
       if (group.changes.some(isVisible)) omitted++;
       continue;
     }
-    const section = targetSection(plan, group, unmanagedOf, shownWarnings);
+    const section = targetSection(plan, group, unmanagedOf, shownWarnings, maxChars - used - 1);
     if (section === undefined) continue;
-    if (used + section.length + 1 > maxChars) {
+    if (section === TOO_LONG || used + section.length + 1 > maxChars) {
       omitted++;
       continue;
     }

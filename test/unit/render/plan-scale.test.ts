@@ -17,6 +17,27 @@ describe('renderers on large plans', () => {
     expect(md).toContain('_1 more target(s) with changes are not shown');
   });
 
+  it('Markdown of one project of 20,000 creates renders only the changes that fit the budget before leaving it out', () => {
+    let reads = 0;
+    const changes = Array.from({ length: 20_000 }, (_, i) => {
+      const c = change({ key: `k${String(i).padStart(5, '0')}`, action: 'create' });
+      const after = { eventTypeName: 'HOST_DOWN', enabled: true, matchers: [], notifications: [] };
+      // Read (twice) to render the change's lines: counts the changes rendered.
+      Object.defineProperty(c, 'after', {
+        enumerable: true,
+        get: () => {
+          reads++;
+          return after;
+        },
+      });
+      return c;
+    });
+    const md = renderPlanMarkdown(plan(changes));
+    expect(md).toContain('_1 more target(s) with changes are not shown');
+    // Before: every change's lines were built (40,000 reads) for a section then left out whole.
+    expect(reads).toBeLessThan(10_000);
+  });
+
   it("reads each unmanaged object's target once per render, however many targets there are", () => {
     const targets: TargetRef[] = Array.from({ length: 40 }, (_, i) => ({ ...PAYMENTS, id: `p${i}`, name: `n${i}` }));
     let reads = 0;
