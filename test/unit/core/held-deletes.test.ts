@@ -45,4 +45,29 @@ describe('heldByBlockedCreates', () => {
     expect(held(change(A, 'x', 'delete', { id: '1' }))).toBeUndefined();
     expect(held(change(A2, 'disk', 'delete', { id: '3' }))).toBeUndefined();
   });
+  it('names the first blocked create of the project and counts the others', () => {
+    const held = heldByBlockedCreates([
+      change(A, 'first', 'blocked', { after: BODY }),
+      change(A, 'second', 'blocked', { after: BODY }),
+    ]);
+    expect(held(change(A, 'old', 'delete', { id: '1' }))).toMatch(
+      /^not deleted: the create of "first" in this project is blocked \(and 1 other create\);/,
+    );
+  });
+
+  it('names every other project where the key was not created, two of one name included', () => {
+    const held = heldByBlockedCreates([
+      change(A, 'disk', 'blocked', { after: BODY }),
+      change(A2, 'disk', 'blocked', { after: BODY }),
+    ]);
+    expect(held(change(B, 'disk', 'delete', { id: '1' }))).toMatch(
+      /^not deleted: "disk" was not created in prod, prod this run/,
+    );
+  });
+
+  it('holds nothing for a blocked singleton: only an alert config create is waited for', () => {
+    const held = heldByBlockedCreates([change(A, 'disk', 'blocked', { kind: 'defaultServerType', after: BODY })]);
+    expect(held(change(A, 'x', 'delete', { id: '1' }))).toBeUndefined();
+    expect(held(change(B, 'disk', 'delete', { id: '2' }))).toBeUndefined();
+  });
 });

@@ -113,6 +113,28 @@ const cases: { name: string; shown: unknown; real: string; agrees: boolean }[] =
   },
   { name: 'fully masked', shown: '********************', real: 'anything at all', agrees: true },
   { name: 'head and tail overlapping the value', shown: 'abc****bcd', real: 'abcd', agrees: false },
+  // A run of `*` may stand for no text at all.
+  { name: 'stars standing for no text', shown: 'abc****def', real: 'abcdef', agrees: true },
+  { name: 'kept middle text absent from the value', shown: 'ab****zz****cd', real: 'abXXcd', agrees: false },
+  {
+    name: 'trailing dot of the host written by the redaction',
+    shown: 'https://hooks.example.invalid./****',
+    real: 'https://hooks.example.invalid/a',
+    agrees: true,
+  },
+  {
+    name: 'IDN host cut short, kept in Unicode, user-info dropped',
+    shown: 'https://bü*******',
+    real: 'https://bot@bücher.example/a',
+    agrees: true,
+  },
+  // A kept host that is no host at all proves nothing about the secret.
+  {
+    name: 'unreadable kept host is not judged',
+    shown: 'https://ho st/****',
+    real: 'https://hooks.example/a',
+    agrees: true,
+  },
   { name: 'not a mask (three asterisks)', shown: '***', real: 'abc', agrees: true },
   { name: 'clear text is not judged', shown: 'something else', real: 'abc', agrees: true },
   { name: 'absent', shown: undefined, real: 'abc', agrees: true },
@@ -222,6 +244,85 @@ describe('secretsChangedOnLive with two notifications of one identity', () => {
   it('judges a notification whose interval changed on live by its identity alone', () => {
     expect(secretsChangedOnLive(...webhooks([[a, 5]], [['https://a.example.invalid/****', 7]]))).toEqual([]);
     expect(secretsChangedOnLive(...webhooks([[a, 5]], [['https://evil.example.invalid/****', 7]]))).toHaveLength(1);
+  });
+});
+
+describe('secretsChangedOnLive pairing and order', () => {
+  const a = 'https://a.example.invalid/hook/1';
+  const b = 'https://b.example.invalid/hook/2';
+  const paths = (body: DesiredAlertBody) => secretUses(body).map((u) => u.path);
+
+  it('pairs through an augmenting path: a fully masked notification is left to the one no other fits', () => {
+    // Ours `a` takes the fully masked notification first (the paths put it first); `b` fits only that one, so `a`
+    // must move to its own.
+    expect(
+      secretsChangedOnLive(
+        ...webhooks(
+          [
+            [b, 5],
+            [a, 5],
+          ],
+          [
+            ['********************', 5],
+            ['https://a.example.invalid/****', 5],
+          ],
+        ),
+      ),
+    ).toEqual([]);
+  });
+
+  it('judges a notification by its partner (same other fields) before another of its identity', () => {
+    const args = webhooks(
+      [[a, 5]],
+      [
+        ['https://evil.example.invalid/****', 5],
+        ['https://a.example.invalid/****', 10],
+      ],
+    );
+    expect(secretsChangedOnLive(...args)).toEqual(paths(args[0]));
+  });
+
+  it('answers the paths sorted, whichever way each was found', () => {
+    // Notification 0 has a partner (same interval) that disagrees; notification 1 has none and no candidate agrees.
+    const args = webhooks(
+      [
+        [a, 5],
+        [b, 10],
+      ],
+      [
+        ['https://evil.example.invalid/****', 5],
+        ['https://evil2.example.invalid/****', 7],
+      ],
+    );
+    const found = secretsChangedOnLive(...args);
+    expect(found).toHaveLength(2);
+    expect(found).toEqual([...paths(args[0])].sort());
+  });
+
+  it('leaves a notification of an identity missing on live to the diff while another secret changed', () => {
+    const body = {
+      eventTypeName: 'NO_PRIMARY',
+      enabled: true,
+      matchers: [],
+      notifications: [
+        { typeName: 'WEBHOOK', intervalMin: 5, delayMin: 0, webhookUrl: { secretRef: 'hook' } },
+        { typeName: 'SLACK', intervalMin: 5, delayMin: 0, channelName: '#ops', apiToken: { secretRef: 'slack' } },
+      ],
+    } as unknown as DesiredAlertBody;
+    const uses = secretUses(body);
+    const values = new Map(uses.map((u) => [u.path, u.field === 'webhookUrl' ? a : 'xoxb-0000-real-token']));
+    const live = {
+      id: 'a1',
+      eventTypeName: 'NO_PRIMARY',
+      enabled: true,
+      matchers: [],
+      notifications: [
+        { typeName: 'WEBHOOK', intervalMin: 5, delayMin: 0, webhookUrl: 'https://evil.example.invalid/****' },
+      ],
+    } as unknown as AlertConfig;
+    expect(secretsChangedOnLive(body, values, live)).toEqual(
+      uses.filter((u) => u.field === 'webhookUrl').map((u) => u.path),
+    );
   });
 });
 

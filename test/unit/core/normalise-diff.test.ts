@@ -1,7 +1,7 @@
 // Scenario: normalisation makes a desired body and the live config Ops Manager echoes for it equal; diff names what differs.
 import { describe, expect, it } from 'vitest';
 import type { DesiredAlertBody } from '../../../lambdas/core/alert-body.ts';
-import { diffAlert, onlyEnabledDiffers } from '../../../lambdas/core/diff.ts';
+import { diffAlert, onlyEnabledDiffers, withSecretChanges } from '../../../lambdas/core/diff.ts';
 import {
   desiredNotificationOrder,
   normaliseDesired,
@@ -244,6 +244,94 @@ describe('diff: field changes', () => {
         (f) => f.item !== undefined,
       ),
     ).toBe(false);
+  });
+
+  it('a field only one side has carries only that side, and fields come in path order', () => {
+    // Built by hand: normalisation fills defaults, but a member it does not know of reaches the diff on one side only.
+    const normal = (metricThreshold: Record<string, unknown>) =>
+      ({ ...normaliseDesired(base), metricThreshold }) as ReturnType<typeof normaliseDesired>;
+    const fields = diffAlert(
+      normal({ metricName: 'X', threshold: 90, operator: 'GREATER_THAN', window: 5 }),
+      normal({ metricName: 'Y', extra: 1, operator: 'LESS_THAN', threshold: 80 }),
+    );
+    expect(fields.map((f) => f.path)).toEqual([
+      'metricThreshold.extra',
+      'metricThreshold.metricName',
+      'metricThreshold.operator',
+      'metricThreshold.threshold',
+      'metricThreshold.window',
+    ]);
+    // No `before` key for a member only desired has, no `after` for one only live has: list-lines prints them as + / -.
+    expect(fields[0]).toStrictEqual({ path: 'metricThreshold.extra', before: 1 });
+    expect(fields[4]).toStrictEqual({ path: 'metricThreshold.window', after: 5 });
+  });
+
+  it('a notification equal to a live one keeps it, even when another of its identity is closer to that one', () => {
+    // `near` sorts first and differs from `reader` in 3 fields, from `far` in 5: paired by cost alone it would take
+    // `reader` and leave the unchanged reader to be diffed against `far`.
+    const near = { typeName: 'GROUP', roles: ['GROUP_OWNER'], intervalMin: 5, delayMin: 1, emailEnabled: true };
+    const reader = { typeName: 'GROUP', roles: ['GROUP_READ_ONLY'], intervalMin: 30, delayMin: 10, emailEnabled: true };
+    const far = {
+      typeName: 'GROUP',
+      roles: ['GROUP_CLUSTER_MANAGER'],
+      intervalMin: 60,
+      delayMin: 20,
+      emailEnabled: false,
+      smsEnabled: true,
+    };
+    const fields = diffAlert(
+      normaliseDesired({ ...base, notifications: [near, reader] }),
+      normaliseLive(live({ notifications: [reader, far] })),
+    );
+    expect(fields.some((f) => JSON.stringify(f.before) === JSON.stringify(['GROUP_READ_ONLY']))).toBe(false);
+    expect(fields.find((f) => f.path.endsWith('.roles'))).toMatchObject({
+      before: ['GROUP_CLUSTER_MANAGER'],
+      after: ['GROUP_OWNER'],
+    });
+  });
+
+  it('numbers the fields of an identity that only live has several of, given the YAML order', () => {
+    const owner = { typeName: 'GROUP', roles: ['GROUP_OWNER'], intervalMin: 5, delayMin: 0, emailEnabled: true };
+    const body = { ...base, notifications: [owner] };
+    const fields = diffAlert(
+      normaliseDesired(body),
+      normaliseLive(live({ notifications: [owner, { ...owner, roles: ['GROUP_CLUSTER_MANAGER'] }] })),
+      () => desiredNotificationOrder(body),
+    );
+    expect(fields.map((f) => [f.path, f.item])).toEqual([['notifications[GROUP#2]', 0]]);
+  });
+
+  it('equal notifications in the YAML take their places in turn', () => {
+    const reader = { typeName: 'GROUP', roles: ['GROUP_READ_ONLY'], intervalMin: 30, delayMin: 10, emailEnabled: true };
+    const body = { ...base, notifications: [reader, reader] };
+    const fields = diffAlert(
+      normaliseDesired(body),
+      normaliseLive(
+        live({
+          notifications: [
+            { ...reader, delayMin: 1 },
+            { ...reader, delayMin: 2 },
+          ],
+        }),
+      ),
+      () => desiredNotificationOrder(body),
+    );
+    expect(fields.map((f) => f.item).sort()).toEqual([1, 2]);
+  });
+
+  it('a secret whose fingerprint differs is "changed" when state knew it, "set" when there is no state', () => {
+    const path = 'notifications[SLACK:#c].apiToken';
+    expect(withSecretChanges([], [path], { [path]: 'fp' })).toEqual([{ path, secret: true, note: 'changed' }]);
+    expect(withSecretChanges([], [path], undefined)).toEqual([{ path, secret: true, note: 'set' }]);
+  });
+
+  it("a secret removed on live absorbs only its own path's change, never another secret's", () => {
+    const removed = { path: 'notifications[WEBHOOK].webhookSecret', secret: true, note: 'removed on live' } as const;
+    const url = 'notifications[WEBHOOK].webhookUrl';
+    expect(withSecretChanges([removed], [url], { [url]: 'fp', [removed.path]: 'fp' })).toEqual([
+      removed,
+      { path: url, secret: true, note: 'changed' },
+    ]);
   });
 
   it('a removed secret carries no value, only a note', () => {

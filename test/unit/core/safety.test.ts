@@ -42,6 +42,14 @@ describe('applySafetyGates (pure)', () => {
     },
     { name: 'prune on', changes: [del('a', 'x')], projects: [pruning('a')], expect: ['delete'] },
     {
+      // A delete whose project has no desired document (unknown prune setting) is never carried out.
+      name: 'project without a desired document',
+      changes: [del('gone', 'x')],
+      projects: [pruning('a')],
+      expect: ['blocked'],
+      reason: /prune is off for project n-gone: would delete 1 /,
+    },
+    {
       name: 'protected key',
       changes: [del('a', 'x')],
       projects: [pruning('a', { protect: ['x'] })],
