@@ -16,7 +16,8 @@ const SECRET_FIELDS: readonly string[] = SECRET_NOTIFICATION_FIELDS;
 /** The shape a secret-bearing field must have, as shown in messages. */
 export const SECRET_REF_FORM = '{secretRef: "<secret id>#<json key>"}';
 
-function segmentsOf(pointer: string): PathSegment[] {
+/** The path segments of a JSON pointer (ajv's instancePath): `/spec/alertConfigs/0` gives spec, alertConfigs, 0. */
+export function segmentsOf(pointer: string): PathSegment[] {
   if (pointer === '') return [];
   return pointer
     .slice(1)
