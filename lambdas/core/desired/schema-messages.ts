@@ -95,11 +95,27 @@ const OPERATOR_SPELLINGS: Record<string, string> = {
   '~': 'REGEX',
 };
 
-/** The did-you-mean of a value outside an enumeration: a near name, else the name of an operator symbol. */
+/** Days as people write them in full or cut anywhere (`Monday`, `Tues`, `Thurs`): a change window's `days` take `Mon`. */
+const DAY_NAMES = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
+
+/** The day `Mon`..`Sun` a longer spelling names (at least its first three letters), or undefined. */
+function dayOf(value: string, allowed: readonly string[]): string | undefined {
+  const spelled = value.trim().toLowerCase().replace(/\.$/, '');
+  const day = spelled.length >= 3 ? DAY_NAMES.find((name) => name.startsWith(spelled)) : undefined;
+  const short = day === undefined ? undefined : `${day.charAt(0).toUpperCase()}${day.slice(1, 3)}`;
+  return short !== undefined && allowed.includes(short) ? short : undefined;
+}
+
+/** The did-you-mean of a value outside an enumeration: a near name, else the name of an operator symbol or a day. */
 function enumHint(value: unknown, allowed: readonly string[]): { text: string; hint?: string } {
   if (typeof value !== 'string') return { text: '' };
   const near = suggestion(value, allowed);
   if (near.hint !== undefined) return near;
+  const day = dayOf(value, allowed);
+  if (day !== undefined) {
+    const hint = `did you mean "${day}"?`;
+    return { text: `; ${hint}`, hint };
+  }
   const spelled = value.trim().toLowerCase();
   const name = Object.hasOwn(OPERATOR_SPELLINGS, spelled) ? OPERATOR_SPELLINGS[spelled] : undefined;
   if (name === undefined || !allowed.includes(name)) return near;

@@ -35,6 +35,26 @@ const CASES: Case[] = [
     want: { line: 7, column: 19, path: 'spec.changeWindows[0].days[1]', message: 'did you mean "Fri"?' },
   },
   {
+    rule: 'a day written in full or cut after three letters, with the short name as did-you-mean',
+    windows: weekly('').replace('[Mon, Fri]', '[Monday, Fri]'),
+    want: {
+      line: 7,
+      column: 14,
+      path: 'spec.changeWindows[0].days[0]',
+      message: 'found "Monday"; did you mean "Mon"?',
+    },
+  },
+  {
+    rule: 'another day in full',
+    windows: weekly('').replace('[Mon, Fri]', '[Mon, Wednesday]'),
+    want: {
+      line: 7,
+      column: 19,
+      path: 'spec.changeWindows[0].days[1]',
+      message: 'found "Wednesday"; did you mean "Wed"?',
+    },
+  },
+  {
     rule: 'unknown kind',
     windows: weekly('').replace('kind: allow', 'kind: alow'),
     want: { line: 6, column: 13, path: 'spec.changeWindows[0].kind', message: 'did you mean "allow"?' },
