@@ -189,6 +189,21 @@ function ignoreFieldsReason(
   return undefined;
 }
 
+/** The pattern of Ops Manager's ids (schema.ts's objectId). */
+const OBJECT_ID_PATTERN = '^[0-9a-f]{24}$';
+
+/**
+ * What is wrong with an id that is hexadecimal but no id: a digit lost or doubled in copying is invisible in 24
+ * characters, so its length is said; one in upper case (copied from a tool that shows ids so) has the obvious
+ * did-you-mean.
+ */
+function objectIdHint(pattern: unknown, value: unknown): { text: string; hint?: string } {
+  if (pattern !== OBJECT_ID_PATTERN || typeof value !== 'string' || !/^[0-9a-fA-F]+$/.test(value)) return { text: '' };
+  if (value.length !== 24) return { text: ` (${value.length} characters, not 24)` };
+  const hint = `did you mean "${value.toLowerCase()}"?`;
+  return { text: `; ${hint} (ids are written in lower case)`, hint };
+}
+
 /** Values users write from memory that Ops Manager refuses, with the reason. */
 const KNOWN_REFUSALS: Record<string, string> = { TOTAL: 'Ops Manager no longer supports mode TOTAL' };
 
@@ -359,8 +374,9 @@ export function translate(located: LocatedDocument, error: ErrorObject, kind?: u
         typeof error.data === 'string' && error.data.endsWith('\n') && blockScalar(located, segments)
           ? BLOCK_SCALAR_BREAK
           : '';
-      const message = `${subject} must be ${expected}; found ${found}${allowed}${why}`;
-      return { ...at(segments), message, expected, found };
+      const id = objectIdHint(schema.pattern, error.data);
+      const message = `${subject} must be ${expected}; found ${found}${allowed}${why}${id.text}`;
+      return { ...at(segments), message, expected, found, ...(id.hint ? { hint: id.hint } : {}) };
     }
     case 'minimum':
     case 'maximum':
