@@ -204,6 +204,29 @@ function objectIdHint(pattern: unknown, value: unknown): { text: string; hint?: 
   return { text: `; ${hint} (ids are written in lower case)`, hint };
 }
 
+/** Lists of names (not of mappings, where a one-item list of the value would be no fix). */
+const NAME_LISTS: readonly string[] = [
+  'alertTemplates',
+  'roles',
+  'protect',
+  'release',
+  'days',
+  'projects',
+  'ignoreFields',
+];
+
+/**
+ * How to write one value as a list (`alertTemplates: baseline` meant `[baseline]`), or empty: only for a plain name
+ * (never a secret's field, checked before), so that the value shown back is one the reader wrote as a name.
+ */
+function oneItemList(segments: readonly PathSegment[], value: unknown): string {
+  const field = segments[segments.length - 1];
+  if (typeof field !== 'string' || !NAME_LISTS.includes(field)) return '';
+  if (typeof value !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/.test(value)) return '';
+  const role = field === 'roles' ? `, or role: ${value}` : '';
+  return ` (a list of one is written [${value}]${role})`;
+}
+
 /** Values users write from memory that Ops Manager refuses, with the reason. */
 const KNOWN_REFUSALS: Record<string, string> = { TOTAL: 'Ops Manager no longer supports mode TOTAL' };
 
@@ -258,6 +281,11 @@ function unknownFieldHint(
   if (field === 'name' && inList === 'alertConfigs' && known.includes('key')) {
     const hint = 'did you mean "key"?';
     return { text: `; ${hint} (an alert config is named by its key)`, hint };
+  }
+  // An Organization is named by its orgId: a projectId there is that id under the Project's name for it.
+  if (field === 'projectId' && kind === 'Organization' && at.length === 1 && at[0] === 'metadata') {
+    const hint = 'did you mean "orgId"?';
+    return { text: `; ${hint} (an organization is named by its orgId)`, hint };
   }
   // Templates do not nest: what one would include is listed by each project, beside it.
   if (field === 'alertTemplates' && kind === 'AlertTemplate' && at.length === 1 && at[0] === 'spec') {
@@ -339,11 +367,19 @@ export function translate(located: LocatedDocument, error: ErrorObject, kind?: u
             ? COMMENTED_OUT
             : segments.some(isSecretSegment)
               ? ''
-              : textNotValue(params.type, error.data);
+              : params.type === 'array'
+                ? oneItemList(segments, error.data)
+                : textNotValue(params.type, error.data);
       return { ...at(segments), message: `${subject} must be ${expected}; found ${found}${quote}`, expected, found };
     }
     case 'enum': {
       const allowed = ((params.allowedValues as unknown[]) ?? []).map(String);
+      // `role: [A, B]`: the shorthand takes one role; a list is what roles is for.
+      if (Array.isArray(error.data) && segments[segments.length - 1] === 'role' && segments.includes('notifications')) {
+        const hint = 'did you mean "roles"?';
+        const message = `${subject} must be one role; found a list; ${hint} (role is a shorthand for a one-item roles list)`;
+        return { ...at(segments, 'key'), message, expected: 'one role', found, hint };
+      }
       const hint = enumHint(error.data, allowed);
       const list = allowed.length <= 16 ? `one of ${allowed.join(', ')}` : `one of the ${allowed.length} known values`;
       // Own properties only: a value "constructor" must not print the Object constructor's source as a reason.
