@@ -4,6 +4,8 @@
  * Ajv's errors are translated by schema-messages.ts; its own text is never shown.
  */
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import { swappedThreshold } from './alert-rules.ts';
+import { asArray, asRecord } from './issue.ts';
 import { formatPath, type LocatedDocument } from './locate.ts';
 import { DESIRED_STATE_SCHEMA } from './schema.ts';
 import { segmentsOf, translate } from './schema-messages.ts';
@@ -36,7 +38,12 @@ export const MAX_SCHEMA_ISSUES = 200;
 export function checkSchema(located: LocatedDocument, value: unknown, limit = MAX_SCHEMA_ISSUES): ValidationIssue[] {
   const validate = validator();
   if (validate(value)) return [];
-  const errors = (validate.errors ?? []).filter((error) => error.keyword !== 'if');
+  const swapped = swappedMembers(value);
+  const errors = (validate.errors ?? []).filter(
+    (error) =>
+      error.keyword !== 'if' &&
+      !swapped.some((member) => error.instancePath === member || error.instancePath.startsWith(`${member}/`)),
+  );
   const typed = new Set(errors.filter((error) => error.keyword === 'type').map((error) => error.instancePath));
   const kind = (value as { kind?: unknown } | null)?.kind;
   const seen = new Set<string>();
@@ -52,6 +59,18 @@ export function checkSchema(located: LocatedDocument, value: unknown, limit = MA
     issues.push(issue);
   }
   return withoutMisspeltRequired(issues, errors);
+}
+
+/**
+ * JSON pointers of the threshold members written under the other's name (alert-rules.ts reports each once, with the
+ * name to write): what the schema says inside them would only be the same mistake, field by field.
+ */
+function swappedMembers(value: unknown): string[] {
+  const configs = asRecord(asRecord(value)?.spec)?.alertConfigs;
+  return asArray(configs).flatMap((config, i) => {
+    const member = swappedThreshold(config);
+    return member === undefined ? [] : [`/spec/alertConfigs/${i}/${member}`];
+  });
 }
 
 /**
