@@ -11,6 +11,7 @@
 import type { Document, LineCounter, YAMLError } from 'yaml';
 import { parseTrees } from './lazy-document.ts';
 import { missingColon } from './missing-colon.ts';
+import { missingDash } from './missing-dash.ts';
 
 /** One line found wrongly indented, and what the document needs there. */
 export interface IndentationFinding {
@@ -235,6 +236,17 @@ export function findIndentation(text: string, start: number, end: number): Inden
       findings.push({ line: errorLine + 1, column: colon.column, message: colon.message });
       parsed = colonParsed;
       found = colonParsed;
+      continue;
+    }
+    // Nor is a list's first item written without its dash, which moving the next item would "fix" into another list.
+    const dash = missingDash(lines, errorLine, from);
+    const dashed = dash === undefined ? undefined : lines.map((l, i) => (i === dash.line ? dash.text : l));
+    const dashParsed = dashed === undefined ? undefined : parseRegion(dashed, from, to, budget);
+    if (dash !== undefined && dashParsed !== undefined && progressed(dashParsed, parsed, errorLine, to)) {
+      lines[dash.line] = dash.text;
+      findings.push({ line: dash.line + 1, column: dash.column, message: dash.message });
+      parsed = dashParsed;
+      found = dashParsed;
       continue;
     }
     const best = bestReindentation(lines, from, to, errorLine, budget);
