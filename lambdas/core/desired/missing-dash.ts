@@ -4,6 +4,10 @@
  * lines would "fix" that into another structure (the next item into the first's notifications); the missing dash
  * is named instead, on the line that lacks it.
  */
+import { type Document, isMap, isScalar, type LineCounter, visit } from 'yaml';
+import { positionAt } from './locate.ts';
+import type { SeparatorFindings } from './missing-separator.ts';
+import type { ValidationIssue } from './types.ts';
 
 /** The line with its `- ` written, and what was wrong with it. */
 export interface MissingDash {
@@ -66,4 +70,52 @@ export function missingDash(lines: readonly string[], at: number, from: number):
     column: column + 3,
     message: `YAML syntax error: this line starts the list's first item but has no "-": the item after it (line ${at + 1}) starts with "- " at column ${column + 1}; write "- ${key}: ..." there`,
   };
+}
+
+/**
+ * A later item of a list written without its `- ` joins the item above: YAML reports each of its keys as a duplicate
+ * (`key`, `eventTypeName`, `notifications`), which says neither why nor how to fix it. A list item's mapping whose
+ * keys start again at its first key (`key` for an alert config, `typeName` for a notification) is reported once
+ * there, and the duplicate-key errors after it in that mapping are explained by it.
+ */
+export function findMissingItemDashes(file: string, doc: Document.Parsed, lineCounter: LineCounter): SeparatorFindings {
+  const issues: ValidationIssue[] = [];
+  const explained = new Set<number>();
+  visit(doc, {
+    Seq(_key, seq) {
+      for (const item of seq.items) {
+        if (!isMap(item) || item.flow) continue;
+        const keys = item.items.flatMap((pair) =>
+          isScalar(pair.key) && typeof pair.key.value === 'string' && pair.key.range
+            ? [{ name: pair.key.value, offset: pair.key.range[0] }]
+            : [],
+        );
+        const first = keys[0];
+        if (first === undefined) continue;
+        // Names written before the current item started; a key of a later item repeating one is its duplicate.
+        const before = new Set<string>();
+        const current = new Set<string>();
+        for (const key of keys) {
+          if (key.name === first.name && key.offset !== first.offset) {
+            const at = positionAt(lineCounter, key.offset);
+            const above = positionAt(lineCounter, first.offset);
+            issues.push({
+              file,
+              ...at,
+              path: '',
+              message: `"${first.name}" starts the list item above (line ${above.line}) and appears again here: this seems to be the next item without its "-"; write "- ${first.name}: ..." with the "-" at column ${Math.max(1, at.column - 2)}`,
+              hint: `write "- " before "${first.name}"`,
+            });
+            for (const name of current) before.add(name);
+            current.clear();
+          }
+          if (before.has(key.name) || (key.name === first.name && key.offset !== first.offset))
+            explained.add(key.offset);
+          current.add(key.name);
+        }
+      }
+      return undefined;
+    },
+  });
+  return { issues, explained };
 }
