@@ -90,6 +90,17 @@ const CASES: Case[] = [
     },
   },
   {
+    rule: 'a misspelt time zone, with its did-you-mean',
+    windows: weekly('      timeZone: Europe/Berln\n'),
+    want: {
+      line: 10,
+      column: 17,
+      path: 'spec.changeWindows[0].timeZone',
+      message:
+        'unknown time zone "Europe/Berln": an IANA time zone such as Europe/Paris or Etc/UTC; did you mean "Europe/Berlin"?',
+    },
+  },
+  {
     rule: 'absolute and weekly mixed',
     windows: absolute('2026-12-18T00:00:00Z', '2027-01-04T08:00:00Z', '      days: [Mon]\n'),
     want: { line: 9, column: 7, path: 'spec.changeWindows[0].days', message: 'days in an absolute window' },
