@@ -58,6 +58,25 @@ function checkIgnoredThresholds(
   return issues;
 }
 
+/**
+ * The threshold member an alert config holds under the other's name, or undefined: `threshold` on an
+ * OUTSIDE_METRIC_THRESHOLD config without `metricThreshold`, or `metricThreshold` on a TOO_FEW_HEALTHY_MEMBERS-style
+ * config without `threshold`. One mistake, reported once as such (the schema's issues inside it are left out: they
+ * only say, field by field, that it is the other member).
+ */
+export function swappedThreshold(value: unknown): 'threshold' | 'metricThreshold' | undefined {
+  const config = asRecord(value);
+  const event = asString(config?.eventTypeName);
+  if (config === undefined || event === undefined) return undefined;
+  if (event === METRIC_EVENT_TYPE && config.metricThreshold === undefined && config.threshold !== undefined) {
+    return 'threshold';
+  }
+  if (THRESHOLD_EVENT_TYPES.includes(event) && config.threshold === undefined && config.metricThreshold !== undefined) {
+    return 'metricThreshold';
+  }
+  return undefined;
+}
+
 /** Checks one alert config at `at` (e.g. `spec.alertConfigs[3]`). */
 export function checkAlertConfig(located: LocatedDocument, at: PathSegment[], value: unknown): ValidationIssue[] {
   const config = asRecord(value);
@@ -65,7 +84,13 @@ export function checkAlertConfig(located: LocatedDocument, at: PathSegment[], va
   const issues: ValidationIssue[] = [];
   const subject = formatPath(at);
   const event = asString(config.eventTypeName);
-  if (event !== undefined) {
+  const swapped = swappedThreshold(config);
+  if (event !== undefined && swapped !== undefined) {
+    const other = swapped === 'threshold' ? 'metricThreshold' : 'threshold';
+    const hint = `did you mean "${other}"?`;
+    const message = `${subject}: event type ${event} takes ${other}, not ${swapped}; ${hint}${other === 'metricThreshold' ? ' (it names the metric: metricName, operator, threshold, units)' : ' (operator, threshold, units; no metricName)'}`;
+    issues.push(issueAt(located, [...at, swapped], message, { expected: other, found: swapped, hint }, 'key'));
+  } else if (event !== undefined) {
     const wantsMetric = event === METRIC_EVENT_TYPE;
     if (wantsMetric && config.metricThreshold === undefined) {
       issues.push(

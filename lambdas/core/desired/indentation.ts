@@ -10,6 +10,8 @@
  */
 import type { Document, LineCounter, YAMLError } from 'yaml';
 import { parseTrees } from './lazy-document.ts';
+import { missingColon } from './missing-colon.ts';
+import { missingDash } from './missing-dash.ts';
 
 /** One line found wrongly indented, and what the document needs there. */
 export interface IndentationFinding {
@@ -225,6 +227,28 @@ export function findIndentation(text: string, start: number, end: number): Inden
   while (parsed !== undefined && findings.length < MAX_FINDINGS) {
     const errorLine = firstErrorLine(parsed, to);
     if (errorLine >= to || insideFreeConstruct(lines, from, errorLine)) break;
+    // A key without its colon is no indentation error, though moving the lines around it may make YAML parse.
+    const colon = missingColon(lines, errorLine, from, to);
+    const written = colon === undefined ? undefined : lines.map((l, i) => (i === errorLine ? colon.text : l));
+    const colonParsed = written === undefined ? undefined : parseRegion(written, from, to, budget);
+    if (colon !== undefined && colonParsed !== undefined && progressed(colonParsed, parsed, errorLine, to)) {
+      lines[errorLine] = colon.text;
+      findings.push({ line: errorLine + 1, column: colon.column, message: colon.message });
+      parsed = colonParsed;
+      found = colonParsed;
+      continue;
+    }
+    // Nor is a list's first item written without its dash, which moving the next item would "fix" into another list.
+    const dash = missingDash(lines, errorLine, from);
+    const dashed = dash === undefined ? undefined : lines.map((l, i) => (i === dash.line ? dash.text : l));
+    const dashParsed = dashed === undefined ? undefined : parseRegion(dashed, from, to, budget);
+    if (dash !== undefined && dashParsed !== undefined && progressed(dashParsed, parsed, errorLine, to)) {
+      lines[dash.line] = dash.text;
+      findings.push({ line: dash.line + 1, column: dash.column, message: dash.message });
+      parsed = dashParsed;
+      found = dashParsed;
+      continue;
+    }
     const best = bestReindentation(lines, from, to, errorLine, budget);
     const single = best === undefined ? undefined : oneLineFix(lines, from, to, best, errorLine, parsed, budget);
     // A list item YAML complains about may be indented unlike the items before it with its own lines (pasted, or one
@@ -261,6 +285,11 @@ export function findIndentation(text: string, start: number, end: number): Inden
   }
   if (found === undefined || findings.length === 0) return undefined;
   return { findings, ...found, text: regionText(lines, from, to), shifts };
+}
+
+/** Whether a patched document is progress over `parsed`: fewer errors, or its first error past `line`. */
+function progressed(patched: Parsed, parsed: Parsed, line: number, to: number): boolean {
+  return errorCount(patched) < errorCount(parsed) || firstErrorLine(patched, to) > line;
 }
 
 /**

@@ -12,6 +12,7 @@ import { findIndentation } from './indentation.ts';
 import { invisibleBreakage } from './invisible-breakage.ts';
 import { knownPositions, LazyDocument, LazyTrees, parseTrees } from './lazy-document.ts';
 import { formatPath, type LocatedDocument, type PathSegment, positionAt } from './locate.ts';
+import { findMissingItemDashes } from './missing-dash.ts';
 import { findMissingSeparators } from './missing-separator.ts';
 import { findExcessiveNesting } from './nesting.ts';
 import { parseSimpleYaml } from './simple-yaml.ts';
@@ -90,12 +91,17 @@ export function parseYamlFile(
       return { line: position.line, column: Math.max(1, column) };
     };
     // Only a document with duplicate keys can be two documents missing their `---`.
-    const separators = doc.errors.some((error) => error.code === 'DUPLICATE_KEY')
-      ? findMissingSeparators(file, doc, lines)
-      : undefined;
+    const duplicates = doc.errors.some((error) => error.code === 'DUPLICATE_KEY');
+    const separators = duplicates ? findMissingSeparators(file, doc, lines) : undefined;
     if (separators !== undefined) issues.push(...separators.issues);
+    // Nor, within a list, is a later item that lost its "-" (its keys repeat the item's above).
+    const dashes = duplicates ? findMissingItemDashes(file, doc, lines) : undefined;
+    if (dashes !== undefined) issues.push(...dashes.issues);
     for (const error of doc.errors) {
-      if (error.code === 'DUPLICATE_KEY' && separators?.explained.has(error.pos[0])) continue;
+      const offset = error.pos[0];
+      if (error.code === 'DUPLICATE_KEY' && (separators?.explained.has(offset) || dashes?.explained.has(offset))) {
+        continue;
+      }
       const message =
         error.code === 'DUPLICATE_KEY'
           ? duplicateKeyMessage(source, doc, error.pos[0], at)

@@ -3,10 +3,12 @@
  * on first use).
  * Ajv's errors are translated by schema-messages.ts; its own text is never shown.
  */
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import type { LocatedDocument } from './locate.ts';
+import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import { swappedThreshold } from './alert-rules.ts';
+import { asArray, asRecord } from './issue.ts';
+import { formatPath, type LocatedDocument } from './locate.ts';
 import { DESIRED_STATE_SCHEMA } from './schema.ts';
-import { translate } from './schema-messages.ts';
+import { segmentsOf, translate } from './schema-messages.ts';
 import type { ValidationIssue } from './types.ts';
 
 export { describeValue, SECRET_REF_FORM } from './schema-messages.ts';
@@ -36,7 +38,12 @@ export const MAX_SCHEMA_ISSUES = 200;
 export function checkSchema(located: LocatedDocument, value: unknown, limit = MAX_SCHEMA_ISSUES): ValidationIssue[] {
   const validate = validator();
   if (validate(value)) return [];
-  const errors = (validate.errors ?? []).filter((error) => error.keyword !== 'if');
+  const swapped = swappedMembers(value);
+  const errors = (validate.errors ?? []).filter(
+    (error) =>
+      error.keyword !== 'if' &&
+      !swapped.some((member) => error.instancePath === member || error.instancePath.startsWith(`${member}/`)),
+  );
   const typed = new Set(errors.filter((error) => error.keyword === 'type').map((error) => error.instancePath));
   const kind = (value as { kind?: unknown } | null)?.kind;
   const seen = new Set<string>();
@@ -51,5 +58,66 @@ export function checkSchema(located: LocatedDocument, value: unknown, limit = MA
     seen.add(id);
     issues.push(issue);
   }
-  return issues;
+  return withoutMisspeltRequired(issues, errors);
+}
+
+/**
+ * JSON pointers of the threshold members written under the other's name (alert-rules.ts reports each once, with the
+ * name to write): what the schema says inside them would only be the same mistake, field by field.
+ */
+function swappedMembers(value: unknown): string[] {
+  const configs = asRecord(asRecord(value)?.spec)?.alertConfigs;
+  return asArray(configs).flatMap((config, i) => {
+    const member = swappedThreshold(config);
+    return member === undefined ? [] : [`/spec/alertConfigs/${i}/${member}`];
+  });
+}
+
+/**
+ * One misspelt required field (`eventTypName`, `notifcations`) is one mistake: the unknown field whose did-you-mean
+ * (or "it belongs in") names a missing required field says so, and the "missing required field" issue it explains is
+ * left out, so the reader gets one message with the way out instead of two that look like two problems.
+ */
+function withoutMisspeltRequired(issues: ValidationIssue[], errors: readonly ErrorObject[]): ValidationIssue[] {
+  const missing = new Set(
+    errors
+      .filter((error) => error.keyword === 'required')
+      .map((error) =>
+        formatPath([
+          ...segmentsOf(error.instancePath),
+          String((error.params as Record<string, unknown>).missingProperty),
+        ]),
+      ),
+  );
+  if (missing.size === 0) return issues;
+  const explained = new Set<string>();
+  const merged = issues.map((issue) => {
+    const named = namedBy(issue);
+    const field = named.find((path) => missing.has(path) && !explained.has(path));
+    if (field === undefined) return issue;
+    explained.add(field);
+    const name = field.slice(field.lastIndexOf('.') + 1);
+    const note = `${name} is required and missing`;
+    // One parenthesis of explanation: a message that ends with one takes the note inside it.
+    const message = issue.message.endsWith(')')
+      ? `${issue.message.slice(0, -1)}; ${note})`
+      : `${issue.message} (${note})`;
+    return { ...issue, message };
+  });
+  return merged.filter((issue) => !(issue.expected?.startsWith('field "') && explained.has(issue.path)));
+}
+
+/**
+ * The paths an unknown-field issue points to as the field meant: its did-you-mean names (at its own level) or the
+ * place it belongs. Empty for any other issue.
+ */
+function namedBy(issue: ValidationIssue): string[] {
+  const hint = issue.hint;
+  const field = issue.found?.slice(1, -1);
+  if (hint === undefined || field === undefined || !issue.message.startsWith('unknown field ')) return [];
+  const parent = issue.path === field ? '' : issue.path.slice(0, -field.length - 1);
+  if (hint.startsWith('did you mean ')) {
+    return [...hint.matchAll(/"([^"]+)"/g)].map((match) => (parent === '' ? match[1] : `${parent}.${match[1]}`) ?? '');
+  }
+  return hint.startsWith('move it to ') ? hint.slice('move it to '.length).split(' or ') : [];
 }

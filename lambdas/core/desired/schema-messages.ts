@@ -16,7 +16,8 @@ const SECRET_FIELDS: readonly string[] = SECRET_NOTIFICATION_FIELDS;
 /** The shape a secret-bearing field must have, as shown in messages. */
 export const SECRET_REF_FORM = '{secretRef: "<secret id>#<json key>"}';
 
-function segmentsOf(pointer: string): PathSegment[] {
+/** The path segments of a JSON pointer (ajv's instancePath): `/spec/alertConfigs/0` gives spec, alertConfigs, 0. */
+export function segmentsOf(pointer: string): PathSegment[] {
   if (pointer === '') return [];
   return pointer
     .slice(1)
@@ -94,11 +95,27 @@ const OPERATOR_SPELLINGS: Record<string, string> = {
   '~': 'REGEX',
 };
 
-/** The did-you-mean of a value outside an enumeration: a near name, else the name of an operator symbol. */
+/** Days as people write them in full or cut anywhere (`Monday`, `Tues`, `Thurs`): a change window's `days` take `Mon`. */
+const DAY_NAMES = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
+
+/** The day `Mon`..`Sun` a longer spelling names (at least its first three letters), or undefined. */
+function dayOf(value: string, allowed: readonly string[]): string | undefined {
+  const spelled = value.trim().toLowerCase().replace(/\.$/, '');
+  const day = spelled.length >= 3 ? DAY_NAMES.find((name) => name.startsWith(spelled)) : undefined;
+  const short = day === undefined ? undefined : `${day.charAt(0).toUpperCase()}${day.slice(1, 3)}`;
+  return short !== undefined && allowed.includes(short) ? short : undefined;
+}
+
+/** The did-you-mean of a value outside an enumeration: a near name, else the name of an operator symbol or a day. */
 function enumHint(value: unknown, allowed: readonly string[]): { text: string; hint?: string } {
   if (typeof value !== 'string') return { text: '' };
   const near = suggestion(value, allowed);
   if (near.hint !== undefined) return near;
+  const day = dayOf(value, allowed);
+  if (day !== undefined) {
+    const hint = `did you mean "${day}"?`;
+    return { text: `; ${hint}`, hint };
+  }
   const spelled = value.trim().toLowerCase();
   const name = Object.hasOwn(OPERATOR_SPELLINGS, spelled) ? OPERATOR_SPELLINGS[spelled] : undefined;
   if (name === undefined || !allowed.includes(name)) return near;
@@ -172,6 +189,44 @@ function ignoreFieldsReason(
   return undefined;
 }
 
+/** The pattern of Ops Manager's ids (schema.ts's objectId). */
+const OBJECT_ID_PATTERN = '^[0-9a-f]{24}$';
+
+/**
+ * What is wrong with an id that is hexadecimal but no id: a digit lost or doubled in copying is invisible in 24
+ * characters, so its length is said; one in upper case (copied from a tool that shows ids so) has the obvious
+ * did-you-mean.
+ */
+function objectIdHint(pattern: unknown, value: unknown): { text: string; hint?: string } {
+  if (pattern !== OBJECT_ID_PATTERN || typeof value !== 'string' || !/^[0-9a-fA-F]+$/.test(value)) return { text: '' };
+  if (value.length !== 24) return { text: ` (${value.length} characters, not 24)` };
+  const hint = `did you mean "${value.toLowerCase()}"?`;
+  return { text: `; ${hint} (ids are written in lower case)`, hint };
+}
+
+/** Lists of names (not of mappings, where a one-item list of the value would be no fix). */
+const NAME_LISTS: readonly string[] = [
+  'alertTemplates',
+  'roles',
+  'protect',
+  'release',
+  'days',
+  'projects',
+  'ignoreFields',
+];
+
+/**
+ * How to write one value as a list (`alertTemplates: baseline` meant `[baseline]`), or empty: only for a plain name
+ * (never a secret's field, checked before), so that the value shown back is one the reader wrote as a name.
+ */
+function oneItemList(segments: readonly PathSegment[], value: unknown): string {
+  const field = segments[segments.length - 1];
+  if (typeof field !== 'string' || !NAME_LISTS.includes(field)) return '';
+  if (typeof value !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/.test(value)) return '';
+  const role = field === 'roles' ? `, or role: ${value}` : '';
+  return ` (a list of one is written [${value}]${role})`;
+}
+
 /** Values users write from memory that Ops Manager refuses, with the reason. */
 const KNOWN_REFUSALS: Record<string, string> = { TOTAL: 'Ops Manager no longer supports mode TOTAL' };
 
@@ -226,6 +281,11 @@ function unknownFieldHint(
   if (field === 'name' && inList === 'alertConfigs' && known.includes('key')) {
     const hint = 'did you mean "key"?';
     return { text: `; ${hint} (an alert config is named by its key)`, hint };
+  }
+  // An Organization is named by its orgId: a projectId there is that id under the Project's name for it.
+  if (field === 'projectId' && kind === 'Organization' && at.length === 1 && at[0] === 'metadata') {
+    const hint = 'did you mean "orgId"?';
+    return { text: `; ${hint} (an organization is named by its orgId)`, hint };
   }
   // Templates do not nest: what one would include is listed by each project, beside it.
   if (field === 'alertTemplates' && kind === 'AlertTemplate' && at.length === 1 && at[0] === 'spec') {
@@ -307,11 +367,19 @@ export function translate(located: LocatedDocument, error: ErrorObject, kind?: u
             ? COMMENTED_OUT
             : segments.some(isSecretSegment)
               ? ''
-              : textNotValue(params.type, error.data);
+              : params.type === 'array'
+                ? oneItemList(segments, error.data)
+                : textNotValue(params.type, error.data);
       return { ...at(segments), message: `${subject} must be ${expected}; found ${found}${quote}`, expected, found };
     }
     case 'enum': {
       const allowed = ((params.allowedValues as unknown[]) ?? []).map(String);
+      // `role: [A, B]`: the shorthand takes one role; a list is what roles is for.
+      if (Array.isArray(error.data) && segments[segments.length - 1] === 'role' && segments.includes('notifications')) {
+        const hint = 'did you mean "roles"?';
+        const message = `${subject} must be one role; found a list; ${hint} (role is a shorthand for a one-item roles list)`;
+        return { ...at(segments, 'key'), message, expected: 'one role', found, hint };
+      }
       const hint = enumHint(error.data, allowed);
       const list = allowed.length <= 16 ? `one of ${allowed.join(', ')}` : `one of the ${allowed.length} known values`;
       // Own properties only: a value "constructor" must not print the Object constructor's source as a reason.
@@ -342,8 +410,9 @@ export function translate(located: LocatedDocument, error: ErrorObject, kind?: u
         typeof error.data === 'string' && error.data.endsWith('\n') && blockScalar(located, segments)
           ? BLOCK_SCALAR_BREAK
           : '';
-      const message = `${subject} must be ${expected}; found ${found}${allowed}${why}`;
-      return { ...at(segments), message, expected, found };
+      const id = objectIdHint(schema.pattern, error.data);
+      const message = `${subject} must be ${expected}; found ${found}${allowed}${why}${id.text}`;
+      return { ...at(segments), message, expected, found, ...(id.hint ? { hint: id.hint } : {}) };
     }
     case 'minimum':
     case 'maximum':

@@ -63,8 +63,16 @@ function checkTimeZone(
 ): ValidationIssue[] {
   const zone = asString(w.timeZone);
   if (zone === undefined || knownTimeZone(zone)) return [];
-  const message = `unknown time zone ${JSON.stringify(zone)}: an IANA time zone such as Europe/Paris or Etc/UTC`;
-  return [issueAt(settings, [...at, 'timeZone'], message, { expected: 'an IANA time zone', found: zone })];
+  // The zones this Node.js knows (the same Intl that checks them): `Europe/Pariss`, `europe/paris` get their name.
+  const near = suggestion(zone, Intl.supportedValuesOf('timeZone'));
+  const message = `unknown time zone ${JSON.stringify(zone)}: an IANA time zone such as Europe/Paris or Etc/UTC${near.text}`;
+  return [
+    issueAt(settings, [...at, 'timeZone'], message, {
+      expected: 'an IANA time zone',
+      found: zone,
+      ...(near.hint ? { hint: near.hint } : {}),
+    }),
+  ];
 }
 
 function checkProjects(

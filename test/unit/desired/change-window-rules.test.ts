@@ -35,6 +35,26 @@ const CASES: Case[] = [
     want: { line: 7, column: 19, path: 'spec.changeWindows[0].days[1]', message: 'did you mean "Fri"?' },
   },
   {
+    rule: 'a day written in full or cut after three letters, with the short name as did-you-mean',
+    windows: weekly('').replace('[Mon, Fri]', '[Monday, Fri]'),
+    want: {
+      line: 7,
+      column: 14,
+      path: 'spec.changeWindows[0].days[0]',
+      message: 'found "Monday"; did you mean "Mon"?',
+    },
+  },
+  {
+    rule: 'another day in full',
+    windows: weekly('').replace('[Mon, Fri]', '[Mon, Wednesday]'),
+    want: {
+      line: 7,
+      column: 19,
+      path: 'spec.changeWindows[0].days[1]',
+      message: 'found "Wednesday"; did you mean "Wed"?',
+    },
+  },
+  {
     rule: 'unknown kind',
     windows: weekly('').replace('kind: allow', 'kind: alow'),
     want: { line: 6, column: 13, path: 'spec.changeWindows[0].kind', message: 'did you mean "allow"?' },
@@ -67,6 +87,17 @@ const CASES: Case[] = [
       column: 17,
       path: 'spec.changeWindows[0].timeZone',
       message: 'unknown time zone "Europe/Pariss"',
+    },
+  },
+  {
+    rule: 'a misspelt time zone, with its did-you-mean',
+    windows: weekly('      timeZone: Europe/Berln\n'),
+    want: {
+      line: 10,
+      column: 17,
+      path: 'spec.changeWindows[0].timeZone',
+      message:
+        'unknown time zone "Europe/Berln": an IANA time zone such as Europe/Paris or Etc/UTC; did you mean "Europe/Berlin"?',
     },
   },
   {

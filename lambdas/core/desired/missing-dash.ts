@@ -1,0 +1,121 @@
+/**
+ * A list's first item written without its `- ` (`notifications:` then `  typeName: DATADOG` two columns deeper than
+ * the `- ` of the item after it): YAML reads the item's lines as a mapping and complains at the next `- `. Moving
+ * lines would "fix" that into another structure (the next item into the first's notifications); the missing dash
+ * is named instead, on the line that lacks it.
+ */
+import { type Document, isMap, isScalar, type LineCounter, visit } from 'yaml';
+import { positionAt } from './locate.ts';
+import type { SeparatorFindings } from './missing-separator.ts';
+import type { ValidationIssue } from './types.ts';
+
+/** The line with its `- ` written, and what was wrong with it. */
+export interface MissingDash {
+  /** 0-based line that lacks its dash. */
+  line: number;
+  /** The line with the dash written (at the items' column). */
+  text: string;
+  /** 1-based column of the line's first character. */
+  column: number;
+  message: string;
+}
+
+/** Leading spaces of a line. */
+function indentOf(line: string): number {
+  return line.length - line.trimStart().length;
+}
+
+/** Whether a line is content (neither blank nor a comment). */
+function isContent(line: string): boolean {
+  const rest = line.trim();
+  return rest !== '' && !rest.startsWith('#');
+}
+
+/** Whether a line's content starts a list item. */
+function isItem(line: string): boolean {
+  return /^-(?:[ \t]|$)/.test(line.trimStart());
+}
+
+/** Whether a line is a plain `key:` or `key: value` (no item marker). */
+function isKey(line: string): boolean {
+  return /^[A-Za-z_][A-Za-z0-9_]*:(?: |$)/.test(line.trimStart());
+}
+
+/**
+ * The first line under the block that holds item line `at`, when it is a key written two columns deeper than that
+ * item's `- ` (where an item's first key stands after its `- `): that line lost its dash. Undefined otherwise.
+ */
+export function missingDash(lines: readonly string[], at: number, from: number): MissingDash | undefined {
+  const item = lines[at] ?? '';
+  if (!isItem(item) || item.includes('\t')) return undefined;
+  const column = indentOf(item);
+  // Up to the key that opens the list (the nearest line shallower than the item), remembering its first child.
+  let first: number | undefined;
+  for (let i = at - 1; i >= from; i--) {
+    const line = lines[i] ?? '';
+    if (!isContent(line)) continue;
+    if (indentOf(line) < column) {
+      if (!/:\s*(?:#.*)?$/.test(line)) return undefined;
+      break;
+    }
+    first = i;
+  }
+  if (first === undefined || first === at) return undefined;
+  const line = lines[first] ?? '';
+  if (indentOf(line) !== column + 2 || !isKey(line) || line.includes('\t')) return undefined;
+  const key = /^\s*([A-Za-z_][A-Za-z0-9_]*)/.exec(line)?.[1] ?? '';
+  return {
+    line: first,
+    text: `${' '.repeat(column)}- ${line.trimStart()}`,
+    column: column + 3,
+    message: `YAML syntax error: this line starts the list's first item but has no "-": the item after it (line ${at + 1}) starts with "- " at column ${column + 1}; write "- ${key}: ..." there`,
+  };
+}
+
+/**
+ * A later item of a list written without its `- ` joins the item above: YAML reports each of its keys as a duplicate
+ * (`key`, `eventTypeName`, `notifications`), which says neither why nor how to fix it. A list item's mapping whose
+ * keys start again at its first key (`key` for an alert config, `typeName` for a notification) is reported once
+ * there, and the duplicate-key errors after it in that mapping are explained by it.
+ */
+export function findMissingItemDashes(file: string, doc: Document.Parsed, lineCounter: LineCounter): SeparatorFindings {
+  const issues: ValidationIssue[] = [];
+  const explained = new Set<number>();
+  visit(doc, {
+    Seq(_key, seq) {
+      for (const item of seq.items) {
+        if (!isMap(item) || item.flow) continue;
+        const keys = item.items.flatMap((pair) =>
+          isScalar(pair.key) && typeof pair.key.value === 'string' && pair.key.range
+            ? [{ name: pair.key.value, offset: pair.key.range[0] }]
+            : [],
+        );
+        const first = keys[0];
+        if (first === undefined) continue;
+        // Names written before the current item started; a key of a later item repeating one is its duplicate.
+        const before = new Set<string>();
+        const current = new Set<string>();
+        for (const key of keys) {
+          if (key.name === first.name && key.offset !== first.offset) {
+            const at = positionAt(lineCounter, key.offset);
+            const above = positionAt(lineCounter, first.offset);
+            issues.push({
+              file,
+              ...at,
+              path: '',
+              message: `"${first.name}" starts the list item above (line ${above.line}) and appears again here: this seems to be the next item without its "-"; write "- ${first.name}: ..." with the "-" at column ${Math.max(1, at.column - 2)}`,
+              hint: `write "- " before "${first.name}"`,
+            });
+            for (const name of current) before.add(name);
+            current.clear();
+          }
+          if (before.has(key.name) || (key.name === first.name && key.offset !== first.offset))
+            explained.add(key.offset);
+          current.add(key.name);
+        }
+      }
+      return undefined;
+    },
+  });
+  return { issues, explained };
+}
