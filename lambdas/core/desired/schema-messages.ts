@@ -165,6 +165,10 @@ const READ_ONLY: Record<string, Record<string, string>> = {
 const SECRET_REF_CHARACTERS =
   ' (one "#"; the secret id of letters, digits and / _ + = . @ -, the key of letters, digits and _ . -; no spaces)';
 
+/** Said of a secretRef that starts with `arn:`: how to write the reference instead. */
+const SECRET_REF_ARN =
+  '; it starts with "arn:": write the secret\'s name (as in "opsman/notify#slack-token"), not its ARN';
+
 /** Members of an alert config that ignoreFields cannot name, with the reason. */
 const NOT_IGNORABLE: Record<string, string> = {
   notifications:
@@ -405,13 +409,16 @@ export function translate(located: LocatedDocument, error: ErrorObject, kind?: u
       const expected = String(schema.description ?? `text matching ${String(params.pattern)}`);
       // The reference itself is never shown (it may be a pasted secret), so say which characters it may hold.
       const allowed = segments[segments.length - 1] === 'secretRef' ? SECRET_REF_CHARACTERS : '';
+      // A secret's ARN (copied from the console) is the likeliest wrong reference: its prefix is no secret to name.
+      const arn =
+        allowed !== '' && typeof error.data === 'string' && error.data.startsWith('arn:') ? SECRET_REF_ARN : '';
       // `value: |` keeps its last line break, unseen in the file: say where the "\n" comes from.
       const why =
         typeof error.data === 'string' && error.data.endsWith('\n') && blockScalar(located, segments)
           ? BLOCK_SCALAR_BREAK
           : '';
       const id = objectIdHint(schema.pattern, error.data);
-      const message = `${subject} must be ${expected}; found ${found}${allowed}${why}${id.text}`;
+      const message = `${subject} must be ${expected}; found ${found}${allowed}${arn}${why}${id.text}`;
       return { ...at(segments), message, expected, found, ...(id.hint ? { hint: id.hint } : {}) };
     }
     case 'minimum':
