@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { eventsSince } from '../../../lambdas/core/attribution-window.ts';
 import {
+  confirmLateCreate,
   confirmLateCreatesByAudit,
   findLateCreates,
   lateCreateDigest,
@@ -11,6 +12,7 @@ import {
 import type { Change, TargetRef } from '../../../lambdas/core/model.ts';
 import type { LiveView } from '../../../lambdas/core/normalise.ts';
 import type { OpsManagerApi, OwnedAlertConfig } from '../../../lambdas/core/ports.ts';
+import { OpsManagerApiError } from '../../../lambdas/opsman/errors.ts';
 import type { AlertConfig } from '../../../lambdas/opsman/types.ts';
 
 const T: TargetRef = { type: 'project', id: '5e2211c17a3e5a48f5497de3', name: 'prod' };
@@ -91,5 +93,33 @@ describe('confirmLateCreatesByAudit', () => {
     } as unknown as Pick<OpsManagerApi, 'listProjectEvents'>;
     await confirmLateCreatesByAudit(api, T, [del('late', 'a1'), del('early', 'a2')], records, 'ownkey');
     expect(queries).toEqual([expect.objectContaining({ minDate: eventsSince('2026-01-01T00:00:00.000Z') })]);
+  });
+});
+
+describe('confirmLateCreate', () => {
+  const change = { target: T, kind: 'alertConfig', key: 'gone', action: 'delete', id: 'a1' } as Change;
+  /** An API whose GET of the alert config answers 404, from Ops Manager or from something in front of it. */
+  const notFound = (fromOpsManager: boolean) =>
+    ({
+      getAlertConfig: async () => {
+        throw new OpsManagerApiError(
+          404,
+          'HTTP_404',
+          'Not Found',
+          { method: 'GET', pathTemplate: '/groups/{groupId}/alertConfigs/{alertConfigId}' },
+          { fromOpsManager },
+        );
+      },
+    }) as unknown as OpsManagerApi;
+
+  it("takes Ops Manager's 404 as already gone", async () => {
+    await expect(confirmLateCreate(notFound(true), change, 'a1', marker('d'))).resolves.toBeUndefined();
+  });
+
+  it("rethrows a 404 that did not come from Ops Manager (a proxy's page): the config is not known to be gone", async () => {
+    await expect(confirmLateCreate(notFound(false), change, 'a1', marker('d'))).rejects.toMatchObject({
+      status: 404,
+      fromOpsManager: false,
+    });
   });
 });

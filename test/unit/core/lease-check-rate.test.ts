@@ -69,3 +69,16 @@ describe('HeldLease.keepAlive between renewals', () => {
     expect(w.checks()).toBe(2);
   });
 });
+
+describe('HeldLease.keepAlive at half its lifetime', () => {
+  it('checks while more than half of the lifetime is left, and renews once half of it is gone', async () => {
+    const w = world();
+    w.advance(TTL / 2 - 1);
+    await w.held.keepAlive();
+    expect(w.checks()).toBe(1);
+    w.advance(1);
+    // The world's store refuses renewals: reaching renewLease is what this asks.
+    await expect(w.held.keepAlive()).rejects.toThrow('no renewal is due');
+    expect(w.checks()).toBe(1);
+  });
+});

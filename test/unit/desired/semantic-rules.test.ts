@@ -6,6 +6,10 @@ import { MemorySource, projectYaml } from './memory-source.ts';
 const ORG =
   'apiVersion: opsman-gitops/v1\nkind: Organization\nmetadata: {name: acme, orgId: 5e2211c17a3e5a48f5497de0}\nspec: {}\n';
 
+/** An AlertTemplate named `name` with one alert config. */
+const TEMPLATE = (name: string) =>
+  `apiVersion: opsman-gitops/v1\nkind: AlertTemplate\nmetadata: {name: ${name}}\nspec:\n  alertConfigs:\n    - {key: k, eventTypeName: HOST_DOWN, notifications: [{typeName: GROUP, roles: [GROUP_OWNER]}]}\n`;
+
 /** A project (line 8 is the first alert config's `- key:` line, line 11 its first notification) with one alert config built from `body` lines. */
 function withAlert(body: string, extraSpec = ''): string {
   return projectYaml(`  alertConfigs:\n    - key: a1\n${body}${extraSpec}`);
@@ -229,6 +233,16 @@ const cases: Case[] = [
     want: { file: 'b.yaml', line: 3, path: 'metadata.orgId', message: 'duplicate orgId 5e2211c17a3e5a48f5497de0' },
   },
   {
+    rule: 'unique organization name across files',
+    files: { 'a.yaml': ORG, 'b.yaml': ORG.replace('de0', 'de9') },
+    want: { file: 'b.yaml', line: 3, path: 'metadata.name', message: 'duplicate organization name acme' },
+  },
+  {
+    rule: 'unique template name across files',
+    files: { 'a.yaml': TEMPLATE('baseline'), 'b.yaml': TEMPLATE('baseline'), 'o.yaml': ORG },
+    want: { file: 'b.yaml', line: 3, path: 'metadata.name', message: 'duplicate template name baseline' },
+  },
+  {
     rule: 'unique alert keys in a project',
     files: {
       'p.yaml': withAlert(
@@ -343,6 +357,24 @@ describe('semantic rules', () => {
     });
     expect(issue.message).toContain(want.message);
     expect(issue.column).toBeGreaterThanOrEqual(1);
+  });
+
+  it('a value declared three times: each repeat names the first declaration', async () => {
+    const issues = await issuesOf({ 'a.yaml': ORG, 'b.yaml': ORG, 'c.yaml': ORG.replace('name: acme', 'name: acme3') });
+    const orgIds = issues.filter((i) => i.message.startsWith('duplicate orgId'));
+    expect(orgIds.map((i) => [i.file, i.message.includes('already declared at a.yaml')])).toEqual([
+      ['b.yaml', true],
+      ['c.yaml', true],
+    ]);
+  });
+
+  it('an unknown template lists the known ones in name order, whatever their file order', async () => {
+    const issues = await issuesOf({
+      'p.yaml': projectYaml('  alertTemplates: [zzz]\n'),
+      'a.yaml': TEMPLATE('gamma'),
+      'b.yaml': TEMPLATE('alpha'),
+    });
+    expect(issues.map((i) => i.message)).toEqual(['unknown template "zzz" (known templates: alpha, gamma)']);
   });
 
   it('accepts a TEAM notification when the project names its organization', async () => {

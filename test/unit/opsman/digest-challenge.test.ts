@@ -158,6 +158,20 @@ describe('selectDigestChallenge', () => {
       qop: 'auth',
     },
     {
+      name: 'SHA-512-256 beats SHA-256-sess listed first',
+      header: 'Digest realm="r", nonce="s", algorithm=SHA-256-sess, Digest realm="r", nonce="t", algorithm=SHA-512-256',
+      algorithm: 'SHA-512-256',
+      nonce: 't',
+      qop: null,
+    },
+    {
+      name: 'auth found in a qop list with spaces',
+      header: 'Digest realm="r", nonce="q", qop="auth-int, auth"',
+      algorithm: 'MD5',
+      nonce: 'q',
+      qop: 'auth',
+    },
+    {
       name: 'a malformed line is skipped when another line is usable',
       header: ['Digest realm="oops', 'Digest realm="r", nonce="ok"'],
       algorithm: 'MD5',
@@ -180,6 +194,18 @@ describe('selectDigestChallenge', () => {
     expect(challenge.stale).toBe(true);
     expect(challenge.opaque).toBe('op');
     expect(challenge.params.get('realm')).toBe('r');
+  });
+
+  it('takes only stale=true (any case) as stale: another value is not', () => {
+    expect(selectDigestChallenge('Digest realm="r", nonce="n", stale=yes').stale).toBe(false);
+    expect(selectDigestChallenge('Digest realm="r", nonce="n"').stale).toBe(false);
+  });
+
+  it('a Digest bare token says so, and of two malformed lines the first one is reported', () => {
+    expect(() => selectDigestChallenge('Digest abcdef==')).toThrow(/found a bare token/);
+    expect(() => selectDigestChallenge(['Digest realm="first', 'Digest realm="r"'])).toThrow(
+      /unterminated quoted string/,
+    );
   });
 
   const failures: { header: string | string[] | undefined; code: string }[] = [
@@ -226,10 +252,13 @@ describe('parseAuthenticationInfo', () => {
     expect(parseAuthenticationInfo('')?.size).toBe(0);
   });
 
-  it.each([['nextnonce="unterminated'], ['nextnonce'], ['a=1, a=2'], ['Digest nextnonce="x"']])(
-    'answers undefined for the malformed %j instead of throwing',
-    (value) => {
-      expect(parseAuthenticationInfo(value)).toBeUndefined();
-    },
-  );
+  it.each([
+    ['nextnonce="unterminated'],
+    ['nextnonce'],
+    ['a=1, a=2'],
+    ['Digest nextnonce="x"'],
+    ['nextnonce="x", trailing'],
+  ])('answers undefined for the malformed %j instead of throwing', (value) => {
+    expect(parseAuthenticationInfo(value)).toBeUndefined();
+  });
 });

@@ -122,6 +122,25 @@ describe('Digest response vectors', () => {
     expect(header).toContain('qop=auth,');
   });
 
+  it('escapes backslashes and quotes in quoted fields, so the server reads back what was hashed', () => {
+    const input = {
+      ...(vectors[2]?.input as DigestResponseInput),
+      username: 'CORP\\ops "bot"',
+      challenge: { realm: 'r', nonce: 'n', algorithm: 'MD5', qop: 'auth' },
+    } as DigestResponseInput;
+    const [parsed] = parseAuthenticateHeader(buildDigestAuthorization(input));
+    expect(parsed?.params.get('username')).toBe('CORP\\ops "bot"');
+  });
+
+  it('an RFC 2069 answer (no qop) carries no qop, nc or cnonce', () => {
+    const input = {
+      ...(vectors[2]?.input as DigestResponseInput),
+      challenge: { realm: 'r', nonce: 'n', algorithm: 'MD5', qop: null },
+    } as DigestResponseInput;
+    const [parsed] = parseAuthenticateHeader(buildDigestAuthorization(input));
+    expect([...(parsed?.params.keys() ?? [])]).toEqual(['username', 'realm', 'nonce', 'uri', 'algorithm', 'response']);
+  });
+
   it.each([
     [1, '00000001'],
     [255, '000000ff'],

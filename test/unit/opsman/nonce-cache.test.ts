@@ -47,6 +47,22 @@ describe('NonceCache', () => {
     expect(cache.has('elsewhere')).toBe(false);
   });
 
+  it('ignores a nextnonce that is the nonce itself or empty: nc goes on counting, never back to 1', () => {
+    const cache = new NonceCache(counter());
+    cache.store('o', cache.firstUse(challenge('n1')));
+    cache.renew('o', 'n1', 'n1');
+    cache.renew('o', 'n1', '');
+    expect(cache.next('o')).toMatchObject({ nc: 2, challenge: { nonce: 'n1' } });
+  });
+
+  it('uses nc up to ffffffff, then drops the nonce (a fresh challenge follows)', () => {
+    const cache = new NonceCache(counter());
+    cache.store('o', { ...cache.firstUse(challenge('n1')), nc: 0xfffffffe });
+    expect(cache.next('o')?.nc).toBe(0xffffffff);
+    expect(cache.next('o')).toBeNull();
+    expect(cache.has('o')).toBe(false);
+  });
+
   it('gives a -sess nextnonce a cnonce of its own, fixed for its uses', () => {
     const cache = new NonceCache(counter());
     const first = cache.firstUse(challenge('n1', 'MD5-sess'));
