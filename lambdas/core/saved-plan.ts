@@ -115,8 +115,8 @@ export function checkSavedPlan(plan: unknown): Plan {
   }
   const desired = desiredProblem(p.desired);
   if (desired !== undefined) throw new SavedPlanInvalidError(`the saved plan has a malformed member (${desired})`);
-  if (!Array.isArray(p.changes) || !Array.isArray(p.failures))
-    throw new SavedPlanInvalidError('the saved plan has no changes list');
+  if (!Array.isArray(p.changes)) throw new SavedPlanInvalidError('the saved plan has no changes list');
+  if (!Array.isArray(p.failures)) throw new SavedPlanInvalidError('the saved plan has no failures list');
   if (!isRecord(p.liveDigests)) throw new SavedPlanInvalidError('the saved plan has no liveDigests');
   const members = planMembersProblem(p as Record<string, unknown>);
   if (members !== undefined) throw new SavedPlanInvalidError(`the saved plan has a malformed member (${members})`);

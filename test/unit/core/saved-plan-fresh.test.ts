@@ -55,7 +55,7 @@ describe('checkSavedPlan', () => {
     const whole = plan([], { stateVersion: null, liveDigests: {} });
     const { failures: _, ...truncated } = whole;
     expect(() => checkSavedPlan(JSON.parse(JSON.stringify(truncated)))).toThrow(
-      new SavedPlanInvalidError('the saved plan has no changes list'),
+      new SavedPlanInvalidError('the saved plan has no failures list'),
     );
     expect(() => checkSavedPlan(JSON.parse(JSON.stringify(whole)))).not.toThrow();
   });
