@@ -1,7 +1,7 @@
 /**
  * The run lease: an apply holds it for its whole read-plan-write phase. A held lease is waited for up to
  * `leaseWaitMs`, then the run fails fast naming the holder; the store takes over an expired one. While held it is
- * renewed whenever less than half of its time is left, and otherwise checked (where the store can) before a write, at
+ * renewed whenever at most half of its time is left, and otherwise checked (where the store can) before a write, at
  * most every LEASE_CHECK_EVERY_MS.
  */
 import { LeaseHeldError, LeaseWaitInterruptedError } from './errors.ts';
@@ -56,7 +56,7 @@ export class HeldLease {
   }
 
   /**
-   * Called before each write (and after each planned target): renews when less than half the lifetime is left, else
+   * Called before each write (and after each planned target): renews when at most half the lifetime is left, else
    * checks that the lease is still ours (when the store can: `checkLease`; at most every LEASE_CHECK_EVERY_MS); throws
    * LeaseLostError when it is not.
    * Why check between renewals: `unlock` of a run still alive frees its lease at once, and a run taking it then must
