@@ -164,7 +164,10 @@ export class SavedPlanStaleError extends ReconcileError {
   override name = 'SavedPlanStaleError';
   /** Target keys (`project:<id>`, `organization:<id>`, `global:global`) whose live digest moved. */
   readonly targets: string[];
-  /** The same targets for people: `payments-prod (project:<id>)`, with why when one could not be re-read. */
+  /**
+   * The same targets for people, `labels[i]` naming `targets[i]`: `payments-prod (project:<id>)`, with why when one
+   * could not be re-read.
+   */
   readonly labels: string[];
 
   constructor(targets: string[], names: string[]) {

@@ -181,20 +181,23 @@ async function currentDigest(api: OpsManagerApi, key: string, reads: string[] | 
 /** Throws SavedPlanStaleError naming every target whose live state moved (or could not be re-read). */
 export async function assertPlanFresh(plan: Plan, api: OpsManagerApi): Promise<void> {
   const names = new Map(plan.changes.map((c) => [`${c.target.type}:${c.target.id}`, c.target.name]));
-  const stale: string[] = [];
-  const labels: string[] = [];
+  const stale: { key: string; label: string }[] = [];
   await Promise.all(
     Object.entries(plan.liveDigests).map(async ([key, digest]) => {
       try {
         const now = await currentDigest(api, key, plan.liveReads?.[key]);
         if (now === digest) return;
-        stale.push(key);
-        labels.push(`${names.get(key) ?? key} (${key})`);
+        stale.push({ key, label: `${names.get(key) ?? key} (${key})` });
       } catch (error) {
-        stale.push(key);
-        labels.push(`${names.get(key) ?? key} (${key}: could not re-read: ${errorMessage(error)})`);
+        stale.push({ key, label: `${names.get(key) ?? key} (${key}: could not re-read: ${errorMessage(error)})` });
       }
     }),
   );
-  if (stale.length > 0) throw new SavedPlanStaleError(stale.sort(), labels.sort());
+  if (stale.length === 0) return;
+  // In key order whichever re-read finished first, each label beside its key (labels[i] names targets[i]).
+  stale.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  throw new SavedPlanStaleError(
+    stale.map((s) => s.key),
+    stale.map((s) => s.label),
+  );
 }

@@ -7,7 +7,7 @@ import type { OpsManagerApi } from '../../../lambdas/core/ports.ts';
 import { orgLiveDigest } from '../../../lambdas/core/read-live.ts';
 import { assertPlanFresh, checkSavedPlan } from '../../../lambdas/core/saved-plan.ts';
 import type { ServerType } from '../../../lambdas/opsman/types.ts';
-import { plan } from '../../helpers/cli-plans.ts';
+import { change, plan } from '../../helpers/cli-plans.ts';
 
 const SMALL = { name: 'SMALL' } as unknown as ServerType;
 
@@ -47,6 +47,18 @@ describe('assertPlanFresh', () => {
     const error = await staleOf(p, api({ a: SMALL, b: SMALL }, { a: 20, b: 0 }));
     expect(error.targets).toEqual(['organization:a', 'organization:b']);
     expect(error.labels).toEqual(['organization:a (organization:a)', 'organization:b (organization:b)']);
+  });
+
+  it("pairs each label with its target: labels follow the keys' order, not the names'", async () => {
+    // zeta's key sorts first, alpha's name first: sorting the two lists apart would name zeta's key as alpha.
+    const zeta = { type: 'organization' as const, id: 'a', name: 'zeta' };
+    const alpha = { type: 'organization' as const, id: 'b', name: 'alpha' };
+    const p = plan([change({ target: zeta }), change({ target: alpha })], {
+      liveDigests: { 'organization:b': 'y', 'organization:a': 'x' },
+    });
+    const error = await staleOf(p, api({ a: SMALL, b: SMALL }));
+    expect(error.targets).toEqual(['organization:a', 'organization:b']);
+    expect(error.labels).toEqual(['zeta (organization:a)', 'alpha (organization:b)']);
   });
 });
 
