@@ -159,6 +159,33 @@ describe('renderPlanMarkdown', () => {
       expect(renderPlanMarkdown(small)).not.toContain('not shown');
     });
 
+    it('counts as left out only the targets with changes, not the quiet ones after the first left out', () => {
+      const big = rollout(40, 20).changes;
+      const quiet = Array.from({ length: 10 }, (_, p) =>
+        change({
+          target: { type: 'project', id: `f${p.toString(16).padStart(23, '0')}`, name: `q-${p}` },
+          key: 'k',
+        }),
+      );
+      const text = renderPlanMarkdown(plan([...big, ...quiet]), 'opsman-gitops plan', 20_000);
+      const shown = text.match(/<details>/g)?.length ?? 0;
+      expect(shown).toBeGreaterThan(0);
+      expect(text).toContain(`_${40 - shown} more target(s) with changes are not shown`);
+    });
+
+    it('lists every row of a table of exactly 100 targets (folding starts past 100)', () => {
+      const targets = Array.from({ length: 100 }, (_, p) =>
+        change({
+          target: { type: 'project', id: p.toString(16).padStart(24, '0'), name: `q-${p}` },
+          key: 'k',
+          action: p === 0 ? 'create' : 'noop',
+        }),
+      );
+      const text = renderPlanMarkdown(plan(targets));
+      expect(text).not.toContain('more targets, nothing to change');
+      expect(text).toContain('| Project q-99 (000000000000000000000063) | 0 | 0 | 0 | 0 | 0 | 0 | 1 |');
+    });
+
     it('folds the unchanged targets of a large table into one row and quotes twenty warnings', () => {
       const quiet = Array.from({ length: 150 }, (_, p) =>
         change({

@@ -105,6 +105,36 @@ describe('renderPlanText', () => {
     expect(few).not.toContain('not listed');
   });
 
+  it('says whether it writes by the mode it is shown for, not the mode the plan was made in', () => {
+    // `apply` showing the plan it is about to write (its question, a saved plan) made by a planning run.
+    expect(renderPlanText(plan([], { mode: 'plan' }), { mode: 'apply' }).split('\n')[0]).toBe(
+      'opsman-gitops plan 20261121T100000Z-abcdef',
+    );
+    expect(renderPlanText(plan([], { mode: 'apply' }), { mode: 'observe' }).split('\n')[0]).toContain(
+      '(mode observe: nothing will be written)',
+    );
+  });
+
+  it('shows a noop flagged as drifted under its target, not as "no changes"', () => {
+    const text = renderPlanText(
+      plan([
+        change({ key: 'k', action: 'noop', id: 'i1', drift: { detected: true, unattributed: 'no audit events' } }),
+      ]),
+    );
+    expect(text).toContain(
+      '    alertConfig "k" (id i1)\n      changed outside opsman-gitops (who and when unknown: no audit events)',
+    );
+    expect(text).not.toContain(': no changes');
+  });
+
+  it('leaving unchanged targets out, it does not count them either', () => {
+    const project = (i: number) => ({ type: 'project' as const, id: i.toString(16).padStart(24, '0'), name: `p${i}` });
+    const quiet = Array.from({ length: 30 }, (_, i) => change({ target: project(i), key: 'm' }));
+    const text = renderPlanText(plan(quiet), { showUnchangedTargets: false });
+    expect(text).not.toContain('not listed');
+    expect(text).not.toContain('p0');
+  });
+
   it('says nothing will be written in observe and plan modes', () => {
     expect(renderPlanText(plan([], { mode: 'observe' })).split('\n')[0]).toBe(
       'opsman-gitops plan 20261121T100000Z-abcdef (mode observe: nothing will be written)',
