@@ -146,6 +146,20 @@ describe('normalise: equal cases', () => {
       }),
     },
     {
+      name: 'a live interval or delay answered as a numeric string equals the number',
+      desired: { ...base, notifications: [{ typeName: 'EMAIL', emailAddress: 'a@b.c', intervalMin: 30, delayMin: 5 }] },
+      live: live({
+        notifications: [
+          {
+            typeName: 'EMAIL',
+            emailAddress: 'a@b.c',
+            intervalMin: '30' as unknown as number,
+            delayMin: '5' as unknown as number,
+          },
+        ],
+      }),
+    },
+    {
       name: 'live enabled false by default and matchers absent',
       desired: { ...base, enabled: false },
       live: { ...live({ enabled: undefined as unknown as boolean }), matchers: undefined as unknown as [] },

@@ -5,7 +5,7 @@ import type { FieldChange } from '../../../lambdas/core/model.ts';
 import { renderPlanJson } from '../../../lambdas/core/render/json.ts';
 import { renderPlanMarkdown } from '../../../lambdas/core/render/plan-markdown.ts';
 import { renderPlanText } from '../../../lambdas/core/render/plan-text.ts';
-import { formatFieldChange, maskSecrets } from '../../../lambdas/core/render/values.ts';
+import { formatFieldChange, formatValue, maskSecrets, UNMODELLED_NOTE } from '../../../lambdas/core/render/values.ts';
 import { change, plan } from '../../helpers/cli-plans.ts';
 
 const SECRETS = JSON.parse(
@@ -134,6 +134,13 @@ describe('no secret value reaches rendered output', () => {
     expect(text).not.toMatch(/s3cr3t/);
     expect(text).toContain('notifications[WEBHOOK].signingKey: (secret changed)');
     expect(text).toContain('notifications[WEBHOOK].headers: (secret changed)');
+  });
+
+  it('a secretRef value prints as the bare placeholder; a member this version does not model never prints its value', () => {
+    expect(formatValue({ secretRef: 'opsman/notify#u' })).toBe('(secret)');
+    expect(
+      formatFieldChange({ path: 'notifications[SLACK].signingToken', unmodelled: true, before: 'xoxb-live-value' }),
+    ).toBe(`notifications[SLACK].signingToken: ${UNMODELLED_NOTE}`);
   });
 
   it('maskSecrets replaces every secret field and secretRef deeply', () => {

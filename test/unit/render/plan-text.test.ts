@@ -1,5 +1,6 @@
 // Scenario: whole plans render like `terraform plan` (golden text), with the summary line and colour only when asked.
 import { describe, expect, it } from 'vitest';
+import { renderPlanMarkdown } from '../../../lambdas/core/render/plan-markdown.ts';
 import { failureLines, renderPlanText } from '../../../lambdas/core/render/plan-text.ts';
 import { ANSI_STYLE, PLAIN_STYLE } from '../../../lambdas/core/render/style.ts';
 import { countChanges, summaryLine } from '../../../lambdas/core/render/summary.ts';
@@ -125,6 +126,12 @@ describe('renderPlanText', () => {
       '    alertConfig "k" (id i1)\n      changed outside opsman-gitops (who and when unknown: no audit events)',
     );
     expect(text).not.toContain(': no changes');
+  });
+
+  it('never says "No changes" when a target could not be planned (its changes are unknown)', () => {
+    const failures = MIXED.failures;
+    expect(renderPlanText(plan([change({ key: 'c', action: 'noop' })], { failures }))).not.toContain('No changes.');
+    expect(renderPlanMarkdown(plan([change({ key: 'c', action: 'noop' })], { failures }))).not.toContain('No changes.');
   });
 
   it('leaving unchanged targets out, it does not count them either', () => {
