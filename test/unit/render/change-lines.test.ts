@@ -216,6 +216,11 @@ const CASES = [
     ],
   },
   {
+    name: 'a blocked create names itself and its reason, not the body it would have sent',
+    change: change({ key: 'k', action: 'blocked', after: { eventTypeName: 'HOST_DOWN' }, reason: 'secret missing' }),
+    lines: ['  ! alertConfig "k"', '      # secret missing'],
+  },
+  {
     name: 'a singleton shows its kind once',
     change: change({
       target: ACME,
