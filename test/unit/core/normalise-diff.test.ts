@@ -134,6 +134,32 @@ describe('normalise: equal cases', () => {
       live: live({ notifications: [{ typeName: 'PAGER_DUTY', serviceKey: '****abcd', delayMin: 0 }] }),
     },
     {
+      name: "a threshold member this version does not model (a newer server's) is left out of the comparison",
+      desired: { ...base, metricThreshold: { metricName: 'X', operator: 'GREATER_THAN', threshold: 90 } },
+      live: live({
+        metricThreshold: {
+          metricName: 'X',
+          operator: 'GREATER_THAN',
+          threshold: 90,
+          scale: 'SECONDS',
+        } as unknown as AlertConfig['metricThreshold'],
+      }),
+    },
+    {
+      name: 'a live interval or delay answered as a numeric string equals the number',
+      desired: { ...base, notifications: [{ typeName: 'EMAIL', emailAddress: 'a@b.c', intervalMin: 30, delayMin: 5 }] },
+      live: live({
+        notifications: [
+          {
+            typeName: 'EMAIL',
+            emailAddress: 'a@b.c',
+            intervalMin: '30' as unknown as number,
+            delayMin: '5' as unknown as number,
+          },
+        ],
+      }),
+    },
+    {
       name: 'live enabled false by default and matchers absent',
       desired: { ...base, enabled: false },
       live: { ...live({ enabled: undefined as unknown as boolean }), matchers: undefined as unknown as [] },
@@ -188,6 +214,27 @@ describe('diff: field changes', () => {
         notifications: [{ typeName: 'WEBHOOK', webhookUrl: 'https://h/***', intervalMin: 60, delayMin: 0 }],
       }),
       paths: ['notifications[WEBHOOK].webhookSecret'],
+    },
+    {
+      name: 'a secret emptied on live is no secret: removed on live, so the update sends it again',
+      desired: {
+        ...base,
+        notifications: [{ typeName: 'WEBHOOK', webhookUrl: { secretRef: 's#u' }, webhookSecret: { secretRef: 's#s' } }],
+      },
+      live: live({
+        notifications: [
+          { typeName: 'WEBHOOK', webhookUrl: 'https://h/***', webhookSecret: '', intervalMin: 60, delayMin: 0 },
+        ],
+      }),
+      paths: ['notifications[WEBHOOK].webhookSecret'],
+    },
+    {
+      name: 'a threshold emptied or blank on live is no 0',
+      desired: { ...base, metricThreshold: { metricName: 'X', operator: 'GREATER_THAN', threshold: 0 } },
+      live: live({
+        metricThreshold: { metricName: 'X', operator: 'GREATER_THAN', threshold: ' ' as unknown as number },
+      }),
+      paths: ['metricThreshold.threshold'],
     },
   ];
   for (const c of cases) {

@@ -204,6 +204,23 @@ const CASES = [
     ],
   },
   {
+    name: 'an empty remote address (an audit event without one) is left out, not shown as "from "',
+    change: change({
+      key: 'k',
+      action: 'drift',
+      drift: { detected: true, attribution: [{ ...ATTRIBUTION, actor: 'jdoe', actorType: 'user', remoteAddress: '' }] },
+    }),
+    lines: [
+      '  ? alertConfig "k"',
+      '      changed by jdoe (user) at 2026-11-21T09:58:00Z (ALERT_CONFIG_DISABLED_AUDIT)',
+    ],
+  },
+  {
+    name: 'a blocked create names itself and its reason, not the body it would have sent',
+    change: change({ key: 'k', action: 'blocked', after: { eventTypeName: 'HOST_DOWN' }, reason: 'secret missing' }),
+    lines: ['  ! alertConfig "k"', '      # secret missing'],
+  },
+  {
     name: 'a singleton shows its kind once',
     change: change({
       target: ACME,

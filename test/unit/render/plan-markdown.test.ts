@@ -84,6 +84,26 @@ describe('renderPlanMarkdown', () => {
     );
   });
 
+  it('a target name in a section summary is escaped as HTML: it cannot close the summary or inject a tag', () => {
+    const target = { ...PAYMENTS, name: 'a</summary><img src=x>&b' };
+    const md = renderPlanMarkdown(plan([change({ target, key: 'k', action: 'create', after: {} })]));
+    expect(md).toContain('<summary><b>Project a&lt;/summary&gt;&lt;img src=x&gt;&amp;b (');
+    expect(md).not.toContain('<img');
+  });
+
+  it('a target name or key with Markdown marks reads as written in the counts table and the blocked list', () => {
+    const target = { ...PAYMENTS, name: 'pay|ments_*x*' };
+    const md = renderPlanMarkdown(plan([change({ target, key: 'a|b*c*', action: 'blocked', reason: 'r' })]));
+    expect(md).toContain('| Project pay\\|ments\\_\\*x\\* (5e2211c17a3e5a48f5497de3) | 0 |');
+    expect(md).toContain('- Project pay\\|ments\\_\\*x\\* (5e2211c17a3e5a48f5497de3): alertConfig "a\\|b\\*c\\*"');
+  });
+
+  it('shows a noop flagged as drifted in its target section, as the text plan does', () => {
+    const md = renderPlanMarkdown(plan([change({ key: 'k', action: 'noop', id: 'i1', drift: { detected: true } })]));
+    expect(md).toContain('<details>');
+    expect(md).toContain('changed outside opsman-gitops (who and when unknown)');
+  });
+
   it('a warning naming a change window *freeze* quotes it as written, not in italics', () => {
     const md = renderPlanMarkdown(plan([], { warnings: ['change window *freeze* never opens again'] }));
     expect(md).toContain('> **Warning:** change window \\*freeze\\* never opens again\n');
@@ -157,6 +177,62 @@ describe('renderPlanMarkdown', () => {
       const small = rollout(3, 2);
       expect(renderPlanMarkdown(small, 'opsman-gitops plan', 1_000_000)).toBe(renderPlanMarkdown(small));
       expect(renderPlanMarkdown(small)).not.toContain('not shown');
+    });
+
+    it('counts as left out only the targets with changes, not the quiet ones after the first left out', () => {
+      const big = rollout(40, 20).changes;
+      const quiet = Array.from({ length: 10 }, (_, p) =>
+        change({
+          target: { type: 'project', id: `f${p.toString(16).padStart(23, '0')}`, name: `q-${p}` },
+          key: 'k',
+        }),
+      );
+      const text = renderPlanMarkdown(plan([...big, ...quiet]), 'opsman-gitops plan', 20_000);
+      const shown = text.match(/<details>/g)?.length ?? 0;
+      expect(shown).toBeGreaterThan(0);
+      expect(text).toContain(`_${40 - shown} more target(s) with changes are not shown`);
+    });
+
+    it('folding a large table, keeps the row of a target whose only change is blocked, drifted or a release', () => {
+      const id = (p: number) => p.toString(16).padStart(24, '0');
+      const quiet = Array.from({ length: 120 }, (_, p) =>
+        change({ target: { type: 'project', id: id(p), name: `q-${p}` }, key: 'k' }),
+      );
+      const odd = [
+        change({ target: { type: 'project', id: id(200), name: 'blk' }, key: 'k', action: 'blocked' }),
+        change({
+          target: { type: 'project', id: id(201), name: 'dft' },
+          key: 'k',
+          action: 'drift',
+          drift: { detected: true },
+        }),
+        change({ target: { type: 'project', id: id(202), name: 'rel' }, key: 'k', action: 'release', id: 'i1' }),
+      ];
+      const text = renderPlanMarkdown(plan([...quiet, ...odd]));
+      expect(text).toContain('| 120 more targets, nothing to change |');
+      for (const name of ['blk', 'dft', 'rel']) expect(text).toContain(`| Project ${name} (`);
+    });
+
+    it("counts the blank line after each quoted note against the notes' share of the budget", () => {
+      // Each quoted note is 49 characters and an empty line follows it (2 newlines): 51 each, a share of 100 holds one.
+      const notes = ['a', 'b', 'c'].map((c) => c.repeat(41));
+      const md = renderPlanMarkdown(plan([], { notes }), 'opsman-gitops plan', 1200);
+      expect(md).toContain(`> Note: ${'a'.repeat(41)}\n`);
+      expect(md).not.toContain(`> Note: ${'b'.repeat(41)}`);
+      expect(md).toContain('> 2 more notes (in the JSON plan)');
+    });
+
+    it('lists every row of a table of exactly 100 targets (folding starts past 100)', () => {
+      const targets = Array.from({ length: 100 }, (_, p) =>
+        change({
+          target: { type: 'project', id: p.toString(16).padStart(24, '0'), name: `q-${p}` },
+          key: 'k',
+          action: p === 0 ? 'create' : 'noop',
+        }),
+      );
+      const text = renderPlanMarkdown(plan(targets));
+      expect(text).not.toContain('more targets, nothing to change');
+      expect(text).toContain('| Project q-99 (000000000000000000000063) | 0 | 0 | 0 | 0 | 0 | 0 | 1 |');
     });
 
     it('folds the unchanged targets of a large table into one row and quotes twenty warnings', () => {

@@ -1,5 +1,6 @@
 // Scenario: whole plans render like `terraform plan` (golden text), with the summary line and colour only when asked.
 import { describe, expect, it } from 'vitest';
+import { renderPlanMarkdown } from '../../../lambdas/core/render/plan-markdown.ts';
 import { failureLines, renderPlanText } from '../../../lambdas/core/render/plan-text.ts';
 import { ANSI_STYLE, PLAIN_STYLE } from '../../../lambdas/core/render/style.ts';
 import { countChanges, summaryLine } from '../../../lambdas/core/render/summary.ts';
@@ -103,6 +104,42 @@ describe('renderPlanText', () => {
     const few = renderPlanText(plan(changes.slice(50, 71)));
     expect(few.match(/: no changes \(1 unchanged\)/g)).toHaveLength(20);
     expect(few).not.toContain('not listed');
+  });
+
+  it('says whether it writes by the mode it is shown for, not the mode the plan was made in', () => {
+    // `apply` showing the plan it is about to write (its question, a saved plan) made by a planning run.
+    expect(renderPlanText(plan([], { mode: 'plan' }), { mode: 'apply' }).split('\n')[0]).toBe(
+      'opsman-gitops plan 20261121T100000Z-abcdef',
+    );
+    expect(renderPlanText(plan([], { mode: 'apply' }), { mode: 'observe' }).split('\n')[0]).toContain(
+      '(mode observe: nothing will be written)',
+    );
+  });
+
+  it('shows a noop flagged as drifted under its target, not as "no changes"', () => {
+    const text = renderPlanText(
+      plan([
+        change({ key: 'k', action: 'noop', id: 'i1', drift: { detected: true, unattributed: 'no audit events' } }),
+      ]),
+    );
+    expect(text).toContain(
+      '    alertConfig "k" (id i1)\n      changed outside opsman-gitops (who and when unknown: no audit events)',
+    );
+    expect(text).not.toContain(': no changes');
+  });
+
+  it('never says "No changes" when a target could not be planned (its changes are unknown)', () => {
+    const failures = MIXED.failures;
+    expect(renderPlanText(plan([change({ key: 'c', action: 'noop' })], { failures }))).not.toContain('No changes.');
+    expect(renderPlanMarkdown(plan([change({ key: 'c', action: 'noop' })], { failures }))).not.toContain('No changes.');
+  });
+
+  it('leaving unchanged targets out, it does not count them either', () => {
+    const project = (i: number) => ({ type: 'project' as const, id: i.toString(16).padStart(24, '0'), name: `p${i}` });
+    const quiet = Array.from({ length: 30 }, (_, i) => change({ target: project(i), key: 'm' }));
+    const text = renderPlanText(plan(quiet), { showUnchangedTargets: false });
+    expect(text).not.toContain('not listed');
+    expect(text).not.toContain('p0');
   });
 
   it('says nothing will be written in observe and plan modes', () => {

@@ -95,6 +95,25 @@ describe('renderers show outside text inert', () => {
     expect(text).toContain(`changed by mallory${SHOWN} (user)`);
   });
 
+  it('a change key and a live value (from Ops Manager) in a field change: inert in the terminal and Markdown plans', () => {
+    const p = plan(
+      [
+        change({
+          key: `adopted${HOSTILE}`,
+          action: 'update',
+          id: 'i1',
+          fields: [{ path: 'notifications[EMAIL].emailAddress', before: `ops${HOSTILE}`, after: 'ops@acme.example' }],
+        }),
+      ],
+      { notes: [`released ${HOSTILE}`] },
+    );
+    for (const text of [renderPlanText(p, { style: ANSI_STYLE }), renderPlanMarkdown(p)]) {
+      expect(text).not.toMatch(UNSAFE);
+      expect(text).toContain(`alertConfig "adopted${SHOWN}"`);
+    }
+    expect(renderPlanMarkdown(p)).toContain('> Note: released a\\\\u001b');
+  });
+
   it('--json: escaped too, and the text parses back to the very same plan', () => {
     const text = renderPlanJson(HOSTILE_PLAN);
     expect(text).not.toMatch(UNSAFE);
