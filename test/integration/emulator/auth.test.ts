@@ -72,6 +72,12 @@ describe('challenges', () => {
     expect(r.status).toBe(401);
   });
 
+  it('refuses a response computed for another realm, though it hashes right for the realm it names', async () => {
+    const r = await withHeader(digestHeader(K.owner, 'GET', uri, await challenge(), '1', { realm: 'Other Realm' }));
+    expect(r.status).toBe(401);
+    expect(r.body?.errorCode).toBe('NOT_AUTHORIZED');
+  });
+
   it('refuses a response computed for another method', async () => {
     const r = await withHeader(digestHeader(K.owner, 'POST', uri, await challenge(), '1'), 'GET');
     expect(r.status).toBe(401);
@@ -228,5 +234,7 @@ describe('absolute-form request targets (RFC 9112 section 3.2.2, as proxied clie
     expect((await absolute(target, digestHeader(K.owner, 'GET', origin, nonce, '00000002'))).status).toBe(200);
     const other = `${uri}?pageNum=2&itemsPerPage=2`;
     expect((await absolute(target, digestHeader(K.owner, 'GET', other, nonce, '00000003'))).status).toBe(401);
+    const otherAbsolute = `${h.emu.origin}${other}`;
+    expect((await absolute(target, digestHeader(K.owner, 'GET', otherAbsolute, nonce, '00000004'))).status).toBe(401);
   });
 });
