@@ -162,6 +162,7 @@ describe('replace, toggle, delete', () => {
       (await h.owner.patch(`${BASE}/${c.id}`, { enabled: true, eventTypeName: 'NO_PRIMARY' })).body.errorCode,
     ).toBe('INVALID_ATTRIBUTE');
     expect((await h.owner.patch(`${BASE}/${c.id}`, {})).body.errorCode).toBe('MISSING_ATTRIBUTE');
+    expect((await h.owner.patch(`${BASE}/${c.id}`, { enabled: null })).body.errorCode).toBe('MISSING_ATTRIBUTE');
     // A string is not a boolean: stored as sent it would answer "enabled":"false", which a client reads as truthy.
     expect((await h.owner.patch(`${BASE}/${c.id}`, { enabled: 'false' })).body).toMatchObject({
       errorCode: 'INVALID_JSON_ATTRIBUTE',

@@ -110,8 +110,10 @@ describe('NonceStore', () => {
     let now = 1_000;
     const store = new NonceStore(100, () => now);
     const n = store.issue();
-    now += 101;
-    expect(store.use(n, 1)).toBe('stale');
+    now += 100;
+    expect(store.use(n, 1)).toBe('ok'); // valid for ttlMs, the last millisecond included
+    now += 1;
+    expect(store.use(n, 2)).toBe('stale');
     expect(store.use('never-issued', 1)).toBe('stale');
     const m = store.issue();
     store.expireAll();

@@ -98,6 +98,8 @@ describe('router', () => {
     ['PATCH', '/usage/groups/abc', '405 GET,PUT,DELETE'],
     ['GET', '/groups/g', '404'],
     ['GET', '/groups/%ZZ/events', '404'],
+    // An empty segment is no id: /groups//events names no project, so no route (not GROUP_NOT_FOUND for "").
+    ['GET', '/groups//events', '404'],
     [
       'GET',
       '/admin/backup/snapshot/s3Configs/my%20store',
