@@ -138,6 +138,19 @@ describe('pagination', () => {
     expect(res.body.totalCount).toBe(7);
   });
 
+  it('answers an empty page for any pageNum a Java int holds, and 400 past it', async () => {
+    // The spec bounds pageNum only below ("1-based"); the real product reads it as a Java int. A 10-digit page is
+    // an empty page like any other past the end, not a malformed parameter.
+    for (const pageNum of ['1000000000', '2147483647', '02147483647']) {
+      const res = await h.owner.get(`${LIST}?pageNum=${pageNum}&itemsPerPage=500`);
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ results: [], totalCount: 7 });
+      expect(res.body.links[0].href).toBe(`${h.emu.url}${LIST}?pageNum=${Number(pageNum)}&itemsPerPage=500`);
+    }
+    const res = await h.owner.get(`${LIST}?pageNum=2147483648`);
+    expect(res.body).toMatchObject({ errorCode: 'INVALID_QUERY_PARAMETER', parameters: ['pageNum'] });
+  });
+
   it('accepts itemsPerPage 1 and 500', async () => {
     expect((await h.owner.get(`${LIST}?itemsPerPage=1`)).body.results).toHaveLength(1);
     expect((await h.owner.get(`${LIST}?itemsPerPage=500`)).body.results).toHaveLength(7);
