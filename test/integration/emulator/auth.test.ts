@@ -50,6 +50,17 @@ describe('challenges', () => {
     });
   });
 
+  it('wraps the 401 body with envelope=true, keeping the status and the challenge', async () => {
+    // The spec: "With envelope=true, clients that cannot read status codes get the code in the status field".
+    const res = await fetch(`${h.emu.url}${PATH}?envelope=true`);
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toMatch(/^Digest realm="MMS Public API", /);
+    expect(await res.json()).toEqual({
+      status: 401,
+      content: expect.objectContaining({ error: 401, errorCode: 'NOT_AUTHORIZED' }),
+    });
+  });
+
   it('challenges before routing: an unknown path still gets 401, not 404', async () => {
     expect((await fetch(`${h.emu.url}/no/such/thing`)).status).toBe(401);
   });

@@ -107,6 +107,14 @@ describe('host assignments', () => {
     ]);
     const october = await h.owner.get(`/usage/groups/${W.searchProd}/hosts?startDate=2026-10-01&endDate=2026-10-31`);
     expect(october.body.totalCount).toBe(2);
+    // Both ends are inclusive: search-prod-old was assigned from 2026-10-01 to 2026-10-20.
+    const hosts = async (query: string) =>
+      (await h.owner.get(`/usage/groups/${W.searchProd}/hosts?${query}`)).body.results.map(
+        (r: { hostname: string }) => r.hostname,
+      );
+    expect(await hosts('startDate=2026-10-20&endDate=2026-10-20')).toContain('search-prod-old.acme.internal');
+    expect(await hosts('startDate=2026-09-01&endDate=2026-10-01')).toContain('search-prod-old.acme.internal');
+    expect(await hosts('startDate=2026-10-21&endDate=2026-10-31')).not.toContain('search-prod-old.acme.internal');
   });
 
   it('lists an organization across its projects', async () => {
