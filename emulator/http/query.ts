@@ -7,6 +7,9 @@ export const MAX_ITEMS_PER_PAGE = 500;
 /** Default of itemsPerPage. */
 export const DEFAULT_ITEMS_PER_PAGE = 100;
 
+/** Maximum of pageNum: the real product reads it as a Java int; any page up to it is a page (empty past the end). */
+export const MAX_PAGE_NUM = 2_147_483_647;
+
 /** The parsed common parameters. */
 export interface CommonQuery {
   pretty: boolean;
@@ -29,7 +32,9 @@ export function boolParam(query: URLSearchParams, name: string, fallback: boolea
 function intParam(query: URLSearchParams, name: string, fallback: number, min: number, max: number): number {
   const value = query.get(name);
   if (value === null) return fallback;
-  if (!/^\d{1,9}$/.test(value)) throw apiErrors.invalidQuery(name);
+  // Digits only (no sign, exponent or fraction); leading zeros are fine, as for Java's Integer.parseInt. A long
+  // string is a huge Number (or Infinity), refused by the bound below.
+  if (!/^\d+$/.test(value)) throw apiErrors.invalidQuery(name);
   const n = Number(value);
   if (n < min || n > max) throw apiErrors.invalidQuery(name);
   return n;
@@ -55,7 +60,7 @@ export function parseCommonQuery(query: URLSearchParams): CommonQuery {
   return {
     pretty: boolParam(query, 'pretty', false),
     envelope: boolParam(query, 'envelope', false),
-    pageNum: intParam(query, 'pageNum', 1, 1, 1_000_000_000),
+    pageNum: intParam(query, 'pageNum', 1, 1, MAX_PAGE_NUM),
     itemsPerPage: intParam(query, 'itemsPerPage', DEFAULT_ITEMS_PER_PAGE, 1, MAX_ITEMS_PER_PAGE),
     includeCount: boolParam(query, 'includeCount', true),
   };

@@ -87,7 +87,16 @@ describe('create and read', () => {
 
   it('answers the matcher field names as a bare array', async () => {
     const res = await h.as(K.member).get('/alertConfigs/matchers/fieldNames');
-    expect(res.body).toContain('HOSTNAME');
+    // The reference's whole list, in its order: a client offering them as choices must see every one.
+    expect(res.body).toEqual([
+      'TYPE_NAME',
+      'HOSTNAME',
+      'PORT',
+      'HOSTNAME_AND_PORT',
+      'REPLICA_SET_NAME',
+      'SHARD_NAME',
+      'CLUSTER_NAME',
+    ]);
   });
 });
 
@@ -124,6 +133,16 @@ describe('replace, toggle, delete', () => {
     expect(JSON.stringify(events)).not.toContain('rotated');
   });
 
+  it('PUT keeps created of an older config and moves updated', async () => {
+    // A seeded config, created long before the test: a config created in this second could not tell them apart.
+    const seeded = (await h.owner.get(BASE)).body.results[0];
+    expect(seeded.created).toBe('2026-09-01T08:00:00Z');
+    const put = await h.owner.put(`${BASE}/${seeded.id}`, seeded);
+    expect(put.status).toBe(200);
+    expect(put.body.created).toBe(seeded.created);
+    expect(put.body.updated).not.toBe(seeded.updated);
+  });
+
   it('PUT rejects read-only fields that differ, and unknown ids', async () => {
     const c = (await h.owner.post(BASE, alertBody())).body;
     const bad = await h.owner.put(`${BASE}/${c.id}`, { ...alertBody(), created: '2001-01-01T00:00:00Z' });
@@ -143,6 +162,12 @@ describe('replace, toggle, delete', () => {
       (await h.owner.patch(`${BASE}/${c.id}`, { enabled: true, eventTypeName: 'NO_PRIMARY' })).body.errorCode,
     ).toBe('INVALID_ATTRIBUTE');
     expect((await h.owner.patch(`${BASE}/${c.id}`, {})).body.errorCode).toBe('MISSING_ATTRIBUTE');
+    expect((await h.owner.patch(`${BASE}/${c.id}`, { enabled: null })).body.errorCode).toBe('MISSING_ATTRIBUTE');
+    // A string is not a boolean: stored as sent it would answer "enabled":"false", which a client reads as truthy.
+    expect((await h.owner.patch(`${BASE}/${c.id}`, { enabled: 'false' })).body).toMatchObject({
+      errorCode: 'INVALID_JSON_ATTRIBUTE',
+      parameters: ['enabled'],
+    });
     await h.owner.patch(`${BASE}/${c.id}`, { enabled: true });
     const events = (await h.owner.get(`/groups/${W.paymentsProd}/events?includeRaw=true`)).body.results;
     expect(events.slice(0, 3).map((e: { eventTypeName: string }) => e.eventTypeName)).toEqual([
@@ -169,6 +194,7 @@ describe('replace, toggle, delete', () => {
     const ev = (await h.owner.get(`/groups/${W.paymentsProd}/events?eventType=ALERT_CONFIG_DELETED_AUDIT`)).body
       .results[0];
     expect(ev).toMatchObject({ alertConfigId: c.id, publicKey: 'gitopsbt' });
+    expect(ev.diffs[0].status).toBe('REMOVED');
     // The spec: params are "all strings; old can be null": a removed value's new is "", never null.
     const params = ev.diffs[0].params as { old: string | null; new: unknown }[];
     expect(params.length).toBeGreaterThan(0);

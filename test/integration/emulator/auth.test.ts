@@ -50,6 +50,17 @@ describe('challenges', () => {
     });
   });
 
+  it('wraps the 401 body with envelope=true, keeping the status and the challenge', async () => {
+    // The spec: "With envelope=true, clients that cannot read status codes get the code in the status field".
+    const res = await fetch(`${h.emu.url}${PATH}?envelope=true`);
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toMatch(/^Digest realm="MMS Public API", /);
+    expect(await res.json()).toEqual({
+      status: 401,
+      content: expect.objectContaining({ error: 401, errorCode: 'NOT_AUTHORIZED' }),
+    });
+  });
+
   it('challenges before routing: an unknown path still gets 401, not 404', async () => {
     expect((await fetch(`${h.emu.url}/no/such/thing`)).status).toBe(401);
   });
@@ -70,6 +81,12 @@ describe('challenges', () => {
       digestHeader(K.owner, 'GET', `/api/public/v1.0/groups/${W.ledgerProd}/alertConfigs`, nonce, '1'),
     );
     expect(r.status).toBe(401);
+  });
+
+  it('refuses a response computed for another realm, though it hashes right for the realm it names', async () => {
+    const r = await withHeader(digestHeader(K.owner, 'GET', uri, await challenge(), '1', { realm: 'Other Realm' }));
+    expect(r.status).toBe(401);
+    expect(r.body?.errorCode).toBe('NOT_AUTHORIZED');
   });
 
   it('refuses a response computed for another method', async () => {
@@ -228,5 +245,7 @@ describe('absolute-form request targets (RFC 9112 section 3.2.2, as proxied clie
     expect((await absolute(target, digestHeader(K.owner, 'GET', origin, nonce, '00000002'))).status).toBe(200);
     const other = `${uri}?pageNum=2&itemsPerPage=2`;
     expect((await absolute(target, digestHeader(K.owner, 'GET', other, nonce, '00000003'))).status).toBe(401);
+    const otherAbsolute = `${h.emu.origin}${other}`;
+    expect((await absolute(target, digestHeader(K.owner, 'GET', otherAbsolute, nonce, '00000004'))).status).toBe(401);
   });
 });

@@ -80,6 +80,27 @@ describe('pretty and envelope', () => {
     });
   });
 
+  it('reads true and false in any case (envelope=TRUE, pretty=True, includeCount=FALSE)', async () => {
+    const res = await h.owner.get(`/orgs/${W.acme}/teams/${W.dbaOncall}?envelope=TRUE&pretty=True`);
+    expect(res.body).toEqual({ status: 200, content: expect.objectContaining({ id: W.dbaOncall }) });
+    expect(res.text).toBe(JSON.stringify(res.body, null, 2));
+    expect((await h.owner.get(`${LIST}?includeCount=FALSE`)).status).toBe(200);
+  });
+
+  it('wraps an answer that has no body as {status} alone, with no content', async () => {
+    // The spec: single results are wrapped as {status, content}; an answer without a body has no content to carry.
+    const path = `/usage/groups/${W.searchProd}/defaultServerType`;
+    const res = await h.owner.put(`${path}?envelope=true`, { serverType: { name: 'PRODUCTION_SERVER' } });
+    expect(res.status).toBe(200);
+    expect(res.text).toBe('{"status":200}');
+  });
+
+  it('refuses a bad envelope on an endpoint that answers one entity, before doing anything', async () => {
+    const res = await h.owner.get(`/orgs/${W.acme}/teams/${W.dbaOncall}?envelope=yes`);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ errorCode: 'INVALID_QUERY_PARAMETER', parameters: ['envelope'] });
+  });
+
   it.each([['pretty=yes'], ['envelope=1'], ['includeCount=maybe']])('refuses %s', async (q) => {
     const res = await h.owner.get(`${LIST}?${q}`);
     expect(res.status).toBe(400);
@@ -115,6 +136,19 @@ describe('pagination', () => {
     expect(res.status).toBe(200);
     expect(res.body.results).toEqual([]);
     expect(res.body.totalCount).toBe(7);
+  });
+
+  it('answers an empty page for any pageNum a Java int holds, and 400 past it', async () => {
+    // The spec bounds pageNum only below ("1-based"); the real product reads it as a Java int. A 10-digit page is
+    // an empty page like any other past the end, not a malformed parameter.
+    for (const pageNum of ['1000000000', '2147483647', '02147483647']) {
+      const res = await h.owner.get(`${LIST}?pageNum=${pageNum}&itemsPerPage=500`);
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ results: [], totalCount: 7 });
+      expect(res.body.links[0].href).toBe(`${h.emu.url}${LIST}?pageNum=${Number(pageNum)}&itemsPerPage=500`);
+    }
+    const res = await h.owner.get(`${LIST}?pageNum=2147483648`);
+    expect(res.body).toMatchObject({ errorCode: 'INVALID_QUERY_PARAMETER', parameters: ['pageNum'] });
   });
 
   it('accepts itemsPerPage 1 and 500', async () => {

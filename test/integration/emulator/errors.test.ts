@@ -98,7 +98,9 @@ describe('routes and methods', () => {
     const res = await h.owner.request('POST', `/groups/${W.paymentsProd}/events`, {});
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('GET');
-    expect(res.body.errorCode).toBe('METHOD_NOT_ALLOWED');
+    expect(res.body).toMatchObject({ error: 405, errorCode: 'METHOD_NOT_ALLOWED', reason: 'Method Not Allowed' });
+    const several = await h.owner.request('PATCH', '/usage/groups/6e0000000000000000000001', {});
+    expect(several.headers.get('allow')).toBe('GET, PUT, DELETE');
   });
 
   it('never serves the admin API under the public base', async () => {

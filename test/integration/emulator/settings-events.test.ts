@@ -51,6 +51,13 @@ describe('audit-log rotation', () => {
       old: '10',
       new: '30',
     });
+    // Only what changed: timeThresholdHrs stayed 24, so it is not a param.
+    expect(ev.diffs[0].params.map((p: { param: string }) => p.param).sort()).toEqual([
+      'auditLogRotate.numTotal',
+      'auditLogRotate.numUncompressed',
+      'auditLogRotate.percentOfDiskspace',
+      'auditLogRotate.sizeThresholdMB',
+    ]);
   });
 
   it('an empty body disables rotation', async () => {
@@ -100,6 +107,11 @@ describe('version manifest', () => {
     expect((await h.owner.request('PUT', '/versionManifest', undefined, '{"updated":1}')).body.errorCode).toBe(
       'MISSING_ATTRIBUTE',
     );
+    // updated is epoch milliseconds (the reference): a date string is refused, and the stored manifest is kept.
+    const before = await (await fetch(`${h.emu.url}/unauth/versionManifest`)).text();
+    const dated = await h.owner.request('PUT', '/versionManifest', undefined, '{"updated":"2026-01-01","versions":[]}');
+    expect(dated.body).toMatchObject({ errorCode: 'INVALID_JSON_ATTRIBUTE', parameters: ['updated'] });
+    expect(await (await fetch(`${h.emu.url}/unauth/versionManifest`)).text()).toBe(before);
   });
 });
 
@@ -161,6 +173,9 @@ describe('events', () => {
   it('filters by repeated eventType and inclusive dates', async () => {
     const both = await h.owner.get(`${path}?eventType=JOINED_GROUP&eventType=ALERT_CONFIG_CHANGED_AUDIT`);
     expect(both.body.totalCount).toBe(2);
+    // The spec types eventType as one string naming "the given types": a comma-separated list means the same.
+    const listed = await h.owner.get(`${path}?eventType=JOINED_GROUP,ALERT_CONFIG_CHANGED_AUDIT`);
+    expect(listed.body.results).toEqual(both.body.results);
     const one = await h.owner.get(`${path}?eventType=JOINED_GROUP`);
     expect(one.body.results.map((e: { eventTypeName: string }) => e.eventTypeName)).toEqual(['JOINED_GROUP']);
     const exact = await h.owner.get(`${path}?minDate=2026-10-14T09:12:44Z&maxDate=2026-10-14T09:12:44Z`);

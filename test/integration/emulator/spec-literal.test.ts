@@ -106,3 +106,33 @@ describe('events and alert configurations: "created: ISO 8601 UTC timestamp"', (
     expect(late.body.results.map((e: { eventTypeName: string }) => e.eventTypeName)).toEqual(['B']);
   });
 });
+
+describe('events: the organization endpoints serve "organization" events, the project ones project events', () => {
+  // A seeded event may name both its project and its organization (the spec's organization example carries orgId).
+  // It is a project event: the organization list leaves it out, so the organization's get-one must not find it either.
+  const ORG = '5e2211c17a3e5a48f5497e00';
+  const PROJ = '5e2211c17a3e5a48f5497e01';
+  const BOTH = '6f0e000000000000000000b1';
+  let s: EmulatorHarness;
+  beforeAll(async () => {
+    s = await startHarness({
+      seed: {
+        organizations: [{ id: ORG, name: 'o' }],
+        projects: [{ id: PROJ, name: 'p', orgId: ORG }],
+        apiKeys: [{ ...K.owner, desc: 'owner', roles: [{ roleName: 'GLOBAL_OWNER' }] }],
+        events: [{ id: BOTH, created: '2026-11-01T11:00:00Z', eventTypeName: 'B', groupId: PROJ, orgId: ORG }],
+      },
+    });
+  });
+  afterAll(async () => {
+    await s.emu.close();
+  });
+
+  it('lists and gets it under the project only', async () => {
+    expect((await s.owner.get(`/groups/${PROJ}/events/${BOTH}`)).status).toBe(200);
+    expect((await s.owner.get(`/orgs/${ORG}/events`)).body.results).toEqual([]);
+    const one = await s.owner.get(`/orgs/${ORG}/events/${BOTH}`);
+    expect(one.status).toBe(404);
+    expect(one.body.errorCode).toBe('RESOURCE_NOT_FOUND');
+  });
+});

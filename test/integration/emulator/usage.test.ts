@@ -1,7 +1,7 @@
 // Scenario: usage endpoints over HTTP: physical hosts (list, create, get, update, delete), host assignments per project and
 // organization with date ranges, a host's server type, and default server types, plus the /usage/groups/{x} overloading.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type EmulatorHarness, startHarness, W } from '../../helpers/emulator-client.ts';
+import { type EmulatorHarness, K, startHarness, W } from '../../helpers/emulator-client.ts';
 
 let h: EmulatorHarness;
 beforeAll(async () => {
@@ -107,6 +107,14 @@ describe('host assignments', () => {
     ]);
     const october = await h.owner.get(`/usage/groups/${W.searchProd}/hosts?startDate=2026-10-01&endDate=2026-10-31`);
     expect(october.body.totalCount).toBe(2);
+    // Both ends are inclusive: search-prod-old was assigned from 2026-10-01 to 2026-10-20.
+    const hosts = async (query: string) =>
+      (await h.owner.get(`/usage/groups/${W.searchProd}/hosts?${query}`)).body.results.map(
+        (r: { hostname: string }) => r.hostname,
+      );
+    expect(await hosts('startDate=2026-10-20&endDate=2026-10-20')).toContain('search-prod-old.acme.internal');
+    expect(await hosts('startDate=2026-09-01&endDate=2026-10-01')).toContain('search-prod-old.acme.internal');
+    expect(await hosts('startDate=2026-10-21&endDate=2026-10-31')).not.toContain('search-prod-old.acme.internal');
   });
 
   it('lists an organization across its projects', async () => {
@@ -176,5 +184,45 @@ describe('server types', () => {
     const res = await h.owner.get(`/usage/groups/${W.searchProd}/hosts?${NOV}`);
     expect(res.body.results[0].serverType).toEqual({ name: 'TEST_SERVER', label: 'Test Server' });
     expect((await h.owner.put(`/usage/hosts/${W.missing}`, { serverType: { name: 'TEST_SERVER' } })).status).toBe(404);
+  });
+});
+
+describe('host assignments of a hand-written seed', () => {
+  // The example seed lists its assignments already in hostname order, so it cannot show the sort.
+  const ORG = '5e2211c17a3e5a48f5497e00';
+  const PROJ = '5e2211c17a3e5a48f5497e01';
+  let s: EmulatorHarness;
+  beforeAll(async () => {
+    const assignment = (hostId: string, hostname: string) => ({
+      groupId: PROJ,
+      hostId,
+      hostname,
+      serverType: 'DEV_SERVER',
+      processes: [{ cluster: 'c', name: `${hostname}:27017`, processType: 7, hasConflictingServerType: false }],
+    });
+    s = await startHarness({
+      seed: {
+        organizations: [{ id: ORG, name: 'o' }],
+        projects: [{ id: PROJ, name: 'p', orgId: ORG }],
+        apiKeys: [{ ...K.owner, desc: 'owner', roles: [{ roleName: 'GLOBAL_OWNER' }] }],
+        hostAssignments: [
+          assignment('6f0000000000000000000e03', 'c.example'),
+          assignment('6f0000000000000000000e01', 'a.example'),
+          assignment('6f0000000000000000000e02', 'b.example'),
+        ],
+      },
+    });
+  });
+  afterAll(async () => {
+    await s.emu.close();
+  });
+
+  it('lists them sorted by hostname, so pages do not depend on the seed order', async () => {
+    const res = await s.owner.get(`/usage/groups/${PROJ}/hosts?${NOV}`);
+    expect(res.body.results.map((r: { hostname: string }) => r.hostname)).toEqual([
+      'a.example',
+      'b.example',
+      'c.example',
+    ]);
   });
 });

@@ -1,4 +1,5 @@
 // Scenario: the Digest primitives (challenge text, header parsing, RFC vectors) and the nonce store's replay rules.
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { challengeHeader, expectedResponse, parseDigestAuthorization } from '../../../emulator/auth/digest.ts';
 import { MAX_NONCES, NonceStore, REPLAY_WINDOW } from '../../../emulator/auth/nonces.ts';
@@ -65,6 +66,18 @@ describe('expectedResponse', () => {
     );
   });
 
+  it('hashes the -sess algorithms with HA1 over the password hash, nonce and cnonce (RFC 7616 section 3.4.2)', () => {
+    const c = { username: 'u', realm: 'r', nonce: 'n', uri: '/x', qop: 'auth', nc: '00000001', cnonce: 'c' };
+    for (const [algorithm, hash] of [
+      ['MD5-sess', 'md5'],
+      ['SHA-256-sess', 'sha256'],
+    ] as const) {
+      const h = (s: string) => createHash(hash).update(s).digest('hex');
+      const ha1 = h(`${h('u:r:p')}:n:c`);
+      expect(expectedResponse({ ...c, algorithm }, 'GET', 'p')).toBe(h(`${ha1}:n:00000001:c:auth:${h('GET:/x')}`));
+    }
+  });
+
   it('hashes nc exactly as sent (1 and 00000001 differ)', () => {
     const c = { username: 'u', realm: 'r', nonce: 'n', uri: '/', qop: 'auth', cnonce: 'c' };
     expect(expectedResponse({ ...c, nc: '1' }, 'GET', 'p')).not.toBe(
@@ -97,8 +110,10 @@ describe('NonceStore', () => {
     let now = 1_000;
     const store = new NonceStore(100, () => now);
     const n = store.issue();
-    now += 101;
-    expect(store.use(n, 1)).toBe('stale');
+    now += 100;
+    expect(store.use(n, 1)).toBe('ok'); // valid for ttlMs, the last millisecond included
+    now += 1;
+    expect(store.use(n, 2)).toBe('stale');
     expect(store.use('never-issued', 1)).toBe('stale');
     const m = store.issue();
     store.expireAll();

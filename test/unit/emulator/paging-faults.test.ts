@@ -18,6 +18,8 @@ describe('pageHref', () => {
     ],
     ['pageNum=7&eventType=A&itemsPerPage=3&eventType=B', '...?eventType=A&eventType=B&pageNum=2&itemsPerPage=10'],
     ['q=a%20b&x', '...?q=a%20b&x&pageNum=2&itemsPerPage=10'],
+    // Names are compared decoded: an encoded pageNum is still the client's pageNum, so it is not kept twice.
+    ['page%4Eum=7&items%50erPage=3&a=1', '...?a=1&pageNum=2&itemsPerPage=10'],
   ])('query %j', (rawQuery, expected) => {
     expect(pageHref(loc(rawQuery), 2, 10)).toBe(
       expected.replace('...', 'https://om.example:8443/api/public/v1.0/usage/x'),
@@ -96,6 +98,8 @@ describe('router', () => {
     ['PATCH', '/usage/groups/abc', '405 GET,PUT,DELETE'],
     ['GET', '/groups/g', '404'],
     ['GET', '/groups/%ZZ/events', '404'],
+    // An empty segment is no id: /groups//events names no project, so no route (not GROUP_NOT_FOUND for "").
+    ['GET', '/groups//events', '404'],
     [
       'GET',
       '/admin/backup/snapshot/s3Configs/my%20store',
