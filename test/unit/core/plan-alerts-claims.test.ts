@@ -4,9 +4,11 @@
 // an interrupted create recovers its own landed config rather than a renamed key's, and a renamed key whose config
 // differs in an ignored member keeps the live value in what the write sends.
 import { describe, expect, it } from 'vitest';
-import { type DesiredAlertBody, secretUses } from '../../../lambdas/core/alert-body.ts';
+import { type DesiredAlertBody, secretUses, toDesiredAlertBody } from '../../../lambdas/core/alert-body.ts';
+import { CLOCK_SKEW_ALLOWANCE_MS } from '../../../lambdas/core/attribution-window.ts';
 import { secretFingerprints } from '../../../lambdas/core/fingerprint.ts';
-import type { DesiredProject } from '../../../lambdas/core/model.ts';
+import type { DesiredAlertConfig, DesiredProject } from '../../../lambdas/core/model.ts';
+import { desiredText, textDigest } from '../../../lambdas/core/normalise.ts';
 import { type AlertPlanOutput, planAlertConfigs, type ResolvedSecrets } from '../../../lambdas/core/plan-alerts.ts';
 import type { ProjectState } from '../../../lambdas/core/ports.ts';
 import type { AlertConfig } from '../../../lambdas/opsman/types.ts';
@@ -37,7 +39,11 @@ function plan(
   configs: Record<string, unknown>[],
   liveList: AlertConfig[],
   state: ProjectState,
-  more: { secrets?: Map<string, ResolvedSecrets>; teamProblems?: Map<string, string> } = {},
+  more: {
+    secrets?: Map<string, ResolvedSecrets>;
+    teamProblems?: Map<string, string>;
+    refreshRecords?: boolean;
+  } = {},
 ): AlertPlanOutput {
   return planAlertConfigs({
     target,
@@ -54,6 +60,7 @@ function plan(
     secrets: more.secrets ?? new Map(),
     teamProblems: more.teamProblems ?? new Map(),
     fingerprintKey: key,
+    ...(more.refreshRecords === undefined ? {} : { refreshRecords: more.refreshRecords }),
   });
 }
 
@@ -107,6 +114,45 @@ describe('planAlertConfigs claims each live config once', () => {
     expect(summary(out)).toEqual(['new:adopt:o1']);
     expect(out.changes[0]?.movedFrom).toBe('old');
     expect((out.changes[0]?.after as DesiredAlertBody | undefined)?.enabled).toBe(false);
+  });
+
+  it("a replacement adopted for an owned config deleted outside is drift, and names the deleted config's id", () => {
+    const out = plan([desired('k', 1)], [live('n1', 1)], { alertConfigs: { k: { id: 'gone' } } });
+    expect(summary(out)).toEqual(['k:adopt:n1']);
+    expect(out.changes[0]?.drift).toEqual({ detected: true });
+    expect(out.formerIds).toEqual(new Map([['k', 'gone']]));
+  });
+
+  it('a config made exactly the clock-skew allowance before the interrupted run started may be its late landing', () => {
+    const sent = toDesiredAlertBody(desired('k', 1) as unknown as DesiredAlertConfig);
+    const started = Date.parse('2026-01-01T00:10:00Z');
+    const state = {
+      alertConfigs: {
+        k: {
+          pendingCreate: {
+            runId: 'r1',
+            startedAt: new Date(started).toISOString(),
+            desiredDigest: textDigest(desiredText(sent)),
+          },
+        },
+      },
+    } as ProjectState;
+    const created = new Date(started - CLOCK_SKEW_ALLOWANCE_MS).toISOString();
+    // The key's body changed since that create: its landing equals what was sent, not what is desired now.
+    const out = plan([desired('k', 2)], [live('L', 1, { created })], state);
+    expect(summary(out)).toEqual(['k:blocked']);
+    expect(out.changes[0]?.reason).toContain('unmanaged alert config L equals what it sent');
+    const earlier = new Date(started - CLOCK_SKEW_ALLOWANCE_MS - 1).toISOString();
+    expect(summary(plan([desired('k', 2)], [live('L', 1, { created: earlier })], state))).toEqual(['k:create']);
+  });
+
+  it('only an apply carries the desired body on an in-sync config whose record fell behind (a plan saves no state)', () => {
+    const state = { alertConfigs: { k: { id: 'o1' } } };
+    const planned = plan([desired('k', 1)], [live('o1', 1)], state);
+    expect(summary(planned)).toEqual(['k:noop:o1']);
+    expect(planned.changes[0]?.after).toBeUndefined();
+    const applying = plan([desired('k', 1)], [live('o1', 1)], state, { refreshRecords: true });
+    expect(applying.changes[0]?.after).toBeDefined();
   });
 });
 
