@@ -121,6 +121,11 @@ describe('planAlertConfigs claims each live config once', () => {
     expect(summary(out)).toEqual(['k:adopt:n1']);
     expect(out.changes[0]?.drift).toEqual({ detected: true });
     expect(out.formerIds).toEqual(new Map([['k', 'gone']]));
+    // With no equal config to adopt, it is created again: the delete outside is drift all the same.
+    const recreated = plan([desired('k', 1)], [], { alertConfigs: { k: { id: 'gone' } } });
+    expect(summary(recreated)).toEqual(['k:create']);
+    expect(recreated.changes[0]?.drift).toEqual({ detected: true });
+    expect(recreated.formerIds).toEqual(new Map([['k', 'gone']]));
   });
 
   it('a config made exactly the clock-skew allowance before the interrupted run started may be its late landing', () => {
@@ -144,6 +149,29 @@ describe('planAlertConfigs claims each live config once', () => {
     expect(out.changes[0]?.reason).toContain('unmanaged alert config L equals what it sent');
     const earlier = new Date(started - CLOCK_SKEW_ALLOWANCE_MS - 1).toISOString();
     expect(summary(plan([desired('k', 2)], [live('L', 1, { created: earlier })], state))).toEqual(['k:create']);
+  });
+
+  it('a blocked create names only the landed configs no later key adopted (a key whose body is what the create sent)', () => {
+    const sent = toDesiredAlertBody(desired('k', 1) as unknown as DesiredAlertConfig);
+    const state = {
+      alertConfigs: {
+        k: {
+          pendingCreate: {
+            runId: 'r1',
+            startedAt: '2026-01-01T00:00:00Z',
+            desiredDigest: textDigest(desiredText(sent)),
+          },
+        },
+      },
+    } as ProjectState;
+    const landed = [
+      live('L1', 1, { created: '2026-01-01T00:01:00Z' }),
+      live('L2', 1, { created: '2026-01-01T00:02:00Z' }),
+    ];
+    const out = plan([desired('k', 2), desired('z', 1)], landed, state);
+    expect(summary(out)).toEqual(['k:blocked', 'z:adopt:L1']);
+    expect(out.changes[0]?.reason).toContain('unmanaged alert config L2 equals what it sent');
+    expect(out.changes[0]?.reason).toContain('or delete that config in Ops Manager');
   });
 
   it('only an apply carries the desired body on an in-sync config whose record fell behind (a plan saves no state)', () => {
@@ -231,5 +259,21 @@ describe('planAlertConfigs and secrets of an owned config', () => {
     expect(out.changes[0]?.fields.map((f) => `${f.path} ${f.note}`)).toEqual([
       'notifications[WEBHOOK].webhookUrl changed',
     ]);
+  });
+
+  it('adopting an unowned config whose one redacted secret shows other characters says it replaces that secret', () => {
+    const v = values([hook], refs);
+    const out = plan(
+      [config([hook])],
+      [liveWith(replacedByHand)],
+      { alertConfigs: {} },
+      {
+        secrets: new Map([['k', { ok: true, values: v }]]),
+      },
+    );
+    expect(summary(out)).toEqual(['k:adopt:o1']);
+    expect(out.changes[0]?.reason).toContain(
+      '1 of its secrets cannot be the one Ops Manager holds (the characters its redaction shows differ): adopting it replaces that secret',
+    );
   });
 });
