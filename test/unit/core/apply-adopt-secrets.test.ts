@@ -29,7 +29,7 @@ function context(): { ctx: AlertApplyContext; puts: AlertConfigRequest[] } {
       },
     },
     fingerprintKey: new Uint8Array(32).fill(5),
-    state: emptyState(),
+    state: emptyState('2026-03-01T10:00:00.000Z'),
     now: () => '2026-03-01T10:00:00.000Z',
   };
   return { ctx, puts };
