@@ -1,6 +1,7 @@
 // Scenario: an adoption re-sends the secrets of the adopted config with one full PUT, since the live ones are redacted
 // and cannot be compared: a body with a single secret is re-sent like one with several, and a body without secrets
-// sends nothing; either way the key then owns the config.
+// sends nothing; either way the key then owns the config. A renamed key keeps its old record's createdAt and drops that
+// record only while it still names the adopted config.
 import { describe, expect, it } from 'vitest';
 import type { DesiredAlertBody } from '../../../lambdas/core/alert-body.ts';
 import { type AlertApplyContext, applyAlertChange } from '../../../lambdas/core/apply-alerts.ts';
@@ -66,5 +67,29 @@ describe('applying an adoption', () => {
     expect(puts).toEqual([]);
     expect(out).toEqual({ id: 'c1', message: 'adopted', wrote: false });
     expect(ctx.state.projects[GROUP]?.alertConfigs.k?.id).toBe('c1');
+  });
+});
+
+describe("the record a renamed key's adoption leaves", () => {
+  const email = [{ typeName: 'EMAIL', emailAddress: 'a@x.io', delayMin: 0 }];
+
+  it("keeps the old key's createdAt and drops the old record when it still names the config", async () => {
+    const { ctx } = context();
+    ctx.state.projects[GROUP] = { alertConfigs: { old: { id: 'c1', createdAt: '2026-01-01T00:00:00.000Z' } } };
+    await applyAlertChange({ ...adoption(email), movedFrom: 'old' }, ctx);
+    const records = ctx.state.projects[GROUP]?.alertConfigs ?? {};
+    expect(Object.keys(records)).toEqual(['k']);
+    expect(records.k).toMatchObject({ id: 'c1', createdAt: '2026-01-01T00:00:00.000Z' });
+  });
+
+  it('leaves the old record, and its createdAt, alone when it names another config since the plan', async () => {
+    const { ctx } = context();
+    ctx.state.projects[GROUP] = { alertConfigs: { old: { id: 'c7', createdAt: '2026-01-01T00:00:00.000Z' } } };
+    await applyAlertChange({ ...adoption(email), movedFrom: 'old' }, ctx);
+    const records = ctx.state.projects[GROUP]?.alertConfigs ?? {};
+    expect(records.old).toEqual({ id: 'c7', createdAt: '2026-01-01T00:00:00.000Z' });
+    expect(records.k?.id).toBe('c1');
+    expect(records.k?.createdAt).toBeUndefined();
+    expect(records.k?.adoptedAt).toBe('2026-03-01T10:00:00.000Z');
   });
 });
