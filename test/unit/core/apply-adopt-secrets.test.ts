@@ -1,7 +1,8 @@
 // Scenario: an adoption re-sends the secrets of the adopted config with one full PUT, since the live ones are redacted
 // and cannot be compared: a body with a single secret is re-sent like one with several, and a body without secrets
 // sends nothing; either way the key then owns the config. A renamed key keeps its old record's createdAt and drops that
-// record only while it still names the adopted config.
+// record only while it still names the adopted config; a create records that this tool made the config (createdAt),
+// ignoreFields or not.
 import { describe, expect, it } from 'vitest';
 import type { DesiredAlertBody } from '../../../lambdas/core/alert-body.ts';
 import { type AlertApplyContext, applyAlertChange } from '../../../lambdas/core/apply-alerts.ts';
@@ -91,5 +92,27 @@ describe("the record a renamed key's adoption leaves", () => {
     expect(records.k?.id).toBe('c1');
     expect(records.k?.createdAt).toBeUndefined();
     expect(records.k?.adoptedAt).toBe('2026-03-01T10:00:00.000Z');
+  });
+});
+
+describe('the record a create leaves', () => {
+  it('says this tool created the config when the body ignores members too', async () => {
+    const { ctx } = context();
+    (ctx.api as unknown as Record<string, unknown>).createAlertConfig = async (
+      _g: string,
+      request: AlertConfigRequest,
+    ) => ({
+      id: 'n1',
+      groupId: GROUP,
+      ...request,
+    });
+    const change = adoption([{ typeName: 'EMAIL', emailAddress: 'a@x.io', delayMin: 0 }]);
+    (change.after as DesiredAlertBody).ignoreFields = ['enabled'];
+    await applyAlertChange({ ...change, action: 'create', id: undefined }, ctx);
+    expect(ctx.state.projects[GROUP]?.alertConfigs.k).toMatchObject({
+      id: 'n1',
+      ignoredFields: ['enabled'],
+      createdAt: '2026-03-01T10:00:00.000Z',
+    });
   });
 });
