@@ -1,0 +1,279 @@
+// Scenario: planning one project's alert configs claims each live config once and says what it saw: a new key never
+// takes a config another desired key owns (with or without ignoreFields), a blocked key still names its live config,
+// a secret changed in the secrets file or replaced by hand in Ops Manager is an update (the latter drift) listed once,
+// an interrupted create recovers its own landed config rather than a renamed key's, and a renamed key whose config
+// differs in an ignored member keeps the live value in what the write sends.
+import { describe, expect, it } from 'vitest';
+import { type DesiredAlertBody, secretUses, toDesiredAlertBody } from '../../../lambdas/core/alert-body.ts';
+import { CLOCK_SKEW_ALLOWANCE_MS } from '../../../lambdas/core/attribution-window.ts';
+import { secretFingerprints } from '../../../lambdas/core/fingerprint.ts';
+import type { DesiredAlertConfig, DesiredProject } from '../../../lambdas/core/model.ts';
+import { desiredText, textDigest } from '../../../lambdas/core/normalise.ts';
+import { type AlertPlanOutput, planAlertConfigs, type ResolvedSecrets } from '../../../lambdas/core/plan-alerts.ts';
+import type { ProjectState } from '../../../lambdas/core/ports.ts';
+import type { AlertConfig } from '../../../lambdas/opsman/types.ts';
+
+const key = new Uint8Array(32).fill(7);
+const target = { type: 'project' as const, id: 'g', name: 'p' };
+
+const email = (n: number) => ({ typeName: 'EMAIL', emailAddress: `a${n}@x.io`, delayMin: 0 });
+
+function live(id: string, n: number, patch: Partial<AlertConfig> = {}): AlertConfig {
+  return {
+    id,
+    groupId: 'g',
+    eventTypeName: 'HOST_DOWN',
+    enabled: true,
+    created: `2026-01-01T00:00:0${id.length}Z`,
+    matchers: [],
+    notifications: [email(n)],
+    ...patch,
+  } as unknown as AlertConfig;
+}
+
+function desired(k: string, n: number, extra: Record<string, unknown> = {}) {
+  return { key: k, eventTypeName: 'HOST_DOWN', enabled: true, matchers: [], notifications: [email(n)], ...extra };
+}
+
+function plan(
+  configs: Record<string, unknown>[],
+  liveList: AlertConfig[],
+  state: ProjectState,
+  more: {
+    secrets?: Map<string, ResolvedSecrets>;
+    teamProblems?: Map<string, string>;
+    refreshRecords?: boolean;
+  } = {},
+): AlertPlanOutput {
+  return planAlertConfigs({
+    target,
+    project: {
+      name: 'p',
+      projectId: 'g',
+      prune: true,
+      protect: [],
+      release: [],
+      alertConfigs: configs,
+    } as unknown as DesiredProject,
+    live: liveList,
+    state,
+    secrets: more.secrets ?? new Map(),
+    teamProblems: more.teamProblems ?? new Map(),
+    fingerprintKey: key,
+    ...(more.refreshRecords === undefined ? {} : { refreshRecords: more.refreshRecords }),
+  });
+}
+
+const summary = (out: AlertPlanOutput) =>
+  out.changes.map((c) => `${c.key}:${c.action}${c.id === undefined ? '' : `:${c.id}`}`);
+
+describe('planAlertConfigs claims each live config once', () => {
+  it('a new key equal to a config a later desired key owns creates its own, and never takes that one', () => {
+    const out = plan([desired('alpha', 1), desired('zeta', 1)], [live('o1', 1)], {
+      alertConfigs: { zeta: { id: 'o1' } },
+    });
+    expect(summary(out)).toEqual(['alpha:create', 'zeta:noop:o1']);
+  });
+
+  it('the same with ignoreFields: an owned config is no candidate for adoption when members are ignored', () => {
+    const out = plan([desired('alpha', 1, { ignoreFields: ['enabled'] }), desired('zeta', 1)], [live('o1', 1)], {
+      alertConfigs: { zeta: { id: 'o1' } },
+    });
+    expect(summary(out)).toEqual(['alpha:create', 'zeta:noop:o1']);
+  });
+
+  it('a key blocked by its team reference still names the live config it owns', () => {
+    const out = plan(
+      [desired('k', 2)],
+      [live('o1', 1)],
+      { alertConfigs: { k: { id: 'o1' } } },
+      {
+        teamProblems: new Map([['k', 'team "ops" is not in the organization']]),
+      },
+    );
+    expect(summary(out)).toEqual(['k:blocked:o1']);
+    expect(out.changes[0]?.reason).toBe('team "ops" is not in the organization');
+  });
+
+  it('an interrupted create adopts the config it landed, not the equal config of a key that left git', () => {
+    const state = {
+      alertConfigs: {
+        old: { id: 'o1' },
+        new: { pendingCreate: { runId: 'r1', startedAt: '2026-01-01T00:00:00Z' } },
+      },
+    } as ProjectState;
+    const out = plan([desired('new', 1)], [live('o1', 1), live('landed', 1)], state);
+    expect(summary(out)).toEqual(['new:adopt:landed', 'old:delete:o1']);
+    expect(out.changes[0]?.movedFrom).toBeUndefined();
+  });
+
+  it("a renamed key's config that differs only in an ignored member keeps its live value in what is sent", () => {
+    const out = plan([desired('new', 1, { ignoreFields: ['enabled'] })], [live('o1', 1, { enabled: false })], {
+      alertConfigs: { old: { id: 'o1' } },
+    });
+    expect(summary(out)).toEqual(['new:adopt:o1']);
+    expect(out.changes[0]?.movedFrom).toBe('old');
+    expect((out.changes[0]?.after as DesiredAlertBody | undefined)?.enabled).toBe(false);
+  });
+
+  it("a replacement adopted for an owned config deleted outside is drift, and names the deleted config's id", () => {
+    const out = plan([desired('k', 1)], [live('n1', 1)], { alertConfigs: { k: { id: 'gone' } } });
+    expect(summary(out)).toEqual(['k:adopt:n1']);
+    expect(out.changes[0]?.drift).toEqual({ detected: true });
+    expect(out.formerIds).toEqual(new Map([['k', 'gone']]));
+    // With no equal config to adopt, it is created again: the delete outside is drift all the same.
+    const recreated = plan([desired('k', 1)], [], { alertConfigs: { k: { id: 'gone' } } });
+    expect(summary(recreated)).toEqual(['k:create']);
+    expect(recreated.changes[0]?.drift).toEqual({ detected: true });
+    expect(recreated.formerIds).toEqual(new Map([['k', 'gone']]));
+  });
+
+  it('a config made exactly the clock-skew allowance before the interrupted run started may be its late landing', () => {
+    const sent = toDesiredAlertBody(desired('k', 1) as unknown as DesiredAlertConfig);
+    const started = Date.parse('2026-01-01T00:10:00Z');
+    const state = {
+      alertConfigs: {
+        k: {
+          pendingCreate: {
+            runId: 'r1',
+            startedAt: new Date(started).toISOString(),
+            desiredDigest: textDigest(desiredText(sent)),
+          },
+        },
+      },
+    } as ProjectState;
+    const created = new Date(started - CLOCK_SKEW_ALLOWANCE_MS).toISOString();
+    // The key's body changed since that create: its landing equals what was sent, not what is desired now.
+    const out = plan([desired('k', 2)], [live('L', 1, { created })], state);
+    expect(summary(out)).toEqual(['k:blocked']);
+    expect(out.changes[0]?.reason).toContain('unmanaged alert config L equals what it sent');
+    const earlier = new Date(started - CLOCK_SKEW_ALLOWANCE_MS - 1).toISOString();
+    expect(summary(plan([desired('k', 2)], [live('L', 1, { created: earlier })], state))).toEqual(['k:create']);
+  });
+
+  it('a blocked create names only the landed configs no later key adopted (a key whose body is what the create sent)', () => {
+    const sent = toDesiredAlertBody(desired('k', 1) as unknown as DesiredAlertConfig);
+    const state = {
+      alertConfigs: {
+        k: {
+          pendingCreate: {
+            runId: 'r1',
+            startedAt: '2026-01-01T00:00:00Z',
+            desiredDigest: textDigest(desiredText(sent)),
+          },
+        },
+      },
+    } as ProjectState;
+    const landed = [
+      live('L1', 1, { created: '2026-01-01T00:01:00Z' }),
+      live('L2', 1, { created: '2026-01-01T00:02:00Z' }),
+    ];
+    const out = plan([desired('k', 2), desired('z', 1)], landed, state);
+    expect(summary(out)).toEqual(['k:blocked', 'z:adopt:L1']);
+    expect(out.changes[0]?.reason).toContain('unmanaged alert config L2 equals what it sent');
+    expect(out.changes[0]?.reason).toContain('or delete that config in Ops Manager');
+  });
+
+  it('only an apply carries the desired body on an in-sync config whose record fell behind (a plan saves no state)', () => {
+    const state = { alertConfigs: { k: { id: 'o1' } } };
+    const planned = plan([desired('k', 1)], [live('o1', 1)], state);
+    expect(summary(planned)).toEqual(['k:noop:o1']);
+    expect(planned.changes[0]?.after).toBeUndefined();
+    const applying = plan([desired('k', 1)], [live('o1', 1)], state, { refreshRecords: true });
+    expect(applying.changes[0]?.after).toBeDefined();
+  });
+});
+
+describe('planAlertConfigs and secrets of an owned config', () => {
+  const hook = { typeName: 'WEBHOOK', webhookUrl: { secretRef: 'h#url' }, webhookSecret: { secretRef: 'h#sec' } };
+  const pager = { typeName: 'PAGER_DUTY', serviceKey: { secretRef: 'pd#key' } };
+  const values = (notifications: Record<string, unknown>[], refs: Record<string, string>) =>
+    new Map(
+      secretUses({
+        eventTypeName: 'HOST_DOWN',
+        enabled: true,
+        matchers: [],
+        notifications,
+      } as unknown as DesiredAlertBody).map((u) => [u.path, refs[u.ref] as string]),
+    );
+  const config = (notifications: Record<string, unknown>[]) => ({
+    key: 'k',
+    eventTypeName: 'HOST_DOWN',
+    enabled: true,
+    matchers: [],
+    notifications,
+  });
+  const liveWith = (notifications: Record<string, unknown>[]) =>
+    live('o1', 0, { notifications: notifications as unknown as AlertConfig['notifications'] });
+
+  it("a config's one secret changed in the secrets file is an update naming it", () => {
+    const applied = values([pager], { 'pd#key': 'key-one-1234' });
+    const now = values([pager], { 'pd#key': 'key-two-5678' });
+    const out = plan(
+      [config([pager])],
+      [liveWith([{ typeName: 'PAGER_DUTY', delayMin: 0, intervalMin: 60, serviceKey: '****' }])],
+      { alertConfigs: { k: { id: 'o1', secretFingerprints: secretFingerprints(key, applied) } } },
+      { secrets: new Map([['k', { ok: true, values: now }]]) },
+    );
+    expect(summary(out)).toEqual(['k:update:o1']);
+    expect(out.changes[0]?.fields.map((f) => `${f.path} ${f.note}`)).toEqual([
+      'notifications[PAGER_DUTY].serviceKey changed',
+    ]);
+  });
+
+  const refs = { 'h#url': 'https://hooks.example.invalid/a', 'h#sec': 'secret-1' };
+  const replacedByHand = [
+    {
+      typeName: 'WEBHOOK',
+      delayMin: 0,
+      intervalMin: 60,
+      webhookUrl: 'https://elsewhere.example.invalid/****',
+      webhookSecret: '****',
+    },
+  ];
+
+  it('a webhook URL replaced by hand in Ops Manager is an update marked as drift', () => {
+    const v = values([hook], refs);
+    const out = plan(
+      [config([hook])],
+      [liveWith(replacedByHand)],
+      { alertConfigs: { k: { id: 'o1', secretFingerprints: secretFingerprints(key, v) } } },
+      { secrets: new Map([['k', { ok: true, values: v }]]) },
+    );
+    expect(summary(out)).toEqual(['k:update:o1']);
+    expect(out.changes[0]?.fields.map((f) => `${f.path} ${f.note}`)).toEqual([
+      'notifications[WEBHOOK].webhookUrl changed on live',
+    ]);
+    expect(out.changes[0]?.drift).toEqual({ detected: true });
+  });
+
+  it('a webhook URL changed in the secrets file and replaced by hand is listed once, as the change it is', () => {
+    const applied = values([hook], refs);
+    const now = values([hook], { ...refs, 'h#url': 'https://hooks.example.invalid/b' });
+    const out = plan(
+      [config([hook])],
+      [liveWith(replacedByHand)],
+      { alertConfigs: { k: { id: 'o1', secretFingerprints: secretFingerprints(key, applied) } } },
+      { secrets: new Map([['k', { ok: true, values: now }]]) },
+    );
+    expect(out.changes[0]?.fields.map((f) => `${f.path} ${f.note}`)).toEqual([
+      'notifications[WEBHOOK].webhookUrl changed',
+    ]);
+  });
+
+  it('adopting an unowned config whose one redacted secret shows other characters says it replaces that secret', () => {
+    const v = values([hook], refs);
+    const out = plan(
+      [config([hook])],
+      [liveWith(replacedByHand)],
+      { alertConfigs: {} },
+      {
+        secrets: new Map([['k', { ok: true, values: v }]]),
+      },
+    );
+    expect(summary(out)).toEqual(['k:adopt:o1']);
+    expect(out.changes[0]?.reason).toContain(
+      '1 of its secrets cannot be the one Ops Manager holds (the characters its redaction shows differ): adopting it replaces that secret',
+    );
+  });
+});
