@@ -10,8 +10,6 @@ export interface ApiResponse {
   rawJson?: string;
   /** list: the envelope adds `status` to the body; single: the envelope wraps it as `{status, content}`. */
   kind?: 'list' | 'single';
-  /** Whether the endpoint honours `envelope` (the manifest endpoints do not). */
-  envelopeAllowed?: boolean;
   headers?: Record<string, string>;
 }
 
@@ -40,7 +38,8 @@ function serialise(value: unknown, pretty: boolean): string {
 
 /** The body text of a success response, or null for no body. */
 export function successText(r: ApiResponse, f: Format): string | null {
-  const envelope = f.envelope && r.envelopeAllowed !== false;
+  // A route that ignores `envelope` (the manifest endpoints: `prettyOnly`) gets a format with it off (server.ts).
+  const envelope = f.envelope;
   if (r.rawJson !== undefined && !envelope) return f.pretty ? serialise(JSON.parse(r.rawJson), true) : r.rawJson;
   const body = r.rawJson !== undefined ? JSON.parse(r.rawJson) : r.body;
   if (!envelope) return body === undefined ? null : serialise(body, f.pretty);

@@ -77,7 +77,7 @@ export const settingsRoutes: Route[] = [
     handler: (ctx) => {
       const text = ctx.core.state.versionManifest;
       if (text === null) throw apiErrors.resourceNotFound('/api/public/v1.0/unauth/versionManifest');
-      return { status: 200, rawJson: text, envelopeAllowed: false };
+      return { status: 200, rawJson: text };
     },
   },
   {
@@ -99,7 +99,7 @@ export const settingsRoutes: Route[] = [
         params: [{ display: 'Manifest updated', param: 'updated', old: null, new: String(doc.updated ?? '') }],
       });
       await ctx.core.commit();
-      return { status: 200, rawJson: text, envelopeAllowed: false };
+      return { status: 200, rawJson: text };
     },
   },
 ];
