@@ -27,6 +27,16 @@ describe('version manifest: "Query: pretty only"', () => {
     expect(res.body).toEqual(expect.objectContaining({ error: 401, errorCode: 'USER_UNAUTHORIZED' }));
   });
 
+  it('answers a manifest byte-exact with envelope=true, on PUT and on the unauthenticated GET', async () => {
+    const text = '{"updated":1767225600000,"versions":[{"name":"8.0.4"}]}';
+    const put = await h.owner.request('PUT', '/versionManifest?envelope=true', undefined, text);
+    expect(put.status).toBe(200);
+    expect(put.text).toBe(text);
+    const got = await fetch(`${h.emu.url}/unauth/versionManifest?envelope=true`);
+    expect(got.status).toBe(200);
+    expect(await got.text()).toBe(text);
+  });
+
   it('still wraps errors of endpoints that take envelope', async () => {
     const res = await h.owner.get(`/groups/${W.missing}/events?envelope=true`);
     expect(res.body).toEqual({ status: 404, content: expect.objectContaining({ errorCode: 'GROUP_NOT_FOUND' }) });
