@@ -196,6 +196,15 @@ describe("a late create's delete", () => {
     expect(records(ctx).twin).toEqual({ id: owned });
   });
 
+  it('is refused for an unowned config that is not what the lost create sent, confirmed live first', async () => {
+    const { w, ctx } = world();
+    const other = w.seedAlert(GROUP, live(body('someone@acme.example')));
+    ctx.state.projects[GROUP] = { alertConfigs: { late: { pendingCreate: marker() } } };
+    await expect(applyAlertChange(deleteOf('late', other), ctx)).rejects.toThrow(/not what the lost create/);
+    expect(ids(w)).toEqual([other]);
+    expect(records(ctx).late?.pendingCreate).toBeDefined();
+  });
+
   it('is refused for a key without a marker, for a config no key owns', async () => {
     const { w, ctx } = world();
     const unmanaged = w.seedAlert(GROUP, live(body()));
