@@ -199,6 +199,9 @@ function recordApplied(
       appliedDigest,
       createdAt,
     });
+    // The owner index is kept current by every write that gives a record an id, this one included: a create's re-read
+    // may record an id that was live (and unowned) when the plan was made, which a later adoption may name.
+    noteOwner(ctx, change.target.id, change.key, id);
     return;
   }
   const record: OwnedAlertConfig = { id, fingerprint, secretFingerprints, appliedDigest };
