@@ -178,6 +178,11 @@ describe('parseReconcileEvent', () => {
       { projects: [P1, 'payments-prod'] },
       'projects[1] must be a 24-hex-digit project id; got "payments-prod"',
     ],
+    [
+      'a project id with more after its 24 hex digits (a pasted line)',
+      { projects: [`${P1}0`] },
+      'projects[0] must be a 24-hex-digit project id; got',
+    ],
     ['dryRun a string', { dryRun: 'yes' }, 'dryRun must be true or false; got "yes"'],
     ['Records empty', { Records: [] }, 'Records must be a non-empty array'],
     [
