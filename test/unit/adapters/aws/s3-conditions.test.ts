@@ -56,6 +56,29 @@ describe('S3 conditional writes never lose their condition', () => {
     });
   });
 
+  it('a lease read without an ETag is an S3AccessError: an expired lease is never taken over without IfMatch', async () => {
+    const store = new S3StateStore({ client, bucket: BUCKET, retry: { sleep: async () => {} } });
+    s3.putDirect(
+      BUCKET,
+      'state/lease.json',
+      JSON.stringify({
+        owner: 'old',
+        runId: 'run-0',
+        acquiredAt: '2026-01-01T00:00:00Z',
+        expiresAt: '2026-01-01T00:01:00Z',
+      }),
+    );
+    dropETags(client);
+    await expect(store.acquireLease({ owner: 'o', runId: 'run-1', ttlMs: 60_000 })).rejects.toMatchObject({
+      name: 'S3AccessError',
+      message: /no ETag/,
+    });
+    expect(
+      s3.requests.filter((r) => r.method === 'PUT' && r.ifMatch === undefined && r.ifNoneMatch === undefined),
+    ).toEqual([]);
+    expect(JSON.parse(s3.getText(BUCKET, 'state/lease.json') ?? '').runId).toBe('run-0');
+  });
+
   it('an IfMatch write to a bucket deleted since the read is an S3AccessError (NoSuchBucket), never a conflict', async () => {
     const store = new S3StateStore({ client, bucket: BUCKET });
     const version = await store.write(state, null);
