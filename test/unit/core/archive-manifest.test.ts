@@ -241,4 +241,23 @@ describe('archiveManifest', () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
+
+  it('a manifest served in another form whose first copy is lost is stored from the served text, and latest names it', async () => {
+    const w = new World();
+    const first = await archiveManifest(w.api, w.archive, NOW);
+    // The only copy of this content is lost; the same manifest is then served with other white space.
+    w.objects.delete(first.key);
+    w.served = JSON.stringify(JSON.parse(MANIFEST), null, 2);
+    const again = await archiveManifest(w.api, w.archive, LATER);
+    // latest must name a copy that exists and holds the manifest: the served text's, the only one there is.
+    const latest = w.json('manifests/latest.json') as { key: string; sha256: string };
+    expect(latest.key).toBe(again.key);
+    expect(w.objects.get(latest.key)).toBe(w.served);
+    expect(sha256Hex(w.served)).toBe(latest.sha256);
+    // And the index lists it, so latest never names a manifest the index lacks.
+    const index = w.json('manifests/index.json') as { sha256: string }[];
+    expect(index.map((e) => e.sha256)).toEqual([first.sha256, latest.sha256]);
+    // Not new content: restored, in the form it was served this time.
+    expect(again).toMatchObject({ changed: false, restored: true, sha256: latest.sha256 });
+  });
 });
