@@ -171,6 +171,8 @@ describe('parseReconcileEvent', () => {
     ],
     ['bad mode', { mode: 'destroy' }, 'mode must be one of observe, plan, apply; got "destroy"'],
     ['mode not a string', { mode: 1 }, 'got number 1'],
+    // A long value (a pasted token, a document) is never quoted back into the answer and the log line.
+    ['mode a long string', { mode: `apply-${'x'.repeat(41)}` }, 'got a string of 47 characters'],
     ['projects not array', { projects: P1 }, 'projects must be a non-empty array'],
     ['projects empty', { projects: [] }, 'projects must be a non-empty array'],
     [

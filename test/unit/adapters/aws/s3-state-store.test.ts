@@ -224,6 +224,24 @@ describe('S3StateStore on loopback S3', () => {
     expect(s3.getText(BUCKET, 'state/lease.json')).toBeUndefined();
   });
 
+  it('lease: one released between our refused create and our read is created again, not reported as held', async () => {
+    // Another run's lease answered our create 412 and was released before we read it: nobody holds it now.
+    s3.injectFault({
+      method: 'PUT',
+      key: `${BUCKET}/state/lease.json`,
+      status: 412,
+      code: 'PreconditionFailed',
+      count: 1,
+    });
+    const lease = await store.acquireLease({ owner: 'lambda:a/1', runId: 'run-1', ttlMs: 60_000 });
+    expect(lease.runId).toBe('run-1');
+    expect(s3.requests.filter((r) => r.key === 'state/lease.json').map((r) => [r.method, r.status])).toEqual([
+      ['PUT', 412],
+      ['GET', 404],
+      ['PUT', 200],
+    ]);
+  });
+
   it("lease: the same owner with another run id (a warm container's next invocation) is another holder", async () => {
     // A warm Lambda container keeps its owner (function and log stream) from one invocation to the next; only the run
     // id tells a retried write of our own from a second run. Held: refused, never handed to the second run.

@@ -37,6 +37,7 @@ describe('Secrets Manager adapter on a loopback endpoint', () => {
 
   it.each([
     ['the empty placeholder', '{}', 'CREDENTIALS_NOT_FILLED', /has not been filled yet/],
+    ['an empty SecretString', '', 'SECRET_EMPTY', /has no value yet/],
     ['not JSON', `privateKey=${PRIVATE}`, 'SECRET_NOT_JSON', /is not valid JSON \(\d+ characters\)/],
     ['an array', `["${PRIVATE}"]`, 'SECRET_NOT_JSON', /not a JSON object/],
     ['privateKey missing', '{"publicKey":"gitopsbt"}', 'CREDENTIALS_INVALID', /privateKey must be a non-empty string/],
