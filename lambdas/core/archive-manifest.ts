@@ -137,8 +137,10 @@ async function archiveWithIndex(
     if (updated !== undefined) pointer.updated = updated;
     await archive.put('manifests/latest.json', `${JSON.stringify(pointer, null, 2)}\n`, JSON_OPTIONS);
   }
-  // A known manifest whose copy had to be written again is restored, not new: `changed` is for new content only.
-  const result: ManifestArchived = { sha256, key, changed: !known, location: put.location };
-  if (known && put.created) result.restored = true;
+  // A known manifest whose copy had to be written again is restored, not new: `changed` is for new content only. So is
+  // one indexed before whose every copy was lost, stored again from another form of it (appendIndexEntry).
+  const lostCopy = !known && index.some((e) => e.content === content);
+  const result: ManifestArchived = { sha256, key, changed: !known && !lostCopy, location: put.location };
+  if ((known || lostCopy) && put.created) result.restored = true;
   return result;
 }

@@ -87,7 +87,9 @@ const APPEND_ATTEMPTS = 5;
 
 /**
  * Appends `entry` to the stored index read as `stored`, and returns the entry the index holds for that manifest: its
- * own, or the one another run appended meanwhile for the same content (then `latest` must name that one). A rewrite
+ * own, or the one another run appended meanwhile for the same content (then `latest` must name that one). An entry of
+ * `stored` itself with the same content is not returned (its copy was found lost or damaged: `entry` replaces it as the
+ * copy of that content, and both stay listed). A rewrite
  * that meets an index changed since it was read (a second archive run at once) reads it again and appends to that;
  * `onReread` is given each index read again (its `skipped` entries are those of the index finally written).
  */
@@ -98,10 +100,16 @@ export async function appendIndexEntry(
   options: { contentType: string; onReread?: (index: StoredIndex) => void },
 ): Promise<ManifestIndexEntry> {
   const { onReread, ...putOptions } = options;
+  // The entries first read were compared by content already (sameContentEntry) and passed over only because their copy
+  // is lost or damaged: such an entry cannot stand for the manifest, or latest would name a copy that is not there.
+  // Only an entry another run appended meanwhile (its copy written first) is taken for the same content.
+  const passedOver = new Set(stored.entries.map((e) => e.sha256));
   let current = stored;
   for (let attempt = 1; attempt <= APPEND_ATTEMPTS; attempt++) {
     const same = current.entries.find(
-      (e) => e.sha256 === entry.sha256 || (e.content !== undefined && e.content === entry.content),
+      (e) =>
+        e.sha256 === entry.sha256 ||
+        (e.content !== undefined && e.content === entry.content && !passedOver.has(e.sha256)),
     );
     if (same !== undefined) return same;
     const text = `${JSON.stringify([...current.stored, entry], null, 2)}\n`;

@@ -3,7 +3,13 @@
  * read, renewed with `IfMatch` on our own ETag, released with a conditional `DeleteObject`. S3's conditional writes make
  * the object a lock: of two concurrent writers exactly one gets 200, the other 412 (or 409, retried).
  */
-import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  type GetObjectCommandOutput,
+  PutObjectCommand,
+  type S3Client,
+} from '@aws-sdk/client-s3';
 import { LeaseHeldError, type LeaseHolder, LeaseLostError } from '../../core/errors.ts';
 import {
   LEASE_FORMAT_VERSION,
@@ -184,16 +190,22 @@ export class S3Lease {
    * (S3 always does) makes an unreadable lease count as modified now: held, never taken as expired at once.
    */
   async #readCurrent(): Promise<{ reading: LeaseReading; etag: string; modifiedMs: number } | null> {
+    let object: GetObjectCommandOutput;
+    let text: string;
     try {
-      const object = await this.#o.client.send(new GetObjectCommand({ Bucket: this.#o.bucket, Key: this.#o.key }));
-      const etag = object.ETag ?? '';
-      const text = new TextDecoder().decode(await readBody(object.Body));
-      const modifiedMs = object.LastModified?.getTime() ?? this.#o.now().getTime();
-      return { reading: readLeaseDocument(text, false), etag, modifiedMs };
+      object = await this.#o.client.send(new GetObjectCommand({ Bucket: this.#o.bucket, Key: this.#o.key }));
+      text = new TextDecoder().decode(await readBody(object.Body));
     } catch (error) {
       if (isNotFound(error)) return null;
       throw accessError('GetObject', this.#location, error);
     }
+    // Without an ETag there is nothing to condition a takeover or a renewal on: `IfMatch: ''` matches no object, so an
+    // expired lease would be reported as held (LeaseHeldError naming a past expiry) on every run. Said as what it is, as
+    // the state store says a state read without one.
+    const etag = object.ETag;
+    if (!etag) throw accessError('GetObject', this.#location, new Error('S3 returned no ETag'));
+    const modifiedMs = object.LastModified?.getTime() ?? this.#o.now().getTime();
+    return { reading: readLeaseDocument(text, false), etag, modifiedMs };
   }
 }
 

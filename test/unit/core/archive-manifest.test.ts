@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { FsArchiveStore } from '../../../lambdas/adapters/local/archive-fs.ts';
 import { archiveManifest } from '../../../lambdas/core/archive-manifest.ts';
 import { sha256Hex } from '../../../lambdas/core/canonical.ts';
+import { contentDigest } from '../../../lambdas/core/manifest-index.ts';
 import type { ArchiveStore, OpsManagerApi } from '../../../lambdas/core/ports.ts';
 
 const NOW = '2026-03-17T08:09:10.123Z';
@@ -92,7 +93,9 @@ describe('archiveManifest', () => {
     for (const text of ['', '  \n', 'null', '[]', '"manifest"', '42']) {
       const w = new World();
       w.served = text;
-      await expect(archiveManifest(w.api, w.archive, NOW)).rejects.toThrow(/not a JSON object|empty/);
+      // Each named for what it is: an empty answer is not "JSON that is not an object".
+      const why = text.trim() === '' ? /answered an empty body/ : /answered JSON that is not a JSON object/;
+      await expect(archiveManifest(w.api, w.archive, NOW)).rejects.toThrow(why);
       expect([...w.objects.keys()]).toEqual([]);
     }
   });
@@ -119,6 +122,8 @@ describe('archiveManifest', () => {
         null,
         { firstSeen: '2026-01-05T00:00:00.000Z' },
         { sha256: 'd'.repeat(64) },
+        // 64 hex digits, then a path: the whole value must be the digest, not merely contain one.
+        { sha256: `${'e'.repeat(64)}/../../reports/y`, firstSeen: '2026-01-06T00:00:00.000Z' },
       ];
       const stored = [good, ...odd];
       const indexPath = join(dir, 'archive/manifests/index.json');
@@ -130,15 +135,16 @@ describe('archiveManifest', () => {
         const result = await archiveManifest(w.api, archive, now, { warn: (m) => warnings.push(m) });
         expect(result.sha256).toBe(sha256Hex(MANIFEST));
       }
-      expect(warnings.slice(0, 6)).toEqual([
+      expect(warnings.slice(0, 7)).toEqual([
         'manifests/index.json entry [1] has sha256 "../../reports/x", not 64 lowercase hex digits: skipped, and left in the index as it is (correct or remove it by hand)',
         `manifests/index.json entry [2] has sha256 "${'A'.repeat(64)}", not 64 lowercase hex digits: skipped, and left in the index as it is (correct or remove it by hand)`,
         `manifests/index.json entry [3] has sha256 "${'c'.repeat(63)}", not 64 lowercase hex digits: skipped, and left in the index as it is (correct or remove it by hand)`,
         'manifests/index.json entry [4] is not an object: skipped, and left in the index as it is (correct or remove it by hand)',
         'manifests/index.json entry [5] has no sha256: skipped, and left in the index as it is (correct or remove it by hand)',
         'manifests/index.json entry [6] has no firstSeen: skipped, and left in the index as it is (correct or remove it by hand)',
+        `manifests/index.json entry [7] has sha256 "${'e'.repeat(64)}/../../reports/y", not 64 lowercase hex digits: skipped, and left in the index as it is (correct or remove it by hand)`,
       ]);
-      expect(warnings).toHaveLength(12);
+      expect(warnings).toHaveLength(14);
       // Kept as they were, in their places; the new manifest appended once.
       const index = JSON.parse(await readFile(indexPath, 'utf8')) as unknown[];
       expect(index.slice(0, stored.length)).toEqual(stored);
@@ -240,5 +246,58 @@ describe('archiveManifest', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  it.each([
+    ['lost', (w: World, key: string) => w.objects.delete(key)],
+    ['damaged', (w: World, key: string) => w.objects.set(key, MANIFEST.slice(0, 20))],
+  ])(
+    'a manifest served in another form whose first copy is %s is stored from the served text, and latest names it',
+    async (_, harm) => {
+      const w = new World();
+      const first = await archiveManifest(w.api, w.archive, NOW);
+      // The only copy of this content is lost or damaged; the same manifest is then served with other white space.
+      harm(w, first.key);
+      w.served = JSON.stringify(JSON.parse(MANIFEST), null, 2);
+      const again = await archiveManifest(w.api, w.archive, LATER);
+      // latest must name a copy that exists and holds the manifest: the served text's, the only one there is.
+      const latest = w.json('manifests/latest.json') as { key: string; sha256: string };
+      expect(latest.key).toBe(again.key);
+      expect(w.objects.get(latest.key)).toBe(w.served);
+      expect(sha256Hex(w.served)).toBe(latest.sha256);
+      // And the index lists it, so latest never names a manifest the index lacks.
+      const index = w.json('manifests/index.json') as { sha256: string }[];
+      expect(index.map((e) => e.sha256)).toEqual([first.sha256, latest.sha256]);
+      // Not new content: restored, in the form it was served this time.
+      expect(again).toMatchObject({ changed: false, restored: true, sha256: latest.sha256 });
+    },
+  );
+
+  it('an index entry another run appended meanwhile for the same content (other bytes) is the one latest names', async () => {
+    const w = new World();
+    const rival = JSON.stringify(JSON.parse(MANIFEST), null, 2);
+    const rivalKey = `manifests/sha256/${sha256Hex(rival)}.json`;
+    let raced = false;
+    const archive: ArchiveStore = {
+      ...w.archive,
+      getVersioned: async (key) => {
+        const bytes = await w.archive.get(key);
+        return bytes === null ? null : { bytes, version: 'v' };
+      },
+      put: async (key, body, options) => {
+        if (key === 'manifests/index.json' && !raced) {
+          raced = true;
+          // Another run stored its copy of the same manifest (other white space) and indexed it first.
+          w.objects.set(rivalKey, rival);
+          const entry = { sha256: sha256Hex(rival), firstSeen: NOW, content: contentDigest(JSON.parse(rival)) };
+          w.objects.set('manifests/index.json', JSON.stringify([entry]));
+        }
+        return w.archive.put(key, body, options);
+      },
+    };
+    const result = await archiveManifest(w.api, archive, LATER);
+    expect(result).toMatchObject({ sha256: sha256Hex(rival), key: rivalKey });
+    expect(w.json('manifests/latest.json')).toMatchObject({ sha256: sha256Hex(rival), key: rivalKey });
+    expect(w.json('manifests/index.json')).toHaveLength(1);
   });
 });

@@ -336,6 +336,31 @@ describe('runArchive', () => {
   });
 });
 
+describe('runArchive retryable', () => {
+  it('a failure with no error of the API or the store behind it (an unusable stored index) is not retryable', async () => {
+    const f = new Fakes();
+    // An index a newer version wrote: the run refuses it, and a retry meets the same document.
+    f.objects.set('manifests/index.json', { body: '{"formatVersion": 9}', contentType: 'application/json' });
+    const desired = {
+      projects: [],
+      organizations: [],
+      settings: { ...DEFAULT_SETTINGS, archive: { versionManifest: true, usage: false } },
+      files: [],
+      digest: 'd',
+    } as DesiredState;
+    const summary = await runArchive(desired, undefined, {
+      api: f.api,
+      archive: f.archive,
+      clock: { now: () => NOW, sleep: async () => {} },
+      isRetryable: () => true,
+    });
+    expect(summary.errors).toEqual([
+      expect.stringMatching(/^version manifest: the stored manifests\/index.json has formatVersion 9/),
+    ]);
+    expect(summary.retryable).toBe(false);
+  });
+});
+
 describe('archiveUsage closes the previous month', () => {
   const MARCH = 'usage/2026-03/host-assignments.json';
   const APRIL = 'usage/2026-04/host-assignments.json';

@@ -171,12 +171,19 @@ describe('parseReconcileEvent', () => {
     ],
     ['bad mode', { mode: 'destroy' }, 'mode must be one of observe, plan, apply; got "destroy"'],
     ['mode not a string', { mode: 1 }, 'got number 1'],
+    // A long value (a pasted token, a document) is never quoted back into the answer and the log line.
+    ['mode a long string', { mode: `apply-${'x'.repeat(41)}` }, 'got a string of 47 characters'],
     ['projects not array', { projects: P1 }, 'projects must be a non-empty array'],
     ['projects empty', { projects: [] }, 'projects must be a non-empty array'],
     [
       'project id by name',
       { projects: [P1, 'payments-prod'] },
       'projects[1] must be a 24-hex-digit project id; got "payments-prod"',
+    ],
+    [
+      'a project id with more after its 24 hex digits (a pasted line)',
+      { projects: [`${P1}0`] },
+      'projects[0] must be a 24-hex-digit project id; got',
     ],
     ['dryRun a string', { dryRun: 'yes' }, 'dryRun must be true or false; got "yes"'],
     ['Records empty', { Records: [] }, 'Records must be a non-empty array'],

@@ -224,6 +224,41 @@ describe('S3StateStore on loopback S3', () => {
     expect(s3.getText(BUCKET, 'state/lease.json')).toBeUndefined();
   });
 
+  it('lease: one released between our refused create and our read is created again, not reported as held', async () => {
+    // Another run's lease answered our create 412 and was released before we read it: nobody holds it now.
+    s3.injectFault({
+      method: 'PUT',
+      key: `${BUCKET}/state/lease.json`,
+      status: 412,
+      code: 'PreconditionFailed',
+      count: 1,
+    });
+    const lease = await store.acquireLease({ owner: 'lambda:a/1', runId: 'run-1', ttlMs: 60_000 });
+    expect(lease.runId).toBe('run-1');
+    expect(s3.requests.filter((r) => r.key === 'state/lease.json').map((r) => [r.method, r.status])).toEqual([
+      ['PUT', 412],
+      ['GET', 404],
+      ['PUT', 200],
+    ]);
+  });
+
+  it("lease: the same owner with another run id (a warm container's next invocation) is another holder", async () => {
+    // A warm Lambda container keeps its owner (function and log stream) from one invocation to the next; only the run
+    // id tells a retried write of our own from a second run. Held: refused, never handed to the second run.
+    const first = await store.acquireLease({ owner: 'lambda:a/1', runId: 'run-1', ttlMs: 60_000 });
+    const held = await store
+      .acquireLease({ owner: 'lambda:a/1', runId: 'run-2', ttlMs: 60_000 })
+      .catch((e: unknown) => e);
+    expect(held).toBeInstanceOf(LeaseHeldError);
+    expect((held as LeaseHeldError).holder).toMatchObject({ owner: 'lambda:a/1', runId: 'run-1' });
+    // Expired and taken over by the next run of the same owner: the first run's renewal finds the lease lost.
+    now = new Date('2026-03-01T10:02:00Z');
+    const second = await store.acquireLease({ owner: 'lambda:a/1', runId: 'run-2', ttlMs: 60_000 });
+    expect(second.runId).toBe('run-2');
+    await expect(store.renewLease(first, 60_000)).rejects.toBeInstanceOf(LeaseLostError);
+    expect(JSON.parse(s3.getText(BUCKET, 'state/lease.json') ?? '').runId).toBe('run-2');
+  });
+
   it('lease: a renewal that landed but whose answer was lost (the SDK retried it: 412) is still ours', async () => {
     // The SDK's own retry is what turns a lost answer into 412: this client retries, as production's do (3 attempts).
     const retrying = new S3Client({ ...loopbackS3ClientConfig(s3.endpoint), maxAttempts: 3 });

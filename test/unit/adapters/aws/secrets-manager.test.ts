@@ -37,6 +37,7 @@ describe('Secrets Manager adapter on a loopback endpoint', () => {
 
   it.each([
     ['the empty placeholder', '{}', 'CREDENTIALS_NOT_FILLED', /has not been filled yet/],
+    ['an empty SecretString', '', 'SECRET_EMPTY', /has no value yet/],
     ['not JSON', `privateKey=${PRIVATE}`, 'SECRET_NOT_JSON', /is not valid JSON \(\d+ characters\)/],
     ['an array', `["${PRIVATE}"]`, 'SECRET_NOT_JSON', /not a JSON object/],
     ['privateKey missing', '{"publicKey":"gitopsbt"}', 'CREDENTIALS_INVALID', /privateKey must be a non-empty string/],
@@ -236,6 +237,8 @@ describe('Secrets Manager adapter on a loopback endpoint', () => {
     ['#pagerduty', 'SECRET_REF_INVALID', /expected/],
     ['opsman/notifications#', 'SECRET_REF_INVALID', /expected/],
     ['opsman/notifications#opsgenie', 'SECRET_KEY_MISSING', /no such key \(keys present: pagerduty, slack\)/],
+    // A key the object only inherits (Object.prototype's) is missing too, not a value of the wrong type.
+    ['opsman/notifications#toString', 'SECRET_KEY_MISSING', /no such key \(keys present: pagerduty, slack\)/],
     ['opsman/notifications#slack', 'SECRET_KEY_NOT_STRING', /non-empty string/],
     ['opsman/missing#x', 'SECRET_NOT_FOUND', /no such secret/],
   ])('refuses %j with %s and no value in the message', async (ref, code, message) => {
