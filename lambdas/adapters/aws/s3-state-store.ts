@@ -128,7 +128,10 @@ export class S3StateStore implements StateStore {
   async #current(): Promise<{ text: string; etag: string } | null> {
     try {
       const object = await this.#client.send(new GetObjectCommand({ Bucket: this.#bucket, Key: this.#key }));
-      return { text: new TextDecoder().decode(await readBody(object.Body)), etag: object.ETag ?? '' };
+      // Its ETag becomes the version the next write is conditioned on (when the stored state is our own): without one
+      // that write would go out with an empty IfMatch, and a conflict would name no version.
+      if (!object.ETag) throw new Error('S3 returned no ETag');
+      return { text: new TextDecoder().decode(await readBody(object.Body)), etag: object.ETag };
     } catch (error) {
       if (isNotFound(error)) return null;
       throw accessError('GetObject', this.describe(), error);

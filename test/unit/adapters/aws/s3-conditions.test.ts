@@ -46,6 +46,22 @@ describe('S3 conditional writes never lose their condition', () => {
     await expect(store.read()).rejects.toMatchObject({ name: 'S3AccessError', message: /no ETag/ });
   });
 
+  it('a refused conditional write whose re-read has no ETag is an S3AccessError, never the version ""', async () => {
+    const store = new S3StateStore({ client, bucket: BUCKET });
+    await store.write(state, null);
+    dropETags(client);
+    // The stored text is the one being written (as when our own write won and its answer was lost): the version
+    // returned for it would condition the next write.
+    await expect(store.write(state, '"not-the-etag"')).rejects.toMatchObject({
+      name: 'S3AccessError',
+      message: /no ETag/,
+    });
+    await expect(store.write({ ...state, updatedAt: '2026-03-02T10:00:00Z' }, '"not-the-etag"')).rejects.toMatchObject({
+      name: 'S3AccessError',
+      message: /no ETag/,
+    });
+  });
+
   it('an archive read for ifVersion answered without an ETag is an S3AccessError, not version undefined', async () => {
     const archive = new S3ArchiveStore({ client, bucket: BUCKET });
     await archive.put('manifests/index.json', '[]\n');
