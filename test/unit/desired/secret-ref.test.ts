@@ -1,6 +1,8 @@
-// Scenario: a secret reference is exactly `<secret id>#<json key>`; parseSecretRef and the schema agree on that form.
+// Scenario: a secret reference is exactly `<secret id>#<json key>`; parseSecretRef and the schema agree on that form,
+// and secretPlaces finds each reference a notification holds.
 import { describe, expect, it } from 'vitest';
 import { DESIRED_STATE_SCHEMA } from '../../../lambdas/core/desired/schema.ts';
+import { secretPlaces, secretSourceKey } from '../../../lambdas/core/desired/secret-places.ts';
 import { formatSecretRef, parseSecretRef, SECRET_REF_PATTERN } from '../../../lambdas/core/desired/secret-ref.ts';
 
 describe('secret references', () => {
@@ -31,5 +33,33 @@ describe('secret references', () => {
       DESIRED_STATE_SCHEMA as { $defs: Record<string, { properties: Record<string, { pattern: string }> }> }
     ).$defs;
     expect(defs.SecretRef?.properties.secretRef?.pattern).toBe(SECRET_REF_PATTERN.source.replace(/[()]/g, ''));
+  });
+});
+
+describe('secretPlaces', () => {
+  it('finds every {secretRef} mapping directly under a notification, several per notification, in document order', () => {
+    const value = {
+      spec: {
+        alertConfigs: [
+          { notifications: [{ typeName: 'EMAIL', emailAddress: 'a@example.com' }] },
+          {
+            notifications: [
+              { typeName: 'SLACK', channelName: 'ops', apiToken: { secretRef: 's#token' } },
+              {
+                typeName: 'WEBHOOK',
+                webhookUrl: { secretRef: 's#url' },
+                webhookSecret: { secretRef: 's#secret' },
+                nested: { deeper: { secretRef: 's#not-a-place' } },
+              },
+            ],
+          },
+        ],
+      },
+    };
+    expect(secretPlaces(value).map((p) => [secretSourceKey(p.notification, p.field), p.path.join('.')])).toEqual([
+      ['notifications[0].apiToken', 'spec.alertConfigs.1.notifications.0.apiToken.secretRef'],
+      ['notifications[1].webhookUrl', 'spec.alertConfigs.1.notifications.1.webhookUrl.secretRef'],
+      ['notifications[1].webhookSecret', 'spec.alertConfigs.1.notifications.1.webhookSecret.secretRef'],
+    ]);
   });
 });
