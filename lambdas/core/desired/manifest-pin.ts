@@ -44,6 +44,14 @@ export async function readPinnedManifest(
   } catch {
     return fail('is not valid UTF-8', 'invalid UTF-8');
   }
+  // Kept in the text (ignoreBOM) because the manifest is uploaded as stored; JSON has no BOM, and JSON.parse's own
+  // message would quote the invisible character.
+  if (text.startsWith('\uFEFF')) {
+    return fail(
+      'starts with a byte order mark (EF BB BF), which JSON does not allow: save it as UTF-8 without one',
+      'a byte order mark',
+    );
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -1,11 +1,12 @@
 // Scenario: the desired-state cache key changes with every input that can change a load (bytes, names, versions, options, loader) and with nothing else.
 import { createHash } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { canonicalJson } from '../../../lambdas/core/canonical.ts';
 import {
   CACHE_FORMAT_VERSION,
   type CacheKeyFile,
   desiredCacheKey,
+  desiredTagKey,
   fingerprintOf,
   isCacheKey,
   LOADER_VERSION,
@@ -44,6 +45,15 @@ describe('desiredCacheKey', () => {
       () =>
         desiredCacheKey(DEFAULT_LOAD_OPTIONS, [
           { ...(BASE[0] as CacheKeyFile), path: 'projects/c.yaml' },
+          ...BASE.slice(1),
+        ]),
+    ],
+    [
+      // Renamed without changing the order of the files: the path itself must be in the key, not only the order.
+      'a file renamed, the order kept',
+      () =>
+        desiredCacheKey(DEFAULT_LOAD_OPTIONS, [
+          { ...(BASE[0] as CacheKeyFile), path: 'projects/a2.yaml' },
           ...BASE.slice(1),
         ]),
     ],
@@ -86,6 +96,30 @@ describe('desiredCacheKey', () => {
     expect(isCacheKey(key)).toBe(true);
     expect(key).not.toBe(baseKey);
   });
+
+  it('never equals the tag key of the same listing (an empty one included): the two kinds of entry never meet', () => {
+    expect(desiredCacheKey(DEFAULT_LOAD_OPTIONS, [])).not.toBe(desiredTagKey(DEFAULT_LOAD_OPTIONS, []));
+  });
+
+  it('changes when the loader fingerprint changes (here: the schema edited), as does the tag key', async () => {
+    const tagKey = desiredTagKey(DEFAULT_LOAD_OPTIONS, [{ path: 'a.yaml', size: 1, contentTag: 't' }]);
+    vi.resetModules();
+    vi.doMock('../../../lambdas/core/desired/schema.ts', async (importOriginal) => {
+      const original = await importOriginal<typeof import('../../../lambdas/core/desired/schema.ts')>();
+      return { ...original, DESIRED_STATE_SCHEMA: { ...original.DESIRED_STATE_SCHEMA, description: 'edited' } };
+    });
+    try {
+      const edited = await import('../../../lambdas/core/desired/cache.ts');
+      expect(edited.loaderFingerprint()).not.toBe(loaderFingerprint());
+      expect(edited.desiredCacheKey(DEFAULT_LOAD_OPTIONS, BASE)).not.toBe(baseKey);
+      expect(edited.desiredTagKey(DEFAULT_LOAD_OPTIONS, [{ path: 'a.yaml', size: 1, contentTag: 't' }])).not.toBe(
+        tagKey,
+      );
+    } finally {
+      vi.doUnmock('../../../lambdas/core/desired/schema.ts');
+      vi.resetModules();
+    }
+  });
 });
 
 describe('loaderFingerprint and canonicalJson', () => {
@@ -118,6 +152,8 @@ describe('isCacheKey', () => {
     ['a'.repeat(63), false],
     [`../${'a'.repeat(61)}`, false],
     ['', false],
+    [`${'a'.repeat(64)}/../x`, false],
+    [`${'a'.repeat(64)}\n`, false],
   ])('%s -> %s', (key, ok) => {
     expect(isCacheKey(key)).toBe(ok);
   });

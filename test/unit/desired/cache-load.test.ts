@@ -19,6 +19,7 @@ import {
 } from '../../../lambdas/core/desired/index.ts';
 import type { DesiredStateSource } from '../../../lambdas/core/ports.ts';
 import { EXAMPLE_ROOT, filesOf, MapCache, sourceOf } from './cache-fakes.ts';
+import { MemorySource } from './memory-source.ts';
 
 const EXAMPLE = filesOf(EXAMPLE_ROOT);
 const BENCH = Object.fromEntries(
@@ -197,6 +198,19 @@ describe('bad entries and failing stores only cost speed', () => {
     ],
     ['a body without projects (MAC recomputed)', (t) => rebody(t, (b) => delete b.projects)],
     [
+      // The header's pin is what a hit re-reads; the body's is what it uses: a stale manifest text must never pass.
+      'a state whose pinned manifest is not the one its pin record names (MAC recomputed)',
+      (t) =>
+        rebody(t, (b) => {
+          b.settings.versionManifest.pin.text = '{"versions":[]}';
+          b.settings.versionManifest.pin.sha256 = '0'.repeat(64);
+        }),
+    ],
+    [
+      'a state without the pinned manifest its pin record names (MAC recomputed)',
+      (t) => rebody(t, (b) => delete b.settings.versionManifest.pin),
+    ],
+    [
       'a pin record that disagrees with the state',
       (t) => reheader(t, (h) => (h.pin = { path: 'manifests/other.json', sha256: '0'.repeat(64) })),
     ],
@@ -294,6 +308,59 @@ describe('bad entries and failing stores only cost speed', () => {
     const state = structuredClone(ok(cold).state);
     (state.projects[0]?.alertConfigs[0] as unknown as Record<string, unknown>).extra = Number.POSITIVE_INFINITY;
     expect(encodeCacheEntry(k, state, 's')).toBeUndefined();
+  });
+});
+
+describe('what a hit re-reads', () => {
+  const PIN = 'manifests/approved.json';
+
+  /** A source giving each file a version (an S3 version id) or none, reads cut short at maxBytes (ports.ts allows it). */
+  class VersionedSource extends MemorySource {
+    constructor(
+      files: Record<string, string>,
+      private readonly versionOf: (path: string) => string | undefined,
+    ) {
+      super(files);
+    }
+    override async read(path: string, options?: { maxBytes?: number }) {
+      const { bytes } = await super.read(path);
+      const max = options?.maxBytes ?? bytes.length;
+      const version = this.versionOf(path);
+      return { bytes: bytes.subarray(0, max), size: bytes.length, ...(version === undefined ? {} : { version }) };
+    }
+  }
+
+  it('a hit gives the pinned manifest its current source version, as a cold load does', async () => {
+    const cache = new MapCache();
+    const source = () => new VersionedSource(EXAMPLE, (p) => `v1:${p}`);
+    await loadDesiredStateCached(source(), {}, cache);
+    const warm = await loadDesiredStateCached(source(), {}, cache);
+    expect(warm.cache).toBe('hit');
+    const cold = ok(await loadDesiredState(source()));
+    expect(cold.state.files.find((f) => f.path === PIN)?.version).toBe(`v1:${PIN}`);
+    expect(ok(warm.result).state).toStrictEqual(cold.state);
+  });
+
+  it('a pinned manifest grown past the limit misses (the read cut short matches the old bytes) and is refused', async () => {
+    const text = EXAMPLE[PIN] as string;
+    const limit = { maxManifestBytes: new TextEncoder().encode(text).length };
+    const cache = new MapCache();
+    expect(ok((await loadDesiredStateCached(sourceOf(EXAMPLE), limit, cache)).result).state).toBeDefined();
+    // Same YAML, no versions: the same key, so only the re-read of the manifest can tell.
+    const grown = new VersionedSource({ ...EXAMPLE, [PIN]: `${text} ` }, () => undefined);
+    const warm = await loadDesiredStateCached(grown, limit, cache);
+    expect(warm.cache).toBe('miss');
+    expect(warm.result.ok ? [] : warm.result.issues[0]?.message).toMatch(/over the limit/);
+  });
+
+  it('an entry larger than one hashing slice (several slices) is a hit', async () => {
+    const big = Object.fromEntries(
+      renderDesiredState(buildWorld({ projects: 40, alerts: 10 })).map((f) => [f.path, f.text]),
+    );
+    const cache = new MapCache();
+    await loadDesiredStateCached(sourceOf(big), {}, cache);
+    expect(cache.only()[1].length).toBeGreaterThan(4 * 32 * 1024);
+    expect((await loadDesiredStateCached(sourceOf(big), {}, cache)).cache).toBe('hit');
   });
 });
 

@@ -170,6 +170,7 @@ describe('tag keys and tag entries', () => {
     expect(decodeTagEntry(text, key, ['a.yaml', 'b.yaml'], UNKEYED_CACHE_AUTH_KEY)).toBeUndefined();
     expect(decodeTagEntry(text, 'd'.repeat(64), ['a.yaml', 'b.yaml'], auth)).toBeUndefined();
     expect(decodeTagEntry(text, key, ['a.yaml'], auth)).toBeUndefined();
+    expect(decodeTagEntry(text, key, ['a.yaml', 'b.yaml', 'c.yaml'], auth)).toBeUndefined();
     expect(decodeTagEntry(text, key, ['b.yaml', 'a.yaml'], auth)).toBeUndefined();
     const badFile = encodeTagEntry(
       key,
@@ -177,5 +178,11 @@ describe('tag keys and tag entries', () => {
       auth,
     );
     expect(decodeTagEntry(badFile, key, ['a.yaml', 'b.yaml'], auth)).toBeUndefined();
+    // A file with a member of its own (MAC recomputed under the auth key): it would end up in the state's files.
+    const [header, body] = text.split('\n') as [string, string];
+    const extra = `${header}\n${body.replace('"path":"a.yaml",', '"path":"a.yaml","size":3,')}`;
+    expect(extra).not.toContain(`${header}\n${body}`);
+    const signed = `${extra}\n${JSON.stringify({ mac: createHmac('sha256', auth).update(extra).digest('hex') })}`;
+    expect(decodeTagEntry(signed, key, ['a.yaml', 'b.yaml'], auth)).toBeUndefined();
   });
 });

@@ -178,6 +178,33 @@ describe('hostile input', () => {
     ]);
   });
 
+  it.each<[string, Uint8Array, string]>([
+    [
+      'with a byte order mark',
+      new Uint8Array([0xef, 0xbb, 0xbf, ...Buffer.from('{"versions":[]}')]),
+      'starts with a byte order mark (EF BB BF), which JSON does not allow: save it as UTF-8 without one',
+    ],
+    ['in Latin-1', new Uint8Array(Buffer.from('{"versions":[{"name":"café"}]}', 'latin1')), 'is not valid UTF-8'],
+    [
+      'whose first version has no name',
+      new Uint8Array(Buffer.from('{"versions":[{"version":"7.0.0"},{"name":"7.0.1"}]}')),
+      'does not look like a version manifest: versions[0] has no "name"',
+    ],
+  ])('a pinned manifest %s is refused, never uploaded altered', async (_name, bytes, message) => {
+    const settings =
+      'apiVersion: opsman-gitops/v1\nkind: Settings\nmetadata: {name: s}\nspec:\n  versionManifest: {pin: m.json}\n';
+    const files = {
+      'org.yaml': ORG,
+      'settings.yaml': settings,
+      'p.yaml': projectYaml('  alertConfigs: []\n'),
+      'm.json': bytes,
+    };
+    const issues = await issuesOf(new MemorySource(files));
+    expect(issues.map((i) => `${i.file}: ${i.message}`)).toEqual([
+      `settings.yaml: versionManifest.pin "m.json": ${message}`,
+    ]);
+  });
+
   it('a file or pinned manifest replaced by a huge one after the listing is refused by its size, never read whole', async () => {
     const settings =
       'apiVersion: opsman-gitops/v1\nkind: Settings\nmetadata: {name: s}\nspec:\n  versionManifest: {pin: m.json}\n';

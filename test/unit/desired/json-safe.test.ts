@@ -36,4 +36,14 @@ describe('isJsonSafe', () => {
     for (let i = 0; i < 70; i++) deep = [deep];
     expect(isJsonSafe(deep)).toBe(false);
   });
+
+  it('accepts 64 levels of nesting and refuses 65', () => {
+    const nested = (levels: number) => {
+      let value: unknown = 1;
+      for (let i = 0; i < levels; i++) value = i % 2 ? [value] : { v: value };
+      return value;
+    };
+    expect(isJsonSafe(nested(64))).toBe(true);
+    expect(isJsonSafe(nested(65))).toBe(false);
+  });
 });

@@ -123,6 +123,38 @@ describe('checkSnapshot against the example desired state (YAML files and a pinn
     expect(error.message).toContain(problem);
   });
 
+  it('a pinned manifest given apart from the YAML files is compared once, as if listed with them', async () => {
+    const source = new MemorySource({ ...EXAMPLE, [SNAPSHOT_FILE]: manifestOf(EXAMPLE) });
+    const { files, pin } = readOf(await stateOf(source));
+    const yamlOnly = files.filter((f) => f.path !== pin?.path);
+    expect(yamlOnly.length).toBe(files.length - 1);
+    expect(await checkSnapshot(source, { files: yamlOnly, ...(pin ? { pin } : {}) })).toEqual({
+      manifest: 'matched',
+      files: files.length,
+    });
+  });
+
+  it('a .yml file of the upload the run did not read is missing, as a .yaml one is', async () => {
+    const files = { ...EXAMPLE, [SNAPSHOT_FILE]: manifestOf({ ...EXAMPLE, 'projects/new.yml': 'x' }) };
+    await expect(check(files)).rejects.toMatchObject({
+      mismatches: [{ path: 'projects/new.yml', problem: 'missing' }],
+    });
+  });
+
+  it('counts the listed files the load could not hash among the files matched', async () => {
+    const source = new MemorySource({ ...EXAMPLE, [SNAPSHOT_FILE]: manifestOf(EXAMPLE) });
+    const state = await stateOf(source);
+    const [big, ...rest] = state.files.filter((f) => f.path.endsWith('.yaml'));
+    const size = new TextEncoder().encode(EXAMPLE[big?.path as string]).length;
+    const pin = readOf(state).pin;
+    const read = {
+      files: rest,
+      ...(pin ? { pin } : {}),
+      unhashed: [{ path: big?.path as string, reason: 'too big' as const, size }],
+    };
+    expect(await checkSnapshot(source, read)).toEqual({ manifest: 'matched', files: state.files.length });
+  });
+
   it('a failure to read the manifest is not taken for "absent"', async () => {
     const source = new MemorySource(EXAMPLE);
     const state = await stateOf(source);

@@ -93,6 +93,17 @@ describe('template merge', () => {
     ]);
   });
 
+  it('still reports a clash between templates listed after an unknown one (every problem in one run)', async () => {
+    const clash = TEMPLATES.replace('key: elections', 'key: host-down');
+    const result = await loadDesiredState(
+      new MemorySource({ 't.yaml': clash, 'p.yaml': project('[missing, baseline, replica]', '[]') }),
+    );
+    expect(result.ok ? [] : result.issues.map((i) => i.message)).toEqual([
+      'unknown template "missing" (known templates: baseline, replica)',
+      'alert key "host-down" comes from both template baseline and template replica; give project p1 its own "host-down" entry or rename one',
+    ]);
+  });
+
   async function issues(files: Record<string, string>): Promise<string[]> {
     const result = await loadDesiredState(new MemorySource(files));
     return result.ok ? [] : result.issues.map((i) => `${i.file}:${i.line}:${i.column}: ${i.message}`);
