@@ -22,6 +22,7 @@ import {
   THRESHOLD_OPERATORS,
   UNITS,
 } from './enums.ts';
+import { SECRET_REF_SCHEMA_PATTERN } from './secret-ref.ts';
 
 /** "an alert key", "a project id": the article follows the noun's first letter. */
 const withArticle = (what: string) => `${/^[aeiou]/.test(what) ? 'an' : 'a'} ${what}`;
@@ -282,7 +283,7 @@ export const DESIRED_STATE_SCHEMA: Record<string, unknown> = {
       {
         secretRef: {
           type: 'string',
-          pattern: '^[A-Za-z0-9/_+=.@-]+#[A-Za-z0-9_.-]+$',
+          pattern: SECRET_REF_SCHEMA_PATTERN,
           description: 'a secret reference "<secret id>#<json key>"',
         },
       },

@@ -32,7 +32,7 @@ describe('secret references', () => {
     const defs = (
       DESIRED_STATE_SCHEMA as { $defs: Record<string, { properties: Record<string, { pattern: string }> }> }
     ).$defs;
-    expect(defs.SecretRef?.properties.secretRef?.pattern).toBe(SECRET_REF_PATTERN.source.replace(/[()]/g, ''));
+    expect(defs.SecretRef?.properties.secretRef?.pattern).toBe(SECRET_REF_PATTERN.source);
   });
 });
 
