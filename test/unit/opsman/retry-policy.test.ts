@@ -1,7 +1,13 @@
 // Scenario: the pure retry decisions: transport errors classified by code, Retry-After parsed in both forms, and full-jitter backoff bounded by its caps.
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RETRY_OPTIONS } from '../../../lambdas/opsman/index.ts';
-import { backoffDelay, classifyTransportError, parseRetryAfter } from '../../../lambdas/opsman/retry-policy.ts';
+import { ProxyTunnelClosedError } from '../../../lambdas/opsman/proxy-tunnel.ts';
+import {
+  backoffDelay,
+  classifyTransportError,
+  IDEMPOTENT_METHODS,
+  parseRetryAfter,
+} from '../../../lambdas/opsman/retry-policy.ts';
 import { scrub } from '../../../lambdas/opsman/sanitize.ts';
 
 const withCode = (code: string, cause?: unknown) => Object.assign(new Error(code, { cause }), { code });
@@ -20,10 +26,19 @@ describe('classifyTransportError', () => {
     [withCode('UNABLE_TO_VERIFY_LEAF_SIGNATURE'), 'tls'],
     [withCode('ERR_TLS_CERT_ALTNAME_INVALID'), 'tls'],
     [withCode('UND_ERR', withCode('ECONNREFUSED')), 'not-sent'],
+    // A proxy that dropped CONNECT: no tunnel, so nothing reached Ops Manager (a signed POST through it is retried).
+    [new ProxyTunnelClosedError('proxy closed'), 'not-sent'],
+    [withCode('UND_ERR', new ProxyTunnelClosedError('proxy closed')), 'not-sent'],
     [new Error('no code'), 'maybe-sent'],
     ['a string', 'maybe-sent'],
   ])('%s -> %s', (error, kind) => {
     expect(classifyTransportError(error)).toBe(kind);
+  });
+});
+
+describe('IDEMPOTENT_METHODS', () => {
+  it('never holds POST: a POST whose answer was lost may have created something', () => {
+    expect([...IDEMPOTENT_METHODS].sort()).toEqual(['DELETE', 'GET', 'HEAD', 'PATCH', 'PUT']);
   });
 });
 

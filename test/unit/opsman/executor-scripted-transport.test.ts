@@ -1,0 +1,161 @@
+// Scenario: the executor's retry and scrub decisions on transport failures a real server cannot easily stage: a
+// transport error whose text quotes the private key or a secret body field never shows it (message or cause), and a
+// POST whose unsigned challenge request was reset (nothing Ops Manager could act on) is retried, not ambiguous; and
+// a retry that gets its slot only after its deadline has passed is not sent.
+import { Readable } from 'node:stream';
+import type { Dispatcher } from 'undici';
+import { describe, expect, it } from 'vitest';
+import type { HttpRequest } from '../../../lambdas/opsman/auth-exchange.ts';
+import { AmbiguousWriteError, OpsManagerApiError, OpsManagerTransportError } from '../../../lambdas/opsman/index.ts';
+import type { ClientOptions } from '../../../lambdas/opsman/options.ts';
+import { resolveClientOptions } from '../../../lambdas/opsman/options-resolve.ts';
+import { RequestExecutor } from '../../../lambdas/opsman/request-executor.ts';
+import { fakeClock, TEST_PRIVATE_KEY } from '../../helpers/client-fixtures.ts';
+
+const BASE = 'http://om.test:8080/api/public/v1.0';
+const WEBHOOK_SECRET = 'whsec-LEAKCANARY-scripted-0123';
+
+type Step = { error: Error } | { status: number; headers?: Record<string, string>; text: string };
+
+/** A dispatcher answering each request with the next scripted step; records whether each carried credentials. */
+function scripted(steps: Step[]) {
+  const signed: boolean[] = [];
+  const dispatcher = {
+    request: async (options: { headers: Record<string, string> }) => {
+      signed.push(options.headers.authorization !== undefined);
+      const step = steps.shift();
+      if (step === undefined) throw new Error('no step left');
+      if ('error' in step) throw step.error;
+      return { statusCode: step.status, headers: step.headers ?? {}, body: Readable.from([Buffer.from(step.text)]) };
+    },
+  } as unknown as Dispatcher;
+  return { dispatcher, signed };
+}
+
+function executor(dispatcher: Dispatcher, maxAttempts = 3, extra: Partial<ClientOptions> = {}): RequestExecutor {
+  const options = resolveClientOptions({
+    baseUrl: BASE,
+    publicKey: 'pubkey',
+    privateKey: TEST_PRIVATE_KEY,
+    clock: fakeClock(),
+    retry: { maxAttempts },
+    ...extra,
+  });
+  return new RequestExecutor(options, dispatcher);
+}
+
+function request(method: HttpRequest['method'], body?: Record<string, unknown>): HttpRequest {
+  return {
+    method,
+    pathTemplate: '/groups/{groupId}/alertConfigs',
+    url: new URL(`${BASE}/groups/g1/alertConfigs`),
+    auth: true,
+    secrets: body === undefined ? [] : [WEBHOOK_SECRET],
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  };
+}
+
+const coded = (code: string, message: string) => Object.assign(new Error(message), { code });
+const CHALLENGE: Step = {
+  status: 401,
+  headers: {
+    'www-authenticate': 'Digest realm="MMS Public API", nonce="n1", algorithm=MD5, qop="auth"',
+    'content-type': 'application/json',
+  },
+  text: '{"error":401,"errorCode":"USER_UNAUTHORIZED","detail":"no"}',
+};
+
+/** Every text of an error and its causes. */
+function views(error: unknown): string {
+  const out: string[] = [];
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; depth++) {
+    out.push(current.message, current.stack ?? '', JSON.stringify(current));
+    current = current.cause;
+  }
+  return out.join('\n');
+}
+
+describe('a transport error that quotes a secret', () => {
+  it('never shows the private key or a secret body field, in the message or the cause', async () => {
+    const quoting = `socket hang up (sent ${TEST_PRIVATE_KEY} and ${WEBHOOK_SECRET})`;
+    const { dispatcher } = scripted([CHALLENGE, { error: coded('ECONNRESET', quoting) }]);
+    const error = await executor(dispatcher, 1)
+      .execute(request('PUT', { webhookSecret: WEBHOOK_SECRET }))
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OpsManagerTransportError);
+    const text = views(error);
+    expect(text).toContain('socket hang up');
+    expect(text).not.toContain(TEST_PRIVATE_KEY);
+    expect(text).not.toContain(WEBHOOK_SECRET);
+  });
+});
+
+describe('a POST whose unsigned request was reset', () => {
+  it('is retried (nothing signed left, so nothing can have been applied), not reported as ambiguous', async () => {
+    const { dispatcher, signed } = scripted([
+      { error: coded('ECONNRESET', 'socket hang up') },
+      CHALLENGE,
+      { status: 201, headers: { 'content-type': 'application/json' }, text: '{"id":"a1"}' },
+    ]);
+    const response = await executor(dispatcher).execute(request('POST', { eventTypeName: 'HOST_DOWN' }));
+    expect(response.status).toBe(201);
+    expect(signed).toEqual([false, false, true]);
+  });
+
+  it('a reset after the signed POST left is ambiguous, never retried', async () => {
+    const { dispatcher, signed } = scripted([CHALLENGE, { error: coded('ECONNRESET', 'socket hang up') }]);
+    const error = await executor(dispatcher)
+      .execute(request('POST', { eventTypeName: 'HOST_DOWN' }))
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AmbiguousWriteError);
+    expect(signed).toEqual([false, true]);
+  });
+});
+
+describe('a retry that gets its slot after its deadline', () => {
+  it('is not sent: the last error stands', async () => {
+    let now = Date.parse('2026-01-01T00:00:00Z');
+    const clock = {
+      now: () => new Date(now),
+      sleep: async (ms: number) => {
+        now += ms;
+      },
+    };
+    const sent: string[] = [];
+    let releaseSlow: () => void = () => undefined;
+    let slowStarted: () => void = () => undefined;
+    const slowArrived = new Promise<void>((resolve) => {
+      slowStarted = resolve;
+    });
+    const dispatcher = {
+      request: async (options: { method: string }) => {
+        sent.push(options.method);
+        const answer = (status: number, headers: Record<string, string> = {}) => ({
+          statusCode: status,
+          headers: { 'content-type': 'application/json', ...headers },
+          body: Readable.from([Buffer.from('{}')]),
+        });
+        if (options.method === 'POST') return answer(429, { 'retry-after': '0' });
+        // The GET holds the only slot until the POST's deadline has passed.
+        slowStarted();
+        await new Promise<void>((resolve) => {
+          releaseSlow = resolve;
+        });
+        return answer(200);
+      },
+    } as unknown as Dispatcher;
+    const ex = executor(dispatcher, 3, { clock, maxConcurrency: 1, retry: { maxAttempts: 3, deadlineMs: 10_000 } });
+    const post = ex
+      .execute({ ...request('POST', { eventTypeName: 'HOST_DOWN' }), auth: false })
+      .catch((e: unknown) => e);
+    const get = ex.execute({ ...request('GET'), auth: false });
+    await slowArrived;
+    now += 10_001;
+    releaseSlow();
+    await get;
+    const error = await post;
+    expect(error).toBeInstanceOf(OpsManagerApiError);
+    expect((error as OpsManagerApiError).status).toBe(429);
+    expect(sent).toEqual(['POST', 'GET']);
+  });
+});
