@@ -13,11 +13,11 @@ const CREDENTIAL_FLAGS = new Set(['privatekey', 'publickey', 'apikey']);
 
 /**
  * Refuses `--private-key`/`--public-key` (and their near spellings) before parsing, with the reason (a flag would land
- * in shell history). Names the flag as typed, never its value.
+ * in shell history). Names the flag as typed, never its value. Past `--` too: there the word is a positional that no
+ * command takes, and the refusal of an unexpected argument quotes it whole (`plan -- --private-key=KEY` printed KEY).
  */
 export function refuseCredentialFlags(argv: readonly string[], command: string | undefined): void {
   for (const arg of argv) {
-    if (arg === '--') return;
     if (!arg.startsWith('-')) continue;
     const name = arg.split('=')[0] as string;
     if (CREDENTIAL_FLAGS.has(name.replace(/[-_]/g, '').toLowerCase())) {

@@ -60,4 +60,11 @@ describe('interruptible', () => {
     expect(LOCK_WAIT_NOTICES.first).not.toContain('lock released');
     expect(LOCK_WAIT_NOTICES.again).not.toContain('lock stays');
   });
+
+  it("stops listening once the run is over: a later Ctrl-C is the process's own again, not a notice", async () => {
+    const t = interruptingIo();
+    await interruptible(t.io, APPLY_NOTICES, async () => 'done');
+    t.first();
+    expect(t.stderr()).toBe('');
+  });
 });

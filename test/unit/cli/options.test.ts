@@ -87,6 +87,9 @@ describe('parseInvocation: global options', () => {
     { argv: ['apply', '--allow-empty'], expected: { allowEmpty: true } },
     { argv: ['apply', '--lease-wait', '30'], expected: { leaseWaitSeconds: 30 } },
     { argv: ['apply', '--lease-wait', '1.5'], expected: { leaseWaitSeconds: 1.5 } },
+    { argv: ['apply', '--lease-wait', '86400'], expected: { leaseWaitSeconds: 86_400 } },
+    // An empty OPSMAN_BASE_URL (`OPSMAN_BASE_URL= opsman-gitops plan`) is an unset one, as NO_COLOR='' is.
+    { argv: ['plan'], env: { OPSMAN_BASE_URL: '' }, expected: { baseUrl: undefined } },
     { argv: ['plan'], expected: { requestTimeoutSeconds: undefined } },
     { argv: ['plan', '--request-timeout', '30'], expected: { requestTimeoutSeconds: 30 } },
     { argv: ['observe', '--request-timeout=2.5'], expected: { requestTimeoutSeconds: 2.5 } },
@@ -203,6 +206,11 @@ describe('parseInvocation: usage errors', () => {
         /^--lease-wait expects seconds from 0 to 86400, a plain decimal with at most 3 decimals \(30, 1\.5\), found 'soon'$/,
     },
     { argv: ['apply', '--lease-wait', '100000'], message: /--lease-wait expects seconds/ },
+    { argv: ['apply', '--lease-wait', '86400.5'], message: /--lease-wait expects seconds from 0 to 86400/ },
+    // An id with more after its 24 hex digits (a paste that took the next word too) is not an id.
+    { argv: ['plan', '--project', '5e2211c17a3e5a48f5497de3a'], message: /found '5e2211c17a3e5a48f5497de3a'$/ },
+    { argv: ['plan', '--project', '5e2211c17a3e5a48f5497de3-x'], message: /--project expects a 24-hex project id/ },
+    { argv: ['export', '--org', '5e2211c17a3e5a48f5497de00'], message: /--org expects a 24-hex organization id/ },
     // Why a number is refused is in the message: too precise is not out of range.
     { argv: ['apply', '--lease-wait', '1.2345'], message: /at most 3 decimals \(30, 1\.5\), found '1\.2345'$/ },
     ...['0', '0.5', '3601', '-5', '1e3', '2m', '1.2345', '', ' 30'].map((value) => ({
@@ -283,6 +291,10 @@ describe('parseInvocation: usage errors', () => {
     { argv: ['apply', '--auto-approve', '--api-key=0c9e8d7f-6a5b-4c3d-2e1f-0a9b8c7d6e5f'] },
     { argv: ['plan', '--privatekey=0c9e8d7f-6a5b-4c3d-2e1f-0a9b8c7d6e5f'] },
     { argv: ['plan', '-private-key=0c9e8d7f-6a5b-4c3d-2e1f-0a9b8c7d6e5f'] },
+    // After `--` the word is a positional no command takes: refused as an unexpected argument, it was echoed whole.
+    { argv: ['plan', '--', '--private-key=0c9e8d7f-6a5b-4c3d-2e1f-0a9b8c7d6e5f'] },
+    { argv: ['--', '--private-key=0c9e8d7f-6a5b-4c3d-2e1f-0a9b8c7d6e5f'] },
+    { argv: ['unlock', '--', '--api-key=0c9e8d7f-6a5b-4c3d-2e1f-0a9b8c7d6e5f'] },
   ])('a refused private key flag never echoes the key: $argv', ({ argv }) => {
     let caught: unknown;
     try {
@@ -314,6 +326,10 @@ describe('parseInvocation: options before the command', () => {
     }
     expect(caught).toBeInstanceOf(UsageError);
     expect((caught as UsageError).command).toBe(command);
+  });
+
+  it('the command word is the first word after `--`, whatever it looks like (parseArgs reads it so)', () => {
+    expect(commandWord(['--', '-x', 'plan'])).toBe('-x');
   });
 });
 

@@ -3,10 +3,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { commandHelp } from '../../../lambdas/cli/help.ts';
-import { planExitCode, problemsLine, reportExitCode } from '../../../lambdas/cli/outcome.ts';
+import { heldTargetLines, planExitCode, problemsLine, reportExitCode } from '../../../lambdas/cli/outcome.ts';
 import { ACTION_ORDER, type ChangeAction, type ChangeResult } from '../../../lambdas/core/model.ts';
 import { ARCHIVE_TARGET } from '../../../lambdas/core/report.ts';
-import { ANALYTICS, change, plan, report } from '../../helpers/cli-plans.ts';
+import { ANALYTICS, change, PAYMENTS, plan, report } from '../../helpers/cli-plans.ts';
 
 const FAILURE = { target: ANALYTICS, phase: 'read' as const, message: 'boom' };
 
@@ -102,6 +102,46 @@ describe('reportExitCode', () => {
     const results = statuses.map((status, i) => ({ change: changes[i] as never, status, durationMs: 1 }));
     expect(reportExitCode(report(p, results))).toBe(code);
   });
+
+  // The precedence README's and docs/cli.md's exit-code tables promise, which CI scripts branch on: 130 for an
+  // interrupted apply whatever else went wrong, 1 over the 3 of writes held by a change window, 3 only when nothing failed.
+  const HELD = { kind: 'deny' as const, windows: ['year-end-freeze'], target: PAYMENTS, writes: 2 };
+  const STOPPED = { reason: 'Ctrl-C (SIGINT)', notStarted: 3 };
+
+  it('writes held by a change window and nothing failed: 3', () => {
+    expect(reportExitCode(report(plan([]), [], { heldByWindows: [HELD] }))).toBe(3);
+    expect(reportExitCode(report(plan([]), [], { heldByWindows: [] }))).toBe(0);
+  });
+
+  it('a failure wins over held writes: 1, not 3', () => {
+    const c = change({ key: 'a', action: 'update' });
+    const failed = [{ change: c, status: 'failed' as const, durationMs: 1 }];
+    expect(reportExitCode(report(plan([c]), failed, { heldByWindows: [HELD] }))).toBe(1);
+  });
+
+  it('an interrupt wins over held writes and over failed writes: 130', () => {
+    const c = change({ key: 'a', action: 'update' });
+    const failed = [{ change: c, status: 'failed' as const, durationMs: 1 }];
+    expect(reportExitCode(report(plan([]), [], { interrupted: STOPPED, heldByWindows: [HELD] }))).toBe(130);
+    expect(reportExitCode(report(plan([c]), failed, { interrupted: STOPPED }))).toBe(130);
+  });
+});
+
+describe('heldTargetLines', () => {
+  const held = (n: number) =>
+    Array.from({ length: n }, (_, i) => ({
+      kind: 'deny' as const,
+      windows: ['freeze'],
+      target: { ...PAYMENTS, id: `${i}`.padStart(24, '0'), name: `p${i}` },
+      writes: 1,
+    }));
+
+  it('names up to 10 targets, then how many more', () => {
+    expect(heldTargetLines(held(10))).toHaveLength(10);
+    const lines = heldTargetLines(held(11), 'see the report');
+    expect(lines).toHaveLength(11);
+    expect(lines[10]).toBe('held: ... and 1 more targets (see the report)');
+  });
 });
 
 describe('problemsLine', () => {
@@ -150,6 +190,16 @@ describe('problemsLine', () => {
       { ...FAILURE, phase: 'apply' },
     ];
     expect(problemsLine(p, r)).toBe('error: 1 target failed (details on stdout)');
+  });
+
+  it('an interrupt is named first, before what failed', () => {
+    const c = change({ key: 'a', action: 'update' });
+    const r = report(plan([c]), [{ change: c, status: 'failed', durationMs: 1 }], {
+      interrupted: { reason: 'Ctrl-C (SIGINT)', notStarted: 2 },
+    });
+    expect(problemsLine(r.plan, r)).toBe(
+      'error: interrupted (Ctrl-C (SIGINT)): 2 writes not started, 1 write failed (details on stdout)',
+    );
   });
 });
 

@@ -30,7 +30,11 @@ describe('guardOutput', () => {
     ['stdout', 'EPIPE', false, []],
     ['stderr', 'EPIPE', false, []],
     ['stderr', 'EIO', false, []],
+    // A socket the reader reset (stdout to `nc`, to a remote pipe): the reader left, nothing was lost to the disk.
+    ['stdout', 'ECONNRESET', false, []],
     ['stdout', 'ENOSPC', true, ['error: cannot write to stdout: write ENOSPC\n']],
+    // stderr itself failed: nothing is written to it again, not even the error that says so.
+    ['stderr', 'ENOSPC', true, []],
   ] as const)('%s failing with %s: dropped, told once, lost=%s', (name, code, lost, said) => {
     const w = world();
     w.output[name].write('before\n');
@@ -50,5 +54,13 @@ describe('guardOutput', () => {
     w.output.stderr.write('still here\n');
     expect(w.heard).toEqual([]);
     expect(w.stderr.written).toEqual(['still here\n']);
+  });
+
+  it('keeps the terminal flag of the stream it guards (the colour of the output depends on it)', () => {
+    const tty = Object.assign(new FakeStream(), { isTTY: true });
+    const pipe = new FakeStream();
+    const output = guardOutput({ stdout: pipe, stderr: tty });
+    expect(output.stderr.isTTY).toBe(true);
+    expect(output.stdout.isTTY).toBeUndefined();
   });
 });
