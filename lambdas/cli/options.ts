@@ -13,6 +13,7 @@ import {
   refuseConflictingRepeats,
   refuseCredentialFlags,
   refuseSingleDashLongOptions,
+  shownValue,
   unknownCommandError,
   usageFromParseError,
 } from './parse-refusals.ts';
@@ -180,12 +181,16 @@ export function parseInvocation(argv: readonly string[], env: Record<string, str
       throw new UsageError(
         args.length === 0
           ? 'unlock needs the run id the lock names (e.g. 20261121T184351Z-867bac; a failed apply and `cat <state-dir>/lease.json` show it)'
-          : `unlock takes the run id the lock names (e.g. 20261121T184351Z-867bac), found '${args.join(' ')}'`,
+          : `unlock takes the run id the lock names (e.g. 20261121T184351Z-867bac), found ${shownValue(args.join(' '))}`,
         'unlock',
       );
     }
   } else if (args.length > 0) {
-    throw new UsageError(`unexpected argument '${args[0]}' (${command ?? 'the command'} takes options only)`, command);
+    // Measured, not quoted, when it may hold credentials (`plan -- https://user:pass@host`): errors reach CI logs.
+    throw new UsageError(
+      `unexpected argument ${shownValue(args[0] ?? '')} (${command ?? 'the command'} takes options only)`,
+      command,
+    );
   }
   const v = parsed.values;
   // Help and version print and exit: nothing is run, so nothing given with them is checked or ignored in silence. A

@@ -98,7 +98,7 @@ export function usageFromParseError(error: unknown, names: readonly string[], co
 }
 
 /** A value as an error quotes it; one with an `@` may hold credentials (a URL's user:password) and is only measured. */
-function shownValue(value: string): string {
+export function shownValue(value: string): string {
   return value.includes('@') ? `a value of ${value.length} characters` : `'${value}'`;
 }
 

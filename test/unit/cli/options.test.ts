@@ -310,6 +310,27 @@ describe('parseInvocation: usage errors', () => {
   });
 });
 
+describe('parseInvocation: a stray word that may hold credentials', () => {
+  it.each([
+    {
+      argv: ['plan', '--', 'https://ops:s3cr3t-pass@om.example.com'],
+      shown: /unexpected argument a value of 38 characters/,
+    },
+    { argv: ['plan', 'ops:s3cr3t-pass@om.example.com'], shown: /unexpected argument a value of 30 characters/ },
+    { argv: ['unlock', 'run-1', 'https://ops:s3cr3t-pass@om'], shown: /found a value of 32 characters/ },
+  ])('is measured, never quoted: $argv', ({ argv, shown }) => {
+    let caught: unknown;
+    try {
+      parseInvocation(argv, {});
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(UsageError);
+    expect((caught as UsageError).message).toMatch(shown);
+    expect((caught as UsageError).message).not.toContain('s3cr3t');
+  });
+});
+
 describe('parseInvocation: options before the command', () => {
   it.each([
     { argv: ['--desired', 'desired-state', 'validate', '--bogus'], command: 'validate' },
