@@ -7,6 +7,18 @@ import { commandWord, DEFAULT_OPTIONS, parseInvocation } from '../../../lambdas/
 const P1 = '5e2211c17a3e5a48f5497de3';
 const P2 = '5e2211c17a3e5a48f5497de4';
 
+/** The UsageError parseInvocation refuses `argv` with (fails the test when it accepts it or throws something else). */
+function refusalOf(argv: string[], env: Record<string, string | undefined>): UsageError {
+  let caught: unknown;
+  try {
+    parseInvocation(argv, env);
+  } catch (error) {
+    caught = error;
+  }
+  expect(caught).toBeInstanceOf(UsageError);
+  return caught as UsageError;
+}
+
 describe('parseInvocation: commands', () => {
   // help and unlock take an argument (tested below).
   it.each(COMMANDS.filter((c) => c !== 'help' && c !== 'unlock'))('%s parses with defaults', (command) => {
@@ -274,15 +286,9 @@ describe('parseInvocation: usage errors', () => {
     },
   ];
   it.each(CASES)('$argv', ({ argv, env, message }) => {
-    let caught: unknown;
-    try {
-      parseInvocation(argv, env ?? {});
-    } catch (error) {
-      caught = error;
-    }
-    expect(caught).toBeInstanceOf(UsageError);
-    expect((caught as UsageError).exitCode).toBe(2);
-    expect((caught as UsageError).message).toMatch(message);
+    const caught = refusalOf(argv, env ?? {});
+    expect(caught.exitCode).toBe(2);
+    expect(caught.message).toMatch(message);
   });
 
   it.each([
@@ -296,17 +302,11 @@ describe('parseInvocation: usage errors', () => {
     { argv: ['--', '--private-key=0c9e8d7f-6a5b-4c3d-2e1f-0a9b8c7d6e5f'] },
     { argv: ['unlock', '--', '--api-key=0c9e8d7f-6a5b-4c3d-2e1f-0a9b8c7d6e5f'] },
   ])('a refused private key flag never echoes the key: $argv', ({ argv }) => {
-    let caught: unknown;
-    try {
-      parseInvocation(argv, {});
-    } catch (error) {
-      caught = error;
-    }
     // Refused: a parse that accepted the flag would leave nothing to check below.
-    expect(caught).toBeInstanceOf(UsageError);
-    expect((caught as UsageError).exitCode).toBe(2);
-    expect((caught as UsageError).message).toMatch(/^--?(private-?|api-)key is not an option: /);
-    expect((caught as UsageError).message).not.toContain('0c9e8d7f');
+    const caught = refusalOf(argv, {});
+    expect(caught.exitCode).toBe(2);
+    expect(caught.message).toMatch(/^--?(private-?|api-)key is not an option: /);
+    expect(caught.message).not.toContain('0c9e8d7f');
   });
 });
 
@@ -319,15 +319,9 @@ describe('parseInvocation: a stray word that may hold credentials', () => {
     { argv: ['plan', 'ops:s3cr3t-pass@om.example.com'], shown: /unexpected argument a value of 30 characters/ },
     { argv: ['unlock', 'run-1', 'https://ops:s3cr3t-pass@om'], shown: /found a value of 32 characters/ },
   ])('is measured, never quoted: $argv', ({ argv, shown }) => {
-    let caught: unknown;
-    try {
-      parseInvocation(argv, {});
-    } catch (error) {
-      caught = error;
-    }
-    expect(caught).toBeInstanceOf(UsageError);
-    expect((caught as UsageError).message).toMatch(shown);
-    expect((caught as UsageError).message).not.toContain('s3cr3t');
+    const caught = refusalOf(argv, {});
+    expect(caught.message).toMatch(shown);
+    expect(caught.message).not.toContain('s3cr3t');
   });
 });
 
@@ -339,14 +333,8 @@ describe('parseInvocation: options before the command', () => {
     { argv: ['--json', '--', 'observe', '--bogus'], command: 'observe' },
   ])('a usage error of $argv points at the help of $command, not at an option value', ({ argv, command }) => {
     expect(commandWord(argv)).toBe(command);
-    let caught: unknown;
-    try {
-      parseInvocation(argv, {});
-    } catch (error) {
-      caught = error;
-    }
-    expect(caught).toBeInstanceOf(UsageError);
-    expect((caught as UsageError).command).toBe(command);
+    const caught = refusalOf(argv, {});
+    expect(caught.command).toBe(command);
   });
 
   it('the command word is the first word after `--`, whatever it looks like (parseArgs reads it so)', () => {
