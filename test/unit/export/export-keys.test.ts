@@ -39,6 +39,17 @@ describe('exportKeys', () => {
     });
   });
 
+  // A config Ops Manager lists without a readable creation date must not take the bare key from a dated one: the
+  // dated configs' keys would then change with the order in which undated ones happen to be listed.
+  it('gives undated configs and unreadable dates the keys after every dated one of their event type', () => {
+    const keys = exportKeys([
+      { id: 'a0', eventTypeName: 'HOST_DOWN' },
+      { id: 'a1', eventTypeName: 'HOST_DOWN', created: 'not a date' },
+      { id: 'z9', eventTypeName: 'HOST_DOWN', created: '2026-09-01T00:00:00Z' },
+    ]);
+    expect(Object.fromEntries(keys)).toEqual({ z9: 'host-down', a0: 'host-down-2', a1: 'host-down-3' });
+  });
+
   it('does not depend on the order of the list', () => {
     const expected = [...exportKeys(configs)].sort();
     expect([...exportKeys([...configs].reverse())].sort()).toEqual(expected);

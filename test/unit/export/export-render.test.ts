@@ -128,6 +128,22 @@ const CASES: { name: string; config: AlertConfig; entry: Record<string, unknown>
     },
     refs: [`opsman/${P}#k.webhookUrl`],
   },
+  {
+    // Normalisation marks a redacted secret with the text "(secret)": a plain field that happens to hold that text is
+    // still a plain value, not a reference the user would be asked to create.
+    name: 'a plain field holding the text of the secret marker stays a value',
+    config: live({
+      notifications: [{ typeName: 'SLACK', channelName: '(secret)', apiToken: '****abcd' }],
+    } as unknown as Partial<AlertConfig>),
+    entry: {
+      key: 'k',
+      eventTypeName: 'HOST_DOWN',
+      notifications: [
+        { typeName: 'SLACK', apiToken: { secretRef: `opsman/${P}#k.apiToken` }, channelName: '(secret)' },
+      ],
+    },
+    refs: [`opsman/${P}#k.apiToken`],
+  },
 ];
 
 describe('exportAlertConfig', () => {
