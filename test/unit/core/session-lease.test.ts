@@ -132,6 +132,45 @@ describe('StateSession on a conflict whose re-read fails', () => {
     await session.save({ now: 't2', runId: 'r', mode: 'apply' });
     expect(writes).toHaveLength(2);
   });
+
+  it('a corrupt state: written over at the version the re-read reported, not the conflict’s (a write since)', async () => {
+    const versions: (string | null)[] = [];
+    let reads = 0;
+    const store = {
+      read: async () => {
+        reads++;
+        if (reads > 1) throw new StateCorruptError('state is not JSON', 'v-corrupt');
+        return { state: null, version: null };
+      },
+      write: async (_state: unknown, version: string | null) => {
+        versions.push(version);
+        if (version !== 'v-corrupt') throw new StateConflictError(version, 'v-stale');
+        return 'v-ours';
+      },
+    } as unknown as StateStore;
+    const session = await StateSession.open(store, 't1');
+    await session.save({ now: 't2', runId: 'r', mode: 'apply' });
+    expect(versions).toEqual([null, 'v-corrupt']);
+  });
+});
+
+describe('StateSession.open on a corrupt state', () => {
+  it('starts empty, marked corrupt, at the corrupt document’s version: a plan is made against it, a save replaces it', async () => {
+    const versions: (string | null)[] = [];
+    const store = {
+      read: async () => Promise.reject(new StateCorruptError('state is not JSON', 'v-corrupt')),
+      write: async (_state: unknown, version: string | null) => {
+        versions.push(version);
+        if (version !== 'v-corrupt') throw new StateConflictError(version, 'v-corrupt');
+        return 'v-ours';
+      },
+    } as unknown as StateStore;
+    const session = await StateSession.open(store, 't1');
+    expect(session.loaded).toMatchObject({ corrupt: true, existed: false, corruptMessage: 'state is not JSON' });
+    expect(session.openedVersion).toBe('v-corrupt');
+    await session.save({ now: 't2', runId: 'r', mode: 'apply' });
+    expect(versions).toEqual(['v-corrupt']);
+  });
 });
 
 describe('lease renewal', () => {
