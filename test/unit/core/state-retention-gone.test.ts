@@ -29,9 +29,9 @@ function state(): ReconcileState {
 
 const answering = (answer: () => Promise<AlertConfig[]>) => ({ listAlertConfigs: answer });
 const keys = (s: ReconcileState, id: string) => Object.keys(s.projects[id]?.alertConfigs ?? {}).sort();
-const notFound = (fromOpsManager: boolean) =>
+const notFound = (fromOpsManager: boolean, status = 404) =>
   new OpsManagerApiError(
-    404,
+    status,
     'GROUP_NOT_FOUND',
     'No group with ID exists.',
     { method: 'GET', pathTemplate: '/groups/{groupId}/alertConfigs' },
@@ -57,6 +57,13 @@ describe('forgetGoneDeparted', () => {
   it('keeps every record on a 404 GROUP_NOT_FOUND that did not come from Ops Manager (a proxy)', async () => {
     const s = state();
     const api = answering(async () => Promise.reject(notFound(false)));
+    expect(await forgetGoneDeparted(s, new Set([`project:${planned}`]), api, 2)).toBe(0);
+    expect(keys(s, departed)).toEqual(['deleted', 'kept', 'pending']);
+  });
+
+  it('keeps every record on GROUP_NOT_FOUND with another status than 404 (not the "no such project" answer)', async () => {
+    const s = state();
+    const api = answering(async () => Promise.reject(notFound(true, 403)));
     expect(await forgetGoneDeparted(s, new Set([`project:${planned}`]), api, 2)).toBe(0);
     expect(keys(s, departed)).toEqual(['deleted', 'kept', 'pending']);
   });
