@@ -284,6 +284,35 @@ describe('adoption with ignoreFields', () => {
     expect(out.unmanaged.map((u) => u.id)).toEqual(['1']);
   });
 
+  // ClaimIndex.all drops every claimed candidate, not only those at the front of the group: here the newer of two
+  // candidates was claimed first (adopted by another key equal to it in every field), the older one stays unclaimed.
+  it('an interrupted create does not count a config another key adopted in the same plan among its matches', () => {
+    const hand = entry({
+      key: 'a-hand',
+      metricThreshold: { metricName: 'ASSERT_REGULAR', operator: 'GREATER_THAN', threshold: 50, units: 'RAW' },
+    });
+    const out = plan([hand, ignoring], [liveOf(body, '1', disabled), liveOf(body, '2', raised)], {
+      cpu: { pendingCreate: { runId: 'r1', startedAt: '2026-01-01T00:00:00Z' } },
+    });
+    expect(out.changes.map((c) => `${c.key}:${c.action}:${c.id}`).sort()).toEqual(['a-hand:adopt:2', 'cpu:adopt:1']);
+  });
+
+  it('adopts the oldest of several configs equal except in ignored members, whatever order they are listed in', () => {
+    const out = plan([ignoring], [liveOf(body, '2', disabled), liveOf(body, '1', raised)], {});
+    expect(out.changes.map((c) => `${c.action}:${c.id}`)).toEqual(['adopt:1']);
+  });
+
+  // One index per ignoreFields list: a key ignoring fewer members must not match through a list it does not name.
+  it('matches each key under its own ignoreFields list, not the list of a key planned before it', () => {
+    const fewer = entry({
+      key: 'a-fewer',
+      ignoreFields: ['enabled'],
+      notifications: [{ typeName: 'EMAIL', emailAddress: 'dba@example.com', intervalMin: 5, delayMin: 0 }],
+    });
+    const out = plan([fewer, ignoring], [liveOf(body, '1', raised)], {});
+    expect(out.changes.map((c) => `${c.key}:${c.action}:${c.id ?? ''}`)).toEqual(['a-fewer:create:', 'cpu:adopt:1']);
+  });
+
   it('an interrupted create with two such configs blocks', () => {
     const out = plan([ignoring], [liveOf(body, '1', disabled), liveOf(body, '2', raised)], {
       cpu: { pendingCreate: { runId: 'r1', startedAt: '2026-01-01T00:00:00Z' } },

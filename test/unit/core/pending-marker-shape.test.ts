@@ -1,5 +1,6 @@
-// Scenario: a pending-create marker's `releasedIds` (the configs its plan released in the project, never its late
-// landing) is read back from a stored state: a list of ids passes, anything else refuses the document by path.
+// Scenario: a pending-create marker is read back from a stored state: its `releasedIds` (the configs its plan released
+// in the project, never its late landing) must be a list of ids, its runId and startedAt present, or the document is
+// refused by path.
 import { describe, expect, it } from 'vitest';
 import { stateDocumentProblem } from '../../../lambdas/core/state-check.ts';
 
@@ -18,7 +19,19 @@ describe('a pending-create marker with releasedIds', () => {
   it.each([
     ['not a list', 'x', 'releasedIds is a string, expected an array of strings'],
     ['a number among the ids', ['6c0100000000000000000003', 7], 'releasedIds[1] is a number, expected a string'],
+    ['a null among the ids', ['6c0100000000000000000003', null], 'releasedIds[1] is null, expected a string'],
   ])('is refused by path when %s', (_what, releasedIds, detail) => {
     expect(stateDocumentProblem(stateWith({ ...marker, releasedIds }))?.detail).toContain(detail);
+  });
+});
+
+// The marker's runId and startedAt are what the pending-create bookkeeping names and ages the lost create by: a marker
+// without them is not one this code can resolve, so the document is refused rather than read with a hole in it.
+describe('a pending-create marker missing a required field', () => {
+  it.each(['runId', 'startedAt'])('is refused when %s is missing', (field) => {
+    const { [field as keyof typeof marker]: _dropped, ...rest } = marker;
+    expect(stateDocumentProblem(stateWith(rest))?.detail).toBe(
+      `projects.5e2211c17a3e5a48f5497de3.alertConfigs.disk-r1.pendingCreate.${field} is missing`,
+    );
   });
 });

@@ -34,6 +34,45 @@ describe('StateSession', () => {
     expect(saved?.lastRun).toEqual({ runId: 'r', finishedAt: 't3', mode: 'apply' });
   });
 
+  it('on a conflict, carries over the organizations this run touched and stamps the run over the other writer’s', async () => {
+    const store = new MemoryStateStore(new TestClock());
+    await store.write({ ...emptyState('t0'), organizations: { o1: { singletons: { s: 'old' } } } }, null);
+    const session = await StateSession.open(store, 't1');
+    (session.state.organizations ?? {}).o1 = { singletons: { s: 'ours' } };
+    session.touched.add('organization:o1');
+    // Someone else writes organization o2 and its own lastRun meanwhile.
+    const { version } = await store.read();
+    await store.write(
+      {
+        ...emptyState('t2'),
+        organizations: { o1: { singletons: { s: 'old' } }, o2: { singletons: { s: 'theirs' } } },
+        lastRun: { runId: 'other', finishedAt: 't2', mode: 'apply' },
+      },
+      version,
+    );
+    await session.save({ now: 't3', runId: 'r', mode: 'apply' });
+    const saved = store.state;
+    expect(saved?.organizations).toEqual({ o1: { singletons: { s: 'ours' } }, o2: { singletons: { s: 'theirs' } } });
+    expect(saved?.lastRun).toEqual({ runId: 'r', finishedAt: 't3', mode: 'apply' });
+    expect(saved?.updatedAt).toBe('t3');
+  });
+
+  it('gives up after the attempts it is given when every write conflicts', async () => {
+    const inner = new MemoryStateStore(new TestClock());
+    let writes = 0;
+    const store = {
+      read: () => inner.read(),
+      write: async (_state: unknown, version: string | null) => {
+        writes++;
+        throw new StateConflictError(version, `v-other-${writes}`);
+      },
+    } as unknown as StateStore;
+    const session = await StateSession.open(store, 't1');
+    const error = await session.save({ now: 't2', runId: 'r', mode: 'apply' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StateConflictError);
+    expect(writes).toBe(3);
+  });
+
   // STATE_TOO_NEW promises that a newer version's state is never overwritten: the conflict path re-reads the state,
   // and a re-read that finds a newer format must stop the save, not be taken for "no state" and written over.
   it('on a conflict with a state of a newer format, refuses to save (STATE_TOO_NEW) and leaves it as it is', async () => {
@@ -92,6 +131,45 @@ describe('StateSession on a conflict whose re-read fails', () => {
     const session = await StateSession.open(store, 't1');
     await session.save({ now: 't2', runId: 'r', mode: 'apply' });
     expect(writes).toHaveLength(2);
+  });
+
+  it('a corrupt state: written over at the version the re-read reported, not the conflict’s (a write since)', async () => {
+    const versions: (string | null)[] = [];
+    let reads = 0;
+    const store = {
+      read: async () => {
+        reads++;
+        if (reads > 1) throw new StateCorruptError('state is not JSON', 'v-corrupt');
+        return { state: null, version: null };
+      },
+      write: async (_state: unknown, version: string | null) => {
+        versions.push(version);
+        if (version !== 'v-corrupt') throw new StateConflictError(version, 'v-stale');
+        return 'v-ours';
+      },
+    } as unknown as StateStore;
+    const session = await StateSession.open(store, 't1');
+    await session.save({ now: 't2', runId: 'r', mode: 'apply' });
+    expect(versions).toEqual([null, 'v-corrupt']);
+  });
+});
+
+describe('StateSession.open on a corrupt state', () => {
+  it('starts empty, marked corrupt, at the corrupt document’s version: a plan is made against it, a save replaces it', async () => {
+    const versions: (string | null)[] = [];
+    const store = {
+      read: async () => Promise.reject(new StateCorruptError('state is not JSON', 'v-corrupt')),
+      write: async (_state: unknown, version: string | null) => {
+        versions.push(version);
+        if (version !== 'v-corrupt') throw new StateConflictError(version, 'v-corrupt');
+        return 'v-ours';
+      },
+    } as unknown as StateStore;
+    const session = await StateSession.open(store, 't1');
+    expect(session.loaded).toMatchObject({ corrupt: true, existed: false, corruptMessage: 'state is not JSON' });
+    expect(session.openedVersion).toBe('v-corrupt');
+    await session.save({ now: 't2', runId: 'r', mode: 'apply' });
+    expect(versions).toEqual(['v-corrupt']);
   });
 });
 
