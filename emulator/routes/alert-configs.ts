@@ -1,6 +1,7 @@
 /** Alert configurations: list, get, create, full replace (PUT), enable/disable (PATCH), delete. */
 
 import { carryNewerMembers, withNewerMembers } from '../admin/newer-members.ts';
+import { MATCHER_FIELDS } from '../alerts/catalog.ts';
 import { alertDiffParams } from '../alerts/diffs.ts';
 import { renderAlertConfig } from '../alerts/render.ts';
 import { validateAlertConfig } from '../alerts/validate.ts';
@@ -123,17 +124,6 @@ async function remove(ctx: RequestContext) {
   return emptyResponse();
 }
 
-/** The field names matchers accept (a bare JSON array). */
-const MATCHER_FIELD_NAMES = [
-  'TYPE_NAME',
-  'HOSTNAME',
-  'PORT',
-  'HOSTNAME_AND_PORT',
-  'REPLICA_SET_NAME',
-  'SHARD_NAME',
-  'CLUSTER_NAME',
-];
-
 /** Routes of alert configurations. */
 export const alertConfigRoutes: Route[] = [
   {
@@ -160,6 +150,7 @@ export const alertConfigRoutes: Route[] = [
     method: 'GET',
     template: '/alertConfigs/matchers/fieldNames',
     need: { kind: 'any' },
-    handler: () => okResponse([...MATCHER_FIELD_NAMES]),
+    // The names the validator accepts, in the reference's order (a bare JSON array).
+    handler: () => okResponse([...MATCHER_FIELDS]),
   },
 ];
