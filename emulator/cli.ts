@@ -1,6 +1,7 @@
 /** `opsman-gitops emulator`: runs the emulator until SIGINT/SIGTERM and prints how to reach it. */
 import { createSecureContext } from 'node:tls';
 import { describeFsCause } from '../shared/fs-cause.ts';
+import { isLoopbackHost } from '../shared/loopback.ts';
 import { readRegularFile } from '../shared/regular-file.ts';
 import { CliUsageError, parseEmulatorArgs, USAGE } from './cli-args.ts';
 import { EmulatorError } from './errors.ts';
@@ -60,19 +61,13 @@ function waitForSignal(): Promise<string> {
   });
 }
 
-/** Whether `host` (as given to --host) listens on this machine only: `localhost`, 127.0.0.0/8 or ::1. */
-function loopbackOnly(host: string): boolean {
-  const h = host.toLowerCase().replace(/^\[(.*)\]$/, '$1');
-  return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
-}
-
 /**
  * The warning of `--admin` on an interface other machines reach (`--host 0.0.0.0` for a container): the admin API has
  * no authentication, so anyone who can connect can reset the emulator and its data file, inject faults and replace
  * an API key's private key.
  */
 export function adminExposureWarning(host: string): string | undefined {
-  if (loopbackOnly(host)) return undefined;
+  if (isLoopbackHost(host)) return undefined;
   return `WARNING: opsman-gitops emulator: --admin on --host ${host}: the admin API has no authentication, and anyone who can reach this address can reset the emulator (and its data file), inject faults and change API keys; use it on 127.0.0.1, or on a network only you reach\n`;
 }
 

@@ -6,6 +6,7 @@
  */
 import { rootCertificates } from 'node:tls';
 import type { Dispatcher } from 'undici';
+import { isLoopbackHost } from '../../shared/loopback.ts';
 import { NotRegularFileError, readRegularFileSync } from '../../shared/regular-file.ts';
 import { OpsManagerValidationError } from './errors.ts';
 import { DEFAULT_SETTING_NAMES, type ResolvedClientOptions, type SettingNames } from './options.ts';
@@ -22,8 +23,7 @@ export function insecureWarning(names: Pick<SettingNames, 'caFile' | 'insecureSk
 
 /** Whether `url` names this machine (`localhost`, 127.0.0.0/8, ::1): plain HTTP to it never crosses a network. */
 export function isLoopback(url: URL): boolean {
-  const host = url.hostname.toLowerCase();
-  return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
+  return isLoopbackHost(url.hostname);
 }
 
 /**
