@@ -5,8 +5,8 @@ import { ReconcileError, STATE_WAS_CORRUPT } from '../../../lambdas/core/errors.
 import { LEASE_RELEASE_FAILED } from '../../../lambdas/core/lease.ts';
 import type { Plan, RunReport } from '../../../lambdas/core/model.ts';
 import { REPORT_NOT_WRITTEN } from '../../../lambdas/core/report.ts';
-import { runReconcile } from '../../../lambdas/core/run.ts';
-import { scenario } from './scenario-fixture.ts';
+import { DEFAULT_RUN_OPTIONS, runReconcile } from '../../../lambdas/core/run.ts';
+import { P1, P2, scenario } from './scenario-fixture.ts';
 
 describe('run guards', () => {
   it('refuses an unknown command before loading anything or taking the lease', async () => {
@@ -92,5 +92,29 @@ describe('run guards', () => {
     expect(report.warnings).toContain(message);
     expect(report.summary.targetsFailed).toBe(1);
     expect(h.state.lease).toBeNull();
+  });
+
+  it('keeps the lease alive while planning: a plan longer than the lease lifetime is not overtaken by another run', async () => {
+    const h = scenario();
+    const deps = h.deps();
+    const api = deps.api;
+    let intruder: 'refused' | 'took the lease' | undefined;
+    deps.api = Object.assign(Object.create(api) as typeof api, {
+      async listAlertConfigs(groupId: string) {
+        if (groupId === P1) h.clock.ms += 16 * 60_000; // longer than the lease's 15 minutes
+        if (groupId === P2) {
+          intruder = await h.state.acquireLease({ owner: 'cli:bob@laptop', runId: 'other', ttlMs: 60_000 }).then(
+            () => 'took the lease' as const,
+            () => 'refused' as const,
+          );
+        }
+        return api.listAlertConfigs(groupId);
+      },
+    });
+    const options = { ...DEFAULT_RUN_OPTIONS, plan: { ...DEFAULT_RUN_OPTIONS.plan, targetConcurrency: 1 } };
+    const report = await runReconcile({ command: 'apply', runId: 'long', owner: 'test' }, deps, options);
+    expect(intruder).toBe('refused');
+    expect(report.failures).toEqual([]);
+    expect(report.summary.applied).toBe(3);
   });
 });
