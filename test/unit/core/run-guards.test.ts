@@ -117,4 +117,25 @@ describe('run guards', () => {
     expect(report.failures).toEqual([]);
     expect(report.summary.applied).toBe(3);
   });
+
+  it('saves the pending-create markers before the first POST: a run killed mid-create leaves them for the next run', async () => {
+    const h = scenario();
+    const deps = h.deps();
+    const api = deps.api;
+    const storedAtPost: string[] = [];
+    deps.api = Object.assign(Object.create(api) as typeof api, {
+      async createAlertConfig(groupId: string, body: Parameters<typeof api.createAlertConfig>[1]) {
+        const records = h.state.state?.projects[groupId]?.alertConfigs ?? {};
+        storedAtPost.push(
+          ...Object.entries(records)
+            .filter(([, r]) => r.pendingCreate !== undefined)
+            .map(([key]) => key),
+        );
+        return api.createAlertConfig(groupId, body);
+      },
+    });
+    const report = await runReconcile({ command: 'apply', runId: 'marks', owner: 'test' }, deps);
+    expect(report.summary.applied).toBe(3);
+    expect(new Set(storedAtPost)).toEqual(new Set(['disk', 'no-primary', 'host-down']));
+  });
 });
