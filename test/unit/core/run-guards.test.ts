@@ -138,4 +138,27 @@ describe('run guards', () => {
     expect(report.summary.applied).toBe(3);
     expect(new Set(storedAtPost)).toEqual(new Set(['disk', 'no-primary', 'host-down']));
   });
+
+  it('--ignore-windows on a saved plan capped by --mode plan says nothing was "written anyway": nothing was', async () => {
+    const windows = {
+      changeWindows: [
+        {
+          name: 'staging-hours',
+          kind: 'allow',
+          days: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'],
+          start: '09:00',
+          end: '17:00',
+          timeZone: 'Europe/Paris',
+          projects: [P2],
+        },
+      ],
+    };
+    const h = scenario({}, {}, windows);
+    h.clock.ms = Date.parse('2026-03-01T10:00:00Z'); // a Sunday: the window is closed
+    const planned = await h.run('plan', { mode: 'apply', planForApply: true });
+    const saved = JSON.parse(JSON.stringify(planned.plan)) as Plan;
+    const report = await h.run('apply', { savedPlan: saved, mode: 'plan', ignoreWindows: true });
+    expect(h.world.writes()).toEqual([]);
+    expect((report.warnings ?? []).filter((w) => w.startsWith('CHANGE WINDOW IGNORED'))).toEqual([]);
+  });
 });
