@@ -1,0 +1,164 @@
+// Scenario: the guards and the ordering of one run (run.ts, run-apply.ts): what is refused before any call, what a
+// report says about a corrupt state, an interrupted run, a mode cap, a failed save, a lease not released.
+import { describe, expect, it } from 'vitest';
+import { ReconcileError, STATE_WAS_CORRUPT } from '../../../lambdas/core/errors.ts';
+import { LEASE_RELEASE_FAILED } from '../../../lambdas/core/lease.ts';
+import type { Plan, RunReport } from '../../../lambdas/core/model.ts';
+import { REPORT_NOT_WRITTEN } from '../../../lambdas/core/report.ts';
+import { DEFAULT_RUN_OPTIONS, runReconcile } from '../../../lambdas/core/run.ts';
+import { P1, P2, scenario } from './scenario-fixture.ts';
+
+describe('run guards', () => {
+  it('refuses an unknown command before loading anything or taking the lease', async () => {
+    const h = scenario();
+    const run = runReconcile({ command: 'deploy' as never, runId: 'r1', owner: 'test' }, h.deps());
+    await expect(run).rejects.toThrow(ReconcileError);
+    await expect(
+      runReconcile({ command: 'deploy' as never, runId: 'r2', owner: 'test' }, h.deps()),
+    ).rejects.toMatchObject({ code: 'BAD_REQUEST', message: 'unknown command deploy' });
+    expect(h.world.apiCalls().total).toBe(0);
+    expect(h.state.writes).toBe(0);
+    expect(h.state.lease).toBeNull();
+  });
+
+  it('says once that the state was corrupt, and an apply over it still writes and saves', async () => {
+    const h = scenario();
+    h.state.text = '{"formatVersion": 1, "projects": {"5e22';
+    const report = await h.run('apply');
+    const corrupt = (report.warnings ?? []).filter((w) => w.startsWith(STATE_WAS_CORRUPT));
+    expect(corrupt).toHaveLength(1);
+    expect(corrupt[0]).toMatch(/nothing is pruned this run/);
+    expect(h.state.state?.projects).toBeDefined();
+    expect(h.state.lease).toBeNull();
+  });
+
+  it('a lease that cannot be released is a warning of the report, after the writes and the save', async () => {
+    const h = scenario();
+    h.state.releaseLease = async () => {
+      throw new Error('503 SlowDown');
+    };
+    const report = await h.run('apply');
+    expect(report.summary.applied).toBeGreaterThan(0);
+    expect(h.state.state?.lastRun?.runId).toBe(report.runId);
+    const warning = (report.warnings ?? []).find((w) => w.startsWith(LEASE_RELEASE_FAILED));
+    expect(warning).toMatch(/^lease release failed \(it stays until .*\): 503 SlowDown$/);
+    // The report stored says it too, not only the one returned.
+    const stored = JSON.parse([...h.archive.objects.values()].at(-1) as string) as RunReport;
+    expect(stored.warnings).toContain(warning);
+  });
+
+  it('a report that cannot be stored is said in the report returned; the run itself stands', async () => {
+    const h = scenario();
+    h.archive.put = async () => {
+      throw new Error('AccessDenied');
+    };
+    const report = await h.run('apply');
+    expect(report.reportLocation).toBeUndefined();
+    expect(report.warnings).toContain(`${REPORT_NOT_WRITTEN}: AccessDenied`);
+    expect(report.failures).toEqual([]);
+    expect(h.state.lease).toBeNull();
+  });
+
+  it('a mode cap holds a saved plan made in mode apply: nothing is written, every write is reported skipped', async () => {
+    for (const cap of ['plan', 'observe'] as const) {
+      const h = scenario();
+      const planned = await h.run('plan', { mode: 'apply', planForApply: true });
+      const saved = JSON.parse(JSON.stringify(planned.plan)) as Plan;
+      const report = await h.run('apply', { savedPlan: saved, mode: cap });
+      expect(h.world.writes()).toEqual([]);
+      expect(report.summary.applied).toBe(0);
+      const writes = report.results.filter((r) => r.change.action !== 'noop');
+      expect(writes.length).toBeGreaterThan(0);
+      for (const r of writes) {
+        expect(r).toMatchObject({ status: 'skipped' });
+        expect(r.message).toContain(`target mode is ${cap}`);
+      }
+    }
+  });
+
+  it('a state that cannot be saved after the writes is a failure and a warning, never a clean run', async () => {
+    const h = scenario();
+    const original = h.state.write.bind(h.state);
+    let calls = 0;
+    h.state.write = async (state, version) => {
+      calls++;
+      if (calls > 1) throw new Error('disk full');
+      return original(state, version);
+    };
+    const report = await h.run('apply');
+    const message =
+      'the state could not be saved after applying: disk full; the next run recovers ownership by adoption';
+    expect(report.failures.map((f) => f.message)).toEqual([message]);
+    expect(report.warnings).toContain(message);
+    expect(report.summary.targetsFailed).toBe(1);
+    expect(h.state.lease).toBeNull();
+  });
+
+  it('keeps the lease alive while planning: a plan longer than the lease lifetime is not overtaken by another run', async () => {
+    const h = scenario();
+    const deps = h.deps();
+    const api = deps.api;
+    let intruder: 'refused' | 'took the lease' | undefined;
+    deps.api = Object.assign(Object.create(api) as typeof api, {
+      async listAlertConfigs(groupId: string) {
+        if (groupId === P1) h.clock.ms += 16 * 60_000; // longer than the lease's 15 minutes
+        if (groupId === P2) {
+          intruder = await h.state.acquireLease({ owner: 'cli:bob@laptop', runId: 'other', ttlMs: 60_000 }).then(
+            () => 'took the lease' as const,
+            () => 'refused' as const,
+          );
+        }
+        return api.listAlertConfigs(groupId);
+      },
+    });
+    const options = { ...DEFAULT_RUN_OPTIONS, plan: { ...DEFAULT_RUN_OPTIONS.plan, targetConcurrency: 1 } };
+    const report = await runReconcile({ command: 'apply', runId: 'long', owner: 'test' }, deps, options);
+    expect(intruder).toBe('refused');
+    expect(report.failures).toEqual([]);
+    expect(report.summary.applied).toBe(3);
+  });
+
+  it('saves the pending-create markers before the first POST: a run killed mid-create leaves them for the next run', async () => {
+    const h = scenario();
+    const deps = h.deps();
+    const api = deps.api;
+    const storedAtPost: string[] = [];
+    deps.api = Object.assign(Object.create(api) as typeof api, {
+      async createAlertConfig(groupId: string, body: Parameters<typeof api.createAlertConfig>[1]) {
+        const records = h.state.state?.projects[groupId]?.alertConfigs ?? {};
+        storedAtPost.push(
+          ...Object.entries(records)
+            .filter(([, r]) => r.pendingCreate !== undefined)
+            .map(([key]) => key),
+        );
+        return api.createAlertConfig(groupId, body);
+      },
+    });
+    const report = await runReconcile({ command: 'apply', runId: 'marks', owner: 'test' }, deps);
+    expect(report.summary.applied).toBe(3);
+    expect(new Set(storedAtPost)).toEqual(new Set(['disk', 'no-primary', 'host-down']));
+  });
+
+  it('--ignore-windows on a saved plan capped by --mode plan says nothing was "written anyway": nothing was', async () => {
+    const windows = {
+      changeWindows: [
+        {
+          name: 'staging-hours',
+          kind: 'allow',
+          days: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'],
+          start: '09:00',
+          end: '17:00',
+          timeZone: 'Europe/Paris',
+          projects: [P2],
+        },
+      ],
+    };
+    const h = scenario({}, {}, windows);
+    h.clock.ms = Date.parse('2026-03-01T10:00:00Z'); // a Sunday: the window is closed
+    const planned = await h.run('plan', { mode: 'apply', planForApply: true });
+    const saved = JSON.parse(JSON.stringify(planned.plan)) as Plan;
+    const report = await h.run('apply', { savedPlan: saved, mode: 'plan', ignoreWindows: true });
+    expect(h.world.writes()).toEqual([]);
+    expect((report.warnings ?? []).filter((w) => w.startsWith('CHANGE WINDOW IGNORED'))).toEqual([]);
+  });
+});
