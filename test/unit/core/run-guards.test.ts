@@ -161,4 +161,38 @@ describe('run guards', () => {
     expect(h.world.writes()).toEqual([]);
     expect((report.warnings ?? []).filter((w) => w.startsWith('CHANGE WINDOW IGNORED'))).toEqual([]);
   });
+
+  it('an interrupted apply counts as not started only the writes the stop left, not those a change window held', async () => {
+    const windows = {
+      changeWindows: [
+        {
+          name: 'staging-hours',
+          kind: 'allow',
+          days: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'],
+          start: '09:00',
+          end: '17:00',
+          timeZone: 'Europe/Paris',
+          projects: [P2],
+        },
+      ],
+    };
+    const h = scenario({}, {}, windows);
+    h.clock.ms = Date.parse('2026-03-01T10:00:00Z'); // a Sunday: P2's window is closed, its create is held
+    const stop = new AbortController();
+    const deps = h.deps();
+    const api = deps.api;
+    deps.api = Object.assign(Object.create(api) as typeof api, {
+      async createAlertConfig(groupId: string, body: Parameters<typeof api.createAlertConfig>[1]) {
+        const created = await api.createAlertConfig(groupId, body);
+        stop.abort('stopped by the test'); // after P1's first create: its second is never started
+        return created;
+      },
+    });
+    const report = await runReconcile({ command: 'apply', runId: 'stop', owner: 'test', signal: stop.signal }, deps);
+    const held = report.results.filter((r) => r.status === 'skipped' && r.change.target.id === P2);
+    expect(held.length).toBe(1);
+    expect(report.summary.applied).toBe(1);
+    expect(report.interrupted).toEqual({ reason: 'stopped by the test', notStarted: 1 });
+    expect(report.warnings?.[0]).toMatch(/^INTERRUPTED \(stopped by the test\): 1 planned write\(s\) not started;/);
+  });
 });
