@@ -195,4 +195,13 @@ describe('run guards', () => {
     expect(report.interrupted).toEqual({ reason: 'stopped by the test', notStarted: 1 });
     expect(report.warnings?.[0]).toMatch(/^INTERRUPTED \(stopped by the test\): 1 planned write\(s\) not started;/);
   });
+
+  it("records the run's mode in the state: an apply capped by --mode plan is recorded as plan, not apply", async () => {
+    const h = scenario();
+    await h.run('apply', { mode: 'plan' });
+    expect(h.world.writes()).toEqual([]);
+    expect(h.state.state?.lastRun?.mode).toBe('plan');
+    await h.run('apply');
+    expect(h.state.state?.lastRun?.mode).toBe('apply');
+  });
 });
