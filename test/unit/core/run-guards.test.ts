@@ -6,7 +6,7 @@ import { LEASE_RELEASE_FAILED } from '../../../lambdas/core/lease.ts';
 import type { Plan, RunReport } from '../../../lambdas/core/model.ts';
 import { REPORT_NOT_WRITTEN } from '../../../lambdas/core/report.ts';
 import { DEFAULT_RUN_OPTIONS, runReconcile } from '../../../lambdas/core/run.ts';
-import { P1, P2, scenario } from './scenario-fixture.ts';
+import { P1, P2, p1Alerts, scenario, setP1 } from './scenario-fixture.ts';
 
 describe('run guards', () => {
   it('refuses an unknown command before loading anything or taking the lease', async () => {
@@ -203,5 +203,54 @@ describe('run guards', () => {
     expect(h.state.state?.lastRun?.mode).toBe('plan');
     await h.run('apply');
     expect(h.state.state?.lastRun?.mode).toBe('apply');
+  });
+
+  it('a saved partial plan applied forgets no entry of the targets it left out (only a full plan made now says who left git)', async () => {
+    const h = scenario();
+    await h.run('apply');
+    const before = JSON.parse(JSON.stringify(h.state.state)) as NonNullable<typeof h.state.state>;
+    expect(Object.keys(before.projects[P2]?.alertConfigs ?? {}).length).toBeGreaterThan(0);
+    h.world.groups.get(P2)?.alerts.delete(before.projects[P2]?.alertConfigs['host-down']?.id as string);
+    h.clock.ms += 60_000;
+    const planned = await h.run('plan', { projects: [P1], planForApply: true });
+    const saved = JSON.parse(JSON.stringify(planned.plan)) as Plan;
+    await h.run('apply', { savedPlan: saved });
+    expect(h.state.state?.projects[P2]).toEqual(before.projects[P2]);
+    expect(h.state.state?.organizations).toEqual(before.organizations);
+  });
+
+  it('an interrupted apply leaves the records of a project that left git as they were, and reads nothing of it', async () => {
+    const h = scenario();
+    await h.run('apply');
+    const before = JSON.parse(JSON.stringify(h.state.state)) as NonNullable<typeof h.state.state>;
+    // P2 leaves git, and its config is deleted in Ops Manager: a full run would forget that record.
+    h.source.files.delete('p2.yaml');
+    h.world.groups.get(P2)?.alerts.delete(before.projects[P2]?.alertConfigs['host-down']?.id as string);
+    const extra = (key: string) => ({
+      key,
+      eventTypeName: 'HOST_DOWN',
+      notifications: [{ typeName: 'EMAIL', emailAddress: `${key}@acme.example`, intervalMin: 60, delayMin: 0 }],
+    });
+    setP1(h, { alertConfigs: [...p1Alerts(), extra('one'), extra('two')] });
+    h.clock.ms += 60_000;
+    const stop = new AbortController();
+    const deps = h.deps();
+    const api = deps.api;
+    const readAfterStop: string[] = [];
+    deps.api = Object.assign(Object.create(api) as typeof api, {
+      async createAlertConfig(groupId: string, body: Parameters<typeof api.createAlertConfig>[1]) {
+        const created = await api.createAlertConfig(groupId, body);
+        stop.abort('stopped by the test');
+        return created;
+      },
+      async listAlertConfigs(groupId: string) {
+        if (stop.signal.aborted) readAfterStop.push(groupId);
+        return api.listAlertConfigs(groupId);
+      },
+    });
+    const report = await runReconcile({ command: 'apply', runId: 'stop', owner: 'test', signal: stop.signal }, deps);
+    expect(report.interrupted?.notStarted).toBe(1);
+    expect(readAfterStop).toEqual([]);
+    expect(h.state.state?.projects[P2]).toEqual(before.projects[P2]);
   });
 });
