@@ -34,4 +34,14 @@ describe('API calls', () => {
     expect(report.results.find((r) => r.change.key === 'disk')?.status).toBe('not-converging');
     expect(report.apiCalls.byEndpoint['GET /groups/{groupId}/alertConfigs']).toBe(3);
   });
+
+  it("counts only the run's own calls on a client that made others before (a warm Lambda's, a long-lived CLI's)", async () => {
+    const h = scenario();
+    await h.run('apply');
+    await h.run('plan');
+    // The client's counter still holds the earlier runs' calls: the report subtracts what it read at the start.
+    expect(h.world.calls.length).toBeGreaterThan(2);
+    const report = await h.run('plan');
+    expect(report.apiCalls).toEqual({ total: 2, byEndpoint: { 'GET /groups/{groupId}/alertConfigs': 2 } });
+  });
 });
