@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DesiredAlertBody } from '../../../lambdas/core/alert-body.ts';
 import type { ApplyContext } from '../../../lambdas/core/apply.ts';
+import { ReconcileError } from '../../../lambdas/core/errors.ts';
 import type { Change, ChangeResult, TargetRef } from '../../../lambdas/core/model.ts';
 import type { OpsManagerApi } from '../../../lambdas/core/ports.ts';
 import { emptyState, setAlertRecord } from '../../../lambdas/core/state.ts';
@@ -123,5 +124,34 @@ describe('verifyTarget', () => {
     expect(await verifyTarget(written, ctx)).toEqual({});
     expect([alert.status, singleton.status]).toEqual(['applied', 'applied']);
     expect([writes.reads, reads.reads]).toEqual([0, 2]);
+  });
+
+  it('flags a written config missing from the re-read and guards its record against a rewrite', async () => {
+    const ctx = context(readApi({}, []));
+    setAlertRecord(ctx.state, GROUP, 'disk', { id: ID });
+    const r = applied(update, ID);
+    expect(await verifyTarget(new Map([[r, { echoConfirmed: false }]]), ctx)).toEqual({});
+    expect(r).toMatchObject({ status: 'not-converging', message: expect.stringContaining('(missing after write)') });
+    expect(ctx.state.projects[GROUP]?.alertConfigs.disk?.notConverging).toMatchObject({
+      since: NOW,
+      fields: ['(missing after write)'],
+    });
+  });
+
+  it("a re-read that fails is the target's verify failure, with the error's code; the write stays applied", async () => {
+    const api = readApi({}, []);
+    api.listAlertConfigs = async () => {
+      throw new ReconcileError('LIVE_MALFORMED', 'the list is not a list');
+    };
+    const r = applied(update, ID);
+    expect(await verifyTarget(new Map([[r, { echoConfirmed: false }]]), context(api))).toEqual({
+      failure: {
+        target: TARGET,
+        phase: 'verify',
+        message: 're-read after writes failed: the list is not a list',
+        code: 'LIVE_MALFORMED',
+      },
+    });
+    expect(r.status).toBe('applied');
   });
 });
