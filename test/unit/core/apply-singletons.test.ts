@@ -2,12 +2,54 @@
 // the desired state leaves out is not reset to its default), the desired ones over them, and nothing that is not a
 // number; the state records the digest of the value written, never of the one it replaced.
 import { describe, expect, it } from 'vitest';
-import { recordSingleton, rotationBody } from '../../../lambdas/core/apply-singletons.ts';
+import {
+  applySingletonChange,
+  recordSingleton,
+  rotationBody,
+  verifySingleton,
+} from '../../../lambdas/core/apply-singletons.ts';
 import type { Change, TargetRef } from '../../../lambdas/core/model.ts';
 import { singletonDigest } from '../../../lambdas/core/plan-singletons.ts';
+import type { OpsManagerApi } from '../../../lambdas/core/ports.ts';
 import { emptyState } from '../../../lambdas/core/state.ts';
+import { OpsManagerResponseTooLargeError } from '../../../lambdas/opsman/errors.ts';
 
 const TARGET: TargetRef = { type: 'project', id: '5e2211c17a3e5a48f5497de3', name: 'payments-prod' };
+const ORG: TargetRef = { type: 'organization', id: '5e2211c17a3e5a48f5497de0', name: 'payments' };
+const GLOBAL: TargetRef = { type: 'global', id: 'global', name: 'Ops Manager' };
+const PIN = { path: 'manifests/7.0.json', sha256: 'ab'.repeat(32) };
+
+/** An API that logs each call (method and arguments) and answers the reads from `live`. */
+function loggingApi(live: { serverType?: string; rotation?: object; manifest?: unknown } = {}) {
+  const calls: unknown[][] = [];
+  const log =
+    (name: string, answer?: () => unknown) =>
+    async (...args: unknown[]) => {
+      calls.push([name, ...args]);
+      return answer?.();
+    };
+  const serverType = () => (live.serverType === undefined ? null : { name: live.serverType, label: '' });
+  const api = {
+    setProjectDefaultServerType: log('setProjectDefaultServerType'),
+    setOrgDefaultServerType: log('setOrgDefaultServerType'),
+    setAuditLogRotateConfig: log('setAuditLogRotateConfig'),
+    putVersionManifest: log('putVersionManifest', () => ({ text: '{}', value: {} })),
+    getProjectDefaultServerType: log('getProjectDefaultServerType', serverType),
+    getOrgDefaultServerType: log('getOrgDefaultServerType', serverType),
+    getAuditLogRotateConfig: log('getAuditLogRotateConfig', () => live.rotation ?? {}),
+    getVersionManifest: log('getVersionManifest', () => ({ text: '', value: live.manifest })),
+  };
+  return { api: api as unknown as OpsManagerApi, calls };
+}
+
+function singleton(target: TargetRef, kind: Change['kind'], after: unknown): Change {
+  return { target, kind, key: kind, action: 'update', after, fields: [], reason: '' };
+}
+
+const readPin = async (path: string, sha256: string) => {
+  expect([path, sha256]).toEqual([PIN.path, PIN.sha256]);
+  return '{"versions":[{"name":"7.0.1"}],"updated":1}';
+};
 
 function rotation(before: unknown, after: Record<string, number>): Change {
   return {
@@ -60,5 +102,87 @@ describe('recordSingleton', () => {
     };
     recordSingleton(state, change);
     expect(state.projects[TARGET.id]?.singletons).toEqual({ defaultServerType: singletonDigest('PRODUCTION_SERVER') });
+  });
+});
+
+describe('applySingletonChange', () => {
+  it.each([
+    [TARGET, 'setProjectDefaultServerType'],
+    [ORG, 'setOrgDefaultServerType'],
+  ])('writes a default server type once, with its label, to its own target (%s)', async (target, method) => {
+    const { api, calls } = loggingApi();
+    const change = singleton(target, 'defaultServerType', 'PRODUCTION_SERVER');
+    expect(await applySingletonChange(change, api, readPin)).toBeUndefined();
+    expect(calls).toEqual([[method, target.id, { name: 'PRODUCTION_SERVER', label: 'Production Server' }]]);
+  });
+
+  it('writes the rotation body once and the pinned manifest text once', async () => {
+    const { api, calls } = loggingApi();
+    const change = {
+      ...singleton(TARGET, 'auditLogRotation', { numTotal: 3 }),
+      before: { numTotal: 1, sizeThresholdMB: 9 },
+    };
+    await applySingletonChange(change, api, readPin);
+    await applySingletonChange(singleton(GLOBAL, 'versionManifest', PIN), api, readPin);
+    expect(calls).toEqual([
+      ['setAuditLogRotateConfig', TARGET.id, { numTotal: 3, sizeThresholdMB: 9 }],
+      ['putVersionManifest', '{"versions":[{"name":"7.0.1"}],"updated":1}'],
+    ]);
+  });
+
+  it('refuses an alert config change, writing nothing', async () => {
+    const { api, calls } = loggingApi();
+    await expect(applySingletonChange(singleton(TARGET, 'alertConfig', {}), api, readPin)).rejects.toMatchObject({
+      code: 'NOT_A_SINGLETON',
+    });
+    expect(calls).toEqual([]);
+  });
+});
+
+describe('applySingletonChange with an answer too large to read', () => {
+  it.each([
+    ['defaultServerType', TARGET, 'PRODUCTION_SERVER', 'setProjectDefaultServerType'],
+    ['auditLogRotation', TARGET, { numTotal: 3 }, 'setAuditLogRotateConfig'],
+    ['versionManifest', GLOBAL, PIN, 'putVersionManifest'],
+  ] as const)('%s: applied, and the warning says so', async (kind, target, after, method) => {
+    const { api } = loggingApi();
+    (api as unknown as Record<string, unknown>)[method] = async () => {
+      throw new OpsManagerResponseTooLargeError(
+        { method: 'PUT', pathTemplate: '/x' },
+        { status: 200, limitBytes: 1024, receivedBytes: 2048, announcedBytes: undefined },
+      );
+    };
+    const warning = await applySingletonChange(singleton(target, kind, after), api, readPin);
+    expect(warning).toMatch(/^applied, but the answer was too large to read: PUT \/x: /);
+  });
+});
+
+describe('verifySingleton', () => {
+  it.each([
+    [TARGET, 'getProjectDefaultServerType'],
+    [ORG, 'getOrgDefaultServerType'],
+  ])('re-reads a server type from its own target and flags one that differs (%s)', async (target, method) => {
+    const change = singleton(target, 'defaultServerType', 'PRODUCTION_SERVER');
+    const same = loggingApi({ serverType: 'PRODUCTION_SERVER' });
+    expect(await verifySingleton(change, same.api, readPin)).toEqual([]);
+    expect(same.calls).toEqual([[method, target.id]]);
+    expect(await verifySingleton(change, loggingApi({ serverType: 'DEV_SERVER' }).api, readPin)).toEqual([
+      'defaultServerType',
+    ]);
+    expect(await verifySingleton(change, loggingApi().api, readPin)).toEqual(['defaultServerType']);
+  });
+
+  it('flags each desired rotation field that differs, numeric texts read as numbers, defaults counted', async () => {
+    const change = singleton(TARGET, 'auditLogRotation', { numTotal: 0, sizeThresholdMB: 100, timeThresholdHrs: 24 });
+    const live = { sizeThresholdMB: '100', timeThresholdHrs: 12, numUncompressed: 99 };
+    expect(await verifySingleton(change, loggingApi({ rotation: live }).api, readPin)).toEqual(['timeThresholdHrs']);
+  });
+
+  it('compares the manifest as JSON values: member order is no difference, a value is', async () => {
+    const change = singleton(GLOBAL, 'versionManifest', PIN);
+    const same = { updated: 1, versions: [{ name: '7.0.1' }] };
+    expect(await verifySingleton(change, loggingApi({ manifest: same }).api, readPin)).toEqual([]);
+    const other = { updated: 2, versions: [{ name: '7.0.1' }] };
+    expect(await verifySingleton(change, loggingApi({ manifest: other }).api, readPin)).toEqual(['versionManifest']);
   });
 });
