@@ -154,4 +154,24 @@ describe('verifyTarget', () => {
     });
     expect(r.status).toBe('applied');
   });
+
+  it('flags a write whose secrets no longer resolve, without a guard it could not digest, and no verify failure', async () => {
+    const hook = {
+      eventTypeName: 'NO_PRIMARY',
+      enabled: true,
+      matchers: [],
+      notifications: [{ typeName: 'WEBHOOK', webhookUrl: { secretRef: 'hook#url' } }],
+    } as unknown as DesiredAlertBody;
+    const ctx = context(readApi({}, []));
+    ctx.secrets = {
+      resolve: async () => {
+        throw new Error('secret store unreachable');
+      },
+    };
+    setAlertRecord(ctx.state, GROUP, 'disk', { id: ID });
+    const r = applied({ ...update, after: hook }, ID);
+    expect(await verifyTarget(new Map([[r, { echoConfirmed: false }]]), ctx)).toEqual({});
+    expect(r.status).toBe('not-converging');
+    expect(ctx.state.projects[GROUP]?.alertConfigs.disk).toEqual({ id: ID });
+  });
 });
