@@ -1,0 +1,81 @@
+// Scenario: the apply's window bookkeeping on its own. heldByWindows counts, per held target that its mode would have
+// written, the writes skipped (not a change that writes nothing, not a result that was made, not a target its mode
+// holds); withApplyHolds with --ignore-windows warns "written anyway" only for a held target with a write to make.
+import { describe, expect, it } from 'vitest';
+import {
+  type Change,
+  type ChangeAction,
+  type ChangeResult,
+  PLAN_FORMAT_VERSION,
+  type Plan,
+  type TargetRef,
+} from '../../../lambdas/core/model.ts';
+import { heldByWindows, withApplyHolds } from '../../../lambdas/core/window-holds-run.ts';
+
+const target = (id: string): TargetRef => ({ type: 'project', id, name: `name-${id}` });
+const change = (id: string, action: ChangeAction, key: string): Change => ({
+  target: target(id),
+  kind: 'alertConfig',
+  key,
+  action,
+  fields: [],
+  reason: '',
+});
+const result = (c: Change, status: ChangeResult['status']): ChangeResult => ({ change: c, status, durationMs: 0 });
+const HOLD = { kind: 'deny' as const, windows: ['freeze'], until: '2027-01-04T08:00:00.000Z' };
+
+function planOf(changes: Change[], targetModes: Plan['targetModes'], extra: Partial<Plan> = {}): Plan {
+  return {
+    formatVersion: PLAN_FORMAT_VERSION,
+    runId: 'r',
+    createdAt: '2026-12-21T10:00:00.000Z',
+    mode: 'apply',
+    desired: { digest: 'd', files: [] },
+    liveDigests: {},
+    changes,
+    failures: [],
+    targetModes,
+    ...extra,
+  };
+}
+
+describe('heldByWindows', () => {
+  it('counts the skipped writes of a held target only: not its drift or blocked changes, not a write made', () => {
+    const writes = [change('held', 'create', 'a'), change('held', 'update', 'b')];
+    const others = [change('held', 'drift', 'c'), change('held', 'blocked', 'd')];
+    const made = change('held', 'delete', 'e');
+    const plan = planOf(
+      [...writes, ...others, made],
+      { 'project:held': 'apply' },
+      { windowHolds: { 'project:held': HOLD } },
+    );
+    const results = [...writes, ...others].map((c) => result(c, 'skipped'));
+    results.push(result(made, 'applied'));
+    expect(heldByWindows(plan, undefined, results)).toEqual([{ target: target('held'), ...HOLD, writes: 2 }]);
+  });
+
+  it('leaves out a held target its mode keeps unwritten: its writes were skipped by the mode, not the window', () => {
+    const write = change('planmode', 'create', 'a');
+    const plan = planOf([write], { 'project:planmode': 'plan' }, { windowHolds: { 'project:planmode': HOLD } });
+    expect(heldByWindows(plan, undefined, [result(write, 'skipped')])).toEqual([]);
+  });
+});
+
+describe('withApplyHolds with the windows lifted', () => {
+  it('warns "written anyway" for a held target with writes only, never for one with nothing to write', () => {
+    const plan = planOf(
+      [change('writes', 'update', 'a'), change('quiet', 'drift', 'a'), change('quiet', 'blocked', 'b')],
+      { 'project:writes': 'apply', 'project:quiet': 'apply' },
+      {
+        changeWindows: [{ name: 'freeze', kind: 'deny', from: '2026-12-20T00:00:00Z', until: '2027-01-04T08:00:00Z' }],
+      },
+    );
+    const warnings: string[] = [];
+    const out = withApplyHolds(plan, '2026-12-21T10:00:00.000Z', '--ignore-windows', warnings, undefined);
+    expect(out.windowHolds).toBeUndefined();
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(
+      /^CHANGE WINDOW IGNORED \(--ignore-windows\): project:writes held by change window freeze/,
+    );
+  });
+});
