@@ -1,0 +1,226 @@
+// Scenario: makePlan over a fake Ops Manager, called directly: progress lines count every target (organizations too)
+// and never call a failed one planned, keepAlive is awaited after each target, a stop plans no further target and
+// reads nothing more (the version manifest included), and targets are read at most targetConcurrency at a time.
+import { describe, expect, it } from 'vitest';
+import { RunInterruptedError } from '../../../lambdas/core/interrupt.ts';
+import { DEFAULT_SETTINGS, type DesiredState } from '../../../lambdas/core/model.ts';
+import { makePlan, type PlanDependencies, type PlanRequest } from '../../../lambdas/core/plan.ts';
+import type { OpsManagerApi } from '../../../lambdas/core/ports.ts';
+import { FakeWorld, serverError } from '../../helpers/fake-opsman-api.ts';
+import { desiredProject, ListReporter } from '../../helpers/reconcile-world.ts';
+
+const P = ['5e2211c17a3e5a48f5497d01', '5e2211c17a3e5a48f5497d02', '5e2211c17a3e5a48f5497d03'];
+const ORG = '5e2211c17a3e5a48f5497d00';
+const MANIFEST = '{"updated":1700000000000,"versions":[{"name":"7.0.1","builds":[]}]}';
+
+function world(): FakeWorld {
+  const w = new FakeWorld();
+  for (const p of P) w.addProject(p, ORG);
+  return w;
+}
+
+function desired(pin = false): DesiredState {
+  return {
+    projects: P.map((p) => desiredProject(p, [{ key: 'down' }], { defaultServerType: 'PRODUCTION_SERVER' })),
+    organizations: [
+      { name: 'acme', orgId: ORG, defaultServerType: 'DEV_SERVER', source: { file: 'o.yaml', line: 1, column: 1 } },
+    ],
+    settings: {
+      ...DEFAULT_SETTINGS,
+      mode: 'apply',
+      ...(pin ? { versionManifest: { pin: { path: 'm.json', text: '{"versions":[]}', sha256: 'abc' } } } : {}),
+    },
+    files: [],
+    digest: 'd',
+  };
+}
+
+function request(extra: Partial<PlanRequest> = {}): PlanRequest {
+  return {
+    runId: 'r',
+    createdAt: '2026-03-01T10:00:00Z',
+    command: 'plan',
+    desired: desired(),
+    state: null,
+    stateCorrupt: false,
+    ...extra,
+  };
+}
+
+function deps(
+  api: OpsManagerApi,
+  extra: Omit<Partial<PlanDependencies>, 'reporter'> = {},
+): PlanDependencies & { reporter: ListReporter } {
+  return {
+    api,
+    secrets: { resolve: async () => 'x' },
+    fingerprintKey: new Uint8Array(32),
+    reporter: new ListReporter(),
+    ...extra,
+  };
+}
+
+/** An API view that runs `before` ahead of each call of `method` (to stop the run mid-read, or to count reads). */
+function hooked(
+  api: OpsManagerApi,
+  method: keyof OpsManagerApi,
+  before: (args: unknown[]) => Promise<void> | void,
+): OpsManagerApi {
+  return new Proxy(api, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver);
+      if (prop !== method || typeof value !== 'function')
+        return typeof value === 'function' ? value.bind(target) : value;
+      return async (...args: unknown[]) => {
+        await before(args);
+        return value.apply(target, args);
+      };
+    },
+  });
+}
+
+describe('makePlan progress', () => {
+  it('counts projects and organizations, and calls a target whose read failed "could not plan", never "planned"', async () => {
+    const w = world();
+    w.faults.push({ method: 'listAlertConfigs', groupId: P[1], error: () => serverError() });
+    const d = deps(w.as('gitopsbt'));
+    const plan = await makePlan(request(), d, { targetConcurrency: 1 });
+    expect(d.reporter.messages).toEqual([
+      'planned p-7d01 (1/4)',
+      'could not plan p-7d02 (2/4)',
+      'planned p-7d03 (3/4)',
+      'planned acme (4/4)',
+    ]);
+    // The failed read is the plan's failure (with its code and status), never an empty project to create into.
+    expect(plan.failures).toEqual([
+      expect.objectContaining({
+        target: expect.objectContaining({ id: P[1] }),
+        phase: 'read',
+        code: 'OPSMAN_API_ERROR',
+        httpStatus: 500,
+      }),
+    ]);
+    expect(plan.changes.filter((c) => c.target.id === P[1])).toEqual([]);
+    expect(plan.changes.filter((c) => c.target.id === P[0]).map((c) => `${c.key}:${c.action}`)).toEqual([
+      'down:create',
+      'defaultServerType:update',
+    ]);
+  });
+
+  it('an organization whose read fails is a failure and "could not plan", not a server type set from nothing', async () => {
+    const w = world();
+    w.faults.push({
+      method: 'getOrgDefaultServerType',
+      error: () => serverError('GET', '/orgs/{orgId}/defaultServerType'),
+    });
+    const d = deps(w.as('gitopsbt'));
+    const plan = await makePlan(request(), d);
+    expect(d.reporter.messages.at(-1)).toBe('could not plan acme (4/4)');
+    expect(plan.failures.map((f) => `${f.target.type}:${f.phase}`)).toEqual(['organization:read']);
+    expect(plan.changes.filter((c) => c.target.type === 'organization')).toEqual([]);
+  });
+
+  it('a --project plan counts only the selected projects and plans no organization', async () => {
+    const w = world();
+    const d = deps(w.as('gitopsbt'));
+    const plan = await makePlan(request({ projects: [P[2] as string] }), d);
+    expect(d.reporter.messages).toEqual(['planned p-7d03 (1/1)']);
+    expect(Object.keys(plan.targetModes ?? {})).toEqual([`project:${P[2]}`]);
+    expect(w.calls.filter((c) => c.method === 'getOrgDefaultServerType')).toEqual([]);
+  });
+});
+
+describe('makePlan keepAlive', () => {
+  it('is awaited after each target: the next target is not read before it ends, and its error aborts the plan', async () => {
+    const w = world();
+    const order: string[] = [];
+    const api = hooked(w.as('gitopsbt'), 'listAlertConfigs', (args) => {
+      order.push(`read ${String(args[0]).slice(-2)}`);
+    });
+    let n = 0;
+    const keepAlive = async () => {
+      n++;
+      await new Promise((r) => setTimeout(r, 5));
+      order.push(`renewed ${n}`);
+      if (n === 2) throw new Error('lease lost');
+    };
+    await expect(makePlan(request(), deps(api, { keepAlive }), { targetConcurrency: 1 })).rejects.toThrow('lease lost');
+    expect(order).toEqual(['read 01', 'renewed 1', 'read 02', 'renewed 2']);
+  });
+});
+
+describe('makePlan stopped', () => {
+  it('stopped while a target is read: no progress line for it, no further target read, RunInterruptedError', async () => {
+    const w = world();
+    const stop = new AbortController();
+    const api = hooked(w.as('gitopsbt'), 'listAlertConfigs', (args) => {
+      if (args[0] === P[1]) stop.abort();
+    });
+    const d = deps(api, { signal: stop.signal });
+    await expect(makePlan(request(), d, { targetConcurrency: 1 })).rejects.toBeInstanceOf(RunInterruptedError);
+    expect(d.reporter.messages).toEqual(['planned p-7d01 (1/4)']);
+    expect(w.calls.filter((c) => c.method === 'listAlertConfigs').map((c) => c.groupId)).toEqual([P[0], P[1]]);
+    expect(w.calls.filter((c) => c.method === 'getOrgDefaultServerType')).toEqual([]);
+  });
+
+  it('stopped while the last organization is read: the version manifest is not read', async () => {
+    const w = world();
+    w.manifest = MANIFEST;
+    const stop = new AbortController();
+    const api = hooked(w.as('gitopsbt'), 'getOrgDefaultServerType', () => stop.abort());
+    await expect(
+      makePlan(request({ desired: desired(true) }), deps(api, { signal: stop.signal })),
+    ).rejects.toBeInstanceOf(RunInterruptedError);
+    expect(w.calls.filter((c) => c.method === 'getVersionManifest')).toEqual([]);
+  });
+
+  it('stopped while the version manifest is read: RunInterruptedError, not a plan', async () => {
+    const w = world();
+    w.manifest = MANIFEST;
+    const stop = new AbortController();
+    const api = hooked(w.as('gitopsbt'), 'getVersionManifest', () => stop.abort());
+    await expect(
+      makePlan(request({ desired: desired(true) }), deps(api, { signal: stop.signal })),
+    ).rejects.toBeInstanceOf(RunInterruptedError);
+  });
+
+  it('stopped while organizations wait: none is read', async () => {
+    const w = world();
+    const stop = new AbortController();
+    const api = hooked(w.as('gitopsbt'), 'listAlertConfigs', (args) => {
+      if (args[0] === P[2]) stop.abort();
+    });
+    await expect(
+      makePlan(request(), deps(api, { signal: stop.signal }), { targetConcurrency: 1 }),
+    ).rejects.toBeInstanceOf(RunInterruptedError);
+    expect(w.calls.filter((c) => c.method === 'getOrgDefaultServerType')).toEqual([]);
+  });
+});
+
+describe('makePlan concurrency', () => {
+  it('reads at most targetConcurrency targets at once, and that many when it can', async () => {
+    const w = world();
+    let inFlight = 0;
+    let most = 0;
+    const base = w.as('gitopsbt');
+    const api = new Proxy(base, {
+      get(target, prop, receiver) {
+        const value = Reflect.get(target, prop, receiver);
+        if (prop !== 'listAlertConfigs' || typeof value !== 'function')
+          return typeof value === 'function' ? value.bind(target) : value;
+        return async (...args: unknown[]) => {
+          inFlight++;
+          most = Math.max(most, inFlight);
+          await new Promise((r) => setTimeout(r, 10));
+          try {
+            return await value.apply(target, args);
+          } finally {
+            inFlight--;
+          }
+        };
+      },
+    });
+    await makePlan(request(), deps(api), { targetConcurrency: 2 });
+    expect(most).toBe(2);
+  });
+});
