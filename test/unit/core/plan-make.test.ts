@@ -5,7 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { RunInterruptedError } from '../../../lambdas/core/interrupt.ts';
 import { DEFAULT_SETTINGS, type DesiredState } from '../../../lambdas/core/model.ts';
 import { makePlan, type PlanDependencies, type PlanRequest } from '../../../lambdas/core/plan.ts';
-import type { OpsManagerApi } from '../../../lambdas/core/ports.ts';
+import { singletonDigest } from '../../../lambdas/core/plan-singletons.ts';
+import type { OpsManagerApi, ReconcileState } from '../../../lambdas/core/ports.ts';
+import { emptyState } from '../../../lambdas/core/state.ts';
 import { FakeWorld, serverError } from '../../helpers/fake-opsman-api.ts';
 import { desiredProject, ListReporter } from '../../helpers/reconcile-world.ts';
 
@@ -222,5 +224,50 @@ describe('makePlan concurrency', () => {
     });
     await makePlan(request(), deps(api), { targetConcurrency: 2 });
     expect(most).toBe(2);
+  });
+});
+
+describe('makePlan targets', () => {
+  it('plans the pinned version manifest in a full plan, and reads it not at all in a --project plan', async () => {
+    const w = world();
+    w.manifest = MANIFEST;
+    const plan = await makePlan(request({ desired: desired(true) }), deps(w.as('gitopsbt')));
+    const manifest = plan.changes.filter((c) => c.kind === 'versionManifest');
+    expect(manifest.map((c) => `${c.target.type}:${c.action}`)).toEqual(['global:update']);
+    expect(Object.keys(plan.liveDigests)).toContain('global:global');
+    const partial = await makePlan(
+      request({ desired: desired(true), projects: [P[0] as string] }),
+      deps(w.as('gitopsbt')),
+    );
+    expect(partial.changes.filter((c) => c.kind === 'versionManifest')).toEqual([]);
+    expect(w.calls.filter((c) => c.method === 'getVersionManifest')).toHaveLength(1);
+  });
+
+  it("a drift whose authors cannot be read is a plan warning, for a project's singleton and an organization's", async () => {
+    const w = world();
+    w.serverTypes.set(P[0] as string, { name: 'TEST_SERVER', label: 'Test' });
+    w.serverTypes.set(`org:${ORG}`, { name: 'TEST_SERVER', label: 'Test' });
+    w.faults.push({ method: 'listProjectEvents', error: () => serverError('GET', '/groups/{groupId}/events') });
+    w.faults.push({ method: 'listOrgEvents', error: () => serverError('GET', '/orgs/{orgId}/events') });
+    // The state says DEV_SERVER was applied: live moved since, so each difference is drift.
+    const applied = singletonDigest('DEV_SERVER');
+    const state: ReconcileState = {
+      ...emptyState('2026-02-01T00:00:00Z'),
+      projects: {
+        [P[0] as string]: {
+          lastReconciledAt: '2026-02-01T00:00:00Z',
+          alertConfigs: {},
+          singletons: { defaultServerType: applied },
+        },
+      },
+      organizations: {
+        [ORG]: { lastReconciledAt: '2026-02-01T00:00:00Z', singletons: { defaultServerType: applied } },
+      },
+    };
+    const plan = await makePlan(request({ state }), deps(w.as('gitopsbt')));
+    expect(plan.warnings?.filter((m) => m.startsWith('drift attribution for'))).toEqual([
+      expect.stringMatching(/^drift attribution for p-7d01 unavailable/),
+      expect.stringMatching(/^drift attribution for acme unavailable/),
+    ]);
   });
 });
