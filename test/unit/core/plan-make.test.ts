@@ -271,3 +271,24 @@ describe('makePlan targets', () => {
     ]);
   });
 });
+
+describe('makePlan notices of alert planning', () => {
+  it("carries a project's notes (a released key it does not own) and warnings (an undigested create marker)", async () => {
+    const w = world();
+    const d = desired();
+    d.projects[0] = { ...(d.projects[0] as DesiredState['projects'][number]), release: ['ghost'] };
+    const state: ReconcileState = {
+      ...emptyState('2026-02-01T00:00:00Z'),
+      projects: {
+        [P[1] as string]: {
+          alertConfigs: { gone: { pendingCreate: { runId: 'old-run', startedAt: '2026-01-01T00:00:00Z' } } },
+        },
+      },
+    };
+    const plan = await makePlan(request({ desired: d, state }), deps(w.as('gitopsbt')));
+    expect(plan.notes).toEqual([expect.stringContaining('project p-7d01: released key "ghost" is not owned')]);
+    expect(plan.warnings).toEqual([
+      expect.stringContaining('project p-7d02 (5e2211c17a3e5a48f5497d02): alert key "gone"'),
+    ]);
+  });
+});
