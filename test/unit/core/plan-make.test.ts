@@ -292,3 +292,53 @@ describe('makePlan notices of alert planning', () => {
     ]);
   });
 });
+
+describe('makePlan order and counts', () => {
+  it('orders the changes by target name, kind and key, whatever the order of the files and of the reads', async () => {
+    const w = world();
+    const d = desired();
+    d.projects = [
+      desiredProject(P[0] as string, [{ key: 'zz' }, { key: 'aa' }], { name: 'zeta', defaultServerType: 'DEV_SERVER' }),
+      desiredProject(P[1] as string, [{ key: 'mm' }], { name: 'alpha' }),
+    ];
+    const plan = await makePlan(request({ desired: d }), deps(w.as('gitopsbt')));
+    expect(plan.changes.map((c) => `${c.target.name}/${c.key}`)).toEqual([
+      'alpha/mm',
+      'zeta/aa',
+      'zeta/zz',
+      'zeta/defaultServerType',
+      'acme/defaultServerType',
+    ]);
+  });
+
+  it('a project that left the desired state names its first five keys, then "..."', async () => {
+    const w = world();
+    const gone = '5e2211c17a3e5a48f5497d09';
+    const keys = ['k1', 'k2', 'k3', 'k4', 'k5', 'k6'];
+    const state: ReconcileState = {
+      ...emptyState('2026-02-01T00:00:00Z'),
+      projects: { [gone]: { alertConfigs: Object.fromEntries(keys.map((k, i) => [k, { id: `6b${i}` }])) } },
+    };
+    const plan = await makePlan(request({ state }), deps(w.as('gitopsbt')));
+    expect(plan.warnings).toEqual([
+      expect.stringContaining(
+        `project ${gone} is no longer in the desired state; the 6 alert config(s) it owns (k1, k2, k3, k4, k5, ...)`,
+      ),
+    ]);
+  });
+
+  it('with a corrupt state, a delete is blocked (nothing is pruned while ownership is unknown)', async () => {
+    const w = world();
+    const id = w.seedAlert(P[0] as string, { eventTypeName: 'HOST_DOWN', enabled: true, notifications: [] });
+    const d = desired();
+    d.projects[0] = { ...(d.projects[0] as DesiredState['projects'][number]), prune: true };
+    const state: ReconcileState = {
+      ...emptyState('2026-02-01T00:00:00Z'),
+      projects: { [P[0] as string]: { alertConfigs: { old: { id } } } },
+    };
+    const plan = await makePlan(request({ state, stateCorrupt: true }), deps(w.as('gitopsbt')));
+    expect(plan.changes.filter((c) => c.key === 'old').map((c) => `${c.action}: ${c.reason}`)).toEqual([
+      expect.stringMatching(/^blocked: the state was unreadable \(corrupt\)/),
+    ]);
+  });
+});
