@@ -342,3 +342,47 @@ describe('makePlan order and counts', () => {
     ]);
   });
 });
+
+describe('makePlan change windows', () => {
+  /** Project 1's server type was applied as DEV_SERVER, changed by hand for five applies in a row: a fight. */
+  function fighting(): ReconcileState {
+    const at = '2026-02-01T00:00:00Z';
+    return {
+      ...emptyState(at),
+      projects: {
+        [P[0] as string]: {
+          lastReconciledAt: at,
+          alertConfigs: {},
+          singletons: { defaultServerType: singletonDigest('DEV_SERVER') },
+          driftStreaks: { defaultServerType: { runs: 5, since: at, actors: [], fields: ['defaultServerType'] } },
+        },
+      },
+    };
+  }
+
+  it('a drift on a target a window holds is no fight this run; the same drift unheld is', async () => {
+    const w = world();
+    w.serverTypes.set(P[0] as string, { name: 'TEST_SERVER', label: 'Test' });
+    const fights = (p: Awaited<ReturnType<typeof makePlan>>) =>
+      p.changes.filter((c) => c.drift?.fight !== undefined).map((c) => `${c.target.id}/${c.key}`);
+    const open = await makePlan(request({ command: 'apply', state: fighting() }), deps(w.as('gitopsbt')));
+    expect(fights(open)).toEqual([`${P[0]}/defaultServerType`]);
+    const d = desired();
+    d.settings.changeWindows = [
+      { name: 'freeze', kind: 'deny', from: '2026-03-01T00:00:00Z', until: '2026-03-02T00:00:00Z' },
+    ];
+    const held = await makePlan(request({ command: 'apply', desired: d, state: fighting() }), deps(w.as('gitopsbt')));
+    expect(held.windowHolds?.[`project:${P[0]}`]).toBeDefined();
+    expect(fights(held)).toEqual([]);
+  });
+
+  it('windows that hold nothing record no windowHolds', async () => {
+    const d = desired();
+    d.settings.changeWindows = [
+      { name: 'freeze', kind: 'deny', from: '2026-04-01T00:00:00Z', until: '2026-04-02T00:00:00Z' },
+    ];
+    const plan = await makePlan(request({ command: 'apply', desired: d }), deps(world().as('gitopsbt')));
+    expect(plan.changeWindows).toEqual(d.settings.changeWindows);
+    expect(plan).not.toHaveProperty('windowHolds');
+  });
+});
