@@ -386,3 +386,32 @@ describe('makePlan change windows', () => {
     expect(plan).not.toHaveProperty('windowHolds');
   });
 });
+
+describe('makePlan a target failing late', () => {
+  it('a project whose planning throws after its changes were made keeps none of them, only its failure', async () => {
+    const w = world();
+    w.serverTypes.set(P[0] as string, { name: 'TEST_SERVER', label: 'Test' });
+    // A malformed events answer (not a list) makes drift attribution throw: the last step of planning a project.
+    const api = new Proxy(w.as('gitopsbt'), {
+      get(target, prop, receiver) {
+        if (prop === 'listProjectEvents') return async () => null;
+        const value = Reflect.get(target, prop, receiver);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const state: ReconcileState = {
+      ...emptyState('2026-02-01T00:00:00Z'),
+      projects: {
+        [P[0] as string]: {
+          lastReconciledAt: '2026-02-01T00:00:00Z',
+          alertConfigs: {},
+          singletons: { defaultServerType: singletonDigest('DEV_SERVER') },
+        },
+      },
+    };
+    const plan = await makePlan(request({ command: 'apply', state }), deps(api));
+    expect(plan.failures.map((f) => `${f.target.id}:${f.phase}`)).toEqual([`${P[0]}:plan`]);
+    expect(plan.changes.filter((c) => c.target.id === P[0])).toEqual([]);
+    expect(plan.changes.filter((c) => c.target.id === P[1]).length).toBeGreaterThan(0);
+  });
+});
