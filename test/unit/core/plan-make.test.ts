@@ -415,3 +415,45 @@ describe('makePlan a target failing late', () => {
     expect(plan.changes.filter((c) => c.target.id === P[1]).length).toBeGreaterThan(0);
   });
 });
+
+describe('makePlan organizations and the installation', () => {
+  it('an organization without defaultServerType is neither read nor given a change', async () => {
+    const w = world();
+    const d = desired();
+    d.organizations = [{ name: 'acme', orgId: ORG, source: { file: 'o.yaml', line: 1, column: 1 } }];
+    const plan = await makePlan(request({ desired: d }), deps(w.as('gitopsbt')));
+    expect(plan.changes.filter((c) => c.target.type === 'organization')).toEqual([]);
+    expect(w.calls.filter((c) => c.method === 'getOrgDefaultServerType')).toEqual([]);
+  });
+
+  it('in observe mode an organization and the pinned manifest report drift, never an update', async () => {
+    const w = world();
+    w.manifest = MANIFEST;
+    const d = desired(true);
+    d.settings.mode = 'observe';
+    const plan = await makePlan(request({ command: 'apply', desired: d }), deps(w.as('gitopsbt')));
+    expect(
+      plan.changes.filter((c) => c.target.type !== 'project').map((c) => `${c.target.type}/${c.key}:${c.action}`),
+    ).toEqual(['organization/defaultServerType:drift', 'global/versionManifest:drift']);
+  });
+
+  it("an organization's drift authors are read from its last reconcile on, not from the beginning", async () => {
+    const w = world();
+    w.serverTypes.set(`org:${ORG}`, { name: 'TEST_SERVER', label: 'Test' });
+    const queries: unknown[] = [];
+    const api = hooked(w.as('gitopsbt'), 'listOrgEvents', (args) => {
+      queries.push(args[1]);
+    });
+    const state: ReconcileState = {
+      ...emptyState('2026-02-01T00:00:00Z'),
+      organizations: {
+        [ORG]: {
+          lastReconciledAt: '2026-02-01T00:00:00Z',
+          singletons: { defaultServerType: singletonDigest('DEV_SERVER') },
+        },
+      },
+    };
+    await makePlan(request({ state }), deps(api));
+    expect(queries).toEqual([expect.objectContaining({ minDate: expect.stringMatching(/^2026-0[12]-/) })]);
+  });
+});
