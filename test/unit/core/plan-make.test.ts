@@ -457,3 +457,13 @@ describe('makePlan organizations and the installation', () => {
     expect(queries).toEqual([expect.objectContaining({ minDate: expect.stringMatching(/^2026-0[12]-/) })]);
   });
 });
+
+describe('makePlan the manifest read failing', () => {
+  it('is a failure of the installation target, not a manifest left unplanned in silence', async () => {
+    const w = world();
+    w.faults.push({ method: 'getVersionManifest', error: () => serverError('GET', '/unauth/versionManifest') });
+    const plan = await makePlan(request({ desired: desired(true) }), deps(w.as('gitopsbt')));
+    expect(plan.failures.map((f) => `${f.target.type}:${f.phase}:${f.httpStatus}`)).toEqual(['global:read:500']);
+    expect(plan.changes.filter((c) => c.kind === 'versionManifest')).toEqual([]);
+  });
+});
