@@ -467,3 +467,14 @@ describe('makePlan the manifest read failing', () => {
     expect(plan.changes.filter((c) => c.kind === 'versionManifest')).toEqual([]);
   });
 });
+
+describe("makePlan an organization's own mode", () => {
+  it('spec.mode observe of an organization turns its update into drift while the projects apply', async () => {
+    const d = desired();
+    d.organizations = d.organizations.map((o) => ({ ...o, mode: 'observe' as const }));
+    const plan = await makePlan(request({ command: 'apply', desired: d }), deps(world().as('gitopsbt')));
+    expect(plan.targetModes?.[`organization:${ORG}`]).toBe('observe');
+    expect(plan.changes.filter((c) => c.target.type === 'organization').map((c) => c.action)).toEqual(['drift']);
+    expect(plan.targetModes?.[`project:${P[0]}`]).toBe('apply');
+  });
+});
