@@ -125,9 +125,10 @@ describe('makePlan progress', () => {
   it('a --project plan counts only the selected projects and plans no organization', async () => {
     const w = world();
     const d = deps(w.as('gitopsbt'));
-    const plan = await makePlan(request({ projects: [P[2] as string] }), d);
-    expect(d.reporter.messages).toEqual(['planned p-7d03 (1/1)']);
-    expect(Object.keys(plan.targetModes ?? {})).toEqual([`project:${P[2]}`]);
+    const plan = await makePlan(request({ projects: [P[2] as string, P[0] as string] }), d, { targetConcurrency: 1 });
+    expect(d.reporter.messages).toEqual(['planned p-7d01 (1/2)', 'planned p-7d03 (2/2)']);
+    expect(plan.projects).toEqual([P[0], P[2]]);
+    expect(Object.keys(plan.targetModes ?? {})).toEqual([`project:${P[0]}`, `project:${P[2]}`]);
     expect(w.calls.filter((c) => c.method === 'getOrgDefaultServerType')).toEqual([]);
   });
 });
@@ -337,6 +338,9 @@ describe('makePlan order and counts', () => {
       projects: { [P[0] as string]: { alertConfigs: { old: { id } } } },
     };
     const plan = await makePlan(request({ state, stateCorrupt: true }), deps(w.as('gitopsbt')));
+    expect(plan.warnings?.[0]).toMatch(
+      /^.*ownership is unknown this run; owned alert configs are recovered by adoption and nothing is pruned$/,
+    );
     expect(plan.changes.filter((c) => c.key === 'old').map((c) => `${c.action}: ${c.reason}`)).toEqual([
       expect.stringMatching(/^blocked: the state was unreadable \(corrupt\)/),
     ]);
