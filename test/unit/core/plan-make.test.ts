@@ -10,6 +10,7 @@ import type { OpsManagerApi, ReconcileState } from '../../../lambdas/core/ports.
 import { emptyState } from '../../../lambdas/core/state.ts';
 import { FakeWorld, serverError } from '../../helpers/fake-opsman-api.ts';
 import { desiredProject, ListReporter } from '../../helpers/reconcile-world.ts';
+import { ownedId, P2 as P2_FIXTURE, scenario } from './scenario-fixture.ts';
 
 const P = ['5e2211c17a3e5a48f5497d01', '5e2211c17a3e5a48f5497d02', '5e2211c17a3e5a48f5497d03'];
 const ORG = '5e2211c17a3e5a48f5497d00';
@@ -480,5 +481,20 @@ describe("makePlan an organization's own mode", () => {
     expect(plan.targetModes?.[`organization:${ORG}`]).toBe('observe');
     expect(plan.changes.filter((c) => c.target.type === 'organization').map((c) => c.action)).toEqual(['drift']);
     expect(plan.targetModes?.[`project:${P[0]}`]).toBe('apply');
+  });
+});
+
+describe('makePlan an owned config deleted by hand', () => {
+  it("is re-created as drift naming who deleted it (the former id's events)", async () => {
+    const h = scenario();
+    await h.run('apply');
+    const id = ownedId(h, 'host-down', P2_FIXTURE);
+    await h.world.as('jdoekey1').deleteAlertConfig(P2_FIXTURE, id);
+    const report = await h.run('plan');
+    const change = report.plan.changes.find((c) => c.key === 'host-down');
+    expect(change?.action).toBe('create');
+    expect(change?.drift?.attribution?.map((a) => [a.actor, a.eventTypeName])).toEqual([
+      ['jdoekey1', 'ALERT_CONFIG_DELETED_AUDIT'],
+    ]);
   });
 });
