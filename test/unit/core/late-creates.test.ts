@@ -174,6 +174,18 @@ describe('a late create whose key left git', () => {
     expect(actions(await h.run('plan'))).toEqual([]);
   });
 
+  it('lists such a config among the unmanaged in id order, with one made by hand after it', async () => {
+    const h = scenario();
+    await lostCreate(h, 'lost');
+    const copy = (await h.world.as('jdoekey1').createAlertConfig(P1, LATE_LIVE as never)).id;
+    const later = h.world.seedAlert(P1, { eventTypeName: 'NO_PRIMARY', enabled: false, notifications: [] });
+    setP1(h, { alertConfigs: p1Alerts() });
+    const report = await h.run('plan');
+    const ids = (report.plan.unmanaged ?? []).filter((u) => u.target.id === P1).map((u) => u.id);
+    expect(ids).toEqual([...ids].sort());
+    expect(ids.slice(-2)).toEqual([copy, later]);
+  });
+
   it('blocks the delete for the run when the audit of who created it cannot be read, keeping the marker', async () => {
     const h = scenario();
     const late = await lostCreate(h, 'landed');

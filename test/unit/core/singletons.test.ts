@@ -31,6 +31,21 @@ describe('singletons', () => {
     });
   });
 
+  it("a change made with the tool's own key outside its runs is named as that, for projects and organizations", async () => {
+    const h = scenario({ defaultServerType: 'PRODUCTION_SERVER' });
+    h.source.files.set('org.yaml', orgYaml('TEST_SERVER'));
+    await h.run('apply');
+    h.clock.ms += 10 * 60_000;
+    await h.world.as('gitopsbt').setProjectDefaultServerType(P1, { name: 'DEV_SERVER' });
+    await h.world.as('gitopsbt').setOrgDefaultServerType(ORG, { name: 'DEV_SERVER' });
+    const plan = await h.run('plan');
+    const drifted = plan.plan.changes.filter((c) => c.kind === 'defaultServerType' && c.action === 'update');
+    expect(drifted.map((c) => [c.target.type, c.drift?.attribution?.map((a) => [a.actor, a.viaOwnKey])])).toEqual([
+      ['project', [['gitopsbt', true]]],
+      ['organization', [['gitopsbt', true]]],
+    ]);
+  });
+
   it('audit-log rotation: drift without enforce, PUT with enforce; server-filled defaults are not a difference', async () => {
     const rotation = { sizeThresholdMB: 1000, timeThresholdHrs: 24, numUncompressed: 5 };
     const h = scenario({ auditLogRotation: { enforce: false, ...rotation } });
