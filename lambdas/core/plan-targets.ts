@@ -164,8 +164,12 @@ export async function planProject(
       records: state?.alertConfigs,
     });
   } catch (error) {
+    // A target that failed was not planned: nothing of its planning half-done reaches the plan, only its failure.
     result.failure = failure(target, 'plan', error);
     result.changes = [];
+    result.unmanaged = [];
+    delete result.notes;
+    delete result.warnings;
   }
   return result;
 }
@@ -180,8 +184,11 @@ export async function planOrganization(
   const mode = targetMode(request.command, request.modeCap, org.mode ?? request.desired.settings.mode);
   const result: TargetPlan = { key: targetKey(target), mode, changes: [], unmanaged: [], reads: ['defaultServerType'] };
   if (org.defaultServerType === undefined) return result;
+  // As for a project: a failure after the read is the plan's (its changes dropped), not the read's.
+  let phase: 'read' | 'plan' = 'read';
   try {
     const live = await deps.api.getOrgDefaultServerType(org.orgId);
+    phase = 'plan';
     result.digest = orgLiveDigest(live);
     const last = request.state?.organizations?.[org.orgId];
     const change = planServerType(target, org.defaultServerType, live, last?.singletons?.defaultServerType);
@@ -191,7 +198,8 @@ export async function planOrganization(
       stateSavedAt: request.state?.updatedAt,
     });
   } catch (error) {
-    result.failure = failure(target, 'read', error);
+    result.failure = failure(target, phase, error);
+    result.changes = [];
   }
   return result;
 }

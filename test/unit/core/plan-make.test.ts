@@ -123,6 +123,26 @@ describe('makePlan progress', () => {
     expect(plan.changes.filter((c) => c.target.type === 'organization')).toEqual([]);
   });
 
+  it("an organization that fails after its read (its drift attribution throws) keeps no change, and the failure is the plan's", async () => {
+    const w = world();
+    w.serverTypes.set(`org:${ORG}`, { name: 'TEST_SERVER', label: 'Test' });
+    const applied = singletonDigest('DEV_SERVER');
+    const state: ReconcileState = {
+      ...emptyState('2026-02-01T00:00:00Z'),
+      organizations: {
+        [ORG]: { lastReconciledAt: '2026-02-01T00:00:00Z', singletons: { defaultServerType: applied } },
+      },
+    };
+    const api = w.as('gitopsbt');
+    // An answer that is no list: the attribution's own code throws on it, after the server type was read and planned.
+    const broken = Object.assign(Object.create(api) as OpsManagerApi, {
+      listOrgEvents: async () => null as unknown as Awaited<ReturnType<OpsManagerApi['listOrgEvents']>>,
+    });
+    const plan = await makePlan(request({ state }), deps(broken));
+    expect(plan.failures.map((f) => `${f.target.type}:${f.phase}`)).toEqual(['organization:plan']);
+    expect(plan.changes.filter((c) => c.target.type === 'organization')).toEqual([]);
+  });
+
   it('a --project plan counts only the selected projects and plans no organization', async () => {
     const w = world();
     const d = deps(w.as('gitopsbt'));
@@ -396,6 +416,9 @@ describe('makePlan a target failing late', () => {
   it('a project whose planning throws after its changes were made keeps none of them, only its failure', async () => {
     const w = world();
     w.serverTypes.set(P[0] as string, { name: 'TEST_SERVER', label: 'Test' });
+    // An unmanaged config in each of the first two projects: listed for the one planned, not for the one that failed.
+    for (const p of [P[0], P[1]] as string[])
+      w.seedAlert(p, { eventTypeName: 'JOINED_GROUP', enabled: true, notifications: [] });
     // A malformed events answer (not a list) makes drift attribution throw: the last step of planning a project.
     const api = new Proxy(w.as('gitopsbt'), {
       get(target, prop, receiver) {
@@ -418,6 +441,7 @@ describe('makePlan a target failing late', () => {
     expect(plan.failures.map((f) => `${f.target.id}:${f.phase}`)).toEqual([`${P[0]}:plan`]);
     expect(plan.changes.filter((c) => c.target.id === P[0])).toEqual([]);
     expect(plan.changes.filter((c) => c.target.id === P[1]).length).toBeGreaterThan(0);
+    expect((plan.unmanaged ?? []).map((u) => u.target.id)).toEqual([P[1]]);
   });
 });
 
