@@ -2,8 +2,9 @@
  * Convergence check right after a target's writes. Ops Manager answers POST, PUT and PATCH with the config as it
  * stored it: that echo is compared with the desired body first, at no extra request. Whenever an echo differs or is
  * missing, one re-read of the target's alert list decides (so a flag is never raised on an odd response alone). Written
- * singletons are re-read with a GET. A written object that still differs is reported `not-converging` and is not
- * rewritten until its desired state changes (no flapping loop).
+ * singletons are re-read with a GET. A written object that still differs is reported `not-converging`; an alert config
+ * is then not rewritten until its desired state changes (no flapping loop), a singleton (which keeps no such guard) is
+ * written again by the next run that finds it differing.
  */
 import type { AlertConfig } from '../opsman/types.ts';
 import { type DesiredAlertBody, hasSecretFields } from './alert-body.ts';
@@ -42,9 +43,14 @@ export interface VerifyOutcome {
 }
 
 async function guard(result: ChangeResult, ctx: ApplyContext, fields: string[]): Promise<void> {
-  result.status = 'not-converging';
-  result.message = `still differs after the write: ${fields.join(', ')}; not rewritten until its desired state changes`;
   const change = result.change;
+  result.status = 'not-converging';
+  // Only an alert config is held back by a guard (its record stores one); a singleton has none and is written again by
+  // the next run that finds it differing: the message must not promise otherwise.
+  result.message =
+    change.kind === 'alertConfig'
+      ? `still differs after the write: ${fields.join(', ')}; not rewritten until its desired state changes`
+      : `still differs after the write: ${fields.join(', ')}; Ops Manager did not keep what was sent, and the next run that finds it differing writes it again (check what holds this setting on the server)`;
   if (change.kind !== 'alertConfig') return;
   const record = ctx.state.projects[change.target.id]?.alertConfigs[change.key];
   const body = change.after as DesiredAlertBody;

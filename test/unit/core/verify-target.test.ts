@@ -107,6 +107,9 @@ describe('verifyTarget', () => {
     const written = new Map<ChangeResult, WriteCheck>([[r, { echoConfirmed: false }]]);
     expect(await verifyTarget(written, ctx)).toEqual({});
     expect(r).toMatchObject({ status: 'not-converging', message: expect.stringContaining('numTotal') });
+    // No guard holds a singleton back: the message says the next run writes it again, not that it stops.
+    expect(r.message).toMatch(/the next run that finds it differing writes it again/);
+    expect(r.message).not.toContain('not rewritten');
     expect(ctx.state.projects[GROUP]?.alertConfigs.auditLogRotation).toEqual({ id: ID });
   });
 
