@@ -3,7 +3,7 @@
  * path options every command of the test takes (`--desired`, `--state-dir`, `--secrets-file`, optionally
  * `--project`).
  */
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmulator } from '../../emulator/index.ts';
@@ -57,4 +57,12 @@ export function commonOptionsFor(common: readonly string[], argv: readonly strin
 export async function closeExampleWorkspace(w: Pick<ExampleWorkspace, 'dir' | 'emulator'>): Promise<void> {
   await w.emulator.close();
   await rm(w.dir, { recursive: true, force: true });
+}
+
+/** Replaces `from` (which must be there: a test edits what it means to) with `to` in the workspace's desired file `file`. */
+export async function editDesired(dir: string, file: string, from: string, to: string): Promise<void> {
+  const path = join(dir, 'desired', file);
+  const text = await readFile(path, 'utf8');
+  if (!text.includes(from)) throw new Error(`${file} has no ${JSON.stringify(from)}`);
+  await writeFile(path, text.replace(from, to));
 }

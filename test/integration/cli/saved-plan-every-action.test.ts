@@ -8,19 +8,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Plan, RunReport } from '../../../lambdas/core/model.ts';
 import { runBinary, toolEnv } from '../../helpers/cli-run.ts';
 import { HAS_SCRIPT, runOnTerminal } from '../../helpers/cli-terminal.ts';
-import { closeExampleWorkspace, openExampleWorkspace } from '../../helpers/cli-workspace.ts';
+import { closeExampleWorkspace, editDesired, openExampleWorkspace } from '../../helpers/cli-workspace.ts';
 
 let emulator: { url: string; origin: string; close(): Promise<void> };
 let dir: string;
 let common: string[];
 
-/** Replaces `from` (which must be there) with `to` in a desired-state file. */
-async function edit(file: string, from: string, to: string): Promise<void> {
-  const path = join(dir, 'desired', file);
-  const text = await readFile(path, 'utf8');
-  if (!text.includes(from)) throw new Error(`${file} has no ${JSON.stringify(from)}`);
-  await writeFile(path, text.replace(from, to));
-}
+/** Replaces `from` with `to` in a desired-state file of this test's workspace. */
+const edit = (file: string, from: string, to: string) => editDesired(dir, file, from, to);
 
 /** Saves a plan, applies it, and answers both: the plan saved and the apply's report. */
 async function planThenApply(env: Record<string, string>): Promise<{ plan: Plan; report: RunReport; stderr: string }> {

@@ -2,23 +2,19 @@
 // content; the pinned file is then edited in git before `apply --plan`. The apply must not send either version: the
 // manifest write fails with PIN_CHANGED (the plan showed one content, the file now holds another), the manifest on
 // Ops Manager stays as it was, and the other writes of the plan are applied.
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Plan, RunReport } from '../../../lambdas/core/model.ts';
 import { runBinary, toolEnv } from '../../helpers/cli-run.ts';
-import { closeExampleWorkspace, openExampleWorkspace } from '../../helpers/cli-workspace.ts';
+import { closeExampleWorkspace, editDesired, openExampleWorkspace } from '../../helpers/cli-workspace.ts';
 
 let emulator: { url: string; origin: string; close(): Promise<void> };
 let dir: string;
 let common: string[];
 
-async function edit(file: string, from: string, to: string): Promise<void> {
-  const path = join(dir, 'desired', file);
-  const text = await readFile(path, 'utf8');
-  if (!text.includes(from)) throw new Error(`${file} has no ${JSON.stringify(from)}`);
-  await writeFile(path, text.replace(from, to));
-}
+/** Replaces `from` with `to` in a desired-state file of this test's workspace. */
+const edit = (file: string, from: string, to: string) => editDesired(dir, file, from, to);
 
 /** The version manifest Ops Manager serves now, as text (the unauthenticated route of the spec). */
 async function servedManifest(): Promise<string> {

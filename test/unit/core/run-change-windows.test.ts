@@ -7,25 +7,11 @@
 import { describe, expect, it } from 'vitest';
 import { renderPlanText } from '../../../lambdas/core/render/plan-text.ts';
 import { settingsYaml } from '../../helpers/reconcile-world.ts';
-import { P1, P2, scenario } from './scenario-fixture.ts';
+import { P1, P2, STAGING_HOURS, SUNDAY, scenario } from './scenario-fixture.ts';
 
-// 2026-03-01 is a Sunday; the window opens Monday 09:00 in Paris (08:00Z, CET).
-const SUNDAY = Date.parse('2026-03-01T10:00:00Z');
+// The window opens Monday 09:00 in Paris (08:00Z, CET).
 const MONDAY_OPEN = Date.parse('2026-03-02T08:30:00Z');
-
-const WINDOWS = {
-  changeWindows: [
-    {
-      name: 'staging-hours',
-      kind: 'allow',
-      days: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'],
-      start: '09:00',
-      end: '17:00',
-      timeZone: 'Europe/Paris',
-      projects: [P2],
-    },
-  ],
-};
+const WINDOWS = STAGING_HOURS;
 
 describe('change windows in runReconcile', () => {
   it('holds the project outside its allow window and writes the others; writes it once the window is open', async () => {

@@ -6,7 +6,7 @@ import { LEASE_RELEASE_FAILED } from '../../../lambdas/core/lease.ts';
 import type { Plan, RunReport } from '../../../lambdas/core/model.ts';
 import { REPORT_NOT_WRITTEN } from '../../../lambdas/core/report.ts';
 import { DEFAULT_RUN_OPTIONS, runReconcile } from '../../../lambdas/core/run.ts';
-import { P1, P2, p1Alerts, scenario, setP1 } from './scenario-fixture.ts';
+import { P1, P2, p1Alerts, STAGING_HOURS, SUNDAY, scenario, setP1 } from './scenario-fixture.ts';
 
 describe('run guards', () => {
   it('refuses an unknown command before loading anything or taking the lease', async () => {
@@ -140,21 +140,8 @@ describe('run guards', () => {
   });
 
   it('--ignore-windows on a saved plan capped by --mode plan says nothing was "written anyway": nothing was', async () => {
-    const windows = {
-      changeWindows: [
-        {
-          name: 'staging-hours',
-          kind: 'allow',
-          days: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'],
-          start: '09:00',
-          end: '17:00',
-          timeZone: 'Europe/Paris',
-          projects: [P2],
-        },
-      ],
-    };
-    const h = scenario({}, {}, windows);
-    h.clock.ms = Date.parse('2026-03-01T10:00:00Z'); // a Sunday: the window is closed
+    const h = scenario({}, {}, STAGING_HOURS);
+    h.clock.ms = SUNDAY; // a Sunday: the window is closed
     const planned = await h.run('plan', { mode: 'apply', planForApply: true });
     const saved = JSON.parse(JSON.stringify(planned.plan)) as Plan;
     const report = await h.run('apply', { savedPlan: saved, mode: 'plan', ignoreWindows: true });
@@ -163,21 +150,8 @@ describe('run guards', () => {
   });
 
   it('an interrupted apply counts as not started only the writes the stop left, not those a change window held', async () => {
-    const windows = {
-      changeWindows: [
-        {
-          name: 'staging-hours',
-          kind: 'allow',
-          days: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'],
-          start: '09:00',
-          end: '17:00',
-          timeZone: 'Europe/Paris',
-          projects: [P2],
-        },
-      ],
-    };
-    const h = scenario({}, {}, windows);
-    h.clock.ms = Date.parse('2026-03-01T10:00:00Z'); // a Sunday: P2's window is closed, its create is held
+    const h = scenario({}, {}, STAGING_HOURS);
+    h.clock.ms = SUNDAY; // a Sunday: P2's window is closed, its create is held
     const stop = new AbortController();
     const deps = h.deps();
     const api = deps.api;

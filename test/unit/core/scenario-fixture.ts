@@ -124,3 +124,21 @@ export function ownedId(h: ReconcileHarness, key: string, project = P1): string 
 export function actions(report: { plan: { changes: { key: string; action: string }[] } }): string[] {
   return report.plan.changes.filter((c) => c.action !== 'noop').map((c) => `${c.key}:${c.action}`);
 }
+
+/** 2026-03-01 10:00 UTC, a Sunday: the staging-hours window (below) is closed. */
+export const SUNDAY = Date.parse('2026-03-01T10:00:00Z');
+
+/** Settings with one allow window for project 2, Monday to Friday 09:00-17:00 in Paris. */
+export const STAGING_HOURS = {
+  changeWindows: [
+    {
+      name: 'staging-hours',
+      kind: 'allow',
+      days: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'],
+      start: '09:00',
+      end: '17:00',
+      timeZone: 'Europe/Paris',
+      projects: [P2],
+    },
+  ],
+};
