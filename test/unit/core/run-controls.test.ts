@@ -234,9 +234,13 @@ describe('state save failure', () => {
     };
     const report = await h.run('apply');
     expect(report.summary.applied).toBe(3);
-    expect(report.failures.map((f) => f.message)).toEqual([
-      'the state could not be saved after applying: disk full; the next run recovers ownership by adoption',
-    ]);
+    const message =
+      'the state could not be saved after applying: disk full; the next run recovers ownership by adoption';
+    expect(report.failures.map((f) => f.message)).toEqual([message]);
+    // A warning too, one failed target, and the lease released all the same.
+    expect(report.warnings).toContain(message);
+    expect(report.summary.targetsFailed).toBe(1);
+    expect(h.state.lease).toBeNull();
     // Titled as the state store it is, never as Ops Manager (which took every write).
     const summary = renderRunSummary(report);
     expect(summary).toContain(

@@ -76,24 +76,6 @@ describe('run guards', () => {
     }
   });
 
-  it('a state that cannot be saved after the writes is a failure and a warning, never a clean run', async () => {
-    const h = scenario();
-    const original = h.state.write.bind(h.state);
-    let calls = 0;
-    h.state.write = async (state, version) => {
-      calls++;
-      if (calls > 1) throw new Error('disk full');
-      return original(state, version);
-    };
-    const report = await h.run('apply');
-    const message =
-      'the state could not be saved after applying: disk full; the next run recovers ownership by adoption';
-    expect(report.failures.map((f) => f.message)).toEqual([message]);
-    expect(report.warnings).toContain(message);
-    expect(report.summary.targetsFailed).toBe(1);
-    expect(h.state.lease).toBeNull();
-  });
-
   it('keeps the lease alive while planning: a plan longer than the lease lifetime is not overtaken by another run', async () => {
     const h = scenario();
     const deps = h.deps();
