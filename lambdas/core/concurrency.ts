@@ -2,7 +2,11 @@
 
 import { OpsManagerApiError, OpsManagerAuthError } from '../opsman/errors.ts';
 
-/** Runs `fn` over `items` with at most `limit` in flight; results keep the input order. `fn` must not throw. */
+/**
+ * Runs `fn` over `items` with at most `limit` in flight; results keep the input order. Once a call throws (a plan's
+ * keepAlive finding the lease lost), no further item is started, and the first error is thrown only when the calls in
+ * flight have settled: nothing keeps reading or writing after the caller has moved on to report, save or release.
+ */
 export async function mapLimit<T, R>(
   items: readonly T[],
   limit: number,
@@ -10,13 +14,19 @@ export async function mapLimit<T, R>(
 ): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
+  let failure: { error: unknown } | undefined;
   const worker = async (): Promise<void> => {
-    while (next < items.length) {
+    while (failure === undefined && next < items.length) {
       const index = next++;
-      results[index] = await fn(items[index] as T, index);
+      try {
+        results[index] = await fn(items[index] as T, index);
+      } catch (error) {
+        failure ??= { error };
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+  if (failure !== undefined) throw failure.error;
   return results;
 }
 
