@@ -1,0 +1,47 @@
+// Rules of applyPlan (lambdas/core/apply.ts) seen through whole runs: what a target this run may not write keeps, what
+// a failed or stopped write leaves in the state, and what the report and the progress say of it.
+import { describe, expect, it } from 'vitest';
+import { P1, P2, scenario } from './scenario-fixture.ts';
+
+describe('a target this run may not write', () => {
+  it('keeps its own record of an in-sync singleton: only a target that may be written is brought up to date', async () => {
+    const h = scenario(
+      { defaultServerType: 'PRODUCTION_SERVER', mode: 'observe' },
+      { defaultServerType: 'TEST_SERVER' },
+    );
+    h.world.serverTypes.set(P1, { name: 'PRODUCTION_SERVER' });
+    h.world.serverTypes.set(P2, { name: 'TEST_SERVER' });
+    const report = await h.run('apply');
+    const inSync = report.plan.changes.filter((c) => c.kind === 'defaultServerType').map((c) => c.action);
+    expect(inSync).toEqual(['noop', 'noop']);
+    expect(h.state.state?.projects[P2]?.singletons?.defaultServerType).toBeDefined();
+    expect(h.state.state?.projects[P1]?.singletons?.defaultServerType).toBeUndefined();
+  });
+});
+
+describe('pending-create markers that cannot be saved', () => {
+  it('write nothing at all: every write of the run fails, saying the state was not saved', async () => {
+    const h = scenario();
+    const write = h.state.write.bind(h.state);
+    let refused = false;
+    h.state.write = async (state, expected) => {
+      // The first save of the apply is the markers' one.
+      if (!refused) {
+        refused = true;
+        throw Object.assign(new Error('disk full'), { code: 'STATE_WRITE_FAILED' });
+      }
+      return write(state, expected);
+    };
+    const report = await h.run('apply');
+    expect(refused).toBe(true);
+    expect(h.world.writes()).toEqual([]);
+    expect(report.results.length).toBeGreaterThan(0);
+    for (const r of report.results) {
+      expect(r).toMatchObject({
+        status: 'failed',
+        message: 'state not saved before creating: disk full',
+        code: 'STATE_WRITE_FAILED',
+      });
+    }
+  });
+});
