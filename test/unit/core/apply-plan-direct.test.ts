@@ -107,6 +107,9 @@ describe('a write the run stopped while it waited for the answer', () => {
     const out = await applyPlan(plan, ctx, { targetConcurrency: 1 });
     const p1 = out.results.filter((r) => r.change.target.id === P1);
     expect(p1.map((r) => r.status)).toEqual(['failed', 'applied']);
+    // A failed write leaves its project unreconciled (the next run's drift window starts where it did).
+    expect(state.projects[P1]?.lastReconciledAt).toBeUndefined();
+    expect(state.projects[P2]?.lastReconciledAt).toBe(plan.createdAt);
   });
 });
 

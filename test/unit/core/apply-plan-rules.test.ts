@@ -1,7 +1,8 @@
 // Rules of applyPlan (lambdas/core/apply.ts) seen through whole runs: what a target this run may not write keeps, what
 // a failed or stopped write leaves in the state, and what the report and the progress say of it.
 import { describe, expect, it } from 'vitest';
-import { P1, P2, scenario } from './scenario-fixture.ts';
+import type { ProjectState, ReconcileState } from '../../../lambdas/core/ports.ts';
+import { P1, P2, scenario, setP1 } from './scenario-fixture.ts';
 
 describe('a target this run may not write', () => {
   it('keeps its own record of an in-sync singleton: only a target that may be written is brought up to date', async () => {
@@ -16,6 +17,25 @@ describe('a target this run may not write', () => {
     expect(inSync).toEqual(['noop', 'noop']);
     expect(h.state.state?.projects[P2]?.singletons?.defaultServerType).toBeDefined();
     expect(h.state.state?.projects[P1]?.singletons?.defaultServerType).toBeUndefined();
+  });
+
+  it('is not stamped reconciled and forgets no record when all is in sync: it was only observed', async () => {
+    const h = scenario();
+    await h.run('apply');
+    const before = structuredClone(h.state.state?.projects[P1]);
+    h.clock.ms += 3_600_000;
+    setP1(h, { mode: 'observe' });
+    // A record of a key neither desired nor live: an apply forgets it only in a project it may write.
+    const state = h.state.state as ReconcileState;
+    const stale = { id: '64b0000000000000000000aa', appliedDigest: 'x' };
+    (state.projects[P1] as ProjectState).alertConfigs.gone = stale;
+    (state.projects[P2] as ProjectState).alertConfigs.gone = stale;
+    h.state.text = JSON.stringify(state);
+    const report = await h.run('apply');
+    expect(report.plan.changes.filter((c) => c.action !== 'noop')).toEqual([]);
+    expect(h.state.state?.projects[P1]).toEqual({ ...before, alertConfigs: { ...before?.alertConfigs, gone: stale } });
+    expect(h.state.state?.projects[P2]?.lastReconciledAt).toBe(report.plan.createdAt);
+    expect(h.state.state?.projects[P2]?.alertConfigs.gone).toBeUndefined();
   });
 });
 
