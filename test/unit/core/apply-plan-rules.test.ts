@@ -1,8 +1,9 @@
 // Rules of applyPlan (lambdas/core/apply.ts) seen through whole runs: what a target this run may not write keeps, what
 // a failed or stopped write leaves in the state, and what the report and the progress say of it.
 import { describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
 import type { ProjectState, ReconcileState } from '../../../lambdas/core/ports.ts';
-import { P1, P2, scenario, setP1 } from './scenario-fixture.ts';
+import { ORG, ownedId, P1, P2, p1Alerts, scenario, setP1 } from './scenario-fixture.ts';
 
 describe('a target this run may not write', () => {
   it('keeps its own record of an in-sync singleton: only a target that may be written is brought up to date', async () => {
@@ -63,5 +64,48 @@ describe('pending-create markers that cannot be saved', () => {
         code: 'STATE_WRITE_FAILED',
       });
     }
+  });
+});
+
+describe('a project left with a drift this apply could not revert', () => {
+  it('keeps its older reconciled time, so the next run still finds who made the drift', async () => {
+    const h = scenario();
+    await h.run('apply');
+    const stamped = h.state.state?.projects[P1]?.lastReconciledAt;
+    h.clock.ms += 3_600_000;
+    // A hand edit of disk, and a desired disk whose revert is blocked (a team missing in the organization).
+    await h.world.as('jdoekey1').setAlertConfigEnabled(P1, ownedId(h, 'disk'), false);
+    const missingTeam = { typeName: 'TEAM', teamId: '6a1f0000000000000000dead', intervalMin: 60, delayMin: 0 };
+    setP1(h, {
+      alertConfigs: p1Alerts().map((a) =>
+        a.key === 'disk' ? { ...a, notifications: [...(a.notifications as unknown[]), missingTeam] } : a,
+      ),
+    });
+    const report = await h.run('apply');
+    expect(report.plan.changes.filter((c) => c.action !== 'noop').map((c) => `${c.key}:${c.action}`)).toEqual([
+      'disk:blocked',
+    ]);
+    expect(h.state.state?.projects[P1]?.lastReconciledAt).toBe(stamped);
+    expect(h.state.state?.projects[P2]?.lastReconciledAt).toBe(report.plan.createdAt);
+  });
+});
+
+describe('an organization applied without failure', () => {
+  it('is stamped reconciled with the plan start, as a project is', async () => {
+    const h = scenario();
+    h.source.files.set(
+      'org.yaml',
+      stringify({
+        apiVersion: 'opsman-gitops/v1',
+        kind: 'Organization',
+        metadata: { name: 'acme', orgId: ORG },
+        spec: { defaultServerType: 'PRODUCTION_SERVER' },
+      }),
+    );
+    const report = await h.run('apply');
+    expect(report.results.filter((r) => r.change.target.type === 'organization').map((r) => r.status)).toEqual([
+      'applied',
+    ]);
+    expect(h.state.state?.organizations?.[ORG]?.lastReconciledAt).toBe(report.plan.createdAt);
   });
 });
