@@ -132,6 +132,9 @@ describe('the bookkeeping after an apply', () => {
     const state = h.state.state as ReconcileState;
     const before = structuredClone(state.projects[P1]);
     expect(Object.keys(before?.alertConfigs ?? {}).sort()).toEqual(['disk', 'no-primary']);
+    // The apply ends a minute after the plan began: the stamp is the plan's start (a hand edit made meanwhile is
+    // drift the next run must find inside its window).
+    h.clock.ms += 60_000;
     const { ctx } = context(h, state);
     await applyPlan(plan, ctx);
     expect(state.projects[P1]).toEqual(before);
