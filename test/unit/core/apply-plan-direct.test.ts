@@ -8,7 +8,7 @@ import type { OpsManagerApi, ReconcileState } from '../../../lambdas/core/ports.
 import { emptyState } from '../../../lambdas/core/state.ts';
 import { OpsManagerAbortedError } from '../../../lambdas/opsman/errors.ts';
 import type { ReconcileHarness } from '../../helpers/reconcile-world.ts';
-import { P1, P2, scenario, setP1 } from './scenario-fixture.ts';
+import { P1, P2, p1Alerts, scenario, setP1 } from './scenario-fixture.ts';
 
 /** An apply context over the harness's world, with `state` as its working state; counts the saves. */
 function context(h: ReconcileHarness, state: ReconcileState, extra: Partial<ApplyContext> = {}) {
@@ -176,5 +176,42 @@ describe('a project whose writes landed but could not be re-read', () => {
     expect(progress).toEqual(['finished payments-prod with errors (1/1)']);
     expect(state.projects[P1]?.lastReconciledAt).toBe(stamped);
     expect(state.projects[P2]?.lastReconciledAt).toBe(plan.createdAt);
+  });
+
+  it('holds its deletes of the second wave, naming the phase that failed', async () => {
+    const h = scenario();
+    await h.run('apply');
+    setP1(h, { defaultServerType: 'PRODUCTION_SERVER', alertConfigs: p1Alerts().filter((a) => a.key !== 'disk') });
+    const plan = (await h.run('plan')).plan;
+    expect(
+      plan.changes
+        .filter((c) => c.action !== 'noop')
+        .map((c) => `${c.key}:${c.action}`)
+        .sort(),
+    ).toEqual(['defaultServerType:update', 'disk:delete']);
+    const api = h.world.as('gitopsbt');
+    const verifyApi = Object.assign(Object.create(api) as OpsManagerApi, {
+      getProjectDefaultServerType: async () => {
+        throw Object.assign(new Error('connection reset'), { code: 'OPSMAN_NETWORK' });
+      },
+    });
+    const state = h.state.state as ReconcileState;
+    const { ctx } = context(h, state, { verifyApi });
+    const earlier = h.world.writes(P1).length;
+    const out = await applyPlan(plan, ctx);
+    expect(out.results.map((r) => `${r.change.key}:${r.status}`)).toEqual([
+      'defaultServerType:applied',
+      'disk:skipped',
+    ]);
+    expect(out.results[1]?.message).toBe(
+      'not deleted: this project stopped before its deletes (verify failed: OPSMAN_NETWORK)',
+    );
+    expect(
+      h.world
+        .writes(P1)
+        .slice(earlier)
+        .map((c) => c.method),
+    ).toEqual(['setProjectDefaultServerType']);
+    expect(state.projects[P1]?.alertConfigs.disk).toBeDefined();
   });
 });
