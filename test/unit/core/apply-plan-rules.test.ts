@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import type { ProjectState, ReconcileState } from '../../../lambdas/core/ports.ts';
-import { ORG, ownedId, P1, P2, p1Alerts, scenario, setP1 } from './scenario-fixture.ts';
+import { ORG, ownedId, P1, P2, p1Alerts, p2Alerts, scenario, setP1, setP2 } from './scenario-fixture.ts';
 
 describe('a target this run may not write', () => {
   it('keeps its own record of an in-sync singleton: only a target that may be written is brought up to date', async () => {
@@ -64,6 +64,39 @@ describe('pending-create markers that cannot be saved', () => {
         code: 'STATE_WRITE_FAILED',
       });
     }
+  });
+
+  it('leave no marker behind in the state the run saves at its end: nothing was sent, no duplicate to look for', async () => {
+    const h = scenario();
+    await h.run('apply');
+    // A marker left behind would block the next create as an interrupted one with duplicates as soon as two configs
+    // equal to its body exist, where the oldest is to be adopted.
+    const notifications = [
+      { typeName: 'GROUP', roles: ['GROUP_OWNER'], intervalMin: 60, delayMin: 0, emailEnabled: true },
+    ];
+    const body = { eventTypeName: 'NO_PRIMARY', enabled: true, notifications };
+    const write = h.state.write.bind(h.state);
+    let refused = false;
+    h.state.write = async (state, expected) => {
+      if (!refused) {
+        refused = true;
+        throw new Error('throttled');
+      }
+      return write(state, expected);
+    };
+    setP2(h, { alertConfigs: [...p2Alerts(), { key: 'oplog', ...body }] });
+    const failed = await h.run('apply');
+    expect(failed.results.map((r) => `${r.change.key}:${r.change.action}:${r.status}`)).toEqual([
+      'oplog:create:failed',
+    ]);
+    expect(h.state.state?.projects[P2]?.alertConfigs.oplog).toBeUndefined();
+    // Then someone makes two such configs by hand.
+    h.world.seedAlert(P2, body);
+    h.world.seedAlert(P2, body);
+    const next = await h.run('apply');
+    expect(next.plan.changes.filter((c) => c.action !== 'noop').map((c) => `${c.key}:${c.action}`)).toEqual([
+      'oplog:adopt',
+    ]);
   });
 });
 
