@@ -142,3 +142,20 @@ describe('an organization applied without failure', () => {
     expect(h.state.state?.organizations?.[ORG]?.lastReconciledAt).toBe(report.plan.createdAt);
   });
 });
+
+describe('a config moved to a project this run may not write', () => {
+  it('is deleted from the old project all the same: a create skipped by mode is no failure, and would hold it for good', async () => {
+    const h = scenario();
+    await h.run('apply');
+    const disk = p1Alerts().find((a) => a.key === 'disk') as Record<string, unknown>;
+    setP1(h, { alertConfigs: p1Alerts().filter((a) => a.key !== 'disk') });
+    setP2(h, { mode: 'plan', alertConfigs: [...p2Alerts(), disk] });
+    const report = await h.run('apply');
+    expect(
+      report.results
+        .filter((r) => r.change.key === 'disk')
+        .map((r) => `${r.change.target.id}:${r.change.action}:${r.status}`)
+        .sort(),
+    ).toEqual([`${P1}:delete:applied`, `${P2}:create:skipped`].sort());
+  });
+});
