@@ -215,3 +215,43 @@ describe('a project whose writes landed but could not be re-read', () => {
     expect(state.projects[P1]?.alertConfigs.disk).toBeDefined();
   });
 });
+
+describe('the progress line of a project the run stopped', () => {
+  it('says how many writes were not started, one included, never "applied"', async () => {
+    const h = scenario();
+    const plan = await firstPlan(h);
+    const state = emptyState(h.clock.now().toISOString());
+    const stop = new AbortController();
+    const api = h.world.as('gitopsbt');
+    // The first POST lands and is answered; the run is stopped right after it.
+    const stopping = Object.assign(Object.create(api) as OpsManagerApi, {
+      createAlertConfig: async (...args: Parameters<OpsManagerApi['createAlertConfig']>) => {
+        const created = await api.createAlertConfig(...args);
+        stop.abort('stopped by the test');
+        return created;
+      },
+    });
+    const { ctx, progress } = context(h, state, { api: stopping, signal: stop.signal });
+    const out = await applyPlan(plan, ctx, { targetConcurrency: 1 });
+    expect(out.results.filter((r) => r.change.target.id === P1).map((r) => r.status)).toEqual(['applied', 'skipped']);
+    expect(progress).toEqual(['stopped payments-prod: 1 write not started (1/2)']);
+  });
+});
+
+describe('a project whose lease check failed before a write', () => {
+  it("is a failure of the outcome in phase apply, with the error's own code", async () => {
+    const h = scenario();
+    const plan = await firstPlan(h);
+    const state = emptyState(h.clock.now().toISOString());
+    const keepAlive = async () => {
+      throw Object.assign(new Error('the state store did not answer'), { code: 'STATE_UNREACHABLE' });
+    };
+    const { ctx } = context(h, state, { keepAlive });
+    const out = await applyPlan(plan, ctx, { targetConcurrency: 1 });
+    expect(h.world.writes()).toEqual([]);
+    expect(out.failures.map((f) => `${f.target.id}:${f.phase}:${f.code}`)).toEqual([
+      `${P1}:apply:STATE_UNREACHABLE`,
+      `${P2}:apply:STATE_UNREACHABLE`,
+    ]);
+  });
+});
