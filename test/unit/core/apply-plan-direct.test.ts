@@ -103,10 +103,11 @@ describe('a write the run stopped while it waited for the answer', () => {
     const plan = await firstPlan(h);
     const state = emptyState(h.clock.now().toISOString());
     stopDuringFirstPost(h, undefined, false);
-    const { ctx } = context(h, state);
+    const { ctx, progress } = context(h, state);
     const out = await applyPlan(plan, ctx, { targetConcurrency: 1 });
     const p1 = out.results.filter((r) => r.change.target.id === P1);
     expect(p1.map((r) => r.status)).toEqual(['failed', 'applied']);
+    expect(progress[0]).toBe('finished payments-prod with 1 failed write (1/2)');
     // A failed write leaves its project unreconciled (the next run's drift window starts where it did).
     expect(state.projects[P1]?.lastReconciledAt).toBeUndefined();
     expect(state.projects[P2]?.lastReconciledAt).toBe(plan.createdAt);
@@ -252,6 +253,25 @@ describe('a project whose lease check failed before a write', () => {
     expect(out.failures.map((f) => `${f.target.id}:${f.phase}:${f.code}`)).toEqual([
       `${P1}:apply:STATE_UNREACHABLE`,
       `${P2}:apply:STATE_UNREACHABLE`,
+    ]);
+  });
+});
+
+describe('a failed write that is no alert config', () => {
+  it("holds none of the project's alert config deletes", async () => {
+    const h = scenario();
+    await h.run('apply');
+    setP1(h, { defaultServerType: 'PRODUCTION_SERVER', alertConfigs: p1Alerts().filter((a) => a.key !== 'disk') });
+    h.world.faults.push({
+      method: 'setProjectDefaultServerType',
+      groupId: P1,
+      times: 1,
+      error: () => new Error('refused by a test fault'),
+    });
+    const report = await h.run('apply');
+    expect(report.results.map((r) => `${r.change.key}:${r.status}`).sort()).toEqual([
+      'defaultServerType:failed',
+      'disk:applied',
     ]);
   });
 });
