@@ -16,6 +16,7 @@ import type { Change, ChangeResult, Plan, TargetFailure } from './model.ts';
 import { targetKey } from './model.ts';
 import { isWrite } from './modes.ts';
 import type { Clock, OpsManagerApi, ReconcileState, Reporter, SecretResolver } from './ports.ts';
+import { setAlertRecord } from './state.ts';
 import { verifyTarget } from './verify.ts';
 
 /** Options of apply. */
@@ -165,10 +166,14 @@ export async function applyPlan(
       if (ids === undefined) released.set(c.target.id, [c.id]);
       else ids.push(c.id);
     }
+    // The records the markers replace: put back when the markers cannot be saved (nothing is sent then, and a marker
+    // left in the state the run saves at its end would have the next run look for a duplicate of a POST never sent).
+    const replaced = creates.map((c) => [c, ctx.state.projects[c.target.id]?.alertConfigs[c.key]] as const);
     for (const c of creates) markPending(ctx.state, c, ctx.runId, startedAt, released.get(c.target.id));
     try {
       await ctx.persist();
     } catch (error) {
+      for (const [c, record] of replaced) setAlertRecord(ctx.state, c.target.id, c.key, record);
       // Without the markers a crash could duplicate: write nothing at all.
       for (const list of byTarget.values()) {
         for (const c of list)
