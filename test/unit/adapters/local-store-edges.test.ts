@@ -1,10 +1,14 @@
 // Scenario: edges of the local stores that mutation testing found unguarded: an atomic write whose final rename fails
-// leaves no temp file behind, and names the file it could not replace.
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+// leaves no temp file behind; a lease is expired the instant it reaches expiresAt, and a renewal is written; the
+// desired-state source refuses `..` paths and answers a file just over maxBytes by its size.
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FsArchiveStore } from '../../../lambdas/adapters/local/archive-fs.ts';
+import { FsDesiredStateSource } from '../../../lambdas/adapters/local/desired-source-fs.ts';
+import { FsStateStore } from '../../../lambdas/adapters/local/state-fs.ts';
+import { LeaseHeldError } from '../../../lambdas/core/errors.ts';
 
 let dir: string;
 beforeEach(async () => {
@@ -35,5 +39,54 @@ describe('an atomic write whose rename into place fails', () => {
     const archive = new FsArchiveStore(dir);
     await expect(archive.put('usage/m.json', '{"a":1}')).rejects.toThrow(/cannot write .*m\.json/);
     expect(await temps(join(dir, 'usage'))).toEqual([]);
+  });
+});
+
+describe('a lease at the instant it expires', () => {
+  // As the S3 lease store: expired once now reaches expiresAt.
+  it('is taken over', async () => {
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    await new FsStateStore(dir, { now: () => new Date(now) }).acquireLease({ owner: 'a', runId: 'r1', ttlMs: 1_000 });
+    const store = new FsStateStore(dir, { now: () => new Date(now + 1_000) });
+    const lease = await store.acquireLease({ owner: 'b', runId: 'r2', ttlMs: 1_000 });
+    expect(lease.runId).toBe('r2');
+  });
+});
+
+describe('a renewed lease', () => {
+  // Renewal that only answered a later expiry, the file keeping the old one, let another run take over a live run.
+  it('is written: another run is refused until the renewed expiry, not the first one', async () => {
+    let now = Date.parse('2026-01-01T00:00:00Z');
+    const clock = { now: () => new Date(now) };
+    const store = new FsStateStore(dir, clock);
+    const lease = await store.acquireLease({ owner: 'a', runId: 'r1', ttlMs: 10_000 });
+    now += 8_000;
+    const renewed = await store.renewLease(lease, 10_000);
+    const written = JSON.parse(await readFile(join(dir, 'lease.json'), 'utf8')) as { expiresAt: string };
+    expect(written.expiresAt).toBe(renewed.expiresAt);
+    now += 5_000; // past the first expiry, before the renewed one
+    await expect(new FsStateStore(dir, clock).acquireLease({ owner: 'b', runId: 'r2', ttlMs: 10_000 })).rejects.toThrow(
+      LeaseHeldError,
+    );
+  });
+});
+
+describe('the desired-state directory source', () => {
+  it('a path with `..` is refused even when nothing is there: never "absent"', async () => {
+    const root = join(dir, 'root');
+    await mkdir(root);
+    const source = new FsDesiredStateSource(root);
+    await expect(source.readIfPresent('../nope.yaml')).rejects.toMatchObject({ code: 'OUTSIDE_ROOT' });
+    await expect(source.readIfPresent('a/../../nope.yaml')).rejects.toMatchObject({ code: 'OUTSIDE_ROOT' });
+  });
+
+  it('a file one byte over maxBytes is answered by its size, unread', async () => {
+    const root = join(dir, 'root');
+    await mkdir(root);
+    await writeFile(join(root, 'a.yaml'), 'x'.repeat(1025));
+    const source = new FsDesiredStateSource(root);
+    await source.list();
+    expect(await source.read('a.yaml', { maxBytes: 1024 })).toEqual({ bytes: new Uint8Array(), size: 1025 });
+    expect((await source.read('a.yaml', { maxBytes: 1025 })).bytes.length).toBe(1025);
   });
 });
