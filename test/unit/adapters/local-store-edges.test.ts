@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FsArchiveStore } from '../../../lambdas/adapters/local/archive-fs.ts';
 import { FsDesiredStateSource } from '../../../lambdas/adapters/local/desired-source-fs.ts';
 import { FsStateStore } from '../../../lambdas/adapters/local/state-fs.ts';
-import { LeaseHeldError } from '../../../lambdas/core/errors.ts';
+import { LeaseHeldError, LeaseMismatchError } from '../../../lambdas/core/errors.ts';
 
 let dir: string;
 beforeEach(async () => {
@@ -68,6 +68,19 @@ describe('a renewed lease', () => {
     await expect(new FsStateStore(dir, clock).acquireLease({ owner: 'b', runId: 'r2', ttlMs: 10_000 })).rejects.toThrow(
       LeaseHeldError,
     );
+  });
+});
+
+describe('unlock (forceReleaseLease)', () => {
+  it('of another run than the holder: LeaseMismatchError naming the holder, and the lease stays', async () => {
+    const store = new FsStateStore(dir);
+    const lease = await store.acquireLease({ owner: 'cli:a@h', runId: 'r1', ttlMs: 60_000 });
+    const error = await store.forceReleaseLease('r2').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(LeaseMismatchError);
+    expect((error as Error).message).toContain('held by run r1 (cli:a@h');
+    await expect(store.checkLease(lease)).resolves.toBeUndefined();
+    expect(await store.forceReleaseLease('r1')).toMatchObject({ runId: 'r1', token: lease.token });
+    await expect(store.checkLease(lease)).rejects.toThrow(/removed/);
   });
 });
 
