@@ -37,7 +37,10 @@ describe('keeping the corrupt state aside while state.json changes', () => {
     const statePath = join(dir, 'state.json');
     await writeFile(statePath, '{ torn');
     const store = new FsStateStore(dir);
-    const version = await store.read().catch((error: unknown) => (error as StateCorruptError).version);
+    const version = await store.read().then(
+      () => null,
+      (error: unknown) => (error as StateCorruptError).version,
+    );
     let opens = 0;
     hook.beforeOpen = async (path) => {
       // The first open hashes state.json for the version check; the second copies it: changed in between.
