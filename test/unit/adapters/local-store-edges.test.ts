@@ -1,12 +1,15 @@
 // Scenario: edges of the local stores that mutation testing found unguarded: an atomic write whose final rename fails
 // leaves no temp file behind; a lease is expired the instant it reaches expiresAt, and a renewal is written; the
-// desired-state source refuses `..` paths and answers a file just over maxBytes by its size.
+// desired-state source refuses `..` paths and answers a file just over maxBytes by its size; the cache reads no file
+// outside its directory; a secrets file that could not be read is read again.
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FsArchiveStore } from '../../../lambdas/adapters/local/archive-fs.ts';
+import { FsDesiredStateCache } from '../../../lambdas/adapters/local/desired-cache-fs.ts';
 import { FsDesiredStateSource } from '../../../lambdas/adapters/local/desired-source-fs.ts';
+import { FileSecretResolver } from '../../../lambdas/adapters/local/secrets-file.ts';
 import { FsStateStore } from '../../../lambdas/adapters/local/state-fs.ts';
 import { LeaseHeldError, LeaseMismatchError } from '../../../lambdas/core/errors.ts';
 
@@ -101,5 +104,24 @@ describe('the desired-state directory source', () => {
     await source.list();
     expect(await source.read('a.yaml', { maxBytes: 1024 })).toEqual({ bytes: new Uint8Array(), size: 1025 });
     expect((await source.read('a.yaml', { maxBytes: 1025 })).bytes.length).toBe(1025);
+  });
+});
+
+describe('the desired-state cache', () => {
+  it('reads nothing for a key that is not 64 hex, even when a file is where it would lead', async () => {
+    const cacheDir = join(dir, 'cache', 'desired');
+    await mkdir(cacheDir, { recursive: true });
+    await writeFile(join(dir, 'cache', 'outside.json'), '{"planted":true}');
+    expect(await new FsDesiredStateCache(cacheDir).get('../outside')).toBeUndefined();
+  });
+});
+
+describe('the secrets file', () => {
+  it('a failed read is not kept: resolve succeeds once the file is there', async () => {
+    const file = join(dir, 'secrets.json');
+    const resolver = new FileSecretResolver(file);
+    await expect(resolver.resolve('a#b')).rejects.toMatchObject({ code: 'SECRETS_FILE_NOT_FOUND' });
+    await writeFile(file, JSON.stringify({ a: { b: 'value' } }));
+    await expect(resolver.resolve('a#b')).resolves.toBe('value');
   });
 });
