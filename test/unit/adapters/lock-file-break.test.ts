@@ -1,6 +1,7 @@
 // Scenario: breaking a stale lock file (lock-file.ts). A `.break` file a process killed while breaking left behind
 // is itself removed once stale, so the lock can be taken again (not refused for good); and a lock file found stale
-// but replaced by another process's fresh lock before this one breaks it is left alone (that process holds it).
+// but replaced by another process's fresh lock before this one breaks it is left alone (that process holds it), as is
+// one that replaced this process's own lock while it worked.
 import { mkdtemp, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -56,5 +57,20 @@ describe('breaking a stale lock file', () => {
     await expect(withLockFile(lock, ran, OPTIONS)).rejects.toThrow(/is held by another process/);
     expect(ran).not.toHaveBeenCalled();
     expect((await stat(lock)).mtimeMs).toBe(fresh);
+  });
+
+  it("a holder whose lock was taken over meanwhile leaves the new holder's lock in place when it ends", async () => {
+    const lock = join(dir, 'x.lock');
+    let theirs: number | undefined;
+    await withLockFile(
+      lock,
+      async () => {
+        await rm(lock);
+        await writeFile(lock, 'theirs');
+        theirs = (await stat(lock)).ino;
+      },
+      OPTIONS,
+    );
+    expect((await stat(lock)).ino).toBe(theirs);
   });
 });
