@@ -2,7 +2,7 @@
 // leaves no temp file behind; a lease is expired the instant it reaches expiresAt, and a renewal is written; the
 // desired-state source refuses `..` paths and answers a file just over maxBytes by its size; the cache reads no file
 // outside its directory; a secrets file that could not be read is read again.
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -113,6 +113,29 @@ describe('the desired-state cache', () => {
     await mkdir(cacheDir, { recursive: true });
     await writeFile(join(dir, 'cache', 'outside.json'), '{"planted":true}');
     expect(await new FsDesiredStateCache(cacheDir).get('../outside')).toBeUndefined();
+  });
+});
+
+describe('the archive store', () => {
+  it('reads nothing (null, not a failure) under a key whose parent is a file', async () => {
+    const archive = new FsArchiveStore(dir);
+    await archive.put('usage', 'a file');
+    expect(await archive.get('usage/2026-11.json')).toBeNull();
+  });
+});
+
+describe('the desired-state cache, pruning', () => {
+  // An entry's mtime is its last use; one set ahead (a clock stepped back, a copied directory) must not make the
+  // entry just written the oldest.
+  it('never removes the entry just written, whatever the others’ mtimes', async () => {
+    const cacheDir = join(dir, 'cache');
+    const cache = new FsDesiredStateCache(cacheDir, { maxEntries: 1 });
+    await cache.put('a'.repeat(64), 'old');
+    const ahead = new Date(Date.now() + 86_400_000);
+    await utimes(join(cacheDir, `${'a'.repeat(64)}.json`), ahead, ahead);
+    await cache.put('b'.repeat(64), 'new');
+    expect(await cache.get('b'.repeat(64))).toBe('new');
+    expect(await cache.get('a'.repeat(64))).toBeUndefined();
   });
 });
 
