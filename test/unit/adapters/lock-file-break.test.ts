@@ -73,4 +73,14 @@ describe('breaking a stale lock file', () => {
     );
     expect((await stat(lock)).ino).toBe(theirs);
   });
+
+  // A heartbeat left running would keep the next holder's lock fresh for good: a killed holder's never went stale.
+  it('stops refreshing the lock file once released', async () => {
+    const lock = join(dir, 'x.lock');
+    await withLockFile(lock, async () => undefined, { staleLockMs: 30, lockWaitMs: 300 });
+    await writeFile(lock, 'a killed process’s');
+    await utimes(lock, longAgo, longAgo);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect((await stat(lock)).mtimeMs).toBe(longAgo.getTime());
+  });
 });
