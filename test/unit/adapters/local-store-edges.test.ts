@@ -1,7 +1,8 @@
 // Scenario: edges of the local stores that mutation testing found unguarded: an atomic write whose final rename fails
 // leaves no temp file behind; a lease is expired the instant it reaches expiresAt, and a renewal is written; the
 // desired-state source refuses `..` paths and answers a file just over maxBytes by its size; the cache reads no file
-// outside its directory; a secrets file that could not be read is read again.
+// outside its directory; a secrets file that could not be read is read again; bad setups (a root that is a file, a
+// cache of no entries) are refused.
 import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -146,5 +147,28 @@ describe('the secrets file', () => {
     await expect(resolver.resolve('a#b')).rejects.toMatchObject({ code: 'SECRETS_FILE_NOT_FOUND' });
     await writeFile(file, JSON.stringify({ a: { b: 'value' } }));
     await expect(resolver.resolve('a#b')).resolves.toBe('value');
+  });
+});
+
+describe('setup refusals', () => {
+  it('a secrets file checked before it exists is checked again once it does', async () => {
+    const file = join(dir, 'secrets.json');
+    const resolver = new FileSecretResolver(file);
+    await expect(resolver.check()).rejects.toMatchObject({ code: 'SECRETS_FILE_NOT_FOUND' });
+    await writeFile(file, JSON.stringify({ a: { b: 'value' } }));
+    await expect(resolver.check()).resolves.toBeUndefined();
+  });
+
+  it('a desired-state root that is a file is not a directory (not an I/O failure to retry)', async () => {
+    await writeFile(join(dir, 'root.yaml'), 'a: 1\n');
+    await expect(new FsDesiredStateSource(join(dir, 'root.yaml')).list()).rejects.toMatchObject({
+      code: 'NOT_A_DIRECTORY',
+    });
+  });
+
+  it('a desired-state cache keeping no entry (or a fraction of one) is refused', () => {
+    for (const maxEntries of [0, -1, 1.5]) {
+      expect(() => new FsDesiredStateCache(dir, { maxEntries })).toThrow(RangeError);
+    }
   });
 });
