@@ -7,9 +7,11 @@
  * and created its own must not have that fresh lock removed by another that saw the stale one a moment before. So a
  * stale file is removed only under a second O_EXCL file (`<path>.break`), and only when it is still the very file
  * found stale (same inode and mtime). A holder keeps its lock's mtime fresh while its work runs, so a slow write
- * (a large state on a slow disk) is never taken for a dead one.
+ * (a large state on a slow disk) is never taken for a dead one; and at the end it removes the lock file only while it
+ * is still its own (same inode, the file held open until then so that no lock file created since can reuse the inode
+ * number: a stopped holder's lock may have been taken as stale meanwhile).
  */
-import { open, rm, stat, utimes } from 'node:fs/promises';
+import { type FileHandle, open, rm, stat, utimes } from 'node:fs/promises';
 import { FsStoreError, fsFailure } from './fs-failure.ts';
 
 /** How a lock file is waited for and when one is abandoned. */
@@ -73,14 +75,18 @@ async function breakStale(path: string, stale: Seen, staleLockMs: number): Promi
 export async function withLockFile<T>(path: string, fn: () => Promise<T>, options: LockFileOptions): Promise<T> {
   const deadline = Date.now() + options.lockWaitMs;
   let ours: Seen;
+  // Kept open until the lock is released: while it is, no other file can get its inode number (a removed file's is
+  // reused at once on ext4 and tmpfs), so "same inode" at release means "our lock file", not one created since.
+  let handle: FileHandle;
   for (;;) {
     try {
-      const handle = await open(path, 'wx', 0o600);
+      handle = await open(path, 'wx', 0o600);
       try {
         const info = await handle.stat();
         ours = { ino: info.ino, dev: info.dev, mtimeMs: info.mtimeMs };
-      } finally {
-        await handle.close();
+      } catch (error) {
+        await handle.close().catch(() => undefined);
+        throw error;
       }
       break;
     } catch (error) {
@@ -112,7 +118,11 @@ export async function withLockFile<T>(path: string, fn: () => Promise<T>, option
   } finally {
     clearInterval(heartbeat);
     // Only our own file: had ours been taken as stale after all, the file there now is another process's lock.
-    const now = await stat(path).catch(() => null);
-    if (now !== null && now.ino === ours.ino && now.dev === ours.dev) await rm(path, { force: true });
+    try {
+      const now = await stat(path).catch(() => null);
+      if (now !== null && now.ino === ours.ino && now.dev === ours.dev) await rm(path, { force: true });
+    } finally {
+      await handle.close().catch(() => undefined);
+    }
   }
 }

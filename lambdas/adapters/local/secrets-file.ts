@@ -42,7 +42,8 @@ export class FileSecretResolver implements SecretResolver {
       this.secrets = undefined;
       throw error;
     });
-    const secret = secrets[parsed.id];
+    // Own members only: `constructor` or `toString` is in every object, not in the file.
+    const secret = Object.hasOwn(secrets, parsed.id) ? secrets[parsed.id] : undefined;
     if (secret === undefined) {
       const message = `secret "${parsed.id}" (for ${ref}) is not in the secrets file ${this.path}`;
       throw new SecretResolutionError('SECRET_NOT_FOUND', ref, message);
@@ -51,7 +52,7 @@ export class FileSecretResolver implements SecretResolver {
       const message = `secret "${parsed.id}" in ${this.path} must be a JSON object of keys, as {"${parsed.key}": "..."}`;
       throw new SecretResolutionError('SECRETS_FILE_INVALID', ref, message);
     }
-    const value = (secret as Record<string, unknown>)[parsed.key];
+    const value = Object.hasOwn(secret, parsed.key) ? (secret as Record<string, unknown>)[parsed.key] : undefined;
     if (value === undefined) {
       const message = `secret "${parsed.id}" in ${this.path} has no key "${parsed.key}"`;
       throw new SecretResolutionError('SECRET_KEY_NOT_FOUND', ref, message);

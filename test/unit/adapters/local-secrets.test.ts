@@ -46,6 +46,11 @@ describe('FileSecretResolver', () => {
     ['opsman/notify#empty', 'SECRET_NOT_STRING', 'is empty'],
     ['flat#x', 'SECRETS_FILE_INVALID', 'must be a JSON object of keys'],
     ['no-hash', 'INVALID_REF', 'is not of the form <secret id>#<json key>'],
+    // Names every object inherits are not in the file: missing, not "a function" or "not an object".
+    ['constructor#url', 'SECRET_NOT_FOUND', 'secret "constructor" (for constructor#url) is not in the secrets file'],
+    ['__proto__#url', 'SECRET_NOT_FOUND', 'secret "__proto__" (for __proto__#url) is not in the secrets file'],
+    ['opsman/notify#toString', 'SECRET_KEY_NOT_FOUND', 'has no key "toString"'],
+    ['opsman/notify#__proto__', 'SECRET_KEY_NOT_FOUND', 'has no key "__proto__"'],
   ])('refuses %s with %s', async (ref, code, message) => {
     const error = await failure((await fileResolver(good)).resolve(ref));
     expect(error).toMatchObject({ code, ref, name: 'SecretResolutionError' });
