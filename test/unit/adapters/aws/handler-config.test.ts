@@ -44,6 +44,29 @@ describe('readConfig', () => {
     });
   });
 
+  // A value pasted with its newline names no secret in Secrets Manager: trimmed, as the other required variables.
+  it("trims the required variables and drops the base URL's trailing slash", () => {
+    expect(
+      readConfig({
+        ...BASE,
+        OPSMAN_CREDENTIALS_SECRET_ID: ' opsman/credentials\n',
+        OPSMAN_BASE_URL: 'https://om.corp:8443/api/public/v1.0/',
+      }),
+    ).toMatchObject({ credentialsSecretId: 'opsman/credentials', opsManagerBaseUrl: BASE.OPSMAN_BASE_URL });
+  });
+
+  it.each([
+    [{ OPSMAN_MODE: '' }, { mode: 'plan' }],
+    [{ OPSMAN_LEASE_WAIT_MS: '', OPSMAN_MAX_CONCURRENCY: '' }, { leaseWaitMs: 0 }],
+    [{ OPSMAN_MODE: 'apply' }, { mode: 'apply' }],
+    [
+      { OPSMAN_MODE: 'observe', OPSMAN_CA_FILE: 'certs/ca.pem' },
+      { mode: 'observe', caFile: 'certs/ca.pem' },
+    ],
+  ])('reads %j', (env, expected) => {
+    expect(readConfig({ ...BASE, ...env })).toMatchObject(expected);
+  });
+
   it.each([
     ['required', 'required'],
     [' optional ', 'optional'],
@@ -117,6 +140,12 @@ describe('readConfig', () => {
       'overlaps DESIRED_STATE_PREFIX () in the same bucket',
     ],
     [{ ...BASE, ARCHIVE_PREFIX: 'state/archive' }, 'STATE_PREFIX (state/) and ARCHIVE_PREFIX (state/archive/) overlap'],
+    // BucketDeployment prunes what is not in the upload under the desired prefix: archives written there would go.
+    [
+      { ...BASE, STATE_BUCKET: 'desired', ARCHIVE_PREFIX: 'desired-state/archive' },
+      'ARCHIVE_PREFIX (desired-state/archive/) overlaps DESIRED_STATE_PREFIX (desired-state/) in the same bucket',
+    ],
+    [{ ...BASE, OPSMAN_CREDENTIALS_SECRET_ID: ' \n' }, 'OPSMAN_CREDENTIALS_SECRET_ID is not set'],
   ])('rejects %j', (env, message) => {
     expect(() => readConfig(env)).toThrow(ConfigError);
     expect(() => readConfig(env)).toThrow(message);
