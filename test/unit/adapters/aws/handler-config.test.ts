@@ -5,6 +5,7 @@ import { loadFingerprintKey } from '../../../../lambdas/adapters/local/fingerpri
 import {
   DesiredStateInTransitError,
   LeaseHeldError,
+  LeaseWaitInterruptedError,
   SnapshotManifestInvalidError,
   StateCorruptError,
 } from '../../../../lambdas/core/errors.ts';
@@ -229,7 +230,21 @@ describe('classifyError', () => {
     ],
     [new OpsManagerApiError(503, 'SERVICE_UNAVAILABLE', 'down', ctx), 'OPSMAN_API_ERROR', true],
     [new OpsManagerApiError(400, 'INVALID_ATTRIBUTE', 'bad', ctx), 'OPSMAN_API_ERROR', false],
+    // Throttled: a later attempt gets through.
+    [new OpsManagerApiError(429, 'RATE_LIMITED', 'slow down', ctx), 'OPSMAN_API_ERROR', true],
+    // A lease wait cut by the time limit is the overlap it waited out (skipped, retried), not a failure of its own.
+    [
+      new LeaseWaitInterruptedError(
+        new LeaseHeldError({ owner: 'o', runId: 'r', expiresAt: 'e' }),
+        "the Lambda's time limit is 60 s away",
+        1_000,
+      ),
+      'LEASE_HELD',
+      true,
+    ],
     [new OpsManagerAuthError(401, 'UNAUTHORIZED', 'refused', ctx), 'OPSMAN_AUTH_ERROR', false],
+    // A foreign error's code in another shape (an SDK's `NoSuchKey`) is not one of ours: its message is not trusted.
+    [Object.assign(new Error('Digest username="k" body'), { code: 'NoSuchKey' }), 'INTERNAL', true],
     // Nothing was sent: an option or argument the client refuses is refused again on every retry.
     [new OpsManagerValidationError('invalid client options: caFile is empty'), 'OPSMAN_VALIDATION_ERROR', false],
     [new TypeError('Cannot read properties of undefined (reading "Authorization: Digest x")'), 'INTERNAL', true],
