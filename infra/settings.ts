@@ -321,13 +321,18 @@ export function readSettings(node: Node): StackSettings {
   const subnetIds = list('subnetIds');
   const securityGroupIds = list('securityGroupIds');
   const routeTableIds = list('routeTableIds');
-  if (vpcId !== undefined || subnetIds.length > 0 || securityGroupIds.length > 0) {
+  // Route tables alone place nothing in a VPC: refused with the missing keys rather than ignored without a word.
+  if (vpcId !== undefined || subnetIds.length > 0 || securityGroupIds.length > 0 || routeTableIds.length > 0) {
     if (!vpcId || !/^vpc-[0-9a-f]{8,17}$/.test(vpcId)) problems.push('vpcId must be a VPC id (vpc-...)');
     if (subnetIds.length === 0 || !subnetIds.every((s) => /^subnet-[0-9a-f]{8,17}$/.test(s))) {
       problems.push('subnetIds must list subnet ids (subnet-...) when vpcId is set');
     }
     if (securityGroupIds.length === 0 || !securityGroupIds.every((s) => /^sg-[0-9a-f]{8,17}$/.test(s))) {
       problems.push('securityGroupIds must list security group ids (sg-...) when vpcId is set');
+    }
+    // A malformed id passes synth and fails the deployment (the S3 gateway endpoint's RouteTableIds).
+    if (!routeTableIds.every((r) => /^rtb-[0-9a-f]{8,17}$/.test(r))) {
+      problems.push('routeTableIds must list route table ids (rtb-...)');
     }
     if (routeTableIds.length > 0 && routeTableIds.length !== subnetIds.length) {
       problems.push('routeTableIds must have one entry per subnet id');

@@ -38,8 +38,8 @@ describe('readSettings', () => {
       reconcileSchedule: 'rate(5 minutes)',
       archiveSchedule: 'cron(0 3 * * ? *)',
       timeZone: 'Europe/Paris',
-      mode: 'observe',
-      alarmEmail: 'dba@corp.example',
+      mode: ' observe ',
+      alarmEmail: 'dba@corp.example\n',
       vpcId: 'vpc-0a1b2c3d',
       subnetIds: 'subnet-0a1b2c3d, subnet-1a1b2c3d',
       securityGroupIds: ['sg-0a1b2c3d'],
@@ -79,10 +79,30 @@ describe('readSettings', () => {
         vpcId: 'vpc-0a1b2c3d',
         subnetIds: 'subnet-0a1b2c3d',
         securityGroupIds: 'sg-0a1b2c3d',
-        routeTableIds: 'rtb-1,rtb-2',
+        routeTableIds: 'rtb-0a1b2c3d,rtb-1a1b2c3d',
       },
       'routeTableIds must have one entry per subnet id',
     ],
+    [
+      { vpcId: 'vpc-0a1b2c3d', subnetIds: 'subnet-0a1b2c3d', securityGroupIds: 'sg-0a1b2c3d', routeTableIds: 'rtb-1' },
+      'routeTableIds must list route table ids (rtb-...)',
+    ],
+    // Route tables alone would place nothing in a VPC (and create no endpoint): the missing keys are named.
+    [{ routeTableIds: 'rtb-0a1b2c3d' }, 'vpcId must be a VPC id'],
+    [{ vpcId: 'vpc-xyz', subnetIds: 'subnet-0a1b2c3d', securityGroupIds: 'sg-0a1b2c3d' }, 'vpcId must be a VPC id'],
+    [
+      { vpcId: 'vpc-0a1b2c3d', subnetIds: 'subnet-0a1b2c3d,sn-1', securityGroupIds: 'sg-0a1b2c3d' },
+      'subnetIds must list subnet ids',
+    ],
+    [
+      { vpcId: 'vpc-0a1b2c3d', subnetIds: 'subnet-0a1b2c3d', securityGroupIds: 'sg-0a1b2c3d, default' },
+      'securityGroupIds must list security group ids',
+    ],
+    [
+      { vpcId: 'vpc-0a1b2c3d', subnetIds: 42, securityGroupIds: 'sg-0a1b2c3d' },
+      'subnetIds must be a list of ids or a comma-separated string',
+    ],
+    [{ alarmEmail: 'dba @corp.example' }, 'alarmEmail must be an email address'],
     [{ noSuccessHours: 48 }, 'noSuccessHours must be a whole number from 1 to 24'],
     [{ secretNamePrefix: 'opsman' }, 'secretNamePrefix must be a Secrets Manager name prefix ending in /'],
     [{ mode: 3 }, 'mode must be a string'],
@@ -154,13 +174,21 @@ describe('readSettings refuses a context key that looks like a misspelling of on
       { reconcileShedule: 'rate(5 minutes)' },
       'unknown context key "reconcileShedule"; did you mean "reconcileSchedule"?',
     ],
+    // Too far from "mode" for an edit distance on four letters: found by its case alone (-c MODE=apply).
+    [{ MODE: 'apply' }, 'unknown context key "MODE"; did you mean "mode"?'],
   ])('%j', (context, message) => {
     expect(() => settingsOf(context)).toThrow(SettingsError);
     expect(() => settingsOf(context)).toThrow(message);
   });
 
   it("leaves CDK's own keys and keys close to none of its own alone", () => {
-    const context = { '@aws-cdk/core:checkSecretUsage': true, 'aws:cdk:enable-path-metadata': true, teamOwner: 'dba' };
+    const context = {
+      '@aws-cdk/core:checkSecretUsage': true,
+      'aws:cdk:enable-path-metadata': true,
+      // A namespaced key is someone else's, however close to one of ours.
+      'stack:Name': 'x',
+      teamOwner: 'dba',
+    };
     expect(settingsOf(context).mode).toBe('plan');
   });
 

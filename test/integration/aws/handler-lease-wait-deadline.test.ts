@@ -26,6 +26,8 @@ describe('the reconcile handler out of time while waiting for a held lease', { t
     } as unknown as Context;
     const summary = await h.reconcile({ source: 'aws.scheduler', 'detail-type': 'Scheduled Event' }, short);
     expect(Date.now() - started).toBeLessThan(limitMs);
+    // It did wait (OPSMAN_LEASE_WAIT_MS reached the run), until the stop 6 s in: not a refusal at once.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(5_000);
     expect(summary).toMatchObject({ status: 'skipped', error: { code: 'LEASE_HELD', retryable: true } });
     expect((summary.error as { message: string }).message).toMatch(
       /^another run holds the lease: lambda:other\/req-0 \(run 20261121T000000Z-00000000, expires \S+\); waited \d+ ms$/,

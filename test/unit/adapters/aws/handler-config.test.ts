@@ -5,6 +5,7 @@ import { loadFingerprintKey } from '../../../../lambdas/adapters/local/fingerpri
 import {
   DesiredStateInTransitError,
   LeaseHeldError,
+  LeaseWaitInterruptedError,
   SnapshotManifestInvalidError,
   StateCorruptError,
 } from '../../../../lambdas/core/errors.ts';
@@ -42,6 +43,29 @@ describe('readConfig', () => {
       leaseWaitMs: 0,
       desiredSnapshot: 'optional',
     });
+  });
+
+  // A value pasted with its newline names no secret in Secrets Manager: trimmed, as the other required variables.
+  it("trims the required variables and drops the base URL's trailing slash", () => {
+    expect(
+      readConfig({
+        ...BASE,
+        OPSMAN_CREDENTIALS_SECRET_ID: ' opsman/credentials\n',
+        OPSMAN_BASE_URL: 'https://om.corp:8443/api/public/v1.0/',
+      }),
+    ).toMatchObject({ credentialsSecretId: 'opsman/credentials', opsManagerBaseUrl: BASE.OPSMAN_BASE_URL });
+  });
+
+  it.each([
+    [{ OPSMAN_MODE: '' }, { mode: 'plan' }],
+    [{ OPSMAN_LEASE_WAIT_MS: '', OPSMAN_MAX_CONCURRENCY: '' }, { leaseWaitMs: 0 }],
+    [{ OPSMAN_MODE: 'apply' }, { mode: 'apply' }],
+    [
+      { OPSMAN_MODE: 'observe', OPSMAN_CA_FILE: 'certs/ca.pem' },
+      { mode: 'observe', caFile: 'certs/ca.pem' },
+    ],
+  ])('reads %j', (env, expected) => {
+    expect(readConfig({ ...BASE, ...env })).toMatchObject(expected);
   });
 
   it.each([
@@ -117,6 +141,12 @@ describe('readConfig', () => {
       'overlaps DESIRED_STATE_PREFIX () in the same bucket',
     ],
     [{ ...BASE, ARCHIVE_PREFIX: 'state/archive' }, 'STATE_PREFIX (state/) and ARCHIVE_PREFIX (state/archive/) overlap'],
+    // BucketDeployment prunes what is not in the upload under the desired prefix: archives written there would go.
+    [
+      { ...BASE, STATE_BUCKET: 'desired', ARCHIVE_PREFIX: 'desired-state/archive' },
+      'ARCHIVE_PREFIX (desired-state/archive/) overlaps DESIRED_STATE_PREFIX (desired-state/) in the same bucket',
+    ],
+    [{ ...BASE, OPSMAN_CREDENTIALS_SECRET_ID: ' \n' }, 'OPSMAN_CREDENTIALS_SECRET_ID is not set'],
   ])('rejects %j', (env, message) => {
     expect(() => readConfig(env)).toThrow(ConfigError);
     expect(() => readConfig(env)).toThrow(message);
@@ -200,7 +230,21 @@ describe('classifyError', () => {
     ],
     [new OpsManagerApiError(503, 'SERVICE_UNAVAILABLE', 'down', ctx), 'OPSMAN_API_ERROR', true],
     [new OpsManagerApiError(400, 'INVALID_ATTRIBUTE', 'bad', ctx), 'OPSMAN_API_ERROR', false],
+    // Throttled: a later attempt gets through.
+    [new OpsManagerApiError(429, 'RATE_LIMITED', 'slow down', ctx), 'OPSMAN_API_ERROR', true],
+    // A lease wait cut by the time limit is the overlap it waited out (skipped, retried), not a failure of its own.
+    [
+      new LeaseWaitInterruptedError(
+        new LeaseHeldError({ owner: 'o', runId: 'r', expiresAt: 'e' }),
+        "the Lambda's time limit is 60 s away",
+        1_000,
+      ),
+      'LEASE_HELD',
+      true,
+    ],
     [new OpsManagerAuthError(401, 'UNAUTHORIZED', 'refused', ctx), 'OPSMAN_AUTH_ERROR', false],
+    // A foreign error's code in another shape (an SDK's `NoSuchKey`) is not one of ours: its message is not trusted.
+    [Object.assign(new Error('Digest username="k" body'), { code: 'NoSuchKey' }), 'INTERNAL', true],
     // Nothing was sent: an option or argument the client refuses is refused again on every retry.
     [new OpsManagerValidationError('invalid client options: caFile is empty'), 'OPSMAN_VALIDATION_ERROR', false],
     [new TypeError('Cannot read properties of undefined (reading "Authorization: Digest x")'), 'INTERNAL', true],

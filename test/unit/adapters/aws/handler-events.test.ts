@@ -83,6 +83,31 @@ describe('parseReconcileEvent', () => {
     );
   });
 
+  // Only the stack's payload names the schedule: a hand-written resources entry that is not a string is not one.
+  it('takes the schedule ARN from resources[0] only when it is a string', () => {
+    expect(
+      parseReconcileEvent({ source: 'aws.scheduler', resources: [42] }, { desiredPrefix: 'desired-state/' }),
+    ).toEqual({ kind: 'schedule' });
+  });
+
+  // An event can carry thousands of names: the refusal suggests a fix for five of them at most.
+  it('suggests the nearest option for at most five misspelt fields', () => {
+    let caught: unknown;
+    try {
+      parseReconcileEvent(
+        { mdoe: 1, mod: 1, mde: 1, moe: 1, ode: 1, projets: [P1] },
+        { desiredPrefix: 'desired-state/' },
+      );
+    } catch (error) {
+      caught = error;
+    }
+    const message = (caught as Error).message;
+    expect(message).toContain(
+      'unexpected field(s) mde, mdoe, mod, moe, ode and 1 more (did you mean "mode" for "mde", "mode" for "mdoe", "mode" for "mod", "mode" for "moe", "mode" for "ode"?)',
+    );
+    expect(message).not.toContain('projets');
+  });
+
   it.each([
     ['mode plan', { mode: 'plan', ignoreWindows: false }],
     ['dryRun', { dryRun: true, ignoreWindows: false }],
