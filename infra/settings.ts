@@ -3,7 +3,7 @@
  * Every key is documented in docs/aws.md.
  */
 import type { Node } from 'constructs';
-import { checkPublicApiBaseUrl } from '../lambdas/opsman/base-url.ts';
+import { checkPublicApiBaseUrl, SECRET_KEY_ADVICE } from '../lambdas/opsman/base-url.ts';
 import { closest } from '../shared/suggest.ts';
 
 /** The stack name when the `stackName` context key is absent. */
@@ -267,7 +267,7 @@ export function readSettings(node: Node): StackSettings {
     },
   };
   // The rule the functions apply at start-up (and the CLI to --base-url), so a URL never passes synth to fail there.
-  const baseUrl = checkPublicApiBaseUrl('opsManagerBaseUrl', settings.opsManagerBaseUrl);
+  const baseUrl = checkPublicApiBaseUrl('opsManagerBaseUrl', settings.opsManagerBaseUrl, SECRET_KEY_ADVICE);
   if (!baseUrl.ok) {
     problems.push(`opsManagerBaseUrl must be an http(s) URL ending in /api/public/v1.0: ${baseUrl.problem}`);
   }

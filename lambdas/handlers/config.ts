@@ -8,7 +8,7 @@ import { normalisePrefix, prefixesOverlap } from '../adapters/aws/s3-util.ts';
 import { desiredCacheSwitch } from '../core/desired/cache-switch.ts';
 import { DEFAULT_SNAPSHOT_POLICY, type SnapshotPolicy } from '../core/desired/snapshot-check.ts';
 import type { Mode } from '../core/model.ts';
-import { checkPublicApiBaseUrl } from '../opsman/base-url.ts';
+import { checkPublicApiBaseUrl, SECRET_KEY_ADVICE } from '../opsman/base-url.ts';
 import { quoteValue, readSnapshotPolicy, readWholeNumber, type WholeNumberRange } from './config-values.ts';
 import { ConfigError } from './errors.ts';
 
@@ -102,7 +102,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): HandlerConfig 
     desiredSnapshot: CONFIG_DEFAULTS.desiredSnapshot,
   };
   if (config.opsManagerBaseUrl) {
-    const checked = checkPublicApiBaseUrl('OPSMAN_BASE_URL', config.opsManagerBaseUrl);
+    const checked = checkPublicApiBaseUrl('OPSMAN_BASE_URL', config.opsManagerBaseUrl, SECRET_KEY_ADVICE);
     if (checked.ok) config.opsManagerBaseUrl = checked.url;
     else problems.push(checked.problem);
   }

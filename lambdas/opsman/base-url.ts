@@ -11,8 +11,15 @@ export const PUBLIC_API_PATH = '/api/public/v1.0';
 /** Either the base URL with trailing slashes dropped, or why it is refused (never quoting credentials). */
 export type BaseUrlCheck = { ok: true; url: string } | { ok: false; problem: string };
 
-/** Checks `value` as a Public API base URL; `name` (e.g. `--base-url`) starts every problem. */
-export function checkPublicApiBaseUrl(name: string, value: string): BaseUrlCheck {
+/** Where the CLI takes its API key from: what a base URL carrying credentials is told to use instead. */
+export const CLI_KEY_ADVICE = 'use OPSMAN_PUBLIC_KEY and OPSMAN_PRIVATE_KEY';
+
+/**
+ * Checks `value` as a Public API base URL; `name` (e.g. `--base-url`) starts every problem. `keyAdvice` says where the
+ * entry point takes its API key from (the Lambda functions and the stack: the credentials secret), for a URL that
+ * carries credentials.
+ */
+export function checkPublicApiBaseUrl(name: string, value: string, keyAdvice: string = CLI_KEY_ADVICE): BaseUrlCheck {
   const expected = `expected https://host:port${PUBLIC_API_PATH}`;
   // `om.corp:8443/api/public/v1.0` parses with `om.corp:` as its scheme, and `127.0.0.1:8080/...` does not parse:
   // either way the mistake is the missing `http://`, which is what the message then says.
@@ -34,7 +41,7 @@ export function checkPublicApiBaseUrl(name: string, value: string): BaseUrlCheck
   if (url.username !== '' || url.password !== '') {
     return {
       ok: false,
-      problem: `${name} must not carry credentials: use OPSMAN_PUBLIC_KEY and OPSMAN_PRIVATE_KEY`,
+      problem: `${name} must not carry credentials: ${keyAdvice}`,
     };
   }
   if (url.search !== '' || url.hash !== '') {
@@ -50,3 +57,7 @@ export function checkPublicApiBaseUrl(name: string, value: string): BaseUrlCheck
   url.pathname = path;
   return { ok: true, url: url.href };
 }
+
+/** Where the Lambda functions take their API key from (the stack's settings and the functions' environment). */
+export const SECRET_KEY_ADVICE =
+  "the API key belongs in the stack's credentials secret, as publicKey and privateKey (its ARN is the CredentialsSecretArn output)";

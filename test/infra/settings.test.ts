@@ -64,6 +64,10 @@ describe('readSettings', () => {
   it.each([
     [{ opsManagerBaseUrl: 'om.corp' }, 'opsManagerBaseUrl must be an http(s) URL ending in /api/public/v1.0'],
     [
+      { opsManagerBaseUrl: 'https://ops:s3cr3t@om.corp:8443/api/public/v1.0' },
+      "must not carry credentials: the API key belongs in the stack's credentials secret",
+    ],
+    [
       { reconcileSchedule: 'every 5 minutes' },
       'reconcileSchedule must be rate(N minutes|hours|days), cron(...) or at(...)',
     ],

@@ -97,6 +97,11 @@ describe('readConfig', () => {
     ],
     [{ ...BASE, OPSMAN_BASE_URL: 'om.corp' }, 'OPSMAN_BASE_URL is not a URL: "om.corp"'],
     [{ ...BASE, OPSMAN_BASE_URL: 'https://om.corp:8443' }, 'OPSMAN_BASE_URL must end in /api/public/v1.0'],
+    // The functions take their key from the credentials secret: the advice is that, never the CLI's variables.
+    [
+      { ...BASE, OPSMAN_BASE_URL: 'https://ops:s3cr3t@om.corp:8443/api/public/v1.0' },
+      "OPSMAN_BASE_URL must not carry credentials: the API key belongs in the stack's credentials secret",
+    ],
     [{ ...BASE, OPSMAN_MODE: 'yolo' }, 'OPSMAN_MODE must be observe, plan or apply (got "yolo")'],
     // A typo must not quietly turn the torn-upload check into "optional".
     [
