@@ -14,6 +14,10 @@ export type BaseUrlCheck = { ok: true; url: string } | { ok: false; problem: str
 /** Where the CLI takes its API key from: what a base URL carrying credentials is told to use instead. */
 export const CLI_KEY_ADVICE = 'use OPSMAN_PUBLIC_KEY and OPSMAN_PRIVATE_KEY';
 
+/** Where the Lambda functions take their API key from (the stack's settings and the functions' environment). */
+export const SECRET_KEY_ADVICE =
+  "the API key belongs in the stack's credentials secret, as publicKey and privateKey (its ARN is the CredentialsSecretArn output)";
+
 /**
  * Checks `value` as a Public API base URL; `name` (e.g. `--base-url`) starts every problem. `keyAdvice` says where the
  * entry point takes its API key from (the Lambda functions and the stack: the credentials secret), for a URL that
@@ -57,7 +61,3 @@ export function checkPublicApiBaseUrl(name: string, value: string, keyAdvice: st
   url.pathname = path;
   return { ok: true, url: url.href };
 }
-
-/** Where the Lambda functions take their API key from (the stack's settings and the functions' environment). */
-export const SECRET_KEY_ADVICE =
-  "the API key belongs in the stack's credentials secret, as publicKey and privateKey (its ARN is the CredentialsSecretArn output)";
