@@ -46,18 +46,27 @@ function fakeRuntime() {
   return runtime;
 }
 
-/** One runOnce of a fake core run that makes `calls` API calls, over `runtime`. */
-async function runWith(runtime: ReturnType<typeof fakeRuntime>, calls: number) {
+/**
+ * One runOnce of a fake core run that makes `calls` API calls, over `runtime`; `core` runs inside the core run (it may
+ * report metrics or throw).
+ */
+async function runWith(
+  runtime: ReturnType<typeof fakeRuntime>,
+  calls: number,
+  core: (deps: RunDependencies) => void = () => {},
+  metrics = createMetrics(),
+) {
   const logger = createLogger({ serviceName: 'test' });
   const run = async (request: RunRequest, deps: RunDependencies) => {
     for (let i = 0; i < calls; i++) runtime.calls.onRequest({ method: 'GET', pathTemplate: '/groups/{groupId}' });
+    core(deps);
     return report(request, deps.apiCalls?.() ?? { total: -1, byEndpoint: {} });
   };
   const summary = await runOnce({
     runtime: runtime as unknown as Runtime,
     run,
     logger,
-    metrics: createMetrics(),
+    metrics,
     context: { functionName: 'fn', awsRequestId: 'req-1', getRemainingTimeInMillis: () => 600_000 },
     trigger: 'manual',
     request: { command: 'plan', mode: 'plan' },
@@ -109,5 +118,38 @@ describe('one run of a handler in a warm container', () => {
     expect(after?.ran).toEqual(expect.any(String));
     expect(after?.runId).toBeUndefined();
     expect(after?.trigger).toBeUndefined();
+  });
+
+  it('sends the metrics the core reported, and does not send them twice', async () => {
+    const metrics = createMetrics();
+    const sent: [string, number][] = [];
+    vi.spyOn(metrics, 'addMetric').mockImplementation((name, _unit, value) => {
+      sent.push([name, value]);
+      return metrics;
+    });
+    await captureProcessOutput(() =>
+      runWith(
+        fakeRuntime(),
+        0,
+        (deps) => {
+          deps.reporter.metric('ArchiveErrors', 2);
+          deps.reporter.metric('ApiCalls', 42);
+        },
+        metrics,
+      ),
+    );
+    expect(sent.filter(([name]) => name === 'ArchiveErrors')).toEqual([['ArchiveErrors', 2]]);
+    expect(sent.filter(([name]) => name === 'ApiCalls')).toEqual([['ApiCalls', 42]]);
+  });
+
+  it('logs the stack of an unexpected error (INTERNAL), so a bug can be found', async () => {
+    const { text } = await captureProcessOutput(() =>
+      runWith(fakeRuntime(), 0, () => {
+        throw new TypeError('cannot read properties of undefined');
+      }),
+    );
+    const failed = jsonLogLines(text).find((l) => l.message === 'run failed');
+    expect(failed).toMatchObject({ level: 'ERROR', code: 'INTERNAL', errorName: 'TypeError' });
+    expect(String(failed?.stack)).toContain('TypeError: cannot read properties of undefined');
   });
 });
