@@ -36,7 +36,7 @@ const update: Change = {
 };
 
 /** Applies `update` against an API echoing what it was sent, its service key shown as `shownKey`. */
-async function applyEchoing(shownKey: string) {
+async function applyEchoing(shownKey: string, spoil: (echo: Record<string, unknown>) => void = () => {}) {
   const state = emptyState(NOW);
   setAlertRecord(state, GROUP, 'disk', { id: ID });
   const sent: AlertConfigRequest[] = [];
@@ -45,6 +45,7 @@ async function applyEchoing(shownKey: string) {
       sent.push(request);
       const echo = structuredClone(request) as unknown as { notifications: Record<string, unknown>[] };
       for (const n of echo.notifications) if ('serviceKey' in n) n.serviceKey = shownKey;
+      spoil(echo as unknown as Record<string, unknown>);
       return { ...echo, id, groupId: GROUP, created: NOW, updated: NOW };
     },
   } as unknown as OpsManagerApi;
@@ -80,5 +81,12 @@ describe('the echo of a write with a secret', () => {
     expect(out.results.map((r) => r.status)).toEqual(['applied']);
     expect([...out.written.values()]).toEqual([{ echoConfirmed: false }]);
     expect(JSON.stringify(out)).not.toContain(KEY);
+  });
+
+  it('does not confirm it when the echo differs from what was sent elsewhere, its key agreeing', async () => {
+    const { out } = await applyEchoing('****************1234', (echo) => {
+      echo.enabled = false;
+    });
+    expect([...out.written.values()]).toEqual([{ echoConfirmed: false }]);
   });
 });
