@@ -31,7 +31,14 @@ describe('ignoreWindows in a manual invocation of the reconcile Lambda', { timeo
   });
 
   it('without it the frozen project is held; with it the project is written, and the run says windows were ignored', async () => {
-    const held = await h.reconcile({ mode: 'apply', projects: [W.paymentsProd] }, h.ctx());
+    let held: Record<string, unknown> & { status: string } = { status: '' };
+    const heldRun = await captureProcessOutput(async () => {
+      held = await h.reconcile({ mode: 'apply', projects: [W.paymentsProd] }, h.ctx());
+    });
+    // No override asked, none said: the WARN line is for an event that sets ignoreWindows.
+    expect(jsonLogLines(heldRun.text).filter((l) => String(l.message).startsWith('change windows ignored'))).toEqual(
+      [],
+    );
     expect(held.status, JSON.stringify(held)).toBe('ok');
     expect(held.heldByWindows).toBe(1);
     expect(held.applied).toBe(0);

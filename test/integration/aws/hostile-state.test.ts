@@ -45,6 +45,8 @@ describe('the reconcile handler over an unusable state object', { timeout: 60_00
     expect(lines[0]).toMatchObject({ level: 'WARN', code: 'STATE_CORRUPT', runId: captured.result?.runId });
     expect(String(lines[0]?.warning)).toContain(`s3://${WORLD.dataBucket}/${STATE_KEY} cannot be used: not JSON`);
     expect(lines[0]?.nextStep).toMatch(/previous version of the state object/);
+    // A corrupt state is not a lease left behind: no such line.
+    expect(jsonLogLines(captured.text).filter((l) => String(l.message).startsWith('lease not released'))).toEqual([]);
   });
 
   it.each([

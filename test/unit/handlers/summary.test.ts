@@ -1,8 +1,13 @@
 // Scenario: the handler's answer (also the `run finished` log line) stays small when a run fails everywhere: Ops
 // Manager down for 1,000 projects lists 20 failures and counts the rest, so the line stays whole JSON in CloudWatch.
 import { describe, expect, it } from 'vitest';
-import type { RunReport, TargetFailure } from '../../../lambdas/core/model.ts';
-import { MAX_LISTED_FAILURES, summarise } from '../../../lambdas/handlers/summary.ts';
+import type { Change, ChangeResult, RunReport, TargetFailure } from '../../../lambdas/core/model.ts';
+import {
+  MAX_LISTED_CHANGES,
+  MAX_LISTED_FAILURES,
+  MAX_LISTED_WARNINGS,
+  summarise,
+} from '../../../lambdas/handlers/summary.ts';
 
 function report(failures: TargetFailure[]): RunReport {
   // Only what summarise reads.
@@ -44,5 +49,106 @@ describe('summarise', () => {
     const ids = Array.from({ length: 30 }, (_, i) => i.toString(16).padStart(24, '0'));
     const limited = { ...full, plan: { ...full.plan, projects: ids } } as RunReport;
     expect(summarise(limited, 'manual', 'apply', 1).projects).toEqual({ count: 30, ids: ids.slice(0, 20) });
+  });
+});
+
+const target = { type: 'project' as const, id: '5e2211c17a3e5a48f5497de3', name: 'payments-prod' };
+
+function change(key: string): Change {
+  return { target, kind: 'alertConfig', key, action: 'update', fields: [], reason: '' } as unknown as Change;
+}
+
+describe('the status and the lists of a summary', () => {
+  it.each([
+    ['a failed target', { targetsFailed: 1 }, {}],
+    ['a failed change', { failed: 1 }, {}],
+    ['an interrupted run', {}, { interrupted: { reason: "the Lambda's time limit is 60 s away", notStarted: 3 } }],
+  ])('%s makes the run partial', (_name, counts, extra) => {
+    const base = report([]);
+    const r = { ...base, ...extra, summary: { ...base.summary, ...counts } } as RunReport;
+    expect(summarise(r, 'schedule', 'apply', 1).status).toBe('partial');
+  });
+
+  it('a run without failures nor interruption is ok', () => {
+    expect(summarise(report([]), 'schedule', 'apply', 1).status).toBe('ok');
+  });
+
+  it('lists the failed and the not-converging changes, with message, code and HTTP status, and nothing else', () => {
+    const results: ChangeResult[] = [
+      { change: change('applied'), status: 'applied', durationMs: 1 },
+      {
+        change: change('refused'),
+        status: 'failed',
+        durationMs: 1,
+        message: 'PUT refused',
+        code: 'OPSMAN_API_ERROR',
+        httpStatus: 409,
+      },
+      { change: change('drifting'), status: 'not-converging', durationMs: 1, message: 'threshold differs after write' },
+      { change: change('held'), status: 'skipped', durationMs: 1, message: 'not deleted' },
+    ];
+    const summary = summarise({ ...report([]), results } as RunReport, 'schedule', 'apply', 1);
+    expect(summary.failedChanges).toEqual([
+      {
+        target: 'project:payments-prod',
+        kind: 'alertConfig',
+        key: 'refused',
+        action: 'update',
+        status: 'failed',
+        message: 'PUT refused',
+        code: 'OPSMAN_API_ERROR',
+        httpStatus: 409,
+      },
+      {
+        target: 'project:payments-prod',
+        kind: 'alertConfig',
+        key: 'drifting',
+        action: 'update',
+        status: 'not-converging',
+        message: 'threshold differs after write',
+      },
+    ]);
+  });
+
+  it('lists the first 20 failed changes and the first 20 warnings only', () => {
+    const results: ChangeResult[] = Array.from({ length: 30 }, (_, i) => ({
+      change: change(`k${i}`),
+      status: 'failed',
+      durationMs: 1,
+    }));
+    const warnings = Array.from({ length: 30 }, (_, i) => `warning ${i}`);
+    const summary = summarise({ ...report([]), results, warnings } as RunReport, 'schedule', 'apply', 1);
+    expect(summary.failedChanges?.map((c) => c.key)).toEqual(
+      results.slice(0, MAX_LISTED_CHANGES).map((r) => r.change.key),
+    );
+    expect(summary.warnings).toEqual(warnings.slice(0, MAX_LISTED_WARNINGS));
+  });
+
+  it("gives a failure's HTTP status, the count of targets a window held, and whether an archive can be retried", () => {
+    const failure: TargetFailure = {
+      target,
+      phase: 'read',
+      message: 'GET failed',
+      code: 'OPSMAN_API_ERROR',
+      httpStatus: 503,
+    };
+    const r = {
+      ...report([failure]),
+      heldByWindows: [{ target }, { target: { ...target, id: 'p2', name: 'p2' } }],
+      archive: { retryable: true },
+    } as unknown as RunReport;
+    const summary = summarise(r, 'schedule', 'archive', 1);
+    expect(summary.failures).toEqual([
+      {
+        target: 'project:payments-prod',
+        phase: 'read',
+        message: 'GET failed',
+        code: 'OPSMAN_API_ERROR',
+        httpStatus: 503,
+      },
+    ]);
+    expect(summary.heldByWindows).toBe(2);
+    expect(summary.retryable).toBe(true);
+    expect(summarise(report([]), 'schedule', 'apply', 1)).not.toHaveProperty('heldByWindows');
   });
 });

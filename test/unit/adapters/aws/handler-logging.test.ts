@@ -39,12 +39,47 @@ describe('logger masking', () => {
     ['webhookSecret', 'x', MASK],
     ['secretRef', 'vault#webhook', 'vault#webhook'],
     ['privateKey', '', ''],
+    ['secret', null, null],
     ['typeName', 'WEBHOOK', 'WEBHOOK'],
     ['note', 'Basic dXNlcjpwYXNz', `Basic ${MASK}`],
     ['note', 'x Bearer abc.def-123 y', `x Bearer ${MASK} y`],
     ['note', 'desired digest 3f2a (Digest of files)', 'desired digest 3f2a (Digest of files)'],
   ])('maskSecrets(%j, %j)', (key, value, expected) => {
     expect(maskSecrets(key, value)).toBe(expected);
+  });
+
+  // A secret key whose value is not a string (a structure a client put there, a number) is masked whole: nothing of it
+  // is written, whatever keys sit inside it.
+  it.each([
+    ['secret', { value: SECRET }],
+    ['authorization', [SECRET]],
+    ['privateKey', { nested: { note: SECRET } }],
+    ['token', 12345],
+    ['password', false],
+  ])('masks the %s key whose value is not a string', async (key, value) => {
+    expect(maskSecrets(key, value)).toBe(MASK);
+    const logger = createLogger({ serviceName: 'test' });
+    const { text } = await captureProcessOutput(() => logger.info('object', { [key]: value }));
+    expect(JSON.parse(text.trim())[key]).toBe(MASK);
+    expect(text).not.toContain(SECRET);
+  });
+
+  // Credentials an AWS SDK or an HTTP client may carry in an object that reaches a log line.
+  it.each([
+    'secretString',
+    'secretValue',
+    'secretAccessKey',
+    'sessionToken',
+    'accessToken',
+    'token',
+    'secret',
+    'proxyAuthorization',
+    'Proxy-Authorization',
+    'Cookie',
+    'Set-Cookie',
+    'X-Amz-Security-Token',
+  ])('masks %s', (key) => {
+    expect(maskSecrets(key, SECRET)).toBe(MASK);
   });
 
   it('covers every secret notification field of the API', () => {

@@ -75,3 +75,42 @@ describe('addRunMetrics', () => {
     expect(seen.get('TargetsFailed')).toBe(1);
   });
 });
+
+describe('the metric values of a run', () => {
+  it('ChangesPlanned counts every planned write (each kind of action once), not noop, blocked or drift', () => {
+    const { metrics, seen } = recorder();
+    const r = report();
+    // Powers of two: a kind left out or counted twice shows in the sum.
+    r.summary.planned = {
+      create: 1,
+      update: 2,
+      enable: 4,
+      disable: 8,
+      delete: 16,
+      release: 32,
+      adopt: 64,
+      noop: 128,
+      blocked: 256,
+      drift: 512,
+    } as RunReport['summary']['planned'];
+    addRunMetrics(metrics, r, 1);
+    expect(seen.get('ChangesPlanned')).toBe(127);
+  });
+
+  it('sends drift, blocked and API call counts as the report has them', () => {
+    const { metrics, seen } = recorder();
+    const r = report();
+    r.summary.drift = 3;
+    r.summary.blocked = 2;
+    addRunMetrics(metrics, r, 7);
+    expect(Object.fromEntries(seen)).toMatchObject({ DriftDetected: 3, Blocked: 2, ApiCalls: 9, RunDuration: 7 });
+  });
+
+  it('does not send again a metric the core already reported through the Reporter port', () => {
+    const { metrics, seen } = recorder();
+    addRunMetrics(metrics, report(), 1, new Set(['ApiCalls', 'ChangesApplied']));
+    expect(seen.has('ApiCalls')).toBe(false);
+    expect(seen.has('ChangesApplied')).toBe(false);
+    expect(seen.get('ChangesPlanned')).toBe(2);
+  });
+});
