@@ -4,19 +4,10 @@
 import { describe, expect, it } from 'vitest';
 import { WORLD } from '../../helpers/aws-world.ts';
 import { useHandlerWorld } from '../../helpers/handler-world.ts';
+import { schedulerEvent } from '../../helpers/scheduler-event.ts';
 
 const MANIFESTS = `${WORLD.dataBucket}/archive/manifests/*`;
-const SCHEDULE = {
-  version: '0',
-  id: 'e-2',
-  'detail-type': 'Scheduled Event',
-  source: 'aws.scheduler',
-  account: '123456789012',
-  time: '2026-03-01T02:00:00Z',
-  region: 'eu-west-1',
-  resources: ['arn:aws:scheduler:eu-west-1:123456789012:schedule/default/opsman-gitops-archive'],
-  detail: {},
-};
+const SCHEDULE = schedulerEvent('opsman-gitops-archive');
 
 describe('a partial archive under the archive handler', { timeout: 60_000 }, () => {
   const h = useHandlerWorld({ resetEach: true });

@@ -16,6 +16,7 @@ import type { OpsManagerApi, ReconcileState, SecretResolver } from '../../../lam
 import { emptyState } from '../../../lambdas/core/state.ts';
 import { confirmEcho, verifyTarget, type WriteCheck } from '../../../lambdas/core/verify.ts';
 import type { AlertConfig, AlertConfigRequest } from '../../../lambdas/opsman/types.ts';
+import { applyContext } from '../../helpers/apply-context.ts';
 
 const KEY = new Uint8Array(32).fill(7);
 const GROUP = '5e2211c17a3e5a48f5497de3';
@@ -127,19 +128,12 @@ function contexts(
     state,
     now: () => NOW,
   };
-  const apply: ApplyContext = {
+  const apply = applyContext(NOW, {
     api: api as unknown as OpsManagerApi,
     secrets: resolver,
     fingerprintKey: KEY,
-    clock: { now: () => new Date(NOW), sleep: async () => {} },
-    reporter: { progress() {}, metric() {} },
-    runId: 'r1',
     state,
-    skipReason: () => undefined,
-    persist: async () => {},
-    keepAlive: async () => {},
-    readPin: async () => '',
-  };
+  });
   return { alert, apply };
 }
 

@@ -3,13 +3,13 @@
 // after the writes decides, so a secret Ops Manager did not keep is not taken as converged.
 import { describe, expect, it } from 'vitest';
 import type { DesiredAlertBody } from '../../../lambdas/core/alert-body.ts';
-import type { ApplyContext } from '../../../lambdas/core/apply.ts';
 import type { AlertApplyContext } from '../../../lambdas/core/apply-alerts.ts';
 import { applyTarget } from '../../../lambdas/core/apply-target.ts';
 import type { Change } from '../../../lambdas/core/model.ts';
 import type { OpsManagerApi } from '../../../lambdas/core/ports.ts';
 import { emptyState, setAlertRecord } from '../../../lambdas/core/state.ts';
 import type { AlertConfigRequest } from '../../../lambdas/opsman/types.ts';
+import { applyContext } from '../../helpers/apply-context.ts';
 
 const NOW = '2026-11-26T12:00:00.000Z';
 const GROUP = '5e2211c17a3e5a48f5497de3';
@@ -50,19 +50,7 @@ async function applyEchoing(shownKey: string, spoil: (echo: Record<string, unkno
     },
   } as unknown as OpsManagerApi;
   const secrets = { resolve: async (ref: string) => (ref === 'pd#key' ? KEY : Promise.reject(new Error(ref))) };
-  const ctx: ApplyContext = {
-    api,
-    secrets,
-    fingerprintKey: new Uint8Array(32).fill(3),
-    clock: { now: () => new Date(NOW), sleep: async () => {} },
-    reporter: { progress() {}, metric() {} },
-    runId: 'r1',
-    state,
-    skipReason: () => undefined,
-    persist: async () => {},
-    keepAlive: async () => {},
-    readPin: async () => '',
-  };
+  const ctx = applyContext(NOW, { api, secrets, fingerprintKey: new Uint8Array(32).fill(3), state });
   const alertCtx: AlertApplyContext = { api, secrets, fingerprintKey: ctx.fingerprintKey, state, now: () => NOW };
   const out = await applyTarget([update], ctx, alertCtx);
   return { out, sent };

@@ -26,39 +26,6 @@ const change = (id: string, action: ChangeAction, key: string): Change => ({
 });
 const HOLD = { kind: 'deny' as const, windows: ['freeze'], until: '2027-01-04T08:00:00.000Z' };
 
-const plan: Plan = {
-  formatVersion: PLAN_FORMAT_VERSION,
-  runId: 'r',
-  createdAt: '2026-12-21T10:00:00.000Z',
-  mode: 'apply',
-  desired: { digest: 'd', files: [] },
-  liveDigests: {},
-  changes: [
-    change('free', 'create', 'a'),
-    change('free', 'noop', 'b'),
-    change('held', 'create', 'a'),
-    change('held', 'update', 'b'),
-    change('held', 'blocked', 'c'),
-    change('held', 'drift', 'd'),
-    change('planmode', 'delete', 'a'),
-  ],
-  failures: [],
-  targetModes: { 'project:free': 'apply', 'project:held': 'apply', 'project:planmode': 'plan' },
-  windowHolds: { 'project:held': HOLD, 'project:planmode': HOLD },
-};
-
-describe('plannedWrites', () => {
-  it('splits the writes into made and held per target; a plan-mode target counts in neither', () => {
-    expect(plannedWrites(plan, undefined)).toEqual({ made: 1, held: [{ target: target('held'), ...HOLD, writes: 2 }] });
-  });
-
-  it('--mode plan: nothing is made and nothing is held (the cap keeps every write unwritten)', () => {
-    expect(plannedWrites(plan, 'plan')).toEqual({ made: 0, held: [] });
-  });
-});
-
-const result = (c: Change, status: ChangeResult['status']): ChangeResult => ({ change: c, status, durationMs: 0 });
-
 function planOf(changes: Change[], targetModes: Plan['targetModes'], extra: Partial<Plan> = {}): Plan {
   return {
     formatVersion: PLAN_FORMAT_VERSION,
@@ -73,6 +40,32 @@ function planOf(changes: Change[], targetModes: Plan['targetModes'], extra: Part
     ...extra,
   };
 }
+
+const plan = planOf(
+  [
+    change('free', 'create', 'a'),
+    change('free', 'noop', 'b'),
+    change('held', 'create', 'a'),
+    change('held', 'update', 'b'),
+    change('held', 'blocked', 'c'),
+    change('held', 'drift', 'd'),
+    change('planmode', 'delete', 'a'),
+  ],
+  { 'project:free': 'apply', 'project:held': 'apply', 'project:planmode': 'plan' },
+  { windowHolds: { 'project:held': HOLD, 'project:planmode': HOLD } },
+);
+
+describe('plannedWrites', () => {
+  it('splits the writes into made and held per target; a plan-mode target counts in neither', () => {
+    expect(plannedWrites(plan, undefined)).toEqual({ made: 1, held: [{ target: target('held'), ...HOLD, writes: 2 }] });
+  });
+
+  it('--mode plan: nothing is made and nothing is held (the cap keeps every write unwritten)', () => {
+    expect(plannedWrites(plan, 'plan')).toEqual({ made: 0, held: [] });
+  });
+});
+
+const result = (c: Change, status: ChangeResult['status']): ChangeResult => ({ change: c, status, durationMs: 0 });
 
 describe('heldByWindows', () => {
   it('counts the skipped writes of a held target only: not its drift or blocked changes, not a write made', () => {

@@ -9,18 +9,9 @@ import { createLogger } from '../../../../lambdas/handlers/logging.ts';
 import { createMetrics } from '../../../../lambdas/handlers/metrics.ts';
 import { ApiCallCounter, type Runtime } from '../../../../lambdas/handlers/runtime.ts';
 import { captureProcessOutput } from '../../../helpers/process-output.ts';
+import { schedulerEvent } from '../../../helpers/scheduler-event.ts';
 
-const SCHEDULE = {
-  version: '0',
-  id: 'e-2',
-  'detail-type': 'Scheduled Event',
-  source: 'aws.scheduler',
-  account: '123456789012',
-  time: '2026-03-01T02:00:00Z',
-  region: 'eu-west-1',
-  resources: ['arn:aws:scheduler:eu-west-1:123456789012:schedule/default/opsman-gitops-archive'],
-  detail: {},
-};
+const SCHEDULE = schedulerEvent('opsman-gitops-archive');
 
 const context = { functionName: 'opsman-gitops-archive', awsRequestId: 'req-1' } as unknown as Context;
 
