@@ -33,14 +33,14 @@ export function warningSink(stderr: TextSink): (message: string) => void {
 export interface CommandContext {
   options: CliOptions;
   io: CliIo;
-  /** Colours on stdout: a terminal, and neither --no-color nor NO_COLOR. */
+  /** Colours on stdout: forced by FORCE_COLOR, else a terminal (TERM not dumb); never with --no-color or NO_COLOR alone. */
   style: Style;
   startEmulator: StartEmulator;
 }
 
-/** Builds the context; colour only when stdout is a terminal. */
+/** Builds the context; colour when FORCE_COLOR asks for it, else only when stdout is a terminal. */
 export function commandContext(options: CliOptions, io: CliIo, startEmulator: StartEmulator): CommandContext {
-  const color = !options.noColor && io.stdout.isTTY === true && io.env.TERM !== 'dumb';
+  const color = !options.noColor && (options.forceColor || (io.stdout.isTTY === true && io.env.TERM !== 'dumb'));
   return { options, io, style: styleFor(color), startEmulator };
 }
 

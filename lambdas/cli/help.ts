@@ -18,7 +18,8 @@ export const OPTION_HELP: Record<string, string> = {
   'auto-approve': '--auto-approve           apply without asking (required when there is no terminal)',
   json: '--json                   print the result (plan, report or problems) as JSON on stdout',
   markdown: '--markdown               print the plan as Markdown (pull-request comments)',
-  'no-color': '--no-color               no ANSI colours (also NO_COLOR=1; colours only on a terminal anyway)',
+  'no-color':
+    '--no-color               no ANSI colours (also NO_COLOR=1; colours only on a terminal unless FORCE_COLOR)',
   'detailed-exitcode':
     '--detailed-exitcode      exit 0 no changes, 2 changes (plan: to write; observe: drift or a release), 1 error (a blocked change too)',
   // The overview's line covers both commands that take --out; each command's own help overrides it.
@@ -49,6 +50,7 @@ const ENVIRONMENT: readonly { line: string; readBy: string }[] = [
     readBy: 'base-url',
   },
   { line: '  NO_COLOR                 disable colours', readBy: 'no-color' },
+  { line: '  FORCE_COLOR              colours even when piped (a CI log); 0 or false: none', readBy: 'no-color' },
 ];
 
 /** The environment section of a command: the variables the options it takes read; none when it reads none. */

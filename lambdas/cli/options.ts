@@ -49,8 +49,10 @@ export interface CliOptions {
   autoApprove: boolean;
   json: boolean;
   markdown: boolean;
-  /** --no-color or NO_COLOR. */
+  /** --no-color, NO_COLOR or FORCE_COLOR=0/false: no colours even on a terminal. */
   noColor: boolean;
+  /** FORCE_COLOR set (and not 0/false) without --no-color: colours even where stdout is not a terminal (a CI log). */
+  forceColor: boolean;
   detailedExitcode: boolean;
   /** plan: save the plan JSON here. */
   out?: string;
@@ -113,11 +115,32 @@ const PRINT_ONLY: Omit<CliOptions, 'help' | 'version'> = {
   json: false,
   markdown: false,
   noColor: false,
+  forceColor: false,
   detailedExitcode: false,
   allowEmpty: false,
   ignoreWindows: false,
   leaseWaitSeconds: DEFAULT_OPTIONS.leaseWaitSeconds,
 };
+
+/**
+ * Colours from --no-color, FORCE_COLOR and NO_COLOR. The flag always wins. FORCE_COLOR follows force-color.org and
+ * Node's own util: set and not empty, it turns colours on even where stdout is not a terminal (CI services set it for
+ * their logs) and wins over NO_COLOR; `0` and `false` turn them off (as chalk and Node read them). An empty variable,
+ * either one, is an unset one (no-color.org).
+ */
+export function colourChoice(
+  noColorFlag: boolean,
+  env: Record<string, string | undefined>,
+): { noColor: boolean; forceColor: boolean } {
+  const force = env.FORCE_COLOR ?? '';
+  const forcedOff = force === '0' || force.toLowerCase() === 'false';
+  const forcedOn = force !== '' && !forcedOff;
+  const noColorEnv = (env.NO_COLOR ?? '') !== '';
+  return {
+    noColor: noColorFlag || forcedOff || (noColorEnv && !forcedOn),
+    forceColor: !noColorFlag && forcedOn,
+  };
+}
 
 /** Long names of every option (for help and "did you mean"). */
 export const OPTION_NAMES: readonly string[] = Object.keys(OPTION_SPEC);
@@ -260,7 +283,7 @@ export function parseInvocation(argv: readonly string[], env: Record<string, str
     autoApprove: v['auto-approve'] === true,
     json: v.json === true,
     markdown: v.markdown === true,
-    noColor: v['no-color'] === true || (env.NO_COLOR !== undefined && env.NO_COLOR !== ''),
+    ...colourChoice(v['no-color'] === true, env),
     detailedExitcode: v['detailed-exitcode'] === true,
     out: v.out,
     planFile: v.plan,

@@ -1,6 +1,6 @@
 /**
  * Text styles of the renderers: ANSI colours on a terminal, identity elsewhere. Renderers take a Style, so they stay
- * pure and the CLI alone decides whether colour is on (TTY, --no-color, NO_COLOR).
+ * pure and the CLI alone decides whether colour is on (TTY, --no-color, NO_COLOR, FORCE_COLOR).
  */
 
 /** How each kind of text is decorated. Every function returns its input, possibly wrapped in escape codes. */

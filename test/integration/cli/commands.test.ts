@@ -220,6 +220,22 @@ describe('opsman-gitops against the emulator', { timeout: 120_000 }, () => {
     expect(run.stdout).toContain('```diff\n');
   });
 
+  it('FORCE_COLOR colours the text plan in a pipe (a CI log), never the Markdown or JSON plan', async () => {
+    const only = ['--project', PAYMENTS_PROD, ...common];
+    const env = { ...toolEnv(emulator.url), FORCE_COLOR: '1' };
+    const text = await runBinary(['plan', ...only], env);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toContain('\u001b[32m');
+    const markdown = await runBinary(['plan', '--markdown', ...only], env);
+    expect(markdown.code, markdown.stderr).toBe(0);
+    expect(markdown.stdout).toContain('```diff\n');
+    expect(markdown.stdout).not.toContain('\u001b[');
+    const json = await runBinary(['plan', '--json', ...only], env);
+    expect(json.code, json.stderr).toBe(0);
+    expect(json.stdout).not.toContain('\u001b[');
+    expect((JSON.parse(json.stdout) as Plan).mode).toBe('plan');
+  });
+
   it('the binary refuses an option the command does not use (exit 2) and prints a --json failure as JSON', async () => {
     const refused = await runBinary(['apply', '--out', join(dir, 'plan.json'), ...common], toolEnv(emulator.url));
     expect(refused.code).toBe(2);

@@ -27,7 +27,7 @@ describe('command help: environment and exit codes', () => {
     ],
     ['apply', ['OPSMAN_PUBLIC_KEY', 'OPSMAN_FINGERPRINT_KEY', 'OPSMAN_DESIRED_CACHE']],
     ['archive', ['OPSMAN_BASE_URL', 'OPSMAN_PRIVATE_KEY', 'OPSMAN_DESIRED_CACHE', 'HTTPS_PROXY']],
-    ['validate', ['NO_COLOR']],
+    ['validate', ['NO_COLOR', 'FORCE_COLOR']],
   ] as const)('%s lists the environment variables it reads', (command, names) => {
     const help = commandHelp(command);
     expect(help).toContain('Environment:');
