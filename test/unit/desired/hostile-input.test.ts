@@ -35,6 +35,26 @@ class RiggedSource implements DesiredStateSource {
   }
 }
 
+/** A source that lists exactly `refs` (any name, with or without a problem) and reads `files`. */
+class ListedSource implements DesiredStateSource {
+  constructor(
+    private readonly refs: DesiredFileRef[],
+    private readonly files: Record<string, string>,
+  ) {}
+  describe(): string {
+    return 'listed:/';
+  }
+  async list(): Promise<DesiredFileRef[]> {
+    return this.refs;
+  }
+  async read(path: string): Promise<{ bytes: Uint8Array }> {
+    return { bytes: new TextEncoder().encode(this.files[path] ?? '') };
+  }
+  async readIfPresent(path: string): Promise<{ bytes: Uint8Array }> {
+    return this.read(path);
+  }
+}
+
 /**
  * The example's files, with `swollen` ones replaced since the listing by a 5 GB file: read with `maxBytes` they answer
  * their size only; read without, they fail the test (a 5 GB file would be loaded whole).
@@ -277,6 +297,31 @@ describe('hostile input', () => {
     expect(issues.map((i) => i.message)).toEqual(['2 YAML files, over the limit of 1']);
   });
 
+  it('accepts a file of exactly maxFileBytes and exactly maxFiles files: the limits are inclusive', async () => {
+    const bytes = new TextEncoder().encode(ORG).length;
+    const result = await loadDesiredState(new MemorySource({ 'a.yaml': ORG }), { maxFileBytes: bytes, maxFiles: 1 });
+    expect(result.ok && result.summary).toBe(
+      'loaded 0 projects, 1 organization, 0 templates, 0 alert configs from 1 file',
+    );
+    const over = await issuesOf(new MemorySource({ 'a.yaml': ORG }), { maxFileBytes: bytes - 1 });
+    expect(over.map((i) => i.message)).toEqual([`file is ${bytes} bytes, over the limit of ${bytes - 1} bytes`]);
+  });
+
+  it('loads .yml and .YAML files, and reports a listed entry with a problem whatever its name', async () => {
+    const project =
+      'apiVersion: opsman-gitops/v1\nkind: Project\nmetadata: {name: p, projectId: 5e2211c17a3e5a48f5497de3}\nspec: {}\n';
+    const files = { 'org.yml': ORG, 'p.YAML': project, 'notes.txt': 'not yaml' };
+    const refs = Object.entries(files).map(([path, text]) => ({ path, size: text.length }));
+    const result = await loadDesiredState(new ListedSource(refs, files));
+    expect(result.ok && result.state.files.map((f) => f.path)).toEqual(['org.yml', 'p.YAML']);
+    // A link out of the root (the directory source's problem): reported as it is, never left out silently.
+    const problem = 'a link to a directory outside the root: not followed';
+    const linked = [...refs, { path: 'outside', size: 0, problem }];
+    expect(await issuesOf(new ListedSource(linked, files))).toEqual([
+      { file: 'outside', line: 1, column: 1, path: '', message: problem },
+    ]);
+  });
+
   it('accepts a UTF-8 byte-order mark and a few aliases', async () => {
     const text = `\uFEFF${ORG}---\napiVersion: opsman-gitops/v1\nkind: Project\nmetadata: {name: p, projectId: 5e2211c17a3e5a48f5497de3}\nspec:\n  alertConfigs:\n    - key: a\n      eventTypeName: HOST_DOWN\n      notifications: &n [{typeName: GROUP, roles: [GROUP_OWNER]}]\n    - key: b\n      eventTypeName: NO_PRIMARY\n      notifications: *n\n`;
     const result = await loadDesiredState(new MemorySource({ 'a.yaml': text }));
@@ -297,6 +342,19 @@ describe('hostile input', () => {
       [6, 'spec.alertConfigs[0].eventTypeName must '],
       [7, 'spec.alertConfigs[1].eventTypeName must '],
       [7, '... and 3 more issues not shown (the fir'],
+    ]);
+  });
+
+  it('reports exactly maxIssues issues without a count of the rest', async () => {
+    const configs = Array.from(
+      { length: 2 },
+      (_, i) => `    - {key: k${i}, eventTypeName: NOPE, notifications: [{typeName: GROUP, roles: [GROUP_OWNER]}]}`,
+    );
+    const text = `apiVersion: opsman-gitops/v1\nkind: Project\nmetadata: {name: p, projectId: 5e2211c17a3e5a48f5497de3}\nspec:\n  alertConfigs:\n${configs.join('\n')}\n`;
+    const issues = await issuesOf(new MemorySource({ 'a.yaml': text }), { maxIssues: 2 });
+    expect(issues.map((i) => [i.line, i.message.slice(0, 40)])).toEqual([
+      [6, 'spec.alertConfigs[0].eventTypeName must '],
+      [7, 'spec.alertConfigs[1].eventTypeName must '],
     ]);
   });
 
