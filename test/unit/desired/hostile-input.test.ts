@@ -358,6 +358,24 @@ describe('hostile input', () => {
     ]);
   });
 
+  // After a syntax error the tree is yaml's guess: only what remains wrong is reported, one layer at a time (a tag
+  // in a broken document, a collection key beside a tag, would otherwise be findings about a guess).
+  it.each([
+    [
+      'a syntax error hides a tag of its document',
+      'a: !!str 1\nb: [x\n? [k]\n: v\n',
+      ['3:1 YAML syntax error: Flow sequence in block collection must be sufficiently indented and end with a ]'],
+    ],
+    [
+      'a tag hides a collection key of its document',
+      'a: !!str 1\n? [k]\n: v\n',
+      ['1:10 YAML tags are not allowed (found "!!str"); write plain values'],
+    ],
+  ])('reports the first layer of problems of a document only: %s', async (_what, text, expected) => {
+    const issues = await issuesOf(new MemorySource({ 'l.yaml': text }));
+    expect(issues.map((i) => `${i.line}:${i.column} ${i.message}`)).toEqual(expected);
+  });
+
   it('lowers the alias limit on request', async () => {
     const text = `${ORG}x: &x [1]\ny: [*x, *x, *x]\n`;
     const issues = await issuesOf(new MemorySource({ 'a.yaml': text }), { maxAliasCount: 2 });
