@@ -106,6 +106,11 @@ describe('hostile input', () => {
       'file is UTF-32 text (it starts with the byte order mark FF FE 00 00); save it as UTF-8',
     ],
     [
+      'a UTF-32 file (big-endian)',
+      new MemorySource({ 'u32.yaml': new Uint8Array([0, 0, 0xfe, 0xff, 0, 0, 0, 0x61]) }),
+      'file is UTF-32 text (it starts with the byte order mark 00 00 FE FF); save it as UTF-8',
+    ],
+    [
       'a file with only comments',
       new MemorySource({ 'c.yaml': '# nothing yet\n' }),
       'file holds no YAML documents (only comments or whitespace); add a document or remove the file',
@@ -143,6 +148,8 @@ describe('hostile input', () => {
     ['a stray continuation byte after a BOM and a euro sign', '\xef\xbb\xbfa: "\xe2\x82\xac\x82"\n', 1, 6, '82'],
     ['an encoded surrogate', 'a:\n  b: "\xed\xa0\x80"\n', 2, 7, 'ED'],
     ['an overlong slash', 'a: \xc0\xaf\n', 1, 4, 'C0'],
+    ['an overlong three-byte slash', 'a: 1\nb: \xe0\x80\xaf\n', 2, 4, 'E0'],
+    ['a lead byte past U+10FFFF', 'a: \xf5\x80\x80\x80\n', 1, 4, 'F5'],
   ])('refuses invalid UTF-8 (%s) at the byte, by line and column', async (_what, latin1, line, column, byte) => {
     const issues = await issuesOf(new MemorySource({ 'p.yaml': new Uint8Array(Buffer.from(latin1, 'latin1')) }));
     expect(issues).toEqual([
@@ -374,6 +381,22 @@ describe('hostile input', () => {
   ])('reports the first layer of problems of a document only: %s', async (_what, text, expected) => {
     const issues = await issuesOf(new MemorySource({ 'l.yaml': text }));
     expect(issues.map((i) => `${i.line}:${i.column} ${i.message}`)).toEqual(expected);
+  });
+
+  // 400 digits read as infinity: a number too large for a double is the schema's to report, as written, never a crash.
+  it('refuses a number too large for a double where a number belongs, quoting it as written', async () => {
+    const big = `1${'0'.repeat(400)}`;
+    const text = projectYaml(
+      `  alertConfigs:\n    - key: a\n      eventTypeName: OUTSIDE_METRIC_THRESHOLD\n      metricThreshold: {metricName: X, operator: GREATER_THAN, threshold: ${big}}\n      notifications: [{typeName: GROUP, roles: [GROUP_OWNER]}]\n`,
+    );
+    const issues = await issuesOf(new MemorySource({ 'p.yaml': text }));
+    expect(issues.map((i) => [i.line, i.column, i.message])).toEqual([
+      [
+        10,
+        75,
+        `spec.alertConfigs[0].metricThreshold.threshold must be a number; found ${big.slice(0, 57)}... (YAML reads it as infinity, which JSON and Ops Manager cannot hold)`,
+      ],
+    ]);
   });
 
   it('lowers the alias limit on request', async () => {
