@@ -70,6 +70,77 @@ const requiredCases: Case[] = REQUIRED.map(([type, field, others]) => ({
 
 const cases: Case[] = [
   ...requiredCases,
+  // The schema's own bounds, each at its value (the published schema file alone would not notice one dropped).
+  {
+    rule: 'emailAddress is an email address',
+    files: { 'p.yaml': notification('typeName: EMAIL, emailAddress: ops.example.com') },
+    want: { file: 'p.yaml', line: 11, path: `${NOTIFY_PATH}.emailAddress`, message: 'must be an email address' },
+  },
+  {
+    rule: 'a matcher needs a value',
+    files: {
+      'p.yaml': withAlert(
+        '      eventTypeName: HOST_DOWN\n      matchers: [{fieldName: HOSTNAME, operator: EQUALS}]\n      notifications: [{typeName: GROUP, roles: [GROUP_OWNER]}]\n',
+      ),
+    },
+    want: {
+      file: 'p.yaml',
+      line: 10,
+      path: 'spec.alertConfigs[0].matchers[0].value',
+      message: 'missing required field "value" in spec.alertConfigs[0].matchers[0]',
+    },
+  },
+  {
+    rule: 'a metricThreshold needs its threshold',
+    files: {
+      'p.yaml': withAlert(
+        '      eventTypeName: OUTSIDE_METRIC_THRESHOLD\n      metricThreshold: {metricName: CONNECTIONS, operator: GREATER_THAN}\n      notifications: [{typeName: GROUP, roles: [GROUP_OWNER]}]\n',
+      ),
+    },
+    want: {
+      file: 'p.yaml',
+      line: 10,
+      path: 'spec.alertConfigs[0].metricThreshold.threshold',
+      message: 'missing required field "threshold" in spec.alertConfigs[0].metricThreshold',
+    },
+  },
+  {
+    rule: 'free text is not empty',
+    files: { 'p.yaml': notification('typeName: SLACK, apiToken: {secretRef: "s#k"}, channelName: ""') },
+    want: { file: 'p.yaml', line: 11, path: `${NOTIFY_PATH}.channelName`, message: 'channelName must not be empty' },
+  },
+  {
+    rule: 'a name has at most 63 characters',
+    files: {
+      'p.yaml': withAlert(
+        '      eventTypeName: HOST_DOWN\n      notifications: [{typeName: GROUP, roles: [GROUP_OWNER]}]\n',
+      ).replace('key: a1', `key: ${'k'.repeat(64)}`),
+    },
+    want: { file: 'p.yaml', line: 8, path: 'spec.alertConfigs[0].key', message: 'at most 63 characters' },
+  },
+  {
+    rule: 'a weekly window opens at 23:59 at the latest',
+    files: {
+      'o.yaml': ORG,
+      's.yaml':
+        'apiVersion: opsman-gitops/v1\nkind: Settings\nmetadata: {name: s}\nspec:\n  changeWindows:\n    - {name: w, kind: deny, days: [Sat], start: "24:00", end: "23:00"}\n',
+    },
+    want: { file: 's.yaml', line: 6, path: 'spec.changeWindows[0].start', message: 'a time HH:MM from 00:00 to 23:59' },
+  },
+  {
+    rule: 'a change window says its kind (never a deny by default)',
+    files: {
+      'o.yaml': ORG,
+      's.yaml':
+        'apiVersion: opsman-gitops/v1\nkind: Settings\nmetadata: {name: s}\nspec:\n  changeWindows:\n    - {name: w, days: [Sat], start: "09:00", end: "17:00"}\n',
+    },
+    want: {
+      file: 's.yaml',
+      line: 6,
+      path: 'spec.changeWindows[0].kind',
+      message: 'missing required field "kind" in spec.changeWindows[0]',
+    },
+  },
   {
     rule: 'intervalMin at least 5',
     files: { 'p.yaml': notification('typeName: EMAIL, emailAddress: a@b.example, intervalMin: 4') },
