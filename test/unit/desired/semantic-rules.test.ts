@@ -128,6 +128,43 @@ const cases: Case[] = [
     want: { file: 's.yaml', line: 6, path: 'spec.changeWindows[0].start', message: 'a time HH:MM from 00:00 to 23:59' },
   },
   {
+    rule: 'a document has a spec',
+    files: { 'o.yaml': ORG.replace('spec: {}\n', '') },
+    want: { file: 'o.yaml', line: 1, path: 'spec', message: 'missing required field "spec" in the document' },
+  },
+  {
+    rule: 'a project has metadata',
+    files: { 'o.yaml': ORG, 'p.yaml': 'apiVersion: opsman-gitops/v1\nkind: Project\nspec: {}\n' },
+    want: { file: 'p.yaml', line: 1, path: 'metadata', message: 'missing required field "metadata" in the document' },
+  },
+  {
+    rule: 'a project lists a template once',
+    files: { 't.yaml': TEMPLATE('base'), 'p.yaml': projectYaml('  alertTemplates: [base, base]\n') },
+    want: {
+      file: 'p.yaml',
+      line: 7,
+      path: 'spec.alertTemplates[1]',
+      message: 'spec.alertTemplates lists "base" twice',
+    },
+  },
+  {
+    rule: 'a template has alert configs',
+    files: {
+      'o.yaml': ORG,
+      't.yaml':
+        'apiVersion: opsman-gitops/v1\nkind: AlertTemplate\nmetadata: {name: base}\nspec:\n  alertConfigs: []\n',
+    },
+    want: { file: 't.yaml', line: 5, path: 'spec.alertConfigs', message: 'spec.alertConfigs must not be empty' },
+  },
+  {
+    rule: 'maxDeletes is not negative',
+    files: {
+      'o.yaml': ORG,
+      's.yaml': 'apiVersion: opsman-gitops/v1\nkind: Settings\nmetadata: {name: s}\nspec:\n  prune: {maxDeletes: -1}\n',
+    },
+    want: { file: 's.yaml', line: 5, path: 'spec.prune.maxDeletes', message: 'must be at least 0; found -1' },
+  },
+  {
     rule: 'a change window says its kind (never a deny by default)',
     files: {
       'o.yaml': ORG,
