@@ -165,6 +165,32 @@ const cases: Case[] = [
     want: { file: 's.yaml', line: 5, path: 'spec.prune.maxDeletes', message: 'must be at least 0; found -1' },
   },
   {
+    rule: 'a change window lists a project once',
+    files: {
+      'p.yaml': projectYaml('  prune: true\n'),
+      's.yaml':
+        'apiVersion: opsman-gitops/v1\nkind: Settings\nmetadata: {name: s}\nspec:\n  changeWindows:\n    - name: w\n      kind: deny\n      days: [Sat]\n      start: "09:00"\n      end: "17:00"\n      projects: [5e2211c17a3e5a48f5497de3, 5e2211c17a3e5a48f5497de3]\n',
+    },
+    want: {
+      file: 's.yaml',
+      line: 11,
+      path: 'spec.changeWindows[0].projects[1]',
+      message: 'lists "5e2211c17a3e5a48f5497de3" twice',
+    },
+  },
+  // One mistake, one issue: a value of the wrong type is not also out of bounds, and a rule the schema states twice
+  // (metadata is a mapping, and a Project's metadata is one) is broken once.
+  {
+    rule: 'a negative fraction where a whole number belongs is reported as not whole only',
+    files: { 'p.yaml': notification('typeName: GROUP, delayMin: -1.5') },
+    want: { file: 'p.yaml', line: 11, path: `${NOTIFY_PATH}.delayMin`, message: 'must be a whole number; found -1.5' },
+  },
+  {
+    rule: 'metadata written as text is reported once',
+    files: { 'p.yaml': 'apiVersion: opsman-gitops/v1\nkind: Project\nmetadata: p1\nspec: {}\n' },
+    want: { file: 'p.yaml', line: 3, path: 'metadata', message: 'metadata must be a mapping; found "p1"' },
+  },
+  {
     rule: 'a change window says its kind (never a deny by default)',
     files: {
       'o.yaml': ORG,
