@@ -527,7 +527,9 @@ describe('semantic rules', () => {
     expect(await issuesOf({ 'p.yaml': notification('typeName: GROUP, emailEnabled: true') })).toEqual([]);
     expect(await issuesOf({ 'p.yaml': notification('typeName: ORG, smsEnabled: true') })).toEqual([]);
     const empty = await issuesOf({ 'p.yaml': notification('typeName: GROUP, roles: []') });
-    expect(empty.map((i) => i.message)).toEqual([expect.stringContaining('roles must not be empty')]);
+    expect(empty.map((i) => [i.message, i.expected])).toEqual([
+      [expect.stringContaining('roles must not be empty'), 'not empty'],
+    ]);
   });
 
   // Regression (found by test/unit/desired/loader-robustness.property.test.ts): a typeName naming a property every
