@@ -287,6 +287,22 @@ const cases: Case[] = [
     want: { file: 'p.yaml', line: 10, path: 'spec.alertConfigs[0].threshold', message: 'threshold is only for' },
   },
   {
+    // Both members given: the extra one is what is wrong, not a threshold written under the other's name.
+    rule: 'threshold beside metricThreshold is only for member-count events',
+    files: {
+      'p.yaml': withAlert(
+        '      eventTypeName: OUTSIDE_METRIC_THRESHOLD\n      metricThreshold: {metricName: CONNECTIONS, operator: GREATER_THAN, threshold: 1}\n      threshold: {operator: GREATER_THAN, threshold: 1}\n      notifications: [{typeName: GROUP, roles: [GROUP_OWNER]}]\n',
+      ),
+    },
+    want: {
+      file: 'p.yaml',
+      line: 11,
+      path: 'spec.alertConfigs[0].threshold',
+      message:
+        'threshold is only for TOO_FEW_HEALTHY_MEMBERS and TOO_MANY_UNHEALTHY_MEMBERS; event type OUTSIDE_METRIC_THRESHOLD takes none',
+    },
+  },
+  {
     rule: 'unknown eventTypeName with did-you-mean',
     files: { 'p.yaml': notification('typeName: GROUP, roles: [GROUP_OWNER]', 'HOST_DOWNN') },
     want: { file: 'p.yaml', line: 9, path: 'spec.alertConfigs[0].eventTypeName', message: 'did you mean "HOST_DOWN"?' },
