@@ -287,6 +287,21 @@ const cases: Case[] = [
     want: { file: 'p.yaml', line: 10, path: 'spec.alertConfigs[0].threshold', message: 'threshold is only for' },
   },
   {
+    rule: 'a TYPE_NAME matcher with NOT_EQUALS compares with a known type',
+    files: {
+      'p.yaml': withAlert(
+        '      eventTypeName: HOST_DOWN\n      matchers: [{fieldName: TYPE_NAME, operator: NOT_EQUALS, value: SECUNDARY}]\n      notifications: [{typeName: GROUP, roles: [GROUP_OWNER]}]\n',
+      ),
+    },
+    want: {
+      file: 'p.yaml',
+      line: 10,
+      path: 'spec.alertConfigs[0].matchers[0].value',
+      message:
+        'a TYPE_NAME matcher compares with one of PRIMARY, SECONDARY, STANDALONE, CONFIG, MONGOS; found "SECUNDARY"; did you mean "SECONDARY"?',
+    },
+  },
+  {
     // Both members given: the extra one is what is wrong, not a threshold written under the other's name.
     rule: 'threshold beside metricThreshold is only for member-count events',
     files: {
