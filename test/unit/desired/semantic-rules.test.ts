@@ -191,6 +191,34 @@ const cases: Case[] = [
     want: { file: 'p.yaml', line: 3, path: 'metadata', message: 'metadata must be a mapping; found "p1"' },
   },
   {
+    rule: 'a change window written as text is a schema issue only',
+    files: {
+      'o.yaml': ORG,
+      's.yaml':
+        'apiVersion: opsman-gitops/v1\nkind: Settings\nmetadata: {name: s}\nspec:\n  changeWindows:\n    - freeze\n',
+    },
+    want: {
+      file: 's.yaml',
+      line: 6,
+      path: 'spec.changeWindows[0]',
+      message: 'spec.changeWindows[0] must be a mapping; found "freeze"',
+    },
+  },
+  {
+    rule: 'a window project id in upper case is a schema issue only',
+    files: {
+      'p.yaml': projectYaml('  prune: true\n'),
+      's.yaml':
+        'apiVersion: opsman-gitops/v1\nkind: Settings\nmetadata: {name: s}\nspec:\n  changeWindows:\n    - {name: w, kind: deny, days: [Sat], start: "09:00", end: "17:00", projects: [5E2211C17A3E5A48F5497DE3]}\n',
+    },
+    want: {
+      file: 's.yaml',
+      line: 6,
+      path: 'spec.changeWindows[0].projects[0]',
+      message: 'did you mean "5e2211c17a3e5a48f5497de3"? (ids are written in lower case)',
+    },
+  },
+  {
     rule: 'a change window says its kind (never a deny by default)',
     files: {
       'o.yaml': ORG,
