@@ -145,6 +145,8 @@ describe('placesOf: where a misplaced field belongs, nearest first', () => {
       'spec.alertConfigs[]',
       ['spec.alertConfigs[].metricThreshold.operator', 'spec.alertConfigs[].threshold.operator'],
     ],
+    // more ties than MAX_PLACES (a secretRef belongs under any of ten secret fields): naming them would say nothing
+    ['Project', 'secretRef', 'spec.alertConfigs[].notifications[]', []],
     ['Project', 'nope', 'spec', []],
     ['Nope', 'name', 'spec', []],
   ])('%s %s from %s -> %j', (kind, field, from, expected) => {
