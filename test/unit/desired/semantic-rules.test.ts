@@ -650,6 +650,34 @@ describe('semantic rules', () => {
     ]);
   });
 
+  // The safe defaults: nothing is pruned, a rotation is only reported, and Settings keep every default they do not set.
+  it('defaults a project to prune false and a rotation to enforce false, and merges Settings.prune over its defaults', async () => {
+    const result = await loadDesiredState(
+      new MemorySource({
+        'p.yaml': projectYaml('  auditLogRotation: {sizeThresholdMB: 1, timeThresholdHrs: 1}\n'),
+        's.yaml':
+          'apiVersion: opsman-gitops/v1\nkind: Settings\nmetadata: {name: s}\nspec:\n  prune: {maxDeletes: 2}\n',
+      }),
+    );
+    const project = result.ok ? result.state.projects[0] : undefined;
+    expect(project?.prune).toBe(false);
+    expect(project?.auditLogRotation).toEqual({ enforce: false, sizeThresholdMB: 1, timeThresholdHrs: 1 });
+    expect(result.ok && result.state.settings.prune).toEqual({ maxDeletes: 2, allowEmpty: false });
+  });
+
+  // A notification list shared through an alias: its issue is at the anchored list, where the fix goes.
+  it('points an issue inside an alias at the anchored node', async () => {
+    const issues = await issuesOf({
+      'p.yaml': withAlert(
+        '      eventTypeName: HOST_DOWN\n      notifications: &n [{typeName: EMAIL}]\n    - key: a2\n      eventTypeName: NO_PRIMARY\n      notifications: *n\n',
+      ),
+    });
+    expect(issues.map((i) => [i.line, i.column, i.path])).toEqual([
+      [10, 26, NOTIFY_PATH],
+      [10, 26, 'spec.alertConfigs[1].notifications[0]'],
+    ]);
+  });
+
   it('defaults enabled to true and matchers to []', async () => {
     const result = await loadDesiredState(
       new MemorySource({ 'p.yaml': notification('typeName: EMAIL, emailAddress: a@b.example') }),
