@@ -399,6 +399,20 @@ describe('hostile input', () => {
     ]);
   });
 
+  // Only a line of exactly "---" separates documents on the fast path (simple-yaml.ts): a four-dash line is YAML's to
+  // read, and refused, never taken for a separator with both documents loaded.
+  it('refuses a four-dash line between two documents instead of loading both', async () => {
+    const org =
+      'apiVersion: opsman-gitops/v1\nkind: Organization\nmetadata:\n  name: acme\n  orgId: 5e2211c17a3e5a48f5497de0\nspec:\n  mode: plan\n';
+    const project = projectYaml('  prune: true\n');
+    const issues = await issuesOf(new MemorySource({ 'a.yaml': `${org}----\n${project}` }));
+    expect(issues[0]).toMatchObject({
+      line: 8,
+      column: 1,
+      message: 'YAML syntax error: Implicit keys need to be on a single line',
+    });
+  });
+
   it('lowers the alias limit on request', async () => {
     const text = `${ORG}x: &x [1]\ny: [*x, *x, *x]\n`;
     const issues = await issuesOf(new MemorySource({ 'a.yaml': text }), { maxAliasCount: 2 });
