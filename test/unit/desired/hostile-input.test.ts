@@ -413,6 +413,16 @@ describe('hostile input', () => {
     });
   });
 
+  // The schema refuses an absolute pin; the loader must not read it anyway (a directory source would look outside).
+  it('never reads a pinned manifest given by an absolute path', async () => {
+    const settings =
+      'apiVersion: opsman-gitops/v1\nkind: Settings\nmetadata: {name: s}\nspec:\n  versionManifest: {pin: /m.json}\n';
+    const source = new MemorySource({ 'org.yaml': ORG, 'settings.yaml': settings, '/m.json': '{"versions":[]}' });
+    const issues = await issuesOf(source);
+    expect(issues.map((i) => [i.file, i.path])).toEqual([['settings.yaml', 'spec.versionManifest.pin']]);
+    expect([...source.reads].sort()).toEqual(['org.yaml', 'settings.yaml']);
+  });
+
   it('lowers the alias limit on request', async () => {
     const text = `${ORG}x: &x [1]\ny: [*x, *x, *x]\n`;
     const issues = await issuesOf(new MemorySource({ 'a.yaml': text }), { maxAliasCount: 2 });
