@@ -145,6 +145,8 @@ describe('placesOf: where a misplaced field belongs, nearest first', () => {
       'spec.alertConfigs[]',
       ['spec.alertConfigs[].metricThreshold.operator', 'spec.alertConfigs[].threshold.operator'],
     ],
+    // more ties than MAX_PLACES (a secretRef belongs under any of ten secret fields): naming them would say nothing
+    ['Project', 'secretRef', 'spec.alertConfigs[].notifications[]', []],
     ['Project', 'nope', 'spec', []],
     ['Nope', 'name', 'spec', []],
   ])('%s %s from %s -> %j', (kind, field, from, expected) => {
@@ -211,6 +213,35 @@ describe('through the loader, at file:line:column', () => {
     const issues = await issuesOf(text);
     expect(issues).toHaveLength(1);
     expect(issues[0]).toMatchObject({ line: 6, column: 3, hint: 'move it to spec.mode' });
+  });
+});
+
+// A required field written at the wrong level, or misspelt twice, is one mistake: one issue that says where it goes.
+describe('a misplaced or misspelt required field is one issue', () => {
+  it('a required field written in spec says it belongs in metadata, and is not also "missing"', async () => {
+    const text =
+      'apiVersion: opsman-gitops/v1\nkind: Organization\nmetadata:\n  name: acme\nspec:\n  orgId: 5e2211c17a3e5a48f5497de0\n';
+    expect((await issuesOf(text)).map((i) => [i.line, i.column, i.message])).toEqual([
+      [6, 3, 'unknown field "orgId" in spec; it belongs in metadata.orgId (orgId is required and missing)'],
+    ]);
+  });
+
+  it('two misspellings of one required field: the first says it is missing, the second only its did-you-mean', async () => {
+    const text = `${HEAD}spec:\n  alertConfigs:\n    - key: a\n      eventTypName: HOST_DOWN\n      eventTypeNam: HOST_DOWN\n      notifications: [{typeName: GROUP}]\n`;
+    expect((await issuesOf(text)).map((i) => [i.line, i.message])).toEqual([
+      [
+        7,
+        'unknown field "eventTypName" in spec.alertConfigs[0]; did you mean "eventTypeName"? (eventTypeName is required and missing)',
+      ],
+      [8, 'unknown field "eventTypeNam" in spec.alertConfigs[0]; did you mean "eventTypeName"?'],
+    ]);
+  });
+
+  it('a long value is quoted cut short', async () => {
+    const issues = await issuesOf(`${HEAD}spec:\n  mode: ${'x'.repeat(70)}\n`);
+    expect(issues.map((i) => i.message)).toEqual([
+      `spec.mode must be one of observe, plan, apply; found "${'x'.repeat(57)}..."`,
+    ]);
   });
 });
 

@@ -35,6 +35,26 @@ class RiggedSource implements DesiredStateSource {
   }
 }
 
+/** A source that lists exactly `refs` (any name, with or without a problem) and reads `files`. */
+class ListedSource implements DesiredStateSource {
+  constructor(
+    private readonly refs: DesiredFileRef[],
+    private readonly files: Record<string, string>,
+  ) {}
+  describe(): string {
+    return 'listed:/';
+  }
+  async list(): Promise<DesiredFileRef[]> {
+    return this.refs;
+  }
+  async read(path: string): Promise<{ bytes: Uint8Array }> {
+    return { bytes: new TextEncoder().encode(this.files[path] ?? '') };
+  }
+  async readIfPresent(path: string): Promise<{ bytes: Uint8Array }> {
+    return this.read(path);
+  }
+}
+
 /**
  * The example's files, with `swollen` ones replaced since the listing by a 5 GB file: read with `maxBytes` they answer
  * their size only; read without, they fail the test (a 5 GB file would be loaded whole).
@@ -86,6 +106,11 @@ describe('hostile input', () => {
       'file is UTF-32 text (it starts with the byte order mark FF FE 00 00); save it as UTF-8',
     ],
     [
+      'a UTF-32 file (big-endian)',
+      new MemorySource({ 'u32.yaml': new Uint8Array([0, 0, 0xfe, 0xff, 0, 0, 0, 0x61]) }),
+      'file is UTF-32 text (it starts with the byte order mark 00 00 FE FF); save it as UTF-8',
+    ],
+    [
       'a file with only comments',
       new MemorySource({ 'c.yaml': '# nothing yet\n' }),
       'file holds no YAML documents (only comments or whitespace); add a document or remove the file',
@@ -123,6 +148,8 @@ describe('hostile input', () => {
     ['a stray continuation byte after a BOM and a euro sign', '\xef\xbb\xbfa: "\xe2\x82\xac\x82"\n', 1, 6, '82'],
     ['an encoded surrogate', 'a:\n  b: "\xed\xa0\x80"\n', 2, 7, 'ED'],
     ['an overlong slash', 'a: \xc0\xaf\n', 1, 4, 'C0'],
+    ['an overlong three-byte slash', 'a: 1\nb: \xe0\x80\xaf\n', 2, 4, 'E0'],
+    ['a lead byte past U+10FFFF', 'a: \xf5\x80\x80\x80\n', 1, 4, 'F5'],
   ])('refuses invalid UTF-8 (%s) at the byte, by line and column', async (_what, latin1, line, column, byte) => {
     const issues = await issuesOf(new MemorySource({ 'p.yaml': new Uint8Array(Buffer.from(latin1, 'latin1')) }));
     expect(issues).toEqual([
@@ -277,6 +304,31 @@ describe('hostile input', () => {
     expect(issues.map((i) => i.message)).toEqual(['2 YAML files, over the limit of 1']);
   });
 
+  it('accepts a file of exactly maxFileBytes and exactly maxFiles files: the limits are inclusive', async () => {
+    const bytes = new TextEncoder().encode(ORG).length;
+    const result = await loadDesiredState(new MemorySource({ 'a.yaml': ORG }), { maxFileBytes: bytes, maxFiles: 1 });
+    expect(result.ok && result.summary).toBe(
+      'loaded 0 projects, 1 organization, 0 templates, 0 alert configs from 1 file',
+    );
+    const over = await issuesOf(new MemorySource({ 'a.yaml': ORG }), { maxFileBytes: bytes - 1 });
+    expect(over.map((i) => i.message)).toEqual([`file is ${bytes} bytes, over the limit of ${bytes - 1} bytes`]);
+  });
+
+  it('loads .yml and .YAML files, and reports a listed entry with a problem whatever its name', async () => {
+    const project =
+      'apiVersion: opsman-gitops/v1\nkind: Project\nmetadata: {name: p, projectId: 5e2211c17a3e5a48f5497de3}\nspec: {}\n';
+    const files = { 'org.yml': ORG, 'p.YAML': project, 'notes.txt': 'not yaml' };
+    const refs = Object.entries(files).map(([path, text]) => ({ path, size: text.length }));
+    const result = await loadDesiredState(new ListedSource(refs, files));
+    expect(result.ok && result.state.files.map((f) => f.path)).toEqual(['org.yml', 'p.YAML']);
+    // A link out of the root (the directory source's problem): reported as it is, never left out silently.
+    const problem = 'a link to a directory outside the root: not followed';
+    const linked = [...refs, { path: 'outside', size: 0, problem }];
+    expect(await issuesOf(new ListedSource(linked, files))).toEqual([
+      { file: 'outside', line: 1, column: 1, path: '', message: problem },
+    ]);
+  });
+
   it('accepts a UTF-8 byte-order mark and a few aliases', async () => {
     const text = `\uFEFF${ORG}---\napiVersion: opsman-gitops/v1\nkind: Project\nmetadata: {name: p, projectId: 5e2211c17a3e5a48f5497de3}\nspec:\n  alertConfigs:\n    - key: a\n      eventTypeName: HOST_DOWN\n      notifications: &n [{typeName: GROUP, roles: [GROUP_OWNER]}]\n    - key: b\n      eventTypeName: NO_PRIMARY\n      notifications: *n\n`;
     const result = await loadDesiredState(new MemorySource({ 'a.yaml': text }));
@@ -298,6 +350,77 @@ describe('hostile input', () => {
       [7, 'spec.alertConfigs[1].eventTypeName must '],
       [7, '... and 3 more issues not shown (the fir'],
     ]);
+  });
+
+  it('reports exactly maxIssues issues without a count of the rest', async () => {
+    const configs = Array.from(
+      { length: 2 },
+      (_, i) => `    - {key: k${i}, eventTypeName: NOPE, notifications: [{typeName: GROUP, roles: [GROUP_OWNER]}]}`,
+    );
+    const text = `apiVersion: opsman-gitops/v1\nkind: Project\nmetadata: {name: p, projectId: 5e2211c17a3e5a48f5497de3}\nspec:\n  alertConfigs:\n${configs.join('\n')}\n`;
+    const issues = await issuesOf(new MemorySource({ 'a.yaml': text }), { maxIssues: 2 });
+    expect(issues.map((i) => [i.line, i.message.slice(0, 40)])).toEqual([
+      [6, 'spec.alertConfigs[0].eventTypeName must '],
+      [7, 'spec.alertConfigs[1].eventTypeName must '],
+    ]);
+  });
+
+  // After a syntax error the tree is yaml's guess: only what remains wrong is reported, one layer at a time (a tag
+  // in a broken document, a collection key beside a tag, would otherwise be findings about a guess).
+  it.each([
+    [
+      'a syntax error hides a tag of its document',
+      'a: !!str 1\nb: [x\n? [k]\n: v\n',
+      ['3:1 YAML syntax error: Flow sequence in block collection must be sufficiently indented and end with a ]'],
+    ],
+    [
+      'a tag hides a collection key of its document',
+      'a: !!str 1\n? [k]\n: v\n',
+      ['1:10 YAML tags are not allowed (found "!!str"); write plain values'],
+    ],
+  ])('reports the first layer of problems of a document only: %s', async (_what, text, expected) => {
+    const issues = await issuesOf(new MemorySource({ 'l.yaml': text }));
+    expect(issues.map((i) => `${i.line}:${i.column} ${i.message}`)).toEqual(expected);
+  });
+
+  // 400 digits read as infinity: a number too large for a double is the schema's to report, as written, never a crash.
+  it('refuses a number too large for a double where a number belongs, quoting it as written', async () => {
+    const big = `1${'0'.repeat(400)}`;
+    const text = projectYaml(
+      `  alertConfigs:\n    - key: a\n      eventTypeName: OUTSIDE_METRIC_THRESHOLD\n      metricThreshold: {metricName: X, operator: GREATER_THAN, threshold: ${big}}\n      notifications: [{typeName: GROUP, roles: [GROUP_OWNER]}]\n`,
+    );
+    const issues = await issuesOf(new MemorySource({ 'p.yaml': text }));
+    expect(issues.map((i) => [i.line, i.column, i.message])).toEqual([
+      [
+        10,
+        75,
+        `spec.alertConfigs[0].metricThreshold.threshold must be a number; found ${big.slice(0, 57)}... (YAML reads it as infinity, which JSON and Ops Manager cannot hold)`,
+      ],
+    ]);
+  });
+
+  // Only a line of exactly "---" separates documents on the fast path (simple-yaml.ts): a four-dash line is YAML's to
+  // read, and refused, never taken for a separator with both documents loaded.
+  it('refuses a four-dash line between two documents instead of loading both', async () => {
+    const org =
+      'apiVersion: opsman-gitops/v1\nkind: Organization\nmetadata:\n  name: acme\n  orgId: 5e2211c17a3e5a48f5497de0\nspec:\n  mode: plan\n';
+    const project = projectYaml('  prune: true\n');
+    const issues = await issuesOf(new MemorySource({ 'a.yaml': `${org}----\n${project}` }));
+    expect(issues[0]).toMatchObject({
+      line: 8,
+      column: 1,
+      message: 'YAML syntax error: Implicit keys need to be on a single line',
+    });
+  });
+
+  // The schema refuses an absolute pin; the loader must not read it anyway (a directory source would look outside).
+  it('never reads a pinned manifest given by an absolute path', async () => {
+    const settings =
+      'apiVersion: opsman-gitops/v1\nkind: Settings\nmetadata: {name: s}\nspec:\n  versionManifest: {pin: /m.json}\n';
+    const source = new MemorySource({ 'org.yaml': ORG, 'settings.yaml': settings, '/m.json': '{"versions":[]}' });
+    const issues = await issuesOf(source);
+    expect(issues.map((i) => [i.file, i.path])).toEqual([['settings.yaml', 'spec.versionManifest.pin']]);
+    expect([...source.reads].sort()).toEqual(['org.yaml', 'settings.yaml']);
   });
 
   it('lowers the alias limit on request', async () => {

@@ -70,6 +70,168 @@ const requiredCases: Case[] = REQUIRED.map(([type, field, others]) => ({
 
 const cases: Case[] = [
   ...requiredCases,
+  // The schema's own bounds, each at its value (the published schema file alone would not notice one dropped).
+  {
+    rule: 'emailAddress is an email address',
+    files: { 'p.yaml': notification('typeName: EMAIL, emailAddress: ops.example.com') },
+    want: { file: 'p.yaml', line: 11, path: `${NOTIFY_PATH}.emailAddress`, message: 'must be an email address' },
+  },
+  {
+    rule: 'a matcher needs a value',
+    files: {
+      'p.yaml': withAlert(
+        '      eventTypeName: HOST_DOWN\n      matchers: [{fieldName: HOSTNAME, operator: EQUALS}]\n      notifications: [{typeName: GROUP, roles: [GROUP_OWNER]}]\n',
+      ),
+    },
+    want: {
+      file: 'p.yaml',
+      line: 10,
+      path: 'spec.alertConfigs[0].matchers[0].value',
+      message: 'missing required field "value" in spec.alertConfigs[0].matchers[0]',
+    },
+  },
+  {
+    rule: 'a metricThreshold needs its threshold',
+    files: {
+      'p.yaml': withAlert(
+        '      eventTypeName: OUTSIDE_METRIC_THRESHOLD\n      metricThreshold: {metricName: CONNECTIONS, operator: GREATER_THAN}\n      notifications: [{typeName: GROUP, roles: [GROUP_OWNER]}]\n',
+      ),
+    },
+    want: {
+      file: 'p.yaml',
+      line: 10,
+      path: 'spec.alertConfigs[0].metricThreshold.threshold',
+      message: 'missing required field "threshold" in spec.alertConfigs[0].metricThreshold',
+    },
+  },
+  {
+    rule: 'free text is not empty',
+    files: { 'p.yaml': notification('typeName: SLACK, apiToken: {secretRef: "s#k"}, channelName: ""') },
+    want: { file: 'p.yaml', line: 11, path: `${NOTIFY_PATH}.channelName`, message: 'channelName must not be empty' },
+  },
+  {
+    rule: 'a name has at most 63 characters',
+    files: {
+      'p.yaml': withAlert(
+        '      eventTypeName: HOST_DOWN\n      notifications: [{typeName: GROUP, roles: [GROUP_OWNER]}]\n',
+      ).replace('key: a1', `key: ${'k'.repeat(64)}`),
+    },
+    want: { file: 'p.yaml', line: 8, path: 'spec.alertConfigs[0].key', message: 'at most 63 characters' },
+  },
+  {
+    rule: 'a weekly window opens at 23:59 at the latest',
+    files: {
+      'o.yaml': ORG,
+      's.yaml':
+        'apiVersion: opsman-gitops/v1\nkind: Settings\nmetadata: {name: s}\nspec:\n  changeWindows:\n    - {name: w, kind: deny, days: [Sat], start: "24:00", end: "23:00"}\n',
+    },
+    want: { file: 's.yaml', line: 6, path: 'spec.changeWindows[0].start', message: 'a time HH:MM from 00:00 to 23:59' },
+  },
+  {
+    rule: 'a document has a spec',
+    files: { 'o.yaml': ORG.replace('spec: {}\n', '') },
+    want: { file: 'o.yaml', line: 1, path: 'spec', message: 'missing required field "spec" in the document' },
+  },
+  {
+    rule: 'a project has metadata',
+    files: { 'o.yaml': ORG, 'p.yaml': 'apiVersion: opsman-gitops/v1\nkind: Project\nspec: {}\n' },
+    want: { file: 'p.yaml', line: 1, path: 'metadata', message: 'missing required field "metadata" in the document' },
+  },
+  {
+    rule: 'a project lists a template once',
+    files: { 't.yaml': TEMPLATE('base'), 'p.yaml': projectYaml('  alertTemplates: [base, base]\n') },
+    want: {
+      file: 'p.yaml',
+      line: 7,
+      path: 'spec.alertTemplates[1]',
+      message: 'spec.alertTemplates lists "base" twice',
+    },
+  },
+  {
+    rule: 'a template has alert configs',
+    files: {
+      'o.yaml': ORG,
+      't.yaml':
+        'apiVersion: opsman-gitops/v1\nkind: AlertTemplate\nmetadata: {name: base}\nspec:\n  alertConfigs: []\n',
+    },
+    want: { file: 't.yaml', line: 5, path: 'spec.alertConfigs', message: 'spec.alertConfigs must not be empty' },
+  },
+  {
+    rule: 'maxDeletes is not negative',
+    files: {
+      'o.yaml': ORG,
+      's.yaml': 'apiVersion: opsman-gitops/v1\nkind: Settings\nmetadata: {name: s}\nspec:\n  prune: {maxDeletes: -1}\n',
+    },
+    want: { file: 's.yaml', line: 5, path: 'spec.prune.maxDeletes', message: 'must be at least 0; found -1' },
+  },
+  {
+    rule: 'a change window lists a project once',
+    files: {
+      'p.yaml': projectYaml('  prune: true\n'),
+      's.yaml':
+        'apiVersion: opsman-gitops/v1\nkind: Settings\nmetadata: {name: s}\nspec:\n  changeWindows:\n    - name: w\n      kind: deny\n      days: [Sat]\n      start: "09:00"\n      end: "17:00"\n      projects: [5e2211c17a3e5a48f5497de3, 5e2211c17a3e5a48f5497de3]\n',
+    },
+    want: {
+      file: 's.yaml',
+      line: 11,
+      path: 'spec.changeWindows[0].projects[1]',
+      message: 'lists "5e2211c17a3e5a48f5497de3" twice',
+    },
+  },
+  // One mistake, one issue: a value of the wrong type is not also out of bounds, and a rule the schema states twice
+  // (metadata is a mapping, and a Project's metadata is one) is broken once.
+  {
+    rule: 'a negative fraction where a whole number belongs is reported as not whole only',
+    files: { 'p.yaml': notification('typeName: GROUP, delayMin: -1.5') },
+    want: { file: 'p.yaml', line: 11, path: `${NOTIFY_PATH}.delayMin`, message: 'must be a whole number; found -1.5' },
+  },
+  {
+    rule: 'metadata written as text is reported once',
+    files: { 'p.yaml': 'apiVersion: opsman-gitops/v1\nkind: Project\nmetadata: p1\nspec: {}\n' },
+    want: { file: 'p.yaml', line: 3, path: 'metadata', message: 'metadata must be a mapping; found "p1"' },
+  },
+  {
+    rule: 'a change window written as text is a schema issue only',
+    files: {
+      'o.yaml': ORG,
+      's.yaml':
+        'apiVersion: opsman-gitops/v1\nkind: Settings\nmetadata: {name: s}\nspec:\n  changeWindows:\n    - freeze\n',
+    },
+    want: {
+      file: 's.yaml',
+      line: 6,
+      path: 'spec.changeWindows[0]',
+      message: 'spec.changeWindows[0] must be a mapping; found "freeze"',
+    },
+  },
+  {
+    rule: 'a window project id in upper case is a schema issue only',
+    files: {
+      'p.yaml': projectYaml('  prune: true\n'),
+      's.yaml':
+        'apiVersion: opsman-gitops/v1\nkind: Settings\nmetadata: {name: s}\nspec:\n  changeWindows:\n    - {name: w, kind: deny, days: [Sat], start: "09:00", end: "17:00", projects: [5E2211C17A3E5A48F5497DE3]}\n',
+    },
+    want: {
+      file: 's.yaml',
+      line: 6,
+      path: 'spec.changeWindows[0].projects[0]',
+      message: 'did you mean "5e2211c17a3e5a48f5497de3"? (ids are written in lower case)',
+    },
+  },
+  {
+    rule: 'a change window says its kind (never a deny by default)',
+    files: {
+      'o.yaml': ORG,
+      's.yaml':
+        'apiVersion: opsman-gitops/v1\nkind: Settings\nmetadata: {name: s}\nspec:\n  changeWindows:\n    - {name: w, days: [Sat], start: "09:00", end: "17:00"}\n',
+    },
+    want: {
+      file: 's.yaml',
+      line: 6,
+      path: 'spec.changeWindows[0].kind',
+      message: 'missing required field "kind" in spec.changeWindows[0]',
+    },
+  },
   {
     rule: 'intervalMin at least 5',
     files: { 'p.yaml': notification('typeName: EMAIL, emailAddress: a@b.example, intervalMin: 4') },
@@ -151,6 +313,37 @@ const cases: Case[] = [
       ),
     },
     want: { file: 'p.yaml', line: 10, path: 'spec.alertConfigs[0].threshold', message: 'threshold is only for' },
+  },
+  {
+    rule: 'a TYPE_NAME matcher with NOT_EQUALS compares with a known type',
+    files: {
+      'p.yaml': withAlert(
+        '      eventTypeName: HOST_DOWN\n      matchers: [{fieldName: TYPE_NAME, operator: NOT_EQUALS, value: SECUNDARY}]\n      notifications: [{typeName: GROUP, roles: [GROUP_OWNER]}]\n',
+      ),
+    },
+    want: {
+      file: 'p.yaml',
+      line: 10,
+      path: 'spec.alertConfigs[0].matchers[0].value',
+      message:
+        'a TYPE_NAME matcher compares with one of PRIMARY, SECONDARY, STANDALONE, CONFIG, MONGOS; found "SECUNDARY"; did you mean "SECONDARY"?',
+    },
+  },
+  {
+    // Both members given: the extra one is what is wrong, not a threshold written under the other's name.
+    rule: 'threshold beside metricThreshold is only for member-count events',
+    files: {
+      'p.yaml': withAlert(
+        '      eventTypeName: OUTSIDE_METRIC_THRESHOLD\n      metricThreshold: {metricName: CONNECTIONS, operator: GREATER_THAN, threshold: 1}\n      threshold: {operator: GREATER_THAN, threshold: 1}\n      notifications: [{typeName: GROUP, roles: [GROUP_OWNER]}]\n',
+      ),
+    },
+    want: {
+      file: 'p.yaml',
+      line: 11,
+      path: 'spec.alertConfigs[0].threshold',
+      message:
+        'threshold is only for TOO_FEW_HEALTHY_MEMBERS and TOO_MANY_UNHEALTHY_MEMBERS; event type OUTSIDE_METRIC_THRESHOLD takes none',
+    },
   },
   {
     rule: 'unknown eventTypeName with did-you-mean',
@@ -393,7 +586,9 @@ describe('semantic rules', () => {
     expect(await issuesOf({ 'p.yaml': notification('typeName: GROUP, emailEnabled: true') })).toEqual([]);
     expect(await issuesOf({ 'p.yaml': notification('typeName: ORG, smsEnabled: true') })).toEqual([]);
     const empty = await issuesOf({ 'p.yaml': notification('typeName: GROUP, roles: []') });
-    expect(empty.map((i) => i.message)).toEqual([expect.stringContaining('roles must not be empty')]);
+    expect(empty.map((i) => [i.message, i.expected])).toEqual([
+      [expect.stringContaining('roles must not be empty'), 'not empty'],
+    ]);
   });
 
   // Regression (found by test/unit/desired/loader-robustness.property.test.ts): a typeName naming a property every
@@ -452,6 +647,34 @@ describe('semantic rules', () => {
     );
     expect(result.ok && result.state.projects[0]?.alertConfigs[0]?.notifications).toEqual([
       { typeName: 'GROUP', roles: ['GROUP_OWNER'], intervalMin: 5 },
+    ]);
+  });
+
+  // The safe defaults: nothing is pruned, a rotation is only reported, and Settings keep every default they do not set.
+  it('defaults a project to prune false and a rotation to enforce false, and merges Settings.prune over its defaults', async () => {
+    const result = await loadDesiredState(
+      new MemorySource({
+        'p.yaml': projectYaml('  auditLogRotation: {sizeThresholdMB: 1, timeThresholdHrs: 1}\n'),
+        's.yaml':
+          'apiVersion: opsman-gitops/v1\nkind: Settings\nmetadata: {name: s}\nspec:\n  prune: {maxDeletes: 2}\n',
+      }),
+    );
+    const project = result.ok ? result.state.projects[0] : undefined;
+    expect(project?.prune).toBe(false);
+    expect(project?.auditLogRotation).toEqual({ enforce: false, sizeThresholdMB: 1, timeThresholdHrs: 1 });
+    expect(result.ok && result.state.settings.prune).toEqual({ maxDeletes: 2, allowEmpty: false });
+  });
+
+  // A notification list shared through an alias: its issue is at the anchored list, where the fix goes.
+  it('points an issue inside an alias at the anchored node', async () => {
+    const issues = await issuesOf({
+      'p.yaml': withAlert(
+        '      eventTypeName: HOST_DOWN\n      notifications: &n [{typeName: EMAIL}]\n    - key: a2\n      eventTypeName: NO_PRIMARY\n      notifications: *n\n',
+      ),
+    });
+    expect(issues.map((i) => [i.line, i.column, i.path])).toEqual([
+      [10, 26, NOTIFY_PATH],
+      [10, 26, 'spec.alertConfigs[1].notifications[0]'],
     ]);
   });
 
