@@ -226,6 +226,19 @@ describe('a misplaced or misspelt required field is one issue', () => {
     ]);
   });
 
+  it('a Project\'s projectId written in spec belongs in metadata, not a far-off "protect"', async () => {
+    const text =
+      'apiVersion: opsman-gitops/v1\nkind: Project\nmetadata:\n  name: p1\nspec:\n  projectId: 5e2211c17a3e5a48f5497de3\n';
+    expect((await issuesOf(text)).map((i) => [i.line, i.column, i.message, i.hint])).toEqual([
+      [
+        6,
+        3,
+        'unknown field "projectId" in spec; it belongs in metadata.projectId (projectId is required and missing)',
+        'move it to metadata.projectId',
+      ],
+    ]);
+  });
+
   it('two misspellings of one required field: the first says it is missing, the second only its did-you-mean', async () => {
     const text = `${HEAD}spec:\n  alertConfigs:\n    - key: a\n      eventTypName: HOST_DOWN\n      eventTypeNam: HOST_DOWN\n      notifications: [{typeName: GROUP}]\n`;
     expect((await issuesOf(text)).map((i) => [i.line, i.message])).toEqual([
