@@ -4,7 +4,6 @@
  */
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { isScalar } from 'yaml';
-import { editDistance } from '../../../shared/suggest.ts';
 import { SECRET_NOTIFICATION_FIELDS } from '../../opsman/types.ts';
 import { printable } from '../printable.ts';
 import { suggestion } from './did-you-mean.ts';
@@ -261,16 +260,12 @@ function isSecretField(segments: readonly PathSegment[]): boolean {
   return typeof last === 'string' && SECRET_FIELDS.includes(last) && segments.includes('notifications');
 }
 
-/** Whether some name of `known` is one edit (or a change of case) away from `field`. */
-function oneEditAway(field: string, known: readonly string[]): boolean {
-  const lower = field.toLowerCase();
-  return known.some((name) => editDistance(lower, name.toLowerCase()) <= 1);
-}
-
 /**
- * The did-you-mean of an unknown field: a near name at the same level when it is one edit away (a typo where the
- * field belongs), else the places the same name has elsewhere in a document of this kind (a field written at the
- * wrong level), those its `value` fits first, else any near name at the same level.
+ * The did-you-mean of an unknown field: the places the same name has elsewhere in a document of this kind (a field
+ * written at the wrong level), those its `value` fits first, else a near name at the same level (a typo where the
+ * field belongs). The exact name wins: `projectId` under a Project's spec belongs in metadata, it is not a far-off
+ * "protect". (No two field names of the schema are one edit apart but `role`/`roles`, which share an object, so a
+ * typo here is never taken for a name from elsewhere.)
  */
 function unknownFieldHint(
   field: string,
@@ -305,13 +300,9 @@ function unknownFieldHint(
       hint: "list it in each project's spec.alertTemplates",
     };
   }
-  const near = suggestion(field, known);
   const from = at.map((segment) => (typeof segment === 'number' ? '[]' : segment));
   const places = placesOf(kind, field, from, value);
-  // A name that a document of this kind has exactly, elsewhere, was written at the wrong level, unless a name here is
-  // one edit away (a typo): `projectId` under a Project's spec belongs in metadata, it is not a far-off "protect".
-  if (near.hint !== undefined && (places.length === 0 || oneEditAway(field, known))) return near;
-  if (places.length === 0) return near;
+  if (places.length === 0) return suggestion(field, known);
   const list = places.join(' or ');
   return { text: `; it belongs in ${list}`, hint: `move it to ${list}` };
 }
