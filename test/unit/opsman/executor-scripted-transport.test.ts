@@ -321,3 +321,53 @@ describe('credentials refused in the Digest exchange', () => {
     expect(signed).toEqual([false, true]);
   });
 });
+
+describe('the credential verdict across refusals', () => {
+  const ok: Step = { status: 200, headers: { 'content-type': 'application/json' }, text: '{}' };
+  const roleRefusal: Step = {
+    status: 401,
+    headers: { 'content-type': 'application/json' },
+    text: '{"error":401,"errorCode":"USER_UNAUTHORIZED","detail":"Current user is not authorized to perform this action."}',
+  };
+
+  it('a refusal of what the key may do (401 without a challenge) vouches for the key, and drops a refused nonce', async () => {
+    const { dispatcher, signed } = scripted([
+      CHALLENGE, // 1: wrong answer to a fresh challenge: one refusal
+      CHALLENGE,
+      CHALLENGE, // 2: a role refusal: the key is known
+      roleRefusal,
+      CHALLENGE, // 3: the cached nonce refused, then the fresh answer too: within a minute of the acceptance
+      CHALLENGE,
+      ok, // 4: still sent, unsigned (the refused nonce is not used again)
+    ]);
+    const ex = executor(dispatcher);
+    const errors: unknown[] = [];
+    for (let i = 0; i < 3; i++) errors.push(await ex.execute(request('GET')).catch((e: unknown) => e));
+    expect(errors.map((e) => (e as OpsManagerAuthError).errorCode)).toEqual([
+      'USER_UNAUTHORIZED',
+      'USER_UNAUTHORIZED',
+      'USER_UNAUTHORIZED',
+    ]);
+    expect((errors[1] as Error).message).toContain('refused the request for this API key (its roles or access)');
+    expect((await ex.execute(request('GET'))).status).toBe(200);
+    expect(signed).toEqual([false, true, false, true, true, true, false]);
+  });
+
+  it('a 401 to a signed request that offers no Digest challenge counts as a refusal of the key', async () => {
+    const basic: Step = {
+      status: 401,
+      headers: { 'www-authenticate': 'Basic realm="corp-sso"', 'content-type': 'text/plain' },
+      text: 'no',
+    };
+    const { dispatcher, signed } = scripted([CHALLENGE, basic, CHALLENGE, basic]);
+    const ex = executor(dispatcher);
+    for (let i = 0; i < 2; i++) {
+      const error = await ex.execute(request('GET')).catch((e: unknown) => e);
+      expect((error as Error).message).toContain('Ops Manager refused the credentials');
+    }
+    const error = await ex.execute(request('GET')).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OpsManagerAuthError);
+    expect((error as Error).message).toContain('not sent: Ops Manager refused this API key 2 times');
+    expect(signed).toEqual([false, true, false, true]);
+  });
+});
