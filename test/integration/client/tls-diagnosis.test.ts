@@ -128,10 +128,16 @@ describe('TLS failures say what happened and what to do', { timeout: 30_000 }, (
 describe('the TLS probe after a plain HTTP connection closed without an answer', () => {
   // The executor alone, with a transport that reports the hang-up: the probe itself goes to the real TLS port.
   it.each([
-    ['asks the port and says it speaks TLS', {}, 'wrong-protocol'],
-    ['is skipped behind a proxy (the proxy is the only host reached)', { httpProxy: 'http://127.0.0.1:9' }, undefined],
-  ])('%s', async (_, proxy, problem) => {
-    const base = `http://127.0.0.1:${tlsPort}/api/public/v1.0`;
+    ['asks the port and says it speaks TLS', 'http', {}, 'wrong-protocol'],
+    [
+      'is skipped behind a proxy (the proxy is the only host reached)',
+      'http',
+      { httpProxy: 'http://127.0.0.1:9' },
+      undefined,
+    ],
+    ['is skipped for an https:// URL (TLS was spoken already)', 'https', {}, undefined],
+  ])('%s', async (_, scheme, proxy, problem) => {
+    const base = `${scheme}://127.0.0.1:${tlsPort}/api/public/v1.0`;
     const options = resolveClientOptions({
       baseUrl: base,
       publicKey: 'pubkey',

@@ -23,7 +23,7 @@ import { fakeClock, recordingObserver, TEST_PRIVATE_KEY } from '../../helpers/cl
 const BASE = 'http://om.test:8080/api/public/v1.0';
 const WEBHOOK_SECRET = 'whsec-LEAKCANARY-scripted-0123';
 
-type Step = { error: Error } | { status: number; headers?: Record<string, string>; text: string };
+type Step = { error: Error } | { status: number; headers?: Record<string, string | string[]>; text: string };
 
 /** A dispatcher answering each request with the next scripted step; records whether each carried credentials. */
 function scripted(steps: Step[]) {
@@ -95,6 +95,19 @@ describe('a transport error that quotes a secret', () => {
     expect(text).toContain('socket hang up');
     expect(text).not.toContain(TEST_PRIVATE_KEY);
     expect(text).not.toContain(WEBHOOK_SECRET);
+  });
+});
+
+describe('a headers timeout', () => {
+  it("says which wait it was and what a person can change, not undici's bare text", async () => {
+    const { dispatcher } = scripted([CHALLENGE, { error: coded('UND_ERR_HEADERS_TIMEOUT', 'Headers Timeout Error') }]);
+    const error = await executor(dispatcher, 1, { timeouts: { headersMs: 5_000 } })
+      .execute(request('GET'))
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OpsManagerTransportError);
+    expect((error as Error).message).toBe(
+      'GET /groups/{groupId}/alertConfigs: no response after 1 attempt(s): Ops Manager sent no response headers within 5 s (each attempt; request deadline 120 s, retry.deadlineMs to change)',
+    );
   });
 });
 
@@ -369,5 +382,34 @@ describe('the credential verdict across refusals', () => {
     expect(error).toBeInstanceOf(OpsManagerAuthError);
     expect((error as Error).message).toContain('not sent: Ops Manager refused this API key 2 times');
     expect(signed).toEqual([false, true, false, true]);
+  });
+});
+
+describe('a nextnonce in a repeated Authentication-Info header', () => {
+  it('is followed wherever the header lines put it', async () => {
+    const authorizations: (string | undefined)[] = [];
+    const steps: Step[] = [
+      CHALLENGE,
+      {
+        status: 200,
+        headers: { 'content-type': 'application/json', 'authentication-info': ['qop=auth', 'nextnonce="n2"'] },
+        text: '{}',
+      },
+      { status: 200, headers: { 'content-type': 'application/json' }, text: '{}' },
+    ];
+    const dispatcher = {
+      request: async (options: { headers: Record<string, string> }) => {
+        authorizations.push(options.headers.authorization);
+        const step = steps.shift();
+        if (step === undefined || 'error' in step) throw new Error('no step left');
+        return { statusCode: step.status, headers: step.headers ?? {}, body: Readable.from([Buffer.from(step.text)]) };
+      },
+    } as unknown as Dispatcher;
+    const ex = executor(dispatcher);
+    await ex.execute(request('GET'));
+    await ex.execute(request('GET'));
+    expect(authorizations[1]).toContain('nonce="n1"');
+    expect(authorizations[2]).toContain('nonce="n2"');
+    expect(authorizations[2]).toContain('nc=00000001');
   });
 });

@@ -42,8 +42,26 @@ describe('resolveClientOptions', () => {
     [{ baseUrl: `${BASE}?pretty=true` }, 'baseUrl must not carry a query string or a fragment'],
     [{ publicKey: 'pub key' }, 'publicKey must be printable ASCII without spaces, quotes or backslashes'],
     [{ userAgent: 'agent\n' }, 'userAgent must be printable ASCII'],
+    [{ baseUrl: 'https://:secret@om.test/api/public/v1.0' }, 'baseUrl must not carry credentials'],
+    [{ publicKey: 'pub"key' }, 'publicKey must be printable ASCII without spaces, quotes or backslashes'],
+    [{ privateKey: 'priv\\key' }, 'privateKey must be printable ASCII without spaces, quotes or backslashes'],
+    [{ settingNames: { baseUrl: '' } }, 'settingNames.baseUrl must be printable text'],
+    [{ observer: {} }, 'observer must have an onRequest(event) function'],
   ])('refuses %j: %s', (options, message) => {
     expect(refusal(options as Partial<ClientOptions>)).toContain(message);
+  });
+
+  it('takes maxConnections from maxConcurrency, an empty requestDeadline name, and only a true insecureSkipVerify', () => {
+    const resolved = resolveClientOptions({
+      ...VALID,
+      maxConcurrency: 3,
+      settingNames: { requestDeadline: '' },
+      // A JavaScript caller passing an environment variable's text: 'false' must not turn verification off.
+      insecureSkipVerify: 'false' as unknown as boolean,
+    });
+    expect(resolved.maxConnections).toBe(3);
+    expect(resolved.settingNames.requestDeadline).toBe('');
+    expect(resolved.insecureSkipVerify).toBe(false);
   });
 
   it('takes the largest values in bounds', () => {
