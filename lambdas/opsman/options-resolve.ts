@@ -39,7 +39,9 @@ function parseBaseUrl(raw: unknown, name: string): URL {
   try {
     url = new URL(raw);
   } catch {
-    invalid(`${name} is not a URL: ${JSON.stringify(raw)}`);
+    // A value with an '@' may hold credentials (`https://pub:priv@om corp/...`): described, never quoted.
+    const shown = raw.includes('@') || raw.length > 200 ? `${raw.length} characters` : JSON.stringify(raw);
+    invalid(`${name} is not a URL: ${shown}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') invalid(`${name} must be http(s), got ${url.protocol}`);
   if (url.search !== '' || url.hash !== '') invalid(`${name} must not carry a query string or a fragment`);

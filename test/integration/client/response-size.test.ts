@@ -151,10 +151,16 @@ describe('maxResponseBytes', () => {
     expect((await client.getTeam('o1', 't1')).name).toHaveLength(LIMIT - 21);
   });
 
-  it('fails a chunked body of one byte over the limit', async () => {
+  it('fails a body of one byte over the limit, chunked or announced by Content-Length', async () => {
     const text = teamOf(LIMIT + 1);
+    let announced = false;
     const { client } = await setup(() => ({
       respond: (res) => {
+        if (announced) {
+          res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(LIMIT + 1) });
+          res.end(text);
+          return;
+        }
         res.writeHead(200, { 'content-type': 'application/json' });
         res.write(text.slice(0, 1000));
         res.end(text.slice(1000));
@@ -162,6 +168,13 @@ describe('maxResponseBytes', () => {
     }));
     const error = await client.getTeam('o1', 't1').catch((e: unknown) => e);
     expect(error).toMatchObject({ name: 'OpsManagerResponseTooLargeError', receivedBytes: LIMIT + 1 });
+    announced = true;
+    const refused = await client.getTeam('o1', 't1').catch((e: unknown) => e);
+    expect(refused).toMatchObject({
+      name: 'OpsManagerResponseTooLargeError',
+      receivedBytes: 0,
+      announcedBytes: LIMIT + 1,
+    });
   });
 
   it('a POST whose applied answer is too large is an AmbiguousWriteError: the caller re-reads before writing again', async () => {

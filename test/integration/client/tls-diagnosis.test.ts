@@ -2,9 +2,12 @@
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { Dispatcher } from 'undici';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createOpsManagerClient, OpsManagerTransportError } from '../../../lambdas/opsman/index.ts';
 import type { SettingNames } from '../../../lambdas/opsman/options.ts';
+import { resolveClientOptions } from '../../../lambdas/opsman/options-resolve.ts';
+import { RequestExecutor } from '../../../lambdas/opsman/request-executor.ts';
 import { TEST_PRIVATE_KEY } from '../../helpers/client-fixtures.ts';
 import { createTestPki, type TestPki } from '../../helpers/client-tls.ts';
 import { signDatedLeaf } from '../../helpers/client-tls-dated.ts';
@@ -119,5 +122,39 @@ describe('TLS failures say what happened and what to do', { timeout: 30_000 }, (
     const future = await failure(`https://127.0.0.1:${futurePort}`, { caFile: pki.caFile });
     expect(future.problem).toBe('certificate-not-yet-valid');
     expect(future.message).toContain("check this machine's clock");
+  });
+});
+
+describe('the TLS probe after a plain HTTP connection closed without an answer', () => {
+  // The executor alone, with a transport that reports the hang-up: the probe itself goes to the real TLS port.
+  it.each([
+    ['asks the port and says it speaks TLS', 'http', {}, 'wrong-protocol'],
+    [
+      'is skipped behind a proxy (the proxy is the only host reached)',
+      'http',
+      { httpProxy: 'http://127.0.0.1:9' },
+      undefined,
+    ],
+    ['is skipped for an https:// URL (TLS was spoken already)', 'https', {}, undefined],
+  ])('%s', async (_, scheme, proxy, problem) => {
+    const base = `${scheme}://127.0.0.1:${tlsPort}/api/public/v1.0`;
+    const options = resolveClientOptions({
+      baseUrl: base,
+      publicKey: 'pubkey',
+      privateKey: TEST_PRIVATE_KEY,
+      retry: { maxAttempts: 1 },
+      proxy,
+    });
+    const hungUp = Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' });
+    const dispatcher = {
+      request: async () => {
+        throw hungUp;
+      },
+    } as unknown as Dispatcher;
+    const error = await new RequestExecutor(options, dispatcher)
+      .execute({ method: 'GET', pathTemplate: '/orgs', url: new URL(`${base}/orgs`), auth: false, secrets: [] })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OpsManagerTransportError);
+    expect((error as OpsManagerTransportError).problem).toBe(problem);
   });
 });

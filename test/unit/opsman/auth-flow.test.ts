@@ -230,6 +230,22 @@ describe('Digest auth flow', () => {
     ]);
   });
 
+  it('labels a body as JSON (Ops Manager refuses another media type), and sends none on a GET', async () => {
+    const seen: [string, string | undefined, string | undefined][] = [];
+    const { client } = await setup({
+      handler: (req) => {
+        seen.push([req.method, req.headers['content-type'], req.headers.accept]);
+        return { json: { id: 't1', name: 'team', links: [] } };
+      },
+    });
+    await client.setProjectDefaultServerType('5e2211c17a3e5a48f5497de0', { name: 'DEV_SERVER', label: 'Dev Server' });
+    await getTeams(client, 1);
+    expect(seen).toEqual([
+      ['PUT', 'application/json', 'application/json'],
+      ['GET', undefined, 'application/json'],
+    ]);
+  });
+
   it('answers an unauthenticated endpoint without credentials and keeps the text exact', async () => {
     const manifest = '{ "updated": 1700000000000,\n  "versions": [ {"name": "6.0.5", "builds": []} ] }';
     const { server, client } = await setup({

@@ -68,9 +68,32 @@ describe('CredentialVerdict', () => {
   it('says how many refusals and quotes the first one', () => {
     const { verdict } = verdictAt();
     verdict.refuse(refusal());
-    verdict.refuse(refusal());
+    verdict.refuse(new OpsManagerAuthError(401, 'NOT_AUTHORIZED', 'GET /y: refused again', WHAT));
     expect(() => verdict.check({ method: 'POST', pathTemplate: '/groups/{groupId}/alertConfigs' })).toThrow(
       'POST /groups/{groupId}/alertConfigs: not sent: Ops Manager refused this API key 2 times and has not accepted it (first refusal: GET /x: refused)',
     );
+  });
+
+  it('counts the window from the first condemnation, not from refusals of requests already in flight', () => {
+    const { verdict, sent, advance } = verdictAt();
+    verdict.refuse(refusal());
+    verdict.refuse(refusal());
+    advance(VERDICT_WINDOW_MS / 2);
+    verdict.refuse(refusal()); // a request sent before the condemnation, refused now
+    advance(VERDICT_WINDOW_MS / 2);
+    expect(sent()).toBe(true);
+  });
+
+  it('a condemnation cleared by an acceptance does not shorten a later one', () => {
+    const { verdict, sent, advance } = verdictAt();
+    verdict.refuse(refusal());
+    verdict.refuse(refusal());
+    verdict.accept();
+    advance(VERDICT_WINDOW_MS + 1);
+    verdict.refuse(refusal());
+    verdict.refuse(refusal());
+    expect(sent()).toBe(false);
+    advance(VERDICT_WINDOW_MS - 1);
+    expect(sent()).toBe(false);
   });
 });

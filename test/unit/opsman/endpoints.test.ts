@@ -274,6 +274,13 @@ describe('typed endpoints', () => {
     expect(doc).toEqual({ text: '{"updated":1000}', value: { updated: 1000 } });
   });
 
+  it('reads a manifest answered without a body as no document, its text kept', async () => {
+    reply = { status: 200 };
+    expect(await client.putVersionManifest('{}')).toEqual({ text: '', value: null });
+    reply = { text: ' \n' };
+    expect(await client.getVersionManifest()).toEqual({ text: ' \n', value: null });
+  });
+
   it.each([
     ['an empty body', { status: 200 } as ScriptedReply, null],
     ['a bare object', { json: ST } as ScriptedReply, ST],

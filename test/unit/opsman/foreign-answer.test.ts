@@ -54,6 +54,27 @@ describe('foreignAnswer: a safe excerpt', () => {
     ['plain text', 'no such path\n', 'text/plain', 'text/plain', 'no such path'],
     ['no content type, no body', '', undefined, 'no content type', ''],
     ['control characters are dropped', 'bad\u001b[31m red\u0007', 'text/plain', 'text/plain', 'bad [31m red'],
+    [
+      'an HTML page with an empty title: its text',
+      '<html><head><title> </title></head><body>Service Unavailable</body></html>',
+      'text/html',
+      'text/html',
+      'Service Unavailable',
+    ],
+    [
+      'an HTML page sent without a content type: still its title',
+      NGINX_404,
+      undefined,
+      'no content type',
+      '404 Not Found',
+    ],
+    [
+      'numeric character references decoded (hex and decimal)',
+      'path&#x2F;to&#47;x &#0; end',
+      'text/plain',
+      'text/plain',
+      'path/to/x end',
+    ],
   ])('%s', (_name, text, type, contentType, excerpt) => {
     expect(foreignAnswer(response(text, type), [])).toEqual({ contentType, excerpt });
   });
@@ -65,6 +86,14 @@ describe('foreignAnswer: a safe excerpt', () => {
     expect(foreignAnswer(response(`echo: ${TEST_PRIVATE_KEY}`, 'text/plain'), [TEST_PRIVATE_KEY]).excerpt).toBe(
       'echo: [REDACTED]',
     );
+  });
+
+  it('scrubs the secrets from a Location header too', () => {
+    const answer = foreignAnswer(
+      { status: 302, headers: { location: `https://sso.example/login/${TEST_PRIVATE_KEY}?next=x` }, text: '' },
+      [TEST_PRIVATE_KEY],
+    );
+    expect(answer.location).toBe('https://sso.example/login/[REDACTED]?next=x');
   });
 
   it('never shows the start of a secret that the clip cuts through', () => {
@@ -97,6 +126,8 @@ describe('foreignDetail and the base URL hints', () => {
     [400, 'The plain HTTP request was sent to HTTPS port', /speaks HTTPS on that port: write https:\/\/ in --base-url/],
     [502, 'Bad Gateway', /a proxy or load balancer answered for Ops Manager, which may be down/],
     [500, '', /\(text\/html, empty\); something other than Ops Manager answered/],
+    [405, 'Method Not Allowed', /; check --base-url: it must be Ops Manager's Public API root/],
+    [300, 'Multiple Choices', /; a redirect without a usable Location, which the client does not follow/],
   ])('%i %s', (status, excerpt, hint) => {
     expect(foreignDetail(status, url, { contentType: 'text/html', excerpt }, CLI)).toMatch(hint);
   });
@@ -111,6 +142,8 @@ describe('foreignDetail and the base URL hints', () => {
     expect(withUnknownPathHint(404, 'GROUP_NOT_FOUND', 'No group with ID x exists.', CLI)).toBe(
       'No group with ID x exists.',
     );
+    // Only RESOURCE_NOT_FOUND names a path: another code's detail is kept whatever it says.
+    expect(withUnknownPathHint(404, 'ALERT_CONFIG_NOT_FOUND', outside, CLI)).toBe(outside);
   });
 });
 

@@ -375,11 +375,14 @@ describe('an end-by view (withEndBy: every request of a Lambda run, ended in tim
     expect(ms).toBeLessThan(5_000);
   });
 
-  it('starts no request past its end time: nothing is sent', async () => {
+  it('starts no request past its end time, in a signal view made from it too: nothing is sent', async () => {
     const server = await hung();
-    const view = clientOf(server.baseUrl).withEndBy(new Date(Date.now() - 1), REASON);
-    const { error } = await rejection(view.createAlertConfig(GROUP, BODY), Date.now());
-    expect(error).toMatchObject({ name: 'OpsManagerAbortedError', sent: false });
+    const ended = clientOf(server.baseUrl).withEndBy(new Date(Date.now() - 1), REASON);
+    for (const view of [ended, ended.withSignal(new AbortController().signal)]) {
+      const { error } = await rejection(view.createAlertConfig(GROUP, BODY), Date.now());
+      expect(error).toMatchObject({ name: 'OpsManagerAbortedError', sent: false });
+      expect((error as Error).message).toContain(REASON);
+    }
     expect(server.requests()).toEqual([]);
   });
 

@@ -19,6 +19,7 @@ describe('diagnoseTlsFailure', () => {
   it.each<[string, TlsProblem, RegExp]>([
     ['ERR_SSL_WRONG_VERSION_NUMBER', 'wrong-protocol', /did not answer with TLS.*write http:\/\/ in --base-url/],
     ['ERR_SSL_PACKET_LENGTH_TOO_LONG', 'wrong-protocol', /did not answer with TLS/],
+    ['ERR_SSL_HTTP_REQUEST', 'wrong-protocol', /did not answer with TLS/],
     ['DEPTH_ZERO_SELF_SIGNED_CERT', 'untrusted-certificate', /a certificate that is self-signed.*with --ca-file/],
     ['SELF_SIGNED_CERT_IN_CHAIN', 'untrusted-certificate', /certificate authority this client does not know/],
     ['UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'untrusted-certificate', /with --ca-file/],
@@ -35,6 +36,14 @@ describe('diagnoseTlsFailure', () => {
       expect(diagnosis.problem).toBe(problem);
       expect(`${diagnosis.what}; ${diagnosis.remedy}`).toMatch(text);
     }
+  });
+
+  it('names port 443 for a URL without a port in its openssl advice', () => {
+    const url = new URL('https://om.example.com/api/public/v1.0/groups');
+    const diagnosis = diagnoseTlsFailure(tlsError('ERR_SSL_SOMETHING_NEW'), { url, names: CLI, caFile: undefined });
+    expect(diagnosis.remedy).toBe(
+      "check the server's certificate (openssl s_client -connect om.example.com:443 -showcerts)",
+    );
   });
 
   it("names the certificate's own names on a host name mismatch", () => {

@@ -13,7 +13,8 @@ import {
   OpsManagerTransportError,
   OpsManagerValidationError,
 } from '../../../lambdas/opsman/index.ts';
-import { buildCaList, isLoopback, plainHttpWarning } from '../../../lambdas/opsman/transport.ts';
+import { resolveClientOptions } from '../../../lambdas/opsman/options-resolve.ts';
+import { buildCaList, isLoopback, plainHttpWarning, proxyConfigured } from '../../../lambdas/opsman/transport.ts';
 import { type DigestServer, startDigestServer } from '../../helpers/client-digest-server.ts';
 import { TEST_PRIVATE_KEY } from '../../helpers/client-fixtures.ts';
 import { createTestPki, type TestPki } from '../../helpers/client-tls.ts';
@@ -304,5 +305,29 @@ describe('proxy', () => {
     expect(await client.getTeam('o', 't')).toEqual(TEAM);
     await client.close();
     expect(tunnels).toEqual([]);
+  });
+});
+
+describe('proxyConfigured', () => {
+  const options = resolveClientOptions({
+    baseUrl: 'https://om.test/api/public/v1.0',
+    publicKey: 'pubkey',
+    privateKey: TEST_PRIVATE_KEY,
+  });
+
+  it.each([
+    [{}, false],
+    [{ HTTP_PROXY: '' }, false],
+    [{ NO_PROXY: '*' }, false],
+    [{ HTTP_PROXY: 'http://proxy:3128' }, true],
+    [{ http_proxy: 'http://proxy:3128' }, true],
+    [{ HTTPS_PROXY: 'http://proxy:3128' }, true],
+    [{ https_proxy: 'http://proxy:3128' }, true],
+  ])('%j -> %s (either case, as undici reads them)', (env, expected) => {
+    expect(proxyConfigured(options, env)).toBe(expected);
+  });
+
+  it('a proxy given in the options counts whatever the environment says', () => {
+    expect(proxyConfigured({ ...options, proxy: { httpsProxy: 'http://proxy:3128' } }, {})).toBe(true);
   });
 });

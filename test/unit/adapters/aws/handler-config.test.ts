@@ -18,6 +18,7 @@ import { fingerprintKeyOf } from '../../../../lambdas/handlers/runtime.ts';
 import {
   OpsManagerApiError,
   OpsManagerAuthError,
+  OpsManagerTransportError,
   OpsManagerValidationError,
 } from '../../../../lambdas/opsman/errors.ts';
 import { fakeLambdaContext } from '../../../helpers/aws-world.ts';
@@ -234,7 +235,15 @@ describe('classifyError', () => {
       false,
     ],
     [new OpsManagerApiError(503, 'SERVICE_UNAVAILABLE', 'down', ctx), 'OPSMAN_API_ERROR', true],
+    // Ops Manager's UNEXPECTED_ERROR: a server fault, which a later run may get past.
+    [new OpsManagerApiError(500, 'UNEXPECTED_ERROR', 'Unexpected error.', ctx), 'OPSMAN_API_ERROR', true],
     [new OpsManagerApiError(400, 'INVALID_ATTRIBUTE', 'bad', ctx), 'OPSMAN_API_ERROR', false],
+    // No answer at all (no status): the network or Ops Manager may be back for the next attempt.
+    [
+      new OpsManagerTransportError('GET /x: no response after 4 attempt(s): connect ECONNREFUSED', ctx, 4),
+      'OPSMAN_TRANSPORT_ERROR',
+      true,
+    ],
     // Throttled: a later attempt gets through.
     [new OpsManagerApiError(429, 'RATE_LIMITED', 'slow down', ctx), 'OPSMAN_API_ERROR', true],
     // A lease wait cut by the time limit is the overlap it waited out (skipped, retried), not a failure of its own.
