@@ -812,14 +812,21 @@ describe('cdk-nag is really on', () => {
         new Queue(stack, 'QueueWithoutDlq', { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true });
         new Secret(stack, 'UnrotatedSecret');
         const data = stack.node.findChild('Storage').node.findChild('Data') as Bucket;
+        const desired = stack.node.findChild('Storage').node.findChild('DesiredState') as Bucket;
         const role = new Role(stack, 'OtherRole', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
         role.addToPolicy(
           new PolicyStatement({
             actions: ['s3:GetObject'],
-            resources: [data.arnForObjects('archive/*'), data.arnForObjects('cache/desired/*')],
+            resources: [
+              data.arnForObjects('archive/*'),
+              data.arnForObjects('cache/desired/*'),
+              desired.arnForObjects('*'),
+              desired.arnForObjects('desired-state/*'),
+            ],
           }),
         );
         role.addManagedPolicy(ManagedPolicy.fromAwsManagedPolicyName('service-role/AWSLambdaVPCAccessExecutionRole'));
+        role.addManagedPolicy(ManagedPolicy.fromAwsManagedPolicyName('service-role/AWSLambdaBasicExecutionRole'));
         let message = '';
         try {
           app.synth();
@@ -833,6 +840,9 @@ describe('cdk-nag is really on', () => {
           /AwsSolutions-IAM5\[Resource::<StorageData[0-9A-F]{8}\.Arn>\/archive\/\*\]/,
           /AwsSolutions-IAM5\[Resource::<StorageData[0-9A-F]{8}\.Arn>\/cache\/desired\/\*\]/,
           /AwsSolutions-IAM4\[Policy::arn:<AWS::Partition>:iam::aws:policy\/service-role\/AWSLambdaVPCAccessExecutionRole\]/,
+          /AwsSolutions-IAM4\[Policy::arn:<AWS::Partition>:iam::aws:policy\/service-role\/AWSLambdaBasicExecutionRole\]/,
+          /AwsSolutions-IAM5\[Resource::<StorageDesiredState[0-9A-F]{8}\.Arn>\/\*\]/,
+          /AwsSolutions-IAM5\[Resource::<StorageDesiredState[0-9A-F]{8}\.Arn>\/desired-state\/\*\]/,
         ]) {
           expect(message).toMatch(finding);
         }
