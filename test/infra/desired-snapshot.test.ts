@@ -75,6 +75,18 @@ describe('desiredStateSnapshot', () => {
     expect(desiredStateSnapshot(dir, DEPLOY_EXCLUDES).files.map((f) => f.path)).toEqual(UPLOADED);
   });
 
+  // The loader reads `.yml` files as it reads `.yaml` ones (docs/aws.md): a Settings there pins the manifest as well.
+  it('refuses such a pin in a Settings document of a .yml file too', () => {
+    writeFileSync(join(dir, 'manifests', 'approved-secret.json'), '{"versions":[]}\n');
+    writeFileSync(
+      join(dir, 'projects', 'pinned.yml'),
+      'apiVersion: opsman-gitops/v1\nkind: Settings\nspec:\n  versionManifest:\n    pin: manifests/approved-secret.json\n',
+    );
+    expect(() => desiredStateSnapshot(dir, DEPLOY_EXCLUDES)).toThrow(
+      'projects/pinned.yml: versionManifest.pin "manifests/approved-secret.json" is excluded from the upload',
+    );
+  });
+
   it('refuses a file name the manifest cannot hold, as a DesiredStateSourceError', () => {
     writeFileSync(join(dir, 'projects', 'back\\slash.yaml'), 'x: 1\n');
     expect(() => desiredStateSnapshot(dir, DEPLOY_EXCLUDES)).toThrow(
