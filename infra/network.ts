@@ -1,7 +1,9 @@
 /**
  * Optional VPC placement from context ids (`fromVpcAttributes`, never a lookup, so synth needs no account), and the
- * endpoints functions in private subnets then need: an S3 gateway endpoint (when route table ids are given) and
- * interface endpoints for Secrets Manager and CloudWatch Logs.
+ * endpoints functions in private subnets then need: an S3 gateway endpoint (when route table ids are given) and an
+ * interface endpoint for Secrets Manager. No CloudWatch Logs endpoint: Lambda itself delivers a function's output
+ * (logs and the EMF metrics in them) to CloudWatch Logs, not through the function's network interfaces, and no
+ * handler calls the Logs API; the endpoint would cost an hourly charge per subnet for nothing.
  */
 import { Fn } from 'aws-cdk-lib';
 import {
@@ -58,18 +60,13 @@ export class Network extends Construct {
       allowAllOutbound: false,
     });
     for (const sg of this.securityGroups) endpointSg.addIngressRule(sg, Port.tcp(443), 'HTTPS from the functions');
-    for (const [name, service] of [
-      ['SecretsManagerEndpoint', InterfaceVpcEndpointAwsService.SECRETS_MANAGER],
-      ['LogsEndpoint', InterfaceVpcEndpointAwsService.CLOUDWATCH_LOGS],
-    ] as const) {
-      new InterfaceVpcEndpoint(this, name, {
-        vpc: this.vpc,
-        service,
-        subnets: { subnets: this.subnets },
-        securityGroups: [endpointSg],
-        privateDnsEnabled: true,
-        open: false,
-      });
-    }
+    new InterfaceVpcEndpoint(this, 'SecretsManagerEndpoint', {
+      vpc: this.vpc,
+      service: InterfaceVpcEndpointAwsService.SECRETS_MANAGER,
+      subnets: { subnets: this.subnets },
+      securityGroups: [endpointSg],
+      privateDnsEnabled: true,
+      open: false,
+    });
   }
 }

@@ -684,19 +684,18 @@ describe('OpsmanGitops stack in a VPC from context ids, sized from context', () 
           VpcId: 'vpc-0123456789abcdef0',
           RouteTableIds: ['rtb-0123456789abcdef0', 'rtb-0123456789abcdef1'],
         });
+        // The functions in private subnets reach Secrets Manager through this one. Their logs (and the EMF metrics in
+        // them) are delivered by Lambda itself, so there is no CloudWatch Logs endpoint to pay for.
         template.resourcePropertiesCountIs(
           'AWS::EC2::VPCEndpoint',
           { VpcEndpointType: 'Interface', PrivateDnsEnabled: true },
-          2,
+          1,
         );
-        // The functions in private subnets reach Secrets Manager and CloudWatch Logs through these two.
-        for (const service of ['secretsmanager', 'logs']) {
-          template.hasResourceProperties('AWS::EC2::VPCEndpoint', {
-            VpcEndpointType: 'Interface',
-            ServiceName: { 'Fn::Join': ['', ['com.amazonaws.', { Ref: 'AWS::Region' }, `.${service}`]] },
-            SubnetIds: ['subnet-0123456789abcdef0', 'subnet-0123456789abcdef1'],
-          });
-        }
+        template.hasResourceProperties('AWS::EC2::VPCEndpoint', {
+          VpcEndpointType: 'Interface',
+          ServiceName: { 'Fn::Join': ['', ['com.amazonaws.', { Ref: 'AWS::Region' }, '.secretsmanager']] },
+          SubnetIds: ['subnet-0123456789abcdef0', 'subnet-0123456789abcdef1'],
+        });
         // The endpoints' security group answers the functions; it opens nothing outbound.
         for (const sg of Object.values(template.findResources('AWS::EC2::SecurityGroup'))) {
           expect(JSON.stringify(sg)).not.toContain('0.0.0.0/0');
@@ -751,11 +750,11 @@ describe('OpsmanGitops stack in a VPC without route tables, or without endpoints
   };
 
   it(
-    'without route table ids: the interface endpoints but no S3 gateway endpoint; with createVpcEndpoints=false: none',
+    'without route table ids: the Secrets Manager endpoint but no S3 gateway endpoint; with createVpcEndpoints=false: none',
     async () => {
       const noRouteTables = await synthWith(VPC);
-      noRouteTables.resourceCountIs('AWS::EC2::VPCEndpoint', 2);
-      noRouteTables.resourcePropertiesCountIs('AWS::EC2::VPCEndpoint', { VpcEndpointType: 'Interface' }, 2);
+      noRouteTables.resourceCountIs('AWS::EC2::VPCEndpoint', 1);
+      noRouteTables.resourcePropertiesCountIs('AWS::EC2::VPCEndpoint', { VpcEndpointType: 'Interface' }, 1);
       const noEndpoints = await synthWith({
         ...VPC,
         routeTableIds: ['rtb-0123456789abcdef0'],
