@@ -16,7 +16,7 @@ export interface VpcSettings {
   securityGroupIds: string[];
   /** Route tables of the subnets (same order): needed for the S3 gateway endpoint; without them none is created. */
   routeTableIds: string[];
-  /** Create the S3 gateway and Secrets Manager / CloudWatch Logs interface endpoints (default true). */
+  /** Create the S3 gateway and Secrets Manager interface endpoints (default true). */
   createEndpoints: boolean;
 }
 
