@@ -94,18 +94,21 @@ export class OpsManagerAuthError extends OpsManagerError {
 }
 
 /**
- * A write (POST) may or may not have reached Ops Manager: the connection failed after the request was sent.
+ * A write (POST) may or may not have reached Ops Manager: the connection failed after the request was sent, the run
+ * stopped before the answer, Ops Manager answered with a server error, or its answer was too large to read.
  * The caller must re-read before deciding whether to write again; the client never retries it blindly.
  */
 export class AmbiguousWriteError extends OpsManagerError {
   override name = 'AmbiguousWriteError';
 
-  constructor(context: RequestContext, options?: { cause?: unknown }) {
+  /** `why` says what happened after the request was sent (default: the connection failed). */
+  constructor(context: RequestContext, options?: { cause?: unknown; why?: string }) {
+    const why = options?.why ?? 'the connection failed after the request was sent';
     super(
       'OPSMAN_AMBIGUOUS_WRITE',
-      `${context.method} ${context.pathTemplate}: the connection failed after the request was sent; it may or may not have been applied`,
+      `${context.method} ${context.pathTemplate}: ${why}; it may or may not have been applied`,
       context,
-      options,
+      options?.cause === undefined ? undefined : { cause: options.cause },
     );
   }
 }

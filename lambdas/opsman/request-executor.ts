@@ -202,7 +202,10 @@ export class RequestExecutor {
       if (outcome.kind === 'stopped') {
         const sent = outcome.sent || (request.method !== 'GET' && state.mayHaveApplied);
         const stopped = outcome.by === 'endBy' ? this.#ended(request, sent) : this.#stopped(request, sent);
-        if (request.method === 'POST' && outcome.sent) throw new AmbiguousWriteError(context, { cause: stopped });
+        if (request.method === 'POST' && outcome.sent) {
+          const why = 'the run stopped after the request was sent, before Ops Manager answered';
+          throw new AmbiguousWriteError(context, { cause: stopped, why });
+        }
         throw stopped;
       } else if (outcome.kind === 'expired') {
         state.attempts -= 1; // nothing was sent
@@ -228,7 +231,9 @@ export class RequestExecutor {
                 fromOpsManager: body.fromOpsManager,
               });
         if (request.method === 'POST' && AMBIGUOUS_WRITE_STATUSES.has(response.status)) {
-          throw new AmbiguousWriteError(context, { cause: error });
+          const code = body.fromOpsManager ? ` ${body.errorCode}` : '';
+          const why = `the answer to the request was ${response.status}${code}, a server error`;
+          throw new AmbiguousWriteError(context, { cause: error, why });
         }
         retryable =
           RETRYABLE_STATUSES.has(response.status) &&
@@ -418,7 +423,10 @@ export class RequestExecutor {
     state.status = error.status;
     const applied = error.status < 300 || AMBIGUOUS_WRITE_STATUSES.has(error.status);
     if (request.method === 'POST' && applied) {
-      return new AmbiguousWriteError({ method: request.method, pathTemplate: request.pathTemplate }, { cause: error });
+      return new AmbiguousWriteError(
+        { method: request.method, pathTemplate: request.pathTemplate },
+        { cause: error, why: `the answer (${error.status}) was too large to read` },
+      );
     }
     return error;
   }

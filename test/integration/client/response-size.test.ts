@@ -183,6 +183,9 @@ describe('maxResponseBytes', () => {
     const error = await client.createAlertConfig('g1', body).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AmbiguousWriteError);
     expect((error as AmbiguousWriteError).cause).toBeInstanceOf(OpsManagerResponseTooLargeError);
+    expect((error as Error).message).toBe(
+      'POST /groups/{groupId}/alertConfigs: the answer (201) was too large to read; it may or may not have been applied',
+    );
     expect(answered()).toBe(1);
   });
 

@@ -167,6 +167,9 @@ describe('POST is never blindly retried', () => {
       pathTemplate: '/groups/{groupId}/alertConfigs',
     });
     expect(((error as Error).cause as { code?: string }).code).toBe('UND_ERR_SOCKET');
+    expect((error as Error).message).toBe(
+      'POST /groups/{groupId}/alertConfigs: the connection failed after the request was sent; it may or may not have been applied',
+    );
     expect(seen).toHaveLength(1);
     expect(server.log.filter((e) => e.method === 'POST' && e.authorization !== undefined)).toHaveLength(1);
   });
@@ -176,6 +179,12 @@ describe('POST is never blindly retried', () => {
     const error = await client.createAlertConfig('g', BODY).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AmbiguousWriteError);
     expect((error as Error).cause).toMatchObject({ name: 'OpsManagerApiError', status });
+    // The answer came: the message says what it was, not that a connection failed.
+    expect((error as Error).message).toMatch(
+      new RegExp(
+        `^POST /groups/\\{groupId\\}/alertConfigs: the answer to the request was ${status}( [A-Z_]+)?, a server error; it may or may not have been applied$`,
+      ),
+    );
     expect(seen).toHaveLength(1);
   });
 

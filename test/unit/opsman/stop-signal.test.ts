@@ -163,6 +163,9 @@ describe('a signal-bound view', () => {
     const postError = await post.catch((e: unknown) => e);
     expect(postError).toBeInstanceOf(AmbiguousWriteError);
     expect((postError as Error).cause).toMatchObject({ name: 'OpsManagerAbortedError', sent: true });
+    expect((postError as Error).message).toBe(
+      'POST /groups/{groupId}/alertConfigs: the run stopped after the request was sent, before Ops Manager answered; it may or may not have been applied',
+    );
     const putError = await put.catch((e: unknown) => e);
     expect(putError).toMatchObject({
       name: 'OpsManagerAbortedError',
