@@ -61,6 +61,25 @@ export function findMissingSeparators(file: string, doc: Document.Parsed, lineCo
     const first = [...earlier].reverse().find((k) => k.name === start.name) ?? start;
     const at = positionAt(lineCounter, start.offset);
     const firstLine = positionAt(lineCounter, first.offset).line;
+    for (const key of current) if (earlier.some((k) => k.name === key.name)) explained.add(key.offset);
+    // A separator written with more dashes (`----`) is no separator: YAML reads it and the next line as one key, so
+    // the repeat starts a line later. The fix is that line, not a new "---" before the repeat.
+    const broken = (runs[i - 1] ?? []).at(-1);
+    const dashes = broken === undefined ? null : /^-{3,}\S*/.exec(broken.name);
+    if (broken !== undefined && dashes !== null) {
+      const line = positionAt(lineCounter, broken.offset);
+      issues.push({
+        file,
+        ...line,
+        path: '',
+        message:
+          `line ${line.line} starts with "${dashes[0]}", which does not separate documents: another document seems ` +
+          `to start there ("${start.name}" appears again on line ${at.line}, first on line ${firstLine}); a separator ` +
+          'is a line of exactly "---"',
+        hint: `make line ${line.line} exactly "---"`,
+      });
+      continue;
+    }
     issues.push({
       file,
       ...at,
@@ -71,7 +90,6 @@ export function findMissingSeparators(file: string, doc: Document.Parsed, lineCo
         `keep one "${start.name}")`,
       hint: `put "---" on its own line before line ${at.line}`,
     });
-    for (const key of current) if (earlier.some((k) => k.name === key.name)) explained.add(key.offset);
   }
   return { issues, explained };
 }

@@ -411,6 +411,23 @@ describe('hostile input', () => {
       column: 1,
       message: 'YAML syntax error: Implicit keys need to be on a single line',
     });
+    // The fix is line 8 itself, not a new "---" before the repeated key a line later.
+    expect(issues[1]).toMatchObject({
+      line: 8,
+      column: 1,
+      message:
+        'line 8 starts with "----", which does not separate documents: another document seems to start there ("kind" appears again on line 10, first on line 2); a separator is a line of exactly "---"',
+      hint: 'make line 8 exactly "---"',
+    });
+    expect(issues).toHaveLength(2);
+  });
+
+  it('names a separator written "---x" the same way', async () => {
+    const org =
+      'apiVersion: opsman-gitops/v1\nkind: Organization\nmetadata:\n  name: acme\n  orgId: 5e2211c17a3e5a48f5497de0\nspec:\n  mode: plan\n';
+    const issues = await issuesOf(new MemorySource({ 'a.yaml': `${org}---x\n${projectYaml('')}` }));
+    expect(issues.map((i) => [i.line, i.hint])).toContainEqual([8, 'make line 8 exactly "---"']);
+    expect(issues.find((i) => i.hint?.startsWith('make line'))?.message).toContain('starts with "---x"');
   });
 
   // The schema refuses an absolute pin; the loader must not read it anyway (a directory source would look outside).
