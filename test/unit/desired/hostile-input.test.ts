@@ -338,9 +338,13 @@ describe('hostile input', () => {
     ]);
   });
 
-  it('reports at most maxIssues issues and counts the rest', async () => {
+  // Five issues over a limit of two: the first two and a count of the rest; exactly two: no count line.
+  it.each([
+    [5, [[7, '... and 3 more issues not shown (the fir']]],
+    [2, []],
+  ] as const)('with %i issues and maxIssues 2, reports two and counts any rest', async (count, rest) => {
     const configs = Array.from(
-      { length: 5 },
+      { length: count },
       (_, i) => `    - {key: k${i}, eventTypeName: NOPE, notifications: [{typeName: GROUP, roles: [GROUP_OWNER]}]}`,
     );
     const text = `apiVersion: opsman-gitops/v1\nkind: Project\nmetadata: {name: p, projectId: 5e2211c17a3e5a48f5497de3}\nspec:\n  alertConfigs:\n${configs.join('\n')}\n`;
@@ -348,20 +352,7 @@ describe('hostile input', () => {
     expect(issues.map((i) => [i.line, i.message.slice(0, 40)])).toEqual([
       [6, 'spec.alertConfigs[0].eventTypeName must '],
       [7, 'spec.alertConfigs[1].eventTypeName must '],
-      [7, '... and 3 more issues not shown (the fir'],
-    ]);
-  });
-
-  it('reports exactly maxIssues issues without a count of the rest', async () => {
-    const configs = Array.from(
-      { length: 2 },
-      (_, i) => `    - {key: k${i}, eventTypeName: NOPE, notifications: [{typeName: GROUP, roles: [GROUP_OWNER]}]}`,
-    );
-    const text = `apiVersion: opsman-gitops/v1\nkind: Project\nmetadata: {name: p, projectId: 5e2211c17a3e5a48f5497de3}\nspec:\n  alertConfigs:\n${configs.join('\n')}\n`;
-    const issues = await issuesOf(new MemorySource({ 'a.yaml': text }), { maxIssues: 2 });
-    expect(issues.map((i) => [i.line, i.message.slice(0, 40)])).toEqual([
-      [6, 'spec.alertConfigs[0].eventTypeName must '],
-      [7, 'spec.alertConfigs[1].eventTypeName must '],
+      ...rest,
     ]);
   });
 
