@@ -19,6 +19,14 @@ export const SECRET_KEY_ADVICE =
   "the API key belongs in the stack's credentials secret, as publicKey and privateKey (its ARN is the CredentialsSecretArn output)";
 
 /**
+ * A base URL that does not parse, as an error may show it: quoted, or described by its length when it has an '@' (it
+ * may hold credentials: `https://pub:priv@om corp/...`) or is long.
+ */
+export function unparsedUrlShown(value: string): string {
+  return value.includes('@') || value.length > 200 ? `${value.length} characters` : JSON.stringify(value);
+}
+
+/**
  * Checks `value` as a Public API base URL; `name` (e.g. `--base-url`) starts every problem. `keyAdvice` says where the
  * entry point takes its API key from (the Lambda functions and the stack: the credentials secret), for a URL that
  * carries credentials.
@@ -34,9 +42,7 @@ export function checkPublicApiBaseUrl(name: string, value: string, keyAdvice: st
     url = new URL(value);
   } catch {
     if (!schemeWritten && /^[^\s/@]+:\d+(\/|$)/.test(value.trim())) return { ok: false, problem: noScheme };
-    // A value with an '@' may hold credentials: it is described, not quoted.
-    const shown = value.includes('@') || value.length > 200 ? `${value.length} characters` : JSON.stringify(value);
-    return { ok: false, problem: `${name} is not a URL: ${shown} (${expected})` };
+    return { ok: false, problem: `${name} is not a URL: ${unparsedUrlShown(value)} (${expected})` };
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     if (!schemeWritten) return { ok: false, problem: noScheme };

@@ -1,4 +1,5 @@
 /** Applies defaults to {@link ClientOptions} and validates every field with a precise message. */
+import { unparsedUrlShown } from './base-url.ts';
 import { OpsManagerValidationError } from './errors.ts';
 import {
   type ClientOptions,
@@ -39,9 +40,7 @@ function parseBaseUrl(raw: unknown, name: string): URL {
   try {
     url = new URL(raw);
   } catch {
-    // A value with an '@' may hold credentials (`https://pub:priv@om corp/...`): described, never quoted.
-    const shown = raw.includes('@') || raw.length > 200 ? `${raw.length} characters` : JSON.stringify(raw);
-    invalid(`${name} is not a URL: ${shown}`);
+    invalid(`${name} is not a URL: ${unparsedUrlShown(raw)}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') invalid(`${name} must be http(s), got ${url.protocol}`);
   if (url.search !== '' || url.hash !== '') invalid(`${name} must not carry a query string or a fragment`);

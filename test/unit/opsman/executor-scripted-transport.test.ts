@@ -239,16 +239,21 @@ describe('an oversized answer', () => {
   });
 });
 
+/** A clock whose sleeps end 5 s late (a loaded machine): a backoff due before an end time ends past it. */
+function lateClock(): { now: () => Date; sleep: (ms: number) => Promise<void> } {
+  let now = Date.parse('2026-01-01T00:00:00Z');
+  return {
+    now: () => new Date(now),
+    sleep: async (ms: number) => {
+      now += ms + 5_000;
+    },
+  };
+}
+
 describe('a write its end time stops before its retry', () => {
   it('says that an earlier attempt may have been applied (a 503 to a PUT)', async () => {
-    let now = Date.parse('2026-01-01T00:00:00Z');
-    // A timer that fires late (a loaded machine): the backoff was due before the end time and ends past it.
-    const clock = {
-      now: () => new Date(now),
-      sleep: async (ms: number) => {
-        now += ms + 5_000;
-      },
-    };
+    const clock = lateClock();
+    const endAt = clock.now().getTime() + 1_000;
     const { dispatcher, signed } = scripted([
       {
         status: 503,
@@ -260,7 +265,7 @@ describe('a write its end time stops before its retry', () => {
       .execute({
         ...request('PUT', { enabled: true }),
         auth: false,
-        endBy: { at: now + 1_000, reason: 'the run ends' },
+        endBy: { at: endAt, reason: 'the run ends' },
       })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpsManagerAbortedError);
@@ -274,16 +279,11 @@ describe('a write its end time stops before its retry', () => {
 
 describe('a write its end time stops before its retry, after a reset of the signed request', () => {
   it('says that the first attempt may have been applied', async () => {
-    let now = Date.parse('2026-01-01T00:00:00Z');
-    const clock = {
-      now: () => new Date(now),
-      sleep: async (ms: number) => {
-        now += ms + 5_000;
-      },
-    };
+    const clock = lateClock();
+    const endAt = clock.now().getTime() + 1_000;
     const { dispatcher, signed } = scripted([CHALLENGE, { error: coded('ECONNRESET', 'socket hang up') }]);
     const error = await executor(dispatcher, 3, { clock, random: () => 0.5 })
-      .execute({ ...request('PUT', { enabled: true }), endBy: { at: now + 1_000, reason: 'the run ends' } })
+      .execute({ ...request('PUT', { enabled: true }), endBy: { at: endAt, reason: 'the run ends' } })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpsManagerAbortedError);
     expect(error).toMatchObject({ sent: true });
