@@ -82,6 +82,8 @@ export function projectYaml(document: Record<string, unknown>, projectId: string
     `# Exported from Ops Manager by \`opsman-gitops export\` (project ${projectId}).`,
     '# Rename metadata.name and the keys as you like before the first apply: plan adopts each config (<=) by content.',
     '# Secret fields are references: create each one before running plan (export listed them on stderr).',
+    // Without this line a first `apply` of an exported file reports every adoption as skipped and a new user asks why.
+    '# apply writes only where the mode is apply: spec.mode here or Settings.mode (the default is plan, which writes nothing).',
   ];
   const yaml = new Document(document);
   // A string holding one of them is written double-quoted, and each of them as its \u escape (printable.ts), so the

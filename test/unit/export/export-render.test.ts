@@ -7,6 +7,7 @@ import { loadDesiredState } from '../../../lambdas/core/desired/load.ts';
 import { exportAlertConfig } from '../../../lambdas/core/export/export-alert.ts';
 import { projectDocument, projectYaml, rotationEntry } from '../../../lambdas/core/export/export-project.ts';
 import { MemoryDesiredSource } from '../../../lambdas/core/export/memory-source.ts';
+import { DEFAULT_SETTINGS } from '../../../lambdas/core/model.ts';
 import { desiredText, liveText } from '../../../lambdas/core/normalise.ts';
 import type { AlertConfig } from '../../../lambdas/opsman/types.ts';
 
@@ -162,6 +163,20 @@ describe('exportAlertConfig', () => {
     const loaded = result.state.projects[0]?.alertConfigs[0];
     expect(loaded).toBeDefined();
     expect(desiredText(toDesiredAlertBody(loaded as NonNullable<typeof loaded>))).toBe(liveText(config));
+  });
+});
+
+describe('projectYaml: the header', () => {
+  it('says that apply writes nothing at the default mode, and where to switch it (a first apply is otherwise all skips)', async () => {
+    const text = projectYaml(projectDocument(P, undefined, {}, []), P);
+    const header = text.split('\n').filter((line) => line.startsWith('#'));
+    expect(DEFAULT_SETTINGS.mode).toBe('plan');
+    expect(header.find((line) => line.includes('spec.mode'))).toMatch(
+      /Settings\.mode \(the default is plan, which writes nothing\)/,
+    );
+    const result = await loadDesiredState(new MemoryDesiredSource({ 'p.yaml': text }));
+    if (!result.ok) throw new Error(result.issues.map((i) => i.message).join('\n'));
+    expect(result.state.settings.mode).toBe('plan');
   });
 });
 
