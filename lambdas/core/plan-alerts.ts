@@ -23,6 +23,7 @@ import {
 } from './late-creates.ts';
 import { secretsChangedOnLive } from './mask-check.ts';
 import type { Change, DesiredProject, FieldChange, TargetRef } from './model.ts';
+import { NearMissFinder } from './near-miss.ts';
 import {
   desiredNotificationOrder,
   desiredText as desiredTextOf,
@@ -36,6 +37,28 @@ import { recordBehind } from './record-refresh.ts';
 import { planReleases } from './release.ts';
 import { renumberedSecretPaths, sentAsRecorded } from './renumbered-secrets.ts';
 import { unmodelledMembers, unmodelledReason } from './unmodelled.ts';
+
+/**
+ * Appends to each create the unmanaged config of its event type that it nearly equals (near-miss.ts), so a plan that
+ * would make a second alert beside a hand-made one says which fields kept it from being adopted.
+ */
+function noteNearMisses(
+  changes: Change[],
+  unclaimed: readonly AlertConfig[],
+  views: ReadonlyMap<string, LiveView>,
+): void {
+  if (unclaimed.length === 0) return;
+  const finder = new NearMissFinder(
+    unclaimed.map((config) => ({ config, normal: () => (views.get(config.id) as LiveView).normal })),
+  );
+  for (const change of changes) {
+    if (change.action !== 'create' || change.after === undefined) continue;
+    const body = change.after as DesiredAlertBody;
+    if (!finder.covers(body.eventTypeName)) continue;
+    const note = finder.noteFor(normaliseDesired(body), ignoredOf(body));
+    if (note !== undefined) change.reason += note;
+  }
+}
 
 /** Outcome of resolving the secrets of one alert config. */
 export type ResolvedSecrets = { ok: true; values: Map<string, string> } | { ok: false; reason: string };
@@ -569,9 +592,10 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
     undigestedLateCreateWarning(target, marker),
   );
 
+  const unclaimed = input.live.filter((c) => !ownedIds.has(c.id) && !claimed.has(c.id));
+  noteNearMisses(changes, unclaimed, views);
   markTemplates(changes, project.alertConfigs);
-  const unmanaged = input.live
-    .filter((c) => !ownedIds.has(c.id) && !claimed.has(c.id))
+  const unmanaged = unclaimed
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
     .map((c) => ({ target, id: c.id, eventTypeName: c.eventTypeName, enabled: c.enabled }));
   return { changes, unmanaged, formerIds, notes: releases.notes, warnings };
