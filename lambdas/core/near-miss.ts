@@ -58,7 +58,7 @@ export class NearMissFinder {
 
   /**
    * The note appended to a create's reason when an unmanaged config of its event type differs from it in few fields:
-   * the one differing in the fewest non-secret, non-ignored fields (at most NEAR_MISS_MAX_FIELDS; the lower id on a
+   * the one differing in the fewest non-ignored fields (at most NEAR_MISS_MAX_FIELDS; the lower id on a
    * tie) among the first NEAR_MISS_CANDIDATES of that type in id order. Undefined when there is none, or when the
    * budget is spent. A candidate differing in no such field is not a near miss (adoption looked at it and something
    * else decided, such as a claim by another key).
@@ -70,8 +70,10 @@ export class NearMissFinder {
       this.#budget--;
       const paths = [
         ...new Set(
+          // A secret's path is named when live lacks it (adoption compares its presence); its value never is, and
+          // normal forms hold no secret values, so a replaced secret is no difference here.
           diffAlert(desired, candidate.normal())
-            .filter((f) => f.secret !== true && !ignoredPath(f.path, ignored))
+            .filter((f) => !ignoredPath(f.path, ignored))
             .map((f) => f.path),
         ),
       ];

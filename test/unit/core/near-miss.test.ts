@@ -1,7 +1,8 @@
 // Scenario: a key with no live config is created, but an unmanaged config of its event type made by hand with a field
 // or two off (disabled, another interval) sits beside it: the create's reason names that config and the fields that
 // kept it from being adopted, so the user can make the YAML equal it before a second alert exists. Configs of another
-// type, configs owned or adopted by a key, ignored members, secrets and configs differing in many fields give no note.
+// type, configs owned or adopted by a key, ignored members and configs differing in many fields give no note, and no
+// secret value is ever shown.
 import { describe, expect, it } from 'vitest';
 import type { DesiredProject } from '../../../lambdas/core/model.ts';
 import {
@@ -121,19 +122,36 @@ describe('a create names the unmanaged config of its type that it nearly equals'
     expect(same.changes.map((c) => c.action)).toEqual(['adopt']);
   });
 
-  it('a secret is never named, nor its value shown: only the non-secret fields that differ', () => {
+  it('a secret value is never shown: a replaced one is no difference, a missing one is named by its path', () => {
     const secret = 'hunter2-super-secret-token';
-    const slack = (channelName: string, apiToken: unknown) => ({ typeName: 'SLACK', channelName, apiToken });
-    const out = plan(
-      [desired('host-down', { notifications: [slack('#ops', { secretRef: 's#token' })] })],
-      [live('c1', { enabled: false, notifications: [slack('#ops', '****************oken')] })],
-      { alertConfigs: {} },
-      new Map([['host-down', { ok: true, values: new Map([['notifications[SLACK:#ops].apiToken', secret]]) }]]),
+    const slack = (channelName: string, apiToken?: unknown) => ({
+      typeName: 'SLACK',
+      channelName,
+      ...(apiToken === undefined ? {} : { apiToken }),
+    });
+    const secrets = new Map<string, ResolvedSecrets>([
+      ['host-down', { ok: true, values: new Map([['notifications[SLACK:#ops].apiToken', secret]]) }],
+    ]);
+    const wanted = [desired('host-down', { notifications: [slack('#ops', { secretRef: 's#token' })] })];
+    const replaced = plan(
+      wanted,
+      [live('c1', { enabled: false, notifications: [slack('#ops', '*****************xyz')] })],
+      {
+        alertConfigs: {},
+      },
+      secrets,
     );
-    const reason = reasonOf(out, 'host-down') ?? '';
-    expect(reason).toContain('config c1 differs only in enabled,');
-    expect(reason).not.toContain('apiToken');
-    expect(JSON.stringify(out)).not.toContain(secret);
+    expect(reasonOf(replaced, 'host-down')).toContain('config c1 differs only in enabled, so');
+    const missing = plan(
+      wanted,
+      [live('c1', { enabled: false, notifications: [slack('#ops')] })],
+      { alertConfigs: {} },
+      secrets,
+    );
+    expect(reasonOf(missing, 'host-down')).toContain(
+      'config c1 differs only in enabled, notifications[SLACK:#ops].apiToken, so',
+    );
+    expect(JSON.stringify([replaced, missing])).not.toContain(secret);
   });
 });
 
