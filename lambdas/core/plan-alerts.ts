@@ -48,11 +48,13 @@ function noteNearMisses(
   views: ReadonlyMap<string, LiveView>,
 ): void {
   if (unclaimed.length === 0) return;
-  const finder = new NearMissFinder(
-    unclaimed.map((config) => ({ config, normal: () => (views.get(config.id) as LiveView).normal })),
-  );
+  // Built at the first create: a plan with none (the usual no-op run) pays nothing.
+  let finder: NearMissFinder | undefined;
   for (const change of changes) {
     if (change.action !== 'create' || change.after === undefined) continue;
+    finder ??= new NearMissFinder(
+      unclaimed.map((config) => ({ config, normal: () => (views.get(config.id) as LiveView).normal })),
+    );
     const body = change.after as DesiredAlertBody;
     if (!finder.covers(body.eventTypeName)) continue;
     const note = finder.noteFor(normaliseDesired(body), ignoredOf(body));
