@@ -1,8 +1,8 @@
 /**
- * A key written without its colon (`defaultServerType DEV_SERVER`) or without the space after it
- * (`defaultServerType:DEV_SERVER`) is text to YAML, not a key and its value: YAML then reports "Implicit keys need to
- * be on a single line" there, and a search for a wrongly indented line would "explain" it by moving the lines around
- * it. This names the line and the missing character instead.
+ * A key written without its colon (`defaultServerType DEV_SERVER`), without the space after it
+ * (`defaultServerType:DEV_SERVER`) or with the space before it (`prune :true`) is text to YAML, not a key and its
+ * value: YAML then reports "Implicit keys need to be on a single line" there, and a search for a wrongly indented line
+ * would "explain" it by moving the lines around it. This names the line and the missing character instead.
  */
 
 /** The line put right and what was wrong with it. */
@@ -76,6 +76,14 @@ export function missingColon(lines: readonly string[], at: number, from: number,
       text: `${lead}${key}: ${tail.slice(1)}`,
       column: lead.length + key.length + 1,
       message: `YAML syntax error: "${key}:" is not followed by a space, so YAML reads the line as text, not a key and its value; write a space after the colon`,
+    };
+  }
+  // `prune :true`: the space went before the colon, not after it.
+  if (/^ +:[^\s:/]/.test(rest)) {
+    return {
+      text: `${lead}${key}: ${tail.trimStart().slice(1)}`,
+      column: lead.length + key.length + 1,
+      message: `YAML syntax error: "${key}" has a space before its ":" and none after it, so YAML reads the line as text, not a key and its value; write "${key}: ..."`,
     };
   }
   if (rest === '' || /^ +[^\s:]/.test(rest)) {

@@ -42,10 +42,18 @@ function isKey(line: string): boolean {
 }
 
 /**
- * The first line under the block that holds item line `at`, when it is a key written two columns deeper than that
- * item's `- ` (where an item's first key stands after its `- `): that line lost its dash. Undefined otherwise.
+ * The first line under the block that holds item line `error`, when it is a key written two columns deeper than that
+ * item's `- ` (where an item's first key stands after its `- `): that line lost its dash. Undefined otherwise. YAML
+ * places its error on a blank or comment line before the item when there is one: the item is the next content line.
  */
-export function missingDash(lines: readonly string[], at: number, from: number): MissingDash | undefined {
+export function missingDash(
+  lines: readonly string[],
+  error: number,
+  from: number,
+  to: number,
+): MissingDash | undefined {
+  let at = error;
+  while (at < to && !isContent(lines[at] ?? '')) at++;
   const item = lines[at] ?? '';
   if (!isItem(item) || item.includes('\t')) return undefined;
   const column = indentOf(item);
@@ -69,6 +77,34 @@ export function missingDash(lines: readonly string[], at: number, from: number):
     text: `${' '.repeat(column)}- ${line.trimStart()}`,
     column: column + 3,
     message: `YAML syntax error: this line starts the list's first item but has no "-": the item after it (line ${at + 1}) starts with "- " at column ${column + 1}; write "- ${key}: ..." there`,
+  };
+}
+
+/** Whether a line's content is plain text: no key (`name:`), no item, comment, quote, flow or block marker. */
+function isPlainText(content: string): boolean {
+  return /^[A-Za-z0-9_]/.test(content) && !/:(?:\s|$)/.test(content) && !content.includes(' #');
+}
+
+/**
+ * A later item of a list of plain values written without its `- ` (`- GROUP_OWNER` then `GROUP_MEMBER` at the column
+ * of the `-`): YAML complains about that line, and re-indenting it under the item above would "fix" it into one value
+ * (`GROUP_OWNER GROUP_MEMBER`). The missing dash is named instead. Undefined unless line `at` is plain text at the
+ * column of the `- ` of the nearest line above, an item of plain text.
+ */
+export function missingValueDash(lines: readonly string[], at: number, from: number): MissingDash | undefined {
+  const line = lines[at] ?? '';
+  const column = indentOf(line);
+  if (line.includes('\t') || !isPlainText(line.trimStart())) return undefined;
+  let above = at - 1;
+  while (above >= from && !isContent(lines[above] ?? '')) above--;
+  const item = lines[above] ?? '';
+  if (above < from || indentOf(item) !== column || !isItem(item) || item.includes('\t')) return undefined;
+  if (!isPlainText(item.trimStart().slice(1).trimStart())) return undefined;
+  return {
+    line: at,
+    text: `${' '.repeat(column)}- ${line.trimStart()}`,
+    column: column + 1,
+    message: `YAML syntax error: this line stands at the column of the "-" of the list item above it (line ${above + 1}) but has no "-"; write "- " before it to make it the next item`,
   };
 }
 

@@ -107,6 +107,111 @@ describe('indentation errors', () => {
     expect(issuesOf(withLine(line, (l) => tabs + l.trimStart()))).toEqual([expected]);
   });
 
+  // A key missing its colon (or the space after it) is named at its line: found by a mutation review (h107), these
+  // were each answered with a re-indentation, one of them of the correct line above.
+  it.each([
+    [
+      'a flow mapping right after the colon',
+      ['  auditLogRotation:{ enforce: true, sizeThresholdMB: 1000 }'],
+      '8:19: YAML syntax error: "auditLogRotation:" is not followed by a space, so YAML reads the line as text, not a key and its value; write a space after the colon',
+    ],
+    [
+      'the last key, below a comment',
+      ['  # keep prune last', '  prune true'],
+      '9:3: YAML syntax error: "prune" is not followed by ":", so YAML reads the line as text, not a key and its value (the lines around it are keys); write "prune: ..."',
+    ],
+    [
+      'a space before the colon instead of after it',
+      ['  prune :true'],
+      '8:8: YAML syntax error: "prune" has a space before its ":" and none after it, so YAML reads the line as text, not a key and its value; write "prune: ..."',
+    ],
+  ])('%s: one issue at the line', (_name, tail, expected) => {
+    expect(issuesOf([...PROJECT.slice(0, 7), ...tail])).toEqual([expected]);
+  });
+
+  it('a URL on its own line under the key it belongs to is a value to indent, not a key "https" missing a space', () => {
+    const lines = [...PROJECT.slice(0, 7), '  runbook:', '  https://wiki.example/runbooks/payments', '  prune: true'];
+    expect(issuesOf(lines)).toEqual([
+      '9:3: YAML indentation error: this line is indented 2 spaces where 4 are expected; indent it 4 spaces',
+    ]);
+  });
+
+  // A value of a plain list (roles, templates) written without its "-" at the column of the "-" above: re-indenting it
+  // under that item parses, as one value "GROUP_OWNER GROUP_MEMBER"; the missing dash is the fix (h107's finding).
+  it('a later value of a plain list without its "-" is named, not joined to the value above', () => {
+    const lines = [
+      ...PROJECT.slice(0, 13),
+      '  alertConfigs:',
+      '    - key: no-primary',
+      '      eventTypeName: NO_PRIMARY',
+      '      notifications:',
+      '        - typeName: GROUP',
+      '          roles:',
+      '            - GROUP_OWNER',
+      '            GROUP_MEMBER',
+      '            GROUP_READ_ONLY',
+      '  prune: true',
+    ];
+    const dash = (line: number, above: number) =>
+      `${line}:13: YAML syntax error: this line stands at the column of the "-" of the list item above it (line ${above}) but has no "-"; write "- " before it to make it the next item`;
+    expect(issuesOf(lines)).toEqual([dash(21, 20), dash(22, 21)]);
+    const fixed = lines.map((l, i) => (i === 20 || i === 21 ? l.replace('            ', '            - ') : l));
+    expect(issuesOf(fixed)).toEqual([]);
+  });
+
+  it('a key at the column of the "-" of a plain list is re-indented to its siblings, not given a "-"', () => {
+    const lines = [
+      ...PROJECT.slice(0, 6),
+      '  alertConfigs:',
+      '    - key: no-primary',
+      '      eventTypeName: NO_PRIMARY',
+      '      notifications:',
+      '        - typeName: GROUP',
+      '          roles:',
+      '            - GROUP_OWNER',
+      '            intervalMin: 5',
+      '  prune: true',
+    ];
+    expect(issuesOf(lines)).toEqual([
+      '14:13: YAML indentation error: this line is indented 12 spaces, its siblings 10; indent it 10 spaces',
+    ]);
+  });
+
+  it('a key at the column of the "-" after a list is still a re-indentation, not a missing "-"', () => {
+    const lines = [...PROJECT.slice(0, 17), '    prune: true'];
+    expect(issuesOf(lines)).toEqual([expect.stringMatching(/^18:5: YAML indentation error: this line is indented 4 /)]);
+  });
+
+  // YAML puts its error on a blank line or comment before the next item, where no item is: the first item's missing
+  // "-" was then not found, and the advice moved a line of that item out of its list (h107's finding).
+  it('a first item without its "-" is found across a blank line and a comment before the next item', () => {
+    const lines = [
+      ...PROJECT.slice(0, 6),
+      '  alertConfigs:',
+      '      key: no-primary',
+      '      eventTypeName: NO_PRIMARY',
+      '',
+      '    # the second alert',
+      '    - key: host-down',
+      '      eventTypeName: HOST_DOWN',
+      '  prune: true',
+    ];
+    expect(issuesOf(lines)).toEqual([
+      '8:7: YAML syntax error: this line starts the list\'s first item but has no "-": the item after it (line 12) starts with "- " at column 5; write "- key: ..." there',
+    ]);
+  });
+
+  it('a key repeated inside a flow mapping item is a duplicate key, not an item missing its "-"', () => {
+    const lines = withLine(
+      15,
+      () => '    - { key: no-primary, eventTypeName: NO_PRIMARY, key: other }',
+      PROJECT.slice(0, 15),
+    );
+    expect(issuesOf(lines)).toEqual([
+      '15:53: duplicate key "key": each key may appear once in a mapping; the first "key" is on line 15, column 9',
+    ]);
+  });
+
   it('a file indented with tabs is one issue listing its lines, with the width that makes it parse', () => {
     const lines = PROJECT.slice(0, 12).map((l) => l.replace(/^(?: {2})+/, (m) => '\t'.repeat(m.length / 2)));
     expect(issuesOf(lines)).toEqual([
@@ -135,6 +240,17 @@ describe('indentation errors', () => {
     expect(four.filter((l) => l.startsWith('        ')).length).toBeGreaterThan(0);
     expect(issuesOf(lines)).toEqual([
       '4:1: YAML indentation error: 4 lines are indented with tabs (lines 4-5, 7 and 12); YAML allows spaces only: replace each tab with 4 spaces',
+    ]);
+  });
+
+  it('the tab summary points at the first tab when it follows spaces, and lists six ranges then a count', () => {
+    const afterSpaces = PROJECT.slice(0, 12).map((l, i) => (i >= 8 ? l.replace(/^ {4}/, '  \t') : l));
+    expect(issuesOf(afterSpaces)).toEqual([
+      '9:3: YAML indentation error: 4 lines are indented with tabs (lines 9-12); YAML allows spaces only: replace each tab with 2 spaces',
+    ]);
+    const items = Array.from({ length: 8 }, (_, i) => [`    - key: k${i}`, '\t\t\teventTypeName: NO_PRIMARY']).flat();
+    expect(issuesOf([...PROJECT.slice(0, 14), ...items])).toEqual([
+      '16:1: YAML indentation error: 8 lines are indented with tabs (lines 16, 18, 20, 22, 24, 26 and 2 more); YAML allows spaces only: replace each tab with 2 spaces',
     ]);
   });
 
