@@ -7,9 +7,6 @@ import { loadDesiredState, renderDesiredState } from '../../../lambdas/core/desi
 import { EXAMPLE_ROOT, filesOf } from './cache-fakes.ts';
 import { MemorySource } from './memory-source.ts';
 
-/** Most a single load may take (the slowest mutated example loads in well under 100 ms). */
-const CASE_BUDGET_MS = 2_000;
-
 /** Cases of the mutation property (raise it with LOADER_ROBUSTNESS_RUNS to search longer). */
 const RUNS = Number(process.env.LOADER_ROBUSTNESS_RUNS ?? 150);
 
@@ -182,9 +179,9 @@ const PROTOTYPE_NAMES = Object.getOwnPropertyNames(Object.prototype).sort();
 
 /** Loads the files; checks the outcome against the contract; resolves to whether the state was valid. */
 async function loadChecked(files: Record<string, string | Uint8Array>): Promise<boolean> {
-  const began = performance.now();
+  // No wall-clock budget here (a loaded CI machine made it flaky): a load that hangs fails on the test's timeout, and
+  // the scans that once grew with the square of the documents are counted in hostile-input.test.ts.
   const result = await loadDesiredState(new MemorySource(files));
-  expect(performance.now() - began).toBeLessThan(CASE_BUDGET_MS);
   expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(PROTOTYPE_NAMES);
   expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   if (result.ok) {
