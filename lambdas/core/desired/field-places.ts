@@ -121,3 +121,31 @@ export function placesOf(kind: unknown, field: string, from: readonly string[], 
   const best = found.filter((place) => distance(from, place) === nearest);
   return best.length > MAX_PLACES ? [] : best.map(formatPlace);
 }
+
+let blockFields: Set<string> | undefined;
+
+/** Whether a schema node is an object or a list (after its `$ref`), and nothing else. */
+function isBlockNode(node: SchemaNode): boolean {
+  const resolved = resolve(node);
+  const type = resolved.type;
+  if (type === 'object' || type === 'array') return true;
+  return type === undefined && (isRecord(resolved.properties) || isRecord(resolved.items));
+}
+
+/**
+ * Whether `field` holds a mapping or a list wherever the schema has it, in every kind (`spec`, `notifications`,
+ * `matchers`, `auditLogRotation`): a plain value written on its line is then never what was meant. False for a field
+ * that is a plain value anywhere (`mode`, `prune`, which Settings makes a mapping and a Project a boolean) or unknown.
+ */
+export function holdsBlock(field: string): boolean {
+  if (blockFields === undefined) {
+    const all = new Map<string, boolean>();
+    for (const fields of placesByKind().values()) {
+      for (const [name, list] of fields) {
+        all.set(name, (all.get(name) ?? true) && list.every((place) => isBlockNode(place.node)));
+      }
+    }
+    blockFields = new Set([...all].filter(([, block]) => block).map(([name]) => name));
+  }
+  return blockFields.has(field);
+}

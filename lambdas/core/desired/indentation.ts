@@ -12,6 +12,7 @@ import type { Document, LineCounter, YAMLError } from 'yaml';
 import { parseTrees } from './lazy-document.ts';
 import { missingColon } from './missing-colon.ts';
 import { missingDash, missingValueDash } from './missing-dash.ts';
+import { valueAndBlock } from './value-and-block.ts';
 
 /** One line found wrongly indented, and what the document needs there. */
 export interface IndentationFinding {
@@ -248,6 +249,17 @@ export function findIndentation(text: string, start: number, end: number): Inden
       findings.push({ line: dash.line + 1, column: dash.column, message: dash.message });
       parsed = dashParsed;
       found = dashParsed;
+      continue;
+    }
+    // Nor is a key with a value on its line and a block under it, which moving the block out would "fix".
+    const valued = valueAndBlock(lines, errorLine, from, to);
+    const unvalued = valued === undefined ? undefined : lines.map((l, i) => (i === valued.line ? valued.text : l));
+    const valueParsed = unvalued === undefined ? undefined : parseRegion(unvalued, from, to, budget);
+    if (valued !== undefined && valueParsed !== undefined && progressed(valueParsed, parsed, errorLine, to)) {
+      lines[valued.line] = valued.text;
+      findings.push({ line: valued.line + 1, column: valued.column, message: valued.message });
+      parsed = valueParsed;
+      found = valueParsed;
       continue;
     }
     const best = bestReindentation(lines, from, to, errorLine, budget);

@@ -473,3 +473,68 @@ describe('indentation errors', () => {
     expect(issues[0]).toMatch(/^14:2: YAML syntax error: Flow sequence/);
   });
 });
+
+// A key with a value on its line and a block under it holds one or the other: named on the key line, never answered by
+// moving the block out (the list into the alert configs, the spec's keys to the top level). Only a field the schema
+// makes a mapping or a list counts; one line too deep, and a block scalar, are no such key; the value is never quoted.
+describe('a key with a value and a block under it', () => {
+  const notifications = (first: string) => [
+    ...PROJECT.slice(0, 17),
+    first,
+    '        - typeName: GROUP',
+    '          roles: [GROUP_OWNER]',
+    ...PROJECT.slice(17),
+  ];
+
+  it.each([
+    [
+      'a list under a notification key with a value',
+      notifications('      notifications: PAGER'),
+      '18:22: YAML syntax error: "notifications" has a value on its line and 2 lines indented under it (lines 19-20); a key holds one or the other: remove the value after "notifications:", or move those lines out from under it',
+    ],
+    [
+      'the same with a comment after the value',
+      notifications('      notifications: PAGER # on call'),
+      '18:22: YAML syntax error: "notifications" has a value on its line and 2 lines indented under it (lines 19-20); a key holds one or the other: remove the value after "notifications:", or move those lines out from under it',
+    ],
+    [
+      'the spec key with a value',
+      withLine(6, () => 'spec: x'),
+      '6:7: YAML syntax error: "spec" has a value on its line and 12 lines indented under it (lines 7-18); a key holds one or the other: remove the value after "spec:", or move those lines out from under it',
+    ],
+  ])('%s', (_what, lines, expected) => {
+    expect(issuesOf(lines)).toEqual([expected]);
+  });
+
+  it('a plain field with lines under it is left to the indentation search (its siblings are too deep)', () => {
+    const lines = withLine(7, () => ' mode: apply');
+    expect(issuesOf(lines)).toEqual([
+      '7:2: YAML indentation error: this line is indented 1 space, its siblings 2; indent it 2 spaces',
+    ]);
+  });
+
+  it('one line too deep under a key with a value is no value-and-block finding', () => {
+    const lines = [
+      ...PROJECT.slice(0, 17),
+      '      notifications: PAGER',
+      '        - typeName: GROUP',
+      ...PROJECT.slice(17),
+    ];
+    expect(issuesOf(lines).join('\n')).not.toContain('has a value on its line');
+  });
+
+  it('a block scalar opening the block is no such key, and the value is never quoted', () => {
+    const scalar = [
+      ...PROJECT.slice(0, 4),
+      '  description: |',
+      '      payments',
+      '      production',
+      ...PROJECT.slice(4),
+    ];
+    expect(issuesOf(scalar).join('\n')).not.toContain('has a value on its line');
+    const secretish = withLine(6, () => 'spec: hunter2-not-a-key');
+    const issues = issuesOf(secretish);
+    expect(issues[0]).toContain('"spec" has a value on its line');
+    expect(issues.join('\n')).not.toContain('hunter2');
+  });
+});
