@@ -1,6 +1,7 @@
 // Scenario: the admin API: reset to the seed, fault injection (status, 429 with Retry-After, reset, latency, phase after,
 // times, probability, method and glob), clearing faults, the request log by route template, its refusal of requests
 // made by web pages (an Origin header), and its absence by default.
+import { request } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../../emulator/index.ts';
 import { alertBody, type EmulatorHarness, startHarness, W } from '../../helpers/emulator-client.ts';
@@ -115,10 +116,22 @@ describe('faults', () => {
     [{ path: '/x', status: 500, phase: 'during' }, 'INVALID_ENUM_VALUE'],
     [{ path: '/x', status: 500, probability: 2 }, 'INVALID_JSON_ATTRIBUTE'],
     [{ path: '/x', status: 500, colour: 'red' }, 'INVALID_ATTRIBUTE'],
+    [{ path: '/x', status: 500, phase: { when: 'after' } }, 'INVALID_JSON_ATTRIBUTE'],
+    [{ path: '/x', reset: false }, 'MISSING_ATTRIBUTE'],
+    [{ path: '/x', latencyMs: 0 }, 'MISSING_ATTRIBUTE'],
   ])('refuses fault %j', async (body, code) => {
     const res = await h.admin('POST', '/faults', body);
     expect(res.status).toBe(400);
     expect(res.body.errorCode).toBe(code);
+    expect(res.body.detail).not.toContain('[object Object]');
+  });
+
+  it('says which members make a fault when it has none (a fault doing nothing would only use up matches)', async () => {
+    const res = await h.admin('POST', '/faults', { path: '/x', latencyMs: 0, times: 5 });
+    expect(res.body).toMatchObject({
+      errorCode: 'MISSING_ATTRIBUTE',
+      detail: 'A fault needs at least one of status, reset: true or latencyMs above 0.',
+    });
   });
 });
 
@@ -191,8 +204,59 @@ describe('newer members (what a newer Ops Manager answers)', () => {
 
   it('refuse a body that is not members, and an unknown config; the public API has no such route', async () => {
     await expect(h.admin('PUT', PATH, { config: [] })).resolves.toMatchObject({ status: 400 });
+    // A misspelt member is refused by name, not dropped (the config would silently get no newer members).
+    const misspelt = await h.admin('PUT', PATH, { notification: [{ escalation: 'x' }] });
+    expect([misspelt.status, misspelt.body.errorCode, misspelt.body.parameters]).toEqual([
+      400,
+      'INVALID_ATTRIBUTE',
+      ['notification'],
+    ]);
     await expect(h.admin('PUT', PATH.replace('0003/', '0009/'), MEMBERS)).resolves.toMatchObject({ status: 404 });
     expect((await h.owner.put(`${ONE}/newer-members`, MEMBERS)).status).toBe(404);
+  });
+});
+
+describe('a known admin path with another method', () => {
+  it.each([
+    ['GET', '/faults', 'POST, DELETE'],
+    ['PUT', '/reset/', 'POST'],
+    ['POST', '/requests', 'GET, DELETE'],
+    ['GET', '/nonces/expire', 'POST'],
+    ['POST', '/api-keys/gitopsbt', 'PUT'],
+    ['GET', `/groups/${W.paymentsProd}/alertConfigs/6c0100000000000000000003/newer-members`, 'PUT'],
+  ])(
+    '%s %s answers 405 naming the methods it has (not 404, which reads as "no admin API")',
+    async (method, path, allow) => {
+      const res = await h.admin(method, path);
+      expect(res.status).toBe(405);
+      expect(res.headers.get('allow')).toBe(allow);
+      expect(res.body.errorCode).toBe('METHOD_NOT_ALLOWED');
+    },
+  );
+});
+
+describe('a body past the size limit', () => {
+  it('is refused with 413 and Connection: close (the rest of it is never read)', async () => {
+    const emu = await startEmulator({ admin: true, maxBodyBytes: 100 });
+    try {
+      const body = JSON.stringify({ path: '/x', status: 500, pad: 'a'.repeat(200) });
+      const answer = await new Promise<{ status?: number; connection?: string; text: string }>((resolve, reject) => {
+        const req = request(`${emu.origin}/__emulator/faults`, { method: 'POST' }, (res) => {
+          let text = '';
+          res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          res.on('end', () => resolve({ status: res.statusCode, connection: res.headers.connection, text }));
+        });
+        req.on('error', reject);
+        // Chunked (no declared length): the emulator learns the size as it reads.
+        req.write(body.slice(0, 50));
+        req.end(body.slice(50));
+      });
+      expect(answer.status).toBe(413);
+      expect(answer.connection).toBe('close');
+      expect(JSON.parse(answer.text).errorCode).toBe('PAYLOAD_TOO_LARGE');
+    } finally {
+      await emu.close();
+    }
   });
 });
 
