@@ -230,6 +230,7 @@ describe('bad entries and failing stores only cost speed', () => {
     ['a digest that is not hex', (b) => (b.digest = 'z'.repeat(64))],
     ['an organization without its orgId', (b) => delete b.organizations[0].orgId],
     ['an organization with an unknown mode', (b) => (b.organizations[0].mode = 'sometimes')],
+    ['an organization whose source line is text', (b) => (b.organizations[0].source.line = '3')],
     ['a project with an unknown mode', (b) => (b.projects[1].mode = 'sometimes')],
     ['a project whose protect list holds a number', (b) => (b.projects[0].protect = [1])],
     ['an audit-log rotation without enforce', (b) => delete b.projects[1].auditLogRotation.enforce],
@@ -248,14 +249,15 @@ describe('bad entries and failing stores only cost speed', () => {
     expect(decodeCacheEntry(rebody(text, edit), k)).toBeUndefined();
   });
 
-  // The load survives these through its re-read of the pin's path; decoding must refuse them on its own.
+  // The load survives the pin cases through its re-read of the pin's path; decoding must refuse them on its own.
   it.each<[string, (h: Record<string, unknown>) => void]>([
     [
-      'naming another path with the same digest',
+      'whose pin record names another path with the same digest',
       (h) => (h.pin = { ...(h.pin as object), path: 'manifests/other.json' }),
     ],
-    ['left out (not even null)', (h) => delete h.pin],
-  ])('decoding refuses a header whose pin record is %s (MAC recomputed)', async (_name, edit) => {
+    ['without its pin record (not even null)', (h) => delete h.pin],
+    ['whose summary is not text', (h) => (h.summary = 42)],
+  ])('decoding refuses a header %s (MAC recomputed)', async (_name, edit) => {
     const { key: k, text } = await primed();
     expect(decodeCacheEntry(reheader(text, edit), k)).toBeUndefined();
   });
