@@ -13,6 +13,22 @@ import { parseNewerMembers, setNewerMembers } from './newer-members.ts';
 
 const JSON_HEADERS = { 'Content-Type': 'application/json' };
 
+/** The methods of each fixed admin path: another method on one of them is a 405 naming these, not a 404. */
+const ADMIN_METHODS = new Map<string, string[]>([
+  ['/__emulator/reset', ['POST']],
+  ['/__emulator/faults', ['POST', 'DELETE']],
+  ['/__emulator/requests', ['GET', 'DELETE']],
+  ['/__emulator/nonces/expire', ['POST']],
+]);
+const API_KEY_PATH = /^\/__emulator\/api-keys\/([A-Za-z0-9]{1,64})$/;
+const NEWER_MEMBERS_PATH = /^\/__emulator\/groups\/([0-9a-f]{24})\/alertConfigs\/([0-9a-f]{24})\/newer-members$/;
+
+/** The methods `path` answers to (PUT for the two parameterised paths), or undefined for no admin path. */
+function allowedMethods(path: string): string[] | undefined {
+  if (API_KEY_PATH.test(path) || NEWER_MEMBERS_PATH.test(path)) return ['PUT'];
+  return ADMIN_METHODS.get(path);
+}
+
 async function route(
   method: string,
   path: string,
@@ -20,11 +36,12 @@ async function route(
   deps: PipelineDeps,
   accept: () => void,
 ): Promise<unknown> {
-  const key = `${method} ${path.replace(/\/+$/, '')}`;
-  const apiKey = /^PUT \/__emulator\/api-keys\/([A-Za-z0-9]{1,64})$/.exec(key);
+  const trimmed = path.replace(/\/+$/, '');
+  const key = `${method} ${trimmed}`;
+  const apiKey = method === 'PUT' ? API_KEY_PATH.exec(trimmed) : null;
   if (apiKey)
     return rotateKey(apiKey[1] as string, parseJsonBody(await readBody(req, deps.maxBodyBytes, accept)), deps);
-  const newer = /^PUT \/__emulator\/groups\/([0-9a-f]{24})\/alertConfigs\/([0-9a-f]{24})\/newer-members$/.exec(key);
+  const newer = method === 'PUT' ? NEWER_MEMBERS_PATH.exec(trimmed) : null;
   if (newer) {
     const members = parseNewerMembers(parseJsonBody(await readBody(req, deps.maxBodyBytes, accept)));
     const cfg = deps.core.state.alertConfigs.get(newer[1] as string)?.get(newer[2] as string);
@@ -54,9 +71,12 @@ async function route(
       discardBody(req, deps.maxBodyBytes);
       deps.nonces.expireAll();
       return {};
-    default:
+    default: {
       discardBody(req, deps.maxBodyBytes);
+      const allow = allowedMethods(trimmed);
+      if (allow !== undefined) throw apiErrors.methodNotAllowed(method, path, allow);
       throw apiErrors.resourceNotFound(path);
+    }
   }
 }
 
@@ -108,6 +128,10 @@ export async function handleAdmin(
   } catch (err) {
     const apiErr = err instanceof ApiError ? err : apiErrors.unexpected();
     if (!(err instanceof ApiError)) deps.onError(`admin API: ${(err as Error)?.message ?? String(err)}`);
-    send(res, apiErr.status, errorText(apiErr.toBody(), { pretty: false, envelope: false }), JSON_HEADERS);
+    // The error's own headers too: a 405's Allow, a 413's Connection: close.
+    send(res, apiErr.status, errorText(apiErr.toBody(), { pretty: false, envelope: false }), {
+      ...JSON_HEADERS,
+      ...apiErr.headers,
+    });
   }
 }

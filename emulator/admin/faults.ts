@@ -128,7 +128,9 @@ export function parseFault(body: unknown): Fault {
   if (body.path === undefined) throw apiErrors.missingAttribute('path');
   if (typeof body.path !== 'string' || !body.path.startsWith('/')) throw apiErrors.invalidJsonAttribute('path');
   const phase = body.phase ?? 'before';
-  if (phase !== 'before' && phase !== 'after') throw apiErrors.invalidEnum(String(phase), 'phase');
+  // Only a string can be an enumeration value: `[object Object]` in a message says nothing.
+  if (typeof phase !== 'string') throw apiErrors.invalidJsonAttribute('phase');
+  if (phase !== 'before' && phase !== 'after') throw apiErrors.invalidEnum(phase, 'phase');
   if (body.reset !== undefined && typeof body.reset !== 'boolean') throw apiErrors.invalidJsonAttribute('reset');
   if (body.errorCode !== undefined && (typeof body.errorCode !== 'string' || !/^[A-Z_]+$/.test(body.errorCode))) {
     throw apiErrors.invalidJsonAttribute('errorCode');
@@ -150,8 +152,14 @@ export function parseFault(body: unknown): Fault {
   if (retryAfter !== undefined) fault.retryAfter = retryAfter;
   if (latencyMs !== undefined) fault.latencyMs = latencyMs;
   if (body.reset === true) fault.reset = true;
-  if (fault.status === undefined && !fault.reset && fault.latencyMs === undefined) {
-    throw apiErrors.missingAttribute('status');
+  // A fault that does nothing (no status, no reset, no latency or 0 ms) would only use up matches meant for others.
+  if (fault.status === undefined && !fault.reset && !fault.latencyMs) {
+    throw new ApiError(
+      400,
+      'MISSING_ATTRIBUTE',
+      'A fault needs at least one of status, reset: true or latencyMs above 0.',
+      ['status'],
+    );
   }
   return fault;
 }

@@ -22,9 +22,15 @@ export interface NewerMembers {
 /** Newer members by stored config (a PUT stores a new object, so it forgets them; PATCH carries them over). */
 const byConfig = new WeakMap<StoredAlertConfig, NewerMembers>();
 
-/** Parses the admin body `{config?: {...}, notifications?: [{...} | null]}`; throws INVALID_JSON_ATTRIBUTE. */
+/**
+ * Parses the admin body `{config?: {...}, notifications?: [{...} | null]}`; throws INVALID_ATTRIBUTE for another member,
+ * INVALID_JSON_ATTRIBUTE for one of the wrong type.
+ */
 export function parseNewerMembers(body: unknown): NewerMembers {
   if (!isRecord(body)) throw apiErrors.invalidJson();
+  // A misspelt member (`notification`) would otherwise be dropped without a word, and the test see no newer members.
+  for (const key of Object.keys(body))
+    if (key !== 'config' && key !== 'notifications') throw apiErrors.invalidAttribute(key);
   const config = body.config ?? {};
   if (!isRecord(config)) throw apiErrors.invalidJsonAttribute('config');
   const notifications = body.notifications ?? [];

@@ -1,6 +1,7 @@
 // Scenario: the admin API: reset to the seed, fault injection (status, 429 with Retry-After, reset, latency, phase after,
 // times, probability, method and glob), clearing faults, the request log by route template, its refusal of requests
 // made by web pages (an Origin header), and its absence by default.
+import { request } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../../emulator/index.ts';
 import { alertBody, type EmulatorHarness, startHarness, W } from '../../helpers/emulator-client.ts';
@@ -50,7 +51,10 @@ describe('faults', () => {
     const res = await h.owner.get(`/groups/${W.paymentsProd}/events`);
     expect(res.status).toBe(429);
     expect(res.headers.get('retry-after')).toBe('2');
-    expect(res.body.errorCode).toBe('RATE_LIMITED');
+    expect(res.body).toMatchObject({
+      errorCode: 'RATE_LIMITED',
+      detail: 'Resource /groups/** is limited to 100 requests every 1 minutes.',
+    });
   });
 
   it('matches the method and the glob only', async () => {
@@ -115,10 +119,64 @@ describe('faults', () => {
     [{ path: '/x', status: 500, phase: 'during' }, 'INVALID_ENUM_VALUE'],
     [{ path: '/x', status: 500, probability: 2 }, 'INVALID_JSON_ATTRIBUTE'],
     [{ path: '/x', status: 500, colour: 'red' }, 'INVALID_ATTRIBUTE'],
+    [{ path: '/x', status: 500, phase: { when: 'after' } }, 'INVALID_JSON_ATTRIBUTE'],
+    [{ path: '/x', reset: false }, 'MISSING_ATTRIBUTE'],
+    [{ path: '/x', latencyMs: 0 }, 'MISSING_ATTRIBUTE'],
+    [null, 'INVALID_JSON'],
+    [{ path: '/x', status: 500.5 }, 'INVALID_JSON_ATTRIBUTE'],
+    [{ path: '/x', method: 'GE T', status: 500 }, 'INVALID_JSON_ATTRIBUTE'],
+    [{ path: '/x', status: 500, reset: 'yes' }, 'INVALID_JSON_ATTRIBUTE'],
+    [{ path: '/x', status: 500, errorCode: 'nope' }, 'INVALID_JSON_ATTRIBUTE'],
+    [{ path: '/x', status: 500, times: 0 }, 'INVALID_JSON_ATTRIBUTE'],
+    [{ path: '/x', status: 429, retryAfter: -1 }, 'INVALID_JSON_ATTRIBUTE'],
+    [{ path: '/x', latencyMs: -1 }, 'INVALID_JSON_ATTRIBUTE'],
   ])('refuses fault %j', async (body, code) => {
     const res = await h.admin('POST', '/faults', body);
     expect(res.status).toBe(400);
     expect(res.body.errorCode).toBe(code);
+    expect(res.body.detail).not.toContain('[object Object]');
+  });
+
+  it('takes a member given as null as one left out', async () => {
+    await h.admin('POST', '/faults', {
+      method: 'GET',
+      path: '/usage/groups',
+      status: 503,
+      times: null,
+      latencyMs: null,
+    });
+    expect((await h.owner.get('/usage/groups')).body.errorCode).toBe('SERVICE_UNAVAILABLE');
+    expect((await h.owner.get('/usage/groups')).status).toBe(200);
+  });
+
+  it('says which members make a fault when it has none (a fault doing nothing would only use up matches)', async () => {
+    const res = await h.admin('POST', '/faults', { path: '/x', latencyMs: 0, times: 5 });
+    expect(res.body).toMatchObject({
+      errorCode: 'MISSING_ATTRIBUTE',
+      detail: 'A fault needs at least one of status, reset: true or latencyMs above 0.',
+    });
+  });
+});
+
+describe('api-keys', () => {
+  const OLD = { publicKey: 'gitopsbt', privateKey: '7f3c2a9e-4b1d-4e8f-9a6c-1d2e3f4a5b6c' };
+
+  it('a rotation refuses the old private key and accepts the new one; a reset brings the old one back', async () => {
+    expect((await h.admin('PUT', '/api-keys/gitopsbt', { privateKey: 'rotated-key-1' })).body).toEqual({});
+    expect((await h.as(OLD).get(ALERTS)).status).toBe(401);
+    expect((await h.as({ ...OLD, privateKey: 'rotated-key-1' }).get(ALERTS)).status).toBe(200);
+    await h.admin('POST', '/reset');
+    expect((await h.as(OLD).get(ALERTS)).status).toBe(200);
+  });
+
+  it.each([
+    ['an unknown key', '/api-keys/nosuchkey', { privateKey: 'k' }, 404, 'RESOURCE_NOT_FOUND'],
+    ['a private key with a space', '/api-keys/gitopsbt', { privateKey: 'a b' }, 400, 'INVALID_JSON_ATTRIBUTE'],
+    ['no private key', '/api-keys/gitopsbt', {}, 400, 'INVALID_JSON_ATTRIBUTE'],
+  ])('refuse %s', async (_name, path, body, status, code) => {
+    const res = await h.admin('PUT', path, body);
+    expect([res.status, res.body.errorCode]).toEqual([status, code]);
+    expect((await h.as(OLD).get(ALERTS)).status).toBe(200);
   });
 });
 
@@ -156,7 +214,8 @@ describe('newer members (what a newer Ops Manager answers)', () => {
   const PATH = `/groups/${W.paymentsProd}/alertConfigs/6c0100000000000000000003/newer-members`;
   const MEMBERS = {
     config: { severityOverride: 'CRITICAL', metricThreshold: { scale: 'PER_SECOND' } },
-    notifications: [{ escalation: 'x' }],
+    // The second entry has no notification to merge into: it adds none.
+    notifications: [{ escalation: 'x' }, { escalation: 'y' }],
   };
 
   it('are answered on every read; a PATCH of enabled keeps them, a PUT (full replacement) resets them, reset forgets them', async () => {
@@ -167,6 +226,7 @@ describe('newer members (what a newer Ops Manager answers)', () => {
       metricThreshold: { scale: 'PER_SECOND', operator: 'GREATER_THAN' },
     });
     expect(read.notifications[0]).toMatchObject({ escalation: 'x', typeName: 'GROUP' });
+    expect(read.notifications).toHaveLength(1);
     const listed = (await h.owner.get(ALERTS)).body.results.find(
       (c: { id: string }) => c.id === '6c0100000000000000000003',
     );
@@ -191,8 +251,62 @@ describe('newer members (what a newer Ops Manager answers)', () => {
 
   it('refuse a body that is not members, and an unknown config; the public API has no such route', async () => {
     await expect(h.admin('PUT', PATH, { config: [] })).resolves.toMatchObject({ status: 400 });
+    for (const body of [null, { notifications: [1] }]) {
+      await expect(h.admin('PUT', PATH, body)).resolves.toMatchObject({ status: 400 });
+    }
+    // A misspelt member is refused by name, not dropped (the config would silently get no newer members).
+    const misspelt = await h.admin('PUT', PATH, { notification: [{ escalation: 'x' }] });
+    expect([misspelt.status, misspelt.body.errorCode, misspelt.body.parameters]).toEqual([
+      400,
+      'INVALID_ATTRIBUTE',
+      ['notification'],
+    ]);
     await expect(h.admin('PUT', PATH.replace('0003/', '0009/'), MEMBERS)).resolves.toMatchObject({ status: 404 });
     expect((await h.owner.put(`${ONE}/newer-members`, MEMBERS)).status).toBe(404);
+  });
+});
+
+describe('a known admin path with another method', () => {
+  it.each([
+    ['GET', '/faults', 'POST, DELETE'],
+    ['PUT', '/reset/', 'POST'],
+    ['POST', '/requests', 'GET, DELETE'],
+    ['GET', '/nonces/expire', 'POST'],
+    ['POST', '/api-keys/gitopsbt', 'PUT'],
+    ['GET', `/groups/${W.paymentsProd}/alertConfigs/6c0100000000000000000003/newer-members`, 'PUT'],
+  ])(
+    '%s %s answers 405 naming the methods it has (not 404, which reads as "no admin API")',
+    async (method, path, allow) => {
+      const res = await h.admin(method, path);
+      expect(res.status).toBe(405);
+      expect(res.headers.get('allow')).toBe(allow);
+      expect(res.body.errorCode).toBe('METHOD_NOT_ALLOWED');
+    },
+  );
+});
+
+describe('a body past the size limit', () => {
+  it('is refused with 413 and Connection: close (the rest of it is never read)', async () => {
+    const emu = await startEmulator({ admin: true, maxBodyBytes: 100 });
+    try {
+      const body = JSON.stringify({ path: '/x', status: 500, pad: 'a'.repeat(200) });
+      const answer = await new Promise<{ status?: number; connection?: string; text: string }>((resolve, reject) => {
+        const req = request(`${emu.origin}/__emulator/faults`, { method: 'POST' }, (res) => {
+          let text = '';
+          res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          res.on('end', () => resolve({ status: res.statusCode, connection: res.headers.connection, text }));
+        });
+        req.on('error', reject);
+        // Chunked (no declared length): the emulator learns the size as it reads.
+        req.write(body.slice(0, 50));
+        req.end(body.slice(50));
+      });
+      expect(answer.status).toBe(413);
+      expect(answer.connection).toBe('close');
+      expect(JSON.parse(answer.text).errorCode).toBe('PAYLOAD_TOO_LARGE');
+    } finally {
+      await emu.close();
+    }
   });
 });
 

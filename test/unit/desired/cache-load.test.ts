@@ -9,6 +9,7 @@ import {
   decodeCacheEntry,
   encodeCacheEntry,
   encodeCacheEntryPieces,
+  openSignedEntry,
   stateOf,
 } from '../../../lambdas/core/desired/cache-entry.ts';
 import {
@@ -224,6 +225,43 @@ describe('bad entries and failing stores only cost speed', () => {
     expect((await loadDesiredStateCached(sourceOf(EXAMPLE), {}, cache)).cache).toBe('hit');
   });
 
+  // Each field the pipeline relies on, given the wrong type in a body whose MAC is recomputed: decoding refuses it.
+  it.each<[string, (b: Body) => void]>([
+    ['a digest that is not hex', (b) => (b.digest = 'z'.repeat(64))],
+    ['an organization without its orgId', (b) => delete b.organizations[0].orgId],
+    ['an organization with an unknown mode', (b) => (b.organizations[0].mode = 'sometimes')],
+    ['an organization whose source line is text', (b) => (b.organizations[0].source.line = '3')],
+    ['a project with an unknown mode', (b) => (b.projects[1].mode = 'sometimes')],
+    ['a project whose protect list holds a number', (b) => (b.projects[0].protect = [1])],
+    ['an audit-log rotation without enforce', (b) => delete b.projects[1].auditLogRotation.enforce],
+    ['an alert config whose metricThreshold is text', (b) => (b.projects[0].alertConfigs[0].metricThreshold = 'x')],
+    ['an alert config whose ignoreFields holds a number', (b) => (b.projects[0].alertConfigs[0].ignoreFields = [1])],
+    [
+      'an alert config whose secretSources are not sources',
+      (b) => (b.projects[0].alertConfigs[0].secretSources = { 'notifications[0].serviceKey': 'x' }),
+    ],
+    ['a compact source of four parts', (b) => b.projects[0].alertConfigs[0].source.push('x.yaml', 1)],
+    ['settings whose prune.maxDeletes is text', (b) => (b.settings.prune.maxDeletes = '5')],
+    ['a pinned manifest without its text', (b) => delete b.settings.versionManifest.pin.text],
+  ])('decoding refuses a body with %s (MAC recomputed)', async (_name, edit) => {
+    const { key: k, text } = await primed();
+    expect(decodeCacheEntry(text, k)).toBeDefined();
+    expect(decodeCacheEntry(rebody(text, edit), k)).toBeUndefined();
+  });
+
+  // The load survives the pin cases through its re-read of the pin's path; decoding must refuse them on its own.
+  it.each<[string, (h: Record<string, unknown>) => void]>([
+    [
+      'whose pin record names another path with the same digest',
+      (h) => (h.pin = { ...(h.pin as object), path: 'manifests/other.json' }),
+    ],
+    ['without its pin record (not even null)', (h) => delete h.pin],
+    ['whose summary is not text', (h) => (h.summary = 42)],
+  ])('decoding refuses a header %s (MAC recomputed)', async (_name, edit) => {
+    const { key: k, text } = await primed();
+    expect(decodeCacheEntry(reheader(text, edit), k)).toBeUndefined();
+  });
+
   it('a get that rejects or returns a non-string is a miss', async () => {
     const { cache, cold } = await primed();
     cache.failGet = true;
@@ -287,6 +325,10 @@ describe('bad entries and failing stores only cost speed', () => {
     const config = reordered.projects[0]?.alertConfigs[0];
     if (config) config.source = { line: config.source.line, file: config.source.file, column: config.source.column };
     expect(encodeCacheEntry(k, reordered, 's')).toBeUndefined();
+    const partial = structuredClone(ok(cold).state);
+    const partialSource = partial.projects[0]?.alertConfigs[0]?.source as unknown as Record<string, unknown>;
+    delete partialSource.column;
+    expect(encodeCacheEntry(k, partial, 's')).toBeUndefined();
   });
 
   it('a store without putPieces gets the whole entry through put', async () => {
@@ -353,6 +395,21 @@ describe('what a hit re-reads', () => {
     expect(warm.result.ok ? [] : warm.result.issues[0]?.message).toMatch(/over the limit/);
   });
 
+  it('an entry whose signed part ends at, one before or one past a hashing slice boundary verifies', async () => {
+    const cache = new MapCache();
+    const state = ok((await loadDesiredStateCached(sourceOf(EXAMPLE), {}, cache)).result).state;
+    const [k] = cache.only();
+    const slice = 32 * 1024;
+    // The summary (in the header) pads the signed part, which ends where the trailer's newline is, to the length wanted.
+    const bare = (encodeCacheEntry(k, state, '') as string).lastIndexOf('\n');
+    const boundary = Math.ceil((bare + 2) / slice) * slice;
+    for (const end of [boundary - 1, boundary, boundary + 1]) {
+      const padded = encodeCacheEntry(k, state, 'x'.repeat(end - bare)) as string;
+      expect(padded.lastIndexOf('\n')).toBe(end);
+      expect(decodeCacheEntry(padded, k)?.summary).toHaveLength(end - bare);
+    }
+  });
+
   it('an entry larger than one hashing slice (several slices) is a hit', async () => {
     const big = Object.fromEntries(
       renderDesiredState(buildWorld({ projects: 40, alerts: 10 })).map((f) => [f.path, f.text]),
@@ -397,6 +454,23 @@ describe('entries are authenticated with the auth key', () => {
     expect(again.cache).toBe('miss');
     expect(ok(again.result).state).toStrictEqual(cold.state);
     expect(decodeCacheEntry(cache.entries.get(k) as string, k, keyA)).toBeDefined();
+  });
+
+  it('openSignedEntry refuses, without an exception, two lines signed as one and a MAC that is not 64 hex digits', () => {
+    const header = JSON.stringify({ format: 'x' });
+    const sign = (signed: string) => createHmac('sha256', keyA).update(signed).digest('hex');
+    const everything = () => true;
+    // The header line alone, correctly signed, then the trailer: no body line, so no entry.
+    expect(openSignedEntry(`${header}\n${JSON.stringify({ mac: sign(header) })}`, keyA, everything)).toBeUndefined();
+    const signed = `${header}\n{}`;
+    const good = sign(signed);
+    expect(openSignedEntry(`${signed}\n${JSON.stringify({ mac: good })}`, keyA, everything)).toEqual({
+      header: { format: 'x' },
+      body: '{}',
+    });
+    for (const mac of [good.slice(2), `${good}00`, `${good.slice(0, 62)}zz`, 42]) {
+      expect(openSignedEntry(`${signed}\n${JSON.stringify({ mac })}`, keyA, everything)).toBeUndefined();
+    }
   });
 
   it('the auth key is derived, never the fingerprint key itself, and differs per fingerprint key', () => {

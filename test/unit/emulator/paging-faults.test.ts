@@ -74,6 +74,8 @@ describe('fault globs', () => {
     expect(reg.take('POST', '/x')?.status).toBe(503);
     expect(reg.take('POST', '/x')).toBeNull();
     expect(reg.take('GET', '/y', () => 0.9)).toBeNull();
+    // A draw equal to the probability does not fire: with Math.random in [0, 1) it fires with exactly that probability.
+    expect(reg.take('GET', '/y', () => 0.5)).toBeNull();
     expect(reg.take('GET', '/y', () => 0.1)?.status).toBe(500);
   });
 });

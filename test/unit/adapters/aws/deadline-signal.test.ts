@@ -7,10 +7,38 @@ describe('deadlineSignal', () => {
   it.each([
     ['already reached', 0],
     ['past', -5],
-  ])('a limit %s stops the run at once', (_name, remaining) => {
+  ])('a limit %s stops the run at once, and its requests must have ended already', (_name, remaining) => {
+    vi.useFakeTimers();
+    try {
+      const now = Date.now();
+      const deadline = deadlineSignal({ getRemainingTimeInMillis: () => remaining });
+      expect(deadline.signal?.aborted).toBe(true);
+      expect(String(deadline.signal?.reason)).toBe("the Lambda's time limit is 0 ms away");
+      expect(deadline.requestsEnd).toEqual({ at: new Date(now), reason: "the Lambda's time limit is 0 ms away" });
+      deadline.clear();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it.each([
+    // setTimeout's longest wait, 2^31-1 ms, is reached exactly: still a stop (the margin is taken off first).
+    ['at most', 2 ** 31 - 1 + 60_000, true],
+    ['one past', 2 ** 31 + 60_000, false],
+  ])("a limit whose stop is %s setTimeout's longest wait away: a stop %s", async (_name, remaining, stops) => {
     const deadline = deadlineSignal({ getRemainingTimeInMillis: () => remaining });
-    expect(deadline.signal?.aborted).toBe(true);
-    expect(String(deadline.signal?.reason)).toBe("the Lambda's time limit is 0 ms away");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(deadline.signal !== undefined).toBe(stops);
+    expect(deadline.signal?.aborted ?? false).toBe(false);
+    deadline.clear();
+  });
+
+  it('its timer does not keep the process alive (a run that forgot clear() still lets Node exit)', () => {
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const before = timers();
+    const deadline = deadlineSignal({ getRemainingTimeInMillis: () => 900_000 });
+    expect(deadline.signal?.aborted).toBe(false);
+    expect(timers()).toBe(before);
     deadline.clear();
   });
 
@@ -47,6 +75,23 @@ describe('deadlineSignal', () => {
       expect(String(deadline.signal?.reason)).toBe("the Lambda's time limit is 10 ms away");
     });
 
+    it('a limit of 1 ms is not one already reached: the stop comes when its quarter is left', () => {
+      const deadline = deadlineSignal({ getRemainingTimeInMillis: () => 1 });
+      expect(deadline.signal?.aborted).toBe(false);
+      vi.advanceTimersByTime(1);
+      expect(deadline.signal?.aborted).toBe(true);
+    });
+
+    it.each([
+      [40, "the Lambda's time limit is 10 ms away"],
+      [4_000, "the Lambda's time limit is 1 s away"],
+      [7_000, "the Lambda's time limit is 2 s away"],
+    ])('a limit of %i ms: the reason says %s (seconds from 1 s on, rounded)', (remaining, reason) => {
+      const deadline = deadlineSignal({ getRemainingTimeInMillis: () => remaining });
+      vi.advanceTimersByTime(remaining);
+      expect(String(deadline.signal?.reason)).toBe(reason);
+    });
+
     it("ends the run's Ops Manager requests 40 s before a 15-minute limit: the writes in flight keep 20 s", () => {
       const now = Date.now();
       const deadline = deadlineSignal({ getRemainingTimeInMillis: () => 900_000 });
@@ -61,6 +106,9 @@ describe('deadlineSignal', () => {
       const now = Date.now();
       const deadline = deadlineSignal({ getRemainingTimeInMillis: () => 8_000 });
       expect(deadline.requestsEnd?.at.getTime()).toBeCloseTo(now + 8_000 - 2_000 / 3, 0);
+      expect(deadline.requestsEnd?.reason).toBe(
+        "the run must save its state before the Lambda's time limit, 667 ms away",
+      );
       deadline.clear();
     });
 
