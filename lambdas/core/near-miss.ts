@@ -81,6 +81,6 @@ export class NearMissFinder {
       if (best === undefined || paths.length < best.paths.length) best = { id: candidate.config.id, paths };
     }
     if (best === undefined) return undefined;
-    return `; the unmanaged ${desired.eventTypeName} config ${best.id} differs only in ${best.paths.join(', ')}, so it is not adopted: if it is meant to be this one, make the YAML equal it (adopted, not created twice)`;
+    return `; unmanaged ${desired.eventTypeName} config ${best.id} differs only in ${best.paths.join(', ')} (YAML equal to it would adopt it, not add a second)`;
   }
 }

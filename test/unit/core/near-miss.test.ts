@@ -67,7 +67,7 @@ describe('a create names the unmanaged config of its type that it nearly equals'
     const out = plan([desired('host-down')], [live('c1', { enabled: false })]);
     expect(out.changes.map((c) => c.action)).toEqual(['create']);
     expect(reasonOf(out, 'host-down')).toBe(
-      'not in Ops Manager; the unmanaged HOST_DOWN config c1 differs only in enabled, so it is not adopted: if it is meant to be this one, make the YAML equal it (adopted, not created twice)',
+      'not in Ops Manager; unmanaged HOST_DOWN config c1 differs only in enabled (YAML equal to it would adopt it, not add a second)',
     );
     expect(out.unmanaged.map((u) => u.id)).toEqual(['c1']);
   });
@@ -77,15 +77,15 @@ describe('a create names the unmanaged config of its type that it nearly equals'
     const oneOffHigh = live('b9', { notifications: [group(15)] });
     const oneOffLow = live('b2', { enabled: false });
     const out = plan([desired('host-down')], [twoOff, oneOffHigh, oneOffLow]);
-    expect(reasonOf(out, 'host-down')).toContain('config b2 differs only in enabled,');
+    expect(reasonOf(out, 'host-down')).toContain('config b2 differs only in enabled (');
     const tie = plan([desired('host-down')], [oneOffHigh, live('b5', { notifications: [group(30)] })]);
-    expect(tie.changes[0]?.reason).toContain('config b5 differs only in notifications[GROUP].intervalMin,');
+    expect(tie.changes[0]?.reason).toContain('config b5 differs only in notifications[GROUP].intervalMin (');
   });
 
   it('names up to three differing fields; a config differing in more is another alert, not a near miss', () => {
     const three = live('c1', { enabled: false, notifications: [{ ...group(5), delayMin: 10 }] });
     expect(reasonOf(plan([desired('host-down')], [three]), 'host-down')).toContain(
-      'differs only in enabled, notifications[GROUP].delayMin, notifications[GROUP].intervalMin,',
+      'differs only in enabled, notifications[GROUP].delayMin, notifications[GROUP].intervalMin (',
     );
     const four = live('c1', {
       enabled: false,
@@ -116,7 +116,7 @@ describe('a create names the unmanaged config of its type that it nearly equals'
       [live('c1', { enabled: false })],
     );
     expect(reasonOf(out, 'host-down')).toBe(
-      'not in Ops Manager; the unmanaged HOST_DOWN config c1 differs only in notifications[GROUP].intervalMin, so it is not adopted: if it is meant to be this one, make the YAML equal it (adopted, not created twice)',
+      'not in Ops Manager; unmanaged HOST_DOWN config c1 differs only in notifications[GROUP].intervalMin (YAML equal to it would adopt it, not add a second)',
     );
     const same = plan([desired('host-down', { ignoreFields: ['enabled'] })], [live('c1', { enabled: false })]);
     expect(same.changes.map((c) => c.action)).toEqual(['adopt']);
@@ -141,7 +141,7 @@ describe('a create names the unmanaged config of its type that it nearly equals'
       },
       secrets,
     );
-    expect(reasonOf(replaced, 'host-down')).toContain('config c1 differs only in enabled, so');
+    expect(reasonOf(replaced, 'host-down')).toContain('config c1 differs only in enabled (');
     const missing = plan(
       wanted,
       [live('c1', { enabled: false, notifications: [slack('#ops')] })],
@@ -149,7 +149,7 @@ describe('a create names the unmanaged config of its type that it nearly equals'
       secrets,
     );
     expect(reasonOf(missing, 'host-down')).toContain(
-      'config c1 differs only in enabled, notifications[SLACK:#ops].apiToken, so',
+      'config c1 differs only in enabled, notifications[SLACK:#ops].apiToken (',
     );
     expect(JSON.stringify([replaced, missing])).not.toContain(secret);
   });
