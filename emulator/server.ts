@@ -11,6 +11,7 @@ import { authenticate } from './auth/authenticate.ts';
 import { challengeHeader } from './auth/digest.ts';
 import type { NonceStore } from './auth/nonces.ts';
 import { isAllowed, type RoleScope } from './auth/roles.ts';
+import { API_BASE_PATH } from './base-path.ts';
 import type { EmulatorCore } from './core.ts';
 import { ApiError, apiErrors } from './errors.ts';
 import { discardBody, parseJsonBody, readBody } from './http/body.ts';
@@ -30,8 +31,7 @@ import type { Router } from './router.ts';
 import type { RequestContext, Route } from './routes/context.ts';
 import type { ApiKeyRec } from './store/state.ts';
 
-/** The path prefix of the public API. */
-export const API_BASE_PATH = '/api/public/v1.0';
+export { API_BASE_PATH } from './base-path.ts';
 
 /** What the pipeline needs. */
 export interface PipelineDeps {

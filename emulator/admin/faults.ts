@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { isRecord } from '../../shared/is-record.ts';
+import { API_BASE_PATH } from '../base-path.ts';
 import { ApiError, apiErrors } from '../errors.ts';
 
 /** One registered fault. */
@@ -127,6 +128,17 @@ export function parseFault(body: unknown): Fault {
   if (typeof method !== 'string' || !/^(\*|[A-Za-z]+)$/.test(method)) throw apiErrors.invalidJsonAttribute('method');
   if (body.path === undefined) throw apiErrors.missingAttribute('path');
   if (typeof body.path !== 'string' || !body.path.startsWith('/')) throw apiErrors.invalidJsonAttribute('path');
+  // Matched after the base: a glob written with it never matches anything, and the test it was meant for would pass
+  // or fail without its fault, for a reason nobody sees.
+  if (body.path === API_BASE_PATH || body.path.startsWith(`${API_BASE_PATH}/`)) {
+    const rest = body.path.slice(API_BASE_PATH.length) || '/';
+    throw new ApiError(
+      400,
+      'INVALID_JSON_ATTRIBUTE',
+      `A fault's path is matched after the base ${API_BASE_PATH}, so this one would never match: write ${rest}.`,
+      ['path'],
+    );
+  }
   const phase = body.phase ?? 'before';
   // Only a string can be an enumeration value: `[object Object]` in a message says nothing.
   if (typeof phase !== 'string') throw apiErrors.invalidJsonAttribute('phase');

@@ -156,6 +156,24 @@ describe('faults', () => {
       detail: 'A fault needs at least one of status, reset: true or latencyMs above 0.',
     });
   });
+
+  it('refuses a path written with the base, which would never match, saying what to write', async () => {
+    for (const [path, rest] of [
+      [`/api/public/v1.0${ALERTS}`, ALERTS],
+      ['/api/public/v1.0/**', '/**'],
+      ['/api/public/v1.0', '/'],
+    ] as const) {
+      const res = await h.admin('POST', '/faults', { path, status: 503 });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({
+        errorCode: 'INVALID_JSON_ATTRIBUTE',
+        detail: `A fault's path is matched after the base /api/public/v1.0, so this one would never match: write ${rest}.`,
+      });
+    }
+    // A path that only starts with the same characters is another path, and so is accepted.
+    expect((await h.admin('POST', '/faults', { path: '/api/public/v1.0x', status: 503 })).status).toBe(200);
+    expect((await h.owner.get(ALERTS)).status).toBe(200);
+  });
 });
 
 describe('api-keys', () => {
