@@ -125,6 +125,17 @@ describe('indentation errors', () => {
       ['  prune :true'],
       '8:8: YAML syntax error: "prune" has a space before its ":" and none after it, so YAML reads the line as text, not a key and its value; write "prune: ..."',
     ],
+    [
+      // h109: answered with "remove its indentation" on the correct line above.
+      'a doubled colon, as the last key',
+      ['  auditLogRotation:', '    enforce: true', '  prune::true'],
+      '10:9: YAML syntax error: "prune" is followed by 2 colons and no space, so YAML reads the line as text, not a key and its value; write "prune: ..." (one colon, then a space)',
+    ],
+    [
+      'a doubled colon among the keys of a mapping',
+      ['  auditLogRotation:', '    enforce::true', '    sizeThresholdMB: 1000', '  prune: true'],
+      '9:13: YAML syntax error: "enforce" is followed by 2 colons and no space, so YAML reads the line as text, not a key and its value; write "enforce: ..." (one colon, then a space)',
+    ],
   ])('%s: one issue at the line', (_name, tail, expected) => {
     expect(issuesOf([...PROJECT.slice(0, 7), ...tail])).toEqual([expected]);
   });
