@@ -11,7 +11,7 @@
 import type { Document, LineCounter, YAMLError } from 'yaml';
 import { parseTrees } from './lazy-document.ts';
 import { missingColon } from './missing-colon.ts';
-import { missingDash, missingValueDash } from './missing-dash.ts';
+import { dashlessItem, missingDash, missingValueDash } from './missing-dash.ts';
 import { valueAndBlock } from './value-and-block.ts';
 
 /** One line found wrongly indented, and what the document needs there. */
@@ -241,7 +241,10 @@ export function findIndentation(text: string, start: number, end: number): Inden
     }
     // Nor is a list's first item written without its dash, which moving the next item would "fix" into another list,
     // or a later plain value without it, which moving it under the item above would join to that item's value.
-    const dash = missingDash(lines, errorLine, from, to) ?? missingValueDash(lines, errorLine, from);
+    const dash =
+      missingDash(lines, errorLine, from, to) ??
+      missingValueDash(lines, errorLine, from) ??
+      dashlessItem(lines, errorLine, from, to);
     const dashed = dash === undefined ? undefined : lines.map((l, i) => (i === dash.line ? dash.text : l));
     const dashParsed = dashed === undefined ? undefined : parseRegion(dashed, from, to, budget);
     if (dash !== undefined && dashParsed !== undefined && progressed(dashParsed, parsed, errorLine, to)) {

@@ -212,6 +212,56 @@ describe('indentation errors', () => {
     ]);
   });
 
+  // An item without its "-" whose key stands at the column of the "-" (its keys 2 deeper, as after "- "): re-indenting
+  // the key line to its keys parses the block as a mapping, and the next "- " was then named a missing dash too, so
+  // two issues on the line, the first ("indent it 6 spaces") wrong on its own (h109's finding).
+  it.each([
+    [
+      'the first item',
+      ['  alertConfigs:', '    key: no-primary', '      eventTypeName: NO_PRIMARY', '    - key: host-down'],
+      '8:5: YAML syntax error: this line starts a list item but has no "-": its keys below it stand 2 columns right of it, as after a "- ", and the item after it (line 10) starts with "- " at column 5; write "- key: ..." with the "-" at column 5',
+    ],
+    [
+      'a later item with a nested list',
+      [
+        '  alertConfigs:',
+        '    - key: no-primary',
+        '      eventTypeName: NO_PRIMARY',
+        '    key: host-down',
+        '      eventTypeName: HOST_DOWN',
+        '      notifications:',
+        '        - typeName: GROUP',
+        '          intervalMin: 5',
+        '',
+        '    - key: too-many-elections',
+      ],
+      '10:5: YAML syntax error: this line starts a list item but has no "-": its keys below it stand 2 columns right of it, as after a "- ", and the item after it (line 16) starts with "- " at column 5; write "- key: ..." with the "-" at column 5',
+    ],
+  ])(
+    'an item without its "-", its key at the column of the "-": %s is one issue at the line',
+    (_name, tail, expected) => {
+      const lines = [...PROJECT.slice(0, 6), ...tail, '      eventTypeName: HOST_DOWN', '  prune: true'];
+      expect(issuesOf(lines)).toEqual([expected]);
+      const fixed = lines.map((l) => l.replace(/^ {4}key:/, '    - key:'));
+      expect(issuesOf(fixed)).toEqual([]);
+    },
+  );
+
+  it('a second key indented to the column of the "-" is re-indented, not taken for an item without its "-"', () => {
+    const lines = [
+      ...PROJECT.slice(0, 6),
+      '  alertConfigs:',
+      '    - key: no-primary',
+      '    eventTypeName: NO_PRIMARY',
+      '      enabled: true',
+      '    - key: host-down',
+      '      eventTypeName: HOST_DOWN',
+    ];
+    expect(issuesOf(lines)).toEqual([
+      '9:5: YAML indentation error: this line is indented 4 spaces, its siblings 6; indent it 6 spaces',
+    ]);
+  });
+
   it('a key repeated inside a flow mapping item is a duplicate key, not an item missing its "-"', () => {
     const lines = withLine(
       15,
