@@ -9,6 +9,7 @@
  * failed to parse, so the happy path never pays for it.
  */
 import type { Document, LineCounter, YAMLError } from 'yaml';
+import { addShift, type ColumnShift, type ColumnShifts, editShift } from './column-shifts.ts';
 import { parseTrees } from './lazy-document.ts';
 import { missingColon } from './missing-colon.ts';
 import { dashlessItem, missingDash, missingValueDash } from './missing-dash.ts';
@@ -31,8 +32,8 @@ export interface IndentationFindings {
   text: string;
   /** Lines of `text` (the same line numbers as the file's). */
   lineCounter: LineCounter;
-  /** Line number (1-based) to the columns its re-indentation moved it (added to a column found in `text`). */
-  shifts: ReadonlyMap<number, number>;
+  /** Line number (1-based) to how its rewrites moved its columns (`fileColumn` takes a column of `text` to the file's). */
+  shifts: ColumnShifts;
 }
 
 /** Most lines re-indented per document: past it, the remaining errors are reported as YAML gives them. */
@@ -216,11 +217,11 @@ export function findIndentation(text: string, start: number, end: number): Inden
   // The document as found, for the final answer: a search cut short by the budget keeps the lines found so far.
   let found = parsed;
   const findings: IndentationFinding[] = [];
-  const shifts = new Map<number, number>();
+  const shifts = new Map<number, ColumnShift[]>();
   const tabbed = parsed === undefined ? undefined : replaceTabs(lines, from, to, parsed, budget);
   if (tabbed !== undefined) {
     for (const [line, text] of tabbed.lines) lines[line] = text;
-    for (const [line, shift] of tabbed.shifts) shifts.set(line, shift);
+    for (const [line, shift] of tabbed.shifts) addShift(shifts, line, { from: 1, by: shift });
     findings.push(tabbed.finding);
     parsed = tabbed.parsed;
     found = tabbed.parsed;
@@ -233,6 +234,7 @@ export function findIndentation(text: string, start: number, end: number): Inden
     const written = colon === undefined ? undefined : lines.map((l, i) => (i === errorLine ? colon.text : l));
     const colonParsed = written === undefined ? undefined : parseRegion(written, from, to, budget);
     if (colon !== undefined && colonParsed !== undefined && progressed(colonParsed, parsed, errorLine, to)) {
+      addShift(shifts, errorLine + 1, editShift(lines[errorLine] ?? '', colon.text));
       lines[errorLine] = colon.text;
       findings.push({ line: errorLine + 1, column: colon.column, message: colon.message });
       parsed = colonParsed;
@@ -248,6 +250,7 @@ export function findIndentation(text: string, start: number, end: number): Inden
     const dashed = dash === undefined ? undefined : lines.map((l, i) => (i === dash.line ? dash.text : l));
     const dashParsed = dashed === undefined ? undefined : parseRegion(dashed, from, to, budget);
     if (dash !== undefined && dashParsed !== undefined && progressed(dashParsed, parsed, errorLine, to)) {
+      addShift(shifts, dash.line + 1, editShift(lines[dash.line] ?? '', dash.text));
       lines[dash.line] = dash.text;
       findings.push({ line: dash.line + 1, column: dash.column, message: dash.message });
       parsed = dashParsed;
@@ -259,6 +262,7 @@ export function findIndentation(text: string, start: number, end: number): Inden
     const unvalued = valued === undefined ? undefined : lines.map((l, i) => (i === valued.line ? valued.text : l));
     const valueParsed = unvalued === undefined ? undefined : parseRegion(unvalued, from, to, budget);
     if (valued !== undefined && valueParsed !== undefined && progressed(valueParsed, parsed, errorLine, to)) {
+      addShift(shifts, valued.line + 1, editShift(lines[valued.line] ?? '', valued.text));
       lines[valued.line] = valued.text;
       findings.push({ line: valued.line + 1, column: valued.column, message: valued.message });
       parsed = valueParsed;
@@ -283,7 +287,7 @@ export function findIndentation(text: string, start: number, end: number): Inden
         (errorCount(block.parsed) === errorCount(single.parsed) && unsettles(lines, single, errorLine, from)));
     if (blockWins) {
       for (const [line, text] of block.lines) {
-        shifts.set(line + 1, lineOf(lines[line] ?? '').lead.length - lineOf(text).lead.length);
+        addShift(shifts, line + 1, { from: 1, by: lineOf(lines[line] ?? '').lead.length - lineOf(text).lead.length });
         lines[line] = text;
       }
       findings.push(block.finding);
@@ -294,7 +298,7 @@ export function findIndentation(text: string, start: number, end: number): Inden
     if (single === undefined) break;
     const { lead } = lineOf(lines[single.line] ?? '');
     lines[single.line] = single.text;
-    shifts.set(single.line + 1, lead.length - single.indent);
+    addShift(shifts, single.line + 1, { from: 1, by: lead.length - single.indent });
     findings.push(describe(lines, single.line, lead, single.indent, from, to));
     parsed = single.parsed;
     found = single.parsed;

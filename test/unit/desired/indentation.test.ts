@@ -140,6 +140,34 @@ describe('indentation errors', () => {
     expect(issuesOf([...PROJECT.slice(0, 7), ...tail])).toEqual([expected]);
   });
 
+  // The colon (or space) written in shifts the rest of the line: an error YAML finds further on it was reported one
+  // column right of where it is in the file (h109's finding).
+  it.each([
+    [
+      'a missing colon',
+      '  auditLogRotation { enforce: true, enforce: false }',
+      '8:3: YAML syntax error: "auditLogRotation" is not followed by ":"',
+    ],
+    [
+      'a missing space',
+      '  auditLogRotation:{ enforce: true, enforce: false }',
+      '8:19: YAML syntax error: "auditLogRotation:" is not followed by a space',
+    ],
+    [
+      'a space before the colon',
+      '  auditLogRotation :{ enforce: true, enforce: false }',
+      '8:19: YAML syntax error: "auditLogRotation" has a space',
+    ],
+  ])('%s: an error later on the line is at its column in the file', (_name, line, first) => {
+    const issues = issuesOf([...PROJECT.slice(0, 7), line, ...PROJECT.slice(12)]);
+    const second = line.lastIndexOf('enforce') + 1;
+    const original = line.indexOf('enforce') + 1;
+    expect(issues[0]?.startsWith(first), issues[0]).toBe(true);
+    expect(issues.slice(1)).toEqual([
+      `8:${second}: duplicate key "enforce": each key may appear once in a mapping; the first "enforce" is on line 8, column ${original}`,
+    ]);
+  });
+
   it('a URL on its own line under the key it belongs to is a value to indent, not a key "https" missing a space', () => {
     const lines = [...PROJECT.slice(0, 7), '  runbook:', '  https://wiki.example/runbooks/payments', '  prune: true'];
     expect(issuesOf(lines)).toEqual([
