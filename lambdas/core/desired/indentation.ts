@@ -9,7 +9,7 @@
  * failed to parse, so the happy path never pays for it.
  */
 import type { Document, LineCounter, YAMLError } from 'yaml';
-import { addShift, type ColumnShift, type ColumnShifts, editShift } from './column-shifts.ts';
+import { addShift, type ColumnShift, type ColumnShifts, editShift, fileColumn } from './column-shifts.ts';
 import { parseTrees } from './lazy-document.ts';
 import { missingColon } from './missing-colon.ts';
 import { dashlessItem, missingDash, missingValueDash } from './missing-dash.ts';
@@ -226,6 +226,10 @@ export function findIndentation(text: string, start: number, end: number): Inden
     parsed = tabbed.parsed;
     found = tabbed.parsed;
   }
+  // A finding's column is in the text as rewritten so far: the file's column is reported (a line re-indented, then found
+  // missing its colon, is named where the key stands in the file).
+  const report = (finding: IndentationFinding) =>
+    findings.push({ ...finding, column: Math.max(1, fileColumn(shifts, finding.line, finding.column)) });
   while (parsed !== undefined && findings.length < MAX_FINDINGS) {
     const errorLine = firstErrorLine(parsed, to);
     if (errorLine >= to || insideFreeConstruct(lines, from, errorLine)) break;
@@ -234,9 +238,9 @@ export function findIndentation(text: string, start: number, end: number): Inden
     const written = colon === undefined ? undefined : lines.map((l, i) => (i === errorLine ? colon.text : l));
     const colonParsed = written === undefined ? undefined : parseRegion(written, from, to, budget);
     if (colon !== undefined && colonParsed !== undefined && progressed(colonParsed, parsed, errorLine, to)) {
+      report({ line: errorLine + 1, column: colon.column, message: colon.message });
       addShift(shifts, errorLine + 1, editShift(lines[errorLine] ?? '', colon.text));
       lines[errorLine] = colon.text;
-      findings.push({ line: errorLine + 1, column: colon.column, message: colon.message });
       parsed = colonParsed;
       found = colonParsed;
       continue;
@@ -250,9 +254,9 @@ export function findIndentation(text: string, start: number, end: number): Inden
     const dashed = dash === undefined ? undefined : lines.map((l, i) => (i === dash.line ? dash.text : l));
     const dashParsed = dashed === undefined ? undefined : parseRegion(dashed, from, to, budget);
     if (dash !== undefined && dashParsed !== undefined && progressed(dashParsed, parsed, errorLine, to)) {
+      report({ line: dash.line + 1, column: dash.column, message: dash.message });
       addShift(shifts, dash.line + 1, editShift(lines[dash.line] ?? '', dash.text));
       lines[dash.line] = dash.text;
-      findings.push({ line: dash.line + 1, column: dash.column, message: dash.message });
       parsed = dashParsed;
       found = dashParsed;
       continue;
@@ -262,9 +266,9 @@ export function findIndentation(text: string, start: number, end: number): Inden
     const unvalued = valued === undefined ? undefined : lines.map((l, i) => (i === valued.line ? valued.text : l));
     const valueParsed = unvalued === undefined ? undefined : parseRegion(unvalued, from, to, budget);
     if (valued !== undefined && valueParsed !== undefined && progressed(valueParsed, parsed, errorLine, to)) {
+      report({ line: valued.line + 1, column: valued.column, message: valued.message });
       addShift(shifts, valued.line + 1, editShift(lines[valued.line] ?? '', valued.text));
       lines[valued.line] = valued.text;
-      findings.push({ line: valued.line + 1, column: valued.column, message: valued.message });
       parsed = valueParsed;
       found = valueParsed;
       continue;
@@ -286,11 +290,11 @@ export function findIndentation(text: string, start: number, end: number): Inden
         errorCount(block.parsed) < errorCount(single.parsed) ||
         (errorCount(block.parsed) === errorCount(single.parsed) && unsettles(lines, single, errorLine, from)));
     if (blockWins) {
+      report(block.finding);
       for (const [line, text] of block.lines) {
         addShift(shifts, line + 1, { from: 1, by: lineOf(lines[line] ?? '').lead.length - lineOf(text).lead.length });
         lines[line] = text;
       }
-      findings.push(block.finding);
       parsed = block.parsed;
       found = block.parsed;
       continue;
@@ -298,8 +302,8 @@ export function findIndentation(text: string, start: number, end: number): Inden
     if (single === undefined) break;
     const { lead } = lineOf(lines[single.line] ?? '');
     lines[single.line] = single.text;
+    report(describe(lines, single.line, lead, single.indent, from, to));
     addShift(shifts, single.line + 1, { from: 1, by: lead.length - single.indent });
-    findings.push(describe(lines, single.line, lead, single.indent, from, to));
     parsed = single.parsed;
     found = single.parsed;
   }

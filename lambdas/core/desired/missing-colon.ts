@@ -53,6 +53,9 @@ function amongKeys(lines: readonly string[], at: number, from: number, to: numbe
         if (isKeyLine(line)) return true;
         break;
       }
+      // At the column of the `-` of an item of keys above it (`- typeName: GROUP`): a key of that item indented too
+      // little as well, which the search re-indents once its colon is written.
+      if (step < 0 && indent === column && /^ *- /.test(line) && isKeyLine(line)) return true;
       // A line shallower than this one ends its mapping on that side.
       if (indent < column) break;
     }

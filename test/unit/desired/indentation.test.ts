@@ -216,6 +216,30 @@ describe('indentation errors', () => {
     ]);
   });
 
+  // Missing its colon and indented to the "-" of the item it belongs to: the correct "- typeName" line above was moved
+  // to column 4 instead (h109's finding). Both mistakes are named, on the line that has them.
+  it.each([
+    ['the last key of the item', ['        intervalMin 5']],
+    ['a key between others', ['        intervalMin 5', '          roles: [GROUP_OWNER]']],
+  ])('a key missing its colon at the column of the "-" of its item: %s', (_name, tail) => {
+    const lines = [
+      ...PROJECT.slice(0, 6),
+      '  alertConfigs:',
+      '    - key: no-primary',
+      '      eventTypeName: NO_PRIMARY',
+      '      notifications:',
+      '        - typeName: GROUP',
+      ...tail,
+      '  prune: true',
+    ];
+    // In the order found: the colon first when YAML's error is on the line, else after the re-indentation.
+    expect(issuesOf(lines).sort()).toEqual([
+      '12:9: YAML indentation error: this line is indented 8 spaces, its siblings 10; indent it 10 spaces',
+      '12:9: YAML syntax error: "intervalMin" is not followed by ":", so YAML reads the line as text, not a key and its value (the lines around it are keys); write "intervalMin: ..."',
+    ]);
+    expect(issuesOf(lines.map((l, i) => (i === 11 ? '          intervalMin: 5' : l)))).toEqual([]);
+  });
+
   it('a key at the column of the "-" after a list is still a re-indentation, not a missing "-"', () => {
     const lines = [...PROJECT.slice(0, 17), '    prune: true'];
     expect(issuesOf(lines)).toEqual([expect.stringMatching(/^18:5: YAML indentation error: this line is indented 4 /)]);
