@@ -234,13 +234,22 @@ export function findIndentation(text: string, start: number, end: number): Inden
     const errorLine = firstErrorLine(parsed, to);
     if (errorLine >= to || insideFreeConstruct(lines, from, errorLine)) break;
     // A key without its colon is no indentation error, though moving the lines around it may make YAML parse.
-    const colon = missingColon(lines, errorLine, from, to);
-    const written = colon === undefined ? undefined : lines.map((l, i) => (i === errorLine ? colon.text : l));
+    // YAML places the error on the line after it when a comment ends the key's line (`enforce true  # keep`).
+    const colonLine = [errorLine, previousContent(lines, errorLine, from)].find(
+      (i) => i >= from && missingColon(lines, i, from, to) !== undefined,
+    );
+    const colon = colonLine === undefined ? undefined : missingColon(lines, colonLine, from, to);
+    const written = colon === undefined ? undefined : lines.map((l, i) => (i === colonLine ? colon.text : l));
     const colonParsed = written === undefined ? undefined : parseRegion(written, from, to, budget);
-    if (colon !== undefined && colonParsed !== undefined && progressed(colonParsed, parsed, errorLine, to)) {
-      report({ line: errorLine + 1, column: colon.column, message: colon.message });
-      addShift(shifts, errorLine + 1, editShift(lines[errorLine] ?? '', colon.text));
-      lines[errorLine] = colon.text;
+    if (
+      colon !== undefined &&
+      colonLine !== undefined &&
+      colonParsed !== undefined &&
+      progressed(colonParsed, parsed, errorLine, to)
+    ) {
+      report({ line: colonLine + 1, column: colon.column, message: colon.message });
+      addShift(shifts, colonLine + 1, editShift(lines[colonLine] ?? '', colon.text));
+      lines[colonLine] = colon.text;
       parsed = colonParsed;
       found = colonParsed;
       continue;
@@ -309,6 +318,13 @@ export function findIndentation(text: string, start: number, end: number): Inden
   }
   if (found === undefined || findings.length === 0) return undefined;
   return { findings, ...found, text: regionText(lines, from, to), shifts };
+}
+
+/** 0-based line of the nearest content line above `at`, or `from - 1` when there is none. */
+function previousContent(lines: readonly string[], at: number, from: number): number {
+  let i = at - 1;
+  while (i >= from && !lineOf(lines[i] ?? '').content) i--;
+  return i;
 }
 
 /** Whether a patched document is progress over `parsed`: fewer errors, or its first error past `line`. */

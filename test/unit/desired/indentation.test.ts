@@ -132,6 +132,12 @@ describe('indentation errors', () => {
       '10:9: YAML syntax error: "prune" is followed by 2 colons and no space, so YAML reads the line as text, not a key and its value; write "prune: ..." (one colon, then a space)',
     ],
     [
+      // h109: YAML's error is on the next line here; answered with 3 issues, two of them re-indentations.
+      'a comment after the value',
+      ['  auditLogRotation:', '    enforce true  # keep it on', '    sizeThresholdMB: 1000', '  prune: true'],
+      '9:5: YAML syntax error: "enforce" is not followed by ":", so YAML reads the line as text, not a key and its value (the lines around it are keys); write "enforce: ..."',
+    ],
+    [
       'a doubled colon among the keys of a mapping',
       ['  auditLogRotation:', '    enforce::true', '    sizeThresholdMB: 1000', '  prune: true'],
       '9:13: YAML syntax error: "enforce" is followed by 2 colons and no space, so YAML reads the line as text, not a key and its value; write "enforce: ..." (one colon, then a space)',
