@@ -84,8 +84,8 @@ export function missingDash(
  * A list item written without its `- ` with its key at the column of the `-` of the item after it (`    key: a`, then
  * its keys at `      eventTypeName: ...`, then `    - key: b`): YAML complains at the key line (its value is followed
  * by deeper lines), and re-indenting it to the column of those lines parses, as a mapping, not the item, only for the
- * next `- ` to be an error again. Undefined unless line `at` is a plain key opening a block (below the key of the list
- * or an item of it) whose next content line is a key two columns deeper (where an item's keys stand after its `- `),
+ * next `- ` to be an error again. Undefined unless line `at` is a plain key opening a block (below the key of the list,
+ * or an item of it at its column) whose next content line is a key two columns deeper (where an item's keys stand after its `- `),
  * followed, past lines deeper than it only, by an item at its column that starts with the same key.
  */
 export function dashlessItem(lines: readonly string[], at: number, from: number, to: number): MissingDash | undefined {
@@ -95,7 +95,8 @@ export function dashlessItem(lines: readonly string[], at: number, from: number,
   for (let i = at - 1; i >= from; i--) {
     const above = lines[i] ?? '';
     if (!isContent(above) || indentOf(above) > column) continue;
-    const opensList = indentOf(above) < column && /:\s*(?:#.*)?$/.test(above);
+    // The key opening the list: shallower, or at the same column when its items are written at the key's column.
+    const opensList = indentOf(above) <= column && /:\s*(?:#.*)?$/.test(above);
     if (!opensList && !(indentOf(above) === column && isItem(above))) return undefined;
     break;
   }

@@ -305,6 +305,24 @@ describe('indentation errors', () => {
     },
   );
 
+  it('the first item without its "-" of a list written at its key\'s column is one issue at the line', () => {
+    const lines = [
+      ...PROJECT.slice(0, 6),
+      '  alertConfigs:',
+      '    - key: no-primary',
+      '      eventTypeName: NO_PRIMARY',
+      '      notifications:',
+      '      typeName: GROUP',
+      '        intervalMin: 5',
+      '      - typeName: EMAIL',
+      '  prune: true',
+    ];
+    expect(issuesOf(lines)).toEqual([
+      '11:7: YAML syntax error: this line starts a list item but has no "-": its keys below it stand 2 columns right of it, as after a "- ", and the item after it (line 13) starts with "- " at column 7; write "- typeName: ..." with the "-" at column 7',
+    ]);
+    expect(issuesOf(lines.map((l, i) => (i === 10 ? '      - typeName: GROUP' : l)))).toEqual([]);
+  });
+
   it('a second key indented to the column of the "-" is re-indented, not taken for an item without its "-"', () => {
     const lines = [
       ...PROJECT.slice(0, 6),
