@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { addShift, type ColumnShift, editShift, fileColumn } from '../../../lambdas/core/desired/column-shifts.ts';
 
 /** Every character of `file` that is still in `text`, found at its column in the file through the shifts. */
-function roundTrip(file: string, rewrites: readonly ((line: string) => string)[]): void {
+function roundTrip(file: string, rewrites: readonly ((line: string) => string)[], marker = '#'): void {
   const shifts = new Map<number, ColumnShift[]>();
   let text = file;
   for (const rewrite of rewrites) {
@@ -13,8 +13,8 @@ function roundTrip(file: string, rewrites: readonly ((line: string) => string)[]
     text = next;
   }
   // A marker character after the changed part is found where it is in the file.
-  const column = text.indexOf('#') + 1;
-  expect(fileColumn(shifts, 1, column)).toBe(file.indexOf('#') + 1);
+  const column = text.indexOf(marker) + 1;
+  expect(fileColumn(shifts, 1, column)).toBe(file.indexOf(marker) + 1);
 }
 
 describe('column shifts', () => {
@@ -29,6 +29,13 @@ describe('column shifts', () => {
       [(l: string) => l.replace('key', 'key:'), (l: string) => `  ${l}`],
     ],
   ])('%s', (_name, file, rewrites) => roundTrip(file, rewrites));
+
+  it('undoes the latest rewrite first: a value between the two changes of a re-indented line', () => {
+    // The re-indentation moved `v` left of where the colon was written: undone in the order made, it would be taken
+    // for a character before the colon.
+    const rewrites = [(l: string) => l.replace('key', 'key:'), (l: string) => l.trimStart().padStart(l.length - 4)];
+    roundTrip('      key value #', rewrites, 'v');
+  });
 
   it('leaves columns before the change where they are, and a rewrite of the same length alone', () => {
     const shift = editShift('  key value', '  key: value');

@@ -138,6 +138,11 @@ describe('indentation errors', () => {
       '9:5: YAML syntax error: "enforce" is not followed by ":", so YAML reads the line as text, not a key and its value (the lines around it are keys); write "enforce: ..."',
     ],
     [
+      'a tripled colon',
+      ['  prune:::true'],
+      '8:9: YAML syntax error: "prune" is followed by 3 colons and no space, so YAML reads the line as text, not a key and its value; write "prune: ..." (one colon, then a space)',
+    ],
+    [
       'a doubled colon among the keys of a mapping',
       ['  auditLogRotation:', '    enforce::true', '    sizeThresholdMB: 1000', '  prune: true'],
       '9:13: YAML syntax error: "enforce" is followed by 2 colons and no space, so YAML reads the line as text, not a key and its value; write "enforce: ..." (one colon, then a space)',
