@@ -179,6 +179,15 @@ describe('indentation errors', () => {
     ]);
   });
 
+  it('a "- " written in shifts the rest of the line: an error later on it is at its column in the file', () => {
+    const line = '      notifications: [{typeName: GROUP, typeName: EMAIL}]';
+    const issues = issuesOf([...PROJECT.slice(0, 6), '  alertConfigs:', line, '      key: a', '    - key: c']);
+    expect(issues).toEqual([
+      '8:7: YAML syntax error: this line starts the list\'s first item but has no "-": the item after it (line 10) starts with "- " at column 5; write "- notifications: ..." there',
+      `8:${line.lastIndexOf('typeName') + 1}: duplicate key "typeName": each key may appear once in a mapping; the first "typeName" is on line 8, column ${line.indexOf('typeName') + 1}`,
+    ]);
+  });
+
   it('a URL on its own line under the key it belongs to is a value to indent, not a key "https" missing a space', () => {
     const lines = [...PROJECT.slice(0, 7), '  runbook:', '  https://wiki.example/runbooks/payments', '  prune: true'];
     expect(issuesOf(lines)).toEqual([
