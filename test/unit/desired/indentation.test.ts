@@ -260,6 +260,21 @@ describe('indentation errors', () => {
     expect(issuesOf(lines.map((l, i) => (i === 11 ? '          intervalMin: 5' : l)))).toEqual([]);
   });
 
+  it('text between two items at the column of their "-" is an item without its "-", not a key of the item below', () => {
+    const lines = [
+      ...PROJECT.slice(0, 6),
+      '  alertConfigs:',
+      '    - key: no-primary',
+      '      notifications:',
+      '        - GROUP',
+      '        typeName EMAIL',
+      '        - typeName: EMAIL',
+    ];
+    expect(issuesOf(lines)).toEqual([
+      '11:9: YAML syntax error: this line stands at the column of the "-" of the list item above it (line 10) but has no "-"; write "- " before it to make it the next item',
+    ]);
+  });
+
   it('a key at the column of the "-" after a list is still a re-indentation, not a missing "-"', () => {
     const lines = [...PROJECT.slice(0, 17), '    prune: true'];
     expect(issuesOf(lines)).toEqual([expect.stringMatching(/^18:5: YAML indentation error: this line is indented 4 /)]);
