@@ -269,6 +269,7 @@ describe('indentation errors', () => {
       '        - GROUP',
       '        typeName EMAIL',
       '        - typeName: EMAIL',
+      '  prune: true',
     ];
     expect(issuesOf(lines)).toEqual([
       '11:9: YAML syntax error: this line stands at the column of the "-" of the list item above it (line 10) but has no "-"; write "- " before it to make it the next item',
