@@ -9,9 +9,10 @@
  * failed to parse, so the happy path never pays for it.
  */
 import type { Document, LineCounter, YAMLError } from 'yaml';
+import { addShift, type ColumnShift, type ColumnShifts, editShift, fileColumn } from './column-shifts.ts';
 import { parseTrees } from './lazy-document.ts';
 import { missingColon } from './missing-colon.ts';
-import { missingDash, missingValueDash } from './missing-dash.ts';
+import { dashlessItem, missingDash, missingValueDash } from './missing-dash.ts';
 import { valueAndBlock } from './value-and-block.ts';
 
 /** One line found wrongly indented, and what the document needs there. */
@@ -31,8 +32,8 @@ export interface IndentationFindings {
   text: string;
   /** Lines of `text` (the same line numbers as the file's). */
   lineCounter: LineCounter;
-  /** Line number (1-based) to the columns its re-indentation moved it (added to a column found in `text`). */
-  shifts: ReadonlyMap<number, number>;
+  /** Line number (1-based) to how its rewrites moved its columns (`fileColumn` takes a column of `text` to the file's). */
+  shifts: ColumnShifts;
 }
 
 /** Most lines re-indented per document: past it, the remaining errors are reported as YAML gives them. */
@@ -216,37 +217,55 @@ export function findIndentation(text: string, start: number, end: number): Inden
   // The document as found, for the final answer: a search cut short by the budget keeps the lines found so far.
   let found = parsed;
   const findings: IndentationFinding[] = [];
-  const shifts = new Map<number, number>();
+  const shifts = new Map<number, ColumnShift[]>();
   const tabbed = parsed === undefined ? undefined : replaceTabs(lines, from, to, parsed, budget);
   if (tabbed !== undefined) {
     for (const [line, text] of tabbed.lines) lines[line] = text;
-    for (const [line, shift] of tabbed.shifts) shifts.set(line, shift);
+    for (const [line, shift] of tabbed.shifts) addShift(shifts, line, { from: 1, by: shift });
     findings.push(tabbed.finding);
     parsed = tabbed.parsed;
     found = tabbed.parsed;
   }
+  // A finding's column is in the text as rewritten so far: the file's column is reported (a line re-indented, then found
+  // missing its colon, is named where the key stands in the file).
+  const report = (finding: IndentationFinding) =>
+    findings.push({ ...finding, column: Math.max(1, fileColumn(shifts, finding.line, finding.column)) });
   while (parsed !== undefined && findings.length < MAX_FINDINGS) {
     const errorLine = firstErrorLine(parsed, to);
     if (errorLine >= to || insideFreeConstruct(lines, from, errorLine)) break;
     // A key without its colon is no indentation error, though moving the lines around it may make YAML parse.
-    const colon = missingColon(lines, errorLine, from, to);
-    const written = colon === undefined ? undefined : lines.map((l, i) => (i === errorLine ? colon.text : l));
+    // YAML places the error on the line after it when a comment ends the key's line (`enforce true  # keep`).
+    const colonLine = [errorLine, previousContent(lines, errorLine, from)].find(
+      (i) => i >= from && missingColon(lines, i, from, to) !== undefined,
+    );
+    const colon = colonLine === undefined ? undefined : missingColon(lines, colonLine, from, to);
+    const written = colon === undefined ? undefined : lines.map((l, i) => (i === colonLine ? colon.text : l));
     const colonParsed = written === undefined ? undefined : parseRegion(written, from, to, budget);
-    if (colon !== undefined && colonParsed !== undefined && progressed(colonParsed, parsed, errorLine, to)) {
-      lines[errorLine] = colon.text;
-      findings.push({ line: errorLine + 1, column: colon.column, message: colon.message });
+    if (
+      colon !== undefined &&
+      colonLine !== undefined &&
+      colonParsed !== undefined &&
+      progressed(colonParsed, parsed, errorLine, to)
+    ) {
+      report({ line: colonLine + 1, column: colon.column, message: colon.message });
+      addShift(shifts, colonLine + 1, editShift(lines[colonLine] ?? '', colon.text));
+      lines[colonLine] = colon.text;
       parsed = colonParsed;
       found = colonParsed;
       continue;
     }
     // Nor is a list's first item written without its dash, which moving the next item would "fix" into another list,
     // or a later plain value without it, which moving it under the item above would join to that item's value.
-    const dash = missingDash(lines, errorLine, from, to) ?? missingValueDash(lines, errorLine, from);
+    const dash =
+      missingDash(lines, errorLine, from, to) ??
+      missingValueDash(lines, errorLine, from) ??
+      dashlessItem(lines, errorLine, from, to);
     const dashed = dash === undefined ? undefined : lines.map((l, i) => (i === dash.line ? dash.text : l));
     const dashParsed = dashed === undefined ? undefined : parseRegion(dashed, from, to, budget);
     if (dash !== undefined && dashParsed !== undefined && progressed(dashParsed, parsed, errorLine, to)) {
+      report({ line: dash.line + 1, column: dash.column, message: dash.message });
+      addShift(shifts, dash.line + 1, editShift(lines[dash.line] ?? '', dash.text));
       lines[dash.line] = dash.text;
-      findings.push({ line: dash.line + 1, column: dash.column, message: dash.message });
       parsed = dashParsed;
       found = dashParsed;
       continue;
@@ -256,8 +275,9 @@ export function findIndentation(text: string, start: number, end: number): Inden
     const unvalued = valued === undefined ? undefined : lines.map((l, i) => (i === valued.line ? valued.text : l));
     const valueParsed = unvalued === undefined ? undefined : parseRegion(unvalued, from, to, budget);
     if (valued !== undefined && valueParsed !== undefined && progressed(valueParsed, parsed, errorLine, to)) {
+      report({ line: valued.line + 1, column: valued.column, message: valued.message });
+      addShift(shifts, valued.line + 1, editShift(lines[valued.line] ?? '', valued.text));
       lines[valued.line] = valued.text;
-      findings.push({ line: valued.line + 1, column: valued.column, message: valued.message });
       parsed = valueParsed;
       found = valueParsed;
       continue;
@@ -279,11 +299,11 @@ export function findIndentation(text: string, start: number, end: number): Inden
         errorCount(block.parsed) < errorCount(single.parsed) ||
         (errorCount(block.parsed) === errorCount(single.parsed) && unsettles(lines, single, errorLine, from)));
     if (blockWins) {
+      report(block.finding);
       for (const [line, text] of block.lines) {
-        shifts.set(line + 1, lineOf(lines[line] ?? '').lead.length - lineOf(text).lead.length);
+        addShift(shifts, line + 1, { from: 1, by: lineOf(lines[line] ?? '').lead.length - lineOf(text).lead.length });
         lines[line] = text;
       }
-      findings.push(block.finding);
       parsed = block.parsed;
       found = block.parsed;
       continue;
@@ -291,13 +311,20 @@ export function findIndentation(text: string, start: number, end: number): Inden
     if (single === undefined) break;
     const { lead } = lineOf(lines[single.line] ?? '');
     lines[single.line] = single.text;
-    shifts.set(single.line + 1, lead.length - single.indent);
-    findings.push(describe(lines, single.line, lead, single.indent, from, to));
+    report(describe(lines, single.line, lead, single.indent, from, to));
+    addShift(shifts, single.line + 1, { from: 1, by: lead.length - single.indent });
     parsed = single.parsed;
     found = single.parsed;
   }
   if (found === undefined || findings.length === 0) return undefined;
   return { findings, ...found, text: regionText(lines, from, to), shifts };
+}
+
+/** 0-based line of the nearest content line above `at`, or `from - 1` when there is none. */
+function previousContent(lines: readonly string[], at: number, from: number): number {
+  let i = at - 1;
+  while (i >= from && !lineOf(lines[i] ?? '').content) i--;
+  return i;
 }
 
 /** Whether a patched document is progress over `parsed`: fewer errors, or its first error past `line`. */

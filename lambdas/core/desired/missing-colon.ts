@@ -1,6 +1,6 @@
 /**
  * A key written without its colon (`defaultServerType DEV_SERVER`), without the space after it
- * (`defaultServerType:DEV_SERVER`) or with the space before it (`prune :true`) is text to YAML, not a key and its
+ * (`defaultServerType:DEV_SERVER`), with the space before it (`prune :true`) or with its colon doubled (`prune::true`) is text to YAML, not a key and its
  * value: YAML then reports "Implicit keys need to be on a single line" there, and a search for a wrongly indented line
  * would "explain" it by moving the lines around it. This names the line and the missing character instead.
  */
@@ -53,6 +53,9 @@ function amongKeys(lines: readonly string[], at: number, from: number, to: numbe
         if (isKeyLine(line)) return true;
         break;
       }
+      // At the column of the `-` of an item of keys above it (`- typeName: GROUP`): a key of that item indented too
+      // little as well, which the search re-indents once its colon is written.
+      if (step < 0 && indent === column && /^ *- /.test(line) && isKeyLine(line)) return true;
       // A line shallower than this one ends its mapping on that side.
       if (indent < column) break;
     }
@@ -76,6 +79,15 @@ export function missingColon(lines: readonly string[], at: number, from: number,
       text: `${lead}${key}: ${tail.slice(1)}`,
       column: lead.length + key.length + 1,
       message: `YAML syntax error: "${key}:" is not followed by a space, so YAML reads the line as text, not a key and its value; write a space after the colon`,
+    };
+  }
+  // `prune::true`: the colon doubled (a key stuttered while typing), with no space after it.
+  if (/^::+[^\s:]/.test(rest)) {
+    const colons = /^:+/.exec(rest)?.[0].length ?? 2;
+    return {
+      text: `${lead}${key}: ${tail.slice(colons)}`,
+      column: lead.length + key.length + 2,
+      message: `YAML syntax error: "${key}" is followed by ${colons} colons and no space, so YAML reads the line as text, not a key and its value; write "${key}: ..." (one colon, then a space)`,
     };
   }
   // `prune :true`: the space went before the colon, not after it.

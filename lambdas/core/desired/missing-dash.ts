@@ -80,6 +80,52 @@ export function missingDash(
   };
 }
 
+/**
+ * A list item written without its `- ` with its key at the column of the `-` of the item after it (`    key: a`, then
+ * its keys at `      eventTypeName: ...`, then `    - key: b`): YAML complains at the key line (its value is followed
+ * by deeper lines), and re-indenting it to the column of those lines parses, as a mapping, not the item, only for the
+ * next `- ` to be an error again. Undefined unless line `at` is a plain key opening a block (below the key of the list,
+ * or an item of it at its column) whose next content line is a key two columns deeper (where an item's keys stand after its `- `),
+ * followed, past lines deeper than it only, by an item at its column that starts with the same key.
+ */
+export function dashlessItem(lines: readonly string[], at: number, from: number, to: number): MissingDash | undefined {
+  const line = lines[at] ?? '';
+  if (line.includes('\t') || !isKey(line)) return undefined;
+  const column = indentOf(line);
+  for (let i = at - 1; i >= from; i--) {
+    const above = lines[i] ?? '';
+    if (!isContent(above) || indentOf(above) > column) continue;
+    // The key opening the list: shallower, or at the same column when its items are written at the key's column.
+    const opensList = indentOf(above) <= column && /:\s*(?:#.*)?$/.test(above);
+    if (!opensList && !(indentOf(above) === column && isItem(above))) return undefined;
+    break;
+  }
+  let deeper = 0;
+  for (let i = at + 1; i < to; i++) {
+    const next = lines[i] ?? '';
+    if (!isContent(next)) continue;
+    if (next.includes('\t')) return undefined;
+    const indent = indentOf(next);
+    if (deeper === 0 && (indent !== column + 2 || !isKey(next))) return undefined;
+    if (indent > column) {
+      deeper++;
+      continue;
+    }
+    if (indent !== column || !isItem(next)) return undefined;
+    // Items of one list start with the same key: a key indented too little under an item (its second key, say) is not
+    // taken for an item.
+    const key = /^\s*([A-Za-z_][A-Za-z0-9_]*)/.exec(line)?.[1] ?? '';
+    if (/^\s*-\s+([A-Za-z_][A-Za-z0-9_]*)\s*:/.exec(next)?.[1] !== key) return undefined;
+    return {
+      line: at,
+      text: `${' '.repeat(column)}- ${line.trimStart()}`,
+      column: column + 1,
+      message: `YAML syntax error: this line starts a list item but has no "-": its keys below it stand 2 columns right of it, as after a "- ", and the item after it (line ${i + 1}) starts with "- " at column ${column + 1}; write "- ${key}: ..." with the "-" at column ${column + 1}`,
+    };
+  }
+  return undefined;
+}
+
 /** Whether a line's content is plain text: no key (`name:`), no item, comment, quote, flow or block marker. */
 function isPlainText(content: string): boolean {
   return /^[A-Za-z0-9_]/.test(content) && !/:(?:\s|$)/.test(content) && !content.includes(' #');

@@ -8,6 +8,7 @@
 import { type Document, isAlias, isCollection, isMap, isNode, isPair, isScalar, isSeq, LineCounter, visit } from 'yaml';
 import { printable } from '../printable.ts';
 import { unresolvedAliases } from './aliases.ts';
+import { fileColumn } from './column-shifts.ts';
 import { findIndentation } from './indentation.ts';
 import { invisibleBreakage } from './invisible-breakage.ts';
 import { knownPositions, LazyDocument, LazyTrees, parseTrees } from './lazy-document.ts';
@@ -91,7 +92,7 @@ export function parseYamlFile(
     const at = (offset: number) => {
       const position = positionAt(lines, offset);
       // A position inside the indentation added to a re-indented line is the start of that line in the file.
-      const column = position.column + (indentation?.shifts.get(position.line) ?? 0);
+      const column = fileColumn(indentation?.shifts, position.line, position.column);
       return { line: position.line, column: Math.max(1, column) };
     };
     // Only a document with duplicate keys can be two documents missing their `---`.

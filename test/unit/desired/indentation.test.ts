@@ -125,8 +125,67 @@ describe('indentation errors', () => {
       ['  prune :true'],
       '8:8: YAML syntax error: "prune" has a space before its ":" and none after it, so YAML reads the line as text, not a key and its value; write "prune: ..."',
     ],
+    [
+      // h109: answered with "remove its indentation" on the correct line above.
+      'a doubled colon, as the last key',
+      ['  auditLogRotation:', '    enforce: true', '  prune::true'],
+      '10:9: YAML syntax error: "prune" is followed by 2 colons and no space, so YAML reads the line as text, not a key and its value; write "prune: ..." (one colon, then a space)',
+    ],
+    [
+      // h109: YAML's error is on the next line here; answered with 3 issues, two of them re-indentations.
+      'a comment after the value',
+      ['  auditLogRotation:', '    enforce true  # keep it on', '    sizeThresholdMB: 1000', '  prune: true'],
+      '9:5: YAML syntax error: "enforce" is not followed by ":", so YAML reads the line as text, not a key and its value (the lines around it are keys); write "enforce: ..."',
+    ],
+    [
+      'a tripled colon',
+      ['  prune:::true'],
+      '8:9: YAML syntax error: "prune" is followed by 3 colons and no space, so YAML reads the line as text, not a key and its value; write "prune: ..." (one colon, then a space)',
+    ],
+    [
+      'a doubled colon among the keys of a mapping',
+      ['  auditLogRotation:', '    enforce::true', '    sizeThresholdMB: 1000', '  prune: true'],
+      '9:13: YAML syntax error: "enforce" is followed by 2 colons and no space, so YAML reads the line as text, not a key and its value; write "enforce: ..." (one colon, then a space)',
+    ],
   ])('%s: one issue at the line', (_name, tail, expected) => {
     expect(issuesOf([...PROJECT.slice(0, 7), ...tail])).toEqual([expected]);
+  });
+
+  // The colon (or space) written in shifts the rest of the line: an error YAML finds further on it was reported one
+  // column right of where it is in the file (h109's finding).
+  it.each([
+    [
+      'a missing colon',
+      '  auditLogRotation { enforce: true, enforce: false }',
+      '8:3: YAML syntax error: "auditLogRotation" is not followed by ":"',
+    ],
+    [
+      'a missing space',
+      '  auditLogRotation:{ enforce: true, enforce: false }',
+      '8:19: YAML syntax error: "auditLogRotation:" is not followed by a space',
+    ],
+    [
+      'a space before the colon',
+      '  auditLogRotation :{ enforce: true, enforce: false }',
+      '8:19: YAML syntax error: "auditLogRotation" has a space',
+    ],
+  ])('%s: an error later on the line is at its column in the file', (_name, line, first) => {
+    const issues = issuesOf([...PROJECT.slice(0, 7), line, ...PROJECT.slice(12)]);
+    const second = line.lastIndexOf('enforce') + 1;
+    const original = line.indexOf('enforce') + 1;
+    expect(issues[0]?.startsWith(first), issues[0]).toBe(true);
+    expect(issues.slice(1)).toEqual([
+      `8:${second}: duplicate key "enforce": each key may appear once in a mapping; the first "enforce" is on line 8, column ${original}`,
+    ]);
+  });
+
+  it('a "- " written in shifts the rest of the line: an error later on it is at its column in the file', () => {
+    const line = '      notifications: [{typeName: GROUP, typeName: EMAIL}]';
+    const issues = issuesOf([...PROJECT.slice(0, 6), '  alertConfigs:', line, '      key: a', '    - key: c']);
+    expect(issues).toEqual([
+      '8:7: YAML syntax error: this line starts the list\'s first item but has no "-": the item after it (line 10) starts with "- " at column 5; write "- notifications: ..." there',
+      `8:${line.lastIndexOf('typeName') + 1}: duplicate key "typeName": each key may appear once in a mapping; the first "typeName" is on line 8, column ${line.indexOf('typeName') + 1}`,
+    ]);
   });
 
   it('a URL on its own line under the key it belongs to is a value to indent, not a key "https" missing a space', () => {
@@ -177,6 +236,46 @@ describe('indentation errors', () => {
     ]);
   });
 
+  // Missing its colon and indented to the "-" of the item it belongs to: the correct "- typeName" line above was moved
+  // to column 4 instead (h109's finding). Both mistakes are named, on the line that has them.
+  it.each([
+    ['the last key of the item', ['        intervalMin 5']],
+    ['a key between others', ['        intervalMin 5', '          roles: [GROUP_OWNER]']],
+  ])('a key missing its colon at the column of the "-" of its item: %s', (_name, tail) => {
+    const lines = [
+      ...PROJECT.slice(0, 6),
+      '  alertConfigs:',
+      '    - key: no-primary',
+      '      eventTypeName: NO_PRIMARY',
+      '      notifications:',
+      '        - typeName: GROUP',
+      ...tail,
+      '  prune: true',
+    ];
+    // In the order found: the colon first when YAML's error is on the line, else after the re-indentation.
+    expect(issuesOf(lines).sort()).toEqual([
+      '12:9: YAML indentation error: this line is indented 8 spaces, its siblings 10; indent it 10 spaces',
+      '12:9: YAML syntax error: "intervalMin" is not followed by ":", so YAML reads the line as text, not a key and its value (the lines around it are keys); write "intervalMin: ..."',
+    ]);
+    expect(issuesOf(lines.map((l, i) => (i === 11 ? '          intervalMin: 5' : l)))).toEqual([]);
+  });
+
+  it('text between two items at the column of their "-" is an item without its "-", not a key of the item below', () => {
+    const lines = [
+      ...PROJECT.slice(0, 6),
+      '  alertConfigs:',
+      '    - key: no-primary',
+      '      notifications:',
+      '        - GROUP',
+      '        typeName EMAIL',
+      '        - typeName: EMAIL',
+      '  prune: true',
+    ];
+    expect(issuesOf(lines)).toEqual([
+      '11:9: YAML syntax error: this line stands at the column of the "-" of the list item above it (line 10) but has no "-"; write "- " before it to make it the next item',
+    ]);
+  });
+
   it('a key at the column of the "-" after a list is still a re-indentation, not a missing "-"', () => {
     const lines = [...PROJECT.slice(0, 17), '    prune: true'];
     expect(issuesOf(lines)).toEqual([expect.stringMatching(/^18:5: YAML indentation error: this line is indented 4 /)]);
@@ -198,6 +297,74 @@ describe('indentation errors', () => {
     ];
     expect(issuesOf(lines)).toEqual([
       '8:7: YAML syntax error: this line starts the list\'s first item but has no "-": the item after it (line 12) starts with "- " at column 5; write "- key: ..." there',
+    ]);
+  });
+
+  // An item without its "-" whose key stands at the column of the "-" (its keys 2 deeper, as after "- "): re-indenting
+  // the key line to its keys parses the block as a mapping, and the next "- " was then named a missing dash too, so
+  // two issues on the line, the first ("indent it 6 spaces") wrong on its own (h109's finding).
+  it.each([
+    [
+      'the first item',
+      ['  alertConfigs:', '    key: no-primary', '      eventTypeName: NO_PRIMARY', '    - key: host-down'],
+      '8:5: YAML syntax error: this line starts a list item but has no "-": its keys below it stand 2 columns right of it, as after a "- ", and the item after it (line 10) starts with "- " at column 5; write "- key: ..." with the "-" at column 5',
+    ],
+    [
+      'a later item with a nested list',
+      [
+        '  alertConfigs:',
+        '    - key: no-primary',
+        '      eventTypeName: NO_PRIMARY',
+        '    key: host-down',
+        '      eventTypeName: HOST_DOWN',
+        '      notifications:',
+        '        - typeName: GROUP',
+        '          intervalMin: 5',
+        '',
+        '    - key: too-many-elections',
+      ],
+      '10:5: YAML syntax error: this line starts a list item but has no "-": its keys below it stand 2 columns right of it, as after a "- ", and the item after it (line 16) starts with "- " at column 5; write "- key: ..." with the "-" at column 5',
+    ],
+  ])(
+    'an item without its "-", its key at the column of the "-": %s is one issue at the line',
+    (_name, tail, expected) => {
+      const lines = [...PROJECT.slice(0, 6), ...tail, '      eventTypeName: HOST_DOWN', '  prune: true'];
+      expect(issuesOf(lines)).toEqual([expected]);
+      const fixed = lines.map((l) => l.replace(/^ {4}key:/, '    - key:'));
+      expect(issuesOf(fixed)).toEqual([]);
+    },
+  );
+
+  it('the first item without its "-" of a list written at its key\'s column is one issue at the line', () => {
+    const lines = [
+      ...PROJECT.slice(0, 6),
+      '  alertConfigs:',
+      '    - key: no-primary',
+      '      eventTypeName: NO_PRIMARY',
+      '      notifications:',
+      '      typeName: GROUP',
+      '        intervalMin: 5',
+      '      - typeName: EMAIL',
+      '  prune: true',
+    ];
+    expect(issuesOf(lines)).toEqual([
+      '11:7: YAML syntax error: this line starts a list item but has no "-": its keys below it stand 2 columns right of it, as after a "- ", and the item after it (line 13) starts with "- " at column 7; write "- typeName: ..." with the "-" at column 7',
+    ]);
+    expect(issuesOf(lines.map((l, i) => (i === 10 ? '      - typeName: GROUP' : l)))).toEqual([]);
+  });
+
+  it('a second key indented to the column of the "-" is re-indented, not taken for an item without its "-"', () => {
+    const lines = [
+      ...PROJECT.slice(0, 6),
+      '  alertConfigs:',
+      '    - key: no-primary',
+      '    eventTypeName: NO_PRIMARY',
+      '      enabled: true',
+      '    - key: host-down',
+      '      eventTypeName: HOST_DOWN',
+    ];
+    expect(issuesOf(lines)).toEqual([
+      '9:5: YAML indentation error: this line is indented 4 spaces, its siblings 6; indent it 6 spaces',
     ]);
   });
 
