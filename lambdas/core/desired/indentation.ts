@@ -36,6 +36,15 @@ export interface IndentationFindings {
   shifts: ColumnShifts;
 }
 
+/** One line written right by a named check (missing colon or dash, a value beside a block): 0-based line, its text. */
+interface LineRewrite {
+  line: number;
+  text: string;
+  /** 1-based column the finding names, in the text as rewritten so far. */
+  column: number;
+  message: string;
+}
+
 /** Most lines re-indented per document: past it, the remaining errors are reported as YAML gives them. */
 const MAX_FINDINGS = 10;
 /**
@@ -233,55 +242,47 @@ export function findIndentation(text: string, start: number, end: number): Inden
   while (parsed !== undefined && findings.length < MAX_FINDINGS) {
     const errorLine = firstErrorLine(parsed, to);
     if (errorLine >= to || insideFreeConstruct(lines, from, errorLine)) break;
-    // A key without its colon is no indentation error, though moving the lines around it may make YAML parse.
-    // YAML places the error on the line after it when a comment ends the key's line (`enforce true  # keep`).
-    const colonLine = [errorLine, previousContent(lines, errorLine, from)].find(
-      (i) => i >= from && missingColon(lines, i, from, to) !== undefined,
-    );
-    const colon = colonLine === undefined ? undefined : missingColon(lines, colonLine, from, to);
-    const written = colon === undefined ? undefined : lines.map((l, i) => (i === colonLine ? colon.text : l));
-    const colonParsed = written === undefined ? undefined : parseRegion(written, from, to, budget);
-    if (
-      colon !== undefined &&
-      colonLine !== undefined &&
-      colonParsed !== undefined &&
-      progressed(colonParsed, parsed, errorLine, to)
-    ) {
-      report({ line: colonLine + 1, column: colon.column, message: colon.message });
-      addShift(shifts, colonLine + 1, editShift(lines[colonLine] ?? '', colon.text));
-      lines[colonLine] = colon.text;
-      parsed = colonParsed;
-      found = colonParsed;
-      continue;
+    // Mistakes that are no indentation error, though moving the lines around them may make YAML parse, each named at
+    // its line when writing that line right is progress, in this order:
+    // - a key without its colon (YAML places the error on the line after it when a comment ends the key's line:
+    //   `enforce true  # keep`);
+    // - a list's first item without its dash, which moving the next item would "fix" into another list, or a later
+    //   plain value without it, which moving it under the item above would join to that item's value;
+    // - a key with a value on its line and a block under it, which moving the block out would "fix".
+    const rewrites: (() => LineRewrite | undefined)[] = [
+      () => {
+        const line = [errorLine, previousContent(lines, errorLine, from)].find(
+          (i) => i >= from && missingColon(lines, i, from, to) !== undefined,
+        );
+        const colon = line === undefined ? undefined : missingColon(lines, line, from, to);
+        return line === undefined || colon === undefined ? undefined : { line, ...colon };
+      },
+      () =>
+        missingDash(lines, errorLine, from, to) ??
+        missingValueDash(lines, errorLine, from) ??
+        dashlessItem(lines, errorLine, from, to),
+      () => valueAndBlock(lines, errorLine, from, to),
+    ];
+    let rewritten = false;
+    for (const next of rewrites) {
+      const rewrite = next();
+      if (rewrite === undefined) continue;
+      const patched = parseRegion(
+        lines.map((l, i) => (i === rewrite.line ? rewrite.text : l)),
+        from,
+        to,
+        budget,
+      );
+      if (patched === undefined || !progressed(patched, parsed, errorLine, to)) continue;
+      report({ line: rewrite.line + 1, column: rewrite.column, message: rewrite.message });
+      addShift(shifts, rewrite.line + 1, editShift(lines[rewrite.line] ?? '', rewrite.text));
+      lines[rewrite.line] = rewrite.text;
+      parsed = patched;
+      found = patched;
+      rewritten = true;
+      break;
     }
-    // Nor is a list's first item written without its dash, which moving the next item would "fix" into another list,
-    // or a later plain value without it, which moving it under the item above would join to that item's value.
-    const dash =
-      missingDash(lines, errorLine, from, to) ??
-      missingValueDash(lines, errorLine, from) ??
-      dashlessItem(lines, errorLine, from, to);
-    const dashed = dash === undefined ? undefined : lines.map((l, i) => (i === dash.line ? dash.text : l));
-    const dashParsed = dashed === undefined ? undefined : parseRegion(dashed, from, to, budget);
-    if (dash !== undefined && dashParsed !== undefined && progressed(dashParsed, parsed, errorLine, to)) {
-      report({ line: dash.line + 1, column: dash.column, message: dash.message });
-      addShift(shifts, dash.line + 1, editShift(lines[dash.line] ?? '', dash.text));
-      lines[dash.line] = dash.text;
-      parsed = dashParsed;
-      found = dashParsed;
-      continue;
-    }
-    // Nor is a key with a value on its line and a block under it, which moving the block out would "fix".
-    const valued = valueAndBlock(lines, errorLine, from, to);
-    const unvalued = valued === undefined ? undefined : lines.map((l, i) => (i === valued.line ? valued.text : l));
-    const valueParsed = unvalued === undefined ? undefined : parseRegion(unvalued, from, to, budget);
-    if (valued !== undefined && valueParsed !== undefined && progressed(valueParsed, parsed, errorLine, to)) {
-      report({ line: valued.line + 1, column: valued.column, message: valued.message });
-      addShift(shifts, valued.line + 1, editShift(lines[valued.line] ?? '', valued.text));
-      lines[valued.line] = valued.text;
-      parsed = valueParsed;
-      found = valueParsed;
-      continue;
-    }
+    if (rewritten) continue;
     const best = bestReindentation(lines, from, to, errorLine, budget);
     const single = best === undefined ? undefined : oneLineFix(lines, from, to, best, errorLine, parsed, budget);
     // A list item YAML complains about may be indented unlike the items before it with its own lines (pasted, or one
