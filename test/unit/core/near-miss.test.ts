@@ -4,7 +4,6 @@
 // type, configs owned or adopted by a key, ignored members and configs differing in many fields give no note, and no
 // secret value is ever shown.
 import { describe, expect, it } from 'vitest';
-import type { DesiredProject } from '../../../lambdas/core/model.ts';
 import {
   NEAR_MISS_BUDGET,
   NEAR_MISS_CANDIDATES,
@@ -15,8 +14,8 @@ import { liveView, normaliseDesired } from '../../../lambdas/core/normalise.ts';
 import { type AlertPlanOutput, planAlertConfigs, type ResolvedSecrets } from '../../../lambdas/core/plan-alerts.ts';
 import type { ProjectState } from '../../../lambdas/core/ports.ts';
 import type { AlertConfig } from '../../../lambdas/opsman/types.ts';
+import { alertPlanInput } from '../../helpers/alert-plan-input.ts';
 
-const target = { type: 'project' as const, id: 'g', name: 'p' };
 const group = (interval = 60) => ({ typeName: 'GROUP', roles: ['GROUP_OWNER'], intervalMin: interval, delayMin: 0 });
 
 function live(id: string, patch: Record<string, unknown> = {}): AlertConfig {
@@ -42,22 +41,7 @@ function plan(
   state: ProjectState = { alertConfigs: {} },
   secrets = new Map<string, ResolvedSecrets>(),
 ): AlertPlanOutput {
-  return planAlertConfigs({
-    target,
-    project: {
-      name: 'p',
-      projectId: 'g',
-      prune: false,
-      protect: [],
-      release: [],
-      alertConfigs: configs,
-    } as unknown as DesiredProject,
-    live: liveList,
-    state,
-    secrets,
-    teamProblems: new Map(),
-    fingerprintKey: new Uint8Array(32).fill(3),
-  });
+  return planAlertConfigs(alertPlanInput(configs, liveList, state, { prune: false, secrets }));
 }
 
 const reasonOf = (out: AlertPlanOutput, key: string) => out.changes.find((c) => c.key === key)?.reason;

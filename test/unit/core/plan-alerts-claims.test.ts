@@ -7,14 +7,13 @@ import { describe, expect, it } from 'vitest';
 import { type DesiredAlertBody, secretUses, toDesiredAlertBody } from '../../../lambdas/core/alert-body.ts';
 import { CLOCK_SKEW_ALLOWANCE_MS } from '../../../lambdas/core/attribution-window.ts';
 import { secretFingerprints } from '../../../lambdas/core/fingerprint.ts';
-import type { DesiredAlertConfig, DesiredProject } from '../../../lambdas/core/model.ts';
+import type { DesiredAlertConfig } from '../../../lambdas/core/model.ts';
 import { desiredText, textDigest } from '../../../lambdas/core/normalise.ts';
-import { type AlertPlanOutput, planAlertConfigs, type ResolvedSecrets } from '../../../lambdas/core/plan-alerts.ts';
+import { type AlertPlanOutput, planAlertConfigs } from '../../../lambdas/core/plan-alerts.ts';
 import type { ProjectState } from '../../../lambdas/core/ports.ts';
 import type { AlertConfig } from '../../../lambdas/opsman/types.ts';
+import { type AlertPlanOptions, alertPlanInput, TEST_FINGERPRINT_KEY as key } from '../../helpers/alert-plan-input.ts';
 
-const key = new Uint8Array(32).fill(7);
-const target = { type: 'project' as const, id: 'g', name: 'p' };
 
 const email = (n: number) => ({ typeName: 'EMAIL', emailAddress: `a${n}@x.io`, delayMin: 0 });
 
@@ -39,29 +38,9 @@ function plan(
   configs: Record<string, unknown>[],
   liveList: AlertConfig[],
   state: ProjectState,
-  more: {
-    secrets?: Map<string, ResolvedSecrets>;
-    teamProblems?: Map<string, string>;
-    refreshRecords?: boolean;
-  } = {},
+  more: Pick<AlertPlanOptions, 'secrets' | 'teamProblems' | 'refreshRecords'> = {},
 ): AlertPlanOutput {
-  return planAlertConfigs({
-    target,
-    project: {
-      name: 'p',
-      projectId: 'g',
-      prune: true,
-      protect: [],
-      release: [],
-      alertConfigs: configs,
-    } as unknown as DesiredProject,
-    live: liveList,
-    state,
-    secrets: more.secrets ?? new Map(),
-    teamProblems: more.teamProblems ?? new Map(),
-    fingerprintKey: key,
-    ...(more.refreshRecords === undefined ? {} : { refreshRecords: more.refreshRecords }),
-  });
+  return planAlertConfigs(alertPlanInput(configs, liveList, state, more));
 }
 
 const summary = (out: AlertPlanOutput) =>

@@ -1,10 +1,10 @@
 // Scenario: a project with many alert configs is planned by looking each live config's text up a bounded number of times (not once per desired key), and duplicates of one text are still adopted oldest first, renamed in key order, and listed when an interrupted create finds several.
 import { describe, expect, it } from 'vitest';
-import type { DesiredProject } from '../../../lambdas/core/model.ts';
 import { liveView } from '../../../lambdas/core/normalise.ts';
 import { type AlertPlanInput, planAlertConfigs } from '../../../lambdas/core/plan-alerts.ts';
 import type { ProjectState } from '../../../lambdas/core/ports.ts';
 import type { AlertConfig } from '../../../lambdas/opsman/types.ts';
+import { alertPlanInput } from '../../helpers/alert-plan-input.ts';
 
 const key = new Uint8Array(32).fill(3);
 
@@ -28,22 +28,7 @@ const desired = (k: string, n: number) => ({
 });
 
 function input(liveList: AlertConfig[], configs: ReturnType<typeof desired>[], state: ProjectState): AlertPlanInput {
-  return {
-    target: { type: 'project', id: 'g', name: 'p' },
-    project: {
-      name: 'p',
-      projectId: 'g',
-      prune: true,
-      protect: [],
-      release: [],
-      alertConfigs: configs,
-    } as unknown as DesiredProject,
-    live: liveList,
-    state,
-    secrets: new Map(),
-    teamProblems: new Map(),
-    fingerprintKey: key,
-  };
+  return alertPlanInput(configs, liveList, state, { fingerprintKey: key });
 }
 
 const summary = (plan: ReturnType<typeof planAlertConfigs>) =>
