@@ -14,7 +14,6 @@ import type { ProjectState } from '../../../lambdas/core/ports.ts';
 import type { AlertConfig } from '../../../lambdas/opsman/types.ts';
 import { type AlertPlanOptions, alertPlanInput, TEST_FINGERPRINT_KEY as key } from '../../helpers/alert-plan-input.ts';
 
-
 const email = (n: number) => ({ typeName: 'EMAIL', emailAddress: `a${n}@x.io`, delayMin: 0 });
 
 function live(id: string, n: number, patch: Partial<AlertConfig> = {}): AlertConfig {
