@@ -149,3 +149,22 @@ export function holdsBlock(field: string): boolean {
   }
   return blockFields.has(field);
 }
+
+let listFields: Set<string> | undefined;
+
+/**
+ * Whether `field` holds a list wherever the schema has it, in every kind (`alertConfigs`, `notifications`, `roles`):
+ * a block of keys under it with no `- ` was then meant as a list item.
+ */
+export function holdsList(field: string): boolean {
+  if (listFields === undefined) {
+    const all = new Map<string, boolean>();
+    for (const fields of placesByKind().values()) {
+      for (const [name, list] of fields) {
+        all.set(name, (all.get(name) ?? true) && list.every((place) => resolve(place.node).type === 'array'));
+      }
+    }
+    listFields = new Set([...all].filter(([, list]) => list).map(([name]) => name));
+  }
+  return listFields.has(field);
+}

@@ -5,6 +5,7 @@
  * is named instead, on the line that lacks it.
  */
 import { type Document, isMap, isScalar, type LineCounter, visit } from 'yaml';
+import { holdsList } from './field-places.ts';
 import { positionAt } from './locate.ts';
 import type { SeparatorFindings } from './missing-separator.ts';
 import type { ValidationIssue } from './types.ts';
@@ -86,20 +87,32 @@ export function missingDash(
  * by deeper lines), and re-indenting it to the column of those lines parses, as a mapping, not the item, only for the
  * next `- ` to be an error again. Undefined unless line `at` is a plain key opening a block (below the key of the list,
  * or an item of it at its column) whose next content line is a key two columns deeper (where an item's keys stand after its `- `),
- * followed, past lines deeper than it only, by an item at its column that starts with the same key.
+ * followed, past lines deeper than it only, by an item at its column that starts with the same key, or, when it is the
+ * list's only item, by the end of the block of a key the schema makes a list everywhere (`alertConfigs`): re-indenting
+ * it would make that list a mapping.
  */
 export function dashlessItem(lines: readonly string[], at: number, from: number, to: number): MissingDash | undefined {
   const line = lines[at] ?? '';
   if (line.includes('\t') || !isKey(line)) return undefined;
   const column = indentOf(line);
+  // The key opening the list, when the line right under it is this one (no item of the list before it).
+  let opener: string | undefined;
   for (let i = at - 1; i >= from; i--) {
     const above = lines[i] ?? '';
     if (!isContent(above) || indentOf(above) > column) continue;
     // The key opening the list: shallower, or at the same column when its items are written at the key's column.
-    const opensList = indentOf(above) <= column && /:\s*(?:#.*)?$/.test(above);
+    const opensList = /:\s*(?:#.*)?$/.test(above);
     if (!opensList && !(indentOf(above) === column && isItem(above))) return undefined;
+    if (opensList && indentOf(above) < column) opener = /^\s*(?:-\s+)*([A-Za-z_][A-Za-z0-9_]*)\s*:/.exec(above)?.[1];
     break;
   }
+  const key = /^\s*([A-Za-z_][A-Za-z0-9_]*)/.exec(line)?.[1] ?? '';
+  const fix = (why: string): MissingDash => ({
+    line: at,
+    text: `${' '.repeat(column)}- ${line.trimStart()}`,
+    column: column + 1,
+    message: `YAML syntax error: this line starts a list item but has no "-": its keys below it stand 2 columns right of it, as after a "- ", ${why}; write "- ${key}: ..." with the "-" at column ${column + 1}`,
+  });
   let deeper = 0;
   for (let i = at + 1; i < to; i++) {
     const next = lines[i] ?? '';
@@ -111,19 +124,16 @@ export function dashlessItem(lines: readonly string[], at: number, from: number,
       deeper++;
       continue;
     }
-    if (indent !== column || !isItem(next)) return undefined;
+    // The list ends after this one item: only the schema can say the block was meant as a list (`alertConfigs`).
+    if (indent < column) break;
+    if (!isItem(next)) return undefined;
     // Items of one list start with the same key: a key indented too little under an item (its second key, say) is not
     // taken for an item.
-    const key = /^\s*([A-Za-z_][A-Za-z0-9_]*)/.exec(line)?.[1] ?? '';
     if (/^\s*-\s+([A-Za-z_][A-Za-z0-9_]*)\s*:/.exec(next)?.[1] !== key) return undefined;
-    return {
-      line: at,
-      text: `${' '.repeat(column)}- ${line.trimStart()}`,
-      column: column + 1,
-      message: `YAML syntax error: this line starts a list item but has no "-": its keys below it stand 2 columns right of it, as after a "- ", and the item after it (line ${i + 1}) starts with "- " at column ${column + 1}; write "- ${key}: ..." with the "-" at column ${column + 1}`,
-    };
+    return fix(`and the item after it (line ${i + 1}) starts with "- " at column ${column + 1}`);
   }
-  return undefined;
+  if (deeper === 0 || opener === undefined || !holdsList(opener)) return undefined;
+  return fix(`and "${opener}" above it holds a list`);
 }
 
 /** Whether a line's content is plain text: no key (`name:`), no item, comment, quote, flow or block marker. */

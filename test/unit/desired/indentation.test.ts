@@ -705,3 +705,36 @@ describe('a key with a value and a block under it', () => {
     expect(issues.join('\n')).not.toContain('hunter2');
   });
 });
+
+// The only item of a list written without its "-", keys two columns right of it: nothing after it shows it was an item,
+// but the schema makes alertConfigs a list, so the missing dash is named, not the line re-indented into a mapping.
+describe('the only item of a list without its "-"', () => {
+  const only = (first: string) => [
+    ...PROJECT.slice(0, 13),
+    '  alertConfigs:',
+    first,
+    '      eventTypeName: HOST_DOWN',
+    '      notifications:',
+    '        - typeName: GROUP',
+    '          roles: [GROUP_OWNER]',
+    '  prune: true',
+  ];
+
+  it('is named when the key above holds a list', () => {
+    expect(issuesOf(only('    key: host-down'))).toEqual([
+      '15:5: YAML syntax error: this line starts a list item but has no "-": its keys below it stand 2 columns right of it, as after a "- ", and "alertConfigs" above it holds a list; write "- key: ..." with the "-" at column 5',
+    ]);
+  });
+
+  it('is left to the indentation search under a key that holds a mapping', () => {
+    const lines = [
+      ...PROJECT.slice(0, 7),
+      '  auditLogRotation:',
+      '    enforce: true',
+      '      sizeThresholdMB: 1000',
+      '      timeThresholdHrs: 24',
+      ...PROJECT.slice(12),
+    ];
+    expect(issuesOf(lines).join('\n')).not.toContain('no "-"');
+  });
+});
