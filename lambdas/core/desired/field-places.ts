@@ -122,7 +122,14 @@ export function placesOf(kind: unknown, field: string, from: readonly string[], 
   return best.length > MAX_PLACES ? [] : best.map(formatPlace);
 }
 
-let blockFields: Set<string> | undefined;
+/** The fields every place of which (in every kind) passes `test`, by name. */
+function fieldsWhere(test: (node: SchemaNode) => boolean): Set<string> {
+  const all = new Map<string, boolean>();
+  for (const fields of placesByKind().values()) {
+    for (const [name, list] of fields) all.set(name, (all.get(name) ?? true) && list.every((p) => test(p.node)));
+  }
+  return new Set([...all].filter(([, every]) => every).map(([name]) => name));
+}
 
 /** Whether a schema node is an object or a list (after its `$ref`), and nothing else. */
 function isBlockNode(node: SchemaNode): boolean {
@@ -132,39 +139,24 @@ function isBlockNode(node: SchemaNode): boolean {
   return type === undefined && (isRecord(resolved.properties) || isRecord(resolved.items));
 }
 
+let blockFields: Set<string> | undefined;
+let listFields: Set<string> | undefined;
+
 /**
  * Whether `field` holds a mapping or a list wherever the schema has it, in every kind (`spec`, `notifications`,
  * `matchers`, `auditLogRotation`): a plain value written on its line is then never what was meant. False for a field
  * that is a plain value anywhere (`mode`, `prune`, which Settings makes a mapping and a Project a boolean) or unknown.
  */
 export function holdsBlock(field: string): boolean {
-  if (blockFields === undefined) {
-    const all = new Map<string, boolean>();
-    for (const fields of placesByKind().values()) {
-      for (const [name, list] of fields) {
-        all.set(name, (all.get(name) ?? true) && list.every((place) => isBlockNode(place.node)));
-      }
-    }
-    blockFields = new Set([...all].filter(([, block]) => block).map(([name]) => name));
-  }
+  blockFields ??= fieldsWhere(isBlockNode);
   return blockFields.has(field);
 }
-
-let listFields: Set<string> | undefined;
 
 /**
  * Whether `field` holds a list wherever the schema has it, in every kind (`alertConfigs`, `notifications`, `roles`):
  * a block of keys under it with no `- ` was then meant as a list item.
  */
 export function holdsList(field: string): boolean {
-  if (listFields === undefined) {
-    const all = new Map<string, boolean>();
-    for (const fields of placesByKind().values()) {
-      for (const [name, list] of fields) {
-        all.set(name, (all.get(name) ?? true) && list.every((place) => resolve(place.node).type === 'array'));
-      }
-    }
-    listFields = new Set([...all].filter(([, list]) => list).map(([name]) => name));
-  }
+  listFields ??= fieldsWhere((node) => resolve(node).type === 'array');
   return listFields.has(field);
 }

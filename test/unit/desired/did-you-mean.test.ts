@@ -1,7 +1,7 @@
 // Scenario: "did you mean" finds what a new user meant (typo, abbreviation, stopped short, label, other case) for every field name and enumeration value of the schema, stays silent when unsure, and a file missing its "---" says so at file:line:column.
 import { describe, expect, it } from 'vitest';
 import { suggestion, suggestionsFor } from '../../../lambdas/core/desired/did-you-mean.ts';
-import { placesOf } from '../../../lambdas/core/desired/field-places.ts';
+import { holdsBlock, holdsList, placesOf } from '../../../lambdas/core/desired/field-places.ts';
 import { DESIRED_STATE_SCHEMA, loadDesiredState, type ValidationIssue } from '../../../lambdas/core/desired/index.ts';
 import { MemorySource } from './memory-source.ts';
 
@@ -194,6 +194,27 @@ async function issuesOf(text: string): Promise<ValidationIssue[]> {
 }
 
 const HEAD = 'apiVersion: opsman-gitops/v1\nkind: Project\nmetadata: {name: p1, projectId: 5e2211c17a3e5a48f5497de3}\n';
+
+// Read from the schema, for the YAML hints: a field that is a mapping or a list wherever it appears (a value on its
+// line beside a block under it is then the mistake), and one that is a list everywhere (keys under it lost a "-").
+describe('holdsBlock and holdsList: what the schema makes a field everywhere', () => {
+  it.each([
+    ['spec', true, false],
+    ['metadata', true, false],
+    ['alertConfigs', true, true],
+    ['notifications', true, true],
+    ['roles', true, true],
+    ['auditLogRotation', true, false],
+    // Settings makes prune a mapping, a Project a boolean; metricThreshold.threshold is a number.
+    ['prune', false, false],
+    ['threshold', false, false],
+    ['mode', false, false],
+    ['name', false, false],
+    ['noSuchField', false, false],
+  ])('%s: block %s, list %s', (field, block, list) => {
+    expect([holdsBlock(field), holdsList(field)]).toEqual([block, list]);
+  });
+});
 
 describe('through the loader, at file:line:column', () => {
   it('an unknown field names the field it resembles', async () => {
