@@ -143,8 +143,10 @@ export function parseFault(body: unknown): Fault {
   // Only a string can be an enumeration value: `[object Object]` in a message says nothing.
   if (typeof phase !== 'string') throw apiErrors.invalidJsonAttribute('phase');
   if (phase !== 'before' && phase !== 'after') throw apiErrors.invalidEnum(phase, 'phase');
-  if (body.reset !== undefined && typeof body.reset !== 'boolean') throw apiErrors.invalidJsonAttribute('reset');
-  if (body.errorCode !== undefined && (typeof body.errorCode !== 'string' || !/^[A-Z_]+$/.test(body.errorCode))) {
+  // null is a member left out, as for the numbers and method and phase.
+  const given = (key: string) => body[key] !== undefined && body[key] !== null;
+  if (given('reset') && typeof body.reset !== 'boolean') throw apiErrors.invalidJsonAttribute('reset');
+  if (given('errorCode') && (typeof body.errorCode !== 'string' || !/^[A-Z_]+$/.test(body.errorCode))) {
     throw apiErrors.invalidJsonAttribute('errorCode');
   }
   const fault: Fault = {

@@ -144,6 +144,8 @@ describe('faults', () => {
       status: 503,
       times: null,
       latencyMs: null,
+      errorCode: null,
+      reset: null,
     });
     expect((await h.owner.get('/usage/groups')).body.errorCode).toBe('SERVICE_UNAVAILABLE');
     expect((await h.owner.get('/usage/groups')).status).toBe(200);
