@@ -14,6 +14,7 @@ import { parseTrees } from './lazy-document.ts';
 import { missingColon } from './missing-colon.ts';
 import { dashlessItem, missingDash, missingValueDash } from './missing-dash.ts';
 import { valueAndBlock } from './value-and-block.ts';
+import { type LineRewrite, previousContent } from './yaml-lines.ts';
 
 /** One line found wrongly indented, and what the document needs there. */
 export interface IndentationFinding {
@@ -34,15 +35,6 @@ export interface IndentationFindings {
   lineCounter: LineCounter;
   /** Line number (1-based) to how its rewrites moved its columns (`fileColumn` takes a column of `text` to the file's). */
   shifts: ColumnShifts;
-}
-
-/** One line written right by a named check (missing colon or dash, a value beside a block): 0-based line, its text. */
-interface LineRewrite {
-  line: number;
-  text: string;
-  /** 1-based column the finding names, in the text as rewritten so far. */
-  column: number;
-  message: string;
 }
 
 /** Most lines re-indented per document: past it, the remaining errors are reported as YAML gives them. */
@@ -319,13 +311,6 @@ export function findIndentation(text: string, start: number, end: number): Inden
   }
   if (found === undefined || findings.length === 0) return undefined;
   return { findings, ...found, text: regionText(lines, from, to), shifts };
-}
-
-/** 0-based line of the nearest content line above `at`, or `from - 1` when there is none. */
-function previousContent(lines: readonly string[], at: number, from: number): number {
-  let i = at - 1;
-  while (i >= from && !lineOf(lines[i] ?? '').content) i--;
-  return i;
 }
 
 /** Whether a patched document is progress over `parsed`: fewer errors, or its first error past `line`. */

@@ -5,6 +5,8 @@
  * would "explain" it by moving the lines around it. This names the line and the missing character instead.
  */
 
+import { isContent } from './yaml-lines.ts';
+
 /** The line put right and what was wrong with it. */
 export interface MissingColon {
   /** The line with its colon (or the space after it) written. */
@@ -30,12 +32,6 @@ function isKeyLine(line: string): boolean {
 /** The column after the indentation and item markers of a line (0-based). */
 function keyColumn(line: string): number {
   return /^ *(?:- +)*/.exec(line)?.[0].length ?? 0;
-}
-
-/** Whether `line` is content (neither blank nor a comment). */
-function isContent(line: string): boolean {
-  const rest = line.trim();
-  return rest !== '' && !rest.startsWith('#');
 }
 
 /**

@@ -9,27 +9,14 @@ import { holdsList } from './field-places.ts';
 import { positionAt } from './locate.ts';
 import type { SeparatorFindings } from './missing-separator.ts';
 import type { ValidationIssue } from './types.ts';
+import { isContent, type LineRewrite, previousContent } from './yaml-lines.ts';
 
-/** The line with its `- ` written, and what was wrong with it. */
-export interface MissingDash {
-  /** 0-based line that lacks its dash. */
-  line: number;
-  /** The line with the dash written (at the items' column). */
-  text: string;
-  /** 1-based column of the line's first character. */
-  column: number;
-  message: string;
-}
+/** The line that lacks its `- ` with the dash written (at the items' column); the column of its first character. */
+export type MissingDash = LineRewrite;
 
 /** Leading spaces of a line. */
 function indentOf(line: string): number {
   return line.length - line.trimStart().length;
-}
-
-/** Whether a line is content (neither blank nor a comment). */
-function isContent(line: string): boolean {
-  const rest = line.trim();
-  return rest !== '' && !rest.startsWith('#');
 }
 
 /** Whether a line's content starts a list item. */
@@ -151,8 +138,7 @@ export function missingValueDash(lines: readonly string[], at: number, from: num
   const line = lines[at] ?? '';
   const column = indentOf(line);
   if (line.includes('\t') || !isPlainText(line.trimStart())) return undefined;
-  let above = at - 1;
-  while (above >= from && !isContent(lines[above] ?? '')) above--;
+  const above = previousContent(lines, at, from);
   const item = lines[above] ?? '';
   if (above < from || indentOf(item) !== column || !isItem(item) || item.includes('\t')) return undefined;
   if (!isPlainText(item.trimStart().slice(1).trimStart())) return undefined;

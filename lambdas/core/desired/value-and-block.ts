@@ -7,17 +7,13 @@
  * more lines (one line too deep is the indentation search's). The value is never echoed (it may be a secret).
  */
 import { holdsBlock } from './field-places.ts';
+import { isContent, type LineRewrite, previousContent } from './yaml-lines.ts';
 
-/** The key line with its value removed, and what was wrong. */
-export interface ValueAndBlock {
-  /** 0-based line of the key. */
-  line: number;
-  /** The key line without its value (`notifications:`), which lets the block parse as the key's value. */
-  text: string;
-  /** 1-based column of the value. */
-  column: number;
-  message: string;
-}
+/**
+ * The key line without its value (`notifications:`, which lets the block parse as the key's value), the column of
+ * the value.
+ */
+export type ValueAndBlock = LineRewrite;
 
 /** Leading spaces, any `- ` item markers, a key as this format writes them, `: `, then the value (and any comment). */
 const KEY_WITH_VALUE = /^( *(?:- +)*)([A-Za-z_][A-Za-z0-9_]*):( +)(.*)$/;
@@ -27,12 +23,6 @@ const KEY_WITH_VALUE = /^( *(?:- +)*)([A-Za-z_][A-Za-z0-9_]*):( +)(.*)$/;
  * (an anchor, a tag, an alias) or are a comment: the lines under such a value are not a second value.
  */
 const NOT_PLAIN = /^[|>[{&!*#'"]/;
-
-/** Whether a line is content (neither blank nor a comment). */
-function isContent(line: string): boolean {
-  const rest = line.trim();
-  return rest !== '' && !rest.startsWith('#');
-}
 
 /** Leading spaces of a line (a tab-indented line is left to the tab check: -1). */
 function indentOf(line: string): number {
@@ -44,7 +34,11 @@ function indentOf(line: string): number {
  * The key line `at` with its value removed, when its key holds a mapping or a list in the schema and two or more
  * content lines below it are indented deeper than its key.
  */
-function blockUnder(lines: readonly string[], at: number, to: number): (ValueAndBlock & { last: number }) | undefined {
+function blockUnder(
+  lines: readonly string[],
+  at: number,
+  to: number,
+): { rewrite: ValueAndBlock; last: number } | undefined {
   const match = KEY_WITH_VALUE.exec(lines[at] ?? '');
   if (match === null) return undefined;
   const [, lead = '', key = '', gap = '', value = ''] = match;
@@ -68,11 +62,13 @@ function blockUnder(lines: readonly string[], at: number, to: number): (ValueAnd
   }
   if (block < 2) return undefined;
   return {
-    line: at,
     last,
-    text: `${lead}${key}:`,
-    column: lead.length + key.length + 1 + gap.length + 1,
-    message: `YAML syntax error: "${key}" has a value on its line and ${block} lines indented under it (lines ${first + 1}-${last + 1}); a key holds one or the other: remove the value after "${key}:", or move those lines out from under it`,
+    rewrite: {
+      line: at,
+      text: `${lead}${key}:`,
+      column: lead.length + key.length + 1 + gap.length + 1,
+      message: `YAML syntax error: "${key}" has a value on its line and ${block} lines indented under it (lines ${first + 1}-${last + 1}); a key holds one or the other: remove the value after "${key}:", or move those lines out from under it`,
+    },
   };
 }
 
@@ -88,14 +84,9 @@ export function valueAndBlock(
   to: number,
 ): ValueAndBlock | undefined {
   const own = blockUnder(lines, error, to);
-  if (own !== undefined) return withoutLast(own);
-  let at = error - 1;
-  while (at >= from && !isContent(lines[at] ?? '')) at--;
+  if (own !== undefined) return own.rewrite;
+  const at = previousContent(lines, error, from);
   if (at < from) return undefined;
   const above = blockUnder(lines, at, to);
-  return above === undefined || error > above.last ? undefined : withoutLast(above);
-}
-
-function withoutLast({ last: _, ...finding }: ValueAndBlock & { last: number }): ValueAndBlock {
-  return finding;
+  return above === undefined || error > above.last ? undefined : above.rewrite;
 }
