@@ -224,6 +224,7 @@ async function main(): Promise<void> {
       `${scenario}: ${runs} runs, wall ms min ${wall.min.toFixed(0)} median ${wall.median.toFixed(0)}, ` +
         `CPU ms min ${cpu.min.toFixed(0)} median ${cpu.median.toFixed(0)}, GC ms median ${stat((r) => r.gcMs).median.toFixed(0)}; ` +
         `us/config (wall) min ${us(wall.min)} median ${us(wall.median)}; ms/project median ${(wall.median / projects).toFixed(3)}\n` +
+        `  first (cold) run: wall ms ${rows[0]?.wallMs.toFixed(0)}, CPU ms ${rows[0]?.cpuMs.toFixed(0)} (the benchmark's child plans once, cold)\n` +
         `  plan digest ${last?.digest} ${JSON.stringify(last?.actions)}`,
     );
   }
