@@ -185,7 +185,8 @@ function recordApplied(
   prepared: PreparedBody,
   how: 'created' | 'adopted' | 'updated',
 ): void {
-  const old = ctx.state.projects[change.target.id]?.alertConfigs[change.key];
+  // A renamed key's write keeps what the old key's record kept (when it still names this config): its record moves.
+  const old = ctx.state.projects[change.target.id]?.alertConfigs[change.key] ?? movedRecord(change, ctx, id);
   const { fingerprint, secretFingerprints, appliedDigest, ignoredFields } = prepared;
   const kept = old === undefined ? [] : Object.keys(old).filter((field) => !REWRITTEN.has(field));
   // Built as one literal (no spread then delete, no field added later): the 20,000 records of a first apply stay
@@ -222,6 +223,19 @@ function recordApplied(
   }
   setAlertRecord(ctx.state, change.target.id, change.key, record);
   noteOwner(ctx, change.target.id, change.key, id);
+}
+
+/** The record of the key a change's key was renamed from, when it still owns config `id`. */
+function movedRecord(change: Change, ctx: AlertApplyContext, id: string): OwnedAlertConfig | undefined {
+  if (change.movedFrom === undefined) return undefined;
+  const record = ctx.state.projects[change.target.id]?.alertConfigs[change.movedFrom];
+  return record?.id === id ? record : undefined;
+}
+
+/** After a renamed key's write: the old key's record goes (only if it still names this config). */
+function dropMovedRecord(change: Change, ctx: AlertApplyContext, id: string): void {
+  if (movedRecord(change, ctx, id) !== undefined)
+    setAlertRecord(ctx.state, change.target.id, change.movedFrom as string, undefined);
 }
 
 /**
@@ -418,6 +432,8 @@ function assertOwnership(change: Change, ctx: AlertApplyContext): 'owned' | 'lat
   }
   const record = records[change.key];
   if (record?.id === id) return 'owned';
+  // A key renamed with renamedFrom: the old key's record owns the config until this write moves it.
+  if (record === undefined && movedRecord(change, ctx, id) !== undefined) return 'owned';
   // The config a lost create of this key made late (the key left git since): no record owns it yet, and its delete
   // confirms it live first (confirmLateCreate).
   if (
@@ -495,6 +511,7 @@ export async function applyAlertChange(
         : ctx.api.setAlertConfigEnabled(groupId, id, change.action === 'enable'),
     );
     recordApplied(change, ctx, id, body, 'updated');
+    dropMovedRecord(change, ctx, id);
     const outcome: AlertApplyOutcome = { id, response: value ?? undefined, wrote: true, desiredText: body.desiredText };
     if (warning !== undefined) {
       outcome.message = warning;
@@ -504,19 +521,15 @@ export async function applyAlertChange(
   }
   if (change.action === 'adopt') {
     // The live secrets are redacted, so whether they match is unknowable: re-send them once, then fingerprints hold.
-    const settled = body.hasSecrets
-      ? await settleWrite(() => ctx.api.updateAlertConfig(groupId, id, body.request))
-      : undefined;
+    // Unless the renamed key's old record says this very request (secrets and all) is what was last sent to it.
+    const resend = body.hasSecrets && movedRecord(change, ctx, id)?.fingerprint !== body.fingerprint;
+    const settled = resend ? await settleWrite(() => ctx.api.updateAlertConfig(groupId, id, body.request)) : undefined;
     const response = settled?.value ?? undefined;
     const warning = settled?.warning;
     recordApplied(change, ctx, id, body, 'adopted');
-    // A renamed key: the old key's record goes (only if it still names this config).
-    const from = change.movedFrom;
-    if (from !== undefined && ctx.state.projects[groupId]?.alertConfigs[from]?.id === id) {
-      setAlertRecord(ctx.state, groupId, from, undefined);
-    }
-    const message = body.hasSecrets ? 'adopted; secrets re-sent with a full PUT' : 'adopted';
-    const outcome: AlertApplyOutcome = { id, message, wrote: body.hasSecrets };
+    dropMovedRecord(change, ctx, id);
+    const message = resend ? 'adopted; secrets re-sent with a full PUT' : 'adopted';
+    const outcome: AlertApplyOutcome = { id, message, wrote: resend };
     if (warning !== undefined) {
       outcome.message = `${message}; ${warning}`;
       outcome.warning = warning;

@@ -52,6 +52,12 @@ export interface DesiredAlertConfig {
    * later write, and never planned, reported as drift or fought over. Absent when the entry lists none.
    */
   ignoreFields?: IgnorableField[];
+  /**
+   * Keys this config was known by before (`renamedFrom`, newest first or in any order): when the config has no record
+   * of its own and one of these keys, no longer declared, owns a live config, that config is this key's from now on
+   * and any edit made with the rename is an update of it, not a delete and a create. Absent when the entry lists none.
+   */
+  renamedFrom?: string[];
   /** The template it came from, when it was merged in from one. */
   template?: string;
   source: SourceLocation;
@@ -180,7 +186,8 @@ export type ChangeKind = 'alertConfig' | 'defaultServerType' | 'auditLogRotation
  *   create's marker, or a config gone from Ops Manager); after absent; `id` the live config's, when there is one.
  * - adopt: an unowned live object equal to desired in every non-secret field; id recorded, secrets re-sent if needed.
  *   With `movedFrom`, a renamed key: the object was owned by a key that left git; its record moves to the new key
- *   instead of a delete and a create.
+ *   instead of a delete and a create. An update, enable or disable may carry `movedFrom` too: a key renamed with
+ *   `renamedFrom` and edited in the same commit (explicit-renames.ts), whose write moves the record.
  * - noop: before = after (omitted). Listed so reports can count what is in sync.
  * - blocked: nothing is written; `reason` says why and what unblocks it.
  * - drift: live differs from desired but this run may not correct it (observe mode, or an expectation not enforced).
@@ -329,7 +336,10 @@ export interface Change {
     unattributed?: string;
     fight?: FightNotice;
   };
-  /** adopt only: the key that left git and owned this object; its record moves to `key` (a renamed key). */
+  /**
+   * The key that left git and owned this object; its record moves to `key` (a renamed key). On an adopt, or on an
+   * update, enable or disable of a key renamed with `renamedFrom`.
+   */
   movedFrom?: string;
   /**
    * alertConfig only: the AlertTemplate the declared config was merged in from, and where its entry is written, so that

@@ -12,6 +12,7 @@ import { hmacOf } from './canonical.ts';
 import { markTemplates } from './change-templates.ts';
 import { ClaimIndex } from './claim-index.ts';
 import { diffAlert, onlyEnabledDiffers, withSecretChanges } from './diff.ts';
+import { asExplicitRename, explicitRenames } from './explicit-renames.ts';
 import { changedSecretPaths, type FingerprintCache, secretFingerprints } from './fingerprint.ts';
 import { adoptionText, identityBody, ignoredOf, liveDigestFor, withLiveIgnored } from './ignore-fields.ts';
 import { IgnoringIndexes } from './ignored-index.ts';
@@ -262,10 +263,14 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
 
   // Live configs owned by keys that left git, by old key: a new key equal to one of them is a rename, not a new config.
   const desiredKeys = new Set(project.alertConfigs.map((c) => c.key));
+  // Renames declared with renamedFrom: the old key's record serves the new key, and the old key is no delete candidate.
+  const renames = explicitRenames(project.alertConfigs, owned, desiredKeys, releasedKeys, (id) => liveById.has(id));
+  const renamedAway = new Set(renames.values());
   const leftGit: { key: string; config: AlertConfig }[] = [];
   for (const key of Object.keys(owned).sort()) {
     const id = owned[key]?.id;
-    const live = desiredKeys.has(key) || releasedKeys.has(key) || id === undefined ? undefined : liveById.get(id);
+    const gone = desiredKeys.has(key) || releasedKeys.has(key) || renamedAway.has(key);
+    const live = gone || id === undefined ? undefined : liveById.get(id);
     if (live !== undefined) leftGit.push({ key, config: live });
   }
   const leftGitByText = new ClaimIndex(
@@ -284,7 +289,8 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
     const key = config.key;
     const body = toDesiredAlertBody(config);
     let desired: NormalAlert | undefined;
-    const record: OwnedAlertConfig | undefined = owned[key];
+    const movedFrom = renames.get(key);
+    const record: OwnedAlertConfig | undefined = movedFrom === undefined ? owned[key] : owned[movedFrom];
     const resolved = input.secrets.get(key) ?? EMPTY_SECRETS;
     const live = record?.id === undefined ? undefined : liveById.get(record.id);
     // What a write of an existing config sends: the desired body, with the live value of each member it ignores.
@@ -394,7 +400,7 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
         }
         if (drifted) change.drift = { detected: true };
       }
-      changes.push(change);
+      changes.push(movedFrom === undefined ? change : asExplicitRename(change, movedFrom, view, after));
       continue;
     }
 

@@ -63,6 +63,8 @@ function alertConfigOf(entry: MergedEntry): DesiredAlertConfig {
   // An empty list ignores nothing: left out, so the config loads (and plans) as one without it.
   const ignore = v.ignoreFields as DesiredAlertConfig['ignoreFields'] | undefined;
   if (ignore !== undefined && ignore.length > 0) config.ignoreFields = ignore;
+  const renamedFrom = v.renamedFrom as string[] | undefined;
+  if (renamedFrom !== undefined) config.renamedFrom = renamedFrom;
   if (entry.template !== undefined) config.template = entry.template;
   const secretSources = secretSourcesOf(entry);
   if (secretSources !== undefined) config.secretSources = secretSources;

@@ -250,6 +250,7 @@ function restoreAlertConfig(v: unknown, projectFile: string): boolean {
   if (v.threshold !== undefined && !isRecord(v.threshold)) return false;
   if (v.template !== undefined && !isStr(v.template)) return false;
   if (v.ignoreFields !== undefined && !isStrArray(v.ignoreFields)) return false;
+  if (v.renamedFrom !== undefined && !isStrArray(v.renamedFrom)) return false;
   if (v.secretSources !== undefined && !isSourceRecord(v.secretSources)) return false;
   const s = v.source;
   if (!Array.isArray(s) || (s.length !== 2 && s.length !== 3)) return false;

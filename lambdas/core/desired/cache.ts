@@ -37,8 +37,9 @@ export const CACHE_FORMAT_VERSION = 3;
  * 8: an alias used as a mapping key is refused (`*m : apply` could repeat a key unseen, its value replacing the first).
  * 9: numbers whose value is not what is written are refused (`010`, `0o10`, `0x10`, `9007199254740993`, `1e-400`,
  *    `0.000…1`; `-0` is accepted), and free text ending with a line break (schema: hashed into the key anyway).
+ * 10: alert configs carry `renamedFrom`, checked against the project's keys and release list (cross-checks.ts).
  */
-export const LOADER_VERSION = 9;
+export const LOADER_VERSION = 10;
 
 /** The identity of one file in the key: path, content digest, and the source's version (S3 ETag) when it has one. */
 export interface CacheKeyFile {

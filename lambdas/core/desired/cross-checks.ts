@@ -202,6 +202,7 @@ function checkProject(
     const message = `release names "${raw}", which is also a declared alert key of project ${name}${at}: remove it from alertConfigs (or from the template, or the template from alertTemplates) to stop managing it, or from release to keep managing it${shared}`;
     issues.push(issueAt(project, ['spec', 'release', i], message, { expected: 'a key not declared', found: raw }));
   });
+  issues.push(...renameIssues(name, entries, keySet, released));
   if (asRecord(asRecord(project.value)?.metadata)?.orgId === undefined) {
     const team = entries.find((entry) =>
       asArray(entry.value.notifications).some((n) => asRecord(n)?.typeName === 'TEAM'),
@@ -211,6 +212,45 @@ function checkProject(
       const message = `metadata.orgId is required: alert "${team.key}"${from} notifies a TEAM, and teams belong to an organization`;
       issues.push(issueAt(project, ['metadata'], message, { expected: 'metadata.orgId' }, 'key'));
     }
+  }
+  return issues;
+}
+
+/**
+ * `renamedFrom` of a project's alert configs (templates merged in): an old key must have left git (not declared, not
+ * released), and be named by one config only, since one live config can become only one key.
+ */
+function renameIssues(
+  name: string,
+  entries: readonly MergedEntry[],
+  keys: ReadonlySet<string>,
+  released: ReadonlySet<string>,
+): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  const claimedBy = new Map<string, MergedEntry>();
+  for (const entry of entries) {
+    asArray(entry.value.renamedFrom).forEach((old, j) => {
+      if (typeof old !== 'string') return;
+      const at = [...entry.path, 'renamedFrom', j];
+      const from = entry.template === undefined ? '' : ` (from template ${entry.template})`;
+      const first = claimedBy.get(old);
+      let message: string | undefined;
+      if (keys.has(old)) {
+        const declared = entries.find((e) => e.key === old);
+        const there = declared === undefined ? '' : ` at ${where(declared.document, declared.path)}`;
+        message =
+          old === entry.key
+            ? `alert key "${entry.key}"${from} names itself in renamedFrom: list only the keys it had before`
+            : `alert key "${entry.key}"${from} is renamed from "${old}", but project ${name} still declares "${old}"${there}: a key is renamed from one that left git, so remove the old entry (or "${old}" from renamedFrom)`;
+      } else if (released.has(old)) {
+        message = `alert key "${entry.key}"${from} is renamed from "${old}", which project ${name} releases (spec.release): a released config is let go, not taken over; remove "${old}" from one of the two`;
+      } else if (first !== undefined) {
+        message = `alert keys "${first.key}" and "${entry.key}"${from} are both renamed from "${old}" in project ${name}: one live config can become only one of them`;
+      } else {
+        claimedBy.set(old, entry);
+      }
+      if (message !== undefined) issues.push(issueAt(entry.document, at, message, { found: old }));
+    });
   }
   return issues;
 }

@@ -11,7 +11,17 @@ import { API_VERSION } from './enums.ts';
 export const SCHEMA_COMMENT = '# yaml-language-server: $schema=./schema/opsman-gitops.schema.json';
 
 function alertConfigDoc(config: DesiredAlertConfig): Record<string, unknown> {
-  const { key, eventTypeName, enabled, matchers, metricThreshold, threshold, notifications, ignoreFields } = config;
+  const {
+    key,
+    eventTypeName,
+    enabled,
+    matchers,
+    metricThreshold,
+    threshold,
+    notifications,
+    ignoreFields,
+    renamedFrom,
+  } = config;
   return {
     key,
     eventTypeName,
@@ -21,6 +31,7 @@ function alertConfigDoc(config: DesiredAlertConfig): Record<string, unknown> {
     ...(threshold ? { threshold } : {}),
     notifications,
     ...(ignoreFields ? { ignoreFields } : {}),
+    ...(renamedFrom ? { renamedFrom } : {}),
   };
 }
 

@@ -146,6 +146,14 @@ const alertConfig = closed(
       description:
         'members set as desired on create, then left to Ops Manager: a live difference in them is never planned, written or reported as drift',
     },
+    renamedFrom: {
+      type: 'array',
+      items: name('alert key'),
+      minItems: 1,
+      uniqueItems: true,
+      description:
+        'keys this config had before: the live config such a key (no longer declared) owns becomes this one, edits included, instead of a delete and a create',
+    },
   },
   ['key', 'eventTypeName', 'notifications'],
 );

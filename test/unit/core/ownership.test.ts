@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { PLAN_FORMAT_VERSION } from '../../../lambdas/core/model.ts';
 import { checkSavedPlan } from '../../../lambdas/core/saved-plan.ts';
 import { ambiguous } from '../../helpers/fake-opsman-api.ts';
-import { actions, DISK_BODY, ownedId, P1, P2, p1Alerts, scenario, setP1 } from './scenario-fixture.ts';
+import { actions, DISK_BODY, ownedId, P1, P2, p1Alerts, SECRETS, scenario, setP1 } from './scenario-fixture.ts';
 
 /** A change of a saved plan with every member the apply reads (an update of an owned alert config of P1). */
 const wellFormed = {
@@ -111,24 +111,39 @@ describe('renamed keys', () => {
     expect(actions(await h.run('plan'))).toEqual([]);
   });
 
-  it('a renamed config with secrets keeps its id and re-sends them once with a PUT', async () => {
+  it('a renamed config with secrets keeps its id; they are re-sent only when its old record does not prove them sent', async () => {
     const h = scenario();
     await h.run('apply');
     const id = ownedId(h, 'no-primary');
     const before = h.world.writes(P1).length;
     setP1(h, { alertConfigs: renamed('no-primary', 'primary-missing') });
-    expect(actions(await h.run('apply'))).toEqual(['primary-missing:adopt']);
+    const moved = await h.run('apply');
+    expect(actions(moved)).toEqual(['primary-missing:adopt']);
+    // The old key's record fingerprints this very request, secrets included: nothing to re-send.
+    expect(moved.results.find((r) => r.change.key === 'primary-missing')?.message).toBe('adopted');
+    expect(h.world.writes(P1).length).toBe(before);
+    expect(ownedId(h, 'primary-missing')).toBe(id);
+    expect(actions(await h.run('plan'))).toEqual([]);
+    // Renamed back while a secret changed in the secrets file: the redacted live value cannot show it, so it is sent.
+    h.secrets.values = { ...SECRETS, 'notify#secret': 'whsec-rotated-value-1234' };
+    setP1(h, { alertConfigs: p1Alerts() });
+    expect(actions(await h.run('apply'))).toEqual(['no-primary:adopt']);
     expect(
       h.world
         .writes(P1)
         .slice(before)
         .map((w) => w.method),
     ).toEqual(['updateAlertConfig']);
-    expect(ownedId(h, 'primary-missing')).toBe(id);
+    expect(
+      h.world.groups
+        .get(P1)
+        ?.alerts.get(id)
+        ?.notifications.find((n) => n.typeName === 'WEBHOOK')?.webhookSecret,
+    ).toBe('whsec-rotated-value-1234');
     expect(actions(await h.run('plan'))).toEqual([]);
   });
 
-  it('a key renamed and edited at once is a create and a delete (the old config no longer matches)', async () => {
+  it('a key renamed and edited at once without renamedFrom is a create and a delete (the old config no longer matches)', async () => {
     const h = scenario();
     await h.run('apply');
     setP1(h, {
@@ -139,7 +154,104 @@ describe('renamed keys', () => {
     expect(actions(await h.run('plan')).sort()).toEqual(['disk-space:create', 'disk:delete']);
   });
 
-  it('a saved plan may name movedFrom only on an adopt, as a string', () => {
+  it('renamedFrom makes a key renamed and edited at once an update of the same config, its record moved', async () => {
+    const h = scenario();
+    await h.run('apply');
+    const id = ownedId(h, 'disk');
+    const createdAt = h.state.state?.projects[P1]?.alertConfigs.disk?.createdAt;
+    const before = h.world.writes(P1).length;
+    setP1(h, {
+      alertConfigs: renamed('disk', 'disk-space', (c) => {
+        c.renamedFrom = ['disk'];
+        (c.metricThreshold as { threshold: number }).threshold = 80;
+      }),
+    });
+    const report = await h.run('apply');
+    expect(actions(report)).toEqual(['disk-space:update']);
+    expect(report.plan.changes.find((c) => c.key === 'disk-space')).toMatchObject({
+      action: 'update',
+      id,
+      movedFrom: 'disk',
+      reason: '1 field(s) differ; key renamed from "disk" (renamedFrom): its config keeps its id',
+    });
+    expect(
+      h.world
+        .writes(P1)
+        .slice(before)
+        .map((w) => w.method),
+    ).toEqual(['updateAlertConfig']);
+    expect(h.world.groups.get(P1)?.alerts.get(id)?.metricThreshold?.threshold).toBe(80);
+    expect(ownedId(h, 'disk-space')).toBe(id);
+    expect(h.state.state?.projects[P1]?.alertConfigs['disk-space']?.createdAt).toBe(createdAt);
+    expect(h.state.state?.projects[P1]?.alertConfigs.disk).toBeUndefined();
+    // Left in git after the move, renamedFrom is inert: the key has its own record now.
+    expect(actions(await h.run('plan'))).toEqual([]);
+  });
+
+  it('renamedFrom with only enabled changed is a disable of the same config (PATCH)', async () => {
+    const h = scenario();
+    await h.run('apply');
+    const id = ownedId(h, 'disk');
+    setP1(h, {
+      alertConfigs: renamed('disk', 'disk-space', (c) => {
+        c.renamedFrom = ['disk'];
+        c.enabled = false;
+      }),
+    });
+    const report = await h.run('apply');
+    expect(report.plan.changes.find((c) => c.key === 'disk-space')).toMatchObject({
+      action: 'disable',
+      id,
+      movedFrom: 'disk',
+    });
+    expect(h.world.groups.get(P1)?.alerts.get(id)?.enabled).toBe(false);
+    expect(ownedId(h, 'disk-space')).toBe(id);
+    expect(actions(await h.run('plan'))).toEqual([]);
+  });
+
+  it('renamedFrom without an edit moves a config with secrets and writes nothing: its record proves what was sent', async () => {
+    const h = scenario();
+    await h.run('apply');
+    const id = ownedId(h, 'no-primary');
+    const before = h.world.writes(P1).length;
+    setP1(h, { alertConfigs: renamed('no-primary', 'primary-missing', (c) => (c.renamedFrom = ['no-primary'])) });
+    const report = await h.run('apply');
+    expect(report.plan.changes.find((c) => c.key === 'primary-missing')).toMatchObject({
+      action: 'adopt',
+      id,
+      movedFrom: 'no-primary',
+      reason: `key renamed from "no-primary" (renamedFrom): its config ${id} already equals the desired one, so ownership moves with nothing to change`,
+    });
+    expect(report.results.find((r) => r.change.key === 'primary-missing')?.message).toBe('adopted');
+    expect(h.world.writes(P1).length).toBe(before);
+    expect(ownedId(h, 'primary-missing')).toBe(id);
+    expect(actions(await h.run('plan'))).toEqual([]);
+  });
+
+  it('renamedFrom naming a key that owns nothing leaves the key a create (first old key that owns a live config wins)', async () => {
+    const h = scenario();
+    await h.run('apply');
+    const id = ownedId(h, 'disk');
+    setP1(h, {
+      alertConfigs: [
+        ...renamed('disk', 'disk-space', (c) => {
+          c.renamedFrom = ['never-existed', 'disk'];
+          (c.metricThreshold as { threshold: number }).threshold = 80;
+        }),
+        {
+          key: 'fresh',
+          renamedFrom: ['never-existed-either'],
+          eventTypeName: 'HOST_DOWN',
+          notifications: [{ typeName: 'EMAIL', emailAddress: 'x@y.z' }],
+        },
+      ],
+    });
+    const plan = await h.run('plan');
+    expect(actions(plan).sort()).toEqual(['disk-space:update', 'fresh:create']);
+    expect(plan.plan.changes.find((c) => c.key === 'disk-space')).toMatchObject({ id, movedFrom: 'disk' });
+  });
+
+  it('a saved plan may name movedFrom on an adopt, update, enable or disable only, as a string', () => {
     // Every target written carries its live digest (checked separately in apply-ownership.test.ts).
     const plan = {
       formatVersion: PLAN_FORMAT_VERSION,
@@ -154,6 +266,7 @@ describe('renamed keys', () => {
       /malformed change \(changes\[0\]: movedFrom/,
     );
     expect(checkSavedPlan({ ...plan, changes: [{ ...change, action: 'adopt' }] }).changes).toHaveLength(1);
+    expect(checkSavedPlan({ ...plan, changes: [{ ...change, action: 'update' }] }).changes).toHaveLength(1);
   });
 
   it('a saved plan change missing what the apply reads is refused by name, never a TypeError half-way', () => {

@@ -489,6 +489,82 @@ const cases: Case[] = [
     },
   },
   {
+    rule: 'renamedFrom names a key that left git, not one still declared',
+    files: {
+      'p.yaml': projectYaml(
+        '  alertConfigs:\n    - key: a1\n      renamedFrom: [a2]\n      eventTypeName: HOST_DOWN\n      notifications: [{typeName: GROUP, roles: [GROUP_OWNER]}]\n    - key: a2\n      eventTypeName: HOST_DOWN\n      notifications: [{typeName: GROUP, roles: [GROUP_OWNER]}]\n',
+      ),
+    },
+    want: {
+      file: 'p.yaml',
+      line: 9,
+      path: 'spec.alertConfigs[0].renamedFrom[0]',
+      message:
+        'alert key "a1" is renamed from "a2", but project p1 still declares "a2" at p.yaml:12: a key is renamed from one that left git, so remove the old entry (or "a2" from renamedFrom)',
+    },
+  },
+  {
+    rule: 'renamedFrom does not name the key itself',
+    files: {
+      'p.yaml': projectYaml(
+        '  alertConfigs:\n    - key: a1\n      renamedFrom: [old, a1]\n      eventTypeName: HOST_DOWN\n      notifications: [{typeName: GROUP, roles: [GROUP_OWNER]}]\n',
+      ),
+    },
+    want: {
+      file: 'p.yaml',
+      line: 9,
+      path: 'spec.alertConfigs[0].renamedFrom[1]',
+      message: 'alert key "a1" names itself in renamedFrom: list only the keys it had before',
+    },
+  },
+  {
+    rule: 'renamedFrom does not name a released key',
+    files: {
+      'p.yaml': projectYaml(
+        '  alertConfigs:\n    - key: a1\n      renamedFrom: [old]\n      eventTypeName: HOST_DOWN\n      notifications: [{typeName: GROUP, roles: [GROUP_OWNER]}]\n  release: [old]\n',
+      ),
+    },
+    want: {
+      file: 'p.yaml',
+      line: 9,
+      path: 'spec.alertConfigs[0].renamedFrom[0]',
+      message:
+        'alert key "a1" is renamed from "old", which project p1 releases (spec.release): a released config is let go, not taken over; remove "old" from one of the two',
+    },
+  },
+  {
+    rule: 'one old key is renamed to one key only',
+    files: {
+      'p.yaml': projectYaml(
+        '  alertConfigs:\n    - key: a1\n      renamedFrom: [old]\n      eventTypeName: HOST_DOWN\n      notifications: [{typeName: GROUP, roles: [GROUP_OWNER]}]\n    - key: a2\n      renamedFrom: [old]\n      eventTypeName: HOST_DOWN\n      notifications: [{typeName: GROUP, roles: [GROUP_OWNER]}]\n',
+      ),
+    },
+    want: {
+      file: 'p.yaml',
+      line: 13,
+      path: 'spec.alertConfigs[1].renamedFrom[0]',
+      message:
+        'alert keys "a1" and "a2" are both renamed from "old" in project p1: one live config can become only one of them',
+    },
+  },
+  {
+    rule: 'renamedFrom from a template names a key the project still declares',
+    files: {
+      'p.yaml': projectYaml(
+        '  alertTemplates: [baseline]\n  alertConfigs:\n    - key: k0\n      eventTypeName: HOST_DOWN\n      notifications: [{typeName: GROUP, roles: [GROUP_OWNER]}]\n',
+      ),
+      't.yaml':
+        'apiVersion: opsman-gitops/v1\nkind: AlertTemplate\nmetadata: {name: baseline}\nspec:\n  alertConfigs:\n    - {key: k, renamedFrom: [k0], eventTypeName: HOST_DOWN, notifications: [{typeName: GROUP, roles: [GROUP_OWNER]}]}\n',
+    },
+    want: {
+      file: 't.yaml',
+      line: 6,
+      path: 'spec.alertConfigs[0].renamedFrom[0]',
+      message:
+        'alert key "k" (from template baseline) is renamed from "k0", but project p1 still declares "k0" at p.yaml:9',
+    },
+  },
+  {
     // Found by review: a key moved from alertConfigs to release, still protected, was only "not an alert key".
     rule: 'a protected key that is released is refused with the reason and the way out',
     files: { 'p.yaml': projectYaml('  protect: [disk]\n  release: [disk]\n') },
