@@ -521,8 +521,12 @@ export async function applyAlertChange(
   }
   if (change.action === 'adopt') {
     // The live secrets are redacted, so whether they match is unknowable: re-send them once, then fingerprints hold.
-    // Unless the renamed key's old record says this very request (secrets and all) is what was last sent to it.
-    const resend = body.hasSecrets && movedRecord(change, ctx, id)?.fingerprint !== body.fingerprint;
+    // Unless the renamed key's old record says this very request (secrets and all) is what was last sent to it, and
+    // no redacted live secret shows a change made in Ops Manager since (the plan notes such a field 'changed').
+    const proven =
+      movedRecord(change, ctx, id)?.fingerprint === body.fingerprint &&
+      !change.fields.some((f) => f.secret === true && f.note === 'changed');
+    const resend = body.hasSecrets && !proven;
     const settled = resend ? await settleWrite(() => ctx.api.updateAlertConfig(groupId, id, body.request)) : undefined;
     const response = settled?.value ?? undefined;
     const warning = settled?.warning;

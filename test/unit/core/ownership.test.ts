@@ -154,6 +154,29 @@ describe('renamed keys', () => {
     expect(actions(await h.run('plan')).sort()).toEqual(['disk-space:create', 'disk:delete']);
   });
 
+  it('a renamed config whose redacted live secret shows a hand edit is re-sent, whatever its old record says', async () => {
+    const h = scenario();
+    await h.run('apply');
+    const id = ownedId(h, 'no-primary');
+    const webhook = h.world.groups
+      .get(P1)
+      ?.alerts.get(id)
+      ?.notifications.find((n) => n.typeName === 'WEBHOOK');
+    if (webhook === undefined) throw new Error('the seeded config has no webhook');
+    // Someone pointed the webhook elsewhere in Ops Manager: the host its redaction keeps tells.
+    webhook.webhookUrl = 'https://elsewhere.example.invalid/other-path-0000';
+    setP1(h, { alertConfigs: renamed('no-primary', 'primary-missing') });
+    const report = await h.run('apply');
+    expect(report.results.find((r) => r.change.key === 'primary-missing')?.message).toBe(
+      'adopted; secrets re-sent with a full PUT',
+    );
+    const stored = h.world.groups
+      .get(P1)
+      ?.alerts.get(id)
+      ?.notifications.find((n) => n.typeName === 'WEBHOOK');
+    expect(stored?.webhookUrl).toBe(SECRETS['notify#url']);
+  });
+
   it('renamedFrom makes a key renamed and edited at once an update of the same config, its record moved', async () => {
     const h = scenario();
     await h.run('apply');
