@@ -251,6 +251,85 @@ describe('renamed keys', () => {
     expect(plan.plan.changes.find((c) => c.key === 'disk-space')).toMatchObject({ id, movedFrom: 'disk' });
   });
 
+  /** Project 1's `disk` config as key `key`, its threshold `threshold`. */
+  function diskAt(key: string, threshold: number): Record<string, unknown> {
+    const disk = structuredClone(p1Alerts().find((c) => c.key === 'disk') as Record<string, unknown>);
+    disk.key = key;
+    (disk.metricThreshold as { threshold: number }).threshold = threshold;
+    return disk;
+  }
+  const withoutDisk = () => p1Alerts().filter((c) => c.key !== 'disk');
+
+  it('renamedFrom on a key that already owns a config takes nothing: the old key is deleted as any other', async () => {
+    const h = scenario();
+    setP1(h, { alertConfigs: [...p1Alerts(), diskAt('disk-space', 80)] });
+    await h.run('apply');
+    const own = ownedId(h, 'disk-space');
+    const disk = ownedId(h, 'disk');
+    setP1(h, { alertConfigs: [...withoutDisk(), { ...diskAt('disk-space', 80), renamedFrom: ['disk'] }] });
+    expect(actions(await h.run('apply'))).toEqual(['disk:delete']);
+    expect(ownedId(h, 'disk-space')).toBe(own);
+    expect(h.world.groups.get(P1)?.alerts.has(disk)).toBe(false);
+    expect(h.world.groups.get(P1)?.alerts.get(own)?.metricThreshold?.threshold).toBe(80);
+  });
+
+  it('renamedFrom whose old config was deleted by hand in Ops Manager: the key is created, the old record forgotten', async () => {
+    const h = scenario();
+    await h.run('apply');
+    h.world.groups.get(P1)?.alerts.delete(ownedId(h, 'disk'));
+    setP1(h, { alertConfigs: [...withoutDisk(), { ...diskAt('disk-space', 80), renamedFrom: ['disk'] }] });
+    const report = await h.run('apply');
+    const changed = report.plan.changes.filter((c) => c.action !== 'noop');
+    expect(changed).toMatchObject([{ key: 'disk-space', action: 'create', reason: 'not in Ops Manager' }]);
+    expect(changed[0]?.movedFrom).toBeUndefined();
+    expect(h.state.state?.projects[P1]?.alertConfigs.disk).toBeUndefined();
+    expect(h.world.groups.get(P1)?.alerts.get(ownedId(h, 'disk-space'))?.metricThreshold?.threshold).toBe(80);
+    expect(actions(await h.run('plan'))).toEqual([]);
+  });
+
+  it('renamedFrom listing two old keys that own live configs: the first listed takes its config, the other is deleted', async () => {
+    const h = scenario();
+    setP1(h, { alertConfigs: [...p1Alerts(), diskAt('disk-old', 85)] });
+    await h.run('apply');
+    const disk = ownedId(h, 'disk');
+    setP1(h, { alertConfigs: [...withoutDisk(), { ...diskAt('disk-space', 80), renamedFrom: ['disk', 'disk-old'] }] });
+    const plan = await h.run('plan');
+    expect(actions(plan).sort()).toEqual(['disk-old:delete', 'disk-space:update']);
+    expect(plan.plan.changes.find((c) => c.key === 'disk-space')).toMatchObject({ id: disk, movedFrom: 'disk' });
+  });
+
+  it('a new key equal to the config renamed away with renamedFrom does not take it: it is created', async () => {
+    const h = scenario();
+    await h.run('apply');
+    const disk = ownedId(h, 'disk');
+    // disk-copy keeps disk's old settings and sorts before disk-space: as a plain rename it would match disk's config.
+    setP1(h, {
+      alertConfigs: [...withoutDisk(), diskAt('disk-copy', 90), { ...diskAt('disk-space', 80), renamedFrom: ['disk'] }],
+    });
+    expect(actions(await h.run('apply')).sort()).toEqual(['disk-copy:create', 'disk-space:update']);
+    expect(ownedId(h, 'disk-space')).toBe(disk);
+    expect(ownedId(h, 'disk-copy')).not.toBe(disk);
+    expect(actions(await h.run('plan'))).toEqual([]);
+  });
+
+  it('renamedFrom with only enabled turned on is an enable of the same config (PATCH)', async () => {
+    const h = scenario();
+    setP1(h, { alertConfigs: p1Alerts().map((c) => (c.key === 'disk' ? { ...c, enabled: false } : c)) });
+    await h.run('apply');
+    const id = ownedId(h, 'disk');
+    setP1(h, { alertConfigs: renamed('disk', 'disk-space', (c) => (c.renamedFrom = ['disk'])) });
+    const report = await h.run('apply');
+    expect(report.plan.changes.find((c) => c.key === 'disk-space')).toMatchObject({
+      action: 'enable',
+      id,
+      movedFrom: 'disk',
+    });
+    expect(h.world.groups.get(P1)?.alerts.get(id)?.enabled).toBe(true);
+    expect(ownedId(h, 'disk-space')).toBe(id);
+    expect(h.state.state?.projects[P1]?.alertConfigs.disk).toBeUndefined();
+    expect(actions(await h.run('plan'))).toEqual([]);
+  });
+
   it('a saved plan may name movedFrom on an adopt, update, enable or disable only, as a string', () => {
     // Every target written carries its live digest (checked separately in apply-ownership.test.ts).
     const plan = {
@@ -266,7 +345,9 @@ describe('renamed keys', () => {
       /malformed change \(changes\[0\]: movedFrom/,
     );
     expect(checkSavedPlan({ ...plan, changes: [{ ...change, action: 'adopt' }] }).changes).toHaveLength(1);
-    expect(checkSavedPlan({ ...plan, changes: [{ ...change, action: 'update' }] }).changes).toHaveLength(1);
+    for (const action of ['update', 'enable', 'disable']) {
+      expect(checkSavedPlan({ ...plan, changes: [{ ...change, action }] }).changes).toHaveLength(1);
+    }
   });
 
   it('a saved plan change missing what the apply reads is refused by name, never a TypeError half-way', () => {
