@@ -330,7 +330,31 @@ describe('renamed keys', () => {
     expect(actions(await h.run('plan'))).toEqual([]);
   });
 
-  it('a saved plan may name movedFrom on an adopt, update, enable or disable only, as a string', () => {
+  it("a plan saved while the project is in observe mode keeps its renamed keys' drift (movedFrom) and loads", async () => {
+    // Found by review: observe mode turns a rename's adopt or update into a drift that keeps movedFrom, and the saved
+    // plan check refused the whole plan as malformed.
+    const h = scenario();
+    await h.run('apply');
+    const writes = h.world.writes(P1).length;
+    const alertConfigs = renamed('no-primary', 'primary-missing').filter((c) => c.key !== 'disk');
+    setP1(h, {
+      mode: 'observe',
+      alertConfigs: [...alertConfigs, { ...diskAt('disk-space', 80), renamedFrom: ['disk'] }],
+    });
+    const planned = await h.run('plan');
+    const drifts = planned.plan.changes.filter((c) => c.action !== 'noop').map((c) => [c.key, c.action, c.movedFrom]);
+    expect(drifts.sort()).toEqual([
+      ['disk-space', 'drift', 'disk'],
+      ['primary-missing', 'drift', 'no-primary'],
+    ]);
+    const report = await h.run('apply', { savedPlan: JSON.parse(JSON.stringify(planned.plan)) });
+    expect(report.results.filter((r) => r.status === 'failed')).toEqual([]);
+    expect(h.world.writes(P1).length).toBe(writes);
+    expect(ownedId(h, 'disk')).toBeDefined();
+    expect(ownedId(h, 'no-primary')).toBeDefined();
+  });
+
+  it('a saved plan may name movedFrom on an adopt, update, enable, disable or drift only, as a string', () => {
     // Every target written carries its live digest (checked separately in apply-ownership.test.ts).
     const plan = {
       formatVersion: PLAN_FORMAT_VERSION,
@@ -345,7 +369,7 @@ describe('renamed keys', () => {
       /malformed change \(changes\[0\]: movedFrom/,
     );
     expect(checkSavedPlan({ ...plan, changes: [{ ...change, action: 'adopt' }] }).changes).toHaveLength(1);
-    for (const action of ['update', 'enable', 'disable']) {
+    for (const action of ['update', 'enable', 'disable', 'drift']) {
       expect(checkSavedPlan({ ...plan, changes: [{ ...change, action }] }).changes).toHaveLength(1);
     }
   });
