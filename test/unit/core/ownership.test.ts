@@ -1,5 +1,6 @@
 // Scenario: ownership: adoption instead of duplication, pending-create recovery, ambiguous POSTs, non-convergence, corrupt state.
 import { describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
 import { PLAN_FORMAT_VERSION } from '../../../lambdas/core/model.ts';
 import { checkSavedPlan } from '../../../lambdas/core/saved-plan.ts';
 import { ambiguous } from '../../helpers/fake-opsman-api.ts';
@@ -327,6 +328,53 @@ describe('renamed keys', () => {
     expect(h.world.groups.get(P1)?.alerts.get(id)?.enabled).toBe(true);
     expect(ownedId(h, 'disk-space')).toBe(id);
     expect(h.state.state?.projects[P1]?.alertConfigs.disk).toBeUndefined();
+    expect(actions(await h.run('plan'))).toEqual([]);
+  });
+
+  it('renamedFrom on a template entry renames the key in place in each project that uses the template', async () => {
+    const h = scenario();
+    const template = (entry: Record<string, unknown>) =>
+      stringify({
+        apiVersion: 'opsman-gitops/v1',
+        kind: 'AlertTemplate',
+        metadata: { name: 'base' },
+        spec: { alertConfigs: [entry] },
+      });
+    const using = (yaml: string) => yaml.replace('spec:\n', 'spec:\n  alertTemplates: [base]\n');
+    const entry = {
+      key: 'repl-lag',
+      eventTypeName: 'NO_PRIMARY',
+      notifications: [{ typeName: 'EMAIL', emailAddress: 'ops@acme.example' }],
+    };
+    h.source.files.set('base.yaml', template(entry));
+    for (const [file, yaml] of h.source.files) if (file.startsWith('p')) h.source.files.set(file, using(yaml));
+    await h.run('apply');
+    const ids = [ownedId(h, 'repl-lag', P1), ownedId(h, 'repl-lag', P2)];
+    const email = [{ typeName: 'EMAIL', emailAddress: 'oncall@acme.example' }];
+    h.source.files.set(
+      'base.yaml',
+      template({ ...entry, key: 'no-primary-email', renamedFrom: ['repl-lag'], notifications: email }),
+    );
+    const report = await h.run('apply');
+    expect(report.plan.changes.filter((c) => c.action !== 'noop')).toMatchObject([
+      {
+        target: { id: P1 },
+        key: 'no-primary-email',
+        action: 'update',
+        id: ids[0],
+        movedFrom: 'repl-lag',
+        template: { name: 'base' },
+      },
+      {
+        target: { id: P2 },
+        key: 'no-primary-email',
+        action: 'update',
+        id: ids[1],
+        movedFrom: 'repl-lag',
+        template: { name: 'base' },
+      },
+    ]);
+    expect([ownedId(h, 'no-primary-email', P1), ownedId(h, 'no-primary-email', P2)]).toEqual(ids);
     expect(actions(await h.run('plan'))).toEqual([]);
   });
 
