@@ -338,7 +338,7 @@ export interface Change {
   };
   /**
    * The key that left git and owned this object; its record moves to `key` (a renamed key). On an adopt, or on an
-   * update, enable or disable of a key renamed with `renamedFrom`.
+   * update, enable or disable of a key renamed with `renamedFrom`; kept on the drift observe mode makes of either.
    */
   movedFrom?: string;
   /**

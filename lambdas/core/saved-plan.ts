@@ -23,8 +23,11 @@ import { fieldsProblem, valuesProblem } from './saved-plan-values.ts';
 const ACTIONS: ReadonlySet<string> = new Set(ACTION_ORDER);
 /** Alert-config actions that address an existing object by id. */
 const NEEDS_ID: ReadonlySet<string> = new Set(['update', 'enable', 'disable', 'delete', 'adopt']);
-/** Actions that may move a renamed key's record (`movedFrom`): an implicit rename adopts, a declared one also writes. */
-const MOVES: ReadonlySet<string> = new Set(['adopt', 'update', 'enable', 'disable']);
+/**
+ * Actions that may carry a renamed key's `movedFrom`: an implicit rename adopts, a declared one also writes; a target in
+ * observe mode reports either as a drift (never applied), which keeps it, so a plan saved there still loads.
+ */
+const MOVES: ReadonlySet<string> = new Set(['adopt', 'update', 'enable', 'disable', 'drift']);
 
 /**
  * What is wrong with one change of a saved plan, or undefined: every member the apply and the renderers read, with
@@ -44,7 +47,7 @@ function changeProblem(c: unknown): string | undefined {
   if (typeof c.reason !== 'string') return 'reason is not a string';
   if (c.id !== undefined && typeof c.id !== 'string') return 'id is not a string';
   if (c.movedFrom !== undefined && (typeof c.movedFrom !== 'string' || !MOVES.has(c.action))) {
-    return 'movedFrom is allowed on an adopt, update, enable or disable only, as a string';
+    return 'movedFrom is allowed on an adopt, update, enable, disable or drift only, as a string';
   }
   const template = c.template === undefined ? undefined : templateProblem(c.template, c.kind);
   if (template !== undefined) return template;

@@ -1,13 +1,14 @@
 // Scenario: an adoption re-sends the secrets of the adopted config with one full PUT, since the live ones are redacted
 // and cannot be compared: a body with a single secret is re-sent like one with several, and a body without secrets
 // sends nothing; either way the key then owns the config. A renamed key keeps its old record's createdAt and drops that
-// record only while it still names the adopted config; a create records that this tool made the config (createdAt),
-// ignoreFields or not.
+// record only while it still names the adopted config; an update of a key renamed with renamedFrom writes the old
+// key's config only while that record names it (and the key owns no other), then moves it; a create records that this
+// tool made the config (createdAt), ignoreFields or not.
 import { describe, expect, it } from 'vitest';
 import type { DesiredAlertBody } from '../../../lambdas/core/alert-body.ts';
 import { type AlertApplyContext, applyAlertChange } from '../../../lambdas/core/apply-alerts.ts';
 import type { Change } from '../../../lambdas/core/model.ts';
-import type { OpsManagerApi } from '../../../lambdas/core/ports.ts';
+import type { OpsManagerApi, OwnedAlertConfig } from '../../../lambdas/core/ports.ts';
 import { emptyState } from '../../../lambdas/core/state.ts';
 import type { AlertConfigRequest } from '../../../lambdas/opsman/types.ts';
 
@@ -92,6 +93,41 @@ describe("the record a renamed key's adoption leaves", () => {
     expect(records.k?.id).toBe('c1');
     expect(records.k?.createdAt).toBeUndefined();
     expect(records.k?.adoptedAt).toBe('2026-03-01T10:00:00.000Z');
+  });
+});
+
+describe("a renamed key's update (renamedFrom)", () => {
+  const email = [{ typeName: 'EMAIL', emailAddress: 'a@x.io', delayMin: 0 }];
+  const update = (): Change => ({ ...adoption(email), action: 'update', movedFrom: 'old' });
+
+  it("writes the old key's config and moves its record, createdAt and adoptedAt kept", async () => {
+    const { ctx, puts } = context();
+    const old = { id: 'c1', createdAt: '2026-01-01T00:00:00.000Z', adoptedAt: '2026-02-01T00:00:00.000Z' };
+    ctx.state.projects[GROUP] = { alertConfigs: { old } };
+    await applyAlertChange(update(), ctx);
+    expect(puts).toHaveLength(1);
+    const records = ctx.state.projects[GROUP]?.alertConfigs ?? {};
+    expect(Object.keys(records)).toEqual(['k']);
+    expect(records.k).toMatchObject(old);
+  });
+
+  it('writes nothing when the old key names another config since the plan, nor when the key owns another one', async () => {
+    const states: Record<string, OwnedAlertConfig>[] = [{ old: { id: 'c7' } }, { old: { id: 'c1' }, k: { id: 'c9' } }];
+    for (const alertConfigs of states) {
+      const { ctx, puts } = context();
+      ctx.state.projects[GROUP] = { alertConfigs: structuredClone(alertConfigs) };
+      await expect(applyAlertChange(update(), ctx)).rejects.toThrow(/not owned by key "k"/);
+      expect(puts).toEqual([]);
+      expect(ctx.state.projects[GROUP]?.alertConfigs).toEqual(alertConfigs);
+    }
+  });
+
+  it('leaves the old record alone when the key owns the config itself and the old key names another', async () => {
+    const { ctx } = context();
+    ctx.state.projects[GROUP] = { alertConfigs: { k: { id: 'c1' }, old: { id: 'c7' } } };
+    await applyAlertChange(update(), ctx);
+    expect(ctx.state.projects[GROUP]?.alertConfigs.old).toEqual({ id: 'c7' });
+    expect(ctx.state.projects[GROUP]?.alertConfigs.k?.id).toBe('c1');
   });
 });
 

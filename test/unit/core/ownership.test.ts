@@ -1,5 +1,6 @@
 // Scenario: ownership: adoption instead of duplication, pending-create recovery, ambiguous POSTs, non-convergence, corrupt state.
 import { describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
 import { PLAN_FORMAT_VERSION } from '../../../lambdas/core/model.ts';
 import { checkSavedPlan } from '../../../lambdas/core/saved-plan.ts';
 import { ambiguous } from '../../helpers/fake-opsman-api.ts';
@@ -274,7 +275,157 @@ describe('renamed keys', () => {
     expect(plan.plan.changes.find((c) => c.key === 'disk-space')).toMatchObject({ id, movedFrom: 'disk' });
   });
 
-  it('a saved plan may name movedFrom on an adopt, update, enable or disable only, as a string', () => {
+  /** Project 1's `disk` config as key `key`, its threshold `threshold`. */
+  function diskAt(key: string, threshold: number): Record<string, unknown> {
+    const disk = structuredClone(p1Alerts().find((c) => c.key === 'disk') as Record<string, unknown>);
+    disk.key = key;
+    (disk.metricThreshold as { threshold: number }).threshold = threshold;
+    return disk;
+  }
+  const withoutDisk = () => p1Alerts().filter((c) => c.key !== 'disk');
+
+  it('renamedFrom on a key that already owns a config takes nothing: the old key is deleted as any other', async () => {
+    const h = scenario();
+    setP1(h, { alertConfigs: [...p1Alerts(), diskAt('disk-space', 80)] });
+    await h.run('apply');
+    const own = ownedId(h, 'disk-space');
+    const disk = ownedId(h, 'disk');
+    setP1(h, { alertConfigs: [...withoutDisk(), { ...diskAt('disk-space', 80), renamedFrom: ['disk'] }] });
+    expect(actions(await h.run('apply'))).toEqual(['disk:delete']);
+    expect(ownedId(h, 'disk-space')).toBe(own);
+    expect(h.world.groups.get(P1)?.alerts.has(disk)).toBe(false);
+    expect(h.world.groups.get(P1)?.alerts.get(own)?.metricThreshold?.threshold).toBe(80);
+  });
+
+  it('renamedFrom whose old config was deleted by hand in Ops Manager: the key is created, the old record forgotten', async () => {
+    const h = scenario();
+    await h.run('apply');
+    h.world.groups.get(P1)?.alerts.delete(ownedId(h, 'disk'));
+    setP1(h, { alertConfigs: [...withoutDisk(), { ...diskAt('disk-space', 80), renamedFrom: ['disk'] }] });
+    const report = await h.run('apply');
+    const changed = report.plan.changes.filter((c) => c.action !== 'noop');
+    expect(changed).toMatchObject([{ key: 'disk-space', action: 'create', reason: 'not in Ops Manager' }]);
+    expect(changed[0]?.movedFrom).toBeUndefined();
+    expect(h.state.state?.projects[P1]?.alertConfigs.disk).toBeUndefined();
+    expect(h.world.groups.get(P1)?.alerts.get(ownedId(h, 'disk-space'))?.metricThreshold?.threshold).toBe(80);
+    expect(actions(await h.run('plan'))).toEqual([]);
+  });
+
+  it('renamedFrom listing two old keys that own live configs: the first listed takes its config, the other is deleted', async () => {
+    const h = scenario();
+    setP1(h, { alertConfigs: [...p1Alerts(), diskAt('disk-old', 85)] });
+    await h.run('apply');
+    const disk = ownedId(h, 'disk');
+    setP1(h, { alertConfigs: [...withoutDisk(), { ...diskAt('disk-space', 80), renamedFrom: ['disk', 'disk-old'] }] });
+    const plan = await h.run('plan');
+    expect(actions(plan).sort()).toEqual(['disk-old:delete', 'disk-space:update']);
+    expect(plan.plan.changes.find((c) => c.key === 'disk-space')).toMatchObject({ id: disk, movedFrom: 'disk' });
+  });
+
+  it('a new key equal to the config renamed away with renamedFrom does not take it: it is created', async () => {
+    const h = scenario();
+    await h.run('apply');
+    const disk = ownedId(h, 'disk');
+    // disk-copy keeps disk's old settings and sorts before disk-space: as a plain rename it would match disk's config.
+    setP1(h, {
+      alertConfigs: [...withoutDisk(), diskAt('disk-copy', 90), { ...diskAt('disk-space', 80), renamedFrom: ['disk'] }],
+    });
+    expect(actions(await h.run('apply')).sort()).toEqual(['disk-copy:create', 'disk-space:update']);
+    expect(ownedId(h, 'disk-space')).toBe(disk);
+    expect(ownedId(h, 'disk-copy')).not.toBe(disk);
+    expect(actions(await h.run('plan'))).toEqual([]);
+  });
+
+  it('renamedFrom with only enabled turned on is an enable of the same config (PATCH)', async () => {
+    const h = scenario();
+    setP1(h, { alertConfigs: p1Alerts().map((c) => (c.key === 'disk' ? { ...c, enabled: false } : c)) });
+    await h.run('apply');
+    const id = ownedId(h, 'disk');
+    setP1(h, { alertConfigs: renamed('disk', 'disk-space', (c) => (c.renamedFrom = ['disk'])) });
+    const report = await h.run('apply');
+    expect(report.plan.changes.find((c) => c.key === 'disk-space')).toMatchObject({
+      action: 'enable',
+      id,
+      movedFrom: 'disk',
+    });
+    expect(h.world.groups.get(P1)?.alerts.get(id)?.enabled).toBe(true);
+    expect(ownedId(h, 'disk-space')).toBe(id);
+    expect(h.state.state?.projects[P1]?.alertConfigs.disk).toBeUndefined();
+    expect(actions(await h.run('plan'))).toEqual([]);
+  });
+
+  it('renamedFrom on a template entry renames the key in place in each project that uses the template', async () => {
+    const h = scenario();
+    const template = (entry: Record<string, unknown>) =>
+      stringify({
+        apiVersion: 'opsman-gitops/v1',
+        kind: 'AlertTemplate',
+        metadata: { name: 'base' },
+        spec: { alertConfigs: [entry] },
+      });
+    const using = (yaml: string) => yaml.replace('spec:\n', 'spec:\n  alertTemplates: [base]\n');
+    const entry = {
+      key: 'repl-lag',
+      eventTypeName: 'NO_PRIMARY',
+      notifications: [{ typeName: 'EMAIL', emailAddress: 'ops@acme.example' }],
+    };
+    h.source.files.set('base.yaml', template(entry));
+    for (const [file, yaml] of h.source.files) if (file.startsWith('p')) h.source.files.set(file, using(yaml));
+    await h.run('apply');
+    const ids = [ownedId(h, 'repl-lag', P1), ownedId(h, 'repl-lag', P2)];
+    const email = [{ typeName: 'EMAIL', emailAddress: 'oncall@acme.example' }];
+    h.source.files.set(
+      'base.yaml',
+      template({ ...entry, key: 'no-primary-email', renamedFrom: ['repl-lag'], notifications: email }),
+    );
+    const report = await h.run('apply');
+    expect(report.plan.changes.filter((c) => c.action !== 'noop')).toMatchObject([
+      {
+        target: { id: P1 },
+        key: 'no-primary-email',
+        action: 'update',
+        id: ids[0],
+        movedFrom: 'repl-lag',
+        template: { name: 'base' },
+      },
+      {
+        target: { id: P2 },
+        key: 'no-primary-email',
+        action: 'update',
+        id: ids[1],
+        movedFrom: 'repl-lag',
+        template: { name: 'base' },
+      },
+    ]);
+    expect([ownedId(h, 'no-primary-email', P1), ownedId(h, 'no-primary-email', P2)]).toEqual(ids);
+    expect(actions(await h.run('plan'))).toEqual([]);
+  });
+
+  it("a plan saved while the project is in observe mode keeps its renamed keys' drift (movedFrom) and loads", async () => {
+    // Found by review: observe mode turns a rename's adopt or update into a drift that keeps movedFrom, and the saved
+    // plan check refused the whole plan as malformed.
+    const h = scenario();
+    await h.run('apply');
+    const writes = h.world.writes(P1).length;
+    const alertConfigs = renamed('no-primary', 'primary-missing').filter((c) => c.key !== 'disk');
+    setP1(h, {
+      mode: 'observe',
+      alertConfigs: [...alertConfigs, { ...diskAt('disk-space', 80), renamedFrom: ['disk'] }],
+    });
+    const planned = await h.run('plan');
+    const drifts = planned.plan.changes.filter((c) => c.action !== 'noop').map((c) => [c.key, c.action, c.movedFrom]);
+    expect(drifts.sort()).toEqual([
+      ['disk-space', 'drift', 'disk'],
+      ['primary-missing', 'drift', 'no-primary'],
+    ]);
+    const report = await h.run('apply', { savedPlan: JSON.parse(JSON.stringify(planned.plan)) });
+    expect(report.results.filter((r) => r.status === 'failed')).toEqual([]);
+    expect(h.world.writes(P1).length).toBe(writes);
+    expect(ownedId(h, 'disk')).toBeDefined();
+    expect(ownedId(h, 'no-primary')).toBeDefined();
+  });
+
+  it('a saved plan may name movedFrom on an adopt, update, enable, disable or drift only, as a string', () => {
     // Every target written carries its live digest (checked separately in apply-ownership.test.ts).
     const plan = {
       formatVersion: PLAN_FORMAT_VERSION,
@@ -289,7 +440,9 @@ describe('renamed keys', () => {
       /malformed change \(changes\[0\]: movedFrom/,
     );
     expect(checkSavedPlan({ ...plan, changes: [{ ...change, action: 'adopt' }] }).changes).toHaveLength(1);
-    expect(checkSavedPlan({ ...plan, changes: [{ ...change, action: 'update' }] }).changes).toHaveLength(1);
+    for (const action of ['update', 'enable', 'disable', 'drift']) {
+      expect(checkSavedPlan({ ...plan, changes: [{ ...change, action }] }).changes).toHaveLength(1);
+    }
   });
 
   it('a saved plan change missing what the apply reads is refused by name, never a TypeError half-way', () => {

@@ -703,6 +703,17 @@ describe('semantic rules', () => {
     expect(await issuesOf({ 'p.yaml': rotation(1) })).toEqual([]);
   });
 
+  it('a renamedFrom item that is not a key is refused by the schema alone, not also as claimed twice', async () => {
+    const config = (key: string) =>
+      `    - key: ${key}\n      renamedFrom: [5]\n      eventTypeName: HOST_DOWN\n      notifications: [{typeName: GROUP, roles: [GROUP_OWNER]}]\n`;
+    const issues = await issuesOf({ 'p.yaml': projectYaml(`  alertConfigs:\n${config('a1')}${config('a2')}`) });
+    expect(issues.map((i) => i.path)).toEqual([
+      'spec.alertConfigs[0].renamedFrom[0]',
+      'spec.alertConfigs[1].renamedFrom[0]',
+    ]);
+    expect(issues.filter((i) => i.message.includes('both renamed from'))).toEqual([]);
+  });
+
   it('accepts released keys that are not declared, and loads them into the project', async () => {
     const result = await loadDesiredState(
       new MemorySource({
