@@ -172,6 +172,27 @@ describe('selectDigestChallenge', () => {
       qop: 'auth',
     },
     {
+      name: 'the spec\'s op="auth" (no qop) is read as qop=auth',
+      header: 'Digest realm="MMS Public API", domain="", nonce="o", algorithm=MD5, op="auth", stale=false',
+      algorithm: 'MD5',
+      nonce: 'o',
+      qop: 'auth',
+    },
+    {
+      name: 'op other than auth, without qop, stays RFC 2069',
+      header: 'Digest realm="r", nonce="o2", op="auth-int"',
+      algorithm: 'MD5',
+      nonce: 'o2',
+      qop: null,
+    },
+    {
+      name: 'qop wins over op',
+      header: 'Digest realm="r", nonce="o3", qop="auth-int", op="auth", Digest realm="r", nonce="o4"',
+      algorithm: 'MD5',
+      nonce: 'o4',
+      qop: null,
+    },
+    {
       name: 'a malformed line is skipped when another line is usable',
       header: ['Digest realm="oops', 'Digest realm="r", nonce="ok"'],
       algorithm: 'MD5',
