@@ -179,6 +179,13 @@ describe('selectDigestChallenge', () => {
       qop: 'auth',
     },
     {
+      name: 'op compares in any case, like qop',
+      header: 'Digest realm="r", nonce="o1", op=AUTH',
+      algorithm: 'MD5',
+      nonce: 'o1',
+      qop: 'auth',
+    },
+    {
       name: 'op other than auth, without qop, stays RFC 2069',
       header: 'Digest realm="r", nonce="o2", op="auth-int"',
       algorithm: 'MD5',
