@@ -324,6 +324,13 @@ describe('typed endpoints', () => {
     ]);
   });
 
+  it('reads a physical host answered without hosts (none bound) as hosts []', async () => {
+    reply = { json: { results: [{ id: 'p', name: 'n', serverType: { name: 'RAM_POOL' } }], links: [] } };
+    expect(await client.listPhysicalHosts()).toEqual([
+      { id: 'p', name: 'n', serverType: { name: 'RAM_POOL', label: 'RAM Pool' }, hosts: [] },
+    ]);
+  });
+
   it('an empty audit-log body reads as {}', async () => {
     reply = { status: 200 };
     expect(await client.getAuditLogRotateConfig(G)).toEqual({});
