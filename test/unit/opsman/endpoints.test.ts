@@ -287,6 +287,7 @@ describe('typed endpoints', () => {
     ['a wrapped object', { json: { serverType: ST } } as ScriptedReply, ST],
     ['a bare string', { json: 'RAM_POOL' } as ScriptedReply, { name: 'RAM_POOL', label: 'RAM Pool' }],
     ['an empty object', { json: {} } as ScriptedReply, null],
+    ['an object with an empty name', { json: { name: '', label: '' } } as ScriptedReply, null],
   ])('reads a default server type from %s', async (_name, answer, expected) => {
     reply = answer;
     expect(await client.getProjectDefaultServerType(G)).toEqual(expected);
@@ -328,6 +329,13 @@ describe('typed endpoints', () => {
     reply = { json: { results: [{ id: 'p', name: 'n', serverType: { name: 'RAM_POOL' } }], links: [] } };
     expect(await client.listPhysicalHosts()).toEqual([
       { id: 'p', name: 'n', serverType: { name: 'RAM_POOL', label: 'RAM Pool' }, hosts: [] },
+    ]);
+  });
+
+  it('reads a host assignment answered without processes as processes []', async () => {
+    reply = { json: { results: [{ hostname: 'h', serverType: { name: 'DEV_SERVER' } }], links: [] } };
+    expect(await client.listProjectHostAssignments(G, '2026-01-01', '2026-01-31')).toEqual([
+      { hostname: 'h', serverType: { name: 'DEV_SERVER', label: 'Dev Server' }, processes: [] },
     ]);
   });
 
