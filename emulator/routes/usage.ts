@@ -96,7 +96,11 @@ export const usageRoutes: Route[] = [
     need: OWNER,
     handler: async (ctx) => {
       const hostId = param(ctx, 'hostId');
-      const matches = ctx.core.state.hostAssignments.filter((a) => a.hostId === hostId);
+      const all = ctx.core.state.hostAssignments;
+      // No answer of the spec's API carries a host's id (assignments show its hostname only), so a client that knows
+      // only what the API told it names the host by its hostname: that is taken when no id matches.
+      let matches = all.filter((a) => a.hostId === hostId);
+      if (matches.length === 0) matches = all.filter((a) => a.hostname === hostId);
       if (matches.length === 0) throw apiErrors.resourceNotFound(`/api/public/v1.0${ctx.path}`);
       const type = await serverTypeBody(ctx);
       const old = matches[0]?.serverType ?? null;

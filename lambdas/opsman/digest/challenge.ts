@@ -51,6 +51,10 @@ function toDigestChallenge(challenge: AuthChallenge): { challenge: DigestChallen
     const offered = qopValue.split(',').map((q) => q.trim().toLowerCase());
     if (!offered.includes('auth')) return null;
     qop = 'auth';
+  } else if (params.get('op')?.trim().toLowerCase() === 'auth') {
+    // The spec describes Ops Manager's challenge as carrying "op set to auth" (its docs' typo for qop): a server
+    // written from it may send `op="auth"` and check a qop=auth answer, which an RFC 2069 answer would fail.
+    qop = 'auth';
   }
   const stale = (params.get('stale') ?? 'false').toLowerCase() === 'true';
   const opaque = params.get('opaque');

@@ -126,6 +126,20 @@ describe('pagination', () => {
     ]);
   });
 
+  it('links a middle page both ways, and gives a page that ends the list exactly no next link', async () => {
+    const base = `${h.emu.url}${LIST}`;
+    const middle = await h.owner.get(`${LIST}?itemsPerPage=3&pageNum=2`);
+    expect(middle.body.links).toEqual([
+      { href: `${base}?pageNum=2&itemsPerPage=3`, rel: 'self' },
+      { href: `${base}?pageNum=1&itemsPerPage=3`, rel: 'previous' },
+      { href: `${base}?pageNum=3&itemsPerPage=3`, rel: 'next' },
+    ]);
+    // The spec: "A next link appears when more pages exist"; 7 items in pages of 7 leave none after page 1.
+    const full = await h.owner.get(`${LIST}?itemsPerPage=7`);
+    expect(full.body.results).toHaveLength(7);
+    expect(full.body.links).toEqual([{ href: `${base}?pageNum=1&itemsPerPage=7`, rel: 'self' }]);
+  });
+
   it('adds pageNum and itemsPerPage to self even when the client sent neither', async () => {
     const res = await h.owner.get(LIST);
     expect(res.body.links).toEqual([{ href: `${h.emu.url}${LIST}?pageNum=1&itemsPerPage=100`, rel: 'self' }]);

@@ -170,6 +170,19 @@ describe('events', () => {
     expect(one.body.raw).toEqual({ _t: 'AUDIT', automationConfigVersion: 42 });
   });
 
+  it('leaves raw out of an event that has one unless includeRaw is true (the spec: "appears only when")', async () => {
+    const id = '6f0e00000000000000000003';
+    const list = `/groups/${W.searchProd}/events`;
+    for (const query of ['', '?includeRaw=false']) {
+      expect((await h.owner.get(`${list}/${id}${query}`)).body).not.toHaveProperty('raw');
+      const listed = (await h.owner.get(`${list}${query}`)).body.results.find((e: { id: string }) => e.id === id);
+      expect(listed).toBeDefined();
+      expect(listed).not.toHaveProperty('raw');
+    }
+    const raw = (await h.owner.get(`${list}?includeRaw=true`)).body.results.find((e: { id: string }) => e.id === id);
+    expect(raw.raw).toEqual({ _t: 'AUDIT', automationConfigVersion: 42 });
+  });
+
   it('filters by repeated eventType and inclusive dates', async () => {
     const both = await h.owner.get(`${path}?eventType=JOINED_GROUP&eventType=ALERT_CONFIG_CHANGED_AUDIT`);
     expect(both.body.totalCount).toBe(2);

@@ -37,6 +37,18 @@ describe('version manifest: "Query: pretty only"', () => {
     expect(await got.text()).toBe(text);
   });
 
+  it('does not judge an envelope value it does not take: envelope=maybe is no 400 there, as it is elsewhere', async () => {
+    const text = '{"updated":1767225600000,"versions":[]}';
+    const put = await h.owner.request('PUT', '/versionManifest?envelope=maybe', undefined, text);
+    expect(put.status).toBe(200);
+    expect(put.text).toBe(text);
+    const got = await fetch(`${h.emu.url}/unauth/versionManifest?envelope=maybe`);
+    expect(got.status).toBe(200);
+    expect(await got.text()).toBe(text);
+    const other = await h.owner.get(`/groups/${W.paymentsProd}/events?envelope=maybe`);
+    expect(other.body).toMatchObject({ errorCode: 'INVALID_QUERY_PARAMETER', parameters: ['envelope'] });
+  });
+
   it('still wraps errors of endpoints that take envelope', async () => {
     const res = await h.owner.get(`/groups/${W.missing}/events?envelope=true`);
     expect(res.body).toEqual({ status: 404, content: expect.objectContaining({ errorCode: 'GROUP_NOT_FOUND' }) });

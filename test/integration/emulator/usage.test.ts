@@ -185,6 +185,19 @@ describe('server types', () => {
     expect(res.body.results[0].serverType).toEqual({ name: 'TEST_SERVER', label: 'Test Server' });
     expect((await h.owner.put(`/usage/hosts/${W.missing}`, { serverType: { name: 'TEST_SERVER' } })).status).toBe(404);
   });
+
+  it('takes the hostname an assignment listing shows for the host id (the API shows no host id)', async () => {
+    const listed = await h.owner.get(`/usage/groups/${W.paymentsProd}/hosts?${NOV}`);
+    const hostname: string = listed.body.results[0].hostname;
+    const put = await h.owner.put(`/usage/hosts/${hostname}`, { serverType: { name: 'RAM_POOL' } });
+    expect(put.status).toBe(200);
+    const res = await h.owner.get(`/usage/groups/${W.paymentsProd}/hosts?${NOV}`);
+    expect(res.body.results[0]).toMatchObject({ hostname, serverType: { name: 'RAM_POOL', label: 'RAM Pool' } });
+    expect(res.body.results[1].serverType.name).toBe('PRODUCTION_SERVER');
+    expect((await h.owner.put('/usage/hosts/nowhere.example', { serverType: { name: 'DEV_SERVER' } })).status).toBe(
+      404,
+    );
+  });
 });
 
 describe('host assignments of a hand-written seed', () => {

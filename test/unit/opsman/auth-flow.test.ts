@@ -183,6 +183,16 @@ describe('Digest auth flow', () => {
       },
     },
     {
+      // The seed spec's wording of the 401 ("op set to auth"): a server written from it literally sends `op`, no
+      // `qop`, and checks the qop=auth response (nc, cnonce). An RFC 2069 answer would be refused as bad credentials.
+      name: 'the spec\'s literal challenge (op="auth" instead of qop, qop=auth checked)',
+      options: {
+        qop: 'auth',
+        challenge: (nonce, stale) =>
+          `Digest realm="MMS Public API", domain="", nonce="${nonce}", algorithm=MD5, op="auth", stale=${stale}`,
+      },
+    },
+    {
       name: 'bare values in any order',
       options: {
         challenge: (nonce) => `Digest qop=auth,algorithm=MD5,nonce="${nonce}",realm="MMS Public API",stale=false`,

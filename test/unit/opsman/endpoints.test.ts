@@ -287,6 +287,7 @@ describe('typed endpoints', () => {
     ['a wrapped object', { json: { serverType: ST } } as ScriptedReply, ST],
     ['a bare string', { json: 'RAM_POOL' } as ScriptedReply, { name: 'RAM_POOL', label: 'RAM Pool' }],
     ['an empty object', { json: {} } as ScriptedReply, null],
+    ['an object with an empty name', { json: { name: '', label: '' } } as ScriptedReply, null],
   ])('reads a default server type from %s', async (_name, answer, expected) => {
     reply = answer;
     expect(await client.getProjectDefaultServerType(G)).toEqual(expected);
@@ -321,6 +322,20 @@ describe('typed endpoints', () => {
         serverType: { name: 'TEST_SERVER', label: 'Test Server' },
         processes: [{ cluster: 'c1', processType: 7 }],
       },
+    ]);
+  });
+
+  it('reads a physical host answered without hosts (none bound) as hosts []', async () => {
+    reply = { json: { results: [{ id: 'p', name: 'n', serverType: { name: 'RAM_POOL' } }], links: [] } };
+    expect(await client.listPhysicalHosts()).toEqual([
+      { id: 'p', name: 'n', serverType: { name: 'RAM_POOL', label: 'RAM Pool' }, hosts: [] },
+    ]);
+  });
+
+  it('reads a host assignment answered without processes as processes []', async () => {
+    reply = { json: { results: [{ hostname: 'h', serverType: { name: 'DEV_SERVER' } }], links: [] } };
+    expect(await client.listProjectHostAssignments(G, '2026-01-01', '2026-01-31')).toEqual([
+      { hostname: 'h', serverType: { name: 'DEV_SERVER', label: 'Dev Server' }, processes: [] },
     ]);
   });
 
