@@ -16,6 +16,7 @@ import type { ClientOptions, ResolvedClientOptions } from './options.ts';
 import { resolveClientOptions } from './options-resolve.ts';
 import { firstItems } from './pagination.ts';
 import { RequestExecutor } from './request-executor.ts';
+import { type RoleForm, refusesSpecRole, withSpecRole } from './role-wire.ts';
 import { ROUTES } from './routes.ts';
 import { createDispatcher } from './transport.ts';
 import type {
@@ -72,6 +73,8 @@ interface ClientCore {
   dispatcher: Dispatcher;
   executor: RequestExecutor;
   closing: Promise<void> | null;
+  /** The form one-role notifications are sent in; shared by the client and its views (see role-wire.ts). */
+  roleForm: RoleForm;
 }
 
 /** How a view's requests are stopped (HttpRequest.signal, HttpRequest.stopWaiting, HttpRequest.endBy). */
@@ -111,7 +114,7 @@ export class OpsManagerClient implements OpsManagerApi {
     const resolved = resolveClientOptions(options);
     const dispatcher = createDispatcher(resolved);
     const executor = new RequestExecutor(resolved, dispatcher, new NonceCache());
-    this.#core = { resolved, dispatcher, executor, closing: null };
+    this.#core = { resolved, dispatcher, executor, closing: null, roleForm: 'role' };
     this.#stop = {};
     this.#api = new ApiCaller(resolved, executor);
   }
@@ -214,11 +217,30 @@ export class OpsManagerClient implements OpsManagerApi {
    * any of them): the config exists, and only a re-read can say which it is.
    */
   createAlertConfig(groupId: string, body: AlertConfigRequest): Promise<AlertConfig | null> {
-    return this.#api.json<AlertConfig>('POST', ROUTES.alertConfigs, { groupId }, { body });
+    return this.#sendAlertConfig('POST', ROUTES.alertConfigs, { groupId }, body);
   }
   /** Full replacement (PUT): send everything, `enabled` included. The stored config, or null (no body, as above). */
   updateAlertConfig(groupId: string, alertConfigId: string, body: AlertConfigRequest): Promise<AlertConfig | null> {
-    return this.#api.json<AlertConfig>('PUT', ROUTES.alertConfig, { groupId, alertConfigId }, { body });
+    return this.#sendAlertConfig('PUT', ROUTES.alertConfig, { groupId, alertConfigId }, body);
+  }
+  /**
+   * POST or PUT with one-role notifications in the spec's `role` form until the server refuses that field, then in
+   * the `roles` form (see role-wire.ts). The refused request wrote nothing (a 400), so it is sent again at once.
+   */
+  async #sendAlertConfig(
+    method: 'POST' | 'PUT',
+    route: string,
+    params: Record<string, string>,
+    body: AlertConfigRequest,
+  ): Promise<AlertConfig | null> {
+    const wire = this.#core.roleForm === 'role' ? withSpecRole(body) : body;
+    try {
+      return await this.#api.json<AlertConfig>(method, route, params, { body: wire });
+    } catch (error) {
+      if (wire === body || !refusesSpecRole(error)) throw error;
+      this.#core.roleForm = 'roles';
+      return this.#api.json<AlertConfig>(method, route, params, { body });
+    }
   }
   /** PATCH `{enabled}`: the safe way to toggle. The stored config, or null (no body, as above). */
   setAlertConfigEnabled(groupId: string, alertConfigId: string, enabled: boolean): Promise<AlertConfig | null> {

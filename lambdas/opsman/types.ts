@@ -57,7 +57,10 @@ export const SECRET_NOTIFICATION_FIELDS = [
 /** Name of one secret-bearing notification field. */
 export type SecretNotificationField = (typeof SECRET_NOTIFICATION_FIELDS)[number];
 
-/** A notification target as sent in a request. `roles` is what the real product takes; the spec also names `role`. */
+/**
+ * A notification target as sent in a request. The core always fills `roles`; the client sends a one-role list in the
+ * spec's `role` form until a server refuses it (role-wire.ts).
+ */
 export interface NotificationRequest {
   typeName: string;
   delayMin?: number;

@@ -229,7 +229,8 @@ describe('Digest auth flow', () => {
     const body = {
       eventTypeName: 'HOST_DOWN',
       enabled: true,
-      notifications: [{ typeName: 'GROUP', intervalMin: 5, delayMin: 0, roles: ['GROUP_OWNER'] }],
+      // Two roles: a body the client sends as it is (one role would go in the spec's `role` form, role-wire.ts).
+      notifications: [{ typeName: 'GROUP', intervalMin: 5, delayMin: 0, roles: ['GROUP_OWNER', 'GROUP_READ_ONLY'] }],
     };
     const created = await client.createAlertConfig('g', body);
     expect(created?.id).toBe('a1');

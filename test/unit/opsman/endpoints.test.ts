@@ -23,6 +23,8 @@ const ALERT_BODY = {
   enabled: true,
   notifications: [{ typeName: 'GROUP', roles: ['GROUP_OWNER'] }],
 };
+/** ALERT_BODY as sent: the spec's request form of one role, `role: <string>` (lambdas/opsman/role-wire.ts). */
+const ALERT_WIRE = { ...ALERT_BODY, notifications: [{ typeName: 'GROUP', role: 'GROUP_OWNER' }] };
 const HOST_BODY = { name: 'ph1', serverType: ST, virtualHosts: [{ groupId: G, hostname: 'h1.example' }] };
 
 /** The answer to the next request: fixed, or computed per request. */
@@ -63,13 +65,13 @@ const cases: Case[] = [
     { json: LIST },
   ],
   ['getAlertConfig', (c) => c.getAlertConfig(G, 'a1'), 'GET', `${P}/groups/${G}/alertConfigs/a1`],
-  ['createAlertConfig', (c) => c.createAlertConfig(G, ALERT_BODY), 'POST', `${P}/groups/${G}/alertConfigs`, ALERT_BODY],
+  ['createAlertConfig', (c) => c.createAlertConfig(G, ALERT_BODY), 'POST', `${P}/groups/${G}/alertConfigs`, ALERT_WIRE],
   [
     'updateAlertConfig',
     (c) => c.updateAlertConfig(G, 'a1', ALERT_BODY),
     'PUT',
     `${P}/groups/${G}/alertConfigs/a1`,
-    ALERT_BODY,
+    ALERT_WIRE,
   ],
   [
     'setAlertConfigEnabled',
