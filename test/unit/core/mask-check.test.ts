@@ -135,7 +135,17 @@ const cases: { name: string; shown: unknown; real: string; agrees: boolean }[] =
     real: 'https://hooks.example/a',
     agrees: true,
   },
-  { name: 'not a mask (three asterisks)', shown: '***', real: 'abc', agrees: true },
+  // A redaction keeps the length: a one-character path is one `*`, a 6-character key keeps two.
+  {
+    name: 'URL of another host with a one-character path (one `*`)',
+    shown: 'https://evil.example.invalid/*',
+    real: 'https://hooks.example.invalid/a/b',
+    agrees: false,
+  },
+  { name: 'other last four of a short key (two `*`)', shown: '**zz-1', real: 'xoxb-1', agrees: false },
+  { name: 'own last four of a short key (two `*`)', shown: '**xb-1', real: 'xoxb-1', agrees: true },
+  { name: "a clear value's own `*` is not taken for another secret", shown: 'ab*cd', real: 'ab*cd', agrees: true },
+  { name: 'fully masked in three asterisks', shown: '***', real: 'abc', agrees: true },
   { name: 'clear text is not judged', shown: 'something else', real: 'abc', agrees: true },
   { name: 'absent', shown: undefined, real: 'abc', agrees: true },
   { name: 'not a string', shown: { a: 1 }, real: 'abc', agrees: true },
@@ -333,6 +343,8 @@ describe("maskAgrees with the emulator's own redaction", () => {
     'https://bot:pw@hooks.example.invalid:8443/a/b?c=d',
     'https://bücher.example/hook/1',
     'HTTPS://Hooks.Example.Invalid/Path/UPPER',
+    'https://hooks.example.invalid/x',
+    'https://hooks.example.invalid/ab',
   ])('%s agrees with its own mask', (url) => {
     expect(maskAgrees(maskUrl(url), url)).toBe(true);
   });
