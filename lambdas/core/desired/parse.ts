@@ -178,12 +178,12 @@ export function parseYamlFile(file: string, text: string, options: Pick<LoadOpti
   };
   const refusedTemplates: string[] = [];
   all.forEach((parsedDoc, i) => {
-    const before = issues.length;
     const kept = documents.length;
     readDocument(parsedDoc, i);
-    // A template left out for its YAML (a duplicate key, a syntax error) is reported there; projects naming it must not
-    // also be told it is unknown (load.ts), as for a template refused at its header.
-    const name = issues.length > before && documents.length === kept ? templateNameOf(parsedDoc) : undefined;
+    // A template left out for its YAML (a duplicate key, a syntax error: every document left out has an issue) is
+    // reported there; projects naming it must not also be told it is unknown (load.ts), as for one refused at its
+    // header. A document kept needs no name here: it is read as a template, or refused at its header, by load.ts.
+    const name = documents.length === kept ? templateNameOf(parsedDoc) : undefined;
     if (name !== undefined) refusedTemplates.push(name);
   });
   return refusedTemplates.length > 0 ? { documents, issues, refusedTemplates } : { documents, issues };
