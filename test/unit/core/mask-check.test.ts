@@ -178,6 +178,12 @@ const cases: { name: string; shown: unknown; real: string; agrees: boolean }[] =
     agrees: true,
   },
   { name: 'clear text is not judged', shown: 'something else', real: 'abc', agrees: true },
+  {
+    name: 'clear text ending in a URL is not taken for a path-less URL',
+    shown: 'redacted, was https://evil.example.invalid',
+    real: 'https://hooks.example.invalid/a',
+    agrees: true,
+  },
   { name: 'absent', shown: undefined, real: 'abc', agrees: true },
   { name: 'not a string', shown: { a: 1 }, real: 'abc', agrees: true },
 ];
