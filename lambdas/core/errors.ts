@@ -173,7 +173,7 @@ export class SavedPlanStaleError extends ReconcileError {
   constructor(targets: string[], names: string[]) {
     super(
       'SAVED_PLAN_STALE',
-      `the saved plan is stale: live state moved since it was made for ${names.join(', ')}; make a new plan`,
+      `the saved plan is stale: Ops Manager changed since the plan was made, in ${names.join(', ')}; nothing was written: make a new plan`,
     );
     this.targets = targets;
     this.labels = names;

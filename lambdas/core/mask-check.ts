@@ -9,16 +9,27 @@
 import type { AlertConfig } from '../opsman/types.ts';
 import { type DesiredAlertBody, type SecretUse, secretUses } from './alert-body.ts';
 import { notificationText } from './normal-parts.ts';
-import { looksMasked, notificationIdentity } from './notification-types.ts';
+import { notificationIdentity } from './notification-types.ts';
+
+/** A URL that is only a scheme and a host (a port, a user-info), with at most the `/` of an empty path. */
+const BARE_ORIGIN = /^[a-z][a-z0-9+.-]*:\/\/[^/?#*]+\/?$/i;
 
 /**
- * False only when `shown`, a live secret field as Ops Manager answered it, is a redaction mask (four `*` or more in a
- * row) whose kept characters cannot be those of `real`: its text before the first `*` run must start `real`, its
- * text after the last must end it, and the texts between must appear in `real` in order, letter case aside. Anything
- * that is not a mask (absent, empty, not a string) is not judged here: true.
+ * False only when `shown`, a live secret field as Ops Manager answered it, is a redaction mask (at least one `*`)
+ * whose kept characters cannot be those of `real`: its text before the first `*` run must start `real`, its text
+ * after the last must end it, and the texts between must appear in `real` in order, letter case aside. A bare URL
+ * origin (`https://host`, a path-less webhook URL a redaction shows whole) is judged as the text before a mask. Anything
+ * else that is not a mask (absent, empty, not a string, no `*`) is not judged here: true.
  */
 export function maskAgrees(shown: unknown, real: string): boolean {
-  if (typeof shown !== 'string' || !looksMasked(shown)) return true;
+  // Any `*` makes it a mask here, not the four of looksMasked (which refuses a desired value that would send a mask):
+  // a redaction keeps the length, so a webhook URL whose path is one character (`https://evil.example/x`) reads
+  // `https://evil.example/*`, and a 6-character key `**xb-1`. Since each run of `*` may stand for any text, a `*` that
+  // is in fact the secret's own character cannot make a secret of ours look changed.
+  if (typeof shown !== 'string') return true;
+  // A URL without a path has nothing to mask: the redaction shows it whole (`https://evil.example`), and it is judged
+  // as the origin a mask keeps. Other text without a `*` (a placeholder, a value shown in clear) is not judged.
+  if (!shown.includes('*') && !BARE_ORIGIN.test(shown)) return true;
   // Case is not judged: a server may well write a URL's scheme and host in lower case.
   const kept = shown.toLowerCase().split(/\*+/);
   const value = real.toLowerCase();

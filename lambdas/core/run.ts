@@ -102,7 +102,9 @@ function checkRequestedProjects(
   const knownSet = new Set(known);
   const unknown = projects.filter((id) => !knownSet.has(id));
   if (unknown.length === 0) return;
-  const shown = known.length > LISTED_KNOWN ? `${known.slice(0, LISTED_KNOWN).join(', ')}, ...` : known.join(', ');
+  // Each id with its metadata.name: ids alone do not tell which project the selection meant.
+  const labels = desired.projects.map((p) => `${p.projectId} (${p.name})`);
+  const shown = labels.length > LISTED_KNOWN ? `${labels.slice(0, LISTED_KNOWN).join(', ')}, ...` : labels.join(', ');
   const more = unknown.length - LISTED_UNKNOWN;
   const listed = `${unknown.slice(0, LISTED_UNKNOWN).join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
   // An organization's id is 24 hex too, and a run limited to projects plans no organization: say what it is.

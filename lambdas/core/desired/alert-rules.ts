@@ -6,6 +6,7 @@ import { SECRET_NOTIFICATION_FIELDS } from '../../opsman/types.ts';
 import { suggestion } from './did-you-mean.ts';
 import {
   COMMON_NOTIFICATION_FIELDS,
+  EVENT_TYPE_NAMES,
   GROUP_ROLES,
   METRIC_EVENT_TYPE,
   NO_INTERVAL_TYPES,
@@ -83,7 +84,11 @@ export function checkAlertConfig(located: LocatedDocument, at: PathSegment[], va
   if (!config) return [];
   const issues: ValidationIssue[] = [];
   const subject = formatPath(at);
-  const event = asString(config.eventTypeName);
+  // An unknown event type is the schema's issue, with a did-you-mean. Which threshold member it takes is unknown: a rule
+  // here would say "metricThreshold is only for OUTSIDE_METRIC_THRESHOLD" of a misspelt OUTSIDE_METRIC_THRESHOLDS,
+  // asking to delete the member the typo made look wrong.
+  const named = asString(config.eventTypeName);
+  const event = named !== undefined && (EVENT_TYPE_NAMES as readonly string[]).includes(named) ? named : undefined;
   const swapped = swappedThreshold(config);
   if (event !== undefined && swapped !== undefined) {
     const other = swapped === 'threshold' ? 'metricThreshold' : 'threshold';

@@ -2,11 +2,12 @@
  * The first check of every document: a mapping with the supported apiVersion and a known kind. Documents failing it
  * get no further checks (their fields mean nothing without a kind).
  */
-import { didYouMean, suggestion } from './did-you-mean.ts';
+import { suggestion } from './did-you-mean.ts';
 import { API_VERSION, KINDS } from './enums.ts';
-import { asRecord, asString, issueAt } from './issue.ts';
+import { asRecord, issueAt } from './issue.ts';
 import type { ParsedDocument } from './parse.ts';
 import { describeValue } from './schema-check.ts';
+import { meantTemplateName } from './template-name.ts';
 import type { ValidationIssue } from './types.ts';
 
 /** Kind of a document. */
@@ -54,7 +55,5 @@ export function checkHeader(document: ParsedDocument): { kind: Kind } | { issue:
  */
 export function refusedTemplateName(document: ParsedDocument): string | undefined {
   const value = asRecord(document.value);
-  const kind = asString(value?.kind);
-  if (kind === undefined || (kind !== 'AlertTemplate' && didYouMean(kind, KINDS) !== 'AlertTemplate')) return undefined;
-  return asString(asRecord(value?.metadata)?.name);
+  return meantTemplateName(value?.kind, asRecord(value?.metadata)?.name);
 }

@@ -16,7 +16,7 @@ import { printableIssue, sortIssues } from './format.ts';
 import { checkHeader, refusedTemplateName } from './headers.ts';
 import { asRecord, asString } from './issue.ts';
 import { type PinnedManifest, readPinnedManifest } from './manifest-pin.ts';
-import { isUnclearNumberIssue, type ParsedDocument, parseYamlFile } from './parse.ts';
+import { isUnclearNumberIssue, type ParsedFile, parseYamlFile } from './parse.ts';
 import { checkSchema } from './schema-check.ts';
 import type { UnhashedFile } from './snapshot-manifest.ts';
 import { DEFAULT_LOAD_OPTIONS, type LoadOptions, type LoadResult, type ValidationIssue } from './types.ts';
@@ -33,7 +33,7 @@ interface ReadFile {
   bytes?: Uint8Array;
   issues: ValidationIssue[];
   /** Set once parsed (then `bytes` is dropped). */
-  parsed?: { documents: ParsedDocument[]; issues: ValidationIssue[] };
+  parsed?: ParsedFile;
   /** Why the file has no digest (no `info`): over the size limit, or its read failed. */
   unhashed?: UnhashedFile;
   /** The source's error when the read failed. */
@@ -100,7 +100,7 @@ async function readFile(source: DesiredStateSource, ref: DesiredFileRef, options
   return { ref, info, bytes: read.bytes, issues: [] };
 }
 
-function parseFile(file: ReadFile, options: LoadOptions): { documents: ParsedDocument[]; issues: ValidationIssue[] } {
+function parseFile(file: ReadFile, options: LoadOptions): ParsedFile {
   if (file.bytes === undefined) return { documents: [], issues: file.issues };
   const decoded = decodeText(file.ref.path, file.bytes);
   if ('issue' in decoded) return { documents: [], issues: [decoded.issue] };
@@ -108,10 +108,7 @@ function parseFile(file: ReadFile, options: LoadOptions): { documents: ParsedDoc
 }
 
 /** Parses a file once, dropping its bytes (no longer needed: let them go while the next file parses). */
-function parseInPlace(
-  file: ReadFile,
-  options: LoadOptions,
-): { documents: ParsedDocument[]; issues: ValidationIssue[] } {
+function parseInPlace(file: ReadFile, options: LoadOptions): ParsedFile {
   if (file.parsed === undefined) {
     file.parsed = parseFile(file, options);
     file.bytes = undefined;
@@ -289,11 +286,11 @@ async function validate(
   options: LoadOptions,
   fileCount: number,
   files: DesiredFileInfo[],
-  read: { documents: ParsedDocument[]; issues: ValidationIssue[] }[],
+  read: ParsedFile[],
 ): Promise<LoadResult> {
   const issues: ValidationIssue[] = read.flatMap((r) => r.issues);
   const docs: DocumentsByKind = { Project: [], AlertTemplate: [], Organization: [], Settings: [] };
-  const refusedTemplates = new Set<string>();
+  const refusedTemplates = new Set<string>(read.flatMap((r) => r.refusedTemplates ?? []));
   for (const document of read.flatMap((r) => r.documents)) {
     const header = checkHeader(document);
     if ('issue' in header) {

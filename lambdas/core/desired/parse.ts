@@ -17,6 +17,7 @@ import { findMissingItemDashes } from './missing-dash.ts';
 import { findMissingSeparators } from './missing-separator.ts';
 import { findExcessiveNesting } from './nesting.ts';
 import { parseSimpleYaml } from './simple-yaml.ts';
+import { meantTemplateName } from './template-name.ts';
 import type { LoadOptions, ValidationIssue } from './types.ts';
 
 /** One document of a file that parsed cleanly, with its plain value. */
@@ -30,12 +31,21 @@ function firstLine(message: string): string {
   return (message.split('\n')[0] ?? message).replace(/ at line \d+, column \d+:?$/, '');
 }
 
+/** One file's documents that parsed cleanly, and the issues of the others. */
+export interface ParsedFile {
+  documents: ParsedDocument[];
+  issues: ValidationIssue[];
+  /** Names of AlertTemplate documents left out of `documents` for their YAML (their issues are in `issues`). */
+  refusedTemplates?: string[];
+}
+
+/** The `kind` and `metadata.name` of a document yaml read with errors, as far as it could be read. */
+function templateNameOf(doc: Document.Parsed): string | undefined {
+  return meantTemplateName(doc.get('kind'), doc.getIn(['metadata', 'name']));
+}
+
 /** Parses every document of one file. Documents with any issue are left out of `documents`. */
-export function parseYamlFile(
-  file: string,
-  text: string,
-  options: Pick<LoadOptions, 'maxAliasCount'>,
-): { documents: ParsedDocument[]; issues: ValidationIssue[] } {
+export function parseYamlFile(file: string, text: string, options: Pick<LoadOptions, 'maxAliasCount'>): ParsedFile {
   const invisible = invisibleBreakage(file, text);
   if (invisible !== undefined) return { documents: [], issues: [invisible] };
   // Plain block YAML (every generated or hand-written file without flow collections, anchors and the like) is read
@@ -77,7 +87,7 @@ export function parseYamlFile(
       expected: 'a document',
     });
   }
-  all.forEach((parsedDoc, i) => {
+  const readDocument = (parsedDoc: (typeof all)[number], i: number): void => {
     const before = issues.length;
     const index = i + 1;
     // A syntax error may be one wrongly indented line and the cascade it causes: that line is reported once, and the
@@ -165,8 +175,18 @@ export function parseYamlFile(
     }
     const positions = knownPositions({ file, doc, lineCounter: counter }, value);
     documents.push(new LazyDocument(file, index, value, positions, trees));
+  };
+  const refusedTemplates: string[] = [];
+  all.forEach((parsedDoc, i) => {
+    const kept = documents.length;
+    readDocument(parsedDoc, i);
+    // A template left out for its YAML (a duplicate key, a syntax error: every document left out has an issue) is
+    // reported there; projects naming it must not also be told it is unknown (load.ts), as for one refused at its
+    // header. A document kept needs no name here: it is read as a template, or refused at its header, by load.ts.
+    const name = documents.length === kept ? templateNameOf(parsedDoc) : undefined;
+    if (name !== undefined) refusedTemplates.push(name);
   });
-  return { documents, issues };
+  return refusedTemplates.length > 0 ? { documents, issues, refusedTemplates } : { documents, issues };
 }
 
 /**

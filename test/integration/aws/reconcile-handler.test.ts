@@ -151,7 +151,7 @@ describe('reconcile handler on loopback AWS and the emulator', () => {
     const summary = await h.reconcile({ mode: 'plan', projects: unknown }, ctx());
     expect(summary).toMatchObject({ status: 'failed', error: { code: 'UNKNOWN_PROJECT', retryable: false } });
     expect((summary.error as { message: string }).message).toMatch(
-      /^projects 000000000000000000000000, 000000000000000000000001, 000000000000000000000002, 000000000000000000000003, 000000000000000000000004 and 3 more asked for \(the event's "projects"\) but not in the desired state, which has \d+: [0-9a-f]{24}(, [0-9a-f]{24})*(, \.\.\.)?; nothing was read or written$/,
+      /^projects 000000000000000000000000, 000000000000000000000001, 000000000000000000000002, 000000000000000000000003, 000000000000000000000004 and 3 more asked for \(the event's "projects"\) but not in the desired state, which has \d+: [0-9a-f]{24} \([a-z0-9-]+\)(, [0-9a-f]{24} \([a-z0-9-]+\))*(, \.\.\.)?; nothing was read or written$/,
     );
     const log = (await emulatorAdmin(h.world.emulator.origin, 'GET', 'requests')) as { entries: unknown[] };
     expect(log.entries).toEqual([]);

@@ -135,8 +135,55 @@ const cases: { name: string; shown: unknown; real: string; agrees: boolean }[] =
     real: 'https://hooks.example/a',
     agrees: true,
   },
-  { name: 'not a mask (three asterisks)', shown: '***', real: 'abc', agrees: true },
+  // A redaction keeps the length: a one-character path is one `*`, a 6-character key keeps two.
+  {
+    name: 'URL of another host with a one-character path (one `*`)',
+    shown: 'https://evil.example.invalid/*',
+    real: 'https://hooks.example.invalid/a/b',
+    agrees: false,
+  },
+  { name: 'other last four of a short key (two `*`)', shown: '**zz-1', real: 'xoxb-1', agrees: false },
+  { name: 'own last four of a short key (two `*`)', shown: '**xb-1', real: 'xoxb-1', agrees: true },
+  { name: "a clear value's own `*` is not taken for another secret", shown: 'ab*cd', real: 'ab*cd', agrees: true },
+  { name: 'fully masked in three asterisks', shown: '***', real: 'abc', agrees: true },
+  // A path-less URL has nothing to mask: shown whole, it is judged as a kept origin.
+  {
+    name: 'path-less URL of another host, shown whole',
+    shown: 'https://evil.example.invalid',
+    real: 'https://hooks.example.invalid/a/b',
+    agrees: false,
+  },
+  {
+    name: 'path-less URL of another host with the / of its empty path',
+    shown: 'https://evil.example.invalid/',
+    real: 'https://hooks.example.invalid/a/b',
+    agrees: false,
+  },
+  {
+    name: 'path-less URL, the value itself',
+    shown: 'https://hooks.example.invalid',
+    real: 'https://hooks.example.invalid',
+    agrees: true,
+  },
+  {
+    name: 'path-less URL of the same host, port dropped',
+    shown: 'https://HOOKS.example.invalid/',
+    real: 'https://hooks.example.invalid:8443',
+    agrees: true,
+  },
+  {
+    name: 'a URL with a path shown in clear is not judged',
+    shown: 'https://evil.example.invalid/x',
+    real: 'https://hooks.example.invalid/a',
+    agrees: true,
+  },
   { name: 'clear text is not judged', shown: 'something else', real: 'abc', agrees: true },
+  {
+    name: 'clear text ending in a URL is not taken for a path-less URL',
+    shown: 'redacted, was https://evil.example.invalid',
+    real: 'https://hooks.example.invalid/a',
+    agrees: true,
+  },
   { name: 'absent', shown: undefined, real: 'abc', agrees: true },
   { name: 'not a string', shown: { a: 1 }, real: 'abc', agrees: true },
 ];
@@ -333,6 +380,10 @@ describe("maskAgrees with the emulator's own redaction", () => {
     'https://bot:pw@hooks.example.invalid:8443/a/b?c=d',
     'https://bücher.example/hook/1',
     'HTTPS://Hooks.Example.Invalid/Path/UPPER',
+    'https://hooks.example.invalid/x',
+    'https://hooks.example.invalid/ab',
+    'https://hooks.example.invalid',
+    'https://hooks.example.invalid/',
   ])('%s agrees with its own mask', (url) => {
     expect(maskAgrees(maskUrl(url), url)).toBe(true);
   });

@@ -418,6 +418,14 @@ describe('an unknown project in the selection', () => {
     );
   });
 
+  it('names each known project by its id and metadata.name, so the one meant can be found', async () => {
+    const h = scenario();
+    const error = await h.run('plan', { projects: ['5e2211c17a3e5a48f5497de9'] }).catch((e: unknown) => e);
+    expect((error as Error).message).toContain(
+      `but not in the desired state, which has 2: ${P1} (payments-prod), ${P2} (payments-staging); nothing was read`,
+    );
+  });
+
   it('lists at most five unknown ids, then counts the rest', async () => {
     const h = scenario();
     const ids = Array.from({ length: 1000 }, (_, i) => i.toString(16).padStart(24, 'f'));

@@ -60,6 +60,16 @@ describe('assertPlanFresh', () => {
     expect(error.targets).toEqual(['organization:a', 'organization:b']);
     expect(error.labels).toEqual(['zeta (organization:a)', 'alpha (organization:b)']);
   });
+
+  it('says what moved, that nothing was written and the way out, in one sentence naming each target', async () => {
+    const acme = { type: 'organization' as const, id: 'a', name: 'acme' };
+    const p = plan([change({ target: acme })], { liveDigests: { 'organization:a': 'x' } });
+    const error = await staleOf(p, api({ a: SMALL }));
+    expect(error.code).toBe('SAVED_PLAN_STALE');
+    expect(error.message).toBe(
+      'the saved plan is stale: Ops Manager changed since the plan was made, in acme (organization:a); nothing was written: make a new plan',
+    );
+  });
 });
 
 describe('checkSavedPlan', () => {

@@ -351,6 +351,35 @@ const cases: Case[] = [
     want: { file: 'p.yaml', line: 9, path: 'spec.alertConfigs[0].eventTypeName', message: 'did you mean "HOST_DOWN"?' },
   },
   {
+    // Which threshold member a misspelt event type takes is unknown: not also "metricThreshold is only for ...".
+    rule: 'a misspelt OUTSIDE_METRIC_THRESHOLD with its metricThreshold is one issue, the event type',
+    files: {
+      'p.yaml': withAlert(
+        '      eventTypeName: OUTSIDE_METRIC_THRESHOLDS\n      metricThreshold: {metricName: CONNECTIONS, operator: GREATER_THAN, threshold: 1}\n      notifications: [{typeName: GROUP, roles: [GROUP_OWNER]}]\n',
+      ),
+    },
+    want: {
+      file: 'p.yaml',
+      line: 9,
+      path: 'spec.alertConfigs[0].eventTypeName',
+      message: 'did you mean "OUTSIDE_METRIC_THRESHOLD"?',
+    },
+  },
+  {
+    rule: 'a misspelt TOO_FEW_HEALTHY_MEMBERS with its threshold and ignoreFields is one issue, the event type',
+    files: {
+      'p.yaml': withAlert(
+        '      eventTypeName: TOO_FEW_HEALTHY_MEMBER\n      threshold: {operator: LESS_THAN, threshold: 2}\n      ignoreFields: [threshold]\n      notifications: [{typeName: GROUP, roles: [GROUP_OWNER]}]\n',
+      ),
+    },
+    want: {
+      file: 'p.yaml',
+      line: 9,
+      path: 'spec.alertConfigs[0].eventTypeName',
+      message: 'did you mean "TOO_FEW_HEALTHY_MEMBERS"?',
+    },
+  },
+  {
     rule: 'secretRef of the form id#key',
     files: { 'p.yaml': notification('typeName: PAGER_DUTY, serviceKey: {secretRef: "no-key"}') },
     want: {

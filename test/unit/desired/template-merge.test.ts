@@ -122,6 +122,19 @@ describe('template merge', () => {
       'kind: AlertTemplat\nmetadata: {name: replica}',
       't.yaml:10:7: unknown kind "AlertTemplat": expected one of Project, AlertTemplate, Organization, Settings; did you mean "AlertTemplate"?',
     ],
+    // Refused for its YAML, the template is never read as a document: before, each project was also told it is unknown.
+    [
+      'a duplicate key in one of its alert configs',
+      'enabled: false,',
+      'enabled: false, enabled: true,',
+      't.yaml:14:75: duplicate key "enabled": each key may appear once in a mapping; the first "enabled" is on line 14, column 59',
+    ],
+    [
+      'a YAML syntax error in one of its alert configs',
+      'eventTypeName: TOO_MANY_ELECTIONS,',
+      'eventTypeName: TOO_MANY_ELECTIONS: x,',
+      't.yaml:14:39: YAML syntax error: Block collections are not allowed within flow collections',
+    ],
   ])(
     'a template refused for %s is reported there alone, not also as unknown to each project naming it',
     async (_name, from, to, issue) => {
