@@ -33,6 +33,7 @@ import {
   type NormalAlert,
   normaliseDesired,
 } from './normalise.ts';
+import { byNumberedText } from './order.ts';
 import type { OwnedAlertConfig, ProjectState } from './ports.ts';
 import { recordBehind } from './record-refresh.ts';
 import { planReleases } from './release.ts';
@@ -127,11 +128,17 @@ function byCreatedThenId(a: AlertConfig, b: AlertConfig): number {
 
 const EMPTY_SECRETS: ResolvedSecrets = { ok: true, values: new Map<string, string>() };
 
+/**
+ * The order in which desired keys claim live configs: digits as numbers, so that `host-down-2` claims before
+ * `host-down-10`. Equal unowned configs go oldest first, and `export` numbers the keys of one event type in creation
+ * order: claiming in plain code-unit order (`-10` before `-2`) would give a tenth exported key the second config, and
+ * with it secret references filled for another one. The plan itself is sorted later (plan-order.ts).
+ */
 function byKey(a: { key: string }, b: { key: string }): number {
-  return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+  return byNumberedText(a.key, b.key);
 }
 
-/** The configs in key order: the input itself when it is sorted already (the loader's usual output). */
+/** The configs in claim order (byKey): the input itself when it is in that order already. */
 function sortedByKey<T extends { key: string }>(configs: readonly T[]): readonly T[] {
   for (let i = 1; i < configs.length; i++) {
     if (byKey(configs[i - 1] as T, configs[i] as T) > 0) return [...configs].sort(byKey);

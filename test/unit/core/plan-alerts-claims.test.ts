@@ -160,6 +160,25 @@ describe('planAlertConfigs claims each live config once', () => {
     const applying = plan([desired('k', 1)], [live('o1', 1)], state, { refreshRecords: true });
     expect(applying.changes[0]?.after).toBeDefined();
   });
+
+  it('equal unowned configs go to the keys export gave them: -2 before -10, each the n-th created of its text', () => {
+    // export numbers the configs of one event type in creation order (host-down, host-down-2, ..., host-down-11);
+    // adoption hands equal ones out oldest first, so it must take the keys in that same order, digits as numbers,
+    // or each key's secret references (named after the key) would go to another config.
+    const ids = Array.from({ length: 11 }, (_, i) => `L${String(i + 1).padStart(2, '0')}`);
+    const liveList = ids.map((id, i) =>
+      live(id, 1, { created: `2026-01-01T00:00:${String(59 - i).padStart(2, '0')}Z` } as Partial<AlertConfig>),
+    );
+    // Created in reverse id order: L11 first. The n-th created is ids[11 - n].
+    const keys = ids.map((_, i) => (i === 0 ? 'host-down' : `host-down-${i + 1}`));
+    const out = plan(
+      keys.map((k) => desired(k, 1)),
+      liveList,
+      { alertConfigs: {} },
+    );
+    const adopted = new Map(out.changes.map((c) => [c.key, c.id]));
+    expect(keys.map((k) => adopted.get(k))).toEqual([...ids].reverse());
+  });
 });
 
 describe('planAlertConfigs and secrets of an owned config', () => {
