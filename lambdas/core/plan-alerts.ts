@@ -138,12 +138,27 @@ function byKey(a: { key: string }, b: { key: string }): number {
   return byNumberedText(a.key, b.key);
 }
 
-/** The configs in claim order (byKey): the input itself when it is in that order already. */
+/** The configs in byKey order: the input itself when it is in that order already. */
 function sortedByKey<T extends { key: string }>(configs: readonly T[]): readonly T[] {
   for (let i = 1; i < configs.length; i++) {
     if (byKey(configs[i - 1] as T, configs[i] as T) > 0) return [...configs].sort(byKey);
   }
   return configs;
+}
+
+/**
+ * The order in which keys claim live configs: byKey, except that keys with ignoreFields come after every key without.
+ * A key ignoring members matches more configs (equal except in those) than a key that does not; claiming first, it
+ * could take the one config a stricter key equals (the disabled one, for a key ignoring `enabled`) and leave that key
+ * to create a duplicate beside it. Claimed last, it takes what the stricter keys left.
+ */
+function claimOrder<T extends { key: string; ignoreFields?: readonly string[] }>(configs: readonly T[]): readonly T[] {
+  const sorted = sortedByKey(configs);
+  if (!sorted.some((c) => (c.ignoreFields?.length ?? 0) > 0)) return sorted;
+  return [
+    ...sorted.filter((c) => (c.ignoreFields?.length ?? 0) === 0),
+    ...sorted.filter((c) => (c.ignoreFields?.length ?? 0) > 0),
+  ];
 }
 
 /** sharedSecretItems of a desired body: the YAML position of each secret path prefix of a shared identity. */
@@ -292,7 +307,7 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
     claimed,
   );
 
-  for (const config of sortedByKey(project.alertConfigs)) {
+  for (const config of claimOrder(project.alertConfigs)) {
     const key = config.key;
     const body = toDesiredAlertBody(config);
     let desired: NormalAlert | undefined;

@@ -57,7 +57,8 @@ describe('planAlertConfigs claims each live config once', () => {
     const out = plan([desired('alpha', 1, { ignoreFields: ['enabled'] }), desired('zeta', 1)], [live('o1', 1)], {
       alertConfigs: { zeta: { id: 'o1' } },
     });
-    expect(summary(out)).toEqual(['alpha:create', 'zeta:noop:o1']);
+    // Keys with ignoreFields claim after the others, so the changes come in that order (the plan sorts them later).
+    expect(summary(out).sort()).toEqual(['alpha:create', 'zeta:noop:o1']);
   });
 
   it('a key blocked by its team reference still names the live config it owns', () => {
@@ -92,6 +93,22 @@ describe('planAlertConfigs claims each live config once', () => {
     expect(summary(out)).toEqual(['new:adopt:o1']);
     expect(out.changes[0]?.movedFrom).toBe('old');
     expect((out.changes[0]?.after as DesiredAlertBody | undefined)?.enabled).toBe(false);
+  });
+
+  it('a key ignoring enabled leaves the disabled config to the key that wants it disabled, and takes the other', () => {
+    // An exported project with one config disabled by hand and an equal one enabled; the on-call team is then given
+    // `enabled` on the enabled one. The older (disabled) config must not go to the key that ignores `enabled`: the
+    // key that declares it disabled would then find nothing and create a duplicate.
+    const liveList = [
+      live('o1', 1, { enabled: false, created: '2026-01-01T00:00:01Z' } as Partial<AlertConfig>),
+      live('o2', 1, { created: '2026-01-01T00:00:02Z' } as Partial<AlertConfig>),
+    ];
+    const out = plan(
+      [desired('a-oncall', 1, { ignoreFields: ['enabled'] }), desired('b-off', 1, { enabled: false })],
+      liveList,
+      { alertConfigs: {} },
+    );
+    expect(summary(out).sort()).toEqual(['a-oncall:adopt:o2', 'b-off:adopt:o1']);
   });
 
   it("a replacement adopted for an owned config deleted outside is drift, and names the deleted config's id", () => {
