@@ -27,8 +27,8 @@ export function byNumberedText(a: string, b: string): number {
     const endA = digitsEnd(a, i);
     const endB = digitsEnd(b, j);
     if (endA > i && endB > j) {
-      const x = a.slice(i, endA).replace(/^0+(?=\d)/, '');
-      const y = b.slice(j, endB).replace(/^0+(?=\d)/, '');
+      const x = a.slice(i, endA).replace(/^0+/, '');
+      const y = b.slice(j, endB).replace(/^0+/, '');
       if (x.length !== y.length) return x.length - y.length;
       if (x !== y) return x < y ? -1 : 1;
       i = endA;
