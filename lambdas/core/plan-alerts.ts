@@ -215,6 +215,29 @@ function adoptionSecretFields(
   return { fields: withSecretItems(fields, after), reason };
 }
 
+/** How many equal candidates of a renamed key are checked for the one its request was last sent to. */
+const RENAME_PROOF_CANDIDATES = 20;
+
+/**
+ * The config a renamed key moves to among those of keys that left git equal to it: the first whose old record proves
+ * that this very request, secrets and all, was the last one sent to it (`proven`), else the first. Configs equal but
+ * for their secrets (two PagerDuty alerts of two services) cannot be told apart by content, and keys renamed together
+ * claim in their new order: taking the first would pair a key with another's config, re-send both secrets swapped,
+ * and say each adoption replaces a working secret. Only a key with secrets and several candidates looks further.
+ */
+function provenRename<T>(
+  index: ClaimIndex<T>,
+  text: string,
+  resolved: ResolvedSecrets,
+  proven: (candidate: T) => boolean,
+): T | undefined {
+  const first = index.first(text);
+  if (first === undefined || !resolved.ok || resolved.values.size === 0) return first;
+  const candidates = index.all(text).slice(0, RENAME_PROOF_CANDIDATES);
+  if (candidates.length < 2) return first;
+  return candidates.find(proven) ?? first;
+}
+
 /**
  * An adoption of a body with secrets re-sends them with one full PUT (apply-alerts.ts), which leaves out what this
  * version does not model, as an update does: those live members are listed on the change.
@@ -432,7 +455,11 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
     const ignored = ignoredOf(body);
     const matchText = ignored.length === 0 ? desiredText : adoptionText(body, ignored);
     const movedIndex = ignored.length === 0 ? leftGitByText : leftGitIgnoring.of(ignored);
-    const moved = pending ? undefined : movedIndex.first(matchText);
+    const moved = pending
+      ? undefined
+      : provenRename(movedIndex, matchText, resolved, (r) =>
+          sentAsRecorded(fingerprintKey, withLiveIgnored(body, r.config), resolved.values, owned[r.key]?.fingerprint),
+        );
     const except = ignored.length === 0 ? '' : ` except the ignored ${ignored.join(', ')}`;
     if (moved !== undefined) {
       claimed.add(moved.config.id);

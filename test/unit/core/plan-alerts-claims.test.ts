@@ -4,9 +4,14 @@
 // an interrupted create recovers its own landed config rather than a renamed key's, and a renamed key whose config
 // differs in an ignored member keeps the live value in what the write sends.
 import { describe, expect, it } from 'vitest';
-import { type DesiredAlertBody, secretUses, toDesiredAlertBody } from '../../../lambdas/core/alert-body.ts';
+import {
+  buildAlertRequest,
+  type DesiredAlertBody,
+  secretUses,
+  toDesiredAlertBody,
+} from '../../../lambdas/core/alert-body.ts';
 import { CLOCK_SKEW_ALLOWANCE_MS } from '../../../lambdas/core/attribution-window.ts';
-import { secretFingerprints } from '../../../lambdas/core/fingerprint.ts';
+import { bodyFingerprint, secretFingerprints } from '../../../lambdas/core/fingerprint.ts';
 import type { DesiredAlertConfig } from '../../../lambdas/core/model.ts';
 import { desiredText, textDigest } from '../../../lambdas/core/normalise.ts';
 import { type AlertPlanOutput, planAlertConfigs } from '../../../lambdas/core/plan-alerts.ts';
@@ -273,6 +278,50 @@ describe('planAlertConfigs and secrets of an owned config', () => {
     expect(out.changes[0]?.fields.map((f) => `${f.path} ${f.note}`)).toEqual([
       'notifications[WEBHOOK].webhookUrl changed',
     ]);
+  });
+
+  it('two keys renamed at once, their configs equal but for a secret, each moves to the config its old key sent', () => {
+    // Two PagerDuty alerts equal but for their secrets; both keys renamed in one commit (old-first -> zz-first,
+    // old-second -> aa-second). aa-second claims first: it must take the config whose old record proves its request
+    // (its secret) was sent there, not the first equal one of the keys that left git (old-first's), which would
+    // re-send both secrets, swapped, and say each adoption replaces a working secret.
+    const pd = (ref: string) => ({ typeName: 'PAGER_DUTY', serviceKey: { secretRef: ref } });
+    const liveList = [
+      live('o1', 0, {
+        created: '2026-01-01T00:00:01Z',
+        notifications: [{ typeName: 'PAGER_DUTY', delayMin: 0, serviceKey: '********0002' }],
+      } as unknown as Partial<AlertConfig>),
+      live('o2', 0, {
+        created: '2026-01-01T00:00:02Z',
+        notifications: [{ typeName: 'PAGER_DUTY', delayMin: 0, serviceKey: '********0001' }],
+      } as unknown as Partial<AlertConfig>),
+    ];
+    const first = values([pd('pd#1')], { 'pd#1': 'service-0001' });
+    const second = values([pd('pd#2')], { 'pd#2': 'service-0002' });
+    const sent = (k: string, ref: string, v: Map<string, string>) =>
+      bodyFingerprint(key, buildAlertRequest(toDesiredAlertBody({ ...config([pd(ref)]), key: k } as never), v));
+    const out = plan(
+      [
+        { ...config([pd('pd#2')]), key: 'aa-second' },
+        { ...config([pd('pd#1')]), key: 'zz-first' },
+      ],
+      liveList,
+      {
+        alertConfigs: {
+          'old-first': { id: 'o2', fingerprint: sent('old-first', 'pd#1', first) },
+          'old-second': { id: 'o1', fingerprint: sent('old-second', 'pd#2', second) },
+        },
+      },
+      {
+        secrets: new Map([
+          ['aa-second', { ok: true, values: second }],
+          ['zz-first', { ok: true, values: first }],
+        ]),
+      },
+    );
+    expect(summary(out)).toEqual(['aa-second:adopt:o1', 'zz-first:adopt:o2']);
+    expect(out.changes.map((c) => c.movedFrom)).toEqual(['old-second', 'old-first']);
+    expect(out.changes.flatMap((c) => c.fields.map((f) => f.note))).not.toContain('changed');
   });
 
   it('adopting an unowned config whose one redacted secret shows other characters says it replaces that secret', () => {
