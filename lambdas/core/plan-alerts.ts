@@ -463,7 +463,14 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
     const except = ignored.length === 0 ? '' : ` except the ignored ${ignored.join(', ')}`;
     if (moved !== undefined) {
       claimed.add(moved.config.id);
+      const movedAfter = withLiveIgnored(body, moved.config);
       const secrets = adoptionSecretFields(after, resolved.values, moved.config);
+      // Apply sends nothing when the old key's record proves this very request was the last one sent and no redacted
+      // secret shows an edit since (apply-alerts.ts): the plan says so rather than "will be sent on adoption".
+      const proven =
+        resolved.values.size > 0 &&
+        !secrets.fields.some((f) => f.note === 'changed') &&
+        sentAsRecorded(fingerprintKey, movedAfter, resolved.values, owned[moved.key]?.fingerprint);
       changes.push({
         target,
         kind,
@@ -472,11 +479,15 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
         id: moved.config.id,
         movedFrom: moved.key,
         before: views.get(moved.config.id)?.normal,
-        after: withLiveIgnored(body, moved.config),
-        fields: secrets.fields,
-        reason: `key renamed from "${moved.key}": its config ${moved.config.id} equals the desired one in every non-secret field${except}, so ownership moves instead of a delete and a create${secrets.reason}`,
+        after: movedAfter,
+        fields: proven ? [] : secrets.fields,
+        reason: `key renamed from "${moved.key}": its config ${moved.config.id} equals the desired one in every non-secret field${except}, so ownership moves instead of a delete and a create${
+          proven
+            ? `; the record of "${moved.key}" proves this request, secrets included, was the last one sent to it: nothing is written`
+            : secrets.reason
+        }`,
       });
-      listUnsentOnAdopt(changes[changes.length - 1] as Change, moved.config, resolved);
+      if (!proven) listUnsentOnAdopt(changes[changes.length - 1] as Change, moved.config, resolved);
       continue;
     }
     // Only an interrupted create needs every match (several block it); otherwise the oldest one is adopted.
