@@ -329,6 +329,62 @@ describe('planAlertConfigs and secrets of an owned config', () => {
     }
   });
 
+  // One PagerDuty alert renamed from `old` to `new`: its config o1, with `patch` on live, and the record of `old`
+  // holding the fingerprint of the request `sentBody` (default: the desired one) sent with `sentValue`.
+  const pdRef = { typeName: 'PAGER_DUTY', serviceKey: { secretRef: 'pd#k' } };
+  const fingerprintOf = (body: Record<string, unknown>, v: Map<string, string>) =>
+    bodyFingerprint(key, buildAlertRequest(toDesiredAlertBody({ ...body, key: 'x' } as never), v));
+  function renamedPd(
+    patch: Record<string, unknown>,
+    options: { mask?: string; desiredExtra?: Record<string, unknown>; sentBody?: Record<string, unknown> } = {},
+  ) {
+    const v = values([pdRef], { 'pd#k': 'service-0001' });
+    const desiredBody = { ...config([pdRef]), ...options.desiredExtra };
+    const liveConfig = live('o1', 0, {
+      notifications: [{ typeName: 'PAGER_DUTY', delayMin: 0, serviceKey: options.mask ?? '********0001' }],
+      ...patch,
+    } as unknown as Partial<AlertConfig>);
+    return plan(
+      [{ ...desiredBody, key: 'new' }],
+      [liveConfig],
+      { alertConfigs: { old: { id: 'o1', fingerprint: fingerprintOf(options.sentBody ?? desiredBody, v) } } },
+      { secrets: new Map([['new', { ok: true, values: v }]]) },
+    );
+  }
+
+  it('a proven rename whose redacted secret shows an edit made in Ops Manager says it re-sends it', () => {
+    const out = renamedPd({}, { mask: '********9999' });
+    expect(summary(out)).toEqual(['new:adopt:o1']);
+    expect(out.changes[0]?.fields.map((f) => `${f.path} ${f.note}`)).toEqual([
+      'notifications[PAGER_DUTY].serviceKey changed',
+    ]);
+    expect(out.changes[0]?.reason).not.toContain('nothing is written');
+  });
+
+  it('a proven rename writes nothing, so it lists no member a newer Ops Manager holds as unsent', () => {
+    const out = renamedPd({ severityOverride: 'WARNING' });
+    expect(out.changes[0]?.fields).toEqual([]);
+    expect(out.changes[0]?.reason).toContain('nothing is written');
+    expect(out.changes[0]?.reason).not.toContain('severityOverride');
+  });
+
+  it('a proven rename of a key ignoring enabled compares what it sent with the live enabled, not the desired one', () => {
+    // Sent disabled (the on-call team's value, kept by ignoreFields); the YAML says enabled.
+    const out = renamedPd(
+      { enabled: false },
+      { desiredExtra: { ignoreFields: ['enabled'] }, sentBody: { ...config([pdRef]), enabled: false } },
+    );
+    expect(out.changes[0]?.reason).toContain('nothing is written');
+  });
+
+  it('a rename without secrets never claims to have proven any', () => {
+    const out = plan([desired('new', 1)], [live('o1', 1)], {
+      alertConfigs: { old: { id: 'o1', fingerprint: fingerprintOf(desired('x', 1), new Map()) } },
+    });
+    expect(summary(out)).toEqual(['new:adopt:o1']);
+    expect(out.changes[0]?.reason).not.toContain('secrets included');
+  });
+
   it('adopting an unowned config whose one redacted secret shows other characters says it replaces that secret', () => {
     const v = values([hook], refs);
     const out = plan(
