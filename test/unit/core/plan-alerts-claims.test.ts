@@ -377,6 +377,39 @@ describe('planAlertConfigs and secrets of an owned config', () => {
     expect(out.changes[0]?.reason).toContain('nothing is written');
   });
 
+  it('keys ignoring enabled renamed at once each find the config their old record sent, whatever its enabled', () => {
+    // o1 was sent disabled (the value the on-call team holds) by old-second; o2 enabled by old-first.
+    const pd = (ref: string) => ({ typeName: 'PAGER_DUTY', serviceKey: { secretRef: ref } });
+    const first = values([pd('pd#1')], { 'pd#1': 'service-0001' });
+    const second = values([pd('pd#2')], { 'pd#2': 'service-0002' });
+    const ignoring = (ref: string, k: string) => ({ ...config([pd(ref)]), key: k, ignoreFields: ['enabled'] });
+    const out = plan(
+      [ignoring('pd#2', 'aa-second'), ignoring('pd#1', 'zz-first')],
+      [
+        live('o1', 0, {
+          enabled: false,
+          notifications: [{ typeName: 'PAGER_DUTY', delayMin: 0, serviceKey: '********0002' }],
+        } as unknown as Partial<AlertConfig>),
+        live('o2', 0, {
+          notifications: [{ typeName: 'PAGER_DUTY', delayMin: 0, serviceKey: '********0001' }],
+        } as unknown as Partial<AlertConfig>),
+      ],
+      {
+        alertConfigs: {
+          'old-first': { id: 'o2', fingerprint: fingerprintOf(config([pd('pd#1')]), first) },
+          'old-second': { id: 'o1', fingerprint: fingerprintOf({ ...config([pd('pd#2')]), enabled: false }, second) },
+        },
+      },
+      {
+        secrets: new Map([
+          ['aa-second', { ok: true, values: second }],
+          ['zz-first', { ok: true, values: first }],
+        ]),
+      },
+    );
+    expect(summary(out)).toEqual(['aa-second:adopt:o1', 'zz-first:adopt:o2']);
+  });
+
   it('a rename without secrets never claims to have proven any', () => {
     const out = plan([desired('new', 1)], [live('o1', 1)], {
       alertConfigs: { old: { id: 'o1', fingerprint: fingerprintOf(desired('x', 1), new Map()) } },
