@@ -33,6 +33,7 @@ import {
   type NormalAlert,
   normaliseDesired,
 } from './normalise.ts';
+import { byNumberedText } from './order.ts';
 import type { OwnedAlertConfig, ProjectState } from './ports.ts';
 import { recordBehind } from './record-refresh.ts';
 import { planReleases } from './release.ts';
@@ -127,16 +128,37 @@ function byCreatedThenId(a: AlertConfig, b: AlertConfig): number {
 
 const EMPTY_SECRETS: ResolvedSecrets = { ok: true, values: new Map<string, string>() };
 
+/**
+ * The order in which desired keys claim live configs: digits as numbers, so that `host-down-2` claims before
+ * `host-down-10`. Equal unowned configs go oldest first, and `export` numbers the keys of one event type in creation
+ * order: claiming in plain code-unit order (`-10` before `-2`) would give a tenth exported key the second config, and
+ * with it secret references filled for another one. The plan itself is sorted later (plan-order.ts).
+ */
 function byKey(a: { key: string }, b: { key: string }): number {
-  return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+  return byNumberedText(a.key, b.key);
 }
 
-/** The configs in key order: the input itself when it is sorted already (the loader's usual output). */
+/** The configs in byKey order: the input itself when it is in that order already. */
 function sortedByKey<T extends { key: string }>(configs: readonly T[]): readonly T[] {
   for (let i = 1; i < configs.length; i++) {
     if (byKey(configs[i - 1] as T, configs[i] as T) > 0) return [...configs].sort(byKey);
   }
   return configs;
+}
+
+/**
+ * The order in which keys claim live configs: byKey, except that keys with ignoreFields come after every key without.
+ * A key ignoring members matches more configs (equal except in those) than a key that does not; claiming first, it
+ * could take the one config a stricter key equals (the disabled one, for a key ignoring `enabled`) and leave that key
+ * to create a duplicate beside it. Claimed last, it takes what the stricter keys left.
+ */
+function claimOrder<T extends { key: string; ignoreFields?: readonly string[] }>(configs: readonly T[]): readonly T[] {
+  const sorted = sortedByKey(configs);
+  if (!sorted.some((c) => (c.ignoreFields?.length ?? 0) > 0)) return sorted;
+  return [
+    ...sorted.filter((c) => (c.ignoreFields?.length ?? 0) === 0),
+    ...sorted.filter((c) => (c.ignoreFields?.length ?? 0) > 0),
+  ];
 }
 
 /** sharedSecretItems of a desired body: the YAML position of each secret path prefix of a shared identity. */
@@ -191,6 +213,29 @@ function adoptionSecretFields(
       ? ''
       : `; ${differ.size} of its secrets cannot be the one Ops Manager holds (the characters its redaction shows differ): adopting it replaces ${differ.size === 1 ? 'that secret' : 'them'}`;
   return { fields: withSecretItems(fields, after), reason };
+}
+
+/** How many equal candidates of a renamed key are checked for the one its request was last sent to. */
+const RENAME_PROOF_CANDIDATES = 20;
+
+/**
+ * The config a renamed key moves to among those of keys that left git equal to it: the first whose old record proves
+ * that this very request, secrets and all, was the last one sent to it (`proven`), else the first. Configs equal but
+ * for their secrets (two PagerDuty alerts of two services) cannot be told apart by content, and keys renamed together
+ * claim in their new order: taking the first would pair a key with another's config, re-send both secrets swapped,
+ * and say each adoption replaces a working secret. Only a key with secrets and several candidates looks further.
+ */
+function provenRename<T>(
+  index: ClaimIndex<T>,
+  text: string,
+  resolved: ResolvedSecrets,
+  proven: (candidate: T) => boolean,
+): T | undefined {
+  const first = index.first(text);
+  if (first === undefined || !resolved.ok || resolved.values.size === 0) return first;
+  const candidates = index.all(text).slice(0, RENAME_PROOF_CANDIDATES);
+  if (candidates.length < 2) return first;
+  return candidates.find(proven) ?? first;
 }
 
 /**
@@ -285,7 +330,7 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
     claimed,
   );
 
-  for (const config of sortedByKey(project.alertConfigs)) {
+  for (const config of claimOrder(project.alertConfigs)) {
     const key = config.key;
     const body = toDesiredAlertBody(config);
     let desired: NormalAlert | undefined;
@@ -410,11 +455,22 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
     const ignored = ignoredOf(body);
     const matchText = ignored.length === 0 ? desiredText : adoptionText(body, ignored);
     const movedIndex = ignored.length === 0 ? leftGitByText : leftGitIgnoring.of(ignored);
-    const moved = pending ? undefined : movedIndex.first(matchText);
+    const moved = pending
+      ? undefined
+      : provenRename(movedIndex, matchText, resolved, (r) =>
+          sentAsRecorded(fingerprintKey, withLiveIgnored(body, r.config), resolved.values, owned[r.key]?.fingerprint),
+        );
     const except = ignored.length === 0 ? '' : ` except the ignored ${ignored.join(', ')}`;
     if (moved !== undefined) {
       claimed.add(moved.config.id);
+      const movedAfter = withLiveIgnored(body, moved.config);
       const secrets = adoptionSecretFields(after, resolved.values, moved.config);
+      // Apply sends nothing when the old key's record proves this very request was the last one sent and no redacted
+      // secret shows an edit since (apply-alerts.ts): the plan says so rather than "will be sent on adoption".
+      const proven =
+        resolved.values.size > 0 &&
+        !secrets.fields.some((f) => f.note === 'changed') &&
+        sentAsRecorded(fingerprintKey, movedAfter, resolved.values, owned[moved.key]?.fingerprint);
       changes.push({
         target,
         kind,
@@ -423,11 +479,15 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
         id: moved.config.id,
         movedFrom: moved.key,
         before: views.get(moved.config.id)?.normal,
-        after: withLiveIgnored(body, moved.config),
-        fields: secrets.fields,
-        reason: `key renamed from "${moved.key}": its config ${moved.config.id} equals the desired one in every non-secret field${except}, so ownership moves instead of a delete and a create${secrets.reason}`,
+        after: movedAfter,
+        fields: proven ? [] : secrets.fields,
+        reason: `key renamed from "${moved.key}": its config ${moved.config.id} equals the desired one in every non-secret field${except}, so ownership moves instead of a delete and a create${
+          proven
+            ? `; the record of "${moved.key}" proves this request, secrets included, was the last one sent to it: nothing is written`
+            : secrets.reason
+        }`,
       });
-      listUnsentOnAdopt(changes[changes.length - 1] as Change, moved.config, resolved);
+      if (!proven) listUnsentOnAdopt(changes[changes.length - 1] as Change, moved.config, resolved);
       continue;
     }
     // Only an interrupted create needs every match (several block it); otherwise the oldest one is adopted.

@@ -17,6 +17,10 @@ async function lookUp(api: OpsManagerApi, orgId: string, teamId: string): Promis
   } catch (error) {
     // Only Ops Manager's own 404 says the team is missing; a proxy's 404 says nothing about it.
     if (error instanceof OpsManagerApiError && error.status === 404 && error.fromOpsManager) {
+      // The organization itself is missing: the id to fix is the project's orgId, not the team's.
+      if (error.errorCode === 'ORG_NOT_FOUND') {
+        return `organization ${orgId} does not exist in this Ops Manager (ORG_NOT_FOUND), so team ${teamId} cannot be checked: fix the organization id (metadata.orgId; export's --org)`;
+      }
       return `team ${teamId} does not exist in organization ${orgId} (${error.errorCode})`;
     }
     return `team ${teamId} could not be checked: ${errorMessage(error)}`;

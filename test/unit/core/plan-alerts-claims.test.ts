@@ -4,9 +4,14 @@
 // an interrupted create recovers its own landed config rather than a renamed key's, and a renamed key whose config
 // differs in an ignored member keeps the live value in what the write sends.
 import { describe, expect, it } from 'vitest';
-import { type DesiredAlertBody, secretUses, toDesiredAlertBody } from '../../../lambdas/core/alert-body.ts';
+import {
+  buildAlertRequest,
+  type DesiredAlertBody,
+  secretUses,
+  toDesiredAlertBody,
+} from '../../../lambdas/core/alert-body.ts';
 import { CLOCK_SKEW_ALLOWANCE_MS } from '../../../lambdas/core/attribution-window.ts';
-import { secretFingerprints } from '../../../lambdas/core/fingerprint.ts';
+import { bodyFingerprint, secretFingerprints } from '../../../lambdas/core/fingerprint.ts';
 import type { DesiredAlertConfig } from '../../../lambdas/core/model.ts';
 import { desiredText, textDigest } from '../../../lambdas/core/normalise.ts';
 import { type AlertPlanOutput, planAlertConfigs } from '../../../lambdas/core/plan-alerts.ts';
@@ -57,7 +62,8 @@ describe('planAlertConfigs claims each live config once', () => {
     const out = plan([desired('alpha', 1, { ignoreFields: ['enabled'] }), desired('zeta', 1)], [live('o1', 1)], {
       alertConfigs: { zeta: { id: 'o1' } },
     });
-    expect(summary(out)).toEqual(['alpha:create', 'zeta:noop:o1']);
+    // Keys with ignoreFields claim after the others, so the changes come in that order (the plan sorts them later).
+    expect(summary(out).sort()).toEqual(['alpha:create', 'zeta:noop:o1']);
   });
 
   it('a key blocked by its team reference still names the live config it owns', () => {
@@ -92,6 +98,22 @@ describe('planAlertConfigs claims each live config once', () => {
     expect(summary(out)).toEqual(['new:adopt:o1']);
     expect(out.changes[0]?.movedFrom).toBe('old');
     expect((out.changes[0]?.after as DesiredAlertBody | undefined)?.enabled).toBe(false);
+  });
+
+  it('a key ignoring enabled leaves the disabled config to the key that wants it disabled, and takes the other', () => {
+    // An exported project with one config disabled by hand and an equal one enabled; the on-call team is then given
+    // `enabled` on the enabled one. The older (disabled) config must not go to the key that ignores `enabled`: the
+    // key that declares it disabled would then find nothing and create a duplicate.
+    const liveList = [
+      live('o1', 1, { enabled: false, created: '2026-01-01T00:00:01Z' } as Partial<AlertConfig>),
+      live('o2', 1, { created: '2026-01-01T00:00:02Z' } as Partial<AlertConfig>),
+    ];
+    const out = plan(
+      [desired('a-oncall', 1, { ignoreFields: ['enabled'] }), desired('b-off', 1, { enabled: false })],
+      liveList,
+      { alertConfigs: {} },
+    );
+    expect(summary(out).sort()).toEqual(['a-oncall:adopt:o2', 'b-off:adopt:o1']);
   });
 
   it("a replacement adopted for an owned config deleted outside is drift, and names the deleted config's id", () => {
@@ -159,6 +181,25 @@ describe('planAlertConfigs claims each live config once', () => {
     expect(planned.changes[0]?.after).toBeUndefined();
     const applying = plan([desired('k', 1)], [live('o1', 1)], state, { refreshRecords: true });
     expect(applying.changes[0]?.after).toBeDefined();
+  });
+
+  it('equal unowned configs go to the keys export gave them: -2 before -10, each the n-th created of its text', () => {
+    // export numbers the configs of one event type in creation order (host-down, host-down-2, ..., host-down-11);
+    // adoption hands equal ones out oldest first, so it must take the keys in that same order, digits as numbers,
+    // or each key's secret references (named after the key) would go to another config.
+    const ids = Array.from({ length: 11 }, (_, i) => `L${String(i + 1).padStart(2, '0')}`);
+    const liveList = ids.map((id, i) =>
+      live(id, 1, { created: `2026-01-01T00:00:${String(59 - i).padStart(2, '0')}Z` } as Partial<AlertConfig>),
+    );
+    // Created in reverse id order: L11 first. The n-th created is ids[11 - n].
+    const keys = ids.map((_, i) => (i === 0 ? 'host-down' : `host-down-${i + 1}`));
+    const out = plan(
+      keys.map((k) => desired(k, 1)),
+      liveList,
+      { alertConfigs: {} },
+    );
+    const adopted = new Map(out.changes.map((c) => [c.key, c.id]));
+    expect(keys.map((k) => adopted.get(k))).toEqual([...ids].reverse());
   });
 });
 
@@ -237,6 +278,144 @@ describe('planAlertConfigs and secrets of an owned config', () => {
     expect(out.changes[0]?.fields.map((f) => `${f.path} ${f.note}`)).toEqual([
       'notifications[WEBHOOK].webhookUrl changed',
     ]);
+  });
+
+  it('two keys renamed at once, their configs equal but for a secret, each moves to the config its old key sent', () => {
+    // Two PagerDuty alerts equal but for their secrets; both keys renamed in one commit (old-first -> zz-first,
+    // old-second -> aa-second). aa-second claims first: it must take the config whose old record proves its request
+    // (its secret) was sent there, not the first equal one of the keys that left git (old-first's), which would
+    // re-send both secrets, swapped, and say each adoption replaces a working secret.
+    const pd = (ref: string) => ({ typeName: 'PAGER_DUTY', serviceKey: { secretRef: ref } });
+    const liveList = [
+      live('o1', 0, {
+        created: '2026-01-01T00:00:01Z',
+        notifications: [{ typeName: 'PAGER_DUTY', delayMin: 0, serviceKey: '********0002' }],
+      } as unknown as Partial<AlertConfig>),
+      live('o2', 0, {
+        created: '2026-01-01T00:00:02Z',
+        notifications: [{ typeName: 'PAGER_DUTY', delayMin: 0, serviceKey: '********0001' }],
+      } as unknown as Partial<AlertConfig>),
+    ];
+    const first = values([pd('pd#1')], { 'pd#1': 'service-0001' });
+    const second = values([pd('pd#2')], { 'pd#2': 'service-0002' });
+    const sent = (k: string, ref: string, v: Map<string, string>) =>
+      bodyFingerprint(key, buildAlertRequest(toDesiredAlertBody({ ...config([pd(ref)]), key: k } as never), v));
+    const out = plan(
+      [
+        { ...config([pd('pd#2')]), key: 'aa-second' },
+        { ...config([pd('pd#1')]), key: 'zz-first' },
+      ],
+      liveList,
+      {
+        alertConfigs: {
+          'old-first': { id: 'o2', fingerprint: sent('old-first', 'pd#1', first) },
+          'old-second': { id: 'o1', fingerprint: sent('old-second', 'pd#2', second) },
+        },
+      },
+      {
+        secrets: new Map([
+          ['aa-second', { ok: true, values: second }],
+          ['zz-first', { ok: true, values: first }],
+        ]),
+      },
+    );
+    expect(summary(out)).toEqual(['aa-second:adopt:o1', 'zz-first:adopt:o2']);
+    expect(out.changes.map((c) => c.movedFrom)).toEqual(['old-second', 'old-first']);
+    // Each request is proven sent to its config: apply writes nothing (apply-alerts.ts), and the plan says so
+    // instead of listing every secret as "will be sent on adoption".
+    for (const change of out.changes) {
+      expect(change.fields).toEqual([]);
+      expect(change.reason).toContain('was the last one sent to it: nothing is written');
+    }
+  });
+
+  // One PagerDuty alert renamed from `old` to `new`: its config o1, with `patch` on live, and the record of `old`
+  // holding the fingerprint of the request `sentBody` (default: the desired one) sent with `sentValue`.
+  const pdRef = { typeName: 'PAGER_DUTY', serviceKey: { secretRef: 'pd#k' } };
+  const fingerprintOf = (body: Record<string, unknown>, v: Map<string, string>) =>
+    bodyFingerprint(key, buildAlertRequest(toDesiredAlertBody({ ...body, key: 'x' } as never), v));
+  function renamedPd(
+    patch: Record<string, unknown>,
+    options: { mask?: string; desiredExtra?: Record<string, unknown>; sentBody?: Record<string, unknown> } = {},
+  ) {
+    const v = values([pdRef], { 'pd#k': 'service-0001' });
+    const desiredBody = { ...config([pdRef]), ...options.desiredExtra };
+    const liveConfig = live('o1', 0, {
+      notifications: [{ typeName: 'PAGER_DUTY', delayMin: 0, serviceKey: options.mask ?? '********0001' }],
+      ...patch,
+    } as unknown as Partial<AlertConfig>);
+    return plan(
+      [{ ...desiredBody, key: 'new' }],
+      [liveConfig],
+      { alertConfigs: { old: { id: 'o1', fingerprint: fingerprintOf(options.sentBody ?? desiredBody, v) } } },
+      { secrets: new Map([['new', { ok: true, values: v }]]) },
+    );
+  }
+
+  it('a proven rename whose redacted secret shows an edit made in Ops Manager says it re-sends it', () => {
+    const out = renamedPd({}, { mask: '********9999' });
+    expect(summary(out)).toEqual(['new:adopt:o1']);
+    expect(out.changes[0]?.fields.map((f) => `${f.path} ${f.note}`)).toEqual([
+      'notifications[PAGER_DUTY].serviceKey changed',
+    ]);
+    expect(out.changes[0]?.reason).not.toContain('nothing is written');
+  });
+
+  it('a proven rename writes nothing, so it lists no member a newer Ops Manager holds as unsent', () => {
+    const out = renamedPd({ severityOverride: 'WARNING' });
+    expect(out.changes[0]?.fields).toEqual([]);
+    expect(out.changes[0]?.reason).toContain('nothing is written');
+    expect(out.changes[0]?.reason).not.toContain('severityOverride');
+  });
+
+  it('a proven rename of a key ignoring enabled compares what it sent with the live enabled, not the desired one', () => {
+    // Sent disabled (the on-call team's value, kept by ignoreFields); the YAML says enabled.
+    const out = renamedPd(
+      { enabled: false },
+      { desiredExtra: { ignoreFields: ['enabled'] }, sentBody: { ...config([pdRef]), enabled: false } },
+    );
+    expect(out.changes[0]?.reason).toContain('nothing is written');
+  });
+
+  it('keys ignoring enabled renamed at once each find the config their old record sent, whatever its enabled', () => {
+    // o1 was sent disabled (the value the on-call team holds) by old-second; o2 enabled by old-first.
+    const pd = (ref: string) => ({ typeName: 'PAGER_DUTY', serviceKey: { secretRef: ref } });
+    const first = values([pd('pd#1')], { 'pd#1': 'service-0001' });
+    const second = values([pd('pd#2')], { 'pd#2': 'service-0002' });
+    const ignoring = (ref: string, k: string) => ({ ...config([pd(ref)]), key: k, ignoreFields: ['enabled'] });
+    const out = plan(
+      [ignoring('pd#2', 'aa-second'), ignoring('pd#1', 'zz-first')],
+      [
+        live('o1', 0, {
+          enabled: false,
+          notifications: [{ typeName: 'PAGER_DUTY', delayMin: 0, serviceKey: '********0002' }],
+        } as unknown as Partial<AlertConfig>),
+        live('o2', 0, {
+          notifications: [{ typeName: 'PAGER_DUTY', delayMin: 0, serviceKey: '********0001' }],
+        } as unknown as Partial<AlertConfig>),
+      ],
+      {
+        alertConfigs: {
+          'old-first': { id: 'o2', fingerprint: fingerprintOf(config([pd('pd#1')]), first) },
+          'old-second': { id: 'o1', fingerprint: fingerprintOf({ ...config([pd('pd#2')]), enabled: false }, second) },
+        },
+      },
+      {
+        secrets: new Map([
+          ['aa-second', { ok: true, values: second }],
+          ['zz-first', { ok: true, values: first }],
+        ]),
+      },
+    );
+    expect(summary(out)).toEqual(['aa-second:adopt:o1', 'zz-first:adopt:o2']);
+  });
+
+  it('a rename without secrets never claims to have proven any', () => {
+    const out = plan([desired('new', 1)], [live('o1', 1)], {
+      alertConfigs: { old: { id: 'o1', fingerprint: fingerprintOf(desired('x', 1), new Map()) } },
+    });
+    expect(summary(out)).toEqual(['new:adopt:o1']);
+    expect(out.changes[0]?.reason).not.toContain('secrets included');
   });
 
   it('adopting an unowned config whose one redacted secret shows other characters says it replaces that secret', () => {

@@ -61,6 +61,23 @@ describe('checkTeams', () => {
     expect(proxied.get('k0')).toMatch(new RegExp(`^team ${T1} could not be checked`));
   });
 
+  it('an organization Ops Manager does not have is named as the problem, not the team', async () => {
+    // A mistyped metadata.orgId (or export's --org): every team "is missing", but the id to fix is the organization's.
+    const w = new FakeWorld();
+    const missingOrg = new OpsManagerApiError(
+      404,
+      'ORG_NOT_FOUND',
+      `No organization with ID ${ORG_B} exists.`,
+      { method: 'GET', pathTemplate: '/orgs/{orgId}/teams/{teamId}' },
+      { fromOpsManager: true },
+    );
+    w.faults.push({ method: 'getTeam', error: () => missingOrg });
+    const problems = await checkTeams(project('p1', ORG_B, [[T1]]), w.as('k'), new Map());
+    expect(problems.get('k0')).toBe(
+      `organization ${ORG_B} does not exist in this Ops Manager (ORG_NOT_FOUND), so team ${T1} cannot be checked: fix the organization id (metadata.orgId; export's --org)`,
+    );
+  });
+
   it('looks each organization/team pair up once per run, and a team of one organization is not one of another', async () => {
     const w = new FakeWorld();
     w.addTeam(ORG_A, T1);
