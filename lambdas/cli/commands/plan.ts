@@ -1,5 +1,6 @@
 /** `opsman-gitops plan` and `opsman-gitops observe`: compute the plan (observe: drift only) and print it. */
 import { printable } from '../../core/printable.ts';
+import { hasWrites } from '../../core/render/summary.ts';
 import { REPORT_NOT_WRITTEN } from '../../core/report.ts';
 import type { CommandContext } from '../context.ts';
 import { openSession } from '../context.ts';
@@ -69,7 +70,11 @@ export async function runPlan(ctx: CommandContext, command: 'plan' | 'observe'):
       }
       // The path is the user's, and the command repeats it and other paths: any may hold an ESC or a bidi override.
       const command = applySavedPlanCommand(ctx.options, ctx.options.out, ctx.io.env);
-      const saved = printable(`Saved the plan to ${ctx.options.out}: apply it with \`${command}\``);
+      // Like terraform, a plan with nothing to write is saved without telling the user to apply it.
+      const next = hasWrites(report.plan)
+        ? `apply it with \`${command}\``
+        : 'it has no changes, so there is nothing to apply';
+      const saved = printable(`Saved the plan to ${ctx.options.out}: ${next}`);
       ctx.io.stderr.write(`${saved}\n`);
     }
     const problems = problemsLine(report.plan);

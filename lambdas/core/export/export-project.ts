@@ -80,7 +80,10 @@ export function projectDocument(
 export function projectYaml(document: Record<string, unknown>, projectId: string): string {
   const header = [
     `# Exported from Ops Manager by \`opsman-gitops export\` (project ${projectId}).`,
-    '# Rename metadata.name and the keys as you like before the first apply: plan adopts each config (<=) by content.',
+    '# Rename metadata.name and the keys as you like: plan adopts each config (<=) by content. Configs equal but for a',
+    // Equal configs are claimed oldest first in key order (numbers compared as numbers); renamed keys can pair another
+    // config with the references filled for this one. After the first apply the state records which is which.
+    '# secret (numbered keys, -2, -3...) are told apart by key order only: rename those after the first apply.',
     '# Secret fields are references: create each one before running plan (export listed them on stderr).',
     // Without this line a first `apply` of an exported file reports every adoption as skipped and a new user asks why.
     '# apply writes only where the mode is apply: spec.mode here or Settings.mode (the default is plan, which writes nothing).',

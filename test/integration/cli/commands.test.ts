@@ -70,6 +70,13 @@ describe('opsman-gitops against the emulator', { timeout: 120_000 }, () => {
     expect(after.code, `${after.stdout}\n${after.stderr}`).toBe(0);
     expect(after.stdout).toContain('No changes. Ops Manager matches the desired state.');
     expect(after.stdout).toContain('Plan: 0 to create, 0 to update, 0 to delete, 0 to adopt, 0 blocked');
+
+    // Saving a plan that writes nothing does not tell the user to apply it (as terraform).
+    const file = join(dir, 'nothing.json');
+    const saved = await runBinary(['plan', '--out', file, ...only, ...common], toolEnv(emulator.url));
+    expect(saved.code, saved.stderr).toBe(0);
+    expect(saved.stderr).toContain(`Saved the plan to ${file}: it has no changes, so there is nothing to apply`);
+    expect(saved.stderr).not.toContain('apply it with');
   });
 
   it('--project limits the plan to that project and skips organizations', async () => {
