@@ -14,23 +14,37 @@ import { PLAIN_STYLE } from './style.ts';
 import { countChanges, groupByTarget, hasChanges, summaryLine, targetTitle } from './summary.ts';
 
 /**
- * Escapes text for Markdown (a table cell, a quoted warning, a list item): HTML, the cell separator, code spans, and
- * the marks of emphasis and strikethrough (a change window named `*freeze*` or a message quoting a mask `***abc` must
- * read as written, not in italics or struck through). A backslash first, so that one in the text stays one.
+ * Escapes text for Markdown (a table cell, a quoted warning, a list item): HTML, the cell separator, code spans, the
+ * marks of emphasis and strikethrough (a change window named `*freeze*` or a message quoting a mask `***abc` must read
+ * as written, not in italics or struck through), and link brackets (a Slack channel `x](https://evil.example)` in a
+ * field path would otherwise turn `notifications[SLACK:x](...)` into a link). A backslash first, so that one in the
+ * text stays one. GitHub references are defused as in escapeHtml.
  */
 export function escapeMarkdown(text: string): string {
-  return escapeHtml(text.replaceAll('\\', '\\\\').replace(/[*_~]/g, '\\$&'))
+  return escapeHtml(text.replaceAll('\\', '\\\\').replace(/[*_~[\]]/g, '\\$&'))
     .replaceAll('|', '\\|')
     .replaceAll('`', '\\`');
 }
 
 /**
- * Escapes text for inside an HTML element (the `<summary>` of a target's section): `&`, `<` and `>` only. GitHub
- * renders no Markdown in an HTML line, so a backslash escape there would be shown as a backslash (a change window
- * `year_end|freeze` read `year\_end\|freeze`), and a `|` or a backtick is plain text in it already.
+ * Escapes text for inside an HTML element (the `<summary>` of a target's section): `&`, `<` and `>`; GitHub renders no
+ * Markdown in an HTML line, so a backslash escape there would be shown as a backslash (a change window
+ * `year_end|freeze` read `year\_end\|freeze`), and a `|` or a backtick is plain text in it already. GitHub still
+ * links references there, as in Markdown: a zero-width space (`&#8203;`, as Renovate writes them) after a mention's `@`
+ * and before an issue number keeps a Slack channel `@jdoe` or `@acme/dba` (a DM or a user group) in a field path from pinging the
+ * GitHub user or team of that name, and `#12` from cross-referencing issue 12; the text reads the same.
  */
 export function escapeHtml(text: string): string {
-  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+  return (
+    text
+      .replaceAll('&', '&amp;')
+      .replaceAll('<', '&lt;')
+      .replaceAll('>', '&gt;')
+      .replace(/#(?=[0-9])/g, '#&#8203;')
+      // After the issue numbers: the entity this inserts has a `#` before a digit itself. An `@` after a letter, digit or
+      // `_` mentions nobody (an email address), and is left as it is.
+      .replace(/(?<![A-Za-z0-9_])@(?=[A-Za-z0-9])/g, '@&#8203;')
+  );
 }
 
 /** A code fence longer than any backtick run inside the block, so no content can close it early. */

@@ -57,3 +57,23 @@ describe('fight lines of the Markdown comment', () => {
     expect(markdown).toContain(`${LINE} (see the warning)`);
   });
 });
+
+describe('a fight warning quoting a Slack channel from the YAML', () => {
+  it('pings no GitHub user or team and makes no link: the channel reads as written', () => {
+    const notice: FightNotice = {
+      ...NOTICE,
+      fields: ['notifications[SLACK:@jdoe].intervalMin', 'notifications[SLACK:x](https://evil.example)].delayMin'],
+    };
+    const change: Change = { ...FIGHT, drift: { detected: true, fight: notice } };
+    const markdown = renderPlanMarkdown({
+      ...planWith(0),
+      changes: [change],
+      warnings: [fightWarning(change, notice)],
+    });
+    const quoted = markdown.split('\n').find((line) => line.startsWith('> **Warning:** UPDATE FIGHT'));
+    expect(quoted).toContain(
+      '(each time: notifications\\[SLACK:@&#8203;jdoe\\].intervalMin, notifications\\[SLACK:x\\](https://evil.example)\\].delayMin)',
+    );
+    expect(quoted).not.toMatch(/(^|\W)@jdoe/);
+  });
+});

@@ -71,6 +71,11 @@ describe('renderPlanMarkdown', () => {
     ['*freeze*', '\\*freeze\\*'],
     ['__init__ ~~x~~', '\\_\\_init\\_\\_ \\~\\~x\\~\\~'],
     ['a\\*b', 'a\\\\\\*b'],
+    ['[x](https://evil.example)', '\\[x\\](https://evil.example)'],
+    ['SLACK:@jdoe and @acme/dba', 'SLACK:@&#8203;jdoe and @&#8203;acme/dba'],
+    ['see #12, not #payments', 'see #&#8203;12, not #payments'],
+    ['@1 #2', '@&#8203;1 #&#8203;2'],
+    ['jdoe@acme.example, a @ b, (@x_y)', 'jdoe@acme.example, a @ b, (@&#8203;x\\_y)'],
   ])('escapes %s', (input, output) => {
     expect(escapeMarkdown(input)).toBe(output);
   });
@@ -89,6 +94,12 @@ describe('renderPlanMarkdown', () => {
     const md = renderPlanMarkdown(plan([change({ target, key: 'k', action: 'create', after: {} })]));
     expect(md).toContain('<summary><b>Project a&lt;/summary&gt;&lt;img src=x&gt;&amp;b (');
     expect(md).not.toContain('<img');
+  });
+
+  it('a mention or an issue number in a section summary pings nobody (GitHub links them in HTML lines too)', () => {
+    const target = { ...PAYMENTS, name: '@jdoe-#7' };
+    const md = renderPlanMarkdown(plan([change({ target, key: 'k', action: 'create', after: {} })]));
+    expect(md).toContain('<summary><b>Project @&#8203;jdoe-#&#8203;7 (');
   });
 
   it('a target name or key with Markdown marks reads as written in the counts table and the blocked list', () => {
@@ -114,7 +125,7 @@ describe('renderPlanMarkdown', () => {
       plan([], { failures: [{ target: ANALYTICS, phase: 'apply', message: 'PUT failed: 500' }] }),
     );
     expect(text).toContain(
-      '**Failures**\n\n- Project analytics-dev (5e2211c17a3e5a48f5497de6) [apply]: PUT failed: 500\n',
+      '**Failures**\n\n- Project analytics-dev (5e2211c17a3e5a48f5497de6) \\[apply\\]: PUT failed: 500\n',
     );
   });
 
