@@ -75,6 +75,7 @@ describe('renderPlanMarkdown', () => {
     ['SLACK:@jdoe and @acme/dba', 'SLACK:@&#8203;jdoe and @&#8203;acme/dba'],
     ['see #12, not #payments', 'see #&#8203;12, not #payments'],
     ['@1 #2', '@&#8203;1 #&#8203;2'],
+    ['first_@last', 'first\\_@last'],
     ['jdoe@acme.example, a @ b, (@x_y)', 'jdoe@acme.example, a @ b, (@&#8203;x\\_y)'],
   ])('escapes %s', (input, output) => {
     expect(escapeMarkdown(input)).toBe(output);
