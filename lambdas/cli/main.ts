@@ -18,7 +18,8 @@ import { endAsHangup } from './hangup.ts';
 import { commandHelp, topLevelHelp } from './help.ts';
 import { type CliIo, processIo } from './io.ts';
 import { failureDocument, renderFailureJson, trackWrites, wantsJson } from './json-failure.ts';
-import { parseInvocation } from './options.ts';
+import { renderFailureMarkdown, wantsMarkdown } from './markdown-failure.ts';
+import { commandWord, parseInvocation } from './options.ts';
 import { currentToolVersion } from './tool-version.ts';
 
 /** What the composition root injects. */
@@ -150,6 +151,11 @@ export async function runCli(argv: string[], deps: CliDependencies): Promise<num
     // --json: stdout carries one JSON document even on failure, unless the plan or report is already there.
     if (wantsJson(argv) && !stdout.used()) {
       io.stdout.write(redactCredentials(renderFailureJson(failureDocument(error)), io.env));
+    }
+    // --markdown: the comment a pipeline posts says there is no plan, and why (markdown-failure.ts).
+    if (wantsMarkdown(argv) && !stdout.used()) {
+      const markdown = renderFailureMarkdown(failureDocument(error), commandWord(argv) ?? 'plan');
+      io.stdout.write(redactCredentials(markdown, io.env));
     }
     return code;
   } finally {

@@ -7,6 +7,7 @@ import { openSession } from '../context.ts';
 import { CliError, EXIT } from '../errors.ts';
 import { interruptible, PLANNING_NOTICES } from '../interruptible.ts';
 import { invalidDesiredDocument, renderFailureJson } from '../json-failure.ts';
+import { renderFailureMarkdown } from '../markdown-failure.ts';
 import { planExitCode, problemsLine } from '../outcome.ts';
 import { currentToolVersion } from '../tool-version.ts';
 import { reconcile, saveFileAtomically } from '../wiring.ts';
@@ -17,9 +18,9 @@ import { loadDesired } from './validate.ts';
 
 /**
  * Loads and validates the desired state; on issues prints them to stderr (and with --json, the failure document with
- * them on stdout) and resolves to false (no API call).
+ * them on stdout; with --markdown, the failure comment of `command`) and resolves to false (no API call).
  */
-export async function desiredIsValid(ctx: CommandContext): Promise<boolean> {
+export async function desiredIsValid(ctx: CommandContext, command = 'plan'): Promise<boolean> {
   const { result, formatIssues } = await loadDesired(ctx.options.desired);
   if (result.ok) return true;
   const text = formatIssues(result.issues);
@@ -28,6 +29,9 @@ export async function desiredIsValid(ctx: CommandContext): Promise<boolean> {
   // The path is the user's argument, printed as it is spelled: inert, like every text this tool did not write itself.
   ctx.io.stderr.write(`error: ${printable(message)}\n`);
   if (ctx.options.json) ctx.io.stdout.write(renderFailureJson(invalidDesiredDocument(message, result.issues)));
+  if (ctx.options.markdown) {
+    ctx.io.stdout.write(renderFailureMarkdown(invalidDesiredDocument(message, result.issues), command));
+  }
   return false;
 }
 
@@ -37,7 +41,7 @@ export async function desiredIsValid(ctx: CommandContext): Promise<boolean> {
  * interrupt while it is written (the second one ends the process) never leaves half a plan.
  */
 export async function runPlan(ctx: CommandContext, command: 'plan' | 'observe'): Promise<number> {
-  if (!(await desiredIsValid(ctx))) return EXIT.error;
+  if (!(await desiredIsValid(ctx, command))) return EXIT.error;
   const session = await openSession(ctx, command);
   try {
     const report = await interruptible(ctx.io, PLANNING_NOTICES, (signal) =>

@@ -15,6 +15,8 @@ const FILE = resolve(import.meta.dirname, '../../../docs/examples/github-actions
 
 interface Step {
   name?: string;
+  id?: string;
+  if?: string;
   uses?: string;
   run?: string;
   with?: Record<string, unknown>;
@@ -173,6 +175,16 @@ describe('the pull-request job of the example workflow', () => {
   it('plans without a state only when S3 says there is none (404); a refused read (403) fails the step', () => {
     expect(fetchWith('404')).toEqual({ status: 0, stdout: 'no state yet: the Lambda has not run\n' });
     expect(fetchWith('403').status).toBe(1);
+  });
+
+  it('plans after a failed validate too (the comment then says why there is no plan), never after a failed fetch', () => {
+    expect(stepNamed('Validate').id).toBe('validate');
+    expect(stepNamed('Fetch').id).toBe('fetch');
+    // GitHub's expression syntax, written as a plain string: `$` + `{{ ... }}`.
+    expect(stepNamed('Plan').if).toBe(
+      `$\{{ !cancelled() && (steps.fetch.outcome == 'success' || steps.validate.outcome == 'failure') }}`,
+    );
+    expect(stepNamed('Post the plan').if).toContain('always()');
   });
 
   it("updates its own comment, found by its marker among github-actions[bot]'s, never with gh's --edit-last", () => {
