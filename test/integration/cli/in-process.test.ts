@@ -217,6 +217,15 @@ describe('run-level refusals and warnings', { timeout: 60_000 }, () => {
     expect((JSON.parse(unsaved.out) as { formatVersion: number }).formatVersion).toBe(PLAN_FORMAT_VERSION);
   });
 
+  it('--markdown: a plan printed, then not saved, is the comment alone (no "No plan" comment after it)', async () => {
+    const unsaved = await cli(['plan', '--markdown', '--out', join(dir, 'missing-dir', 'plan.json')]);
+    expect(unsaved.code).toBe(1);
+    expect(unsaved.err).toContain('cannot save the plan to');
+    expect(unsaved.out).toMatch(/^### opsman-gitops plan\n/);
+    expect(unsaved.out.match(/^### /gm)).toHaveLength(1);
+    expect(unsaved.out).not.toContain('No plan');
+  });
+
   it('--insecure-skip-verify warns on stderr', async () => {
     const run = await cli(['plan', '--insecure-skip-verify']);
     expect(run.code).toBe(0);
