@@ -31,12 +31,15 @@ function issueLine(issue: unknown): string {
 }
 
 /**
- * The failure as GitHub-flavoured Markdown ending with a newline: a heading naming the command, the error with its
+ * The failure as GitHub-flavoured Markdown ending with a newline: the heading of the command's comment (`opsman-gitops
+ * plan`, `opsman-gitops drift report`), the error with its
  * code, the first MAX_MARKDOWN_ISSUES issues (the rest counted), always within MARKDOWN_MAX_CHARS.
  */
 export function renderFailureMarkdown(doc: FailureDocument, command: string): string {
+  // The heading the comment has when the run succeeds (run-request.ts), so a pipeline finds and replaces it alike.
+  const title = command === 'observe' ? 'drift report' : command;
   const out = [
-    `### opsman-gitops ${escapeMarkdown(command)}`,
+    `### opsman-gitops ${escapeMarkdown(title)}`,
     '',
     // A stable code of this tool's own (`CLI_USAGE`, `DESIRED_STATE_INVALID`): a code span, with no backtick to close it.
     `**No plan: ${escapeMarkdown(printable(doc.error.message))}** (\`${doc.error.code.replaceAll('`', '')}\`)`,

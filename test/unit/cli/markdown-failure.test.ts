@@ -39,9 +39,12 @@ afterEach(async () => {
 });
 
 describe('plan --markdown that cannot plan', () => {
-  it.each([['plan'], ['observe']])(
+  it.each([
+    ['plan', 'plan'],
+    ['observe', 'drift report'],
+  ])(
     '%s: an invalid desired state is a comment with each issue, exit 1, the words on stderr as without it',
-    async (command) => {
+    async (command, title) => {
       const broken = join(dir, 'broken');
       const { code, out, err } = await run([command, '--markdown', '--desired', broken]);
       const plain = await run([command, '--desired', broken]);
@@ -51,7 +54,7 @@ describe('plan --markdown that cannot plan', () => {
       expect(err).toBe(plain.err);
       const lines = out.split('\n');
       expect(lines.slice(0, 3)).toEqual([
-        `### opsman-gitops ${command}`,
+        `### opsman-gitops ${title}`,
         '',
         `**No plan: the desired state in ${broken} is invalid; nothing was sent to Ops Manager** (\`DESIRED_STATE_INVALID\`)`,
       ]);
