@@ -15,6 +15,17 @@ import { commandWord } from './options.ts';
 /** Issues listed one by one before the rest are counted (`validate` lists them all). */
 export const MAX_MARKDOWN_ISSUES = 50;
 
+/** Characters of an error message quoted before the rest is only counted (stderr has it whole). */
+export const MAX_MARKDOWN_MESSAGE = 4_000;
+
+/** The message, cut by code points (never inside a pair, nor an escape made afterwards) once past the cap. */
+function quotedMessage(message: string): string {
+  const points = Array.from(message);
+  if (points.length <= MAX_MARKDOWN_MESSAGE) return message;
+  const left = points.length - MAX_MARKDOWN_MESSAGE;
+  return `${points.slice(0, MAX_MARKDOWN_MESSAGE).join('')} ... (${left} more characters: the run's stderr has the whole message)`;
+}
+
 /** The fields of a validation issue the comment shows. */
 interface IssueAt {
   file?: unknown;
@@ -42,7 +53,7 @@ export function renderFailureMarkdown(doc: FailureDocument, command: string): st
     `### opsman-gitops ${escapeMarkdown(title)}`,
     '',
     // A stable code of this tool's own (`CLI_USAGE`, `DESIRED_STATE_INVALID`): a code span, with no backtick to close it.
-    `**No plan: ${escapeMarkdown(printable(doc.error.message))}** (\`${doc.error.code.replaceAll('`', '')}\`)`,
+    `**No plan: ${escapeMarkdown(printable(quotedMessage(doc.error.message)))}** (\`${doc.error.code.replaceAll('`', '')}\`)`,
     '',
   ];
   const issues = doc.issues ?? [];

@@ -7,7 +7,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../../lambdas/cli/main.ts';
-import { MAX_MARKDOWN_ISSUES, renderFailureMarkdown, wantsMarkdown } from '../../../lambdas/cli/markdown-failure.ts';
+import {
+  MAX_MARKDOWN_ISSUES,
+  MAX_MARKDOWN_MESSAGE,
+  renderFailureMarkdown,
+  wantsMarkdown,
+} from '../../../lambdas/cli/markdown-failure.ts';
 import { MARKDOWN_MAX_CHARS } from '../../../lambdas/core/render/plan-markdown.ts';
 import { noEmulator, recordingIo } from '../../helpers/cli-io.ts';
 
@@ -108,6 +113,20 @@ describe('renderFailureMarkdown', () => {
     expect(text).toContain(
       "**No plan: --desired '@&#8203;jdoe/\\[x\\](y)\\|\\*z\\*' does not exist** (`CLI_NO_DIRECTORY`)",
     );
+  });
+
+  it('quotes a very long message up to its cap and counts the rest, so the comment stays within the budget', () => {
+    const message = `${'m'.repeat(MAX_MARKDOWN_MESSAGE)}${'y'.repeat(100_000)}`;
+    const text = renderFailureMarkdown({ ok: false, error: { code: 'UNKNOWN_PROJECT', message } }, 'plan');
+    expect(text.length).toBeLessThanOrEqual(MARKDOWN_MAX_CHARS);
+    expect(text).toContain(
+      `**No plan: ${'m'.repeat(MAX_MARKDOWN_MESSAGE)} ... (100000 more characters: the run's stderr has the whole message)** (\`UNKNOWN_PROJECT\`)`,
+    );
+    const exact = renderFailureMarkdown(
+      { ok: false, error: { code: 'X', message: 'é'.repeat(MAX_MARKDOWN_MESSAGE) } },
+      'plan',
+    );
+    expect(exact).toContain(`**No plan: ${'é'.repeat(MAX_MARKDOWN_MESSAGE)}** (\`X\`)`);
   });
 
   it(`lists ${MAX_MARKDOWN_ISSUES} issues and counts the rest, within the comment budget`, () => {
