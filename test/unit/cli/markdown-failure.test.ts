@@ -123,10 +123,10 @@ describe('renderFailureMarkdown', () => {
       `**No plan: ${'m'.repeat(MAX_MARKDOWN_MESSAGE)} ... (100000 more characters: the run's stderr has the whole message)** (\`UNKNOWN_PROJECT\`)`,
     );
     const exact = renderFailureMarkdown(
-      { ok: false, error: { code: 'X', message: 'é'.repeat(MAX_MARKDOWN_MESSAGE) } },
+      { ok: false, error: { code: 'X', message: '𝄞'.repeat(MAX_MARKDOWN_MESSAGE) } },
       'plan',
     );
-    expect(exact).toContain(`**No plan: ${'é'.repeat(MAX_MARKDOWN_MESSAGE)}** (\`X\`)`);
+    expect(exact).toContain(`**No plan: ${'𝄞'.repeat(MAX_MARKDOWN_MESSAGE)}** (\`X\`)`);
   });
 
   it(`lists ${MAX_MARKDOWN_ISSUES} issues and counts the rest, within the comment budget`, () => {
