@@ -109,6 +109,9 @@ export async function acquireLease(
   options: LeaseOptions = DEFAULT_LEASE_OPTIONS,
 ): Promise<HeldLease> {
   const started = clock.now().getTime();
+  // The time the refusal reports as waited: only once a retry slept (the first attempt's own round trip, 146 ms to
+  // S3, say, is no wait: `--lease-wait 0` said "waited 146 ms").
+  let slept = false;
   for (;;) {
     try {
       const lease = await store.acquireLease({ owner: request.owner, runId: request.runId, ttlMs: options.ttlMs });
@@ -116,12 +119,13 @@ export async function acquireLease(
     } catch (error) {
       if (!(error instanceof LeaseHeldError)) throw error;
       const waited = clock.now().getTime() - started;
-      const held = waited > 0 ? new LeaseHeldError(error.holder, waited) : error;
+      const held = slept && waited > 0 ? new LeaseHeldError(error.holder, waited) : error;
       // A stopped run waits no longer (checked at each retry, so within retryEveryMs), and says it was stopped: a
       // person who pressed Ctrl-C asked for that, the lock held was only what it was waiting for.
       if (request.signal?.aborted) throw new LeaseWaitInterruptedError(held, interruptReason(request.signal), waited);
       if (waited >= request.waitMs) throw held;
       await clock.sleep(Math.min(options.retryEveryMs, request.waitMs - waited));
+      slept = true;
     }
   }
 }

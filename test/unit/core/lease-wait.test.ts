@@ -40,6 +40,15 @@ describe('acquireLease waiting for a held lease', () => {
     expect(w.sleeps).toEqual([]);
   });
 
+  it('with no time to wait, says nothing of waiting though the attempt itself took time (a slow store)', async () => {
+    const w = world();
+    const slow: Clock = { now: () => new Date(w.clock.now().getTime() + w.attempts() * 146), sleep: w.clock.sleep };
+    const error = await acquireLease(w.store, slow, request(0)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(LeaseHeldError);
+    expect((error as Error).message).toContain('another run holds the lease: other (run run-b');
+    expect((error as Error).message).not.toContain('waited');
+  });
+
   it('retries every retryEveryMs and refuses once waitMs is spent, without one more attempt', async () => {
     const w = world();
     const error = await acquireLease(w.store, w.clock, request(1_000), { ttlMs: 60_000, retryEveryMs: 500 }).catch(
