@@ -142,7 +142,23 @@ function textNotValue(expected: unknown, value: unknown): string {
   if ((expected === 'number' || expected === 'integer') && word !== '' && Number.isFinite(Number(word))) {
     return ` (in quotes it is text: write ${value.trim()} without quotes)`;
   }
+  if (expected === 'number' || expected === 'integer') return separatedNumber(value.trim());
   return '';
+}
+
+/**
+ * Why a number written with digit separators is text (`1_000`, YAML 1.1's digit separator; `1,000`, a thousands
+ * separator), and the number to write: the value is shown in quotes, as text, so without this the message reads as if
+ * the author had quoted it.
+ */
+function separatedNumber(written: string): string {
+  const underscores = /^[-+]?[0-9][0-9_]*(\.[0-9_]*)?$/.test(written) && written.includes('_');
+  const commas = /^[-+]?[0-9]{1,3}(,[0-9]{3})+(\.[0-9]+)?$/.test(written);
+  if (!underscores && !commas) return '';
+  const plain = written.replace(/[_,]/g, '');
+  if (!Number.isFinite(Number(plain))) return '';
+  const why = underscores ? 'the "_" digit separator is YAML 1.1\'s' : 'numbers take no thousands separator';
+  return ` (YAML 1.2 reads ${written} as text: ${why}; write ${plain})`;
 }
 
 /**
