@@ -8,7 +8,7 @@ import { swappedThreshold } from './alert-rules.ts';
 import { asArray, asRecord } from './issue.ts';
 import { formatPath, type LocatedDocument, locate } from './locate.ts';
 import { DESIRED_STATE_SCHEMA } from './schema.ts';
-import { segmentsOf, translate } from './schema-messages.ts';
+import { MERGE_KEY, segmentsOf, translate } from './schema-messages.ts';
 import type { ValidationIssue } from './types.ts';
 
 export { describeValue, SECRET_REF_FORM } from './schema-messages.ts';
@@ -42,6 +42,7 @@ export function checkSchema(located: LocatedDocument, value: unknown, limit = MA
   const errors = (validate.errors ?? []).filter(
     (error) =>
       error.keyword !== 'if' &&
+      !mergedIn(error) &&
       !swapped.some((member) => error.instancePath === member || error.instancePath.startsWith(`${member}/`)),
   );
   const typed = new Set(errors.filter((error) => error.keyword === 'type').map((error) => error.instancePath));
@@ -74,6 +75,22 @@ export function checkSchema(located: LocatedDocument, value: unknown, limit = MA
 function truncationNote(located: LocatedDocument, limit: number): ValidationIssue {
   const message = `this document has more schema issues than the ${limit} listed (the rest are not shown); fix those and validate again`;
   return { file: located.file, ...locate(located, []), path: '', message };
+}
+
+/**
+ * A required field missing from a mapping whose `<<` (a YAML 1.1 merge key, refused with its reason) names a mapping
+ * that has it: the author wrote it there, and the merge key's issue says why it is not read; "missing typeName" beside
+ * it would read as a second mistake.
+ */
+function mergedIn(error: ErrorObject): boolean {
+  if (error.keyword !== 'required') return false;
+  const merged = asRecord(error.data)?.[MERGE_KEY];
+  const field = String((error.params as Record<string, unknown>).missingProperty);
+  // `<<: *a` names one mapping, `<<: [*a, *b]` several.
+  return (Array.isArray(merged) ? merged : [merged]).some((source) => {
+    const record = asRecord(source);
+    return record !== undefined && Object.hasOwn(record, field);
+  });
 }
 
 /**

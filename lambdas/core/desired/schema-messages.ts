@@ -177,6 +177,9 @@ const READ_ONLY: Record<string, Record<string, string>> = {
   notifications: { teamName: ' (a TEAM notification names its team by teamId)', notifierId: '' },
 };
 
+/** The key YAML 1.1 reads as a merge of the mappings it names, and YAML 1.2 as an ordinary key. */
+export const MERGE_KEY = '<<';
+
 /** What a secret reference may hold (secret-ref.ts's pattern), in words. */
 const SECRET_REF_CHARACTERS =
   ' (one "#"; the secret id of letters, digits and / _ + = . @ -, the key of letters, digits and _ . -; no spaces)';
@@ -314,6 +317,13 @@ function unknownFieldHint(
     return {
       text: ": a template cannot list templates; list both in each project's spec.alertTemplates (their keys must differ)",
       hint: "list it in each project's spec.alertTemplates",
+    };
+  }
+  // A YAML 1.1 merge key (`<<: *defaults`), as other tools' examples write it: YAML 1.2 reads it as a plain key.
+  if (field === MERGE_KEY) {
+    return {
+      text: ': YAML 1.2 has no merge keys ("<<" is YAML 1.1\'s), so the fields it names are not merged in here; write them out in this mapping (an alias of a whole item, "- *name", repeats it unchanged)',
+      hint: 'write the fields out',
     };
   }
   const from = at.map((segment) => (typeof segment === 'number' ? '[]' : segment));
