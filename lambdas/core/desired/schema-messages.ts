@@ -152,11 +152,11 @@ function textNotValue(expected: unknown, value: unknown): string {
  * the author had quoted it.
  */
 function separatedNumber(written: string): string {
-  const underscores = /^[-+]?[0-9][0-9_]*(\.[0-9_]*)?$/.test(written) && written.includes('_');
+  // Without a "_" such text is a plain decimal, which the caller explains as quoted.
+  const underscores = /^[-+]?[0-9][0-9_]*(\.[0-9_]*)?$/.test(written);
   const commas = /^[-+]?[0-9]{1,3}(,[0-9]{3})+(\.[0-9]+)?$/.test(written);
   if (!underscores && !commas) return '';
   const plain = written.replace(/[_,]/g, '');
-  if (!Number.isFinite(Number(plain))) return '';
   const why = underscores ? 'the "_" digit separator is YAML 1.1\'s' : 'numbers take no thousands separator';
   return ` (YAML 1.2 reads ${written} as text: ${why}; write ${plain})`;
 }
