@@ -103,6 +103,8 @@ describe('makePlan progress', () => {
         httpStatus: 500,
       }),
     ]);
+    // A 500 says nothing of the id: no "check metadata.projectId" advice (that is for Ops Manager's 404 alone).
+    expect(plan.failures[0]?.message).not.toContain('projectId');
     expect(plan.changes.filter((c) => c.target.id === P[1])).toEqual([]);
     expect(plan.changes.filter((c) => c.target.id === P[0]).map((c) => `${c.key}:${c.action}`)).toEqual([
       'down:create',
