@@ -124,8 +124,8 @@ export function parseYamlFile(file: string, text: string, options: Pick<LoadOpti
       issues.push({ file, ...at(error.pos[0]), path: '', message });
     }
     // A document whose only YAML fault is a repeated key (neither two documents run together nor an item missing its
-    // "-") reads as YAML reads it, the later value winning: it goes on to the schema and the semantic rules, as for an
-    // unclear number, so one run lists the file's other issues too instead of one more per fix.
+    // "-") goes on to the schema and the semantic rules with each key's first copy, as one with an unclear number does,
+    // so one run lists the file's other issues too instead of one more per fix.
     const onlyDuplicates =
       indentation === undefined &&
       (separators?.issues.length ?? 0) === 0 &&
