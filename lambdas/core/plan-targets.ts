@@ -31,6 +31,7 @@ import {
   readProjectLive,
 } from './read-live.ts';
 import { resolveSecretsOf, type SecretSources } from './resolve-secrets.ts';
+import { isProjectGone } from './state-retention.ts';
 import { checkTeams, type TeamCache } from './team-check.ts';
 
 /** The plan of one target, before modes are merged and gates applied across targets. */
@@ -63,6 +64,15 @@ function failure(target: TargetRef, phase: TargetFailure['phase'], error: unknow
 }
 
 /**
+ * Said of a project Ops Manager does not know (404 GROUP_NOT_FOUND): a mistyped or copied id, or a project deleted, is
+ * fixed in the desired state, so the failure names where the Project document is and what to do.
+ */
+function noSuchProject(project: DesiredProject): string {
+  const { file, line, column } = project.source;
+  return `; no project has the id ${project.projectId}: check metadata.projectId of Project ${project.name} at ${file}:${line}:${column}, or remove that document if the project was deleted`;
+}
+
+/**
  * Plans one project: reads its live state, resolves secrets, checks teams, plans alerts and singletons. `teams` and
  * `fingerprints` are the plan's caches, shared by its projects.
  */
@@ -84,6 +94,8 @@ export async function planProject(
     live = await readProjectLive(deps.api, project.projectId, reads);
   } catch (error) {
     result.failure = failure(target, 'read', error);
+    if (isProjectGone(error))
+      result.failure.message = `${result.failure.message.replace(/\.$/, '')}${noSuchProject(project)}`;
     return result;
   }
   const views = live.alertConfigs.map(liveView);

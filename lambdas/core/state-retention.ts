@@ -87,7 +87,7 @@ export async function forgetGoneDeparted(
 }
 
 /** Ops Manager's own answer that the project does not exist (404 GROUP_NOT_FOUND), not a proxy's page. */
-function isProjectGone(error: unknown): boolean {
+export function isProjectGone(error: unknown): boolean {
   return (
     error instanceof OpsManagerApiError &&
     error.status === 404 &&

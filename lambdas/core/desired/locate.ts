@@ -64,7 +64,10 @@ export function findNode(
   for (const segment of segments) {
     node = deref(located.doc, node);
     if (isMap(node)) {
-      const pair = node.items.find((item) => isPair(item) && isScalar(item.key) && String(item.key.value) === segment);
+      // An empty or null key (`: 1`, `~: 1`) is "" in the value, as yaml turns it into a JavaScript key.
+      const pair = node.items.find(
+        (item) => isPair(item) && isScalar(item.key) && String(item.key.value ?? '') === segment,
+      );
       if (!pair) return { node: null, key: null };
       key = pair.key as Node;
       node = pair.value;

@@ -123,7 +123,18 @@ export function parseYamlFile(file: string, text: string, options: Pick<LoadOpti
           : `YAML syntax error: ${firstLine(error.message)}`;
       issues.push({ file, ...at(error.pos[0]), path: '', message });
     }
-    if (issues.length > before) return;
+    // A document whose only YAML fault is a repeated key (neither two documents run together nor an item missing its
+    // "-") goes on to the schema and the semantic rules with each key's first copy, as one with an unclear number does,
+    // so one run lists the file's other issues too instead of one more per fix.
+    const onlyDuplicates =
+      indentation === undefined &&
+      (separators?.issues.length ?? 0) === 0 &&
+      (dashes?.issues.length ?? 0) === 0 &&
+      doc.errors.every((error) => error.code === 'DUPLICATE_KEY');
+    if (issues.length > before && !onlyDuplicates) return;
+    // The value read on is the first copy's, the one the issue names first and issues elsewhere are located at.
+    if (issues.length > before) keepFirstCopies(doc);
+    const read = issues.length;
     if (mayHaveTags) {
       visit(doc, (_key, node) => {
         if (isNode(node) && node.tag !== undefined && node.range) {
@@ -137,12 +148,12 @@ export function parseYamlFile(file: string, text: string, options: Pick<LoadOpti
         }
       });
     }
-    if (issues.length > before) return;
+    if (issues.length > read) return;
     // A list or mapping used as a key (`? [a]`, `{a: 1}: x`, an alias of one) has no JSON form: yaml would turn it into
     // text and print a process warning quoting it. Such keys need `?` or a flow bracket, so plain files skip the walk.
     const keys = mayHaveCollectionKeys ? collectionKeys(file, doc, counter) : { collections: [], aliases: [] };
     issues.push(...keys.collections);
-    if (issues.length > before) return;
+    if (issues.length > read) return;
     // An alias key or an unclear number is refused, but the document reads as YAML 1.2 reads it (as earlier releases
     // loaded it): it goes on to the schema and the semantic rules, so every issue of the file is listed in one run, and
     // a template refused for `intervalMin: 015` is not also "unknown" to every project that uses it.
@@ -187,6 +198,24 @@ export function parseYamlFile(file: string, text: string, options: Pick<LoadOpti
     if (name !== undefined) refusedTemplates.push(name);
   });
   return refusedTemplates.length > 0 ? { documents, issues, refusedTemplates } : { documents, issues };
+}
+
+/**
+ * Removes every later copy of a repeated key from the mappings of `doc` (yaml's value would be the last copy's, while
+ * positions are looked up at the first), so a document read on past its duplicate-key issues has one value per key.
+ */
+function keepFirstCopies(doc: Document.Parsed): void {
+  visit(doc, {
+    Map(_key, map) {
+      const seen = new Set<unknown>();
+      map.items = map.items.filter((pair) => {
+        const name = isScalar(pair.key) ? pair.key.value : pair.key;
+        if (seen.has(name)) return false;
+        seen.add(name);
+        return true;
+      });
+    },
+  });
 }
 
 /**

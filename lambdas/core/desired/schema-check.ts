@@ -6,9 +6,9 @@
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import { swappedThreshold } from './alert-rules.ts';
 import { asArray, asRecord } from './issue.ts';
-import { formatPath, type LocatedDocument } from './locate.ts';
+import { formatPath, type LocatedDocument, locate } from './locate.ts';
 import { DESIRED_STATE_SCHEMA } from './schema.ts';
-import { segmentsOf, translate } from './schema-messages.ts';
+import { MERGE_KEY, segmentsOf, translate } from './schema-messages.ts';
 import type { ValidationIssue } from './types.ts';
 
 export { describeValue, SECRET_REF_FORM } from './schema-messages.ts';
@@ -42,23 +42,55 @@ export function checkSchema(located: LocatedDocument, value: unknown, limit = MA
   const errors = (validate.errors ?? []).filter(
     (error) =>
       error.keyword !== 'if' &&
+      !mergedIn(error) &&
       !swapped.some((member) => error.instancePath === member || error.instancePath.startsWith(`${member}/`)),
   );
   const typed = new Set(errors.filter((error) => error.keyword === 'type').map((error) => error.instancePath));
   const kind = (value as { kind?: unknown } | null)?.kind;
   const seen = new Set<string>();
   const issues: ValidationIssue[] = [];
+  let truncated = false;
   for (const error of errors) {
     if (typed.has(error.instancePath) && error.keyword !== 'type') continue;
     // Translation (positions, did-you-mean) is the costly part: a document this broken needs no more detail.
-    if (issues.length >= limit) break;
+    if (issues.length >= limit) {
+      truncated = true;
+      break;
+    }
     const issue = translate(located, error, kind);
     const id = `${issue.path}\u0000${issue.message}`;
     if (seen.has(id)) continue;
     seen.add(id);
     issues.push(issue);
   }
-  return withoutMisspeltRequired(issues, errors);
+  const shown = withoutMisspeltRequired(issues, errors);
+  return truncated ? [...shown, truncationNote(located, limit)] : shown;
+}
+
+/**
+ * Said when a document's schema issues were cut at `limit`: without it the count line ("200 errors in 1 file") reads
+ * as the whole of it, and the next run after fixing them shows as many new ones. At the document's start, so it is
+ * read before its issues.
+ */
+function truncationNote(located: LocatedDocument, limit: number): ValidationIssue {
+  const message = `this document has more schema issues than the ${limit} listed (the rest are not shown); fix those and validate again`;
+  return { file: located.file, ...locate(located, []), path: '', message };
+}
+
+/**
+ * A required field missing from a mapping whose `<<` (a YAML 1.1 merge key, refused with its reason) names a mapping
+ * that has it: the author wrote it there, and the merge key's issue says why it is not read; "missing typeName" beside
+ * it would read as a second mistake.
+ */
+function mergedIn(error: ErrorObject): boolean {
+  if (error.keyword !== 'required') return false;
+  const merged = asRecord(error.data)?.[MERGE_KEY];
+  const field = String((error.params as Record<string, unknown>).missingProperty);
+  // `<<: *a` names one mapping, `<<: [*a, *b]` several.
+  return (Array.isArray(merged) ? merged : [merged]).some((source) => {
+    const record = asRecord(source);
+    return record !== undefined && Object.hasOwn(record, field);
+  });
 }
 
 /**

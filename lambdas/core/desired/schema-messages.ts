@@ -142,7 +142,23 @@ function textNotValue(expected: unknown, value: unknown): string {
   if ((expected === 'number' || expected === 'integer') && word !== '' && Number.isFinite(Number(word))) {
     return ` (in quotes it is text: write ${value.trim()} without quotes)`;
   }
+  if (expected === 'number' || expected === 'integer') return separatedNumber(value.trim());
   return '';
+}
+
+/**
+ * Why a number written with digit separators is text (`1_000`, YAML 1.1's digit separator; `1,000`, a thousands
+ * separator), and the number to write: the value is shown in quotes, as text, so without this the message reads as if
+ * the author had quoted it.
+ */
+function separatedNumber(written: string): string {
+  // Without a "_" such text is a plain decimal, which the caller explains as quoted.
+  const underscores = /^[-+]?[0-9][0-9_]*(\.[0-9_]*)?$/.test(written);
+  const commas = /^[-+]?[0-9]{1,3}(,[0-9]{3})+(\.[0-9]+)?$/.test(written);
+  if (!underscores && !commas) return '';
+  const plain = written.replace(/[_,]/g, '');
+  const why = underscores ? 'the "_" digit separator is YAML 1.1\'s' : 'numbers take no thousands separator';
+  return ` (YAML 1.2 reads ${written} as text: ${why}; write ${plain})`;
 }
 
 /**
@@ -160,6 +176,9 @@ const READ_ONLY: Record<string, Record<string, string>> = {
   },
   notifications: { teamName: ' (a TEAM notification names its team by teamId)', notifierId: '' },
 };
+
+/** The key YAML 1.1 reads as a merge of the mappings it names, and YAML 1.2 as an ordinary key. */
+export const MERGE_KEY = '<<';
 
 /** What a secret reference may hold (secret-ref.ts's pattern), in words. */
 const SECRET_REF_CHARACTERS =
@@ -298,6 +317,13 @@ function unknownFieldHint(
     return {
       text: ": a template cannot list templates; list both in each project's spec.alertTemplates (their keys must differ)",
       hint: "list it in each project's spec.alertTemplates",
+    };
+  }
+  // A YAML 1.1 merge key (`<<: *defaults`), as other tools' examples write it: YAML 1.2 reads it as a plain key.
+  if (field === MERGE_KEY) {
+    return {
+      text: ': YAML 1.2 has no merge keys ("<<" is YAML 1.1\'s), so the fields it names are not merged in here; write them out in this mapping (an alias of a whole item, "- *name", repeats it unchanged)',
+      hint: 'write the fields out',
     };
   }
   const from = at.map((segment) => (typeof segment === 'number' ? '[]' : segment));

@@ -103,10 +103,27 @@ describe('makePlan progress', () => {
         httpStatus: 500,
       }),
     ]);
+    // A 500 says nothing of the id: no "check metadata.projectId" advice (that is for Ops Manager's 404 alone).
+    expect(plan.failures[0]?.message).not.toContain('projectId');
     expect(plan.changes.filter((c) => c.target.id === P[1])).toEqual([]);
     expect(plan.changes.filter((c) => c.target.id === P[0]).map((c) => `${c.key}:${c.action}`)).toEqual([
       'down:create',
       'defaultServerType:update',
+    ]);
+  });
+
+  // A new author's mistyped projectId: Ops Manager's 404 alone does not say where the id is written or what to do.
+  it('a project Ops Manager does not know is a read failure naming where its Project document is', async () => {
+    const w = new FakeWorld();
+    for (const p of P.slice(1)) w.addProject(p, ORG);
+    const plan = await makePlan(request(), deps(w.as('gitopsbt')), { targetConcurrency: 1 });
+    expect(plan.failures.map((f) => [f.target.id, f.phase, f.httpStatus, f.message])).toEqual([
+      [
+        P[0],
+        'read',
+        404,
+        `GET /groups/{groupId}/alertConfigs failed: 404 GROUP_NOT_FOUND: No group with ID ${P[0]} exists; no project has the id ${P[0]}: check metadata.projectId of Project p-7d01 at x.yaml:1:1, or remove that document if the project was deleted`,
+      ],
     ]);
   });
 
