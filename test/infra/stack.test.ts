@@ -21,6 +21,7 @@ import {
   SNAPSHOT_FILE,
   snapshotManifestText,
 } from '../../lambdas/core/desired/snapshot-manifest.ts';
+import { parseFingerprintKey } from '../../lambdas/adapters/local/fingerprint-key.ts';
 import { archiveEventProblem } from '../../lambdas/handlers/archive.ts';
 import { parseReconcileEvent } from '../../lambdas/handlers/events.ts';
 import { METRIC } from '../../lambdas/handlers/metrics.ts';
@@ -129,6 +130,14 @@ describe('OpsmanGitops stack (default context, alarm email, CA bundle)', () => {
       SecretString: '{}',
       Description: Match.stringLikeRegexp('publicKey.*privateKey'),
     });
+    // The console shows this text: "<32+ random characters>" let an operator paste a generated password, whose
+    // punctuation the functions refuse (CREDENTIALS_INVALID: fingerprintKey is neither hex nor base64).
+    const [[, secret] = []] = ofType('AWS::SecretsManager::Secret');
+    const description = String(secret?.Properties.Description);
+    expect(description).toContain('"fingerprintKey":"<hex or base64, 16+ bytes: openssl rand -hex 32>"');
+    expect(() => parseFingerprintKey('k7#Lq!2vX$9mP&4tR*8wZ@1nB^6yC%3s', 'fingerprintKey')).toThrow(
+      'fingerprintKey is neither hex nor base64',
+    );
   });
 
   it('functions: nodejs24.x, arm64, JSON logging to their own log group, sized, reconcile alone reserved to 1', () => {
