@@ -103,6 +103,16 @@ describe.each(MODES)('IAM of the functions, mode %s', (mode) => {
     expect(reconcile.find((g) => g !== credentials)).toContain(':secret:opsman/*');
   });
 
+  it('each function may send to the FailedInvocations queue (its on-failure destination) and to no other queue', () => {
+    for (const d of ['plan/apply', 'daily archive']) {
+      expect(grantsOf(resources, d).filter((g) => g.startsWith('sqs:'))).toEqual([
+        'sqs:GetQueueAttributes on {Fn::GetAtt:[FailedInvocationsED025904,Arn]}',
+        'sqs:GetQueueUrl on {Fn::GetAtt:[FailedInvocationsED025904,Arn]}',
+        'sqs:SendMessage on {Fn::GetAtt:[FailedInvocationsED025904,Arn]}',
+      ]);
+    }
+  });
+
   it('neither function may write to the desired-state bucket', () => {
     for (const d of ['plan/apply', 'daily archive']) {
       const desired = grantsOf(resources, d).filter((g) => g.includes('DesiredState'));
