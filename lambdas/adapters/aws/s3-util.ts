@@ -36,9 +36,13 @@ export function isConditionalConflict(error: unknown): boolean {
   return awsStatus(error) === 409 || awsErrorName(error) === 'ConditionalRequestConflict';
 }
 
-/** 404 NoSuchKey / NotFound. */
+/**
+ * 404 NoSuchKey / NotFound: the object is absent. Not a 404 NoSuchBucket: read as an absent object, a deleted data
+ * bucket made a state read look like a first run's (every owned config an adoption), and a plan-mode run go on `ok`.
+ */
 export function isNotFound(error: unknown): boolean {
   const name = awsErrorName(error);
+  if (name === 'NoSuchBucket') return false;
   return awsStatus(error) === 404 || name === 'NoSuchKey' || name === 'NotFound';
 }
 
@@ -46,7 +50,10 @@ export function isNotFound(error: unknown): boolean {
 export function accessError(operation: string, location: string, error: unknown): S3AccessError {
   const name = awsErrorName(error) || 'Error';
   const message = error instanceof Error ? error.message : String(error);
-  return new S3AccessError(operation, location, awsStatus(error), `${name}: ${message}`, { cause: error });
+  return new S3AccessError(operation, location, awsStatus(error), `${name}: ${message}`, {
+    cause: error,
+    noSuchBucket: name === 'NoSuchBucket',
+  });
 }
 
 /** `''` stays `''`; anything else gets exactly one trailing `/` and no leading `/`. */
