@@ -54,6 +54,12 @@ describe('summarise', () => {
     expect(summary.desired?.filesNotListed).toBe(9_500);
     expect(summary.desired?.digest).toBe('d');
     expect(JSON.stringify({ summary }).length).toBeLessThan(64 * 1024);
+    // Exactly the limit: all listed, nothing said of unlisted files.
+    const limit = {
+      ...base,
+      plan: { ...base.plan, desired: { digest: 'd', files: files.slice(0, 500) } },
+    } as RunReport;
+    expect(summarise(limit, 'schedule', 'apply', 1).desired).not.toHaveProperty('filesNotListed');
     const few = { ...base, plan: { ...base.plan, desired: { digest: 'd', files: files.slice(0, 3) } } } as RunReport;
     expect(summarise(few, 'schedule', 'apply', 1).desired).toEqual({
       digest: 'd',
