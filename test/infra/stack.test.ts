@@ -15,13 +15,13 @@ import type { IConstruct } from 'constructs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Alarms } from '../../infra/alarms.ts';
 import { buildApp } from '../../infra/build-app.ts';
+import { parseFingerprintKey } from '../../lambdas/adapters/local/fingerprint-key.ts';
 import {
   buildSnapshotManifest,
   parseSnapshotManifest,
   SNAPSHOT_FILE,
   snapshotManifestText,
 } from '../../lambdas/core/desired/snapshot-manifest.ts';
-import { parseFingerprintKey } from '../../lambdas/adapters/local/fingerprint-key.ts';
 import { archiveEventProblem } from '../../lambdas/handlers/archive.ts';
 import { parseReconcileEvent } from '../../lambdas/handlers/events.ts';
 import { METRIC } from '../../lambdas/handlers/metrics.ts';
@@ -318,6 +318,26 @@ describe('OpsmanGitops stack (default context, alarm email, CA bundle)', () => {
         ]),
       },
     });
+    // A topic policy replaces SNS's default one (which allowed the account): without an allow of its own, CloudWatch
+    // may not publish to the topic and every alarm fires without an email.
+    const [[, policy] = []] = ofType('AWS::SNS::TopicPolicy');
+    const statements = (policy?.Properties.PolicyDocument as { Statement: Record<string, unknown>[] }).Statement;
+    const allows = statements.filter((s) => s.Effect === 'Allow');
+    expect(allows).toEqual([
+      expect.objectContaining({
+        Principal: { Service: 'cloudwatch.amazonaws.com' },
+        Action: 'sns:Publish',
+        Resource: ref('Alarms', 'Topic'),
+        Condition: {
+          StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } },
+          ArnLike: { 'aws:SourceArn': expect.objectContaining({ 'Fn::Join': expect.anything() }) },
+        },
+      }),
+    ]);
+    expect(JSON.stringify(allows[0]?.Condition)).toContain(':alarm:*');
+    for (const [, alarm] of ofType('AWS::CloudWatch::Alarm')) {
+      expect(alarm.Properties.AlarmActions).toEqual([ref('Alarms', 'Topic')]);
+    }
     for (const metric of ['DriftDetected', 'TargetsFailed', 'Blocked', 'RunFailed', 'EventRejected']) {
       // The contract with the handlers: each watched name is one they emit.
       expect(Object.values(METRIC)).toContain(metric);
