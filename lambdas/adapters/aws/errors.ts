@@ -36,7 +36,7 @@ export class S3AccessError extends AwsAdapterError {
     options?: { cause?: unknown; noSuchBucket?: boolean },
   ) {
     const denied = status === 403;
-    const missing = !denied && options?.noSuchBucket === true;
+    const missing = options?.noSuchBucket === true;
     const hint = denied
       ? '; check the function role and the bucket policy (and the KMS key policy of an encrypted bucket)'
       : missing

@@ -25,10 +25,10 @@ export function isPreconditionFailed(error: unknown): boolean {
 /**
  * True when a write conditioned on `IfMatch` was refused because its condition did not hold: 412, or 404 NoSuchKey,
  * which is how S3 answers an `IfMatch` write to a key with no current object (deleted since it was read, or a delete
- * marker in a versioned bucket). A missing bucket (404 NoSuchBucket) is not: that is a deployment error.
+ * marker in a versioned bucket). A missing bucket (404 NoSuchBucket) is not (isNotFound): that is a deployment error.
  */
 export function isIfMatchFailed(error: unknown): boolean {
-  return isPreconditionFailed(error) || (isNotFound(error) && awsErrorName(error) !== 'NoSuchBucket');
+  return isPreconditionFailed(error) || isNotFound(error);
 }
 
 /** 409 ConditionalRequestConflict: a concurrent conditional write was in flight; the request may be retried. */
