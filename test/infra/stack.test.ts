@@ -320,9 +320,9 @@ describe('OpsmanGitops stack (default context, alarm email, CA bundle)', () => {
     });
     // A topic policy replaces SNS's default one (which allowed the account): without an allow of its own, CloudWatch
     // may not publish to the topic and every alarm fires without an email.
-    const [[, policy] = []] = ofType('AWS::SNS::TopicPolicy');
-    const statements = (policy?.Properties.PolicyDocument as { Statement: Record<string, unknown>[] }).Statement;
-    const allows = statements.filter((s) => s.Effect === 'Allow');
+    const policy = ofType('AWS::SNS::TopicPolicy')[0]?.[1];
+    const document = policy?.Properties.PolicyDocument as { Statement: Record<string, unknown>[] } | undefined;
+    const allows = (document?.Statement ?? []).filter((s) => s.Effect === 'Allow');
     expect(allows).toEqual([
       expect.objectContaining({
         Principal: { Service: 'cloudwatch.amazonaws.com' },
