@@ -3,9 +3,10 @@
  * failed, changes blocked, runs failed, events rejected, messages in the failure queues, and no successful run for N hours (missing data breaches: a silent
  * function is a broken one). Metric names are those of lambdas/handlers/metrics.ts.
  */
-import { Duration } from 'aws-cdk-lib';
+import { Aws, Duration } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, type IMetric, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { Effect, PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
@@ -49,6 +50,22 @@ export class Alarms extends Construct {
     super(scope, id);
     this.#service = props.service;
     this.topic = new Topic(this, 'Topic', { displayName: 'opsman-gitops alarms', enforceSSL: true });
+    // The topic policy enforceSSL writes replaces SNS's default one, whose allow for the account is what let alarms
+    // publish: without a statement of its own CloudWatch is refused ("no resource-based policy allows the SNS:Publish
+    // action", in each alarm's history only) and no email is ever sent. Only this account's alarms, in this region.
+    this.topic.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'AllowCloudWatchAlarmsToPublish',
+        effect: Effect.ALLOW,
+        principals: [new ServicePrincipal('cloudwatch.amazonaws.com')],
+        actions: ['sns:Publish'],
+        resources: [this.topic.topicArn],
+        conditions: {
+          StringEquals: { 'aws:SourceAccount': Aws.ACCOUNT_ID },
+          ArnLike: { 'aws:SourceArn': `arn:${Aws.PARTITION}:cloudwatch:${Aws.REGION}:${Aws.ACCOUNT_ID}:alarm:*` },
+        },
+      }),
+    );
     if (props.alarmEmail) this.topic.addSubscription(new EmailSubscription(props.alarmEmail));
 
     for (const [name, fn] of Object.entries(props.functions)) {

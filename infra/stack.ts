@@ -48,7 +48,7 @@ export class OpsmanGitopsStack extends Stack {
     const credentials = new Secret(this, 'Credentials', {
       secretName: `${settings.secretNamePrefix}credentials`,
       description:
-        'opsman-gitops Ops Manager API key. Fill once: aws secretsmanager put-secret-value --secret-id <this> --secret-string \'{"publicKey":"...","privateKey":"...","fingerprintKey":"<32+ random characters>"}\'',
+        'opsman-gitops Ops Manager API key. Fill once: aws secretsmanager put-secret-value --secret-id <this> --secret-string \'{"publicKey":"...","privateKey":"...","fingerprintKey":"<hex or base64, 16+ bytes: openssl rand -hex 32>"}\'',
       secretStringValue: SecretValue.unsafePlainText('{}'),
     });
 

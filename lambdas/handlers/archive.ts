@@ -13,6 +13,7 @@ import { classifyError, HandlerError, InvalidEventError } from './errors.ts';
 import { fieldList } from './event-text.ts';
 import { METRIC } from './metrics.ts';
 import { nextStep } from './next-step.ts';
+import { notConfigured } from './not-configured.ts';
 import { type RunFn, runOnce } from './run-once.ts';
 import { isScheduledEvent, scheduledEventProblem } from './scheduled-event.ts';
 import type { RunSummary } from './summary.ts';
@@ -32,12 +33,7 @@ export function createArchiveHandler(app: AppContext, run: RunFn = runReconcile)
         return { status: 'rejected', trigger: 'unknown', error: outcome };
       }
       const trigger = isScheduledEvent(event as Record<string, unknown>) ? 'schedule' : 'manual';
-      if (runtime instanceof HandlerError) {
-        const outcome = classifyError(runtime);
-        logger.error('not configured', { error: outcome, code: outcome.code, nextStep: nextStep(outcome.code) });
-        if (trigger === 'schedule') throw new Error(outcome.message);
-        return { status: 'failed', trigger, error: outcome };
-      }
+      if (runtime instanceof HandlerError) return notConfigured(app, runtime, trigger);
       const summary = await runOnce({
         runtime,
         run,

@@ -47,6 +47,8 @@ const NEXT_STEPS: Readonly<Record<string, string>> = {
   SECRET_REF_REFUSED: "a secretRef names the API key itself: point it at the notification's own secret in git",
   S3_ACCESS: 'none if the next run succeeds (S3 throttled or unreachable); else check the S3 endpoint and network',
   S3_ACCESS_DENIED: 'check the function role, the bucket policy and the KMS key of the named object',
+  S3_NO_SUCH_BUCKET:
+    "the named bucket does not exist: check the function's DESIRED_STATE_BUCKET and STATE_BUCKET (cdk deploy sets them) and whether the bucket was deleted outside CloudFormation (cdk deploy does not recreate it)",
   S3_CONTENT_ENCODING: 'upload the named object again, uncompressed or gzip-compressed (cdk deploy)',
   OPSMAN_AUTH_ERROR:
     'Ops Manager refused the API key: check the credentials secret holds the key Ops Manager has (rotation), and that the key is not deleted or disabled',

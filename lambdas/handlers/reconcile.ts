@@ -18,6 +18,7 @@ import { classifyError, HandlerError } from './errors.ts';
 import { IGNORE_WINDOWS_FIELD, PROJECTS_FIELD, parseReconcileEvent, type ReconcileTrigger } from './events.ts';
 import { METRIC } from './metrics.ts';
 import { nextStep } from './next-step.ts';
+import { notConfigured } from './not-configured.ts';
 import { type RunFn, runOnce } from './run-once.ts';
 import type { RunSummary } from './summary.ts';
 
@@ -51,15 +52,14 @@ export function createReconcileHandler(app: AppContext, run: RunFn = runReconcil
         metrics.addMetric(METRIC.eventRejected, MetricUnit.Count, 1);
         return { status: 'rejected', trigger: 'unknown', error: outcome };
       }
+      if (runtime instanceof HandlerError) {
+        // Before the "ignored" answer: unconfigured, the event was read without the desired-state prefix, so even the
+        // snapshot manifest's own notification would look like another key and be ignored without a word.
+        return notConfigured(app, runtime, trigger.kind === 'ignored' ? 's3' : trigger.kind);
+      }
       if (trigger.kind === 'ignored') {
         logger.info('event ignored', { reason: trigger.reason });
         return { status: 'ignored', trigger: 's3', reason: trigger.reason };
-      }
-      if (runtime instanceof HandlerError) {
-        const outcome = classifyError(runtime);
-        logger.error('not configured', { error: outcome, code: outcome.code, nextStep: nextStep(outcome.code) });
-        if (trigger.kind !== 'manual') throw new Error(outcome.message);
-        return { status: 'failed', trigger: trigger.kind, error: outcome };
       }
       if (trigger.kind === 's3') logger.info('desired state changed', { bucket: trigger.bucket, keys: trigger.keys });
       const cap =

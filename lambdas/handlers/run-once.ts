@@ -18,7 +18,7 @@ import { addRunMetrics, METRIC } from './metrics.ts';
 import { nextStep } from './next-step.ts';
 import { logRunFindings } from './run-log.ts';
 import { type Runtime, SYSTEM_CLOCK } from './runtime.ts';
-import { listedIssues, type RunSummary, summarise } from './summary.ts';
+import { listedIssues, MAX_LISTED_FAILURES, type RunSummary, summarise } from './summary.ts';
 
 /** The core entry point (runReconcile), passed in so this module stays independent of run.ts' load order. */
 export type RunFn = (request: RunRequest, deps: RunDependencies) => Promise<RunReport>;
@@ -160,7 +160,10 @@ async function attemptRun(
     logger.info('run starting', {
       command: full.command,
       mode: full.mode,
-      projects: full.projects,
+      // As the summary says it: an event may name thousands of ids, and a line over 256 KB is cut by CloudWatch.
+      ...(full.projects === undefined
+        ? {}
+        : { projects: { count: full.projects.length, ids: full.projects.slice(0, MAX_LISTED_FAILURES) } }),
       ...(full.ignoreWindows === true ? { ignoreWindows: full.ignoreWindowsBy ?? true } : {}),
     });
     const report = await input.run(full, {

@@ -28,8 +28,11 @@ export interface RunSummary {
   targetsFailed?: number;
   apiCalls?: number;
   durationMs?: number;
-  /** Which revision of the desired state the run used: digest and each file's path and S3 version (ETag). */
-  desired?: { digest: string; files: { path: string; version?: string }[] };
+  /**
+   * Which revision of the desired state the run used: digest and each file's path and S3 version (ETag), the first
+   * {@link MAX_LISTED_FILES} (sorted by path; the archived report has them all, `filesNotListed` counts the others).
+   */
+  desired?: { digest: string; files: { path: string; version?: string }[]; filesNotListed?: number };
   /** Whether the desired state came from the desired-state cache ('hit'), was parsed ('miss'), or the cache is off. */
   desiredCache?: 'hit' | 'miss' | 'off';
   /** The run's failures (at most {@link MAX_LISTED_FAILURES}; `targetsFailed` counts them, the report has them all). */
@@ -124,6 +127,12 @@ export const MAX_LISTED_CHANGES = 20;
  */
 export const MAX_LISTED_FAILURES = 20;
 
+/**
+ * Most desired-state files listed in a summary. About 90 bytes each (path and ETag): every file of 3,000 (one file per
+ * project, as the benchmark lays them out) would pass CloudWatch's 256 KB per event on their own.
+ */
+export const MAX_LISTED_FILES = 500;
+
 /** Maps a finished report to the summary. */
 export function summarise(report: RunReport, trigger: string, command: RunCommand, durationMs: number): RunSummary {
   const s = report.summary;
@@ -146,9 +155,12 @@ export function summarise(report: RunReport, trigger: string, command: RunComman
     durationMs,
     desired: {
       digest: report.plan.desired.digest,
-      files: report.plan.desired.files.map((f) =>
-        f.version ? { path: f.path, version: f.version } : { path: f.path },
-      ),
+      files: report.plan.desired.files
+        .slice(0, MAX_LISTED_FILES)
+        .map((f) => (f.version ? { path: f.path, version: f.version } : { path: f.path })),
+      ...(report.plan.desired.files.length > MAX_LISTED_FILES
+        ? { filesNotListed: report.plan.desired.files.length - MAX_LISTED_FILES }
+        : {}),
     },
     ...(report.desiredCache ? { desiredCache: report.desiredCache } : {}),
     ...(report.reportLocation ? { report: report.reportLocation } : {}),

@@ -26,6 +26,8 @@ export interface LoggedS3Request {
   key: string;
   ifMatch?: string;
   ifNoneMatch?: string;
+  /** A listing's `prefix` (ListObjectsV2, key ''), which an IAM condition on `s3:prefix` checks. */
+  listPrefix?: string;
   status: number;
 }
 
@@ -120,6 +122,7 @@ export async function startLoopbackS3(options: { buckets: string[] }): Promise<L
     const log: LoggedS3Request = { method, bucket, key, status: 200 };
     if (ifMatch !== undefined) log.ifMatch = ifMatch;
     if (ifNoneMatch !== undefined) log.ifNoneMatch = ifNoneMatch;
+    if (key === '' && url.searchParams.get('list-type') === '2') log.listPrefix = url.searchParams.get('prefix') ?? '';
     requests.push(log);
     const send: Send = (status, headers, payload = '') => {
       log.status = status;

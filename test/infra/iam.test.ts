@@ -1,14 +1,21 @@
 // Scenario: the synthesized roles of the two functions, per deployment mode (cdk-nag on): a reconcile that may only
 // observe or plan cannot write the state or the lease; the reconcile writes nothing under the archive but its reports;
-// the credentials secret is read with GetSecretValue alone.
+// the credentials secret is read with GetSecretValue alone; and every S3 request the two handlers make on loopback S3
+// (reconcile and archive runs at that mode) is one the synthesized role allows.
 
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
+import type { Context } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../infra/build-app.ts';
+import { createAppContext } from '../../lambdas/handlers/app-context.ts';
+import { createArchiveHandler } from '../../lambdas/handlers/archive.ts';
+import { createReconcileHandler } from '../../lambdas/handlers/reconcile.ts';
+import type { LoggedS3Request } from '../helpers/aws-s3-server.ts';
+import { fakeLambdaContext, startAwsWorld, WORLD } from '../helpers/aws-world.ts';
 
 const SLOW = 180_000;
 
@@ -44,6 +51,34 @@ function grantsOf(resources: Resources, description: string): string[] {
 }
 
 const MODES = ['observe', 'plan', 'apply'] as const;
+
+/** The S3 action a logged request needs, and its resource as grantsOf renders it (`Data/state/state.json`). */
+function needed(r: LoggedS3Request): { action: string; resource: string; prefix?: string } {
+  const bucket = r.bucket === WORLD.dataBucket ? 'Data' : r.bucket === WORLD.desiredBucket ? 'DesiredState' : r.bucket;
+  if (r.listPrefix !== undefined) return { action: 's3:ListBucket', resource: bucket, prefix: r.listPrefix };
+  const action = r.method === 'PUT' ? 's3:PutObject' : r.method === 'DELETE' ? 's3:DeleteObject' : 's3:GetObject';
+  return { action, resource: `${bucket}/${r.key}` };
+}
+
+/** IAM's `*`: any run of characters, `/` included. */
+const wildcard = (pattern: string) =>
+  new RegExp(
+    `^${pattern
+      .split('*')
+      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
+
+/** True when one of `grants` (grantsOf lines) allows the request, its `s3:prefix` condition included. */
+function allowed(grants: string[], r: LoggedS3Request): boolean {
+  const want = needed(r);
+  return grants.some((grant) => {
+    const match = /^(\S+) on (\S+)(?: if \{StringLike:\{s3:prefix:\[(.*)\]\}\})?$/.exec(grant);
+    if (match === null || match[1] !== want.action || !wildcard(match[2] ?? '').test(want.resource)) return false;
+    if (match[3] === undefined) return true;
+    return want.prefix !== undefined && match[3].split(',').some((p) => wildcard(p).test(want.prefix ?? ''));
+  });
+}
 
 describe.each(MODES)('IAM of the functions, mode %s', (mode) => {
   let outdir: string;
@@ -101,6 +136,45 @@ describe.each(MODES)('IAM of the functions, mode %s', (mode) => {
     expect(reconcile).toHaveLength(2);
     expect(reconcile).toContain(credentials);
     expect(reconcile.find((g) => g !== credentials)).toContain(':secret:opsman/*');
+  });
+
+  it('each function may send to the FailedInvocations queue (its on-failure destination) and to no other queue', () => {
+    for (const d of ['plan/apply', 'daily archive']) {
+      expect(grantsOf(resources, d).filter((g) => g.startsWith('sqs:'))).toEqual([
+        'sqs:GetQueueAttributes on {Fn::GetAtt:[FailedInvocationsED025904,Arn]}',
+        'sqs:GetQueueUrl on {Fn::GetAtt:[FailedInvocationsED025904,Arn]}',
+        'sqs:SendMessage on {Fn::GetAtt:[FailedInvocationsED025904,Arn]}',
+      ]);
+    }
+  });
+
+  it('every S3 request of a reconcile run, a scheduled one and two archives on loopback S3 is one the role allows', async () => {
+    const world = await startAwsWorld({ mode });
+    const saved = { ...process.env };
+    try {
+      Object.assign(process.env, world.env, { POWERTOOLS_LOG_LEVEL: 'CRITICAL' });
+      const context = (fn: string) => fakeLambdaContext(`req-${fn}`, fn) as unknown as Context;
+      const reconcile = createReconcileHandler(createAppContext());
+      const archive = createArchiveHandler(createAppContext());
+      const refused = (description: string) =>
+        world.s3.requests.filter((r) => !allowed(grantsOf(resources, description), r)).map((r) => needed(r));
+      for (const event of [{}, { source: 'aws.scheduler', 'detail-type': 'Scheduled Event' }]) {
+        expect(await reconcile(event, context('opsman-gitops-reconcile'))).toMatchObject({ status: 'ok' });
+      }
+      const writes = world.s3.requests.filter((r) => r.method === 'PUT' || r.method === 'DELETE').length;
+      // Not vacuous: reports and the cache always, the state and the lease only when the mode may apply.
+      expect(writes).toBeGreaterThanOrEqual(mode === 'apply' ? 6 : 2);
+      expect(refused('plan/apply')).toEqual([]);
+      world.s3.requests.length = 0;
+      for (let i = 0; i < 2; i++) {
+        expect(await archive({}, context('opsman-gitops-archive'))).toMatchObject({ status: 'ok' });
+      }
+      expect(world.s3.requests.length).toBeGreaterThan(0);
+      expect(refused('daily archive')).toEqual([]);
+    } finally {
+      process.env = saved;
+      await world.close();
+    }
   });
 
   it('neither function may write to the desired-state bucket', () => {

@@ -15,6 +15,7 @@ import type { IConstruct } from 'constructs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Alarms } from '../../infra/alarms.ts';
 import { buildApp } from '../../infra/build-app.ts';
+import { parseFingerprintKey } from '../../lambdas/adapters/local/fingerprint-key.ts';
 import {
   buildSnapshotManifest,
   parseSnapshotManifest,
@@ -129,6 +130,14 @@ describe('OpsmanGitops stack (default context, alarm email, CA bundle)', () => {
       SecretString: '{}',
       Description: Match.stringLikeRegexp('publicKey.*privateKey'),
     });
+    // The console shows this text: "<32+ random characters>" let an operator paste a generated password, whose
+    // punctuation the functions refuse (CREDENTIALS_INVALID: fingerprintKey is neither hex nor base64).
+    const [[, secret] = []] = ofType('AWS::SecretsManager::Secret');
+    const description = String(secret?.Properties.Description);
+    expect(description).toContain('"fingerprintKey":"<hex or base64, 16+ bytes: openssl rand -hex 32>"');
+    expect(() => parseFingerprintKey('k7#Lq!2vX$9mP&4tR*8wZ@1nB^6yC%3s', 'fingerprintKey')).toThrow(
+      'fingerprintKey is neither hex nor base64',
+    );
   });
 
   it('functions: nodejs24.x, arm64, JSON logging to their own log group, sized, reconcile alone reserved to 1', () => {
@@ -309,6 +318,26 @@ describe('OpsmanGitops stack (default context, alarm email, CA bundle)', () => {
         ]),
       },
     });
+    // A topic policy replaces SNS's default one (which allowed the account): without an allow of its own, CloudWatch
+    // may not publish to the topic and every alarm fires without an email.
+    const policy = ofType('AWS::SNS::TopicPolicy')[0]?.[1];
+    const document = policy?.Properties.PolicyDocument as { Statement: Record<string, unknown>[] } | undefined;
+    const allows = (document?.Statement ?? []).filter((s) => s.Effect === 'Allow');
+    expect(allows).toEqual([
+      expect.objectContaining({
+        Principal: { Service: 'cloudwatch.amazonaws.com' },
+        Action: 'sns:Publish',
+        Resource: ref('Alarms', 'Topic'),
+        Condition: {
+          StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } },
+          ArnLike: { 'aws:SourceArn': expect.objectContaining({ 'Fn::Join': expect.anything() }) },
+        },
+      }),
+    ]);
+    expect(JSON.stringify(allows[0]?.Condition)).toContain(':alarm:*');
+    for (const [, alarm] of ofType('AWS::CloudWatch::Alarm')) {
+      expect(alarm.Properties.AlarmActions).toEqual([ref('Alarms', 'Topic')]);
+    }
     for (const metric of ['DriftDetected', 'TargetsFailed', 'Blocked', 'RunFailed', 'EventRejected']) {
       // The contract with the handlers: each watched name is one they emit.
       expect(Object.values(METRIC)).toContain(metric);

@@ -18,8 +18,9 @@ export class AwsAdapterError extends Error {
 }
 
 /**
- * An S3 call failed for a reason other than the conditions above (throttling, a server error, network, missing
- * bucket): code S3_ACCESS (retryable). A 403 is S3_ACCESS_DENIED (final: a retry meets the same policy or key policy).
+ * An S3 call failed for a reason other than the conditions above (throttling, a server error, network): code S3_ACCESS
+ * (retryable). A 403 is S3_ACCESS_DENIED, and a 404 NoSuchBucket (`noSuchBucket`) S3_NO_SUCH_BUCKET: both final, as a
+ * retry meets the same policy, key policy or missing bucket.
  */
 export class S3AccessError extends AwsAdapterError {
   override name = 'S3AccessError';
@@ -32,15 +33,19 @@ export class S3AccessError extends AwsAdapterError {
     location: string,
     status: number | undefined,
     detail: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; noSuchBucket?: boolean },
   ) {
     const denied = status === 403;
+    const missing = options?.noSuchBucket === true;
+    const hint = denied
+      ? '; check the function role and the bucket policy (and the KMS key policy of an encrypted bucket)'
+      : missing
+        ? "; the bucket does not exist: check the function's DESIRED_STATE_BUCKET and STATE_BUCKET (cdk deploy sets them) and that the bucket was not deleted"
+        : '';
     super(
-      denied ? 'S3_ACCESS_DENIED' : 'S3_ACCESS',
-      `${operation} ${location} failed${status ? ` (${status})` : ''}: ${detail}${
-        denied ? '; check the function role and the bucket policy (and the KMS key policy of an encrypted bucket)' : ''
-      }`,
-      options,
+      denied ? 'S3_ACCESS_DENIED' : missing ? 'S3_NO_SUCH_BUCKET' : 'S3_ACCESS',
+      `${operation} ${location} failed${status ? ` (${status})` : ''}: ${detail}${hint}`,
+      options?.cause === undefined ? undefined : { cause: options.cause },
     );
     this.operation = operation;
     this.location = location;

@@ -25,10 +25,10 @@ export function isPreconditionFailed(error: unknown): boolean {
 /**
  * True when a write conditioned on `IfMatch` was refused because its condition did not hold: 412, or 404 NoSuchKey,
  * which is how S3 answers an `IfMatch` write to a key with no current object (deleted since it was read, or a delete
- * marker in a versioned bucket). A missing bucket (404 NoSuchBucket) is not: that is a deployment error.
+ * marker in a versioned bucket). A missing bucket (404 NoSuchBucket) is not (isNotFound): that is a deployment error.
  */
 export function isIfMatchFailed(error: unknown): boolean {
-  return isPreconditionFailed(error) || (isNotFound(error) && awsErrorName(error) !== 'NoSuchBucket');
+  return isPreconditionFailed(error) || isNotFound(error);
 }
 
 /** 409 ConditionalRequestConflict: a concurrent conditional write was in flight; the request may be retried. */
@@ -36,9 +36,13 @@ export function isConditionalConflict(error: unknown): boolean {
   return awsStatus(error) === 409 || awsErrorName(error) === 'ConditionalRequestConflict';
 }
 
-/** 404 NoSuchKey / NotFound. */
+/**
+ * 404 NoSuchKey / NotFound: the object is absent. Not a 404 NoSuchBucket: read as an absent object, a deleted data
+ * bucket made a state read look like a first run's (every owned config an adoption), and a plan-mode run go on `ok`.
+ */
 export function isNotFound(error: unknown): boolean {
   const name = awsErrorName(error);
+  if (name === 'NoSuchBucket') return false;
   return awsStatus(error) === 404 || name === 'NoSuchKey' || name === 'NotFound';
 }
 
@@ -46,7 +50,10 @@ export function isNotFound(error: unknown): boolean {
 export function accessError(operation: string, location: string, error: unknown): S3AccessError {
   const name = awsErrorName(error) || 'Error';
   const message = error instanceof Error ? error.message : String(error);
-  return new S3AccessError(operation, location, awsStatus(error), `${name}: ${message}`, { cause: error });
+  return new S3AccessError(operation, location, awsStatus(error), `${name}: ${message}`, {
+    cause: error,
+    noSuchBucket: name === 'NoSuchBucket',
+  });
 }
 
 /** `''` stays `''`; anything else gets exactly one trailing `/` and no leading `/`. */

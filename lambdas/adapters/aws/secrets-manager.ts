@@ -32,6 +32,10 @@ const NO_VALUE = /secret value for (staging label|VersionId)/i;
 /** How Secrets Manager words the InvalidRequestException of a secret scheduled for deletion. */
 const DELETION = /marked for deletion|scheduled for deletion|pending deletion/i;
 
+/** What an AccessDeniedException means for these functions, whose roles read one name prefix only (infra/permissions.ts). */
+const ACCESS_DENIED_DETAIL =
+  "access denied: the functions may read only the secrets whose names start with the stack's secretNamePrefix (opsman/ by default); check the secret's name, the function role and the secret's resource and KMS key policies";
+
 const EMPTY_DETAIL = 'has no value yet (no AWSCURRENT version); fill it with put-secret-value (see docs/aws.md)';
 
 /** The Ops Manager credentials secret, parsed. */
@@ -68,7 +72,10 @@ export class SecretJsonSource {
         throw new SecretsManagerAdapterError('SECRET_NOT_FOUND', secretId, undefined, 'no such secret', { cause });
       }
       if (name === 'AccessDeniedException') {
-        throw new SecretsManagerAdapterError('SECRET_ACCESS_DENIED', secretId, undefined, 'access denied', { cause });
+        // Above all a secretRef outside the prefix the stack grants (`prod/notify#x`): say so, since IAM will not.
+        throw new SecretsManagerAdapterError('SECRET_ACCESS_DENIED', secretId, undefined, ACCESS_DENIED_DETAIL, {
+          cause,
+        });
       }
       if (name === 'InvalidRequestException') {
         // Not valid for the secret's current state: above all a secret scheduled for deletion (`...because it was

@@ -52,6 +52,20 @@ describe('AWS faults under the reconcile handler', { timeout: 60_000 }, () => {
     expect(s3Calls('GET', STATE)).toBeGreaterThanOrEqual(3);
   });
 
+  // Read as an absent object, a deleted data bucket made the state look like a first run's, and a plan run end `ok`
+  // with its report lost to a warning; thrown as S3_ACCESS, Lambda retried each scheduled run into FailedInvocations.
+  it('a deleted data bucket (404 NoSuchBucket): S3_NO_SUCH_BUCKET naming it, not retryable, never an absent state', async () => {
+    h.world.s3.injectFault({ key: `${WORLD.dataBucket}/*`, status: 404, code: 'NoSuchBucket', count: 999 });
+    const plan = await h.reconcile({ mode: 'plan' }, ctx());
+    expect(plan).toMatchObject({ status: 'failed', error: { code: 'S3_NO_SUCH_BUCKET', retryable: false } });
+    const message = (plan.error as { message: string }).message;
+    expect(message).toMatch(new RegExp(`^GetObject s3://${WORLD.dataBucket}/\\S+ failed \\(404\\): NoSuchBucket: `));
+    expect(message).toContain('the bucket does not exist: check the function');
+    const scheduled = await h.reconcile(SCHEDULE, ctx());
+    expect(scheduled).toMatchObject({ status: 'failed', trigger: 'schedule', error: { code: 'S3_NO_SUCH_BUCKET' } });
+    expect(await opsmanWrites()).toBe(0);
+  });
+
   it('403 AccessDenied on the state read is not retryable: a retry meets the same policy', async () => {
     h.world.s3.injectFault({ method: 'GET', key: STATE, status: 403, code: 'AccessDenied', count: 99 });
     const summary = await h.reconcile({ mode: 'apply' }, ctx());

@@ -130,6 +130,38 @@ describe('reconcile handler on loopback AWS and the emulator', () => {
     }
   });
 
+  // README "Handler events" and docs/aws.md: Ops Manager unavailable is no failure of the run as a whole.
+  it("Ops Manager answering 503 to everything: the upload's run ends partial, answered and not rethrown", async () => {
+    await emulatorAdmin(h.world.emulator.origin, 'POST', 'faults', {
+      method: '*',
+      path: '/**',
+      status: 503,
+      times: 9999,
+    });
+    try {
+      const manifest = {
+        Records: [
+          {
+            eventSource: 'aws:s3',
+            eventName: 'ObjectCreated:Put',
+            s3: {
+              bucket: { name: WORLD.desiredBucket },
+              object: { key: 'desired-state/.opsman-gitops-snapshot.json' },
+            },
+          },
+        ],
+      };
+      const summary = await h.reconcile(manifest, ctx());
+      expect(summary).toMatchObject({ status: 'partial', trigger: 's3', applied: 0 });
+      expect(summary.error).toBeUndefined();
+      const failures = summary.failures as { code?: string; httpStatus?: number }[];
+      expect(failures.length).toBe(summary.targetsFailed);
+      expect(failures.every((f) => f.code === 'OPSMAN_API_ERROR' && f.httpStatus === 503)).toBe(true);
+    } finally {
+      await emulatorAdmin(h.world.emulator.origin, 'DELETE', 'faults');
+    }
+  });
+
   it('a manual observe run never writes; a scheduled run runs at the deployment mode', async () => {
     const summary = await h.reconcile({ mode: 'observe' }, ctx());
     expect(summary).toMatchObject({ status: 'ok', command: 'observe', mode: 'observe', applied: 0 });

@@ -155,6 +155,26 @@ describe('a torn upload on loopback S3, with DESIRED_STATE_SNAPSHOT=required', (
     expect(movedId()).toBe(id);
   });
 
+  // docs/aws.md, "Torn uploads": the archive loads the desired state too (the projects whose usage it archives).
+  it('the archive function makes the same check: a scheduled archive is rethrown in transit, a manual one answered, nothing archived', async () => {
+    await upload(example);
+    await put(PAYMENTS, moved[PAYMENTS] ?? '');
+    const archiveContext = () => h.ctx('opsman-gitops-archive');
+    await expect(h.archive(SCHEDULE, archiveContext())).rejects.toThrow(
+      /^DESIRED_STATE_IN_TRANSIT: the desired state at s3:\/\/\S+ does not match its snapshot manifest/,
+    );
+    expect(await h.archive({}, archiveContext())).toMatchObject({
+      status: 'failed',
+      trigger: 'manual',
+      error: { code: 'DESIRED_STATE_IN_TRANSIT', retryable: true },
+    });
+    const archived = [...(h.world.s3.buckets.get(WORLD.dataBucket)?.keys() ?? [])].filter(
+      (k) => k.startsWith('archive/') && !k.startsWith('archive/reports/'),
+    );
+    expect(archived).toEqual([]);
+    expect(await opsManagerRequests()).toBe(0);
+  });
+
   it('required: no manifest yet is in transit too (the first upload is in progress)', async () => {
     await upload(example);
     await client.send(new DeleteObjectCommand({ Bucket: WORLD.desiredBucket, Key: `${PREFIX}${SNAPSHOT_FILE}` }));

@@ -5,6 +5,7 @@ import type { Change, ChangeResult, RunReport, TargetFailure } from '../../../la
 import {
   MAX_LISTED_CHANGES,
   MAX_LISTED_FAILURES,
+  MAX_LISTED_FILES,
   MAX_LISTED_WARNINGS,
   summarise,
 } from '../../../lambdas/handlers/summary.ts';
@@ -36,6 +37,34 @@ describe('summarise', () => {
     expect(summary.failuresNotListed).toBe(980);
     expect(summary.targetsFailed).toBe(1000);
     expect(JSON.stringify(summary).length).toBeLessThan(16_000);
+  });
+
+  it('lists the first 500 desired files of 10,000 (one per project) with their ETags and counts the others, in a line under 256 KB', () => {
+    // 10,000 is the loader's file limit (DEFAULT_LOAD_OPTIONS.maxFiles); every file listed made the line about 870 KB.
+    const files = Array.from({ length: 10_000 }, (_, i) => ({
+      path: `projects/project-${String(i).padStart(5, '0')}.yaml`,
+      sha256: 'a'.repeat(64),
+      version: `9b2cf535f27731c974343645a39${String(i).padStart(5, '0')}`,
+    }));
+    const base = report([]);
+    const r = { ...base, plan: { ...base.plan, desired: { digest: 'd', files } } } as RunReport;
+    const summary = summarise(r, 'schedule', 'apply', 1);
+    expect(summary.desired?.files).toHaveLength(MAX_LISTED_FILES);
+    expect(summary.desired?.files[499]).toEqual({ path: 'projects/project-00499.yaml', version: files[499]?.version });
+    expect(summary.desired?.filesNotListed).toBe(9_500);
+    expect(summary.desired?.digest).toBe('d');
+    expect(JSON.stringify({ summary }).length).toBeLessThan(64 * 1024);
+    // Exactly the limit: all listed, nothing said of unlisted files.
+    const limit = {
+      ...base,
+      plan: { ...base.plan, desired: { digest: 'd', files: files.slice(0, 500) } },
+    } as RunReport;
+    expect(summarise(limit, 'schedule', 'apply', 1).desired).not.toHaveProperty('filesNotListed');
+    const few = { ...base, plan: { ...base.plan, desired: { digest: 'd', files: files.slice(0, 3) } } } as RunReport;
+    expect(summarise(few, 'schedule', 'apply', 1).desired).toEqual({
+      digest: 'd',
+      files: files.slice(0, 3).map(({ path, version }) => ({ path, version })),
+    });
   });
 
   it('says nothing of unlisted failures when all are listed', () => {

@@ -1,6 +1,6 @@
 // Scenario: handler configuration from env vars, the one-place error mapping, and how a misconfigured handler answers (never a crash).
 import type { Context } from 'aws-lambda';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { loadFingerprintKey } from '../../../../lambdas/adapters/local/fingerprint-key.ts';
 import {
   DesiredStateInTransitError,
@@ -13,6 +13,7 @@ import { createAppContext } from '../../../../lambdas/handlers/app-context.ts';
 import { createArchiveHandler } from '../../../../lambdas/handlers/archive.ts';
 import { readConfig } from '../../../../lambdas/handlers/config.ts';
 import { ConfigError, classifyError, InvalidEventError } from '../../../../lambdas/handlers/errors.ts';
+import { METRIC } from '../../../../lambdas/handlers/metrics.ts';
 import { createReconcileHandler } from '../../../../lambdas/handlers/reconcile.ts';
 import { fingerprintKeyOf } from '../../../../lambdas/handlers/runtime.ts';
 import {
@@ -297,24 +298,56 @@ describe('a misconfigured handler', () => {
     expect((app.runtime as ConfigError).problems).toEqual(['OPSMAN_BASE_URL is not set', 'STATE_BUCKET is not set']);
   });
 
-  it('answers a manual invocation with the error, and throws for a scheduled one (so Lambda records the failure)', async () => {
-    const handler = createReconcileHandler(broken());
-    expect(await handler({ mode: 'plan' }, context)).toMatchObject({
-      status: 'failed',
-      trigger: 'manual',
-      error: { code: 'CONFIG_INVALID', retryable: false },
+  /** The metric names the app's handler adds (spied: POWERTOOLS_LOG_LEVEL CRITICAL keeps the output quiet). */
+  const addedMetrics = (app: ReturnType<typeof broken>) => {
+    const names: string[] = [];
+    vi.spyOn(app.metrics, 'addMetric').mockImplementation((name) => {
+      names.push(name);
+      return app.metrics;
     });
-    await expect(handler({ source: 'aws.scheduler', 'detail-type': 'Scheduled Event' }, context)).rejects.toThrow(
-      'invalid configuration: OPSMAN_BASE_URL is not set; STATE_BUCKET is not set',
-    );
+    vi.spyOn(app.metrics, 'publishStoredMetrics').mockImplementation(() => app.metrics);
+    return names;
+  };
+  const SCHEDULED = { source: 'aws.scheduler', 'detail-type': 'Scheduled Event' };
+  const manifestNotified = {
+    Records: [
+      {
+        eventSource: 'aws:s3',
+        eventName: 'ObjectCreated:Put',
+        s3: { bucket: { name: 'desired' }, object: { key: 'desired-state/.opsman-gitops-snapshot.json' } },
+      },
+    ],
+  };
+  const notConfigured = {
+    status: 'failed',
+    error: {
+      code: 'CONFIG_INVALID',
+      message: 'invalid configuration: OPSMAN_BASE_URL is not set; STATE_BUCKET is not set',
+      retryable: false,
+    },
+  };
+
+  // No retry gets past an environment: rethrown, each scheduled run would be tried three times and land in
+  // FailedInvocations. The snapshot manifest's notification was answered `ignored`, without a word.
+  it('answers every trigger with the error, never throws, and counts RunFailed (its alarm pages)', async () => {
+    const app = broken();
+    const metrics = addedMetrics(app);
+    const handler = createReconcileHandler(app);
+    expect(await handler({ mode: 'plan' }, context)).toMatchObject({ ...notConfigured, trigger: 'manual' });
+    expect(await handler(SCHEDULED, context)).toMatchObject({ ...notConfigured, trigger: 'schedule' });
+    expect(await handler(manifestNotified, context)).toMatchObject({ ...notConfigured, trigger: 's3' });
+    expect(metrics.filter((m) => m === METRIC.runFailed)).toHaveLength(3);
     expect(await handler('garbage', context)).toMatchObject({ status: 'rejected', error: { code: 'INVALID_EVENT' } });
   });
 
   it('the archive handler does the same', async () => {
-    const handler = createArchiveHandler(broken());
-    expect(await handler({}, context)).toMatchObject({ status: 'failed', error: { code: 'CONFIG_INVALID' } });
+    const app = broken();
+    const metrics = addedMetrics(app);
+    const handler = createArchiveHandler(app);
+    expect(await handler({}, context)).toMatchObject({ ...notConfigured, trigger: 'manual' });
+    expect(await handler(SCHEDULED, context)).toMatchObject({ ...notConfigured, trigger: 'schedule' });
+    expect(metrics).toEqual([METRIC.runFailed, METRIC.runFailed]);
     expect(await handler(42, context)).toMatchObject({ status: 'rejected', error: { code: 'INVALID_EVENT' } });
-    await expect(handler({ source: 'aws.scheduler' }, context)).rejects.toThrow('invalid configuration');
   });
 });
 

@@ -55,6 +55,7 @@ async function runWith(
   calls: number,
   core: (deps: RunDependencies) => void = () => {},
   metrics = createMetrics(),
+  request: Omit<RunRequest, 'runId' | 'owner' | 'leaseWaitMs'> = { command: 'plan', mode: 'plan' },
 ) {
   const logger = createLogger({ serviceName: 'test' });
   const run = async (request: RunRequest, deps: RunDependencies) => {
@@ -69,7 +70,7 @@ async function runWith(
     metrics,
     context: { functionName: 'fn', awsRequestId: 'req-1', getRemainingTimeInMillis: () => 600_000 },
     trigger: 'manual',
-    request: { command: 'plan', mode: 'plan' },
+    request,
   });
   return { summary, logger };
 }
@@ -118,6 +119,20 @@ describe('one run of a handler in a warm container', () => {
     expect(after?.ran).toEqual(expect.any(String));
     expect(after?.runId).toBeUndefined();
     expect(after?.trigger).toBeUndefined();
+  });
+
+  it('says on its "run starting" line how many projects the event named, and the first 20 ids, not all of them', async () => {
+    // A manual event may carry 200,000 ids (6 MB): every id on that line made it pass CloudWatch's 256 KB per event.
+    const ids = Array.from({ length: 200_000 }, (_, i) => i.toString(16).padStart(24, '0'));
+    const { text } = await captureProcessOutput(() =>
+      runWith(fakeRuntime(), 0, () => {}, createMetrics(), { command: 'plan', mode: 'plan', projects: ids }),
+    );
+    const starting = jsonLogLines(text).filter((l) => l.message === 'run starting');
+    expect(starting).toHaveLength(1);
+    expect(starting[0]?.projects).toEqual({ count: 200_000, ids: ids.slice(0, 20) });
+    expect(text.split('\n').every((line) => line.length < 16_000)).toBe(true);
+    const all = await captureProcessOutput(() => runWith(fakeRuntime(), 0));
+    expect(jsonLogLines(all.text).find((l) => l.message === 'run starting')).not.toHaveProperty('projects');
   });
 
   it('sends the metrics the core reported, and does not send them twice', async () => {

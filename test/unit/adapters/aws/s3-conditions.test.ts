@@ -101,7 +101,7 @@ describe('S3 conditional writes never lose their condition', () => {
     s3.buckets.delete(BUCKET);
     const error = await store.write(state, version).catch((e: unknown) => e);
     expect(error).not.toBeInstanceOf(StateConflictError);
-    expect(error).toMatchObject({ name: 'S3AccessError', code: 'S3_ACCESS', message: /NoSuchBucket/ });
+    expect(error).toMatchObject({ name: 'S3AccessError', code: 'S3_NO_SUCH_BUCKET', message: /NoSuchBucket/ });
 
     const archive = new S3ArchiveStore({ client, bucket: BUCKET });
     await expect(archive.put('manifests/index.json', '[]\n', { ifVersion: version })).rejects.toMatchObject({
@@ -116,8 +116,9 @@ describe('S3 error classification', () => {
     const bare = { name: 'UnknownError', $metadata: { httpStatusCode: 404 } };
     expect(isNotFound(bare)).toBe(true);
     expect(isIfMatchFailed(bare)).toBe(true);
+    // A missing bucket is a deployment error, never an absent object (a state that reads as a first run's).
     const noBucket = { name: 'NoSuchBucket', $metadata: { httpStatusCode: 404 } };
-    expect(isNotFound(noBucket)).toBe(true);
+    expect(isNotFound(noBucket)).toBe(false);
     expect(isIfMatchFailed(noBucket)).toBe(false);
   });
 });

@@ -10,6 +10,7 @@ import { archiveManifest } from '../../../../lambdas/core/archive-manifest.ts';
 import { checkSnapshot } from '../../../../lambdas/core/desired/snapshot-check.ts';
 import { MAX_SNAPSHOT_BYTES, SNAPSHOT_FILE } from '../../../../lambdas/core/desired/snapshot-manifest.ts';
 import type { ArchiveStore, OpsManagerApi } from '../../../../lambdas/core/ports.ts';
+import { classifyError } from '../../../../lambdas/handlers/errors.ts';
 import { loopbackS3Client } from '../../../helpers/aws-clients.ts';
 import { type LoopbackS3, startLoopbackS3 } from '../../../helpers/aws-s3-server.ts';
 
@@ -184,7 +185,7 @@ describe('S3DesiredStateSource and S3ArchiveStore on loopback S3', () => {
     // A missing bucket is a 404 too, but a deployment error: never "no manifest".
     const nowhere = new S3DesiredStateSource({ client, bucket: 'nope', prefix: 'desired-state/' });
     await expect(nowhere.readIfPresent('.opsman-gitops-snapshot.json')).rejects.toMatchObject({
-      code: 'S3_ACCESS',
+      code: 'S3_NO_SUCH_BUCKET',
       status: 404,
     });
   });
@@ -207,9 +208,15 @@ describe('S3DesiredStateSource and S3ArchiveStore on loopback S3', () => {
     expect(loaded).toEqual([0]);
   });
 
-  it('an unknown bucket is an S3AccessError, not a crash', async () => {
+  it('an unknown bucket is an S3AccessError (S3_NO_SUCH_BUCKET, final), not a crash', async () => {
     const source = new S3DesiredStateSource({ client, bucket: 'nope', prefix: 'x/' });
-    await expect(source.list()).rejects.toMatchObject({ code: 'S3_ACCESS', status: 404 });
+    const error = await source.list().catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'S3AccessError', code: 'S3_NO_SUCH_BUCKET', status: 404 });
+    expect(classifyError(error)).toMatchObject({ code: 'S3_NO_SUCH_BUCKET', retryable: false });
+    expect((error as Error).message).toContain('the bucket does not exist');
+    // Read past the listing, a missing bucket is not an absent object either (desired file, state, archive, cache).
+    const archive = new S3ArchiveStore({ client, bucket: 'nope', prefix: 'archive' });
+    await expect(archive.get('manifests/index.json')).rejects.toMatchObject({ code: 'S3_NO_SUCH_BUCKET' });
   });
 
   it('archive: writes under its prefix, ifAbsent never rewrites, content-addressed keys are checked', async () => {

@@ -147,7 +147,14 @@ describe('Secrets Manager adapter on a loopback endpoint', () => {
 
   it.each([
     ['ThrottlingException', 'SECRET_UNAVAILABLE', true, 3, 'cannot be read'],
-    ['AccessDeniedException', 'SECRET_ACCESS_DENIED', false, 1, 'access denied'],
+    // Names the prefix the roles are granted: a secretRef outside it (`prod/notify#x`) meets this and nothing else.
+    [
+      'AccessDeniedException',
+      'SECRET_ACCESS_DENIED',
+      false,
+      1,
+      "access denied: the functions may read only the secrets whose names start with the stack's secretNamePrefix (opsman/ by default)",
+    ],
     ['ResourceNotFoundException', 'SECRET_NOT_FOUND', false, 1, 'no such secret'],
     ['DecryptionFailure', 'SECRET_DECRYPTION_FAILED', false, 1, 'kms:Decrypt'],
     // A secret scheduled for deletion: final (it stays so until restored), with the way out in the message.
