@@ -31,18 +31,36 @@ export function heldLine(
   return `Held: ${what} ${changes === 1 ? 'is' : 'are'} shown, not applied now (a change window or the target's mode: ${where}); the summary counts ${changes === 1 ? 'it' : 'them'}.`;
 }
 
+/** Per plan: whether some target's own mode writes (cached: the renderers ask once per target). */
+const WRITING_TARGETS = new WeakMap<Plan, boolean>();
+
+function someTargetWrites(plan: Plan): boolean {
+  let writes = WRITING_TARGETS.get(plan);
+  if (writes === undefined) {
+    writes = Object.values(plan.targetModes ?? {}).includes('apply');
+    WRITING_TARGETS.set(plan, writes);
+  }
+  return writes;
+}
+
 /**
- * ` [mode plan: not applied]` when a target's effective mode is stricter than the run's (`runMode`, default the
+ * ` [mode plan: shown, not applied]` when a target's effective mode is stricter than the run's (`runMode`, default the
  * plan's); ` [mode plan: held by change window ... until ...: shown, not applied]` when a change window holds a target
  * whose mode writes (said by `plan` too: it previews what an apply would write now). A `plan`-mode target keeps its
  * mode note: it is not written when the window closes either.
+ *
+ * The `plan` command previews an apply, so it marks a target whose own mode (spec.mode, Settings.mode) keeps that
+ * apply from writing it, as apply itself would: a reviewer of the plan must see that `payments-staging`'s creates
+ * will not happen. Only while some other target writes: a run capped by `--mode plan` (every target `plan`), or an
+ * installation in plan mode throughout, says so once in its header instead of on every target.
  */
 export function targetModeNote(plan: Plan, target: TargetRef, runMode: Mode = plan.mode): string {
   const mode = plan.targetModes?.[targetKey(target)];
   const hold = plan.windowHolds?.[targetKey(target)];
   if (hold !== undefined && (mode ?? runMode) === 'apply' && runMode !== 'observe')
     return ` [mode plan: ${holdText(hold)}: shown, not applied]`;
-  if (mode === undefined || mode === runMode || runMode !== 'apply') return '';
+  if (mode === undefined || mode === 'apply') return '';
+  if (runMode === 'observe' || (runMode === 'plan' && !someTargetWrites(plan))) return '';
   return mode === 'observe'
     ? ' [mode observe: drift is reported, nothing written]'
     : ' [mode plan: shown, not applied]';

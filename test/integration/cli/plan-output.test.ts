@@ -310,7 +310,13 @@ describe('the printed plan', { timeout: 120_000 }, () => {
     // A project that asks for less than apply: its header says it is shown and not applied.
     await editDesired('projects/search.yaml', '  defaultServerType:', '  mode: plan\n  defaultServerType:');
     const out = join(dir, 'plan.json');
-    expect((await runBinary(['plan', '--out', out, ...common], toolEnv(emulator.url))).code).toBe(0);
+    const planned = await runBinary(['plan', '--out', out, ...common], toolEnv(emulator.url));
+    expect(planned.code).toBe(0);
+    // The plan previews the apply: its reviewer sees that this project's changes will not be written.
+    expect(planned.stdout).toContain(
+      'Project search-prod (5e2211c17a3e5a48f5497de5) [mode plan: shown, not applied]\n',
+    );
+    expect(planned.stdout).toMatch(/^Held: \d+ changes? in 1 target (is|are) shown, not applied now/m);
     const saved = await runBinary(['apply', '--plan', out, ...common], toolEnv(emulator.url));
     expect(saved.code, saved.stderr).toBe(0);
     expect(saved.stdout.split('\n')[0]).toMatch(/^opsman-gitops plan \S+$/);

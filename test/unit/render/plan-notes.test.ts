@@ -36,6 +36,24 @@ describe('notes of a target', () => {
     const targetModes = targetMode === undefined ? undefined : { [`project:${PAYMENTS.id}`]: targetMode };
     expect(targetModeNote(plan([], { mode: planMode, targetModes }), PAYMENTS)).toBe(note);
   });
+
+  // The plan command previews an apply: a target its own mode keeps from being written is marked while another writes.
+  it.each([
+    { targetMode: 'plan' as const, other: 'apply' as const, note: ' [mode plan: shown, not applied]' },
+    {
+      targetMode: 'observe' as const,
+      other: 'apply' as const,
+      note: ' [mode observe: drift is reported, nothing written]',
+    },
+    { targetMode: 'apply' as const, other: 'plan' as const, note: '' },
+    // Every target in plan mode (a run capped by --mode plan): the header says it once, no target is marked.
+    { targetMode: 'plan' as const, other: 'plan' as const, note: '' },
+  ])('the plan command, target $targetMode beside one in $other', ({ targetMode, other, note }) => {
+    const targetModes = { [`project:${PAYMENTS.id}`]: targetMode, [`project:${ANALYTICS.id}`]: other };
+    const p = plan([], { mode: 'plan', targetModes });
+    expect(targetModeNote(p, PAYMENTS)).toBe(note);
+    expect(targetModeNote(p, PAYMENTS, 'observe')).toBe('');
+  });
 });
 
 describe('renderPlanText extras', () => {
