@@ -88,6 +88,13 @@ export function projectYaml(document: Record<string, unknown>, projectId: string
     // Without this line a first `apply` of an exported file reports every adoption as skipped and a new user asks why.
     '# apply writes only where the mode is apply: spec.mode here or Settings.mode (the default is plan, which writes nothing).',
   ];
+  // Live has no notion of enforcing: a file exported from a project whose rotation a tool used to keep would otherwise
+  // stop keeping it without a word (a change in live is then reported as drift, never put back).
+  if ((document.spec as Record<string, unknown> | undefined)?.auditLogRotation !== undefined) {
+    header.push(
+      '# auditLogRotation is exported as an expectation (drift reported, never written): add enforce: true to keep it.',
+    );
+  }
   const yaml = new Document(document);
   // A string holding one of them is written double-quoted, and each of them as its \u escape (printable.ts), so the
   // file shows what it holds and loads back as the same string: a reviewer of the pull request sees `\u202e`, not

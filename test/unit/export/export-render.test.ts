@@ -180,6 +180,21 @@ describe('projectYaml: the header', () => {
   });
 });
 
+describe('projectYaml: an exported audit-log rotation', () => {
+  it('says it is an expectation until enforce: true is added, and only when there is one', async () => {
+    const rotation = { sizeThresholdMB: 500, timeThresholdHrs: 12 };
+    const text = projectYaml(projectDocument(P, undefined, { auditLogRotation: rotation }, []), P);
+    const line = text.split('\n').find((l) => l.startsWith('#') && l.includes('auditLogRotation'));
+    expect(line).toBe(
+      '# auditLogRotation is exported as an expectation (drift reported, never written): add enforce: true to keep it.',
+    );
+    const result = await loadDesiredState(new MemoryDesiredSource({ 'p.yaml': text }));
+    if (!result.ok) throw new Error(result.issues.map((i) => i.message).join('\n'));
+    expect(result.state.projects[0]?.auditLogRotation?.enforce ?? false).toBe(false);
+    expect(projectYaml(projectDocument(P, undefined, {}, []), P)).not.toContain('auditLogRotation');
+  });
+});
+
 describe('rotationEntry', () => {
   it.each([
     [{}, {}],
