@@ -249,6 +249,29 @@ describe('POST is never blindly retried', () => {
     );
   });
 
+  it("behind a proxy a refused connection is the proxy's, so the base URL is not blamed", async () => {
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const address = probe.address() as { port: number };
+        probe.close(() => resolve(address.port));
+      });
+    });
+    const client = createOpsManagerClient({
+      baseUrl: 'http://om.example:8080/api/public/v1.0',
+      publicKey: 'pubkey',
+      privateKey: TEST_PRIVATE_KEY,
+      clock: fakeClock(),
+      retry: { maxAttempts: 2 },
+      proxy: { httpProxy: `http://127.0.0.1:${port}` },
+      settingNames: { baseUrl: '--base-url (or OPSMAN_BASE_URL)' },
+    });
+    cleanups.push(() => client.close());
+    const error = await client.listAlertConfigs('g').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OpsManagerTransportError);
+    expect((error as Error).message).toContain(`ECONNREFUSED 127.0.0.1:${port}`);
+    expect((error as Error).message).not.toContain('--base-url');
+  });
+
   it('a host name that does not resolve names the setting to check; other failures keep their text', () => {
     const setting = '--base-url (or OPSMAN_BASE_URL)';
     expect(connectFailureText('ENOTFOUND', 'getaddrinfo ENOTFOUND om.example', setting)).toBe(
