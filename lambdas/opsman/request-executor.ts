@@ -371,6 +371,7 @@ export class RequestExecutor {
       verdict: this.#verdict,
       username: this.#options.publicKey,
       password: this.#options.privateKey,
+      apiKeySetting: this.#options.settingNames.apiKey,
       userAgent: this.#options.userAgent,
       maxResponseBytes: this.#options.maxResponseBytes,
       signal: controller.signal,

@@ -139,6 +139,10 @@ describe('Digest auth flow', () => {
       /^GET \/orgs\/\{orgId\}\/teams\/\{teamId\}: not sent: Ops Manager refused this API key 2 times and has not accepted it \(first refusal: GET .*refused the credentials after one Digest challenge/,
     );
     expect(last.message).not.toContain('wrong-private-key');
+    // The refusal names the settings that give the key (the library's option names by default).
+    expect((errors[0] as Error).message).toContain(
+      'refused the credentials after one Digest challenge; check publicKey and privateKey (401 USER_UNAUTHORIZED',
+    );
     // An endpoint that needs no key is still asked (this server challenges it too, and refuses the answer).
     const manifest = await client.getVersionManifest().catch((e: unknown) => e);
     expect((manifest as Error).message).toMatch(/^GET \/unauth\/versionManifest: Ops Manager refused the credentials/);
@@ -155,6 +159,26 @@ describe('Digest auth flow', () => {
     }
     server.setPassword(TEST_PRIVATE_KEY);
     await getTeams(client, 1);
+  });
+
+  it("a refused key names the caller's settings for it (settingNames.apiKey), never the key", async () => {
+    const server = await startDigestServer({ password: TEST_PRIVATE_KEY, handler: () => ({ json: {} }) });
+    const client = createOpsManagerClient({
+      baseUrl: server.baseUrl,
+      publicKey: 'pubkey',
+      privateKey: 'wrong-private-key',
+      settingNames: { apiKey: 'OPSMAN_PUBLIC_KEY and OPSMAN_PRIVATE_KEY' },
+    });
+    cleanups.push(
+      () => server.close(),
+      () => client.close(),
+    );
+    const error = await client.getTeam('o', 't').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OpsManagerAuthError);
+    expect((error as Error).message).toMatch(
+      /^GET \/orgs\/\{orgId\}\/teams\/\{teamId\}: Ops Manager refused the credentials after one Digest challenge; check OPSMAN_PUBLIC_KEY and OPSMAN_PRIVATE_KEY \(401 /,
+    );
+    expect((error as Error).message).not.toContain('wrong-private-key');
   });
 
   const servers: { name: string; options: DigestServerOptions }[] = [
