@@ -1,5 +1,6 @@
 // Scenario: the client authenticates against independent Digest servers (Ops Manager, Apache, SHA-256, RFC 2069 forms), reuses nonces with increasing nc, survives stale nonces and never loops on bad credentials.
 import { afterEach, describe, expect, it } from 'vitest';
+import { createApi } from '../../../lambdas/handlers/app-context.ts';
 import { MAX_STALE_CHALLENGES } from '../../../lambdas/opsman/auth-exchange.ts';
 import { REFUSALS_BEFORE_STOP } from '../../../lambdas/opsman/credential-verdict.ts';
 import { createOpsManagerClient, OpsManagerAuthError, type OpsManagerClient } from '../../../lambdas/opsman/index.ts';
@@ -179,6 +180,24 @@ describe('Digest auth flow', () => {
       /^GET \/orgs\/\{orgId\}\/teams\/\{teamId\}: Ops Manager refused the credentials after one Digest challenge; check OPSMAN_PUBLIC_KEY and OPSMAN_PRIVATE_KEY \(401 /,
     );
     expect((error as Error).message).not.toContain('wrong-private-key');
+  });
+
+  it("the Lambda's client names the credentials secret when the key is refused", async () => {
+    const server = await startDigestServer({ password: TEST_PRIVATE_KEY, handler: () => ({ json: {} }) });
+    const client = createApi({
+      baseUrl: server.baseUrl,
+      publicKey: 'pubkey',
+      privateKey: 'wrong-private-key',
+      observer: { onRequest: () => {} },
+    });
+    cleanups.push(
+      () => server.close(),
+      () => client.close(),
+    );
+    const error = await client.getTeam('o', 't').catch((e: unknown) => e);
+    expect((error as Error).message).toContain(
+      'after one Digest challenge; check the publicKey and privateKey of the secret OPSMAN_CREDENTIALS_SECRET_ID names (401',
+    );
   });
 
   const servers: { name: string; options: DigestServerOptions }[] = [
