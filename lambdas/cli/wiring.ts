@@ -83,6 +83,7 @@ export const CLI_SETTING_NAMES = {
   caFile: '--ca-file',
   insecureSkipVerify: '--insecure-skip-verify',
   requestDeadline: '--request-timeout',
+  apiKey: 'OPSMAN_PUBLIC_KEY and OPSMAN_PRIVATE_KEY',
 } as const;
 
 /**

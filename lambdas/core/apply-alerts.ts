@@ -381,7 +381,7 @@ async function create(change: Change, ctx: AlertApplyContext, prepared: Prepared
     ));
   } catch (error) {
     if (error instanceof AmbiguousWriteError)
-      return resolveUnknownCreate(change, ctx, prepared, 'the POST was ambiguous', error);
+      return resolveUnknownCreate(change, ctx, prepared, `the POST was ambiguous (${error.why})`, error);
     // A refusal (4xx) created nothing: drop the pending marker. Anything else may have: keep it for the next run.
     if (error instanceof OpsManagerApiError && error.status >= 400 && error.status < 500) {
       dropPendingMarker(ctx.state, change);

@@ -19,7 +19,12 @@ import { stallLog } from './stall-log.ts';
 export const createApi: ApiFactory = (options) =>
   createOpsManagerClient({
     ...options,
-    settingNames: { baseUrl: 'OPSMAN_BASE_URL', caFile: 'OPSMAN_CA_FILE', requestDeadline: '' },
+    settingNames: {
+      baseUrl: 'OPSMAN_BASE_URL',
+      caFile: 'OPSMAN_CA_FILE',
+      requestDeadline: '',
+      apiKey: 'the publicKey and privateKey of the secret OPSMAN_CREDENTIALS_SECRET_ID names',
+    },
   });
 
 /** What a handler module holds at module scope. */

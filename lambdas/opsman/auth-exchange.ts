@@ -101,6 +101,8 @@ export interface ExchangeContext {
   verdict: CredentialVerdict;
   username: string;
   password: string;
+  /** The settings that give the key (`settingNames.apiKey`), named when Ops Manager refuses it. */
+  apiKeySetting: string;
   userAgent: string;
   /** Largest response body read (`maxResponseBytes`); a larger one is cut off, its connection closed. */
   maxResponseBytes: number;
@@ -231,6 +233,8 @@ async function answerChallenges(
   let use = first;
   let sent: 'none' | 'cached' | 'fresh' = use === null ? 'none' : 'cached';
   let staleAnswered = 0;
+  // A refused key is fixed where it is set: name that setting (wrong key, wrong private key, or a deleted key).
+  const check = `; check ${ctx.apiKeySetting}`;
   for (;;) {
     const authorization =
       use === null
@@ -267,7 +271,8 @@ async function answerChallenges(
       challenge = selectDigestChallenge(response.headers['www-authenticate']);
     } catch (error) {
       if (!(error instanceof DigestError)) throw error;
-      if (sent !== 'none') throw refused(ctx, authError(request, response, 'Ops Manager refused the credentials'));
+      if (sent !== 'none')
+        throw refused(ctx, authError(request, response, `Ops Manager refused the credentials${check}`));
       throw authError(request, response, `cannot answer the authentication challenge: ${error.message}`, error);
     }
     if (sent === 'fresh') {
@@ -276,7 +281,7 @@ async function answerChallenges(
       if (!challenge.stale) {
         throw refused(
           ctx,
-          authError(request, response, 'Ops Manager refused the credentials after one Digest challenge'),
+          authError(request, response, `Ops Manager refused the credentials after one Digest challenge${check}`),
         );
       }
       if (staleAnswered >= MAX_STALE_CHALLENGES) {

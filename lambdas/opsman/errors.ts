@@ -100,6 +100,11 @@ export class OpsManagerAuthError extends OpsManagerError {
  */
 export class AmbiguousWriteError extends OpsManagerError {
   override name = 'AmbiguousWriteError';
+  /**
+   * What happened after the request was sent, in fixed words (no server text): a caller that reports the write in its
+   * own words (the reconciler's AMBIGUOUS_CREATE) keeps it, so a person can tell a 503 from a reset.
+   */
+  readonly why: string;
 
   /** `why` says what happened after the request was sent (default: the connection failed). */
   constructor(context: RequestContext, options?: { cause?: unknown; why?: string }) {
@@ -110,6 +115,7 @@ export class AmbiguousWriteError extends OpsManagerError {
       context,
       options?.cause === undefined ? undefined : { cause: options.cause },
     );
+    this.why = why;
   }
 }
 

@@ -56,6 +56,11 @@ export interface SettingNames {
    * change it (the message then gives only the value).
    */
   requestDeadline: string;
+  /**
+   * The settings that give {@link ClientOptions.publicKey} and {@link ClientOptions.privateKey}, named when Ops Manager
+   * refuses them. Default `publicKey and privateKey`.
+   */
+  apiKey: string;
 }
 
 /** Default {@link SettingNames}: the option names themselves (for programs that call the client directly). */
@@ -64,6 +69,7 @@ export const DEFAULT_SETTING_NAMES: Readonly<SettingNames> = Object.freeze({
   caFile: 'caFile',
   insecureSkipVerify: 'insecureSkipVerify',
   requestDeadline: 'retry.deadlineMs',
+  apiKey: 'publicKey and privateKey',
 });
 
 /** Everything `createOpsManagerClient` accepts. Only baseUrl, publicKey and privateKey are required. */

@@ -12,6 +12,7 @@ import {
   SendFailure,
   StoppedBeforeSend,
 } from './auth-exchange.ts';
+import { connectFailureText } from './connect-failure.ts';
 import { CredentialVerdict } from './credential-verdict.ts';
 import { deadlineCause, deadlineNote, headersTimeoutText } from './deadline.ts';
 import { NonceCache } from './digest/index.ts';
@@ -254,8 +255,14 @@ export class RequestExecutor {
         // A connection made and closed without an answer: on a plain-HTTP URL, possibly a port that speaks TLS.
         hungUp = kind === 'maybe-sent' && request.url.protocol === 'http:' && closedWithoutAnswer(failure.error);
         // undici says only "Headers Timeout Error": say which wait it was, and what a person can change.
+        // Refused or unknown host: say what it means and which setting chose the address (not behind a proxy: then
+        // the address is the proxy's).
         const why =
-          code === 'UND_ERR_HEADERS_TIMEOUT' ? headersTimeoutText(this.#options, this.#deadlineNote) : cause.message;
+          code === 'UND_ERR_HEADERS_TIMEOUT'
+            ? headersTimeoutText(this.#options, this.#deadlineNote)
+            : proxyConfigured(this.#options)
+              ? cause.message
+              : connectFailureText(code, cause.message, this.#options.settingNames.baseUrl);
         error =
           kind === 'tls'
             ? this.#tlsError(context, diagnoseTlsFailure(failure.error, this.#tlsContext(request)), state.attempts, {
@@ -364,6 +371,7 @@ export class RequestExecutor {
       verdict: this.#verdict,
       username: this.#options.publicKey,
       password: this.#options.privateKey,
+      apiKeySetting: this.#options.settingNames.apiKey,
       userAgent: this.#options.userAgent,
       maxResponseBytes: this.#options.maxResponseBytes,
       signal: controller.signal,

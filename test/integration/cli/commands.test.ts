@@ -270,6 +270,8 @@ describe('opsman-gitops against the emulator', { timeout: 120_000 }, () => {
     expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(1);
     expect(run.stdout).toContain('Failures:\n  x Project payments-prod (5e2211c17a3e5a48f5497de3) [read]:');
     expect(run.stdout).toContain('OPSMAN_AUTH_ERROR');
+    // What to change, in the user's words: the two variables that hold the key.
+    expect(run.stdout).toContain('after one Digest challenge; check OPSMAN_PUBLIC_KEY and OPSMAN_PRIVATE_KEY (401 ');
     expect(run.stdout + run.stderr).not.toContain('not-the-key-00000000');
   });
 });

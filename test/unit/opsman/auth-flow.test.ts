@@ -1,5 +1,6 @@
 // Scenario: the client authenticates against independent Digest servers (Ops Manager, Apache, SHA-256, RFC 2069 forms), reuses nonces with increasing nc, survives stale nonces and never loops on bad credentials.
 import { afterEach, describe, expect, it } from 'vitest';
+import { createApi } from '../../../lambdas/handlers/app-context.ts';
 import { MAX_STALE_CHALLENGES } from '../../../lambdas/opsman/auth-exchange.ts';
 import { REFUSALS_BEFORE_STOP } from '../../../lambdas/opsman/credential-verdict.ts';
 import { createOpsManagerClient, OpsManagerAuthError, type OpsManagerClient } from '../../../lambdas/opsman/index.ts';
@@ -139,6 +140,10 @@ describe('Digest auth flow', () => {
       /^GET \/orgs\/\{orgId\}\/teams\/\{teamId\}: not sent: Ops Manager refused this API key 2 times and has not accepted it \(first refusal: GET .*refused the credentials after one Digest challenge/,
     );
     expect(last.message).not.toContain('wrong-private-key');
+    // The refusal names the settings that give the key (the library's option names by default).
+    expect((errors[0] as Error).message).toContain(
+      'refused the credentials after one Digest challenge; check publicKey and privateKey (401 USER_UNAUTHORIZED',
+    );
     // An endpoint that needs no key is still asked (this server challenges it too, and refuses the answer).
     const manifest = await client.getVersionManifest().catch((e: unknown) => e);
     expect((manifest as Error).message).toMatch(/^GET \/unauth\/versionManifest: Ops Manager refused the credentials/);
@@ -155,6 +160,44 @@ describe('Digest auth flow', () => {
     }
     server.setPassword(TEST_PRIVATE_KEY);
     await getTeams(client, 1);
+  });
+
+  it("a refused key names the caller's settings for it (settingNames.apiKey), never the key", async () => {
+    const server = await startDigestServer({ password: TEST_PRIVATE_KEY, handler: () => ({ json: {} }) });
+    const client = createOpsManagerClient({
+      baseUrl: server.baseUrl,
+      publicKey: 'pubkey',
+      privateKey: 'wrong-private-key',
+      settingNames: { apiKey: 'OPSMAN_PUBLIC_KEY and OPSMAN_PRIVATE_KEY' },
+    });
+    cleanups.push(
+      () => server.close(),
+      () => client.close(),
+    );
+    const error = await client.getTeam('o', 't').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OpsManagerAuthError);
+    expect((error as Error).message).toMatch(
+      /^GET \/orgs\/\{orgId\}\/teams\/\{teamId\}: Ops Manager refused the credentials after one Digest challenge; check OPSMAN_PUBLIC_KEY and OPSMAN_PRIVATE_KEY \(401 /,
+    );
+    expect((error as Error).message).not.toContain('wrong-private-key');
+  });
+
+  it("the Lambda's client names the credentials secret when the key is refused", async () => {
+    const server = await startDigestServer({ password: TEST_PRIVATE_KEY, handler: () => ({ json: {} }) });
+    const client = createApi({
+      baseUrl: server.baseUrl,
+      publicKey: 'pubkey',
+      privateKey: 'wrong-private-key',
+      observer: { onRequest: () => {} },
+    });
+    cleanups.push(
+      () => server.close(),
+      () => client.close(),
+    );
+    const error = await client.getTeam('o', 't').catch((e: unknown) => e);
+    expect((error as Error).message).toContain(
+      'after one Digest challenge; check the publicKey and privateKey of the secret OPSMAN_CREDENTIALS_SECRET_ID names (401',
+    );
   });
 
   const servers: { name: string; options: DigestServerOptions }[] = [

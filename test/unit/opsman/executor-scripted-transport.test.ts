@@ -376,7 +376,9 @@ describe('the credential verdict across refusals', () => {
     const ex = executor(dispatcher);
     for (let i = 0; i < 2; i++) {
       const error = await ex.execute(request('GET')).catch((e: unknown) => e);
-      expect((error as Error).message).toContain('Ops Manager refused the credentials');
+      expect((error as Error).message).toContain(
+        'Ops Manager refused the credentials; check publicKey and privateKey (401',
+      );
     }
     const error = await ex.execute(request('GET')).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpsManagerAuthError);

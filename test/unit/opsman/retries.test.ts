@@ -1,6 +1,7 @@
 // Scenario: against a scripted server, GET/PUT/PATCH/DELETE retry on 429/5xx/resets/timeouts within bounds, a POST is never retried once it may have been applied, and 4xx fail at once.
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { connectFailureText } from '../../../lambdas/opsman/connect-failure.ts';
 import {
   AmbiguousWriteError,
   type ClientOptions,
@@ -223,6 +224,60 @@ describe('POST is never blindly retried', () => {
     expect(((error as Error).cause as { code?: string }).code).toBe('ECONNREFUSED');
     // None of the three reached the wire: no API call is reported (the error still counts the attempts made).
     expect(observer.events).toEqual([]);
+  });
+
+  it('a refused connection says what it means and names the setting that chose the address', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const address = probe.address() as { port: number };
+        probe.close(() => resolve(address.port));
+      });
+    });
+    const client = createOpsManagerClient({
+      baseUrl: `http://127.0.0.1:${port}/api/public/v1.0`,
+      publicKey: 'pubkey',
+      privateKey: TEST_PRIVATE_KEY,
+      clock: fakeClock(),
+      retry: { maxAttempts: 2 },
+      settingNames: { baseUrl: '--base-url (or OPSMAN_BASE_URL)' },
+    });
+    cleanups.push(() => client.close());
+    const error = await client.listAlertConfigs('g').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OpsManagerTransportError);
+    expect((error as Error).message).toContain(
+      `connect ECONNREFUSED 127.0.0.1:${port}: nothing accepts connections at that address; check that Ops Manager is running and that --base-url (or OPSMAN_BASE_URL) names its host and port`,
+    );
+  });
+
+  it("behind a proxy a refused connection is the proxy's, so the base URL is not blamed", async () => {
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const address = probe.address() as { port: number };
+        probe.close(() => resolve(address.port));
+      });
+    });
+    const client = createOpsManagerClient({
+      baseUrl: 'http://om.example:8080/api/public/v1.0',
+      publicKey: 'pubkey',
+      privateKey: TEST_PRIVATE_KEY,
+      clock: fakeClock(),
+      retry: { maxAttempts: 2 },
+      proxy: { httpProxy: `http://127.0.0.1:${port}` },
+      settingNames: { baseUrl: '--base-url (or OPSMAN_BASE_URL)' },
+    });
+    cleanups.push(() => client.close());
+    const error = await client.listAlertConfigs('g').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OpsManagerTransportError);
+    expect((error as Error).message).toContain(`ECONNREFUSED 127.0.0.1:${port}`);
+    expect((error as Error).message).not.toContain('--base-url');
+  });
+
+  it('a host name that does not resolve names the setting to check; other failures keep their text', () => {
+    const setting = '--base-url (or OPSMAN_BASE_URL)';
+    expect(connectFailureText('ENOTFOUND', 'getaddrinfo ENOTFOUND om.example', setting)).toBe(
+      'getaddrinfo ENOTFOUND om.example: no such host name; check the host in --base-url (or OPSMAN_BASE_URL)',
+    );
+    expect(connectFailureText('ECONNRESET', 'read ECONNRESET', setting)).toBe('read ECONNRESET');
   });
 });
 
