@@ -59,6 +59,17 @@ describe('drift with no author named: why', () => {
     );
   });
 
+  it('no event of the object in a read cut at 2,000 events: says the history was cut', async () => {
+    const others = Array.from({ length: 2_000 }, (_, n) =>
+      edit(`e-${n}`, '2026-10-14T09:00:00Z', '6c01000000000000000000ff', { username: 'a' }),
+    );
+    const change = driftedAlertChange();
+    await attributeDrift(eventsOnlyApi(others).api, [change], SINCE, { ignoreActor: TOOL });
+    expect(change.drift?.unattributed).toBe(
+      'no event of this object since 2026-10-14T07:55:05Z; only the newest 2,000 events were read',
+    );
+  });
+
   it("only the tool's own writes, and an edit one of them overwrote", async () => {
     const { api } = eventsOnlyApi([
       edit('e-own', '2026-10-14T09:10:00Z', CONFIG, { publicKey: TOOL }),

@@ -83,6 +83,13 @@ describe('attributeDrift: order of several events', () => {
     expect(change.drift?.attribution?.map((a) => a.eventId)).toEqual(['e-offset', 'e-millis', 'e-whole']);
   });
 
+  it('names the 5 newest of its events, not more', async () => {
+    const events = [1, 2, 3, 4, 5, 6].map((n) => event({ id: `e-${n}`, created: `2026-10-14T09:0${n}:00Z` }));
+    const change = drifted();
+    await attributeDrift(eventsApi(events).api, [change], '2026-10-14T08:00:00Z');
+    expect(change.drift?.attribution?.map((a) => a.eventId)).toEqual(['e-6', 'e-5', 'e-4', 'e-3', 'e-2']);
+  });
+
   it('events of the same second are ordered the same way on every run, whatever order the server sends', async () => {
     const a = event({ id: 'e-a', created: '2026-10-14T09:12:44Z', username: 'a@acme.example' });
     const b = event({ id: 'e-b', created: '2026-10-14T09:12:44Z', username: 'b@acme.example' });
