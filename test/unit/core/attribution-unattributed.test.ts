@@ -70,6 +70,15 @@ describe('drift with no author named: why', () => {
     );
   });
 
+  it('no usable event of the object: says how many were ignored, as one of them may have named the author', async () => {
+    const change = driftedAlertChange();
+    const unreadable = edit('e-bad', '14 October 2026', CONFIG, { username: 'j.doe' });
+    await attributeDrift(eventsOnlyApi([unreadable]).api, [change], SINCE, { ignoreActor: TOOL });
+    expect(change.drift?.unattributed).toBe(
+      'no event of this object since 2026-10-14T07:55:05Z; 1 unusable events ignored',
+    );
+  });
+
   it("only the tool's own writes, and an edit one of them overwrote", async () => {
     const { api } = eventsOnlyApi([
       edit('e-own', '2026-10-14T09:10:00Z', CONFIG, { publicKey: TOOL }),
