@@ -104,6 +104,28 @@ describe('drift with no author named: why', () => {
     ]);
   });
 
+  it('the drift line marks our own key used outside our runs, and a key named by its id alone (docs/aws.md)', () => {
+    const change = driftedAlertChange();
+    const at = { eventTypeName: 'ALERT_CONFIG_CHANGED_AUDIT', actorType: 'apiKey' as const };
+    change.drift = {
+      detected: true,
+      attribution: [
+        { ...at, created: '2026-10-14T09:30:00Z', actor: TOOL, eventId: 'e-1', viaOwnKey: true },
+        { ...at, created: '2026-10-14T09:20:00Z', actor: '6b1f000000000000000000a1', eventId: 'e-2', keyIdOnly: true },
+      ],
+    };
+    expect(driftLines([change])[0]?.changedBy).toEqual([
+      { actor: TOOL, actorType: 'apiKey', at: '2026-10-14T09:30:00Z', event: at.eventTypeName, viaOwnKey: true },
+      {
+        actor: '6b1f000000000000000000a1',
+        actorType: 'apiKey',
+        at: '2026-10-14T09:20:00Z',
+        event: at.eventTypeName,
+        keyIdOnly: true,
+      },
+    ]);
+  });
+
   it('a change the plan made without attribution (observe mode, git moved; an older plan) still says why', () => {
     const pending = { ...driftedAlertChange(), action: 'drift' as const, drift: undefined };
     const older = driftedAlertChange();
