@@ -29,10 +29,11 @@ function serverTypeEvent(id: string, created: string, fields: Record<string, unk
 }
 
 describe('attributeDrift: events of another scope', () => {
-  it("an organization's drift is not blamed on a project's server type change", async () => {
+  it("an organization's drift is not blamed on a project's server type change, nor another organization's", async () => {
     const { api } = eventsOnlyApi([
       serverTypeEvent('e-project', '2026-10-14T09:40:00Z', { groupId: PROJECT.id, orgId: ORG.id, username: 'dev' }),
       serverTypeEvent('e-org', '2026-10-14T09:30:00Z', { orgId: ORG.id, username: 'org-admin' }),
+      serverTypeEvent('e-other-org', '2026-10-14T09:25:00Z', { orgId: '5e2211c17a3e5a48f5497de1', username: 'globex' }),
       serverTypeEvent('e-bare', '2026-10-14T09:20:00Z', { username: 'unscoped' }),
     ]);
     const change = serverTypeDrift(ORG);

@@ -59,6 +59,26 @@ describe('drift with no author named: why', () => {
     );
   });
 
+  it('no event of the object in a read cut at 2,000 events: says the history was cut', async () => {
+    const others = Array.from({ length: 2_000 }, (_, n) =>
+      edit(`e-${n}`, '2026-10-14T09:00:00Z', '6c01000000000000000000ff', { username: 'a' }),
+    );
+    const change = driftedAlertChange();
+    await attributeDrift(eventsOnlyApi(others).api, [change], SINCE, { ignoreActor: TOOL });
+    expect(change.drift?.unattributed).toBe(
+      'no event of this object since 2026-10-14T07:55:05Z; only the newest 2,000 events were read',
+    );
+  });
+
+  it('no usable event of the object: says how many were ignored, as one of them may have named the author', async () => {
+    const change = driftedAlertChange();
+    const unreadable = edit('e-bad', '14 October 2026', CONFIG, { username: 'j.doe' });
+    await attributeDrift(eventsOnlyApi([unreadable]).api, [change], SINCE, { ignoreActor: TOOL });
+    expect(change.drift?.unattributed).toBe(
+      'no event of this object since 2026-10-14T07:55:05Z; 1 unusable events ignored',
+    );
+  });
+
   it("only the tool's own writes, and an edit one of them overwrote", async () => {
     const { api } = eventsOnlyApi([
       edit('e-own', '2026-10-14T09:10:00Z', CONFIG, { publicKey: TOOL }),
@@ -81,6 +101,28 @@ describe('drift with no author named: why', () => {
     expect(line).not.toHaveProperty('changedByUnknown');
     expect(line?.changedBy).toEqual([
       { actor: 'j.doe', actorType: 'user', at: '2026-10-14T09:00:00Z', event: 'ALERT_CONFIG_CHANGED_AUDIT' },
+    ]);
+  });
+
+  it('the drift line marks our own key used outside our runs, and a key named by its id alone (docs/aws.md)', () => {
+    const change = driftedAlertChange();
+    const at = { eventTypeName: 'ALERT_CONFIG_CHANGED_AUDIT', actorType: 'apiKey' as const };
+    change.drift = {
+      detected: true,
+      attribution: [
+        { ...at, created: '2026-10-14T09:30:00Z', actor: TOOL, eventId: 'e-1', viaOwnKey: true },
+        { ...at, created: '2026-10-14T09:20:00Z', actor: '6b1f000000000000000000a1', eventId: 'e-2', keyIdOnly: true },
+      ],
+    };
+    expect(driftLines([change])[0]?.changedBy).toEqual([
+      { actor: TOOL, actorType: 'apiKey', at: '2026-10-14T09:30:00Z', event: at.eventTypeName, viaOwnKey: true },
+      {
+        actor: '6b1f000000000000000000a1',
+        actorType: 'apiKey',
+        at: '2026-10-14T09:20:00Z',
+        event: at.eventTypeName,
+        keyIdOnly: true,
+      },
     ]);
   });
 

@@ -83,6 +83,13 @@ describe('attributeDrift: order of several events', () => {
     expect(change.drift?.attribution?.map((a) => a.eventId)).toEqual(['e-offset', 'e-millis', 'e-whole']);
   });
 
+  it('names the 5 newest of its events, not more', async () => {
+    const events = [1, 2, 3, 4, 5, 6].map((n) => event({ id: `e-${n}`, created: `2026-10-14T09:0${n}:00Z` }));
+    const change = drifted();
+    await attributeDrift(eventsApi(events).api, [change], '2026-10-14T08:00:00Z');
+    expect(change.drift?.attribution?.map((a) => a.eventId)).toEqual(['e-6', 'e-5', 'e-4', 'e-3', 'e-2']);
+  });
+
   it('events of the same second are ordered the same way on every run, whatever order the server sends', async () => {
     const a = event({ id: 'e-a', created: '2026-10-14T09:12:44Z', username: 'a@acme.example' });
     const b = event({ id: 'e-b', created: '2026-10-14T09:12:44Z', username: 'b@acme.example' });
@@ -256,6 +263,17 @@ describe('attributeDrift: our own key, outside our runs', () => {
     expect(change.drift?.attribution).toBeUndefined();
   });
 
+  it("an event with our public key that names a user by userId alone is that user's, not ours", async () => {
+    const user = '5f0000000000000000000999';
+    const edit = event({ id: 'e-user', created: '2026-10-14T09:30:00Z', username: undefined, userId: user });
+    const { api } = eventsApi([{ ...edit, publicKey: TOOL }]);
+    const change = drifted();
+    await attributeDrift(api, [change], '2026-10-14T08:00:05Z', options);
+    expect(change.drift?.attribution?.map((a) => [a.actor, a.actorType, a.viaOwnKey])).toEqual([
+      [user, 'user', undefined],
+    ]);
+  });
+
   it("another actor's event after ours is the author, not our key", async () => {
     const { api } = eventsApi([
       own('e-hand', '2026-10-14T09:30:00Z'),
@@ -264,5 +282,20 @@ describe('attributeDrift: our own key, outside our runs', () => {
     const change = drifted();
     await attributeDrift(api, [change], '2026-10-14T08:00:05Z', options);
     expect(change.drift?.attribution?.map((a) => [a.eventId, a.viaOwnKey])).toEqual([['e-jdoe', undefined]]);
+  });
+});
+
+describe('attributeDrift: the window without lastReconciledAt', () => {
+  it('has no lower bound when one drifted object has no remembered write, whatever the others have', async () => {
+    const { api, queries } = eventsApi([]);
+    const records = { disk: { id: CONFIG, createdAt: '2026-10-14T08:00:00Z' } } satisfies Record<
+      string,
+      OwnedAlertConfig
+    >;
+    const serverType: Change = { ...drifted(), kind: 'defaultServerType', key: 'defaultServerType', id: undefined };
+    delete serverType.id;
+    await attributeDrift(api, [drifted(), serverType], undefined, { records });
+    expect(queries).toHaveLength(1);
+    expect(queries[0]?.minDate).toBeUndefined();
   });
 });

@@ -54,6 +54,8 @@ describe('singletons', () => {
     expect(change?.action).toBe('drift');
     expect(change?.fields.map((f) => f.path)).toEqual(['sizeThresholdMB', 'timeThresholdHrs']);
     expect(h.world.auditLog.get(P1)).toBeUndefined();
+    // A difference reported and never written keeps the project unstamped (README: drift attribution's window).
+    expect(h.state.state?.projects[P1]?.lastReconciledAt).toBeUndefined();
 
     const enforced = scenario({ auditLogRotation: { enforce: true, ...rotation } });
     const applied = await enforced.run('apply');
