@@ -103,9 +103,10 @@ describe('desired-state cache on S3 (s3rver)', () => {
     }
   });
 
-  it('a bucket that does not exist: nothing to get (404), S3AccessError on put, a plain miss for the loader', async () => {
+  it('a bucket that does not exist: S3_NO_SUCH_BUCKET on get and put (never an absent entry), a plain miss for the loader', async () => {
     const cache = new S3DesiredStateCache({ client, bucket: 'no-such-bucket' });
-    expect(await cache.get('a'.repeat(64))).toBeUndefined();
+    // A missing bucket is final, as for the state: said so, not read as "no entry" (the loader still misses).
+    await expect(cache.get('a'.repeat(64))).rejects.toMatchObject({ name: 'S3AccessError', code: 'S3_NO_SUCH_BUCKET' });
     await expect(cache.put('a'.repeat(64), 'x')).rejects.toBeInstanceOf(S3AccessError);
     const loaded = await loadDesiredStateCached(source(), {}, new MemoryDesiredStateCache({ next: cache }));
     expect(loaded.cache).toBe('miss');
