@@ -11,7 +11,7 @@ import { renderJson } from '../core/render/json.ts';
 import { COMMAND_INFO, COMMANDS, type CommandName } from './commands-table.ts';
 import { CliError } from './errors.ts';
 import type { TextSink } from './io.ts';
-import { commandWord } from './options.ts';
+import { commandWord, flagGiven } from './options.ts';
 import type { ValidationIssue } from './wiring.ts';
 
 /** The failure document of a `--json` run. */
@@ -55,10 +55,8 @@ export function renderFailureJson(doc: FailureDocument): string {
  * which must not read an empty stdin as success.
  */
 export function wantsJson(argv: readonly string[]): boolean {
-  const end = argv.indexOf('--');
-  const words = end === -1 ? argv : argv.slice(0, end);
   const command = commandWord(argv);
-  if (command === undefined || !words.some((word) => word === '--json' || word.startsWith('--json='))) return false;
+  if (command === undefined || !flagGiven(argv, '--json')) return false;
   const known = (COMMANDS as readonly string[]).includes(command);
   return !known || COMMAND_INFO[command as CommandName].uses.includes('json');
 }

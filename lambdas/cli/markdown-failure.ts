@@ -10,7 +10,7 @@ import { printable } from '../core/printable.ts';
 import { escapeMarkdown, MARKDOWN_MAX_CHARS } from '../core/render/plan-markdown.ts';
 import { COMMAND_INFO, COMMANDS, type CommandName } from './commands-table.ts';
 import type { FailureDocument } from './json-failure.ts';
-import { commandWord } from './options.ts';
+import { commandWord, flagGiven } from './options.ts';
 
 /** Issues listed one by one before the rest are counted (`validate` lists them all). */
 export const MAX_MARKDOWN_ISSUES = 50;
@@ -79,11 +79,8 @@ export function renderFailureMarkdown(doc: FailureDocument, command: string): st
  * error (which has no parsed options) is covered as well.
  */
 export function wantsMarkdown(argv: readonly string[]): boolean {
-  const end = argv.indexOf('--');
-  const words = end === -1 ? argv : argv.slice(0, end);
   const command = commandWord(argv);
   if (command === undefined || !(COMMANDS as readonly string[]).includes(command)) return false;
-  if (words.some((word) => word === '--json' || word.startsWith('--json='))) return false;
-  if (!words.some((word) => word === '--markdown' || word.startsWith('--markdown='))) return false;
+  if (flagGiven(argv, '--json') || !flagGiven(argv, '--markdown')) return false;
   return COMMAND_INFO[command as CommandName].uses.includes('markdown');
 }

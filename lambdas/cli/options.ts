@@ -169,6 +169,16 @@ export function commandWord(argv: readonly string[]): string | undefined {
   return undefined;
 }
 
+/**
+ * True when the boolean flag `name` (`--json`, `--markdown`, also written `--json=...`) is given before any `--`. Read
+ * from argv before parsing, like commandWord, so that a usage error's failure goes out in the form asked for.
+ */
+export function flagGiven(argv: readonly string[], name: string): boolean {
+  const end = argv.indexOf('--');
+  const words = end === -1 ? argv : argv.slice(0, end);
+  return words.some((word) => word === name || word.startsWith(`${name}=`));
+}
+
 /** Parses and validates argv (without node and script). Throws UsageError. */
 export function parseInvocation(argv: readonly string[], env: Record<string, string | undefined>): Invocation {
   // Only a command this tool has may be named in "Run 'opsman-gitops X --help'": `plna --bogus` or `--private-key x
