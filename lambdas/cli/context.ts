@@ -12,6 +12,7 @@ import type { RunDependencies } from '../core/run-types.ts';
 import { CliError, EXIT, UsageError } from './errors.ts';
 import type { CliIo, TextSink } from './io.ts';
 import type { CliOptions } from './options.ts';
+import { RetryNotices } from './retry-notices.ts';
 import { ApiCallCounter, RecordingArchiveStore, SYSTEM_CLOCK, stderrReporter } from './runtime.ts';
 import { StallNotices, stallNoticeAfterMs } from './stall-notices.ts';
 import { type ApiClient, apiClient, desiredSource, localStores, requestDeadlineMs, secretResolver } from './wiring.ts';
@@ -123,7 +124,7 @@ export interface RunSession {
 
 /**
  * The Ops Manager client of a command, from its connection options and the environment's credentials (a usage error
- * naming what is missing): TLS options, --request-timeout, stall notices on stderr, requests counted by `counter`.
+ * naming what is missing): TLS options, --request-timeout, stall and retry notices on stderr, requests counted by `counter`.
  */
 export async function openApiClient(
   ctx: CommandContext,
@@ -134,12 +135,17 @@ export async function openApiClient(
   const connection = connectionSettings(options, io.env, command);
   const requestTimeoutMs =
     options.requestTimeoutSeconds === undefined ? undefined : Math.round(options.requestTimeoutSeconds * 1000);
+  const retries = new RetryNotices(io.stderr);
   const notices = new StallNotices(io.stderr, stallNoticeAfterMs(requestDeadlineMs({ requestTimeoutMs })));
   const client = await apiClient({
     ...connection,
     caFile: options.caFile,
     insecureSkipVerify: options.insecureSkipVerify,
-    observer: { onRequest: (event) => counter.onRequest(event), onStall: (event) => notices.onStall(event) },
+    observer: {
+      onRequest: (event) => counter.onRequest(event),
+      onStall: (event) => notices.onStall(event),
+      onRetryWait: (event) => retries.onRetryWait(event),
+    },
     ...(requestTimeoutMs === undefined ? {} : { requestTimeoutMs }),
     warn: warningSink(io.stderr),
   });

@@ -165,6 +165,10 @@ export function thresholdJson(threshold: Record<string, unknown>): string {
   return `${text}}`;
 }
 
+/**
+ * A live or desired notification in normal form (only the members its type echoes, `role` read as `roles`) with its
+ * canonical text, written in sorted member order as `canonicalJson` would.
+ */
 export function normaliseNotification(raw: Record<string, unknown>): Texted<NormalNotification> {
   const typeName = String(raw.typeName ?? '');
   const out: NormalNotification = { typeName };
@@ -215,6 +219,7 @@ function matcherText(item: { fieldName: unknown; operator: unknown; value: strin
   return `${text}${text.length > 1 ? ',' : ''}"value":${JSON.stringify(item.value)}}`;
 }
 
+/** A matcher in normal form (its value as a string) with its canonical text. */
 export function normaliseMatcher(m: Matcher): Texted<Matcher> {
   const item = { fieldName: m.fieldName, operator: m.operator, value: String(m.value) };
   return { item, text: matcherText(item) };

@@ -302,6 +302,26 @@ export interface RequestStallEvent {
   deadlineMs: number;
 }
 
+/**
+ * A request about to wait before its next attempt: what the last attempt got, and how long the wait is. Nothing
+ * secret: a status and Ops Manager's error code, or a transport error's code, never a body or header.
+ */
+export interface RequestRetryEvent {
+  method: string;
+  pathTemplate: string;
+  /** The URL path as sent, ids filled in; never the query string. */
+  path: string;
+  /** What the failed attempt got: `429 RATE_LIMITED`, `503 HTTP_503`, `no response (ECONNRESET)`. */
+  got: string;
+  /** Attempts made so far (the failed one included), and the most the client makes. */
+  attempt: number;
+  maxAttempts: number;
+  /** How long it waits before the next attempt. */
+  waitMs: number;
+  /** True when the wait is the server's `Retry-After` (capped), false for the client's own backoff. */
+  retryAfter: boolean;
+}
+
 /** An observer the API client reports every request to; the reconciler counts calls by endpoint with it. */
 export interface RequestObserver {
   /**
@@ -317,4 +337,6 @@ export interface RequestObserver {
   }): void;
   /** Optional: called once per stall of a request still waiting for an answer (the CLI prints a notice). */
   onStall?(event: RequestStallEvent): void;
+  /** Optional: called before each wait for a retry (the CLI prints a notice for a long one). */
+  onRetryWait?(event: RequestRetryEvent): void;
 }

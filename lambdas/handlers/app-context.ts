@@ -9,6 +9,7 @@ import { readConfig } from './config.ts';
 import { ConfigError } from './errors.ts';
 import { createLogger } from './logging.ts';
 import { createMetrics } from './metrics.ts';
+import { retryLog } from './retry-log.ts';
 import { type ApiFactory, Runtime } from './runtime.ts';
 import { stallLog } from './stall-log.ts';
 
@@ -41,7 +42,7 @@ export function createAppContext(createApiFn: ApiFactory = createApi): AppContex
   const metrics = createMetrics();
   let runtime: Runtime | ConfigError;
   try {
-    runtime = new Runtime(readConfig(), createApiFn, stallLog(logger));
+    runtime = new Runtime(readConfig(), createApiFn, { onStall: stallLog(logger), onRetryWait: retryLog(logger) });
   } catch (error) {
     runtime = error instanceof ConfigError ? error : new ConfigError([`cannot build the runtime: ${String(error)}`]);
     logger.error('configuration invalid', { error: { code: runtime.code, message: runtime.message } });

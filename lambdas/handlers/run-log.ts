@@ -56,6 +56,7 @@ export const UPDATE_FIGHT_CODE = 'UPDATE_FIGHT';
  * failure of each cause before the second of any), so a different failure is never hidden behind a thousand alike.
  */
 export const MAX_FAILURE_LINES = 50;
+/** At most this many of those lines per cause (error code), so one cause never fills the list. */
 export const MAX_FAILURE_LINES_PER_CAUSE = 5;
 
 /** The cause a failure is counted under: what decides its next step, and where it happened. */

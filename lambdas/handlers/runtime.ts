@@ -19,14 +19,7 @@ import {
   SecretsManagerResolver,
 } from '../adapters/aws/secrets-manager.ts';
 import { parseFingerprintKey } from '../adapters/local/fingerprint-key.ts';
-import type {
-  Clock,
-  DesiredStateCache,
-  OpsManagerApi,
-  RequestObserver,
-  RequestStallEvent,
-  SecretResolver,
-} from '../core/ports.ts';
+import type { Clock, DesiredStateCache, OpsManagerApi, RequestObserver, SecretResolver } from '../core/ports.ts';
 import { WRITE_METHODS } from '../opsman/errors.ts';
 import { AwsConnections, type AwsTimeouts } from './aws-connections.ts';
 import { DESIRED_CACHE_PREFIX, type HandlerConfig } from './config.ts';
@@ -35,6 +28,9 @@ import { DESIRED_CACHE_PREFIX, type HandlerConfig } from './config.ts';
  * The Ops Manager client the runtime needs: the port plus `close()`, and `forgetSilence()` / `renewConnections()` when
  * the client keeps a silence verdict and kept-alive connections (OpsManagerClient does).
  */
+/** What the handlers hear from the client besides the calls it made (the stall and retry warnings). */
+export type ClientHooks = Pick<RequestObserver, 'onStall' | 'onRetryWait'>;
+
 export type ClosableApi = OpsManagerApi & { close(): Promise<void>; forgetSilence?(): void; renewConnections?(): void };
 
 /** Builds an Ops Manager client (createOpsManagerClient in production, injectable for tests). */
@@ -106,25 +102,21 @@ export class Runtime {
   readonly #aws: AwsConnections;
   readonly #secretJson: SecretJsonSource;
   readonly #createApi: ApiFactory;
-  readonly #onStall: ((event: RequestStallEvent) => void) | undefined;
+  readonly #hooks: ClientHooks;
   #api: { digest: string; api: ClosableApi } | undefined;
   /** Digest of the credentials last read from the secret (cached or not). */
   #credentialsDigest: string | undefined;
 
   /**
-   * `onStall` hears of a request Ops Manager has not answered for a while (the handlers log it: stall-log.ts);
-   * `awsTimeouts` bound each S3 and Secrets Manager request (default AWS_TIMEOUTS; tests shorten them).
+   * `hooks.onStall` hears of a request Ops Manager has not answered for a while, `hooks.onRetryWait` of a wait before
+   * a retry (the handlers log both: stall-log.ts, retry-log.ts); `awsTimeouts` bound each S3 and Secrets Manager
+   * request (default AWS_TIMEOUTS; tests shorten them).
    */
-  constructor(
-    config: HandlerConfig,
-    createApi: ApiFactory,
-    onStall?: (event: RequestStallEvent) => void,
-    awsTimeouts?: AwsTimeouts,
-  ) {
+  constructor(config: HandlerConfig, createApi: ApiFactory, hooks: ClientHooks = {}, awsTimeouts?: AwsTimeouts) {
     this.config = config;
     this.#aws = new AwsConnections(awsTimeouts);
     this.#createApi = createApi;
-    this.#onStall = onStall;
+    this.#hooks = hooks;
     // Endpoints come from AWS_ENDPOINT_URL_S3 / AWS_ENDPOINT_URL_SECRETS_MANAGER when set (the SDK reads them).
     const s3 = new S3Client({
       forcePathStyle: process.env.AWS_S3_FORCE_PATH_STYLE === 'true',
@@ -154,11 +146,15 @@ export class Runtime {
     this.#aws.dropIdle();
   }
 
-  /** The client's observer: the call counter, and the stall hook when there is one. */
+  /** The client's observer: the call counter, and the stall and retry hooks there are. */
   #observer(): RequestObserver {
-    const onStall = this.#onStall;
-    if (onStall === undefined) return this.calls;
-    return { onRequest: (event) => this.calls.onRequest(event), onStall };
+    const { onStall, onRetryWait } = this.#hooks;
+    if (onStall === undefined && onRetryWait === undefined) return this.calls;
+    return {
+      onRequest: (event) => this.calls.onRequest(event),
+      ...(onStall === undefined ? {} : { onStall }),
+      ...(onRetryWait === undefined ? {} : { onRetryWait }),
+    };
   }
 
   /**

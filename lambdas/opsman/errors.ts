@@ -53,17 +53,21 @@ export class OpsManagerApiError extends OpsManagerError {
    * that the object is missing, only that something else answered.
    */
   readonly fromOpsManager: boolean;
+  /** Attempts made, this answer's included (1 when it was not retried). */
+  readonly attempts: number;
 
+  /** `attempts` above 1 is said in the message: `... (after 4 attempts)`, so a person knows retries were spent. */
   constructor(
     status: number,
     errorCode: string,
     detail: string,
     context: RequestContext,
-    options?: { cause?: unknown; fromOpsManager?: boolean },
+    options?: { cause?: unknown; fromOpsManager?: boolean; attempts?: number },
   ) {
+    const attempts = options?.attempts ?? 1;
     super(
       'OPSMAN_API_ERROR',
-      `${context.method} ${context.pathTemplate} failed: ${status} ${errorCode}: ${detail}`,
+      `${context.method} ${context.pathTemplate} failed: ${status} ${errorCode}: ${detail}${attempts > 1 ? ` (after ${attempts} attempts)` : ''}`,
       context,
       options === undefined ? undefined : { cause: options.cause },
     );
@@ -71,6 +75,7 @@ export class OpsManagerApiError extends OpsManagerError {
     this.errorCode = errorCode;
     this.detail = detail;
     this.fromOpsManager = options?.fromOpsManager ?? true;
+    this.attempts = attempts;
   }
 }
 

@@ -38,6 +38,7 @@ export {
   DEFAULT_TIMEOUT_OPTIONS,
   DEFAULT_USER_AGENT,
   type ProxyOptions,
+  RETRY_WAIT_NOTICE_MIN_MS,
   type RetryOptions,
   type TimeoutOptions,
 } from './options.ts';

@@ -136,6 +136,12 @@ export const DEFAULT_TIMEOUT_OPTIONS: Readonly<TimeoutOptions> = Object.freeze({
 /** Default wait without an answer before a request is reported as stalled. */
 export const DEFAULT_STALL_AFTER_MS = 15_000;
 
+/**
+ * Retry waits at least this long are worth telling a person (the CLI's notice, the Lambda's warning): the client's own
+ * backoff is mostly shorter, a server's Retry-After or a late attempt's backoff is not.
+ */
+export const RETRY_WAIT_NOTICE_MIN_MS = 1_000;
+
 /** Default cap of in-flight requests. */
 export const DEFAULT_MAX_CONCURRENCY = 8;
 /** Default (and maximum) itemsPerPage. */

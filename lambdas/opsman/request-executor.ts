@@ -197,6 +197,8 @@ export class RequestExecutor {
         throw error;
       }
       let error: OpsManagerError;
+      /** What this attempt got, for the retry notice: a status and code, or a transport error's code. */
+      let got: string;
       let retryAfterMs: number | null = null;
       let retryable: boolean;
       let hungUp = false;
@@ -216,6 +218,7 @@ export class RequestExecutor {
         state.status = response.status;
         if (response.status >= 200 && response.status < 300) return response;
         const body = parseErrorBody(response.text, response.status, secrets);
+        got = `${response.status} ${body.errorCode}`;
         const names = this.#options.settingNames;
         const detail = body.fromOpsManager
           ? withUnknownPathHint(response.status, body.errorCode, scrub(body.detail, secrets), names)
@@ -230,6 +233,7 @@ export class RequestExecutor {
               )
             : new OpsManagerApiError(response.status, body.errorCode, detail, context, {
                 fromOpsManager: body.fromOpsManager,
+                attempts: state.attempts,
               });
         if (request.method === 'POST' && AMBIGUOUS_WRITE_STATUSES.has(response.status)) {
           const code = body.fromOpsManager ? ` ${body.errorCode}` : '';
@@ -247,6 +251,7 @@ export class RequestExecutor {
         const kind = classifyTransportError(failure.error);
         const cause = sanitizeCause(failure.error, secrets);
         const code = (failure.error as { code?: unknown } | null)?.code;
+        got = `no response (${typeof code === 'string' && /^[A-Z0-9_]{1,60}$/.test(code) ? code : 'connection failed'})`;
         if (request.method === 'POST' && failure.credentialsSent && kind === 'maybe-sent') {
           throw new AmbiguousWriteError(context, { cause });
         }
@@ -285,6 +290,15 @@ export class RequestExecutor {
       if (request.endBy !== undefined && clock.now().getTime() + delay >= request.endBy.at) {
         throw await this.#explained(error, request, hungUp);
       }
+      this.#options.observer?.onRetryWait?.({
+        ...context,
+        path: request.url.pathname,
+        got,
+        attempt: state.attempts,
+        maxAttempts: retry.maxAttempts,
+        waitMs: delay,
+        retryAfter: retryAfterMs !== null,
+      });
       // Stopped in the wait, before the retry: sent is whether an earlier attempt may have been applied.
       if (!(await sleepUnlessStopped(clock, delay, waits))) {
         throw this.#stopped(request, request.method !== 'GET' && state.mayHaveApplied);

@@ -1,4 +1,5 @@
-// Scenario: a whole handler run at DEBUG level, and a run with refused credentials, never print a secret value: captured stdout/stderr scanned.
+// Scenario: a whole handler run at DEBUG level, a throttled run (whose log says it waits for a retry), and a run with
+// refused credentials, never print a secret value: captured stdout/stderr scanned.
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -6,7 +7,7 @@ import type { Context } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createAppContext } from '../../../lambdas/handlers/app-context.ts';
 import { createReconcileHandler } from '../../../lambdas/handlers/reconcile.ts';
-import { type AwsWorld, fakeLambdaContext, startAwsWorld, WORLD } from '../../helpers/aws-world.ts';
+import { type AwsWorld, emulatorAdmin, fakeLambdaContext, startAwsWorld, WORLD } from '../../helpers/aws-world.ts';
 import { captureProcessOutput } from '../../helpers/process-output.ts';
 
 const localSecrets = JSON.parse(
@@ -42,6 +43,31 @@ describe('handler logs never carry secrets', () => {
     );
     expect(result).toMatchObject({ status: 'ok' });
     expect(text).toContain('"message":"run finished"');
+    for (const secret of SECRET_VALUES) expect(text).not.toContain(secret);
+  });
+
+  it("a throttled run: the production wiring logs the wait a 429's Retry-After asks for", async () => {
+    await emulatorAdmin(world.emulator.origin, 'POST', 'faults', {
+      method: 'GET',
+      path: '/groups/*/alertConfigs',
+      status: 429,
+      retryAfter: 1,
+      times: 1,
+    });
+    const handler = createReconcileHandler(createAppContext());
+    const { text, result } = await captureProcessOutput(() =>
+      handler({ mode: 'plan' }, fakeLambdaContext('req-log-429') as unknown as Context),
+    );
+    expect(result).toMatchObject({ status: 'ok' });
+    const line = text.split('\n').find((l) => l.includes('"message":"Ops Manager request will be retried"'));
+    expect(line, text).toBeDefined();
+    expect(JSON.parse(line as string)).toMatchObject({
+      level: 'WARN',
+      got: '429 RATE_LIMITED',
+      attempt: 1,
+      waitMs: 1000,
+      retryAfter: true,
+    });
     for (const secret of SECRET_VALUES) expect(text).not.toContain(secret);
   });
 

@@ -40,7 +40,7 @@ describe('stall warnings in the Lambda log', { timeout: 30_000 }, () => {
     const factory: ApiFactory = (options) =>
       createOpsManagerClient({ ...options, stallAfterMs: 100, retry: { deadlineMs: 1_500, maxAttempts: 1 } });
     const config = credentialsSecretConfig(hung.baseUrl);
-    const runtime = new Runtime(config, factory, stallLog(logger, 60_000));
+    const runtime = new Runtime(config, factory, { onStall: stallLog(logger, 60_000) });
     const { api } = await runtime.api();
     const reads = [
       api.listAlertConfigs(PROJECT),

@@ -103,6 +103,55 @@ describe('retries of idempotent requests', () => {
     expect(error).toMatchObject({ status: 503, errorCode: 'SERVICE_UNAVAILABLE', detail: 'down' });
     expect(seen).toHaveLength(4);
     expect(observer.events[0]).toMatchObject({ status: 503, attempts: 4 });
+    // The message says the retries were spent, so a person does not retry by hand at once.
+    expect((error as Error).message).toBe(
+      'GET /groups/{groupId}/alertConfigs/{alertConfigId} failed: 503 SERVICE_UNAVAILABLE: down (after 4 attempts)',
+    );
+    expect(error).toMatchObject({ attempts: 4 });
+  });
+
+  it('says nothing of attempts when the first answer was final', async () => {
+    const { client } = await scripted([{ status: 404, json: { errorCode: 'ALERT_CONFIG_NOT_FOUND', detail: 'gone' } }]);
+    const error = await client.getAlertConfig('g', 'a1').catch((e: unknown) => e);
+    expect((error as Error).message).toBe(
+      'GET /groups/{groupId}/alertConfigs/{alertConfigId} failed: 404 ALERT_CONFIG_NOT_FOUND: gone',
+    );
+    expect(error).toMatchObject({ attempts: 1 });
+  });
+
+  it('tells the observer of each wait before a retry: what the attempt got, the wait and whose it is', async () => {
+    const waits: unknown[] = [];
+    const { client } = await scripted(
+      [
+        {
+          status: 429,
+          json: { error: 429, errorCode: 'RATE_LIMITED', detail: 'slow down' },
+          headers: { 'retry-after': '7' },
+        },
+        'reset',
+        { status: 503 },
+        { json: ALERT },
+      ],
+      { observer: { onRequest: () => {}, onRetryWait: (event) => void waits.push(event) } },
+    );
+    await client.getAlertConfig('g', 'a1');
+    const common = {
+      method: 'GET',
+      pathTemplate: '/groups/{groupId}/alertConfigs/{alertConfigId}',
+      path: '/api/public/v1.0/groups/g/alertConfigs/a1',
+      maxAttempts: 4,
+    };
+    expect(waits).toEqual([
+      { ...common, got: '429 RATE_LIMITED', attempt: 1, waitMs: 7000, retryAfter: true },
+      {
+        ...common,
+        got: expect.stringMatching(/^no response \([A-Z_]+\)$/),
+        attempt: 2,
+        waitMs: 250,
+        retryAfter: false,
+      },
+      { ...common, got: '503 HTTP_503', attempt: 3, waitMs: 500, retryAfter: false },
+    ]);
   });
 
   it('stops when the next wait would pass the deadline', async () => {
