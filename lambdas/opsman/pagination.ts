@@ -78,12 +78,14 @@ export function nextPageUrl(links: unknown, current: URL, base: URL): URL | null
  * values win where it has them). The spec says a next link exists, not what its href carries: a server that writes
  * it as `?pageNum=2` alone would otherwise get the next page asked with its default itemsPerPage (100, not ours, so
  * the page overlaps the one read) and without the list's own filters (startDate and endDate, which it requires,
- * eventType, minDate). A link to another path is taken as given.
+ * eventType, minDate). A link to another path is taken as given, and pageNum is never added (a link without one pages
+ * some other way, say a cursor: our pageNum=1 would ask the first page again).
  */
 function withOwnQuery(target: URL, current: URL): URL {
   if (target.pathname !== current.pathname) return target;
   const own = current.searchParams;
-  const missing = [...new Set(own.keys())].filter((name) => !target.searchParams.has(name));
+  // Never pageNum: where the next page is, is the link's to say (one without it pages some other way).
+  const missing = [...new Set(own.keys())].filter((name) => name !== 'pageNum' && !target.searchParams.has(name));
   if (missing.length === 0) return target;
   const merged = new URL(target);
   for (const name of missing) for (const value of own.getAll(name)) merged.searchParams.append(name, value);

@@ -189,6 +189,11 @@ describe('nextPageUrl', () => {
       'https://om.example.com:8443/api/public/v1.0/groups/g/events?pageNum=3&itemsPerPage=5',
     ],
     [
+      'no pageNum of ours added to a link that pages without one',
+      [{ rel: 'next', href: '/api/public/v1.0/groups/g/events?cursor=abc&itemsPerPage=2' }],
+      'https://om.example.com:8443/api/public/v1.0/groups/g/events?cursor=abc&itemsPerPage=2',
+    ],
+    [
       'another path under the base taken as given',
       [{ rel: 'next', href: '/api/public/v1.0/groups/g/events2?pageNum=3' }],
       'https://om.example.com:8443/api/public/v1.0/groups/g/events2?pageNum=3',
