@@ -53,10 +53,7 @@ export function recordAudit(ctx: RequestContext, input: AuditInput): EventRec {
   event.diffs = [diff];
   event.raw = {
     _t: 'AUDIT',
-    cre: event.created,
-    et: input.eventTypeName,
-    ...(input.groupId ? { gid: input.groupId } : {}),
-    ...(input.orgId ? { orgId: input.orgId } : {}),
+    ...rawCore(event),
     ...(key ? { apiKeyId: key.id } : {}),
     ...input.raw,
   };
@@ -64,11 +61,24 @@ export function recordAudit(ctx: RequestContext, input: AuditInput): EventRec {
   return event;
 }
 
-/** An event as answered: `raw` only when asked, a self link. */
+/** What every raw document holds: when, what, and where (the project or organization of the event). */
+function rawCore(event: EventRec): Record<string, unknown> {
+  return {
+    cre: event.created,
+    et: event.eventTypeName,
+    ...(event.groupId ? { gid: event.groupId } : {}),
+    ...(event.orgId ? { orgId: event.orgId } : {}),
+  };
+}
+
+/**
+ * An event as answered: `raw` only when asked, a self link. Asked, it is always there (the spec: raw "appears only
+ * when includeRaw is true"; the real product keeps one for every event): an event seeded without one gets its core.
+ */
 export function renderEvent(event: EventRec, apiBase: string, includeRaw: boolean): Record<string, unknown> {
   const { raw, ...rest } = event;
   const out: Record<string, unknown> = { ...rest };
-  if (includeRaw && raw !== undefined) out.raw = raw;
+  if (includeRaw) out.raw = raw ?? rawCore(event);
   const path = event.groupId
     ? `/groups/${event.groupId}/events/${event.id}`
     : `/orgs/${event.orgId}/events/${event.id}`;

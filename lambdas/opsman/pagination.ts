@@ -1,6 +1,7 @@
 /**
  * Pagination: follows `rel=next` links page by page. A next link is followed only when it stays on the client's own
- * origin and under its base path; otherwise (an Ops Manager whose central URL differs from the address the client uses)
+ * origin and under its base path, with the list's own query parameters it leaves out (itemsPerPage, the filters)
+ * added back; otherwise (an Ops Manager whose central URL differs from the address the client uses)
  * only its pageNum is taken and applied to the client's own URL, so credentials never go anywhere else. A next link
  * that cannot be followed fails the list (it says more pages exist: ending there would be a partial read). An envelope
  * with no `links` array at all (the spec promises one; a server may still leave it out or send null) is paged by
@@ -60,7 +61,7 @@ export function nextPageUrl(links: unknown, current: URL, base: URL): URL | null
     throw new UnusableNextLinkError('the next link is not a URL');
   }
   const basePath = `${basePathOf(base)}/`;
-  if (target.origin === base.origin && target.pathname.startsWith(basePath)) return target;
+  if (target.origin === base.origin && target.pathname.startsWith(basePath)) return withOwnQuery(target, current);
   const pageNum = target.searchParams.get('pageNum');
   if (pageNum === null || !/^\d+$/.test(pageNum)) {
     // Its host is not followed (credentials stay with the client's own origin), and without a pageNum there is
@@ -70,6 +71,25 @@ export function nextPageUrl(links: unknown, current: URL, base: URL): URL | null
   const own = new URL(current);
   own.searchParams.set('pageNum', pageNum);
   return own;
+}
+
+/**
+ * A next link to the same list, with every query parameter of `current` that it leaves out added back (the link's own
+ * values win where it has them). The spec says a next link exists, not what its href carries: a server that writes
+ * it as `?pageNum=2` alone would otherwise get the next page asked with its default itemsPerPage (100, not ours, so
+ * the page overlaps the one read) and without the list's own filters (startDate and endDate, which it requires,
+ * eventType, minDate). A link to another path is taken as given, and pageNum is never added (a link without one pages
+ * some other way, say a cursor: our pageNum=1 would ask the first page again).
+ */
+function withOwnQuery(target: URL, current: URL): URL {
+  if (target.pathname !== current.pathname) return target;
+  const own = current.searchParams;
+  // Never pageNum: where the next page is, is the link's to say (one without it pages some other way).
+  const missing = [...new Set(own.keys())].filter((name) => name !== 'pageNum' && !target.searchParams.has(name));
+  if (missing.length === 0) return target;
+  const merged = new URL(target);
+  for (const name of missing) for (const value of own.getAll(name)) merged.searchParams.append(name, value);
+  return merged;
 }
 
 /**

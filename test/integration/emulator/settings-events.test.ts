@@ -183,6 +183,20 @@ describe('events', () => {
     expect(raw.raw).toEqual({ _t: 'AUDIT', automationConfigVersion: 42 });
   });
 
+  // The spec: raw "appears only when includeRaw is true"; a client asking for it gets it on every event, also on one
+  // the seed gave no raw (it was left out, so the event looked as if includeRaw had been ignored).
+  it('answers raw on every event when asked, one seeded without raw included', async () => {
+    const id = '6f0e00000000000000000001';
+    const core = { cre: '2026-09-01T08:00:00Z', et: 'JOINED_GROUP', gid: W.paymentsProd };
+    const listed = (await h.owner.get(`${path}?includeRaw=true`)).body.results;
+    expect(listed.every((e: { raw?: unknown }) => typeof e.raw === 'object' && e.raw !== null)).toBe(true);
+    expect(listed.find((e: { id: string }) => e.id === id).raw).toEqual(core);
+    expect((await h.owner.get(`${path}/${id}?includeRaw=true`)).body.raw).toEqual(core);
+    expect((await h.owner.get(`${path}/${id}`)).body).not.toHaveProperty('raw');
+    const org = await h.owner.get(`/orgs/${W.acme}/events/6f0e00000000000000000004?includeRaw=true`);
+    expect(org.body.raw).toEqual({ cre: '2026-10-21T11:00:00Z', et: 'JOINED_TEAM', orgId: W.acme });
+  });
+
   it('filters by repeated eventType and inclusive dates', async () => {
     const both = await h.owner.get(`${path}?eventType=JOINED_GROUP&eventType=ALERT_CONFIG_CHANGED_AUDIT`);
     expect(both.body.totalCount).toBe(2);

@@ -91,6 +91,46 @@ describe('pagination', () => {
     expect(seen).toHaveLength(2);
   });
 
+  // The spec says a next link "appears when more pages exist", not what its href carries. A server written from it
+  // may link `?pageNum=2` alone, take 100 items per page when itemsPerPage is not sent, and require startDate and
+  // endDate of the assignment listings: the link taken as given asked page 2 at 100 items (items 101-200, read
+  // already: "served twice"), and without the dates (400).
+  it('adds back what a bare ?pageNum=N next link leaves out: itemsPerPage and the filters', async () => {
+    const seen: ScriptedRequest[] = [];
+    const server = await startDigestServer({
+      password: TEST_PRIVATE_KEY,
+      handler: (req) => {
+        seen.push(req);
+        const assignments = req.pathname.endsWith('/hosts');
+        for (const name of assignments ? ['startDate', 'endDate'] : []) {
+          if (!req.query.has(name)) return { status: 400, json: { error: 400, errorCode: 'MISSING_QUERY_PARAMETER' } };
+        }
+        const total = 650;
+        const pageNum = Number(req.query.get('pageNum') ?? '1');
+        const size = Number(req.query.get('itemsPerPage') ?? '100');
+        const results = Array.from({ length: total }, (_, i) =>
+          assignments ? { hostname: `h${i}`, processes: [], serverType: 'DEV_SERVER' } : { id: `c${i}` },
+        ).slice((pageNum - 1) * size, pageNum * size);
+        const links = [{ rel: 'self', href: `${req.pathname}?pageNum=${pageNum}` }];
+        if (pageNum * size < total) links.push({ rel: 'next', href: `${req.pathname}?pageNum=${pageNum + 1}` });
+        return { json: { results, links, totalCount: total } };
+      },
+    });
+    cleanups.push(() => server.close());
+    const c = client(server.baseUrl);
+    expect(await c.listAlertConfigs('g1')).toHaveLength(650);
+    const hosts = await c.listProjectHostAssignments('g1', '2026-01-01', '2026-01-31');
+    expect(hosts.map((h) => h.hostname)).toEqual(Array.from({ length: 650 }, (_, i) => `h${i}`));
+    const events = await c.listProjectEvents('g1', { eventType: ['A', 'B'], minDate: '2026-01-01T00:00:00Z' });
+    expect(events).toHaveLength(650);
+    expect(seen.map((r) => r.query.get('pageNum'))).toEqual(['1', '2', '1', '2', '1', '2']);
+    expect(seen.every((r) => r.query.get('itemsPerPage') === '500')).toBe(true);
+    expect(seen[3]?.query.get('startDate')).toBe('2026-01-01');
+    expect(seen[3]?.query.get('endDate')).toBe('2026-01-31');
+    expect(seen[5]?.query.getAll('eventType')).toEqual(['A', 'B']);
+    expect(seen[5]?.query.get('minDate')).toBe('2026-01-01T00:00:00Z');
+  });
+
   it('never follows a next link to another origin: it pages its own URL instead', async () => {
     const foreign = await startDigestServer({ password: TEST_PRIVATE_KEY });
     cleanups.push(() => foreign.close());
@@ -134,14 +174,29 @@ describe('nextPageUrl', () => {
     ['no links', undefined, null],
     ['no next', [{ rel: 'self', href: current.href }], null],
     [
-      'same origin',
+      'same origin, what it leaves out of the own query added back',
       [{ rel: 'next', href: 'https://om.example.com:8443/api/public/v1.0/groups/g/events?pageNum=2' }],
-      'https://om.example.com:8443/api/public/v1.0/groups/g/events?pageNum=2',
+      'https://om.example.com:8443/api/public/v1.0/groups/g/events?pageNum=2&itemsPerPage=2',
     ],
     [
       'relative',
       [{ rel: 'next', href: '/api/public/v1.0/groups/g/events?pageNum=3' }],
-      'https://om.example.com:8443/api/public/v1.0/groups/g/events?pageNum=3',
+      'https://om.example.com:8443/api/public/v1.0/groups/g/events?pageNum=3&itemsPerPage=2',
+    ],
+    [
+      'its own value of a parameter kept',
+      [{ rel: 'next', href: '/api/public/v1.0/groups/g/events?pageNum=3&itemsPerPage=5' }],
+      'https://om.example.com:8443/api/public/v1.0/groups/g/events?pageNum=3&itemsPerPage=5',
+    ],
+    [
+      'no pageNum of ours added to a link that pages without one',
+      [{ rel: 'next', href: '/api/public/v1.0/groups/g/events?cursor=abc&itemsPerPage=2' }],
+      'https://om.example.com:8443/api/public/v1.0/groups/g/events?cursor=abc&itemsPerPage=2',
+    ],
+    [
+      'another path under the base taken as given',
+      [{ rel: 'next', href: '/api/public/v1.0/groups/g/events2?pageNum=3' }],
+      'https://om.example.com:8443/api/public/v1.0/groups/g/events2?pageNum=3',
     ],
     [
       'other host: own URL, its pageNum',
