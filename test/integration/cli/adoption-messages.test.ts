@@ -133,10 +133,12 @@ describe('adopting an installation of several organizations: messages say what t
 
   it('validate tells a protect entry naming a key removed from git to use spec.release', async () => {
     const root = await desiredDir('protect', {
-      'globex.yaml': project('globex-prod', PB, ORG_B, '  prune: true\n  protect: [no-primary-2]\n'),
+      'globex.yaml': project('globex-prod', PB, ORG_B, '  prune: true\n  protect: [no-primary, no-primary-2]\n'),
     });
     const run = await cli(['validate', '--desired', root]);
     expect(run.code).toBe(1);
+    // The declared key is fine: only the undeclared one is an issue.
+    expect(run.err + run.out).toContain('1 error in 1 file');
     expect(run.err + run.out).toContain(
       'protect names "no-primary-2", which is not an alert key of project globex-prod; did you mean "no-primary"? (protect guards declared keys only: to keep the config of a key removed from git in Ops Manager, list the key in spec.release instead, which stops managing it without deleting it)',
     );
