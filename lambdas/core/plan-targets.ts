@@ -69,7 +69,7 @@ function failure(target: TargetRef, phase: TargetFailure['phase'], error: unknow
  */
 function noSuchProject(project: DesiredProject): string {
   const { file, line, column } = project.source;
-  return `; no project has the id ${project.projectId}: check metadata.projectId of Project ${project.name} at ${file}:${line}:${column}, or remove that document if the project was deleted`;
+  return `; no project has the id ${project.projectId}: check metadata.projectId of Project ${project.name} at ${file}:${line}:${column}, create the project in Ops Manager first if it is new (opsman-gitops does not create projects), or remove that document if the project was deleted`;
 }
 
 /**

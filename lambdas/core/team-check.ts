@@ -21,7 +21,9 @@ async function lookUp(api: OpsManagerApi, orgId: string, teamId: string): Promis
       if (error.errorCode === 'ORG_NOT_FOUND') {
         return `organization ${orgId} does not exist in this Ops Manager (ORG_NOT_FOUND), so team ${teamId} cannot be checked: fix the organization id (metadata.orgId; export's --org)`;
       }
-      return `team ${teamId} does not exist in organization ${orgId} (${error.errorCode})`;
+      // Most often the team is another organization's: the project's orgId (or export's one --org for projects of
+      // several organizations) is not the project's organization. Say what to check, not only what failed.
+      return `team ${teamId} does not exist in organization ${orgId} (${error.errorCode}): fix the teamId, or the organization id if the project belongs to another organization (metadata.orgId; export's --org, one organization per export)`;
     }
     return `team ${teamId} could not be checked: ${errorMessage(error)}`;
   }

@@ -178,7 +178,9 @@ function checkProject(
       return;
     }
     const hint = suggestion(raw, keys);
-    const message = `protect names "${raw}", which is not an alert key of project ${name}${hint.text}`;
+    // Often a key just removed from alertConfigs, protected to keep its config: protect cannot do that (it guards
+    // declared keys), release can. The did-you-mean alone would point at another config.
+    const message = `protect names "${raw}", which is not an alert key of project ${name}${hint.text} (protect guards declared keys only: to keep the config of a key removed from git in Ops Manager, list the key in spec.release instead, which stops managing it without deleting it)`;
     issues.push(
       issueAt(project, ['spec', 'protect', i], message, {
         expected: keys.join(', '),

@@ -122,7 +122,7 @@ describe('makePlan progress', () => {
         P[0],
         'read',
         404,
-        `GET /groups/{groupId}/alertConfigs failed: 404 GROUP_NOT_FOUND: No group with ID ${P[0]} exists; no project has the id ${P[0]}: check metadata.projectId of Project p-7d01 at x.yaml:1:1, or remove that document if the project was deleted`,
+        `GET /groups/{groupId}/alertConfigs failed: 404 GROUP_NOT_FOUND: No group with ID ${P[0]} exists; no project has the id ${P[0]}: check metadata.projectId of Project p-7d01 at x.yaml:1:1, create the project in Ops Manager first if it is new (opsman-gitops does not create projects), or remove that document if the project was deleted`,
       ],
     ]);
   });

@@ -716,7 +716,7 @@ describe('hostile input', () => {
     expect(issues.map((i) => i.message)).toEqual([
       `spec.alertTemplates[0] must be a template name (letters, digits, '.', '_' or '-', starting with a letter or digit, at most 63 characters); found "t\\u001b[2J"`,
       'unknown template "t\\u001b[2J" (no AlertTemplate documents exist)',
-      'protect names "k\\u009b1m", which is not an alert key of project p1',
+      'protect names "k\\u009b1m", which is not an alert key of project p1 (protect guards declared keys only: to keep the config of a key removed from git in Ops Manager, list the key in spec.release instead, which stops managing it without deleting it)',
       `spec.protect[0] must be an alert key (letters, digits, '.', '_' or '-', starting with a letter or digit, at most 63 characters); found "k\\u009b1m"`,
       // An unknown event type is not quoted again by the threshold rules (they judge known event types only).
       'spec.alertConfigs[0].eventTypeName must be one of the 109 known values; found "\\u0007"',

@@ -74,7 +74,7 @@ describe('exportProject', () => {
     const result = await exportProject(read(), { orgId: ORG, api: NO_TEAMS });
     expect(result.text).toContain(`orgId: ${ORG}`);
     expect(result.skipped.find((s) => s.id === 'c5')?.reason).toBe(
-      `team 6a1f00000000000000000009 does not exist in organization ${ORG} (TEAM_NOT_FOUND)`,
+      `team 6a1f00000000000000000009 does not exist in organization ${ORG} (TEAM_NOT_FOUND): fix the teamId, or the organization id if the project belongs to another organization (metadata.orgId; export's --org, one organization per export)`,
     );
     expect(result.configs).toHaveLength(2);
   });
