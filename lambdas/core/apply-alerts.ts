@@ -504,18 +504,38 @@ export async function applyAlertChange(
   if (change.action === 'create') return create(change, ctx, body);
   if (id === undefined) throw new ReconcileError('PLAN_INCOMPLETE', `${change.action} of ${change.key} has no id`);
   if (change.action === 'update' || change.action === 'enable' || change.action === 'disable') {
+    let sentAsPut = false;
+    const toggle = async () => {
+      try {
+        return await ctx.api.setAlertConfigEnabled(groupId, id, change.action === 'enable');
+      } catch (error) {
+        // PATCH of `enabled` is the reference's, not the spec's: a server (or a proxy) that refuses the method gets
+        // the full PUT an update sends, which carries `enabled` too. Never after any other answer: Ops Manager itself
+        // has PATCH, and a PUT that only flips `enabled` has been seen to fail where the PATCH works.
+        if (!(error instanceof OpsManagerApiError && error.status === 405)) throw error;
+        sentAsPut = true;
+        return ctx.api.updateAlertConfig(groupId, id, body.request);
+      }
+    };
     // A write answered without a body, or with one too large to read, leaves no echo: verification re-reads instead.
     const { value, warning } = await settleWrite(() =>
-      change.action === 'update'
-        ? ctx.api.updateAlertConfig(groupId, id, body.request)
-        : ctx.api.setAlertConfigEnabled(groupId, id, change.action === 'enable'),
+      change.action === 'update' ? ctx.api.updateAlertConfig(groupId, id, body.request) : toggle(),
     );
     recordApplied(change, ctx, id, body, 'updated');
     dropMovedRecord(change, ctx, id);
     const outcome: AlertApplyOutcome = { id, response: value ?? undefined, wrote: true, desiredText: body.desiredText };
-    if (warning !== undefined) {
-      outcome.message = warning;
-      outcome.warning = warning;
+    // Said as a warning: whoever runs the tool learns that their server (or a proxy before it) refuses PATCH.
+    const notes = [
+      ...(sentAsPut
+        ? [
+            `${change.action}d with a full PUT: Ops Manager (or a proxy before it) refused the PATCH of enabled (405 Method Not Allowed)`,
+          ]
+        : []),
+      ...(warning === undefined ? [] : [warning]),
+    ];
+    if (notes.length > 0) {
+      outcome.message = notes.join('; ');
+      outcome.warning = outcome.message;
     }
     return outcome;
   }
