@@ -99,7 +99,7 @@ export function unmanagedNote(
 ): string {
   const n = counts.get(targetKey(target)) ?? 0;
   if (n === 0) return '';
-  return `(${n} unmanaged object${n === 1 ? '' : 's'} left alone: Ops Manager defaults or other tools)`;
+  return `(${n} unmanaged object${n === 1 ? '' : 's'} left alone: Ops Manager defaults, hand-made or released configs, those of other tools)`;
 }
 
 /** Renders a plan for a terminal; the result ends with a newline. */

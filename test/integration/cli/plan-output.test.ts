@@ -150,7 +150,7 @@ describe('the printed plan', { timeout: 120_000 }, () => {
       '      # 1 field(s) differ',
       '      matchers: + {"fieldName":"REPLICA_SET_NAME","operator":"EQUALS","value":"rs-payments"}',
       '      matchers: ~ {"fieldName":"TYPE_NAME","operator":"EQUALS","value":"PRIMARY"} -> {"fieldName":"TYPE_NAME","operator":"EQUALS","value":"SECONDARY"}',
-      '  (3 unmanaged objects left alone: Ops Manager defaults or other tools)',
+      '  (3 unmanaged objects left alone: Ops Manager defaults, hand-made or released configs, those of other tools)',
     ]);
     // The JSON plan keeps the field as it was: both normalised lists, for a program to diff as it likes.
     const saved = JSON.parse(await readFile(out, 'utf8')) as { changes: { key: string; fields: unknown[] }[] };
@@ -273,7 +273,7 @@ describe('the printed plan', { timeout: 120_000 }, () => {
     expect(under.slice(0, 3)).toEqual([
       '      # 1 field(s) differ',
       '      notifications[WEBHOOK].webhookSecret: (secret added)',
-      '  (3 unmanaged objects left alone: Ops Manager defaults or other tools)',
+      '  (3 unmanaged objects left alone: Ops Manager defaults, hand-made or released configs, those of other tools)',
     ]);
     expect(run.stdout).toContain('0 drifted');
   });
@@ -287,7 +287,7 @@ describe('the printed plan', { timeout: 120_000 }, () => {
       '      # 2 field(s) differ',
       '      notifications[SLACK:#payments-alerts]: {"typeName":"SLACK","delayMin":0,"intervalMin":5,"apiToken":"(secret)","channelName":"#payments-alerts"} -> (none)',
       '      notifications[SLACK:#payments-oncall]: (none) -> {"typeName":"SLACK","delayMin":0,"intervalMin":5,"apiToken":"(secret)","channelName":"#payments-oncall"}',
-      '  (3 unmanaged objects left alone: Ops Manager defaults or other tools)',
+      '  (3 unmanaged objects left alone: Ops Manager defaults, hand-made or released configs, those of other tools)',
     ]);
     expect(run.stdout).not.toContain('(secret changed)');
   });

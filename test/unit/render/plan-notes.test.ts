@@ -15,8 +15,8 @@ const UNMANAGED = [
 
 describe('notes of a target', () => {
   it.each([
-    { target: PAYMENTS, note: '(2 unmanaged objects left alone: Ops Manager defaults or other tools)' },
-    { target: ANALYTICS, note: '(1 unmanaged object left alone: Ops Manager defaults or other tools)' },
+    { target: PAYMENTS, note: '(2 unmanaged objects left alone: Ops Manager defaults, hand-made or released configs, those of other tools)' },
+    { target: ANALYTICS, note: '(1 unmanaged object left alone: Ops Manager defaults, hand-made or released configs, those of other tools)' },
     { target: { ...ANALYTICS, id: 'other' }, note: '' },
   ])('unmanaged of $target.id', ({ target, note }) => {
     expect(unmanagedNote(plan([], { unmanaged: UNMANAGED }), target)).toBe(note);
@@ -72,10 +72,10 @@ describe('renderPlanText extras', () => {
         '',
         'Project payments-prod (5e2211c17a3e5a48f5497de3) [mode plan: shown, not applied]',
         '  + alertConfig "a"',
-        '  (2 unmanaged objects left alone: Ops Manager defaults or other tools)',
+        '  (2 unmanaged objects left alone: Ops Manager defaults, hand-made or released configs, those of other tools)',
         '',
         'Project analytics-dev (5e2211c17a3e5a48f5497de6): no changes (1 unchanged)',
-        '  (1 unmanaged object left alone: Ops Manager defaults or other tools)',
+        '  (1 unmanaged object left alone: Ops Manager defaults, hand-made or released configs, those of other tools)',
         '',
         // The summary counts the held create: the line before it says it is not applied now.
         "Held: 1 change in 1 target is shown, not applied now (a change window or the target's mode: see [mode ...] on each target above); the summary counts it.",
@@ -92,7 +92,7 @@ describe('renderPlanText extras', () => {
     expect(md).toContain(
       '<b>Project payments-prod (5e2211c17a3e5a48f5497de3)</b> [mode plan: shown, not applied]: 1 to create',
     );
-    expect(md).toContain('(2 unmanaged objects left alone: Ops Manager defaults or other tools)');
+    expect(md).toContain('(2 unmanaged objects left alone: Ops Manager defaults, hand-made or released configs, those of other tools)');
     expect(md).toContain(
       "Held: 1 change in 1 target is shown, not applied now (a change window or the target's mode: see each target's header below); the summary counts it.",
     );

@@ -93,7 +93,7 @@ describe('renderPlanText', () => {
       'Project p57 (000000000000000000000039)',
       '  ~ alertConfig "m" (id i1)',
       '      x: 1 -> 2',
-      '  (1 unmanaged object left alone: Ops Manager defaults or other tools)',
+      '  (1 unmanaged object left alone: Ops Manager defaults, hand-made or released configs, those of other tools)',
       '',
       '199 targets with no changes are not listed (more than 20; --json lists them)',
       '',
