@@ -15,8 +15,14 @@ const UNMANAGED = [
 
 describe('notes of a target', () => {
   it.each([
-    { target: PAYMENTS, note: '(2 unmanaged objects left alone: Ops Manager defaults, hand-made or released configs, those of other tools)' },
-    { target: ANALYTICS, note: '(1 unmanaged object left alone: Ops Manager defaults, hand-made or released configs, those of other tools)' },
+    {
+      target: PAYMENTS,
+      note: '(2 unmanaged objects left alone: Ops Manager defaults, hand-made or released configs, those of other tools)',
+    },
+    {
+      target: ANALYTICS,
+      note: '(1 unmanaged object left alone: Ops Manager defaults, hand-made or released configs, those of other tools)',
+    },
     { target: { ...ANALYTICS, id: 'other' }, note: '' },
   ])('unmanaged of $target.id', ({ target, note }) => {
     expect(unmanagedNote(plan([], { unmanaged: UNMANAGED }), target)).toBe(note);
@@ -92,7 +98,9 @@ describe('renderPlanText extras', () => {
     expect(md).toContain(
       '<b>Project payments-prod (5e2211c17a3e5a48f5497de3)</b> [mode plan: shown, not applied]: 1 to create',
     );
-    expect(md).toContain('(2 unmanaged objects left alone: Ops Manager defaults, hand-made or released configs, those of other tools)');
+    expect(md).toContain(
+      '(2 unmanaged objects left alone: Ops Manager defaults, hand-made or released configs, those of other tools)',
+    );
     expect(md).toContain(
       "Held: 1 change in 1 target is shown, not applied now (a change window or the target's mode: see each target's header below); the summary counts it.",
     );
