@@ -16,7 +16,10 @@ async function sample(
   const { doc, source } = await readSeed(seed);
   const state = buildState(doc, source);
   const keys = [...state.apiKeys.values()];
-  const key = keys.find((k) => k.roles.some((r) => r.roleName === 'GLOBAL_OWNER')) ?? keys[0];
+  // A read-only key when the seed has one (as the demo prints): a line copied into a shell history or a chat then
+  // cannot write. Else the first Global Owner's, else the first key.
+  const withRole = (role: string) => keys.find((k) => k.roles.some((r) => r.roleName === role));
+  const key = withRole('GLOBAL_READ_ONLY') ?? withRole('GLOBAL_OWNER') ?? keys[0];
   if (!key) return null;
   return { publicKey: key.publicKey, privateKey: key.privateKey, groupId: [...state.groups.keys()][0] };
 }

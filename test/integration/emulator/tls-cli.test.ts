@@ -130,7 +130,8 @@ describe('opsman-gitops emulator', () => {
       const out = await cli.ready();
       expect(out).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+\/api\/public\/v1\.0/);
       const line = /try: curl --digest -u (\S+) '([^']+)'/.exec(out);
-      expect(line?.[1]).toBe(`${K.owner.publicKey}:${K.owner.privateKey}`);
+      // The seed's read-only key, as the demo prints: a copied line cannot write.
+      expect(line?.[1]).toBe(`${K.viewer.publicKey}:${K.viewer.privateKey}`);
       const { stdout } = await run('curl', ['-sS', '--digest', '-u', line?.[1] ?? '', line?.[2] ?? '']);
       expect(JSON.parse(stdout).totalCount).toBe(4);
     } finally {
