@@ -77,20 +77,131 @@ const MIN_PARTIAL = 12;
  */
 const URL_AUTHORITY = /^[a-z][a-z0-9+.-]*:(?:\/\/|\\\/\\\/)[^/\\?#@\s]*(?=[/\\?#]|$)/i;
 
-/** Replaces every run of `text` that is the start of `form`, at least MIN_PARTIAL characters long, by the mark. */
-function redactStarts(text: string, form: string): string {
+/**
+ * Where `form` stands in `text`: every run that is the start of it, at least MIN_PARTIAL characters past a URL's
+ * scheme and host (a whole occurrence is one such run), as `[start, end)` pairs in order.
+ */
+function startsOf(text: string, form: string): [number, number][] {
   const shortest = (URL_AUTHORITY.exec(form)?.[0].length ?? 0) + MIN_PARTIAL;
-  if (form.length <= shortest) return text;
+  if (form.length <= shortest) return [];
   const head = form.slice(0, shortest);
-  let out = '';
-  let from = 0;
-  for (let at = text.indexOf(head); at !== -1; at = text.indexOf(head, from)) {
+  const runs: [number, number][] = [];
+  for (let at = text.indexOf(head); at !== -1; at = text.indexOf(head, runs[runs.length - 1]?.[1] ?? 0)) {
     let end = at + shortest;
     while (end < text.length && end - at < form.length && text[end] === form[end - at]) end++;
-    out += text.slice(from, at) + REDACTED;
+    runs.push([at, end]);
+  }
+  return runs;
+}
+
+/** `text` with each of `spans` (`[start, end)`, in any order, overlapping or not) replaced by the mark. */
+function redactSpans(text: string, spans: [number, number][]): string {
+  if (spans.length === 0) return text;
+  spans.sort((a, b) => a[0] - b[0]);
+  let out = '';
+  let from = 0;
+  for (const [start, end] of spans) {
+    if (end <= from) continue;
+    if (start >= from) out += `${text.slice(from, start)}${REDACTED}`;
     from = end;
   }
   return out + text.slice(from);
+}
+
+/**
+ * A character escape a server may write inside a quoted value: JSON's `\uXXXX` (Gson writes `< > & = '` so by
+ * default, Jackson every non-ASCII character when asked), `\"`, `\\` and `\/`; HTML's named and numeric character
+ * references (`&amp;`, `&quot;`, `&#61;`, `&#x3D;`); and a percent-encoded byte (`%3D`; taken as one character, which
+ * is right for ASCII, the only part of a secret a URL quotes that way in part). A secret quoted with
+ * any mix of them holds none of its forms, and a cut-short match would stop at the first escape, leaving the rest of it
+ * (a webhook URL's `&token=...`) in view.
+ */
+const ESCAPE =
+  /\\u([0-9a-fA-F]{4})|\\(["\\/])|&(amp|lt|gt|quot|apos);|&#(?:[xX]([0-9a-fA-F]{1,6})|([0-9]{1,7}));|%([0-9a-fA-F]{2})/g;
+
+const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+/** One escape of the text: where it starts in the decoded text and in the text, and how long it is in each. */
+interface Escape {
+  at: number;
+  from: number;
+  length: number;
+  decoded: number;
+}
+
+/** `text` with every ESCAPE decoded, and the escapes, to map a place in it back to the text; undefined without one. */
+function decodedView(text: string): { decoded: string; escapes: Escape[] } | undefined {
+  const escapes: Escape[] = [];
+  let decoded = '';
+  let from = 0;
+  for (const match of text.matchAll(ESCAPE)) {
+    const [whole, unit, escaped, named, hex, dec, percent] = match;
+    let char: string;
+    if (unit !== undefined) char = String.fromCharCode(Number.parseInt(unit, 16));
+    else if (escaped !== undefined) char = escaped;
+    else if (named !== undefined) char = NAMED[named] ?? whole;
+    else if (percent !== undefined) char = String.fromCharCode(Number.parseInt(percent, 16));
+    else {
+      const code = hex === undefined ? Number(dec) : Number.parseInt(hex, 16);
+      if (code > 0x10ffff) continue; // past Unicode: no character, left as text
+      char = String.fromCodePoint(code);
+    }
+    decoded += text.slice(from, match.index);
+    escapes.push({ at: decoded.length, from: match.index, length: whole.length, decoded: char.length });
+    decoded += char;
+    from = match.index + whole.length;
+  }
+  if (escapes.length === 0) return undefined;
+  return { decoded: decoded + text.slice(from), escapes };
+}
+
+/** The last of `escapes` (in order) that starts at or before `at` in the decoded text, by bisection; or undefined. */
+function escapeAtOrBefore(escapes: readonly Escape[], at: number): Escape | undefined {
+  let low = 0;
+  let high = escapes.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((escapes[middle] as Escape).at <= at) low = middle + 1;
+    else high = middle;
+  }
+  return escapes[low - 1];
+}
+
+/** Where the decoded text's `[start, end)` stands in the text; an escape it cuts through is taken whole. */
+function textSpan(escapes: readonly Escape[], start: number, end: number): [number, number] {
+  const first = escapeAtOrBefore(escapes, start);
+  const from =
+    first === undefined
+      ? start
+      : start < first.at + first.decoded
+        ? first.from
+        : start - first.at - first.decoded + first.from + first.length;
+  const last = escapeAtOrBefore(escapes, end - 1);
+  const to =
+    last === undefined
+      ? end
+      : end <= last.at + last.decoded
+        ? last.from + last.length
+        : end - last.at - last.decoded + last.from + last.length;
+  return [from, to];
+}
+
+/**
+ * Redacts each form of a secret, whole or cut short, that `text` holds with some of its characters escaped
+ * (ESCAPE): the match is made on the decoded text, and the escaped run it came from is what is redacted.
+ */
+function redactEscaped(text: string, forms: readonly string[]): string {
+  const view = decodedView(text);
+  if (view === undefined) return text;
+  const spans: [number, number][] = [];
+  for (const form of forms) {
+    for (const [start, end] of startsOf(view.decoded, form)) spans.push(textSpan(view.escapes, start, end));
+    // Whole, however short, as the plain pass redacts it (secretForms never gives an empty form).
+    for (let at = view.decoded.indexOf(form); at !== -1; at = view.decoded.indexOf(form, at + form.length)) {
+      spans.push(textSpan(view.escapes, at, at + form.length));
+    }
+  }
+  return redactSpans(text, spans);
 }
 
 /**
@@ -102,8 +213,10 @@ export function scrub(text: string, secrets: readonly string[]): string {
   // Longest first across all secrets: one secret inside another would otherwise cut the longer one apart.
   const forms = secrets.flatMap(secretForms).sort((a, b) => b.length - a.length);
   for (const form of forms) out = out.split(form).join(REDACTED);
+  // A form with characters escaped (whole or cut short), before the cut-short pass would take only its head.
+  out = redactEscaped(out, forms);
   // After every whole form is gone: what is left of a secret can only be a part of one.
-  for (const form of forms) out = redactStarts(out, form);
+  for (const form of forms) out = redactSpans(out, startsOf(out, form));
   return out
     .replace(/\bDigest\s+username=[^\r\n]*/gi, `Digest ${REDACTED}`)
     .replace(/\b(Basic|Bearer)\s+[A-Za-z0-9+/=._~-]{8,}/g, `$1 ${REDACTED}`);

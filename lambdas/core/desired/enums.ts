@@ -179,6 +179,12 @@ export const NO_INTERVAL_TYPES: readonly string[] = ['PAGER_DUTY', 'OPS_GENIE', 
 /** Smallest intervalMin Ops Manager accepts. */
 export const MIN_INTERVAL_MIN = 5;
 
+/**
+ * Largest delayMin and intervalMin Ops Manager accepts: it holds them in a Java int, and refuses a larger number with
+ * 400 INVALID_JSON_ATTRIBUTE at apply time.
+ */
+export const MAX_NOTIFICATION_MINUTES = 2_147_483_647;
+
 /** Project roles a GROUP notification may target. */
 export const GROUP_ROLES = [
   'GROUP_OWNER',

@@ -12,6 +12,7 @@ import {
   KINDS,
   MATCHER_FIELDS,
   MATCHER_OPERATORS,
+  MAX_NOTIFICATION_MINUTES,
   METRIC_MODES,
   MIN_INTERVAL_MIN,
   MODE_VALUES,
@@ -63,11 +64,17 @@ const secretRef = { $ref: '#/$defs/SecretRef' };
 const notification = closed(
   {
     typeName: { enum: [...NOTIFICATION_TYPES], description: 'notification target type' },
-    delayMin: { type: 'integer', minimum: 0, description: 'minutes to wait before the first notification' },
+    delayMin: {
+      type: 'integer',
+      minimum: 0,
+      maximum: MAX_NOTIFICATION_MINUTES,
+      description: 'minutes to wait before the first notification',
+    },
     intervalMin: {
       type: 'integer',
       minimum: MIN_INTERVAL_MIN,
-      description: `minutes between repeats (at least ${MIN_INTERVAL_MIN})`,
+      maximum: MAX_NOTIFICATION_MINUTES,
+      description: `minutes between repeats, at least ${MIN_INTERVAL_MIN}`,
     },
     emailEnabled: { type: 'boolean' },
     smsEnabled: { type: 'boolean' },

@@ -237,6 +237,19 @@ const cases: Case[] = [
     files: { 'p.yaml': notification('typeName: EMAIL, emailAddress: a@b.example, intervalMin: 4') },
     want: { file: 'p.yaml', line: 11, path: `${NOTIFY_PATH}.intervalMin`, message: 'must be at least 5; found 4' },
   },
+  // Ops Manager holds both in a Java int and refuses more at apply time (400 INVALID_JSON_ATTRIBUTE).
+  ...['intervalMin', 'delayMin'].map(
+    (field): Case => ({
+      rule: `${field} at most 2147483647`,
+      files: { 'p.yaml': notification(`typeName: EMAIL, emailAddress: a@b.example, ${field}: 2147483648`) },
+      want: {
+        file: 'p.yaml',
+        line: 11,
+        path: `${NOTIFY_PATH}.${field}`,
+        message: 'must be at most 2147483647; found 2147483648',
+      },
+    }),
+  ),
   ...['PAGER_DUTY serviceKey', 'OPS_GENIE opsGenieApiKey', 'VICTOR_OPS victorOpsApiKey'].map((spec): Case => {
     const [type, field] = spec.split(' ') as [string, string];
     const routing = type === 'VICTOR_OPS' ? ', victorOpsRoutingKey: {secretRef: "s#r"}' : '';

@@ -87,6 +87,15 @@ beforeAll(async () => {
         }
         return { status: 400, json: { error: 400, errorCode: 'INVALID_ATTRIBUTE', detail: `unreachable: ${quoted}` } };
       }
+      if (mode === 'echo-gson' || mode === 'echo-entities') {
+        // Ops Manager's detail quoting the raw body as Gson writes a string (< > & = ' as \u escapes), or with HTML's
+        // character references (&amp; &quot;, as an HTML-escaping validator writes it).
+        const quoted =
+          mode === 'echo-gson'
+            ? req.body.replace(/[<>&=']/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`)
+            : req.body.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;');
+        return { status: 400, json: { error: 400, errorCode: 'INVALID_ATTRIBUTE', detail: `rejected ${quoted}` } };
+      }
       if (mode === 'reset') return 'reset';
       if (mode === 'unavailable') return { status: 503, json: { errorCode: 'X', detail: TEST_PRIVATE_KEY } };
       return { json: {} };
@@ -242,6 +251,45 @@ describe('a secret in the form a server quotes it', () => {
     scan(serverMode, error);
     const views = [String(error), (error as Error).stack ?? '', inspect(error, { depth: 10, showHidden: true })];
     for (const view of views) for (const fragment of FRAGMENTS) expect(view, fragment).not.toContain(fragment);
+  });
+});
+
+describe('a secret a server quotes with some of its characters escaped', () => {
+  // Each secret's tail, past its first escaped character, is what a cut-short match alone would leave in view.
+  const URL_SECRET = 'https://hooks.example/T0/B1?sig=abcdef0123456789&token=QUERYLEAK-0123';
+  const WEBHOOK = "whsec=x&TAILLEAK<'0123'>";
+  const BODY_ESCAPED = {
+    eventTypeName: 'HOST_DOWN',
+    notifications: [{ typeName: 'WEBHOOK', webhookUrl: URL_SECRET, webhookSecret: WEBHOOK }],
+  };
+
+  it.each([
+    ['as Gson writes a string (\\u003d for =)', 'echo-gson'],
+    ['with HTML character references (&amp;)', 'echo-entities'],
+  ])('%s is redacted whole', async (_label, serverMode) => {
+    mode = serverMode;
+    const c = client();
+    const error = await c.createAlertConfig('g', BODY_ESCAPED).catch((e: unknown) => e);
+    await c.close();
+    expect(error).toBeInstanceOf(OpsManagerError);
+    scan(serverMode, error);
+    const views = [String(error), (error as Error).stack ?? '', inspect(error, { depth: 10, showHidden: true })];
+    for (const view of views) {
+      for (const fragment of ['QUERYLEAK', 'TAILLEAK', 'abcdef0123456789']) expect(view).not.toContain(fragment);
+    }
+    // The rest of the quoted body is still shown.
+    expect(String(error)).toContain('WEBHOOK');
+  });
+
+  it('maps a match back through escapes of one and of two UTF-16 units, and leaves unescaped text as it is', () => {
+    const secret = 'tok=\u{1F511}&LEAK-0123';
+    const escaped = 'tok\\u003d&#x1F511;&amp;LEAK-0123';
+    expect(scrub(`a %41 &amp; \\u0041 b ${escaped} c &#0; d`, [secret])).toBe(
+      'a %41 &amp; \\u0041 b [REDACTED] c &#0; d',
+    );
+    // Cut short: redacted once its decoded text reaches twelve characters, not before.
+    expect(scrub(`cut ${escaped.slice(0, 30)} end`, [secret])).toBe('cut [REDACTED] end');
+    expect(scrub(`cut ${escaped.slice(0, 24)} end`, [secret])).toBe(`cut ${escaped.slice(0, 24)} end`);
   });
 });
 
