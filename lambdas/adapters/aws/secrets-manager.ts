@@ -101,6 +101,16 @@ export class SecretJsonSource {
           { cause },
         );
       }
+      if (name === 'SyntaxError' || cause instanceof SyntaxError) {
+        // An answer the SDK could not parse (torn, or not Secrets Manager's): JSON.parse's message quotes characters
+        // around where it stopped, which may be the SecretString's. Neither the message nor the cause is kept.
+        throw new SecretsManagerAdapterError(
+          'SECRET_UNAVAILABLE',
+          secretId,
+          undefined,
+          "cannot be read: Secrets Manager's answer was not valid JSON (torn, or sent by something else at its endpoint)",
+        );
+      }
       const detail = error instanceof Error ? error.message : String(error);
       throw new SecretsManagerAdapterError('SECRET_UNAVAILABLE', secretId, undefined, `cannot be read: ${detail}`, {
         cause,

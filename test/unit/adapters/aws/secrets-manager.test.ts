@@ -1,4 +1,6 @@
 // Scenario: credentials and secretRefs through Powertools SecretsProvider and a real SDK client against a loopback Secrets Manager.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -260,5 +262,34 @@ describe('the next step of a secret scheduled for deletion', () => {
   it('says to restore it', async () => {
     const { nextStep } = await import('../../../../lambdas/handlers/next-step.ts');
     expect(nextStep('SECRET_SCHEDULED_FOR_DELETION')).toContain('aws secretsmanager restore-secret');
+  });
+});
+
+describe('an answer the SDK cannot parse', () => {
+  // JSON.parse's message quotes characters around where it stopped: here the start of the SecretString's secret.
+  it.each([
+    ['torn', '{"ARN":"x","SecretString":"{\\"privateKey\\":\\"LEAKCANARY-5f1e-44'],
+    ['not JSON where the secret starts', '{"ARN":"x","SecretString":LEAKCANARY-5f1e-44aa}'],
+  ])('%s: SECRET_UNAVAILABLE (retryable) quoting nothing of it', async (_name, body) => {
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'application/x-amz-json-1.1' });
+        res.end(body);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    const client = loopbackSecretsClient(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    try {
+      const error = await new SecretJsonSource({ client }).getObject('opsman/credentials').catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'SECRET_UNAVAILABLE' });
+      expect(classifyError(error)).toMatchObject({ code: 'SECRET_UNAVAILABLE', retryable: true });
+      const seen = `${(error as Error).message} ${String((error as Error).cause)} ${JSON.stringify(error)}`;
+      expect(seen).toContain("Secrets Manager's answer was not valid JSON");
+      expect(seen).not.toContain('LEAKCANARY');
+    } finally {
+      client.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
