@@ -2,9 +2,11 @@
  * The options, parsed with node:util parseArgs in strict mode and validated into a typed value. A command refuses the
  * options it does not use (option-use.ts). Credentials never come from flags.
  */
+
 import { parseArgs } from 'node:util';
 import { closest } from '../../shared/suggest.ts';
 import { MODES, type Mode } from '../core/model.ts';
+import { printable } from '../core/printable.ts';
 import { COMMAND_INFO, COMMANDS, type CommandName } from './commands-table.ts';
 import { UsageError } from './errors.ts';
 import { refuseUnusedOptions } from './option-use.ts';
@@ -146,6 +148,8 @@ export function colourChoice(
 export const OPTION_NAMES: readonly string[] = Object.keys(OPTION_SPEC);
 
 const PROJECT_ID = /^[0-9a-f]{24}$/i;
+/** A Project's metadata.name, as the desired-state schema allows it (desired/schema.ts). */
+const PROJECT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
 
 /** Options that take a value: the word after one (`--desired DIR`) is its value, never the command. */
 const VALUE_OPTIONS: ReadonlySet<string> = new Set(
@@ -235,14 +239,20 @@ export function parseInvocation(argv: readonly string[], env: Record<string, str
   if (command !== undefined && command !== 'emulator') refuseUnusedOptions(command, Object.keys(v));
   const mode = oneOf('--mode', v.mode, MODES, command);
   for (const id of v.project ?? []) {
-    if (!PROJECT_ID.test(id)) {
-      // A project's name (payments-prod) is what people remember: say which YAML field is wanted instead.
-      const hint = /^[0-9a-f]*$/i.test(id) ? '' : ' (the metadata.projectId of a Project, not its metadata.name)';
-      throw new UsageError(
-        `--project expects a 24-hex project id (e.g. 5e2211c17a3e5a48f5497de3), found '${id}'${hint}`,
-        command,
-      );
-    }
+    if (PROJECT_ID.test(id)) continue;
+    // A project's name (payments-prod) is what people remember: a run resolves it against the desired state. Export
+    // reads projects git may not have yet, so it needs their ids.
+    if (command !== 'export' && PROJECT_NAME.test(id)) continue;
+    const hint =
+      /^[0-9a-f]*$/i.test(id) || command !== 'export'
+        ? ''
+        : ' (export reads projects that may not be in git yet: give the id Ops Manager shows, not a name)';
+    throw new UsageError(
+      command === 'export'
+        ? `--project expects a 24-hex project id (e.g. 5e2211c17a3e5a48f5497de3), found '${printable(id)}'${hint}`
+        : `--project expects a 24-hex project id (e.g. 5e2211c17a3e5a48f5497de3) or a project's metadata.name, found '${printable(id)}'`,
+      command,
+    );
   }
   if (v.org !== undefined && !PROJECT_ID.test(v.org)) {
     throw new UsageError(
@@ -287,7 +297,8 @@ export function parseInvocation(argv: readonly string[], env: Record<string, str
     secretsFile: v['secrets-file'],
     stateDir,
     archiveDir: v['archive-dir'] ?? `${stateDir.replace(/\/+$/, '')}/archive`,
-    projects: [...new Set((v.project ?? []).map((p) => p.toLowerCase()))],
+    // Ids lower-cased (Ops Manager's form); names as written, resolved by the run against the desired state.
+    projects: [...new Set((v.project ?? []).map((p) => (PROJECT_ID.test(p) ? p.toLowerCase() : p)))],
     ...(v.org === undefined ? {} : { orgId: v.org.toLowerCase() }),
     mode,
     autoApprove: v['auto-approve'] === true,

@@ -90,18 +90,24 @@ const LISTED_KNOWN = 10;
 
 /**
  * Refuses a project selection naming a project the desired state does not have, before any API call: a mistyped id
- * would otherwise check nothing and report "no changes". `field` is what the caller calls the selection.
+ * would otherwise check nothing and report "no changes". `field` is what the caller calls the selection. Returns the
+ * selection as project ids, without repeats: an entry that is no id but a project's `metadata.name` stands for its
+ * id.
  */
 function checkRequestedProjects(
   desired: DesiredState,
   projects: readonly string[] | undefined,
   field: string | undefined,
-): void {
-  if (projects === undefined) return;
+): string[] | undefined {
+  if (projects === undefined) return undefined;
   const known = desired.projects.map((p) => p.projectId);
   const knownSet = new Set(known);
-  const unknown = projects.filter((id) => !knownSet.has(id));
-  if (unknown.length === 0) return;
+  // A project's metadata.name stands for its id (the CLI's `--project payments-prod`): names are unique in a valid
+  // desired state (cross-checks.ts), so one name is one project.
+  const byName = new Map(desired.projects.map((p) => [p.name, p.projectId]));
+  const resolved = projects.map((entry) => (knownSet.has(entry) ? entry : (byName.get(entry) ?? entry)));
+  const unknown = resolved.filter((id) => !knownSet.has(id));
+  if (unknown.length === 0) return [...new Set(resolved)];
   // Each id with its metadata.name: ids alone do not tell which project the selection meant.
   const labels = desired.projects.map((p) => `${p.projectId} (${p.name})`);
   const shown = labels.length > LISTED_KNOWN ? `${labels.slice(0, LISTED_KNOWN).join(', ')}, ...` : labels.join(', ');
@@ -118,6 +124,11 @@ function checkRequestedProjects(
     'UNKNOWN_PROJECT',
     `${unknown.length === 1 ? 'project' : 'projects'} ${listed} asked for${field ? ` (${field})` : ''} but not in the desired state, which has ${known.length === 0 ? 'no projects' : `${known.length}: ${shown}`}${orgHint}; nothing was read or written`,
   );
+}
+
+/** The request with its selection as project ids (names resolved), or as it was when it has none. */
+function withProjects(request: RunRequest, projects: string[] | undefined): RunRequest {
+  return projects === undefined ? request : { ...request, projects };
 }
 
 /**
@@ -221,7 +232,7 @@ export async function runReconcile(
 
   if (request.command === 'archive') {
     const desired = await time('load', () => loadDesired(deps, onCache));
-    checkRequestedProjects(desired, request.projects, request.projectsField);
+    request = withProjects(request, checkRequestedProjects(desired, request.projects, request.projectsField));
     plan = emptyPlan(request, startedAt, desired);
     archive = await time('archive', () => runArchive(desired, request.projects, deps, (w) => warnings.push(w)));
   } else {
@@ -232,7 +243,9 @@ export async function runReconcile(
     // Dropped once the plan is made: apply works from the plan alone (but for a saved plan's change windows, read again
     // when its writes start), and a large desired state need not stay alive.
     let desired = saved === undefined ? await time('load', () => loadDesired(deps, onCache)) : undefined;
-    if (desired !== undefined) checkRequestedProjects(desired, request.projects, request.projectsField);
+    if (desired !== undefined) {
+      request = withProjects(request, checkRequestedProjects(desired, request.projects, request.projectsField));
+    }
     // Planning only reads, through a view of the API that the run's signal stops: a stopped run does not wait for
     // answers that may never come (a hung Ops Manager, up to a deadline per request). Writes, and the reads that
     // verify them, go through deps.api itself, so a write in flight always gets its answer.

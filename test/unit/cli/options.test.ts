@@ -84,6 +84,11 @@ describe('parseInvocation: global options', () => {
       argv: ['plan', '--project', P1, '--project', P2, '--project', P1.toUpperCase()],
       expected: { projects: [P1, P2] },
     },
+    // A name is kept as written (the run resolves it against the desired state); ids are lower-cased.
+    {
+      argv: ['apply', '--project', 'Payments-prod', '--project', P2.toUpperCase(), '--project', 'Payments-prod'],
+      expected: { projects: ['Payments-prod', P2] },
+    },
     { argv: ['plan', '--mode', 'observe'], expected: { mode: 'observe' } },
     { argv: ['apply', '--mode=apply'], expected: { mode: 'apply' } },
     { argv: ['apply', '--auto-approve'], expected: { autoApprove: true } },
@@ -199,13 +204,20 @@ describe('parseInvocation: usage errors', () => {
       ),
     })),
     { argv: ['plan', '--json=yes'], message: /--json takes no value/ },
+    // Export reads projects git may not have: ids only (a run resolves a name against the desired state).
     {
-      argv: ['plan', '--project', 'payments-prod'],
+      argv: ['export', '--project', 'payments-prod'],
       message:
-        /^--project expects a 24-hex project id \(e\.g\. 5e2211c17a3e5a48f5497de3\), found 'payments-prod' \(the metadata\.projectId of a Project, not its metadata\.name\)$/,
+        /^--project expects a 24-hex project id \(e\.g\. 5e2211c17a3e5a48f5497de3\), found 'payments-prod' \(export reads projects that may not be in git yet: give the id Ops Manager shows, not a name\)$/,
     },
     // Hex, only too short: a truncated paste, not a name.
-    { argv: ['plan', '--project', '5e2211c17a3e5a48f5497de'], message: /found '5e2211c17a3e5a48f5497de'$/ },
+    { argv: ['export', '--project', '5e2211c17a3e5a48f5497de'], message: /found '5e2211c17a3e5a48f5497de'$/ },
+    // Neither an id nor a name the schema allows.
+    {
+      argv: ['plan', '--project', 'payments prod'],
+      message:
+        /^--project expects a 24-hex project id \(e\.g\. 5e2211c17a3e5a48f5497de3\) or a project's metadata\.name, found 'payments prod'$/,
+    },
     { argv: ['apply', '--max-deletes', '-1'], message: /--max-deletes needs a value; to pass one starting with '-'/ },
     {
       argv: ['apply', '--max-deletes=-1'],
@@ -229,8 +241,8 @@ describe('parseInvocation: usage errors', () => {
     { argv: ['apply', '--lease-wait', '100000'], message: /--lease-wait expects seconds/ },
     { argv: ['apply', '--lease-wait', '86400.5'], message: /--lease-wait expects seconds from 0 to 86400/ },
     // An id with more after its 24 hex digits (a paste that took the next word too) is not an id.
-    { argv: ['plan', '--project', '5e2211c17a3e5a48f5497de3a'], message: /found '5e2211c17a3e5a48f5497de3a'$/ },
-    { argv: ['plan', '--project', '5e2211c17a3e5a48f5497de3-x'], message: /--project expects a 24-hex project id/ },
+    { argv: ['export', '--project', '5e2211c17a3e5a48f5497de3a'], message: /found '5e2211c17a3e5a48f5497de3a'$/ },
+    { argv: ['export', '--project', '5e2211c17a3e5a48f5497de3-x'], message: /--project expects a 24-hex project id/ },
     { argv: ['export', '--org', '5e2211c17a3e5a48f5497de00'], message: /--org expects a 24-hex organization id/ },
     // Why a number is refused is in the message: too precise is not out of range.
     { argv: ['apply', '--lease-wait', '1.2345'], message: /at most 3 decimals \(30, 1\.5\), found '1\.2345'$/ },

@@ -321,6 +321,23 @@ describe('project selection', () => {
   );
 });
 
+describe('a project named in the selection', () => {
+  it('stands for its id: the plan is limited to that project, recorded by id, each project once', async () => {
+    const h = scenario();
+    const report = await h.run('plan', { projects: ['payments-staging', P2], projectsField: '--project' });
+    expect(report.plan.projects).toEqual([P2]);
+    expect([...new Set(report.plan.changes.map((c) => c.target.id))]).toEqual([P2]);
+  });
+
+  it('a name no project has is refused like an unknown id, listing the known projects', async () => {
+    const h = scenario();
+    const error = await h.run('plan', { projects: ['payments-prd'], projectsField: '--project' }).catch((e) => e);
+    expect((error as Error).message).toBe(
+      `project payments-prd asked for (--project) but not in the desired state, which has 2: ${P1} (payments-prod), ${P2} (payments-staging); nothing was read or written`,
+    );
+  });
+});
+
 describe('a plan limited to some projects says so', () => {
   it('records the selection and notes what it did not plan; a full plan has neither', async () => {
     const h = scenario();
