@@ -4,6 +4,7 @@
  * (attempt 2 of 4)`. Only waits of a second or more are told: the client's own backoff is mostly shorter, and a line
  * per short wait would bury the progress lines. Never on stdout, so `--json` output stays a document.
  */
+import { quietGate } from '../../shared/quiet-gate.ts';
 import type { RequestRetryEvent } from '../core/ports.ts';
 import { RETRY_WAIT_NOTICE_MIN_MS } from '../opsman/index.ts';
 import type { TextSink } from './io.ts';
@@ -27,20 +28,19 @@ export function retryNotice(event: RequestRetryEvent): string {
 
 /** Prints retry notices on `stderr`: waits of RETRY_WAIT_NOTICE_MIN_MS or more, one per `quietMs` at most. */
 export class RetryNotices {
-  #lastAt = Number.NEGATIVE_INFINITY;
+  readonly #open: () => boolean;
 
   constructor(
     private readonly stderr: TextSink,
-    private readonly quietMs = RETRY_NOTICE_QUIET_MS,
-    private readonly now: () => number = Date.now,
-  ) {}
+    quietMs = RETRY_NOTICE_QUIET_MS,
+    now: () => number = Date.now,
+  ) {
+    this.#open = quietGate(quietMs, now);
+  }
 
   /** The observer hook (`RequestObserver.onRetryWait`). */
   onRetryWait(event: RequestRetryEvent): void {
-    if (event.waitMs < RETRY_WAIT_NOTICE_MIN_MS) return;
-    const now = this.now();
-    if (now - this.#lastAt < this.quietMs) return;
-    this.#lastAt = now;
+    if (event.waitMs < RETRY_WAIT_NOTICE_MIN_MS || !this.#open()) return;
     this.stderr.write(`  · ${retryNotice(event)}\n`);
   }
 }

@@ -3,6 +3,7 @@
  * `still waiting for Ops Manager: GET /api/public/v1.0/groups/<id>/alertConfigs has not answered for 15 s (deadline
  * 120 s, --request-timeout to change)`. Never on stdout, so `--json` output stays a document.
  */
+import { quietGate } from '../../shared/quiet-gate.ts';
 import type { RequestStallEvent } from '../core/ports.ts';
 import { DEFAULT_STALL_AFTER_MS } from '../opsman/index.ts';
 import type { TextSink } from './io.ts';
@@ -31,19 +32,19 @@ export function stallNotice(event: RequestStallEvent): string {
  * every few seconds would bury the progress lines.
  */
 export class StallNotices {
-  #lastAt = Number.NEGATIVE_INFINITY;
+  readonly #open: () => boolean;
 
   constructor(
     private readonly stderr: TextSink,
-    private readonly quietMs: number,
-    private readonly now: () => number = Date.now,
-  ) {}
+    quietMs: number,
+    now: () => number = Date.now,
+  ) {
+    this.#open = quietGate(quietMs, now);
+  }
 
   /** The observer hook (`RequestObserver.onStall`). */
   onStall(event: RequestStallEvent): void {
-    const now = this.now();
-    if (now - this.#lastAt < this.quietMs) return;
-    this.#lastAt = now;
+    if (!this.#open()) return;
     this.stderr.write(`  · ${stallNotice(event)}\n`);
   }
 }

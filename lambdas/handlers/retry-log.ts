@@ -2,6 +2,7 @@
  * The Lambda's counterpart of the CLI's retry notice: a warning in the function's log when the client waits a second
  * or more before retrying (a 429 with Retry-After, a 503 burst), so a slow run shows why in CloudWatch.
  */
+import { quietGate } from '../../shared/quiet-gate.ts';
 import type { RequestRetryEvent } from '../core/ports.ts';
 import { RETRY_WAIT_NOTICE_MIN_MS } from '../opsman/options.ts';
 import type { WarnSink } from './stall-log.ts';
@@ -15,12 +16,9 @@ export function retryLog(
   quietMs = RETRY_LOG_QUIET_MS,
   now: () => number = Date.now,
 ): (event: RequestRetryEvent) => void {
-  let lastAt = Number.NEGATIVE_INFINITY;
+  const open = quietGate(quietMs, now);
   return (event) => {
-    if (event.waitMs < RETRY_WAIT_NOTICE_MIN_MS) return;
-    const at = now();
-    if (at - lastAt < quietMs) return;
-    lastAt = at;
+    if (event.waitMs < RETRY_WAIT_NOTICE_MIN_MS || !open()) return;
     // A status and error code or a transport code, a path without query string: nothing secret is in the event.
     logger.warn('Ops Manager request will be retried', {
       request: { method: event.method, path: event.path },

@@ -3,6 +3,7 @@
  * a request has had no answer for 15 s, so a run against a hung Ops Manager shows in CloudWatch before its deadline
  * (or the function's time limit) ends it, instead of as minutes of silence.
  */
+import { quietGate } from '../../shared/quiet-gate.ts';
 import type { RequestStallEvent } from '../core/ports.ts';
 
 /** What the log needs of a logger (Powertools' Logger has it). */
@@ -19,11 +20,9 @@ export function stallLog(
   quietMs = STALL_LOG_QUIET_MS,
   now: () => number = Date.now,
 ): (event: RequestStallEvent) => void {
-  let lastAt = Number.NEGATIVE_INFINITY;
+  const open = quietGate(quietMs, now);
   return (event) => {
-    const at = now();
-    if (at - lastAt < quietMs) return;
-    lastAt = at;
+    if (!open()) return;
     // The path has ids filled in and never a query string; nothing secret is in the event.
     logger.warn('Ops Manager has not answered yet', {
       request: { method: event.method, path: event.path },
