@@ -65,6 +65,9 @@ function toDigestChallenge(challenge: AuthChallenge): { challenge: DigestChallen
     // written from it may send `op="auth"` and check a qop=auth answer, which an RFC 2069 answer would fail.
     qop = 'auth';
   }
+  // A -sess HA1 mixes in the client's cnonce, which a client may send only with a qop (RFC 2617 section 3.2.2): without
+  // one, the server cannot know the cnonce and no answer can be verified (it would read as a wrong key).
+  if (qop === null && known.algorithm.endsWith('-sess')) return `algorithm ${shown(algorithm)} without qop`;
   const stale = (params.get('stale') ?? 'false').toLowerCase() === 'true';
   const opaque = params.get('opaque');
   const result: DigestChallenge = { realm, nonce, algorithm: known.algorithm, qop, stale, params };
@@ -128,6 +131,6 @@ export function selectDigestChallenge(header: string | string[] | undefined): Di
   if (!sawDigest) throw new DigestError('DIGEST_NO_CHALLENGE', noDigestMessage(lines.length > 0, others));
   throw new DigestError(
     'DIGEST_UNSUPPORTED_CHALLENGE',
-    `the server offers only Digest challenges this client cannot answer (${[...new Set(unanswerable)].join(', ')}; supported: MD5, SHA-256, SHA-512-256 and their -sess variants, with qop=auth or no qop); Ops Manager's Public API asks for MD5 with qop=auth, so this challenge probably comes from a proxy in front of it, or the base URL is not Ops Manager's`,
+    `the server offers only Digest challenges this client cannot answer (${[...new Set(unanswerable)].join(', ')}; supported: MD5, SHA-256 and SHA-512-256 with qop=auth or no qop, their -sess variants with qop=auth); Ops Manager's Public API asks for MD5 with qop=auth, so this challenge probably comes from a proxy in front of it, or the base URL is not Ops Manager's`,
   );
 }

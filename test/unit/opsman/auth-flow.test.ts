@@ -330,6 +330,8 @@ describe('Digest auth flow', () => {
   it.each([
     ['an unknown algorithm', ['Digest realm="r", nonce="n", algorithm=SHA-1'], ['algorithm "SHA-1"']],
     ['auth-int alone', ['Digest realm="r", nonce="n", qop="auth-int"'], ['qop "auth-int"']],
+    // RFC 2617: a -sess HA1 needs the cnonce, which may be sent only with a qop; answering would blame the key.
+    ['MD5-sess without qop', ['Digest realm="r", nonce="n", algorithm=MD5-sess'], ['algorithm "MD5-sess" without qop']],
     [
       'two unanswerable challenges in two headers',
       [
