@@ -140,6 +140,21 @@ describe('nonces', () => {
     expect((await withHeader(header)).status).toBe(200);
   });
 
+  it('ignores extension parameters whatever their name, Object.prototype members included (RFC 7616 auth-param)', async () => {
+    // A parameter seen twice is refused; one named like an Object.prototype member (constructor, __proto__) is not
+    // a duplicate, and an unknown one is ignored like userhash=false or charset.
+    const nonce = await challenge();
+    const extras = [', constructor="x"', ', __proto__="y"', ', toString=z', ', userhash=false, charset=UTF-8'];
+    const statuses = [];
+    for (const [i, extra] of extras.entries()) {
+      const nc = (i + 1).toString(16).padStart(8, '0');
+      statuses.push((await withHeader(digestHeader(K.owner, 'GET', uri, nonce, nc) + extra)).status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200]);
+    const twice = `${digestHeader(K.owner, 'GET', uri, nonce, '00000009')}, constructor="x", Constructor="x"`;
+    expect((await withHeader(twice)).status).toBe(401);
+  });
+
   it('refuses a replayed nc with a new challenge', async () => {
     const nonce = await challenge();
     const header = digestHeader(K.owner, 'GET', uri, nonce, '00000001');
