@@ -21,7 +21,9 @@ export function parseDigestAuthorization(header: string | undefined): DigestCred
   const m = /^\s*Digest\s+(.*)$/is.exec(header);
   if (!m) return null;
   const text = m[1] ?? '';
-  const out: DigestCredentials = {};
+  // No prototype: a parameter named like an Object.prototype member (constructor, __proto__) is a parameter like any
+  // other, not a duplicate of an inherited one, and cannot reach the prototype.
+  const out: DigestCredentials = Object.create(null);
   let i = 0;
   while (i < text.length) {
     while (i < text.length && (text[i] === ' ' || text[i] === ',' || text[i] === '\t')) i++;

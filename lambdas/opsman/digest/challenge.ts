@@ -35,27 +35,39 @@ function malformed(reason: string): never {
   throw new DigestError('DIGEST_MALFORMED_CHALLENGE', `malformed Digest challenge: ${reason}`);
 }
 
-/** Validates one `Digest` challenge; null when it is well formed but unanswerable (algorithm or qop unsupported). */
-function toDigestChallenge(challenge: AuthChallenge): { challenge: DigestChallenge; strength: number } | null {
+/** A server's value as a message quotes it: JSON-escaped (no control characters), at most 40 characters. */
+function shown(value: string): string {
+  return JSON.stringify(value.length > 40 ? `${value.slice(0, 37)}...` : value);
+}
+
+/**
+ * Validates one `Digest` challenge; when it is well formed but unanswerable, the reason (`algorithm "SHA-1"`, `qop
+ * "auth-int"`) a message names.
+ */
+function toDigestChallenge(challenge: AuthChallenge): { challenge: DigestChallenge; strength: number } | string {
   if (challenge.token68 !== undefined) malformed('expected name=value parameters, found a bare token');
   const { params } = challenge;
   const realm = params.get('realm');
   const nonce = params.get('nonce');
   if (realm === undefined) malformed("the 'realm' parameter is missing");
   if (nonce === undefined || nonce === '') malformed("the 'nonce' parameter is missing or empty");
-  const known = ALGORITHMS.get((params.get('algorithm') ?? 'MD5').toLowerCase());
-  if (known === undefined) return null;
+  const algorithm = params.get('algorithm') ?? 'MD5';
+  const known = ALGORITHMS.get(algorithm.toLowerCase());
+  if (known === undefined) return `algorithm ${shown(algorithm)}`;
   let qop: 'auth' | null = null;
   const qopValue = params.get('qop');
   if (qopValue !== undefined) {
     const offered = qopValue.split(',').map((q) => q.trim().toLowerCase());
-    if (!offered.includes('auth')) return null;
+    if (!offered.includes('auth')) return `qop ${shown(qopValue)}`;
     qop = 'auth';
   } else if (params.get('op')?.trim().toLowerCase() === 'auth') {
     // The spec describes Ops Manager's challenge as carrying "op set to auth" (its docs' typo for qop): a server
     // written from it may send `op="auth"` and check a qop=auth answer, which an RFC 2069 answer would fail.
     qop = 'auth';
   }
+  // A -sess HA1 mixes in the client's cnonce, which a client may send only with a qop (RFC 2617 section 3.2.2): without
+  // one, the server cannot know the cnonce and no answer can be verified (it would read as a wrong key).
+  if (qop === null && known.algorithm.endsWith('-sess')) return `algorithm ${shown(algorithm)} without qop`;
   const stale = (params.get('stale') ?? 'false').toLowerCase() === 'true';
   const opaque = params.get('opaque');
   const result: DigestChallenge = { realm, nonce, algorithm: known.algorithm, qop, stale, params };
@@ -96,6 +108,7 @@ export function selectDigestChallenge(header: string | string[] | undefined): Di
   let firstError: DigestError | null = null;
   let sawDigest = false;
   const others: string[] = [];
+  const unanswerable: string[] = [];
   for (const line of lines) {
     try {
       for (const parsed of parseAuthenticateHeader(line)) {
@@ -105,7 +118,8 @@ export function selectDigestChallenge(header: string | string[] | undefined): Di
         }
         sawDigest = true;
         const candidate = toDigestChallenge(parsed);
-        if (candidate !== null && (best === null || candidate.strength > best.strength)) best = candidate;
+        if (typeof candidate === 'string') unanswerable.push(candidate);
+        else if (best === null || candidate.strength > best.strength) best = candidate;
       }
     } catch (error) {
       if (!(error instanceof DigestError)) throw error;
@@ -117,6 +131,6 @@ export function selectDigestChallenge(header: string | string[] | undefined): Di
   if (!sawDigest) throw new DigestError('DIGEST_NO_CHALLENGE', noDigestMessage(lines.length > 0, others));
   throw new DigestError(
     'DIGEST_UNSUPPORTED_CHALLENGE',
-    'the server offers only Digest challenges this client cannot answer (supported: MD5, SHA-256, SHA-512-256 and their -sess variants, with qop=auth or no qop)',
+    `the server offers only Digest challenges this client cannot answer (${[...new Set(unanswerable)].join(', ')}; supported: MD5, SHA-256 and SHA-512-256 with qop=auth or no qop, their -sess variants with qop=auth); Ops Manager's Public API asks for MD5 with qop=auth, so this challenge probably comes from a proxy in front of it, or the base URL is not Ops Manager's`,
   );
 }

@@ -140,6 +140,48 @@ describe('nonces', () => {
     expect((await withHeader(header)).status).toBe(200);
   });
 
+  it('ignores extension parameters whatever their name, Object.prototype members included (RFC 7616 auth-param)', async () => {
+    // A parameter seen twice is refused; one named like an Object.prototype member (constructor, __proto__) is not
+    // a duplicate, and an unknown one is ignored like userhash=false or charset.
+    const nonce = await challenge();
+    const extras = [', constructor="x"', ', __proto__="y"', ', toString=z', ', userhash=false, charset=UTF-8'];
+    const statuses = [];
+    for (const [i, extra] of extras.entries()) {
+      const nc = (i + 1).toString(16).padStart(8, '0');
+      statuses.push((await withHeader(digestHeader(K.owner, 'GET', uri, nonce, nc) + extra)).status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200]);
+    const twice = `${digestHeader(K.owner, 'GET', uri, nonce, '00000009')}, constructor="x", Constructor="x"`;
+    expect((await withHeader(twice)).status).toBe(401);
+  });
+
+  it('refuses what it does not verify, though the MD5 arithmetic is right: another algorithm, qop=auth-int, no qop', async () => {
+    const { createHash } = await import('node:crypto');
+    const md5 = (text: string) => createHash('md5').update(text).digest('hex');
+    const nonce = await challenge();
+    const ha1 = md5(`${K.owner.publicKey}:MMS Public API:${K.owner.privateKey}`);
+    const ha2 = md5(`GET:${uri}`);
+    const signed = (qop: string) => md5(`${ha1}:${nonce}:00000001:c1:${qop}:${ha2}`);
+    const base = digestHeader(K.owner, 'GET', uri, nonce, '00000001', { cnonce: 'c1', response: signed('auth') });
+    const intBase = digestHeader(K.owner, 'GET', uri, nonce, '00000001', {
+      cnonce: 'c1',
+      response: signed('auth-int'),
+    });
+    const rfc2069 = `Digest username="${K.owner.publicKey}", realm="MMS Public API", nonce="${nonce}", uri="${uri}", algorithm=MD5, response="${md5(`${ha1}:${nonce}:${ha2}`)}"`;
+    const refused = [
+      base.replace('algorithm=MD5', 'algorithm=SHA-1'),
+      intBase.replace('qop=auth', 'qop=auth-int'),
+      rfc2069,
+    ];
+    for (const header of refused) {
+      const answer = await withHeader(header);
+      expect(answer.status).toBe(401);
+      expect(answer.www).toMatch(/stale=false$/);
+    }
+    // The same nonce and nc with the header it does verify: accepted, so the refusals above were about the directive.
+    expect((await withHeader(base)).status).toBe(200);
+  });
+
   it('refuses a replayed nc with a new challenge', async () => {
     const nonce = await challenge();
     const header = digestHeader(K.owner, 'GET', uri, nonce, '00000001');

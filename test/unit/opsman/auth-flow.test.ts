@@ -326,4 +326,30 @@ describe('Digest auth flow', () => {
     expect(((error as Error).cause as { code?: string }).code).toBe(code);
     expect(server.log).toHaveLength(1);
   });
+
+  it.each([
+    ['an unknown algorithm', ['Digest realm="r", nonce="n", algorithm=SHA-1'], ['algorithm "SHA-1"']],
+    ['auth-int alone', ['Digest realm="r", nonce="n", qop="auth-int"'], ['qop "auth-int"']],
+    // RFC 2617: a -sess HA1 needs the cnonce, which may be sent only with a qop; answering would blame the key.
+    ['MD5-sess without qop', ['Digest realm="r", nonce="n", algorithm=MD5-sess'], ['algorithm "MD5-sess" without qop']],
+    [
+      'two unanswerable challenges in two headers',
+      [
+        'Digest realm="r", nonce="n", algorithm="SHA3-256"',
+        'Digest realm="r", nonce="m", qop="auth-int", algorithm=MD5',
+      ],
+      ['algorithm "SHA3-256"', 'qop "auth-int"'],
+    ],
+  ])(
+    'a challenge it cannot answer (%s) is named in the error, with what it means; one request, no loop',
+    async (_n, header, named) => {
+      const { server, client } = await setup({ challenge: () => header });
+      const error = await client.getTeam('o', 't').catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(OpsManagerAuthError);
+      const message = (error as Error).message;
+      for (const offer of named) expect(message).toContain(offer);
+      expect(message).toContain("Ops Manager's Public API asks for MD5 with qop=auth");
+      expect(server.log).toHaveLength(1);
+    },
+  );
 });

@@ -130,17 +130,25 @@ describe('selectDigestChallenge', () => {
       header: [
         'Basic realm="x"',
         'Digest realm="r", nonce="a", algorithm=MD5',
-        'Digest realm="r", nonce="b", algorithm=SHA-256-sess',
+        'Digest realm="r", nonce="b", algorithm=SHA-256-sess, qop="auth"',
       ],
       algorithm: 'SHA-256-sess',
       nonce: 'b',
-      qop: null,
+      qop: 'auth',
     },
     {
       name: 'the first of equal strength wins (-sess listed first)',
-      header: 'Digest realm="r", nonce="s", algorithm=MD5-sess, Digest realm="r", nonce="p", algorithm=MD5',
+      header:
+        'Digest realm="r", nonce="s", algorithm=MD5-sess, qop="auth", Digest realm="r", nonce="p", algorithm=MD5, qop="auth"',
       algorithm: 'MD5-sess',
       nonce: 's',
+      qop: 'auth',
+    },
+    {
+      name: 'a -sess challenge without qop is skipped: its HA1 needs a cnonce that only a qop answer may send',
+      header: 'Digest realm="r", nonce="s", algorithm=SHA-256-sess, Digest realm="r", nonce="m", algorithm=MD5',
+      algorithm: 'MD5',
+      nonce: 'm',
       qop: null,
     },
     {
@@ -245,6 +253,7 @@ describe('selectDigestChallenge', () => {
     { header: 'Digest abcdef==', code: 'DIGEST_MALFORMED_CHALLENGE' },
     { header: 'Digest realm="r", nonce="n", algorithm=SHA-1', code: 'DIGEST_UNSUPPORTED_CHALLENGE' },
     { header: 'Digest realm="r", nonce="n", qop="auth-int"', code: 'DIGEST_UNSUPPORTED_CHALLENGE' },
+    { header: 'Digest realm="r", nonce="n", algorithm=SHA-256-sess', code: 'DIGEST_UNSUPPORTED_CHALLENGE' },
     { header: ['Digest realm="x', 'Basic realm="y"'], code: 'DIGEST_MALFORMED_CHALLENGE' },
   ];
 
@@ -258,6 +267,24 @@ describe('selectDigestChallenge', () => {
   ])('a 401 without Digest (%j) says what it offered and what that means', (header, offered) => {
     expect(() => selectDigestChallenge(header)).toThrow(offered);
     expect(() => selectDigestChallenge(header)).toThrow(/probably comes from a proxy or login gateway in front of it/);
+  });
+
+  it('names a refused offer briefly and escaped: a long or control-laden server value is cut to 40 characters', () => {
+    const algorithm = `X${'y'.repeat(200)}`;
+    const message = (() => {
+      try {
+        selectDigestChallenge([
+          `Digest realm="r", nonce="n", algorithm="${algorithm}"`,
+          'Digest realm="r", nonce="m", qop="a\tb"',
+        ]);
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return '';
+    })();
+    expect(message).toContain(`algorithm "X${'y'.repeat(36)}...", qop "a\\tb"`);
+    expect(message).not.toContain('y'.repeat(37));
+    expect(message).not.toContain('\t');
   });
 
   it.each(failures)('fails on $header with $code', ({ header, code }) => {
