@@ -1,6 +1,7 @@
-// Scenario: independent Digest clients against the emulator: curl --digest (spawned), Python's standard-library
-// urllib HTTPDigestAuthHandler and Python requests' HTTPDigestAuth (spawned python3; requests only where installed),
-// each with a query string and a POST with a JSON body; requests reuses its nonce with a rising nc.
+// Scenario: independent Digest clients against the emulator: curl --digest and GNU wget (spawned; wget where
+// installed), Python's standard-library urllib HTTPDigestAuthHandler and Python requests' HTTPDigestAuth (spawned
+// python3; requests only where installed), each with a query string and a POST with a JSON body; requests reuses its
+// nonce with a rising nc.
 import { execFile, spawnSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -144,5 +145,47 @@ describe.runIf(HAS_REQUESTS)('python requests HTTPDigestAuth', () => {
     const log = (await h.admin('GET', '/requests')).body;
     expect(log.challenges).toBe(1);
     expect(log.total).toBe(4);
+  });
+});
+
+// GNU wget answers a Digest challenge with --user/--password (it sends each request bare first). Only where installed.
+const HAS_WGET = spawnSync('wget', ['--version'], { timeout: 10_000 }).status === 0;
+
+describe.runIf(HAS_WGET)('GNU wget --user/--password', () => {
+  const wget = async (args: string[]) =>
+    (
+      await run('wget', ['-q', '-O', '-', `--user=${K.owner.publicKey}`, `--password=${K.owner.privateKey}`, ...args], {
+        timeout: 20_000,
+      })
+    ).stdout;
+
+  it('GETs a list with a query string and POSTs a JSON body', async () => {
+    const page = async () =>
+      JSON.parse(await wget([`${h.emu.url}/groups/${W.searchProd}/alertConfigs?itemsPerPage=1&pageNum=2`]));
+    const before = await page();
+    expect(before.results).toHaveLength(1);
+    const created = JSON.parse(
+      await wget([
+        '--header=Content-Type: application/json',
+        `--post-data=${body}`,
+        `${h.emu.url}/groups/${W.searchProd}/alertConfigs`,
+      ]),
+    );
+    expect(created).toMatchObject({ eventTypeName: 'PRIMARY_ELECTED', groupId: W.searchProd, enabled: true });
+    expect((await page()).totalCount).toBe(before.totalCount + 1);
+  });
+
+  it('exits non-zero with a wrong password (wget stops at the second 401)', async () => {
+    const refused = await run(
+      'wget',
+      ['-q', '-O', '-', '--user=gitopsbt', '--password=wrong', `${h.emu.url}/usage/groups`],
+      {
+        timeout: 20_000,
+      },
+    ).then(
+      () => 0,
+      (e: { code?: number }) => e.code,
+    );
+    expect(refused).toBe(6); // wget's exit code for an authentication failure
   });
 });
