@@ -58,6 +58,8 @@ export interface RunSummary {
   }[];
   /** How many failures `failures` leaves out (only when it does). */
   failuresNotListed?: number;
+  /** How many changes `failedChanges` leaves out (only when it does; `failed` and the archived report count them all). */
+  failedChangesNotListed?: number;
   /** Where the full report was archived (`s3://<data bucket>/archive/reports/<date>/<runId>.json`), when it was. */
   report?: string;
   error?: ErrorOutcome;
@@ -136,6 +138,7 @@ export const MAX_LISTED_FILES = 500;
 /** Maps a finished report to the summary. */
 export function summarise(report: RunReport, trigger: string, command: RunCommand, durationMs: number): RunSummary {
   const s = report.summary;
+  const failedChanges = report.results.filter((r) => r.status === 'failed' || r.status === 'not-converging');
   return {
     status: s.targetsFailed > 0 || s.failed > 0 || report.interrupted !== undefined ? 'partial' : 'ok',
     trigger,
@@ -179,8 +182,10 @@ export function summarise(report: RunReport, trigger: string, command: RunComman
       ...(f.code ? { code: f.code } : {}),
       ...(f.httpStatus === undefined ? {} : { httpStatus: f.httpStatus }),
     })),
-    failedChanges: report.results
-      .filter((r) => r.status === 'failed' || r.status === 'not-converging')
+    ...(failedChanges.length > MAX_LISTED_CHANGES
+      ? { failedChangesNotListed: failedChanges.length - MAX_LISTED_CHANGES }
+      : {}),
+    failedChanges: failedChanges
       .slice(0, MAX_LISTED_CHANGES)
       .map((r) => ({
         target: `${r.change.target.type}:${r.change.target.name}`,

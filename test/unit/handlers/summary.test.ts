@@ -150,7 +150,11 @@ describe('the status and the lists of a summary', () => {
     expect(summary.failedChanges?.map((c) => c.key)).toEqual(
       results.slice(0, MAX_LISTED_CHANGES).map((r) => r.change.key),
     );
+    expect(summary.failedChangesNotListed).toBe(10);
     expect(summary.warnings).toEqual(warnings.slice(0, MAX_LISTED_WARNINGS));
+    // Exactly the limit: all listed, nothing said of unlisted ones.
+    const limit = summarise({ ...report([]), results: results.slice(0, 20) } as RunReport, 'schedule', 'apply', 1);
+    expect(limit).not.toHaveProperty('failedChangesNotListed');
   });
 
   it("gives a failure's HTTP status, the count of targets a window held, and whether an archive can be retried", () => {
