@@ -185,17 +185,15 @@ export function summarise(report: RunReport, trigger: string, command: RunComman
     ...(failedChanges.length > MAX_LISTED_CHANGES
       ? { failedChangesNotListed: failedChanges.length - MAX_LISTED_CHANGES }
       : {}),
-    failedChanges: failedChanges
-      .slice(0, MAX_LISTED_CHANGES)
-      .map((r) => ({
-        target: `${r.change.target.type}:${r.change.target.name}`,
-        kind: r.change.kind,
-        key: r.change.key,
-        action: r.change.action,
-        status: r.status,
-        ...(r.message ? { message: r.message } : {}),
-        ...(r.code ? { code: r.code } : {}),
-        ...(r.httpStatus === undefined ? {} : { httpStatus: r.httpStatus }),
-      })),
+    failedChanges: failedChanges.slice(0, MAX_LISTED_CHANGES).map((r) => ({
+      target: `${r.change.target.type}:${r.change.target.name}`,
+      kind: r.change.kind,
+      key: r.change.key,
+      action: r.change.action,
+      status: r.status,
+      ...(r.message ? { message: r.message } : {}),
+      ...(r.code ? { code: r.code } : {}),
+      ...(r.httpStatus === undefined ? {} : { httpStatus: r.httpStatus }),
+    })),
   };
 }
