@@ -100,7 +100,13 @@ export function withUnknownPathHint(
  * What to check, by status: the base URL for a missing path or a redirect (never followed: the credentials and the
  * request stay with the base URL), the protocol for nginx's plain-HTTP page, else the proxy.
  */
-function hintFor(status: number, answer: ForeignAnswer, url: URL, names: Pick<SettingNames, 'baseUrl'>): string {
+function hintFor(
+  status: number,
+  answer: ForeignAnswer,
+  url: URL,
+  names: Pick<SettingNames, 'baseUrl'>,
+  method: string,
+): string {
   if (status >= 300 && status < 400) {
     const target = redirectTarget(answer.location, url);
     const where = target === undefined ? 'a redirect without a usable Location' : `a redirect to ${target}`;
@@ -108,6 +114,10 @@ function hintFor(status: number, answer: ForeignAnswer, url: URL, names: Pick<Se
   }
   if (/plain HTTP request was sent to HTTPS port|HTTP request to an HTTPS server/i.test(answer.excerpt)) {
     return `the server speaks HTTPS on that port: write https:// in ${names.baseUrl}`;
+  }
+  // A write refused by method where reads are served is a proxy or firewall filtering methods, not a wrong base URL.
+  if (status === 405 && method !== 'GET') {
+    return `the server, or a proxy in front of Ops Manager, does not allow ${method} there: it must pass ${method} on to Ops Manager (else ${baseUrlHint(names)})`;
   }
   if (status === 404 || status === 405) return baseUrlHint(names);
   if (status === 502 || status === 503 || status === 504) {
@@ -118,15 +128,17 @@ function hintFor(status: number, answer: ForeignAnswer, url: URL, names: Pick<Se
 
 /**
  * The detail of an error answered without an Ops Manager body: `<url> answered <status> without an Ops Manager error
- * body (<type>: "<excerpt>"); <hint>`. The URL is shown without its query string.
+ * body (<type>: "<excerpt>"); <hint>`. The URL is shown without its query string; `method` is the request's (a 405
+ * to a write points at a proxy filtering methods, one to a GET at the base URL).
  */
 export function foreignDetail(
   status: number,
   url: URL,
   answer: ForeignAnswer,
   names: Pick<SettingNames, 'baseUrl'>,
+  method = 'GET',
 ): string {
   const where = `${url.origin}${url.pathname}`;
   const what = answer.excerpt === '' ? `${answer.contentType}, empty` : `${answer.contentType}: "${answer.excerpt}"`;
-  return `${where} answered ${status} without an Ops Manager error body (${what}); ${hintFor(status, answer, url, names)}`;
+  return `${where} answered ${status} without an Ops Manager error body (${what}); ${hintFor(status, answer, url, names, method)}`;
 }

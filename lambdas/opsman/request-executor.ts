@@ -222,7 +222,7 @@ export class RequestExecutor {
         const names = this.#options.settingNames;
         const detail = body.fromOpsManager
           ? withUnknownPathHint(response.status, body.errorCode, scrub(body.detail, secrets), names)
-          : foreignDetail(response.status, request.url, foreignAnswer(response, secrets), names);
+          : foreignDetail(response.status, request.url, foreignAnswer(response, secrets), names, request.method);
         error =
           response.status === 403
             ? new OpsManagerAuthError(

@@ -132,6 +132,12 @@ describe('foreignDetail and the base URL hints', () => {
     expect(foreignDetail(status, url, { contentType: 'text/html', excerpt }, CLI)).toMatch(hint);
   });
 
+  it('405 to a write: a proxy or firewall that does not pass the method on, the base URL only after', () => {
+    expect(foreignDetail(405, url, { contentType: 'text/html', excerpt: 'Method Not Allowed' }, CLI, 'PATCH')).toMatch(
+      /\(text\/html: "Method Not Allowed"\); the server, or a proxy in front of Ops Manager, does not allow PATCH there: it must pass PATCH on to Ops Manager \(else check --base-url: /,
+    );
+  });
+
   it("Ops Manager's own 404 for a path outside its API hints at the base URL; a missing object does not", () => {
     const outside = 'Cannot find resource /om/api/public/v1.0/groups/g1/alertConfigs.';
     expect(withUnknownPathHint(404, 'RESOURCE_NOT_FOUND', outside, CLI)).toMatch(
