@@ -74,7 +74,7 @@ export function applySafetyGates(changes: readonly Change[], input: SafetyInput)
   const deletes = out.filter((c) => c.action === 'delete');
   if (deletes.length > maxDeletes) {
     const projectCount = new Set(deletes.map((c) => c.target.id)).size;
-    const reason = `would delete ${deletes.length} alert configs across ${projectCount} project(s); maxDeletes is ${maxDeletes} (Settings.prune.maxDeletes, or --max-deletes ${deletes.length})`;
+    const reason = `would delete ${deletes.length} alert config${deletes.length === 1 ? '' : 's'} across ${projectCount} project(s); maxDeletes is ${maxDeletes} (Settings.prune.maxDeletes, or --max-deletes ${deletes.length})`;
     out = out.map((c) => (c.action === 'delete' ? block(c, reason) : c));
   }
   return out;

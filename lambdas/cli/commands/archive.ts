@@ -34,6 +34,10 @@ async function requireWritableArchive(dir: string): Promise<void> {
 /** What to say when no archive object was written: why, from the report, never a guess. */
 function nothingWrittenLine(report: RunReport): string {
   const archive = report.archive;
+  // Stopped: the errors met are mostly the reads it abandoned, and only the report lists them; the parts left out are
+  // listed below this line (printInterrupted), so the line points there, never at a list of errors that is not shown.
+  if (report.interrupted !== undefined)
+    return '  (nothing written before the stop: what was not archived is listed below, the errors met in the report)';
   const errors = archive?.errors.length ?? 0;
   if (errors > 0) return `  (nothing written: ${errors} archive error${errors === 1 ? '' : 's'}, listed below)`;
   if (archive?.manifest === undefined && archive?.usage === undefined)

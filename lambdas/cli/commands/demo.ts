@@ -160,8 +160,18 @@ export async function runDemo(ctx: CommandContext): Promise<number> {
     );
     return healthy ? EXIT.ok : EXIT.error;
   } catch (error) {
-    // A step stopped while planning throws its own INTERRUPTED error (exit 130): passed on, not called a failure.
-    if (error instanceof CliError || errorCode(error) === 'INTERRUPTED') throw error;
+    if (error instanceof CliError) throw error;
+    // A step stopped while planning throws its own INTERRUPTED error (exit 130): not called a failure, and said as any
+    // stop of the demo is, with the step it ended.
+    if (errorCode(error) === 'INTERRUPTED')
+      throw new CliError(
+        'INTERRUPTED',
+        `the demo was stopped at step ${step}: ${(error as Error).message}`,
+        EXIT.interrupted,
+        {
+          cause: error,
+        },
+      );
     throw new CliError('CLI_DEMO_FAILED', `the demo failed at step ${step}: ${(error as Error).message}`, EXIT.error, {
       cause: error,
     });

@@ -69,4 +69,48 @@ describe('Ctrl-C during the demo', { timeout: 60_000 }, () => {
     expect(recording.out()).not.toContain('UNEXPECTED');
     expect(recording.err()).toMatch(/^error: the demo was stopped at step 3$/m);
   });
+
+  it('while its plan step reads: the demo ends there naming the step, exit 130', async () => {
+    const recording = recordingIo();
+    let planStarted = false;
+    let interrupted = false;
+    // Ctrl-C is pressed once the demo's plan step has registered its interrupt handler, its reads slow to answer.
+    const io: CliIo = {
+      ...recording,
+      stdout: {
+        ...recording.stdout,
+        write: (text: string) => {
+          if (text.includes('== 2. Plan')) planStarted = true;
+          return recording.stdout.write(text);
+        },
+      },
+      onInterrupt: (handler: (reason: string, event?: string) => void) => {
+        if (planStarted && !interrupted) {
+          interrupted = true;
+          setTimeout(() => handler('Ctrl-C (SIGINT)', 'Ctrl-C (SIGINT) received'), 200);
+        }
+        return () => {};
+      },
+    };
+    const code = await runCli(['demo', '--no-color'], {
+      io,
+      startEmulator: async (options) => {
+        const emulator = await startEmulator({ ...options, admin: true } as Parameters<typeof startEmulator>[0]);
+        const answer = await fetch(`${emulator.origin}/__emulator/faults`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ method: 'GET', path: '/groups/*/alertConfigs', latencyMs: 10_000, times: 1_000_000 }),
+        });
+        expect(answer.ok).toBe(true);
+        return emulator;
+      },
+    });
+    expect(interrupted).toBe(true);
+    expect(code, `${recording.out()}\n${recording.err()}`).toBe(130);
+    expect(recording.out()).not.toContain('== 3. Apply');
+    // Was "error: the run was stopped while planning (...)" alone: the demo's step was not named.
+    expect(recording.err()).toMatch(
+      /^error: the demo was stopped at step 2: the run was stopped while planning \(Ctrl-C \(SIGINT\)\): nothing was written$/m,
+    );
+  });
 });

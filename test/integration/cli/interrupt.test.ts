@@ -233,6 +233,43 @@ describe('Ctrl-C during archive', { timeout: 120_000 }, () => {
     expect(next.stdout).toContain(`+ usage/${month}/host-assignments.json`);
   });
 
+  it('stopped before any object is written: the "nothing written" line points at what was not archived', async () => {
+    // Every archive read waits a minute; the signal follows the first Digest challenge (sent before the fault's wait),
+    // so the run is reading when it lands and has written nothing.
+    await fetch(`${emulator.origin}/__emulator/faults`, { method: 'DELETE' });
+    for (const path of ['/usage/**', '/unauth/**']) {
+      const fault = await fetch(`${emulator.origin}/__emulator/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ method: 'GET', path, latencyMs: 60_000, times: 1_000_000 }),
+      });
+      expect(fault.ok).toBe(true);
+    }
+    await fetch(`${emulator.origin}/__emulator/requests`, { method: 'DELETE' });
+    const reading = (async () => {
+      for (;;) {
+        const log = (await (await fetch(`${emulator.origin}/__emulator/requests`)).json()) as { challenges: number };
+        if (log.challenges > 0) return;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    })();
+    const archiveDir = join(dir, 'archive');
+    const run = await runBinary(
+      ['archive', '--no-color', '--state-dir', join(dir, 'state'), '--archive-dir', archiveDir],
+      toolEnv(emulator.url),
+      REPO_ROOT,
+      [],
+      { signalWhen: { ready: reading, signal: 'SIGINT' } },
+    );
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(130);
+    // Was "(nothing written: 7 archive errors, listed below)", and no error was listed below.
+    expect(run.stdout).not.toContain('listed below)');
+    expect(run.stdout).toContain(
+      '\n  (nothing written before the stop: what was not archived is listed below, the errors met in the report)\nNot archived (stopped before it was read or written; the next archive run stores it):\n  - version manifest\n',
+    );
+    expect(run.stdout).toMatch(/^Archive interrupted by Ctrl-C \(SIGINT\): 0 objects written, 3 parts not archived; /m);
+  });
+
   it('--json: the report with interrupted and the errors met, exit 130', async () => {
     await slowDown(60_000, 'GET', '/usage/**');
     const archiveDir = join(dir, 'archive');

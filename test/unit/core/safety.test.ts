@@ -79,6 +79,15 @@ describe('applySafetyGates (pure)', () => {
         /^would delete 3 alert configs across 2 project\(s\); maxDeletes is 2 \(Settings\.prune\.maxDeletes, or --max-deletes 3\)$/,
     },
     {
+      name: 'maxDeletes 0 and one delete: "1 alert config", not "1 alert configs"',
+      changes: [del('a', 'x')],
+      projects: [pruning('a')],
+      overrides: { maxDeletes: 0 },
+      expect: ['blocked'],
+      reason:
+        /^would delete 1 alert config across 1 project\(s\); maxDeletes is 0 \(Settings\.prune\.maxDeletes, or --max-deletes 1\)$/,
+    },
+    {
       name: 'maxDeletes overridden',
       changes: [del('a', 'x'), del('a', 'y'), del('b', 'z')],
       projects: [pruning('a'), pruning('b')],
