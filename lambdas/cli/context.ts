@@ -2,10 +2,12 @@
  * What every command gets: the options, the process window, the output style, and the injected emulator starter.
  * Also builds a run session: the real adapters wired for one reconcile, closed by the caller.
  */
+
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { describeFsCause } from '../../shared/fs-cause.ts';
 import { closest } from '../../shared/suggest.ts';
+import { FingerprintKeyError, parseFingerprintKey } from '../adapters/local/fingerprint-key.ts';
 import { printable } from '../core/printable.ts';
 import { type Style, styleFor } from '../core/render/style.ts';
 import type { RunDependencies } from '../core/run-types.ts';
@@ -152,11 +154,30 @@ export async function openApiClient(
   return { client, connection };
 }
 
+/**
+ * A malformed OPSMAN_FINGERPRINT_KEY is a setting given wrong (exit 2, as a bad OPSMAN_BASE_URL is), said before any
+ * file is touched; a bad key file in the state directory stays a state problem (exit 1).
+ */
+function checkFingerprintKeySetting(env: Record<string, string | undefined>, command: string): void {
+  const value = env.OPSMAN_FINGERPRINT_KEY;
+  if (value === undefined || value === '') return;
+  try {
+    parseFingerprintKey(value, 'OPSMAN_FINGERPRINT_KEY');
+  } catch (error) {
+    if (!(error instanceof FingerprintKeyError)) throw error;
+    throw new UsageError(
+      `${error.message}: set it to hex or base64 of at least 16 random bytes (openssl rand -hex 32), or unset it to use the key file of the state directory`,
+      command,
+    );
+  }
+}
+
 /** Builds the real adapters for one run. */
 export async function openSession(ctx: CommandContext, command: string): Promise<RunSession> {
   const { options, io } = ctx;
   // Missing credentials are a usage error before any file is touched (openApiClient checks again, harmlessly).
   connectionSettings(options, io.env, command);
+  checkFingerprintKeySetting(io.env, command);
   const counter = new ApiCallCounter();
   const [source, secrets, stores] = await Promise.all([
     desiredSource(options.desired),
