@@ -233,6 +233,43 @@ describe('renderArchiveSummary', () => {
         '',
       ],
     },
+    {
+      name: 'a known manifest gone back to, whose copy was also restored',
+      archive: {
+        manifest: {
+          sha256: 'ab'.repeat(32),
+          key: 'k',
+          changed: false,
+          restored: true as const,
+          previous: 'cd'.repeat(32),
+          location: '/a/k',
+        },
+        errors: [],
+      },
+      text: [
+        'Version manifest: sha256 abababababab (known, copy restored: seen before, but changed since the last archive, which found sha256 cdcdcdcdcdcd)',
+        '  /a/k',
+        'Archive complete; 12 API calls.',
+        'Report: /r.json',
+        '',
+      ],
+    },
+    {
+      name: 'a new manifest is "new, stored" whatever else the report carries',
+      archive: {
+        manifest: { sha256: 'ab'.repeat(32), key: 'k', changed: true, previous: 'cd'.repeat(32), location: '/a/k' },
+        usage: { month: '2026-11', keys: ['usage/2026-11/odd\u001b[31m.json'] },
+        errors: [],
+      },
+      text: [
+        'Version manifest: sha256 abababababab (new, stored)',
+        '  /a/k',
+        'Usage 2026-11: 1 snapshot (odd\\u001b[31m.json)',
+        'Archive complete; 12 API calls.',
+        'Report: /r.json',
+        '',
+      ],
+    },
   ])('$name', ({ archive, text }) => {
     expect(renderArchiveSummary(report(plan([]), [], { archive, reportLocation: '/r.json' }))).toBe(text.join('\n'));
   });
