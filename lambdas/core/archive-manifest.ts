@@ -44,6 +44,9 @@ async function readJson<T>(archive: ArchiveStore, key: string): Promise<T | null
 
 const JSON_OPTIONS = { contentType: 'application/json' };
 
+/** A sha256 as latest.json names it: anything else there (a damaged pointer) is not quoted as the previous manifest. */
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
 /** What archiving the manifest did: see {@link ArchiveSummary}'s `manifest`. */
 export type ManifestArchived = NonNullable<ArchiveSummary['manifest']>;
 
@@ -142,5 +145,11 @@ async function archiveWithIndex(
   const lostCopy = !known && index.some((e) => e.content === content);
   const result: ManifestArchived = { sha256, key, changed: !known && !lostCopy, location: put.location };
   if ((known || lostCopy) && put.created) result.restored = true;
+  // A manifest seen before that is not the one the last archive found (Ops Manager went back to an earlier one): not
+  // new, but not unchanged either; `previous` names what latest.json held, so the summary can say so.
+  const before = latest?.sha256;
+  if (!result.changed && typeof before === 'string' && SHA256_HEX.test(before) && before !== sha256) {
+    result.previous = before;
+  }
   return result;
 }

@@ -527,9 +527,11 @@ export interface RunReport {
 export interface ArchiveSummary {
   /**
    * The version manifest: `changed` when its content was new (stored and indexed); `restored: true` (absent otherwise)
-   * when it was known but its copy under `manifests/sha256/` was lost or damaged and was written again.
+   * when it was known but its copy under `manifests/sha256/` was lost or damaged and was written again; `previous`
+   * (only then) when it was known but is not the manifest the last archive found: the sha256 `latest.json` named
+   * before this run (Ops Manager went back to a manifest seen before).
    */
-  manifest?: { sha256: string; key: string; changed: boolean; restored?: true; location: string };
+  manifest?: { sha256: string; key: string; changed: boolean; restored?: true; previous?: string; location: string };
   /**
    * Keys written (the previous month's host assignments too when this run closed it); `projects`: entries in this
    * month's host assignments document (carried-over ones included).

@@ -87,10 +87,24 @@ export async function applyAndSave(
         ...(request.signal === undefined ? {} : { signal: request.signal }),
         // A saved plan's run holds no desired state, and one made now dropped it: loaded again only if a secret fails.
         locateSecrets: secretLocator(plan, () => loadForPlaces(deps)),
+        // The pin is read again for the upload: each refusal says where, why, that nothing was uploaded, and what to do.
         readPin: async (path, sha256) => {
-          const { bytes } = await deps.source.read(path);
-          if (sha256Hex(bytes) !== sha256) {
-            throw new ReconcileError('PIN_CHANGED', `pinned manifest ${path} changed since the plan was made`);
+          let bytes: Uint8Array;
+          try {
+            ({ bytes } = await deps.source.read(path));
+          } catch (error) {
+            throw new ReconcileError(
+              'PIN_UNREADABLE',
+              `pinned manifest ${path} cannot be read again from ${deps.source.describe()} for the upload: ${errorMessage(error)}; nothing was uploaded: put the file back as it was planned, or run plan again`,
+              { cause: error },
+            );
+          }
+          const now = sha256Hex(bytes);
+          if (now !== sha256) {
+            throw new ReconcileError(
+              'PIN_CHANGED',
+              `pinned manifest ${path} changed since the plan was made (sha256 ${sha256.slice(0, 12)} planned, ${now.slice(0, 12)} now): neither content was uploaded; run plan again to review and apply the new pin`,
+            );
           }
           return new TextDecoder().decode(bytes);
         },

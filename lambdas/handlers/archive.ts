@@ -12,7 +12,7 @@ import { type AppContext, createAppContext } from './app-context.ts';
 import { classifyError, HandlerError, InvalidEventError } from './errors.ts';
 import { fieldList } from './event-text.ts';
 import { METRIC } from './metrics.ts';
-import { nextStep } from './next-step.ts';
+import { ARCHIVE_INVALID_EVENT_STEP } from './next-step.ts';
 import { notConfigured } from './not-configured.ts';
 import { type RunFn, runOnce } from './run-once.ts';
 import { isScheduledEvent, scheduledEventProblem } from './scheduled-event.ts';
@@ -28,7 +28,8 @@ export function createArchiveHandler(app: AppContext, run: RunFn = runReconcile)
       const problem = archiveEventProblem(event);
       if (problem) {
         const outcome = classifyError(new InvalidEventError(problem));
-        logger.error('event rejected', { error: outcome, code: outcome.code, nextStep: nextStep(outcome.code) });
+        // Its own step: the reconcile function's names options (mode, projects...) that this one refuses.
+        logger.error('event rejected', { error: outcome, code: outcome.code, nextStep: ARCHIVE_INVALID_EVENT_STEP });
         metrics.addMetric(METRIC.eventRejected, MetricUnit.Count, 1);
         return { status: 'rejected', trigger: 'unknown', error: outcome };
       }

@@ -77,6 +77,13 @@ const NEXT_STEPS: Readonly<Record<string, string>> = {
   INTERNAL: `a bug: keep the stack of this line and the run report, and report it (${RUNBOOK})`,
 };
 
+/**
+ * INVALID_EVENT of the archive function, which takes no options: the reconcile function's step would send its operator
+ * to retry with `{"mode": ...}`, refused again.
+ */
+export const ARCHIVE_INVALID_EVENT_STEP =
+  "fix the event's sender: the archive function takes a scheduled event with the EventBridge envelope only (redeploy the stack to restore the schedule's payload), or {} for a manual run: it takes no options";
+
 /** Said when the code has no entry of its own. */
 export const DEFAULT_NEXT_STEP = `read the message; the runbook of the alarm says what to check (${RUNBOOK})`;
 

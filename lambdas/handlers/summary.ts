@@ -2,7 +2,7 @@
  * What a handler returns: a compact, JSON-serialisable summary of the run (the full report is archived under
  * `reports/`). Holds counts, file versions and failure messages, never a secret.
  */
-import type { PlanSummary, RunReport, TargetFailure } from '../core/model.ts';
+import type { ArchiveSummary, PlanSummary, RunReport, TargetFailure } from '../core/model.ts';
 import type { RunCommand } from '../core/run-types.ts';
 import type { ErrorOutcome } from './errors.ts';
 
@@ -65,6 +65,19 @@ export interface RunSummary {
   error?: ErrorOutcome;
   /** An archive run that failed in part: whether a later attempt can get past every failure (ArchiveSummary.retryable). */
   retryable?: boolean;
+  /**
+   * An archive run: what it stored (ArchiveSummary without locations and errors, which `failures` lists): the version
+   * manifest's sha256 and whether it was new (`changed`), a lost copy written again (`restored`) or a manifest seen
+   * before that the last archive did not find (`previous`: the one it found); the usage month and the keys written
+   * (sorted);
+   * `incomplete`: the parts not stored, or stored without some of their reads. Without it an archive's answer said
+   * only planning counts, all zero.
+   */
+  archive?: {
+    manifest?: { sha256: string; changed: boolean; restored?: true; previous?: string };
+    usage?: { month: string; keys: string[]; projects?: number };
+    incomplete?: string[];
+  };
   /** DESIRED_STATE_INVALID: the first {@link MAX_LISTED_ISSUES} problems (the error's message counts them all). */
   issues?: ListedIssue[];
   reason?: string;
@@ -171,6 +184,7 @@ export function summarise(report: RunReport, trigger: string, command: RunComman
     ...(report.heldByWindows?.length ? { heldByWindows: report.heldByWindows.length } : {}),
     ...(report.windowsIgnoredBy === undefined ? {} : { windowsIgnoredBy: report.windowsIgnoredBy }),
     ...(report.archive?.retryable === undefined ? {} : { retryable: report.archive.retryable }),
+    ...(report.archive === undefined ? {} : { archive: archiveOutcome(report.archive) }),
     ...(report.warnings?.length ? { warnings: report.warnings.slice(0, MAX_LISTED_WARNINGS) } : {}),
     ...(report.failures.length > MAX_LISTED_FAILURES
       ? { failuresNotListed: report.failures.length - MAX_LISTED_FAILURES }
@@ -195,5 +209,32 @@ export function summarise(report: RunReport, trigger: string, command: RunComman
       ...(r.code ? { code: r.code } : {}),
       ...(r.httpStatus === undefined ? {} : { httpStatus: r.httpStatus }),
     })),
+  };
+}
+
+/** What an archive run stored, for its summary: see {@link RunSummary}'s `archive`. */
+function archiveOutcome(archive: ArchiveSummary): NonNullable<RunSummary['archive']> {
+  const { manifest, usage, incomplete } = archive;
+  return {
+    ...(manifest === undefined
+      ? {}
+      : {
+          manifest: {
+            sha256: manifest.sha256,
+            changed: manifest.changed,
+            ...(manifest.restored === true ? { restored: true as const } : {}),
+            ...(manifest.previous === undefined ? {} : { previous: manifest.previous }),
+          },
+        }),
+    ...(usage === undefined
+      ? {}
+      : {
+          usage: {
+            month: usage.month,
+            keys: [...usage.keys].sort(),
+            ...(usage.projects === undefined ? {} : { projects: usage.projects }),
+          },
+        }),
+    ...(incomplete === undefined || incomplete.length === 0 ? {} : { incomplete: [...incomplete] }),
   };
 }

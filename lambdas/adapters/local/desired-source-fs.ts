@@ -10,6 +10,7 @@ import {
   constants,
   type Dirent,
   fstatSync,
+  lstatSync,
   openSync,
   readdirSync,
   readSync,
@@ -150,12 +151,16 @@ export class FsDesiredStateSource implements DesiredStateSource {
       // an I/O failure, reported as such rather than as a torn upload retried forever.
       const errno = (error as NodeJS.ErrnoException).code;
       const gone = errno === 'ENOENT' || errno === 'ENOTDIR';
+      // A link whose target is missing is there (`ls` shows it): "no file" would send its author looking for nothing.
+      const dangling = gone && isLink(path.join(realRoot, normalised));
       throw new DesiredSourceError(
         gone ? 'NOT_FOUND' : 'IO',
         relativePath,
-        gone
-          ? `no file "${relativePath}" under the desired-state root`
-          : `cannot resolve "${relativePath}" under the desired-state root (${errno ?? 'error'})`,
+        dangling
+          ? `"${relativePath}" is ${unresolvable(relativePath, error)}`
+          : gone
+            ? `no file "${relativePath}" under the desired-state root`
+            : `cannot resolve "${relativePath}" under the desired-state root (${errno ?? 'error'})`,
         { cause: error },
       );
     }
@@ -367,6 +372,15 @@ function readRegularFile(
     throw new DesiredSourceError('IO', relativePath, `cannot read "${relativePath}": ${code}`, { cause: error });
   } finally {
     closeSync(fd);
+  }
+}
+
+/** True when `absolute` itself is a symbolic link (whatever its target); false when nothing is there. */
+function isLink(absolute: string): boolean {
+  try {
+    return lstatSync(absolute).isSymbolicLink();
+  } catch {
+    return false;
   }
 }
 

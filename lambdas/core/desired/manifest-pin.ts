@@ -37,7 +37,10 @@ export async function readPinnedManifest(
     return fail(`cannot be read from ${source.describe()} (${error instanceof Error ? error.message : String(error)})`);
   }
   const size = Math.max(read.size ?? 0, read.bytes.length);
-  if (size > options.maxManifestBytes) return fail(`is ${size} bytes, over the limit of ${options.maxManifestBytes}`);
+  if (size > options.maxManifestBytes) {
+    // In bytes, as the YAML files' limit is said; and what it is the limit of.
+    return fail(`is ${size} bytes, over the limit of ${options.maxManifestBytes} bytes for a pinned manifest`);
+  }
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(read.bytes);

@@ -73,6 +73,13 @@ export function renderArchiveSummary(report: RunReport, options: RunSummaryOptio
     let what = '(unchanged since the last archive)';
     if (m.changed) what = style.create('(new, stored)');
     else if (m.restored === true) what = style.update('(known, copy restored)');
+    // Known, yet not what the last archive found: Ops Manager went back to an earlier manifest. Never "unchanged".
+    if (!m.changed && m.previous !== undefined) {
+      const restored = m.restored === true ? ', copy restored' : '';
+      what = style.update(
+        `(known${restored}: seen before, but changed since the last archive, which found sha256 ${printable(m.previous.slice(0, 12))})`,
+      );
+    }
     out.push(`Version manifest: sha256 ${m.sha256.slice(0, 12)} ${what}`);
     out.push(`  ${m.location}`);
   }
@@ -84,10 +91,18 @@ export function renderArchiveSummary(report: RunReport, options: RunSummaryOptio
     const closed = [...new Set(keys.filter((k) => !own.includes(k)).map((k) => k.split('/')[1] ?? k))].sort();
     const n = own.length;
     const of = projects === undefined ? '' : ` of ${projects} project${projects === 1 ? '' : 's'}`;
+    // Each snapshot by what it is, only those stored: physical hosts stored and host assignments failed is not "host
+    // assignments of 0 projects".
+    const files = own.map((k) => k.slice(`usage/${month}/`.length));
+    const names = [
+      ...(files.includes('physical-hosts.json') ? ['physical hosts'] : []),
+      ...(files.includes('host-assignments.json') ? [`host assignments${of}`] : []),
+      ...files.filter((f) => f !== 'physical-hosts.json' && f !== 'host-assignments.json').map((f) => printable(f)),
+    ];
     out.push(
       n === 0
         ? `Usage ${month}: nothing stored`
-        : `Usage ${month}: ${n} snapshot${n === 1 ? '' : 's'} (physical hosts, host assignments${of})`,
+        : `Usage ${month}: ${n} snapshot${n === 1 ? '' : 's'} (${names.join(', ')})`,
     );
     for (const m of closed) out.push(`Usage ${m}: closed (host assignments read again for the whole month)`);
   }

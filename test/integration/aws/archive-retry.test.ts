@@ -2,7 +2,7 @@
 // failures a retry can pass is rethrown, so Lambda retries it the same day (not the next); one whose failure a retry
 // meets again (403) is answered; a manual run is always answered; the retry completes the archive without duplicates.
 import { describe, expect, it } from 'vitest';
-import { WORLD } from '../../helpers/aws-world.ts';
+import { emulatorAdmin, WORLD } from '../../helpers/aws-world.ts';
 import { useHandlerWorld } from '../../helpers/handler-world.ts';
 import { schedulerEvent } from '../../helpers/scheduler-event.ts';
 
@@ -35,6 +35,39 @@ describe('a partial archive under the archive handler', { timeout: 60_000 }, () 
     expect(stored('archive/manifests/')).toEqual(manifests);
     const index = JSON.parse(h.world.s3.getText(WORLD.dataBucket, 'archive/manifests/index.json') ?? '[]');
     expect(JSON.stringify(index).match(/"sha256"/g)).toHaveLength(1);
+  });
+
+  it('the answer says what was archived: a new manifest, the same again, and one Ops Manager went back to', async () => {
+    const first = await h.archive(SCHEDULE, ctx());
+    const { month } = (first.archive as { usage: { month: string } }).usage;
+    expect(month).toMatch(/^\d{4}-\d{2}$/);
+    const usage = {
+      month,
+      keys: [`usage/${month}/host-assignments.json`, `usage/${month}/physical-hosts.json`], // sorted
+      projects: 4,
+    };
+    expect(first).toMatchObject({ status: 'ok', archive: { manifest: { changed: true }, usage } });
+    const seed = (first.archive as { manifest: { sha256: string } }).manifest.sha256;
+    expect(first.archive).not.toHaveProperty('incomplete');
+    const again = await h.archive(SCHEDULE, ctx());
+    expect(again.archive).toEqual({ manifest: { sha256: seed, changed: false }, usage });
+    // The reconcile uploads the pinned manifest: the next archive stores it as new.
+    expect(await h.reconcile(schedulerEvent('opsman-gitops-reconcile'), h.ctx())).toMatchObject({ status: 'ok' });
+    const pinned = await h.archive(SCHEDULE, ctx());
+    const pin = (pinned.archive as { manifest: { sha256: string; changed: boolean } }).manifest;
+    expect(pin).toEqual({ sha256: expect.not.stringMatching(seed), changed: true });
+    // Ops Manager back at its seed manifest: known, but not what the last archive found.
+    await emulatorAdmin(h.world.emulator.origin, 'POST', 'reset');
+    const back = await h.archive(SCHEDULE, ctx());
+    expect(back.archive).toEqual({ manifest: { sha256: seed, changed: false, previous: pin.sha256 }, usage });
+  });
+
+  it('a partial archive names the parts it did not store', async () => {
+    h.world.s3.injectFault({ method: 'PUT', key: MANIFESTS, status: 403, code: 'AccessDenied', count: 999 });
+    const summary = await h.archive({}, ctx());
+    h.world.s3.clearFaults();
+    expect(summary).toMatchObject({ status: 'partial', archive: { incomplete: ['version manifest'] } });
+    expect(summary.archive).not.toHaveProperty('manifest');
   });
 
   it('a 403 on the manifest put is not retryable: the scheduled run is answered partial, not rethrown', async () => {

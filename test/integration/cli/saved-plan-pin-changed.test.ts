@@ -2,9 +2,10 @@
 // content; the pinned file is then edited in git before `apply --plan`. The apply must not send either version: the
 // manifest write fails with PIN_CHANGED (the plan showed one content, the file now holds another), the manifest on
 // Ops Manager stays as it was, and the other writes of the plan are applied.
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { sha256Hex } from '../../../lambdas/core/canonical.ts';
 import type { Plan, RunReport } from '../../../lambdas/core/model.ts';
 import { runBinary, toolEnv } from '../../helpers/cli-run.ts';
 import { closeExampleWorkspace, editDesired, openExampleWorkspace } from '../../helpers/cli-workspace.ts';
@@ -52,11 +53,34 @@ describe('a saved plan whose pinned manifest changed in git', { timeout: 120_000
     const report = JSON.parse(applied.stdout) as RunReport;
     const byKind = Object.fromEntries(report.results.map((r) => [r.change.kind, r]));
     expect(byKind.versionManifest?.status, applied.stdout).toBe('failed');
-    expect(byKind.versionManifest?.message).toContain(
-      'pinned manifest manifests/approved.json changed since the plan was made',
+    const now = sha256Hex(await readFile(join(dir, 'desired', 'manifests', 'approved.json'), 'utf8')); // as edited since
+    const pinned = plan.changes.find((c) => c.kind === 'versionManifest')?.after as { sha256: string };
+    // Where, why (both digests), that nothing was uploaded, and what to do.
+    expect(byKind.versionManifest?.message).toBe(
+      `pinned manifest manifests/approved.json changed since the plan was made (sha256 ${pinned.sha256.slice(0, 12)} planned, ${now.slice(0, 12)} now): neither content was uploaded; run plan again to review and apply the new pin`,
     );
+    expect(byKind.versionManifest?.code).toBe('PIN_CHANGED');
     expect(byKind.auditLogRotation?.status).toBe('applied');
     expect(applied.code).not.toBe(0);
+    expect(await servedManifest()).toBe(before);
+  });
+
+  it('a pinned manifest removed since the plan: PIN_UNREADABLE naming the file, its source and what to do', async () => {
+    const env = toolEnv(emulator.url);
+    await edit('manifests/approved.json', '"updated": 1767225600000', '"updated": 1767225600001');
+    const file = join(dir, 'plan.json');
+    await runBinary(['plan', '--out', file, ...common], env);
+    const before = await servedManifest();
+    await rm(join(dir, 'desired', 'manifests', 'approved.json'));
+    const applied = await runBinary(['apply', '--plan', file, '--json', ...common], env);
+    const report = JSON.parse(applied.stdout) as RunReport;
+    const pin = report.results.find((r) => r.change.kind === 'versionManifest');
+    expect(pin?.status, applied.stdout).toBe('failed');
+    expect(pin?.code).toBe('PIN_UNREADABLE');
+    expect(pin?.message).toBe(
+      `pinned manifest manifests/approved.json cannot be read again from dir:${join(dir, 'desired')}/ for the upload: no file "manifests/approved.json" under the desired-state root; nothing was uploaded: put the file back as it was planned, or run plan again`,
+    );
+    expect(applied.code).toBe(1);
     expect(await servedManifest()).toBe(before);
   });
 });

@@ -128,6 +128,20 @@ describe('FsDesiredStateSource', () => {
     expect((error as DesiredSourceError).message).toContain('ELOOP');
   });
 
+  it('a link to a missing file (a pinned manifest, say) is named as such, not as "no file" (ls shows it there)', async () => {
+    await mkdir(path.join(root, 'manifests'));
+    await symlink('approved-2026.json', path.join(root, 'manifests/approved.json'));
+    const source = new FsDesiredStateSource(root);
+    const error = await source.read('manifests/approved.json').catch((e: unknown) => e);
+    expect((error as DesiredSourceError).code).toBe('NOT_FOUND'); // still gone: the loader's meaning is unchanged
+    expect((error as DesiredSourceError).message).toBe(
+      '"manifests/approved.json" is a symbolic link to a file that does not exist: it is not read; restore its target, or remove the link',
+    );
+    // Nothing there at all is still "no file".
+    const absent = await source.read('manifests/other.json').catch((e: unknown) => e);
+    expect((absent as DesiredSourceError).message).toBe('no file "manifests/other.json" under the desired-state root');
+  });
+
   it('a listed file replaced by one over maxBytes answers its size, unread; without maxBytes it is read whole', async () => {
     const source = new FsDesiredStateSource(root);
     await source.list();

@@ -89,6 +89,25 @@ describe('archiveManifest', () => {
     expect(w.json('manifests/latest.json')).toMatchObject({ sha256: next.sha256, updated: 1800000000000 });
   });
 
+  it('a manifest seen before, served again after another one, names the one the last archive found', async () => {
+    const w = new World();
+    const first = await archiveManifest(w.api, w.archive, NOW);
+    w.served = '{"updated":1800000000000,"versions":[]}';
+    const second = await archiveManifest(w.api, w.archive, LATER);
+    expect(second.previous).toBeUndefined(); // new content: `changed` says it
+    w.served = MANIFEST; // Ops Manager went back to the first manifest
+    const back = await archiveManifest(w.api, w.archive, '2026-03-19T08:09:10.123Z');
+    expect(back).toEqual({ ...first, changed: false, previous: second.sha256 });
+    expect(w.json('manifests/latest.json')).toMatchObject({ sha256: first.sha256 });
+    expect(w.json('manifests/index.json')).toHaveLength(2);
+    // Served again the next day: unchanged since the last archive, so no `previous`.
+    const again = await archiveManifest(w.api, w.archive, '2026-03-20T08:09:10.123Z');
+    expect(again).toEqual({ ...first, changed: false });
+    // A damaged pointer is not quoted.
+    w.objects.set('manifests/latest.json', JSON.stringify({ sha256: '../x', key: 'k', fetchedAt: NOW }));
+    expect((await archiveManifest(w.api, w.archive, LATER)).previous).toBeUndefined();
+  });
+
   it('refuses an empty body or a manifest that is not a JSON object, and stores nothing', async () => {
     for (const text of ['', '  \n', 'null', '[]', '"manifest"', '42']) {
       const w = new World();

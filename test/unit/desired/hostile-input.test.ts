@@ -244,7 +244,7 @@ describe('hostile input', () => {
     const issues = await issuesOf(new SwollenSource(files, ['p.yaml', 'm.json']));
     expect(issues.map((i) => `${i.file}: ${i.message}`)).toEqual([
       'p.yaml: file is 5000000000 bytes, over the limit of 1048576 bytes',
-      'settings.yaml: versionManifest.pin "m.json": is 5000000000 bytes, over the limit of 33554432',
+      'settings.yaml: versionManifest.pin "m.json": is 5000000000 bytes, over the limit of 33554432 bytes for a pinned manifest',
     ]);
   });
 

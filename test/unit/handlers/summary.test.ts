@@ -98,6 +98,19 @@ describe('the status and the lists of a summary', () => {
     expect(summarise(r, 'schedule', 'apply', 1).status).toBe('partial');
   });
 
+  it("an archive's answer lists its usage keys sorted (stable, whatever order the writes ended in), without locations", () => {
+    const archive = {
+      manifest: { sha256: 'ab'.repeat(32), key: 'k', changed: false, location: '/a/k' },
+      usage: { month: '2026-11', keys: ['usage/2026-11/physical-hosts.json', 'usage/2026-11/host-assignments.json'] },
+      errors: [],
+    };
+    expect(summarise({ ...report([]), archive } as RunReport, 'schedule', 'archive', 1).archive).toEqual({
+      manifest: { sha256: 'ab'.repeat(32), changed: false },
+      usage: { month: '2026-11', keys: ['usage/2026-11/host-assignments.json', 'usage/2026-11/physical-hosts.json'] },
+    });
+    expect(summarise(report([]), 'schedule', 'apply', 1)).not.toHaveProperty('archive');
+  });
+
   it('a run without failures nor interruption is ok', () => {
     expect(summarise(report([]), 'schedule', 'apply', 1).status).toBe('ok');
   });

@@ -191,6 +191,85 @@ describe('renderArchiveSummary', () => {
         '',
       ],
     },
+    {
+      name: 'physical hosts stored, host assignments not: only what was stored is named',
+      archive: {
+        usage: { month: '2026-11', keys: ['usage/2026-11/physical-hosts.json'], projects: 0 },
+        errors: ['host assignments: cannot write /a/usage/2026-11/host-assignments.json: no space left (ENOSPC)'],
+      },
+      text: [
+        'Usage 2026-11: 1 snapshot (physical hosts)',
+        'x host assignments: cannot write /a/usage/2026-11/host-assignments.json: no space left (ENOSPC)',
+        'Archive finished with 1 error; 12 API calls.',
+        'Report: /r.json',
+        '',
+      ],
+    },
+    {
+      name: 'host assignments stored, physical hosts not',
+      archive: {
+        usage: { month: '2026-11', keys: ['usage/2026-11/host-assignments.json'], projects: 1 },
+        errors: ['physical hosts: GET /usage/groups failed: 500'],
+      },
+      text: [
+        'Usage 2026-11: 1 snapshot (host assignments of 1 project)',
+        'x physical hosts: GET /usage/groups failed: 500',
+        'Archive finished with 1 error; 12 API calls.',
+        'Report: /r.json',
+        '',
+      ],
+    },
+    {
+      name: 'a known manifest that is not the one the last archive found (Ops Manager went back to it)',
+      archive: {
+        manifest: { sha256: 'ab'.repeat(32), key: 'k', changed: false, previous: 'cd'.repeat(32), location: '/a/k' },
+        errors: [],
+      },
+      text: [
+        'Version manifest: sha256 abababababab (known: seen before, but changed since the last archive, which found sha256 cdcdcdcdcdcd)',
+        '  /a/k',
+        'Archive complete; 12 API calls.',
+        'Report: /r.json',
+        '',
+      ],
+    },
+    {
+      name: 'a known manifest gone back to, whose copy was also restored',
+      archive: {
+        manifest: {
+          sha256: 'ab'.repeat(32),
+          key: 'k',
+          changed: false,
+          restored: true as const,
+          previous: 'cd'.repeat(32),
+          location: '/a/k',
+        },
+        errors: [],
+      },
+      text: [
+        'Version manifest: sha256 abababababab (known, copy restored: seen before, but changed since the last archive, which found sha256 cdcdcdcdcdcd)',
+        '  /a/k',
+        'Archive complete; 12 API calls.',
+        'Report: /r.json',
+        '',
+      ],
+    },
+    {
+      name: 'a new manifest is "new, stored" whatever else the report carries',
+      archive: {
+        manifest: { sha256: 'ab'.repeat(32), key: 'k', changed: true, previous: 'cd'.repeat(32), location: '/a/k' },
+        usage: { month: '2026-11', keys: ['usage/2026-11/odd\u001b[31m.json'] },
+        errors: [],
+      },
+      text: [
+        'Version manifest: sha256 abababababab (new, stored)',
+        '  /a/k',
+        'Usage 2026-11: 1 snapshot (odd\\u001b[31m.json)',
+        'Archive complete; 12 API calls.',
+        'Report: /r.json',
+        '',
+      ],
+    },
   ])('$name', ({ archive, text }) => {
     expect(renderArchiveSummary(report(plan([]), [], { archive, reportLocation: '/r.json' }))).toBe(text.join('\n'));
   });

@@ -71,9 +71,17 @@ describe('the archive handler over a run that failed for good', () => {
 
   it('a refused event is EventRejected, with no run', async () => {
     const { handler, sent } = handlerFailingWith(retryable());
-    const { result } = await captureProcessOutput(() => handler({ mode: 'apply' }, context));
+    const { result, text } = await captureProcessOutput(() => handler({ mode: 'apply' }, context));
     expect(result).toMatchObject({ status: 'rejected' });
     expect(sent).toContain('EventRejected');
     expect(sent).not.toContain('RunFailed');
+    // The next step is the archive function's: {} or a schedule, never the reconcile function's options.
+    const line = text
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as { message?: string; nextStep?: string })
+      .find((l) => l.message === 'event rejected');
+    expect(line?.nextStep).toMatch(/or \{\} for a manual run: it takes no options$/);
+    expect(line?.nextStep).not.toMatch(/dryRun|ignoreWindows|"mode"/);
   });
 });
