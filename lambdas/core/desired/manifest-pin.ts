@@ -65,8 +65,20 @@ export async function readPinnedManifest(
   if (!manifest || !Array.isArray(manifest.versions)) {
     return fail('does not look like a version manifest: expected a JSON object with a "versions" list');
   }
-  const unnamed = asArray(manifest.versions).findIndex((v) => typeof asRecord(v)?.name !== 'string');
-  if (unnamed >= 0) return fail(`does not look like a version manifest: versions[${unnamed}] has no "name"`);
+  // Uploaded as it is, an empty list leaves Ops Manager with no MongoDB version to deploy or upgrade to (in local
+  // mode), and an empty name is no version: almost surely a truncated or hand-trimmed file, refused before any write.
+  if (manifest.versions.length === 0) {
+    return fail(
+      'has an empty "versions" list: uploaded, it would leave Ops Manager no MongoDB version to deploy; pin a manifest with the versions you approve',
+    );
+  }
+  const unnamed = asArray(manifest.versions).findIndex((v) => {
+    const name = asRecord(v)?.name;
+    return typeof name !== 'string' || name.trim() === '';
+  });
+  if (unnamed >= 0) {
+    return fail(`does not look like a version manifest: versions[${unnamed}] has no "name" (a non-empty string)`);
+  }
   const sha256 = createHash('sha256').update(read.bytes).digest('hex');
   return { pin: { path, text, sha256, ...(read.version ? { version: read.version } : {}) } };
 }

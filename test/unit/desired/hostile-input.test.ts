@@ -215,7 +215,17 @@ describe('hostile input', () => {
     [
       'whose first version has no name',
       new Uint8Array(Buffer.from('{"versions":[{"version":"7.0.0"},{"name":"7.0.1"}]}')),
-      'does not look like a version manifest: versions[0] has no "name"',
+      'does not look like a version manifest: versions[0] has no "name" (a non-empty string)',
+    ],
+    [
+      'whose second version has an empty name',
+      new Uint8Array(Buffer.from('{"versions":[{"name":"7.0.0"},{"name":" "}]}')),
+      'does not look like a version manifest: versions[1] has no "name" (a non-empty string)',
+    ],
+    [
+      'with no versions',
+      new Uint8Array(Buffer.from('{"versions":[]}')),
+      'has an empty "versions" list: uploaded, it would leave Ops Manager no MongoDB version to deploy; pin a manifest with the versions you approve',
     ],
   ])('a pinned manifest %s is refused, never uploaded altered', async (_name, bytes, message) => {
     const settings =
