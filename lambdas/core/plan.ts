@@ -44,6 +44,8 @@ export interface PlanRequest {
   projectsField?: string;
   state: ReconcileState | null;
   stateCorrupt: boolean;
+  /** Why the stored state could not be used (which file, what is wrong), said in the plan's warning. */
+  stateCorruptMessage?: string;
   /** The store's version of `state` (null: none was stored), recorded in the plan: a saved plan checks it at apply. */
   stateVersion?: string | null;
   overrides?: { maxDeletes?: number; allowEmpty?: boolean };
@@ -174,7 +176,7 @@ export async function makePlan(
   if (otherOpsManager !== undefined) plan.warnings?.unshift(otherOpsManager);
   if (request.stateCorrupt) {
     plan.warnings?.unshift(
-      `${STATE_WAS_CORRUPT}: ownership is unknown this run; owned alert configs are recovered by adoption and nothing is pruned`,
+      `${STATE_WAS_CORRUPT}${request.stateCorruptMessage === undefined ? '' : ` (${request.stateCorruptMessage})`}: ownership is unknown this run; owned alert configs are recovered by adoption and nothing is pruned`,
     );
   }
   plan.changes = sortChanges(

@@ -305,6 +305,9 @@ export async function runReconcile(
               ...(request.projectsField === undefined ? {} : { projectsField: request.projectsField }),
               state: session.loaded.state,
               stateCorrupt: session.loaded.corrupt,
+              ...(session.loaded.corruptMessage === undefined
+                ? {}
+                : { stateCorruptMessage: session.loaded.corruptMessage }),
               stateVersion: session.openedVersion,
               overrides: request.overrides,
               ...(deps.opsManagerUrl === undefined ? {} : { opsManagerUrl: deps.opsManagerUrl }),

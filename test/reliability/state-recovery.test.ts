@@ -36,6 +36,10 @@ describe('corrupt or missing state', () => {
     // Detected and said so; ownership recovered by adoption, nothing planned for deletion.
     expect(run.error).toBeUndefined();
     expect(run.report?.warnings?.join('\n')).toMatch(/STATE WAS CORRUPT.*nothing is pruned/);
+    // The plan's own warning (all a `plan` prints) says which file and what is wrong with it, as the run's does.
+    expect(run.report?.plan.warnings?.[0]).toMatch(
+      /^STATE WAS CORRUPT \(state \S+state\.json is not valid JSON\): ownership is unknown this run/,
+    );
     expect(run.report?.summary.planned.adopt).toBe(17);
     expect(run.report?.summary.planned.create).toBe(0);
     expect(run.report?.summary.planned.delete).toBe(0);
