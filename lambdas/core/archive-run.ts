@@ -50,6 +50,8 @@ export async function runArchive(
     incomplete.push(...usageOutcome.incomplete);
   }
   if (incomplete.length > 0) summary.incomplete = incomplete;
+  const off = (['versionManifest', 'usage'] as const).filter((part) => !desired.settings.archive[part]);
+  if (off.length > 0) summary.off = [...off];
   const { isRetryable } = runDeps;
   if (summary.errors.length > 0 && isRetryable !== undefined) {
     // Failures with no error behind them (an unusable stored document) would meet the same on a retry.

@@ -537,6 +537,8 @@ export interface ArchiveSummary {
    * month's host assignments document (carried-over ones included).
    */
   usage?: { month: string; keys: string[]; projects?: number };
+  /** The parts Settings.archive turns off (`versionManifest`, `usage`), in that order; absent when neither is. */
+  off?: ('versionManifest' | 'usage')[];
   errors: string[];
   /**
    * The parts this run did not store, or stored without some of their reads (`version manifest`, `usage <month>:

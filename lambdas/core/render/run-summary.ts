@@ -106,6 +106,12 @@ export function renderArchiveSummary(report: RunReport, options: RunSummaryOptio
     );
     for (const m of closed) out.push(`Usage ${m}: closed (host assignments read again for the whole month)`);
   }
+  // A part Settings turns off, said when the other part ran (with both off, the command says "nothing written" why).
+  const off = archive?.off ?? [];
+  if (off.length === 1) {
+    const part = off[0] === 'versionManifest' ? 'Version manifest' : 'Usage';
+    out.push(style.dim(`${part}: not archived (Settings turns off archive.${off[0]})`));
+  }
   for (const error of archive?.errors ?? []) out.push(style.error(printable(`x ${error}`)));
   // The archive errors are in `failures` too (under the archive target): listed once, counted once.
   const failures = report.failures.filter((f) => !isArchiveFailure(f));

@@ -95,6 +95,7 @@ describe('archive', () => {
     const warning =
       'manifests/index.json entry [0] has sha256 "../x", not 64 lowercase hex digits: skipped, and left in the index as it is (correct or remove it by hand)';
     expect(report.archive?.errors).toEqual([]);
+    expect(report.archive?.off).toEqual(['usage']);
     expect(report.warnings).toEqual([warning]);
     expect(renderArchiveSummary(report)).toContain(`Warning: ${warning}\n`);
     const index = JSON.parse(h.archive.objects.get('manifests/index.json') ?? '[]') as unknown[];

@@ -270,6 +270,37 @@ describe('renderArchiveSummary', () => {
         '',
       ],
     },
+    {
+      name: 'usage turned off in Settings: said on a line of its own',
+      archive: {
+        manifest: { sha256: 'ab'.repeat(32), key: 'k', changed: false, location: '/a/k' },
+        off: ['usage' as const],
+        errors: [],
+      },
+      text: [
+        'Version manifest: sha256 abababababab (unchanged since the last archive)',
+        '  /a/k',
+        'Usage: not archived (Settings turns off archive.usage)',
+        'Archive complete; 12 API calls.',
+        'Report: /r.json',
+        '',
+      ],
+    },
+    {
+      name: 'the manifest turned off in Settings',
+      archive: {
+        usage: { month: '2026-11', keys: ['usage/2026-11/physical-hosts.json'] },
+        off: ['versionManifest' as const],
+        errors: [],
+      },
+      text: [
+        'Usage 2026-11: 1 snapshot (physical hosts)',
+        'Version manifest: not archived (Settings turns off archive.versionManifest)',
+        'Archive complete; 12 API calls.',
+        'Report: /r.json',
+        '',
+      ],
+    },
   ])('$name', ({ archive, text }) => {
     expect(renderArchiveSummary(report(plan([]), [], { archive, reportLocation: '/r.json' }))).toBe(text.join('\n'));
   });
