@@ -168,7 +168,9 @@ function secretItemsOf(after: DesiredAlertBody): Map<string, number> {
 
 /**
  * `fields` with each secret of one of several notifications of one identity given its YAML position (FieldChange.item),
- * as diffAlert gives the non-secret ones: the secret paths number duplicates by content (secretPathPrefixes).
+ * as diffAlert gives the non-secret ones: the secret paths number duplicates by content (secretPathPrefixes). Those
+ * numbered secrets are then put in YAML order among the places they hold (item 1's before item 2's), as diffAlert orders the non-secret fields of such notifications: in path order the content numbering
+ * (`WEBHOOK#2` sorts before `WEBHOOK`) would list a later webhook's secrets above an earlier one's.
  */
 function withSecretItems(
   fields: FieldChange[],
@@ -176,11 +178,29 @@ function withSecretItems(
   items: ReadonlyMap<string, number> = secretItemsOf(after),
 ): FieldChange[] {
   if (items.size === 0) return fields;
-  return fields.map((f) => {
+  const out = fields.map((f) => {
     if (f.secret !== true || f.item !== undefined) return f;
     const item = items.get(f.path.slice(0, f.path.lastIndexOf('.')));
     return item === undefined ? f : { ...f, item };
   });
+  const places = out.flatMap((f, i) => (f.secret === true && f.item !== undefined ? [i] : []));
+  const inYamlOrder = places.map((i) => out[i] as FieldChange).sort(byItemThenField);
+  places.forEach((place, k) => {
+    out[place] = inYamlOrder[k] as FieldChange;
+  });
+  return out;
+}
+
+/**
+ * Secret fields of numbered notifications in YAML order: by item, then by field name. Each is a desired notification's
+ * (item 1 and up): one only on live is a whole-notification line, never a secret field.
+ */
+function byItemThenField(a: FieldChange, b: FieldChange): number {
+  const ia = a.item ?? 0;
+  const ib = b.item ?? 0;
+  if (ia !== ib) return ia - ib;
+  // One item, one path prefix: the paths differ in the field name alone.
+  return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
 }
 
 /**

@@ -358,3 +358,90 @@ describe('a record whose secret paths an earlier release numbered by list positi
     expect(changed.secrets).toContain(`notifications[WEBHOOK, item 2].webhookSecret: ${secretNote('changed')}`);
   });
 });
+
+describe('the order of the secret lines of two WEBHOOKs: the YAML order (item 1 before item 2)', () => {
+  /** The change of `desired` against a live config of `live`, its secret lines as printed and in printed order. */
+  function linesInOrder(
+    desired: Record<string, unknown>[],
+    live: Record<string, unknown>[],
+    owned: boolean,
+    values: Record<string, string>,
+  ): { action: string | undefined; lines: string[] } {
+    const config = { id: 'c1', groupId: 'g', eventTypeName: 'HOST_DOWN', enabled: true, matchers: [] };
+    const out = planAlertConfigs({
+      target: { type: 'project', id: 'g', name: 'p' },
+      project: {
+        name: 'p',
+        projectId: 'g',
+        release: [],
+        alertConfigs: [{ key: 'hooks', ...body(desired) }],
+      } as unknown as DesiredProject,
+      live: [{ ...config, notifications: live } as unknown as AlertConfig],
+      state: owned
+        ? {
+            alertConfigs: {
+              hooks: { id: 'c1', secretFingerprints: secretFingerprints(key, resolve(desired, VALUES)) },
+            },
+          }
+        : { alertConfigs: {} },
+      secrets: new Map([['hooks', { ok: true, values: resolve(desired, values) }]]),
+      teamProblems: new Map(),
+      fingerprintKey: key,
+    });
+    const fields: FieldChange[] = out.changes[0]?.fields ?? [];
+    return {
+      action: out.changes[0]?.action,
+      lines: fields.map((f) => (f.secret === true ? `${readablePath(f)}: ${secretNote(f.note)}` : readablePath(f))),
+    };
+  }
+
+  const inOrder = (note: string) => [
+    `notifications[WEBHOOK, item 1].webhookSecret: ${note}`,
+    `notifications[WEBHOOK, item 1].webhookUrl: ${note}`,
+    `notifications[WEBHOOK, item 2].webhookSecret: ${note}`,
+    `notifications[WEBHOOK, item 2].webhookUrl: ${note}`,
+  ];
+
+  for (const [order, desired] of [
+    ['A then B (A holds the unnumbered secret paths, which sort after `WEBHOOK#2`)', [A, B]],
+    ['B then A', [B, A]],
+  ] as const) {
+    it(`${order}: an adoption lists item 1's secrets before item 2's`, () => {
+      expect(linesInOrder([...desired], [LIVE_A, LIVE_B], false, VALUES)).toEqual({
+        action: 'adopt',
+        lines: inOrder(secretNote('set')),
+      });
+    });
+
+    it(`${order}: an update of every secret lists them in the same order`, () => {
+      expect(linesInOrder([...desired], [LIVE_A, LIVE_B], true, SWAPPED)).toEqual({
+        action: 'update',
+        lines: inOrder(secretNote('changed')),
+      });
+    });
+  }
+
+  it("an update of B's interval (item 2) and of A's secret (item 1): the field diff first, then the secret line", () => {
+    const bNow = { ...B, intervalMin: 2 };
+    expect(linesInOrder([A, bNow], [LIVE_A, LIVE_B], true, { ...VALUES, 'a#sec': 'x' })).toEqual({
+      action: 'update',
+      lines: [
+        'notifications[WEBHOOK, item 2].intervalMin',
+        `notifications[WEBHOOK, item 1].webhookSecret: ${secretNote('changed')}`,
+      ],
+    });
+  });
+
+  it("A's URL changed in the secrets file and A's secret replaced on live: one item, its fields by name", () => {
+    const replaced = { ...LIVE_A, webhookSecret: 'qq********' };
+    expect(
+      linesInOrder([A, B], [replaced, LIVE_B], true, { ...VALUES, 'a#url': 'https://hooks.example.invalid/a2' }),
+    ).toEqual({
+      action: 'update',
+      lines: [
+        `notifications[WEBHOOK, item 1].webhookSecret: ${secretNote('changed on live')}`,
+        `notifications[WEBHOOK, item 1].webhookUrl: ${secretNote('changed')}`,
+      ],
+    });
+  });
+});
