@@ -35,4 +35,14 @@ describe('OPSMAN_FINGERPRINT_KEY', { timeout: 60_000 }, () => {
     expect(run.stderr).not.toContain(value);
     expect(await readdir(dir)).toEqual([]);
   });
+
+  it('empty: as if unset, not a setting given wrong (no exit 2 naming it)', async () => {
+    const state = join(dir, 'state');
+    const run = await runBinary(
+      ['plan', '--state-dir', state, '--secrets-file', join(REPO_ROOT, 'desired-state/local-secrets.json')],
+      toolEnv('http://127.0.0.1:9/api/public/v1.0', { OPSMAN_FINGERPRINT_KEY: '' }),
+    );
+    expect(run.stderr).not.toContain('OPSMAN_FINGERPRINT_KEY');
+    expect(run.code, run.stderr).not.toBe(2);
+  });
 });

@@ -69,8 +69,9 @@ describe('PATCH refused', { timeout: 120_000 }, () => {
     expect(changes).toEqual([]);
   });
 
-  it('any other refusal (403) fails the change and sends no PUT', async () => {
-    const { run, log } = await disableUnder(403);
+  // 403 is an auth error, 400 an API error of another status: only a 405 is the method refused.
+  it.each([403, 400])('any other refusal (%i) fails the change and sends no PUT', async (status) => {
+    const { run, log } = await disableUnder(status);
     expect(run.code).toBe(1);
     expect(log.byRoute['PUT /groups/{groupId}/alertConfigs/{alertConfigId}']).toBeUndefined();
   });

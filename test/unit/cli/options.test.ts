@@ -89,6 +89,7 @@ describe('parseInvocation: global options', () => {
       argv: ['apply', '--project', 'Payments-prod', '--project', P2.toUpperCase(), '--project', 'Payments-prod'],
       expected: { projects: ['Payments-prod', P2] },
     },
+    { argv: ['plan', '--project', `9${'p'.repeat(62)}`], expected: { projects: [`9${'p'.repeat(62)}`] } },
     { argv: ['plan', '--mode', 'observe'], expected: { mode: 'observe' } },
     { argv: ['apply', '--mode=apply'], expected: { mode: 'apply' } },
     { argv: ['apply', '--auto-approve'], expected: { autoApprove: true } },
@@ -217,6 +218,14 @@ describe('parseInvocation: usage errors', () => {
       argv: ['plan', '--project', 'payments prod'],
       message:
         /^--project expects a 24-hex project id \(e\.g\. 5e2211c17a3e5a48f5497de3\) or a project's metadata\.name, found 'payments prod'$/,
+    },
+    // A name as the schema allows it: starting with a letter or digit, at most 63 characters.
+    { argv: ['plan', '--project', '.payments'], message: /or a project's metadata\.name, found '\.payments'$/ },
+    { argv: ['plan', '--project', 'p'.repeat(64)], message: new RegExp(`metadata\\.name, found '${'p'.repeat(64)}'$`) },
+    // A control character is shown escaped, never sent to the terminal.
+    {
+      argv: ['plan', '--project', 'pay\u001b[2Jments'],
+      message: /or a project's metadata\.name, found 'pay\\u001b\[2Jments'$/,
     },
     { argv: ['apply', '--max-deletes', '-1'], message: /--max-deletes needs a value; to pass one starting with '-'/ },
     {

@@ -28,6 +28,13 @@ describe('run guards', () => {
     const corrupt = (report.warnings ?? []).filter((w) => w.startsWith(STATE_WAS_CORRUPT));
     expect(corrupt).toHaveLength(1);
     expect(corrupt[0]).toMatch(/nothing is pruned this run/);
+    // The plan (printed, saved, reviewed) says it too, with the same why: which file and what is wrong.
+    const why = corrupt[0]?.slice(STATE_WAS_CORRUPT.length).split('): ')[0];
+    expect(why).toMatch(/^ \(.+/);
+    expect(why).not.toBe(' (unreadable');
+    expect(report.plan.warnings?.filter((w) => w.startsWith(STATE_WAS_CORRUPT))).toEqual([
+      `${STATE_WAS_CORRUPT}${why}): ownership is unknown this run; owned alert configs are recovered by adoption and nothing is pruned`,
+    ]);
     expect(h.state.state?.projects).toBeDefined();
     expect(h.state.lease).toBeNull();
   });

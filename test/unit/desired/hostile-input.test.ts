@@ -324,6 +324,22 @@ describe('hostile input', () => {
     expect(over.map((i) => i.message)).toEqual([`file is ${bytes} bytes, over the limit of ${bytes - 1} bytes`]);
   });
 
+  it('accepts a pinned manifest of exactly maxManifestBytes: that limit is inclusive too', async () => {
+    const manifest = '{"versions":[{"name":"7.0.0"}]}';
+    const bytes = new TextEncoder().encode(manifest).length;
+    const files = {
+      'org.yaml': ORG,
+      'settings.yaml':
+        'apiVersion: opsman-gitops/v1\nkind: Settings\nmetadata: {name: s}\nspec:\n  versionManifest: {pin: m.json}\n',
+      'm.json': manifest,
+    };
+    expect(await issuesOf(new MemorySource(files), { maxManifestBytes: bytes })).toEqual([]);
+    const over = await issuesOf(new MemorySource(files), { maxManifestBytes: bytes - 1 });
+    expect(over.map((i) => i.message)).toEqual([
+      `versionManifest.pin "m.json": is ${bytes} bytes, over the limit of ${bytes - 1} bytes for a pinned manifest`,
+    ]);
+  });
+
   it('loads .yml and .YAML files, and reports a listed entry with a problem whatever its name', async () => {
     const project =
       'apiVersion: opsman-gitops/v1\nkind: Project\nmetadata: {name: p, projectId: 5e2211c17a3e5a48f5497de3}\nspec: {}\n';

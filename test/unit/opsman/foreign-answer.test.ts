@@ -138,6 +138,12 @@ describe('foreignDetail and the base URL hints', () => {
     );
   });
 
+  it('a status other than 405 to a write keeps its own hint: a 404 to a PUT is the base URL, not the method', () => {
+    const detail = foreignDetail(404, url, { contentType: 'text/html', excerpt: '404 Not Found' }, CLI, 'PUT');
+    expect(detail).toMatch(/; check --base-url: it must be Ops Manager's Public API root/);
+    expect(detail).not.toContain('does not allow');
+  });
+
   it("Ops Manager's own 404 for a path outside its API hints at the base URL; a missing object does not", () => {
     const outside = 'Cannot find resource /om/api/public/v1.0/groups/g1/alertConfigs.';
     expect(withUnknownPathHint(404, 'RESOURCE_NOT_FOUND', outside, CLI)).toMatch(
@@ -157,17 +163,21 @@ describe('through the client, over HTTP', () => {
   let server: Server;
   let base: string;
   let body = NGINX_404;
+  let status = 404;
   beforeAll(async () => {
     server = createServer((_req, res) => {
       const json = body.startsWith('{');
-      res.writeHead(404, { 'content-type': json ? 'application/json' : 'text/html' }).end(body);
+      res.writeHead(status, { 'content-type': json ? 'application/json' : 'text/html' }).end(body);
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/om/api/public/v1.0`;
   });
   afterAll(() => new Promise((resolve) => server.close(resolve)));
 
-  async function errorOf(): Promise<OpsManagerApiError> {
+  async function errorOf(
+    call: (client: ReturnType<typeof createOpsManagerClient>) => Promise<unknown> = (client) =>
+      client.listAlertConfigs('5e2211c17a3e5a48f5497de3'),
+  ): Promise<OpsManagerApiError> {
     const client = createOpsManagerClient({
       baseUrl: base,
       publicKey: 'pubkey',
@@ -175,7 +185,7 @@ describe('through the client, over HTTP', () => {
       settingNames: { baseUrl: '--base-url' },
     });
     try {
-      const error = await client.listAlertConfigs('5e2211c17a3e5a48f5497de3').catch((e: unknown) => e);
+      const error = await call(client).catch((e: unknown) => e);
       if (!(error instanceof OpsManagerApiError)) throw new Error(`expected an API error, got ${String(error)}`);
       return error;
     } finally {
@@ -185,6 +195,7 @@ describe('through the client, over HTTP', () => {
 
   it("a proxy's HTML 404: not from Ops Manager, with the URL, the excerpt and the hint", async () => {
     body = NGINX_404;
+    status = 404;
     const error = await errorOf();
     expect(error).toMatchObject({ status: 404, errorCode: 'HTTP_404', fromOpsManager: false });
     expect(error.message).toBe(
@@ -195,8 +206,19 @@ describe('through the client, over HTTP', () => {
 
   it("Ops Manager's own 404 keeps its code and detail", async () => {
     body = OM_404;
+    status = 404;
     const error = await errorOf();
     expect(error).toMatchObject({ errorCode: 'GROUP_NOT_FOUND', fromOpsManager: true });
     expect(error.detail).toBe('No group with ID 5e2211c17a3e5a48f5497de9 exists.');
+  });
+
+  it("a proxy's 405 to a PATCH names the method it must pass on", async () => {
+    body = '<html><head><title>405 Not Allowed</title></head><body>405 Not Allowed</body></html>';
+    status = 405;
+    const error = await errorOf((client) => client.setAlertConfigEnabled('5e2211c17a3e5a48f5497de3', 'a1', false));
+    expect(error).toMatchObject({ status: 405, fromOpsManager: false });
+    expect(error.message).toContain(
+      'the server, or a proxy in front of Ops Manager, does not allow PATCH there: it must pass PATCH on to Ops Manager',
+    );
   });
 });

@@ -110,6 +110,19 @@ describe('retries of idempotent requests', () => {
     expect(error).toMatchObject({ attempts: 4 });
   });
 
+  it('counts a retry before a final answer: a 503, then a 404, is said "after 2 attempts"', async () => {
+    const { client, seen } = await scripted([
+      { status: 503, json: { errorCode: 'SERVICE_UNAVAILABLE', detail: 'down' } },
+      { status: 404, json: { errorCode: 'ALERT_CONFIG_NOT_FOUND', detail: 'gone' } },
+    ]);
+    const error = await client.getAlertConfig('g', 'a1').catch((e: unknown) => e);
+    expect(seen).toHaveLength(2);
+    expect((error as Error).message).toBe(
+      'GET /groups/{groupId}/alertConfigs/{alertConfigId} failed: 404 ALERT_CONFIG_NOT_FOUND: gone (after 2 attempts)',
+    );
+    expect(error).toMatchObject({ attempts: 2 });
+  });
+
   it('says nothing of attempts when the first answer was final', async () => {
     const { client } = await scripted([{ status: 404, json: { errorCode: 'ALERT_CONFIG_NOT_FOUND', detail: 'gone' } }]);
     const error = await client.getAlertConfig('g', 'a1').catch((e: unknown) => e);

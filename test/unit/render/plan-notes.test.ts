@@ -301,6 +301,12 @@ describe('renderArchiveSummary', () => {
         '',
       ],
     },
+    {
+      // The command says why nothing was written; a "not archived" line per part would only repeat it.
+      name: 'both parts turned off in Settings: no line for either',
+      archive: { off: ['versionManifest' as const, 'usage' as const], errors: [] },
+      text: ['Archive complete; 12 API calls.', 'Report: /r.json', ''],
+    },
   ])('$name', ({ archive, text }) => {
     expect(renderArchiveSummary(report(plan([]), [], { archive, reportLocation: '/r.json' }))).toBe(text.join('\n'));
   });
