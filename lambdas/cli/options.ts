@@ -243,10 +243,10 @@ export function parseInvocation(argv: readonly string[], env: Record<string, str
     // A project's name (payments-prod) is what people remember: a run resolves it against the desired state. Export
     // reads projects git may not have yet, so it needs their ids.
     if (command !== 'export' && PROJECT_NAME.test(id)) continue;
-    const hint =
-      /^[0-9a-f]*$/i.test(id) || command !== 'export'
-        ? ''
-        : ' (export reads projects that may not be in git yet: give the id Ops Manager shows, not a name)';
+    // Hex, only of the wrong length, is a truncated paste: no hint about names.
+    const hint = /^[0-9a-f]*$/i.test(id)
+      ? ''
+      : ' (export reads projects that may not be in git yet: give the id Ops Manager shows, not a name)';
     throw new UsageError(
       command === 'export'
         ? `--project expects a 24-hex project id (e.g. 5e2211c17a3e5a48f5497de3), found '${printable(id)}'${hint}`
