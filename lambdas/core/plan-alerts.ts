@@ -169,8 +169,9 @@ function secretItemsOf(after: DesiredAlertBody): Map<string, number> {
 /**
  * `fields` with each secret of one of several notifications of one identity given its YAML position (FieldChange.item),
  * as diffAlert gives the non-secret ones: the secret paths number duplicates by content (secretPathPrefixes). Those
- * numbered secrets are then put in YAML order among the places they hold (item 1's before item 2's), as diffAlert orders the non-secret fields of such notifications: in path order the content numbering
- * (`WEBHOOK#2` sorts before `WEBHOOK`) would list a later webhook's secrets above an earlier one's.
+ * numbered secrets are then put in YAML order among the places they hold (item 1's before item 2's), as diffAlert
+ * orders the non-secret fields of such notifications: in path order the content numbering (`WEBHOOK#2` sorts before
+ * `WEBHOOK`) would list a later webhook's secrets above an earlier one's.
  */
 function withSecretItems(
   fields: FieldChange[],
