@@ -31,7 +31,8 @@ export async function runArchive(
   if (desired.settings.archive.usage) {
     const only = projects === undefined ? undefined : new Set(projects);
     const ids = desired.projects.map((p) => p.projectId).filter((id) => only === undefined || only.has(id));
-    usage = archiveUsage(deps.api, deps.archive, ids, now);
+    const names = new Map(desired.projects.map((p) => [p.projectId, p.name]));
+    usage = archiveUsage(deps.api, deps.archive, ids, now, names);
   }
   const [manifestOutcome, usageOutcome] = await Promise.all([manifest, usage]);
   const summary: ArchiveSummary = { errors: [] };

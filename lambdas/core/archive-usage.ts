@@ -19,9 +19,11 @@
  * after the month's end, the month is closed and no longer read: in practice, one extra read per project on the
  * first run of a month.
  */
+
 import { errorMessage, mapLimit } from './concurrency.ts';
 import { jsonChunks } from './json-chunks.ts';
 import type { ArchiveStore, OpsManagerApi } from './ports.ts';
+import { printable } from './printable.ts';
 import {
   ASSIGNMENTS_FORMAT_VERSION,
   type AssignmentEntry,
@@ -76,6 +78,7 @@ async function archiveMonthAssignments(
   projectIds: readonly string[],
   range: MonthRange,
   fetchedAt: string,
+  names: ReadonlyMap<string, string>,
 ): Promise<MonthOutcome> {
   const { month, startDate, endDate } = range;
   const read = new Map<string, AssignmentEntry>();
@@ -121,7 +124,9 @@ async function archiveMonthAssignments(
   const perProject = [...failed.keys()].sort().map((id) => {
     const since = kept.get(id);
     const note = since === undefined ? '' : ` (kept its entry read at ${since})`;
-    return `host assignments of ${id}: ${failed.get(id)}${note}`;
+    // By its metadata.name too, when the desired state gives one: an id alone does not say which project failed.
+    const name = names.get(id);
+    return `host assignments of ${name === undefined ? id : `${printable(name)} (${id})`}: ${failed.get(id)}${note}`;
   });
   return { key: stored, written, errors: [...perProject, ...problems] };
 }
@@ -143,12 +148,16 @@ async function projectsToClose(
   return projectIds.filter((id) => !((readAt.get(id) ?? Number.NaN) >= closedAt));
 }
 
-/** Archives this month's usage and closes the previous month; failures are returned as messages, never thrown. */
+/**
+ * Archives this month's usage and closes the previous month; failures are returned as messages, never thrown. `names`
+ * (project id -> metadata.name) names a project whose read failed.
+ */
 export async function archiveUsage(
   api: OpsManagerApi,
   archive: ArchiveStore,
   projectIds: readonly string[],
   now: Date,
+  names: ReadonlyMap<string, string> = new Map(),
 ): Promise<{ month: string; keys: string[]; projects: number; errors: string[]; incomplete: string[] }> {
   const current = monthRange(now);
   const fetchedAt = now.toISOString();
@@ -164,7 +173,7 @@ export async function archiveUsage(
       hostErrors.push(`physical hosts: ${errorMessage(error)}`);
     }
   })();
-  const outcome = await archiveMonthAssignments(api, archive, projectIds, current, fetchedAt);
+  const outcome = await archiveMonthAssignments(api, archive, projectIds, current, fetchedAt, names);
   if (outcome.key !== undefined) keys.push(outcome.key);
   const closing: string[] = [];
   if (projectIds.length > 0) {
@@ -172,7 +181,7 @@ export async function archiveUsage(
     try {
       const open = await projectsToClose(archive, projectIds, previous);
       if (open.length > 0) {
-        const closed = await archiveMonthAssignments(api, archive, open, previous, fetchedAt);
+        const closed = await archiveMonthAssignments(api, archive, open, previous, fetchedAt, names);
         if (closed.key !== undefined) keys.push(closed.key);
         closing.push(...closed.errors.map((e) => `closing ${previous.month}: ${e}`));
       }

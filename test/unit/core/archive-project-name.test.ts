@@ -1,5 +1,6 @@
 // Scenario: an archive run limited by a project's metadata.name (`archive --project payments-staging`) reads the usage
-// of that project only and records the selection by id, as a run limited by its id does.
+// of that project only and records the selection by id, as a run limited by its id does; a project whose read fails
+// is named by its metadata.name and id.
 import { describe, expect, it } from 'vitest';
 import { P1, P2, scenario } from './scenario-fixture.ts';
 
@@ -15,5 +16,12 @@ describe('archive limited to a project by name', () => {
       projects: { groupId: string; results: unknown[] }[];
     };
     expect(usage.projects.map((p) => [p.groupId, p.results.length])).toEqual([[P2, 1]]);
+  });
+
+  it('names a project whose host assignments read failed by its metadata.name and id', async () => {
+    const h = scenario({}, {}, { archive: { versionManifest: false, usage: true } });
+    h.world.faults.push({ method: 'listProjectHostAssignments', groupId: P2, error: () => new Error('read refused') });
+    const report = await h.run('archive');
+    expect(report.archive?.errors).toEqual([`host assignments of payments-staging (${P2}): read refused`]);
   });
 });

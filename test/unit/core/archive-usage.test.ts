@@ -253,6 +253,22 @@ describe('archiveUsage', () => {
     }
   });
 
+  it('names a project whose read failed by its metadata.name too, when it is given (escaped for a terminal)', async () => {
+    const f = new Fakes();
+    const [a, b] = ids(2) as [string, string];
+    f.failRead.add(a);
+    f.failRead.add(b);
+    const names = new Map([
+      [a, 'payments-prod'],
+      [b, 'odd\u001b[31m'],
+    ]);
+    const result = await archiveUsage(f.api, f.archive, [a, b], NOW, names);
+    expect(result.errors.slice(0, 2)).toEqual([
+      `host assignments of payments-prod (${a}): read refused`,
+      `host assignments of odd\\u001b[31m (${b}): read refused`,
+    ]);
+  });
+
   it('leaves the stored document as it was when every read fails', async () => {
     const f = new Fakes();
     const [a] = ids(1) as [string];
