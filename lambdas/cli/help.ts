@@ -12,7 +12,8 @@ export const OPTION_HELP: Record<string, string> = {
   'secrets-file': '--secrets-file FILE      JSON {"<secret id>": {"<key>": "value"}} (else OPSMAN_SECRET_<ID>_<KEY>)',
   'state-dir': '--state-dir DIR          ownership state, lock and fingerprint key (default .opsman-gitops/)',
   'archive-dir': '--archive-dir DIR        manifests, usage and run reports (default <state-dir>/archive)',
-  project: '--project ID             only this project id; repeatable (organizations are then skipped)',
+  project:
+    '--project ID             only this project, by id or metadata.name; repeatable (organizations are then skipped)',
   org: '--org ID                 the organization of the exported projects (needed to export TEAM notifications)',
   mode: '--mode MODE              observe | plan | apply: a cap; the stricter of this and each target wins',
   'auto-approve': '--auto-approve           apply without asking (required when there is no terminal)',

@@ -61,3 +61,13 @@ describe('help: --out, which two commands take', () => {
     expect(commandHelp('export')).toMatch(/^ {2}--out DIR {16}write DIR\/project-<id>\.yaml per project/m);
   });
 });
+
+describe('help: --project, which takes a name except in export', () => {
+  it.each(['plan', 'apply', 'observe', 'archive'] as const)('%s says a metadata.name works as well as an id', (c) => {
+    expect(commandHelp(c)).toMatch(/^ {2}--project ID {13}only this project, by id or metadata\.name; repeatable/m);
+  });
+  it('export says ids (it reads projects git may not have)', () => {
+    expect(commandHelp('export')).toMatch(/^ {2}--project ID {13}a project to export \(24 hex\)/m);
+    expect(commandHelp('export')).not.toContain('metadata.name');
+  });
+});
