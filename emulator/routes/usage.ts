@@ -103,13 +103,17 @@ export const usageRoutes: Route[] = [
       if (matches.length === 0) matches = all.filter((a) => a.hostname === hostId);
       if (matches.length === 0) throw apiErrors.resourceNotFound(`/api/public/v1.0${ctx.path}`);
       const type = await serverTypeBody(ctx);
-      const old = matches[0]?.serverType ?? null;
+      const host = matches[0];
+      const old = host?.serverType ?? null;
       for (const a of matches) a.serverType = type;
+      // The event names the host by what it is, not by how the path spelt it: its id (when it has one) and its
+      // hostname, so a host changed by hostname and by id reads the same in the event history.
       recordAudit(ctx, {
         eventTypeName: 'HOST_SERVER_TYPE_CHANGED_AUDIT',
-        groupId: matches[0]?.groupId,
-        hostId,
-        name: matches[0]?.hostname ?? null,
+        groupId: host?.groupId,
+        hostId: host?.hostId,
+        hostname: host?.hostname,
+        name: host?.hostname ?? null,
         params: [{ display: 'Server type', param: 'serverType', old, new: type }],
       });
       await ctx.core.commit();

@@ -198,6 +198,24 @@ describe('server types', () => {
       404,
     );
   });
+
+  it('records the host by its id and hostname in the event, whichever of them the path named', async () => {
+    const events = async () =>
+      (await h.owner.get(`/groups/${W.paymentsProd}/events?eventType=HOST_SERVER_TYPE_CHANGED_AUDIT`)).body.results;
+    const host = { hostId: '6f0000000000000000000001', hostname: 'pay-prod-0.acme.internal' };
+    expect((await h.owner.put(`/usage/hosts/${host.hostname}`, { serverType: { name: 'TEST_SERVER' } })).status).toBe(
+      200,
+    );
+    expect((await h.owner.put(`/usage/hosts/${host.hostId}`, { serverType: { name: 'DEV_SERVER' } })).status).toBe(200);
+    const [byId, byName] = await events();
+    for (const ev of [byName, byId]) {
+      expect(ev).toMatchObject({ groupId: W.paymentsProd, ...host });
+      expect(ev.diffs[0]).toMatchObject({ id: host.hostId, name: host.hostname });
+    }
+    expect(byName.diffs[0].params).toEqual([
+      { display: 'Server type', param: 'serverType', old: 'PRODUCTION_SERVER', new: 'TEST_SERVER' },
+    ]);
+  });
 });
 
 describe('host assignments of a hand-written seed', () => {
