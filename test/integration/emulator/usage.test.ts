@@ -257,3 +257,54 @@ describe('host assignments of a hand-written seed', () => {
     ]);
   });
 });
+
+describe('a host that moved between projects', () => {
+  // moved.example was in project A until October, then in project B: one hostname, two assignments, two projects.
+  const ORG = '5e2211c17a3e5a48f5497e10';
+  const A = '5e2211c17a3e5a48f5497e11';
+  const B = '5e2211c17a3e5a48f5497e12';
+  let s: EmulatorHarness;
+  beforeAll(async () => {
+    const assignment = (groupId: string, hostId: string, serverType: string, dates: Record<string, string>) => ({
+      groupId,
+      hostId,
+      hostname: 'moved.example',
+      serverType,
+      processes: [],
+      ...dates,
+    });
+    s = await startHarness({
+      seed: {
+        organizations: [{ id: ORG, name: 'o' }],
+        projects: [
+          { id: A, name: 'a', orgId: ORG },
+          { id: B, name: 'b', orgId: ORG },
+        ],
+        apiKeys: [{ ...K.owner, desc: 'owner', roles: [{ roleName: 'GLOBAL_OWNER' }] }],
+        hostAssignments: [
+          assignment(A, '6f0000000000000000000e11', 'DEV_SERVER', { to: '2026-10-01' }),
+          assignment(B, '6f0000000000000000000e12', 'TEST_SERVER', { from: '2026-10-02' }),
+        ],
+      },
+    });
+  });
+  afterAll(async () => {
+    await s.emu.close();
+  });
+
+  it('records the change of each in its own project, with its own old type', async () => {
+    const put = await s.owner.put('/usage/hosts/moved.example', { serverType: { name: 'PRODUCTION_SERVER' } });
+    expect(put.status).toBe(200);
+    for (const [groupId, hostId, old] of [
+      [A, '6f0000000000000000000e11', 'DEV_SERVER'],
+      [B, '6f0000000000000000000e12', 'TEST_SERVER'],
+    ]) {
+      const res = await s.owner.get(`/groups/${groupId}/events?eventType=HOST_SERVER_TYPE_CHANGED_AUDIT`);
+      expect(res.body.totalCount).toBe(1);
+      expect(res.body.results[0]).toMatchObject({ groupId, hostId, hostname: 'moved.example' });
+      expect(res.body.results[0].diffs[0].params).toEqual([
+        { display: 'Server type', param: 'serverType', old, new: 'PRODUCTION_SERVER' },
+      ]);
+    }
+  });
+});
