@@ -259,10 +259,16 @@ describe('host assignments of a hand-written seed', () => {
 });
 
 describe('a host that moved between projects', () => {
-  // moved.example was in project A until October, then in project B: one hostname, two assignments, two projects.
+  // moved.example was in project A until October, then (with the same host id) in project B; in C it was re-registered (a new host id) in
+  // July; in D it kept its id and changed type in July. One hostname, six assignments, four projects.
   const ORG = '5e2211c17a3e5a48f5497e10';
-  const A = '5e2211c17a3e5a48f5497e11';
-  const B = '5e2211c17a3e5a48f5497e12';
+  const [A, B, C, D] = [
+    '5e2211c17a3e5a48f5497e11',
+    '5e2211c17a3e5a48f5497e12',
+    '5e2211c17a3e5a48f5497e13',
+    '5e2211c17a3e5a48f5497e14',
+  ];
+  const id = (n: number) => `6f0000000000000000000e${n}`;
   let s: EmulatorHarness;
   beforeAll(async () => {
     const assignment = (groupId: string, hostId: string, serverType: string, dates: Record<string, string>) => ({
@@ -276,14 +282,15 @@ describe('a host that moved between projects', () => {
     s = await startHarness({
       seed: {
         organizations: [{ id: ORG, name: 'o' }],
-        projects: [
-          { id: A, name: 'a', orgId: ORG },
-          { id: B, name: 'b', orgId: ORG },
-        ],
+        projects: [A, B, C, D].map((p, i) => ({ id: p, name: `p${i}`, orgId: ORG })),
         apiKeys: [{ ...K.owner, desc: 'owner', roles: [{ roleName: 'GLOBAL_OWNER' }] }],
         hostAssignments: [
-          assignment(A, '6f0000000000000000000e11', 'DEV_SERVER', { to: '2026-10-01' }),
-          assignment(B, '6f0000000000000000000e12', 'TEST_SERVER', { from: '2026-10-02' }),
+          assignment(A, id(11), 'DEV_SERVER', { to: '2026-10-01' }),
+          assignment(B, id(11), 'TEST_SERVER', { from: '2026-10-02' }),
+          assignment(C, id(13), 'DEV_SERVER', { to: '2026-06-30' }),
+          assignment(C, id(14), 'TEST_SERVER', { from: '2026-07-01' }),
+          assignment(D, id(15), 'DEV_SERVER', { to: '2026-06-30' }),
+          assignment(D, id(15), 'RAM_POOL', { from: '2026-07-01' }),
         ],
       },
     });
@@ -292,19 +299,28 @@ describe('a host that moved between projects', () => {
     await s.emu.close();
   });
 
-  it('records the change of each in its own project, with its own old type', async () => {
+  it('records the change of each host in its own project, with its old type (of its first assignment)', async () => {
     const put = await s.owner.put('/usage/hosts/moved.example', { serverType: { name: 'PRODUCTION_SERVER' } });
     expect(put.status).toBe(200);
-    for (const [groupId, hostId, old] of [
-      [A, '6f0000000000000000000e11', 'DEV_SERVER'],
-      [B, '6f0000000000000000000e12', 'TEST_SERVER'],
-    ]) {
+    const expected: Record<string, [string, string][]> = {
+      [A]: [[id(11), 'DEV_SERVER']],
+      [B]: [[id(11), 'TEST_SERVER']],
+      [C]: [
+        [id(14), 'TEST_SERVER'],
+        [id(13), 'DEV_SERVER'],
+      ],
+      [D]: [[id(15), 'DEV_SERVER']],
+    };
+    for (const [groupId, hosts] of Object.entries(expected)) {
       const res = await s.owner.get(`/groups/${groupId}/events?eventType=HOST_SERVER_TYPE_CHANGED_AUDIT`);
-      expect(res.body.totalCount).toBe(1);
-      expect(res.body.results[0]).toMatchObject({ groupId, hostId, hostname: 'moved.example' });
-      expect(res.body.results[0].diffs[0].params).toEqual([
-        { display: 'Server type', param: 'serverType', old, new: 'PRODUCTION_SERVER' },
-      ]);
+      // biome-ignore lint/suspicious/noExplicitAny: an event as answered
+      const seen = res.body.results.map((ev: any) => {
+        expect(ev).toMatchObject({ groupId, hostname: 'moved.example' });
+        expect(ev.diffs[0].params).toHaveLength(1);
+        expect(ev.diffs[0].params[0].new).toBe('PRODUCTION_SERVER');
+        return [ev.hostId, ev.diffs[0].params[0].old];
+      });
+      expect(seen).toEqual(hosts);
     }
   });
 });
