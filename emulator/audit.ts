@@ -11,6 +11,8 @@ export interface AuditInput {
   orgId?: string;
   alertConfigId?: string;
   hostId?: string;
+  /** The host's name (the spec's event `hostname`). */
+  hostname?: string;
   /** The changed parameters, secrets already redacted. */
   params?: DiffParam[];
   /** Status of the diff: NEW, MODIFIED or REMOVED. */
@@ -33,6 +35,7 @@ export function recordAudit(ctx: RequestContext, input: AuditInput): EventRec {
   if (input.orgId) event.orgId = input.orgId;
   if (input.alertConfigId) event.alertConfigId = input.alertConfigId;
   if (input.hostId) event.hostId = input.hostId;
+  if (input.hostname) event.hostname = input.hostname;
   if (key) {
     event.apiKeyId = key.id;
     event.publicKey = key.publicKey;

@@ -103,15 +103,26 @@ export const usageRoutes: Route[] = [
       if (matches.length === 0) matches = all.filter((a) => a.hostname === hostId);
       if (matches.length === 0) throw apiErrors.resourceNotFound(`/api/public/v1.0${ctx.path}`);
       const type = await serverTypeBody(ctx);
-      const old = matches[0]?.serverType ?? null;
-      for (const a of matches) a.serverType = type;
-      recordAudit(ctx, {
-        eventTypeName: 'HOST_SERVER_TYPE_CHANGED_AUDIT',
-        groupId: matches[0]?.groupId,
-        hostId,
-        name: matches[0]?.hostname ?? null,
-        params: [{ display: 'Server type', param: 'serverType', old, new: type }],
-      });
+      // One event per host and project changed, in that project's history with that host's old type: a hostname
+      // can name assignments in several projects (a host that moved), and each project's events must show its change.
+      const changed = new Map<string, { host: HostAssignmentRec; old: string }>();
+      for (const a of matches) {
+        const key = JSON.stringify([a.groupId, a.hostId ?? null, a.hostname]);
+        if (!changed.has(key)) changed.set(key, { host: a, old: a.serverType });
+        a.serverType = type;
+      }
+      // The event names the host by what it is, not by how the path spelt it: its id (when it has one) and its
+      // hostname, so a host changed by hostname and by id reads the same in the event history.
+      for (const { host, old } of changed.values()) {
+        recordAudit(ctx, {
+          eventTypeName: 'HOST_SERVER_TYPE_CHANGED_AUDIT',
+          groupId: host.groupId,
+          hostId: host.hostId,
+          hostname: host.hostname,
+          name: host.hostname,
+          params: [{ display: 'Server type', param: 'serverType', old, new: type }],
+        });
+      }
       await ctx.core.commit();
       return emptyResponse();
     },

@@ -198,6 +198,24 @@ describe('server types', () => {
       404,
     );
   });
+
+  it('records the host by its id and hostname in the event, whichever of them the path named', async () => {
+    const events = async () =>
+      (await h.owner.get(`/groups/${W.paymentsProd}/events?eventType=HOST_SERVER_TYPE_CHANGED_AUDIT`)).body.results;
+    const host = { hostId: '6f0000000000000000000001', hostname: 'pay-prod-0.acme.internal' };
+    expect((await h.owner.put(`/usage/hosts/${host.hostname}`, { serverType: { name: 'TEST_SERVER' } })).status).toBe(
+      200,
+    );
+    expect((await h.owner.put(`/usage/hosts/${host.hostId}`, { serverType: { name: 'DEV_SERVER' } })).status).toBe(200);
+    const [byId, byName] = await events();
+    for (const ev of [byName, byId]) {
+      expect(ev).toMatchObject({ groupId: W.paymentsProd, ...host });
+      expect(ev.diffs[0]).toMatchObject({ id: host.hostId, name: host.hostname });
+    }
+    expect(byName.diffs[0].params).toEqual([
+      { display: 'Server type', param: 'serverType', old: 'PRODUCTION_SERVER', new: 'TEST_SERVER' },
+    ]);
+  });
 });
 
 describe('host assignments of a hand-written seed', () => {
@@ -237,5 +255,72 @@ describe('host assignments of a hand-written seed', () => {
       'b.example',
       'c.example',
     ]);
+  });
+});
+
+describe('a host that moved between projects', () => {
+  // moved.example was in project A until October, then (with the same host id) in project B; in C it was re-registered (a new host id) in
+  // July; in D it kept its id and changed type in July. One hostname, six assignments, four projects.
+  const ORG = '5e2211c17a3e5a48f5497e10';
+  const [A, B, C, D] = [
+    '5e2211c17a3e5a48f5497e11',
+    '5e2211c17a3e5a48f5497e12',
+    '5e2211c17a3e5a48f5497e13',
+    '5e2211c17a3e5a48f5497e14',
+  ];
+  const id = (n: number) => `6f0000000000000000000e${n}`;
+  let s: EmulatorHarness;
+  beforeAll(async () => {
+    const assignment = (groupId: string, hostId: string, serverType: string, dates: Record<string, string>) => ({
+      groupId,
+      hostId,
+      hostname: 'moved.example',
+      serverType,
+      processes: [],
+      ...dates,
+    });
+    s = await startHarness({
+      seed: {
+        organizations: [{ id: ORG, name: 'o' }],
+        projects: [A, B, C, D].map((p, i) => ({ id: p, name: `p${i}`, orgId: ORG })),
+        apiKeys: [{ ...K.owner, desc: 'owner', roles: [{ roleName: 'GLOBAL_OWNER' }] }],
+        hostAssignments: [
+          assignment(A, id(11), 'DEV_SERVER', { to: '2026-10-01' }),
+          assignment(B, id(11), 'TEST_SERVER', { from: '2026-10-02' }),
+          assignment(C, id(13), 'DEV_SERVER', { to: '2026-06-30' }),
+          assignment(C, id(14), 'TEST_SERVER', { from: '2026-07-01' }),
+          assignment(D, id(15), 'DEV_SERVER', { to: '2026-06-30' }),
+          assignment(D, id(15), 'RAM_POOL', { from: '2026-07-01' }),
+        ],
+      },
+    });
+  });
+  afterAll(async () => {
+    await s.emu.close();
+  });
+
+  it('records the change of each host in its own project, with its old type (of its first assignment)', async () => {
+    const put = await s.owner.put('/usage/hosts/moved.example', { serverType: { name: 'PRODUCTION_SERVER' } });
+    expect(put.status).toBe(200);
+    const expected: Record<string, [string, string][]> = {
+      [A]: [[id(11), 'DEV_SERVER']],
+      [B]: [[id(11), 'TEST_SERVER']],
+      [C]: [
+        [id(14), 'TEST_SERVER'],
+        [id(13), 'DEV_SERVER'],
+      ],
+      [D]: [[id(15), 'DEV_SERVER']],
+    };
+    for (const [groupId, hosts] of Object.entries(expected)) {
+      const res = await s.owner.get(`/groups/${groupId}/events?eventType=HOST_SERVER_TYPE_CHANGED_AUDIT`);
+      // biome-ignore lint/suspicious/noExplicitAny: an event as answered
+      const seen = res.body.results.map((ev: any) => {
+        expect(ev).toMatchObject({ groupId, hostname: 'moved.example' });
+        expect(ev.diffs[0].params).toHaveLength(1);
+        expect(ev.diffs[0].params[0].new).toBe('PRODUCTION_SERVER');
+        return [ev.hostId, ev.diffs[0].params[0].old];
+      });
+      expect(seen).toEqual(hosts);
+    }
   });
 });
