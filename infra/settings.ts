@@ -3,6 +3,7 @@
  * Every key is documented in docs/aws.md.
  */
 import type { Node } from 'constructs';
+import { knownTimeZone } from '../lambdas/core/zoned-time.ts';
 import { checkPublicApiBaseUrl, SECRET_KEY_ADVICE } from '../lambdas/opsman/base-url.ts';
 import { closest } from '../shared/suggest.ts';
 
@@ -197,16 +198,6 @@ function existingDateTime(text: string): boolean {
   return !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 19) === text;
 }
 
-/** True when the runtime's ICU knows the IANA time zone (as Scheduler does): `Europe/Pariss` is not one. */
-function knownTimeZone(timeZone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Reads the settings from a node's context. */
 export function readSettings(node: Node): StackSettings {
   const problems: string[] = misspelledKeys(node);
@@ -284,7 +275,7 @@ export function readSettings(node: Node): StackSettings {
       `noSuccessHours must be at least the reconcile schedule's period: ${settings.reconcileSchedule} runs every ${periodHours} hours, so with noSuccessHours ${settings.noSuccessHours} the NoSuccessfulRun alarm would fire between every two runs`,
     );
   }
-  if (!/^[A-Za-z]+(?:[/_+-][A-Za-z0-9_+-]+)*$/.test(settings.timeZone) || !knownTimeZone(settings.timeZone)) {
+  if (!knownTimeZone(settings.timeZone)) {
     problems.push(
       `timeZone must be an IANA time zone such as Europe/Paris or Etc/UTC; got ${JSON.stringify(settings.timeZone)}`,
     );

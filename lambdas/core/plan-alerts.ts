@@ -38,6 +38,7 @@ import type { OwnedAlertConfig, ProjectState } from './ports.ts';
 import { recordBehind } from './record-refresh.ts';
 import { planReleases } from './release.ts';
 import { renumberedSecretPaths, sentAsRecorded } from './renumbered-secrets.ts';
+import { creationOrder, parseTimestamp } from './timestamp.ts';
 import { unmodelledMembers, unmodelledReason } from './unmodelled.ts';
 
 /**
@@ -118,12 +119,6 @@ export interface AlertPlanOutput {
  */
 export function desiredIdentity(key: Uint8Array, body: DesiredAlertBody, secrets: ReadonlyMap<string, string>): string {
   return hmacOf(key, { body: identityBody(body), secrets: secretFingerprints(key, secrets) });
-}
-
-function byCreatedThenId(a: AlertConfig, b: AlertConfig): number {
-  const ka = `${a.created ?? ''}|${a.id}`;
-  const kb = `${b.created ?? ''}|${b.id}`;
-  return ka < kb ? -1 : ka > kb ? 1 : 0;
 }
 
 const EMPTY_SECRETS: ResolvedSecrets = { ok: true, values: new Map<string, string>() };
@@ -311,14 +306,14 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
     ),
     (c) => c.id,
     claimed,
-    byCreatedThenId,
+    creationOrder,
   );
   const unownedIgnoring = new IgnoringIndexes(
     input.live.filter((c) => !ownedIds.has(c.id)),
     (c) => c,
     (c) => c.id,
     claimed,
-    byCreatedThenId,
+    creationOrder,
   );
 
   // Keys the project lets go of (spec.release): planned apart, and claiming their configs first, so that neither a
@@ -539,7 +534,9 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
     if (sentDigest !== undefined) {
       // Made before that run started (less the clock skew Ops Manager may have), a config cannot be its late landing.
       const started = Date.parse(record?.pendingCreate?.startedAt ?? '') - CLOCK_SKEW_ALLOWANCE_MS;
-      const madeBefore = (c: AlertConfig) => Date.parse(c.created ?? '') < started;
+      // Ops Manager's `created` read as its spec says (UTC without a zone), never in this machine's time zone; one that
+      // is not a time cannot be placed before the run: it may be the landing.
+      const madeBefore = (c: AlertConfig) => (parseTimestamp(c.created ?? '') ?? Number.NaN) < started;
       // Configs that run's plan released were live before it: never its landing, though made within the skew allowance.
       const released = record?.pendingCreate?.releasedIds ?? [];
       const landed = input.live

@@ -40,9 +40,18 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
   return f;
 }
 
-/** True when the runtime's ICU knows the IANA time zone (as infra/settings.ts checks it): `Europe/Pariss` is not one. */
+/**
+ * An IANA zone name: letters first, then letters, digits and `/_+-` (`Europe/Paris`, `Etc/GMT+5`, and the POSIX-style
+ * names of the IANA database, `EST5EDT`, `PST8PDT`, `GMT0`). Not an offset (`+05:30`), which newer Intl accepts.
+ */
+const ZONE_NAME = /^[A-Za-z][A-Za-z0-9]*(?:[/_+-][A-Za-z0-9_+-]+)*$/;
+
+/**
+ * True when the runtime's ICU knows the IANA time zone (change windows, and infra/settings.ts for the schedules'
+ * zone): `Europe/Pariss` is not one.
+ */
 export function knownTimeZone(timeZone: string): boolean {
-  if (!/^[A-Za-z]+(?:[/_+-][A-Za-z0-9_+-]+)*$/.test(timeZone)) return false;
+  if (!ZONE_NAME.test(timeZone)) return false;
   try {
     formatterFor(timeZone);
     return true;

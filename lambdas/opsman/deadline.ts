@@ -6,7 +6,7 @@
 import type { ResolvedClientOptions } from './options.ts';
 
 /** `120 s`, `1.5 s`. */
-function formatSeconds(ms: number): string {
+export function formatSeconds(ms: number): string {
   return `${Number((ms / 1000).toFixed(3))} s`;
 }
 

@@ -14,7 +14,7 @@ import {
 } from './auth-exchange.ts';
 import { connectFailureText } from './connect-failure.ts';
 import { CredentialVerdict } from './credential-verdict.ts';
-import { deadlineCause, deadlineNote, headersTimeoutText } from './deadline.ts';
+import { deadlineCause, deadlineNote, formatSeconds, headersTimeoutText } from './deadline.ts';
 import { NonceCache } from './digest/index.ts';
 import { parseErrorBody } from './error-body.ts';
 import {
@@ -29,7 +29,7 @@ import {
 } from './errors.ts';
 import { foreignAnswer, foreignDetail, withUnknownPathHint } from './foreign-answer.ts';
 import { ConcurrencyLimiter, SlotWaitAborted } from './limiter.ts';
-import type { ResolvedClientOptions } from './options.ts';
+import type { ResolvedClientOptions, RetryOptions } from './options.ts';
 import { speaksTls } from './protocol-probe.ts';
 import { sleepUnlessStopped, stopReason } from './request-stop.ts';
 import {
@@ -285,10 +285,17 @@ export class RequestExecutor {
       if (!retryable || state.attempts >= retry.maxAttempts) throw await this.#explained(error, request, hungUp);
       const delay = backoffDelay(state.attempts, retryAfterMs, retry, this.#options.random);
       const elapsed = clock.now().getTime() - (state.firstSentAt ?? clock.now().getTime());
-      if (elapsed + delay >= retry.deadlineMs) throw await this.#explained(error, request, hungUp);
+      if (elapsed + delay >= retry.deadlineMs) {
+        throw await this.#explained(
+          withRetryAfterRefused(error, retryAfterMs, retry, `the request deadline (${this.#deadlineNote})`),
+          request,
+          hungUp,
+        );
+      }
       // No retry after the request's end time: the backoff alone would reach it, so the last error stands.
       if (request.endBy !== undefined && clock.now().getTime() + delay >= request.endBy.at) {
-        throw await this.#explained(error, request, hungUp);
+        const end = `the time the request must end by (${request.endBy.reason})`;
+        throw await this.#explained(withRetryAfterRefused(error, retryAfterMs, retry, end), request, hungUp);
       }
       this.#options.observer?.onRetryWait?.({
         ...context,
@@ -488,4 +495,22 @@ export class RequestExecutor {
       // An observer's bug must not fail the request it observes.
     }
   }
+}
+
+/**
+ * The error of an answer whose Retry-After is not waited out because the wait would pass `limit` (the request
+ * deadline, or the time the request must end by), saying so: a bare `429 RATE_LIMITED` would not tell a person why
+ * no retry was made, nor what to change. Other errors, and a wait that is the client's own backoff, are left as they are.
+ */
+function withRetryAfterRefused(
+  error: OpsManagerError,
+  retryAfterMs: number | null,
+  retry: Pick<RetryOptions, 'maxRetryAfterMs'>,
+  limit: string,
+): OpsManagerError {
+  if (retryAfterMs === null || !(error instanceof OpsManagerApiError)) return error;
+  const capped =
+    retryAfterMs > retry.maxRetryAfterMs ? `; at most ${formatSeconds(retry.maxRetryAfterMs)} is waited` : '';
+  error.message = `${error.message.replace(/\.$/, '')}; not retried: Ops Manager asked for a wait of ${formatSeconds(retryAfterMs)} (Retry-After${capped}), which would pass ${limit}`;
+  return error;
 }

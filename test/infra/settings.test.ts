@@ -73,6 +73,7 @@ describe('readSettings', () => {
     ],
     [{ archiveSchedule: 'rate(1 fortnight)' }, 'archiveSchedule must be'],
     [{ timeZone: 'Paris time' }, 'timeZone must be an IANA time zone'],
+    [{ timeZone: '+05:30' }, 'timeZone must be an IANA time zone'],
     [{ mode: 'destroy' }, 'mode must be observe, plan or apply'],
     [{ alarmEmail: 'oncall' }, 'alarmEmail must be an email address'],
     [{ vpcId: 'vpc-0a1b2c3d' }, 'subnetIds must list subnet ids'],
@@ -218,6 +219,8 @@ describe('readSettings accepts every documented form', () => {
     [{ reconcileSchedule: 'at(2027-01-01T00:00:00)' }, { reconcileSchedule: 'at(2027-01-01T00:00:00)' }],
     [{ reconcileSchedule: 'at(2028-02-29T23:59:59)' }, { reconcileSchedule: 'at(2028-02-29T23:59:59)' }],
     [{ timeZone: 'America/Argentina/Buenos_Aires' }, { timeZone: 'America/Argentina/Buenos_Aires' }],
+    [{ timeZone: 'EST5EDT' }, { timeZone: 'EST5EDT' }],
+    [{ timeZone: 'GMT0' }, { timeZone: 'GMT0' }],
     [{ logRetentionDays: '365' }, { logRetentionDays: 365 }],
     [
       { reconcileMemoryMb: '2048', reconcileTimeoutMinutes: 15 },

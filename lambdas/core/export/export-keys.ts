@@ -3,6 +3,7 @@
  * (`HOST_DOWN` -> `host-down`), disambiguated by creation order (`host-down`, `host-down-2`, ...): the same live
  * configs always get the same keys, and a config created later never renames an older one.
  */
+import { creationOrder } from '../timestamp.ts';
 
 /** The fields key derivation reads from a live alert config. */
 export interface KeyedConfig {
@@ -25,20 +26,6 @@ export function keyBase(eventTypeName: string): string {
     .slice(0, MAX_KEY_LENGTH - SUFFIX_ROOM)
     .replace(/-+$/, '');
   return base === '' ? 'alert' : base;
-}
-
-/** The instant a config was created, for ordering; one without a readable `created` sorts after every dated one. */
-function createdAt(config: KeyedConfig): number {
-  const ms = config.created === undefined ? Number.NaN : Date.parse(config.created);
-  return Number.isNaN(ms) ? Number.POSITIVE_INFINITY : ms;
-}
-
-/** Oldest first, then lowest id: the order in which configs claim keys. */
-export function creationOrder(a: KeyedConfig, b: KeyedConfig): number {
-  const x = createdAt(a);
-  const y = createdAt(b);
-  if (x !== y) return x < y ? -1 : 1;
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
 /**

@@ -10,9 +10,10 @@ import { loadDesiredState } from '../desired/load.ts';
 import { ReconcileError } from '../errors.ts';
 import type { OpsManagerApi } from '../ports.ts';
 import { checkTeams } from '../team-check.ts';
+import { creationOrder } from '../timestamp.ts';
 import { unmodelledMembers } from '../unmodelled.ts';
 import { exportAlertConfig } from './export-alert.ts';
-import { creationOrder, exportKeys } from './export-keys.ts';
+import { exportKeys } from './export-keys.ts';
 import {
   type LiveSingletons,
   projectDocument,

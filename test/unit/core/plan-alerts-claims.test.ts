@@ -11,6 +11,7 @@ import {
   toDesiredAlertBody,
 } from '../../../lambdas/core/alert-body.ts';
 import { CLOCK_SKEW_ALLOWANCE_MS } from '../../../lambdas/core/attribution-window.ts';
+import { exportKeys } from '../../../lambdas/core/export/export-keys.ts';
 import { bodyFingerprint, secretFingerprints } from '../../../lambdas/core/fingerprint.ts';
 import type { DesiredAlertConfig } from '../../../lambdas/core/model.ts';
 import { desiredText, textDigest } from '../../../lambdas/core/normalise.ts';
@@ -200,6 +201,61 @@ describe('planAlertConfigs claims each live config once', () => {
     );
     const adopted = new Map(out.changes.map((c) => [c.key, c.id]));
     expect(keys.map((k) => adopted.get(k))).toEqual([...ids].reverse());
+  });
+
+  it('equal configs of one second are told apart by instant, as export numbers them, not by the text of created', () => {
+    // Java's Instant writes a whole second without a fraction: `…44Z` comes before `…44.500Z`, which sorts first as
+    // text. export (exportKeys) numbers by instant, so adoption must too, or host-down would take the second config.
+    const liveList = [
+      live('A', 1, { created: '2026-01-01T00:00:44.500Z' } as Partial<AlertConfig>),
+      live('B', 1, { created: '2026-01-01T00:00:44Z' } as Partial<AlertConfig>),
+      live('C', 1, { created: '2026-01-01T01:00:43+01:00' } as Partial<AlertConfig>),
+    ];
+    const exported = exportKeys(liveList);
+    expect([exported.get('C'), exported.get('B'), exported.get('A')]).toEqual([
+      'host-down',
+      'host-down-2',
+      'host-down-3',
+    ]);
+    const out = plan(
+      ['host-down', 'host-down-2', 'host-down-3'].map((k) => desired(k, 1)),
+      liveList,
+      { alertConfigs: {} },
+    );
+    expect(new Map(out.changes.map((c) => [c.id, c.key]))).toEqual(exported);
+  });
+
+  it("reads a created without a zone as UTC, as the spec says, whatever this machine's time zone", () => {
+    // A lost create's marker; its key's body changed since. A config equal to what it sent, created 2 minutes after
+    // that run started (written without a zone), is its late landing: blocked, never created a second time. One
+    // created 10 minutes before it (less than the skew allowance would excuse) is someone else's: the key is created.
+    const sent = toDesiredAlertBody(desired('k', 1) as unknown as DesiredAlertConfig);
+    const state = {
+      alertConfigs: {
+        k: {
+          pendingCreate: {
+            runId: 'r1',
+            startedAt: '2026-01-01T12:00:00Z',
+            desiredDigest: textDigest(desiredText(sent)),
+          },
+        },
+      },
+    } as ProjectState;
+    const saved = process.env.TZ;
+    try {
+      for (const zone of ['Asia/Tokyo', 'America/New_York', 'Etc/UTC']) {
+        process.env.TZ = zone;
+        const after = plan([desired('k', 2)], [live('L', 1, { created: '2026-01-01T12:02:00' })], state);
+        expect(summary(after), zone).toEqual(['k:blocked']);
+        const before = plan([desired('k', 2)], [live('L', 1, { created: '2026-01-01T11:50:00' })], state);
+        expect(summary(before), zone).toEqual(['k:create']);
+      }
+      // A created that is not a time cannot place the config before the run: it may be the landing.
+      expect(summary(plan([desired('k', 2)], [live('L', 1, { created: 'yesterday' })], state))).toEqual(['k:blocked']);
+    } finally {
+      if (saved === undefined) delete process.env.TZ;
+      else process.env.TZ = saved;
+    }
   });
 });
 

@@ -2,7 +2,9 @@
 // file:line:column (unknown day or kind, bad time, bad instant, from >= until, unknown time zone, mixed or missing
 // shape, duplicate name, unknown project), and a good one loads with its default time zone.
 import { describe, expect, it } from 'vitest';
+import { windowOpen } from '../../../lambdas/core/change-windows.ts';
 import { loadDesiredState, type ValidationIssue } from '../../../lambdas/core/desired/index.ts';
+import type { ChangeWindow } from '../../../lambdas/core/model.ts';
 import { MemorySource, projectYaml } from './memory-source.ts';
 
 const PROJECT = projectYaml('  alertConfigs: []\n');
@@ -156,6 +158,27 @@ describe('change window rules', () => {
         "5e2211c17a3e5a48f5497de0 is the orgId of organization acme, not a project: a window's projects never match an organization (a window without projects holds every target, organizations included)",
         undefined,
       ],
+    ]);
+  });
+
+  it("takes the IANA database's POSIX-style zone names (EST5EDT, PST8PDT, GMT0) and refuses a UTC offset", async () => {
+    for (const zone of ['EST5EDT', 'PST8PDT', 'CST6CDT', 'GMT0', 'Etc/GMT+5', 'America/New_York'])
+      expect(await issuesOf(weekly(`      timeZone: ${zone}\n`)), zone).toEqual([]);
+    // EST5EDT follows US daylight saving: 09:00 there is 14:00Z in January and 13:00Z in July.
+    const w: ChangeWindow = {
+      name: 'w',
+      kind: 'allow',
+      days: ['Mon'],
+      start: '09:00',
+      end: '10:00',
+      timeZone: 'EST5EDT',
+    };
+    expect(windowOpen(w, Date.parse('2026-01-05T14:30:00Z'))).toBe(true);
+    expect(windowOpen(w, Date.parse('2026-07-06T13:30:00Z'))).toBe(true);
+    expect(windowOpen(w, Date.parse('2026-07-06T14:30:00Z'))).toBe(false);
+    const offset = await issuesOf(weekly('      timeZone: "+05:30"\n'));
+    expect(offset.map((i) => [i.path, i.message.split(':')[0]])).toEqual([
+      ['spec.changeWindows[0].timeZone', 'unknown time zone "+05'],
     ]);
   });
 

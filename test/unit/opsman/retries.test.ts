@@ -74,6 +74,53 @@ describe('retries of idempotent requests', () => {
     expect(clock.sleeps).toEqual([expected]);
   });
 
+  it('says why a Retry-After past the request deadline is not waited out, and what to change', async () => {
+    const { client, clock, seen } = await scripted(
+      [
+        {
+          status: 429,
+          json: { error: 429, errorCode: 'RATE_LIMITED', detail: 'slow down.' },
+          headers: { 'retry-after': '3600' },
+        },
+        { json: ALERT },
+      ],
+      { retry: { deadlineMs: 20_000 } },
+    );
+    const error = await client.getAlertConfig('g', 'a1').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OpsManagerApiError);
+    expect((error as Error).message).toBe(
+      'GET /groups/{groupId}/alertConfigs/{alertConfigId} failed: 429 RATE_LIMITED: slow down; not retried: Ops Manager asked for a wait of 3600 s (Retry-After; at most 60 s is waited), which would pass the request deadline (20 s, retry.deadlineMs to change)',
+    );
+    expect(seen).toHaveLength(1);
+    expect(clock.sleeps).toEqual([]);
+  });
+
+  it("says why a Retry-After past the request's end time is not waited out (a Lambda near its limit)", async () => {
+    const { client, clock, seen } = await scripted([
+      {
+        status: 503,
+        json: { error: 503, errorCode: 'SERVICE_UNAVAILABLE', detail: 'busy' },
+        headers: { 'retry-after': '30' },
+      },
+      { json: ALERT },
+    ]);
+    const ending = client.withEndBy(new Date(clock.now().getTime() + 10_000), 'the run ends in 10 s');
+    const error = await ending.getAlertConfig('g', 'a1').catch((e: unknown) => e);
+    expect((error as Error).message).toBe(
+      'GET /groups/{groupId}/alertConfigs/{alertConfigId} failed: 503 SERVICE_UNAVAILABLE: busy; not retried: Ops Manager asked for a wait of 30 s (Retry-After), which would pass the time the request must end by (the run ends in 10 s)',
+    );
+    expect(seen).toHaveLength(1);
+    // The client's own backoff reaching the end time is no Retry-After: the last error stands as it was.
+    const own = await scripted(
+      [{ status: 503, json: { error: 503, errorCode: 'SERVICE_UNAVAILABLE', detail: 'busy' } }],
+      {
+        retry: { deadlineMs: 100 },
+      },
+    );
+    const plain = await own.client.getAlertConfig('g', 'a1').catch((e: unknown) => e);
+    expect((plain as Error).message).toMatch(/failed: 503 SERVICE_UNAVAILABLE: busy( \(after \d attempts\))?$/);
+  });
+
   it('honours Retry-After on a 503 too', async () => {
     const { client, clock } = await scripted([{ status: 503, headers: { 'retry-after': '3' } }, { json: ALERT }]);
     await client.getAlertConfig('g', 'a1');
