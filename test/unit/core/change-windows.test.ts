@@ -128,6 +128,18 @@ const CASES: Case[] = [
     held: { kind: 'deny', windows: ['gap'], until: '2026-03-29T01:30:00.000Z' },
   },
   {
+    // 02:00-03:00 lies wholly in the skipped hour: that Sunday it never opens; the next Sunday's 02:00 CEST is 00:00Z.
+    name: 'allow wholly inside the DST gap: held through that night until the next Sunday',
+    windows: [{ ...inGap, name: 'gap-hour', kind: 'allow', start: '02:00', end: '03:00', timeZone: 'Europe/Berlin' }],
+    at: '2026-03-29T00:30:00Z',
+    held: { kind: 'allow', windows: ['gap-hour'], until: '2026-04-05T00:00:00.000Z' },
+  },
+  {
+    name: 'deny wholly inside the DST gap: holds nothing at 03:00 CEST',
+    windows: [{ ...inGap, name: 'gap-hour', start: '02:00', end: '03:00', timeZone: 'Europe/Berlin' }],
+    at: '2026-03-29T01:00:00Z',
+  },
+  {
     // One interval per occurrence: from the first 01:00 (23:00Z) to the last 02:30 (02:30 CET, 01:30Z), not closed
     // between the first 02:30 and the second 02:00.
     name: 'deny ending in the repeated hour: open from 02:30 CEST on, until the second 02:30 (CET)',
