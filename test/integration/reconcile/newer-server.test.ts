@@ -1,4 +1,4 @@
-// Scenario: over real HTTP and Digest auth, the emulator answers owned alert configs as a newer Ops Manager would (a new top-level field, threshold member, notification member, new enum values): plans stay empty where nothing this version models differs, an update or a secret-re-sending adoption lists what its full PUT leaves out (never the values), export warns, saved plans apply, every target keeps working; an update of a config whose ignoreFields keep the live metricThreshold and matchers sends them without the newer member, and applies; an enforced audit-log rotation write keeps the live fields git leaves out.
+// Scenario: over real HTTP and Digest auth, the emulator answers owned alert configs as a newer Ops Manager would (a new top-level field, threshold member, notification member, a member of another notification type, new enum values): plans stay empty where nothing this version models differs, an update or a secret-re-sending adoption lists what its full PUT leaves out (never the values), export warns, saved plans apply, every target keeps working; an update of a config whose ignoreFields keep the live metricThreshold and matchers sends them without the newer member, and applies; an enforced audit-log rotation write keeps the live fields git leaves out.
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -147,6 +147,34 @@ describe('a newer Ops Manager answers members this version does not model', () =
       matchers,
       30,
     ]);
+  });
+
+  it("a member this version knows from other notification types, answered on a type it does not echo it for (a newer server's PAGER_DUTY intervalMin), is listed as left out", async () => {
+    expect((await world.run('apply')).failures).toEqual([]);
+    const plan0 = await world.run('plan');
+    const change0 = plan0.plan.changes.find(
+      (c) => c.target.id === PROJECTS.analyticsDev && c.key === 'no-primary',
+    ) as Change;
+    // A newer server lets PagerDuty notifications repeat, and someone set it in its UI: a value this version cannot send.
+    await world.admin('PUT', `groups/${PROJECTS.analyticsDev}/alertConfigs/${change0.id}/newer-members`, {
+      notifications: [{ intervalMin: 30 }],
+    });
+    expect(pending(await world.run('plan'))).toEqual(['search-prod/auditLogRotation:drift']);
+    await world.editDesired('projects/analytics.yaml', (t) =>
+      t.replace('delayMin: 0 # no intervalMin', 'delayMin: 5 # no intervalMin'),
+    );
+    const plan = await world.run('plan');
+    const change = plan.plan.changes.find(
+      (c) => c.target.id === PROJECTS.analyticsDev && c.key === 'no-primary',
+    ) as Change;
+    expect(change.action).toBe('update');
+    expect(change.fields).toEqual([
+      { path: 'notifications[PAGER_DUTY].delayMin', before: 0, after: 5 },
+      { path: 'notifications[PAGER_DUTY].intervalMin', unmodelled: true },
+    ]);
+    expect(change.reason).toContain(
+      'the full PUT does not send 1 live member(s) this version does not model (notifications[PAGER_DUTY].intervalMin)',
+    );
   });
 
   it('an adoption that re-sends secrets with a full PUT lists what that PUT leaves out; one without secrets (no write) does not', async () => {
