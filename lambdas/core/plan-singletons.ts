@@ -95,7 +95,8 @@ export function planAuditLogRotation(
     change.action = 'update';
     change.reason = `${fields.length} rotation field(s) differ; enforce is on`;
     // The write carries the live fields this version models (apply-singletons.ts rotationBody), never the others.
-    const unsent = unknownMembers(live, (m) => (ROTATION_FIELDS as readonly string[]).includes(m), '');
+    // `links` is the API's hypermedia, server-generated on every object: nothing a write could set or reset.
+    const unsent = unknownMembers(live, (m) => m === 'links' || (ROTATION_FIELDS as readonly string[]).includes(m), '');
     if (unsent.length > 0) {
       fields.push(...unsent);
       change.reason += unmodelledReason(unsent);

@@ -309,4 +309,16 @@ describe('audit-log rotation: a write keeps what the desired state does not set'
     const drift = planAuditLogRotation(target, { ...desired, enforce: false }, live, undefined);
     expect(drift.fields).toEqual([{ path: 'sizeThresholdMB', before: 1000, after: 2000 }]);
   });
+
+  it("a newer server's hypermedia links on the rotation answer are server-only: an enforced update does not list them as reset", () => {
+    const target = { type: 'project' as const, id: PROJECTS.paymentsProd, name: 'payments-prod' };
+    const desired = { enforce: true, sizeThresholdMB: 2000 };
+    const live = { sizeThresholdMB: 1000, links: [{ rel: 'self', href: 'https://om.example/x' }], codec: 'zstd' };
+    const update = planAuditLogRotation(target, desired, live, undefined);
+    expect(update.fields).toEqual([
+      { path: 'sizeThresholdMB', before: 1000, after: 2000 },
+      { path: 'codec', unmodelled: true },
+    ]);
+    expect(update.reason).toContain('does not send 1 live member(s) this version does not model (codec)');
+  });
 });
