@@ -267,6 +267,22 @@ describe('a newer Ops Manager answers members this version does not model', () =
   });
 });
 
+describe('export of values a newer Ops Manager holds that this version does not know', () => {
+  it('skips the config naming the value, without a did-you-mean that would pass the live value off as a typo', async () => {
+    expect((await world.run('apply')).failures).toEqual([]);
+    const id = ownedId(await world.run('plan'), 'disk-space-used');
+    await newerServer(id, { config: { metricThreshold: { units: 'ZETTABYTES' } }, notifications: [] });
+    const read = await readProjectForExport(world.client(), PROJECTS.paymentsProd, () => {});
+    const exported = await exportProject(read, { orgId: '5e2211c17a3e5a48f5497de0', api: world.client() });
+    const skipped = exported.skipped.filter((s) => s.id === id);
+    expect(skipped).toHaveLength(1);
+    expect(skipped[0]?.reason).toContain('metricThreshold.units must be one of RAW');
+    expect(skipped[0]?.reason).toContain('found "ZETTABYTES"');
+    expect(skipped[0]?.reason).not.toContain('did you mean');
+    expect(skipped[0]?.reason).not.toContain('PETABYTES"?');
+  });
+});
+
 describe('audit-log rotation: a write keeps what the desired state does not set', () => {
   it('an enforced update keeps a live field the desired state leaves out (Ops Manager resets a field a PUT does not send)', async () => {
     expect((await world.run('apply')).failures).toEqual([]);
