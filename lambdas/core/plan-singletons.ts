@@ -90,7 +90,11 @@ export function planAuditLogRotation(
     reason: 'in sync',
   };
   if (fields.length === 0) return change;
-  change.before = live;
+  // The fields this version models, as answered (what the write carries over: rotationBody). A member a newer Ops
+  // Manager adds is named by path only, never by value: it may hold a secret, and plans and reports are shown and kept.
+  const before: AuditLogRotateConfig = {};
+  for (const field of ROTATION_FIELDS) if (live[field] !== undefined) before[field] = live[field];
+  change.before = before;
   if (desired.enforce) {
     change.action = 'update';
     change.reason = `${fields.length} rotation field(s) differ; enforce is on`;

@@ -326,6 +326,19 @@ describe('audit-log rotation: a write keeps what the desired state does not set'
     expect(drift.fields).toEqual([{ path: 'sizeThresholdMB', before: 1000, after: 2000 }]);
   });
 
+  it("a newer server's rotation member is in no plan by value, enforced or not (it may hold a secret)", () => {
+    const target = { type: 'project' as const, id: PROJECTS.paymentsProd, name: 'payments-prod' };
+    // A numeric text, as live-shape.ts lets through, is carried as answered.
+    const live = { sizeThresholdMB: '1000', numTotal: 7, archiveBucketSecret: 'rotation-secret-ish' } as never;
+    for (const enforce of [true, false]) {
+      const change = planAuditLogRotation(target, { enforce, sizeThresholdMB: 2000 }, live, undefined);
+      expect(change.action).toBe(enforce ? 'update' : 'drift');
+      expect(JSON.stringify(change)).not.toContain('rotation-secret-ish');
+      // What the write carries over from live is still there: the modelled fields, as Ops Manager answered them.
+      expect(change.before).toEqual({ sizeThresholdMB: '1000', numTotal: 7 });
+    }
+  });
+
   it("a newer server's hypermedia links on the rotation answer are server-only: an enforced update does not list them as reset", () => {
     const target = { type: 'project' as const, id: PROJECTS.paymentsProd, name: 'payments-prod' };
     const desired = { enforce: true, sizeThresholdMB: 2000 };
