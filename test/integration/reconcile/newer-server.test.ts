@@ -177,6 +177,27 @@ describe('a newer Ops Manager answers members this version does not model', () =
     );
   });
 
+  it('a notification answered with an empty roles list equals one without roles: no perpetual update, and it is adopted', async () => {
+    await world.editDesired('templates/baseline.yaml', (t) =>
+      t.replace(
+        '- { typeName: GROUP, roles: [GROUP_OWNER], intervalMin: 15, delayMin: 0, emailEnabled: true, smsEnabled: false }',
+        '- { typeName: GROUP, intervalMin: 15, delayMin: 0, emailEnabled: true, smsEnabled: false }',
+      ),
+    );
+    expect((await world.run('apply')).failures).toEqual([]);
+    const id = ownedId(await world.run('plan'), 'host-down');
+    // A newer server answers `roles` on every role-based notification, as an empty list when there are none.
+    await newerServer(id, { config: {}, notifications: [{ roles: [] }] });
+    expect((await world.client().getAlertConfig(PROJECTS.paymentsProd, id)).notifications[0]?.roles).toEqual([]);
+    expect(pending(await world.run('plan'))).toEqual(['search-prod/auditLogRotation:drift']);
+    // The state is lost: the config is adopted by content, not created a second time.
+    await rm(join(world.dir, 'state'), { recursive: true, force: true });
+    const adopted = (await world.run('plan')).plan.changes.find(
+      (c) => c.target.id === PROJECTS.paymentsProd && c.key === 'host-down',
+    );
+    expect([adopted?.action, adopted?.id]).toEqual(['adopt', id]);
+  });
+
   it('an adoption that re-sends secrets with a full PUT lists what that PUT leaves out; one without secrets (no write) does not', async () => {
     expect((await world.run('apply')).failures).toEqual([]);
     const plan0 = await world.run('plan');
