@@ -125,8 +125,12 @@ function fieldValue(raw: Record<string, unknown>, shape: TypeShape, i: number): 
   switch (shape.kinds[i]) {
     case 'secret':
       return value !== '' ? SECRET : undefined;
-    case 'roles':
-      return [...(value as unknown[]).map(String)].sort();
+    case 'roles': {
+      // An empty list names no role: the same as none (a server may answer `roles: []` on every role-based
+      // notification; the desired state cannot write one, so it would otherwise differ on every run).
+      const roles = (value as unknown[]).map(String);
+      return roles.length > 0 ? roles.sort() : undefined;
+    }
     case 'numeric':
       return num(value);
     default:

@@ -46,11 +46,13 @@ const ALL_FIELDS: readonly string[] = [
 const SERVER_NOTIFICATION_FIELDS: ReadonlySet<string> = new Set(['typeName', 'notifierId', 'teamName', 'role']);
 
 /**
- * True for a notification member this version knows (a setting of some type, or a server-only member); false for one
- * only a newer Ops Manager answers.
+ * True for a member of a `typeName` notification that this version models: one its type echoes (what normalisation
+ * compares and a write sends), or a server-only member. False for one only a newer Ops Manager answers, and for a
+ * setting of another type (a newer server's `intervalMin` on PAGER_DUTY, an `emailAddress` set on a GROUP by another
+ * client): a full PUT does not send either, so Ops Manager may reset it.
  */
-export function isKnownNotificationField(field: string): boolean {
-  return ALL_FIELDS.includes(field) || SERVER_NOTIFICATION_FIELDS.has(field);
+export function isKnownNotificationField(field: string, typeName: string): boolean {
+  return echoedFields(typeName).includes(field) || SERVER_NOTIFICATION_FIELDS.has(field);
 }
 
 /**

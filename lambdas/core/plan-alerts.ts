@@ -42,6 +42,13 @@ import { creationOrder, parseTimestamp } from './timestamp.ts';
 import { unmodelledMembers, unmodelledReason } from './unmodelled.ts';
 
 /**
+ * What to do about an alert config Ops Manager does not keep as sent: usually a value the server fills or converts (a
+ * newer release's default for a field the YAML leaves out), which the YAML can say as the server shows it.
+ */
+export const NOT_CONVERGING_ADVICE =
+  'Ops Manager keeps another value there than the one sent: write that value in the YAML as the plan shows it on live, or find what changes it on the server';
+
+/**
  * Appends to each create the unmanaged config of its event type that it nearly equals (near-miss.ts), so a plan that
  * would make a second alert beside a hand-made one says which fields kept it from being adopted.
  */
@@ -444,7 +451,7 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
         const guard = record?.notConverging;
         if (guard !== undefined && guard.desiredDigest === desiredIdentity(fingerprintKey, after, resolved.values)) {
           change.action = 'blocked';
-          change.reason = `not converging since ${guard.since} (fields ${guard.fields.join(', ')} still differed after a write); not rewritten until its desired state changes`;
+          change.reason = `not converging since ${guard.since} (fields ${guard.fields.join(', ')} still differed after a write); not rewritten until its desired state changes (${NOT_CONVERGING_ADVICE})`;
         } else if (onlyEnabledDiffers(fields)) {
           const enabled = (desired ?? normaliseDesired(after)).enabled;
           change.action = enabled ? 'enable' : 'disable';

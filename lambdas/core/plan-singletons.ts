@@ -90,12 +90,17 @@ export function planAuditLogRotation(
     reason: 'in sync',
   };
   if (fields.length === 0) return change;
-  change.before = live;
+  // The fields this version models, as answered (what the write carries over: rotationBody). A member a newer Ops
+  // Manager adds is named by path only, never by value: it may hold a secret, and plans and reports are shown and kept.
+  const before: AuditLogRotateConfig = {};
+  for (const field of ROTATION_FIELDS) if (live[field] !== undefined) before[field] = live[field];
+  change.before = before;
   if (desired.enforce) {
     change.action = 'update';
     change.reason = `${fields.length} rotation field(s) differ; enforce is on`;
     // The write carries the live fields this version models (apply-singletons.ts rotationBody), never the others.
-    const unsent = unknownMembers(live, (m) => (ROTATION_FIELDS as readonly string[]).includes(m), '');
+    // `links` is the API's hypermedia, server-generated on every object: nothing a write could set or reset.
+    const unsent = unknownMembers(live, (m) => m === 'links' || (ROTATION_FIELDS as readonly string[]).includes(m), '');
     if (unsent.length > 0) {
       fields.push(...unsent);
       change.reason += unmodelledReason(unsent);

@@ -83,7 +83,8 @@ export function unmodelledMembers(live: AlertConfig): FieldChange[] {
   const notifications = Array.isArray(record.notifications) ? (record.notifications as Record<string, unknown>[]) : [];
   const paths = notificationPaths(notifications);
   notifications.forEach((n, i) => {
-    out.push(...unknownMembers(n, isKnownNotificationField, `${paths[i]}.`));
+    const typeName = String((isRecord(n) ? n.typeName : undefined) ?? '');
+    out.push(...unknownMembers(n, (member) => isKnownNotificationField(member, typeName), `${paths[i]}.`));
   });
   return out;
 }

@@ -16,7 +16,7 @@ import { ignoredOf, inIgnored } from './ignore-fields.ts';
 import { secretsChangedOnLive } from './mask-check.ts';
 import type { ChangeResult, TargetFailure } from './model.ts';
 import { liveText, normaliseDesired, normaliseLive } from './normalise.ts';
-import { desiredIdentity } from './plan-alerts.ts';
+import { desiredIdentity, NOT_CONVERGING_ADVICE } from './plan-alerts.ts';
 import type { SecretResolver } from './ports.ts';
 import { listAlertConfigsChecked } from './read-live.ts';
 import { resolveBodySecrets } from './resolve-secrets.ts';
@@ -49,7 +49,7 @@ async function guard(result: ChangeResult, ctx: ApplyContext, fields: string[]):
   // the next run that finds it differing: the message must not promise otherwise.
   result.message =
     change.kind === 'alertConfig'
-      ? `still differs after the write: ${fields.join(', ')}; not rewritten until its desired state changes`
+      ? `still differs after the write: ${fields.join(', ')}; not rewritten until its desired state changes (${NOT_CONVERGING_ADVICE})`
       : `still differs after the write: ${fields.join(', ')}; Ops Manager did not keep what was sent, and the next run that finds it differing writes it again (check what holds this setting on the server)`;
   if (change.kind !== 'alertConfig') return;
   const record = ctx.state.projects[change.target.id]?.alertConfigs[change.key];

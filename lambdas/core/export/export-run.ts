@@ -7,6 +7,7 @@
 import type { AlertConfig } from '../../opsman/types.ts';
 import { EVENT_TYPE_NAMES } from '../desired/enums.ts';
 import { loadDesiredState } from '../desired/load.ts';
+import type { ValidationIssue } from '../desired/types.ts';
 import { ReconcileError } from '../errors.ts';
 import type { OpsManagerApi } from '../ports.ts';
 import { checkTeams } from '../team-check.ts';
@@ -98,6 +99,16 @@ function upfrontProblem(config: AlertConfig, orgId: string | undefined): string 
   return undefined;
 }
 
+/**
+ * A loader issue's message as said of a live value: without its `did you mean` hint. The value is what Ops Manager holds
+ * (a newer release's units or event type), not a typo, and taking the nearest known name would make another alert.
+ */
+function liveMessage(issue: ValidationIssue): string {
+  const { message, hint } = issue;
+  if (hint === undefined || !hint.startsWith('did you mean ') || !message.endsWith(`; ${hint}`)) return message;
+  return message.slice(0, message.length - hint.length - 2);
+}
+
 /** `spec.alertConfigs[3].notifications[0]: missing x` -> `notifications[0]: missing x` (the config is named apart). */
 function reasonOf(message: string, index: number): string {
   const at = `spec.alertConfigs[${index}]`;
@@ -159,7 +170,7 @@ export async function exportProject(read: ProjectLiveRead, options: ExportOption
       for (const issue of result.issues) {
         const index = /^spec\.alertConfigs\[(\d+)\]/.exec(issue.path)?.[1];
         if (index !== undefined && candidates[Number(index)] !== undefined) {
-          if (!refused.has(Number(index))) refused.set(Number(index), reasonOf(issue.message, Number(index)));
+          if (!refused.has(Number(index))) refused.set(Number(index), reasonOf(liveMessage(issue), Number(index)));
           continue;
         }
         const singleton = (['defaultServerType', 'auditLogRotation'] as const).find((s) =>
@@ -172,7 +183,7 @@ export async function exportProject(read: ProjectLiveRead, options: ExportOption
           );
         }
         delete (singletons as SpecSingletons)[singleton];
-        warnings.push(`${singleton} not exported: ${issue.message}`);
+        warnings.push(`${singleton} not exported: ${liveMessage(issue)}`);
       }
       for (const [index, reason] of refused) {
         const c = candidates[index] as Candidate;

@@ -1,4 +1,4 @@
-// Scenario: over real HTTP and Digest auth, the emulator answers owned alert configs as a newer Ops Manager would (a new top-level field, threshold member, notification member, new enum values): plans stay empty where nothing this version models differs, an update or a secret-re-sending adoption lists what its full PUT leaves out (never the values), export warns, saved plans apply, every target keeps working; an update of a config whose ignoreFields keep the live metricThreshold and matchers sends them without the newer member, and applies; an enforced audit-log rotation write keeps the live fields git leaves out.
+// Scenario: over real HTTP and Digest auth, the emulator answers owned alert configs as a newer Ops Manager would (a new top-level field, threshold member, notification member, a member of another notification type, new enum values): plans stay empty where nothing this version models differs, an update or a secret-re-sending adoption lists what its full PUT leaves out (never the values), export warns, saved plans apply, every target keeps working; an update of a config whose ignoreFields keep the live metricThreshold and matchers sends them without the newer member, and applies; an enforced audit-log rotation write keeps the live fields git leaves out.
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -149,6 +149,55 @@ describe('a newer Ops Manager answers members this version does not model', () =
     ]);
   });
 
+  it("a member this version knows from other notification types, answered on a type it does not echo it for (a newer server's PAGER_DUTY intervalMin), is listed as left out", async () => {
+    expect((await world.run('apply')).failures).toEqual([]);
+    const plan0 = await world.run('plan');
+    const change0 = plan0.plan.changes.find(
+      (c) => c.target.id === PROJECTS.analyticsDev && c.key === 'no-primary',
+    ) as Change;
+    // A newer server lets PagerDuty notifications repeat, and someone set it in its UI: a value this version cannot send.
+    await world.admin('PUT', `groups/${PROJECTS.analyticsDev}/alertConfigs/${change0.id}/newer-members`, {
+      notifications: [{ intervalMin: 30 }],
+    });
+    expect(pending(await world.run('plan'))).toEqual(['search-prod/auditLogRotation:drift']);
+    await world.editDesired('projects/analytics.yaml', (t) =>
+      t.replace('delayMin: 0 # no intervalMin', 'delayMin: 5 # no intervalMin'),
+    );
+    const plan = await world.run('plan');
+    const change = plan.plan.changes.find(
+      (c) => c.target.id === PROJECTS.analyticsDev && c.key === 'no-primary',
+    ) as Change;
+    expect(change.action).toBe('update');
+    expect(change.fields).toEqual([
+      { path: 'notifications[PAGER_DUTY].delayMin', before: 0, after: 5 },
+      { path: 'notifications[PAGER_DUTY].intervalMin', unmodelled: true },
+    ]);
+    expect(change.reason).toContain(
+      'the full PUT does not send 1 live member(s) this version does not model (notifications[PAGER_DUTY].intervalMin)',
+    );
+  });
+
+  it('a notification answered with an empty roles list equals one without roles: no perpetual update, and it is adopted', async () => {
+    await world.editDesired('templates/baseline.yaml', (t) =>
+      t.replace(
+        '- { typeName: GROUP, roles: [GROUP_OWNER], intervalMin: 15, delayMin: 0, emailEnabled: true, smsEnabled: false }',
+        '- { typeName: GROUP, intervalMin: 15, delayMin: 0, emailEnabled: true, smsEnabled: false }',
+      ),
+    );
+    expect((await world.run('apply')).failures).toEqual([]);
+    const id = ownedId(await world.run('plan'), 'host-down');
+    // A newer server answers `roles` on every role-based notification, as an empty list when there are none.
+    await newerServer(id, { config: {}, notifications: [{ roles: [] }] });
+    expect((await world.client().getAlertConfig(PROJECTS.paymentsProd, id)).notifications[0]?.roles).toEqual([]);
+    expect(pending(await world.run('plan'))).toEqual(['search-prod/auditLogRotation:drift']);
+    // The state is lost: the config is adopted by content, not created a second time.
+    await rm(join(world.dir, 'state'), { recursive: true, force: true });
+    const adopted = (await world.run('plan')).plan.changes.find(
+      (c) => c.target.id === PROJECTS.paymentsProd && c.key === 'host-down',
+    );
+    expect([adopted?.action, adopted?.id]).toEqual(['adopt', id]);
+  });
+
   it('an adoption that re-sends secrets with a full PUT lists what that PUT leaves out; one without secrets (no write) does not', async () => {
     expect((await world.run('apply')).failures).toEqual([]);
     const plan0 = await world.run('plan');
@@ -239,6 +288,22 @@ describe('a newer Ops Manager answers members this version does not model', () =
   });
 });
 
+describe('export of values a newer Ops Manager holds that this version does not know', () => {
+  it('skips the config naming the value, without a did-you-mean that would pass the live value off as a typo', async () => {
+    expect((await world.run('apply')).failures).toEqual([]);
+    const id = ownedId(await world.run('plan'), 'disk-space-used');
+    await newerServer(id, { config: { metricThreshold: { units: 'ZETTABYTES' } }, notifications: [] });
+    const read = await readProjectForExport(world.client(), PROJECTS.paymentsProd, () => {});
+    const exported = await exportProject(read, { orgId: '5e2211c17a3e5a48f5497de0', api: world.client() });
+    const skipped = exported.skipped.filter((s) => s.id === id);
+    expect(skipped).toHaveLength(1);
+    expect(skipped[0]?.reason).toContain('metricThreshold.units must be one of RAW');
+    expect(skipped[0]?.reason.endsWith('found "ZETTABYTES"')).toBe(true);
+    expect(skipped[0]?.reason).not.toContain('did you mean');
+    expect(skipped[0]?.reason).not.toContain('PETABYTES"?');
+  });
+});
+
 describe('audit-log rotation: a write keeps what the desired state does not set', () => {
   it('an enforced update keeps a live field the desired state leaves out (Ops Manager resets a field a PUT does not send)', async () => {
     expect((await world.run('apply')).failures).toEqual([]);
@@ -280,5 +345,30 @@ describe('audit-log rotation: a write keeps what the desired state does not set'
     expect(update.reason).toContain('does not send 1 live member(s) this version does not model (compressionCodec)');
     const drift = planAuditLogRotation(target, { ...desired, enforce: false }, live, undefined);
     expect(drift.fields).toEqual([{ path: 'sizeThresholdMB', before: 1000, after: 2000 }]);
+  });
+
+  it("a newer server's rotation member is in no plan by value, enforced or not (it may hold a secret)", () => {
+    const target = { type: 'project' as const, id: PROJECTS.paymentsProd, name: 'payments-prod' };
+    // A numeric text, as live-shape.ts lets through, is carried as answered.
+    const live = { sizeThresholdMB: '1000', numTotal: 7, archiveBucketSecret: 'rotation-secret-ish' } as never;
+    for (const enforce of [true, false]) {
+      const change = planAuditLogRotation(target, { enforce, sizeThresholdMB: 2000 }, live, undefined);
+      expect(change.action).toBe(enforce ? 'update' : 'drift');
+      expect(JSON.stringify(change)).not.toContain('rotation-secret-ish');
+      // What the write carries over from live is still there: the modelled fields, as Ops Manager answered them.
+      expect(change.before).toEqual({ sizeThresholdMB: '1000', numTotal: 7 });
+    }
+  });
+
+  it("a newer server's hypermedia links on the rotation answer are server-only: an enforced update does not list them as reset", () => {
+    const target = { type: 'project' as const, id: PROJECTS.paymentsProd, name: 'payments-prod' };
+    const desired = { enforce: true, sizeThresholdMB: 2000 };
+    const live = { sizeThresholdMB: 1000, links: [{ rel: 'self', href: 'https://om.example/x' }], codec: 'zstd' };
+    const update = planAuditLogRotation(target, desired, live, undefined);
+    expect(update.fields).toEqual([
+      { path: 'sizeThresholdMB', before: 1000, after: 2000 },
+      { path: 'codec', unmodelled: true },
+    ]);
+    expect(update.reason).toContain('does not send 1 live member(s) this version does not model (codec)');
   });
 });

@@ -586,13 +586,18 @@ describe('non-convergence guard', () => {
       if (stored.metricThreshold) stored.metricThreshold.threshold = 85;
     };
     const first = await h.run('apply');
-    expect(first.results.find((r) => r.change.key === 'disk')?.status).toBe('not-converging');
+    const written = first.results.find((r) => r.change.key === 'disk');
+    expect(written?.status).toBe('not-converging');
+    // It says what to do, not only that nothing more will be done.
+    const advice = 'write that value in the YAML as the plan shows it on live, or find what changes it on the server';
+    expect(written?.message).toContain(advice);
     expect(h.state.state?.projects[P1]?.alertConfigs.disk?.notConverging?.fields).toEqual([
       'metricThreshold.threshold',
     ]);
     const writes = h.world.writes().length;
     const second = await h.run('apply');
     expect(second.plan.changes.find((c) => c.key === 'disk')?.action).toBe('blocked');
+    expect(second.plan.changes.find((c) => c.key === 'disk')?.reason).toContain(advice);
     expect(h.world.writes().length).toBe(writes);
     // A change of the desired state re-arms it.
     const alerts = (await import('./scenario-fixture.ts')).p1Alerts();
