@@ -286,7 +286,8 @@ describe('planAlertConfigs and secrets of an owned config', () => {
     const now = values([pager], { 'pd#key': 'key-two-5678' });
     const out = plan(
       [config([pager])],
-      [liveWith([{ typeName: 'PAGER_DUTY', delayMin: 0, intervalMin: 60, serviceKey: '****' }])],
+      // PAGER_DUTY echoes no intervalMin (the reference: it must not be set for that type).
+      [liveWith([{ typeName: 'PAGER_DUTY', delayMin: 0, serviceKey: '****' }])],
       { alertConfigs: { k: { id: 'o1', secretFingerprints: secretFingerprints(key, applied) } } },
       { secrets: new Map([['k', { ok: true, values: now }]]) },
     );
