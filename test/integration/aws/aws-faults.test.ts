@@ -2,8 +2,10 @@
 // the reconcile handler: each failure is classified, names its object, is retried by the SDK alone (never by us on
 // top), and nothing Ops Manager was sent is lost. (Secrets Manager faults: test/unit/adapters/aws/secrets-manager.)
 import { afterEach, describe, expect, it } from 'vitest';
+import { nextStep } from '../../../lambdas/handlers/next-step.ts';
 import { emulatorAdmin, WORLD } from '../../helpers/aws-world.ts';
 import { useHandlerWorld } from '../../helpers/handler-world.ts';
+import { captureProcessOutput, jsonLogLines } from '../../helpers/process-output.ts';
 
 const STATE = `${WORLD.dataBucket}/state/state.json`;
 const LEASE = `${WORLD.dataBucket}/state/lease.json`;
@@ -90,13 +92,22 @@ describe('AWS faults under the reconcile handler', { timeout: 60_000 }, () => {
   it('the state write after the Ops Manager writes fails throughout: reported partial, and the next run adopts (no duplicates)', async () => {
     // The first state PUT (the pending-create markers, before any POST) succeeds; every later one fails.
     h.world.s3.injectFault({ method: 'PUT', key: STATE, status: 503, code: 'SlowDown', skip: 1, count: 99 });
-    const first = await h.reconcile({ mode: 'apply' }, ctx());
+    const { text, result } = await captureProcessOutput(() => h.reconcile({ mode: 'apply' }, ctx()));
+    const first = result as Awaited<ReturnType<typeof h.reconcile>>;
     expect(first.status).toBe('partial');
     expect(first.applied).toBeGreaterThan(0);
-    const failures = first.failures as { target: string; message: string }[];
-    expect(failures.find((f) => f.target === 'global:state')?.message).toContain(
-      `the state could not be saved after applying: PutObject s3://${STATE} failed (503)`,
+    const failures = first.failures as { target: string; message: string; code?: string }[];
+    expect(failures.find((f) => f.target === 'global:state')).toMatchObject({
+      code: 'S3_ACCESS',
+      message: expect.stringContaining(
+        `the state could not be saved after applying: PutObject s3://${STATE} failed (503)`,
+      ),
+    });
+    // The log line says what it is (S3 throttled: the next run adopts), never "a bug: keep the stack".
+    const line = jsonLogLines(text).find(
+      (l) => l.message === 'target failed' && (l.target as { id?: string } | undefined)?.id === 'state',
     );
+    expect(line, text).toMatchObject({ level: 'ERROR', code: 'S3_ACCESS', nextStep: nextStep('S3_ACCESS') });
     expect(h.world.s3.getText(WORLD.dataBucket, 'state/lease.json')).toBeUndefined();
     h.world.s3.clearFaults();
     const log1 = (await emulatorAdmin(h.world.emulator.origin, 'GET', 'requests')) as {
