@@ -68,6 +68,31 @@ describe('AWS faults under the reconcile handler', { timeout: 60_000 }, () => {
     expect(await opsmanWrites()).toBe(0);
   });
 
+  // The pinned version manifest (settings.yaml versionManifest.pin) is read from the desired-state bucket too: its read
+  // failing on S3's side was an issue of the desired state (DESIRED_STATE_INVALID, final, "run validate", which
+  // passes), so a throttled read failed the scheduled run for good instead of being retried.
+  it('the pinned version manifest read answered 503 throughout, 403, or absent: retryable S3_ACCESS, S3_ACCESS_DENIED, and only a missing one is an issue', async () => {
+    const PIN = `${WORLD.desiredBucket}/desired-state/manifests/approved.json`;
+    h.world.s3.injectFault({ method: 'GET', key: PIN, status: 503, code: 'SlowDown', count: 99 });
+    const throttled = await h.reconcile({ mode: 'apply' }, ctx());
+    expect(throttled).toMatchObject({ status: 'failed', error: { code: 'S3_ACCESS', retryable: true } });
+    expect((throttled.error as { message: string }).message).toContain(`GetObject s3://${PIN} failed (503): SlowDown`);
+    expect(throttled.issues).toBeUndefined();
+    await expect(h.reconcile(SCHEDULE, ctx())).rejects.toThrow(/^S3_ACCESS: GetObject s3:\/\/\S+approved\.json/);
+    h.world.s3.clearFaults();
+    h.world.s3.injectFault({ method: 'GET', key: PIN, status: 403, code: 'AccessDenied', count: 99 });
+    const denied = await h.reconcile({ mode: 'apply' }, ctx());
+    expect(denied).toMatchObject({ status: 'failed', error: { code: 'S3_ACCESS_DENIED', retryable: false } });
+    h.world.s3.clearFaults();
+    h.world.s3.injectFault({ method: 'GET', key: PIN, status: 404, code: 'NoSuchKey', count: 99 });
+    const missing = await h.reconcile({ mode: 'apply' }, ctx());
+    expect(missing).toMatchObject({ status: 'failed', error: { code: 'DESIRED_STATE_INVALID', retryable: false } });
+    expect(JSON.stringify(missing.issues)).toContain(
+      'versionManifest.pin \\"manifests/approved.json\\": cannot be read',
+    );
+    expect(await opsmanWrites()).toBe(0);
+  });
+
   it('403 AccessDenied on the state read is not retryable: a retry meets the same policy', async () => {
     h.world.s3.injectFault({ method: 'GET', key: STATE, status: 403, code: 'AccessDenied', count: 99 });
     const summary = await h.reconcile({ mode: 'apply' }, ctx());
