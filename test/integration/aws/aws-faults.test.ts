@@ -2,6 +2,7 @@
 // the reconcile handler: each failure is classified, names its object, is retried by the SDK alone (never by us on
 // top), and nothing Ops Manager was sent is lost. (Secrets Manager faults: test/unit/adapters/aws/secrets-manager.)
 import { afterEach, describe, expect, it } from 'vitest';
+import { GONE_SINCE_LISTED } from '../../../lambdas/adapters/aws/s3-desired-source.ts';
 import { nextStep } from '../../../lambdas/handlers/next-step.ts';
 import { emulatorAdmin, WORLD } from '../../helpers/aws-world.ts';
 import { useHandlerWorld } from '../../helpers/handler-world.ts';
@@ -65,6 +66,31 @@ describe('AWS faults under the reconcile handler', { timeout: 60_000 }, () => {
     expect(message).toContain('the bucket does not exist: check the function');
     const scheduled = await h.reconcile(SCHEDULE, ctx());
     expect(scheduled).toMatchObject({ status: 'failed', trigger: 'schedule', error: { code: 'S3_NO_SUCH_BUCKET' } });
+    expect(await opsmanWrites()).toBe(0);
+  });
+
+  // Without DESIRED_STATE_SNAPSHOT=required (the stack sets it: such a read is then DESIRED_STATE_IN_TRANSIT) a file
+  // listed and then deleted before its GET (a deployment pruning it) fails the run retryably; its message says so, where
+  // it said "no such file in the desired state" beside a next step about S3 throttling.
+  it('a listed file deleted before its GET (404 NoSuchKey): S3_ACCESS, retryable, saying it went since the listing', async () => {
+    const FILE = `${WORLD.desiredBucket}/desired-state/projects/search.yaml`;
+    const key = 'desired-state/projects/search.yaml';
+    const text = h.world.s3.getText(WORLD.desiredBucket, key) ?? '';
+    // New bytes, so that a warm container's desired-state cache cannot answer for the file without a GET.
+    h.world.s3.putDirect(WORLD.desiredBucket, key, `${text}# edited\n`);
+    h.world.s3.injectFault({ method: 'GET', key: FILE, status: 404, code: 'NoSuchKey', count: 99 });
+    const summary = await h
+      .reconcile({ mode: 'apply' }, ctx())
+      .finally(() => h.world.s3.putDirect(WORLD.desiredBucket, key, text));
+    expect(summary).toMatchObject({
+      status: 'failed',
+      error: {
+        code: 'S3_ACCESS',
+        retryable: true,
+        message: `GetObject s3://${FILE} failed (404): ${GONE_SINCE_LISTED}`,
+      },
+    });
+    expect(GONE_SINCE_LISTED).toContain('deleted since the desired state was listed');
     expect(await opsmanWrites()).toBe(0);
   });
 
