@@ -39,8 +39,13 @@ describe('AWS faults under the reconcile handler', { timeout: 60_000 }, () => {
 
   it('state read answered 503 SlowDown throughout: the SDK tries 3 times, the run fails retryable, names the object, writes nothing', async () => {
     h.world.s3.injectFault({ method: 'GET', key: STATE, status: 503, code: 'SlowDown', count: 99 });
-    const summary = await h.reconcile({ mode: 'apply' }, ctx());
+    const { text, result } = await captureProcessOutput(() => h.reconcile({ mode: 'apply' }, ctx()));
+    const summary = result as Awaited<ReturnType<typeof h.reconcile>>;
     expect(summary).toMatchObject({ status: 'failed', error: { code: 'S3_ACCESS', retryable: true } });
+    // One line naming the object, the cause and what to do; a stack only for an unexpected error (INTERNAL).
+    const line = jsonLogLines(text).find((l) => l.message === 'run failed');
+    expect(line, text).toMatchObject({ level: 'ERROR', code: 'S3_ACCESS', nextStep: nextStep('S3_ACCESS') });
+    expect(line).not.toHaveProperty('stack');
     expect((summary.error as { message: string }).message).toContain(`GetObject s3://${STATE} failed (503): SlowDown`);
     expect(s3Calls('GET', STATE)).toBe(3);
     expect(await opsmanWrites()).toBe(0);
