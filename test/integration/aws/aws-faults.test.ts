@@ -99,6 +99,24 @@ describe('AWS faults under the reconcile handler', { timeout: 60_000 }, () => {
     expect(await opsmanWrites()).toBe(0);
   });
 
+  it('the run report PUT failing throughout: the run keeps its status, its summary has no report and a warning naming the key', async () => {
+    h.world.s3.injectFault({ method: 'PUT', key: `${WORLD.dataBucket}/archive/reports/*`, status: 500, count: 99 });
+    const summary = await h.reconcile({ mode: 'plan' }, ctx());
+    expect(summary.status).toBe('ok');
+    expect(summary.report).toBeUndefined();
+    const warnings = summary.warnings as string[];
+    expect(warnings).toContainEqual(
+      expect.stringMatching(
+        new RegExp(
+          `^the run report could not be written: PutObject s3://${WORLD.dataBucket}/archive/reports/\\S+\\.json failed \\(500\\)`,
+        ),
+      ),
+    );
+    expect([...(h.world.s3.buckets.get(WORLD.dataBucket)?.keys() ?? [])].some((k) => k.startsWith('archive/'))).toBe(
+      false,
+    );
+  });
+
   // The pinned version manifest (settings.yaml versionManifest.pin) is read from the desired-state bucket too: its read
   // failing on S3's side was an issue of the desired state (DESIRED_STATE_INVALID, final, "run validate", which
   // passes), so a throttled read failed the scheduled run for good instead of being retried.
