@@ -123,10 +123,16 @@ export async function appendIndexEntry(
   );
 }
 
+/** What to do about an index that cannot be read: no manifest is archived until it is fixed. */
+const UNREADABLE_INDEX_FIX = `no version manifest is archived until it is fixed: put back its last good version (the data bucket of the AWS stack keeps previous versions for 90 days: aws s3api list-object-versions --prefix archive/${MANIFEST_INDEX_KEY}), or move it aside to start a new index`;
+
 function parseIndex(bytes: Uint8Array | null): Pick<StoredIndex, 'entries' | 'stored' | 'skipped'> {
   if (bytes === null) return { entries: [], stored: [], skipped: [] };
-  const refuse = (why: string) =>
-    new Error(`the stored ${MANIFEST_INDEX_KEY} ${why}; it is left as it is (rewriting it would lose the history)`);
+  // Left as it is, the index stops every archive of the manifest until a person acts: the message says how.
+  const refuse = (why: string, fix = UNREADABLE_INDEX_FIX) =>
+    new Error(
+      `the stored ${MANIFEST_INDEX_KEY} ${why}; it is left as it is (rewriting it would lose the history): ${fix}`,
+    );
   let value: unknown;
   try {
     value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
@@ -139,6 +145,7 @@ function parseIndex(bytes: Uint8Array | null): Pick<StoredIndex, 'entries' | 'st
     if (typeof version === 'number' && Number.isInteger(version) && version > MANIFEST_INDEX_FORMAT_VERSION) {
       throw refuse(
         `has formatVersion ${version}; this version reads formatVersion ${MANIFEST_INDEX_FORMAT_VERSION} (a JSON list of entries): it was written by a newer version of opsman-gitops`,
+        'archive with that version, or a later one',
       );
     }
     throw refuse('is not a JSON list');

@@ -6,7 +6,7 @@ import { applyPlan } from './apply.ts';
 import { loadForPlaces, secretLocator } from './apply-secret-places.ts';
 import { sha256Hex } from './canonical.ts';
 import { holdText } from './change-windows.ts';
-import { errorMessage } from './concurrency.ts';
+import { errorCode, errorMessage } from './concurrency.ts';
 import { ReconcileError } from './errors.ts';
 import { recordStreaks } from './fight-streak.ts';
 import type { HeldLease } from './lease.ts';
@@ -130,7 +130,10 @@ export async function applyAndSave(
     // The writes happened; without the record the next run recovers ownership by adoption. Say so, keep the report.
     const message = `the state could not be saved after applying: ${errorMessage(error)}; the next run recovers ownership by adoption`;
     warnings.push(message);
-    failures.push({ target: { ...STATE_TARGET }, phase: 'apply', message });
+    // With the error's code (S3_ACCESS, S3_ACCESS_DENIED, STATE_CONFLICT...): without one the handlers log it as
+    // INTERNAL, whose next step calls a throttled or refused state write a bug.
+    const code = errorCode(error);
+    failures.push({ target: { ...STATE_TARGET }, phase: 'apply', message, ...(code === undefined ? {} : { code }) });
   }
   return { results: outcome.results, failures, warnings };
 }

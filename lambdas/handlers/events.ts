@@ -118,7 +118,8 @@ function parseS3(records: unknown, desiredPrefix: string, desiredBucket: string 
   if (keys.length === 0)
     return {
       kind: 'ignored',
-      reason: `no ObjectCreated .yaml/.yml or ${SNAPSHOT_FILE} key under the desired-state prefix`,
+      // Names where a key would have to be: a notification from another bucket or prefix is told at a glance.
+      reason: `no ObjectCreated .yaml/.yml or ${SNAPSHOT_FILE} key under ${desiredBucket === undefined ? `the desired-state prefix ${desiredPrefix}` : `s3://${desiredBucket}/${desiredPrefix}`}`,
     };
   return { kind: 's3', bucket, keys };
 }

@@ -37,6 +37,10 @@ export const DEFAULT_LIST_PAGE_SIZE = 1000;
 
 const YAML_FILE = /\.ya?ml$/i;
 
+/** The detail of a GetObject answered 404 NoSuchKey. */
+export const GONE_SINCE_LISTED =
+  'no such object: deleted since the desired state was listed (by a deployment in progress?), or never uploaded';
+
 /** Lists and reads YAML documents under an S3 prefix (ListObjectsV2 with pagination, GetObject). */
 export class S3DesiredStateSource implements DesiredStateSource {
   readonly #client: S3Client;
@@ -151,9 +155,9 @@ export class S3DesiredStateSource implements DesiredStateSource {
     } catch (error) {
       if (error instanceof S3ContentEncodingError) throw error;
       if (isNotFound(error)) {
-        throw new S3AccessError('GetObject', `s3://${this.#bucket}/${key}`, 404, 'no such file in the desired state', {
-          cause: error,
-        });
+        // Most often a file listed a moment ago and deleted since (a deployment pruning it): said so, as the retryable
+        // S3_ACCESS it is reported as would otherwise read as S3 throttled or unreachable.
+        throw new S3AccessError('GetObject', `s3://${this.#bucket}/${key}`, 404, GONE_SINCE_LISTED, { cause: error });
       }
       throw accessError('GetObject', `s3://${this.#bucket}/${key}`, error);
     }

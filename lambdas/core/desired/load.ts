@@ -262,7 +262,7 @@ async function load(
     }
   }
   const parsed = read.map((r) => parseInPlace(r, options));
-  const result = await validate(source, options, refs.length, files, parsed);
+  const { result, pinError } = await validate(source, options, refs.length, files, parsed);
   parsed.length = 0; // the documents are garbage once built: not kept alive while the entry is written
   for (const r of read) r.parsed = undefined;
   if (result.ok && cache && key) {
@@ -271,13 +271,13 @@ async function load(
   }
   if (result.ok) return { result, cache: status };
   const unhashedFiles = read.flatMap((r) => (r.unhashed ? [r.unhashed] : []));
-  const failedRead = read.find((r) => r.error !== undefined);
+  const sourceError = read.find((r) => r.error !== undefined)?.error ?? pinError;
   return {
     result,
     cache: status,
     invalidFiles: files,
     ...(unhashedFiles.length > 0 ? { unhashedFiles } : {}),
-    ...(failedRead === undefined ? {} : { sourceError: failedRead.error }),
+    ...(sourceError === undefined ? {} : { sourceError }),
   };
 }
 
@@ -287,7 +287,7 @@ async function validate(
   fileCount: number,
   files: DesiredFileInfo[],
   read: ParsedFile[],
-): Promise<LoadResult> {
+): Promise<{ result: LoadResult; pinError?: unknown }> {
   const issues: ValidationIssue[] = read.flatMap((r) => r.issues);
   const docs: DocumentsByKind = { Project: [], AlertTemplate: [], Organization: [], Settings: [] };
   const refusedTemplates = new Set<string>(read.flatMap((r) => r.refusedTemplates ?? []));
@@ -314,14 +314,21 @@ async function validate(
   }
   issues.push(...checkDocuments(docs, refusedTemplates));
   let pin: PinnedManifest | undefined;
+  let pinError: unknown;
   const settings = docs.Settings[0];
   const pinPath = asString(asRecord(asRecord(asRecord(settings?.value)?.spec)?.versionManifest)?.pin);
   if (settings && pinPath !== undefined && /^[^/].*\.json$/.test(pinPath) && !pinPath.split('/').includes('..')) {
     const pinned = await readPinnedManifest(settings, pinPath, source, options);
-    if ('issue' in pinned) issues.push(pinned.issue);
-    else pin = pinned.pin;
+    if ('issue' in pinned) {
+      issues.push(pinned.issue);
+      // Not there is an issue of the desired state; not readable now (throttled, refused) is the source's failure.
+      if (pinned.readError !== undefined && !isAbsent(pinned.readError)) pinError = pinned.readError;
+    } else pin = pinned.pin;
   }
-  if (issues.length > 0) return { ok: false, issues: capIssues(sortIssues(issues), options.maxIssues) };
+  if (issues.length > 0) {
+    const result: LoadResult = { ok: false, issues: capIssues(sortIssues(issues), options.maxIssues) };
+    return pinError === undefined ? { result } : { result, pinError };
+  }
   const state = buildState(docs, files, pin);
-  return { ok: true, state, summary: summarize(state, docs.AlertTemplate.length, files.length) };
+  return { result: { ok: true, state, summary: summarize(state, docs.AlertTemplate.length, files.length) } };
 }

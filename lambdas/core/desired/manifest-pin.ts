@@ -22,7 +22,7 @@ export async function readPinnedManifest(
   path: string,
   source: DesiredStateSource,
   options: Pick<LoadOptions, 'maxManifestBytes'>,
-): Promise<{ pin: PinnedManifest } | { issue: ValidationIssue }> {
+): Promise<{ pin: PinnedManifest } | { issue: ValidationIssue; readError?: unknown }> {
   const at = ['spec', 'versionManifest', 'pin'];
   const fail = (message: string, found?: string) => ({
     issue: issueAt(settings, at, `versionManifest.pin ${JSON.stringify(path)}: ${message}`, {
@@ -34,7 +34,10 @@ export async function readPinnedManifest(
   try {
     read = await source.read(path, { maxBytes: options.maxManifestBytes });
   } catch (error) {
-    return fail(`cannot be read from ${source.describe()} (${error instanceof Error ? error.message : String(error)})`);
+    // With the source's error: the loader tells a manifest that is not there (an issue of the desired state) from one
+    // that could not be read now (S3 throttled, refused, unreachable: the run fails with that error, not as invalid).
+    const reason = error instanceof Error ? error.message : String(error);
+    return { ...fail(`cannot be read from ${source.describe()} (${reason})`), readError: error };
   }
   const size = Math.max(read.size ?? 0, read.bytes.length);
   if (size > options.maxManifestBytes) {

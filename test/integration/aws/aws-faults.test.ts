@@ -2,8 +2,11 @@
 // the reconcile handler: each failure is classified, names its object, is retried by the SDK alone (never by us on
 // top), and nothing Ops Manager was sent is lost. (Secrets Manager faults: test/unit/adapters/aws/secrets-manager.)
 import { afterEach, describe, expect, it } from 'vitest';
+import { GONE_SINCE_LISTED } from '../../../lambdas/adapters/aws/s3-desired-source.ts';
+import { nextStep } from '../../../lambdas/handlers/next-step.ts';
 import { emulatorAdmin, WORLD } from '../../helpers/aws-world.ts';
 import { useHandlerWorld } from '../../helpers/handler-world.ts';
+import { captureProcessOutput, jsonLogLines } from '../../helpers/process-output.ts';
 
 const STATE = `${WORLD.dataBucket}/state/state.json`;
 const LEASE = `${WORLD.dataBucket}/state/lease.json`;
@@ -36,8 +39,13 @@ describe('AWS faults under the reconcile handler', { timeout: 60_000 }, () => {
 
   it('state read answered 503 SlowDown throughout: the SDK tries 3 times, the run fails retryable, names the object, writes nothing', async () => {
     h.world.s3.injectFault({ method: 'GET', key: STATE, status: 503, code: 'SlowDown', count: 99 });
-    const summary = await h.reconcile({ mode: 'apply' }, ctx());
+    const { text, result } = await captureProcessOutput(() => h.reconcile({ mode: 'apply' }, ctx()));
+    const summary = result as Awaited<ReturnType<typeof h.reconcile>>;
     expect(summary).toMatchObject({ status: 'failed', error: { code: 'S3_ACCESS', retryable: true } });
+    // One line naming the object, the cause and what to do; a stack only for an unexpected error (INTERNAL).
+    const line = jsonLogLines(text).find((l) => l.message === 'run failed');
+    expect(line, text).toMatchObject({ level: 'ERROR', code: 'S3_ACCESS', nextStep: nextStep('S3_ACCESS') });
+    expect(line).not.toHaveProperty('stack');
     expect((summary.error as { message: string }).message).toContain(`GetObject s3://${STATE} failed (503): SlowDown`);
     expect(s3Calls('GET', STATE)).toBe(3);
     expect(await opsmanWrites()).toBe(0);
@@ -66,6 +74,74 @@ describe('AWS faults under the reconcile handler', { timeout: 60_000 }, () => {
     expect(await opsmanWrites()).toBe(0);
   });
 
+  // Without DESIRED_STATE_SNAPSHOT=required (the stack sets it: such a read is then DESIRED_STATE_IN_TRANSIT) a file
+  // listed and then deleted before its GET (a deployment pruning it) fails the run retryably; its message says so, where
+  // it said "no such file in the desired state" beside a next step about S3 throttling.
+  it('a listed file deleted before its GET (404 NoSuchKey): S3_ACCESS, retryable, saying it went since the listing', async () => {
+    const FILE = `${WORLD.desiredBucket}/desired-state/projects/search.yaml`;
+    const key = 'desired-state/projects/search.yaml';
+    const text = h.world.s3.getText(WORLD.desiredBucket, key) ?? '';
+    // New bytes, so that a warm container's desired-state cache cannot answer for the file without a GET.
+    h.world.s3.putDirect(WORLD.desiredBucket, key, `${text}# edited\n`);
+    h.world.s3.injectFault({ method: 'GET', key: FILE, status: 404, code: 'NoSuchKey', count: 99 });
+    const summary = await h
+      .reconcile({ mode: 'apply' }, ctx())
+      .finally(() => h.world.s3.putDirect(WORLD.desiredBucket, key, text));
+    expect(summary).toMatchObject({
+      status: 'failed',
+      error: {
+        code: 'S3_ACCESS',
+        retryable: true,
+        message: `GetObject s3://${FILE} failed (404): ${GONE_SINCE_LISTED}`,
+      },
+    });
+    expect(GONE_SINCE_LISTED).toContain('deleted since the desired state was listed');
+    expect(await opsmanWrites()).toBe(0);
+  });
+
+  it('the run report PUT failing throughout: the run keeps its status, its summary has no report and a warning naming the key', async () => {
+    h.world.s3.injectFault({ method: 'PUT', key: `${WORLD.dataBucket}/archive/reports/*`, status: 500, count: 99 });
+    const summary = await h.reconcile({ mode: 'plan' }, ctx());
+    expect(summary.status).toBe('ok');
+    expect(summary.report).toBeUndefined();
+    const warnings = summary.warnings as string[];
+    expect(warnings).toContainEqual(
+      expect.stringMatching(
+        new RegExp(
+          `^the run report could not be written: PutObject s3://${WORLD.dataBucket}/archive/reports/\\S+\\.json failed \\(500\\)`,
+        ),
+      ),
+    );
+    expect([...(h.world.s3.buckets.get(WORLD.dataBucket)?.keys() ?? [])].some((k) => k.startsWith('archive/'))).toBe(
+      false,
+    );
+  });
+
+  // The pinned version manifest (settings.yaml versionManifest.pin) is read from the desired-state bucket too: its read
+  // failing on S3's side was an issue of the desired state (DESIRED_STATE_INVALID, final, "run validate", which
+  // passes), so a throttled read failed the scheduled run for good instead of being retried.
+  it('the pinned version manifest read answered 503 throughout, 403, or absent: retryable S3_ACCESS, S3_ACCESS_DENIED, and only a missing one is an issue', async () => {
+    const PIN = `${WORLD.desiredBucket}/desired-state/manifests/approved.json`;
+    h.world.s3.injectFault({ method: 'GET', key: PIN, status: 503, code: 'SlowDown', count: 99 });
+    const throttled = await h.reconcile({ mode: 'apply' }, ctx());
+    expect(throttled).toMatchObject({ status: 'failed', error: { code: 'S3_ACCESS', retryable: true } });
+    expect((throttled.error as { message: string }).message).toContain(`GetObject s3://${PIN} failed (503): SlowDown`);
+    expect(throttled.issues).toBeUndefined();
+    await expect(h.reconcile(SCHEDULE, ctx())).rejects.toThrow(/^S3_ACCESS: GetObject s3:\/\/\S+approved\.json/);
+    h.world.s3.clearFaults();
+    h.world.s3.injectFault({ method: 'GET', key: PIN, status: 403, code: 'AccessDenied', count: 99 });
+    const denied = await h.reconcile({ mode: 'apply' }, ctx());
+    expect(denied).toMatchObject({ status: 'failed', error: { code: 'S3_ACCESS_DENIED', retryable: false } });
+    h.world.s3.clearFaults();
+    h.world.s3.injectFault({ method: 'GET', key: PIN, status: 404, code: 'NoSuchKey', count: 99 });
+    const missing = await h.reconcile({ mode: 'apply' }, ctx());
+    expect(missing).toMatchObject({ status: 'failed', error: { code: 'DESIRED_STATE_INVALID', retryable: false } });
+    expect(JSON.stringify(missing.issues)).toContain(
+      'versionManifest.pin \\"manifests/approved.json\\": cannot be read',
+    );
+    expect(await opsmanWrites()).toBe(0);
+  });
+
   it('403 AccessDenied on the state read is not retryable: a retry meets the same policy', async () => {
     h.world.s3.injectFault({ method: 'GET', key: STATE, status: 403, code: 'AccessDenied', count: 99 });
     const summary = await h.reconcile({ mode: 'apply' }, ctx());
@@ -90,13 +166,22 @@ describe('AWS faults under the reconcile handler', { timeout: 60_000 }, () => {
   it('the state write after the Ops Manager writes fails throughout: reported partial, and the next run adopts (no duplicates)', async () => {
     // The first state PUT (the pending-create markers, before any POST) succeeds; every later one fails.
     h.world.s3.injectFault({ method: 'PUT', key: STATE, status: 503, code: 'SlowDown', skip: 1, count: 99 });
-    const first = await h.reconcile({ mode: 'apply' }, ctx());
+    const { text, result } = await captureProcessOutput(() => h.reconcile({ mode: 'apply' }, ctx()));
+    const first = result as Awaited<ReturnType<typeof h.reconcile>>;
     expect(first.status).toBe('partial');
     expect(first.applied).toBeGreaterThan(0);
-    const failures = first.failures as { target: string; message: string }[];
-    expect(failures.find((f) => f.target === 'global:state')?.message).toContain(
-      `the state could not be saved after applying: PutObject s3://${STATE} failed (503)`,
+    const failures = first.failures as { target: string; message: string; code?: string }[];
+    expect(failures.find((f) => f.target === 'global:state')).toMatchObject({
+      code: 'S3_ACCESS',
+      message: expect.stringContaining(
+        `the state could not be saved after applying: PutObject s3://${STATE} failed (503)`,
+      ),
+    });
+    // The log line says what it is (S3 throttled: the next run adopts), never "a bug: keep the stack".
+    const line = jsonLogLines(text).find(
+      (l) => l.message === 'target failed' && (l.target as { id?: string } | undefined)?.id === 'state',
     );
+    expect(line, text).toMatchObject({ level: 'ERROR', code: 'S3_ACCESS', nextStep: nextStep('S3_ACCESS') });
     expect(h.world.s3.getText(WORLD.dataBucket, 'state/lease.json')).toBeUndefined();
     h.world.s3.clearFaults();
     const log1 = (await emulatorAdmin(h.world.emulator.origin, 'GET', 'requests')) as {

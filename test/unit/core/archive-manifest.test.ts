@@ -123,7 +123,10 @@ describe('archiveManifest', () => {
     for (const index of ['{broken', '{"sha256":"x"}', '"x"']) {
       const w = new World();
       w.objects.set('manifests/index.json', index);
-      await expect(archiveManifest(w.api, w.archive, NOW)).rejects.toThrow(/manifests\/index\.json .*left as it is/);
+      // Left as it is, it stops every archive of the manifest: the message says how to get out.
+      await expect(archiveManifest(w.api, w.archive, NOW)).rejects.toThrow(
+        /manifests\/index\.json .*left as it is \(rewriting it would lose the history\): no version manifest is archived until it is fixed: put back its last good version \(.*aws s3api list-object-versions --prefix archive\/manifests\/index\.json\), or move it aside/,
+      );
       expect(w.objects.get('manifests/index.json')).toBe(index);
       expect(w.objects.has('manifests/latest.json')).toBe(false);
     }
@@ -182,7 +185,7 @@ describe('archiveManifest', () => {
     const newer = JSON.stringify({ formatVersion: 2, entries: [] });
     w.objects.set('manifests/index.json', newer);
     await expect(archiveManifest(w.api, w.archive, NOW)).rejects.toThrow(
-      'the stored manifests/index.json has formatVersion 2; this version reads formatVersion 1 (a JSON list of entries): it was written by a newer version of opsman-gitops; it is left as it is (rewriting it would lose the history)',
+      'the stored manifests/index.json has formatVersion 2; this version reads formatVersion 1 (a JSON list of entries): it was written by a newer version of opsman-gitops; it is left as it is (rewriting it would lose the history): archive with that version, or a later one',
     );
     expect(w.objects.get('manifests/index.json')).toBe(newer);
   });

@@ -10,6 +10,22 @@ const s3Event = (key: string, eventName = 'ObjectCreated:Put') => ({
 const P1 = '5e2211c17a3e5a48f5497de3';
 
 describe('parseReconcileEvent', () => {
+  it('an ignored S3 notification says where its keys would have to be (another bucket, another prefix)', () => {
+    const other = {
+      Records: [
+        {
+          eventSource: 'aws:s3',
+          eventName: 'ObjectCreated:Put',
+          s3: { bucket: { name: 'x' }, object: { key: 'a.yaml' } },
+        },
+      ],
+    };
+    expect(parseReconcileEvent(other, { desiredPrefix: 'desired-state/', desiredBucket: 'desired-bkt' })).toEqual({
+      kind: 'ignored',
+      reason: 'no ObjectCreated .yaml/.yml or .opsman-gitops-snapshot.json key under s3://desired-bkt/desired-state/',
+    });
+  });
+
   it.each([
     [
       'scheduler payload from the stack',
