@@ -62,7 +62,7 @@ describe('the fingerprint key lost, the state kept', { timeout: 120_000 }, () =>
     const warning = (lost.warnings ?? []).find((w) => w.includes(KEY_WARNING));
     expect(warning).toContain(`key check ${recorded}, now `);
     expect(warning).toContain(
-      '1 alert config(s) below show "(secret changed)" for it, whether or not the values changed, and are planned to re-send their secrets once',
+      '1 alert config(s) below show "(secret changed)" for it, whether or not the values changed, and an apply re-sends their secrets once',
     );
     expect(warning).toContain('put the previous one back before applying');
     const newKey = await readFile(keyFile(), 'utf8');
