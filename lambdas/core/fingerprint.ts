@@ -57,3 +57,12 @@ export function changedSecretPaths(
   }
   return changed.sort();
 }
+
+/**
+ * Names the key without revealing it: the HMAC of a fixed label, cut to 16 hex digits. Recorded in the state by every
+ * apply (`fingerprintKeyCheck`), so a run with another key (OPSMAN_FINGERPRINT_KEY changed, the key file lost, on AWS
+ * the private key it is derived from rotated) can say why every secret reads as changed (state-origin.ts).
+ */
+export function fingerprintKeyCheck(key: Uint8Array): string {
+  return hmacHex(key, 'opsman-gitops/fingerprint-key-check/v1').slice(0, 16);
+}

@@ -612,7 +612,12 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
       after,
       fields: [],
       reason:
-        record?.id !== undefined ? `owned config ${record.id} no longer exists in Ops Manager` : 'not in Ops Manager',
+        record?.id !== undefined
+          ? `owned config ${record.id} no longer exists in Ops Manager`
+          : pending
+            ? // A killed or timed-out run's marker: say that run's create never landed, or the re-run reads as new.
+              `not in Ops Manager: a create of this key was interrupted (run ${record?.pendingCreate?.runId}) and did not land (no unmanaged config equals what it sent); it is created now`
+            : 'not in Ops Manager',
     };
     if (record?.id !== undefined) {
       change.drift = { detected: true };

@@ -18,7 +18,7 @@ import type { OpsManagerApi, ReconcileState, Reporter, SecretResolver } from './
 import type { RunCommand } from './run-types.ts';
 import { applySafetyGates } from './safety.ts';
 import { projectsLeftOut } from './state.ts';
-import { otherOpsManagerWarning } from './state-origin.ts';
+import { otherFingerprintKeyWarning, otherOpsManagerWarning } from './state-origin.ts';
 import type { TeamCache } from './team-check.ts';
 import { endedWindowNotices } from './window-notices.ts';
 
@@ -172,6 +172,9 @@ export async function makePlan(
       );
     }
   }
+  const resent = changes.filter((c) => c.fields?.some((f) => f.secret === true && f.note === 'changed')).length;
+  const otherKey = otherFingerprintKeyWarning(request.state, deps.fingerprintKey, resent);
+  if (otherKey !== undefined) plan.warnings?.unshift(otherKey);
   const otherOpsManager = otherOpsManagerWarning(request.state, request.opsManagerUrl);
   if (otherOpsManager !== undefined) plan.warnings?.unshift(otherOpsManager);
   if (request.stateCorrupt) {

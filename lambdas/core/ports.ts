@@ -151,6 +151,8 @@ export interface ReconcileState {
   organizations?: Record<string, OrganizationState>;
   /** The Ops Manager (Public API base URL) the last apply ran against (state-origin.ts); absent in older states. */
   opsManager?: { baseUrl: string };
+  /** Names the fingerprint key the last apply used (fingerprint.ts `fingerprintKeyCheck`); absent in older states. */
+  fingerprintKeyCheck?: string;
 }
 
 /** State of one organization target. */

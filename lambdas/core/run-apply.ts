@@ -68,6 +68,7 @@ export async function applyAndSave(
       runId: request.runId,
       mode: plan.mode,
       ...(deps.opsManagerUrl === undefined ? {} : { opsManagerUrl: deps.opsManagerUrl }),
+      fingerprintKey: deps.fingerprintKey,
     });
   const outcome = await time('apply', () =>
     applyPlan(

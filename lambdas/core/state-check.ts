@@ -130,6 +130,7 @@ const document = object({
   projects: required(mapOf(project)),
   organizations: mapOf(organization),
   opsManager: object({ baseUrl: required(string) }),
+  fingerprintKeyCheck: string,
 });
 
 /** Why `value` (parsed JSON) is not a state document this code can use; undefined when it is one. */

@@ -6,6 +6,7 @@
  * another base URL than the one recorded says so; it does not refuse, because the same installation may move to a new
  * address (a DNS name, https in front), and the next apply records the new one.
  */
+import { fingerprintKeyCheck } from './fingerprint.ts';
 import type { ReconcileState } from './ports.ts';
 
 /** The warning of a run against another Ops Manager than the state's, or undefined (same, or none recorded). */
@@ -18,4 +19,25 @@ export function otherOpsManagerWarning(state: ReconcileState | null, baseUrl: st
 /** Records `baseUrl` as the Ops Manager the state is written against (no-op when unknown: in-process callers). */
 export function recordOpsManager(state: ReconcileState, baseUrl: string | undefined): void {
   if (baseUrl !== undefined) state.opsManager = { baseUrl };
+}
+
+/**
+ * The warning of a run whose fingerprint key is not the one the state was last applied with, or undefined (the same,
+ * or none recorded: a state written before the check). Every secret fingerprint then differs, so each secret reads as
+ * `(secret changed)` and is re-sent once: harmless, but a reviewer must not take it for secrets that changed, and a
+ * lost key may still be put back. `resent` counts the alert configs whose secrets the plan re-sends.
+ */
+export function otherFingerprintKeyWarning(
+  state: ReconcileState | null,
+  key: Uint8Array,
+  resent: number,
+): string | undefined {
+  const recorded = state?.fingerprintKeyCheck;
+  if (recorded === undefined || recorded === fingerprintKeyCheck(key)) return undefined;
+  return `the fingerprint key is not the one the state was last applied with (key check ${recorded}, now ${fingerprintKeyCheck(key)}): OPSMAN_FINGERPRINT_KEY changed, or <state-dir>/fingerprint.key was lost or replaced (on AWS: the credentials secret's fingerprintKey, or the private key it is derived from, changed). Every secret fingerprint in the state reads as changed: ${resent === 0 ? 'no alert config of this plan re-sends a secret for it' : `${resent} alert config(s) below show "(secret changed)" for it, whether or not the values changed, and an apply re-sends their secrets once (one PUT each)`}. If the key was lost, put the previous one back before applying and this goes away; otherwise the next apply records this key`;
+}
+
+/** Records which fingerprint key the state is written with (`fingerprintKeyCheck`). */
+export function recordFingerprintKey(state: ReconcileState, key: Uint8Array | undefined): void {
+  if (key !== undefined) state.fingerprintKeyCheck = fingerprintKeyCheck(key);
 }

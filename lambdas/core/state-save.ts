@@ -5,7 +5,7 @@
 import { StateConflictError, StateCorruptError } from './errors.ts';
 import type { ReconcileState, StateStore } from './ports.ts';
 import { cloneState, emptyState } from './state.ts';
-import { recordOpsManager } from './state-origin.ts';
+import { recordFingerprintKey, recordOpsManager } from './state-origin.ts';
 
 /** The state as read, with what the run needs to save it back. */
 export interface LoadedState {
@@ -57,13 +57,18 @@ export class StateSession {
 
   /**
    * Writes the working state; on a conflict, merges the touched targets onto the fresh state and retries. `opsManagerUrl`
-   * (when known) is recorded as the Ops Manager the state is applied against (state-origin.ts).
+   * (when known) is recorded as the Ops Manager the state is applied against, and `fingerprintKey` by its check value,
+   * as the key the state's fingerprints are made with (state-origin.ts).
    */
-  async save(stamp: { now: string; runId: string; mode: string; opsManagerUrl?: string }, attempts = 3): Promise<void> {
+  async save(
+    stamp: { now: string; runId: string; mode: string; opsManagerUrl?: string; fingerprintKey?: Uint8Array },
+    attempts = 3,
+  ): Promise<void> {
     const state = this.loaded.state;
     state.updatedAt = stamp.now;
     state.lastRun = { runId: stamp.runId, finishedAt: stamp.now, mode: stamp.mode };
     recordOpsManager(state, stamp.opsManagerUrl);
+    recordFingerprintKey(state, stamp.fingerprintKey);
     for (let attempt = 1; ; attempt++) {
       try {
         this.version = await this.store.write(state, this.version);
@@ -89,6 +94,7 @@ export class StateSession {
         merged.updatedAt = state.updatedAt;
         merged.lastRun = state.lastRun;
         recordOpsManager(merged, stamp.opsManagerUrl);
+        recordFingerprintKey(merged, stamp.fingerprintKey);
         Object.assign(state, merged);
         this.version = fresh.version;
       }

@@ -40,6 +40,11 @@ describe('stateDocumentProblem, one field away from a usable state', () => {
     ],
     ['lastRun a string', doc({ lastRun: 'yesterday' }), 'lastRun is a string, expected an object'],
     ['lastRun without its runId', doc({ lastRun: { finishedAt: 't', mode: 'apply' } }), 'lastRun.runId is missing'],
+    [
+      'a fingerprintKeyCheck a number',
+      doc({ fingerprintKeyCheck: 7 }),
+      'fingerprintKeyCheck is a number, expected a string',
+    ],
     ['formatVersion 1.5 (not a later release’s)', doc({ formatVersion: 1.5 }), 'formatVersion is 1.5, expected 1'],
   ])('refuses %s as corrupt, by path', (_what, value, detail) => {
     expect(stateDocumentProblem(value)).toEqual({ kind: 'corrupt', detail });

@@ -1,5 +1,6 @@
 // Scenario: a state dir used against two Ops Managers (a second installation, or the same one under a new address): apply records the base URL, and a run against another says so in its plan without refusing.
 import { describe, expect, it } from 'vitest';
+import { fingerprintKeyCheck } from '../../../lambdas/core/fingerprint.ts';
 import type { ReconcileState } from '../../../lambdas/core/ports.ts';
 import { otherOpsManagerWarning } from '../../../lambdas/core/state-origin.ts';
 import { scenario } from './scenario-fixture.ts';
@@ -64,5 +65,26 @@ describe('the Ops Manager a state was applied against', () => {
     await h.run('apply');
     expect(raced).toBe(true);
     expect(h.state.state?.opsManager).toEqual({ baseUrl: B });
+  });
+
+  it('a save that meets another writer records this run fingerprint key on the merged state', async () => {
+    const h = scenario();
+    await h.run('apply');
+    const old = fingerprintKeyCheck(h.key);
+    expect(h.state.state?.fingerprintKeyCheck).toBe(old);
+    const write = h.state.write.bind(h.state);
+    let raced = false;
+    h.state.write = async (state, version) => {
+      if (!raced) {
+        raced = true;
+        h.state.text = JSON.stringify({ ...h.state.state, updatedAt: 'by another run' });
+      }
+      return write(state, version);
+    };
+    h.key.fill(9); // the key file lost: this run has another key
+    await h.run('apply');
+    expect(raced).toBe(true);
+    expect(h.state.state?.fingerprintKeyCheck).toBe(fingerprintKeyCheck(h.key));
+    expect(h.state.state?.fingerprintKeyCheck).not.toBe(old);
   });
 });
