@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { exportProject, type ProjectLiveRead } from '../../../lambdas/core/export/export-run.ts';
 import type { OpsManagerApi } from '../../../lambdas/core/ports.ts';
 import { OpsManagerApiError } from '../../../lambdas/opsman/errors.ts';
-import type { AlertConfig } from '../../../lambdas/opsman/types.ts';
+import type { AlertConfig, ServerTypeName } from '../../../lambdas/opsman/types.ts';
 
 const P = '5e2211c17a3e5a48f5497de3';
 const ORG = '5e2211c17a3e5a48f5497de0';
@@ -159,5 +159,30 @@ describe('exportProject', () => {
       code: 'LIVE_MALFORMED',
       message: `GET /groups/${P}/alertConfigs listed alert config c1 twice (a list that changed while it was read gives that, and may also leave a config out): export again`,
     });
+  });
+
+  it('leaves out a singleton whose live value this version does not know, naming the value without a did-you-mean', async () => {
+    // A newer Ops Manager's server type: the nearest known name would set another type, not correct a typo.
+    const result = await exportProject(
+      read(CONFIGS.slice(0, 1), { defaultServerType: { name: 'TEST_SERVERS' as ServerTypeName } }),
+    );
+    expect(result.text).not.toContain('defaultServerType');
+    expect(result.warnings).toHaveLength(1);
+    expect(result.warnings[0]).toMatch(/^defaultServerType not exported: .*found "TEST_SERVERS"$/);
+    expect(result.warnings[0]).not.toContain('did you mean');
+  });
+
+  it('keeps a did-you-mean that is not the end of the message whole (a threshold member of the wrong kind)', async () => {
+    const swapped = config('c10', '2026-01-10T00:00:00Z', {
+      eventTypeName: 'OUTSIDE_METRIC_THRESHOLD',
+      threshold: { operator: 'GREATER_THAN', threshold: 5, units: 'RAW' },
+    });
+    const result = await exportProject(read([swapped]));
+    expect(result.skipped.map((s) => [s.id, s.reason])).toEqual([
+      [
+        'c10',
+        'event type OUTSIDE_METRIC_THRESHOLD takes metricThreshold, not threshold; did you mean "metricThreshold"? (it names the metric: metricName, operator, threshold, units)',
+      ],
+    ]);
   });
 });

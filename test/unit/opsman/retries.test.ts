@@ -95,6 +95,25 @@ describe('retries of idempotent requests', () => {
     expect(clock.sleeps).toEqual([]);
   });
 
+  it('names no cap for a Retry-After of exactly the longest wait (60 s is waited in full)', async () => {
+    const { client, seen } = await scripted(
+      [
+        {
+          status: 429,
+          json: { error: 429, errorCode: 'RATE_LIMITED', detail: 'slow down' },
+          headers: { 'retry-after': '60' },
+        },
+        { json: ALERT },
+      ],
+      { retry: { deadlineMs: 20_000 } },
+    );
+    const error = await client.getAlertConfig('g', 'a1').catch((e: unknown) => e);
+    expect((error as Error).message).toBe(
+      'GET /groups/{groupId}/alertConfigs/{alertConfigId} failed: 429 RATE_LIMITED: slow down; not retried: Ops Manager asked for a wait of 60 s (Retry-After), which would pass the request deadline (20 s, retry.deadlineMs to change)',
+    );
+    expect(seen).toHaveLength(1);
+  });
+
   it("says why a Retry-After past the request's end time is not waited out (a Lambda near its limit)", async () => {
     const { client, clock, seen } = await scripted([
       {
