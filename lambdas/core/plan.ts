@@ -72,6 +72,10 @@ export interface PlanDependencies {
   signal?: AbortSignal;
 }
 
+/** The plan's note when no state was stored and it adopts: ownership starts from what equals git. */
+export const NO_STATE_NOTE =
+  'no state was stored before this run (a first run, or the state is kept elsewhere): each alert config git declares that equals one Ops Manager has is adopted (<=), not created; if earlier runs kept a state, point this run at it (--state-dir; on AWS the data bucket) before applying';
+
 /** Makes the plan. Never throws for a target's problem: those become failures or blocked changes. */
 export async function makePlan(
   request: PlanRequest,
@@ -190,6 +194,11 @@ export async function makePlan(
       stateCorrupt: request.stateCorrupt,
     }),
   );
+  // No stored state (a corrupt one has a version, and its own warning): a first run, or a --state-dir that points at
+  // the wrong place. Adoptions are then how ownership starts; said once, so a state kept elsewhere is noticed.
+  if (request.stateVersion === null && plan.changes.some((c) => c.action === 'adopt')) {
+    plan.notes = [...(plan.notes ?? []), NO_STATE_NOTE];
+  }
   // A partial plan says so, and names the moves between projects whose other half it leaves undone.
   if (only !== undefined) {
     const scope = partialScopeNotices(
