@@ -127,3 +127,27 @@ it('names an unmanaged copy equal to an owned config on both installations, unti
   expect(duplicates(await planOf(a))).toEqual([]);
   expect(duplicates(await planOf(b))).toEqual([]);
 });
+
+it('says, when both installations use one API key, that their writes cannot be told apart in a fight', async () => {
+  expect((await a(['apply', '--auto-approve'])).code).toBe(0);
+  const adopted = JSON.parse((await b(['apply', '--auto-approve', '--json'])).out) as { plan: Plan };
+  expect(adopted.plan.changes.find((c) => c.key === KEY)?.action).toBe('adopt');
+  await editB(A_EMAIL, B_EMAIL);
+  let last: Plan | undefined;
+  for (let round = 0; round < 3; round++) {
+    expect((await b(['apply', '--auto-approve'])).code).toBe(0);
+    const r = await a(['apply', '--auto-approve', '--json']);
+    expect(r.code).toBe(0);
+    last = (JSON.parse(r.out) as { plan: Plan }).plan;
+  }
+  const change = last?.changes.find((c) => c.key === KEY);
+  expect(change?.action).toBe('update');
+  expect(change?.drift?.unattributed).toMatch(
+    /^only this tool's own writes to it \(and edits they overwrote\) since \S+; a write made with its API key by another installation, a script or a person is not told from its own unless made over 5 minutes after this state was last saved$/,
+  );
+  expect(change?.drift?.fight?.runs).toBe(3);
+  const fight = (last?.warnings ?? []).find((w) => w.startsWith('UPDATE FIGHT'));
+  expect(fight).toContain(
+    "look also for something in Ops Manager itself that changes the value back, and for another installation, script or person using this tool's own API key, whose writes made close to its runs are not told from its own)",
+  );
+});
