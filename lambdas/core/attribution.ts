@@ -200,7 +200,9 @@ function noAuthorReason(
   let reason =
     found === 0
       ? `no event of this object ${window}`
-      : `only this tool's own writes to it (and edits they overwrote) ${window}${converging ? '' : '; it does not converge'}`;
+      : // Another installation, a script or a person using this tool's API key writes as it does: the writes after the
+        // state's last save (past the clock-skew margin) are named viaOwnKey, the others cannot be told from its own.
+        `only this tool's own writes to it (and edits they overwrote) ${window}${converging ? '' : '; it does not converge'}; a write made with its API key by another installation, a script or a person is not told from its own unless made over ${OWN_KEY_MARGIN_MS / 60_000} minutes after this state was last saved`;
   if (cut) reason += `; only the newest ${UNBOUNDED_EVENTS_LIMIT.toLocaleString('en-US')} events were read`;
   if (skipped > 0) reason += `; ${skipped} unusable events ignored`;
   return reason;

@@ -89,7 +89,8 @@ function fightText(change: Change, notice: FightNotice, putBack: string): string
   const unnamed =
     notice.actors.length === 0
       ? ' (no author was named by the audit events on every one of those runs: when none named anyone, look also for' +
-        ' something in Ops Manager itself that changes the value back)'
+        ' something in Ops Manager itself that changes the value back, and for another installation, script or person' +
+        " using this tool's own API key, whose writes made close to its runs are not told from its own)"
       : '';
   return (
     `${UPDATE_FIGHT}: ${objectName(change)} in ${target} keeps being changed outside opsman-gitops: ` +

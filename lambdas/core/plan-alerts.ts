@@ -12,6 +12,7 @@ import { hmacOf } from './canonical.ts';
 import { markTemplates } from './change-templates.ts';
 import { ClaimIndex } from './claim-index.ts';
 import { diffAlert, onlyEnabledDiffers, withSecretChanges } from './diff.ts';
+import { duplicateWarning, type KeptConfig } from './duplicates.ts';
 import { asExplicitRename, explicitRenames } from './explicit-renames.ts';
 import { changedSecretPaths, type FingerprintCache, secretFingerprints } from './fingerprint.ts';
 import { adoptionText, identityBody, ignoredOf, liveDigestFor, withLiveIgnored } from './ignore-fields.ts';
@@ -305,6 +306,8 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
   const kind = 'alertConfig' as const;
   // Creates blocked on the late landing of their key's lost create, settled once every key has claimed its config.
   const landedLate: { change: Change; runId: string; landed: string[] }[] = [];
+  // Configs the desired keys own or take over, with the text each will hold: an unmanaged copy of one is named.
+  const kept: KeptConfig[] = [];
 
   // Unowned live configs by text, oldest first: adoption takes the first one not claimed yet.
   const unowned = new ClaimIndex<AlertConfig>(
@@ -365,7 +368,10 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
     const after = live === undefined ? body : withLiveIgnored(body, live);
     // The text decides "in sync"; the normal form is only built when something differs.
     const desiredText = desiredTextOf(after);
-    if (record?.id !== undefined && live !== undefined) claimed.add(record.id);
+    if (record?.id !== undefined && live !== undefined) {
+      claimed.add(record.id);
+      kept.push({ key, id: record.id, text: desiredText });
+    }
 
     const teamProblem = input.teamProblems.get(key);
     if (!resolved.ok || teamProblem !== undefined) {
@@ -487,6 +493,7 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
     if (moved !== undefined) {
       claimed.add(moved.config.id);
       const movedAfter = withLiveIgnored(body, moved.config);
+      kept.push({ key, id: moved.config.id, text: desiredTextOf(movedAfter) });
       const secrets = adoptionSecretFields(after, resolved.values, moved.config);
       // Apply sends nothing when the old key's record proves this very request was the last one sent and no redacted
       // secret shows an edit since (apply-alerts.ts): the plan says so rather than "will be sent on adoption".
@@ -576,6 +583,11 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
     const first = matches[0];
     if (first !== undefined) {
       claimed.add(first.id);
+      kept.push({
+        key,
+        id: first.id,
+        text: ignored.length === 0 ? desiredText : desiredTextOf(withLiveIgnored(body, first)),
+      });
       const secrets = adoptionSecretFields(after, resolved.values, first);
       const adopted: Change = {
         target,
@@ -692,6 +704,8 @@ export function planAlertConfigs(input: AlertPlanInput): AlertPlanOutput {
 
   const unclaimed = input.live.filter((c) => !ownedIds.has(c.id) && !claimed.has(c.id));
   noteNearMisses(changes, unclaimed, views);
+  const duplicates = duplicateWarning(target, kept, unclaimed, views);
+  if (duplicates !== undefined) warnings.push(duplicates);
   markTemplates(changes, project.alertConfigs);
   const unmanaged = unclaimed
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
