@@ -1,11 +1,12 @@
 /**
  * NodejsFunction with the house defaults: Node.js 24 on arm64, local esbuild bundling (minified ESM with source maps
  * and the `createRequire` banner ESM bundles need for CommonJS dependencies), its own LogGroup with retention, JSON
- * logging, an SQS on-failure destination, and a role with nothing but write access to its own log group.
+ * logging, an SQS on-failure destination, and a role with nothing but write access to its own log group (plus, in a VPC,
+ * the network-interface actions Lambda performs with it).
  */
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { ISecurityGroup, ISubnet, IVpc } from 'aws-cdk-lib/aws-ec2';
-import { ManagedPolicy, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Policy, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { ApplicationLogLevel, Architecture, LoggingFormat, Runtime, SystemLogLevel } from 'aws-cdk-lib/aws-lambda';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -16,6 +17,20 @@ import { Construct } from 'constructs';
 /** ESM bundles have no `require`; CommonJS dependencies inside them call it, so define one from import.meta.url. */
 export const ESM_REQUIRE_BANNER =
   "import { createRequire as __opsmanCreateRequire } from 'node:module'; const require = __opsmanCreateRequire(import.meta.url);";
+
+/**
+ * What Lambda does with the role of a function in a VPC: create, describe and delete its network interfaces (AWS's
+ * AWSLambdaVPCAccessExecutionRole without its `logs:CreateLogGroup`/`CreateLogStream`/`PutLogEvents` on every log group
+ * of the account: each function writes its own log group only). These actions take `*` as their resource.
+ */
+export const VPC_NETWORK_INTERFACE_ACTIONS = [
+  'ec2:CreateNetworkInterface',
+  'ec2:DescribeNetworkInterfaces',
+  'ec2:DescribeSubnets',
+  'ec2:DeleteNetworkInterface',
+  'ec2:AssignPrivateIpAddresses',
+  'ec2:UnassignPrivateIpAddresses',
+] as const;
 
 /** File name of the private CA bundle inside the function package. */
 export const CA_BUNDLE_FILE = 'ca-bundle.pem';
@@ -43,6 +58,8 @@ export class HouseFunction extends Construct {
   readonly fn: NodejsFunction;
   readonly logGroup: LogGroup;
   readonly role: Role;
+  /** With a VPC: the policy of the network-interface actions (its own construct, so that cdk-nag's `*` acknowledgement covers it alone). */
+  readonly vpcPolicy?: Policy;
 
   constructor(scope: Construct, id: string, props: HouseFunctionProps) {
     super(scope, id);
@@ -53,9 +70,10 @@ export class HouseFunction extends Construct {
     });
     this.logGroup.grantWrite(this.role);
     if (props.vpc) {
-      this.role.addManagedPolicy(
-        ManagedPolicy.fromAwsManagedPolicyName('service-role/AWSLambdaVPCAccessExecutionRole'),
-      );
+      this.vpcPolicy = new Policy(this, 'VpcNetworkInterfaces', {
+        roles: [this.role],
+        statements: [new PolicyStatement({ actions: [...VPC_NETWORK_INTERFACE_ACTIONS], resources: ['*'] })],
+      });
     }
     const caBundle = props.caBundlePath;
     this.fn = new NodejsFunction(this, 'Function', {
@@ -109,5 +127,7 @@ export class HouseFunction extends Construct {
           : {}),
       },
     });
+    // Lambda checks the ENI permissions when it creates the function: the policy must exist first.
+    if (this.vpcPolicy) this.fn.node.addDependency(this.vpcPolicy);
   }
 }

@@ -27,8 +27,6 @@ const ack = (scope: IConstruct, id: string, reason: string) => Validations.of(sc
 
 const BASIC_EXECUTION =
   'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]';
-const VPC_EXECUTION =
-  'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaVPCAccessExecutionRole]';
 
 /** Acknowledges the findings this design accepts. */
 export function acknowledgeFindings(stack: Stack, t: NagTargets): void {
@@ -65,11 +63,12 @@ export function acknowledgeFindings(stack: Stack, t: NagTargets): void {
       `AwsSolutions-IAM5[Resource::${dataArn}/${PREFIXES.desiredCache}*]`,
       'Reads and writes desired-state cache entries, named by a content hash made at run time, only under the cache prefix.',
     );
-    if (t.settings.vpc) {
+    if (fn.vpcPolicy) {
+      // On the network-interface policy alone: a `*` resource granted on the role itself is still a finding.
       ack(
-        fn.role,
-        VPC_EXECUTION,
-        'Lambda needs ec2:CreateNetworkInterface and friends, which do not support resource-level permissions; the AWS managed policy is the documented minimum.',
+        fn.vpcPolicy,
+        'AwsSolutions-IAM5[Resource::*]',
+        "Lambda manages a VPC function's network interfaces with its role (ec2:CreateNetworkInterface, Describe*, Delete..., Assign/UnassignPrivateIpAddresses), which take no narrower resource; the six actions of AWSLambdaVPCAccessExecutionRole, without its logs:* on every log group.",
       );
     }
   }

@@ -6,11 +6,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { App } from 'aws-cdk-lib';
+import { App, type Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Context } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../infra/build-app.ts';
+import type { HouseFunction } from '../../infra/function.ts';
 import { createAppContext } from '../../lambdas/handlers/app-context.ts';
 import { createArchiveHandler } from '../../lambdas/handlers/archive.ts';
 import { createReconcileHandler } from '../../lambdas/handlers/reconcile.ts';
@@ -187,4 +189,78 @@ describe.each(MODES)('IAM of the functions, mode %s', (mode) => {
       ]);
     }
   });
+});
+
+// In a VPC, Lambda manages the functions' network interfaces with their roles. AWS's managed
+// AWSLambdaVPCAccessExecutionRole would do it, but it also grants logs:CreateLogGroup/CreateLogStream/PutLogEvents on
+// every log group of the account: "its log group" (README, IAM summary) would then be false.
+describe('IAM of the functions in a VPC', () => {
+  let outdir: string;
+  let resources: Resources;
+  let app: App;
+  let stack: Stack;
+  const VPC = {
+    'aws:cdk:bundling-stacks': [],
+    vpcId: 'vpc-0123456789abcdef0',
+    subnetIds: 'subnet-0123456789abcdef0',
+    securityGroupIds: 'sg-0123456789abcdef0',
+  };
+
+  beforeAll(async () => {
+    outdir = await mkdtemp(join(tmpdir(), 'opsman-cdk-iam-vpc-'));
+    ({ app, stack } = buildApp(new App({ outdir, context: VPC })));
+    expect(() => app.synth()).not.toThrow();
+    resources = Template.fromStack(stack).toJSON().Resources as Resources;
+  }, SLOW);
+  afterAll(async () => {
+    await rm(outdir, { recursive: true, force: true });
+  });
+
+  it('each function writes its own log group only; `*` only for the network-interface actions; no managed policy', () => {
+    for (const [description, logGroup] of [
+      ['plan/apply', 'ReconcileLogs'],
+      ['daily archive', 'ArchiveLogs'],
+    ] as const) {
+      const fn = Object.values(resources).find(
+        (r) => r.Type === 'AWS::Lambda::Function' && String(r.Properties.Description).includes(description),
+      );
+      const roleId = (fn?.Properties.Role as { 'Fn::GetAtt': string[] } | undefined)?.['Fn::GetAtt'][0] ?? '';
+      expect(roleId).not.toBe('');
+      expect(resources[roleId]?.Properties.ManagedPolicyArns).toBeUndefined();
+      const grants = grantsOf(resources, description);
+      const own = new RegExp(
+        `^logs:(CreateLogStream|PutLogEvents) on \\{Fn::GetAtt:\\[${logGroup}[0-9A-F]{8},Arn\\]\\}$`,
+      );
+      const logs = grants.filter((g) => g.startsWith('logs:'));
+      expect(logs).toHaveLength(2);
+      for (const grant of logs) expect(grant).toMatch(own);
+      // The EC2 actions of AWSLambdaVPCAccessExecutionRole (v3), each of which Lambda needs to manage the interfaces.
+      expect(grants.filter((g) => g.endsWith(' on *'))).toEqual([
+        'ec2:AssignPrivateIpAddresses on *',
+        'ec2:CreateNetworkInterface on *',
+        'ec2:DeleteNetworkInterface on *',
+        'ec2:DescribeNetworkInterfaces on *',
+        'ec2:DescribeSubnets on *',
+        'ec2:UnassignPrivateIpAddresses on *',
+      ]);
+    }
+  });
+
+  it(
+    'a `*` resource granted on a function role itself (not its network-interface policy) still fails cdk-nag',
+    async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'opsman-cdk-iam-vpc-nag-'));
+      try {
+        const built = buildApp(new App({ outdir: dir, context: VPC }));
+        const reconcile = built.stack.node.findChild('Reconcile') as HouseFunction;
+        reconcile.role.addToPolicy(new PolicyStatement({ actions: ['logs:PutLogEvents'], resources: ['*'] }));
+        expect(() => built.app.synth()).toThrow(
+          /Reconcile\/Role\/DefaultPolicy[\s\S]*AwsSolutions-IAM5\[Resource::\*\]/,
+        );
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+    SLOW,
+  );
 });

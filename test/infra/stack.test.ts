@@ -15,6 +15,7 @@ import type { IConstruct } from 'constructs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Alarms } from '../../infra/alarms.ts';
 import { buildApp } from '../../infra/build-app.ts';
+import { VPC_NETWORK_INTERFACE_ACTIONS } from '../../infra/function.ts';
 import { parseFingerprintKey } from '../../lambdas/adapters/local/fingerprint-key.ts';
 import {
   buildSnapshotManifest,
@@ -729,22 +730,28 @@ describe('OpsmanGitops stack in a VPC from context ids, sized from context', () 
         for (const sg of Object.values(template.findResources('AWS::EC2::SecurityGroup'))) {
           expect(JSON.stringify(sg)).not.toContain('0.0.0.0/0');
         }
-        // Lambda creates the functions' network interfaces with their roles: without the ENI actions it cannot.
-        template.resourcePropertiesCountIs(
-          'AWS::IAM::Role',
-          {
-            Description: Match.stringLikeRegexp('writes its own logs'),
-            ManagedPolicyArns: [
-              {
-                'Fn::Join': [
-                  '',
-                  ['arn:', { Ref: 'AWS::Partition' }, ':iam::aws:policy/service-role/AWSLambdaVPCAccessExecutionRole'],
-                ],
-              },
-            ],
+        // Lambda creates the functions' network interfaces with their roles: without the ENI actions it cannot, and it
+        // checks them when it creates the function, so each function waits for its policy. Not the AWS managed
+        // AWSLambdaVPCAccessExecutionRole, which also grants logs:CreateLogGroup/PutLogEvents on every log group.
+        const eniPolicies = template.findResources('AWS::IAM::Policy', {
+          Properties: {
+            PolicyDocument: {
+              Statement: [{ Effect: 'Allow', Action: [...VPC_NETWORK_INTERFACE_ACTIONS], Resource: '*' }],
+            },
           },
-          2,
-        );
+        });
+        expect(Object.keys(eniPolicies)).toHaveLength(2);
+        for (const role of Object.values(template.findResources('AWS::IAM::Role'))) {
+          expect(JSON.stringify(role)).not.toContain('AWSLambdaVPCAccessExecutionRole');
+        }
+        for (const [, fn] of Object.entries(
+          template.findResources('AWS::Lambda::Function', { Properties: { VpcConfig: Match.anyValue() } }),
+        )) {
+          const roleId = fn.Properties.Role['Fn::GetAtt'][0];
+          const own = Object.entries(eniPolicies).find(([, p]) => p.Properties.Roles[0].Ref === roleId);
+          expect(own).toBeDefined();
+          expect(fn.DependsOn).toContain(own?.[0]);
+        }
         template.hasResourceProperties('AWS::EC2::SecurityGroupIngress', {
           IpProtocol: 'tcp',
           FromPort: 443,
