@@ -112,8 +112,16 @@ export function formatFieldChange(change: FieldChange, action?: ChangeAction): s
   return `${path}: ${formatValue(change.before)} -> ${formatValue(change.after)}`;
 }
 
+/** What the event did, for its line: a delete reads "deleted by", an addition "created by", anything else "changed by". */
+function eventVerb(eventTypeName: string): string {
+  if (eventTypeName.endsWith('_DELETED_AUDIT')) return 'deleted';
+  if (eventTypeName.endsWith('_ADDED_AUDIT') || eventTypeName.endsWith('_CREATED_AUDIT')) return 'created';
+  return 'changed';
+}
+
 /** `changed by jdoekey1 (API key) at 2026-11-21T10:00:00Z from 127.0.0.1 (ALERT_CONFIG_DISABLED_AUDIT)`. */
 export function formatAttribution(a: DriftAttribution): string {
+  const verb = eventVerb(a.eventTypeName);
   const who =
     a.keyIdOnly === true
       ? `API key ${a.actor} (named by its id alone: may be opsman-gitops's own key)`
@@ -124,9 +132,9 @@ export function formatAttribution(a: DriftAttribution): string {
           : a.actor;
   const from = a.remoteAddress !== undefined && a.remoteAddress !== '' ? ` from ${a.remoteAddress}` : '';
   if (a.viaOwnKey === true) {
-    return `changed with opsman-gitops's own API key ${a.actor} at ${a.created}${from} (${a.eventTypeName}), after its last complete run: the key used by hand, by another installation, or by a run that did not complete`;
+    return `${verb} with opsman-gitops's own API key ${a.actor} at ${a.created}${from} (${a.eventTypeName}), after its last complete run: the key used by hand, by another installation, or by a run that did not complete`;
   }
-  return `changed by ${who} at ${a.created}${from} (${a.eventTypeName})`;
+  return `${verb} by ${who} at ${a.created}${from} (${a.eventTypeName})`;
 }
 
 /**
