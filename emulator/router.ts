@@ -37,7 +37,8 @@ export class Router {
       if (!params) continue;
       const m = method === 'HEAD' ? 'GET' : method;
       if (c.route.method === m) return { kind: 'found', route: c.route, params };
-      allow.push(c.route.method);
+      // HEAD is served wherever GET is (RFC 9110: Allow lists every method the resource supports).
+      allow.push(...(c.route.method === 'GET' ? ['GET', 'HEAD'] : [c.route.method]));
       template = c.route.template;
     }
     return allow.length > 0 ? { kind: 'method', template, allow } : { kind: 'none' };

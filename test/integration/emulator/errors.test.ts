@@ -97,10 +97,10 @@ describe('routes and methods', () => {
   it('answers a wrong method with 405 and Allow', async () => {
     const res = await h.owner.request('POST', `/groups/${W.paymentsProd}/events`, {});
     expect(res.status).toBe(405);
-    expect(res.headers.get('allow')).toBe('GET');
+    expect(res.headers.get('allow')).toBe('GET, HEAD');
     expect(res.body).toMatchObject({ error: 405, errorCode: 'METHOD_NOT_ALLOWED', reason: 'Method Not Allowed' });
     const several = await h.owner.request('PATCH', '/usage/groups/6e0000000000000000000001', {});
-    expect(several.headers.get('allow')).toBe('GET, PUT, DELETE');
+    expect(several.headers.get('allow')).toBe('GET, HEAD, PUT, DELETE');
   });
 
   it('never serves the admin API under the public base', async () => {

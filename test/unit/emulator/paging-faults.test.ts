@@ -96,8 +96,8 @@ describe('router', () => {
     ['PUT', '/usage/groups/abc/defaultServerType', '/usage/groups/{groupId}/defaultServerType {"groupId":"abc"}'],
     ['GET', '/usage/groups/', '/usage/groups {}'],
     ['HEAD', '/groups/g/events', '/groups/{groupId}/events {"groupId":"g"}'],
-    ['POST', '/groups/g/events', '405 GET'],
-    ['PATCH', '/usage/groups/abc', '405 GET,PUT,DELETE'],
+    ['POST', '/groups/g/events', '405 GET,HEAD'],
+    ['PATCH', '/usage/groups/abc', '405 GET,HEAD,PUT,DELETE'],
     ['GET', '/groups/g', '404'],
     ['GET', '/groups/%ZZ/events', '404'],
     // An empty segment is no id: /groups//events names no project, so no route (not GROUP_NOT_FOUND for "").
