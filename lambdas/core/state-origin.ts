@@ -33,8 +33,9 @@ export function otherFingerprintKeyWarning(
   resent: number,
 ): string | undefined {
   const recorded = state?.fingerprintKeyCheck;
-  if (recorded === undefined || recorded === fingerprintKeyCheck(key)) return undefined;
-  return `the fingerprint key is not the one the state was last applied with (key check ${recorded}, now ${fingerprintKeyCheck(key)}): OPSMAN_FINGERPRINT_KEY changed, or <state-dir>/fingerprint.key was lost or replaced (on AWS: the credentials secret's fingerprintKey, or the private key it is derived from, changed). Every secret fingerprint in the state reads as changed: ${resent === 0 ? 'no alert config of this plan re-sends a secret for it' : `${resent} alert config(s) below show "(secret changed)" for it, whether or not the values changed, and an apply re-sends their secrets once (one PUT each)`}. If the key was lost, put the previous one back before applying and this goes away; otherwise the next apply records this key`;
+  const now = fingerprintKeyCheck(key);
+  if (recorded === undefined || recorded === now) return undefined;
+  return `the fingerprint key is not the one the state was last applied with (key check ${recorded}, now ${now}): OPSMAN_FINGERPRINT_KEY changed, or <state-dir>/fingerprint.key was lost or replaced (on AWS: the credentials secret's fingerprintKey, or the private key it is derived from, changed). Every secret fingerprint in the state reads as changed: ${resent === 0 ? 'no alert config of this plan re-sends a secret for it' : `${resent} alert config(s) below show "(secret changed)" for it, whether or not the values changed, and an apply re-sends their secrets once (one PUT each)`}. If the key was lost, put the previous one back before applying and this goes away; otherwise the next apply records this key`;
 }
 
 /** Records which fingerprint key the state is written with (`fingerprintKeyCheck`). */
